@@ -1,0 +1,23 @@
+//! Criterion benchmark: random-vs-random 2-player games on one thread.
+use criterion::{criterion_group, criterion_main, Criterion};
+use ketharmad::batch::{play_one, BatchSpec};
+use ketharmad::bots::BotSpec;
+use ketharmad::cards::{build_db, load_raw};
+
+fn bench(c: &mut Criterion) {
+    let raw = load_raw(ketharmad::DEFAULT_CARD_DATA).unwrap();
+    let db = build_db(&raw, &[]).unwrap();
+    for (a, b) in [(0u8, 2u8), (1, 3)] {
+        let spec = BatchSpec { factions: vec![a, b], bots: vec![BotSpec::random(); 2], games: 1, seed: 1, threads: Some(1), start_player: None };
+        let mut i = 0u64;
+        c.bench_function(&format!("random_2p_game_{}_{}", ketharmad::cards::FACTIONS[a as usize], ketharmad::cards::FACTIONS[b as usize]), |bch| {
+            bch.iter(|| {
+                i += 1;
+                play_one(&db, &spec, i, false, false).0.turns
+            })
+        });
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,37 @@
+"""Kétharmad: a fast, deterministic simulator of the Kétharmad card game.
+
+>>> import ketharmad
+>>> res = ketharmad.simulate(["ner", "tisza"], games=10_000, seed=1)
+>>> res.summary()          # per-seat win rates with Wilson 95 % intervals
+>>> res.games, res.players # polars DataFrames, one row per game / per (game, seat)
+>>> print(ketharmad.play(["ner", "tisza"], seed=1, game=42))  # replay one game with its log
+"""
+
+from __future__ import annotations
+
+from . import _core, stats
+from ._api import cards, parameters, play, simulate
+from ._results import GameLog, SimResult
+
+#: The faction (deck) names, in the core's order.
+FACTIONS: tuple[str, ...] = tuple(_core.FACTIONS)
+#: Why a game ended, in the core's code order.
+END_REASONS: tuple[str, ...] = tuple(_core.END_REASONS)
+#: The bot kinds the core knows.
+BOT_KINDS: tuple[str, ...] = tuple(_core.BOT_KINDS)
+
+__version__: str = _core.version()
+
+__all__ = [
+    "FACTIONS",
+    "END_REASONS",
+    "BOT_KINDS",
+    "GameLog",
+    "SimResult",
+    "__version__",
+    "cards",
+    "parameters",
+    "play",
+    "simulate",
+    "stats",
+]

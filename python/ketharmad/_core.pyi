@@ -1,0 +1,73 @@
+"""Type stub for the Rust extension ``ketharmad._core`` (see docs/core_interface.md).
+
+Every error is a ``ValueError`` naming the problem; a panic inside one game becomes
+``RuntimeError("game <i> (seed <s>) panicked: ...")``.
+"""
+
+from typing import Any, Optional, TypedDict, Union
+
+import numpy as np
+import numpy.typing as npt
+
+ParamValue = Union[int, bool, str]
+BotSpec = Union[str, dict[str, Any]]
+
+FACTIONS: list[str]
+"""``["ner", "osszefogas", "tisza", "radikalisok"]``"""
+END_REASONS: list[str]
+"""``["last_player_standing", "simultaneous_elimination", "unfinished_round_cap",
+"unfinished_action_cap"]``; ``end_reason`` codes index into it."""
+BOT_KINDS: list[str]
+"""``["random"]``"""
+
+class _PlayResult(TypedDict):
+    log: list[str]
+    winner: int  # -1 = none
+    turns: int
+    rounds: int
+    end_reason: int  # index into END_REASONS
+    support: list[int]
+    scandal: list[int]
+    seed: int
+
+def version() -> str: ...
+def card_table(card_data: str) -> dict[str, list[Any]]:
+    """Columns id, name, faction, type, copies, cost, cost_generic, cost_f, cost_m, cost_u,
+    influence (int | None), credibility (int | None), keywords, party, role, text; one entry
+    per distinct card, in file order."""
+
+def parameter_table(card_data: str) -> dict[str, list[Any]]:
+    """Columns name, default (int), default_str, kind ("int" | "bool" | "cost"), min, max,
+    card (card id or "rules"), description."""
+
+def validate(
+    card_data: str, decks: list[str], bots: list[BotSpec], params: dict[str, ParamValue]
+) -> None: ...
+def simulate(
+    card_data: str,
+    decks: list[str],
+    bots: list[BotSpec],
+    games: int,
+    seed: int,
+    threads: Optional[int],
+    params: dict[str, ParamValue],
+) -> dict[str, dict[str, npt.NDArray[np.generic]]]:
+    """Returns ``{"games": {...}, "players": {...}}``.
+
+    games (length ``games``): game int64, seed uint64, winner int8 (-1 = none), turns int32,
+    rounds int32, end_reason uint8, start_player int8, actions int32.
+
+    players (length ``games * n_seats``, game-major, seat-minor): game int64, seat int8,
+    faction uint8, won bool, support int32, scandal int32, eliminated bool,
+    eliminated_round int32 (-1 if not), cards_played int32, attacks int32, exposes int32,
+    mulligans int8.
+    """
+
+def play(
+    card_data: str,
+    decks: list[str],
+    bots: list[BotSpec],
+    seed: int,
+    game: int,
+    params: dict[str, ParamValue],
+) -> _PlayResult: ...

@@ -1,0 +1,60 @@
+"""Loading card-data TOML text: the packaged default or a user's file."""
+
+from __future__ import annotations
+
+import functools
+import importlib.resources
+import os
+from typing import Optional, Union
+
+__all__ = ["CardDataSource", "load_card_data", "describe_card_data"]
+
+CardDataSource = Optional[Union[str, "os.PathLike[str]"]]
+
+
+@functools.lru_cache(maxsize=1)
+def _packaged_text() -> str:
+    resource = importlib.resources.files("ketharmad") / "data" / "cards.toml"
+    try:
+        return resource.read_text(encoding="utf-8")
+    except FileNotFoundError:  # a broken install, not a user error
+        raise RuntimeError(
+            "the packaged card data (ketharmad/data/cards.toml) is missing; reinstall ketharmad"
+        ) from None
+
+
+def load_card_data(card_data: CardDataSource = None) -> str:
+    """Return the text of the card-data TOML file to hand to the Rust core.
+
+    ``None`` means the file shipped inside the package; otherwise ``card_data`` is the path
+    (``str`` or ``os.PathLike``) of a user's TOML file. Raises ``ValueError`` naming the path
+    when it cannot be read. The text itself is validated by the core.
+    """
+    if card_data is None:
+        return _packaged_text()
+    if isinstance(card_data, bytes) or not isinstance(card_data, (str, os.PathLike)):
+        raise ValueError(
+            f"card_data must be None or a path to a TOML file, got {type(card_data).__name__}"
+        )
+    path = os.fspath(card_data)
+    if isinstance(path, str) and "\n" in path:
+        raise ValueError(
+            "card_data must be a path to a TOML file, not the TOML text itself; "
+            "write the text to a file and pass its path"
+        )
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except FileNotFoundError:
+        raise ValueError(f"card data file not found: {path}") from None
+    except IsADirectoryError:
+        raise ValueError(f"card data path is a directory, not a file: {path}") from None
+    except UnicodeDecodeError as e:
+        raise ValueError(f"card data file {path} is not valid UTF-8: {e}") from None
+    except OSError as e:
+        raise ValueError(f"cannot read card data file {path}: {e.strerror or e}") from None
+
+
+def describe_card_data(card_data: CardDataSource = None) -> str:
+    """Human-readable name of a card-data source (for reprs and reports)."""
+    return "packaged" if card_data is None else os.fspath(card_data)

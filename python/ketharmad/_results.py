@@ -1,0 +1,149 @@
+"""Result objects returned by :func:`ketharmad.simulate` and :func:`ketharmad.play`."""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Union
+
+import polars as pl
+
+from . import _core
+from .stats import wilson_bounds
+
+__all__ = ["SimResult", "GameLog"]
+
+
+class SimResult:
+    """A batch of simulated games.
+
+    Attributes:
+        games: one row per game (``game, seed, winner, turns, rounds, end_reason,
+            start_player, actions``); ``winner`` is null when no seat won.
+        players: one row per (game, seat) (``game, seat, faction, bot, won, support,
+            scandal, eliminated, eliminated_round, cards_played, attacks, exposes,
+            mulligans``), game-major, seat-minor.
+        decks, bots, seed, params, threads: the (normalised) arguments of the run.
+        card_data: ``"packaged"`` or the path of the card-data file used.
+        elapsed: wall-clock seconds the run took.
+    """
+
+    def __init__(
+        self,
+        games: pl.DataFrame,
+        players: pl.DataFrame,
+        *,
+        decks: list[str],
+        bots: list[Any],
+        seed: int,
+        params: dict[str, Union[int, bool, str]],
+        threads: Optional[int],
+        card_data: str,
+        elapsed: float,
+    ) -> None:
+        self.games = games
+        self.players = players
+        self.decks = decks
+        self.bots = bots
+        self.seed = seed
+        self.params = params
+        self.threads = threads
+        self.card_data = card_data
+        self.elapsed = elapsed
+
+    @property
+    def n_games(self) -> int:
+        """Number of games in the batch."""
+        return self.games.height
+
+    def summary(self, by: str = "seat") -> pl.DataFrame:
+        """Win rates with Wilson 95 % intervals.
+
+        ``by="seat"`` (default): one row per seat with columns ``seat, faction, bot, games,
+        wins, win_rate, ci_low, ci_high``. ``by="faction"``: one row per faction, pooling the
+        seats that play it (useful for mirror matches). The denominator is every game,
+        including games nobody won.
+        """
+        if by == "seat":
+            keys = ["seat", "faction", "bot"]
+        elif by == "faction":
+            keys = ["faction"]
+        else:
+            raise ValueError(f"by must be 'seat' or 'faction', got {by!r}")
+        table = self.players.group_by(keys, maintain_order=True).agg(
+            games=pl.len().cast(pl.Int64),
+            wins=pl.col("won").sum().cast(pl.Int64),
+        )
+        low, high = wilson_bounds("wins", "games")
+        return table.with_columns(
+            win_rate=pl.col("wins") / pl.col("games"), ci_low=low, ci_high=high
+        )
+
+    def joined(self) -> pl.DataFrame:
+        """One row per (game, seat): the players table with the game columns joined on."""
+        return self.players.join(self.games, on="game", how="left").sort(["game", "seat"])
+
+    def __repr__(self) -> str:
+        from ._report import sim_result_repr
+
+        return sim_result_repr(self)
+
+
+class GameLog:
+    """One replayed game: its log lines and outcome.
+
+    Attributes:
+        log: the game's log, one str per line.
+        winner: winning seat, or None when nobody won.
+        turns, rounds: game length.
+        end_reason: why the game ended (one of ``ketharmad._core.END_REASONS``).
+        support, scandal: final value per seat.
+        seed: this game's own seed (the ``seed`` column of the batch's ``games`` row).
+        decks, bots, game, batch_seed: the arguments it was replayed with.
+    """
+
+    def __init__(
+        self,
+        raw: dict[str, Any],
+        *,
+        decks: list[str],
+        bots: list[Any],
+        batch_seed: int,
+        game: int,
+        params: dict[str, Union[int, bool, str]],
+    ) -> None:
+        self.log: list[str] = list(raw["log"])
+        winner = int(raw["winner"])
+        self.winner: Optional[int] = None if winner < 0 else winner
+        self.turns: int = int(raw["turns"])
+        self.rounds: int = int(raw["rounds"])
+        self.end_reason: str = _core.END_REASONS[int(raw["end_reason"])]
+        self.support: list[int] = [int(x) for x in raw["support"]]
+        self.scandal: list[int] = [int(x) for x in raw["scandal"]]
+        self.seed: int = int(raw["seed"])
+        self.decks = decks
+        self.bots = bots
+        self.batch_seed = batch_seed
+        self.game = game
+        self.params = params
+
+    def outcome(self) -> str:
+        """One line: winner (or none), length, end reason and final support/scandal."""
+        if self.winner is None:
+            head = "no winner"
+        else:
+            head = f"winner: seat {self.winner} ({self.decks[self.winner]})"
+        seats = "; ".join(
+            f"seat {i} {f} support {s} scandal {c}"
+            for i, (f, s, c) in enumerate(zip(self.decks, self.support, self.scandal))
+        )
+        length = f"{self.turns} turns, {self.rounds} rounds ({self.end_reason})"
+        return f"{head} after {length}. Final: {seats}"
+
+    def __str__(self) -> str:
+        return "\n".join([*self.log, self.outcome()])
+
+    def __repr__(self) -> str:
+        return (
+            f"GameLog(decks={self.decks!r}, batch_seed={self.batch_seed}, game={self.game}, "
+            f"winner={self.winner}, turns={self.turns}, rounds={self.rounds}, "
+            f"end_reason={self.end_reason!r}, {len(self.log)} log lines)"
+        )

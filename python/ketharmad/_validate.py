@@ -1,0 +1,167 @@
+"""Checking and normalising user arguments before they cross into the Rust core.
+
+Everything here raises ``ValueError`` with a message naming the offending argument. The core
+validates again (parameter names and values, card data, bot options), so this layer only
+checks shapes and types and gives friendlier messages for the common mistakes.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Mapping
+from typing import Any, Optional, Union
+
+from . import _core
+
+__all__ = [
+    "BotSpec",
+    "check_decks",
+    "check_bots",
+    "bot_label",
+    "check_int",
+    "check_threads",
+    "check_params",
+]
+
+BotSpec = Union[str, Mapping[str, Any]]
+
+MIN_SEATS = 2
+MAX_SEATS = 4
+_U64_MAX = 2**64 - 1
+_I64_MAX = 2**63 - 1
+
+
+def _is_int(value: object) -> bool:
+    """True for Python and numpy integers, False for bools."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def check_decks(decks: object) -> list[str]:
+    """Return ``decks`` as a list of 2–4 known faction names."""
+    if isinstance(decks, (str, bytes)) or not isinstance(decks, (list, tuple)):
+        raise ValueError(
+            f"decks must be a list of {MIN_SEATS}-{MAX_SEATS} faction names, "
+            f"e.g. ['ner', 'tisza'], got {decks!r}"
+        )
+    if not MIN_SEATS <= len(decks) <= MAX_SEATS:
+        raise ValueError(
+            f"decks must name {MIN_SEATS}-{MAX_SEATS} factions (one per seat), got {len(decks)}"
+        )
+    factions = list(_core.FACTIONS)
+    for deck in decks:
+        if not isinstance(deck, str) or deck not in factions:
+            raise ValueError(
+                f"unknown faction {deck!r} in decks; valid factions: {', '.join(factions)}"
+            )
+    return list(decks)
+
+
+def _check_bot_spec(spec: object, where: str) -> BotSpec:
+    kinds = list(_core.BOT_KINDS)
+    if isinstance(spec, str):
+        kind = spec
+    elif isinstance(spec, Mapping):
+        if not all(isinstance(k, str) for k in spec):
+            raise ValueError(f"{where}: bot option names must be strings, got {dict(spec)!r}")
+        if "kind" not in spec:
+            raise ValueError(
+                f"{where}: a bot given as a dict needs a 'kind' key, got {dict(spec)!r}"
+            )
+        kind = spec["kind"]
+        spec = dict(spec)
+    else:
+        raise ValueError(
+            f"{where}: a bot must be a str such as 'random' or a dict such as "
+            f"{{'kind': 'random'}}, got {type(spec).__name__}"
+        )
+    if kind not in kinds:
+        raise ValueError(f"{where}: unknown bot kind {kind!r}; valid kinds: {', '.join(kinds)}")
+    return spec
+
+
+def check_bots(bots: object, n_seats: int) -> list[BotSpec]:
+    """Expand ``bots`` to one spec per seat.
+
+    A single str or dict applies to every seat; a list or tuple must have exactly one spec per
+    seat.
+    """
+    if isinstance(bots, (str, Mapping)):
+        spec = _check_bot_spec(bots, "bots")
+        return [dict(spec) if isinstance(spec, dict) else spec for _ in range(n_seats)]
+    if isinstance(bots, (list, tuple)):
+        if len(bots) != n_seats:
+            raise ValueError(
+                f"bots must be one spec for all seats or a list with exactly one spec per seat "
+                f"({n_seats}), got a list of {len(bots)}"
+            )
+        return [_check_bot_spec(b, f"bots[{i}]") for i, b in enumerate(bots)]
+    raise ValueError(
+        f"bots must be a str, a dict or a list with one spec per seat, got {type(bots).__name__}"
+    )
+
+
+def bot_label(spec: BotSpec) -> str:
+    """Short string form of a bot spec: ``"random"`` or ``"kind(option=value, ...)"``."""
+    if isinstance(spec, str):
+        return spec
+    options = {k: v for k, v in spec.items() if k != "kind"}
+    if not options:
+        return str(spec["kind"])
+    inner = ", ".join(f"{k}={options[k]!r}" for k in sorted(options))
+    return f"{spec['kind']}({inner})"
+
+
+def check_int(name: str, value: object, minimum: int, maximum: int = _I64_MAX) -> int:
+    """Return ``value`` as an int in ``[minimum, maximum]`` (bools are rejected)."""
+    if not _is_int(value):
+        raise ValueError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
+    value = int(value)  # type: ignore[call-overload]
+    if value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    if value > maximum:
+        raise ValueError(f"{name} must be <= {maximum}, got {value}")
+    return value
+
+
+def check_seed(seed: object) -> int:
+    """Return ``seed`` as an int in the unsigned 64-bit range."""
+    return check_int("seed", seed, 0, _U64_MAX)
+
+
+def check_threads(threads: object) -> Optional[int]:
+    """Return ``threads`` as None (all cores) or an int >= 1."""
+    if threads is None:
+        return None
+    return check_int("threads", threads, 1, 2**16)
+
+
+def check_params(params: object) -> dict[str, Union[int, bool, str]]:
+    """Return parameter overrides as a plain ``{str: int | bool | str}`` dict.
+
+    Names and value ranges are checked by the core; here only the shape and the value types.
+    """
+    if params is None:
+        return {}
+    if not isinstance(params, Mapping):
+        raise ValueError(
+            "params must be None or a dict of {name: value} overrides, "
+            f"got {type(params).__name__}"
+        )
+    out: dict[str, Union[int, bool, str]] = {}
+    for name, value in params.items():
+        if not isinstance(name, str):
+            raise ValueError(f"parameter names must be strings, got {name!r}")
+        if isinstance(value, (bool, str)):
+            out[name] = value
+        elif getattr(getattr(value, "dtype", None), "kind", None) == "b":  # numpy bool
+            out[name] = bool(value)
+        elif _is_int(value):
+            if not -(2**63) <= int(value) <= _I64_MAX:  # type: ignore[call-overload]
+                raise ValueError(f"parameter {name!r}: value {value} is out of range")
+            out[name] = int(value)  # type: ignore[call-overload]
+        else:
+            raise ValueError(
+                f"parameter {name!r}: value must be an int, bool or str, "
+                f"got {type(value).__name__} {value!r}"
+            )
+    return out

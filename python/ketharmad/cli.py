@@ -1,0 +1,263 @@
+"""Command line interface: ``ketharmad simulate | cards | params | play``.
+
+Invalid input (any ``ValueError``) prints ``error: <message>`` to stderr and exits with
+status 2, like argparse's own usage errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import textwrap
+from collections.abc import Sequence
+from typing import Any, Optional, Union
+
+import polars as pl
+
+__all__ = ["main", "parse_param"]
+
+
+def parse_param(text: str) -> tuple[str, Union[int, bool, str]]:
+    """Parse ``name=value``: the value is an int if it parses as one, then ``true``/``false``
+    (any case) as a bool, else the string itself (e.g. a cost like ``{1}{M}``)."""
+    name, sep, value = text.partition("=")
+    name = name.strip()
+    if not sep or not name:
+        raise ValueError(f"--param expects name=value, got {text!r}")
+    value = value.strip()
+    try:
+        return name, int(value)
+    except ValueError:
+        pass
+    if value.lower() in ("true", "false"):
+        return name, value.lower() == "true"
+    return name, value
+
+
+def _params(items: Optional[Sequence[str]]) -> dict[str, Union[int, bool, str]]:
+    out: dict[str, Union[int, bool, str]] = {}
+    for item in items or []:
+        name, value = parse_param(item)
+        if name in out:
+            raise ValueError(f"parameter {name!r} given more than once")
+        out[name] = value
+    return out
+
+
+def _bots(items: Sequence[str]) -> Union[Any, list[Any]]:
+    """``--bots random`` (all seats) or one per seat; a spec may be JSON: '{"kind": "random"}'."""
+    specs = []
+    for item in items:
+        if item.lstrip().startswith("{"):
+            try:
+                specs.append(json.loads(item))
+            except json.JSONDecodeError as e:
+                raise ValueError(f"--bots: {item!r} is not valid JSON: {e}") from None
+        else:
+            specs.append(item)
+    return specs[0] if len(specs) == 1 else specs
+
+
+def _cmd_simulate(args: argparse.Namespace) -> None:
+    from ._api import simulate
+    from ._report import sim_report
+
+    result = simulate(
+        decks=args.decks,
+        bots=_bots(args.bots),
+        games=args.games,
+        seed=args.seed,
+        threads=args.threads,
+        params=_params(args.param),
+        card_data=args.card_data,
+    )
+    print(sim_report(result))
+    if args.out:
+        _write(result.joined(), args.out)
+        print(f"wrote {result.players.height:,} rows (one per game and seat) to {args.out}")
+
+
+def _write(df: pl.DataFrame, path: str) -> None:
+    suffix = os.path.splitext(path)[1].lower()
+    if suffix == ".parquet":
+        df.write_parquet(path)
+    elif suffix == ".csv":
+        df.write_csv(path)
+    else:
+        raise ValueError(f"--out must end in .parquet or .csv, got {path!r}")
+
+
+def _cmd_cards(args: argparse.Namespace) -> None:
+    from ._api import cards
+
+    table = cards(args.card_data)
+    factions = table["faction"].unique(maintain_order=True).to_list()
+    if args.faction is not None:
+        if args.faction not in factions:
+            raise ValueError(f"unknown faction {args.faction!r}; valid: {', '.join(factions)}")
+        factions = [args.faction]
+    from ._report import format_table
+
+    ic = pl.format(
+        "{}/{}",
+        pl.col("influence").cast(pl.String).fill_null("-"),
+        pl.col("credibility").cast(pl.String).fill_null("-"),
+    )
+    shown = table.with_columns(ic=ic, keywords=pl.col("keywords").fill_null(""))
+    for i, faction in enumerate(factions):
+        part = shown.filter(pl.col("faction") == faction)
+        copies = int(part["copies"].sum())
+        if i:
+            print()
+        print(f"== {faction}: {part.height} cards, {copies} copies ==")
+        rows = part.select("copies", "name", "type", "cost", "ic", "keywords", "text").rows()
+        header = format_table(
+            ["#", "name", "type", "cost", "I/C", "keywords"],
+            [r[:6] for r in rows],
+            [True, False, False, False, True, False],
+        )
+        print(header[0])
+        for line, row in zip(header[1:], rows):
+            print(line)
+            text = row[6] or ""
+            if text:
+                print(
+                    textwrap.fill(
+                        text, width=96, initial_indent="      ", subsequent_indent="      "
+                    )
+                )
+
+
+def _cmd_params(args: argparse.Namespace) -> None:
+    from ._api import parameters
+    from ._report import format_table
+
+    table = parameters(args.card_data)
+    if args.match:
+        table = table.filter(pl.col("name").str.contains(args.match, literal=True))
+    default = pl.col("default").cast(pl.String)
+    default = (
+        pl.when(pl.col("kind") == "bool")
+        .then(pl.when(pl.col("default") != 0).then(pl.lit("true")).otherwise(pl.lit("false")))
+        .otherwise(default)
+    )
+    if "default_str" in table.columns:
+        default = pl.when(pl.col("kind") == "cost").then(pl.col("default_str")).otherwise(default)
+    rng = (
+        pl.when(pl.col("kind") == "int")
+        .then(pl.format("{}..{}", "min", "max"))
+        .otherwise(pl.lit(""))
+    )
+    rows = table.select(
+        "name", "kind", default.alias("default"), rng.alias("range"), "description"
+    ).rows()
+    for line in format_table(
+        ["name", "kind", "default", "range", "description"],
+        rows,
+        [False, False, True, False, False],
+    ):
+        print(line)
+    print(f"({len(rows)} parameters; override with --param name=value or params={{name: value}})")
+
+
+def _cmd_play(args: argparse.Namespace) -> None:
+    from ._api import play
+
+    log = play(
+        decks=args.decks,
+        bots=_bots(args.bots),
+        seed=args.seed,
+        game=args.game,
+        params=_params(args.param),
+        card_data=args.card_data,
+    )
+    print(log)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ketharmad", description="Kétharmad card game simulator")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def game_args(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--decks",
+            nargs="+",
+            default=["ner", "tisza"],
+            metavar="FACTION",
+            help="one faction per seat, 2-4 (default: ner tisza)",
+        )
+        p.add_argument(
+            "--bots",
+            nargs="+",
+            default=["random"],
+            metavar="BOT",
+            help="one bot for all seats or one per seat (default: random)",
+        )
+        p.add_argument("--seed", type=int, default=0, help="batch seed (default: 0)")
+        p.add_argument(
+            "--param",
+            action="append",
+            metavar="NAME=VALUE",
+            help="parameter override, repeatable (see `ketharmad params`)",
+        )
+        p.add_argument(
+            "--card-data", metavar="PATH", help="card-data TOML file (default: packaged)"
+        )
+
+    p = sub.add_parser("simulate", help="run many bot games and print win rates")
+    game_args(p)
+    p.add_argument("--games", type=int, default=1000, help="number of games (default: 1000)")
+    p.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
+    p.add_argument(
+        "--out", metavar="FILE", help="write one row per game and seat (.parquet or .csv)"
+    )
+    p.set_defaults(func=_cmd_simulate)
+
+    p = sub.add_parser("cards", help="print the card reference")
+    p.add_argument("--faction", help="only this faction")
+    p.add_argument("--card-data", metavar="PATH", help="card-data TOML file (default: packaged)")
+    p.set_defaults(func=_cmd_cards)
+
+    p = sub.add_parser("params", help="print the tunable parameters")
+    p.add_argument("--match", metavar="TEXT", help="only names containing TEXT")
+    p.add_argument("--card-data", metavar="PATH", help="card-data TOML file (default: packaged)")
+    p.set_defaults(func=_cmd_params)
+
+    p = sub.add_parser("play", help="replay one game of a batch and print its log")
+    game_args(p)
+    p.add_argument("--game", type=int, default=0, help="game number within the batch (default: 0)")
+    p.set_defaults(func=_cmd_play)
+    return parser
+
+
+def _version() -> str:
+    from . import __version__
+
+    return __version__
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run the CLI; returns 0 on success, exits with status 2 on invalid input."""
+    args = _parser().parse_args(argv)
+    try:
+        args.func(args)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
+    except OSError as e:  # e.g. --out into a missing directory
+        if isinstance(e, BrokenPipeError):  # `ketharmad cards | head`: stop quietly
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            raise SystemExit(1) from None
+        print(f"error: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,207 @@
+//! Batches: per-game seeding, the rayon runner and columnar records. Results are gathered
+//! in game order, so a batch gives the same rows on any number of threads.
+
+use crate::bots::BotSpec;
+use crate::cards::{CardDb, FACTIONS};
+use crate::engine::{Game, GameConfig};
+use crate::rng::game_seed;
+use rayon::prelude::*;
+
+/// What to play.
+#[derive(Clone, Debug)]
+pub struct BatchSpec {
+    pub factions: Vec<u8>,
+    pub bots: Vec<BotSpec>,
+    pub games: u64,
+    pub seed: u64,
+    pub threads: Option<usize>,
+    /// Fixed start seat for every game, or None for a random start player (E9).
+    pub start_player: Option<u8>,
+}
+
+impl BatchSpec {
+    /// Check the inputs that do not depend on the card set.
+    pub fn validate(&self, db: &CardDb) -> Result<(), String> {
+        let n = self.factions.len();
+        if !(2..=4).contains(&n) {
+            return Err(format!("a game needs 2 to 4 decks, got {n}"));
+        }
+        if self.bots.len() != n {
+            return Err(format!("got {} bot specs for {n} seats", self.bots.len()));
+        }
+        if self.games == 0 {
+            return Err("games must be a positive number".into());
+        }
+        if !db.rules.allow_mirror {
+            for i in 0..n {
+                for j in 0..i {
+                    if self.factions[i] == self.factions[j] {
+                        return Err(format!(
+                            "faction '{}' is used twice; set rules.allow_mirror = true for mirror matches",
+                            FACTIONS[self.factions[i] as usize]
+                        ));
+                    }
+                }
+            }
+        }
+        if self.threads == Some(0) {
+            return Err("threads must be at least 1".into());
+        }
+        Ok(())
+    }
+}
+
+/// The result of one game.
+#[derive(Clone, Debug, Default)]
+pub struct GameResult {
+    pub seed: u64,
+    pub winner: i8,
+    pub turns: i32,
+    pub rounds: i32,
+    pub end_reason: u8,
+    pub start_player: i8,
+    pub actions: i32,
+    pub players: [SeatResult; 4],
+    pub invariant_error: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SeatResult {
+    pub support: i32,
+    pub scandal: i32,
+    pub eliminated: bool,
+    pub eliminated_round: i32,
+    pub cards_played: i32,
+    pub attacks: i32,
+    pub exposes: i32,
+    pub mulligans: i8,
+    pub turns: i32,
+}
+
+/// Play game `index` of the batch. `log`: also return the readable action log.
+pub fn play_one(db: &CardDb, spec: &BatchSpec, index: u64, log: bool, check: bool) -> (GameResult, Option<Vec<String>>) {
+    let seed = game_seed(spec.seed, index);
+    let cfg = GameConfig { factions: spec.factions.clone(), seed, start_player: spec.start_player };
+    let policies = Game::start_policy_streams(seed, spec.factions.len(), &spec.bots);
+    let mut g = Game::new(db, &cfg, policies);
+    if log {
+        g.log = Some(Vec::with_capacity(1024));
+    }
+    g.check_invariants = check;
+    let out = g.run(spec.start_player);
+    let mut r = GameResult {
+        seed,
+        winner: out.winner.map_or(-1, |w| w as i8),
+        turns: g.turn as i32,
+        rounds: g.round as i32,
+        end_reason: out.reason as u8,
+        start_player: first_start(&g) as i8,
+        actions: g.total_actions as i32,
+        players: Default::default(),
+        invariant_error: g.invariant_error.take(),
+    };
+    for (i, p) in g.players.iter().enumerate() {
+        r.players[i] = SeatResult {
+            support: p.support,
+            scandal: p.scandal,
+            eliminated: !p.alive,
+            eliminated_round: p.eliminated_round,
+            cards_played: p.cards_played as i32,
+            attacks: p.attacks as i32,
+            exposes: p.exposes_total as i32,
+            mulligans: p.mulligans as i8,
+            turns: p.turns_taken as i32,
+        };
+    }
+    (r, g.log.take())
+}
+
+/// The seat that took the first turn (the start player can move on elimination, E66).
+fn first_start(g: &Game) -> usize {
+    g.first_start_player
+}
+
+/// Columns of a batch, one entry per game (and per game × seat).
+#[derive(Default, Debug)]
+pub struct Columns {
+    pub n_seats: usize,
+    pub game: Vec<i64>,
+    pub seed: Vec<u64>,
+    pub winner: Vec<i8>,
+    pub turns: Vec<i32>,
+    pub rounds: Vec<i32>,
+    pub end_reason: Vec<u8>,
+    pub start_player: Vec<i8>,
+    pub actions: Vec<i32>,
+    pub p_game: Vec<i64>,
+    pub p_seat: Vec<i8>,
+    pub p_faction: Vec<u8>,
+    pub p_won: Vec<bool>,
+    pub p_support: Vec<i32>,
+    pub p_scandal: Vec<i32>,
+    pub p_eliminated: Vec<bool>,
+    pub p_eliminated_round: Vec<i32>,
+    pub p_cards_played: Vec<i32>,
+    pub p_attacks: Vec<i32>,
+    pub p_exposes: Vec<i32>,
+    pub p_mulligans: Vec<i8>,
+    pub p_turns: Vec<i32>,
+}
+
+/// Run a batch on `threads` threads (None = all cores). A panic inside a game is reported
+/// with its index and seed.
+pub fn run_batch(db: &CardDb, spec: &BatchSpec) -> Result<Columns, String> {
+    spec.validate(db)?;
+    let work = || -> Vec<Result<GameResult, String>> {
+        (0..spec.games)
+            .into_par_iter()
+            .map(|i| {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| play_one(db, spec, i, false, false).0)).map_err(|e| {
+                    let msg = e
+                        .downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                        .unwrap_or_else(|| "unknown panic".into());
+                    format!("game {i} (seed {}) panicked: {msg}", game_seed(spec.seed, i))
+                })
+            })
+            .collect()
+    };
+    let results = match spec.threads {
+        Some(t) => rayon::ThreadPoolBuilder::new().num_threads(t).build().map_err(|e| e.to_string())?.install(work),
+        None => work(),
+    };
+    let n = spec.factions.len();
+    let g = spec.games as usize;
+    let mut c = Columns { n_seats: n, ..Default::default() };
+    c.game.reserve(g);
+    c.p_game.reserve(g * n);
+    for (i, r) in results.into_iter().enumerate() {
+        let r = r?;
+        c.game.push(i as i64);
+        c.seed.push(r.seed);
+        c.winner.push(r.winner);
+        c.turns.push(r.turns);
+        c.rounds.push(r.rounds);
+        c.end_reason.push(r.end_reason);
+        c.start_player.push(r.start_player);
+        c.actions.push(r.actions);
+        for s in 0..n {
+            let p = &r.players[s];
+            c.p_game.push(i as i64);
+            c.p_seat.push(s as i8);
+            c.p_faction.push(spec.factions[s]);
+            c.p_won.push(r.winner == s as i8);
+            c.p_support.push(p.support);
+            c.p_scandal.push(p.scandal);
+            c.p_eliminated.push(p.eliminated);
+            c.p_eliminated_round.push(p.eliminated_round);
+            c.p_cards_played.push(p.cards_played);
+            c.p_attacks.push(p.attacks);
+            c.p_exposes.push(p.exposes);
+            c.p_mulligans.push(p.mulligans);
+            c.p_turns.push(p.turns);
+        }
+    }
+    Ok(c)
+}

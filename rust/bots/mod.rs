@@ -1,0 +1,64 @@
+//! Bot policies: a closed set of built-in policies as an enum. Each sees only its seat's view
+//! and answers with the index of one offered option.
+
+use crate::engine::{DecisionKind, Opt, SeatView};
+use crate::rng::Rng;
+
+pub const BOT_KINDS: &[&str] = &["random"];
+
+/// A bot spec: the kind plus its named numeric knobs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BotSpec {
+    pub kind: String,
+    pub knobs: Vec<(String, f64)>,
+}
+
+impl BotSpec {
+    pub fn random() -> BotSpec {
+        BotSpec { kind: "random".into(), knobs: vec![] }
+    }
+    /// Validate a spec: known kind and knobs.
+    pub fn parse(kind: &str, knobs: Vec<(String, f64)>) -> Result<BotSpec, String> {
+        match kind {
+            "random" => {
+                if let Some((k, _)) = knobs.first() {
+                    return Err(format!("bot 'random' has no knob '{k}' (it has no knobs)"));
+                }
+            }
+            other => return Err(format!("unknown bot kind '{other}' (known: {})", BOT_KINDS.join(", "))),
+        }
+        Ok(BotSpec { kind: kind.into(), knobs })
+    }
+    pub fn label(&self) -> String {
+        if self.knobs.is_empty() {
+            self.kind.clone()
+        } else {
+            let k: Vec<String> = self.knobs.iter().map(|(n, v)| format!("{n}={v}")).collect();
+            format!("{}({})", self.kind, k.join(","))
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub enum Policy {
+    #[default]
+    Unset,
+    /// Uniformly random legal option.
+    Random(Rng),
+}
+
+impl Policy {
+    pub fn new(spec: &BotSpec, rng: Rng) -> Policy {
+        match spec.kind.as_str() {
+            _ => Policy::Random(rng),
+        }
+    }
+
+    #[inline]
+    pub fn choose(&mut self, _view: &SeatView, _kind: DecisionKind, opts: &[Opt]) -> usize {
+        match self {
+            Policy::Random(rng) => rng.below(opts.len()),
+            Policy::Unset => 0,
+        }
+    }
+}

@@ -1,0 +1,199 @@
+//! Reading a card-data TOML file into raw, validated records. Every error names the card and
+//! the field.
+
+use serde::Deserialize;
+use std::collections::{BTreeMap, HashSet};
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCost {
+    pub generic: i64,
+    pub f: i64,
+    pub m: i64,
+    pub u: i64,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawKeyword {
+    pub name: String,
+    pub n: i64,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawAbility {
+    pub on: String,
+    #[serde(rename = "do")]
+    pub effect: String,
+    pub n: Option<String>,
+    pub m: Option<String>,
+    pub target: Option<String>,
+    pub resource: Option<String>,
+    pub token: Option<String>,
+    pub cond: Option<String>,
+    pub timing: Option<String>,
+    pub cost: Option<String>,
+    pub who: Option<String>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCard {
+    pub id: String,
+    pub name: String,
+    pub faction: String,
+    pub copies: i64,
+    #[serde(rename = "type")]
+    pub ctype: String,
+    pub role: String,
+    pub party: String,
+    pub public_figure: bool,
+    pub cost: RawCost,
+    pub produces: Option<String>,
+    pub influence: Option<i64>,
+    pub credibility: Option<i64>,
+    pub keywords: Vec<RawKeyword>,
+    pub text: String,
+    #[serde(default)]
+    pub params: BTreeMap<String, i64>,
+    #[serde(default)]
+    pub abilities: Vec<RawAbility>,
+    pub duration: Option<String>,
+    // flavour fields of the shared file, accepted and ignored
+    pub note: Option<String>,
+    pub year: Option<String>,
+    pub label: Option<String>,
+    pub mentions: Option<Vec<String>>,
+    pub tokens_created: Option<toml::Table>,
+}
+
+#[derive(Clone, Debug)]
+pub struct RawDb {
+    pub cards: Vec<RawCard>,
+    pub keywords: Vec<String>,
+    /// FNV-1a hash of the file text (provenance).
+    pub hash: u64,
+}
+
+pub const KEYWORD_IDS: &[&str] = &[
+    "swap", "scandal", "expose", "propaganda", "supermajority", "unity", "joint_candidate",
+    "movement", "sympathy", "defector", "outrage", "momentum", "lone", "border_closure",
+];
+const NUMBERED: &[&str] = &["scandal", "expose", "movement", "sympathy", "defector", "lone"];
+
+pub fn fnv1a(s: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in s.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// Parse and validate the card-data file text.
+pub fn load_raw(text: &str) -> Result<RawDb, String> {
+    let table: toml::Table =
+        toml::from_str(text).map_err(|e| format!("malformed card data: {}", e.message()))?;
+    for key in table.keys() {
+        if !matches!(key.as_str(), "meta" | "keyword" | "card") {
+            return Err(format!("malformed card data: unknown top-level table '{key}'"));
+        }
+    }
+    let mut keywords = Vec::new();
+    if let Some(kws) = table.get("keyword") {
+        let arr = kws.as_array().ok_or("malformed card data: 'keyword' must be an array of tables")?;
+        for k in arr {
+            let id = k.get("id").and_then(|v| v.as_str()).ok_or("malformed card data: a [[keyword]] has no id")?;
+            if !KEYWORD_IDS.contains(&id) {
+                return Err(format!("malformed card data: unknown keyword '{id}' in [[keyword]]"));
+            }
+            keywords.push(id.to_string());
+        }
+    }
+    let cards_v = table
+        .get("card")
+        .and_then(|v| v.as_array())
+        .ok_or("malformed card data: no [[card]] tables")?;
+    let mut cards = Vec::with_capacity(cards_v.len());
+    let mut seen = HashSet::new();
+    for (i, v) in cards_v.iter().enumerate() {
+        let id = v
+            .get("id")
+            .and_then(|x| x.as_str())
+            .map(|s| s.to_string())
+            .ok_or_else(|| format!("malformed card data: card #{} has no 'id' field", i + 1))?;
+        let card: RawCard = v
+            .clone()
+            .try_into()
+            .map_err(|e: toml::de::Error| format!("card '{id}': {}", e.message()))?;
+        if !seen.insert(id.clone()) {
+            return Err(format!("card '{id}': duplicate id"));
+        }
+        validate_card(&card)?;
+        cards.push(card);
+    }
+    Ok(RawDb { cards, keywords, hash: fnv1a(text) })
+}
+
+fn validate_card(c: &RawCard) -> Result<(), String> {
+    let id = &c.id;
+    if id.is_empty() || !id.chars().all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '_') {
+        return Err(format!("card '{id}': field 'id' must be snake_case ascii"));
+    }
+    let ctype = super::CardType::parse(&c.ctype)
+        .ok_or_else(|| format!("card '{id}': field 'type': unknown card type '{}'", c.ctype))?;
+    super::Faction::parse(&c.faction)
+        .ok_or_else(|| format!("card '{id}': field 'faction': unknown faction '{}'", c.faction))?;
+    if c.copies < 0 || c.copies > 31 {
+        return Err(format!("card '{id}': field 'copies': {} is out of range 0..=31", c.copies));
+    }
+    for (f, v) in [("generic", c.cost.generic), ("f", c.cost.f), ("m", c.cost.m), ("u", c.cost.u)] {
+        if !(0..=20).contains(&v) {
+            return Err(format!("card '{id}': field 'cost.{f}': {v} is out of range 0..=20"));
+        }
+    }
+    match ctype {
+        super::CardType::Base => {
+            let p = c.produces.as_deref().ok_or_else(|| format!("card '{id}': field 'produces' is missing (a Base must produce f, m or u)"))?;
+            if !matches!(p, "f" | "m" | "u") {
+                return Err(format!("card '{id}': field 'produces': unknown resource '{p}'"));
+            }
+        }
+        super::CardType::Figure | super::CardType::Token => {
+            for (f, v) in [("influence", c.influence), ("credibility", c.credibility)] {
+                match v {
+                    None => return Err(format!("card '{id}': field '{f}' is missing")),
+                    Some(x) if !(0..=99).contains(&x) => {
+                        return Err(format!("card '{id}': field '{f}': {x} is out of range 0..=99"))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        super::CardType::Event => {
+            let d = c.duration.as_deref().ok_or_else(|| format!("card '{id}': field 'duration' is missing"))?;
+            if !matches!(d, "one_shot" | "round") {
+                return Err(format!("card '{id}': field 'duration': unknown duration '{d}'"));
+            }
+        }
+        _ => {}
+    }
+    for k in &c.keywords {
+        if !KEYWORD_IDS.contains(&k.name.as_str()) {
+            return Err(format!("card '{id}': field 'keywords': unknown keyword '{}'", k.name));
+        }
+        if !(0..=20).contains(&k.n) {
+            return Err(format!("card '{id}': field 'keywords': {} {} is out of range 0..=20", k.name, k.n));
+        }
+        if NUMBERED.contains(&k.name.as_str()) != (k.n > 0) && k.name != "expose" {
+            return Err(format!("card '{id}': field 'keywords': keyword '{}' has the wrong number {}", k.name, k.n));
+        }
+    }
+    for (name, v) in &c.params {
+        if !(0..=99).contains(v) {
+            return Err(format!("card '{id}': field 'params.{name}': {v} is out of range 0..=99"));
+        }
+    }
+    Ok(())
+}

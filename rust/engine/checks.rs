@@ -1,0 +1,200 @@
+//! State checks (R14.1, E72), elimination (R15.3.1, E76), Voter takeover (R15.4.1, E77),
+//! simultaneous elimination (R14.5.1, E74) and the end of the game.
+
+use super::state::{glog, Cid, EndReason, Game, Outcome, Zone};
+use crate::cards::{Faction, Static, Trigger};
+
+impl Game<'_> {
+    /// Repeat until nothing changes: destroyed Figures, Newsfeed refill, eliminations, Voter
+    /// takeover, end of game; waiting "leaves play" triggers run in between.
+    pub fn state_check(&mut self) {
+        if self.outcome.is_some() {
+            return;
+        }
+        loop {
+            let mut changed = false;
+            // (1) Figures whose damage reaches their Credibility leave play together
+            let mut dying: [Cid; 32] = [0; 32];
+            let mut nd = 0;
+            for p in 0..self.n {
+                for &c in &self.players[p].play {
+                    if self.db.def(self.inst[c as usize].def).ctype.is_figure()
+                        && self.inst[c as usize].damage >= self.credibility(c)
+                        && nd < 32
+                    {
+                        dying[nd] = c;
+                        nd += 1;
+                    }
+                }
+            }
+            if nd > 0 {
+                // earliest entered first (R5.1)
+                dying[..nd].sort_by_key(|&c| self.inst[c as usize].entered);
+                for &c in &dying[..nd] {
+                    glog!(self, "  {} is knocked out", self.name(c));
+                    self.leave_play(c, false);
+                }
+                changed = true;
+            }
+            // (2) refill the Newsfeed row
+            self.refill_row();
+            // (3) eliminations
+            let mut out = [false; 4];
+            let mut any = false;
+            for p in 0..self.n {
+                if self.players[p].alive && self.players[p].support <= 0 && !self.rescue(p) {
+                    out[p] = true;
+                    any = true;
+                }
+            }
+            if any {
+                changed = true;
+                let before = self.alive_count();
+                let eliminated = out.iter().filter(|&&x| x).count();
+                // (4) Voter takeover credit, decided before the players leave
+                let mut gains = [0i32; 4];
+                for p in 0..self.n {
+                    if out[p] {
+                        let credited = if self.db.rules.voter_takeover_credit_active {
+                            self.active as i8
+                        } else {
+                            self.last_reducer[p]
+                        };
+                        if credited >= 0 && credited as usize == self.active && credited as usize != p {
+                            gains[credited as usize] += self.db.rules.voter_takeover_gain;
+                        }
+                    }
+                }
+                for p in 0..self.n {
+                    if out[p] {
+                        self.eliminate(p);
+                    }
+                }
+                // (5) end of the game
+                if eliminated == before {
+                    glog!(self, "Everyone left is eliminated at once: the active player P{} wins", self.active);
+                    self.outcome = Some(Outcome { winner: Some(self.active as u8), reason: EndReason::SimultaneousElimination });
+                    return;
+                }
+                if self.alive_count() == 1 {
+                    let w = (0..self.n).find(|&q| self.players[q].alive).unwrap();
+                    glog!(self, "P{w} ({}) wins", self.faction_name(w));
+                    self.outcome = Some(Outcome { winner: Some(w as u8), reason: EndReason::LastPlayerStanding });
+                    return;
+                }
+                for p in 0..self.n {
+                    if gains[p] > 0 && self.players[p].alive {
+                        glog!(self, "  Voter takeover: P{p}");
+                        self.gain_support(p, gains[p]);
+                    }
+                }
+            }
+            // waiting "leaves play" triggers (Volner János)
+            if !self.pending_leave.is_empty() {
+                let pending = std::mem::take(&mut self.pending_leave);
+                for (c, p) in pending {
+                    if self.players[p as usize].alive {
+                        self.run_triggers(c, p as usize, Trigger::Leave);
+                    }
+                }
+                changed = true;
+            }
+            if !changed || self.outcome.is_some() {
+                break;
+            }
+        }
+    }
+
+    /// Karácsony Gergely's rescue: replaces a knock-out once (not under Border Closure).
+    fn rescue(&mut self, p: usize) -> bool {
+        let found = self.players[p].play.iter().copied().find_map(|c| {
+            self.def(c).statics.iter().find_map(|s| if let Static::Rescue { n } = *s { Some((c, n)) } else { None })
+        });
+        let Some((c, n)) = found else { return false };
+        if self.border_closed_for(p) {
+            return false;
+        }
+        glog!(self, "  {} saves P{p}: sacrificed, Support becomes {n}", self.name(c));
+        self.leave_play(c, false);
+        self.players[p].support = n as i32;
+        true
+    }
+
+    /// Remove an eliminated player (R15.3.1).
+    pub fn eliminate(&mut self, p: usize) {
+        glog!(self, "P{p} ({}) is eliminated", self.faction_name(p));
+        self.players[p].alive = false;
+        self.players[p].eliminated_round = self.round as i32;
+        self.players[p].eliminated_order = self.eliminations;
+        self.eliminations += 1;
+        // cards in play that p controls
+        let play = std::mem::take(&mut self.players[p].play);
+        for &c in &play {
+            self.campaign_remove(c);
+            let i = self.inst[c as usize];
+            let f = self.def(c).faction;
+            if i.owner >= 0 && i.owner as usize != p {
+                // owned by another player: back to its owner's control
+                let o = i.owner as usize;
+                self.inst[c as usize].controller = -1;
+                self.players[p].play.push(c);
+                self.change_control_from(c, p, o);
+            } else if matches!(f, Faction::Newsfeed | Faction::Token) {
+                self.to_graveyard(c);
+            } else {
+                self.remove_from_game(c);
+            }
+        }
+        // p's own cards controlled by others leave the game
+        for q in 0..self.n {
+            if q == p {
+                continue;
+            }
+            let mine: Vec<Cid> = self.players[q].play.iter().copied().filter(|&c| self.inst[c as usize].owner as usize == p && self.inst[c as usize].owner >= 0).collect();
+            for c in mine {
+                self.campaign_remove(c);
+                let pl = &mut self.players[q].play;
+                pl.retain(|&x| x != c);
+                self.remove_from_game(c);
+            }
+        }
+        for zone in 0..3 {
+            let v = match zone {
+                0 => std::mem::take(&mut self.players[p].hand),
+                1 => std::mem::take(&mut self.players[p].deck),
+                _ => std::mem::take(&mut self.players[p].oblivion),
+            };
+            for c in v {
+                self.remove_from_game(c);
+            }
+        }
+        // their Action cards on the chain
+        let mut i = 0;
+        while i < self.chain.len() {
+            if self.chain[i].controller as usize == p {
+                let it = self.chain.remove(i);
+                if self.inst[it.card as usize].owner as usize == p {
+                    self.remove_from_game(it.card);
+                } else {
+                    self.to_graveyard(it.card);
+                }
+            } else {
+                i += 1;
+            }
+        }
+        self.players[p].scandal = 0;
+        self.players[p].pool = [0; 3];
+        // the leave triggers of cards leaving this way do not happen
+        self.pending_leave.retain(|&(_, q)| q as usize != p);
+        if self.start_player == p {
+            self.start_player = self.next_alive(p);
+        }
+        self.refill_row();
+    }
+
+    fn change_control_from(&mut self, c: Cid, from: usize, to: usize) {
+        self.inst[c as usize].controller = from as i8;
+        self.change_control(c, to);
+        debug_assert_eq!(self.inst[c as usize].zone, Zone::Play);
+    }
+}

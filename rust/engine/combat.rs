@@ -1,0 +1,222 @@
+//! The Campaign (R9): attackers with a target each (R9.2, R15.2), blocks with Propaganda
+//! legality (R9.3, E46, E47), the Campaign window (R9.4) and simultaneous damage (R9.5, E48).
+
+use super::decision::{DecisionKind, Opt};
+use super::state::{glog, Cid, Game};
+use crate::cards::Static;
+
+impl Game<'_> {
+    pub fn can_start_campaign(&self, p: usize) -> bool {
+        self.players[p].campaigns < self.db.rules.campaigns_per_turn as u8 && self.players[p].play.iter().any(|&c| self.can_attack(c))
+    }
+
+    /// Blockers a Propaganda attacker needs against `defender`.
+    fn propaganda_need(&self, defender: usize) -> usize {
+        let mut need = self.db.rules.propaganda_min_blockers;
+        for &c in &self.players[defender].play {
+            for s in &self.def(c).statics {
+                if let Static::PropagandaBlockers { n } = *s {
+                    need = need.min(n as i32);
+                }
+            }
+        }
+        need.max(1) as usize
+    }
+
+    fn solo_blocker(&self, c: Cid) -> bool {
+        self.def(c).statics.iter().any(|s| matches!(s, Static::BlocksPropagandaAlone))
+    }
+
+    fn blockers_of(&self, a: Cid) -> (usize, bool) {
+        let mut n = 0;
+        let mut solo = false;
+        for &(b, x) in &self.campaign.blocks {
+            if x == a {
+                n += 1;
+                solo |= self.solo_blocker(b);
+            }
+        }
+        (n, solo)
+    }
+
+    /// Run the whole Campaign for the active player.
+    pub fn campaign(&mut self) {
+        let p = self.active;
+        self.players[p].campaigns += 1;
+        self.campaign.active = true;
+        self.campaign.attackers.clear();
+        self.campaign.blocks.clear();
+        self.campaign.blocked.clear();
+        // Step 1: attackers (at least one, E44)
+        let max = if self.round_mods.max_attackers > 0 { self.round_mods.max_attackers as usize } else { usize::MAX };
+        loop {
+            if self.campaign.attackers.len() >= max {
+                break;
+            }
+            self.opts.clear();
+            for i in 0..self.players[p].play.len() {
+                let c = self.players[p].play[i];
+                if self.can_attack(c) {
+                    for q in 1..self.n {
+                        let q = (p + q) % self.n;
+                        if self.players[q].alive {
+                            self.opts.push(Opt::Attack(c, q as u8));
+                        }
+                    }
+                }
+            }
+            if self.opts.is_empty() {
+                break;
+            }
+            if !self.campaign.attackers.is_empty() {
+                self.opts.push(Opt::Done);
+            }
+            match self.decide(p, DecisionKind::Attackers) {
+                Opt::Attack(c, q) => {
+                    self.inst[c as usize].exhausted = true;
+                    self.campaign.attackers.push((c, q));
+                    self.players[p].attacks += 1;
+                    glog!(self, "  {} attacks P{q}", self.name(c));
+                }
+                _ => break,
+            }
+        }
+        // Step 2: blocks, attacked players in turn order after the active player (E46, E75)
+        for i in 1..self.n {
+            let d = (p + i) % self.n;
+            if self.players[d].alive && self.campaign.attackers.iter().any(|a| a.1 as usize == d) {
+                self.declare_blocks(d);
+            }
+        }
+        let blocked: Vec<Cid> = self.campaign.attackers.iter().map(|a| a.0).filter(|&a| self.campaign.blocks.iter().any(|b| b.1 == a)).collect();
+        self.campaign.blocked = blocked;
+        // Step 3: Campaign window, led by the attacker
+        self.window(p);
+        if self.halted() {
+            self.end_campaign();
+            return;
+        }
+        // Step 4: damage
+        self.combat_damage();
+        self.end_campaign();
+        self.state_check();
+    }
+
+    fn end_campaign(&mut self) {
+        self.campaign.active = false;
+        self.campaign.attackers.clear();
+        self.campaign.blocks.clear();
+        self.campaign.blocked.clear();
+    }
+
+    /// Defender `d` declares all blocks at once (legal declarations only).
+    fn declare_blocks(&mut self, d: usize) {
+        let need = self.propaganda_need(d);
+        loop {
+            self.opts.clear();
+            // an incomplete Propaganda block must be completed first
+            let mut forced: Option<Cid> = None;
+            for &(a, q) in &self.campaign.attackers {
+                if q as usize == d && self.has_propaganda(a) {
+                    let (n, solo) = self.blockers_of(a);
+                    if n > 0 && n < need && !solo {
+                        forced = Some(a);
+                        break;
+                    }
+                }
+            }
+            let free: Vec<Cid> = self.players[d]
+                .play
+                .iter()
+                .copied()
+                .filter(|&b| self.ctype(b).is_figure() && !self.inst[b as usize].exhausted && !self.campaign.blocks.iter().any(|x| x.0 == b))
+                .collect();
+            for &(a, q) in self.campaign.attackers.iter() {
+                if q as usize != d || self.unblockable(a) {
+                    continue;
+                }
+                if let Some(f) = forced {
+                    if a != f {
+                        continue;
+                    }
+                }
+                let prop = self.has_propaganda(a) && self.blockers_of(a).0 == 0;
+                for &b in &free {
+                    if prop && !self.solo_blocker(b) && free.len() < need {
+                        continue;
+                    }
+                    self.opts.push(Opt::Block(b, a));
+                }
+            }
+            if forced.is_none() {
+                self.opts.push(Opt::Done);
+            }
+            if self.opts.is_empty() {
+                // cannot happen: a forced block always has enough free blockers
+                break;
+            }
+            match self.decide(d, DecisionKind::Blocks) {
+                Opt::Block(b, a) => {
+                    glog!(self, "  {} blocks {}", self.name(b), self.name(a));
+                    self.campaign.blocks.push((b, a));
+                }
+                _ => break,
+            }
+        }
+    }
+
+    /// R9.5.1: all combat damage at once.
+    fn combat_damage(&mut self) {
+        let p = self.active;
+        let extra = self.round_mods.unblocked_extra_damage;
+        let mut dmg_to_figs: Vec<(Cid, i16)> = Vec::new();
+        let mut dmg_to_players = [0i32; 4];
+        let attackers = self.campaign.attackers.clone();
+        for &(a, q) in &attackers {
+            if !self.in_play(a) || self.controller(a) != p || !self.players[q as usize].alive {
+                continue;
+            }
+            let inf = self.influence(a).max(0);
+            let blockers: Vec<Cid> = self.campaign.blocks.iter().filter(|b| b.1 == a).map(|b| b.0).filter(|&b| self.in_play(b) && self.controller(b) == q as usize).collect();
+            for &b in &blockers {
+                dmg_to_figs.push((a, self.influence(b).max(0)));
+            }
+            if self.campaign.blocked.contains(&a) {
+                match blockers.len() {
+                    0 => {}
+                    1 => dmg_to_figs.push((blockers[0], inf)),
+                    _ => {
+                        // the attacker's controller divides its damage, one point at a time
+                        let mut split = vec![0i16; blockers.len()];
+                        for _ in 0..inf {
+                            self.opts.clear();
+                            for &b in &blockers {
+                                self.opts.push(Opt::Card(b));
+                            }
+                            if let Opt::Card(b) = self.decide(p, DecisionKind::DivideDamage) {
+                                let i = blockers.iter().position(|&x| x == b).unwrap();
+                                split[i] += 1;
+                            }
+                        }
+                        for (i, &b) in blockers.iter().enumerate() {
+                            dmg_to_figs.push((b, split[i]));
+                        }
+                    }
+                }
+            } else {
+                dmg_to_players[q as usize] += inf as i32 + extra as i32;
+            }
+        }
+        for (c, n) in dmg_to_figs {
+            if n > 0 {
+                self.inst[c as usize].damage += n;
+            }
+        }
+        for q in 0..self.n {
+            if dmg_to_players[q] > 0 {
+                glog!(self, "  P{q} takes {} combat damage", dmg_to_players[q]);
+                self.lose_support(q, dmg_to_players[q], p as i32);
+            }
+        }
+    }
+}

@@ -1,0 +1,182 @@
+//! Costs (R6): cost changes (E23) and paying them from the pool, Bases and resource
+//! abilities (E22, E25). Payment is automatic: the payer uses the pool first, then Bases,
+//! then resource abilities of Institutions and Figures, keeping flexible sources for last.
+
+use super::state::{Cid, Game};
+use crate::cards::{CardType, Cost, Static};
+
+/// A cost change: increases add generic, reductions cut only generic and never below 0.
+fn adjust(mut c: Cost, inc: i16, red: i16) -> Cost {
+    c.generic = (c.generic + inc - red).max(0);
+    c
+}
+
+impl Game<'_> {
+    /// Cost to play card `c` from `p`'s hand (Defector, Alaptörvény, Pegasus-botrány).
+    pub fn play_cost(&self, p: usize, c: Cid) -> Cost {
+        let d = self.def(c);
+        let mut red = 0;
+        let mut inc = 0;
+        if d.kw.defector > 0 && self.opponents(p).any(|q| self.institutions(q) > 0) {
+            red += d.kw.defector;
+        }
+        if d.ctype == CardType::Institution {
+            red += self.round_mods.institution_cost_reduction;
+        }
+        if d.ctype == CardType::Reaction {
+            inc += self.round_mods.reaction_cost_increase;
+        }
+        adjust(d.cost, inc, red)
+    }
+
+    /// Cost to recruit a Newsfeed card (NOlimpia, Rekordinfláció, Alaptörvény).
+    pub fn recruit_cost(&self, c: Cid) -> Cost {
+        let d = self.def(c);
+        let mut red = 0;
+        let delta = self.round_mods.recruit_cost_delta;
+        if d.ctype == CardType::Institution {
+            red += self.round_mods.institution_cost_reduction;
+        }
+        if delta < 0 {
+            red -= delta;
+        }
+        adjust(d.cost, delta.max(0), red)
+    }
+
+    /// Cost of `p`'s basic Exposé against `target` (R10.3.1, Médiatörvény, Közmédia).
+    pub fn expose_cost(&self, target: usize) -> Cost {
+        let mut inc = self.round_mods.expose_cost_increase;
+        for &c in &self.players[target].play {
+            for s in &self.def(c).statics {
+                if let Static::ExposeTax { n } = *s {
+                    inc += n;
+                }
+            }
+        }
+        adjust(self.db.rules.expose_cost, inc, 0)
+    }
+
+    pub fn swap_cost(&self) -> Cost {
+        adjust(self.db.rules.swap_cost, self.round_mods.swap_cost_increase, 0)
+    }
+
+    /// Ready resource sources of `p`: (card, resource or None = any, units).
+    fn source_usable(&self, c: Cid) -> Option<(Option<usize>, i16)> {
+        let i = &self.inst[c as usize];
+        if i.exhausted {
+            return None;
+        }
+        let d = self.def(c);
+        if let Some(r) = d.produces {
+            return Some((Some(r), 1));
+        }
+        let (res, n) = d.mana_ability?;
+        if d.ctype.is_figure() && self.summoning_sick(c) {
+            return None;
+        }
+        Some((res, n))
+    }
+
+    /// Units available: per resource (pool + fixed sources) and "any" units.
+    fn available(&self, p: usize) -> ([i16; 3], i16) {
+        let mut fixed = self.players[p].pool;
+        let mut any = 0;
+        for &c in &self.players[p].play {
+            if let Some((r, n)) = self.source_usable(c) {
+                match r {
+                    Some(r) => fixed[r] += n,
+                    None => any += n,
+                }
+            }
+        }
+        (fixed, any)
+    }
+
+    pub fn can_pay(&self, p: usize, cost: Cost) -> bool {
+        if cost.total() == 0 {
+            return true;
+        }
+        let (fixed, any) = self.available(p);
+        let mut deficit = 0;
+        for r in 0..3 {
+            deficit += (cost.pips[r] - fixed[r]).max(0);
+        }
+        if deficit > any {
+            return false;
+        }
+        fixed.iter().sum::<i16>() + any >= cost.total()
+    }
+
+    /// Exhaust one source for `want` (a resource, or None for generic), adding its output to
+    /// the pool. Bases first, then Institutions, then Figures; "any" sources last.
+    fn tap_for(&mut self, p: usize, want: Option<usize>) -> bool {
+        let mut best: Option<(Cid, u8)> = None;
+        for &c in &self.players[p].play {
+            if let Some((r, _)) = self.source_usable(c) {
+                let d = self.def(c);
+                let rank = match (r, want) {
+                    (Some(r), Some(w)) if r != w => continue,
+                    (None, _) => 3,
+                    _ => match d.ctype {
+                        CardType::Base => 0,
+                        CardType::Institution => 1,
+                        _ => 2,
+                    },
+                };
+                if best.map_or(true, |(_, b)| rank < b) {
+                    best = Some((c, rank));
+                }
+            }
+        }
+        let Some((c, _)) = best else { return false };
+        let (r, n) = self.source_usable(c).unwrap();
+        self.inst[c as usize].exhausted = true;
+        let res = r.or(want).unwrap_or_else(|| self.generic_choice(p));
+        self.players[p].pool[res] += n;
+        true
+    }
+
+    /// For "any" resources used for generic costs: the colour `p` has fewest sources of.
+    fn generic_choice(&self, p: usize) -> usize {
+        let (fixed, _) = self.available(p);
+        (0..3).min_by_key(|&r| fixed[r]).unwrap()
+    }
+
+    /// Pay `cost` for `p` (the caller checked `can_pay`).
+    pub fn pay(&mut self, p: usize, cost: Cost) {
+        // coloured pips
+        for r in 0..3 {
+            let mut need = cost.pips[r];
+            while need > 0 {
+                if self.players[p].pool[r] > 0 {
+                    let take = need.min(self.players[p].pool[r]);
+                    self.players[p].pool[r] -= take;
+                    need -= take;
+                    continue;
+                }
+                if !self.tap_for(p, Some(r)) {
+                    debug_assert!(false, "cannot pay pip");
+                    return;
+                }
+            }
+        }
+        // generic: pool first (colour with the most units), then the most plentiful sources
+        let mut need = cost.generic;
+        while need > 0 {
+            let pool = self.players[p].pool;
+            let r = (0..3).max_by_key(|&r| pool[r]).unwrap();
+            if pool[r] > 0 {
+                self.players[p].pool[r] -= 1;
+                need -= 1;
+                continue;
+            }
+            let (fixed, _) = self.available(p);
+            let r = (0..3).max_by_key(|&r| fixed[r]).unwrap();
+            let want = if fixed[r] > 0 { Some(r) } else { None };
+            if !self.tap_for(p, want) {
+                debug_assert!(false, "cannot pay generic");
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! The one decision interface: at every choice the engine lists the legal options in
+//! `Game::opts` and asks the seat's policy, which sees only a `SeatView`.
+
+use super::state::{Cid, Game, Zone};
+
+/// One legal answer to a decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opt {
+    // mulligan (R3.3)
+    Keep,
+    Mulligan,
+    // main priority (R8.4)
+    EndPhase,
+    PlayBase(Cid),
+    Play(Cid),
+    Swap(Cid),
+    /// Activated ability: card, ability index.
+    Activate(Cid, u8),
+    Recruit(Cid),
+    /// Basic Exposé against a seat.
+    Expose(u8),
+    Campaign,
+    // windows (R8.2)
+    Pass,
+    // Campaign (R9)
+    Attack(Cid, u8),
+    Block(Cid, Cid),
+    Done,
+    // generic choices
+    Card(Cid),
+    Player(u8),
+    Amount(u8),
+    NoTarget,
+}
+
+/// What a decision is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecisionKind {
+    Mulligan,
+    /// Choose a card to put on the bottom after a mulligan.
+    Bottom,
+    Main,
+    /// Respond in a priority window (play a Reaction, use an ability, or pass).
+    Respond,
+    Target,
+    Attackers,
+    Blocks,
+    /// Assign one point of an attacker's damage to one of its blockers.
+    DivideDamage,
+    /// How much Scandal an Exposé takes.
+    ExposeAmount,
+    Discard,
+    /// An additional cost (Sacrifice a Figure).
+    Sacrifice,
+}
+
+/// What one seat may see (R5.5): its own hand, public zones, sizes of hidden zones.
+pub struct SeatView<'a, 'db> {
+    g: &'a Game<'db>,
+    pub seat: usize,
+}
+
+impl<'a, 'db> SeatView<'a, 'db> {
+    pub fn new(g: &'a Game<'db>, seat: usize) -> Self {
+        SeatView { g, seat }
+    }
+    pub fn n_players(&self) -> usize {
+        self.g.n
+    }
+    pub fn hand(&self) -> &[Cid] {
+        &self.g.players[self.seat].hand
+    }
+    pub fn hand_size(&self, p: usize) -> usize {
+        self.g.players[p].hand.len()
+    }
+    pub fn deck_size(&self, p: usize) -> usize {
+        self.g.players[p].deck.len()
+    }
+    pub fn support(&self, p: usize) -> i32 {
+        self.g.players[p].support
+    }
+    pub fn scandal(&self, p: usize) -> i32 {
+        self.g.players[p].scandal
+    }
+    pub fn alive(&self, p: usize) -> bool {
+        self.g.players[p].alive
+    }
+    pub fn in_play(&self, p: usize) -> &[Cid] {
+        &self.g.players[p].play
+    }
+    pub fn oblivion(&self, p: usize) -> &[Cid] {
+        &self.g.players[p].oblivion
+    }
+    pub fn newsfeed_row(&self) -> &[Cid] {
+        &self.g.news_row
+    }
+    pub fn active(&self) -> usize {
+        self.g.active
+    }
+    pub fn round(&self) -> u32 {
+        self.g.round
+    }
+    /// Card id of a card the seat can see; None for hidden cards.
+    pub fn card_id(&self, c: Cid) -> Option<&'db str> {
+        let i = &self.g.inst[c as usize];
+        let visible = match i.zone {
+            Zone::Hand => i.owner as usize == self.seat,
+            Zone::Deck | Zone::NewsDeck | Zone::EventDeck => false,
+            _ => true,
+        };
+        visible.then(|| self.g.def(c).id.as_str())
+    }
+    pub fn influence(&self, c: Cid) -> Option<i16> {
+        self.g.in_play(c).then(|| self.g.influence(c))
+    }
+    pub fn credibility(&self, c: Cid) -> Option<i16> {
+        self.g.in_play(c).then(|| self.g.credibility(c))
+    }
+}
+
+impl Game<'_> {
+    /// Ask `seat`'s policy to choose among `self.opts`. A single option is taken without
+    /// asking (R8.8, automatic pass).
+    pub fn decide(&mut self, seat: usize, kind: DecisionKind) -> Opt {
+        debug_assert!(!self.opts.is_empty(), "no options for {kind:?}");
+        if self.opts.len() == 1 {
+            return self.opts[0];
+        }
+        let mut pol = std::mem::take(&mut self.policies[seat]);
+        let i = {
+            let view = SeatView::new(self, seat);
+            pol.choose(&view, kind, &self.opts)
+        };
+        self.policies[seat] = pol;
+        self.opts[i.min(self.opts.len() - 1)]
+    }
+}

@@ -1,0 +1,138 @@
+//! Events (R12): the procedure in the start player's Wake (E63, E64) and Event effects (E65).
+
+use super::decision::{DecisionKind, Opt};
+use super::state::{glog, Game, RoundMods, Zone};
+use crate::cards::{CardType, Effect, RoundMod, Trigger};
+
+impl Game<'_> {
+    /// R12.6: flip an Event, rotate the Newsfeed, apply the Event.
+    pub fn event_procedure(&mut self) {
+        // (1) reshuffle the discard pile if the deck is empty
+        if self.event_deck.is_empty() && !self.event_discard.is_empty() {
+            let mut d = std::mem::take(&mut self.event_discard);
+            for &c in &d {
+                self.inst[c as usize].zone = Zone::EventDeck;
+            }
+            self.rng_events.shuffle(&mut d);
+            self.event_deck = d;
+        }
+        // (2)+(3) flip; the previous Event goes to the discard pile and its round effect ends
+        let new = self.event_deck.pop();
+        if let Some(old) = self.event_in_force.take() {
+            self.inst[old as usize].zone = Zone::EventDiscard;
+            self.event_discard.push(old);
+        }
+        self.round_mods = RoundMods::default();
+        // (4) the leftmost Newsfeed card goes to the bottom of the Newsfeed deck; refill
+        if !self.news_row.is_empty() {
+            let c = self.news_row.remove(0);
+            self.inst[c as usize].zone = Zone::NewsDeck;
+            self.news_deck.insert(0, c);
+        }
+        self.refill_row();
+        // (5) the new Event
+        if let Some(e) = new {
+            self.inst[e as usize].zone = Zone::EventInForce;
+            self.event_in_force = Some(e);
+            glog!(self, "Event: {}", self.name(e));
+            let d = self.def(e);
+            for ab in d.abilities.iter().filter(|a| a.trigger == Trigger::Event) {
+                self.event_effect(&ab.effect);
+                if self.outcome.is_some() {
+                    return;
+                }
+            }
+        }
+        // (6) state checks
+        self.state_check();
+    }
+
+    /// Players in turn order from the start player (E65).
+    fn event_order(&self) -> impl Iterator<Item = usize> + '_ {
+        let s = self.start_player;
+        (0..self.n).map(move |i| (s + i) % self.n).filter(move |&q| self.players[q].alive)
+    }
+
+    pub fn event_effect(&mut self, e: &Effect) {
+        let order: [usize; 4] = {
+            let mut o = [usize::MAX; 4];
+            for (i, q) in self.event_order().enumerate() {
+                o[i] = q;
+            }
+            o
+        };
+        let order = order.into_iter().filter(|&q| q != usize::MAX);
+        match *e {
+            Effect::AllGainSupport { n } => order.for_each(|q| self.gain_support(q, n as i32)),
+            Effect::LowestSupportGainSupport { n } => {
+                let low = self.players.iter().filter(|p| p.alive).map(|p| p.support).min().unwrap_or(0);
+                order.filter(|&q| self.players[q].support == low).collect::<Vec<_>>().into_iter().for_each(|q| self.gain_support(q, n as i32));
+            }
+            Effect::AllGainScandal { n } => order.for_each(|q| self.gain_scandal(q, n as i32)),
+            Effect::MostInstitutionsGainScandal { n, min } => {
+                let most = (0..self.n).filter(|&q| self.players[q].alive).map(|q| self.institutions(q)).max().unwrap_or(0);
+                if most >= min as i32 {
+                    let who: Vec<usize> = order.filter(|&q| self.institutions(q) == most).collect();
+                    who.into_iter().for_each(|q| self.gain_scandal(q, n as i32));
+                }
+            }
+            Effect::AllSupportPerFigure { per, max } => {
+                for q in order {
+                    let g = (self.figure_count(q) * per as i32).min(max as i32);
+                    self.gain_support(q, g);
+                }
+            }
+            Effect::RefreshNewsfeed => {
+                let row = std::mem::take(&mut self.news_row);
+                for c in row {
+                    self.inst[c as usize].zone = Zone::NewsDeck;
+                    self.news_deck.insert(0, c);
+                }
+                self.refill_row();
+            }
+            Effect::AllDraw { n } => order.for_each(|q| self.draw(q, n as i32)),
+            Effect::MostScandalLoseSupport { n, min } => {
+                let most = self.players.iter().filter(|p| p.alive).map(|p| p.scandal).max().unwrap_or(0);
+                if most >= min as i32 {
+                    let who: Vec<usize> = order.filter(|&q| self.players[q].scandal == most).collect();
+                    who.into_iter().for_each(|q| self.lose_support(q, n as i32, -1));
+                }
+            }
+            Effect::AllSympathy { n } => {
+                for q in order {
+                    self.opts.clear();
+                    for &c in &self.players[q].play {
+                        if self.db.def(self.inst[c as usize].def).ctype.is_figure() {
+                            self.opts.push(Opt::Card(c));
+                        }
+                    }
+                    if !self.opts.is_empty() {
+                        if let Opt::Card(c) = self.decide(q, DecisionKind::Target) {
+                            self.add_counters(c, n);
+                        }
+                    }
+                }
+            }
+            Effect::Round(m) => {
+                let r = &mut self.round_mods;
+                match m {
+                    RoundMod::ExposeCostIncrease(n) => r.expose_cost_increase += n,
+                    RoundMod::InstitutionCostReduction(n) => r.institution_cost_reduction += n,
+                    RoundMod::AttackerBonus(i, c) => {
+                        r.attacker_influence += i;
+                        r.attacker_credibility += c
+                    }
+                    RoundMod::RecruitCostReduction(n) => r.recruit_cost_delta -= n,
+                    RoundMod::RecruitCostIncrease(n) => r.recruit_cost_delta += n,
+                    RoundMod::BasicExposeBonus(n) => r.basic_expose_bonus += n,
+                    RoundMod::MaxAttackers(n) => r.max_attackers = n,
+                    RoundMod::ReactionCostIncrease(n) => r.reaction_cost_increase += n,
+                    RoundMod::SwapCostIncrease(n) => r.swap_cost_increase += n,
+                    RoundMod::UnblockedExtraDamage(n) => r.unblocked_extra_damage += n,
+                }
+            }
+            _ => {}
+        }
+        let _ = CardType::Event;
+    }
+}

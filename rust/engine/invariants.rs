@@ -1,0 +1,101 @@
+//! Whole-state consistency, checked after every action by the fuzzer and tests:
+//! every card in exactly one zone (and its zone field agrees), no negative counts, controllers
+//! of cards in play are players still in the game, the Newsfeed row is full when it can be.
+
+use super::state::{Cid, Game, Zone};
+use crate::cards::Faction;
+
+impl Game<'_> {
+    pub fn invariants(&self) -> Result<(), String> {
+        let n = self.inst.len();
+        let mut seen = vec![0u8; n];
+        let mut mark = |c: Cid, z: Zone, what: &str| -> Result<(), String> {
+            let i = c as usize;
+            if i >= n {
+                return Err(format!("{what}: card instance {i} does not exist"));
+            }
+            seen[i] += 1;
+            if self.inst[i].zone != z {
+                return Err(format!("{} is listed in {what} but its zone is {:?}", self.name(c), self.inst[i].zone));
+            }
+            Ok(())
+        };
+        for (p, pl) in self.players.iter().enumerate() {
+            for &c in &pl.deck {
+                mark(c, Zone::Deck, "a deck")?;
+            }
+            for &c in &pl.hand {
+                mark(c, Zone::Hand, "a hand")?;
+            }
+            for &c in &pl.oblivion {
+                mark(c, Zone::Oblivion, "an Oblivion")?;
+            }
+            for &c in &pl.play {
+                mark(c, Zone::Play, "play")?;
+                if self.inst[c as usize].controller as usize != p {
+                    return Err(format!("{} is in P{p}'s play but controlled by {}", self.name(c), self.inst[c as usize].controller));
+                }
+                if !pl.alive {
+                    return Err(format!("eliminated P{p} still controls {}", self.name(c)));
+                }
+            }
+            if pl.scandal < 0 {
+                return Err(format!("P{p} has negative Scandal {}", pl.scandal));
+            }
+            if pl.pool.iter().any(|&x| x < 0) {
+                return Err(format!("P{p} has a negative resource pool {:?}", pl.pool));
+            }
+            if pl.alive && pl.support <= 0 && self.outcome.is_none() {
+                return Err(format!("P{p} is in the game with Support {}", pl.support));
+            }
+            for &c in pl.deck.iter().chain(&pl.hand).chain(&pl.oblivion) {
+                if self.inst[c as usize].owner as usize != p {
+                    return Err(format!("{} is in P{p}'s private zones but owned by {}", self.name(c), self.inst[c as usize].owner));
+                }
+            }
+        }
+        for &c in &self.news_row {
+            mark(c, Zone::NewsRow, "the Newsfeed row")?;
+        }
+        for &c in &self.news_deck {
+            mark(c, Zone::NewsDeck, "the Newsfeed deck")?;
+        }
+        for &c in &self.event_deck {
+            mark(c, Zone::EventDeck, "the Event deck")?;
+        }
+        for &c in &self.event_discard {
+            mark(c, Zone::EventDiscard, "the Event discard pile")?;
+        }
+        if let Some(c) = self.event_in_force {
+            mark(c, Zone::EventInForce, "the Event in force")?;
+        }
+        for &c in &self.token_box {
+            mark(c, Zone::Box, "the box")?;
+        }
+        for &c in &self.removed {
+            mark(c, Zone::Removed, "removed from the game")?;
+        }
+        for it in &self.chain {
+            mark(it.card, Zone::Chain, "the chain")?;
+        }
+        for (i, &k) in seen.iter().enumerate() {
+            if k != 1 {
+                return Err(format!("{} (instance {i}) is in {k} zones", self.name(i as Cid)));
+            }
+        }
+        for (i, it) in self.inst.iter().enumerate() {
+            if it.damage < 0 || it.counters < 0 {
+                return Err(format!("{} has damage {} counters {}", self.name(i as Cid), it.damage, it.counters));
+            }
+            let f = self.db.def(it.def).faction;
+            if it.zone == Zone::Removed && matches!(f, Faction::Newsfeed | Faction::Token | Faction::Event) {
+                return Err(format!("{} was removed from the game but is ownerless", self.name(i as Cid)));
+            }
+        }
+        let size = self.db.rules.newsfeed_row_size as usize;
+        if self.news_row.len() < size && !self.news_deck.is_empty() {
+            return Err(format!("the Newsfeed row has {} cards while the Newsfeed deck has {}", self.news_row.len(), self.news_deck.len()));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,35 @@
+//! The Kétharmad rules engine (rules.md R1–R17). Plain Rust, no PyO3.
+//!
+//! Where things happen:
+//! - `state`: zones, card instances, players, moving cards between zones
+//! - `setup`: shuffles, opening hands, mulligans (R3)
+//! - `turn`: the four steps of a turn and the main-priority actions (R7)
+//! - `priority`: Reaction windows and the chain (R8)
+//! - `combat`: the Campaign (R9)
+//! - `scandal`: Scandal, the threshold and every Exposé (R10)
+//! - `newsfeed`: the Newsfeed row and Recruit (R11)
+//! - `events`: the Event procedure and Event effects (R12)
+//! - `effects`: carrying out card effects (the vocabulary of `cards::effects`)
+//! - `stats`: Influence/Credibility with every static bonus, Unity, Supermajority
+//! - `costs`: cost changes and paying from Bases and resource abilities (R6)
+//! - `checks`: state checks, elimination, Voter takeover, end of game (R14, R15)
+//! - `invariants`: whole-state consistency checks used by tests and the fuzzer
+//! - `decision`: the options offered to policies and what a seat may see
+
+pub mod checks;
+pub mod combat;
+pub mod costs;
+pub mod decision;
+pub mod effects;
+pub mod events;
+pub mod invariants;
+pub mod newsfeed;
+pub mod priority;
+pub mod scandal;
+pub mod setup;
+pub mod state;
+pub mod stats;
+pub mod turn;
+
+pub use decision::{DecisionKind, Opt, SeatView};
+pub use state::{Cid, EndReason, Game, GameConfig, Inst, Outcome, Player, Zone};

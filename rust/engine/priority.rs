@@ -1,0 +1,238 @@
+//! Timing (R8): playing cards from hand, the chain (E36), priority windows (E37, E38) and
+//! automatic passing (E43).
+
+use super::decision::{DecisionKind, Opt};
+use super::state::{glog, ChainItem, Cid, Game, Tgt, Zone};
+use crate::cards::{CardType, TargetKind, Trigger};
+
+impl Game<'_> {
+    /// Card `c` in `p`'s hand can be played now (`in_window`: only Reactions).
+    pub fn can_play_from_hand(&self, p: usize, c: Cid, in_window: bool) -> bool {
+        let d = self.def(c);
+        match d.ctype {
+            CardType::Base | CardType::Event | CardType::Token => return false,
+            CardType::Reaction => {}
+            _ => {
+                if in_window {
+                    return false;
+                }
+            }
+        }
+        if !self.can_pay(p, self.play_cost(p, c)) {
+            return false;
+        }
+        if d.sacrifice_to_cast && self.figure_count(p) == 0 {
+            return false;
+        }
+        if d.ctype.is_action() {
+            for ab in d.abilities.iter().filter(|a| a.trigger == Trigger::Resolve) {
+                if !matches!(ab.target, TargetKind::None | TargetKind::OtherFigureOptional | TargetKind::InstitutionOptional)
+                    && !self.has_target(p, ab.target, c)
+                {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Play card `c` from `p`'s hand: announce (targets, additional costs), pay, then a
+    /// permanent enters play at once and an Action goes on the chain (E22, E36).
+    pub fn play_card(&mut self, p: usize, c: Cid) {
+        let d = self.def(c);
+        self.take_from_hand(p, c);
+        self.players[p].cards_played += 1;
+        glog!(self, "P{p} plays {}", d.name);
+        if d.ctype.is_action() {
+            let mut targets = [Tgt::None; 4];
+            for (i, ab) in d.abilities.iter().filter(|a| a.trigger == Trigger::Resolve).enumerate().take(4) {
+                targets[i] = self.choose_target(p, ab.target, c).unwrap_or(Tgt::None);
+            }
+            let cost = self.play_cost(p, c);
+            self.pay(p, cost);
+            if d.sacrifice_to_cast {
+                self.opts.clear();
+                for f in self.figures(p).collect::<smallvec_like::Buf>().iter() {
+                    self.opts.push(Opt::Card(*f));
+                }
+                if let Opt::Card(f) = self.decide(p, DecisionKind::Sacrifice) {
+                    glog!(self, "  P{p} sacrifices {}", self.name(f));
+                    self.leave_play(f, false);
+                    self.state_check();
+                }
+            }
+            self.inst[c as usize].zone = Zone::Chain;
+            self.inst[c as usize].controller = p as i8;
+            self.chain.push(ChainItem { card: c, controller: p as u8, targets });
+        } else {
+            let cost = self.play_cost(p, c);
+            self.pay(p, cost);
+            self.enter_play(c, p);
+            self.state_check();
+        }
+    }
+
+    /// Resolve the top card of the chain (R8.2, R13.3.1 fizzling, R10.1.1 Scandal N).
+    pub fn resolve_top(&mut self) {
+        let Some(it) = self.chain.pop() else { return };
+        let c = it.card;
+        let p = it.controller as usize;
+        let d = self.def(c);
+        let mut targeted = 0;
+        let mut gone = 0;
+        for (i, ab) in d.abilities.iter().filter(|a| a.trigger == Trigger::Resolve).enumerate().take(4) {
+            if it.targets[i] != Tgt::None {
+                targeted += 1;
+                if !self.target_valid(ab.target, it.targets[i]) {
+                    gone += 1;
+                }
+            }
+        }
+        if targeted > 0 && gone == targeted {
+            glog!(self, "  {} does nothing: its targets are gone", d.name);
+        } else if self.players[p].alive {
+            glog!(self, "  {} resolves", d.name);
+            if d.kw.scandal > 0 {
+                self.gain_scandal(p, d.kw.scandal as i32);
+            }
+            for (i, ab) in d.abilities.iter().filter(|a| a.trigger == Trigger::Resolve).enumerate() {
+                if self.outcome.is_some() {
+                    break;
+                }
+                let t = if i < 4 { it.targets[i] } else { Tgt::None };
+                self.do_effect(p, c, ab, t);
+            }
+        }
+        if self.inst[c as usize].zone == Zone::Chain {
+            self.to_graveyard(c);
+        }
+        self.state_check();
+    }
+
+    /// Fill `opts` with `p`'s responses in a window; false if only passing is possible.
+    fn respond_options(&mut self, p: usize) -> bool {
+        let pl = &self.players[p];
+        let has_reaction = pl.hand.iter().any(|&c| self.db.def(self.inst[c as usize].def).ctype == CardType::Reaction);
+        let has_instant = pl.play.iter().any(|&c| self.db.def(self.inst[c as usize].def).has_instant_ability);
+        if !has_reaction && !has_instant {
+            return false;
+        }
+        let mut found: smallvec_like::Buf = Default::default();
+        if has_reaction {
+            for i in 0..self.players[p].hand.len() {
+                let c = self.players[p].hand[i];
+                if self.ctype(c) != CardType::Reaction {
+                    continue;
+                }
+                let dup = found.iter().any(|&x| self.inst[x as usize].def == self.inst[c as usize].def);
+                if !dup && self.can_play_from_hand(p, c, true) {
+                    found.push(c);
+                }
+            }
+        }
+        let mut acts: [(Cid, u8); 8] = [(0, 0); 8];
+        let mut na = 0;
+        if has_instant {
+            for i in 0..self.players[p].play.len() {
+                let c = self.players[p].play[i];
+                let nab = self.def(c).abilities.len();
+                for a in 0..nab {
+                    if self.def(c).abilities[a].any_time && na < 8 && self.can_activate(c, a, true) {
+                        acts[na] = (c, a as u8);
+                        na += 1;
+                    }
+                }
+            }
+        }
+        if found.is_empty() && na == 0 {
+            return false;
+        }
+        self.opts.clear();
+        self.opts.push(Opt::Pass);
+        for &c in found.iter() {
+            self.opts.push(Opt::Play(c));
+        }
+        for &(c, a) in &acts[..na] {
+            self.opts.push(Opt::Activate(c, a));
+        }
+        true
+    }
+
+    /// A priority window led by `lead` (E37): priority goes round in turn order; when every
+    /// player has passed in succession the top of the chain resolves, or the window closes.
+    pub fn window(&mut self, lead: usize) {
+        loop {
+            let mut passes = 0;
+            let mut p = lead;
+            let mut guard = 0;
+            while passes < self.alive_count() {
+                if self.halted() {
+                    return;
+                }
+                guard += 1;
+                if guard > 200 {
+                    break;
+                }
+                if self.players[p].alive {
+                    if self.respond_options(p) {
+                        match self.decide(p, DecisionKind::Respond) {
+                            Opt::Play(c) => {
+                                self.play_card(p, c);
+                                passes = 0;
+                            }
+                            Opt::Activate(c, a) => {
+                                self.activate(c, a as usize);
+                                passes = 0;
+                            }
+                            _ => passes += 1,
+                        }
+                        self.count_action();
+                    } else {
+                        passes += 1;
+                    }
+                }
+                p = (p + 1) % self.n;
+            }
+            if self.chain.is_empty() || self.halted() {
+                return;
+            }
+            self.resolve_top();
+        }
+    }
+}
+
+/// A tiny fixed-capacity buffer to avoid allocating in the hot loop.
+pub mod smallvec_like {
+    use crate::engine::state::Cid;
+    #[derive(Default)]
+    pub struct Buf {
+        n: usize,
+        v: [Cid; 32],
+    }
+    impl Buf {
+        pub fn push(&mut self, c: Cid) {
+            if self.n < 32 {
+                self.v[self.n] = c;
+                self.n += 1;
+            }
+        }
+        pub fn iter(&self) -> std::slice::Iter<'_, Cid> {
+            self.v[..self.n].iter()
+        }
+        pub fn is_empty(&self) -> bool {
+            self.n == 0
+        }
+        pub fn len(&self) -> usize {
+            self.n
+        }
+    }
+    impl FromIterator<Cid> for Buf {
+        fn from_iter<I: IntoIterator<Item = Cid>>(it: I) -> Self {
+            let mut b = Buf::default();
+            for c in it {
+                b.push(c);
+            }
+            b
+        }
+    }
+}

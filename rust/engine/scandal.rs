@@ -1,0 +1,130 @@
+//! Scandal and Support (R10, R13.7): gaining and removing Scandal, the Scandal threshold,
+//! every Exposé (basic and cards'), Outrage, Border Closure's cuts.
+
+use super::decision::{DecisionKind, Opt};
+use super::state::{glog, Game};
+use crate::cards::Static;
+
+impl Game<'_> {
+    /// `p` gains `n` Scandal (nothing stops a gain). Triggers Outrage of `p`'s opponents.
+    pub fn gain_scandal(&mut self, p: usize, n: i32) {
+        if n <= 0 || !self.players[p].alive {
+            return;
+        }
+        self.players[p].scandal += n;
+        glog!(self, "  P{p} gains {n} Scandal (now {})", self.players[p].scandal);
+        // Outrage: first time each turn one of your opponents gains Scandal
+        let turn = self.turn;
+        let k = self.db.rules.outrage_sympathy as i16;
+        for q in 0..self.n {
+            if q == p || !self.players[q].alive {
+                continue;
+            }
+            for i in 0..self.players[q].play.len() {
+                let c = self.players[q].play[i];
+                if self.def(c).kw.outrage && self.inst[c as usize].outrage_turn != turn {
+                    self.inst[c as usize].outrage_turn = turn;
+                    self.add_counters(c, k);
+                    glog!(self, "  Outrage: {} gets {k} Sympathy counter(s)", self.name(c));
+                }
+            }
+        }
+    }
+
+    /// `p` removes up to `n` own Scandal (R10.5); Border Closure stops it.
+    pub fn remove_scandal(&mut self, p: usize, n: i32) {
+        if n <= 0 || self.border_closed_for(p) {
+            return;
+        }
+        let s = &mut self.players[p].scandal;
+        *s = (*s - n).max(0);
+        glog!(self, "  P{p} removes Scandal (now {})", self.players[p].scandal);
+    }
+
+    /// `p` gains `n` Support; Border Closure stops it.
+    pub fn gain_support(&mut self, p: usize, n: i32) {
+        if n <= 0 || !self.players[p].alive || self.border_closed_for(p) {
+            return;
+        }
+        self.players[p].support += n;
+        glog!(self, "  P{p} gains {n} Support (now {})", self.players[p].support);
+    }
+
+    /// `p` loses `n` Support, credited to seat `by` (-1 = nobody) for Voter takeover.
+    pub fn lose_support(&mut self, p: usize, n: i32, by: i32) {
+        if n <= 0 || !self.players[p].alive {
+            return;
+        }
+        self.players[p].support -= n;
+        self.last_reducer[p] = by as i8;
+        glog!(self, "  P{p} loses {n} Support (now {})", self.players[p].support);
+    }
+
+    /// The Scandal threshold in the Draw step (R10.2.1).
+    pub fn scandal_threshold_check(&mut self, p: usize) {
+        let r = &self.db.rules;
+        if self.players[p].scandal >= r.scandal_threshold {
+            let loss = r.scandal_threshold_loss;
+            glog!(self, "  P{p} is at the Scandal threshold");
+            self.lose_support(p, loss, -1);
+        }
+    }
+
+    /// An Exposé by `performer` against `target` taking up to `n` (+ bonuses) Scandal
+    /// (R10.3, R10.4, cards.md §2). `basic`: the basic Exposé (Stop Soros applies).
+    pub fn expose(&mut self, performer: usize, target: usize, n: i32, basic: bool) {
+        if !self.players[target].alive {
+            return;
+        }
+        self.players[performer].exposes_total += 1;
+        // Jakab Péter: an Exposé against a player other than his controller begins with +1 Scandal
+        let mut extra = 0;
+        for q in 0..self.n {
+            if !self.players[q].alive || q == target {
+                continue;
+            }
+            for &c in &self.players[q].play {
+                for s in &self.def(c).statics {
+                    if let Static::ExposeStartsWithScandal { n } = *s {
+                        extra = extra.max(n as i32);
+                    }
+                }
+            }
+        }
+        if extra > 0 {
+            self.gain_scandal(target, extra);
+        }
+        let mut max = n;
+        if basic {
+            max += self.round_mods.basic_expose_bonus as i32;
+        }
+        for &c in &self.players[performer].play {
+            for s in &self.def(c).statics {
+                if let Static::ExposeBonus { n, cond } = *s {
+                    if self.condition(performer, cond) {
+                        max += n as i32;
+                    }
+                }
+            }
+        }
+        let can = max.min(self.players[target].scandal).max(0);
+        let k = if can == 0 {
+            0
+        } else {
+            self.opts.clear();
+            for a in (0..=can).rev() {
+                self.opts.push(Opt::Amount(a as u8));
+            }
+            match self.decide(performer, DecisionKind::ExposeAmount) {
+                Opt::Amount(a) => a as i32,
+                _ => can,
+            }
+        };
+        glog!(self, "  P{performer} exposes P{target}: takes {k} Scandal");
+        if k > 0 {
+            self.players[target].scandal -= k;
+            let loss = k * self.db.rules.expose_loss_per_token;
+            self.lose_support(target, loss, performer as i32);
+        }
+    }
+}

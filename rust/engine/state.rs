@@ -1,0 +1,484 @@
+//! Game state: card instances, zones, players, and the primitive card moves.
+
+use crate::bots::Policy;
+use crate::cards::{CardDb, CardDef, CardType, Faction};
+use crate::engine::decision::Opt;
+use crate::rng::{Rng, Stream};
+
+/// A card instance in one game (162 cards at most).
+pub type Cid = u8;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Zone {
+    #[default]
+    Deck,
+    Hand,
+    Oblivion,
+    Play,
+    NewsRow,
+    NewsDeck,
+    EventDeck,
+    EventDiscard,
+    EventInForce,
+    /// Token cards not in play.
+    Box,
+    Chain,
+    /// Removed from the game (an eliminated player's cards).
+    Removed,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Inst {
+    pub def: u16,
+    /// Owning seat; -1 for ownerless cards (Newsfeed, tokens, Events).
+    pub owner: i8,
+    /// Controlling seat while in play (or on the chain).
+    pub controller: i8,
+    pub zone: Zone,
+    pub exhausted: bool,
+    pub fresh: bool,
+    pub damage: i16,
+    pub counters: i16,
+    pub eot_influence: i16,
+    pub eot_credibility: i16,
+    pub eot_propaganda: bool,
+    pub eot_momentum: bool,
+    /// Order of entering play (R5.1).
+    pub entered: u32,
+    /// The turn in which its Outrage last triggered.
+    pub outrage_turn: u32,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Player {
+    pub faction: u8,
+    pub support: i32,
+    pub scandal: i32,
+    /// Resource pool: F, M, U (R6.4.1).
+    pub pool: [i16; 3],
+    /// Top of the deck is the end of the vector.
+    pub deck: Vec<Cid>,
+    pub hand: Vec<Cid>,
+    pub oblivion: Vec<Cid>,
+    /// Cards in play this player controls, in the order they entered.
+    pub play: Vec<Cid>,
+    pub alive: bool,
+    pub eliminated_round: i32,
+    pub eliminated_order: i8,
+    // per-turn counters (R7.3.1)
+    pub bases_played: u8,
+    pub recruits: u8,
+    pub exposes: u8,
+    pub campaigns: u8,
+    // statistics
+    pub cards_played: u32,
+    pub attacks: u32,
+    pub exposes_total: u32,
+    pub mulligans: u8,
+    pub turns_taken: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndReason {
+    LastPlayerStanding = 0,
+    SimultaneousElimination = 1,
+    UnfinishedRoundCap = 2,
+    UnfinishedActionCap = 3,
+}
+
+impl EndReason {
+    pub const NAMES: [&'static str; 4] =
+        ["last_player_standing", "simultaneous_elimination", "unfinished_round_cap", "unfinished_action_cap"];
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub winner: Option<u8>,
+    pub reason: EndReason,
+}
+
+/// Target chosen when a card is played or an ability is used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Tgt {
+    #[default]
+    None,
+    Player(u8),
+    Card(Cid),
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct ChainItem {
+    pub card: Cid,
+    pub controller: u8,
+    pub targets: [Tgt; 4],
+}
+
+/// "This round" Event modifiers currently in force (R12.2).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RoundMods {
+    pub expose_cost_increase: i16,
+    pub institution_cost_reduction: i16,
+    pub attacker_influence: i16,
+    pub attacker_credibility: i16,
+    pub recruit_cost_delta: i16,
+    pub basic_expose_bonus: i16,
+    pub max_attackers: i16,
+    pub reaction_cost_increase: i16,
+    pub swap_cost_increase: i16,
+    pub unblocked_extra_damage: i16,
+}
+
+/// The Campaign in progress (R9).
+#[derive(Clone, Debug, Default)]
+pub struct Campaign {
+    pub active: bool,
+    /// (attacker, attacked seat)
+    pub attackers: Vec<(Cid, u8)>,
+    /// (blocker, attacker)
+    pub blocks: Vec<(Cid, Cid)>,
+    /// attackers that were blocked when blocks were declared (R9.3.2)
+    pub blocked: Vec<Cid>,
+}
+
+/// Inputs of one game besides the card set.
+#[derive(Clone, Debug)]
+pub struct GameConfig {
+    pub factions: Vec<u8>,
+    pub seed: u64,
+    /// Fixed start player (seat) or None for a random one (R3.6.1).
+    pub start_player: Option<u8>,
+}
+
+pub struct Game<'db> {
+    pub db: &'db CardDb,
+    pub n: usize,
+    pub players: Vec<Player>,
+    pub inst: Vec<Inst>,
+    pub news_row: Vec<Cid>,
+    pub news_deck: Vec<Cid>,
+    pub event_deck: Vec<Cid>,
+    pub event_discard: Vec<Cid>,
+    pub event_in_force: Option<Cid>,
+    pub token_box: Vec<Cid>,
+    pub removed: Vec<Cid>,
+    pub chain: Vec<ChainItem>,
+    pub campaign: Campaign,
+    pub round_mods: RoundMods,
+    pub active: usize,
+    pub start_player: usize,
+    pub first_start_player: usize,
+    pub turn: u32,
+    pub round: u32,
+    pub seq: u32,
+    pub actions_this_turn: u32,
+    pub total_actions: u32,
+    pub first_turn_done: bool,
+    pub outcome: Option<Outcome>,
+    /// Who is credited with the latest Support reduction of each seat (-1 = nobody) (R15.4.1).
+    pub last_reducer: [i8; 4],
+    pub eliminations: i8,
+    pub rng_shuffle: Rng,
+    pub rng_events: Rng,
+    pub rng_dice: Rng,
+    /// Fixed die result for tests.
+    pub forced_die: Option<u8>,
+    pub policies: Vec<Policy>,
+    pub opts: Vec<Opt>,
+    pub pending_leave: Vec<(Cid, u8)>,
+    pub log: Option<Vec<String>>,
+    /// Invariant checking after every action (fuzzer).
+    pub check_invariants: bool,
+    pub invariant_error: Option<String>,
+    pub seed: u64,
+}
+
+macro_rules! glog {
+    ($g:expr, $($arg:tt)*) => {
+        if $g.log.is_some() {
+            let s = format!($($arg)*);
+            $g.log.as_mut().unwrap().push(s);
+        }
+    };
+}
+pub(crate) use glog;
+
+impl<'db> Game<'db> {
+    /// A game ready to be set up: every card instance created, in its starting zone.
+    pub fn new(db: &'db CardDb, cfg: &GameConfig, policies: Vec<Policy>) -> Game<'db> {
+        let n = cfg.factions.len();
+        let mut g = Game {
+            db,
+            n,
+            players: vec![Player::default(); n],
+            inst: Vec::with_capacity(170),
+            news_row: Vec::with_capacity(4),
+            news_deck: Vec::with_capacity(16),
+            event_deck: Vec::with_capacity(20),
+            event_discard: Vec::with_capacity(20),
+            event_in_force: None,
+            token_box: Vec::with_capacity(8),
+            removed: Vec::new(),
+            chain: Vec::with_capacity(8),
+            campaign: Campaign::default(),
+            round_mods: RoundMods::default(),
+            active: 0,
+            start_player: 0,
+            first_start_player: 0,
+            turn: 0,
+            round: 0,
+            seq: 0,
+            actions_this_turn: 0,
+            total_actions: 0,
+            first_turn_done: false,
+            outcome: None,
+            last_reducer: [-1; 4],
+            eliminations: 0,
+            rng_shuffle: Rng::stream(cfg.seed, Stream::Shuffle as u64),
+            rng_events: Rng::stream(cfg.seed, Stream::Events as u64),
+            rng_dice: Rng::stream(cfg.seed, Stream::Dice as u64),
+            forced_die: None,
+            policies,
+            opts: Vec::with_capacity(64),
+            pending_leave: Vec::new(),
+            log: None,
+            check_invariants: false,
+            invariant_error: None,
+            seed: cfg.seed,
+        };
+        for (seat, &f) in cfg.factions.iter().enumerate() {
+            let p = &mut g.players[seat];
+            p.faction = f;
+            p.alive = true;
+            p.eliminated_round = -1;
+            p.eliminated_order = -1;
+            p.deck.reserve(40);
+            p.hand.reserve(16);
+            p.oblivion.reserve(40);
+            p.play.reserve(24);
+            for &d in &db.decks[f as usize] {
+                let c = g.inst.len() as Cid;
+                g.inst.push(Inst { def: d, owner: seat as i8, controller: -1, zone: Zone::Deck, ..Default::default() });
+                g.players[seat].deck.push(c);
+            }
+        }
+        for &d in &db.newsfeed {
+            let c = g.inst.len() as Cid;
+            g.inst.push(Inst { def: d, owner: -1, controller: -1, zone: Zone::NewsDeck, ..Default::default() });
+            g.news_deck.push(c);
+        }
+        for &d in &db.events {
+            let c = g.inst.len() as Cid;
+            g.inst.push(Inst { def: d, owner: -1, controller: -1, zone: Zone::EventDeck, ..Default::default() });
+            g.event_deck.push(c);
+        }
+        for &(d, count) in &db.tokens {
+            for _ in 0..count {
+                let c = g.inst.len() as Cid;
+                g.inst.push(Inst { def: d, owner: -1, controller: -1, zone: Zone::Box, ..Default::default() });
+                g.token_box.push(c);
+            }
+        }
+        g
+    }
+
+    #[inline]
+    pub fn def(&self, c: Cid) -> &'db CardDef {
+        self.db.def(self.inst[c as usize].def)
+    }
+    #[inline]
+    pub fn ctype(&self, c: Cid) -> CardType {
+        self.def(c).ctype
+    }
+    #[inline]
+    pub fn name(&self, c: Cid) -> &'db str {
+        &self.def(c).name
+    }
+    #[inline]
+    pub fn controller(&self, c: Cid) -> usize {
+        self.inst[c as usize].controller as usize
+    }
+    #[inline]
+    pub fn in_play(&self, c: Cid) -> bool {
+        self.inst[c as usize].zone == Zone::Play
+    }
+    /// Halt every loop of the current turn: the game is over or the active player is out.
+    #[inline]
+    pub fn halted(&self) -> bool {
+        self.outcome.is_some() || !self.players[self.active].alive
+    }
+    #[inline]
+    pub fn alive(&self, p: usize) -> bool {
+        self.players[p].alive
+    }
+    /// The next seat after `p` in turn order that is still in the game.
+    pub fn next_alive(&self, p: usize) -> usize {
+        let mut q = p;
+        for _ in 0..self.n {
+            q = (q + 1) % self.n;
+            if self.players[q].alive {
+                return q;
+            }
+        }
+        p
+    }
+    pub fn alive_count(&self) -> usize {
+        self.players.iter().filter(|p| p.alive).count()
+    }
+    /// Opponents of `p` that are still in the game, in turn order after `p`.
+    pub fn opponents(&self, p: usize) -> impl Iterator<Item = usize> + '_ {
+        (1..self.n).map(move |i| (p + i) % self.n).filter(move |&q| self.players[q].alive)
+    }
+    pub fn faction_name(&self, p: usize) -> &'static str {
+        crate::cards::FACTIONS[self.players[p].faction as usize]
+    }
+
+    // ----- primitive moves -------------------------------------------------------------
+
+    /// Draw `n` cards; each card that cannot be drawn costs `empty_deck_loss` Support (R7.6.1).
+    pub fn draw(&mut self, p: usize, n: i32) {
+        for _ in 0..n {
+            if let Some(c) = self.players[p].deck.pop() {
+                self.inst[c as usize].zone = Zone::Hand;
+                self.players[p].hand.push(c);
+            } else {
+                let loss = self.db.rules.empty_deck_loss;
+                glog!(self, "  P{p} cannot draw from an empty deck: loses {loss} Support");
+                self.lose_support(p, loss, -1);
+            }
+        }
+    }
+
+    /// Remove `c` from the hand of `p` (it must be there).
+    pub fn take_from_hand(&mut self, p: usize, c: Cid) {
+        let h = &mut self.players[p].hand;
+        let i = h.iter().position(|&x| x == c).expect("card not in hand");
+        h.remove(i);
+    }
+
+    /// Put a card into a player's Oblivion, a Newsfeed card to the bottom of the Newsfeed
+    /// deck, a token card back to the box (R5.2.1).
+    pub fn to_graveyard(&mut self, c: Cid) {
+        let i = &mut self.inst[c as usize];
+        let f = self.db.def(i.def).faction;
+        i.controller = -1;
+        match f {
+            Faction::Newsfeed => {
+                i.zone = Zone::NewsDeck;
+                self.news_deck.insert(0, c);
+            }
+            Faction::Token => {
+                i.zone = Zone::Box;
+                self.token_box.push(c);
+            }
+            _ => {
+                i.zone = Zone::Oblivion;
+                let o = i.owner as usize;
+                self.players[o].oblivion.push(c);
+            }
+        }
+    }
+
+    /// A card enters play under `p`'s control (R6.6.1, R10.1.1); its "enters play" abilities
+    /// follow at once (they are the only waiting triggers of this event, R8.6).
+    pub fn enter_play(&mut self, c: Cid, p: usize) {
+        let d = self.def(c);
+        {
+            let seq = self.seq;
+            let i = &mut self.inst[c as usize];
+            i.zone = Zone::Play;
+            i.controller = p as i8;
+            i.exhausted = false;
+            i.fresh = d.ctype.is_figure();
+            i.damage = 0;
+            i.counters = 0;
+            i.eot_influence = 0;
+            i.eot_credibility = 0;
+            i.eot_propaganda = false;
+            i.eot_momentum = false;
+            i.entered = seq;
+            i.outrage_turn = u32::MAX;
+        }
+        self.seq += 1;
+        self.players[p].play.push(c);
+        if d.kw.scandal > 0 {
+            self.gain_scandal(p, d.kw.scandal as i32);
+        }
+        if d.ctype == CardType::Base {
+            self.base_played_triggers(p);
+        }
+        if d.has_enter {
+            self.run_triggers(c, p, crate::cards::Trigger::Enter);
+        }
+    }
+
+    /// A card leaves play to `dest` (Oblivion/hand/box/Newsfeed deck by the card's kind).
+    /// `to_hand`: Return to hand (R13.6). Leave triggers wait in `pending_leave`.
+    pub fn leave_play(&mut self, c: Cid, to_hand: bool) {
+        let ctrl = self.inst[c as usize].controller as usize;
+        let pl = &mut self.players[ctrl].play;
+        if let Some(i) = pl.iter().position(|&x| x == c) {
+            pl.remove(i);
+        }
+        self.campaign_remove(c);
+        let d = self.def(c);
+        {
+            let i = &mut self.inst[c as usize];
+            i.damage = 0;
+            i.counters = 0;
+            i.exhausted = false;
+            i.fresh = false;
+            i.eot_influence = 0;
+            i.eot_credibility = 0;
+            i.eot_propaganda = false;
+            i.eot_momentum = false;
+        }
+        if to_hand && matches!(d.faction, Faction::Ner | Faction::Osszefogas | Faction::Tisza | Faction::Radikalisok) {
+            let owner = self.inst[c as usize].owner as usize;
+            self.inst[c as usize].zone = Zone::Hand;
+            self.inst[c as usize].controller = -1;
+            self.players[owner].hand.push(c);
+        } else {
+            self.to_graveyard(c);
+        }
+        if d.has_leave {
+            self.pending_leave.push((c, ctrl as u8));
+        }
+    }
+
+    /// A card leaves the game for good (an eliminated player's card, R15.3.1).
+    pub fn remove_from_game(&mut self, c: Cid) {
+        let i = &mut self.inst[c as usize];
+        i.zone = Zone::Removed;
+        i.controller = -1;
+        self.removed.push(c);
+    }
+
+    pub fn campaign_remove(&mut self, c: Cid) {
+        if self.campaign.active {
+            self.campaign.attackers.retain(|a| a.0 != c);
+            self.campaign.blocks.retain(|b| b.0 != c && b.1 != c);
+        }
+    }
+
+    /// Change control of a card in play (R5.3.1): it keeps its state and is not Fresh anew.
+    pub fn change_control(&mut self, c: Cid, to: usize) {
+        let from = self.controller(c);
+        if from == to {
+            return;
+        }
+        let pl = &mut self.players[from].play;
+        if let Some(i) = pl.iter().position(|&x| x == c) {
+            pl.remove(i);
+        }
+        self.campaign_remove(c);
+        self.inst[c as usize].controller = to as i8;
+        // keep entered order: insert by `entered`
+        let e = self.inst[c as usize].entered;
+        let pos = self.players[to].play.iter().position(|&x| self.inst[x as usize].entered > e).unwrap_or(self.players[to].play.len());
+        self.players[to].play.insert(pos, c);
+    }
+
+    pub fn start_policy_streams(seed: u64, n: usize, kinds: &[crate::bots::BotSpec]) -> Vec<Policy> {
+        (0..n).map(|s| Policy::new(&kinds[s], Rng::stream(seed, Stream::Policy0 as u64 + s as u64))).collect()
+    }
+}

@@ -1,0 +1,174 @@
+//! Influence and Credibility with every static bonus (Sympathy counters, Supermajority, Unity,
+//! Joint Candidate, lords, Lone, Events), and the board conditions cards test.
+
+use super::state::{Cid, Game};
+use crate::cards::{CardType, Condition, Static, Who};
+
+impl Game<'_> {
+    /// Unity (cards.md §2): the Figures `p` controls show at least N different parties.
+    pub fn unity(&self, p: usize) -> bool {
+        let mut bits = 0u32;
+        for &c in &self.players[p].play {
+            bits |= self.def(c).party_bit;
+        }
+        bits.count_ones() as i32 >= self.db.rules.unity_parties
+    }
+
+    pub fn institutions(&self, p: usize) -> i32 {
+        self.players[p].play.iter().filter(|&&c| self.ctype(c) == CardType::Institution).count() as i32
+    }
+
+    /// Supermajority (cards.md §2): 2 Institutions, 1 more while an opponent controls
+    /// Szavazatszámláló delegáltak (not cumulative).
+    pub fn supermajority(&self, p: usize) -> bool {
+        let mut need = self.db.rules.supermajority_institutions;
+        let mut inc = 0;
+        for q in self.opponents(p) {
+            for &c in &self.players[q].play {
+                for s in &self.def(c).statics {
+                    if let Static::SupermajorityIncrease { n } = *s {
+                        inc = inc.max(n as i32);
+                    }
+                }
+            }
+        }
+        need += inc;
+        self.institutions(p) >= need
+    }
+
+    /// Some opponent of `p` controls a card with Border Closure.
+    pub fn border_closed_for(&self, p: usize) -> bool {
+        self.opponents(p).any(|q| self.players[q].play.iter().any(|&c| self.def(c).kw.border_closure))
+    }
+
+    pub fn condition(&self, p: usize, cond: Condition) -> bool {
+        match cond {
+            Condition::Always => true,
+            Condition::Unity => self.unity(p),
+            Condition::NotUnity => !self.unity(p),
+            Condition::Supermajority => self.supermajority(p),
+        }
+    }
+
+    /// Static (+Influence, +Credibility) on Figure `c` from its controller's cards.
+    fn static_bonus(&self, c: Cid) -> (i16, i16) {
+        let p = self.controller(c);
+        let r = &self.db.rules;
+        let mut inf = 0;
+        let mut cred = 0;
+        let mut unity: Option<bool> = None;
+        let d = self.def(c);
+        if d.kw.joint_candidate {
+            let u = self.unity(p);
+            unity = Some(u);
+            if u {
+                inf += r.joint_candidate_influence as i16;
+                cred += r.joint_candidate_credibility as i16;
+            }
+        }
+        for &s in &self.players[p].play {
+            let sd = self.def(s);
+            for st in &sd.statics {
+                if let Static::StatBonus { who, influence, credibility, cond } = *st {
+                    let applies = match who {
+                        Who::This => s == c,
+                        Who::Others => s != c,
+                        Who::All => true,
+                    };
+                    if !applies {
+                        continue;
+                    }
+                    let ok = match cond {
+                        Condition::Always => true,
+                        Condition::Unity | Condition::NotUnity => {
+                            let u = *unity.get_or_insert_with(|| self.unity(p));
+                            u == (cond == Condition::Unity)
+                        }
+                        Condition::Supermajority => self.supermajority(p),
+                    };
+                    if ok {
+                        inf += influence;
+                        cred += credibility;
+                    }
+                }
+            }
+        }
+        (inf, cred)
+    }
+
+    fn attacking(&self, c: Cid) -> bool {
+        self.campaign.active && self.campaign.attackers.iter().any(|a| a.0 == c)
+    }
+
+    /// Current Influence of a Figure in play.
+    pub fn influence(&self, c: Cid) -> i16 {
+        let i = &self.inst[c as usize];
+        let d = self.def(c);
+        let r = &self.db.rules;
+        let mut v = d.influence + i.counters * r.counter_influence as i16 + i.eot_influence;
+        v += self.static_bonus(c).0;
+        if self.attacking(c) {
+            v += self.round_mods.attacker_influence;
+            if d.kw.lone > 0 && self.campaign.attackers.len() == 1 {
+                v += d.kw.lone;
+            }
+        }
+        v
+    }
+
+    /// Current Credibility of a Figure in play.
+    pub fn credibility(&self, c: Cid) -> i16 {
+        let i = &self.inst[c as usize];
+        let d = self.def(c);
+        let r = &self.db.rules;
+        let mut v = d.credibility + i.counters * r.counter_credibility as i16 + i.eot_credibility;
+        v += self.static_bonus(c).1;
+        if self.attacking(c) {
+            v += self.round_mods.attacker_credibility;
+        }
+        v
+    }
+
+    pub fn has_momentum(&self, c: Cid) -> bool {
+        self.def(c).kw.momentum || self.inst[c as usize].eot_momentum
+    }
+
+    pub fn has_propaganda(&self, c: Cid) -> bool {
+        self.def(c).kw.propaganda || self.inst[c as usize].eot_propaganda
+    }
+
+    /// Fresh and without Momentum (R6.6).
+    pub fn summoning_sick(&self, c: Cid) -> bool {
+        self.inst[c as usize].fresh && !self.has_momentum(c)
+    }
+
+    pub fn can_attack(&self, c: Cid) -> bool {
+        let i = &self.inst[c as usize];
+        let d = self.def(c);
+        d.ctype.is_figure()
+            && !i.exhausted
+            && !self.summoning_sick(c)
+            && !d.statics.iter().any(|s| matches!(s, Static::CantAttack))
+    }
+
+    /// Magyar Péter: can't be blocked while he has N or more counters.
+    pub fn unblockable(&self, c: Cid) -> bool {
+        let n = self.inst[c as usize].counters;
+        self.def(c).statics.iter().any(|s| matches!(*s, Static::UnblockableWithCounters { n: k } if n >= k))
+    }
+
+    pub fn figures(&self, p: usize) -> impl Iterator<Item = Cid> + '_ {
+        self.players[p].play.iter().copied().filter(move |&c| self.ctype(c).is_figure())
+    }
+
+    pub fn figure_count(&self, p: usize) -> i32 {
+        self.figures(p).count() as i32
+    }
+
+    /// Put `n` Sympathy counters on a Figure.
+    pub fn add_counters(&mut self, c: Cid, n: i16) {
+        if n > 0 && self.in_play(c) && self.ctype(c).is_figure() {
+            self.inst[c as usize].counters += n;
+        }
+    }
+}

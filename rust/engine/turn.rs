@@ -1,0 +1,305 @@
+//! Running a game: the turn loop, the four steps of a turn (R7) and main priority (E39).
+
+use super::decision::{DecisionKind, Opt};
+use super::state::{glog, EndReason, Game, Outcome, Zone};
+use crate::cards::{CardType, Trigger};
+
+impl Game<'_> {
+    /// Play the game from setup to the end (or the safety cap, E35).
+    pub fn run(&mut self, fixed_start: Option<u8>) -> Outcome {
+        self.setup(fixed_start);
+        self.check();
+        loop {
+            let p = self.active;
+            if p == self.start_player {
+                self.round += 1;
+                if self.round as i32 > self.db.rules.max_rounds {
+                    self.round -= 1;
+                    self.outcome = Some(Outcome { winner: None, reason: EndReason::UnfinishedRoundCap });
+                    glog!(self, "Safety cap: {} rounds, the game is unfinished", self.db.rules.max_rounds);
+                    break;
+                }
+            }
+            self.take_turn();
+            if self.outcome.is_some() {
+                break;
+            }
+            self.active = self.next_alive(self.active);
+        }
+        self.outcome.unwrap()
+    }
+
+    /// Count one action against the per-turn safety cap.
+    pub fn count_action(&mut self) {
+        self.actions_this_turn += 1;
+        self.total_actions += 1;
+        if self.actions_this_turn as i32 > self.db.rules.max_actions_per_turn && self.outcome.is_none() {
+            self.outcome = Some(Outcome { winner: None, reason: EndReason::UnfinishedActionCap });
+        }
+        self.check();
+    }
+
+    /// Invariant check hook (fuzzer).
+    #[inline]
+    pub fn check(&mut self) {
+        if self.check_invariants && self.invariant_error.is_none() {
+            if let Err(e) = self.invariants() {
+                self.invariant_error = Some(format!("turn {} round {}: {e}", self.turn, self.round));
+            }
+        }
+    }
+
+    pub fn take_turn(&mut self) {
+        let p = self.active;
+        if self.check_invariants && self.invariant_error.is_none() && self.players.iter().any(|q| q.pool != [0; 3]) {
+            self.invariant_error = Some(format!("turn {}: resources did not vanish at the end of the turn", self.turn));
+        }
+        self.turn += 1;
+        self.actions_this_turn = 0;
+        {
+            let pl = &mut self.players[p];
+            pl.bases_played = 0;
+            pl.recruits = 0;
+            pl.exposes = 0;
+            pl.campaigns = 0;
+            pl.turns_taken += 1;
+        }
+        glog!(
+            self,
+            "-- Round {} turn {}: P{} ({}) Support {} Scandal {} hand {} deck {}",
+            self.round,
+            self.turn,
+            p,
+            self.faction_name(p),
+            self.players[p].support,
+            self.players[p].scandal,
+            self.players[p].hand.len(),
+            self.players[p].deck.len()
+        );
+        self.wake(p);
+        if !self.halted() {
+            self.draw_step(p);
+        }
+        if !self.halted() {
+            self.action_phase(p);
+        }
+        self.close(p);
+        self.first_turn_done = true;
+    }
+
+    /// Wake (E29): ready, start-of-turn effects, the Event procedure, Wake window.
+    fn wake(&mut self, p: usize) {
+        for i in 0..self.players[p].play.len() {
+            let c = self.players[p].play[i];
+            self.inst[c as usize].exhausted = false;
+        }
+        let per = self.db.rules.movement_per_turn as i16;
+        let mut i = 0;
+        while i < self.players[p].play.len() {
+            let c = self.players[p].play[i];
+            let d = self.def(c);
+            if d.kw.movement > 0 && self.inst[c as usize].counters < d.kw.movement {
+                self.add_counters(c, per);
+            }
+            if d.has_start_of_turn {
+                self.run_triggers(c, p, Trigger::StartOfTurn);
+                self.state_check();
+                if self.halted() {
+                    return;
+                }
+            }
+            // the card may have left (Simicska defecting): only advance if it is still here
+            if self.players[p].play.get(i) == Some(&c) {
+                i += 1;
+            }
+        }
+        if p == self.start_player {
+            self.event_procedure();
+            if self.halted() {
+                return;
+            }
+        }
+        self.window(p);
+    }
+
+    /// Draw (E30): draw, Scandal threshold, Draw window.
+    fn draw_step(&mut self, p: usize) {
+        let r = &self.db.rules;
+        let skip = !self.first_turn_done && r.start_player_skips_first_draw && p == self.start_player;
+        if !skip {
+            self.draw(p, r.draws_per_turn);
+        }
+        self.scandal_threshold_check(p);
+        self.state_check();
+        if !self.halted() {
+            self.window(p);
+        }
+    }
+
+    /// Main priority options (E39).
+    pub fn main_options(&mut self, p: usize) {
+        self.opts.clear();
+        self.opts.push(Opt::EndPhase);
+        let r = &self.db.rules;
+        let base_ok = (self.players[p].bases_played as i32) < r.bases_per_turn;
+        let swap_ok = self.can_pay(p, self.swap_cost());
+        let mut seen_defs: [u16; 32] = [u16::MAX; 32];
+        let mut ns = 0;
+        for i in 0..self.players[p].hand.len() {
+            let c = self.players[p].hand[i];
+            let def = self.inst[c as usize].def;
+            if seen_defs[..ns].contains(&def) {
+                continue;
+            }
+            if ns < 32 {
+                seen_defs[ns] = def;
+                ns += 1;
+            }
+            if self.def(c).ctype == CardType::Base {
+                if base_ok {
+                    self.opts.push(Opt::PlayBase(c));
+                }
+                if swap_ok {
+                    self.opts.push(Opt::Swap(c));
+                }
+            } else {
+                if self.can_play_from_hand(p, c, false) {
+                    self.opts.push(Opt::Play(c));
+                }
+            }
+        }
+        for i in 0..self.players[p].play.len() {
+            let c = self.players[p].play[i];
+            let d = self.def(c);
+            if d.has_activated {
+                for a in 0..d.abilities.len() {
+                    if self.can_activate(c, a, false) {
+                        self.opts.push(Opt::Activate(c, a as u8));
+                    }
+                }
+            }
+        }
+        if (self.players[p].recruits as i32) < self.db.rules.recruits_per_turn {
+            for i in 0..self.news_row.len() {
+                let c = self.news_row[i];
+                if self.can_pay(p, self.recruit_cost(c)) {
+                    self.opts.push(Opt::Recruit(c));
+                }
+            }
+        }
+        if (self.players[p].exposes as i32) < self.db.rules.exposes_per_turn {
+            for q in 1..self.n {
+                let q = (p + q) % self.n;
+                if self.players[q].alive && self.can_pay(p, self.expose_cost(q)) {
+                    self.opts.push(Opt::Expose(q as u8));
+                }
+            }
+        }
+        if self.can_start_campaign(p) {
+            self.opts.push(Opt::Campaign);
+        }
+    }
+
+    /// The Action phase: main priority until the player ends it.
+    fn action_phase(&mut self, p: usize) {
+        loop {
+            if self.halted() {
+                return;
+            }
+            self.main_options(p);
+            let choice = self.decide(p, DecisionKind::Main);
+            self.count_action();
+            if self.outcome.is_some() {
+                return;
+            }
+            match choice {
+                Opt::EndPhase => return,
+                Opt::PlayBase(c) => {
+                    self.take_from_hand(p, c);
+                    self.players[p].bases_played += 1;
+                    self.players[p].cards_played += 1;
+                    glog!(self, "P{p} plays Base {}", self.name(c));
+                    self.enter_play(c, p);
+                    self.state_check();
+                }
+                Opt::Swap(c) => {
+                    let cost = self.swap_cost();
+                    self.pay(p, cost);
+                    self.take_from_hand(p, c);
+                    glog!(self, "P{p} swaps {}", self.name(c));
+                    self.inst[c as usize].zone = Zone::Oblivion;
+                    self.players[p].oblivion.push(c);
+                    self.draw(p, 1);
+                    self.state_check();
+                }
+                Opt::Play(c) => self.play_card(p, c),
+                Opt::Activate(c, a) => self.activate(c, a as usize),
+                Opt::Recruit(c) => self.recruit(p, c),
+                Opt::Expose(q) => {
+                    let cost = self.expose_cost(q as usize);
+                    self.pay(p, cost);
+                    self.players[p].exposes += 1;
+                    let n = self.db.rules.expose_max_taken;
+                    self.expose(p, q as usize, n, true);
+                    self.state_check();
+                }
+                Opt::Campaign => {
+                    glog!(self, "P{p} starts a Campaign");
+                    self.campaign();
+                }
+                _ => {}
+            }
+            if self.halted() {
+                return;
+            }
+            // after-action window, led by the next player (E38 c)
+            let lead = self.next_alive(p);
+            self.window(lead);
+            self.check();
+        }
+    }
+
+    /// Close (E31): damage and "until end of turn" effects end, hand limit, pools empty.
+    fn close(&mut self, p: usize) {
+        // an eliminated active player's Actions left on the chain go away without effect (E34)
+        while let Some(it) = self.chain.pop() {
+            if self.inst[it.card as usize].zone == Zone::Chain {
+                self.to_graveyard(it.card);
+            }
+        }
+        self.campaign.active = false;
+        self.campaign.attackers.clear();
+        self.campaign.blocks.clear();
+        for q in 0..self.n {
+            for i in 0..self.players[q].play.len() {
+                let c = self.players[q].play[i];
+                let it = &mut self.inst[c as usize];
+                it.damage = 0;
+                it.eot_influence = 0;
+                it.eot_credibility = 0;
+                it.eot_propaganda = false;
+                it.eot_momentum = false;
+                it.fresh = false;
+            }
+            self.players[q].pool = [0; 3];
+        }
+        if self.outcome.is_some() || !self.players[p].alive {
+            return;
+        }
+        // the end of "until end of turn" toughness can't kill (damage is gone too)
+        let limit = self.db.rules.hand_limit as usize;
+        while self.players[p].hand.len() > limit {
+            self.opts.clear();
+            for &c in &self.players[p].hand {
+                self.opts.push(Opt::Card(c));
+            }
+            if let Opt::Card(c) = self.decide(p, DecisionKind::Discard) {
+                self.take_from_hand(p, c);
+                self.inst[c as usize].zone = Zone::Oblivion;
+                self.players[p].oblivion.push(c);
+            }
+        }
+        self.state_check();
+        self.check();
+    }
+}

@@ -1,0 +1,57 @@
+"""Shared fixtures: small simulation batches reused across tests (keeps the suite fast)."""
+
+from __future__ import annotations
+
+import importlib.resources
+import re
+
+import pytest
+
+import ketharmad
+
+TWO_P = ["ner", "tisza"]
+THREE_P = ["ner", "osszefogas", "tisza"]
+FOUR_P = ["ner", "osszefogas", "tisza", "radikalisok"]
+
+
+def packaged_card_text() -> str:
+    """The text of the card-data file shipped in the package."""
+    return (importlib.resources.files("ketharmad") / "data" / "cards.toml").read_text(
+        encoding="utf-8"
+    )
+
+
+def first_card_block(text: str) -> str:
+    """The first ``[[card]]`` table of a card-data file, including its sub-tables."""
+    lines = text.splitlines()
+    start = next(
+        (i for i, line in enumerate(lines) if re.fullmatch(r"\s*\[\[card\]\]\s*(#.*)?", line)), None
+    )
+    assert start is not None, "no [[card]] table in the packaged card data"
+    end = len(lines)
+    for j in range(start + 1, len(lines)):
+        s = lines[j].strip()
+        if s.startswith("[") and not (s.startswith("[card.") or s.startswith("[[card.")):
+            end = j
+            break
+    return "\n".join(lines[start:end]) + "\n"
+
+
+@pytest.fixture(scope="session")
+def batch2() -> ketharmad.SimResult:
+    return ketharmad.simulate(TWO_P, games=2000, seed=7)
+
+
+@pytest.fixture(scope="session")
+def batch3() -> ketharmad.SimResult:
+    return ketharmad.simulate(THREE_P, games=500, seed=11)
+
+
+@pytest.fixture(scope="session")
+def batch4() -> ketharmad.SimResult:
+    return ketharmad.simulate(FOUR_P, games=500, seed=13)
+
+
+@pytest.fixture(scope="session", params=["2p", "3p", "4p"])
+def any_batch(request, batch2, batch3, batch4) -> ketharmad.SimResult:
+    return {"2p": batch2, "3p": batch3, "4p": batch4}[request.param]

@@ -1,0 +1,172 @@
+"""The ``ketharmad`` command line, run in-process through ``main``."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import polars as pl
+import pytest
+
+import ketharmad
+from ketharmad.cli import main, parse_param
+
+
+def run_error(argv, capsys) -> str:
+    """Run ``main(argv)`` expecting exit status 2; return stderr."""
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "error:" in err
+    assert "Traceback" not in err
+    return err
+
+
+def test_simulate_prints_summary(capsys):
+    assert main(["simulate", "--decks", "ner", "tisza", "--games", "300", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "win" in out
+    for word in (
+        "ner",
+        "tisza",
+        "300",
+        "games/s",
+        "start player",
+        "turns",
+        "rounds",
+        "unfinished",
+        "last_player_standing",
+    ):
+        assert word in out, word
+
+
+def test_simulate_numbers_match_api(capsys):
+    main(
+        [
+            "simulate",
+            "--decks",
+            "tisza",
+            "radikalisok",
+            "--games",
+            "200",
+            "--seed",
+            "3",
+            "--threads",
+            "1",
+        ]
+    )
+    out = capsys.readouterr().out
+    res = ketharmad.simulate(["tisza", "radikalisok"], games=200, seed=3)
+    for wins in res.summary()["wins"]:
+        assert f" {wins} " in out or f" {wins:,} " in out
+
+
+def test_simulate_with_params_bots_and_out(tmp_path, capsys):
+    out_file = tmp_path / "run.parquet"
+    argv = ["simulate", "--decks", "ner", "osszefogas", "tisza", "--games", "100", "--seed", "2",
+            "--bots", "random", "random", '{"kind": "random"}',
+            "--param", "rules.starting_support=5", "--out", str(out_file)]  # fmt: skip
+    assert main(argv) == 0
+    assert "rules.starting_support=5" in capsys.readouterr().out
+    df = pl.read_parquet(out_file)
+    assert df.height == 300
+    assert {"game", "seat", "faction", "won", "winner", "turns", "end_reason"} <= set(df.columns)
+    res = ketharmad.simulate(
+        ["ner", "osszefogas", "tisza"], games=100, seed=2, params={"rules.starting_support": 5}
+    )
+    assert df["turns"].equals(res.joined()["turns"])
+
+
+def test_unknown_faction_exits_2(capsys):
+    err = run_error(["simulate", "--decks", "ner", "fidesz", "--games", "10"], capsys)
+    assert "fidesz" in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "--games", "0"],
+        ["simulate", "--games", "10", "--param", "no_such.parameter=3"],
+        ["simulate", "--games", "10", "--param", "rules.starting_support"],
+        ["simulate", "--games", "10", "--param", "rules.starting_support=abc"],
+        ["simulate", "--games", "10", "--card-data", "/nonexistent/cards.toml"],
+        ["simulate", "--games", "10", "--bots", "random", "random", "random"],
+        ["simulate", "--games", "10", "--out", "result.xlsx"],
+        ["play", "--decks", "ner"],
+        ["cards", "--faction", "fidesz"],
+    ],
+)
+def test_bad_input_exits_2(argv, capsys):
+    run_error(argv, capsys)
+
+
+def test_argparse_errors_exit_2(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["simulate", "--games", "many"])
+    assert info.value.code == 2
+    with pytest.raises(SystemExit) as info:
+        main([])
+    assert info.value.code == 2
+
+
+def test_cards_command(capsys):
+    assert main(["cards"]) == 0
+    out = capsys.readouterr().out
+    table = ketharmad.cards()
+    orban = table.filter(pl.col("id") == "ner_orban_viktor")["name"][0]
+    assert orban in out
+    assert "5/6" in out
+    for faction in ketharmad.FACTIONS:
+        assert f"== {faction}" in out
+
+
+def test_cards_one_faction(capsys):
+    assert main(["cards", "--faction", "tisza"]) == 0
+    out = capsys.readouterr().out
+    assert "== tisza" in out
+    assert "== ner" not in out
+
+
+def test_params_command(capsys):
+    assert main(["params"]) == 0
+    out = capsys.readouterr().out
+    assert "rules.starting_support" in out
+    assert "ner_orban_viktor.influence" in out
+    assert main(["params", "--match", "rules."]) == 0
+    out = capsys.readouterr().out
+    assert "rules.starting_support" in out
+    assert "ner_orban_viktor" not in out
+
+
+def test_play_command_prints_log(capsys):
+    assert main(["play", "--decks", "ner", "tisza", "--seed", "0", "--game", "0"]) == 0
+    out = capsys.readouterr().out
+    assert out.strip() == str(ketharmad.play(["ner", "tisza"], seed=0, game=0)).strip()
+
+
+def test_parse_param():
+    assert parse_param("rules.starting_support=12") == ("rules.starting_support", 12)
+    assert parse_param("a.b=-3") == ("a.b", -3)
+    assert parse_param("a.flag=true") == ("a.flag", True)
+    assert parse_param("a.flag=False") == ("a.flag", False)
+    assert parse_param("rules.expose_cost={1}{M}") == ("rules.expose_cost", "{1}{M}")
+    with pytest.raises(ValueError):
+        parse_param("no_equals_sign")
+
+
+def test_python_dash_m():
+    proc = subprocess.run(
+        [sys.executable, "-m", "ketharmad", "params", "--match", "rules.starting_support"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "rules.starting_support" in proc.stdout
+    proc = subprocess.run(
+        [sys.executable, "-m", "ketharmad", "play", "--decks", "ner", "nope"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("error:")

@@ -1,0 +1,140 @@
+"""Invalid input raises ValueError naming the problem (from Python or from the core)."""
+
+from __future__ import annotations
+
+import pytest
+
+import ketharmad
+from conftest import TWO_P, first_card_block, packaged_card_text
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"decks": ["ner", "fidesz"]}, "fidesz"),
+        ({"decks": ["ner"]}, "2-4"),
+        ({"decks": ["ner", "tisza", "osszefogas", "radikalisok", "ner"]}, "2-4"),
+        ({"decks": []}, "2-4"),
+        ({"decks": "ner"}, "decks"),
+        ({"decks": ["ner", 3]}, "faction"),
+        ({"games": 0}, "games"),
+        ({"games": -3}, "games"),
+        ({"games": "10"}, "games"),
+        ({"games": 10.0}, "games"),
+        ({"games": True}, "games"),
+        ({"seed": -1}, "seed"),
+        ({"seed": 2**64}, "seed"),
+        ({"seed": "1"}, "seed"),
+        ({"threads": 0}, "threads"),
+        ({"threads": 1.5}, "threads"),
+        ({"bots": ["random"]}, "bots"),
+        ({"bots": ["random", "random", "random"]}, "bots"),
+        ({"bots": "genius"}, "genius"),
+        ({"bots": {"kind": "genius"}}, "genius"),
+        ({"bots": {"depth": 3}}, "kind"),
+        ({"bots": 7}, "bots"),
+        ({"params": ["rules.starting_support", 5]}, "params"),
+        ({"params": {1: 5}}, "parameter"),
+        ({"params": {"rules.starting_support": 2.5}}, "rules.starting_support"),
+    ],
+)
+def test_python_side_validation(kwargs, match):
+    args = {"decks": TWO_P, "games": 5, **kwargs}
+    with pytest.raises(ValueError, match=match):
+        ketharmad.simulate(**args)
+
+
+def test_unknown_faction_lists_valid_ones():
+    with pytest.raises(ValueError) as info:
+        ketharmad.simulate(["ner", "fidesz"], games=5)
+    for faction in ketharmad.FACTIONS:
+        assert faction in str(info.value)
+
+
+def test_unknown_parameter_is_named():
+    with pytest.raises(ValueError, match="no_such_card.influence"):
+        ketharmad.simulate(TWO_P, games=5, params={"no_such_card.influence": 3})
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"ner_orban_viktor.credibility": -1},
+        {"rules.starting_support": "abc"},
+        {"rules.starting_support": -5},
+    ],
+)
+def test_bad_parameter_values_rejected_by_core(params):
+    with pytest.raises(ValueError):
+        ketharmad.simulate(TWO_P, games=5, params=params)
+    with pytest.raises(ValueError):
+        ketharmad.play(TWO_P, params=params)
+
+
+def test_missing_card_data_file_names_path(tmp_path):
+    path = tmp_path / "nope" / "cards.toml"
+    with pytest.raises(ValueError, match="nope"):
+        ketharmad.simulate(TWO_P, games=5, card_data=path)
+    with pytest.raises(ValueError, match="nope"):
+        ketharmad.cards(card_data=str(path))
+
+
+def test_card_data_given_as_text_is_rejected():
+    with pytest.raises(ValueError, match="path"):
+        ketharmad.cards(card_data=packaged_card_text())
+
+
+def test_broken_toml_rejected(tmp_path):
+    path = tmp_path / "broken.toml"
+    path.write_text('[[card]]\nid = "x\nname = = 3\n[[[\n', encoding="utf-8")
+    with pytest.raises(ValueError):
+        ketharmad.cards(card_data=path)
+    with pytest.raises(ValueError):
+        ketharmad.parameters(card_data=path)
+    with pytest.raises(ValueError):
+        ketharmad.simulate(TWO_P, games=5, card_data=path)
+    with pytest.raises(ValueError):
+        ketharmad.play(TWO_P, card_data=path)
+
+
+def test_duplicate_card_id_rejected(tmp_path):
+    text = packaged_card_text()
+    block = first_card_block(text)
+    assert "id" in block
+    dup = text.rstrip("\n") + "\n\n" + block
+    try:  # the file must still be valid TOML, so that only the duplicate is wrong
+        import tomllib
+    except ImportError:  # Python < 3.11
+        pass
+    else:
+        ids = [c["id"] for c in tomllib.loads(dup)["card"]]
+        assert len(ids) == len(set(ids)) + 1
+    path = tmp_path / "dup.toml"
+    path.write_text(dup, encoding="utf-8")
+    with pytest.raises(ValueError):
+        ketharmad.cards(card_data=path)
+    with pytest.raises(ValueError):
+        ketharmad.simulate(TWO_P, games=5, card_data=path)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"decks": ["ner", "fidesz"]}, "fidesz"),
+        ({"decks": ["ner"]}, "2-4"),
+        ({"game": -1}, "game"),
+        ({"game": "3"}, "game"),
+        ({"seed": -2}, "seed"),
+        ({"bots": ["random"]}, "bots"),
+    ],
+)
+def test_play_validation(kwargs, match):
+    args = {"decks": TWO_P, **kwargs}
+    with pytest.raises(ValueError, match=match):
+        ketharmad.play(**args)
+
+
+def test_summary_rejects_unknown_grouping():
+    res = ketharmad.simulate(TWO_P, games=3, seed=0)
+    with pytest.raises(ValueError, match="by"):
+        res.summary(by="colour")
