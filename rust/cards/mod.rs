@@ -9,4 +9,4 @@ pub mod params;
 pub use effects::*;
 pub use loader::{load_raw, RawDb};
 pub use model::*;
-pub use params::{build_db, ParamInfo, ParamKind, ParamValue, Rules};
+pub use params::{build_db, registry, ParamInfo, ParamKind, ParamValue, Rules};

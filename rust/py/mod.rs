@@ -1,0 +1,270 @@
+//! The thin binding layer: the only module that touches PyO3. Plain data in (str, int, bool,
+//! list, dict), numpy columns out; the GIL is released while Rust runs; engine errors become
+//! `ValueError`, a panic inside a game becomes `RuntimeError` naming the game and seed.
+
+use crate::batch::{play_one, run_batch, BatchSpec, Columns};
+use crate::bots::{BotSpec, BOT_KINDS};
+use crate::cards::{build_db, load_raw, params::registry, CardDb, ParamValue, FACTIONS};
+use crate::engine::EndReason;
+use numpy::IntoPyArray;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyList, PyString};
+
+fn verr(e: String) -> PyErr {
+    PyValueError::new_err(e)
+}
+
+fn parse_params(params: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, ParamValue)>> {
+    let mut out = Vec::new();
+    if let Some(d) = params {
+        for (k, v) in d.iter() {
+            let name: String = k.extract().map_err(|_| verr("parameter names must be strings".into()))?;
+            let val = if v.is_instance_of::<PyBool>() {
+                ParamValue::Bool(v.extract()?)
+            } else if let Ok(i) = v.extract::<i64>() {
+                ParamValue::Int(i)
+            } else if v.is_instance_of::<PyString>() {
+                ParamValue::Str(v.extract()?)
+            } else {
+                return Err(verr(format!("parameter '{name}': expected an int, a bool or a string, got {}", v.get_type().name()?)));
+            };
+            out.push((name, val));
+        }
+    }
+    Ok(out)
+}
+
+fn parse_bots(bots: &Bound<'_, PyList>) -> PyResult<Vec<BotSpec>> {
+    let mut out = Vec::new();
+    for b in bots.iter() {
+        if let Ok(s) = b.extract::<String>() {
+            out.push(BotSpec::parse(&s, vec![]).map_err(verr)?);
+        } else if let Ok(d) = b.cast::<PyDict>() {
+            let kind: String = d
+                .get_item("kind")?
+                .ok_or_else(|| verr("a bot spec dict needs a 'kind'".into()))?
+                .extract()
+                .map_err(|_| verr("bot 'kind' must be a string".into()))?;
+            let mut knobs = Vec::new();
+            for (k, v) in d.iter() {
+                let k: String = k.extract()?;
+                if k == "kind" {
+                    continue;
+                }
+                let x: f64 = v.extract().map_err(|_| verr(format!("bot knob '{k}' must be a number")))?;
+                knobs.push((k, x));
+            }
+            out.push(BotSpec::parse(&kind, knobs).map_err(verr)?);
+        } else {
+            return Err(verr("a bot spec must be a string or a dict with a 'kind'".into()));
+        }
+    }
+    Ok(out)
+}
+
+fn parse_decks(decks: &[String]) -> PyResult<Vec<u8>> {
+    if !(2..=4).contains(&decks.len()) {
+        return Err(verr(format!("a game needs 2 to 4 decks, got {}", decks.len())));
+    }
+    decks
+        .iter()
+        .map(|d| {
+            FACTIONS
+                .iter()
+                .position(|f| f == d)
+                .map(|i| i as u8)
+                .ok_or_else(|| verr(format!("unknown faction '{d}' (known: {})", FACTIONS.join(", "))))
+        })
+        .collect()
+}
+
+fn make_db(card_data: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<CardDb> {
+    let overrides = parse_params(params)?;
+    let raw = load_raw(card_data).map_err(verr)?;
+    build_db(&raw, &overrides).map_err(verr)
+}
+
+#[pyfunction]
+fn version() -> &'static str {
+    env!("CARGO_PKG_VERSION")
+}
+
+#[pyfunction]
+fn card_data_hash(card_data: &str) -> PyResult<String> {
+    let raw = load_raw(card_data).map_err(verr)?;
+    Ok(format!("{:016x}", raw.hash))
+}
+
+#[pyfunction]
+fn card_table<'py>(py: Python<'py>, card_data: &str) -> PyResult<Bound<'py, PyDict>> {
+    let db = make_db(card_data, None)?;
+    let d = PyDict::new(py);
+    let c = &db.cards;
+    let figure = |x: &crate::cards::CardDef| x.ctype.is_figure();
+    d.set_item("id", c.iter().map(|x| x.id.clone()).collect::<Vec<_>>())?;
+    d.set_item("name", c.iter().map(|x| x.name.clone()).collect::<Vec<_>>())?;
+    d.set_item("faction", c.iter().map(|x| x.faction.name()).collect::<Vec<_>>())?;
+    d.set_item("type", c.iter().map(|x| x.ctype.name()).collect::<Vec<_>>())?;
+    d.set_item("copies", c.iter().map(|x| x.copies as i64).collect::<Vec<_>>())?;
+    d.set_item(
+        "cost",
+        c.iter()
+            .map(|x| if matches!(x.ctype, crate::cards::CardType::Base | crate::cards::CardType::Event | crate::cards::CardType::Token) { String::new() } else { x.cost.printed() })
+            .collect::<Vec<_>>(),
+    )?;
+    d.set_item("cost_generic", c.iter().map(|x| x.cost.generic as i64).collect::<Vec<_>>())?;
+    d.set_item("cost_f", c.iter().map(|x| x.cost.pips[0] as i64).collect::<Vec<_>>())?;
+    d.set_item("cost_m", c.iter().map(|x| x.cost.pips[1] as i64).collect::<Vec<_>>())?;
+    d.set_item("cost_u", c.iter().map(|x| x.cost.pips[2] as i64).collect::<Vec<_>>())?;
+    d.set_item("influence", c.iter().map(|x| figure(x).then_some(x.influence as i64)).collect::<Vec<_>>())?;
+    d.set_item("credibility", c.iter().map(|x| figure(x).then_some(x.credibility as i64)).collect::<Vec<_>>())?;
+    d.set_item("keywords", c.iter().map(|x| x.keyword_text.clone()).collect::<Vec<_>>())?;
+    d.set_item("party", c.iter().map(|x| x.party.clone()).collect::<Vec<_>>())?;
+    d.set_item("role", c.iter().map(|x| x.role.clone()).collect::<Vec<_>>())?;
+    d.set_item("text", c.iter().map(|x| x.text.clone()).collect::<Vec<_>>())?;
+    Ok(d)
+}
+
+#[pyfunction]
+fn parameter_table<'py>(py: Python<'py>, card_data: &str) -> PyResult<Bound<'py, PyDict>> {
+    let raw = load_raw(card_data).map_err(verr)?;
+    let reg = registry(&raw);
+    let d = PyDict::new(py);
+    d.set_item("name", reg.iter().map(|p| p.name.clone()).collect::<Vec<_>>())?;
+    d.set_item("default", reg.iter().map(|p| p.default).collect::<Vec<_>>())?;
+    d.set_item("default_str", reg.iter().map(|p| p.default_str.clone()).collect::<Vec<_>>())?;
+    d.set_item("kind", reg.iter().map(|p| p.kind.name()).collect::<Vec<_>>())?;
+    d.set_item("min", reg.iter().map(|p| p.min).collect::<Vec<_>>())?;
+    d.set_item("max", reg.iter().map(|p| p.max).collect::<Vec<_>>())?;
+    d.set_item("card", reg.iter().map(|p| p.card.clone()).collect::<Vec<_>>())?;
+    d.set_item("description", reg.iter().map(|p| p.description.clone()).collect::<Vec<_>>())?;
+    Ok(d)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn spec_from(decks: Vec<String>, bots: &Bound<'_, PyList>, games: u64, seed: u64, threads: Option<usize>, start_player: Option<u8>) -> PyResult<BatchSpec> {
+    let factions = parse_decks(&decks)?;
+    let bots = parse_bots(bots)?;
+    Ok(BatchSpec { factions, bots, games, seed, threads, start_player })
+}
+
+#[pyfunction]
+#[pyo3(signature = (card_data, decks, bots, params=None))]
+fn validate(card_data: &str, decks: Vec<String>, bots: &Bound<'_, PyList>, params: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
+    let db = make_db(card_data, params)?;
+    spec_from(decks, bots, 1, 0, None, None)?.validate(&db).map_err(verr)
+}
+
+fn columns_to_py<'py>(py: Python<'py>, c: Columns) -> PyResult<Bound<'py, PyDict>> {
+    let games = PyDict::new(py);
+    games.set_item("game", c.game.into_pyarray(py))?;
+    games.set_item("seed", c.seed.into_pyarray(py))?;
+    games.set_item("winner", c.winner.into_pyarray(py))?;
+    games.set_item("turns", c.turns.into_pyarray(py))?;
+    games.set_item("rounds", c.rounds.into_pyarray(py))?;
+    games.set_item("end_reason", c.end_reason.into_pyarray(py))?;
+    games.set_item("start_player", c.start_player.into_pyarray(py))?;
+    games.set_item("actions", c.actions.into_pyarray(py))?;
+    let players = PyDict::new(py);
+    players.set_item("game", c.p_game.into_pyarray(py))?;
+    players.set_item("seat", c.p_seat.into_pyarray(py))?;
+    players.set_item("faction", c.p_faction.into_pyarray(py))?;
+    players.set_item("won", c.p_won.into_pyarray(py))?;
+    players.set_item("support", c.p_support.into_pyarray(py))?;
+    players.set_item("scandal", c.p_scandal.into_pyarray(py))?;
+    players.set_item("eliminated", c.p_eliminated.into_pyarray(py))?;
+    players.set_item("eliminated_round", c.p_eliminated_round.into_pyarray(py))?;
+    players.set_item("cards_played", c.p_cards_played.into_pyarray(py))?;
+    players.set_item("attacks", c.p_attacks.into_pyarray(py))?;
+    players.set_item("exposes", c.p_exposes.into_pyarray(py))?;
+    players.set_item("mulligans", c.p_mulligans.into_pyarray(py))?;
+    players.set_item("turns_taken", c.p_turns.into_pyarray(py))?;
+    let out = PyDict::new(py);
+    out.set_item("games", games)?;
+    out.set_item("players", players)?;
+    Ok(out)
+}
+
+/// Run a batch: the GIL is released while rayon plays the games.
+#[pyfunction]
+#[pyo3(signature = (card_data, decks, bots, games, seed, threads=None, params=None, start_player=None))]
+#[allow(clippy::too_many_arguments)]
+fn simulate<'py>(
+    py: Python<'py>,
+    card_data: &str,
+    decks: Vec<String>,
+    bots: &Bound<'py, PyList>,
+    games: i64,
+    seed: u64,
+    threads: Option<i64>,
+    params: Option<&Bound<'py, PyDict>>,
+    start_player: Option<u8>,
+) -> PyResult<Bound<'py, PyDict>> {
+    if games <= 0 {
+        return Err(verr(format!("games must be a positive number, got {games}")));
+    }
+    if let Some(t) = threads {
+        if t < 1 {
+            return Err(verr(format!("threads must be at least 1, got {t}")));
+        }
+    }
+    let db = make_db(card_data, params)?;
+    let spec = spec_from(decks, bots, games as u64, seed, threads.map(|t| t as usize), start_player)?;
+    spec.validate(&db).map_err(verr)?;
+    let res = py.detach(|| run_batch(&db, &spec));
+    match res {
+        Ok(c) => columns_to_py(py, c),
+        Err(e) if e.contains("panicked") => Err(PyRuntimeError::new_err(e)),
+        Err(e) => Err(verr(e)),
+    }
+}
+
+/// Replay one game of a batch with its readable log.
+#[pyfunction]
+#[pyo3(signature = (card_data, decks, bots, seed, game, params=None, start_player=None))]
+#[allow(clippy::too_many_arguments)]
+fn play<'py>(
+    py: Python<'py>,
+    card_data: &str,
+    decks: Vec<String>,
+    bots: &Bound<'py, PyList>,
+    seed: u64,
+    game: u64,
+    params: Option<&Bound<'py, PyDict>>,
+    start_player: Option<u8>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let db = make_db(card_data, params)?;
+    let spec = spec_from(decks, bots, 1, seed, Some(1), start_player)?;
+    spec.validate(&db).map_err(verr)?;
+    let res = py.detach(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| play_one(&db, &spec, game, true, false))));
+    let (r, log) = res.map_err(|_| PyRuntimeError::new_err(format!("game {game} (seed {}) panicked", crate::rng::game_seed(seed, game))))?;
+    let n = spec.factions.len();
+    let d = PyDict::new(py);
+    d.set_item("log", log.unwrap_or_default())?;
+    d.set_item("winner", r.winner as i64)?;
+    d.set_item("turns", r.turns)?;
+    d.set_item("rounds", r.rounds)?;
+    d.set_item("end_reason", r.end_reason)?;
+    d.set_item("start_player", r.start_player)?;
+    d.set_item("support", (0..n).map(|s| r.players[s].support).collect::<Vec<_>>())?;
+    d.set_item("scandal", (0..n).map(|s| r.players[s].scandal).collect::<Vec<_>>())?;
+    d.set_item("seed", r.seed)?;
+    Ok(d)
+}
+
+#[pymodule]
+#[pyo3(name = "_core")]
+fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(version, m)?)?;
+    m.add_function(wrap_pyfunction!(card_data_hash, m)?)?;
+    m.add_function(wrap_pyfunction!(card_table, m)?)?;
+    m.add_function(wrap_pyfunction!(parameter_table, m)?)?;
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(play, m)?)?;
+    m.add("FACTIONS", FACTIONS.to_vec())?;
+    m.add("END_REASONS", EndReason::NAMES.to_vec())?;
+    m.add("BOT_KINDS", BOT_KINDS.to_vec())?;
+    Ok(())
+}
