@@ -372,7 +372,7 @@ def test_parameters_table():
     defaults = dict(zip(p["name"], p["default"]))
     assert defaults["ner_orban_viktor.influence"] == 5
     assert defaults["rules.starting_support"] == 20
-    assert set(p["kind"].unique()) <= {"int", "bool", "cost"}
+    assert set(p["kind"].unique()) <= {"int", "bool", "cost", "choice"}
     ints = p.filter(pl.col("kind") == "int")
     assert ((ints["min"] <= ints["default"]) & (ints["default"] <= ints["max"])).all()
 

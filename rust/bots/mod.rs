@@ -45,6 +45,10 @@ pub enum Policy {
     Unset,
     /// Uniformly random legal option.
     Random(Rng),
+    /// Tests: answers taken in order; each must be among the offered options. When the
+    /// script is used up, the most passive option is taken (Keep, Pass, EndPhase, Done,
+    /// NoTarget, the largest Amount), else the first.
+    Scripted(std::collections::VecDeque<Opt>),
 }
 
 impl Policy {
@@ -59,6 +63,36 @@ impl Policy {
         match self {
             Policy::Random(rng) => rng.below(opts.len()),
             Policy::Unset => 0,
+            Policy::Scripted(q) => {
+                if let Some(want) = q.front().copied() {
+                    if let Some(i) = opts.iter().position(|&o| o == want) {
+                        q.pop_front();
+                        return i;
+                    }
+                    panic!("scripted answer {want:?} is not among the options {opts:?} ({_kind:?})");
+                }
+                passive(opts)
+            }
         }
     }
+}
+
+/// The most passive option: what a scripted seat does when it has nothing left to say.
+pub fn passive(opts: &[Opt]) -> usize {
+    let rank = |o: &Opt| match o {
+        Opt::Keep | Opt::Pass | Opt::EndPhase | Opt::Done | Opt::NoTarget => 0,
+        Opt::Amount(_) => 1,
+        _ => 2,
+    };
+    let mut best = 0;
+    for (i, o) in opts.iter().enumerate() {
+        if rank(o) < rank(&opts[best]) {
+            best = i;
+        }
+    }
+    if let Opt::Amount(_) = opts[best] {
+        // the largest amount (offered first)
+        return 0;
+    }
+    best
 }

@@ -25,6 +25,7 @@ pub mod events;
 pub mod invariants;
 pub mod newsfeed;
 pub mod priority;
+pub mod scenario;
 pub mod scandal;
 pub mod setup;
 pub mod state;

@@ -1,0 +1,163 @@
+//! Scenario helper for tests: build a game state directly (cards in hand, in play, Support,
+//! Scandal …) and script each seat's answers, then drive single actions or whole turns.
+//!
+//! ```ignore
+//! let db = scenario::db(&[]);
+//! let mut g = scenario::game(&db, &["ner", "tisza"]);
+//! let orban = g.put_in_play(0, "ner_orban_viktor");
+//! g.script(0, &[Opt::Player(1)]);
+//! ```
+
+use super::decision::Opt;
+use super::state::{Cid, Game, GameConfig, Zone};
+use crate::bots::Policy;
+use crate::cards::{build_db, load_raw, CardDb, ParamValue, FACTIONS};
+
+/// The default card set with integer parameter overrides.
+pub fn db(overrides: &[(&str, i64)]) -> CardDb {
+    let raw = load_raw(crate::DEFAULT_CARD_DATA).expect("card data");
+    let o: Vec<(String, ParamValue)> = overrides.iter().map(|(k, v)| (k.to_string(), ParamValue::Int(*v))).collect();
+    build_db(&raw, &o).expect("parameters")
+}
+
+/// A game in progress at the start of seat 0's Action phase of round 1: every card in its
+/// deck (unshuffled), hands empty, the Newsfeed row dealt in data order, no Event in force,
+/// each seat with the starting Support, scripted (passive) policies.
+pub fn game<'db>(db: &'db CardDb, factions: &[&str]) -> Game<'db> {
+    let f: Vec<u8> = factions.iter().map(|x| FACTIONS.iter().position(|y| y == x).expect("faction") as u8).collect();
+    let cfg = GameConfig { factions: f, seed: 1, start_player: Some(0) };
+    let pol = (0..factions.len()).map(|_| Policy::Scripted(Default::default())).collect();
+    let mut g = Game::new(db, &cfg, pol);
+    for p in 0..g.n {
+        g.players[p].support = db.rules.starting_support;
+    }
+    g.refill_row();
+    g.active = 0;
+    g.start_player = 0;
+    g.first_start_player = 0;
+    g.round = 1;
+    g.turn = 1;
+    g.first_turn_done = true;
+    g
+}
+
+impl Game<'_> {
+    /// Script the next answers of `seat`.
+    pub fn script(&mut self, seat: usize, answers: &[Opt]) {
+        match &mut self.policies[seat] {
+            Policy::Scripted(q) => q.extend(answers.iter().copied()),
+            p => {
+                *p = Policy::Scripted(answers.iter().copied().collect());
+            }
+        }
+    }
+
+    /// Answers of `seat` not used yet.
+    pub fn script_left(&self, seat: usize) -> usize {
+        match &self.policies[seat] {
+            Policy::Scripted(q) => q.len(),
+            _ => 0,
+        }
+    }
+
+    /// Find an instance of card `id` outside play: in `seat`'s deck, the Newsfeed, the Event
+    /// deck or the box. Panics if none is left.
+    pub fn find_free(&mut self, seat: usize, id: &str) -> Cid {
+        let d = self.db.index_of(id).unwrap_or_else(|| panic!("unknown card {id}"));
+        let is = |g: &Game, c: Cid| g.inst[c as usize].def == d;
+        if let Some(i) = self.players[seat].deck.iter().position(|&c| is(self, c)) {
+            return self.players[seat].deck.remove(i);
+        }
+        if let Some(i) = self.news_deck.iter().position(|&c| is(self, c)) {
+            return self.news_deck.remove(i);
+        }
+        if let Some(i) = self.news_row.iter().position(|&c| is(self, c)) {
+            let c = self.news_row.remove(i);
+            self.refill_row();
+            return c;
+        }
+        if let Some(i) = self.event_deck.iter().position(|&c| is(self, c)) {
+            return self.event_deck.remove(i);
+        }
+        if let Some(i) = self.token_box.iter().position(|&c| is(self, c)) {
+            return self.token_box.remove(i);
+        }
+        panic!("no free copy of {id} for seat {seat}")
+    }
+
+    /// Put a card into `seat`'s hand (from its deck).
+    pub fn put_in_hand(&mut self, seat: usize, id: &str) -> Cid {
+        let c = self.find_free(seat, id);
+        self.inst[c as usize].zone = Zone::Hand;
+        self.players[seat].hand.push(c);
+        c
+    }
+
+    /// Put a card on top of `seat`'s deck.
+    pub fn put_on_deck(&mut self, seat: usize, id: &str) -> Cid {
+        let c = self.find_free(seat, id);
+        self.inst[c as usize].zone = Zone::Deck;
+        self.players[seat].deck.push(c);
+        c
+    }
+
+    /// Put a card into play under `seat`'s control without any "enters play" effect
+    /// (no Scandal N, no triggers), ready and not Fresh.
+    pub fn put_in_play(&mut self, seat: usize, id: &str) -> Cid {
+        let c = self.find_free(seat, id);
+        let seq = self.seq;
+        self.seq += 1;
+        let i = &mut self.inst[c as usize];
+        i.zone = Zone::Play;
+        i.controller = seat as i8;
+        i.entered = seq;
+        i.outrage_turn = u32::MAX;
+        self.players[seat].play.push(c);
+        c
+    }
+
+    /// Play a card into play the real way (enters play: Scandal N and triggers), free.
+    pub fn enter_free(&mut self, seat: usize, id: &str) -> Cid {
+        let c = self.find_free(seat, id);
+        self.enter_play(c, seat);
+        self.state_check();
+        c
+    }
+
+    /// Put `n` Bases of `seat`'s faction producing `res` (0 F, 1 M, 2 U) into play.
+    pub fn add_bases(&mut self, seat: usize, res: usize, n: usize) -> Vec<Cid> {
+        let mut out = Vec::new();
+        for _ in 0..n {
+            let i = self.players[seat]
+                .deck
+                .iter()
+                .position(|&c| self.def(c).produces == Some(res))
+                .unwrap_or_else(|| panic!("no Base of resource {res} left in seat {seat}'s deck"));
+            let c = self.players[seat].deck.remove(i);
+            let seq = self.seq;
+            self.seq += 1;
+            let it = &mut self.inst[c as usize];
+            it.zone = Zone::Play;
+            it.controller = seat as i8;
+            it.entered = seq;
+            self.players[seat].play.push(c);
+            out.push(c);
+        }
+        out
+    }
+
+    /// Make `id` the Event in force (its "this round" effect applies; one-shots happen now).
+    pub fn force_event(&mut self, id: &str) -> Cid {
+        let c = self.find_free(0, id);
+        self.event_deck.push(c);
+        self.inst[c as usize].zone = Zone::EventDeck;
+        // the procedure flips the top card: ours
+        self.event_procedure();
+        c
+    }
+
+    /// Ready, non-Fresh resources count available to `seat` (pool + sources).
+    pub fn zone_of(&self, c: Cid) -> Zone {
+        self.inst[c as usize].zone
+    }
+}
