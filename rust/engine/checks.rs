@@ -1,7 +1,7 @@
 //! State checks (R14.1, E72), elimination (R15.3.1, E76), Voter takeover (R15.4.1, E77),
 //! simultaneous elimination (R14.5.1, E74) and the end of the game.
 
-use super::state::{glog, Cid, EndReason, Game, Outcome, Zone};
+use super::state::{glog, Cid, EndReason, Game, Inst, Outcome, Zone};
 use crate::cards::{Faction, Static, Trigger};
 
 impl Game<'_> {
@@ -18,8 +18,13 @@ impl Game<'_> {
             let mut nd = 0;
             for p in 0..self.n {
                 for &c in &self.players[p].play {
-                    if self.db.def(self.inst[c as usize].def).ctype.is_figure()
-                        && self.inst[c as usize].damage >= self.credibility(c)
+                    let it = &self.inst[c as usize];
+                    let dmg = it.damage;
+                    // every Credibility modifier is >= 0: an undamaged Figure with printed
+                    // Credibility > 0 cannot die, so skip the full computation
+                    if it.is(Inst::F_FIGURE)
+                        && (dmg > 0 || self.db.def(it.def).credibility <= 0)
+                        && dmg >= self.credibility(c)
                         && nd < 32
                     {
                         dying[nd] = c;

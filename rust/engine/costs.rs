@@ -2,7 +2,7 @@
 //! abilities (E22, E25). Payment is automatic: the payer uses the pool first, then Bases,
 //! then resource abilities of Institutions and Figures, keeping flexible sources for last.
 
-use super::state::{Cid, Game};
+use super::state::{Cid, Game, Inst};
 use crate::cards::{CardType, Cost, Static};
 
 /// A cost change: increases add generic, reductions cut only generic and never below 0.
@@ -63,22 +63,18 @@ impl Game<'_> {
     /// Ready resource sources of `p`: (card, resource or None = any, units).
     fn source_usable(&self, c: Cid) -> Option<(Option<usize>, i16)> {
         let i = &self.inst[c as usize];
-        if i.exhausted {
+        if i.exhausted || i.source < 0 {
             return None;
         }
-        let d = self.def(c);
-        if let Some(r) = d.produces {
-            return Some((Some(r), 1));
-        }
-        let (res, n) = d.mana_ability?;
-        if d.ctype.is_figure() && self.summoning_sick(c) {
+        if i.is(Inst::F_FIGURE) && i.fresh && !i.is(Inst::F_MOMENTUM) && !i.eot_momentum {
             return None;
         }
-        Some((res, n))
+        let r = if i.source == 3 { None } else { Some(i.source as usize) };
+        Some((r, i.source_units as i16))
     }
 
     /// Units available: per resource (pool + fixed sources) and "any" units.
-    fn available(&self, p: usize) -> ([i16; 3], i16) {
+    pub fn available(&self, p: usize) -> ([i16; 3], i16) {
         let mut fixed = self.players[p].pool;
         let mut any = 0;
         for &c in &self.players[p].play {
@@ -96,7 +92,13 @@ impl Game<'_> {
         if cost.total() == 0 {
             return true;
         }
-        let (fixed, any) = self.available(p);
+        Self::can_pay_from(self.available(p), cost)
+    }
+
+    /// `can_pay` with the availability computed once by the caller.
+    #[inline]
+    pub fn can_pay_from(avail: ([i16; 3], i16), cost: Cost) -> bool {
+        let (fixed, any) = avail;
         let mut deficit = 0;
         for r in 0..3 {
             deficit += (cost.pips[r] - fixed[r]).max(0);

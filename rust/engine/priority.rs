@@ -2,12 +2,17 @@
 //! automatic passing (E43).
 
 use super::decision::{DecisionKind, Opt};
-use super::state::{glog, ChainItem, Cid, Game, Tgt, Zone};
+use super::state::{glog, ChainItem, Cid, Game, Inst, Tgt, Zone};
 use crate::cards::{CardType, TargetKind, Trigger};
 
 impl Game<'_> {
     /// Card `c` in `p`'s hand can be played now (`in_window`: only Reactions).
     pub fn can_play_from_hand(&self, p: usize, c: Cid, in_window: bool) -> bool {
+        self.can_play_from_hand_with(p, c, in_window, self.available(p))
+    }
+
+    /// `can_play_from_hand` with `p`'s available resources computed once by the caller.
+    pub fn can_play_from_hand_with(&self, p: usize, c: Cid, in_window: bool, avail: ([i16; 3], i16)) -> bool {
         let d = self.def(c);
         match d.ctype {
             CardType::Base | CardType::Event | CardType::Token => return false,
@@ -18,7 +23,7 @@ impl Game<'_> {
                 }
             }
         }
-        if !self.can_pay(p, self.play_cost(p, c)) {
+        if !Self::can_pay_from(avail, self.play_cost(p, c)) {
             return false;
         }
         if d.sacrifice_to_cast && self.figure_count(p) == 0 {
@@ -112,8 +117,8 @@ impl Game<'_> {
     /// Fill `opts` with `p`'s responses in a window; false if only passing is possible.
     fn respond_options(&mut self, p: usize) -> bool {
         let pl = &self.players[p];
-        let has_reaction = pl.hand.iter().any(|&c| self.db.def(self.inst[c as usize].def).ctype == CardType::Reaction);
-        let has_instant = pl.play.iter().any(|&c| self.db.def(self.inst[c as usize].def).has_instant_ability);
+        let has_reaction = pl.hand.iter().any(|&c| self.inst[c as usize].is(Inst::F_REACTION));
+        let has_instant = pl.play.iter().any(|&c| self.inst[c as usize].is(Inst::F_INSTANT));
         if !has_reaction && !has_instant {
             return false;
         }

@@ -47,6 +47,53 @@ pub struct Inst {
     pub entered: u32,
     /// The turn in which its Outrage last triggered.
     pub outrage_turn: u32,
+    /// Copied from the card definition for the hot loop (`Inst::F_*` bits).
+    pub flags: u8,
+    /// Resource source: 0..3 a fixed resource, 3 = any, -1 = none; and units per exhaust.
+    pub source: i8,
+    pub source_units: i8,
+}
+
+impl Inst {
+    pub const F_FIGURE: u8 = 1;
+    pub const F_REACTION: u8 = 2;
+    pub const F_INSTANT: u8 = 4;
+    pub const F_MOMENTUM: u8 = 8;
+    pub const F_BASE: u8 = 16;
+    pub const F_INSTITUTION: u8 = 32;
+
+    fn for_def(def: u16, d: &CardDef, owner: i8, zone: Zone) -> Inst {
+        let mut flags = 0;
+        if d.ctype.is_figure() {
+            flags |= Self::F_FIGURE;
+        }
+        if d.ctype == CardType::Reaction {
+            flags |= Self::F_REACTION;
+        }
+        if d.has_instant_ability {
+            flags |= Self::F_INSTANT;
+        }
+        if d.kw.momentum {
+            flags |= Self::F_MOMENTUM;
+        }
+        if d.ctype == CardType::Base {
+            flags |= Self::F_BASE;
+        }
+        if d.ctype == CardType::Institution {
+            flags |= Self::F_INSTITUTION;
+        }
+        let (source, source_units) = match (d.produces, d.mana_ability) {
+            (Some(r), _) => (r as i8, 1),
+            (None, Some((Some(r), n))) => (r as i8, n as i8),
+            (None, Some((None, n))) => (3, n as i8),
+            _ => (-1, 0),
+        };
+        Inst { def, owner, controller: -1, zone, flags, source, source_units, ..Default::default() }
+    }
+    #[inline]
+    pub fn is(&self, flag: u8) -> bool {
+        self.flags & flag != 0
+    }
 }
 
 #[derive(Clone, Debug, Default)]
@@ -257,24 +304,24 @@ impl<'db> Game<'db> {
             p.play.reserve(24);
             for &d in &db.decks[f as usize] {
                 let c = g.inst.len() as Cid;
-                g.inst.push(Inst { def: d, owner: seat as i8, controller: -1, zone: Zone::Deck, ..Default::default() });
+                g.inst.push(Inst::for_def(d, db.def(d), seat as i8, Zone::Deck));
                 g.players[seat].deck.push(c);
             }
         }
         for &d in &db.newsfeed {
             let c = g.inst.len() as Cid;
-            g.inst.push(Inst { def: d, owner: -1, controller: -1, zone: Zone::NewsDeck, ..Default::default() });
+            g.inst.push(Inst::for_def(d, db.def(d), -1, Zone::NewsDeck));
             g.news_deck.push(c);
         }
         for &d in &db.events {
             let c = g.inst.len() as Cid;
-            g.inst.push(Inst { def: d, owner: -1, controller: -1, zone: Zone::EventDeck, ..Default::default() });
+            g.inst.push(Inst::for_def(d, db.def(d), -1, Zone::EventDeck));
             g.event_deck.push(c);
         }
         for &(d, count) in &db.tokens {
             for _ in 0..count {
                 let c = g.inst.len() as Cid;
-                g.inst.push(Inst { def: d, owner: -1, controller: -1, zone: Zone::Box, ..Default::default() });
+                g.inst.push(Inst::for_def(d, db.def(d), -1, Zone::Box));
                 g.token_box.push(c);
             }
         }

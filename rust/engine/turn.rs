@@ -142,7 +142,8 @@ impl Game<'_> {
         self.opts.push(Opt::EndPhase);
         let r = &self.db.rules;
         let base_ok = (self.players[p].bases_played as i32) < r.bases_per_turn;
-        let swap_ok = self.can_pay(p, self.swap_cost());
+        let avail = self.available(p);
+        let swap_ok = Self::can_pay_from(avail, self.swap_cost());
         let mut seen_defs: [u16; 32] = [u16::MAX; 32];
         let mut ns = 0;
         for i in 0..self.players[p].hand.len() {
@@ -163,7 +164,7 @@ impl Game<'_> {
                     self.opts.push(Opt::Swap(c));
                 }
             } else {
-                if self.can_play_from_hand(p, c, false) {
+                if self.can_play_from_hand_with(p, c, false, avail) {
                     self.opts.push(Opt::Play(c));
                 }
             }
@@ -182,7 +183,7 @@ impl Game<'_> {
         if (self.players[p].recruits as i32) < self.db.rules.recruits_per_turn {
             for i in 0..self.news_row.len() {
                 let c = self.news_row[i];
-                if self.can_pay(p, self.recruit_cost(c)) {
+                if Self::can_pay_from(avail, self.recruit_cost(c)) {
                     self.opts.push(Opt::Recruit(c));
                 }
             }
@@ -190,7 +191,7 @@ impl Game<'_> {
         if (self.players[p].exposes as i32) < self.db.rules.exposes_per_turn {
             for q in 1..self.n {
                 let q = (p + q) % self.n;
-                if self.players[q].alive && self.can_pay(p, self.expose_cost(q)) {
+                if self.players[q].alive && Self::can_pay_from(avail, self.expose_cost(q)) {
                     self.opts.push(Opt::Expose(q as u8));
                 }
             }

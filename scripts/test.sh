@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Install the package (release build) with its test dependencies, then run every test:
+# the Rust tests (rules, cards, fuzzer at CI size) and the Python suite.
+# Fails on any failing test, and when pytest collects no tests (exit code 5).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python3 -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
+python3 -m pip install --quiet ".[test]"
+cargo test --release
+set +e
+python3 -m pytest -q tests
+rc=$?
+set -e
+if [ "$rc" -eq 5 ]; then
+  echo "pytest collected no tests: failing" >&2
+  exit 1
+fi
+exit "$rc"
