@@ -13,15 +13,34 @@ fn main() {
         vec![0, 2]
     };
     let db = build_db(&load_raw(ketharmad::DEFAULT_CARD_DATA).unwrap(), &[]).unwrap();
-    let spec = BatchSpec { bots: vec![BotSpec::random(); f.len()], factions: f, games: n, seed: 1, threads: Some(1), start_player: None };
+    // KETHARMAD_BOTS=heuristic,random (one per seat, or one for all)
+    let bots: Vec<BotSpec> = match std::env::var("KETHARMAD_BOTS") {
+        Ok(s) => {
+            let v: Vec<BotSpec> = s.split(',').map(|k| BotSpec::parse(k, vec![]).expect("bot")).collect();
+            if v.len() == 1 { vec![v[0].clone(); f.len()] } else { v }
+        }
+        Err(_) => vec![BotSpec::random(); f.len()],
+    };
+    let spec = BatchSpec { bots, factions: f, games: n, seed: 1, threads: Some(1), start_player: None };
+    if let Ok(g) = std::env::var("KETHARMAD_LOG") {
+        let (_, log) = play_one(&db, &spec, g.parse().unwrap(), true, false);
+        for l in log.unwrap() {
+            println!("{l}");
+        }
+        return;
+    }
     let t = std::time::Instant::now();
     let mut turns = 0u64;
     let mut h = 0u64;
+    let mut wins = vec![0u64; spec.factions.len()];
+    let mut unfinished = 0;
     for i in 0..n {
         let r = play_one(&db, &spec, i, false, false).0;
+        if r.winner >= 0 { wins[r.winner as usize] += 1 } else { unfinished += 1 }
         turns += r.turns as u64;
         h = h.wrapping_mul(31).wrapping_add((r.turns as u64) << 8 | (r.winner as u8 as u64) | (r.actions as u64) << 20);
     }
     let dt = t.elapsed().as_secs_f64();
+    println!("wins per seat {wins:?}, unfinished {unfinished}");
     println!("{n} games in {dt:.3}s: {:.0} games/s, mean {:.1} turns, outcome hash {h:016x}", n as f64 / dt, turns as f64 / n as f64);
 }

@@ -5,7 +5,7 @@ use ketharmad::engine::scenario;
 use ketharmad::engine::{Cid, Game, Opt, Zone};
 
 /// Make sure the Newsfeed card `id` lies face up in the row (at the right end if we had to
-/// bring it in; the card it displaces goes back on top of the Newsfeed deck).
+/// bring it in; the leftmost card goes back on top of the Newsfeed deck).
 fn to_row(g: &mut Game, id: &str) -> Cid {
     let d = g.db.index_of(id).expect("card id");
     if let Some(&c) = g.news_row.iter().find(|&&c| g.inst[c as usize].def == d) {
@@ -13,7 +13,7 @@ fn to_row(g: &mut Game, id: &str) -> Cid {
     }
     let i = g.news_deck.iter().position(|&c| g.inst[c as usize].def == d).expect("card in the Newsfeed deck");
     let c = g.news_deck.remove(i);
-    let out = g.news_row.pop().expect("row not empty");
+    let out = g.news_row.remove(0); // the leftmost goes back on top of the deck
     g.inst[out as usize].zone = Zone::NewsDeck;
     g.news_deck.push(out);
     g.inst[c as usize].zone = Zone::NewsRow;
@@ -25,9 +25,16 @@ fn exhausted(g: &Game, cs: &[Cid]) -> usize {
     cs.iter().filter(|&&c| g.inst[c as usize].exhausted).count()
 }
 
+fn clear_script(g: &mut Game, seat: usize) {
+    g.policies[seat] = ketharmad::bots::Policy::Scripted(Default::default());
+}
+
 fn ok(g: &Game) {
     if let Err(e) = g.invariants() {
         panic!("invariants: {e}");
+    }
+    for p in 0..g.n {
+        assert_eq!(g.script_left(p), 0, "seat {p} has unused scripted answers");
     }
 }
 
@@ -51,6 +58,8 @@ fn nf_telex_adds_one_to_its_controllers_basic_expose_only() {
     assert_eq!(g.news_row.len(), 3, "R11.2: the row is refilled at once");
     assert_eq!(exhausted(&g, &b), 3, "2M paid with three Bases");
     assert_eq!(g.players[0].recruits, 1);
+    g.add_bases(0, 1, 3);
+    assert!(g.news_row.iter().all(|&c| !g.can_recruit(0, c)), "R7.3.1: one Recruit per turn");
     // basic Exposé: up to 2 + 1 = 3
     g.players[1].scandal = 5;
     g.script(0, &[Opt::Amount(3)]);
@@ -163,11 +172,9 @@ fn nf_oknyomozo_ujsagiro_fresh_then_exposes_one() {
     let c = to_row(&mut g, "nf_oknyomozo_ujsagiro");
     g.put_on_deck(0, "osz_kozos_lista"); // a known non-Reaction draw
     g.players[1].scandal = 3;
-    g.script(0, &[Opt::Recruit(c)]);
-    // emulate the Action phase: recruit, then check Fresh before the turn ends
+    // the Action phase offers the Recruit; recruit, then check Fresh before the turn ends
     g.main_options(0);
     assert!(g.opts.contains(&Opt::Recruit(c)));
-    g.script_clear_check();
     g.recruit(0, c);
     assert!(g.inst[c as usize].fresh, "R11.2: a recruited Figure is Fresh");
     assert!(!g.can_activate(c, 0, false), "Fresh: no ↷");
@@ -196,7 +203,7 @@ fn nf_civil_jogvedo_blocks_publicista_alone() {
     assert!(g.inst[civ as usize].fresh);
     let publ = g.put_in_play(1, "nf_publicista");
     g.active = 1;
-    g.script(1, &[Opt::Attack(publ, 0)]);
+    // Publicista attacks alone (a single option, auto-declared)
     g.script(0, &[Opt::Block(civ, publ)]);
     g.campaign();
     assert_eq!(g.script_left(0), 0, "the lone block was offered");
@@ -221,30 +228,26 @@ fn nf_publicista_needs_two_blockers() {
     // next turn (not Fresh): one defender Figure only → cannot block
     g.inst[publ as usize].fresh = false;
     let s1 = g.put_in_play(1, "tis_tisza_sziget");
-    g.script(0, &[Opt::Attack(publ, 1)]);
-    g.script(1, &[Opt::Block(s1, publ)]); // must NOT be offered
-    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| g.campaign()));
-    assert!(r.is_err(), "a lone block of a Propaganda Figure must not be offered");
+    // Publicista is the only attacker: declared automatically (a single option)
+    g.script(1, &[Opt::Block(s1, publ)]); // must NOT be offered: the only option is Done (auto)
+    g.campaign();
+    assert_eq!(g.script_left(1), 1, "a lone block of a Propaganda Figure was not offered");
+    assert_eq!(g.players[1].support, 18, "unblocked: 2 damage");
+    assert_eq!(g.inst[s1 as usize].damage, 0);
+    clear_script(&mut g, 1);
+    ok(&g);
 }
 
 #[test]
-fn nf_publicista_unblockable_by_one_and_double_blocked_by_two() {
+fn nf_publicista_double_blocked_by_two() {
     let db = scenario::db(&[]);
-    // one defender Figure: no block possible, 2 damage gets through
-    let mut g = scenario::game(&db, &["osszefogas", "tisza"]);
-    let publ = g.put_in_play(0, "nf_publicista");
-    let s1 = g.put_in_play(1, "tis_tisza_sziget");
-    g.script(0, &[Opt::Attack(publ, 1)]);
-    g.campaign();
-    assert_eq!(g.players[1].support, 18);
-    assert_eq!(g.inst[s1 as usize].damage, 0);
-    ok(&g);
     // two defender Figures: after the first blocker the second is forced (E46)
     let mut g = scenario::game(&db, &["osszefogas", "tisza"]);
     let publ = g.put_in_play(0, "nf_publicista");
     let s1 = g.put_in_play(1, "tis_tisza_sziget");
     let s2 = g.put_in_play(1, "tis_tisza_sziget");
-    g.script(0, &[Opt::Attack(publ, 1), Opt::Card(s1), Opt::Card(s2)]);
+    // the lone attacker is auto-declared (one option); then the damage split 1/1
+    g.script(0, &[Opt::Card(s1), Opt::Card(s2)]);
     g.script(1, &[Opt::Block(s1, publ)]);
     g.campaign();
     assert_eq!(g.script_left(0), 0);
@@ -269,8 +272,7 @@ fn nf_megafon_influenszer_attacks_the_turn_it_is_recruited() {
     assert!(g.inst[c as usize].fresh);
     assert!(g.can_attack(c), "Momentum: not Fresh for attacking");
     assert!(g.can_start_campaign(0));
-    g.script(0, &[Opt::Attack(c, 1)]);
-    g.campaign();
+    g.campaign(); // its only attack option is taken automatically
     assert_eq!(g.players[1].support, 18);
     assert_eq!(g.last_reducer[1], 0);
     assert!(g.inst[c as usize].exhausted);
@@ -287,7 +289,6 @@ fn nf_megafon_influenszer_dies_to_bottom_of_newsfeed_deck() {
     g.recruit(0, c);
     let s = g.put_in_play(1, "tis_tisza_sziget");
     let before = g.news_deck.len();
-    g.script(0, &[Opt::Attack(c, 1)]);
     g.script(1, &[Opt::Block(s, c)]);
     g.campaign();
     assert_eq!(g.zone_of(c), Zone::NewsDeck);
@@ -297,6 +298,22 @@ fn nf_megafon_influenszer_dies_to_bottom_of_newsfeed_deck() {
     assert_eq!(g.inst[c as usize].controller, -1);
     assert_eq!(g.zone_of(s), Zone::Oblivion);
     assert_eq!(g.players[1].support, 20);
+    ok(&g);
+}
+
+// R11.3 / R13.6: a Newsfeed Figure returned to hand goes to the bottom of the Newsfeed deck.
+#[test]
+fn nf_megafon_influenszer_returned_to_hand_goes_to_newsfeed_deck() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["osszefogas", "ner"]);
+    let meg = g.put_in_play(1, "nf_megafon_influenszer");
+    let bi = g.put_in_hand(0, "osz_bizalmatlansagi_inditvany");
+    g.add_bases(0, 1, 3);
+    g.play_card(0, bi); // the only Figure: targeted automatically
+    g.window(1);
+    assert_eq!(g.zone_of(meg), Zone::NewsDeck);
+    assert_eq!(g.news_deck[0], meg);
+    assert!(g.players[1].hand.is_empty() && g.players[0].hand.is_empty());
     ok(&g);
 }
 
@@ -337,6 +354,24 @@ fn nf_magyar_nemzet_removes_one_scandal_at_start_of_turn() {
     g.put_in_play(1, "rad_hatarzar");
     g.take_turn();
     assert_eq!(g.players[0].scandal, 2);
+    ok(&g);
+}
+
+// R7.1.1: start-of-turn effects come before the round's Event: Magyar Nemzet removes nothing
+// from 0 Scandal, then Kvótanépszavazás gives 1 (the other order would end at 0).
+#[test]
+fn nf_magyar_nemzet_acts_before_the_event_flips() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["osszefogas", "ner"]);
+    g.put_in_play(0, "nf_magyar_nemzet");
+    let e = g.find_free(0, "ev_kvotanepszavazas");
+    g.inst[e as usize].zone = Zone::EventDeck;
+    g.event_deck.push(e);
+    g.start_player = 0;
+    g.take_turn();
+    assert_eq!(g.event_in_force, Some(e));
+    assert_eq!(g.players[0].scandal, 1);
+    assert_eq!(g.players[1].scandal, 1);
     ok(&g);
 }
 
@@ -413,6 +448,18 @@ fn ev_fulkeforradalom_every_player_gains_two() {
     let e = g.force_event("ev_fulkeforradalom");
     assert_eq!(g.event_in_force, Some(e));
     assert_eq!(g.players.iter().map(|p| p.support).collect::<Vec<_>>(), vec![22, 7, 14]);
+    ok(&g);
+}
+
+// Border Closure stops Support gains from Events too (cards.md §2).
+#[test]
+fn ev_fulkeforradalom_not_for_a_player_under_border_closure() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "radikalisok"]);
+    g.put_in_play(1, "rad_hatarzar");
+    g.force_event("ev_fulkeforradalom");
+    assert_eq!(g.players[0].support, 20);
+    assert_eq!(g.players[1].support, 22);
     ok(&g);
 }
 
@@ -512,8 +559,7 @@ fn ev_migracios_valsag_attackers_plus_one_only_while_attacking() {
     assert_eq!(g.credibility(civ), 3);
     // a new Event ends it
     g.force_event("ev_kvotanepszavazas");
-    g.inst[meg as usize].exhausted = false;
-    g.script(0, &[Opt::Attack(meg, 1)]);
+    g.inst[meg as usize].exhausted = false; // its only possible attack: auto-declared
     g.campaign();
     assert_eq!(g.players[1].support, 15, "2 damage only");
     ok(&g);
@@ -637,7 +683,7 @@ fn ev_veszelyhelyzet_at_most_two_attackers() {
     assert_eq!(g.players[1].support, 18);
     assert!(!g.inst[t[2] as usize].exhausted);
     // next Event: no cap
-    g.script_clear(0);
+    clear_script(&mut g, 0);
     g.force_event("ev_kvotanepszavazas");
     for &c in &t {
         g.inst[c as usize].exhausted = false;
@@ -660,6 +706,7 @@ fn param_ev_veszelyhelyzet_max_attackers_one() {
     g.campaign();
     assert_eq!(g.script_left(0), 1);
     assert_eq!(g.players[1].support, 19);
+    clear_script(&mut g, 0);
     ok(&g);
 }
 
@@ -781,9 +828,13 @@ fn ev_partizan_interju_each_player_with_a_figure_chooses_one() {
     let b = g.put_in_play(0, "nf_civil_jogvedo");
     g.put_in_play(1, "nf_hvg"); // an Institution only
     let c = g.put_in_play(2, "tis_tisza_sziget");
+    let c2 = g.put_in_play(2, "tis_tunteto_diak");
     g.script(0, &[Opt::Card(b)]);
+    g.script(2, &[Opt::Card(c)]);
     g.force_event("ev_partizan_interju");
     assert_eq!(g.script_left(0), 0);
+    assert_eq!(g.script_left(2), 0, "seat 2 made its own choice");
+    assert_eq!(g.inst[c2 as usize].counters, 0);
     assert_eq!(g.inst[a as usize].counters, 0);
     assert_eq!(g.inst[b as usize].counters, 1);
     assert_eq!(g.influence(b), 2);
@@ -810,8 +861,7 @@ fn ev_orszaggyulesi_valasztas_unblocked_attackers_deal_one_more() {
     assert_eq!(g.inst[fence as usize].damage, 1, "blocked: no extra");
     // ends with the next Event
     g.force_event("ev_kvotanepszavazas");
-    g.inst[s2 as usize].exhausted = false;
-    g.script(0, &[Opt::Attack(s2, 1)]);
+    g.inst[s2 as usize].exhausted = false; // its only possible attack: auto-declared
     g.campaign();
     assert_eq!(g.players[1].support, 17);
     ok(&g);

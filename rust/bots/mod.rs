@@ -1,10 +1,13 @@
 //! Bot policies: a closed set of built-in policies as an enum. Each sees only its seat's view
 //! and answers with the index of one offered option.
 
+pub mod heuristic;
+
 use crate::engine::{DecisionKind, Opt, SeatView};
 use crate::rng::Rng;
 
-pub const BOT_KINDS: &[&str] = &["random"];
+/// Bot kinds and presets a spec may name.
+pub const BOT_KINDS: &[&str] = &["random", "heuristic", "aggro", "control"];
 
 /// A bot spec: the kind plus its named numeric knobs.
 #[derive(Clone, Debug, PartialEq)]
@@ -23,6 +26,17 @@ impl BotSpec {
             "random" => {
                 if let Some((k, _)) = knobs.first() {
                     return Err(format!("bot 'random' has no knob '{k}' (it has no knobs)"));
+                }
+            }
+            "heuristic" | "aggro" | "control" => {
+                for (k, v) in &knobs {
+                    if !heuristic::KNOBS.iter().any(|x| x.0 == k) {
+                        let names: Vec<&str> = heuristic::KNOBS.iter().map(|x| x.0).collect();
+                        return Err(format!("bot '{kind}' has no knob '{k}' (knobs: {})", names.join(", ")));
+                    }
+                    if !v.is_finite() || *v < 0.0 || *v > 1.0 {
+                        return Err(format!("bot knob '{k}' must be a number in 0..=1, got {v}"));
+                    }
                 }
             }
             other => return Err(format!("unknown bot kind '{other}' (known: {})", BOT_KINDS.join(", "))),
@@ -45,6 +59,8 @@ pub enum Policy {
     Unset,
     /// Uniformly random legal option.
     Random(Rng),
+    /// The rule-based family with its knobs.
+    Heuristic(Box<heuristic::Knobs>),
     /// Tests: answers taken in order; each must be among the offered options. When the
     /// script is used up, the most passive option is taken (Keep, Pass, EndPhase, Done,
     /// NoTarget, the largest Amount), else the first.
@@ -54,6 +70,7 @@ pub enum Policy {
 impl Policy {
     pub fn new(spec: &BotSpec, rng: Rng) -> Policy {
         match spec.kind.as_str() {
+            "heuristic" | "aggro" | "control" => Policy::Heuristic(Box::new(heuristic::Knobs::from(&spec.kind, &spec.knobs))),
             _ => Policy::Random(rng),
         }
     }
@@ -62,6 +79,7 @@ impl Policy {
     pub fn choose(&mut self, _view: &SeatView, _kind: DecisionKind, opts: &[Opt]) -> usize {
         match self {
             Policy::Random(rng) => rng.below(opts.len()),
+            Policy::Heuristic(k) => heuristic::choose(k, _view, _kind, opts),
             Policy::Unset => 0,
             Policy::Scripted(q) => {
                 if let Some(want) = q.front().copied() {

@@ -111,7 +111,8 @@ impl Game<'_> {
 
     /// Exhaust one source for `want` (a resource, or None for generic), adding its output to
     /// the pool. Bases first, then Institutions, then Figures; "any" sources last.
-    fn tap_for(&mut self, p: usize, want: Option<usize>) -> bool {
+    /// `rest`: pip units of the cost still unpaid per resource (including the one wanted now).
+    fn tap_for(&mut self, p: usize, want: Option<usize>, rest: [i16; 3]) -> bool {
         let mut best: Option<(Cid, u8)> = None;
         for &c in &self.players[p].play {
             if let Some((r, _)) = self.source_usable(c) {
@@ -134,7 +135,21 @@ impl Game<'_> {
         let (r, n) = self.source_usable(c).unwrap();
         self.inst[c as usize].exhausted = true;
         let res = r.or(want).unwrap_or_else(|| self.generic_choice(p));
-        self.players[p].pool[res] += n;
+        if r.is_none() && n > 1 {
+            // "choose … for each" (Matolcsy György): one unit for `want`, then the cost's
+            // unpaid pips, the rest for `want`
+            let pool = &mut self.players[p].pool;
+            pool[res] += 1;
+            let mut left = n - 1;
+            for q in 0..3 {
+                let k = (rest[q] - pool[q]).max(0).min(left);
+                pool[q] += k;
+                left -= k;
+            }
+            pool[res] += left;
+        } else {
+            self.players[p].pool[res] += n;
+        }
         true
     }
 
@@ -156,7 +171,10 @@ impl Game<'_> {
                     need -= take;
                     continue;
                 }
-                if !self.tap_for(p, Some(r)) {
+                let mut rest = cost.pips;
+                rest[..r].fill(0);
+                rest[r] = need;
+                if !self.tap_for(p, Some(r), rest) {
                     debug_assert!(false, "cannot pay pip");
                     return;
                 }
@@ -175,7 +193,7 @@ impl Game<'_> {
             let (fixed, _) = self.available(p);
             let r = (0..3).max_by_key(|&r| fixed[r]).unwrap();
             let want = if fixed[r] > 0 { Some(r) } else { None };
-            if !self.tap_for(p, want) {
+            if !self.tap_for(p, want, [0; 3]) {
                 debug_assert!(false, "cannot pay generic");
                 return;
             }

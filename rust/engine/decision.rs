@@ -110,6 +110,56 @@ impl<'a, 'db> SeatView<'a, 'db> {
         };
         visible.then(|| self.g.def(c).id.as_str())
     }
+    /// The definition of a card the seat can see.
+    pub fn def(&self, c: Cid) -> Option<&'db crate::cards::CardDef> {
+        self.card_id(c)?;
+        Some(self.g.def(c))
+    }
+    /// State of a card in play: (controller, exhausted, damage, counters).
+    pub fn in_play_state(&self, c: Cid) -> Option<(usize, bool, i16, i16)> {
+        let i = &self.g.inst[c as usize];
+        (i.zone == Zone::Play).then(|| (i.controller as usize, i.exhausted, i.damage, i.counters))
+    }
+    pub fn can_attack(&self, c: Cid) -> bool {
+        self.g.in_play(c) && self.g.can_attack(c)
+    }
+    pub fn unblockable(&self, c: Cid) -> bool {
+        self.g.in_play(c) && self.g.unblockable(c)
+    }
+    pub fn has_propaganda(&self, c: Cid) -> bool {
+        self.g.in_play(c) && self.g.has_propaganda(c)
+    }
+    /// The Campaign in progress: (attacker, attacked seat) and (blocker, attacker).
+    pub fn campaign(&self) -> (&[(Cid, u8)], &[(Cid, Cid)]) {
+        (&self.g.campaign.attackers, &self.g.campaign.blocks)
+    }
+    /// Action cards on the chain, bottom to top: (card, controller).
+    pub fn chain(&self) -> impl Iterator<Item = (Cid, usize)> + '_ {
+        self.g.chain.iter().map(|it| (it.card, it.controller as usize))
+    }
+    pub fn rules(&self) -> &'db crate::cards::Rules {
+        &self.g.db.rules
+    }
+    pub fn pool(&self) -> [i16; 3] {
+        self.g.players[self.seat].pool
+    }
+    pub fn mulligans(&self) -> u8 {
+        self.g.players[self.seat].mulligans
+    }
+    pub fn turn(&self) -> u32 {
+        self.g.turn
+    }
+    /// The card whose target is being chosen (for `DecisionKind::Target`).
+    pub fn target_source(&self) -> Option<&'db crate::cards::CardDef> {
+        self.g.target_source.map(|c| self.g.def(c))
+    }
+    /// Cost of playing own hand card `c` now, with every change.
+    pub fn play_cost(&self, c: Cid) -> crate::cards::Cost {
+        self.g.play_cost(self.seat, c)
+    }
+    pub fn unity(&self, p: usize) -> bool {
+        self.g.unity(p)
+    }
     pub fn influence(&self, c: Cid) -> Option<i16> {
         self.g.in_play(c).then(|| self.g.influence(c))
     }

@@ -78,6 +78,7 @@ impl Game<'_> {
         if self.opts.is_empty() {
             return None;
         }
+        self.target_source = Some(source);
         Some(match self.decide(p, DecisionKind::Target) {
             Opt::Player(q) => Tgt::Player(q),
             Opt::Card(c) => Tgt::Card(c),

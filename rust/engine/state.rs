@@ -231,6 +231,8 @@ pub struct Game<'db> {
     pub forced_die: Option<u8>,
     pub policies: Vec<Policy>,
     pub opts: Vec<Opt>,
+    /// The card whose target is being chosen (shown to policies).
+    pub target_source: Option<Cid>,
     pub pending_leave: Vec<(Cid, u8)>,
     pub log: Option<Vec<String>>,
     /// Invariant checking after every action (fuzzer).
@@ -286,6 +288,7 @@ impl<'db> Game<'db> {
             forced_die: None,
             policies,
             opts: Vec::with_capacity(64),
+            target_source: None,
             pending_leave: Vec::new(),
             log: None,
             check_invariants: false,

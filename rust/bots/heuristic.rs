@@ -1,0 +1,554 @@
+//! The rule-based bot family (`"heuristic"`, presets `"aggro"`, `"control"`): greedy scoring of
+//! the offered options, steered by named numeric knobs. It sees only its seat's view.
+
+use crate::cards::{CardDef, CardType, Effect, Static, TargetKind};
+use crate::engine::{DecisionKind, Opt, SeatView};
+use crate::engine::state::Cid;
+
+/// The knobs (all in 0..=1 unless noted) and their defaults.
+pub const KNOBS: &[(&str, f64, &str)] = &[
+    ("aggression", 0.5, "how readily it attacks into possible blocks (0 = only safe attacks)"),
+    ("block_caution", 0.5, "how readily it blocks to prevent damage rather than only for good trades"),
+    ("expose_priority", 0.7, "how much it values Exposés and seeding Scandal"),
+    ("scandal_tolerance", 0.5, "how close to the Scandal threshold it lets itself go"),
+    ("recruit_appetite", 0.5, "how much it values Recruiting from the Newsfeed"),
+    ("mulligan_strictness", 0.5, "how picky it is about its opening hand's Bases"),
+    ("reaction_patience", 0.5, "how long it holds Reactions for a big moment"),
+];
+
+pub const PRESETS: &[(&str, &[(&str, f64)])] = &[
+    ("heuristic", &[]),
+    ("aggro", &[("aggression", 0.95), ("block_caution", 0.2), ("expose_priority", 0.5), ("recruit_appetite", 0.3)]),
+    ("control", &[("aggression", 0.15), ("block_caution", 0.9), ("expose_priority", 0.9), ("scandal_tolerance", 0.3), ("recruit_appetite", 0.7)]),
+];
+
+#[derive(Clone, Debug)]
+pub struct Knobs {
+    pub aggression: f64,
+    pub block_caution: f64,
+    pub expose_priority: f64,
+    pub scandal_tolerance: f64,
+    pub recruit_appetite: f64,
+    pub mulligan_strictness: f64,
+    pub reaction_patience: f64,
+}
+
+impl Knobs {
+    pub fn from(preset: &str, knobs: &[(String, f64)]) -> Knobs {
+        let mut k = Knobs {
+            aggression: 0.5,
+            block_caution: 0.5,
+            expose_priority: 0.7,
+            scandal_tolerance: 0.5,
+            recruit_appetite: 0.5,
+            mulligan_strictness: 0.5,
+            reaction_patience: 0.5,
+        };
+        let preset = PRESETS.iter().find(|p| p.0 == preset).map(|p| p.1).unwrap_or(&[]);
+        for (n, v) in preset.iter().map(|(n, v)| (n.to_string(), *v)).chain(knobs.iter().cloned()) {
+            match n.as_str() {
+                "aggression" => k.aggression = v,
+                "block_caution" => k.block_caution = v,
+                "expose_priority" => k.expose_priority = v,
+                "scandal_tolerance" => k.scandal_tolerance = v,
+                "recruit_appetite" => k.recruit_appetite = v,
+                "mulligan_strictness" => k.mulligan_strictness = v,
+                "reaction_patience" => k.reaction_patience = v,
+                _ => {}
+            }
+        }
+        k
+    }
+}
+
+fn value(d: &CardDef) -> f64 {
+    let cost = d.cost.total() as f64;
+    let body = if d.ctype.is_figure() { (d.influence + d.credibility) as f64 * 0.8 } else { 0.0 };
+    cost * 1.5 + body + if d.kw.momentum { 1.0 } else { 0.0 } + if d.kw.propaganda { 1.5 } else { 0.0 }
+}
+
+fn fig_value(v: &SeatView, c: Cid) -> f64 {
+    let i = v.influence(c).unwrap_or(0) as f64;
+    let cr = v.credibility(c).unwrap_or(0) as f64;
+    let base = v.def(c).map(value).unwrap_or(0.0);
+    base * 0.5 + i * 1.2 + cr * 0.8
+}
+
+fn resolve_effects(d: &CardDef) -> impl Iterator<Item = &Effect> {
+    d.abilities.iter().filter(|a| a.trigger == crate::cards::Trigger::Resolve).map(|a| &a.effect)
+}
+
+pub fn choose(k: &Knobs, v: &SeatView, kind: DecisionKind, opts: &[Opt]) -> usize {
+    match kind {
+        DecisionKind::Mulligan => mulligan(k, v, opts),
+        DecisionKind::Bottom | DecisionKind::Discard => discard(v, opts),
+        DecisionKind::Main => best(opts, |o| main_score(k, v, o)),
+        DecisionKind::Respond => best(opts, |o| respond_score(k, v, o)),
+        DecisionKind::Target => best(opts, |o| target_score(v, o)),
+        DecisionKind::Attackers => attackers(k, v, opts),
+        DecisionKind::Blocks => blocks(k, v, opts),
+        DecisionKind::DivideDamage => best(opts, |o| match *o {
+            // the blocker closest to dying
+            Opt::Card(c) => -((v.credibility(c).unwrap_or(0) - v.in_play_state(c).map_or(0, |s| s.2)) as f64),
+            _ => f64::MIN,
+        }),
+        DecisionKind::ExposeAmount => 0, // the largest amount is offered first
+        DecisionKind::Sacrifice => best(opts, |o| match *o {
+            Opt::Card(c) => -fig_value(v, c),
+            _ => f64::MIN,
+        }),
+    }
+}
+
+fn best(opts: &[Opt], mut score: impl FnMut(&Opt) -> f64) -> usize {
+    let mut bi = 0;
+    let mut bs = f64::MIN;
+    for (i, o) in opts.iter().enumerate() {
+        let s = score(o);
+        if s > bs {
+            bs = s;
+            bi = i;
+        }
+    }
+    bi
+}
+
+fn bases_in_hand(v: &SeatView) -> usize {
+    v.hand().iter().filter(|&&c| v.def(c).is_some_and(|d| d.ctype == CardType::Base)).count()
+}
+
+fn bases_in_play(v: &SeatView, p: usize) -> usize {
+    v.in_play(p).iter().filter(|&&c| v.def(c).is_some_and(|d| d.ctype == CardType::Base)).count()
+}
+
+fn mulligan(k: &Knobs, v: &SeatView, opts: &[Opt]) -> usize {
+    let b = bases_in_hand(v);
+    let keep = if v.mulligans() >= 2 {
+        true
+    } else if k.mulligan_strictness >= 0.75 {
+        (2..=4).contains(&b)
+    } else if k.mulligan_strictness >= 0.25 {
+        (2..=5).contains(&b)
+    } else {
+        (1..=6).contains(&b)
+    };
+    opts.iter().position(|&o| o == if keep { Opt::Keep } else { Opt::Mulligan }).unwrap_or(0)
+}
+
+fn discard(v: &SeatView, opts: &[Opt]) -> usize {
+    let too_many_bases = bases_in_hand(v) + bases_in_play(v, v.seat) > 7 || bases_in_hand(v) > 3;
+    best(opts, |o| match *o {
+        Opt::Card(c) => match v.def(c) {
+            Some(d) if d.ctype == CardType::Base => {
+                if too_many_bases {
+                    100.0
+                } else {
+                    -100.0
+                }
+            }
+            Some(d) => d.cost.total() as f64 - value(d) * 0.1,
+            None => 0.0,
+        },
+        _ => f64::MIN,
+    })
+}
+
+fn opponents<'a>(v: &'a SeatView) -> impl Iterator<Item = usize> + 'a {
+    (1..v.n_players()).map(move |i| (v.seat + i) % v.n_players()).filter(move |&q| v.alive(q))
+}
+
+fn max_opp_scandal(v: &SeatView) -> i32 {
+    opponents(v).map(|q| v.scandal(q)).max().unwrap_or(0)
+}
+
+fn ready_figures<'a>(v: &'a SeatView, p: usize) -> impl Iterator<Item = Cid> + 'a {
+    v.in_play(p).iter().copied().filter(move |&c| v.def(c).is_some_and(|d| d.ctype.is_figure()) && v.in_play_state(c).is_some_and(|s| !s.1))
+}
+
+fn my_attack_power(v: &SeatView) -> i32 {
+    v.in_play(v.seat).iter().filter(|&&c| v.can_attack(c)).map(|&c| v.influence(c).unwrap_or(0).max(0) as i32).sum()
+}
+
+/// An attacker is "safe" against `q` when no ready Figure of `q` can kill it.
+fn attack_is_safe(v: &SeatView, c: Cid, q: usize) -> bool {
+    let cred = v.credibility(c).unwrap_or(1);
+    if v.unblockable(c) {
+        return true;
+    }
+    let blockers: Vec<Cid> = ready_figures(v, q).collect();
+    if v.has_propaganda(c) && blockers.len() < 2 {
+        return true;
+    }
+    !blockers.iter().any(|&b| v.influence(b).unwrap_or(0) >= cred)
+}
+
+fn main_score(k: &Knobs, v: &SeatView, o: &Opt) -> f64 {
+    let me = v.seat;
+    let threshold = v.rules().scandal_threshold;
+    let scandal_room = threshold - 1 - v.scandal(me);
+    let scandal_penalty = |n: i16| -> f64 {
+        if n as i32 > scandal_room {
+            (1.0 - k.scandal_tolerance) * 40.0
+        } else {
+            0.0
+        }
+    };
+    match *o {
+        Opt::EndPhase => 0.0,
+        Opt::PlayBase(_) => 200.0,
+        Opt::Play(c) => {
+            let Some(d) = v.def(c) else { return -1.0 };
+            match d.ctype {
+                CardType::Reaction => reaction_value(k, v, c, d, true),
+                CardType::Move => {
+                    let mut s: f64 = 30.0 + d.cost.total() as f64 * 4.0;
+                    for e in resolve_effects(d) {
+                        s += match *e {
+                            Effect::ReturnToHand { .. } => {
+                                if opponents(v).any(|q| v.in_play(q).iter().any(|&x| v.def(x).is_some_and(|dd| dd.ctype.is_figure() && dd.cost.total() >= 3))) {
+                                    10.0
+                                } else {
+                                    -60.0
+                                }
+                            }
+                            Effect::SympathyEach { n } => {
+                                let f = v.in_play(me).iter().filter(|&&x| v.def(x).is_some_and(|dd| dd.ctype.is_figure())).count() as f64;
+                                if f < 2.0 {
+                                    -40.0
+                                } else {
+                                    f * n as f64 * 4.0
+                                }
+                            }
+                            Effect::SupportPerFigure { per, max } => {
+                                let f = v.in_play(me).iter().filter(|&&x| v.def(x).is_some_and(|dd| dd.ctype.is_figure())).count() as f64;
+                                (f * per as f64).min(max as f64) * 4.0 - 10.0
+                            }
+                            Effect::Rally { .. } => {
+                                let a = v.in_play(me).iter().filter(|&&x| v.def(x).is_some_and(|dd| dd.ctype.is_figure())).count() as f64;
+                                if a < 2.0 {
+                                    -40.0
+                                } else {
+                                    a * 5.0 * (0.5 + k.aggression)
+                                }
+                            }
+                            Effect::OpponentGainsScandal { .. } => 8.0 * k.expose_priority,
+                            Effect::Draw { n } => 6.0 * n as f64,
+                            _ => 0.0,
+                        };
+                    }
+                    s - scandal_penalty(d.kw.scandal)
+                }
+                _ => {
+                    let mut s = 40.0 + d.cost.total() as f64 * 6.0 + if d.ctype.is_figure() { (d.influence + d.credibility) as f64 } else { 4.0 };
+                    if d.kw.scandal > 0 {
+                        s -= scandal_penalty(d.kw.scandal);
+                    }
+                    // Simicska defects at 4+ Scandal
+                    if d.abilities.iter().any(|a| matches!(a.effect, Effect::Defect { n } if v.scandal(me) >= n as i32)) {
+                        s -= 100.0;
+                    }
+                    s
+                }
+            }
+        }
+        Opt::Activate(c, a) => {
+            let Some(d) = v.def(c) else { return -1.0 };
+            let ab = &d.abilities[a as usize];
+            match ab.effect {
+                Effect::RemoveScandal { n } => {
+                    if ab.cost == crate::cards::ActivationCost::SacrificeSelf {
+                        if v.scandal(me) + 1 >= threshold {
+                            70.0
+                        } else {
+                            -1.0
+                        }
+                    } else if v.scandal(me) > 0 {
+                        60.0 + n as f64
+                    } else {
+                        -1.0
+                    }
+                }
+                Effect::OpponentGainsScandal { .. } => 25.0 * k.expose_priority + 5.0,
+                Effect::Expose { .. } => {
+                    if max_opp_scandal(v) > 0 {
+                        65.0 * k.expose_priority + 10.0
+                    } else {
+                        -1.0
+                    }
+                }
+                Effect::ExhaustTarget => {
+                    if opponents(v).any(|q| ready_figures(v, q).next().is_some()) && my_attack_power(v) > 0 {
+                        35.0
+                    } else {
+                        -1.0
+                    }
+                }
+                Effect::GrantPropaganda => {
+                    if my_attack_power(v) > 2 {
+                        25.0
+                    } else {
+                        -1.0
+                    }
+                }
+                _ => 10.0,
+            }
+        }
+        Opt::Recruit(c) => {
+            let Some(d) = v.def(c) else { return -1.0 };
+            (20.0 + value(d) * 3.0) * (0.4 + k.recruit_appetite) - scandal_penalty(d.kw.scandal)
+        }
+        Opt::Expose(q) => {
+            let s = v.scandal(q as usize).min(v.rules().expose_max_taken);
+            if s > 0 {
+                (30.0 + 15.0 * s as f64) * (0.3 + k.expose_priority)
+            } else {
+                -1.0
+            }
+        }
+        Opt::Campaign => {
+            let good = v.in_play(me).iter().any(|&c| v.can_attack(c) && opponents(v).any(|q| attack_is_safe(v, c, q)));
+            let lethal = opponents(v).any(|q| my_attack_power(v) >= v.support(q));
+            if good || lethal || k.aggression >= 0.7 {
+                15.0 + 20.0 * k.aggression
+            } else {
+                -1.0
+            }
+        }
+        Opt::Swap(_) => {
+            let bases = bases_in_play(v, me);
+            if bases >= 6 || (bases >= 4 && bases_in_hand(v) >= 2) {
+                8.0
+            } else {
+                -1.0
+            }
+        }
+        _ => 0.0,
+    }
+}
+
+/// Value of playing Reaction `c` now (`main`: with main priority in own turn).
+fn reaction_value(k: &Knobs, v: &SeatView, _c: Cid, d: &CardDef, main: bool) -> f64 {
+    let me = v.seat;
+    let mut s = -1.0;
+    for e in resolve_effects(d) {
+        s = match *e {
+            Effect::Expose { n } => {
+                let big = max_opp_scandal(v);
+                let want = (2.0 + k.reaction_patience * (n as f64 - 2.0)).round() as i32;
+                if big >= want.max(1) {
+                    90.0
+                } else {
+                    -1.0
+                }
+            }
+            Effect::Damage { n } => {
+                // kill an opposing Figure
+                let kill = opponents(v).any(|q| {
+                    v.in_play(q).iter().any(|&x| {
+                        v.def(x).is_some_and(|dd| dd.ctype.is_figure())
+                            && v.credibility(x).unwrap_or(99) - v.in_play_state(x).map_or(0, |s| s.2) <= n
+                            && fig_value(v, x) >= 3.0
+                    })
+                });
+                if kill {
+                    80.0
+                } else {
+                    -1.0
+                }
+            }
+            Effect::Neutralize => {
+                if v.chain().last().is_some_and(|(_, p)| p != me) {
+                    85.0
+                } else {
+                    -1.0
+                }
+            }
+            Effect::PumpByOpponentScandal { .. } => {
+                let (att, blk) = v.campaign();
+                let mine_fighting = att.iter().any(|a| v.in_play_state(a.0).is_some_and(|s| s.0 == me))
+                    || blk.iter().any(|b| v.in_play_state(b.0).is_some_and(|s| s.0 == me));
+                if !main && mine_fighting && max_opp_scandal(v) >= 2 {
+                    75.0
+                } else {
+                    -1.0
+                }
+            }
+            Effect::GainSupport { n } => {
+                if v.support(me) <= 6 || (d.sacrifice_to_cast && n > 0 && v.support(me) <= 10 && k.reaction_patience < 0.5) {
+                    70.0
+                } else {
+                    -1.0
+                }
+            }
+            _ => s,
+        };
+        if s > 0.0 {
+            return s;
+        }
+    }
+    s
+}
+
+fn respond_score(k: &Knobs, v: &SeatView, o: &Opt) -> f64 {
+    match *o {
+        Opt::Pass => 0.0,
+        Opt::Play(c) => match v.def(c) {
+            Some(d) => reaction_value(k, v, c, d, false),
+            None => -1.0,
+        },
+        Opt::Activate(c, a) => {
+            let Some(d) = v.def(c) else { return -1.0 };
+            let ab = &d.abilities[a as usize];
+            match ab.effect {
+                Effect::RemoveScandal { .. } => {
+                    // Bűnbak: at the threshold, or when it is about to die anyway
+                    let dying = v.in_play_state(c).is_some_and(|s| s.2 >= v.credibility(c).unwrap_or(1));
+                    let blocking = v.campaign().1.iter().any(|b| b.0 == c);
+                    if v.scandal(v.seat) + 1 >= v.rules().scandal_threshold || dying || (blocking && v.scandal(v.seat) >= 2) {
+                        50.0
+                    } else {
+                        -1.0
+                    }
+                }
+                _ => -1.0,
+            }
+        }
+        _ => -1.0,
+    }
+}
+
+fn target_score(v: &SeatView, o: &Opt) -> f64 {
+    let me = v.seat;
+    let src = v.target_source();
+    let harmful = src.is_some_and(|d| {
+        d.abilities.iter().any(|a| {
+            matches!(a.effect, Effect::Damage { .. } | Effect::ExhaustTarget | Effect::ReturnToHand { .. } | Effect::Neutralize)
+                && a.target != TargetKind::None
+        })
+    });
+    let damage = src.and_then(|d| d.abilities.iter().find_map(|a| if let Effect::Damage { n } = a.effect { Some(n) } else { None }));
+    match *o {
+        Opt::NoTarget => 0.5,
+        Opt::Player(q) => {
+            let q = q as usize;
+            // exposes and Scandal go to the most exposed / most dangerous opponent; losses to the weakest
+            let sc = v.scandal(q) as f64;
+            let exposing = src.is_some_and(|d| d.abilities.iter().any(|a| matches!(a.effect, Effect::Expose { .. } | Effect::DieRoll(_))));
+            if exposing {
+                sc * 10.0 - v.support(q) as f64 * 0.1
+            } else {
+                -(v.support(q) as f64) + sc * 0.1
+            }
+        }
+        Opt::Card(c) => {
+            let Some((ctrl, exhausted, dmg, _)) = v.in_play_state(c) else {
+                // a card on the chain (Neutralize): the opponent's
+                return if v.chain().any(|(x, p)| x == c && p != me) { 10.0 } else { -10.0 };
+            };
+            let val = if v.def(c).is_some_and(|d| d.ctype.is_figure()) { fig_value(v, c) } else { v.def(c).map(value).unwrap_or(1.0) };
+            if harmful {
+                if ctrl == me {
+                    -val - 10.0
+                } else {
+                    let kills = damage.is_some_and(|n| v.credibility(c).unwrap_or(99) - dmg <= n);
+                    let ready_bonus = if exhausted { 0.0 } else { 2.0 };
+                    val + ready_bonus + if kills { 20.0 } else if damage.is_some() { -5.0 } else { 0.0 }
+                }
+            } else if ctrl == me {
+                val + 5.0
+            } else {
+                -val
+            }
+        }
+        _ => 0.0,
+    }
+}
+
+fn attackers(k: &Knobs, v: &SeatView, opts: &[Opt]) -> usize {
+    let lethal_on = |q: usize| my_attack_power(v) >= v.support(q);
+    let (declared, _) = v.campaign();
+    let mut bi: Option<usize> = None;
+    let mut bs = f64::MIN;
+    for (i, o) in opts.iter().enumerate() {
+        if let Opt::Attack(c, q) = *o {
+            let q = q as usize;
+            let safe = attack_is_safe(v, c, q);
+            let inf = v.influence(c).unwrap_or(0) as f64;
+            let lone = v.def(c).map_or(0, |d| d.kw.lone) > 0 && declared.is_empty();
+            let ok = safe || lethal_on(q) || (k.aggression >= 0.6 && inf >= 1.0) || (k.aggression >= 0.85);
+            if !ok {
+                continue;
+            }
+            // prefer the weakest opponent, and bigger attackers
+            let s = inf * 2.0 - v.support(q) as f64 * 0.5 + if safe { 5.0 } else { 0.0 } + if lone { 3.0 } else { 0.0 };
+            if s > bs {
+                bs = s;
+                bi = Some(i);
+            }
+        }
+    }
+    if let Some(i) = bi {
+        return i;
+    }
+    // nothing worth it: stop (or the least bad first attacker when we must choose one)
+    opts.iter().position(|&o| o == Opt::Done).unwrap_or_else(|| {
+        best(opts, |o| match *o {
+            Opt::Attack(c, q) => -(v.support(q as usize) as f64) - fig_value(v, c),
+            _ => f64::MIN,
+        })
+    })
+}
+
+fn blocks(k: &Knobs, v: &SeatView, opts: &[Opt]) -> usize {
+    let me = v.seat;
+    let (att, blk) = v.campaign();
+    // a forced Propaganda completion: no Done offered
+    let done = opts.iter().position(|&o| o == Opt::Done);
+    let incoming: i32 = att
+        .iter()
+        .filter(|a| a.1 as usize == me && !blk.iter().any(|b| b.1 == a.0))
+        .map(|a| v.influence(a.0).unwrap_or(0).max(0) as i32)
+        .sum();
+    let danger = incoming >= v.support(me);
+    let mut bi: Option<usize> = None;
+    let mut bs = f64::MIN;
+    for (i, o) in opts.iter().enumerate() {
+        if let Opt::Block(b, a) = *o {
+            let a_inf = v.influence(a).unwrap_or(0);
+            let a_cred = v.credibility(a).unwrap_or(1);
+            let already: i16 = blk.iter().filter(|x| x.1 == a).map(|x| v.influence(x.0).unwrap_or(0)).sum();
+            let b_inf = v.influence(b).unwrap_or(0);
+            let b_cred = v.credibility(b).unwrap_or(1);
+            let kills = already + b_inf >= a_cred;
+            let survives = b_cred > a_inf || !blk.iter().all(|x| x.1 != a);
+            let trade = kills && fig_value(v, a) >= fig_value(v, b);
+            let s = if kills && survives {
+                30.0 + fig_value(v, a)
+            } else if trade {
+                15.0 + fig_value(v, a) - fig_value(v, b)
+            } else if survives && k.block_caution >= 0.4 {
+                5.0 + a_inf as f64 * k.block_caution
+            } else if danger {
+                a_inf as f64 - fig_value(v, b) * 0.1
+            } else {
+                continue;
+            };
+            if v.has_propaganda(a) && blk.iter().all(|x| x.1 != a) && !kills && !danger {
+                continue;
+            }
+            if s > bs {
+                bs = s;
+                bi = Some(i);
+            }
+        }
+    }
+    if let Some(i) = bi {
+        return i;
+    }
+    done.unwrap_or(0)
+}
+
+/// Whether a card has a static the heuristic cares about (kept for future use).
+pub fn is_lord(d: &CardDef) -> bool {
+    d.statics.iter().any(|s| matches!(s, Static::StatBonus { .. }))
+}
