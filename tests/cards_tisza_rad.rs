@@ -65,18 +65,22 @@ fn base_resource_and_swap(faction: &str, id: &str, res: usize) {
     assert_eq!(g.players[0].pool, [0, 0, 0], "the added resource was spent on the pip");
     assert!(!g.can_pay(0, want), "an exhausted Base gives nothing");
 
-    // Swap in the Action phase of the next turn (the Base readies in Wake).
+    // Swap in the Action phase of the next turn (the Base readies in Wake), then a Base play
+    // is still allowed in the same turn.
     let h = g.put_in_hand(0, id);
+    let h2 = g.put_in_hand(0, id);
     let deck = g.players[0].deck.len();
-    g.script(0, &[Opt::Swap(h)]);
+    g.script(0, &[Opt::Swap(h), Opt::PlayBase(h2)]);
     turn_of(&mut g, 0);
-    assert_eq!(g.script_left(0), 0, "Swap was offered");
+    assert_eq!(g.script_left(0), 0, "Swap and then a Base play were offered");
     assert_eq!(g.zone_of(h), Zone::Oblivion);
     assert!(g.players[0].oblivion.contains(&h));
+    assert_eq!(g.zone_of(h2), Zone::Play);
     assert!(g.inst[b as usize].exhausted, "the Swap's 1 generic was paid by the Base in play");
+    assert!(!g.inst[h2 as usize].exhausted);
     assert_eq!(g.players[0].deck.len(), deck - 2, "Draw step + Swap's draw");
-    assert_eq!(g.players[0].hand.len(), 2, "Swap put the Base away and drew a replacement");
-    assert_eq!(g.players[0].bases_played, 0, "Swap is not a Base play");
+    assert_eq!(g.players[0].hand.len(), 2, "2 + draw − swapped + drawn − played");
+    assert_eq!(g.players[0].bases_played, 1, "Swap is not a Base play");
     ok(&g);
 }
 
@@ -560,6 +564,24 @@ fn tis_szavazatszamlalo_delegaltak_absent_propaganda_needs_two() {
     assert_eq!(g.script_left(0), 1, "without Delegáltak one Figure cannot block Propaganda");
     assert_eq!(g.players[0].support, 17);
     assert_eq!(g.zone_of(kf), Zone::Play);
+    ok(&g);
+}
+
+// With 3 players the exception is only for attacks on the Delegáltak's controller.
+#[test]
+fn tis_szavazatszamlalo_delegaltak_only_protects_its_controller() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["tisza", "ner", "radikalisok"]);
+    g.put_in_play(0, "tis_szavazatszamlalo_delegaltak");
+    let ua = g.put_in_play(2, "rad_utcai_harcos");
+    let rogan = g.put_in_play(1, "ner_rogan_antal");
+    g.active = 1;
+    g.script(1, &[Opt::Attack(rogan, 2)]);
+    g.script(2, &[Opt::Block(ua, rogan)]);
+    g.campaign();
+    assert_eq!(g.script_left(2), 1, "seat 2 has no Delegáltak: one blocker is not enough");
+    assert_eq!(g.players[2].support, 17);
+    assert_eq!(g.players[0].support, 20);
     ok(&g);
 }
 
@@ -1101,8 +1123,8 @@ fn rad_toroczkai_laszlo_fence_and_lone() {
     ok(&g);
 }
 
-// Token supply (E3): Határzár creates 3 Fences, Toroczkai the 4th; when Toroczkai enters
-// again, no Fence is left in the box and nothing is created.
+// Token supply (E3): Toroczkai creates 1 Fence, Határzár after him the other 3; when
+// Toroczkai enters again no Fence is left in the box and nothing is created.
 #[test]
 fn rad_hatarzar_fences_and_token_supply_limit() {
     let db = scenario::db(&[]);
@@ -1111,16 +1133,18 @@ fn rad_hatarzar_fences_and_token_supply_limit() {
     let t = g.put_in_hand(0, "rad_toroczkai_laszlo");
     let mut bases = g.add_bases(0, U, 6);
     bases.extend(g.add_bases(0, M, 3));
+    g.play_card(0, t);
+    assert_eq!(ids_in_play(&g, 0, "tok_kerites").len(), 1);
     assert_eq!(g.play_cost(0, h), Cost { generic: 3, pips: [0, 0, 2] });
     g.play_card(0, h);
-    assert_eq!(ids_in_play(&g, 0, "tok_kerites").len(), 3);
-    g.play_card(0, t);
-    assert_eq!(ids_in_play(&g, 0, "tok_kerites").len(), 4);
+    assert_eq!(g.zone_of(h), Zone::Play);
+    assert_eq!(ids_in_play(&g, 0, "tok_kerites").len(), 4, "1 + 3");
     assert_eq!(in_box(&g, "tok_kerites"), 0);
     assert_eq!(exhausted(&g, &bases), 9);
-    // Toroczkai returns to hand and is played again: no Fence left
+    // Toroczkai returns to hand and is played again: no Fence left, none created
     g.leave_play(t, true);
     g.state_check();
+    assert_eq!(g.zone_of(t), Zone::Hand);
     for &b in &bases {
         g.inst[b as usize].exhausted = false;
     }
@@ -1128,6 +1152,7 @@ fn rad_hatarzar_fences_and_token_supply_limit() {
     assert_eq!(g.zone_of(t), Zone::Play);
     assert_eq!(ids_in_play(&g, 0, "tok_kerites").len(), 4);
     assert_eq!(in_box(&g, "tok_kerites"), 0);
+    assert_eq!(in_box(&g, "tok_szakadar"), 4, "the Splinter supply is separate");
     ok(&g);
 }
 
@@ -1329,5 +1354,23 @@ fn rad_kordonbontas_newsfeed_institution_to_newsfeed_deck() {
     assert!(g.players[0].hand.is_empty());
     assert_eq!(g.players[1].support, 19);
     assert_eq!(g.players[0].support, 20);
+    ok(&g);
+}
+
+// R13.3.1: if the only chosen target is gone on resolution, the whole Action does nothing
+// (no Support loss either).
+#[test]
+fn rad_kordonbontas_fizzles_when_target_gone() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["radikalisok", "ner"]);
+    let r = g.put_in_play(1, "ner_rezsicsokkentes");
+    let k = g.put_in_hand(0, "rad_kordonbontas");
+    g.add_bases(0, U, 3);
+    g.script(0, &[Opt::Card(r)]);
+    g.play_card(0, k);
+    g.leave_play(r, false); // it leaves play before Kordonbontás resolves
+    g.resolve_top();
+    assert_eq!(g.zone_of(k), Zone::Oblivion);
+    assert_eq!(g.players[1].support, 20);
     ok(&g);
 }

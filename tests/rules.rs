@@ -33,3 +33,1707 @@ fn r10_3_basic_expose_takes_up_to_two() {
     assert_eq!(g.players[1].support, 18);
     assert_eq!(g.last_reducer[1], 0, "R10.3.5: credited to the exposing player");
 }
+
+// ======================================================================================
+// Helpers
+// ======================================================================================
+
+use ketharmad::batch::{play_one, BatchSpec};
+use ketharmad::bots::{BotSpec, Policy};
+use ketharmad::cards::{build_db, load_raw, CardDb, ParamValue, Trigger};
+use ketharmad::engine::{Cid, EndReason, Game, GameConfig, Outcome, SeatView};
+
+/// A game before setup (every card in its deck, hands empty), all seats scripted.
+fn fresh<'a>(db: &'a CardDb, factions: &[u8], seed: u64) -> Game<'a> {
+    let cfg = GameConfig { factions: factions.to_vec(), seed, start_player: Some(0) };
+    let pol = factions.iter().map(|_| Policy::Scripted(Default::default())).collect();
+    Game::new(db, &cfg, pol)
+}
+
+/// Build a card set with arbitrary parameter values.
+fn db_with(o: &[(&str, ParamValue)]) -> Result<CardDb, String> {
+    let raw = load_raw(ketharmad::DEFAULT_CARD_DATA).unwrap();
+    let o: Vec<(String, ParamValue)> = o.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
+    build_db(&raw, &o)
+}
+
+/// Move cards from the bottom of `p`'s deck to their Oblivion until `keep` are left.
+fn thin_deck(g: &mut Game, p: usize, keep: usize) {
+    while g.players[p].deck.len() > keep {
+        let c = g.players[p].deck.remove(0);
+        g.inst[c as usize].zone = Zone::Oblivion;
+        g.players[p].oblivion.push(c);
+    }
+}
+
+/// Move `n` cards from the bottom of `p`'s deck into their hand (the top stays for draws).
+fn fill_hand(g: &mut Game, p: usize, n: usize) {
+    for _ in 0..n {
+        let c = g.players[p].deck.remove(0);
+        g.inst[c as usize].zone = Zone::Hand;
+        g.players[p].hand.push(c);
+    }
+}
+
+/// Put the named Events on top of the Event deck; the first one is flipped next.
+fn stack_events(g: &mut Game, ids: &[&str]) {
+    for id in ids.iter().rev() {
+        let i = g.event_deck.iter().position(|&c| g.def(c).id == *id).expect("event in deck");
+        let c = g.event_deck.remove(i);
+        g.event_deck.push(c);
+    }
+}
+
+fn ok(g: &Game) {
+    if let Err(e) = g.invariants() {
+        panic!("invariant broken: {e}");
+    }
+}
+
+fn ex(g: &Game, c: Cid) -> bool {
+    g.inst[c as usize].exhausted
+}
+
+// ======================================================================================
+// R1 Goal, elimination, simultaneous elimination
+// ======================================================================================
+
+// R1.2, R1.2.1 (E2), R14.3: Support 0 or less eliminates at once, mid-Action phase; the last
+// player standing wins.
+#[test]
+fn r1_2_1_e2_elimination_is_immediate() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["radikalisok", "tisza"]);
+    let s = g.put_in_play(0, "rad_sneider_tamas"); // 2/2
+    g.players[1].support = 1;
+    g.campaign();
+    assert_eq!(g.players[1].support, -1, "2 combat damage from 1 Support");
+    assert!(!g.players[1].alive);
+    assert_eq!(g.outcome, Some(Outcome { winner: Some(0), reason: EndReason::LastPlayerStanding }));
+    assert!(g.halted(), "the game stops at once, before Close");
+    assert!(ex(&g, s));
+    ok(&g);
+}
+
+// R1.2.1 (E2): exactly 0 Support is "drops to 0".
+#[test]
+fn r1_2_1_e2_exactly_zero_support_eliminates() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    g.players[1].support = 2;
+    g.lose_support(1, 2, 0);
+    assert!(g.players[1].alive, "not before the state check");
+    g.state_check();
+    assert!(!g.players[1].alive);
+    assert_eq!(g.outcome.unwrap().winner, Some(0));
+    ok(&g);
+}
+
+// R1.4, R14.5.1 (E74): everyone eliminated in one state check (here by an Event in the start
+// player's Wake) -> the active player wins.
+#[test]
+fn r1_4_r14_5_1_e74_simultaneous_elimination_active_player_wins() {
+    let db = scenario::db(&[]);
+    for active in 0..2 {
+        let mut g = scenario::game(&db, &["ner", "tisza"]);
+        g.active = active;
+        for p in 0..2 {
+            g.players[p].support = 2;
+            g.players[p].scandal = 3;
+        }
+        // Kegyelmi botrány: the player(s) with most Scandal lose 2 Support
+        g.force_event("ev_kegyelmi_botrany");
+        assert!(!g.players[0].alive && !g.players[1].alive);
+        assert_eq!(g.outcome, Some(Outcome { winner: Some(active as u8), reason: EndReason::SimultaneousElimination }));
+    }
+}
+
+// R14.5.1 (E74): if one player survives the check, the normal rule applies.
+#[test]
+fn r14_5_1_e74_survivor_wins_normally() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    g.active = 1;
+    g.players[0].support = 2;
+    g.players[0].scandal = 3;
+    g.players[1].scandal = 1; // not the most
+    g.force_event("ev_kegyelmi_botrany");
+    assert_eq!(g.outcome, Some(Outcome { winner: Some(1), reason: EndReason::LastPlayerStanding }));
+    assert_eq!(g.players[1].support, 20);
+}
+
+// ======================================================================================
+// R3 Setup
+// ======================================================================================
+
+// R3.2, R3.4, R3.5, R3.8: 7-card hands, 3 face-up Newsfeed cards (9 in the deck), 18 face-down
+// Events and none in force; the two-player second player starts with 25 Support.
+#[test]
+fn r3_2_r3_8_two_player_setup() {
+    let db = scenario::db(&[]);
+    for start in 0..2u8 {
+        let mut g = fresh(&db, &[0, 1], 11);
+        g.setup(Some(start));
+        for p in 0..2 {
+            assert_eq!(g.players[p].hand.len(), 7);
+            assert_eq!(g.players[p].deck.len(), 24);
+        }
+        assert_eq!(g.start_player, start as usize);
+        assert_eq!(g.active, start as usize);
+        let s = start as usize;
+        assert_eq!(g.players[s].support, 20);
+        assert_eq!(g.players[1 - s].support, 25, "R3.8: the second player gets +5");
+        assert_eq!(g.news_row.len(), 3);
+        assert_eq!(g.news_deck.len(), 9);
+        assert_eq!(g.event_deck.len(), 18);
+        assert!(g.event_in_force.is_none(), "R3.5: no Event before the first Wake");
+        ok(&g);
+    }
+}
+
+// R3.9, R15.1: with 3-4 players everyone has 20 Support and 7 cards.
+#[test]
+fn r3_9_r15_1_multiplayer_setup_everyone_20() {
+    let db = scenario::db(&[]);
+    for f in [vec![0u8, 1, 2], vec![0u8, 1, 2, 3]] {
+        let mut g = fresh(&db, &f, 4);
+        g.setup(Some(1));
+        for p in 0..f.len() {
+            assert_eq!(g.players[p].support, 20, "seat {p} of {}", f.len());
+            assert_eq!(g.players[p].hand.len(), 7);
+        }
+        ok(&g);
+    }
+}
+
+// R3.3, R3.3.2 (E6): after a mulligan the player chooses k = 1 card of the new 7 for the
+// bottom of the deck.
+#[test]
+fn r3_3_2_e6_mulligan_bottoms_the_chosen_card() {
+    let db = scenario::db(&[]);
+    // probe: the same seed shows the 7 cards after the redraw (the passive choice bottoms the first)
+    let mut probe = fresh(&db, &[0, 1], 5);
+    probe.script(0, &[Opt::Mulligan]);
+    probe.setup(Some(0));
+    assert_eq!(probe.players[0].mulligans, 1);
+    assert_eq!(probe.players[0].hand.len(), 6);
+    let first_bottomed = probe.players[0].deck[0];
+    let mut redraw = vec![first_bottomed];
+    redraw.extend(probe.players[0].hand.iter().copied());
+    assert!(!probe.players[0].hand.contains(&first_bottomed));
+
+    let pick = redraw[3];
+    let mut g = fresh(&db, &[0, 1], 5);
+    g.script(0, &[Opt::Mulligan, Opt::Card(pick)]);
+    g.setup(Some(0));
+    assert_eq!(g.script_left(0), 0);
+    assert_eq!(g.players[0].deck[0], pick, "the chosen card is at the bottom");
+    assert!(!g.players[0].hand.contains(&pick));
+    assert!(g.players[0].hand.contains(&first_bottomed));
+    assert_eq!(g.players[0].hand.len(), 6);
+    assert_eq!(g.players[0].deck.len(), 25);
+    assert_eq!(g.players[1].hand.len(), 7, "the other player kept");
+    ok(&g);
+}
+
+// R3.3.2 (E6): after the second mulligan two cards go to the bottom (k counts redraws).
+#[test]
+fn r3_3_2_e6_second_mulligan_bottoms_two() {
+    let db = scenario::db(&[]);
+    let mut probe = fresh(&db, &[0, 1], 5);
+    probe.script(0, &[Opt::Mulligan]);
+    probe.setup(Some(0));
+    let first = probe.players[0].deck[0];
+    let mut g = fresh(&db, &[0, 1], 5);
+    g.script(0, &[Opt::Mulligan, Opt::Card(first), Opt::Mulligan]);
+    g.setup(Some(0));
+    assert_eq!(g.players[0].mulligans, 2);
+    assert_eq!(g.players[0].hand.len(), 5);
+    assert_eq!(g.players[0].deck.len(), 26);
+    let pl = &g.players[0];
+    assert!(!pl.hand.contains(&pl.deck[0]) && !pl.hand.contains(&pl.deck[1]));
+    ok(&g);
+}
+
+// R3.3.3 (E7): the mulligan cap; with max_mulligans = 1 no second keep/mulligan decision.
+#[test]
+fn r3_3_3_e7_mulligan_cap() {
+    let db = scenario::db(&[("rules.max_mulligans", 1)]);
+    let mut probe = fresh(&db, &[0, 1], 5);
+    probe.script(0, &[Opt::Mulligan]);
+    probe.setup(Some(0));
+    let first = probe.players[0].deck[0];
+    let mut g = fresh(&db, &[0, 1], 5);
+    g.script(0, &[Opt::Mulligan, Opt::Card(first), Opt::Mulligan]);
+    g.setup(Some(0));
+    assert_eq!(g.script_left(0), 1, "no decision after the capped mulligan");
+    assert_eq!(g.players[0].mulligans, 1);
+    assert_eq!(g.players[0].hand.len(), 6);
+}
+
+// R3.11 (E12): the same seed and inputs give the same setup.
+#[test]
+fn r3_11_e12_setup_is_reproducible() {
+    let db = scenario::db(&[]);
+    let mut a = fresh(&db, &[0, 1, 3], 77);
+    let mut b = fresh(&db, &[0, 1, 3], 77);
+    a.setup(None);
+    b.setup(None);
+    for p in 0..3 {
+        assert_eq!(a.players[p].hand, b.players[p].hand);
+        assert_eq!(a.players[p].deck, b.players[p].deck);
+    }
+    assert_eq!(a.news_row, b.news_row);
+    assert_eq!(a.event_deck, b.event_deck);
+    assert_eq!(a.start_player, b.start_player);
+    let mut c = fresh(&db, &[0, 1, 3], 78);
+    c.setup(None);
+    assert!((0..3).any(|p| c.players[p].hand != a.players[p].hand) || c.event_deck != a.event_deck);
+}
+
+// R3.7, R3.7.1 (E10), R12.7 (E64): the start player's first turn flips an Event and skips only
+// the card draw; the Scandal check still happens. The second player draws; so does the start
+// player from their second turn.
+#[test]
+fn r3_7_1_e10_start_player_skips_first_draw_only() {
+    let db = scenario::db(&[]);
+    let mut g = fresh(&db, &[0, 1], 3);
+    g.setup(Some(0));
+    stack_events(&mut g, &["ev_mediatorveny", "ev_veszelyhelyzet"]);
+    g.players[0].scandal = 6;
+    let deck0 = g.players[0].deck.len();
+    g.round = 1;
+    g.take_turn();
+    assert_eq!(g.players[0].deck.len(), deck0, "no card drawn");
+    assert_eq!(g.players[0].hand.len(), 7);
+    assert_eq!(g.players[0].support, 19, "E10: the Scandal check still happens");
+    let e = g.event_in_force.expect("E64: an Event is flipped in round 1");
+    assert_eq!(g.def(e).id, "ev_mediatorveny");
+    // second player
+    g.active = 1;
+    let deck1 = g.players[1].deck.len();
+    g.take_turn();
+    assert_eq!(g.players[1].deck.len(), deck1 - 1);
+    assert_eq!(g.players[1].hand.len(), 7, "8 cards, one discarded at Close");
+    assert_eq!(g.players[1].oblivion.len(), 1);
+    // start player's second turn
+    g.active = 0;
+    g.take_turn();
+    assert_eq!(g.players[0].deck.len(), deck0 - 1);
+    ok(&g);
+}
+
+// ======================================================================================
+// R4 / R5 Damage and control
+// ======================================================================================
+
+// R4.7.1 (E14): damage equal to Credibility destroys.
+#[test]
+fn r4_7_1_e14_damage_equal_to_credibility_destroys() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["radikalisok", "tisza"]);
+    let toj = g.put_in_hand(0, "rad_tojasdobalas"); // 2 damage
+    g.add_bases(0, 2, 1);
+    let v = g.put_in_play(1, "tis_vitezy_david"); // 1/2
+    g.play_card(0, toj);
+    g.window(1);
+    assert_eq!(g.zone_of(v), Zone::Oblivion);
+    assert!(g.players[1].oblivion.contains(&v), "R14.2: to its owner's Oblivion");
+    assert_eq!(g.inst[v as usize].damage, 0);
+    assert_eq!(g.zone_of(toj), Zone::Oblivion, "E15: the played Action goes to Oblivion");
+    ok(&g);
+}
+
+// R4.7, R13.7 (E71): damage below Credibility stays on the Figure.
+#[test]
+fn r4_7_damage_below_credibility_stays() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["radikalisok", "tisza"]);
+    let toj = g.put_in_hand(0, "rad_tojasdobalas");
+    g.add_bases(0, 2, 1);
+    let f = g.put_in_play(1, "tis_forsthoffer_agnes"); // 1/3
+    g.play_card(0, toj);
+    assert_eq!(g.zone_of(toj), Zone::Chain, "R8.1 (E36): the Action waits on the chain");
+    assert_eq!(g.inst[f as usize].damage, 0);
+    g.window(1);
+    assert_eq!(g.zone_of(f), Zone::Play);
+    assert_eq!(g.inst[f as usize].damage, 2);
+    ok(&g);
+}
+
+// R5.3.1 (E18): a Figure that changes control (Simicska defecting) keeps damage, counters and
+// exhausted state, is not Fresh, and later goes to its owner's Oblivion.
+#[test]
+fn r5_3_1_e18_control_change_keeps_state() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    let s = g.put_in_play(0, "ner_simicska_lajos"); // 3/3
+    g.inst[s as usize].damage = 1;
+    g.add_counters(s, 1);
+    g.inst[s as usize].exhausted = true;
+    g.players[0].scandal = 4;
+    g.run_triggers(s, 0, Trigger::StartOfTurn);
+    assert_eq!(g.controller(s), 1);
+    assert!(g.players[1].play.contains(&s) && !g.players[0].play.contains(&s));
+    let i = g.inst[s as usize];
+    assert_eq!((i.damage, i.counters, i.exhausted, i.fresh), (1, 1, true, false));
+    assert_eq!(g.credibility(s), 4);
+    // a player who is not his owner never loses him this way
+    g.players[1].scandal = 5;
+    g.run_triggers(s, 1, Trigger::StartOfTurn);
+    assert_eq!(g.controller(s), 1);
+    // R5.3.1: when it leaves play it goes to its owner's zones
+    g.inst[s as usize].damage = 4;
+    g.state_check();
+    assert!(g.players[0].oblivion.contains(&s));
+    assert!(g.players[1].oblivion.is_empty());
+    ok(&g);
+}
+
+// R5.5 (E20): a seat sees its own hand, not the opponent's.
+#[test]
+fn r5_5_e20_hidden_hands() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    let c = g.put_in_hand(0, "ner_orban_viktor");
+    let o = g.put_in_play(1, "tis_tarr_zoltan");
+    let v0 = SeatView::new(&g, 0);
+    assert_eq!(v0.card_id(c), Some("ner_orban_viktor"));
+    assert_eq!(v0.card_id(o), Some("tis_tarr_zoltan"));
+    let v1 = SeatView::new(&g, 1);
+    assert_eq!(v1.card_id(c), None);
+    assert_eq!(v1.hand_size(0), 1);
+}
+
+// ======================================================================================
+// R6 Resources, Fresh, Swap, Base play
+// ======================================================================================
+
+// R6.4.1 (E24): produced resources go to the pool and pay later costs in the same turn.
+#[test]
+fn r6_4_1_e24_pool_pays_later_costs() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    let m = g.put_in_play(0, "ner_meszaros_lorinc"); // ↷: add 2 Forint
+    let b1 = g.put_in_hand(0, "ner_bunbak"); // {1}
+    let b2 = g.put_in_hand(0, "ner_bunbak");
+    assert!(g.can_play_from_hand(0, b1, false));
+    g.play_card(0, b1);
+    assert!(ex(&g, m));
+    assert_eq!(g.players[0].pool, [1, 0, 0], "one Forint left over");
+    assert!(g.can_play_from_hand(0, b2, false), "the pool pays");
+    g.play_card(0, b2);
+    assert_eq!(g.players[0].pool, [0, 0, 0]);
+    assert_eq!(g.zone_of(b2), Zone::Play);
+    ok(&g);
+}
+
+// R6.4, R6.4.1 (E24), R7.4.1 (d): every player's pool is emptied at Close.
+#[test]
+fn r6_4_1_e24_pools_empty_at_close() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    g.start_player = 1;
+    g.players[0].pool = [1, 0, 0];
+    g.players[1].pool = [0, 2, 1]; // produced in the opponent's turn
+    g.take_turn();
+    assert_eq!(g.players[0].pool, [0; 3]);
+    assert_eq!(g.players[1].pool, [0; 3]);
+}
+
+// R6.3.1 (E22): a coloured pip is paid only by that resource.
+#[test]
+fn r6_3_1_e22_pips_need_their_colour() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    let gul = g.put_in_hand(0, "ner_gulyas_gergely"); // 1M
+    g.add_bases(0, 0, 3);
+    assert!(!g.can_play_from_hand(0, gul, false));
+    g.add_bases(0, 1, 1);
+    assert!(g.can_play_from_hand(0, gul, false));
+}
+
+// R6.6, R6.6.1 (E26), R6.6.2: a Fresh Figure cannot attack or use ↷ abilities; Momentum
+// cancels Fresh; Fresh ends at Close.
+#[test]
+fn r6_6_e26_fresh_figures() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    let gul = g.enter_free(0, "ner_gulyas_gergely");
+    g.players[0].scandal = 2;
+    assert!(g.inst[gul as usize].fresh);
+    assert!(!g.can_attack(gul));
+    assert!(!g.can_activate(gul, 0, false), "↷ ability blocked while Fresh");
+    assert!(!g.can_start_campaign(0), "E44: no attacker, no Campaign");
+    g.main_options(0);
+    assert!(!g.opts.contains(&Opt::Campaign));
+    let sz = g.enter_free(0, "ner_szijjarto_peter"); // Momentum
+    assert!(g.inst[sz as usize].fresh);
+    assert!(g.can_attack(sz), "R6.6.2: Momentum");
+    assert!(g.can_start_campaign(0));
+    g.start_player = 1;
+    g.take_turn();
+    assert!(!g.inst[gul as usize].fresh, "Fresh ends at Close");
+    assert!(g.can_activate(gul, 0, false));
+    assert!(g.can_attack(gul));
+}
+
+// R6.6.1 (E26), R9.3.1 (E46): a Fresh Figure may block; blocking does not exhaust; a Figure that
+// entered in an opponent's turn is not Fresh in its controller's next turn.
+#[test]
+fn r6_6_1_e26_fresh_figure_blocks_and_is_not_fresh_next_turn() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["radikalisok", "tisza"]);
+    g.start_player = 1;
+    let s = g.put_in_play(0, "rad_sneider_tamas"); // 2/2
+    let f = g.enter_free(1, "tis_forsthoffer_agnes"); // 1/3, entered in seat 0's turn
+    assert!(g.inst[f as usize].fresh);
+    g.script(1, &[Opt::Block(f, s)]);
+    g.campaign();
+    assert_eq!(g.script_left(1), 0);
+    assert!(ex(&g, s), "R9.2: attackers are exhausted");
+    assert!(!ex(&g, f), "E46: blocking does not exhaust");
+    assert_eq!(g.inst[f as usize].damage, 2);
+    assert_eq!(g.inst[s as usize].damage, 1);
+    assert_eq!(g.players[1].support, 20);
+    g.take_turn(); // seat 0's turn (rest of it) closes
+    assert!(!g.inst[f as usize].fresh);
+    g.active = 1;
+    assert!(g.can_attack(f));
+    ok(&g);
+}
+
+// R6.6.1 (E26): Bases and Institutions may be exhausted in the turn they enter (E28).
+#[test]
+fn r6_8_1_e28_base_enters_ready() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    let b = g.put_in_hand(0, "ner_base_megyei_lap");
+    let bb = g.put_in_hand(0, "ner_bunbak");
+    assert!(!g.can_play_from_hand(0, bb, false));
+    g.start_player = 1;
+    g.script(0, &[Opt::PlayBase(b), Opt::Play(bb)]);
+    g.take_turn();
+    assert_eq!(g.script_left(0), 0);
+    assert_eq!(g.zone_of(bb), Zone::Play, "the new Base paid for Bűnbak");
+    assert!(ex(&g, b));
+}
+
+// R6.7, R6.7.1 (E27): Swap costs 1, puts the Base into Oblivion, draws a card and does not use
+// the Base limit.
+#[test]
+fn r6_7_1_e27_swap() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    g.start_player = 1;
+    let b1 = g.put_in_hand(0, "ner_base_kozbeszerzes");
+    let b2 = g.put_in_hand(0, "ner_base_stadion");
+    let m = g.add_bases(0, 1, 1)[0];
+    let deck = g.players[0].deck.len();
+    g.script(0, &[Opt::Swap(b1), Opt::PlayBase(b2)]);
+    g.take_turn();
+    assert_eq!(g.script_left(0), 0);
+    assert_eq!(g.players[0].oblivion, vec![b1]);
+    assert_eq!(g.zone_of(b2), Zone::Play);
+    assert_eq!(g.players[0].deck.len(), deck - 2, "Draw step + Swap");
+    assert_eq!(g.players[0].hand.len(), 2);
+    assert!(ex(&g, m), "the Media Base paid the Swap");
+    assert_eq!(g.players[0].bases_played, 1);
+    ok(&g);
+}
+
+// R6.7: Swap needs a resource to pay with.
+#[test]
+fn r6_7_swap_needs_payment() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    let b = g.put_in_hand(0, "ner_base_kozbeszerzes");
+    g.main_options(0);
+    assert!(g.opts.contains(&Opt::PlayBase(b)));
+    assert!(!g.opts.contains(&Opt::Swap(b)));
+}
+
+// R6.8, R7.3.1: one Base per turn.
+#[test]
+fn r6_8_one_base_per_turn() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    g.start_player = 1;
+    let b1 = g.put_in_hand(0, "ner_base_kozbeszerzes");
+    let b2 = g.put_in_hand(0, "ner_base_megyei_lap");
+    g.script(0, &[Opt::PlayBase(b1)]);
+    g.take_turn();
+    assert_eq!(g.zone_of(b1), Zone::Play);
+    assert!(!ex(&g, b1), "E28: enters ready");
+    g.main_options(0);
+    assert!(!g.opts.iter().any(|o| matches!(o, Opt::PlayBase(_))), "no second Base this turn");
+    assert!(g.opts.contains(&Opt::Swap(b2)), "Swap is still allowed");
+}
+
+// ======================================================================================
+// R7 Turn structure
+// ======================================================================================
+
+// R7.1, R7.1.1 (E29): Wake readies the active player's cards (not the opponent's) and carries
+// out start-of-turn effects; no Event outside the start player's turn.
+#[test]
+fn r7_1_1_e29_wake_readies_and_start_of_turn_effects() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    g.start_player = 1;
+    let k = g.put_in_play(0, "ner_kover_laszlo");
+    let b = g.add_bases(0, 0, 1)[0];
+    let t = g.put_in_play(1, "tis_tarr_zoltan");
+    for c in [k, b, t] {
+        g.inst[c as usize].exhausted = true;
+    }
+    g.put_in_play(0, "ner_rezsicsokkentes"); // start of turn: gain 1 Support
+    g.put_in_play(0, "ner_legfobb_ugyeszseg"); // start of turn: remove 1 Scandal
+    g.players[0].scandal = 2;
+    g.take_turn();
+    assert!(!ex(&g, k) && !ex(&g, b));
+    assert!(ex(&g, t), "the opponent's Figure stays exhausted");
+    assert_eq!(g.players[0].support, 21);
+    assert_eq!(g.players[0].scandal, 1);
+    assert!(g.event_in_force.is_none());
+}
+
+// R7.1, R12.1, R12.5: an Event is flipped only in the start player's Wake.
+#[test]
+fn r7_1_event_flips_only_in_start_players_turn() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    stack_events(&mut g, &["ev_mediatorveny", "ev_migracios_valsag"]);
+    g.take_turn();
+    let e1 = g.event_in_force.unwrap();
+    assert_eq!(g.def(e1).id, "ev_mediatorveny");
+    let n = g.event_deck.len();
+    g.active = 1;
+    g.take_turn();
+    assert_eq!(g.event_in_force, Some(e1));
+    assert_eq!(g.event_deck.len(), n);
+    g.active = 0;
+    g.take_turn();
+    let e2 = g.event_in_force.unwrap();
+    assert_eq!(g.def(e2).id, "ev_migracios_valsag");
+    assert_eq!(g.event_discard, vec![e1]);
+    ok(&g);
+}
+
+// R7.2, R7.2.1 (E30), R10.2.1: at 6 or more Scandal the Draw step costs exactly 1 Support.
+#[test]
+fn r7_2_1_e30_scandal_threshold_costs_exactly_one() {
+    let db = scenario::db(&[]);
+    for (scandal, loss) in [(5, 0), (6, 1), (9, 1)] {
+        let mut g = scenario::game(&db, &["ner", "tisza"]);
+        g.start_player = 1;
+        g.players[0].scandal = scandal;
+        let hand = g.players[0].hand.len();
+        g.take_turn();
+        assert_eq!(g.players[0].support, 20 - loss, "Scandal {scandal}");
+        assert_eq!(g.players[0].scandal, scandal, "the threshold removes no Scandal");
+        assert_eq!(g.players[0].hand.len(), hand + 1, "the card is drawn too");
+    }
+}
+
+// R7.4, R7.4.1 (E31), R13.7 (E71): Close removes all damage and ends "until end of turn" effects.
+#[test]
+fn r7_4_1_e31_close_removes_damage_and_end_of_turn_effects() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["radikalisok", "tisza"]);
+    g.start_player = 1;
+    g.add_bases(0, 2, 3);
+    let a = g.put_in_play(0, "rad_radikalis_aktivista"); // 1/1
+    let f = g.put_in_play(1, "tis_forsthoffer_agnes"); // 1/3
+    let toj = g.put_in_hand(0, "rad_tojasdobalas");
+    let demo = g.put_in_hand(0, "rad_utcai_demonstracio");
+    g.script(0, &[Opt::Card(f)]);
+    g.play_card(0, toj);
+    g.window(1);
+    g.play_card(0, demo);
+    g.window(1);
+    assert_eq!(g.inst[f as usize].damage, 2);
+    assert_eq!(g.influence(a), 2, "+1/+0 until end of turn");
+    assert_eq!(g.players[1].support, 19);
+    g.take_turn();
+    assert_eq!(g.inst[f as usize].damage, 0);
+    assert_eq!(g.influence(a), 1);
+    assert!(!g.has_momentum(a) || g.def(a).kw.momentum);
+    assert_eq!(g.inst[a as usize].eot_influence, 0);
+    assert!(!g.inst[a as usize].eot_momentum);
+    ok(&g);
+}
+
+// R7.4, R7.4.2 (E32): only the active player discards down to 7, at their own Close.
+#[test]
+fn r7_4_2_e32_hand_limit_at_own_close_only() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    g.start_player = 1;
+    fill_hand(&mut g, 0, 9);
+    fill_hand(&mut g, 1, 10);
+    g.take_turn();
+    assert_eq!(g.players[0].hand.len(), 7);
+    assert_eq!(g.players[0].oblivion.len(), 3, "10 after the draw, 3 discarded");
+    assert_eq!(g.players[1].hand.len(), 10, "the other player keeps a big hand");
+    ok(&g);
+}
+
+// R7.6, R7.6.1 (E33): drawing from an empty deck loses 2 Support per card (Draw step).
+#[test]
+fn r7_6_1_e33_empty_deck_draw_step() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    g.start_player = 1;
+    thin_deck(&mut g, 0, 0);
+    g.take_turn();
+    assert_eq!(g.players[0].support, 18);
+    assert!(g.players[0].alive);
+    ok(&g);
+}
+
+// R7.6.1 (E33): drawing N with M < N left draws M and loses 2 x (N - M).
+#[test]
+fn r7_6_1_e33_empty_deck_card_effect() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["tisza", "ner"]);
+    let elo = g.put_in_hand(0, "tis_elo_bejelentkezes"); // 2M: opponent gains 1 Scandal, draw 2
+    g.add_bases(0, 1, 3);
+    thin_deck(&mut g, 0, 1);
+    g.play_card(0, elo);
+    g.window(1);
+    assert_eq!(g.players[0].hand.len(), 1);
+    assert_eq!(g.players[0].deck.len(), 0);
+    assert_eq!(g.players[0].support, 18);
+    assert_eq!(g.players[1].scandal, 1);
+    ok(&g);
+}
+
+// R7.8 (E35): the safety cap ends an unfinished game: no winner, reason 2.
+#[test]
+fn r7_8_e35_round_cap_game_is_unfinished() {
+    let db = scenario::db(&[("rules.max_rounds", 1)]);
+    let spec = BatchSpec {
+        factions: vec![0, 2],
+        bots: vec![BotSpec::random(); 2],
+        games: 1,
+        seed: 42,
+        threads: Some(1),
+        start_player: Some(0),
+    };
+    let (r, _) = play_one(&db, &spec, 0, false, true);
+    assert_eq!(r.end_reason, EndReason::UnfinishedRoundCap as u8);
+    assert_eq!(r.end_reason, 2);
+    assert_eq!(r.winner, -1);
+    assert_eq!(r.rounds, 1);
+    assert_eq!(r.turns, 2);
+    assert!(r.invariant_error.is_none(), "{:?}", r.invariant_error);
+}
+
+// ======================================================================================
+// R8 Timing
+// ======================================================================================
+
+// R8.1, R8.2 (E37), R7.5: the chain is last-in-first-out — Közfelháborodás played in response
+// to Tojásdobálás resolves first and saves the Figure.
+#[test]
+fn r8_2_e37_chain_is_lifo() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["radikalisok", "tisza"]);
+    g.players[0].scandal = 2;
+    let toj = g.put_in_hand(0, "rad_tojasdobalas");
+    g.add_bases(0, 2, 1);
+    let v = g.put_in_play(1, "tis_vitezy_david"); // 1/2
+    let k = g.put_in_hand(1, "tis_kozfelhaborodas"); // 1U: +X/+X, X = highest opponent Scandal
+    g.add_bases(1, 2, 1);
+    g.add_bases(1, 1, 1);
+    g.script(1, &[Opt::Play(k)]);
+    g.play_card(0, toj);
+    g.window(1);
+    assert_eq!(g.script_left(1), 0);
+    assert_eq!(g.zone_of(v), Zone::Play, "the pump resolved first");
+    assert_eq!(g.inst[v as usize].damage, 2);
+    assert_eq!(g.credibility(v), 4);
+    assert_eq!(g.influence(v), 3);
+    assert!(g.chain.is_empty());
+    assert_eq!(g.zone_of(toj), Zone::Oblivion);
+    assert_eq!(g.zone_of(k), Zone::Oblivion);
+    ok(&g);
+}
+
+// R13.3, R13.3.1 (E69), R10.1.1 (E50), R6.3.1 (E22): a Targeted Action whose target is gone does
+// nothing — no Scandal N — and its cost stays paid. (Visszalépés sacrifices the target.)
+#[test]
+fn r13_3_1_e69_fizzle_gives_no_scandal() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "osszefogas"]);
+    let lex = g.put_in_hand(0, "ner_lex_ceu"); // 2F, Scandal 1, return target Figure/Institution
+    let fb = g.add_bases(0, 0, 3);
+    let t = g.put_in_play(1, "osz_toth_bertalan");
+    let v = g.put_in_hand(1, "osz_visszalepes"); // {1}, Sacrifice a Figure: gain 3 Support, draw 1
+    g.add_bases(1, 1, 1);
+    g.script(1, &[Opt::Play(v)]);
+    g.play_card(0, lex);
+    assert_eq!(g.players[0].scandal, 0, "E50: Scandal N of an Action comes at resolution");
+    g.window(1);
+    assert_eq!(g.zone_of(t), Zone::Oblivion, "sacrificed");
+    assert_eq!(g.players[1].support, 23);
+    assert_eq!(g.players[1].hand.len(), 1);
+    assert_eq!(g.zone_of(lex), Zone::Oblivion);
+    assert_eq!(g.players[0].scandal, 0, "the fizzled Lex CEU gives no Scandal");
+    assert!(fb.iter().all(|&b| ex(&g, b)), "its cost stays paid");
+    ok(&g);
+}
+
+// R13.2, R13.2.1 (E68): Neutralize sends the Action to Oblivion without effect.
+#[test]
+fn r13_2_1_e68_neutralize_an_opponents_action() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["tisza", "ner"]);
+    let elo = g.put_in_hand(0, "tis_elo_bejelentkezes");
+    g.add_bases(0, 1, 3);
+    let ej = g.put_in_hand(1, "ner_ejszakai_torvenymodositas"); // 1M, Scandal 1
+    g.add_bases(1, 1, 2);
+    g.script(1, &[Opt::Play(ej)]);
+    g.play_card(0, elo);
+    g.window(1);
+    assert_eq!(g.players[1].scandal, 1, "only Éjszakai's own Scandal 1");
+    assert_eq!(g.players[0].hand.len(), 0, "no cards drawn");
+    assert_eq!(g.zone_of(elo), Zone::Oblivion);
+    assert!(g.players[0].oblivion.contains(&elo));
+    assert!(g.players[1].oblivion.contains(&ej));
+    assert!(g.chain.is_empty());
+    ok(&g);
+}
+
+// R13.2.1 (E68), R10.1.1 (E50): a Neutralized Action gives no Scandal N (NER neutralizes its
+// own Lex CEU in the window that follows it).
+#[test]
+fn r13_2_1_e68_neutralized_action_gives_no_scandal_n() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    let lex = g.put_in_hand(0, "ner_lex_ceu");
+    let ej = g.put_in_hand(0, "ner_ejszakai_torvenymodositas");
+    g.add_bases(0, 0, 3);
+    g.add_bases(0, 1, 3);
+    let t = g.put_in_play(1, "tis_tarr_zoltan");
+    g.script(0, &[Opt::Play(ej)]);
+    g.play_card(0, lex);
+    g.window(1);
+    assert_eq!(g.script_left(0), 0);
+    assert_eq!(g.zone_of(t), Zone::Play, "Lex CEU had no effect");
+    assert_eq!(g.players[0].scandal, 1, "1 from Éjszakai, none from Lex CEU");
+    assert!(g.players[0].oblivion.contains(&lex) && g.players[0].oblivion.contains(&ej));
+    ok(&g);
+}
+
+// R8.3 (E38 c): after an action of the active player the next player gets priority and may
+// answer with a Reaction (Tojásdobálás on the Figure just played).
+#[test]
+fn r8_3_e38_after_action_window_lets_opponent_respond() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["tisza", "radikalisok"]);
+    g.start_player = 1;
+    let v = g.put_in_hand(0, "tis_vitezy_david"); // 1U
+    g.add_bases(0, 2, 2);
+    let toj = g.put_in_hand(1, "rad_tojasdobalas");
+    g.add_bases(1, 2, 1);
+    g.script(0, &[Opt::Play(v)]);
+    g.script(1, &[Opt::Play(toj)]);
+    g.take_turn();
+    assert_eq!(g.script_left(0), 0);
+    assert_eq!(g.script_left(1), 0);
+    assert_eq!(g.zone_of(v), Zone::Oblivion);
+    assert_eq!(g.zone_of(toj), Zone::Oblivion);
+    ok(&g);
+}
+
+// R8.8 (E43): a player with no playable Reaction passes automatically (asked nothing); a single
+// option is taken without asking.
+#[test]
+fn r8_8_e43_automatic_pass() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["tisza", "radikalisok"]);
+    let v = g.put_in_hand(0, "tis_vitezy_david");
+    g.add_bases(0, 2, 2);
+    g.put_in_hand(1, "rad_tojasdobalas"); // no Base to pay with
+    g.script(1, &[Opt::Pass]);
+    g.play_card(0, v);
+    g.window(1);
+    assert_eq!(g.script_left(1), 1, "not asked");
+    g.add_bases(1, 2, 1);
+    g.window(1);
+    assert_eq!(g.script_left(1), 0, "asked now that Tojásdobálás is playable");
+    assert_eq!(g.zone_of(v), Zone::Play);
+}
+
+// R8.5 (E40), R4.8.4: Moves, Figures and Institutions only with main priority; Reactions in
+// windows too.
+#[test]
+fn r8_5_e40_timing_of_card_types() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["radikalisok", "tisza"]);
+    g.add_bases(0, 2, 4);
+    g.put_in_play(1, "tis_tarr_zoltan");
+    let mv = g.put_in_hand(0, "rad_partszakadas");
+    let fig = g.put_in_hand(0, "rad_sneider_tamas");
+    let inst = g.put_in_hand(0, "rad_hatarzar");
+    let re = g.put_in_hand(0, "rad_tojasdobalas");
+    g.add_bases(0, 2, 2);
+    for c in [mv, fig, inst, re] {
+        assert!(g.can_play_from_hand(0, c, false));
+    }
+    assert!(!g.can_play_from_hand(0, mv, true));
+    assert!(!g.can_play_from_hand(0, fig, true));
+    assert!(!g.can_play_from_hand(0, inst, true));
+    assert!(g.can_play_from_hand(0, re, true));
+}
+
+// R8.1 (E36): a Figure does not use the chain; it enters play as soon as it is paid for, and
+// its "enters play" trigger happens at once (R8.6, E41).
+#[test]
+fn r8_1_e36_figures_skip_the_chain() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    let sz = g.put_in_hand(0, "ner_szijjarto_peter"); // 1FM, Scandal 1, enters: draw 1
+    g.add_bases(0, 0, 1);
+    g.add_bases(0, 1, 2);
+    g.play_card(0, sz);
+    assert!(g.chain.is_empty());
+    assert_eq!(g.zone_of(sz), Zone::Play);
+    assert_eq!(g.players[0].hand.len(), 1, "drew 1");
+    assert_eq!(g.players[0].scandal, 1);
+}
+
+// ======================================================================================
+// R9 Campaign
+// ======================================================================================
+
+// R9.2, R9.5, R9.1: attackers are exhausted; unblocked attackers reduce Support; one Campaign
+// per turn.
+#[test]
+fn r9_2_unblocked_attackers_hit_support_one_campaign_per_turn() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["radikalisok", "tisza"]);
+    let s = g.put_in_play(0, "rad_sneider_tamas"); // 2/2, others +1/+0
+    let a = g.put_in_play(0, "rad_radikalis_aktivista"); // 1/1 -> 2
+    let a2 = g.put_in_play(0, "rad_radikalis_aktivista");
+    g.script(0, &[Opt::Attack(s, 1), Opt::Attack(a, 1), Opt::Done]);
+    g.campaign();
+    assert_eq!(g.script_left(0), 0);
+    assert_eq!(g.players[1].support, 16);
+    assert!(ex(&g, s) && ex(&g, a));
+    assert!(!ex(&g, a2), "a Figure that did not attack stays ready");
+    assert!(g.can_attack(a2));
+    assert!(!g.can_start_campaign(0), "R9.1: one Campaign per turn");
+    assert_eq!(g.players[0].attacks, 2);
+    ok(&g);
+}
+
+// R9.5, R9.5.1 (E48): all combat damage is simultaneous: attacker and blocker destroy each other.
+#[test]
+fn r9_5_1_e48_simultaneous_combat_damage() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["radikalisok", "tisza"]);
+    let s = g.put_in_play(0, "rad_sneider_tamas"); // 2/2
+    let t = g.put_in_play(1, "tis_tarr_zoltan"); // 2/2
+    g.script(1, &[Opt::Block(t, s)]);
+    g.campaign();
+    assert_eq!(g.zone_of(s), Zone::Oblivion);
+    assert_eq!(g.zone_of(t), Zone::Oblivion);
+    assert_eq!(g.players[1].support, 20, "a blocked attacker deals no damage to the player");
+    ok(&g);
+}
+
+// R9.3, R9.5, R9.5.1 (E48): several blockers on one attacker; the attacker's controller divides
+// its damage in any split.
+#[test]
+fn r9_5_1_e48_attacker_divides_damage_among_blockers() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    let o = g.put_in_play(0, "ner_orban_viktor"); // 5/6
+    let sz = g.put_in_play(1, "tis_tisza_sziget"); // 1/1
+    let k = g.put_in_play(1, "tis_kiabrandult_fideszes"); // 2/3
+    g.script(1, &[Opt::Block(sz, o), Opt::Block(k, o)]);
+    g.script(0, &[Opt::Card(sz), Opt::Card(k), Opt::Card(k), Opt::Card(sz), Opt::Card(sz)]);
+    g.campaign();
+    assert_eq!(g.script_left(0), 0);
+    assert_eq!(g.script_left(1), 0);
+    assert_eq!(g.zone_of(sz), Zone::Oblivion, "3 damage");
+    assert_eq!(g.zone_of(k), Zone::Play);
+    assert_eq!(g.inst[k as usize].damage, 2);
+    assert!(!ex(&g, k));
+    assert_eq!(g.inst[o as usize].damage, 3, "1 + 2 from the blockers");
+    assert_eq!(g.players[1].support, 20);
+    ok(&g);
+}
+
+// R9.3, R9.3.1 (E46): a Propaganda attacker can't be blocked by a single Figure — with one
+// possible blocker no block is offered.
+#[test]
+fn r9_3_1_e46_propaganda_single_block_not_offered() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    let r = g.put_in_play(0, "ner_rogan_antal"); // 3/4 Propaganda
+    let k = g.put_in_play(1, "tis_kiabrandult_fideszes");
+    g.script(1, &[Opt::Block(k, r)]);
+    g.campaign();
+    assert_eq!(g.script_left(1), 1, "no decision: only Done was legal");
+    assert_eq!(g.players[1].support, 17);
+    assert_eq!(g.inst[k as usize].damage, 0);
+}
+
+// R9.3.1 (E46): with two Figures, a first Propaganda blocker forces a second (Done is not
+// offered until the declaration is legal).
+#[test]
+fn r9_3_1_e46_propaganda_block_needs_two() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    let r = g.put_in_play(0, "ner_rogan_antal"); // 3/4
+    let k = g.put_in_play(1, "tis_kiabrandult_fideszes"); // 2/3
+    let sz = g.put_in_play(1, "tis_tisza_sziget"); // 1/1
+    g.script(1, &[Opt::Block(k, r)]); // the second block is the only legal answer
+    g.campaign();
+    assert_eq!(g.players[1].support, 20, "blocked");
+    assert_eq!(g.inst[r as usize].damage, 3, "2 + 1 from both blockers, below Credibility 4");
+    assert_eq!(g.zone_of(r), Zone::Play);
+    // the passive division put all 3 points on the first blocker
+    assert_eq!(g.zone_of(k), Zone::Oblivion);
+    assert_eq!(g.inst[sz as usize].damage, 0);
+    ok(&g);
+}
+
+// R9.5.2 (E49), R9.3.2 (E47): a blocked attacker whose blockers all left deals no damage.
+#[test]
+fn r9_5_2_e49_blocked_attacker_without_blockers_deals_nothing() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["radikalisok", "ner"]);
+    let s = g.put_in_play(0, "rad_sneider_tamas");
+    let b = g.put_in_play(1, "ner_bunbak"); // Sacrifice: remove 2 Scandal, any time
+    g.players[1].scandal = 2;
+    g.script(1, &[Opt::Block(b, s), Opt::Activate(b, 0)]);
+    g.campaign();
+    assert_eq!(g.script_left(1), 0);
+    assert_eq!(g.zone_of(b), Zone::Oblivion);
+    assert_eq!(g.players[1].scandal, 0);
+    assert_eq!(g.players[1].support, 20, "still blocked: no damage to the player");
+    assert_eq!(g.inst[s as usize].damage, 0);
+    ok(&g);
+}
+
+// R9.5.1 (E48), R9.4: Influence is read at step 4 — a pump in the Campaign window counts.
+#[test]
+fn r9_5_1_e48_influence_read_at_damage_step() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["tisza", "ner"]);
+    let v = g.put_in_play(0, "tis_vitezy_david"); // 1/2
+    let k = g.put_in_hand(0, "tis_kozfelhaborodas");
+    g.add_bases(0, 2, 1);
+    g.add_bases(0, 1, 1);
+    g.players[1].scandal = 3;
+    g.script(0, &[Opt::Play(k)]);
+    g.campaign();
+    assert_eq!(g.script_left(0), 0);
+    assert_eq!(g.players[1].support, 16, "1 + 3");
+    assert_eq!(g.influence(v), 4);
+}
+
+// R9.1.1 (E44): with no possible attacker the Campaign is not offered and not used up.
+#[test]
+fn r9_1_1_e44_no_campaign_without_attackers() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    let k = g.put_in_play(0, "ner_kover_laszlo");
+    g.inst[k as usize].exhausted = true;
+    g.main_options(0);
+    assert!(!g.opts.contains(&Opt::Campaign));
+    g.inst[k as usize].exhausted = false;
+    g.main_options(0);
+    assert!(g.opts.contains(&Opt::Campaign));
+    assert_eq!(g.players[0].campaigns, 0);
+}
+
+// R9.7: attackers stay exhausted, so they can't block in the opponent's following turn.
+#[test]
+fn r9_7_exhausted_attacker_cannot_block() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["radikalisok", "tisza"]);
+    let s = g.put_in_play(0, "rad_sneider_tamas");
+    g.campaign();
+    assert_eq!(g.players[1].support, 18);
+    let t = g.put_in_play(1, "tis_tarr_zoltan");
+    g.active = 1;
+    g.script(0, &[Opt::Block(s, t)]);
+    g.campaign();
+    assert_eq!(g.script_left(0), 1, "no block was possible");
+    assert_eq!(g.players[0].support, 18);
+}
+
+// ======================================================================================
+// R10 Scandal and Exposé
+// ======================================================================================
+
+// R10.3.3 (E53): the exposing player chooses k from 0 to min(2, Scandal).
+#[test]
+fn r10_3_3_e53_expose_chooses_fewer() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["osszefogas", "tisza"]);
+    g.players[1].scandal = 3;
+    g.script(0, &[Opt::Amount(1)]);
+    g.expose(0, 1, 2, true);
+    assert_eq!(g.players[1].scandal, 2);
+    assert_eq!(g.players[1].support, 19);
+    assert_eq!(g.players[0].scandal, 0, "the tokens go to the supply");
+    g.script(0, &[Opt::Amount(0)]);
+    g.expose(0, 1, 2, true);
+    assert_eq!(g.players[1].scandal, 2);
+    assert_eq!(g.players[1].support, 19);
+}
+
+// R10.3.1 (E51), R10.3.4 (E54), R7.3.1: the basic Exposé costs {1}{M}; a clean opponent may be
+// chosen (cost paid, nothing taken); once per turn.
+#[test]
+fn r10_3_4_e54_expose_clean_opponent_once_per_turn() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["osszefogas", "tisza"]);
+    g.start_player = 1;
+    let m = g.add_bases(0, 1, 1);
+    g.main_options(0);
+    assert!(!g.opts.contains(&Opt::Expose(1)), "E51: one Media is not enough");
+    let u = g.add_bases(0, 2, 1);
+    g.main_options(0);
+    assert!(g.opts.contains(&Opt::Expose(1)));
+    g.script(0, &[Opt::Expose(1)]);
+    g.take_turn();
+    assert_eq!(g.script_left(0), 0);
+    assert_eq!(g.players[1].support, 20);
+    assert!(ex(&g, m[0]) && ex(&g, u[0]), "the cost is paid");
+    assert_eq!(g.players[0].exposes, 1);
+    g.add_bases(0, 1, 2);
+    g.main_options(0);
+    assert!(!g.opts.contains(&Opt::Expose(1)), "once per turn");
+}
+
+// R10.4, R10.4.1 (E56): a card's Exposé (Hadházy's) does not use the basic Exposé.
+#[test]
+fn r10_4_1_e56_card_expose_is_in_addition() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["osszefogas", "tisza"]);
+    g.start_player = 1;
+    g.put_in_play(0, "osz_hadhazy_akos"); // start of turn: Exposé 1
+    g.add_bases(0, 1, 1);
+    g.add_bases(0, 2, 1);
+    g.players[1].scandal = 3;
+    g.script(0, &[Opt::Amount(1), Opt::Expose(1), Opt::Amount(2)]);
+    g.take_turn();
+    assert_eq!(g.script_left(0), 0);
+    assert_eq!(g.players[1].scandal, 0);
+    assert_eq!(g.players[1].support, 17);
+    assert_eq!(g.last_reducer[1], 0, "E55");
+}
+
+// R10.5, R10.5.1 (E57): removing more Scandal than a player has removes all of it.
+#[test]
+fn r10_5_1_e57_scandal_floor() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    let b = g.put_in_play(0, "ner_bunbak");
+    g.players[0].scandal = 1;
+    g.activate(b, 0);
+    assert_eq!(g.players[0].scandal, 0);
+    assert_eq!(g.zone_of(b), Zone::Oblivion, "R13.1: sacrificed to Oblivion");
+    assert_eq!(g.players[0].support, 20, "R10.5: no loss");
+    ok(&g);
+}
+
+// ======================================================================================
+// R11 Newsfeed and Recruit
+// ======================================================================================
+
+// R11.2, R11.2.1 (E60), R11.1.1 (E58): Recruit pays the cost, the Figure enters play Fresh
+// under the recruiter's control, the row closes up and is refilled from the top; once per turn.
+#[test]
+fn r11_2_1_e60_recruit() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    let mut bases = g.add_bases(0, 1, 3);
+    bases.extend(g.add_bases(0, 0, 3));
+    let row0 = g.news_row.clone();
+    let next = *g.news_deck.last().unwrap();
+    let p = *g.news_row.iter().find(|&&c| g.def(c).id == "nf_publicista").unwrap();
+    g.main_options(0);
+    assert!(g.opts.contains(&Opt::Recruit(p)));
+    g.recruit(0, p);
+    assert_eq!(g.zone_of(p), Zone::Play);
+    assert_eq!(g.controller(p), 0);
+    assert!(g.inst[p as usize].fresh, "a recruited Figure is Fresh");
+    assert!(!g.can_attack(p));
+    let mut expect: Vec<Cid> = row0.iter().copied().filter(|&c| c != p).collect();
+    expect.push(next);
+    assert_eq!(g.news_row, expect);
+    assert_eq!(bases.iter().filter(|&&b| ex(&g, b)).count(), 3, "2M: three resources paid");
+    assert!(bases[..3].iter().any(|&b| ex(&g, b)), "the M pip from a Media Base");
+    g.main_options(0);
+    assert!(!g.opts.iter().any(|o| matches!(o, Opt::Recruit(_))), "once per turn");
+    ok(&g);
+}
+
+// R11.2.1 (E60), R8.6: a recruited card enters play — its "enters play" trigger happens (HVG).
+#[test]
+fn r11_2_1_e60_recruited_card_enters_play() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    g.add_bases(0, 1, 2);
+    let h = g.find_free(0, "nf_hvg");
+    // put HVG into the row in place of the leftmost card
+    let left = g.news_row.remove(0);
+    g.inst[left as usize].zone = Zone::NewsDeck;
+    g.news_deck.insert(0, left);
+    g.inst[h as usize].zone = Zone::NewsRow;
+    g.news_row.push(h);
+    g.recruit(0, h);
+    assert_eq!(g.players[0].hand.len(), 1);
+    assert_eq!(g.news_row.len(), 3);
+    ok(&g);
+}
+
+// R11.3, R11.3.1 (E62), R5.2.1 (E17): a Newsfeed card leaving play goes to the bottom of the
+// Newsfeed deck, also when returned to hand (R13.6).
+#[test]
+fn r11_3_newsfeed_card_leaving_play_goes_to_bottom() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    let p = g.put_in_play(1, "nf_publicista"); // 2/2
+    g.inst[p as usize].damage = 2;
+    g.state_check();
+    assert_eq!(g.zone_of(p), Zone::NewsDeck);
+    assert_eq!(g.news_deck[0], p);
+    assert!(g.players[1].oblivion.is_empty());
+    // returned to hand
+    let h = g.put_in_play(1, "nf_hvg");
+    let lex = g.put_in_hand(0, "ner_lex_ceu");
+    g.add_bases(0, 0, 3);
+    g.play_card(0, lex); // only HVG is a legal target
+    g.window(1);
+    assert_eq!(g.zone_of(h), Zone::NewsDeck);
+    assert_eq!(g.news_deck[0], h);
+    assert!(g.players[0].hand.is_empty() && g.players[1].hand.is_empty());
+    ok(&g);
+}
+
+// R11.1.2 (E59): with an empty Newsfeed deck the slot stays empty until a card is put into it.
+#[test]
+fn r11_1_2_e59_empty_newsfeed_deck() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    while let Some(c) = g.news_deck.pop() {
+        g.inst[c as usize].zone = Zone::Play;
+        g.inst[c as usize].controller = 1;
+        g.players[1].play.push(c);
+    }
+    g.add_bases(0, 1, 3);
+    let m = *g.news_row.iter().find(|&&c| g.def(c).id == "nf_megafon_influenszer").unwrap();
+    g.recruit(0, m);
+    assert_eq!(g.news_row.len(), 2);
+    ok(&g);
+    let oknyomozo = *g.players[1].play.iter().find(|&&c| g.def(c).id == "nf_oknyomozo_ujsagiro").unwrap();
+    g.inst[oknyomozo as usize].damage = 5;
+    g.state_check();
+    assert_eq!(g.news_row.len(), 3);
+    assert_eq!(g.news_row[2], oknyomozo);
+    ok(&g);
+}
+
+// ======================================================================================
+// R12 Events
+// ======================================================================================
+
+// R12.6 (E63), R12.2, R12.3: previous Event to the discard pile and its round effect ends; the
+// leftmost Newsfeed card goes to the bottom; refill; the one-shot effect happens.
+#[test]
+fn r12_6_e63_event_procedure() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    let e1 = g.force_event("ev_mediatorveny");
+    assert_eq!(g.round_mods.expose_cost_increase, 1);
+    assert_eq!(g.expose_cost(1).generic, 2, "this round the basic Exposé costs 1 more");
+    let row = g.news_row.clone();
+    let top = *g.news_deck.last().unwrap();
+    let e2 = g.force_event("ev_fulkeforradalom");
+    assert_eq!(g.event_in_force, Some(e2));
+    assert_eq!(g.event_discard, vec![e1]);
+    assert_eq!(g.zone_of(e1), Zone::EventDiscard);
+    assert_eq!(g.round_mods.expose_cost_increase, 0, "the round effect ended");
+    assert_eq!(g.news_deck[0], row[0], "leftmost to the bottom");
+    assert_eq!(g.news_row, vec![row[1], row[2], top]);
+    assert_eq!(g.players[0].support, 22);
+    assert_eq!(g.players[1].support, 22);
+    ok(&g);
+}
+
+// R12.4, R12.6 (E63 step 1): an empty Event deck is rebuilt from the discard pile; the Event in
+// force is not part of it.
+#[test]
+fn r12_4_e63_event_deck_reshuffled_from_discard() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    let e1 = g.force_event("ev_mediatorveny");
+    while let Some(c) = g.event_deck.pop() {
+        g.inst[c as usize].zone = Zone::EventDiscard;
+        g.event_discard.push(c);
+    }
+    assert_eq!(g.event_discard.len(), 17);
+    g.event_procedure();
+    assert_eq!(g.event_deck.len(), 16);
+    assert_eq!(g.event_discard, vec![e1]);
+    let e2 = g.event_in_force.unwrap();
+    assert_ne!(e2, e1);
+    ok(&g);
+}
+
+// R12.8 (E65): Event choices are made by the affected player (Partizán interjú).
+#[test]
+fn r12_8_e65_event_choices_by_affected_player() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    let a = g.put_in_play(0, "ner_kover_laszlo");
+    let t1 = g.put_in_play(1, "tis_tarr_zoltan");
+    let t2 = g.put_in_play(1, "tis_vitezy_david");
+    g.script(1, &[Opt::Card(t2)]);
+    g.force_event("ev_partizan_interju");
+    assert_eq!(g.inst[a as usize].counters, 1);
+    assert_eq!(g.inst[t1 as usize].counters, 0);
+    assert_eq!(g.inst[t2 as usize].counters, 1);
+}
+
+// ======================================================================================
+// R13 Concepts and keywords
+// ======================================================================================
+
+// R13.1, R13.1.1 (E67), R13.5: an additional-cost Sacrifice; a token goes back to the box.
+#[test]
+fn r13_1_1_e67_sacrifice_token_goes_to_box() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["osszefogas", "tisza"]);
+    let tok = g.put_in_play(0, "tok_szakadar");
+    let v = g.put_in_hand(0, "osz_visszalepes");
+    g.add_bases(0, 1, 1);
+    g.play_card(0, v); // the only Figure is sacrificed
+    assert_eq!(g.zone_of(tok), Zone::Box);
+    assert!(g.token_box.contains(&tok));
+    g.window(1);
+    assert_eq!(g.players[0].support, 23);
+    assert_eq!(g.players[0].hand.len(), 1);
+    ok(&g);
+}
+
+// R13.6, R5.4 (E19): Return to hand puts the card in its owner's hand and its counters and
+// damage are lost; played again it is a new card.
+#[test]
+fn r13_6_e19_return_to_hand_loses_counters() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    let v = g.put_in_play(1, "tis_vitezy_david");
+    g.add_counters(v, 2);
+    g.inst[v as usize].damage = 1;
+    let lex = g.put_in_hand(0, "ner_lex_ceu");
+    g.add_bases(0, 0, 3);
+    g.play_card(0, lex);
+    g.window(1);
+    assert_eq!(g.zone_of(v), Zone::Hand);
+    assert_eq!(g.players[1].hand, vec![v]);
+    assert_eq!(g.inst[v as usize].counters, 0);
+    assert_eq!(g.inst[v as usize].damage, 0);
+    assert_eq!(g.players[0].scandal, 1, "Lex CEU resolved: Scandal 1");
+    g.take_from_hand(1, v);
+    g.enter_play(v, 1);
+    assert_eq!(g.inst[v as usize].counters, 0);
+    assert!(g.inst[v as usize].fresh);
+    ok(&g);
+}
+
+// R13.6.1 (E70): a token returned to hand goes to the box.
+#[test]
+fn r13_6_1_e70_token_returned_goes_to_box() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "radikalisok"]);
+    let t = g.put_in_play(1, "tok_kerites");
+    let lex = g.put_in_hand(0, "ner_lex_ceu");
+    g.add_bases(0, 0, 3);
+    g.play_card(0, lex);
+    g.window(1);
+    assert_eq!(g.zone_of(t), Zone::Box);
+    assert!(g.players[1].hand.is_empty());
+    ok(&g);
+}
+
+// R13.4: a Sympathy counter gives +1/+1 (Országjárás: one on each Figure you control) and is
+// lost when the Figure leaves play.
+#[test]
+fn r13_4_sympathy_counters() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["tisza", "ner"]);
+    let v = g.put_in_play(0, "tis_vitezy_david"); // 1/2
+    let t = g.put_in_play(0, "tis_tarr_zoltan"); // 2/2
+    let b = g.add_bases(0, 2, 3);
+    let o = g.put_in_hand(0, "tis_orszagjaras");
+    g.play_card(0, o);
+    g.window(1);
+    assert_eq!((g.influence(v), g.credibility(v)), (2, 3));
+    assert_eq!((g.influence(t), g.credibility(t)), (3, 3));
+    assert!(b.iter().all(|&x| g.inst[x as usize].counters == 0), "Figures only");
+    g.inst[t as usize].damage = 3;
+    g.state_check();
+    assert_eq!(g.zone_of(t), Zone::Oblivion);
+    assert_eq!(g.inst[t as usize].counters, 0);
+    ok(&g);
+}
+
+// R2.7.1 (E3): token cards are limited to the 4 of each kind.
+#[test]
+fn r2_7_1_e3_token_supply_limit() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["radikalisok", "tisza"]);
+    let sp = db.index_of("tok_szakadar").unwrap();
+    g.create_tokens(0, sp, 6);
+    let n = g.players[0].play.iter().filter(|&&c| g.inst[c as usize].def == sp).count();
+    assert_eq!(n, 4);
+    assert_eq!(g.token_box.len(), 4, "the 4 Fences are left");
+    ok(&g);
+}
+
+// E23 (R6.3.2): Defector reduces only the generic part (not below 0) when an opponent controls
+// an Institution; an Event's Institution reduction applies to recruited Institutions too.
+#[test]
+fn r6_3_2_e23_cost_changes() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["tisza", "ner"]);
+    let k = g.put_in_hand(0, "tis_kiabrandult_fideszes"); // 2U, Defector 2
+    assert_eq!(g.play_cost(0, k).generic, 2);
+    g.put_in_play(1, "ner_rezsicsokkentes");
+    let c = g.play_cost(0, k);
+    assert_eq!((c.generic, c.pips), (0, [0, 0, 1]));
+    let ruszin = g.put_in_hand(0, "tis_ruszin_szendi_romulusz"); // 3UU, Defector 2
+    assert_eq!(g.play_cost(0, ruszin).generic, 1);
+    g.force_event("ev_alaptorveny");
+    let r = g.put_in_hand(1, "ner_legfobb_ugyeszseg"); // 2F Institution
+    assert_eq!(g.play_cost(1, r).generic, 1);
+    let hir = *g.news_row.iter().chain(g.news_deck.iter()).find(|&&c| g.def(c).id == "nf_hir_tv").unwrap();
+    assert_eq!(g.recruit_cost(hir).generic, 1);
+}
+
+// ======================================================================================
+// R14 State checks
+// ======================================================================================
+
+// R14.1 (E72): every Figure with damage >= Credibility leaves at once; Credibility 0 counts.
+#[test]
+fn r14_1_e72_state_check_removes_all_lethal_figures() {
+    let db = scenario::db(&[("tis_tunteto_diak.credibility", 0)]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    let a = g.put_in_play(0, "ner_semjen_zsolt"); // 2/2
+    let b = g.put_in_play(1, "tis_tarr_zoltan"); // 2/2
+    let c = g.put_in_play(1, "tis_forsthoffer_agnes"); // 1/3
+    let d = g.put_in_play(1, "tis_tunteto_diak"); // 1/0
+    g.inst[a as usize].damage = 2;
+    g.inst[b as usize].damage = 5;
+    g.inst[c as usize].damage = 2;
+    g.state_check();
+    assert!(g.players[0].oblivion.contains(&a));
+    assert!(g.players[1].oblivion.contains(&b));
+    assert!(g.players[1].oblivion.contains(&d), "Credibility 0 leaves play");
+    assert_eq!(g.zone_of(c), Zone::Play);
+    assert_eq!(g.inst[c as usize].damage, 2);
+    ok(&g);
+}
+
+// ======================================================================================
+// R15 Multiplayer
+// ======================================================================================
+
+// R15.2, R9.2: with 3 players each attacker names its own target.
+#[test]
+fn r15_2_per_attacker_targets() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["radikalisok", "tisza", "ner"]);
+    let s = g.put_in_play(0, "rad_sneider_tamas"); // 2
+    let a = g.put_in_play(0, "rad_radikalis_aktivista"); // 1 + 1
+    g.script(0, &[Opt::Attack(s, 1), Opt::Attack(a, 2)]);
+    g.campaign();
+    assert_eq!(g.players[1].support, 18);
+    assert_eq!(g.players[2].support, 18);
+    assert_eq!(g.players[0].support, 20);
+}
+
+// R15.2.1 (E75), R9.3.1: only the attacked player blocks.
+#[test]
+fn r15_2_1_e75_only_attacked_player_blocks() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["radikalisok", "tisza", "ner"]);
+    let s = g.put_in_play(0, "rad_sneider_tamas");
+    let k = g.put_in_play(2, "ner_kover_laszlo");
+    g.script(0, &[Opt::Attack(s, 1)]);
+    g.script(2, &[Opt::Block(k, s)]);
+    g.campaign();
+    assert_eq!(g.script_left(2), 1, "seat 2 was not asked to block");
+    assert_eq!(g.players[1].support, 18);
+    assert_eq!(g.inst[k as usize].damage, 0);
+}
+
+// R15.4, R15.4.1 (E77): the active player who knocks out an opponent in their own turn gains 5.
+#[test]
+fn r15_4_1_e77_voter_takeover_combat() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["radikalisok", "tisza", "ner"]);
+    let s = g.put_in_play(0, "rad_sneider_tamas");
+    g.players[1].support = 2;
+    g.script(0, &[Opt::Attack(s, 1)]);
+    g.campaign();
+    assert!(!g.players[1].alive);
+    assert_eq!(g.players[0].support, 25);
+    assert_eq!(g.players[2].support, 20);
+    assert!(g.outcome.is_none());
+    ok(&g);
+}
+
+// R15.4.1 (E77): a card effect's Support loss is credited to its controller.
+#[test]
+fn r15_4_1_e77_voter_takeover_card_effect() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["radikalisok", "tisza", "ner"]);
+    g.players[2].support = 1;
+    g.script(0, &[Opt::Player(2)]);
+    g.enter_free(0, "rad_novak_elod"); // enters: target opponent loses 1 Support
+    assert!(!g.players[2].alive);
+    assert_eq!(g.players[0].support, 25);
+    assert_eq!(g.players[1].support, 20);
+}
+
+// R15.4.1 (E77), R12.8 (E65): Support lost to an Event is credited to no one.
+#[test]
+fn r15_4_1_e77_no_voter_takeover_for_event_loss() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["radikalisok", "tisza", "ner"]);
+    g.players[1].support = 2;
+    g.players[1].scandal = 3;
+    g.force_event("ev_kegyelmi_botrany");
+    assert!(!g.players[1].alive);
+    assert_eq!(g.players[0].support, 20);
+    assert_eq!(g.players[2].support, 20);
+    assert!(g.outcome.is_none());
+}
+
+// R15.4.1 (E77), R7.6.1: Support lost to the empty-deck rule is credited to no one.
+#[test]
+fn r15_4_1_e77_no_voter_takeover_for_empty_deck() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["radikalisok", "tisza", "ner"]);
+    g.players[1].support = 2;
+    thin_deck(&mut g, 1, 0);
+    g.force_event("ev_ellenzeki_elovalasztas"); // every player draws 1
+    assert!(!g.players[1].alive);
+    assert_eq!(g.players[0].support, 20);
+}
+
+// R15.4: only in the knocking-out player's own turn.
+#[test]
+fn r15_4_no_voter_takeover_in_opponents_turn() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["osszefogas", "ner", "tisza"]);
+    g.active = 1;
+    g.players[2].support = 2;
+    g.players[2].scandal = 2;
+    let h = g.put_in_hand(0, "osz_hangfelvetel"); // Reaction: Exposé 4
+    g.add_bases(0, 1, 2);
+    g.script(0, &[Opt::Player(2)]);
+    g.play_card(0, h);
+    g.window(1);
+    assert!(!g.players[2].alive);
+    assert_eq!(g.last_reducer[2], 0);
+    assert_eq!(g.players[0].support, 20, "not seat 0's turn");
+    assert_eq!(g.players[1].support, 20);
+}
+
+// R15.3, R15.3.1 (E76), R11.3.1 (E62): an eliminated player's cards leave the game; Newsfeed
+// cards they control go to the Newsfeed deck bottom (last entered lowest); tokens to the box;
+// cards owned by others return to their owner; their Scandal goes away.
+#[test]
+fn r15_3_1_e76_eliminated_players_cards_leave() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza", "radikalisok"]);
+    let h = g.put_in_hand(1, "tis_orszagjaras");
+    thin_deck(&mut g, 1, 20);
+    let obl = g.players[1].oblivion[0];
+    let fig = g.put_in_play(1, "tis_tarr_zoltan");
+    let n1 = g.put_in_play(1, "nf_publicista");
+    let n2 = g.put_in_play(1, "nf_megafon_influenszer");
+    let tok = g.put_in_play(1, "tok_szakadar");
+    let sim = g.put_in_play(0, "ner_simicska_lajos");
+    g.change_control(sim, 1);
+    g.players[1].scandal = 4;
+    g.lose_support(1, 20, 0);
+    g.state_check();
+    assert!(!g.players[1].alive);
+    for c in [h, obl, fig] {
+        assert_eq!(g.zone_of(c), Zone::Removed);
+    }
+    let p1 = &g.players[1];
+    assert!(p1.hand.is_empty() && p1.deck.is_empty() && p1.oblivion.is_empty() && p1.play.is_empty());
+    assert_eq!(p1.scandal, 0);
+    assert_eq!(g.news_deck[0], n2, "entered last, lowest");
+    assert_eq!(g.news_deck[1], n1);
+    assert_eq!(g.zone_of(tok), Zone::Box);
+    assert_eq!(g.controller(sim), 0);
+    assert!(g.players[0].play.contains(&sim));
+    assert_eq!(g.players[0].support, 25, "R15.4: seat 0 knocked them out in its turn");
+    ok(&g);
+}
+
+// R12.9 (E66), R3.10 (E11), R15.6: the start player role passes on; turn order skips the
+// eliminated player.
+#[test]
+fn r12_9_e66_start_player_role_passes_and_turn_order_skips() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza", "radikalisok"]);
+    g.active = 1;
+    g.players[0].support = 1;
+    g.lose_support(0, 1, 1);
+    g.state_check();
+    assert!(!g.players[0].alive);
+    assert_eq!(g.start_player, 1);
+    assert_eq!(g.next_alive(2), 1);
+    assert_eq!(g.next_alive(1), 2);
+    assert_eq!(g.opponents(1).collect::<Vec<_>>(), vec![2]);
+    ok(&g);
+}
+
+// R7.7 (E34): with 3 players, an active player eliminated in their own turn (Scandal threshold)
+// ends the turn; the game goes on.
+#[test]
+fn r7_7_e34_active_player_eliminated_in_own_turn() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza", "radikalisok"]);
+    g.start_player = 1;
+    g.players[0].support = 1;
+    g.players[0].scandal = 6;
+    g.put_in_play(0, "ner_kover_laszlo");
+    g.take_turn();
+    assert!(!g.players[0].alive);
+    assert!(g.outcome.is_none());
+    assert!(g.players[0].play.is_empty());
+    assert_eq!(g.players[1].support, 20, "threshold loss credited to no one");
+    assert_eq!(g.next_alive(0), 1);
+    ok(&g);
+}
+
+// R15.5 (E78): "each opponent" means every opponent (Kordonbontás in a 3-player game).
+#[test]
+fn r15_5_e78_each_opponent() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["radikalisok", "tisza", "ner"]);
+    let k = g.put_in_hand(0, "rad_kordonbontas");
+    g.add_bases(0, 2, 3);
+    g.play_card(0, k);
+    g.window(1);
+    assert_eq!(g.players[1].support, 19);
+    assert_eq!(g.players[2].support, 19);
+    assert_eq!(g.players[0].support, 20);
+}
+
+// ======================================================================================
+// R17 Parameters
+// ======================================================================================
+
+// R17 rules.starting_support (R1.1) and second_player_bonus (R3.8).
+#[test]
+fn r17_starting_support_parameter() {
+    let db = scenario::db(&[("rules.starting_support", 30)]);
+    let mut g = fresh(&db, &[0, 1], 2);
+    g.setup(Some(1));
+    assert_eq!(g.players[1].support, 30);
+    assert_eq!(g.players[0].support, 35);
+    let db = scenario::db(&[("rules.starting_support", 15), ("rules.second_player_bonus", 0)]);
+    let mut g = fresh(&db, &[0, 1], 2);
+    g.setup(Some(0));
+    assert_eq!([g.players[0].support, g.players[1].support], [15, 15]);
+}
+
+// R17 rules.hand_limit (R7.4).
+#[test]
+fn r17_hand_limit_parameter() {
+    let db = scenario::db(&[("rules.hand_limit", 5)]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    g.start_player = 1;
+    fill_hand(&mut g, 0, 6);
+    g.take_turn();
+    assert_eq!(g.players[0].hand.len(), 5);
+    assert_eq!(g.players[0].oblivion.len(), 2);
+}
+
+// R17 rules.expose_cost (R10.3.1, E51): "{M}" makes one Media enough.
+#[test]
+fn r17_expose_cost_parameter() {
+    let db = db_with(&[("rules.expose_cost", ParamValue::Str("{M}".into()))]).unwrap();
+    let mut g = scenario::game(&db, &["osszefogas", "ner"]);
+    let m = g.add_bases(0, 1, 1);
+    g.players[1].scandal = 2;
+    g.main_options(0);
+    assert!(g.opts.contains(&Opt::Expose(1)));
+    let c = g.expose_cost(1);
+    assert_eq!((c.generic, c.pips), (0, [0, 1, 0]));
+    g.script(0, &[Opt::Expose(1)]);
+    g.start_player = 1;
+    g.take_turn();
+    assert!(ex(&g, m[0]));
+    assert_eq!(g.players[1].support, 18);
+}
+
+// R17 rules.scandal_threshold and scandal_threshold_loss (R10.2.1).
+#[test]
+fn r17_scandal_threshold_parameters() {
+    let db = scenario::db(&[("rules.scandal_threshold", 3), ("rules.scandal_threshold_loss", 2)]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    g.start_player = 1;
+    g.players[0].scandal = 3;
+    g.take_turn();
+    assert_eq!(g.players[0].support, 18);
+}
+
+// R17: unknown parameter names and out-of-range or ill-typed values are errors naming the
+// parameter.
+#[test]
+fn r17_parameter_errors_name_the_parameter() {
+    let e = db_with(&[("rules.no_such_rule", ParamValue::Int(1))]).err().expect("unknown name");
+    assert!(e.contains("rules.no_such_rule"), "{e}");
+    let e = db_with(&[("rules.hand_limit", ParamValue::Int(-1))]).err().expect("out of range");
+    assert!(e.contains("rules.hand_limit"), "{e}");
+    let e = db_with(&[("rules.starting_support", ParamValue::Int(0))]).err().expect("out of range");
+    assert!(e.contains("rules.starting_support"), "{e}");
+    let e = db_with(&[("rules.expose_cost", ParamValue::Str("{X}".into()))]).err().expect("bad cost");
+    assert!(e.contains("rules.expose_cost"), "{e}");
+    let e = db_with(&[("rules.hand_limit", ParamValue::Str("7".into()))]).err().expect("wrong kind");
+    assert!(e.contains("rules.hand_limit"), "{e}");
+    let e = db_with(&[("ner_orban_viktor.influence", ParamValue::Int(100))]).err().expect("card out of range");
+    assert!(e.contains("ner_orban_viktor.influence"), "{e}");
+    let e = db_with(&[("rules.voter_takeover_credit", ParamValue::Str("nobody".into()))]).err().expect("bad choice");
+    assert!(e.contains("rules.voter_takeover_credit"), "{e}");
+    assert!(db_with(&[("rules.voter_takeover_credit", ParamValue::Str("active_player".into()))]).is_ok());
+}
+
+// R3.1.1 (E5): no mirror matches unless rules.allow_mirror.
+#[test]
+fn r3_1_1_e5_no_mirror_matches() {
+    let spec = BatchSpec {
+        factions: vec![2, 2],
+        bots: vec![BotSpec::random(); 2],
+        games: 1,
+        seed: 1,
+        threads: Some(1),
+        start_player: None,
+    };
+    let db = scenario::db(&[]);
+    let e = spec.validate(&db).err().expect("mirror rejected");
+    assert!(e.contains("allow_mirror"), "{e}");
+    let db = db_with(&[("rules.allow_mirror", ParamValue::Bool(true))]).unwrap();
+    assert!(spec.validate(&db).is_ok());
+}

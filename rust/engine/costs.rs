@@ -14,19 +14,19 @@ fn adjust(mut c: Cost, inc: i16, red: i16) -> Cost {
 impl Game<'_> {
     /// Cost to play card `c` from `p`'s hand (Defector, Alaptörvény, Pegasus-botrány).
     pub fn play_cost(&self, p: usize, c: Cid) -> Cost {
-        let d = self.def(c);
+        let i = &self.inst[c as usize];
         let mut red = 0;
         let mut inc = 0;
-        if d.kw.defector > 0 && self.opponents(p).any(|q| self.institutions(q) > 0) {
-            red += d.kw.defector;
+        if i.defector > 0 && self.opponents(p).any(|q| self.institutions(q) > 0) {
+            red += i.defector as i16;
         }
-        if d.ctype == CardType::Institution {
+        if i.is(Inst::F_INSTITUTION) {
             red += self.round_mods.institution_cost_reduction;
         }
-        if d.ctype == CardType::Reaction {
+        if i.is(Inst::F_REACTION) {
             inc += self.round_mods.reaction_cost_increase;
         }
-        adjust(d.cost, inc, red)
+        adjust(i.cost, inc, red)
     }
 
     /// Cost to recruit a Newsfeed card (NOlimpia, Rekordinfláció, Alaptörvény).
@@ -47,6 +47,9 @@ impl Game<'_> {
     pub fn expose_cost(&self, target: usize) -> Cost {
         let mut inc = self.round_mods.expose_cost_increase;
         for &c in &self.players[target].play {
+            if !self.inst[c as usize].is(Inst::F_STATIC) {
+                continue;
+            }
             for s in &self.def(c).statics {
                 if let Static::ExposeTax { n } = *s {
                     inc += n;
@@ -116,15 +119,13 @@ impl Game<'_> {
         let mut best: Option<(Cid, u8)> = None;
         for &c in &self.players[p].play {
             if let Some((r, _)) = self.source_usable(c) {
-                let d = self.def(c);
+                let it = &self.inst[c as usize];
                 let rank = match (r, want) {
                     (Some(r), Some(w)) if r != w => continue,
                     (None, _) => 3,
-                    _ => match d.ctype {
-                        CardType::Base => 0,
-                        CardType::Institution => 1,
-                        _ => 2,
-                    },
+                    _ if it.is(Inst::F_BASE) => 0,
+                    _ if it.is(Inst::F_INSTITUTION) => 1,
+                    _ => 2,
                 };
                 if best.map_or(true, |(_, b)| rank < b) {
                     best = Some((c, rank));

@@ -123,6 +123,7 @@ impl Game<'_> {
             return false;
         }
         let mut found: smallvec_like::Buf = Default::default();
+        let avail = if has_reaction { self.available(p) } else { ([0; 3], 0) };
         if has_reaction {
             for i in 0..self.players[p].hand.len() {
                 let c = self.players[p].hand[i];
@@ -130,7 +131,7 @@ impl Game<'_> {
                     continue;
                 }
                 let dup = found.iter().any(|&x| self.inst[x as usize].def == self.inst[c as usize].def);
-                if !dup && self.can_play_from_hand(p, c, true) {
+                if !dup && self.can_play_from_hand_with(p, c, true, avail) {
                     found.push(c);
                 }
             }
@@ -170,7 +171,8 @@ impl Game<'_> {
             let mut passes = 0;
             let mut p = lead;
             let mut guard = 0;
-            while passes < self.alive_count() {
+            let mut alive = self.alive_count();
+            while passes < alive {
                 if self.halted() {
                     return;
                 }
@@ -184,10 +186,12 @@ impl Game<'_> {
                             Opt::Play(c) => {
                                 self.play_card(p, c);
                                 passes = 0;
+                                alive = self.alive_count();
                             }
                             Opt::Activate(c, a) => {
                                 self.activate(c, a as usize);
                                 passes = 0;
+                                alive = self.alive_count();
                             }
                             _ => passes += 1,
                         }

@@ -52,6 +52,9 @@ pub struct Inst {
     /// Resource source: 0..3 a fixed resource, 3 = any, -1 = none; and units per exhaust.
     pub source: i8,
     pub source_units: i8,
+    /// Printed cost and Defector N, copied for `play_cost`.
+    pub cost: crate::cards::Cost,
+    pub defector: i8,
 }
 
 impl Inst {
@@ -61,6 +64,8 @@ impl Inst {
     pub const F_MOMENTUM: u8 = 8;
     pub const F_BASE: u8 = 16;
     pub const F_INSTITUTION: u8 = 32;
+    /// Has static abilities (lords, Exposé taxes, Border Closure …).
+    pub const F_STATIC: u8 = 64;
 
     fn for_def(def: u16, d: &CardDef, owner: i8, zone: Zone) -> Inst {
         let mut flags = 0;
@@ -82,13 +87,16 @@ impl Inst {
         if d.ctype == CardType::Institution {
             flags |= Self::F_INSTITUTION;
         }
+        if !d.statics.is_empty() || d.kw.border_closure {
+            flags |= Self::F_STATIC;
+        }
         let (source, source_units) = match (d.produces, d.mana_ability) {
             (Some(r), _) => (r as i8, 1),
             (None, Some((Some(r), n))) => (r as i8, n as i8),
             (None, Some((None, n))) => (3, n as i8),
             _ => (-1, 0),
         };
-        Inst { def, owner, controller: -1, zone, flags, source, source_units, ..Default::default() }
+        Inst { def, owner, controller: -1, zone, flags, source, source_units, cost: d.cost, defector: d.kw.defector as i8, ..Default::default() }
     }
     #[inline]
     pub fn is(&self, flag: u8) -> bool {

@@ -1,8 +1,8 @@
 //! Influence and Credibility with every static bonus (Sympathy counters, Supermajority, Unity,
 //! Joint Candidate, lords, Lone, Events), and the board conditions cards test.
 
-use super::state::{Cid, Game};
-use crate::cards::{CardType, Condition, Static, Who};
+use super::state::{Cid, Game, Inst};
+use crate::cards::{Condition, Static, Who};
 
 impl Game<'_> {
     /// Unity (cards.md §2): the Figures `p` controls show at least N different parties.
@@ -15,7 +15,7 @@ impl Game<'_> {
     }
 
     pub fn institutions(&self, p: usize) -> i32 {
-        self.players[p].play.iter().filter(|&&c| self.ctype(c) == CardType::Institution).count() as i32
+        self.players[p].play.iter().filter(|&&c| self.inst[c as usize].is(Inst::F_INSTITUTION)).count() as i32
     }
 
     /// Supermajority (cards.md §2): 2 Institutions, 1 more while an opponent controls
@@ -25,6 +25,9 @@ impl Game<'_> {
         let mut inc = 0;
         for q in self.opponents(p) {
             for &c in &self.players[q].play {
+                if !self.inst[c as usize].is(Inst::F_STATIC) {
+                    continue;
+                }
                 for s in &self.def(c).statics {
                     if let Static::SupermajorityIncrease { n } = *s {
                         inc = inc.max(n as i32);
@@ -38,7 +41,7 @@ impl Game<'_> {
 
     /// Some opponent of `p` controls a card with Border Closure.
     pub fn border_closed_for(&self, p: usize) -> bool {
-        self.opponents(p).any(|q| self.players[q].play.iter().any(|&c| self.def(c).kw.border_closure))
+        self.opponents(p).any(|q| self.players[q].play.iter().any(|&c| self.inst[c as usize].is(Inst::F_STATIC) && self.def(c).kw.border_closure))
     }
 
     pub fn condition(&self, p: usize, cond: Condition) -> bool {
@@ -67,6 +70,9 @@ impl Game<'_> {
             }
         }
         for &s in &self.players[p].play {
+            if !self.inst[s as usize].is(Inst::F_STATIC) {
+                continue;
+            }
             let sd = self.def(s);
             for st in &sd.statics {
                 if let Static::StatBonus { who, influence, credibility, cond } = *st {
