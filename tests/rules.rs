@@ -1737,3 +1737,191 @@ fn r3_1_1_e5_no_mirror_matches() {
     let db = db_with(&[("rules.allow_mirror", ParamValue::Bool(true))]).unwrap();
     assert!(spec.validate(&db).is_ok());
 }
+
+// ======================================================================================
+// More edge cases
+// ======================================================================================
+
+// R7.7 (E34), R9.5.2 (E49): the active player knocked out in the Campaign window (by an
+// opponent's Exposé Reaction) — the Campaign ends without damage; no Voter takeover for the
+// Reaction's controller, whose turn it is not (R15.4).
+#[test]
+fn r7_7_e34_active_player_knocked_out_mid_campaign() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["radikalisok", "osszefogas", "tisza"]);
+    let s = g.put_in_play(0, "rad_sneider_tamas");
+    g.players[0].support = 2;
+    g.players[0].scandal = 2;
+    let h = g.put_in_hand(1, "osz_hangfelvetel");
+    g.add_bases(1, 1, 2);
+    g.script(0, &[Opt::Attack(s, 1)]);
+    g.script(1, &[Opt::Play(h), Opt::Player(0)]);
+    g.campaign();
+    assert_eq!(g.script_left(1), 0);
+    assert!(!g.players[0].alive);
+    assert!(g.outcome.is_none());
+    assert_eq!(g.players[1].support, 20, "no combat damage, no Voter takeover");
+    assert_eq!(g.zone_of(s), Zone::Removed);
+    assert!(!g.campaign.active);
+    ok(&g);
+}
+
+// R15.4.1 (E77) parameter voter_takeover_credit = "active_player": every opponent eliminated in
+// the active player's turn is credited to them, Event losses included.
+#[test]
+fn r15_4_1_e77_voter_takeover_credit_active_player() {
+    let db = db_with(&[("rules.voter_takeover_credit", ParamValue::Str("active_player".into()))]).unwrap();
+    let mut g = scenario::game(&db, &["radikalisok", "tisza", "ner"]);
+    g.players[1].support = 2;
+    g.players[1].scandal = 3;
+    g.force_event("ev_kegyelmi_botrany");
+    assert!(!g.players[1].alive);
+    assert_eq!(g.players[0].support, 25);
+    assert_eq!(g.players[2].support, 20);
+}
+
+// R17 rules.voter_takeover_gain (R15.4).
+#[test]
+fn r17_voter_takeover_gain_parameter() {
+    let db = scenario::db(&[("rules.voter_takeover_gain", 2)]);
+    let mut g = scenario::game(&db, &["radikalisok", "tisza", "ner"]);
+    let s = g.put_in_play(0, "rad_sneider_tamas");
+    g.players[1].support = 2;
+    g.script(0, &[Opt::Attack(s, 1)]);
+    g.campaign();
+    assert_eq!(g.players[0].support, 22);
+}
+
+// R6.4.2 (E25), R6.6: a Figure's ↷ resource ability obeys Fresh.
+#[test]
+fn r6_4_2_e25_fresh_figure_cannot_produce() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    let m = g.enter_free(0, "ner_meszaros_lorinc");
+    let b = g.put_in_hand(0, "ner_bunbak");
+    assert!(g.inst[m as usize].fresh);
+    assert!(!g.can_play_from_hand(0, b, false), "Fresh Mészáros can't pay");
+    g.start_player = 1;
+    g.take_turn();
+    assert!(g.can_play_from_hand(0, b, false));
+}
+
+// R6.7.1 (E27): Swap any number of times per turn, paying each time.
+#[test]
+fn r6_7_1_e27_swap_twice() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    g.start_player = 1;
+    let b1 = g.put_in_hand(0, "ner_base_kozbeszerzes");
+    let b2 = g.put_in_hand(0, "ner_base_stadion");
+    let m = g.add_bases(0, 1, 2);
+    let deck = g.players[0].deck.len();
+    g.script(0, &[Opt::Swap(b1), Opt::Swap(b2)]);
+    g.take_turn();
+    assert_eq!(g.script_left(0), 0);
+    assert_eq!(g.players[0].oblivion, vec![b1, b2]);
+    assert_eq!(g.players[0].deck.len(), deck - 3);
+    assert_eq!(g.players[0].hand.len(), 3);
+    assert!(m.iter().all(|&c| ex(&g, c)));
+    assert_eq!(g.players[0].bases_played, 0);
+}
+
+// R8.5 (E40): activated abilities only with main priority unless the text allows another time
+// (Bűnbak: any time, even while Fresh — its cost is not ↷).
+#[test]
+fn r8_5_e40_ability_timing() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    let gul = g.put_in_play(0, "ner_gulyas_gergely");
+    assert!(g.can_activate(gul, 0, false));
+    assert!(!g.can_activate(gul, 0, true), "not in a window");
+    let b = g.enter_free(0, "ner_bunbak");
+    assert!(g.inst[b as usize].fresh);
+    assert!(g.can_activate(b, 0, true));
+    // in the opponent's turn, in a window
+    g.active = 1;
+    g.players[0].scandal = 3;
+    g.script(0, &[Opt::Activate(b, 0)]);
+    g.window(1);
+    assert_eq!(g.players[0].scandal, 1);
+    assert_eq!(g.zone_of(b), Zone::Oblivion);
+}
+
+// R5.1 (E16), R14.1: Figures leaving at the same time go to Oblivion in the order they entered.
+#[test]
+fn r5_1_e16_simultaneous_moves_in_entered_order() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    let t1 = g.put_in_play(1, "tis_vitezy_david");
+    let t2 = g.put_in_play(1, "tis_tarr_zoltan");
+    g.inst[t2 as usize].damage = 2;
+    g.inst[t1 as usize].damage = 2;
+    g.state_check();
+    assert_eq!(g.players[1].oblivion, vec![t1, t2]);
+}
+
+// R13.5, R9.3: token cards are Figures — a Fence blocks (and can't attack); created Splinters
+// have Momentum and may attack at once.
+#[test]
+fn r13_5_tokens_are_figures() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["tisza", "radikalisok"]);
+    let v = g.put_in_play(0, "tis_tarr_zoltan"); // 2/2
+    let f = g.put_in_play(1, "tok_kerites"); // 0/3, can't attack
+    g.script(1, &[Opt::Block(f, v)]);
+    g.campaign();
+    assert_eq!(g.inst[f as usize].damage, 2);
+    assert_eq!(g.inst[v as usize].damage, 0);
+    assert_eq!(g.players[1].support, 20);
+    g.active = 1;
+    assert!(!g.can_attack(f), "Fence: can't attack");
+    let ps = g.put_in_hand(1, "rad_partszakadas");
+    g.add_bases(1, 2, 2);
+    g.play_card(1, ps);
+    g.window(0);
+    let sp: Vec<Cid> = g.players[1].play.iter().copied().filter(|&c| g.def(c).id == "tok_szakadar").collect();
+    assert_eq!(sp.len(), 2);
+    assert!(sp.iter().all(|&c| g.inst[c as usize].fresh && g.can_attack(c)), "Momentum");
+    ok(&g);
+}
+
+// R9.3: one blocker blocks one attacker; the other attacker gets through.
+#[test]
+fn r9_3_one_blocker_blocks_one_attacker() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["radikalisok", "tisza"]);
+    let s = g.put_in_play(0, "rad_sneider_tamas"); // 2/2
+    let a = g.put_in_play(0, "rad_radikalis_aktivista"); // 1/1 +1/+0
+    let k = g.put_in_play(1, "tis_kiabrandult_fideszes"); // 2/3
+    g.script(0, &[Opt::Attack(s, 1), Opt::Attack(a, 1)]);
+    g.script(1, &[Opt::Block(k, s)]);
+    g.campaign();
+    assert_eq!(g.players[1].support, 18, "the aktivista's 2");
+    assert_eq!(g.zone_of(s), Zone::Oblivion);
+    assert_eq!(g.inst[k as usize].damage, 2);
+}
+
+// R15.2: the basic Exposé may be aimed at any opponent.
+#[test]
+fn r15_2_expose_any_opponent() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["osszefogas", "tisza", "ner"]);
+    g.add_bases(0, 1, 2);
+    g.main_options(0);
+    assert!(g.opts.contains(&Opt::Expose(1)) && g.opts.contains(&Opt::Expose(2)));
+    assert!(!g.opts.contains(&Opt::Expose(0)));
+}
+
+// R14.4 (E73): in a two-player game the first elimination ends the game at once; nothing
+// further is carried out (Novák Előd's trigger happens, the later Campaign cannot).
+#[test]
+fn r14_4_e73_two_player_game_ends_at_first_elimination() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["radikalisok", "tisza"]);
+    g.players[1].support = 1;
+    g.enter_free(0, "rad_novak_elod");
+    assert_eq!(g.outcome, Some(Outcome { winner: Some(0), reason: EndReason::LastPlayerStanding }));
+    g.players[0].support = -3;
+    g.state_check();
+    assert_eq!(g.outcome.unwrap().winner, Some(0), "the outcome is final");
+}
