@@ -182,6 +182,11 @@ fn attack_is_safe(v: &SeatView, c: Cid, q: usize) -> bool {
     !blockers.iter().any(|&b| v.influence(b).unwrap_or(0) >= cred)
 }
 
+/// The heuristic's score of a main-priority option (higher is better; EndPhase is 0).
+pub fn main_score_pub(k: &Knobs, v: &SeatView, o: &Opt) -> f64 {
+    main_score(k, v, o)
+}
+
 fn main_score(k: &Knobs, v: &SeatView, o: &Opt) -> f64 {
     let me = v.seat;
     let threshold = v.rules().scandal_threshold;

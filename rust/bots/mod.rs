@@ -2,12 +2,13 @@
 //! and answers with the index of one offered option.
 
 pub mod heuristic;
+pub mod search;
 
 use crate::engine::{DecisionKind, Opt, SeatView};
 use crate::rng::Rng;
 
 /// Bot kinds and presets a spec may name.
-pub const BOT_KINDS: &[&str] = &["random", "heuristic", "aggro", "control"];
+pub const BOT_KINDS: &[&str] = &["random", "heuristic", "aggro", "control", "search"];
 
 /// A bot spec: the kind plus its named numeric knobs.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,6 +40,28 @@ impl BotSpec {
                     }
                 }
             }
+            "search" => {
+                for (k, v) in &knobs {
+                    match k.as_str() {
+                        "iterations" => {
+                            if !(v.fract() == 0.0 && *v >= 1.0 && *v <= 1_000_000.0) {
+                                return Err(format!("bot knob 'iterations' must be a whole number in 1..=1000000, got {v}"));
+                            }
+                        }
+                        "width" => {
+                            if !(v.fract() == 0.0 && *v >= 1.0 && *v <= 64.0) {
+                                return Err(format!("bot knob 'width' must be a whole number in 1..=64, got {v}"));
+                            }
+                        }
+                        _ if heuristic::KNOBS.iter().any(|x| x.0 == k) => {
+                            if !v.is_finite() || *v < 0.0 || *v > 1.0 {
+                                return Err(format!("bot knob '{k}' must be a number in 0..=1, got {v}"));
+                            }
+                        }
+                        _ => return Err(format!("bot 'search' has no knob '{k}' (knobs: iterations, width and the heuristic's)")),
+                    }
+                }
+            }
             other => return Err(format!("unknown bot kind '{other}' (known: {})", BOT_KINDS.join(", "))),
         }
         Ok(BotSpec { kind: kind.into(), knobs })
@@ -61,6 +84,8 @@ pub enum Policy {
     Random(Rng),
     /// The rule-based family with its knobs.
     Heuristic(Box<heuristic::Knobs>),
+    /// Determinized Monte-Carlo search over the heuristic.
+    Search(Box<search::Search>),
     /// Tests: answers taken in order; each must be among the offered options. When the
     /// script is used up, the most passive option is taken (Keep, Pass, EndPhase, Done,
     /// NoTarget, the largest Amount), else the first.
@@ -71,6 +96,15 @@ impl Policy {
     pub fn new(spec: &BotSpec, rng: Rng) -> Policy {
         match spec.kind.as_str() {
             "heuristic" | "aggro" | "control" => Policy::Heuristic(Box::new(heuristic::Knobs::from(&spec.kind, &spec.knobs))),
+            "search" => {
+                let get = |n: &str, d: f64| spec.knobs.iter().find(|k| k.0 == n).map_or(d, |k| k.1);
+                Policy::Search(Box::new(search::Search {
+                    iterations: get("iterations", 200.0) as u32,
+                    width: get("width", 6.0) as usize,
+                    knobs: heuristic::Knobs::from("heuristic", &spec.knobs),
+                    rng,
+                }))
+            }
             _ => Policy::Random(rng),
         }
     }
@@ -80,6 +114,7 @@ impl Policy {
         match self {
             Policy::Random(rng) => rng.below(opts.len()),
             Policy::Heuristic(k) => heuristic::choose(k, _view, _kind, opts),
+            Policy::Search(s) => s.choose(_view, _kind, opts),
             Policy::Unset => 0,
             Policy::Scripted(q) => {
                 if let Some(want) = q.front().copied() {

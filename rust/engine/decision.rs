@@ -157,6 +157,50 @@ impl<'a, 'db> SeatView<'a, 'db> {
     pub fn play_cost(&self, c: Cid) -> crate::cards::Cost {
         self.g.play_cost(self.seat, c)
     }
+    /// A copy of the game in which everything this seat cannot see is re-dealt at random from
+    /// what it could be (each player's hidden cards: hand (other seats) and deck; the Newsfeed
+    /// and Event decks), the future randomness is reseeded, and every seat plays `policies`.
+    /// The result depends only on what the seat can see and on `rng`.
+    pub fn determinize(&self, rng: &mut crate::rng::Rng, policies: Vec<crate::bots::Policy>) -> Game<'db> {
+        let mut g = self.g.clone();
+        g.log = None;
+        g.check_invariants = false;
+        g.policies = policies;
+        let mut pool: Vec<Cid> = Vec::with_capacity(64);
+        for p in 0..g.n {
+            pool.clear();
+            let hidden_hand = p != self.seat;
+            if hidden_hand {
+                pool.extend_from_slice(&g.players[p].hand);
+            }
+            pool.extend_from_slice(&g.players[p].deck);
+            // canonical order first, so the arrangement of hidden cards cannot matter
+            pool.sort_unstable_by_key(|&c| (g.inst[c as usize].def, c));
+            rng.shuffle(&mut pool);
+            let hn = if hidden_hand { g.players[p].hand.len() } else { 0 };
+            if hidden_hand {
+                for (i, &c) in pool[..hn].iter().enumerate() {
+                    g.players[p].hand[i] = c;
+                    g.inst[c as usize].zone = Zone::Hand;
+                }
+            }
+            let dn = g.players[p].deck.len();
+            for (i, &c) in pool[hn..hn + dn].iter().enumerate() {
+                g.players[p].deck[i] = c;
+                g.inst[c as usize].zone = Zone::Deck;
+            }
+        }
+        for deck in [&mut g.news_deck, &mut g.event_deck] {
+            deck.sort_unstable();
+            rng.shuffle(deck);
+        }
+        // cards of the same definition are interchangeable: canonical instance order per def
+        g.rng_shuffle = crate::rng::Rng::new(rng.next_u64());
+        g.rng_events = crate::rng::Rng::new(rng.next_u64());
+        g.rng_dice = crate::rng::Rng::new(rng.next_u64());
+        g.forced_die = None;
+        g
+    }
     pub fn unity(&self, p: usize) -> bool {
         self.g.unity(p)
     }
@@ -182,6 +226,13 @@ impl Game<'_> {
             pol.choose(&view, kind, &self.opts)
         };
         self.policies[seat] = pol;
-        self.opts[i.min(self.opts.len() - 1)]
+        if i >= self.opts.len() {
+            // a policy answered with something not offered: recorded, never applied
+            if self.invariant_error.is_none() {
+                self.invariant_error = Some(format!("seat {seat} answered option {i} of {} ({kind:?})", self.opts.len()));
+            }
+            return self.opts[0];
+        }
+        self.opts[i]
     }
 }

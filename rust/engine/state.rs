@@ -204,6 +204,7 @@ pub struct GameConfig {
     pub start_player: Option<u8>,
 }
 
+#[derive(Clone)]
 pub struct Game<'db> {
     pub db: &'db CardDb,
     pub n: usize,

@@ -9,6 +9,11 @@ impl Game<'_> {
     pub fn run(&mut self, fixed_start: Option<u8>) -> Outcome {
         self.setup(fixed_start);
         self.check();
+        self.run_loop()
+    }
+
+    /// Play turns from the beginning of the active player's turn until the game ends.
+    pub fn run_loop(&mut self) -> Outcome {
         loop {
             let p = self.active;
             if p == self.start_player {
@@ -25,6 +30,23 @@ impl Game<'_> {
                 break;
             }
             self.active = self.next_alive(self.active);
+        }
+        self.outcome.unwrap()
+    }
+
+    /// Continue a game stopped at the active player's main-priority decision with `choice`
+    /// (used by search bots on a copy of the game): the rest of the turn, then the game.
+    pub fn continue_with(&mut self, choice: Opt) -> Outcome {
+        let p = self.active;
+        self.count_action();
+        if self.outcome.is_none() && self.apply_main(p, choice) {
+            self.action_phase(p);
+        }
+        self.close(p);
+        self.first_turn_done = true;
+        if self.outcome.is_none() {
+            self.active = self.next_alive(self.active);
+            self.run_loop();
         }
         self.outcome.unwrap()
     }
@@ -210,54 +232,61 @@ impl Game<'_> {
             self.main_options(p);
             let choice = self.decide(p, DecisionKind::Main);
             self.count_action();
-            if self.outcome.is_some() {
+            if self.outcome.is_some() || !self.apply_main(p, choice) {
                 return;
             }
-            match choice {
-                Opt::EndPhase => return,
-                Opt::PlayBase(c) => {
-                    self.take_from_hand(p, c);
-                    self.players[p].bases_played += 1;
-                    self.players[p].cards_played += 1;
-                    glog!(self, "P{p} plays Base {}", self.name(c));
-                    self.enter_play(c, p);
-                    self.state_check();
-                }
-                Opt::Swap(c) => {
-                    let cost = self.swap_cost();
-                    self.pay(p, cost);
-                    self.take_from_hand(p, c);
-                    glog!(self, "P{p} swaps {}", self.name(c));
-                    self.inst[c as usize].zone = Zone::Oblivion;
-                    self.players[p].oblivion.push(c);
-                    self.draw(p, 1);
-                    self.state_check();
-                }
-                Opt::Play(c) => self.play_card(p, c),
-                Opt::Activate(c, a) => self.activate(c, a as usize),
-                Opt::Recruit(c) => self.recruit(p, c),
-                Opt::Expose(q) => {
-                    let cost = self.expose_cost(q as usize);
-                    self.pay(p, cost);
-                    self.players[p].exposes += 1;
-                    let n = self.db.rules.expose_max_taken;
-                    self.expose(p, q as usize, n, true);
-                    self.state_check();
-                }
-                Opt::Campaign => {
-                    glog!(self, "P{p} starts a Campaign");
-                    self.campaign();
-                }
-                _ => {}
-            }
-            if self.halted() {
-                return;
-            }
-            // after-action window, led by the next player (E38 c)
-            let lead = self.next_alive(p);
-            self.window(lead);
-            self.check();
         }
+    }
+
+    /// Carry out one main-priority choice and the after-action window (E38 c). Returns
+    /// false when the Action phase is over (ended, or the game or the turn stopped).
+    pub fn apply_main(&mut self, p: usize, choice: Opt) -> bool {
+        match choice {
+            Opt::EndPhase => return false,
+            Opt::PlayBase(c) => {
+                self.take_from_hand(p, c);
+                self.players[p].bases_played += 1;
+                self.players[p].cards_played += 1;
+                glog!(self, "P{p} plays Base {}", self.name(c));
+                self.enter_play(c, p);
+                self.state_check();
+            }
+            Opt::Swap(c) => {
+                let cost = self.swap_cost();
+                self.pay(p, cost);
+                self.take_from_hand(p, c);
+                glog!(self, "P{p} swaps {}", self.name(c));
+                self.inst[c as usize].zone = Zone::Oblivion;
+                self.players[p].oblivion.push(c);
+                self.draw(p, 1);
+                self.state_check();
+            }
+            Opt::Play(c) => self.play_card(p, c),
+            Opt::Activate(c, a) => self.activate(c, a as usize),
+            Opt::Recruit(c) => self.recruit(p, c),
+            Opt::Expose(q) => {
+                let cost = self.expose_cost(q as usize);
+                self.pay(p, cost);
+                self.players[p].exposes += 1;
+                glog!(self, "P{p} uses the basic Exposé against P{q}");
+                let n = self.db.rules.expose_max_taken;
+                self.expose(p, q as usize, n, true);
+                self.state_check();
+            }
+            Opt::Campaign => {
+                glog!(self, "P{p} starts a Campaign");
+                self.campaign();
+            }
+            _ => {}
+        }
+        if self.halted() {
+            return false;
+        }
+        // after-action window, led by the next player (E38 c)
+        let lead = self.next_alive(p);
+        self.window(lead);
+        self.check();
+        !self.halted()
     }
 
     /// Close (E31): damage and "until end of turn" effects end, hand limit, pools empty.
