@@ -12,6 +12,7 @@ from __future__ import annotations
 from . import _core, stats
 from ._api import cards, parameters, play, simulate
 from ._results import GameLog, SimResult
+from ._tournament import TournamentResult, bots, tournament
 
 #: The faction (deck) names, in the core's order.
 FACTIONS: tuple[str, ...] = tuple(_core.FACTIONS)
@@ -28,6 +29,9 @@ __all__ = [
     "BOT_KINDS",
     "GameLog",
     "SimResult",
+    "TournamentResult",
+    "bots",
+    "tournament",
     "__version__",
     "cards",
     "parameters",

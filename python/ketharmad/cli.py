@@ -176,6 +176,28 @@ def _cmd_play(args: argparse.Namespace) -> None:
     print(log)
 
 
+def _cmd_bots(args: argparse.Namespace) -> None:
+    from ._tournament import bots, tournament
+
+    if not args.specs:
+        table = bots()
+        with pl.Config(tbl_rows=100, fmt_str_lengths=90, tbl_width_chars=160):
+            print(table)
+        print("run a tournament: ketharmad bots random heuristic aggro --games 400")
+        return
+    specs = _bots(args.specs)
+    if not isinstance(specs, list):
+        specs = [specs]
+    decks = [args.decks] if args.decks else None
+    res = tournament(specs, decks=decks, games=args.games, seed=args.seed, threads=args.threads,
+                     params=_params(args.param), card_data=args.card_data)
+    print(f"tournament: {res.games_per_pair:,} games per pair, seats swapped, "
+          f"{len(res.decks)} deck pairing(s), common seeds per pairing")
+    with pl.Config(tbl_rows=100, fmt_str_lengths=60, tbl_width_chars=160, float_precision=3):
+        print(res.pairs)
+        print(res.ratings)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ketharmad", description="Kétharmad card game simulator")
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
@@ -225,6 +247,16 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--match", metavar="TEXT", help="only names containing TEXT")
     p.add_argument("--card-data", metavar="PATH", help="card-data TOML file (default: packaged)")
     p.set_defaults(func=_cmd_params)
+
+    p = sub.add_parser("bots", help="list bots and knobs, or run a tournament between bot specs")
+    p.add_argument("specs", nargs="*", metavar="BOT", help="bot specs (names or JSON); none = list bots")
+    p.add_argument("--decks", nargs=2, metavar="FACTION", help="one deck pairing (default: all 12)")
+    p.add_argument("--games", type=int, default=480, help="games per pair of bots (default: 480)")
+    p.add_argument("--seed", type=int, default=0, help="seed (default: 0)")
+    p.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
+    p.add_argument("--param", action="append", metavar="NAME=VALUE", help="parameter override")
+    p.add_argument("--card-data", metavar="PATH", help="card-data TOML file (default: packaged)")
+    p.set_defaults(func=_cmd_bots)
 
     p = sub.add_parser("play", help="replay one game of a batch and print its log")
     game_args(p)

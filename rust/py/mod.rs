@@ -253,6 +253,49 @@ fn play<'py>(
     Ok(d)
 }
 
+/// Bot kinds, presets and knobs.
+#[pyfunction]
+fn bot_table<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    use crate::bots::heuristic::{KNOBS, PRESETS};
+    let mut name = Vec::new();
+    let mut entry = Vec::new();
+    let mut applies = Vec::new();
+    let mut default = Vec::new();
+    let mut min = Vec::new();
+    let mut max = Vec::new();
+    let mut desc = Vec::new();
+    let mut row = |n: &str, e: &str, a: &str, d: f64, lo: f64, hi: f64, t: String| {
+        name.push(n.to_string());
+        entry.push(e.to_string());
+        applies.push(a.to_string());
+        default.push(d);
+        min.push(lo);
+        max.push(hi);
+        desc.push(t);
+    };
+    row("random", "bot", "", f64::NAN, f64::NAN, f64::NAN, "uniformly random legal option at every decision".into());
+    for (p, knobs) in PRESETS {
+        let set: Vec<String> = knobs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let what = if set.is_empty() { "the rule-based bot with default knobs".to_string() } else { format!("rule-based preset: {}", set.join(", ")) };
+        row(p, "bot", "", f64::NAN, f64::NAN, f64::NAN, what);
+    }
+    row("search", "bot", "", f64::NAN, f64::NAN, f64::NAN, "determinized Monte-Carlo search over the heuristic; fixed iteration budget".into());
+    for (k, d, t) in KNOBS {
+        row(k, "knob", "heuristic, aggro, control, search", *d, 0.0, 1.0, t.to_string());
+    }
+    row("iterations", "knob", "search", 200.0, 1.0, 1_000_000.0, "rollouts per main decision (a fixed budget, never a clock)".into());
+    row("width", "knob", "search", 6.0, 1.0, 64.0, "options searched per decision (the heuristic's favourites)".into());
+    let d = PyDict::new(py);
+    d.set_item("name", name)?;
+    d.set_item("entry", entry)?;
+    d.set_item("applies_to", applies)?;
+    d.set_item("default", default)?;
+    d.set_item("min", min)?;
+    d.set_item("max", max)?;
+    d.set_item("description", desc)?;
+    Ok(d)
+}
+
 #[pymodule]
 #[pyo3(name = "_core")]
 fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -263,6 +306,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(play, m)?)?;
+    m.add_function(wrap_pyfunction!(bot_table, m)?)?;
     m.add("FACTIONS", FACTIONS.to_vec())?;
     m.add("END_REASONS", EndReason::NAMES.to_vec())?;
     m.add("BOT_KINDS", BOT_KINDS.to_vec())?;

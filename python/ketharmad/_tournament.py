@@ -1,0 +1,151 @@
+"""Bot benchmarking: ``bots()`` lists bot kinds, presets and knobs; ``tournament()`` plays
+every pair of bot specs with seats swapped and decks rotated over common seeds and rates the
+bots (Bradley–Terry, reported on the Elo scale)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Optional, Union
+
+import polars as pl
+
+from . import _core
+from ._api import simulate
+from ._data import CardDataSource
+from ._validate import bot_label, check_decks, check_int, check_seed, _check_bot_spec
+from .stats import wilson_bounds
+
+__all__ = ["bots", "tournament", "TournamentResult"]
+
+BotSpec = Union[str, Mapping[str, Any]]
+
+
+def bots() -> pl.DataFrame:
+    """Bot kinds and presets (``entry == "bot"``) and their knobs (``entry == "knob"``) with
+    defaults and ranges. A spec is a name (``"aggro"``) or a dict such as
+    ``{"kind": "heuristic", "aggression": 0.8}`` or ``{"kind": "search", "iterations": 200}``."""
+    return pl.DataFrame(_core.bot_table())
+
+
+@dataclass
+class TournamentResult:
+    """``pairs``: one row per pair of bots; ``ratings``: one row per bot."""
+
+    pairs: pl.DataFrame
+    ratings: pl.DataFrame
+    games_per_pair: int
+    decks: list[list[str]] = field(default_factory=list)
+
+    def __repr__(self) -> str:
+        with pl.Config(tbl_rows=50, tbl_cols=20, fmt_str_lengths=60):
+            return f"pairs:\n{self.pairs}\nratings:\n{self.ratings}"
+
+
+def _deck_pairs(decks: Optional[Sequence[Any]]) -> list[list[str]]:
+    factions = list(_core.FACTIONS)
+    if decks is None:
+        return [[a, b] for a, b in itertools.permutations(factions, 2)]
+    if len(decks) > 0 and all(isinstance(d, str) for d in decks):
+        return [check_decks(list(decks))]
+    out = [check_decks(list(d)) for d in decks]
+    if not out:
+        raise ValueError("decks must name at least one deck pairing")
+    for d in out:
+        if len(d) != 2:
+            raise ValueError(f"tournament decks must be 2-player pairings, got {d}")
+    return out
+
+
+def _bradley_terry(names: list[str], wins: dict[tuple[int, int], float], iters: int = 200) -> list[float]:
+    """Bradley–Terry strengths by the MM algorithm (Hunter 2004), geometric mean 1."""
+    k = len(names)
+    p = [1.0] * k
+    for _ in range(iters):
+        new = []
+        for i in range(k):
+            w_i = sum(wins.get((i, j), 0.0) for j in range(k) if j != i)
+            denom = 0.0
+            for j in range(k):
+                if j == i:
+                    continue
+                n_ij = wins.get((i, j), 0.0) + wins.get((j, i), 0.0)
+                if n_ij > 0:
+                    denom += n_ij / (p[i] + p[j])
+            new.append((w_i + 0.5) / (denom + 1.0 / p[i]) if denom > 0 else p[i])  # +0.5: a weak prior
+        g = math.exp(sum(math.log(x) for x in new) / k)
+        p = [x / g for x in new]
+    return p
+
+
+def tournament(
+    bots: Sequence[BotSpec],
+    decks: Optional[Sequence[Any]] = None,
+    games: int = 1000,
+    seed: int = 0,
+    threads: Optional[int] = None,
+    params: Optional[Mapping[str, Union[int, bool, str]]] = None,
+    card_data: CardDataSource = None,
+) -> TournamentResult:
+    """Play every pair of ``bots`` against each other.
+
+    Each pair plays ``games`` 2-player games in total, spread evenly over the deck pairings
+    (``decks``: None = all 12 ordered pairs of different factions, one pairing such as
+    ``["ner", "tisza"]``, or a list of pairings) and over both seatings. Both seatings of a
+    pairing use the same seed (common random numbers), so only the bots differ.
+
+    Returns a :class:`TournamentResult`: ``pairs`` (bot_a, bot_b, games, wins_a, wins_b,
+    unfinished, win_rate_a, ci_low, ci_high; the rate counts decided games) and ``ratings``
+    (bot, rating on the Elo scale from a Bradley–Terry fit, games, wins).
+    """
+    if isinstance(bots, (str, Mapping)) or len(bots) < 2:
+        raise ValueError("tournament needs a list of at least two bot specs")
+    specs = [_check_bot_spec(b, f"bots[{i}]") for i, b in enumerate(bots)]
+    labels = [bot_label(s) for s in specs]
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"tournament bots must be different specs, got {labels}")
+    pairings = _deck_pairs(decks)
+    games_ = check_int("games", games, 1)
+    seed_ = check_seed(seed)
+    cells = 2 * len(pairings)
+    per_cell = max(1, games_ // cells)
+    rows = []
+    wins: dict[tuple[int, int], float] = {}
+    for i, j in itertools.combinations(range(len(specs)), 2):
+        wa = wb = unf = total = 0
+        for d, deck in enumerate(pairings):
+            cell_seed = (seed_ * 1_000_003 + d) % (2**64)
+            for a_seat in (0, 1):
+                seat_bots = [specs[i], specs[j]] if a_seat == 0 else [specs[j], specs[i]]
+                res = simulate(deck, seat_bots, games=per_cell, seed=cell_seed, threads=threads,
+                               params=params, card_data=card_data)
+                w = res.games["winner"]
+                wa += int((w == a_seat).sum())
+                wb += int((w == 1 - a_seat).sum())
+                unf += int(w.null_count())
+                total += res.games.height
+        rows.append({"bot_a": labels[i], "bot_b": labels[j], "games": total, "wins_a": wa,
+                     "wins_b": wb, "unfinished": unf})
+        wins[(i, j)] = wa + 0.5 * unf
+        wins[(j, i)] = wb + 0.5 * unf
+    low, high = wilson_bounds("wins_a", pl.col("wins_a") + pl.col("wins_b"))
+    pairs = pl.DataFrame(rows).with_columns(
+        win_rate_a=pl.col("wins_a") / (pl.col("wins_a") + pl.col("wins_b")),
+        ci_low=low,
+        ci_high=high,
+    )
+    strength = _bradley_terry(labels, wins)
+    per_bot_games = [sum(r["games"] for r in rows if labels[k] in (r["bot_a"], r["bot_b"])) for k in range(len(labels))]
+    per_bot_wins = [
+        sum(r["wins_a"] for r in rows if r["bot_a"] == labels[k]) + sum(r["wins_b"] for r in rows if r["bot_b"] == labels[k])
+        for k in range(len(labels))
+    ]
+    ratings = pl.DataFrame({
+        "bot": labels,
+        "rating": [1500.0 + 400.0 * math.log10(s) for s in strength],
+        "games": per_bot_games,
+        "wins": per_bot_wins,
+    }).sort("rating", descending=True)
+    return TournamentResult(pairs=pairs, ratings=ratings, games_per_pair=per_cell * cells, decks=pairings)
