@@ -33,10 +33,10 @@ def _machine() -> str:
     )
 
 
-def _rate(decks: list[str], games: int, seed: int, threads: int | None) -> tuple[float, float]:
+def _rate(decks: list[str], games: int, seed: int, threads: int | None, bots="random") -> tuple[float, float]:
     """Return (games per second, mean turns) for one run."""
     start = time.perf_counter()
-    res = ketharmad.simulate(decks, games=games, seed=seed, threads=threads)
+    res = ketharmad.simulate(decks, bots=bots, games=games, seed=seed, threads=threads)
     elapsed = time.perf_counter() - start
     return games / elapsed, float(res.games["turns"].mean())
 
@@ -46,6 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20000, help="games per run (default 20000)")
     parser.add_argument("--seed", type=int, default=0, help="batch seed (default 0)")
+    parser.add_argument("--search-games", type=int, default=20, help="games for the search-bot figure (default 20)")
+    parser.add_argument("--search-iterations", type=int, default=200, help="search budget (default 200)")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be >= 1")
@@ -71,6 +73,32 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"{'all pairs':<26} {n / total_1:>17,.0f} {n / total_n:>18,.0f} {total_1 / total_n:>7.1f}x"
     )
+
+    # heuristic vs heuristic
+    print(f"\n{args.games:,} heuristic-vs-heuristic games per run\n{header}\n{'-' * len(header)}")
+    total_1 = total_n = 0.0
+    for a, b in pairs:
+        r1, turns = _rate([a, b], args.games, args.seed, threads=1, bots="heuristic")
+        rn, _ = _rate([a, b], args.games, args.seed, threads=None, bots="heuristic")
+        total_1 += args.games / r1
+        total_n += args.games / rn
+        print(f"{a + ' vs ' + b:<26} {r1:>17,.0f} {rn:>18,.0f} {rn / r1:>7.1f}x {turns:>11.1f}")
+    print(
+        f"{'all pairs':<26} {n / total_1:>17,.0f} {n / total_n:>18,.0f} {total_1 / total_n:>7.1f}x"
+    )
+
+    # search bot: decisions per second at its budget (one thread)
+    it = args.search_iterations
+    spec = {"kind": "search", "iterations": it}
+    start = time.perf_counter()
+    res = ketharmad.simulate(["tisza", "radikalisok"], bots=[spec, "heuristic"], games=args.search_games,
+                             seed=args.seed, threads=1)
+    elapsed = time.perf_counter() - start
+    # main-priority decisions of the search seat (the ones it searches)
+    p0 = res.players.filter(res.players["seat"] == 0)
+    decisions = int(p0["main_decisions"].sum())
+    print(f"\nsearch bot ({it} iterations), {args.search_games} games vs heuristic, 1 thread: "
+          f"{elapsed:.1f} s, {decisions} searched decisions, {decisions / elapsed:,.1f} decisions/s")
     return 0
 
 

@@ -76,6 +76,7 @@ pub struct SeatResult {
     pub exposes: i32,
     pub mulligans: i8,
     pub turns: i32,
+    pub main_decisions: i32,
 }
 
 /// Play game `index` of the batch. `log`: also return the readable action log.
@@ -111,6 +112,7 @@ pub fn play_one(db: &CardDb, spec: &BatchSpec, index: u64, log: bool, check: boo
             exposes: p.exposes_total as i32,
             mulligans: p.mulligans as i8,
             turns: p.turns_taken as i32,
+            main_decisions: p.main_decisions as i32,
         };
     }
     (r, g.log.take())
@@ -146,6 +148,7 @@ pub struct Columns {
     pub p_exposes: Vec<i32>,
     pub p_mulligans: Vec<i8>,
     pub p_turns: Vec<i32>,
+    pub p_main_decisions: Vec<i32>,
 }
 
 /// Run a batch on `threads` threads (None = all cores). A panic inside a game is reported
@@ -201,6 +204,7 @@ pub fn run_batch(db: &CardDb, spec: &BatchSpec) -> Result<Columns, String> {
             c.p_exposes.push(p.exposes);
             c.p_mulligans.push(p.mulligans);
             c.p_turns.push(p.turns);
+            c.p_main_decisions.push(p.main_decisions);
         }
     }
     Ok(c)

@@ -131,6 +131,8 @@ pub struct Player {
     pub exposes_total: u32,
     pub mulligans: u8,
     pub turns_taken: u32,
+    /// Main-priority decisions taken (with more than one option).
+    pub main_decisions: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -230,6 +230,9 @@ impl Game<'_> {
                 return;
             }
             self.main_options(p);
+            if self.opts.len() > 1 {
+                self.players[p].main_decisions += 1;
+            }
             let choice = self.decide(p, DecisionKind::Main);
             self.count_action();
             if self.outcome.is_some() || !self.apply_main(p, choice) {

@@ -180,6 +180,7 @@ fn columns_to_py<'py>(py: Python<'py>, c: Columns) -> PyResult<Bound<'py, PyDict
     players.set_item("exposes", c.p_exposes.into_pyarray(py))?;
     players.set_item("mulligans", c.p_mulligans.into_pyarray(py))?;
     players.set_item("turns_taken", c.p_turns.into_pyarray(py))?;
+    players.set_item("main_decisions", c.p_main_decisions.into_pyarray(py))?;
     let out = PyDict::new(py);
     out.set_item("games", games)?;
     out.set_item("players", players)?;
