@@ -138,3 +138,13 @@ def test_summary_rejects_unknown_grouping():
     res = ketharmad.simulate(TWO_P, games=3, seed=0)
     with pytest.raises(ValueError, match="by"):
         res.summary(by="colour")
+
+
+def test_panic_in_one_game_is_reported_with_its_seed(monkeypatch):
+    import ketharmad
+
+    monkeypatch.setenv("KETHARMAD_TEST_PANIC_GAME", "3")
+    with pytest.raises(RuntimeError, match=r"game 3 \(seed \d+\) panicked"):
+        ketharmad.simulate(["ner", "tisza"], games=10, seed=0)
+    monkeypatch.delenv("KETHARMAD_TEST_PANIC_GAME")
+    assert ketharmad.simulate(["ner", "tisza"], games=10, seed=0).games.height == 10

@@ -63,6 +63,8 @@ pub struct GameResult {
     pub actions: i32,
     pub players: [SeatResult; 4],
     pub invariant_error: Option<String>,
+    /// (seat, card definition, turn) of every card played, when recorded.
+    pub plays: Vec<(u8, u16, u16)>,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -77,10 +79,18 @@ pub struct SeatResult {
     pub mulligans: i8,
     pub turns: i32,
     pub main_decisions: i32,
+    pub opening: u128,
+    pub drawn: u128,
+    pub played: u128,
 }
 
 /// Play game `index` of the batch. `log`: also return the readable action log.
 pub fn play_one(db: &CardDb, spec: &BatchSpec, index: u64, log: bool, check: bool) -> (GameResult, Option<Vec<String>>) {
+    play_one_with(db, spec, index, log, check, false)
+}
+
+/// `play_one`, optionally recording every card play (`record_plays`).
+pub fn play_one_with(db: &CardDb, spec: &BatchSpec, index: u64, log: bool, check: bool, record_plays: bool) -> (GameResult, Option<Vec<String>>) {
     let seed = game_seed(spec.seed, index);
     let cfg = GameConfig { factions: spec.factions.clone(), seed, start_player: spec.start_player };
     let policies = Game::start_policy_streams(seed, spec.factions.len(), &spec.bots);
@@ -89,6 +99,9 @@ pub fn play_one(db: &CardDb, spec: &BatchSpec, index: u64, log: bool, check: boo
         g.log = Some(Vec::with_capacity(1024));
     }
     g.check_invariants = check;
+    if record_plays {
+        g.plays = Some(Vec::with_capacity(64));
+    }
     let out = g.run(spec.start_player);
     let mut r = GameResult {
         seed,
@@ -100,6 +113,7 @@ pub fn play_one(db: &CardDb, spec: &BatchSpec, index: u64, log: bool, check: boo
         actions: g.total_actions as i32,
         players: Default::default(),
         invariant_error: g.invariant_error.take(),
+        plays: g.plays.take().unwrap_or_default(),
     };
     for (i, p) in g.players.iter().enumerate() {
         r.players[i] = SeatResult {
@@ -113,6 +127,9 @@ pub fn play_one(db: &CardDb, spec: &BatchSpec, index: u64, log: bool, check: boo
             mulligans: p.mulligans as i8,
             turns: p.turns_taken as i32,
             main_decisions: p.main_decisions as i32,
+            opening: p.opening,
+            drawn: p.drawn,
+            played: p.played,
         };
     }
     (r, g.log.take())
@@ -149,17 +166,41 @@ pub struct Columns {
     pub p_mulligans: Vec<i8>,
     pub p_turns: Vec<i32>,
     pub p_main_decisions: Vec<i32>,
+    /// Card records as 128-bit sets split in two u64 halves (bit = card definition index).
+    pub p_opening: [Vec<u64>; 2],
+    pub p_drawn: [Vec<u64>; 2],
+    pub p_played: [Vec<u64>; 2],
+    /// One row per card played (only with `record_plays`).
+    pub play_game: Vec<i64>,
+    pub play_seat: Vec<i8>,
+    pub play_card: Vec<u16>,
+    pub play_turn: Vec<u16>,
 }
 
 /// Run a batch on `threads` threads (None = all cores). A panic inside a game is reported
 /// with its index and seed.
 pub fn run_batch(db: &CardDb, spec: &BatchSpec) -> Result<Columns, String> {
+    run_batch_with(db, spec, false, 0)
+}
+
+/// `run_batch`, optionally with one row per card played (`record_plays`).
+/// Games `first_game .. first_game + spec.games` of the batch are played (chunked runs give
+/// exactly the rows of one big run).
+pub fn run_batch_with(db: &CardDb, spec: &BatchSpec, record_plays: bool, first_game: u64) -> Result<Columns, String> {
     spec.validate(db)?;
+    // test hook: make game N panic, to check that a panic is reported with its game and seed
+    let panic_at: Option<u64> = std::env::var("KETHARMAD_TEST_PANIC_GAME").ok().and_then(|v| v.parse().ok());
     let work = || -> Vec<Result<GameResult, String>> {
-        (0..spec.games)
+        (first_game..first_game + spec.games)
             .into_par_iter()
             .map(|i| {
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| play_one(db, spec, i, false, false).0)).map_err(|e| {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    if panic_at == Some(i) {
+                        panic!("test panic requested by KETHARMAD_TEST_PANIC_GAME");
+                    }
+                    play_one_with(db, spec, i, false, false, record_plays).0
+                }))
+                .map_err(|e| {
                     let msg = e
                         .downcast_ref::<String>()
                         .cloned()
@@ -179,8 +220,9 @@ pub fn run_batch(db: &CardDb, spec: &BatchSpec) -> Result<Columns, String> {
     let mut c = Columns { n_seats: n, ..Default::default() };
     c.game.reserve(g);
     c.p_game.reserve(g * n);
-    for (i, r) in results.into_iter().enumerate() {
+    for (k, r) in results.into_iter().enumerate() {
         let r = r?;
+        let i = first_game as usize + k;
         c.game.push(i as i64);
         c.seed.push(r.seed);
         c.winner.push(r.winner);
@@ -189,6 +231,12 @@ pub fn run_batch(db: &CardDb, spec: &BatchSpec) -> Result<Columns, String> {
         c.end_reason.push(r.end_reason);
         c.start_player.push(r.start_player);
         c.actions.push(r.actions);
+        for &(seat, card, turn) in &r.plays {
+            c.play_game.push(i as i64);
+            c.play_seat.push(seat as i8);
+            c.play_card.push(card);
+            c.play_turn.push(turn);
+        }
         for s in 0..n {
             let p = &r.players[s];
             c.p_game.push(i as i64);
@@ -205,6 +253,10 @@ pub fn run_batch(db: &CardDb, spec: &BatchSpec) -> Result<Columns, String> {
             c.p_mulligans.push(p.mulligans);
             c.p_turns.push(p.turns);
             c.p_main_decisions.push(p.main_decisions);
+            for (col, v) in [(&mut c.p_opening, p.opening), (&mut c.p_drawn, p.drawn), (&mut c.p_played, p.played)] {
+                col[0].push(v as u64);
+                col[1].push((v >> 64) as u64);
+            }
         }
     }
     Ok(c)

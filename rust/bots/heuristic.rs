@@ -469,9 +469,27 @@ fn target_score(v: &SeatView, o: &Opt) -> f64 {
     }
 }
 
+/// Power the opponents could swing back with next turn (their Figures, all readied).
+fn counter_power(v: &SeatView) -> i32 {
+    opponents(v)
+        .map(|q| {
+            v.in_play(q)
+                .iter()
+                .filter(|&&c| v.def(c).is_some_and(|d| d.ctype.is_figure() && !d.statics.iter().any(|s| matches!(s, Static::CantAttack))))
+                .map(|&c| v.influence(c).unwrap_or(0).max(0) as i32)
+                .sum::<i32>()
+        })
+        .max()
+        .unwrap_or(0)
+}
+
 fn attackers(k: &Knobs, v: &SeatView, opts: &[Opt]) -> usize {
     let lethal_on = |q: usize| my_attack_power(v) >= v.support(q);
     let (declared, _) = v.campaign();
+    let me = v.seat;
+    // keep blockers home when the swing back would hurt too much
+    let threat = counter_power(v);
+    let home_guard = threat as f64 >= v.support(me) as f64 * (0.35 + 0.6 * k.aggression);
     let mut bi: Option<usize> = None;
     let mut bs = f64::MIN;
     for (i, o) in opts.iter().enumerate() {
@@ -479,8 +497,15 @@ fn attackers(k: &Knobs, v: &SeatView, opts: &[Opt]) -> usize {
             let q = q as usize;
             let safe = attack_is_safe(v, c, q);
             let inf = v.influence(c).unwrap_or(0) as f64;
+            if inf <= 0.0 && !lethal_on(q) {
+                continue;
+            }
             let lone = v.def(c).map_or(0, |d| d.kw.lone) > 0 && declared.is_empty();
-            let ok = safe || lethal_on(q) || (k.aggression >= 0.6 && inf >= 1.0) || (k.aggression >= 0.85);
+            let good_blocker = v.credibility(c).unwrap_or(0) >= 3;
+            let mut ok = safe || lethal_on(q) || (k.aggression >= 0.6 && inf >= 1.0) || (k.aggression >= 0.85);
+            if ok && home_guard && !lethal_on(q) && good_blocker && declared.len() >= 1 {
+                ok = false;
+            }
             if !ok {
                 continue;
             }
@@ -514,7 +539,8 @@ fn blocks(k: &Knobs, v: &SeatView, opts: &[Opt]) -> usize {
         .filter(|a| a.1 as usize == me && !blk.iter().any(|b| b.1 == a.0))
         .map(|a| v.influence(a.0).unwrap_or(0).max(0) as i32)
         .sum();
-    let danger = incoming >= v.support(me);
+    // chump-block when the unblocked damage would take a large bite of our Support
+    let danger = incoming as f64 >= v.support(me) as f64 * (0.2 + 0.6 * (1.0 - k.block_caution)) || incoming >= v.support(me);
     let mut bi: Option<usize> = None;
     let mut bs = f64::MIN;
     for (i, o) in opts.iter().enumerate() {
@@ -539,6 +565,10 @@ fn blocks(k: &Knobs, v: &SeatView, opts: &[Opt]) -> usize {
                 continue;
             };
             if v.has_propaganda(a) && blk.iter().all(|x| x.1 != a) && !kills && !danger {
+                continue;
+            }
+            // an attacker already held by a blocker needs more only to kill it
+            if blk.iter().any(|x| x.1 == a) && !kills && already + b_inf < a_cred {
                 continue;
             }
             if s > bs {

@@ -348,6 +348,9 @@ pub fn build_db(raw: &RawDb, overrides: &[(String, ParamValue)]) -> Result<CardD
     let rules = rules_from(&vals);
     let mut parties: Vec<String> = Vec::new();
     let mut cards = Vec::with_capacity(raw.cards.len());
+    if raw.cards.len() > 128 {
+        return Err(format!("a card set may hold at most 128 different cards, this one has {}", raw.cards.len()));
+    }
     let index: HashMap<&str, u16> = raw.cards.iter().enumerate().map(|(i, c)| (c.id.as_str(), i as u16)).collect();
     for c in &raw.cards {
         cards.push(compile_card(c, &vals, &index, &mut parties)?);

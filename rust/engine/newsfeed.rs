@@ -22,6 +22,7 @@ impl Game<'_> {
         let cost = self.recruit_cost(c);
         self.pay(p, cost);
         self.players[p].recruits += 1;
+        self.record_play(p, c);
         let i = self.news_row.iter().position(|&x| x == c).expect("not in row");
         self.news_row.remove(i);
         glog!(self, "P{p} recruits {}", self.name(c));

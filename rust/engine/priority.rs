@@ -47,6 +47,7 @@ impl Game<'_> {
         let d = self.def(c);
         self.take_from_hand(p, c);
         self.players[p].cards_played += 1;
+        self.record_play(p, c);
         glog!(self, "P{p} plays {}", d.name);
         if d.ctype.is_action() {
             let mut targets = [Tgt::None; 4];

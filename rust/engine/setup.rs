@@ -87,6 +87,11 @@ impl Game<'_> {
                 }
             }
         }
+        let mut bits = 0u128;
+        for &c in &self.players[p].hand {
+            bits |= 1u128 << (self.inst[c as usize].def & 127);
+        }
+        self.players[p].opening = bits;
         glog!(self, "P{p} ({}) keeps {} cards after {k} mulligan(s)", self.faction_name(p), self.players[p].hand.len());
     }
 }

@@ -133,6 +133,11 @@ pub struct Player {
     pub turns_taken: u32,
     /// Main-priority decisions taken (with more than one option).
     pub main_decisions: u32,
+    /// Card records (bit = card definition index): in the kept opening hand, drawn later,
+    /// played from hand or recruited.
+    pub opening: u128,
+    pub drawn: u128,
+    pub played: u128,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -246,6 +251,8 @@ pub struct Game<'db> {
     pub target_source: Option<Cid>,
     pub pending_leave: Vec<(Cid, u8)>,
     pub log: Option<Vec<String>>,
+    /// Card plays (seat, card definition, turn), recorded when Some.
+    pub plays: Option<Vec<(u8, u16, u16)>>,
     /// Invariant checking after every action (fuzzer).
     pub check_invariants: bool,
     pub invariant_error: Option<String>,
@@ -302,6 +309,7 @@ impl<'db> Game<'db> {
             target_source: None,
             pending_leave: Vec::new(),
             log: None,
+            plays: None,
             check_invariants: false,
             invariant_error: None,
             seed: cfg.seed,
@@ -401,6 +409,9 @@ impl<'db> Game<'db> {
             if let Some(c) = self.players[p].deck.pop() {
                 self.inst[c as usize].zone = Zone::Hand;
                 self.players[p].hand.push(c);
+                if self.turn > 0 {
+                    self.players[p].drawn |= 1u128 << (self.inst[c as usize].def & 127);
+                }
             } else {
                 let loss = self.db.rules.empty_deck_loss;
                 glog!(self, "  P{p} cannot draw from an empty deck: loses {loss} Support");
@@ -410,6 +421,15 @@ impl<'db> Game<'db> {
     }
 
     /// Remove `c` from the hand of `p` (it must be there).
+    /// Record that `p` played (or recruited) card `c` now.
+    pub fn record_play(&mut self, p: usize, c: Cid) {
+        let d = self.inst[c as usize].def;
+        self.players[p].played |= 1u128 << (d & 127);
+        if let Some(v) = self.plays.as_mut() {
+            v.push((p as u8, d, self.turn.min(u16::MAX as u32) as u16));
+        }
+    }
+
     pub fn take_from_hand(&mut self, p: usize, c: Cid) {
         let h = &mut self.players[p].hand;
         let i = h.iter().position(|&x| x == c).expect("card not in hand");

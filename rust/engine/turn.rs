@@ -250,6 +250,7 @@ impl Game<'_> {
                 self.take_from_hand(p, c);
                 self.players[p].bases_played += 1;
                 self.players[p].cards_played += 1;
+                self.record_play(p, c);
                 glog!(self, "P{p} plays Base {}", self.name(c));
                 self.enter_play(c, p);
                 self.state_check();

@@ -2,7 +2,7 @@
 //! list, dict), numpy columns out; the GIL is released while Rust runs; engine errors become
 //! `ValueError`, a panic inside a game becomes `RuntimeError` naming the game and seed.
 
-use crate::batch::{play_one, run_batch, BatchSpec, Columns};
+use crate::batch::{play_one, run_batch_with, BatchSpec, Columns};
 use crate::bots::{BotSpec, BOT_KINDS};
 use crate::cards::{build_db, load_raw, params::registry, CardDb, ParamValue, FACTIONS};
 use crate::engine::EndReason;
@@ -181,15 +181,30 @@ fn columns_to_py<'py>(py: Python<'py>, c: Columns) -> PyResult<Bound<'py, PyDict
     players.set_item("mulligans", c.p_mulligans.into_pyarray(py))?;
     players.set_item("turns_taken", c.p_turns.into_pyarray(py))?;
     players.set_item("main_decisions", c.p_main_decisions.into_pyarray(py))?;
+    let [a, b] = c.p_opening;
+    players.set_item("opening_lo", a.into_pyarray(py))?;
+    players.set_item("opening_hi", b.into_pyarray(py))?;
+    let [a, b] = c.p_drawn;
+    players.set_item("drawn_lo", a.into_pyarray(py))?;
+    players.set_item("drawn_hi", b.into_pyarray(py))?;
+    let [a, b] = c.p_played;
+    players.set_item("played_lo", a.into_pyarray(py))?;
+    players.set_item("played_hi", b.into_pyarray(py))?;
+    let plays = PyDict::new(py);
+    plays.set_item("game", c.play_game.into_pyarray(py))?;
+    plays.set_item("seat", c.play_seat.into_pyarray(py))?;
+    plays.set_item("card", c.play_card.into_pyarray(py))?;
+    plays.set_item("turn", c.play_turn.into_pyarray(py))?;
     let out = PyDict::new(py);
     out.set_item("games", games)?;
     out.set_item("players", players)?;
+    out.set_item("plays", plays)?;
     Ok(out)
 }
 
 /// Run a batch: the GIL is released while rayon plays the games.
 #[pyfunction]
-#[pyo3(signature = (card_data, decks, bots, games, seed, threads=None, params=None, start_player=None))]
+#[pyo3(signature = (card_data, decks, bots, games, seed, threads=None, params=None, start_player=None, record_plays=false, first_game=0))]
 #[allow(clippy::too_many_arguments)]
 fn simulate<'py>(
     py: Python<'py>,
@@ -201,6 +216,8 @@ fn simulate<'py>(
     threads: Option<i64>,
     params: Option<&Bound<'py, PyDict>>,
     start_player: Option<u8>,
+    record_plays: bool,
+    first_game: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
     if games <= 0 {
         return Err(verr(format!("games must be a positive number, got {games}")));
@@ -213,7 +230,7 @@ fn simulate<'py>(
     let db = make_db(card_data, params)?;
     let spec = spec_from(decks, bots, games as u64, seed, threads.map(|t| t as usize), start_player)?;
     spec.validate(&db).map_err(verr)?;
-    let res = py.detach(|| run_batch(&db, &spec));
+    let res = py.detach(|| run_batch_with(&db, &spec, record_plays, first_game));
     match res {
         Ok(c) => columns_to_py(py, c),
         Err(e) if e.contains("panicked") => Err(PyRuntimeError::new_err(e)),
