@@ -16,7 +16,19 @@ fn main() {
     // KETHARMAD_BOTS=heuristic,random (one per seat, or one for all)
     let bots: Vec<BotSpec> = match std::env::var("KETHARMAD_BOTS") {
         Ok(s) => {
-            let v: Vec<BotSpec> = s.split(',').map(|k| BotSpec::parse(k, vec![]).expect("bot")).collect();
+            // "heuristic:aggression=0.3:block_caution=0.8,random"
+            let v: Vec<BotSpec> = s
+                .split(',')
+                .map(|k| {
+                    let mut it = k.split(':');
+                    let kind = it.next().unwrap();
+                    let knobs = it.map(|kv| {
+                        let (a, b) = kv.split_once('=').expect("knob=value");
+                        (a.to_string(), b.parse::<f64>().expect("number"))
+                    });
+                    BotSpec::parse(kind, knobs.collect()).expect("bot")
+                })
+                .collect();
             if v.len() == 1 { vec![v[0].clone(); f.len()] } else { v }
         }
         Err(_) => vec![BotSpec::random(); f.len()],

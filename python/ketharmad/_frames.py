@@ -10,7 +10,15 @@ import polars as pl
 
 from . import _core
 
-__all__ = ["games_frame", "players_frame", "card_frame", "parameter_frame"]
+__all__ = [
+    "games_frame",
+    "players_frame",
+    "card_records_frame",
+    "plays_frame",
+    "card_frame",
+    "parameter_frame",
+    "CARD_RECORD_BITS",
+]
 
 GAME_COLUMNS = [
     "game",
@@ -24,8 +32,15 @@ GAME_COLUMNS = [
 ]
 PLAYER_COLUMNS = [
     "game", "seat", "faction", "bot", "won", "support", "scandal", "eliminated",
-    "eliminated_round", "cards_played", "attacks", "exposes", "mulligans",
+    "eliminated_round", "cards_played", "attacks", "exposes", "mulligans", "turns_taken",
+    "main_decisions",
 ]  # fmt: skip
+
+#: The 128-bit card-record sets of the core's players columns, each split into two uint64
+#: halves (``<name>_lo`` holds card-definition indices 0..63, ``<name>_hi`` 64..127).
+CARD_RECORD_SETS = ("opening", "drawn", "played")
+CARD_RECORD_BITS = tuple(f"{name}_{half}" for name in CARD_RECORD_SETS for half in ("lo", "hi"))
+CARD_RECORD_COLUMNS = ["game", "seat", "faction", "won", *CARD_RECORD_BITS]
 
 
 def _ordered(df: pl.DataFrame, preferred: Sequence[str]) -> pl.DataFrame:
@@ -62,8 +77,12 @@ def games_frame(raw: Mapping[str, Any]) -> pl.DataFrame:
 
 
 def players_frame(raw: Mapping[str, Any], bot_labels: Sequence[str]) -> pl.DataFrame:
-    """One row per (game, seat): faction and bot as strings, ``eliminated_round`` null if never."""
-    df = _from_arrays(raw)
+    """One row per (game, seat): faction and bot as strings, ``eliminated_round`` null if never.
+
+    The card-record bitset columns (``opening_lo`` ... ``played_hi``) are left out: they go to
+    :func:`card_records_frame`.
+    """
+    df = _from_arrays({k: v for k, v in raw.items() if k not in CARD_RECORD_BITS})
     exprs = [
         _codes_to("faction", _core.FACTIONS, pl.String),
         _codes_to("seat", bot_labels, pl.String).alias("bot"),
@@ -71,6 +90,37 @@ def players_frame(raw: Mapping[str, Any], bot_labels: Sequence[str]) -> pl.DataF
     if "eliminated_round" in df.columns:
         exprs.append(_null_if_negative("eliminated_round"))
     return _ordered(df.with_columns(exprs), PLAYER_COLUMNS)
+
+
+def card_records_frame(raw: Mapping[str, Any]) -> pl.DataFrame:
+    """One row per (game, seat): ``game, seat, faction, won`` and the six uint64 halves of the
+    opening / drawn / played card sets (bit k = row k of the card table). Empty columns (zero
+    rows) when the core returned no bitsets."""
+    if not all(c in raw for c in CARD_RECORD_BITS):
+        return pl.DataFrame(
+            schema={"game": pl.Int64, "seat": pl.Int8, "faction": pl.String, "won": pl.Boolean,
+                    **{c: pl.UInt64 for c in CARD_RECORD_BITS}}
+        )  # fmt: skip
+    df = _from_arrays({c: raw[c] for c in CARD_RECORD_COLUMNS})
+    return df.with_columns(_codes_to("faction", _core.FACTIONS, pl.String))
+
+
+def plays_frame(
+    raw: Mapping[str, Any], decks: Sequence[str], card_ids: Sequence[str]
+) -> pl.DataFrame:
+    """One row per card played or recruited: ``game, seat, faction, card`` (the card id) and
+    ``turn`` (the game's turn number, 1-based, counting every seat's turns)."""
+    card_index = np.asarray(raw["card"]).astype(np.int64, copy=False)
+    df = pl.DataFrame(
+        {
+            "game": np.asarray(raw["game"]),
+            "seat": np.asarray(raw["seat"]),
+            "card": pl.Series(list(card_ids), dtype=pl.String).gather(card_index),
+            "turn": np.asarray(raw["turn"]),
+        }
+    )
+    faction = _codes_to("seat", decks, pl.String).alias("faction")
+    return df.with_columns(faction).select("game", "seat", "faction", "card", "turn")
 
 
 _CARD_SCHEMA = {

@@ -20,8 +20,16 @@ class SimResult:
             start_player, actions``); ``winner`` is null when no seat won.
         players: one row per (game, seat) (``game, seat, faction, bot, won, support,
             scandal, eliminated, eliminated_round, cards_played, attacks, exposes,
-            mulligans``), game-major, seat-minor.
-        decks, bots, seed, params, threads: the (normalised) arguments of the run.
+            mulligans, turns_taken, main_decisions``), game-major, seat-minor.
+        card_records: one row per (game, seat): ``game, seat, faction, won`` and the card
+            sets ``opening_lo/hi`` (kept opening hand), ``drawn_lo/hi`` (drawn later),
+            ``played_lo/hi`` (played from hand or recruited) as two uint64 halves of a
+            128-bit set; bit k is row k of ``ketharmad.cards()``. See
+            :func:`ketharmad.card_stats`.
+        plays: None unless the batch ran with ``record_plays=True``; then one row per card
+            played or recruited: ``game, seat, faction, card`` (card id), ``turn``.
+        decks, bots, seed, params, threads, start_player: the (normalised) arguments of the
+            run.
         card_data: ``"packaged"`` or the path of the card-data file used.
         elapsed: wall-clock seconds the run took.
     """
@@ -38,9 +46,17 @@ class SimResult:
         threads: Optional[int],
         card_data: str,
         elapsed: float,
+        card_records: Optional[pl.DataFrame] = None,
+        plays: Optional[pl.DataFrame] = None,
+        start_player: Optional[int] = None,
+        card_text: Optional[str] = None,
     ) -> None:
         self.games = games
         self.players = players
+        self.card_records = card_records
+        self.plays = plays
+        self.start_player = start_player
+        self._card_text = card_text
         self.decks = decks
         self.bots = bots
         self.seed = seed
@@ -76,6 +92,14 @@ class SimResult:
         return table.with_columns(
             win_rate=pl.col("wins") / pl.col("games"), ci_low=low, ci_high=high
         )
+
+    def write_parquet(self, folder: Any, run_id: Optional[str] = None) -> dict[str, Any]:
+        """Write ``games``, ``players``, ``card_records``, ``plays`` (if recorded) and the
+        seat ``summary`` as ``folder/<table>/<run_id>.parquet`` with provenance columns; see
+        :func:`ketharmad.write_run`. Returns ``{table: path}``."""
+        from ._files import write_run
+
+        return write_run(self, folder, run_id=run_id)
 
     def joined(self) -> pl.DataFrame:
         """One row per (game, seat): the players table with the game columns joined on."""
@@ -119,6 +143,8 @@ class GameLog:
         self.support: list[int] = [int(x) for x in raw["support"]]
         self.scandal: list[int] = [int(x) for x in raw["scandal"]]
         self.seed: int = int(raw["seed"])
+        sp = raw.get("start_player")
+        self.start_player: Optional[int] = None if sp is None else int(sp)
         self.decks = decks
         self.bots = bots
         self.batch_seed = batch_seed

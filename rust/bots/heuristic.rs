@@ -7,8 +7,8 @@ use crate::engine::state::Cid;
 
 /// The knobs (all in 0..=1 unless noted) and their defaults.
 pub const KNOBS: &[(&str, f64, &str)] = &[
-    ("aggression", 0.5, "how readily it attacks into possible blocks (0 = only safe attacks)"),
-    ("block_caution", 0.5, "how readily it blocks to prevent damage rather than only for good trades"),
+    ("aggression", 0.4, "how readily it attacks into possible blocks (0 = only safe attacks)"),
+    ("block_caution", 0.7, "how readily it blocks to prevent damage rather than only for good trades"),
     ("expose_priority", 0.7, "how much it values Exposés and seeding Scandal"),
     ("scandal_tolerance", 0.5, "how close to the Scandal threshold it lets itself go"),
     ("recruit_appetite", 0.5, "how much it values Recruiting from the Newsfeed"),
@@ -36,8 +36,8 @@ pub struct Knobs {
 impl Knobs {
     pub fn from(preset: &str, knobs: &[(String, f64)]) -> Knobs {
         let mut k = Knobs {
-            aggression: 0.5,
-            block_caution: 0.5,
+            aggression: 0.4,
+            block_caution: 0.7,
             expose_priority: 0.7,
             scandal_tolerance: 0.5,
             recruit_appetite: 0.5,
@@ -282,7 +282,10 @@ fn main_score(k: &Knobs, v: &SeatView, o: &Opt) -> f64 {
                     }
                 }
                 Effect::ExhaustTarget => {
-                    if opponents(v).any(|q| ready_figures(v, q).next().is_some()) && my_attack_power(v) > 0 {
+                    // tap a blocker only to clear the way for a real attack (the tapper then
+                    // can't block itself)
+                    let blockers = opponents(v).map(|q| ready_figures(v, q).count()).sum::<usize>();
+                    if blockers > 0 && my_attack_power(v) - v.influence(c).unwrap_or(0) as i32 >= 3 && k.aggression >= 0.3 {
                         35.0
                     } else {
                         -1.0

@@ -181,7 +181,9 @@ impl Game<'_> {
                 }
             }
         }
-        // generic: pool first (colour with the most units), then the most plentiful sources
+        // generic: pool first (colour with the most units), then Bases before Institutions
+        // before Figures (a Figure tapped for mana can't block), among those the colour with
+        // the most sources left
         let mut need = cost.generic;
         while need > 0 {
             let pool = self.players[p].pool;
@@ -192,8 +194,28 @@ impl Game<'_> {
                 continue;
             }
             let (fixed, _) = self.available(p);
-            let r = (0..3).max_by_key(|&r| fixed[r]).unwrap();
-            let want = if fixed[r] > 0 { Some(r) } else { None };
+            let mut best: Option<(Cid, (u8, i16))> = None;
+            for &c in &self.players[p].play {
+                if let Some((r, _)) = self.source_usable(c) {
+                    let it = &self.inst[c as usize];
+                    let rank = match r {
+                        None => 3,
+                        Some(_) if it.is(Inst::F_BASE) => 0,
+                        Some(_) if it.is(Inst::F_INSTITUTION) => 1,
+                        Some(_) => 2,
+                    };
+                    let key = (rank, -r.map_or(0, |r| fixed[r]));
+                    if best.map_or(true, |(_, b)| key < b) {
+                        best = Some((c, key));
+                    }
+                }
+            }
+            let Some((c, _)) = best else {
+                debug_assert!(false, "cannot pay generic");
+                return;
+            };
+            let want = self.inst[c as usize].source;
+            let want = if want >= 0 && want < 3 { Some(want as usize) } else { None };
             if !self.tap_for(p, want, [0; 3]) {
                 debug_assert!(false, "cannot pay generic");
                 return;

@@ -2,8 +2,8 @@
 //! abilities, and every `Effect` of the vocabulary.
 
 use super::decision::{DecisionKind, Opt};
-use super::state::{glog, Cid, Game, Tgt, Zone};
-use crate::cards::{Ability, ActivationCost, CardType, Effect, TargetKind, Trigger};
+use super::state::{glog, Cid, Game, Inst, Tgt, Zone};
+use crate::cards::{Ability, ActivationCost, Effect, TargetKind, Trigger};
 
 impl Game<'_> {
     /// Call `f` with every legal target of `kind` for `p`'s `source` (R13.3).
@@ -21,12 +21,14 @@ impl Game<'_> {
             TargetKind::Figure | TargetKind::OtherFigureOptional | TargetKind::FigureOrInstitution | TargetKind::InstitutionOptional => {
                 for q in 0..self.n {
                     for &c in &self.players[q].play {
-                        let t = self.db.def(self.inst[c as usize].def).ctype;
+                        let it = &self.inst[c as usize];
+                        let fig = it.is(Inst::F_FIGURE);
+                        let inst = it.is(Inst::F_INSTITUTION);
                         let ok = match kind {
-                            TargetKind::Figure => t.is_figure(),
-                            TargetKind::OtherFigureOptional => t.is_figure() && c != source,
-                            TargetKind::FigureOrInstitution => t.is_figure() || t == CardType::Institution,
-                            _ => t == CardType::Institution,
+                            TargetKind::Figure => fig,
+                            TargetKind::OtherFigureOptional => fig && c != source,
+                            TargetKind::FigureOrInstitution => fig || inst,
+                            _ => inst,
                         };
                         if ok {
                             f(Opt::Card(c));
@@ -39,7 +41,7 @@ impl Game<'_> {
             }
             TargetKind::OwnFigure | TargetKind::OtherOwnFigure => {
                 for &c in &self.players[p].play {
-                    if self.db.def(self.inst[c as usize].def).ctype.is_figure() && !(kind == TargetKind::OtherOwnFigure && c == source) {
+                    if self.inst[c as usize].is(Inst::F_FIGURE) && !(kind == TargetKind::OtherOwnFigure && c == source) {
                         f(Opt::Card(c));
                     }
                 }

@@ -66,6 +66,8 @@ impl Inst {
     pub const F_INSTITUTION: u8 = 32;
     /// Has static abilities (lords, Exposé taxes, Border Closure …).
     pub const F_STATIC: u8 = 64;
+    /// Can't attack (Kerítés).
+    pub const F_CANT_ATTACK: u8 = 128;
 
     fn for_def(def: u16, d: &CardDef, owner: i8, zone: Zone) -> Inst {
         let mut flags = 0;
@@ -89,6 +91,9 @@ impl Inst {
         }
         if !d.statics.is_empty() || d.kw.border_closure {
             flags |= Self::F_STATIC;
+        }
+        if d.statics.iter().any(|s| matches!(s, crate::cards::Static::CantAttack)) {
+            flags |= Self::F_CANT_ATTACK;
         }
         let (source, source_units) = match (d.produces, d.mana_ability) {
             (Some(r), _) => (r as i8, 1),

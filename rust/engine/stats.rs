@@ -150,11 +150,10 @@ impl Game<'_> {
 
     pub fn can_attack(&self, c: Cid) -> bool {
         let i = &self.inst[c as usize];
-        let d = self.def(c);
-        d.ctype.is_figure()
+        i.is(Inst::F_FIGURE)
             && !i.exhausted
-            && !self.summoning_sick(c)
-            && !d.statics.iter().any(|s| matches!(s, Static::CantAttack))
+            && !(i.fresh && !i.is(Inst::F_MOMENTUM) && !i.eot_momentum)
+            && !i.is(Inst::F_CANT_ATTACK)
     }
 
     /// Magyar Péter: can't be blocked while he has N or more counters.
@@ -164,7 +163,7 @@ impl Game<'_> {
     }
 
     pub fn figures(&self, p: usize) -> impl Iterator<Item = Cid> + '_ {
-        self.players[p].play.iter().copied().filter(move |&c| self.ctype(c).is_figure())
+        self.players[p].play.iter().copied().filter(move |&c| self.inst[c as usize].is(Inst::F_FIGURE))
     }
 
     pub fn figure_count(&self, p: usize) -> i32 {
