@@ -101,6 +101,16 @@ class SimResult:
 
         return write_run(self, folder, run_id=run_id)
 
+    def _parquet_tables(self) -> dict[str, pl.DataFrame]:
+        from ._files import sim_tables
+
+        return sim_tables(self)
+
+    def _provenance(self) -> dict[str, Any]:
+        from ._files import sim_provenance
+
+        return sim_provenance(self)
+
     def joined(self) -> pl.DataFrame:
         """One row per (game, seat): the players table with the game columns joined on."""
         return self.players.join(self.games, on="game", how="left").sort(["game", "seat"])

@@ -48,7 +48,7 @@ pub struct Inst {
     /// The turn in which its Outrage last triggered.
     pub outrage_turn: u32,
     /// Copied from the card definition for the hot loop (`Inst::F_*` bits).
-    pub flags: u8,
+    pub flags: u16,
     /// Resource source: 0..3 a fixed resource, 3 = any, -1 = none; and units per exhaust.
     pub source: i8,
     pub source_units: i8,
@@ -58,16 +58,20 @@ pub struct Inst {
 }
 
 impl Inst {
-    pub const F_FIGURE: u8 = 1;
-    pub const F_REACTION: u8 = 2;
-    pub const F_INSTANT: u8 = 4;
-    pub const F_MOMENTUM: u8 = 8;
-    pub const F_BASE: u8 = 16;
-    pub const F_INSTITUTION: u8 = 32;
+    pub const F_FIGURE: u16 = 1;
+    pub const F_REACTION: u16 = 2;
+    pub const F_INSTANT: u16 = 4;
+    pub const F_MOMENTUM: u16 = 8;
+    pub const F_BASE: u16 = 16;
+    pub const F_INSTITUTION: u16 = 32;
     /// Has static abilities (lords, Exposé taxes, Border Closure …).
-    pub const F_STATIC: u8 = 64;
+    pub const F_STATIC: u16 = 64;
     /// Can't attack (Kerítés).
-    pub const F_CANT_ATTACK: u8 = 128;
+    pub const F_CANT_ATTACK: u16 = 128;
+    /// Has an activated ability other than adding resources.
+    pub const F_ACTIVATED: u16 = 256;
+    /// A Move or a Reaction.
+    pub const F_ACTION: u16 = 512;
 
     fn for_def(def: u16, d: &CardDef, owner: i8, zone: Zone) -> Inst {
         let mut flags = 0;
@@ -95,6 +99,12 @@ impl Inst {
         if d.statics.iter().any(|s| matches!(s, crate::cards::Static::CantAttack)) {
             flags |= Self::F_CANT_ATTACK;
         }
+        if d.has_activated {
+            flags |= Self::F_ACTIVATED;
+        }
+        if d.ctype.is_action() {
+            flags |= Self::F_ACTION;
+        }
         let (source, source_units) = match (d.produces, d.mana_ability) {
             (Some(r), _) => (r as i8, 1),
             (None, Some((Some(r), n))) => (r as i8, n as i8),
@@ -104,7 +114,7 @@ impl Inst {
         Inst { def, owner, controller: -1, zone, flags, source, source_units, cost: d.cost, defector: d.kw.defector as i8, ..Default::default() }
     }
     #[inline]
-    pub fn is(&self, flag: u8) -> bool {
+    pub fn is(&self, flag: u16) -> bool {
         self.flags & flag != 0
     }
 }

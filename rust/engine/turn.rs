@@ -1,8 +1,8 @@
 //! Running a game: the turn loop, the four steps of a turn (R7) and main priority (E39).
 
 use super::decision::{DecisionKind, Opt};
-use super::state::{glog, EndReason, Game, Outcome, Zone};
-use crate::cards::{CardType, Trigger};
+use super::state::{glog, EndReason, Game, Inst, Outcome, Zone};
+use crate::cards::Trigger;
 
 impl Game<'_> {
     /// Play the game from setup to the end (or the safety cap, E35).
@@ -178,7 +178,7 @@ impl Game<'_> {
                 seen_defs[ns] = def;
                 ns += 1;
             }
-            if self.def(c).ctype == CardType::Base {
+            if self.inst[c as usize].is(Inst::F_BASE) {
                 if base_ok {
                     self.opts.push(Opt::PlayBase(c));
                 }
@@ -193,8 +193,8 @@ impl Game<'_> {
         }
         for i in 0..self.players[p].play.len() {
             let c = self.players[p].play[i];
-            let d = self.def(c);
-            if d.has_activated {
+            if self.inst[c as usize].is(Inst::F_ACTIVATED) {
+                let d = self.def(c);
                 for a in 0..d.abilities.len() {
                     if self.can_activate(c, a, false) {
                         self.opts.push(Opt::Activate(c, a as u8));
