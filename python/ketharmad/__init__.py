@@ -5,13 +5,26 @@
 >>> res.summary()          # per-seat win rates with Wilson 95 % intervals
 >>> res.games, res.players # polars DataFrames, one row per game / per (game, seat)
 >>> print(ketharmad.play(["ner", "tisza"], seed=1, game=42))  # replay one game with its log
+
+Balance lab (docs/balance_lab.md):
+
+>>> m = ketharmad.matchups(games_per_side=2000)        # 4x4 faction matrix, start balanced
+>>> cs = ketharmad.card_stats(ketharmad.simulate(["ner", "tisza"], "heuristic", 20_000,
+...                                              record_plays=True))   # 17lands-style card rates
+>>> sw = ketharmad.sweep({"ner_orban_viktor.influence": [4, 5, 6]}, decks="all")
+>>> ketharmad.write_run(m, "runs/")                     # Parquet with provenance
 """
 
 from __future__ import annotations
 
 from . import _core, stats
 from ._api import cards, parameters, play, simulate
+from ._cardstats import CardStatsResult, card_stats
+from ._files import write_run
+from ._labreport import write_report
+from ._matchups import MatchupResult, matchups
 from ._results import GameLog, SimResult
+from ._sweep import SweepResult, sweep
 from ._tournament import TournamentResult, bots, tournament
 
 #: The faction (deck) names, in the core's order.
@@ -29,6 +42,14 @@ __all__ = [
     "BOT_KINDS",
     "GameLog",
     "SimResult",
+    "MatchupResult",
+    "CardStatsResult",
+    "SweepResult",
+    "matchups",
+    "card_stats",
+    "sweep",
+    "write_run",
+    "write_report",
     "TournamentResult",
     "bots",
     "tournament",

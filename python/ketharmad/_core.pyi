@@ -18,7 +18,7 @@ END_REASONS: list[str]
 """``["last_player_standing", "simultaneous_elimination", "unfinished_round_cap",
 "unfinished_action_cap"]``; ``end_reason`` codes index into it."""
 BOT_KINDS: list[str]
-"""``["random"]``"""
+"""``["random", "heuristic", "aggro", "control", "search"]``"""
 
 class _PlayResult(TypedDict):
     log: list[str]
@@ -29,6 +29,7 @@ class _PlayResult(TypedDict):
     support: list[int]
     scandal: list[int]
     seed: int
+    start_player: int
 
 def version() -> str: ...
 def card_table(card_data: str) -> dict[str, list[Any]]:
@@ -49,10 +50,14 @@ def simulate(
     bots: list[BotSpec],
     games: int,
     seed: int,
-    threads: Optional[int],
-    params: dict[str, ParamValue],
+    threads: Optional[int] = None,
+    params: Optional[dict[str, ParamValue]] = None,
+    start_player: Optional[int] = None,
+    record_plays: bool = False,
+    first_game: int = 0,
 ) -> dict[str, dict[str, npt.NDArray[np.generic]]]:
-    """Returns ``{"games": {...}, "players": {...}}``.
+    """Returns ``{"games": {...}, "players": {...}, "plays": {...}}``; plays games
+    ``first_game .. first_game + games - 1`` of the batch (the ``game`` column is absolute).
 
     games (length ``games``): game int64, seed uint64, winner int8 (-1 = none), turns int32,
     rounds int32, end_reason uint8, start_player int8, actions int32.
@@ -60,8 +65,16 @@ def simulate(
     players (length ``games * n_seats``, game-major, seat-minor): game int64, seat int8,
     faction uint8, won bool, support int32, scandal int32, eliminated bool,
     eliminated_round int32 (-1 if not), cards_played int32, attacks int32, exposes int32,
-    mulligans int8.
+    mulligans int8, turns_taken int32, main_decisions int32, and the card sets
+    opening_lo/hi, drawn_lo/hi, played_lo/hi uint64 (bit k = card-definition k).
+
+    plays (empty unless ``record_plays``): game int64, seat int8, card uint16, turn uint16.
     """
+
+def card_data_hash(card_data: str) -> str:
+    """FNV-1a hash of the card-data text, 16 hex digits."""
+
+def bot_table() -> dict[str, list[Any]]: ...
 
 def play(
     card_data: str,
@@ -69,5 +82,6 @@ def play(
     bots: list[BotSpec],
     seed: int,
     game: int,
-    params: dict[str, ParamValue],
+    params: Optional[dict[str, ParamValue]] = None,
+    start_player: Optional[int] = None,
 ) -> _PlayResult: ...

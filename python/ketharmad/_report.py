@@ -131,3 +131,154 @@ def sim_result_repr(result: SimResult) -> str:
         f"see .games, .players, .summary()"
     )
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- balance-lab text reports
+
+
+def ci_text(low: float | None, high: float | None) -> str:
+    """``[48.2%, 53.9%]`` (or ``-`` when undefined)."""
+    if low is None or high is None or low != low or high != high:
+        return "-"
+    return f"[{pct(low)}, {pct(high)}]"
+
+
+def signed_pct(x: float | None) -> str:
+    """A difference of rates in percentage points: ``+1.3 pp``."""
+    return "-" if x is None or x != x else f"{100.0 * x:+.1f} pp"
+
+
+def _cell_text(rate: float | None, low: float | None, high: float | None) -> str:
+    if rate is None:
+        return "-"
+    return f"{pct(rate)} {ci_text(low, high)}"
+
+
+def matchup_matrix_rows(result: Any) -> tuple[list[str], list[list[str]]]:
+    """Headers and rows of the 2-player win-rate matrix (row faction vs column opponent)."""
+    factions = [f for f in _core.FACTIONS if f in set(result.table["faction"].to_list())]
+    cells = {(r["faction"], r["opponent"]): r for r in result.table.iter_rows(named=True)}
+    rows = []
+    for f in factions:
+        row = [f]
+        for o in factions:
+            c = cells.get((f, o))
+            row.append("-" if c is None else _cell_text(c["win_rate"], c["ci_low"], c["ci_high"]))
+        rows.append(row)
+    return ["faction \\ opponent", *factions], rows
+
+
+def _lab_params_label(params: dict[str, Any]) -> str:
+    return _params_label(params)
+
+
+def matchups_text(result: Any) -> str:
+    """Plain-text summary of a MatchupResult (its repr and the CLI output)."""
+    from ._validate import bot_label
+
+    sp = result.start_player.row(0, named=True)
+    head = (
+        f"MatchupResult({result.n_players} players, {result.n_games:,} games, "
+        f"bots {bot_label(result.bots)}, seed {result.seed}, params: "
+        f"{_lab_params_label(result.params)}, {result.elapsed:.2f} s)"
+    )
+    lines = [head]
+    if result.n_players == 2:
+        lines.append(
+            f"win rate of the row faction against the column faction, {2 * result.games_per_side:,} "
+            "games per cell (each side starts half), Wilson 95% CI; mirror cells from seat 0:"
+        )
+        headers, rows = matchup_matrix_rows(result)
+        lines += ["  " + s for s in format_table(headers, rows, [False] + [True] * (len(headers) - 1))]
+    else:
+        rows = [
+            [r["faction"], f"{r['games']:,}", f"{r['wins']:,}", pct(r["win_rate"]),
+             ci_text(r["ci_low"], r["ci_high"]), pct(r["on_play_win_rate"])]
+            for r in result.table.iter_rows(named=True)
+        ]  # fmt: skip
+        lines.append(
+            f"free-for-all over all seatings, {result.games_per_seating} games per seating, "
+            f"seat 0 starts (even share {pct(1 / result.n_players)}):"
+        )
+        lines += [
+            "  " + s
+            for s in format_table(
+                ["faction", "games", "wins", "win rate", "95% CI", "as start player"],
+                rows,
+                [False, True, True, True, False, True],
+            )
+        ]
+    lines.append(
+        f"start player wins {pct(sp['win_rate'])} {ci_text(sp['ci_low'], sp['ci_high'])} of "
+        f"{sp['games']:,} games (even share {pct(sp['even_share'])}); "
+        "see .table, .start_player, .positions, .lengths, .games"
+    )
+    return "\n".join(lines)
+
+
+def card_stats_text(result: Any, per_faction: int = 5) -> str:
+    """Plain-text summary of a CardStatsResult: the best and worst cards by IWD per faction."""
+    t = result.table
+    lines = [
+        f"CardStatsResult({t.height} rows, {result.batch.n_games:,} games, "
+        f"{' vs '.join(result.batch.decks)}); IWD = in-hand win rate - not-seen win rate"
+    ]
+    for faction in t["faction"].unique(maintain_order=True).to_list():
+        part = t.filter((pl.col("faction") == faction) & pl.col("iwd").is_not_null()).sort(
+            "iwd", descending=True
+        )
+        if part.height == 0:
+            continue
+        shown = part.head(per_faction)
+        if part.height > per_faction:
+            shown = pl.concat([shown, part.tail(min(per_faction, part.height - per_faction))])
+        rows = [
+            [r["name"], f"{r['in_hand_games']:,}", pct(r["in_hand_win_rate"]),
+             pct(r["not_seen_win_rate"]), signed_pct(r["iwd"]),
+             f"[{signed_pct(r['iwd_ci_low'])}, {signed_pct(r['iwd_ci_high'])}]"]
+            for r in shown.iter_rows(named=True)
+        ]  # fmt: skip
+        lines.append(f"{faction} (best and worst by IWD):")
+        lines += [
+            "  " + s
+            for s in format_table(
+                ["card", "in hand", "GIH WR", "GNS WR", "IWD", "95% CI"],
+                rows,
+                [False, True, True, True, True, False],
+            )
+        ]
+    lines.append("see .table (all rates with intervals), .top(faction, by, n)")
+    return "\n".join(lines)
+
+
+def sweep_rows(result: Any) -> tuple[list[str], list[list[str]], list[bool]]:
+    """Headers, rows and alignment of the sweep table as text."""
+    headers = ["point", *result.parameters, "matchup", "games", "seat-0 win rate", "95% CI",
+               "unfinished", "diff vs base", "paired 95% CI", "unpaired ±"]  # fmt: skip
+    rows = []
+    for r in result.table.iter_rows(named=True):
+        diff = "baseline" if r["baseline"] else signed_pct(r["diff"])
+        paired = (
+            "-"
+            if r["baseline"] or r["diff_ci_low"] is None
+            else f"[{signed_pct(r['diff_ci_low'])}, {signed_pct(r['diff_ci_high'])}]"
+        )
+        unpaired = "-" if r["baseline"] else f"±{100 * (r['unpaired_half_width'] or 0):.1f} pp"
+        rows.append([
+            str(r["point"]), *[str(r[p]) for p in result.parameters], r["matchup"],
+            f"{r['games']:,}", pct(r["win_rate"]), ci_text(r["ci_low"], r["ci_high"]),
+            f"{r['unfinished']:,}", diff, paired, unpaired,
+        ])  # fmt: skip
+    right = [True] + [True] * len(result.parameters) + [False, True, True, False, True, True, False, True]
+    return headers, rows, right
+
+
+def sweep_text(result: Any) -> str:
+    """Plain-text summary of a SweepResult."""
+    head = (
+        f"SweepResult({result.points.height} points x {len(result.decks)} matchup(s) x "
+        f"{result.games_per_point:,} games, seed {result.seed}, baseline point "
+        f"{result.baseline}, {result.elapsed:.2f} s; every point plays the same game seeds)"
+    )
+    headers, rows, right = sweep_rows(result)
+    return "\n".join([head, *("  " + s for s in format_table(headers, rows, right))])

@@ -1,4 +1,5 @@
-"""Command line interface: ``ketharmad simulate | cards | params | play``.
+"""Command line interface: ``ketharmad simulate | cards | params | play | bots`` and the
+balance lab ``ketharmad matchups | card-stats | sweep`` (see ``_labcli``).
 
 Invalid input (any ``ValueError``) prints ``error: <message>`` to stderr and exits with
 status 2, like argparse's own usage errors.
@@ -262,6 +263,10 @@ def _parser() -> argparse.ArgumentParser:
     game_args(p)
     p.add_argument("--game", type=int, default=0, help="game number within the batch (default: 0)")
     p.set_defaults(func=_cmd_play)
+
+    from ._labcli import add_lab_commands
+
+    add_lab_commands(sub)
     return parser
 
 
@@ -286,6 +291,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             raise SystemExit(1) from None
         print(f"error: {e}", file=sys.stderr)
         raise SystemExit(2) from None
+    except ImportError as e:  # an optional dependency (matplotlib for report plots)
+        print(f"error: {e}", file=sys.stderr)
+        raise SystemExit(1) from None
     except KeyboardInterrupt:
         raise SystemExit(130) from None
     return 0

@@ -1,0 +1,458 @@
+"""Faction matchups: the 4x4 two-player matrix (start player balanced per cell) and the
+free-for-all over every seating of three or four factions."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Mapping
+from typing import Any, Optional, Union
+
+import polars as pl
+
+from . import _core
+from ._api import check_chunk_size, run_batch
+from ._data import CardDataSource, describe_card_data, load_card_data
+from ._progress import Progress
+from ._validate import BotSpec, _check_bot_spec, check_int, check_params, check_seed, check_threads
+from .stats import wilson_bounds
+
+__all__ = ["matchups", "MatchupResult"]
+
+#: Game-length quantiles reported in ``.lengths``.
+LENGTH_QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
+#: Games per seating of the 24 seatings in a 3- or 4-player free-for-all by default.
+DEFAULT_FFA_GAMES = 1920
+
+
+def _faction_order(col: str) -> pl.Expr:
+    return pl.col(col).replace_strict(list(_core.FACTIONS), list(range(len(_core.FACTIONS))))
+
+
+def _rate_columns(wins: str, games: str, prefix: str = "") -> list[pl.Expr]:
+    low, high = wilson_bounds(wins, games)
+    return [
+        (pl.col(wins) / pl.col(games)).alias(f"{prefix}win_rate"),
+        low.alias(f"{prefix}ci_low"),
+        high.alias(f"{prefix}ci_high"),
+    ]
+
+
+def _unfinished() -> pl.Expr:
+    return pl.col("end_reason").cast(pl.String).str.starts_with("unfinished")
+
+
+def _length_aggs() -> list[pl.Expr]:
+    out: list[pl.Expr] = [pl.len().cast(pl.Int64).alias("games")]
+    for col in ("turns", "rounds"):
+        out.append(pl.col(col).mean().alias(f"{col}_mean"))
+        for q in LENGTH_QUANTILES:
+            out.append(pl.col(col).quantile(q, "nearest").alias(f"{col}_p{int(round(q * 100))}"))
+        out.append(pl.col(col).max().alias(f"{col}_max"))
+    return out
+
+
+def _start_player_table(games: pl.DataFrame, n_seats: int) -> pl.DataFrame:
+    """One row: how often the start player won, with a Wilson interval and the even share."""
+    t = games.select(
+        games=pl.len().cast(pl.Int64),
+        start_wins=(pl.col("winner") == pl.col("start_player")).fill_null(False).sum().cast(pl.Int64),
+    )
+    return t.with_columns(*_rate_columns("start_wins", "games"), even_share=pl.lit(1.0 / n_seats))
+
+
+class MatchupResult:
+    """The result of :func:`ketharmad.matchups`.
+
+    Attributes:
+        n_players: 2, 3 or 4.
+        table: 2 players: one row per ordered cell (faction, opponent), mirrors included;
+            3-4 players: one row per faction. See :func:`ketharmad.matchups` for columns.
+        start_player: one row: ``games, start_wins, win_rate, ci_low, ci_high, even_share``.
+        positions: win rate per faction and turn-order position (0 = start player).
+        lengths: game-length quantiles (turns and rounds), per cell (2 players) or overall.
+        games: the raw games, one row each, with faction labels (``faction_0`` ...), the
+            ``batch_seed`` and ``start_player`` needed to replay one with
+            :func:`ketharmad.play`.
+        players: the raw per-(game, seat) rows with ``position`` (turn order from the
+            start player).
+        bots, seed, params, games_per_side (2 players) / games_per_seating (3-4 players),
+        card_data, elapsed: the run's arguments and wall time.
+    """
+
+    def __init__(self, **kw: Any) -> None:
+        self.n_players: int = kw["n_players"]
+        self.table: pl.DataFrame = kw["table"]
+        self.start_player: pl.DataFrame = kw["start_player"]
+        self.positions: pl.DataFrame = kw["positions"]
+        self.lengths: pl.DataFrame = kw["lengths"]
+        self.games: pl.DataFrame = kw["games"]
+        self.players: pl.DataFrame = kw["players"]
+        self.bots: BotSpec = kw["bots"]
+        self.seed: int = kw["seed"]
+        self.params: dict[str, Union[int, bool, str]] = kw["params"]
+        self.games_per_side: Optional[int] = kw.get("games_per_side")
+        self.games_per_seating: Optional[int] = kw.get("games_per_seating")
+        self.card_data: str = kw["card_data"]
+        self.elapsed: float = kw["elapsed"]
+        self._card_text: str = kw["card_text"]
+
+    @property
+    def n_games(self) -> int:
+        return self.games.height
+
+    def matrix(self, value: str = "win_rate") -> pl.DataFrame:
+        """2 players: the cells as a square table, rows = faction, one column per opponent."""
+        if self.n_players != 2:
+            raise ValueError("matrix() is for 2-player matchups; use .table for 3-4 players")
+        wide = self.table.pivot(on="opponent", index="faction", values=value)
+        return wide.select("faction", *[f for f in _core.FACTIONS if f in wide.columns])
+
+    def _parquet_tables(self) -> dict[str, pl.DataFrame]:
+        suffix = "" if self.n_players == 2 else f"_{self.n_players}p"
+        return {
+            f"matchups{suffix}": self.table,
+            f"matchup_games{suffix}": self.games,
+            f"matchup_players{suffix}": self.players,
+            f"matchup_lengths{suffix}": self.lengths,
+            f"matchup_positions{suffix}": self.positions,
+            "start_player": self.start_player,
+        }
+
+    def _provenance(self) -> dict[str, Any]:
+        from ._files import provenance
+
+        cols = [f"faction_{i}" for i in range(self.n_players)]
+        decks = self.games.select(cols).unique(maintain_order=True).rows()
+        return provenance(
+            "matchups", self._card_text, self.params, self.bots, [list(d) for d in decks],
+            self.seed, self.n_games,
+        )  # fmt: skip
+
+    def write_parquet(self, folder: Any, run_id: Optional[str] = None) -> dict[str, Any]:
+        """Write the tables as Parquet with provenance; see :func:`ketharmad.write_run`."""
+        from ._files import write_run
+
+        return write_run(self, folder, run_id=run_id)
+
+    def __repr__(self) -> str:
+        from ._report import matchups_text
+
+        return matchups_text(self)
+
+
+def _check_single_bot(bots: object) -> BotSpec:
+    if isinstance(bots, (list, tuple)):
+        raise ValueError(
+            "matchups takes one bot spec for every seat (seats are fixed per side), "
+            f"got a list of {len(bots)}"
+        )
+    return _check_bot_spec(bots, "bots")
+
+
+def _seat_bots(spec: BotSpec, n: int) -> list[Any]:
+    return [dict(spec) if isinstance(spec, Mapping) else spec for _ in range(n)]
+
+
+def matchups(
+    players: int = 2,
+    games_per_side: int = 2000,
+    bots: BotSpec = "heuristic",
+    seed: int = 0,
+    params: Optional[Mapping[str, Union[int, bool, str]]] = None,
+    threads: Optional[int] = None,
+    card_data: CardDataSource = None,
+    games: Optional[int] = None,
+    chunk_size: Optional[int] = None,
+    progress: bool = False,
+) -> MatchupResult:
+    """Every faction against every other, with the start player balanced.
+
+    **2 players** (default): each unordered pair of factions, mirrors included (10 pairs),
+    plays ``2 * games_per_side`` games: ``games_per_side`` with each side as the start player
+    (``start_player`` fixed, the pair's first faction always in seat 0). Mirrors get
+    ``rules.allow_mirror = True`` added to ``params``. ``.table`` has one row per ordered cell
+    (16 rows; the cells (A, B) and (B, A) are the same games seen from each side; a mirror
+    cell is seen from seat 0):
+
+    ``faction, opponent, games, wins, win_rate, ci_low, ci_high`` (Wilson 95 %; the
+    denominator counts every game, so ``win_rate(A, B) + win_rate(B, A) + no_winner / games
+    = 1``), ``unfinished`` (hit a round or action cap), ``no_winner`` (unfinished or
+    simultaneous elimination), ``start_wins, start_win_rate, start_ci_low, start_ci_high``
+    (how often the start player won the cell's games), ``on_play_win_rate`` (the faction's
+    win rate when it started) and ``on_draw_win_rate`` (when the opponent started).
+    ``games`` may be given instead of ``games_per_side`` as the games per cell (even).
+
+    **3 or 4 players**: a free-for-all over all 24 seatings (ordered choices of the
+    factions), ``games`` in total (default 1,920 = 80 per seating; a multiple of 24), seat 0
+    always starting, so every faction starts equally often and meets every turn order.
+    ``.table`` has one row per faction: ``faction, games, wins, win_rate, ci_low, ci_high,
+    unfinished, no_winner, on_play_games, on_play_win_rate``.
+
+    All games of a call are games of ONE batch (seed ``seed``) with distinct game indices, so
+    any of them can be replayed: ``play([faction_0, faction_1], bots, seed=batch_seed,
+    game=game, start_player=start_player, params=...)``.
+
+    Returns a :class:`MatchupResult` (``.table``, ``.start_player``, ``.positions``,
+    ``.lengths``, ``.games``, ``.players``, ``.matrix()``, ``.write_parquet(folder)``).
+    """
+    n = check_int("players", players, 2, 4)
+    spec = _check_single_bot(bots)
+    seed_ = check_seed(seed)
+    threads_ = check_threads(threads)
+    params_ = check_params(params)
+    chunk_ = check_chunk_size(chunk_size)
+    text = load_card_data(card_data)
+    if n == 2:
+        if games is not None:
+            per_cell = check_int("games", games, 2)
+            if per_cell % 2:
+                raise ValueError(
+                    f"games (per cell, both start players) must be even, got {per_cell}"
+                )
+            gps = per_cell // 2
+        else:
+            gps = check_int("games_per_side", games_per_side, 1)
+        return _two_player(gps, spec, seed_, params_, threads_, text, card_data, chunk_, progress)
+    total = DEFAULT_FFA_GAMES if games is None else check_int("games", games, 24)
+    seatings = list(itertools.permutations(_core.FACTIONS, n))
+    if total % len(seatings):
+        raise ValueError(
+            f"games must be a multiple of {len(seatings)} (every seating equally often), got "
+            f"{total}; e.g. {total - total % len(seatings) or len(seatings)} or "
+            f"{total + len(seatings) - total % len(seatings)}"
+        )
+    return _free_for_all(
+        n, seatings, total // len(seatings), spec, seed_, params_, threads_, text, card_data,
+        chunk_, progress,
+    )  # fmt: skip
+
+
+def _two_player(
+    gps: int,
+    spec: BotSpec,
+    seed: int,
+    params: dict[str, Union[int, bool, str]],
+    threads: Optional[int],
+    text: str,
+    card_data: CardDataSource,
+    chunk: Optional[int],
+    progress: bool,
+) -> MatchupResult:
+    factions = list(_core.FACTIONS)
+    pairs = [(a, b) for i, a in enumerate(factions) for b in factions[i:]]
+    bots = _seat_bots(spec, 2)
+    cell_params = []
+    for a, b in pairs:
+        p = dict(params)
+        if a == b:
+            p.setdefault("rules.allow_mirror", True)
+        _core.validate(text, [a, b], bots, p)  # every cell is checked before anything runs
+        cell_params.append(p)
+    meter = Progress(2 * gps * len(pairs), "matchups", enabled=progress)
+    start = time.perf_counter()
+    games_parts = []
+    players_parts = []
+    for k, ((a, b), p) in enumerate(zip(pairs, cell_params)):
+        for side in (0, 1):
+            frames = run_batch(
+                text, [a, b], bots, gps, seed, threads, p,
+                start_player=side, first_game=(2 * k + side) * gps, chunk_size=chunk,
+                progress=meter,
+            )  # fmt: skip
+            games_parts.append(
+                frames.games.with_columns(
+                    batch_seed=pl.lit(seed, pl.UInt64),
+                    faction_0=pl.lit(a),
+                    faction_1=pl.lit(b),
+                    mirror=pl.lit(a == b),
+                )
+            )
+            players_parts.append(frames.players)
+    elapsed = time.perf_counter() - start
+    meter.close()
+    g = pl.concat(games_parts, rechunk=True)
+    f0, f1 = pl.col("faction_0"), pl.col("faction_1")
+    g = g.with_columns(
+        start_faction=pl.when(pl.col("start_player") == 0).then(f0).otherwise(f1),
+        winner_faction=pl.when(pl.col("winner") == 0).then(f0).when(pl.col("winner") == 1).then(f1),
+    ).select(
+        "game", "seed", "batch_seed", "faction_0", "faction_1", "mirror", "start_player",
+        "start_faction", "winner", "winner_faction", "turns", "rounds", "end_reason", "actions",
+    )  # fmt: skip
+    players = _with_positions(pl.concat(players_parts, rechunk=True), g, 2)
+
+    # one row per game and side; a mirror game counts once, from seat 0
+    def side(seat: int) -> pl.DataFrame:
+        me, other = (f0, f1) if seat == 0 else (f1, f0)
+        rows = g if seat == 0 else g.filter(~pl.col("mirror"))
+        return rows.select(
+            "game",
+            faction=me,
+            opponent=other,
+            won=(pl.col("winner") == seat).fill_null(False),
+            on_play=pl.col("start_player") == seat,
+            start_won=(pl.col("winner") == pl.col("start_player")).fill_null(False),
+            unfinished=_unfinished(),
+            no_winner=pl.col("winner").is_null(),
+            turns="turns",
+            rounds="rounds",
+        )
+
+    long = pl.concat([side(0), side(1)])
+    keys = ["faction", "opponent"]
+    order = [_faction_order("faction"), _faction_order("opponent")]
+    table = (
+        long.group_by(keys)
+        .agg(
+            games=pl.len().cast(pl.Int64),
+            wins=pl.col("won").sum().cast(pl.Int64),
+            unfinished=pl.col("unfinished").sum().cast(pl.Int64),
+            no_winner=pl.col("no_winner").sum().cast(pl.Int64),
+            start_wins=pl.col("start_won").sum().cast(pl.Int64),
+            on_play_games=pl.col("on_play").sum().cast(pl.Int64),
+            on_play_wins=(pl.col("won") & pl.col("on_play")).sum().cast(pl.Int64),
+            on_draw_wins=(pl.col("won") & ~pl.col("on_play")).sum().cast(pl.Int64),
+        )
+        .with_columns(*_rate_columns("wins", "games"), *_rate_columns("start_wins", "games", "start_"))
+        .with_columns(
+            on_play_win_rate=pl.col("on_play_wins") / pl.col("on_play_games"),
+            on_draw_win_rate=pl.col("on_draw_wins") / (pl.col("games") - pl.col("on_play_games")),
+        )
+        .sort(order)
+        .select(
+            "faction", "opponent", "games", "wins", "win_rate", "ci_low", "ci_high",
+            "unfinished", "no_winner", "start_wins", "start_win_rate", "start_ci_low",
+            "start_ci_high", "on_play_games", "on_play_win_rate", "on_draw_win_rate",
+        )  # fmt: skip
+    )
+    lengths = long.group_by(keys).agg(_length_aggs()).sort(order)
+    return MatchupResult(
+        n_players=2,
+        table=table,
+        start_player=_start_player_table(g, 2),
+        positions=_positions_table(players),
+        lengths=lengths,
+        games=g,
+        players=players,
+        bots=spec,
+        seed=seed,
+        params=params,
+        games_per_side=gps,
+        card_data=describe_card_data(card_data),
+        elapsed=elapsed,
+        card_text=text,
+    )
+
+
+def _with_positions(players: pl.DataFrame, games: pl.DataFrame, n: int) -> pl.DataFrame:
+    """Add ``position``: the seat's place in turn order (0 = the start player)."""
+    starts = games.select("game", "start_player")
+    return (
+        players.join(starts, on="game", how="left")
+        .with_columns(
+            position=((pl.col("seat").cast(pl.Int16) - pl.col("start_player").cast(pl.Int16)) % n).cast(
+                pl.Int8
+            )
+        )
+        .drop("start_player")
+    )
+
+
+def _positions_table(players: pl.DataFrame) -> pl.DataFrame:
+    t = (
+        players.group_by("faction", "position")
+        .agg(games=pl.len().cast(pl.Int64), wins=pl.col("won").sum().cast(pl.Int64))
+        .with_columns(*_rate_columns("wins", "games"))
+    )
+    return t.sort(_faction_order("faction"), "position")
+
+
+def _free_for_all(
+    n: int,
+    seatings: list[tuple[str, ...]],
+    per: int,
+    spec: BotSpec,
+    seed: int,
+    params: dict[str, Union[int, bool, str]],
+    threads: Optional[int],
+    text: str,
+    card_data: CardDataSource,
+    chunk: Optional[int],
+    progress: bool,
+) -> MatchupResult:
+    bots = _seat_bots(spec, n)
+    for seating in seatings:
+        _core.validate(text, list(seating), bots, params)
+    meter = Progress(per * len(seatings), f"matchups {n}p", enabled=progress)
+    start = time.perf_counter()
+    games_parts = []
+    players_parts = []
+    for s, seating in enumerate(seatings):
+        frames = run_batch(
+            text, list(seating), bots, per, seed, threads, params,
+            start_player=0, first_game=s * per, chunk_size=chunk, progress=meter,
+        )  # fmt: skip
+        games_parts.append(
+            frames.games.with_columns(
+                batch_seed=pl.lit(seed, pl.UInt64),
+                seating=pl.lit(s, pl.Int16),
+                **{f"faction_{i}": pl.lit(f) for i, f in enumerate(seating)},
+            )
+        )
+        players_parts.append(frames.players)
+    elapsed = time.perf_counter() - start
+    meter.close()
+    g = pl.concat(games_parts, rechunk=True)
+    seat_faction = lambda col: pl.coalesce(  # noqa: E731
+        [pl.when(pl.col(col) == i).then(pl.col(f"faction_{i}")) for i in range(n)]
+    )
+    g = g.with_columns(
+        start_faction=seat_faction("start_player"), winner_faction=seat_faction("winner")
+    ).select(
+        "game", "seed", "batch_seed", "seating", *[f"faction_{i}" for i in range(n)],
+        "start_player", "start_faction", "winner", "winner_faction", "turns", "rounds",
+        "end_reason", "actions",
+    )  # fmt: skip
+    players = _with_positions(pl.concat(players_parts, rechunk=True), g, n)
+    flags = g.select("game", unfinished=_unfinished(), no_winner=pl.col("winner").is_null())
+    table = (
+        players.join(flags, on="game", how="left")
+        .group_by("faction")
+        .agg(
+            games=pl.len().cast(pl.Int64),
+            wins=pl.col("won").sum().cast(pl.Int64),
+            unfinished=pl.col("unfinished").sum().cast(pl.Int64),
+            no_winner=pl.col("no_winner").sum().cast(pl.Int64),
+            on_play_games=(pl.col("position") == 0).sum().cast(pl.Int64),
+            on_play_wins=(pl.col("won") & (pl.col("position") == 0)).sum().cast(pl.Int64),
+        )
+        .with_columns(
+            *_rate_columns("wins", "games"),
+            on_play_win_rate=pl.col("on_play_wins") / pl.col("on_play_games"),
+            even_share=pl.lit(1.0 / n),
+        )
+        .sort(_faction_order("faction"))
+        .select(
+            "faction", "games", "wins", "win_rate", "ci_low", "ci_high", "even_share",
+            "unfinished", "no_winner", "on_play_games", "on_play_win_rate",
+        )  # fmt: skip
+    )
+    lengths = g.select(_length_aggs())
+    return MatchupResult(
+        n_players=n,
+        table=table,
+        start_player=_start_player_table(g, n),
+        positions=_positions_table(players),
+        lengths=lengths,
+        games=g,
+        players=players,
+        bots=spec,
+        seed=seed,
+        params=params,
+        games_per_seating=per,
+        card_data=describe_card_data(card_data),
+        elapsed=elapsed,
+        card_text=text,
+    )
+

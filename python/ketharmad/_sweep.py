@@ -1,0 +1,354 @@
+"""Parameter sweeps over common random numbers: every point of a grid plays the same games
+(same batch seed, same game indices), and each point is compared with a baseline point game by
+game (paired differences)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any, Optional, Union
+
+import numpy as np
+import polars as pl
+
+from . import _core
+from ._api import check_chunk_size, check_start_player, run_batch
+from ._data import CardDataSource, describe_card_data, load_card_data
+from ._progress import Progress
+from ._validate import check_bots, check_decks, check_int, check_params, check_seed, check_threads
+from .stats import Z95, wilson_bounds
+
+__all__ = ["sweep", "SweepResult", "grid_points", "deck_pairings"]
+
+ParamValue = Union[int, bool, str]
+
+
+def _values(name: str, values: object) -> list[Any]:
+    if isinstance(values, (str, bool, int, np.integer, np.bool_)):
+        return [values]
+    if isinstance(values, (list, tuple, range, np.ndarray)):
+        out = list(values)
+        if not out:
+            raise ValueError(f"grid: parameter {name!r} has an empty list of values")
+        return out
+    raise ValueError(
+        f"grid: the values of {name!r} must be a list such as [4, 5, 6], "
+        f"got {type(values).__name__}"
+    )
+
+
+def grid_points(grid: object) -> list[dict[str, ParamValue]]:
+    """The points of a grid: a dict ``{name: [values]}`` (the Cartesian product, first name
+    varying slowest) or an explicit list of point dicts ``[{name: value}, ...]``."""
+    if isinstance(grid, Mapping):
+        names = list(grid)
+        for name in names:
+            if not isinstance(name, str):
+                raise ValueError(f"grid: parameter names must be strings, got {name!r}")
+        lists = [_values(n, grid[n]) for n in names]
+        raw = [dict(zip(names, combo)) for combo in itertools.product(*lists)]
+    elif isinstance(grid, (list, tuple)):
+        if not grid:
+            raise ValueError("grid: the list of points is empty")
+        raw = []
+        for i, point in enumerate(grid):
+            if not isinstance(point, Mapping):
+                raise ValueError(
+                    f"grid: point {i} must be a dict of parameter values, got {type(point).__name__}"
+                )
+            raw.append(dict(point))
+    else:
+        raise ValueError(
+            "grid must be a dict {name: [values]} or a list of point dicts, "
+            f"got {type(grid).__name__}"
+        )
+    points = []
+    seen: dict[str, int] = {}
+    for i, point in enumerate(raw):
+        p = check_params(point)
+        key = json.dumps(p, sort_keys=True)
+        if key in seen:
+            raise ValueError(f"grid: point {i} repeats point {seen[key]} ({p})")
+        seen[key] = i
+        points.append(p)
+    return points
+
+
+def deck_pairings(decks: object) -> list[list[str]]:
+    """``"all"`` (the 12 ordered pairs of different factions), one deck list such as
+    ``["ner", "tisza"]``, or a list of deck lists."""
+    if isinstance(decks, str):
+        if decks != "all":
+            raise ValueError(f"decks must be 'all', a deck list or a list of deck lists, got {decks!r}")
+        return [[a, b] for a, b in itertools.permutations(_core.FACTIONS, 2)]
+    if isinstance(decks, (list, tuple)) and decks and all(isinstance(d, str) for d in decks):
+        return [check_decks(list(decks))]
+    if isinstance(decks, (list, tuple)) and decks:
+        out = [check_decks(list(d) if isinstance(d, (list, tuple)) else d) for d in decks]
+        keys = [tuple(d) for d in out]
+        if len(set(keys)) != len(keys):
+            raise ValueError(f"decks: a pairing is listed twice in {out}")
+        return out
+    raise ValueError(f"decks must be 'all', a deck list or a non-empty list of deck lists, got {decks!r}")
+
+
+def matchup_label(decks: Sequence[str]) -> str:
+    return " vs ".join(decks)
+
+
+def _param_column(values: list[Any]) -> pl.Series:
+    present = [v for v in values if v is not None]
+    if present and all(isinstance(v, bool) for v in present):
+        return pl.Series(values, dtype=pl.Boolean)
+    if present and all(isinstance(v, int) and not isinstance(v, bool) for v in present):
+        return pl.Series(values, dtype=pl.Int64)
+    return pl.Series([None if v is None else str(v) for v in values], dtype=pl.String)
+
+
+class SweepResult:
+    """The result of :func:`ketharmad.sweep`.
+
+    Attributes:
+        table: one row per point and matchup (see :func:`ketharmad.sweep`).
+        points: one row per point: ``point``, ``params`` (the point's overrides as JSON) and
+            one column per swept parameter.
+        games: one row per point, matchup and game: ``point, matchup, game, seed,
+            start_player, winner, seat0_won, turns, rounds, end_reason``; the ``seed`` column
+            is the same for every point (common random numbers).
+        baseline: the index of the baseline point.
+        parameters: the swept parameter names.
+        decks, bots, seed, params, games_per_point, card_data, elapsed: the run.
+    """
+
+    def __init__(self, **kw: Any) -> None:
+        self.table: pl.DataFrame = kw["table"]
+        self.points: pl.DataFrame = kw["points"]
+        self.games: pl.DataFrame = kw["games"]
+        self.baseline: int = kw["baseline"]
+        self.parameters: list[str] = kw["parameters"]
+        self.decks: list[list[str]] = kw["decks"]
+        self.bots: Any = kw["bots"]
+        self.seed: int = kw["seed"]
+        self.params: dict[str, ParamValue] = kw["params"]
+        self.games_per_point: int = kw["games_per_point"]
+        self.start_player: Optional[int] = kw["start_player"]
+        self.card_data: str = kw["card_data"]
+        self.elapsed: float = kw["elapsed"]
+        self._card_text: str = kw["card_text"]
+
+    @property
+    def n_games(self) -> int:
+        return self.games.height
+
+    def _parquet_tables(self) -> dict[str, pl.DataFrame]:
+        return {"sweep": self.table, "sweep_points": self.points, "sweep_games": self.games}
+
+    def _provenance(self) -> dict[str, Any]:
+        from ._files import provenance
+
+        return provenance(
+            "sweep", self._card_text, self.params, self.bots, self.decks, self.seed, self.n_games
+        )
+
+    def write_parquet(self, folder: Any, run_id: Optional[str] = None) -> dict[str, Any]:
+        """Write ``sweep``, ``sweep_points`` and ``sweep_games`` as Parquet with provenance;
+        see :func:`ketharmad.write_run`."""
+        from ._files import write_run
+
+        return write_run(self, folder, run_id=run_id)
+
+    def __repr__(self) -> str:
+        from ._report import sweep_text
+
+        return sweep_text(self)
+
+
+def _baseline_index(baseline: object, points: list[dict[str, ParamValue]]) -> int:
+    if baseline is None:
+        return 0
+    if isinstance(baseline, Mapping):
+        want = check_params(baseline)
+        for i, p in enumerate(points):
+            if p == want:
+                return i
+        raise ValueError(f"baseline {want} is not one of the grid's points")
+    return check_int("baseline", baseline, 0, len(points) - 1)
+
+
+def sweep(
+    grid: Union[Mapping[str, Any], Sequence[Mapping[str, Any]]],
+    decks: Any = ("ner", "tisza"),
+    bots: Any = "heuristic",
+    games: int = 1000,
+    seed: int = 0,
+    threads: Optional[int] = None,
+    params: Optional[Mapping[str, ParamValue]] = None,
+    card_data: CardDataSource = None,
+    baseline: Union[None, int, Mapping[str, ParamValue]] = None,
+    start_player: Optional[int] = None,
+    chunk_size: Optional[int] = None,
+    progress: bool = False,
+) -> SweepResult:
+    """Play the same games at every point of a parameter grid and compare with a baseline.
+
+    Args:
+        grid: ``{name: [values]}`` (every combination; the first name varies slowest) or an
+            explicit list of points ``[{name: value, ...}, ...]``. Names as in
+            :func:`ketharmad.parameters`; a point's values override ``params``.
+        decks: one deck list (``["ner", "tisza"]``), a list of them, or ``"all"`` (the 12
+            ordered pairs of different factions). A pairing that repeats a faction gets
+            ``rules.allow_mirror = True`` unless a point sets it.
+        bots: one spec for every seat or a list with one per seat.
+        games: games per point and matchup; every point plays games ``0 .. games-1`` of the
+            batch with seed ``seed`` (common random numbers: same game seeds, same deals where
+            the parameters do not change them).
+        baseline: the point the others are compared with: an index, a point dict, or None
+            (the first point).
+        start_player: None (drawn per game from its seed) or a fixed start seat.
+
+    Every point is validated (``_core.validate``) for every matchup before any game runs, so
+    an unknown parameter name or a value out of range fails at once.
+
+    Returns a :class:`SweepResult`; ``.table`` has one row per point and matchup: ``point``,
+    one column per swept parameter, ``matchup`` ("ner vs tisza"), ``faction`` (seat 0),
+    ``opponent``, ``games``, ``wins`` (seat 0), ``win_rate``, ``ci_low``, ``ci_high``
+    (Wilson 95 %), ``unfinished``, ``no_winner``, ``baseline`` (bool), and versus the
+    baseline point: ``diff`` (win-rate difference), ``diff_ci_low``/``diff_ci_high`` (paired
+    95 % interval: mean of the per-game differences ± 1.96·sd/√n), ``paired_half_width``
+    and ``unpaired_half_width`` (the half-width two independent samples of the same size
+    would give: 1.96·√(p(1-p)/n + p₀(1-p₀)/n)).
+    """
+    points = grid_points(grid)
+    pairings = deck_pairings(decks)
+    games_ = check_int("games", games, 1)
+    seed_ = check_seed(seed)
+    threads_ = check_threads(threads)
+    base = check_params(params)
+    chunk_ = check_chunk_size(chunk_size)
+    base_index = _baseline_index(baseline, points)
+    seat_bots = [check_bots(bots, len(d)) for d in pairings]
+    starts = [check_start_player(start_player, len(d)) for d in pairings]
+    text = load_card_data(card_data)
+
+    plans = []  # (point, pairing index, params) in run order
+    for i, point in enumerate(points):
+        for j, deck in enumerate(pairings):
+            merged = {**base, **point}
+            if len(set(deck)) < len(deck):
+                merged.setdefault("rules.allow_mirror", True)
+            try:
+                _core.validate(text, deck, seat_bots[j], merged)
+            except ValueError as e:
+                raise ValueError(f"sweep point {i} {point}, decks {deck}: {e}") from None
+            plans.append((i, j, merged))
+
+    meter = Progress(games_ * len(plans), "sweep", enabled=progress)
+    start = time.perf_counter()
+    parts = []
+    for i, j, merged in plans:
+        deck = pairings[j]
+        frames = run_batch(
+            text, deck, seat_bots[j], games_, seed_, threads_, merged,
+            start_player=starts[j], chunk_size=chunk_, progress=meter,
+        )  # fmt: skip
+        parts.append(
+            frames.games.select(
+                pl.lit(i, pl.Int32).alias("point"),
+                pl.lit(matchup_label(deck)).alias("matchup"),
+                "game", "seed", "start_player", "winner",
+                seat0_won=(pl.col("winner") == 0).fill_null(False),
+                turns="turns", rounds="rounds", end_reason="end_reason",
+            )  # fmt: skip
+        )
+    elapsed = time.perf_counter() - start
+    meter.close()
+    g = pl.concat(parts, rechunk=True)
+
+    names: list[str] = []
+    for p in points:
+        names += [n for n in p if n not in names]
+    points_df = pl.DataFrame(
+        {
+            "point": pl.Series(range(len(points)), dtype=pl.Int32),
+            "params": [json.dumps(p, sort_keys=True) for p in points],
+            **{n: _param_column([p.get(n) for p in points]) for n in names},
+        }
+    )
+    labels = [matchup_label(d) for d in pairings]
+    matchup_info = pl.DataFrame(
+        {
+            "matchup": labels,
+            "faction": [d[0] for d in pairings],
+            "opponent": ["+".join(d[1:]) for d in pairings],
+            "matchup_order": list(range(len(pairings))),
+        }
+    )
+    low, high = wilson_bounds("wins", "games")
+    table = (
+        g.group_by("point", "matchup")
+        .agg(
+            games=pl.len().cast(pl.Int64),
+            wins=pl.col("seat0_won").sum().cast(pl.Int64),
+            unfinished=pl.col("end_reason").cast(pl.String).str.starts_with("unfinished").sum().cast(pl.Int64),
+            no_winner=pl.col("winner").is_null().sum().cast(pl.Int64),
+        )
+        .with_columns(win_rate=pl.col("wins") / pl.col("games"), ci_low=low, ci_high=high)
+    )
+    ref = g.filter(pl.col("point") == base_index).select(
+        "matchup", "game", base_won=pl.col("seat0_won")
+    )
+    paired = (
+        g.join(ref, on=["matchup", "game"], how="inner")
+        .with_columns(d=pl.col("seat0_won").cast(pl.Float64) - pl.col("base_won").cast(pl.Float64))
+        .group_by("point", "matchup")
+        .agg(diff=pl.col("d").mean(), sd=pl.col("d").std(ddof=1), n=pl.len())
+    )
+    base_rates = table.filter(pl.col("point") == base_index).select(
+        "matchup", p0=pl.col("win_rate"), n0=pl.col("games")
+    )
+    p, n = pl.col("win_rate"), pl.col("games").cast(pl.Float64)
+    p0, n0 = pl.col("p0"), pl.col("n0").cast(pl.Float64)
+    paired_half = (
+        pl.when(pl.col("sd").is_not_null())
+        .then(Z95 * pl.col("sd") / pl.col("n").cast(pl.Float64).sqrt())
+        .otherwise(None)
+    )
+    table = (
+        table.join(paired, on=["point", "matchup"], how="left")
+        .join(base_rates, on="matchup", how="left")
+        .join(matchup_info, on="matchup", how="left")
+        .join(points_df.drop("params"), on="point", how="left")
+        .with_columns(
+            baseline=pl.col("point") == base_index,
+            paired_half_width=paired_half,
+            unpaired_half_width=Z95 * (p * (1 - p) / n + p0 * (1 - p0) / n0).sqrt(),
+        )
+        .with_columns(
+            diff_ci_low=pl.col("diff") - pl.col("paired_half_width"),
+            diff_ci_high=pl.col("diff") + pl.col("paired_half_width"),
+        )
+        .sort("point", "matchup_order")
+        .select(
+            "point", *names, "matchup", "faction", "opponent", "games", "wins", "win_rate",
+            "ci_low", "ci_high", "unfinished", "no_winner", "baseline", "diff", "diff_ci_low",
+            "diff_ci_high", "paired_half_width", "unpaired_half_width",
+        )  # fmt: skip
+    )
+    return SweepResult(
+        table=table,
+        points=points_df,
+        games=g,
+        baseline=base_index,
+        parameters=names,
+        decks=pairings,
+        bots=bots if isinstance(bots, (str, Mapping)) else list(bots),
+        seed=seed_,
+        params=base,
+        games_per_point=games_,
+        start_player=start_player,
+        card_data=describe_card_data(card_data),
+        elapsed=elapsed,
+        card_text=text,
+    )
