@@ -129,6 +129,7 @@ impl Game<'_> {
     pub fn eliminate(&mut self, p: usize) {
         glog!(self, "P{p} ({}) is eliminated", self.faction_name(p));
         self.players[p].alive = false;
+        self.board_gen += 1;
         self.players[p].eliminated_round = self.round as i32;
         self.players[p].eliminated_order = self.eliminations;
         self.eliminations += 1;

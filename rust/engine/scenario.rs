@@ -113,6 +113,7 @@ impl Game<'_> {
         i.entered = seq;
         i.outrage_turn = u32::MAX;
         self.players[seat].play.push(c);
+        self.board_gen += 1;
         c
     }
 
@@ -141,6 +142,7 @@ impl Game<'_> {
             it.controller = seat as i8;
             it.entered = seq;
             self.players[seat].play.push(c);
+            self.board_gen += 1;
             out.push(c);
         }
         out

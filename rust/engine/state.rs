@@ -217,6 +217,16 @@ pub struct Campaign {
     pub blocked: Vec<Cid>,
 }
 
+/// A player's board-wide static stat bonuses, valid while `gen` equals `Game::board_gen`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StatCache {
+    pub gen: u32,
+    /// (+Influence, +Credibility) for all Figures / for Figures other than the source.
+    pub all: (i16, i16),
+    pub others: (i16, i16),
+    pub unity: bool,
+}
+
 /// Inputs of one game besides the card set.
 #[derive(Clone, Debug)]
 pub struct GameConfig {
@@ -262,6 +272,9 @@ pub struct Game<'db> {
     pub forced_die: Option<u8>,
     pub policies: Vec<Policy>,
     pub opts: Vec<Opt>,
+    /// Bumped whenever a card enters or leaves play or changes control (cache key).
+    pub board_gen: u32,
+    pub stat_cache: [std::cell::Cell<StatCache>; 4],
     /// The card whose target is being chosen (shown to policies).
     pub target_source: Option<Cid>,
     pub pending_leave: Vec<(Cid, u8)>,
@@ -322,6 +335,8 @@ impl<'db> Game<'db> {
             policies,
             opts: Vec::with_capacity(64),
             target_source: None,
+            board_gen: 1,
+            stat_cache: Default::default(),
             pending_leave: Vec::new(),
             log: None,
             plays: None,
@@ -496,6 +511,7 @@ impl<'db> Game<'db> {
         }
         self.seq += 1;
         self.players[p].play.push(c);
+        self.board_gen += 1;
         if d.kw.scandal > 0 {
             self.gain_scandal(p, d.kw.scandal as i32);
         }
@@ -510,6 +526,7 @@ impl<'db> Game<'db> {
     /// A card leaves play to `dest` (Oblivion/hand/box/Newsfeed deck by the card's kind).
     /// `to_hand`: Return to hand (R13.6). Leave triggers wait in `pending_leave`.
     pub fn leave_play(&mut self, c: Cid, to_hand: bool) {
+        self.board_gen += 1;
         let ctrl = self.inst[c as usize].controller as usize;
         let pl = &mut self.players[ctrl].play;
         if let Some(i) = pl.iter().position(|&x| x == c) {
@@ -543,6 +560,7 @@ impl<'db> Game<'db> {
 
     /// A card leaves the game for good (an eliminated player's card, R15.3.1).
     pub fn remove_from_game(&mut self, c: Cid) {
+        self.board_gen += 1;
         let i = &mut self.inst[c as usize];
         i.zone = Zone::Removed;
         i.controller = -1;
@@ -562,6 +580,7 @@ impl<'db> Game<'db> {
         if from == to {
             return;
         }
+        self.board_gen += 1;
         let pl = &mut self.players[from].play;
         if let Some(i) = pl.iter().position(|&x| x == c) {
             pl.remove(i);

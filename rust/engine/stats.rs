@@ -1,7 +1,7 @@
 //! Influence and Credibility with every static bonus (Sympathy counters, Supermajority, Unity,
 //! Joint Candidate, lords, Lone, Events), and the board conditions cards test.
 
-use super::state::{Cid, Game, Inst};
+use super::state::{Cid, Game, Inst, StatCache};
 use crate::cards::{Condition, Static, Who};
 
 impl Game<'_> {
@@ -53,49 +53,69 @@ impl Game<'_> {
         }
     }
 
-    /// Static (+Influence, +Credibility) on Figure `c` from its controller's cards.
-    fn static_bonus(&self, c: Cid) -> (i16, i16) {
-        let p = self.controller(c);
-        let r = &self.db.rules;
-        let mut inf = 0;
-        let mut cred = 0;
-        let mut unity: Option<bool> = None;
-        let d = self.def(c);
-        if d.kw.joint_candidate {
-            let u = self.unity(p);
-            unity = Some(u);
-            if u {
-                inf += r.joint_candidate_influence as i16;
-                cred += r.joint_candidate_credibility as i16;
+    /// Whether a StatBonus condition holds for `p`.
+    fn stat_condition(&self, p: usize, cond: Condition, unity: &mut Option<bool>) -> bool {
+        match cond {
+            Condition::Always => true,
+            Condition::Unity | Condition::NotUnity => {
+                let u = *unity.get_or_insert_with(|| self.unity(p));
+                u == (cond == Condition::Unity)
             }
+            Condition::Supermajority => self.supermajority(p),
         }
+    }
+
+    /// `p`'s board-wide static bonuses, cached until the board changes (`board_gen`).
+    fn board_bonus(&self, p: usize) -> StatCache {
+        let cached = self.stat_cache[p].get();
+        if cached.gen == self.board_gen {
+            return cached;
+        }
+        let mut out = StatCache { gen: self.board_gen, ..Default::default() };
+        let mut unity: Option<bool> = None;
         for &s in &self.players[p].play {
             if !self.inst[s as usize].is(Inst::F_STATIC) {
                 continue;
             }
-            let sd = self.def(s);
-            for st in &sd.statics {
+            for st in &self.def(s).statics {
                 if let Static::StatBonus { who, influence, credibility, cond } = *st {
-                    let applies = match who {
-                        Who::This => s == c,
-                        Who::Others => s != c,
-                        Who::All => true,
-                    };
-                    if !applies {
+                    if who == Who::This || !self.stat_condition(p, cond, &mut unity) {
                         continue;
                     }
-                    let ok = match cond {
-                        Condition::Always => true,
-                        Condition::Unity | Condition::NotUnity => {
-                            let u = *unity.get_or_insert_with(|| self.unity(p));
-                            u == (cond == Condition::Unity)
-                        }
-                        Condition::Supermajority => self.supermajority(p),
-                    };
-                    if ok {
-                        inf += influence;
-                        cred += credibility;
+                    let slot = if who == Who::All { &mut out.all } else { &mut out.others };
+                    slot.0 += influence;
+                    slot.1 += credibility;
+                }
+            }
+        }
+        out.unity = unity.unwrap_or_else(|| self.unity(p));
+        self.stat_cache[p].set(out);
+        out
+    }
+
+    /// Static (+Influence, +Credibility) on Figure `c` from its controller's cards.
+    fn static_bonus(&self, c: Cid) -> (i16, i16) {
+        let p = self.controller(c);
+        let b = self.board_bonus(p);
+        let mut inf = b.all.0 + b.others.0;
+        let mut cred = b.all.1 + b.others.1;
+        let d = self.def(c);
+        if d.kw.joint_candidate && b.unity {
+            let r = &self.db.rules;
+            inf += r.joint_candidate_influence as i16;
+            cred += r.joint_candidate_credibility as i16;
+        }
+        if self.inst[c as usize].is(Inst::F_STATIC) {
+            // its own "this Figure" bonuses, and its "other Figures" bonuses don't count for it
+            let mut unity = Some(b.unity);
+            for st in &d.statics {
+                if let Static::StatBonus { who, influence, credibility, cond } = *st {
+                    if who == Who::All || !self.stat_condition(p, cond, &mut unity) {
+                        continue;
                     }
+                    let sign = if who == Who::This { 1 } else { -1 };
+                    inf += sign * influence;
+                    cred += sign * credibility;
                 }
             }
         }
