@@ -82,7 +82,10 @@ pub fn choose(k: &Knobs, v: &SeatView, kind: DecisionKind, opts: &[Opt]) -> usiz
     match kind {
         DecisionKind::Mulligan => mulligan(k, v, opts),
         DecisionKind::Bottom | DecisionKind::Discard => discard(v, opts),
-        DecisionKind::Main => best(opts, |o| main_score(k, v, o)),
+        DecisionKind::Main => {
+            let mut lz = Lazy::default();
+            best(opts, |o| main_score(k, v, o, &mut lz))
+        }
         DecisionKind::Respond => best(opts, |o| respond_score(k, v, o)),
         DecisionKind::Target => best(opts, |o| target_score(v, o)),
         DecisionKind::Attackers => attackers(k, v, opts),
@@ -171,23 +174,43 @@ fn my_attack_power(v: &SeatView) -> i32 {
 
 /// An attacker is "safe" against `q` when no ready Figure of `q` can kill it.
 fn attack_is_safe(v: &SeatView, c: Cid, q: usize) -> bool {
-    let cred = v.credibility(c).unwrap_or(1);
     if v.unblockable(c) {
         return true;
     }
-    let blockers: Vec<Cid> = ready_figures(v, q).collect();
-    if v.has_propaganda(c) && blockers.len() < 2 {
+    let cred = v.credibility(c).unwrap_or(1);
+    let mut blockers = 0;
+    let mut killer = false;
+    for b in ready_figures(v, q) {
+        blockers += 1;
+        if !killer && v.influence(b).unwrap_or(0) >= cred {
+            killer = true;
+        }
+    }
+    if v.has_propaganda(c) && blockers < 2 {
         return true;
     }
-    !blockers.iter().any(|&b| v.influence(b).unwrap_or(0) >= cred)
+    !killer
 }
 
 /// The heuristic's score of a main-priority option (higher is better; EndPhase is 0).
 pub fn main_score_pub(k: &Knobs, v: &SeatView, o: &Opt) -> f64 {
-    main_score(k, v, o)
+    main_score(k, v, o, &mut Lazy::default())
 }
 
-fn main_score(k: &Knobs, v: &SeatView, o: &Opt) -> f64 {
+/// Board summaries computed at most once per decision.
+#[derive(Default)]
+struct Lazy {
+    power: Option<i32>,
+    campaign: Option<bool>,
+}
+
+impl Lazy {
+    fn power(&mut self, v: &SeatView) -> i32 {
+        *self.power.get_or_insert_with(|| my_attack_power(v))
+    }
+}
+
+fn main_score(k: &Knobs, v: &SeatView, o: &Opt, lz: &mut Lazy) -> f64 {
     let me = v.seat;
     let threshold = v.rules().scandal_threshold;
     let scandal_room = threshold - 1 - v.scandal(me);
@@ -285,14 +308,14 @@ fn main_score(k: &Knobs, v: &SeatView, o: &Opt) -> f64 {
                     // tap a blocker only to clear the way for a real attack (the tapper then
                     // can't block itself)
                     let blockers = opponents(v).map(|q| ready_figures(v, q).count()).sum::<usize>();
-                    if blockers > 0 && my_attack_power(v) - v.influence(c).unwrap_or(0) as i32 >= 3 && k.aggression >= 0.3 {
+                    if blockers > 0 && lz.power(v) - v.influence(c).unwrap_or(0) as i32 >= 3 && k.aggression >= 0.3 {
                         35.0
                     } else {
                         -1.0
                     }
                 }
                 Effect::GrantPropaganda => {
-                    if my_attack_power(v) > 2 {
+                    if lz.power(v) > 2 {
                         25.0
                     } else {
                         -1.0
@@ -314,9 +337,16 @@ fn main_score(k: &Knobs, v: &SeatView, o: &Opt) -> f64 {
             }
         }
         Opt::Campaign => {
-            let good = v.in_play(me).iter().any(|&c| v.can_attack(c) && opponents(v).any(|q| attack_is_safe(v, c, q)));
-            let lethal = opponents(v).any(|q| my_attack_power(v) >= v.support(q));
-            if good || lethal || k.aggression >= 0.7 {
+            let go = if k.aggression >= 0.7 {
+                true
+            } else {
+                let power = lz.power(v);
+                *lz.campaign.get_or_insert_with(|| {
+                    opponents(v).any(|q| power >= v.support(q))
+                        || v.in_play(me).iter().any(|&c| v.can_attack(c) && opponents(v).any(|q| attack_is_safe(v, c, q)))
+                })
+            };
+            if go {
                 15.0 + 20.0 * k.aggression
             } else {
                 -1.0
@@ -487,7 +517,8 @@ fn counter_power(v: &SeatView) -> i32 {
 }
 
 fn attackers(k: &Knobs, v: &SeatView, opts: &[Opt]) -> usize {
-    let lethal_on = |q: usize| my_attack_power(v) >= v.support(q);
+    let power = my_attack_power(v);
+    let lethal_on = |q: usize| power >= v.support(q);
     let (declared, _) = v.campaign();
     let me = v.seat;
     // keep blockers home when the swing back would hurt too much
