@@ -172,25 +172,26 @@ fn my_attack_power(v: &SeatView) -> i32 {
     v.in_play(v.seat).iter().filter(|&&c| v.can_attack(c)).map(|&c| v.influence(c).unwrap_or(0).max(0) as i32).sum()
 }
 
-/// An attacker is "safe" against `q` when no ready Figure of `q` can kill it.
-fn attack_is_safe(v: &SeatView, c: Cid, q: usize) -> bool {
-    if v.unblockable(c) {
-        return true;
-    }
-    let cred = v.credibility(c).unwrap_or(1);
-    let mut blockers = 0;
-    let mut killer = false;
+/// `q`'s possible blockers: (how many ready Figures, the highest Influence among them).
+fn blockers_of(v: &SeatView, q: usize) -> (usize, i16) {
+    let mut n = 0;
+    let mut max = i16::MIN;
     for b in ready_figures(v, q) {
-        blockers += 1;
-        if !killer && v.influence(b).unwrap_or(0) >= cred {
-            killer = true;
-        }
+        n += 1;
+        max = max.max(v.influence(b).unwrap_or(0));
     }
-    if v.has_propaganda(c) && blockers < 2 {
+    (n, max)
+}
+
+/// An attacker is "safe" against a player whose blockers are `blk` when none of them can
+/// kill it.
+fn safe_against(v: &SeatView, c: Cid, blk: (usize, i16)) -> bool {
+    if blk.0 == 0 || v.unblockable(c) || (v.has_propaganda(c) && blk.0 < 2) {
         return true;
     }
-    !killer
+    blk.1 < v.credibility(c).unwrap_or(1)
 }
+
 
 /// The heuristic's score of a main-priority option (higher is better; EndPhase is 0).
 pub fn main_score_pub(k: &Knobs, v: &SeatView, o: &Opt) -> f64 {
@@ -342,8 +343,12 @@ fn main_score(k: &Knobs, v: &SeatView, o: &Opt, lz: &mut Lazy) -> f64 {
             } else {
                 let power = lz.power(v);
                 *lz.campaign.get_or_insert_with(|| {
+                    let mut blk = [(0usize, 0i16); 4];
+                    for q in opponents(v) {
+                        blk[q] = blockers_of(v, q);
+                    }
                     opponents(v).any(|q| power >= v.support(q))
-                        || v.in_play(me).iter().any(|&c| v.can_attack(c) && opponents(v).any(|q| attack_is_safe(v, c, q)))
+                        || v.in_play(me).iter().any(|&c| v.can_attack(c) && opponents(v).any(|q| safe_against(v, c, blk[q])))
                 })
             };
             if go {
@@ -524,12 +529,16 @@ fn attackers(k: &Knobs, v: &SeatView, opts: &[Opt]) -> usize {
     // keep blockers home when the swing back would hurt too much
     let threat = counter_power(v);
     let home_guard = threat as f64 >= v.support(me) as f64 * (0.35 + 0.6 * k.aggression);
+    let mut blk = [(0usize, 0i16); 4];
+    for q in opponents(v) {
+        blk[q] = blockers_of(v, q);
+    }
     let mut bi: Option<usize> = None;
     let mut bs = f64::MIN;
     for (i, o) in opts.iter().enumerate() {
         if let Opt::Attack(c, q) = *o {
             let q = q as usize;
-            let safe = attack_is_safe(v, c, q);
+            let safe = safe_against(v, c, blk[q]);
             let inf = v.influence(c).unwrap_or(0) as f64;
             if inf <= 0.0 && !lethal_on(q) {
                 continue;
