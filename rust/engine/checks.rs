@@ -23,7 +23,7 @@ impl Game<'_> {
                     // every Credibility modifier is >= 0: an undamaged Figure with printed
                     // Credibility > 0 cannot die, so skip the full computation
                     if it.is(Inst::F_FIGURE)
-                        && (dmg > 0 || self.db.def(it.def).credibility <= 0)
+                        && (dmg > 0 || it.base_credibility <= 0)
                         && dmg >= self.credibility(c)
                         && nd < 32
                     {

@@ -55,6 +55,10 @@ pub struct Inst {
     /// Printed cost and Defector N, copied for `play_cost`.
     pub cost: crate::cards::Cost,
     pub defector: i8,
+    /// Printed Influence, Credibility and Lone N, copied for the stat functions.
+    pub base_influence: i16,
+    pub base_credibility: i16,
+    pub lone: i16,
 }
 
 impl Inst {
@@ -72,6 +76,8 @@ impl Inst {
     pub const F_ACTIVATED: u16 = 256;
     /// A Move or a Reaction.
     pub const F_ACTION: u16 = 512;
+    /// Joint Candidate.
+    pub const F_JOINT: u16 = 1024;
 
     fn for_def(def: u16, d: &CardDef, owner: i8, zone: Zone) -> Inst {
         let mut flags = 0;
@@ -105,13 +111,22 @@ impl Inst {
         if d.ctype.is_action() {
             flags |= Self::F_ACTION;
         }
+        if d.kw.joint_candidate {
+            flags |= Self::F_JOINT;
+        }
         let (source, source_units) = match (d.produces, d.mana_ability) {
             (Some(r), _) => (r as i8, 1),
             (None, Some((Some(r), n))) => (r as i8, n as i8),
             (None, Some((None, n))) => (3, n as i8),
             _ => (-1, 0),
         };
-        Inst { def, owner, controller: -1, zone, flags, source, source_units, cost: d.cost, defector: d.kw.defector as i8, ..Default::default() }
+        Inst { def, owner, controller: -1, zone, flags, source, source_units, cost: d.cost,
+            defector: d.kw.defector as i8,
+            base_influence: d.influence,
+            base_credibility: d.credibility,
+            lone: d.kw.lone,
+            ..Default::default()
+        }
     }
     #[inline]
     pub fn is(&self, flag: u16) -> bool {

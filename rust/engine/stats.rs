@@ -99,16 +99,16 @@ impl Game<'_> {
         let b = self.board_bonus(p);
         let mut inf = b.all.0 + b.others.0;
         let mut cred = b.all.1 + b.others.1;
-        let d = self.def(c);
-        if d.kw.joint_candidate && b.unity {
+        let it = &self.inst[c as usize];
+        if it.is(Inst::F_JOINT) && b.unity {
             let r = &self.db.rules;
             inf += r.joint_candidate_influence as i16;
             cred += r.joint_candidate_credibility as i16;
         }
-        if self.inst[c as usize].is(Inst::F_STATIC) {
+        if it.is(Inst::F_STATIC) {
             // its own "this Figure" bonuses, and its "other Figures" bonuses don't count for it
             let mut unity = Some(b.unity);
-            for st in &d.statics {
+            for st in &self.def(c).statics {
                 if let Static::StatBonus { who, influence, credibility, cond } = *st {
                     if who == Who::All || !self.stat_condition(p, cond, &mut unity) {
                         continue;
@@ -129,14 +129,13 @@ impl Game<'_> {
     /// Current Influence of a Figure in play.
     pub fn influence(&self, c: Cid) -> i16 {
         let i = &self.inst[c as usize];
-        let d = self.def(c);
         let r = &self.db.rules;
-        let mut v = d.influence + i.counters * r.counter_influence as i16 + i.eot_influence;
+        let mut v = i.base_influence + i.counters * r.counter_influence as i16 + i.eot_influence;
         v += self.static_bonus(c).0;
         if self.attacking(c) {
             v += self.round_mods.attacker_influence;
-            if d.kw.lone > 0 && self.campaign.attackers.len() == 1 {
-                v += d.kw.lone;
+            if i.lone > 0 && self.campaign.attackers.len() == 1 {
+                v += i.lone;
             }
         }
         v
@@ -145,9 +144,8 @@ impl Game<'_> {
     /// Current Credibility of a Figure in play.
     pub fn credibility(&self, c: Cid) -> i16 {
         let i = &self.inst[c as usize];
-        let d = self.def(c);
         let r = &self.db.rules;
-        let mut v = d.credibility + i.counters * r.counter_credibility as i16 + i.eot_credibility;
+        let mut v = i.base_credibility + i.counters * r.counter_credibility as i16 + i.eot_credibility;
         v += self.static_bonus(c).1;
         if self.attacking(c) {
             v += self.round_mods.attacker_credibility;
