@@ -66,9 +66,18 @@ impl Game<'_> {
 
     /// Whether `kind` has a legal target (optional targets always do).
     pub fn has_target(&self, p: usize, kind: TargetKind, source: Cid) -> bool {
-        let mut any = false;
-        self.for_each_target(p, kind, source, |_| any = true);
-        any
+        let fig = |c: Cid| self.inst[c as usize].is(Inst::F_FIGURE);
+        let inst = |c: Cid| self.inst[c as usize].is(Inst::F_INSTITUTION);
+        let any_in_play = |f: &dyn Fn(Cid) -> bool| (0..self.n).any(|q| self.players[q].play.iter().any(|&c| f(c)));
+        match kind {
+            TargetKind::None | TargetKind::OtherFigureOptional | TargetKind::InstitutionOptional => true,
+            TargetKind::Opponent => (1..self.n).any(|i| self.players[(p + i) % self.n].alive),
+            TargetKind::Figure => any_in_play(&fig),
+            TargetKind::FigureOrInstitution => any_in_play(&|c| fig(c) || inst(c)),
+            TargetKind::OwnFigure => self.players[p].play.iter().any(|&c| fig(c)),
+            TargetKind::OtherOwnFigure => self.players[p].play.iter().any(|&c| fig(c) && c != source),
+            TargetKind::Action => self.chain.iter().any(|it| it.card != source),
+        }
     }
 
     /// Choose a target; None if there is no legal one.
