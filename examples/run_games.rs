@@ -45,14 +45,25 @@ fn main() {
     let mut turns = 0u64;
     let mut h = 0u64;
     let mut wins = vec![0u64; spec.factions.len()];
+    let mut seat_turns: Vec<Vec<i32>> = vec![Vec::new(); spec.factions.len()];
     let mut unfinished = 0;
     for i in 0..n {
         let r = play_one(&db, &spec, i, false, false).0;
         if r.winner >= 0 { wins[r.winner as usize] += 1 } else { unfinished += 1 }
+        for (s, t) in seat_turns.iter_mut().enumerate() {
+            t.push(r.players[s].turns);
+        }
         turns += r.turns as u64;
         h = h.wrapping_mul(31).wrapping_add((r.turns as u64) << 8 | (r.winner as u8 as u64) | (r.actions as u64) << 20);
     }
     let dt = t.elapsed().as_secs_f64();
-    println!("wins per seat {wins:?}, unfinished {unfinished}");
+    let medians: Vec<i32> = seat_turns
+        .iter_mut()
+        .map(|t| {
+            t.sort_unstable();
+            t[t.len() / 2]
+        })
+        .collect();
+    println!("wins per seat {wins:?}, unfinished {unfinished}, median turns per seat {medians:?}");
     println!("{n} games in {dt:.3}s: {:.0} games/s, mean {:.1} turns, outcome hash {h:016x}", n as f64 / dt, turns as f64 / n as f64);
 }

@@ -316,7 +316,9 @@ fn main_score(k: &Knobs, v: &SeatView, o: &Opt, lz: &mut Lazy) -> f64 {
                     }
                 }
                 Effect::GrantPropaganda => {
-                    if lz.power(v) > 2 {
+                    // worth a tapped Rogán only for an aggressive or a lethal Campaign
+                    let power = lz.power(v) - v.influence(c).unwrap_or(0) as i32;
+                    if power >= 3 && (k.aggression >= 0.6 || opponents(v).any(|q| power >= v.support(q))) {
                         25.0
                     } else {
                         -1.0
@@ -546,7 +548,7 @@ fn attackers(k: &Knobs, v: &SeatView, opts: &[Opt]) -> usize {
             let lone = v.def(c).map_or(0, |d| d.kw.lone) > 0 && declared.is_empty();
             let good_blocker = v.credibility(c).unwrap_or(0) >= 3;
             let mut ok = safe || lethal_on(q) || (k.aggression >= 0.6 && inf >= 1.0) || (k.aggression >= 0.85);
-            if ok && home_guard && !lethal_on(q) && good_blocker && declared.len() >= 1 {
+            if ok && home_guard && !lethal_on(q) && good_blocker {
                 ok = false;
             }
             if !ok {
@@ -611,7 +613,7 @@ fn blocks(k: &Knobs, v: &SeatView, opts: &[Opt]) -> usize {
                 continue;
             }
             // an attacker already held by a blocker needs more only to kill it
-            if blk.iter().any(|x| x.1 == a) && !kills && already + b_inf < a_cred {
+            if blk.iter().any(|x| x.1 == a) && (already >= a_cred || !kills) {
                 continue;
             }
             if s > bs {
