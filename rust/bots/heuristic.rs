@@ -272,6 +272,20 @@ fn main_score(k: &Knobs, v: &SeatView, o: &Opt, lz: &mut Lazy) -> f64 {
                     if d.kw.scandal > 0 {
                         s -= scandal_penalty(d.kw.scandal);
                     }
+                    // faction plans (rulebook §13): ramp early (Mészáros, Matolcsy), count the
+                    // parties (Unity needs 3 different ones), close the border once the race slows
+                    if d.mana_ability.is_some() && v.turn() <= 4 * v.n_players() as u32 {
+                        s += 12.0;
+                    }
+                    if d.party_bit != 0 && d.ctype.is_figure() {
+                        let mine = v.in_play(me).iter().fold(0u32, |b, &x| b | v.def(x).map_or(0, |dd| dd.party_bit));
+                        if mine & d.party_bit == 0 && mine.count_ones() < v.rules().unity_parties as u32 {
+                            s += 8.0;
+                        }
+                    }
+                    if d.kw.border_closure {
+                        s += 10.0;
+                    }
                     // Simicska defects at 4+ Scandal
                     if d.abilities.iter().any(|a| matches!(a.effect, Effect::Defect { n } if v.scandal(me) >= n as i32)) {
                         s -= 100.0;
