@@ -203,11 +203,16 @@ pub fn main_score_pub(k: &Knobs, v: &SeatView, o: &Opt) -> f64 {
 struct Lazy {
     power: Option<i32>,
     campaign: Option<bool>,
+    parties: Option<u32>,
 }
 
 impl Lazy {
     fn power(&mut self, v: &SeatView) -> i32 {
         *self.power.get_or_insert_with(|| my_attack_power(v))
+    }
+    /// Party bits of the Figures the seat controls.
+    fn parties(&mut self, v: &SeatView) -> u32 {
+        *self.parties.get_or_insert_with(|| v.in_play(v.seat).iter().fold(0u32, |b, &x| b | v.def(x).map_or(0, |dd| dd.party_bit)))
     }
 }
 
@@ -278,7 +283,7 @@ fn main_score(k: &Knobs, v: &SeatView, o: &Opt, lz: &mut Lazy) -> f64 {
                         s += 12.0;
                     }
                     if d.party_bit != 0 && d.ctype.is_figure() {
-                        let mine = v.in_play(me).iter().fold(0u32, |b, &x| b | v.def(x).map_or(0, |dd| dd.party_bit));
+                        let mine = lz.parties(v);
                         if mine & d.party_bit == 0 && mine.count_ones() < v.rules().unity_parties as u32 {
                             s += 8.0;
                         }
