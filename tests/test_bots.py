@@ -51,7 +51,10 @@ def test_tournament_table_and_ratings():
 
 def test_tournament_seats_are_swapped_over_common_seeds():
     # the same bot on both sides: seat swapping makes the pair's result exactly symmetric
-    res = ketharmad.tournament(["heuristic", {"kind": "heuristic", "aggression": 0.5}], decks=["ner", "tisza"], games=100, seed=4)
+    t = ketharmad.bots()
+    default = t.filter(pl.col("name") == "aggression")["default"][0]
+    # the default knob spelled out: a different spec, the same bot
+    res = ketharmad.tournament(["heuristic", {"kind": "heuristic", "aggression": default}], decks=["ner", "tisza"], games=100, seed=4)
     row = res.pairs.row(0, named=True)
     assert row["wins_a"] == row["wins_b"]
 
