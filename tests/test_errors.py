@@ -148,3 +148,43 @@ def test_panic_in_one_game_is_reported_with_its_seed(monkeypatch):
         ketharmad.simulate(["ner", "tisza"], games=10, seed=0)
     monkeypatch.delenv("KETHARMAD_TEST_PANIC_GAME")
     assert ketharmad.simulate(["ner", "tisza"], games=10, seed=0).games.height == 10
+
+
+# malformed card data: each mutation of the packaged file must fail naming the card and field
+_SEMJEN = 'id = "ner_semjen_zsolt"'
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "must_name"),
+    [
+        ('type = "figure"\nrole = "Deputy', 'type = "wizard"\nrole = "Deputy', ["ner_semjen_zsolt", "type", "wizard"]),
+        ('do = "damage"', 'do = "smite"', ["ner_semjen_zsolt", "abilities.do", "smite"]),
+        ('keywords = [{ name = "scandal", n = 1 }]\ntext = "Scandal 1. When Semjén',
+         'keywords = [{ name = "scandall", n = 1 }]\ntext = "Scandal 1. When Semjén', ["ner_semjen_zsolt", "keywords", "scandall"]),
+        ('influence = 2\ncredibility = 2\nkeywords = [{ name = "scandal", n = 1 }]\ntext = "Scandal 1. When Semjén',
+         'influence = 2\ncredibility = 2\nmood = 3\nkeywords = [{ name = "scandal", n = 1 }]\ntext = "Scandal 1. When Semjén',
+         ["ner_semjen_zsolt", "mood"]),
+        ('influence = 2\ncredibility = 2\nkeywords = [{ name = "scandal", n = 1 }]\ntext = "Scandal 1. When Semjén',
+         'credibility = 2\nkeywords = [{ name = "scandal", n = 1 }]\ntext = "Scandal 1. When Semjén',
+         ["ner_semjen_zsolt", "influence"]),
+        ('influence = 2\ncredibility = 2\nkeywords = [{ name = "scandal", n = 1 }]\ntext = "Scandal 1. When Semjén',
+         'influence = "two"\ncredibility = 2\nkeywords = [{ name = "scandal", n = 1 }]\ntext = "Scandal 1. When Semjén',
+         ["ner_semjen_zsolt", "influence", "expected an integer"]),
+        ('n = "damage" }', 'n = "dmg" }', ["ner_semjen_zsolt", "abilities.n", "dmg"]),
+    ],
+)
+def test_malformed_card_data_names_card_and_field(tmp_path, old, new, must_name):
+    text = packaged_card_text()
+    start = text.index(_SEMJEN)
+    end = text.index("[[card]]", start)
+    block = text[start:end]
+    assert old in block, f"test setup: {old!r} not in Semjén's block"
+    bad = text[:start] + block.replace(old, new, 1) + text[end:]
+    path = tmp_path / "cards.toml"
+    path.write_text(bad, encoding="utf-8")
+    with pytest.raises(ValueError) as e:
+        ketharmad.simulate(["ner", "tisza"], games=1, card_data=path)
+    for word in must_name:
+        assert word in str(e.value), f"{word!r} not in {e.value}"
+    with pytest.raises(ValueError):
+        ketharmad.cards(card_data=path)

@@ -123,6 +123,7 @@ pub fn load_raw(text: &str) -> Result<RawDb, String> {
             .and_then(|x| x.as_str())
             .map(|s| s.to_string())
             .ok_or_else(|| format!("malformed card data: card #{} has no 'id' field", i + 1))?;
+        check_field_types(&id, v)?;
         let card: RawCard = v
             .clone()
             .try_into()
@@ -134,6 +135,46 @@ pub fn load_raw(text: &str) -> Result<RawDb, String> {
         cards.push(card);
     }
     Ok(RawDb { cards, keywords, hash: fnv1a(text) })
+}
+
+fn type_name(v: &toml::Value) -> &'static str {
+    match v {
+        toml::Value::String(_) => "a string",
+        toml::Value::Integer(_) => "an integer",
+        toml::Value::Float(_) => "a float",
+        toml::Value::Boolean(_) => "a bool",
+        toml::Value::Datetime(_) => "a datetime",
+        toml::Value::Array(_) => "an array",
+        toml::Value::Table(_) => "a table",
+    }
+}
+
+/// Name the field whose value has the wrong type (serde's message does not).
+fn check_field_types(id: &str, v: &toml::Value) -> Result<(), String> {
+    let Some(t) = v.as_table() else {
+        return Err(format!("card '{id}': a [[card]] must be a table"));
+    };
+    for (key, val) in t {
+        let want = match key.as_str() {
+            "copies" | "influence" | "credibility" => "an integer",
+            "id" | "name" | "faction" | "type" | "role" | "party" | "text" | "produces" | "duration" | "note" | "year" | "label" => "a string",
+            "public_figure" => "a bool",
+            "cost" | "params" | "tokens_created" => "a table",
+            "keywords" | "abilities" | "mentions" => "an array",
+            _ => continue, // unknown fields are reported by name afterwards
+        };
+        if type_name(val) != want {
+            return Err(format!("card '{id}': field '{key}': expected {want}, got {}", type_name(val)));
+        }
+        if key == "cost" || key == "params" {
+            for (k, x) in val.as_table().unwrap() {
+                if x.as_integer().is_none() {
+                    return Err(format!("card '{id}': field '{key}.{k}': expected an integer, got {}", type_name(x)));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 fn validate_card(c: &RawCard) -> Result<(), String> {
