@@ -1325,3 +1325,25 @@ fn tok_szakadar_has_momentum() {
     assert_eq!(g.players[1].support, 18);
     inv(&g);
 }
+
+/// R14.1 (E72) with Karácsony Gergely's rescue: the rescue Sacrifices him, which can end
+/// Unity; a damaged Szakszervezeti vezető that loses its Unity +1/+1 must die in the same state
+/// check (found by the fuzzer's "damage < Credibility after every state check" invariant).
+#[test]
+fn osz_karacsony_gergely_rescue_rechecks_figures_in_the_same_state_check() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "osszefogas"]);
+    let k = g.put_in_play(1, "osz_karacsony_gergely"); // Párbeszéd
+    let sz = g.put_in_play(1, "osz_szakszervezeti_vezeto"); // MSZP, 1/2, Unity +1/+1
+    g.put_in_play(1, "osz_dobrev_klara"); // DK: three parties, Unity on
+    assert_eq!(g.credibility(sz), 3);
+    g.inst[sz as usize].damage = 2; // survives while Unity holds
+    g.state_check();
+    assert_eq!(g.zone_of(sz), Zone::Play);
+    g.players[1].support = 0; // knocked out: Karácsony saves, Unity ends (two parties left)
+    g.state_check();
+    assert_eq!(g.players[1].support, 5);
+    assert_eq!(g.zone_of(k), Zone::Oblivion);
+    assert_eq!(g.zone_of(sz), Zone::Oblivion, "without Unity it is 1/2 with 2 damage: knocked out at once");
+    inv(&g);
+}

@@ -16,7 +16,13 @@ impl Game<'_> {
             // (1) Figures whose damage reaches their Credibility leave play together
             let mut dying: [Cid; 32] = [0; 32];
             let mut nd = 0;
-            for p in 0..self.n {
+            // fast path: no new damage and no board change since the last check means no
+            // Figure can have reached its Credibility (every other modifier only grows
+            // until Close, which removes damage too)
+            let scan = self.full_checks || self.damaged || self.checked_gen != self.board_gen;
+            self.damaged = false;
+            self.checked_gen = self.board_gen;
+            for p in 0..if scan { self.n } else { 0 } {
                 for &c in &self.players[p].play {
                     let it = &self.inst[c as usize];
                     let dmg = it.damage;
@@ -47,9 +53,14 @@ impl Game<'_> {
             let mut out = [false; 4];
             let mut any = false;
             for p in 0..self.n {
-                if self.players[p].alive && self.players[p].support <= 0 && !self.rescue(p) {
-                    out[p] = true;
-                    any = true;
+                if self.players[p].alive && self.players[p].support <= 0 {
+                    if self.rescue(p) {
+                        // the rescuer left play: check again (stats may have dropped)
+                        changed = true;
+                    } else {
+                        out[p] = true;
+                        any = true;
+                    }
                 }
             }
             if any {

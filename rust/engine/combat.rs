@@ -103,6 +103,8 @@ impl Game<'_> {
     }
 
     fn end_campaign(&mut self) {
+        // attackers lose "while attacking" bonuses: recheck Credibility
+        self.damaged = true;
         self.campaign.active = false;
         self.campaign.attackers.clear();
         self.campaign.blocks.clear();
@@ -210,6 +212,7 @@ impl Game<'_> {
         for (c, n) in dmg_to_figs {
             if n > 0 {
                 self.inst[c as usize].damage += n;
+                self.damaged = true;
             }
         }
         for q in 0..self.n {

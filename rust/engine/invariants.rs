@@ -92,6 +92,15 @@ impl Game<'_> {
                 return Err(format!("{} was removed from the game but is ownerless", self.name(i as Cid)));
             }
         }
+        if self.outcome.is_none() {
+            for pl in &self.players {
+                for &c in &pl.play {
+                    if self.inst[c as usize].is(super::state::Inst::F_FIGURE) && self.inst[c as usize].damage >= self.credibility(c) {
+                        return Err(format!("{} has damage {} >= Credibility {} after a state check", self.name(c), self.inst[c as usize].damage, self.credibility(c)));
+                    }
+                }
+            }
+        }
         let size = self.db.rules.newsfeed_row_size as usize;
         if self.news_row.len() < size && !self.news_deck.is_empty() {
             return Err(format!("the Newsfeed row has {} cards while the Newsfeed deck has {}", self.news_row.len(), self.news_deck.len()));

@@ -38,6 +38,8 @@ pub fn game<'db>(db: &'db CardDb, factions: &[&str]) -> Game<'db> {
     g.round = 1;
     g.turn = 1;
     g.first_turn_done = true;
+    // tests set damage by hand: state checks always scan every Figure
+    g.full_checks = true;
     g
 }
 

@@ -289,6 +289,12 @@ pub struct Game<'db> {
     pub opts: Vec<Opt>,
     /// Bumped whenever a card enters or leaves play or changes control (cache key).
     pub board_gen: u32,
+    /// Damage was dealt (or an attacker stopped attacking) since the last state check.
+    pub damaged: bool,
+    /// `board_gen` at the last state check.
+    pub checked_gen: u32,
+    /// Always scan every Figure in state checks (scenario tests that set damage by hand).
+    pub full_checks: bool,
     pub stat_cache: [std::cell::Cell<StatCache>; 4],
     /// The card whose target is being chosen (shown to policies).
     pub target_source: Option<Cid>,
@@ -351,6 +357,9 @@ impl<'db> Game<'db> {
             opts: Vec::with_capacity(64),
             target_source: None,
             board_gen: 1,
+            damaged: false,
+            checked_gen: 0,
+            full_checks: false,
             stat_cache: Default::default(),
             pending_leave: Vec::new(),
             log: None,
