@@ -13,24 +13,21 @@ impl Game<'_> {
 
     /// `can_play_from_hand` with `p`'s available resources computed once by the caller.
     pub fn can_play_from_hand_with(&self, p: usize, c: Cid, in_window: bool, avail: ([i16; 3], i16)) -> bool {
-        let d = self.def(c);
-        match d.ctype {
-            CardType::Base | CardType::Event | CardType::Token => return false,
-            CardType::Reaction => {}
-            _ => {
-                if in_window {
-                    return false;
-                }
-            }
+        let it = &self.inst[c as usize];
+        if it.flags & (Inst::F_FIGURE | Inst::F_INSTITUTION | Inst::F_ACTION) == 0 || it.is(Inst::F_BASE) {
+            return false; // Bases are played as Bases; Events and tokens are never in hand
+        }
+        if in_window && !it.is(Inst::F_REACTION) {
+            return false;
         }
         if !Self::can_pay_from(avail, self.play_cost(p, c)) {
             return false;
         }
-        if d.sacrifice_to_cast && self.figure_count(p) == 0 {
+        if it.is(Inst::F_SACRIFICE_CAST) && self.figure_count(p) == 0 {
             return false;
         }
-        if d.ctype.is_action() {
-            for ab in d.abilities.iter().filter(|a| a.trigger == Trigger::Resolve) {
+        if it.is(Inst::F_NEEDS_TARGET) {
+            for ab in self.def(c).abilities.iter().filter(|a| a.trigger == Trigger::Resolve) {
                 if !matches!(ab.target, TargetKind::None | TargetKind::OtherFigureOptional | TargetKind::InstitutionOptional)
                     && !self.has_target(p, ab.target, c)
                 {

@@ -78,6 +78,10 @@ impl Inst {
     pub const F_ACTION: u16 = 512;
     /// Joint Candidate.
     pub const F_JOINT: u16 = 1024;
+    /// Playing it needs an additional Sacrifice (Visszalépés).
+    pub const F_SACRIFICE_CAST: u16 = 2048;
+    /// An Action with a required target.
+    pub const F_NEEDS_TARGET: u16 = 4096;
 
     fn for_def(def: u16, d: &CardDef, owner: i8, zone: Zone) -> Inst {
         let mut flags = 0;
@@ -113,6 +117,20 @@ impl Inst {
         }
         if d.kw.joint_candidate {
             flags |= Self::F_JOINT;
+        }
+        if d.sacrifice_to_cast {
+            flags |= Self::F_SACRIFICE_CAST;
+        }
+        if d.ctype.is_action()
+            && d.abilities.iter().any(|a| {
+                a.trigger == crate::cards::Trigger::Resolve
+                    && !matches!(
+                        a.target,
+                        crate::cards::TargetKind::None | crate::cards::TargetKind::OtherFigureOptional | crate::cards::TargetKind::InstitutionOptional
+                    )
+            })
+        {
+            flags |= Self::F_NEEDS_TARGET;
         }
         let (source, source_units) = match (d.produces, d.mana_ability) {
             (Some(r), _) => (r as i8, 1),
