@@ -2,7 +2,7 @@
 //! legality (R9.3, E46, E47), the Campaign window (R9.4) and simultaneous damage (R9.5, E48).
 
 use super::decision::{DecisionKind, Opt};
-use super::state::{glog, Cid, Game};
+use super::state::{glog, Cid, Game, Inst};
 use crate::cards::Static;
 
 impl Game<'_> {
@@ -88,7 +88,9 @@ impl Game<'_> {
                 self.declare_blocks(d);
             }
         }
-        let blocked: Vec<Cid> = self.campaign.attackers.iter().map(|a| a.0).filter(|&a| self.campaign.blocks.iter().any(|b| b.1 == a)).collect();
+        let mut blocked = std::mem::take(&mut self.campaign.blocked);
+        blocked.clear();
+        blocked.extend(self.campaign.attackers.iter().map(|a| a.0).filter(|&a| self.campaign.blocks.iter().any(|b| b.1 == a)));
         self.campaign.blocked = blocked;
         // Step 3: Campaign window, led by the attacker
         self.window(p);
@@ -127,12 +129,11 @@ impl Game<'_> {
                     }
                 }
             }
-            let free: Vec<Cid> = self.players[d]
-                .play
-                .iter()
-                .copied()
-                .filter(|&b| self.ctype(b).is_figure() && !self.inst[b as usize].exhausted && !self.campaign.blocks.iter().any(|x| x.0 == b))
-                .collect();
+            let mut free = std::mem::take(&mut self.scratch_cards);
+            free.clear();
+            free.extend(self.players[d].play.iter().copied().filter(|&b| {
+                self.inst[b as usize].is(Inst::F_FIGURE) && !self.inst[b as usize].exhausted && !self.campaign.blocks.iter().any(|x| x.0 == b)
+            }));
             for &(a, q) in self.campaign.attackers.iter() {
                 if q as usize != d || self.unblockable(a) {
                     continue;
@@ -150,6 +151,7 @@ impl Game<'_> {
                     self.opts.push(Opt::Block(b, a));
                 }
             }
+            self.scratch_cards = free;
             if forced.is_none() {
                 self.opts.push(Opt::Done);
             }
@@ -171,15 +173,18 @@ impl Game<'_> {
     fn combat_damage(&mut self) {
         let p = self.active;
         let extra = self.round_mods.unblocked_extra_damage;
-        let mut dmg_to_figs: Vec<(Cid, i16)> = Vec::new();
+        let mut dmg_to_figs = std::mem::take(&mut self.scratch_damage);
+        dmg_to_figs.clear();
         let mut dmg_to_players = [0i32; 4];
-        let attackers = self.campaign.attackers.clone();
-        for &(a, q) in &attackers {
+        let mut blockers = std::mem::take(&mut self.scratch_cards);
+        for k in 0..self.campaign.attackers.len() {
+            let (a, q) = self.campaign.attackers[k];
             if !self.in_play(a) || self.controller(a) != p || !self.players[q as usize].alive {
                 continue;
             }
             let inf = self.influence(a).max(0);
-            let blockers: Vec<Cid> = self.campaign.blocks.iter().filter(|b| b.1 == a).map(|b| b.0).filter(|&b| self.in_play(b) && self.controller(b) == q as usize).collect();
+            blockers.clear();
+            blockers.extend(self.campaign.blocks.iter().filter(|b| b.1 == a).map(|b| b.0).filter(|&b| self.in_play(b) && self.controller(b) == q as usize));
             for &b in &blockers {
                 dmg_to_figs.push((a, self.influence(b).max(0)));
             }
@@ -189,7 +194,7 @@ impl Game<'_> {
                     1 => dmg_to_figs.push((blockers[0], inf)),
                     _ => {
                         // the attacker's controller divides its damage, one point at a time
-                        let mut split = vec![0i16; blockers.len()];
+                        let mut split = [0i16; 32];
                         for _ in 0..inf {
                             self.opts.clear();
                             for &b in &blockers {
@@ -209,12 +214,14 @@ impl Game<'_> {
                 dmg_to_players[q as usize] += inf as i32 + extra as i32;
             }
         }
-        for (c, n) in dmg_to_figs {
+        for &(c, n) in &dmg_to_figs {
             if n > 0 {
                 self.inst[c as usize].damage += n;
                 self.damaged = true;
             }
         }
+        self.scratch_damage = dmg_to_figs;
+        self.scratch_cards = blockers;
         for q in 0..self.n {
             if dmg_to_players[q] > 0 {
                 glog!(self, "  P{q} takes {} combat damage", dmg_to_players[q]);

@@ -316,6 +316,9 @@ pub struct Game<'db> {
     pub stat_cache: [std::cell::Cell<StatCache>; 4],
     /// The card whose target is being chosen (shown to policies).
     pub target_source: Option<Cid>,
+    /// Reusable buffers (no allocation per Campaign).
+    pub scratch_cards: Vec<Cid>,
+    pub scratch_damage: Vec<(Cid, i16)>,
     pub pending_leave: Vec<(Cid, u8)>,
     pub log: Option<Vec<String>>,
     /// Card plays (seat, card definition, turn), recorded when Some.
@@ -374,6 +377,8 @@ impl<'db> Game<'db> {
             policies,
             opts: Vec::with_capacity(64),
             target_source: None,
+            scratch_cards: Vec::with_capacity(32),
+            scratch_damage: Vec::with_capacity(32),
             board_gen: 1,
             damaged: false,
             checked_gen: 0,
