@@ -47,6 +47,7 @@ impl Game<'_> {
         self.campaign.attackers.clear();
         self.campaign.blocks.clear();
         self.campaign.blocked.clear();
+        self.stats_gen += 1;
         // Step 1: attackers (at least one, E44)
         let max = if self.round_mods.max_attackers > 0 { self.round_mods.max_attackers as usize } else { usize::MAX };
         loop {
@@ -75,6 +76,7 @@ impl Game<'_> {
                 Opt::Attack(c, q) => {
                     self.inst[c as usize].exhausted = true;
                     self.campaign.attackers.push((c, q));
+                    self.stats_gen += 1;
                     self.players[p].attacks += 1;
                     glog!(self, "  {} attacks P{q}", self.name(c));
                 }
@@ -107,6 +109,7 @@ impl Game<'_> {
     fn end_campaign(&mut self) {
         // attackers lose "while attacking" bonuses: recheck Credibility
         self.damaged = true;
+        self.stats_gen += 1;
         self.campaign.active = false;
         self.campaign.attackers.clear();
         self.campaign.blocks.clear();

@@ -275,6 +275,7 @@ impl Game<'_> {
                     let x = self.opponents(p).map(|q| self.players[q].scandal).max().unwrap_or(0).min(max as i32) as i16;
                     self.inst[c as usize].eot_influence += x;
                     self.inst[c as usize].eot_credibility += x;
+                    self.stats_gen += 1;
                     glog!(self, "  {} gets +{x}/+{x}", self.name(c));
                 }
             }
@@ -285,6 +286,7 @@ impl Game<'_> {
                         let it = &mut self.inst[c as usize];
                         it.eot_influence += influence;
                         it.eot_credibility += credibility;
+                        self.stats_gen += 1;
                         it.eot_momentum = true;
                     }
                 }

@@ -23,6 +23,7 @@ impl Game<'_> {
             self.event_discard.push(old);
         }
         self.round_mods = RoundMods::default();
+        self.stats_gen += 1;
         // (4) the leftmost Newsfeed card goes to the bottom of the Newsfeed deck; refill
         if !self.news_row.is_empty() {
             let c = self.news_row.remove(0);
@@ -114,6 +115,7 @@ impl Game<'_> {
                 }
             }
             Effect::Round(m) => {
+                self.stats_gen += 1;
                 let r = &mut self.round_mods;
                 match m {
                     RoundMod::ExposeCostIncrease(n) => r.expose_cost_increase += n,

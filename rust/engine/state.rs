@@ -307,6 +307,11 @@ pub struct Game<'db> {
     pub opts: Vec<Opt>,
     /// Bumped whenever a card enters or leaves play or changes control (cache key).
     pub board_gen: u32,
+    /// Bumped whenever counters, "until end of turn" stats, attackers or round modifiers
+    /// change (with `board_gen`, the key of `stat_memo`).
+    pub stats_gen: u32,
+    /// Per card: (key, Influence, Credibility).
+    pub stat_memo: Vec<std::cell::Cell<(u64, i16, i16)>>,
     /// Damage was dealt (or an attacker stopped attacking) since the last state check.
     pub damaged: bool,
     /// `board_gen` at the last state check.
@@ -380,6 +385,8 @@ impl<'db> Game<'db> {
             scratch_cards: Vec::with_capacity(32),
             scratch_damage: Vec::with_capacity(32),
             board_gen: 1,
+            stats_gen: 0,
+            stat_memo: Vec::new(),
             damaged: false,
             checked_gen: 0,
             full_checks: false,
@@ -424,6 +431,7 @@ impl<'db> Game<'db> {
                 g.token_box.push(c);
             }
         }
+        g.stat_memo = vec![std::cell::Cell::new((0, 0, 0)); g.inst.len()];
         g
     }
 
@@ -617,6 +625,7 @@ impl<'db> Game<'db> {
     pub fn campaign_remove(&mut self, c: Cid) {
         if self.campaign.active {
             self.campaign.attackers.retain(|a| a.0 != c);
+            self.stats_gen += 1;
             self.campaign.blocks.retain(|b| b.0 != c && b.1 != c);
         }
     }

@@ -127,30 +127,53 @@ impl Game<'_> {
     }
 
     /// Current Influence of a Figure in play.
+    #[inline]
     pub fn influence(&self, c: Cid) -> i16 {
-        let i = &self.inst[c as usize];
-        let r = &self.db.rules;
-        let mut v = i.base_influence + i.counters * r.counter_influence as i16 + i.eot_influence;
-        v += self.static_bonus(c).0;
-        if self.attacking(c) {
-            v += self.round_mods.attacker_influence;
-            if i.lone > 0 && self.campaign.attackers.len() == 1 {
-                v += i.lone;
-            }
-        }
-        v
+        self.stats(c).0
     }
 
     /// Current Credibility of a Figure in play.
+    #[inline]
     pub fn credibility(&self, c: Cid) -> i16 {
+        self.stats(c).1
+    }
+
+    /// (Influence, Credibility), memoised per card until anything they depend on changes
+    /// (`board_gen`, `stats_gen`). Scenario games (`full_checks`) always recompute, since
+    /// tests edit counters and damage by hand; debug builds verify every memoised value.
+    fn stats(&self, c: Cid) -> (i16, i16) {
+        if self.full_checks {
+            return self.compute_stats(c);
+        }
+        let key = ((self.board_gen as u64) << 32) | self.stats_gen as u64;
+        let m = self.stat_memo[c as usize].get();
+        if m.0 == key {
+            #[cfg(debug_assertions)]
+            {
+                let fresh = self.compute_stats(c);
+                assert_eq!(fresh, (m.1, m.2), "stale memoised stats for {}", self.name(c));
+            }
+            return (m.1, m.2);
+        }
+        let v = self.compute_stats(c);
+        self.stat_memo[c as usize].set((key, v.0, v.1));
+        v
+    }
+
+    fn compute_stats(&self, c: Cid) -> (i16, i16) {
         let i = &self.inst[c as usize];
         let r = &self.db.rules;
-        let mut v = i.base_credibility + i.counters * r.counter_credibility as i16 + i.eot_credibility;
-        v += self.static_bonus(c).1;
+        let (bi, bc) = self.static_bonus(c);
+        let mut inf = i.base_influence + i.counters * r.counter_influence as i16 + i.eot_influence + bi;
+        let mut cred = i.base_credibility + i.counters * r.counter_credibility as i16 + i.eot_credibility + bc;
         if self.attacking(c) {
-            v += self.round_mods.attacker_credibility;
+            inf += self.round_mods.attacker_influence;
+            cred += self.round_mods.attacker_credibility;
+            if i.lone > 0 && self.campaign.attackers.len() == 1 {
+                inf += i.lone;
+            }
         }
-        v
+        (inf, cred)
     }
 
     pub fn has_momentum(&self, c: Cid) -> bool {
@@ -192,6 +215,7 @@ impl Game<'_> {
     pub fn add_counters(&mut self, c: Cid, n: i16) {
         if n > 0 && self.in_play(c) && self.ctype(c).is_figure() {
             self.inst[c as usize].counters += n;
+            self.stats_gen += 1;
         }
     }
 }

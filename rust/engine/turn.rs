@@ -304,6 +304,7 @@ impl Game<'_> {
         self.campaign.active = false;
         self.campaign.attackers.clear();
         self.campaign.blocks.clear();
+        self.stats_gen += 1;
         for q in 0..self.n {
             for i in 0..self.players[q].play.len() {
                 let c = self.players[q].play[i];
