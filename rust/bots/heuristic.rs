@@ -83,6 +83,10 @@ pub fn choose(k: &Knobs, v: &SeatView, kind: DecisionKind, opts: &[Opt]) -> usiz
         DecisionKind::Mulligan => mulligan(k, v, opts),
         DecisionKind::Bottom | DecisionKind::Discard => discard(v, opts),
         DecisionKind::Main => {
+            // a Base play scores above everything else: no need to score the rest
+            if let Some(i) = opts.iter().position(|o| matches!(o, Opt::PlayBase(_))) {
+                return i;
+            }
             let mut lz = Lazy::default();
             best(opts, |o| main_score(k, v, o, &mut lz))
         }
@@ -165,7 +169,7 @@ fn max_opp_scandal(v: &SeatView) -> i32 {
 }
 
 fn ready_figures<'a>(v: &'a SeatView, p: usize) -> impl Iterator<Item = Cid> + 'a {
-    v.in_play(p).iter().copied().filter(move |&c| v.def(c).is_some_and(|d| d.ctype.is_figure()) && v.in_play_state(c).is_some_and(|s| !s.1))
+    v.in_play(p).iter().copied().filter(move |&c| v.is_ready_figure(c))
 }
 
 fn my_attack_power(v: &SeatView) -> i32 {

@@ -120,6 +120,18 @@ impl<'a, 'db> SeatView<'a, 'db> {
         let i = &self.g.inst[c as usize];
         (i.zone == Zone::Play).then(|| (i.controller as usize, i.exhausted, i.damage, i.counters))
     }
+    /// A Figure in play (public information).
+    #[inline]
+    pub fn is_figure_in_play(&self, c: Cid) -> bool {
+        let i = &self.g.inst[c as usize];
+        i.zone == Zone::Play && i.is(super::state::Inst::F_FIGURE)
+    }
+    /// A ready (not exhausted) Figure in play.
+    #[inline]
+    pub fn is_ready_figure(&self, c: Cid) -> bool {
+        let i = &self.g.inst[c as usize];
+        i.zone == Zone::Play && i.is(super::state::Inst::F_FIGURE) && !i.exhausted
+    }
     pub fn can_attack(&self, c: Cid) -> bool {
         self.g.in_play(c) && self.g.can_attack(c)
     }
