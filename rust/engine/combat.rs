@@ -43,11 +43,11 @@ impl Game<'_> {
     pub fn campaign(&mut self) {
         let p = self.active;
         self.players[p].campaigns += 1;
+        self.invalidate_attackers();
         self.campaign.active = true;
         self.campaign.attackers.clear();
         self.campaign.blocks.clear();
         self.campaign.blocked.clear();
-        self.stats_gen += 1;
         // Step 1: attackers (at least one, E44)
         let max = if self.round_mods.max_attackers > 0 { self.round_mods.max_attackers as usize } else { usize::MAX };
         loop {
@@ -76,7 +76,8 @@ impl Game<'_> {
                 Opt::Attack(c, q) => {
                     self.inst[c as usize].exhausted = true;
                     self.campaign.attackers.push((c, q));
-                    self.stats_gen += 1;
+                    // attacking changes the stats of the attackers only (Lone counts them all)
+                    self.invalidate_attackers();
                     self.players[p].attacks += 1;
                     glog!(self, "  {} attacks P{q}", self.name(c));
                 }
@@ -106,10 +107,17 @@ impl Game<'_> {
         self.state_check();
     }
 
+    /// Forget the memoised stats of every current attacker.
+    pub(crate) fn invalidate_attackers(&self) {
+        for &(a, _) in &self.campaign.attackers {
+            self.stat_memo[a as usize].set((0, 0, 0));
+        }
+    }
+
     fn end_campaign(&mut self) {
         // attackers lose "while attacking" bonuses: recheck Credibility
         self.damaged = true;
-        self.stats_gen += 1;
+        self.invalidate_attackers();
         self.campaign.active = false;
         self.campaign.attackers.clear();
         self.campaign.blocks.clear();

@@ -624,8 +624,10 @@ impl<'db> Game<'db> {
 
     pub fn campaign_remove(&mut self, c: Cid) {
         if self.campaign.active {
+            // the attackers' count changes (Lone): forget their memoised stats
+            self.invalidate_attackers();
+            self.stat_memo[c as usize].set((0, 0, 0));
             self.campaign.attackers.retain(|a| a.0 != c);
-            self.stats_gen += 1;
             self.campaign.blocks.retain(|b| b.0 != c && b.1 != c);
         }
     }
