@@ -275,7 +275,7 @@ impl Game<'_> {
                     let x = self.opponents(p).map(|q| self.players[q].scandal).max().unwrap_or(0).min(max as i32) as i16;
                     self.inst[c as usize].eot_influence += x;
                     self.inst[c as usize].eot_credibility += x;
-                    self.stats_gen += 1;
+                    self.stat_memo[c as usize].set((0, 0, 0));
                     glog!(self, "  {} gets +{x}/+{x}", self.name(c));
                 }
             }
@@ -286,7 +286,7 @@ impl Game<'_> {
                         let it = &mut self.inst[c as usize];
                         it.eot_influence += influence;
                         it.eot_credibility += credibility;
-                        self.stats_gen += 1;
+                        self.stat_memo[c as usize].set((0, 0, 0));
                         it.eot_momentum = true;
                     }
                 }

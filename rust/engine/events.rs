@@ -22,8 +22,10 @@ impl Game<'_> {
             self.inst[old as usize].zone = Zone::EventDiscard;
             self.event_discard.push(old);
         }
+        // round modifiers touch only attacking Figures' stats, and no Campaign is under way
+        // during the Event procedure, so no memoised stats change here
+        debug_assert!(!self.campaign.active);
         self.round_mods = RoundMods::default();
-        self.stats_gen += 1;
         // (4) the leftmost Newsfeed card goes to the bottom of the Newsfeed deck; refill
         if !self.news_row.is_empty() {
             let c = self.news_row.remove(0);
@@ -115,7 +117,6 @@ impl Game<'_> {
                 }
             }
             Effect::Round(m) => {
-                self.stats_gen += 1;
                 let r = &mut self.round_mods;
                 match m {
                     RoundMod::ExposeCostIncrease(n) => r.expose_cost_increase += n,

@@ -506,6 +506,15 @@ impl<'db> Game<'db> {
     }
 
     /// Remove `c` from the hand of `p` (it must be there).
+    /// Card `c` entered, left or changed sides: renew what depends on the board. Bases carry
+    /// no stats, statics, party or Institution count, so they change nothing cached.
+    #[inline]
+    pub fn board_changed(&mut self, c: Cid) {
+        if !self.inst[c as usize].is(Inst::F_BASE) {
+            self.board_gen += 1;
+        }
+    }
+
     /// Record that `p` played (or recruited) card `c` now.
     pub fn record_play(&mut self, p: usize, c: Cid) {
         let d = self.inst[c as usize].def;
@@ -566,7 +575,7 @@ impl<'db> Game<'db> {
         }
         self.seq += 1;
         self.players[p].play.push(c);
-        self.board_gen += 1;
+        self.board_changed(c);
         if d.kw.scandal > 0 {
             self.gain_scandal(p, d.kw.scandal as i32);
         }
@@ -581,7 +590,7 @@ impl<'db> Game<'db> {
     /// A card leaves play to `dest` (Oblivion/hand/box/Newsfeed deck by the card's kind).
     /// `to_hand`: Return to hand (R13.6). Leave triggers wait in `pending_leave`.
     pub fn leave_play(&mut self, c: Cid, to_hand: bool) {
-        self.board_gen += 1;
+        self.board_changed(c);
         let ctrl = self.inst[c as usize].controller as usize;
         let pl = &mut self.players[ctrl].play;
         if let Some(i) = pl.iter().position(|&x| x == c) {
@@ -615,7 +624,7 @@ impl<'db> Game<'db> {
 
     /// A card leaves the game for good (an eliminated player's card, R15.3.1).
     pub fn remove_from_game(&mut self, c: Cid) {
-        self.board_gen += 1;
+        self.board_changed(c);
         let i = &mut self.inst[c as usize];
         i.zone = Zone::Removed;
         i.controller = -1;
@@ -638,7 +647,7 @@ impl<'db> Game<'db> {
         if from == to {
             return;
         }
-        self.board_gen += 1;
+        self.board_changed(c);
         let pl = &mut self.players[from].play;
         if let Some(i) = pl.iter().position(|&x| x == c) {
             pl.remove(i);

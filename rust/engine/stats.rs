@@ -215,7 +215,7 @@ impl Game<'_> {
     pub fn add_counters(&mut self, c: Cid, n: i16) {
         if n > 0 && self.in_play(c) && self.ctype(c).is_figure() {
             self.inst[c as usize].counters += n;
-            self.stats_gen += 1;
+            self.stat_memo[c as usize].set((0, 0, 0));
         }
     }
 }

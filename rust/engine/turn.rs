@@ -301,14 +301,17 @@ impl Game<'_> {
                 self.to_graveyard(it.card);
             }
         }
+        self.invalidate_attackers();
         self.campaign.active = false;
         self.campaign.attackers.clear();
         self.campaign.blocks.clear();
-        self.stats_gen += 1;
         for q in 0..self.n {
             for i in 0..self.players[q].play.len() {
                 let c = self.players[q].play[i];
                 let it = &mut self.inst[c as usize];
+                if it.eot_influence != 0 || it.eot_credibility != 0 {
+                    self.stat_memo[c as usize].set((0, 0, 0));
+                }
                 it.damage = 0;
                 it.eot_influence = 0;
                 it.eot_credibility = 0;
