@@ -133,6 +133,12 @@ impl Game<'_> {
             }
         }
         let Some((c, _)) = best else { return false };
+        self.tap_card(p, c, want, rest);
+        true
+    }
+
+    /// Exhaust source `c` for `want` (None: generic), adding its units to the pool.
+    fn tap_card(&mut self, p: usize, c: Cid, want: Option<usize>, rest: [i16; 3]) {
         let (r, n) = self.source_usable(c).unwrap();
         self.inst[c as usize].exhausted = true;
         let res = r.or(want).unwrap_or_else(|| self.generic_choice(p));
@@ -151,7 +157,6 @@ impl Game<'_> {
         } else {
             self.players[p].pool[res] += n;
         }
-        true
     }
 
     /// For "any" resources used for generic costs: the colour `p` has fewest sources of.
@@ -185,15 +190,20 @@ impl Game<'_> {
         // before Figures (a Figure tapped for mana can't block), among those the colour with
         // the most sources left
         let mut need = cost.generic;
+        if need <= 0 {
+            return;
+        }
+        // `fixed` = pool + ready single-resource sources, kept up to date as we go
+        let (mut fixed, _) = self.available(p);
         while need > 0 {
             let pool = self.players[p].pool;
             let r = (0..3).max_by_key(|&r| pool[r]).unwrap();
             if pool[r] > 0 {
                 self.players[p].pool[r] -= 1;
+                fixed[r] -= 1;
                 need -= 1;
                 continue;
             }
-            let (fixed, _) = self.available(p);
             let mut best: Option<(Cid, (u8, i16))> = None;
             for &c in &self.players[p].play {
                 if let Some((r, _)) = self.source_usable(c) {
@@ -216,9 +226,15 @@ impl Game<'_> {
             };
             let want = self.inst[c as usize].source;
             let want = if want >= 0 && want < 3 { Some(want as usize) } else { None };
-            if !self.tap_for(p, want, [0; 3]) {
-                debug_assert!(false, "cannot pay generic");
-                return;
+            // the chosen card is exactly the one `tap_for(want)` would pick; units of an "any"
+            // source now sit in the pool and count as fixed
+            let before = self.players[p].pool;
+            let any = self.inst[c as usize].source == 3;
+            self.tap_card(p, c, want, [0; 3]);
+            if any {
+                for r in 0..3 {
+                    fixed[r] += self.players[p].pool[r] - before[r];
+                }
             }
         }
     }

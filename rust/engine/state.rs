@@ -307,11 +307,8 @@ pub struct Game<'db> {
     pub opts: Vec<Opt>,
     /// Bumped whenever a card enters or leaves play or changes control (cache key).
     pub board_gen: u32,
-    /// Bumped whenever counters, "until end of turn" stats, attackers or round modifiers
-    /// change (with `board_gen`, the key of `stat_memo`).
-    pub stats_gen: u32,
-    /// Per card: (key, Influence, Credibility).
-    pub stat_memo: Vec<std::cell::Cell<(u64, i16, i16)>>,
+    /// Per card: (`board_gen` when computed, Influence, Credibility); key 0 = not valid.
+    pub stat_memo: Vec<std::cell::Cell<(u32, i16, i16)>>,
     /// Damage was dealt (or an attacker stopped attacking) since the last state check.
     pub damaged: bool,
     /// `board_gen` at the last state check.
@@ -385,7 +382,6 @@ impl<'db> Game<'db> {
             scratch_cards: Vec::with_capacity(32),
             scratch_damage: Vec::with_capacity(32),
             board_gen: 1,
-            stats_gen: 0,
             stat_memo: Vec::new(),
             damaged: false,
             checked_gen: 0,

@@ -138,14 +138,15 @@ impl Game<'_> {
         self.stats(c).1
     }
 
-    /// (Influence, Credibility), memoised per card until anything they depend on changes
-    /// (`board_gen`, `stats_gen`). Scenario games (`full_checks`) always recompute, since
-    /// tests edit counters and damage by hand; debug builds verify every memoised value.
+    /// (Influence, Credibility), memoised per card until anything they depend on changes: the
+    /// board (`board_gen`) for everyone; counters, pumps, attacking and the end of the turn
+    /// invalidate the cards they touch. Scenario games (`full_checks`) always recompute, since
+    /// tests edit counters by hand; debug builds verify every memoised value.
     fn stats(&self, c: Cid) -> (i16, i16) {
         if self.full_checks {
             return self.compute_stats(c);
         }
-        let key = ((self.board_gen as u64) << 32) | self.stats_gen as u64;
+        let key = self.board_gen;
         let m = self.stat_memo[c as usize].get();
         if m.0 == key {
             #[cfg(debug_assertions)]
