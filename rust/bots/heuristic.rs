@@ -88,7 +88,22 @@ pub fn choose(k: &Knobs, v: &SeatView, kind: DecisionKind, opts: &[Opt]) -> usiz
                 return i;
             }
             let mut lz = Lazy::default();
-            best(opts, |o| main_score(k, v, o, &mut lz))
+            // as `best`, but a Campaign is scored only if it could beat the best so far
+            // (its score is at most 15 + 20·aggression), which skips the costly board summary
+            let campaign_max = 15.0 + 20.0 * k.aggression;
+            let mut bi = 0;
+            let mut bs = f64::MIN;
+            for (i, o) in opts.iter().enumerate() {
+                if *o == Opt::Campaign && campaign_max <= bs {
+                    continue;
+                }
+                let s = main_score(k, v, o, &mut lz);
+                if s > bs {
+                    bs = s;
+                    bi = i;
+                }
+            }
+            bi
         }
         DecisionKind::Respond => best(opts, |o| respond_score(k, v, o)),
         DecisionKind::Target => best(opts, |o| target_score(v, o)),
