@@ -665,8 +665,3 @@ fn blocks(k: &Knobs, v: &SeatView, opts: &[Opt]) -> usize {
     }
     done.unwrap_or(0)
 }
-
-/// Whether a card has a static the heuristic cares about (kept for future use).
-pub fn is_lord(d: &CardDef) -> bool {
-    d.statics.iter().any(|s| matches!(s, Static::StatBonus { .. }))
-}

@@ -375,10 +375,10 @@ pub fn build_db(raw: &RawDb, overrides: &[(String, ParamValue)]) -> Result<CardD
     for (i, c) in cards.iter().enumerate() {
         let i = i as u16;
         match c.faction {
-            Faction::Newsfeed => newsfeed.extend(std::iter::repeat(i).take(c.copies as usize)),
-            Faction::Event => events.extend(std::iter::repeat(i).take(c.copies as usize)),
+            Faction::Newsfeed => newsfeed.extend(std::iter::repeat_n(i, c.copies as usize)),
+            Faction::Event => events.extend(std::iter::repeat_n(i, c.copies as usize)),
             Faction::Token => tokens.push((i, c.copies.min(rules.token_card_limit as u8))),
-            f => decks[f as usize].extend(std::iter::repeat(i).take(c.copies as usize)),
+            f => decks[f as usize].extend(std::iter::repeat_n(i, c.copies as usize)),
         }
     }
     for (fi, deck) in decks.iter().enumerate() {

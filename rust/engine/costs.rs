@@ -127,7 +127,7 @@ impl Game<'_> {
                     _ if it.is(Inst::F_INSTITUTION) => 1,
                     _ => 2,
                 };
-                if best.map_or(true, |(_, b)| rank < b) {
+                if best.is_none_or(|(_, b)| rank < b) {
                     best = Some((c, rank));
                 }
             }
@@ -215,7 +215,7 @@ impl Game<'_> {
                         Some(_) => 2,
                     };
                     let key = (rank, -r.map_or(0, |r| fixed[r]));
-                    if best.map_or(true, |(_, b)| key < b) {
+                    if best.is_none_or(|(_, b)| key < b) {
                         best = Some((c, key));
                     }
                 }
@@ -225,7 +225,7 @@ impl Game<'_> {
                 return;
             };
             let want = self.inst[c as usize].source;
-            let want = if want >= 0 && want < 3 { Some(want as usize) } else { None };
+            let want = if (0..3).contains(&want) { Some(want as usize) } else { None };
             // the chosen card is exactly the one `tap_for(want)` would pick; units of an "any"
             // source now sit in the pool and count as fixed
             let before = self.players[p].pool;

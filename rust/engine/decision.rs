@@ -118,7 +118,7 @@ impl<'a, 'db> SeatView<'a, 'db> {
     /// State of a card in play: (controller, exhausted, damage, counters).
     pub fn in_play_state(&self, c: Cid) -> Option<(usize, bool, i16, i16)> {
         let i = &self.g.inst[c as usize];
-        (i.zone == Zone::Play).then(|| (i.controller as usize, i.exhausted, i.damage, i.counters))
+        (i.zone == Zone::Play).then_some((i.controller as usize, i.exhausted, i.damage, i.counters))
     }
     /// A Figure in play (public information).
     #[inline]

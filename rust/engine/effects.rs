@@ -145,11 +145,10 @@ impl Game<'_> {
             return false;
         }
         let p = self.controller(c);
-        if ab.cost == ActivationCost::Exhaust {
-            if self.inst[c as usize].exhausted || (d.ctype.is_figure() && self.summoning_sick(c)) {
+        if ab.cost == ActivationCost::Exhaust
+            && (self.inst[c as usize].exhausted || (d.ctype.is_figure() && self.summoning_sick(c))) {
                 return false;
             }
-        }
         if !self.condition(p, ab.condition) {
             return false;
         }
@@ -349,7 +348,7 @@ impl Game<'_> {
         }
         let mut best: Option<usize> = None;
         for q in self.opponents(p) {
-            if best.map_or(true, |b| self.players[q].support > self.players[b].support) {
+            if best.is_none_or(|b| self.players[q].support > self.players[b].support) {
                 best = Some(q);
             }
         }

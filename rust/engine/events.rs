@@ -2,7 +2,7 @@
 
 use super::decision::{DecisionKind, Opt};
 use super::state::{glog, Game, RoundMods, Zone};
-use crate::cards::{CardType, Effect, RoundMod, Trigger};
+use crate::cards::{Effect, RoundMod, Trigger};
 
 impl Game<'_> {
     /// R12.6: flip an Event, rotate the Newsfeed, apply the Event.
@@ -136,6 +136,5 @@ impl Game<'_> {
             }
             _ => {}
         }
-        let _ = CardType::Event;
     }
 }

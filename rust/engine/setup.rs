@@ -30,7 +30,6 @@ impl Game<'_> {
         };
         self.active = self.start_player;
         self.first_start_player = self.start_player;
-        let start = if self.n == 2 { 1 } else { 0 };
         for p in 0..self.n {
             let mut s = r.starting_support;
             if self.n == 2 && p != self.start_player {
@@ -38,7 +37,6 @@ impl Game<'_> {
             }
             self.players[p].support = s;
         }
-        let _ = start;
         glog!(
             self,
             "Setup: {} players; start player P{} ({}); Newsfeed row: {}",

@@ -335,7 +335,9 @@ macro_rules! glog {
     ($g:expr, $($arg:tt)*) => {
         if $g.log.is_some() {
             let s = format!($($arg)*);
-            $g.log.as_mut().unwrap().push(s);
+            if let Some(log) = $g.log.as_mut() {
+                log.push(s);
+            }
         }
     };
 }
