@@ -107,6 +107,12 @@ impl Game<'_> {
     /// (no Scandal N, no triggers), ready and not Fresh.
     pub fn put_in_play(&mut self, seat: usize, id: &str) -> Cid {
         let c = self.find_free(seat, id);
+        self.place_in_play(seat, c);
+        c
+    }
+
+    /// Card `c` (taken out of its zone by the caller) is in play for `seat`, quietly.
+    fn place_in_play(&mut self, seat: usize, c: Cid) {
         let seq = self.seq;
         self.seq += 1;
         let i = &mut self.inst[c as usize];
@@ -116,7 +122,6 @@ impl Game<'_> {
         i.outrage_turn = u32::MAX;
         self.players[seat].play.push(c);
         self.board_gen += 1;
-        c
     }
 
     /// Play a card into play the real way (enters play: Scandal N and triggers), free.
@@ -137,14 +142,7 @@ impl Game<'_> {
                 .position(|&c| self.def(c).produces == Some(res))
                 .unwrap_or_else(|| panic!("no Base of resource {res} left in seat {seat}'s deck"));
             let c = self.players[seat].deck.remove(i);
-            let seq = self.seq;
-            self.seq += 1;
-            let it = &mut self.inst[c as usize];
-            it.zone = Zone::Play;
-            it.controller = seat as i8;
-            it.entered = seq;
-            self.players[seat].play.push(c);
-            self.board_gen += 1;
+            self.place_in_play(seat, c);
             out.push(c);
         }
         out
