@@ -77,18 +77,31 @@ impl Game<'_> {
     }
 
     /// Units available: per resource (pool + fixed sources) and "any" units.
+    /// One branch-free pass over the cards in play: each card adds its ready units to a
+    /// 16-bit lane of one word (lane = its resource, 3 = any; a card without a source has
+    /// 0 units, so the "none" source masked to lane 3 adds nothing).
     pub fn available(&self, p: usize) -> ([i16; 3], i16) {
-        let mut fixed = self.players[p].pool;
-        let mut any = 0;
-        for &c in &self.players[p].play {
-            if let Some((r, n)) = self.source_usable(c) {
-                match r {
-                    Some(r) => fixed[r] += n,
-                    None => any += n,
-                }
-            }
+        let pl = &self.players[p];
+        let mut acc: u64 = 0;
+        for &c in &pl.play {
+            let i = &self.inst[c as usize];
+            acc += (Self::ready_units(i) as u64) << ((i.source as u8 & 3) * 16);
         }
-        (fixed, any)
+        let lane = |k: u32| (acc >> (16 * k)) as u16 as i16;
+        ([pl.pool[0] + lane(0), pl.pool[1] + lane(1), pl.pool[2] + lane(2)], lane(3))
+    }
+
+    /// The card's source could be exhausted now (ignoring whether it has one).
+    #[inline(always)]
+    fn source_ready(i: &Inst) -> bool {
+        let sick = (i.flags & (Inst::F_FIGURE | Inst::F_MOMENTUM) == Inst::F_FIGURE) & i.fresh & !i.eot_momentum;
+        !(i.exhausted | sick)
+    }
+
+    /// Units source `i` gives if exhausted now (0 if it has no source or can't be used).
+    #[inline(always)]
+    fn ready_units(i: &Inst) -> i16 {
+        i.source_units.max(0) as i16 * Self::source_ready(i) as i16
     }
 
     pub fn can_pay(&self, p: usize, cost: Cost) -> bool {
@@ -110,31 +123,6 @@ impl Game<'_> {
             return false;
         }
         fixed.iter().sum::<i16>() + any >= cost.total()
-    }
-
-    /// Exhaust one source for `want` (a resource, or None for generic), adding its output to
-    /// the pool. Bases first, then Institutions, then Figures; "any" sources last.
-    /// `rest`: pip units of the cost still unpaid per resource (including the one wanted now).
-    fn tap_for(&mut self, p: usize, want: Option<usize>, rest: [i16; 3]) -> bool {
-        let mut best: Option<(Cid, u8)> = None;
-        for &c in &self.players[p].play {
-            if let Some((r, _)) = self.source_usable(c) {
-                let it = &self.inst[c as usize];
-                let rank = match (r, want) {
-                    (Some(r), Some(w)) if r != w => continue,
-                    (None, _) => 3,
-                    _ if it.is(Inst::F_BASE) => 0,
-                    _ if it.is(Inst::F_INSTITUTION) => 1,
-                    _ => 2,
-                };
-                if best.is_none_or(|(_, b)| rank < b) {
-                    best = Some((c, rank));
-                }
-            }
-        }
-        let Some((c, _)) = best else { return false };
-        self.tap_card(p, c, want, rest);
-        true
     }
 
     /// Exhaust source `c` for `want` (None: generic), adding its units to the pool.
@@ -166,13 +154,44 @@ impl Game<'_> {
     }
 
     /// Pay `cost` for `p` (the caller checked `can_pay`).
+    ///
+    /// The ready sources are listed once, in play order, with their rank (Base 0,
+    /// Institution 1, Figure 2, "any" source 3); each unit then exhausts the first source of
+    /// the lowest rank that fits, so the choice is the same as scanning the board each time.
     pub fn pay(&mut self, p: usize, cost: Cost) {
+        if cost.pips == [0; 3] && cost.generic <= 0 {
+            return;
+        }
+        let mut src = std::mem::take(&mut self.scratch_src);
+        src.clear();
+        for &c in &self.players[p].play {
+            let i = &self.inst[c as usize];
+            if i.source >= 0 && Self::source_ready(i) {
+                let rank = if i.source == 3 {
+                    3
+                } else if i.is(Inst::F_BASE) {
+                    0
+                } else if i.is(Inst::F_INSTITUTION) {
+                    1
+                } else {
+                    2
+                };
+                src.push((c, i.source as u8, rank));
+            }
+        }
+        self.pay_from(p, cost, &mut src);
+        self.scratch_src = src;
+    }
+
+    fn pay_from(&mut self, p: usize, cost: Cost, src: &mut [(Cid, u8, u8)]) {
+        const USED: u8 = u8::MAX;
         // coloured pips
         for r in 0..3 {
             let mut need = cost.pips[r];
             while need > 0 {
-                if self.players[p].pool[r] > 0 {
-                    let take = need.min(self.players[p].pool[r]);
+                let in_pool = self.players[p].pool[r];
+                if in_pool > 0 {
+                    let take = need.min(in_pool);
                     self.players[p].pool[r] -= take;
                     need -= take;
                     continue;
@@ -180,10 +199,20 @@ impl Game<'_> {
                 let mut rest = cost.pips;
                 rest[..r].fill(0);
                 rest[r] = need;
-                if !self.tap_for(p, Some(r), rest) {
+                let mut best = usize::MAX;
+                let mut best_rank = USED;
+                for (k, &(_, s, rank)) in src.iter().enumerate() {
+                    if rank < best_rank && (s == 3 || s as usize == r) {
+                        best = k;
+                        best_rank = rank;
+                    }
+                }
+                if best == usize::MAX {
                     debug_assert!(false, "cannot pay pip");
                     return;
                 }
+                src[best].2 = USED;
+                self.tap_card(p, src[best].0, Some(r), rest);
             }
         }
         // generic: pool first (colour with the most units), then Bases before Institutions
@@ -204,34 +233,29 @@ impl Game<'_> {
                 need -= 1;
                 continue;
             }
-            let mut best: Option<(Cid, (u8, i16))> = None;
-            for &c in &self.players[p].play {
-                if let Some((r, _)) = self.source_usable(c) {
-                    let it = &self.inst[c as usize];
-                    let rank = match r {
-                        None => 3,
-                        Some(_) if it.is(Inst::F_BASE) => 0,
-                        Some(_) if it.is(Inst::F_INSTITUTION) => 1,
-                        Some(_) => 2,
-                    };
-                    let key = (rank, -r.map_or(0, |r| fixed[r]));
-                    if best.is_none_or(|(_, b)| key < b) {
-                        best = Some((c, key));
-                    }
+            let mut best = usize::MAX;
+            let mut best_key = (USED, 0i16);
+            for (k, &(_, s, rank)) in src.iter().enumerate() {
+                if rank == USED {
+                    continue;
+                }
+                let key = (rank, if s == 3 { 0 } else { -fixed[s as usize] });
+                if key < best_key {
+                    best = k;
+                    best_key = key;
                 }
             }
-            let Some((c, _)) = best else {
+            if best == usize::MAX {
                 debug_assert!(false, "cannot pay generic");
                 return;
-            };
-            let want = self.inst[c as usize].source;
-            let want = if (0..3).contains(&want) { Some(want as usize) } else { None };
-            // the chosen card is exactly the one `tap_for(want)` would pick; units of an "any"
-            // source now sit in the pool and count as fixed
+            }
+            src[best].2 = USED;
+            let (c, s, _) = src[best];
+            let want = if s < 3 { Some(s as usize) } else { None };
+            // units of an "any" source now sit in the pool and count as fixed
             let before = self.players[p].pool;
-            let any = self.inst[c as usize].source == 3;
             self.tap_card(p, c, want, [0; 3]);
-            if any {
+            if s == 3 {
                 for r in 0..3 {
                     fixed[r] += self.players[p].pool[r] - before[r];
                 }

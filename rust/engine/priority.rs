@@ -115,8 +115,9 @@ impl Game<'_> {
     /// Fill `opts` with `p`'s responses in a window; false if only passing is possible.
     fn respond_options(&mut self, p: usize) -> bool {
         let pl = &self.players[p];
-        let has_reaction = pl.hand.iter().any(|&c| self.inst[c as usize].is(Inst::F_REACTION));
-        let has_instant = pl.play.iter().any(|&c| self.inst[c as usize].is(Inst::F_INSTANT));
+        // branch-free scans: OR the flags together
+        let has_reaction = pl.hand.iter().fold(0, |a, &c| a | self.inst[c as usize].flags) & Inst::F_REACTION != 0;
+        let has_instant = pl.play.iter().fold(0, |a, &c| a | self.inst[c as usize].flags) & Inst::F_INSTANT != 0;
         if !has_reaction && !has_instant {
             return false;
         }
@@ -198,7 +199,7 @@ impl Game<'_> {
                         passes += 1;
                     }
                 }
-                p = (p + 1) % self.n;
+                p = if p + 1 == self.n { 0 } else { p + 1 };
             }
             if self.chain.is_empty() || self.halted() {
                 return;

@@ -321,6 +321,8 @@ pub struct Game<'db> {
     /// Reusable buffers (no allocation per Campaign).
     pub scratch_cards: Vec<Cid>,
     pub scratch_damage: Vec<(Cid, i16)>,
+    /// Ready resource sources of the payer: (card, resource 0..2 or 3 = any, rank).
+    pub scratch_src: Vec<(Cid, u8, u8)>,
     pub pending_leave: Vec<(Cid, u8)>,
     pub log: Option<Vec<String>>,
     /// Card plays (seat, card definition, turn), recorded when Some.
@@ -383,6 +385,7 @@ impl<'db> Game<'db> {
             target_source: None,
             scratch_cards: Vec::with_capacity(32),
             scratch_damage: Vec::with_capacity(32),
+            scratch_src: Vec::with_capacity(32),
             board_gen: 1,
             stat_memo: Vec::new(),
             damaged: false,
