@@ -141,6 +141,7 @@ fn search_bot_does_not_peek() {
         h.inst[c_deck as usize].zone = ketharmad::engine::Zone::Hand;
         h.inst[c_hand as usize].zone = ketharmad::engine::Zone::Deck;
     }
+    h.recount_hands();
     r.shuffle(&mut h.players[1].deck);
     r.shuffle(&mut h.players[0].deck);
     r.shuffle(&mut h.news_deck);

@@ -177,7 +177,10 @@ impl Game<'_> {
         }
         for zone in 0..3 {
             let v = match zone {
-                0 => std::mem::take(&mut self.players[p].hand),
+                0 => {
+                    self.players[p].reactions = 0;
+                    std::mem::take(&mut self.players[p].hand)
+                }
                 1 => std::mem::take(&mut self.players[p].deck),
                 _ => std::mem::take(&mut self.players[p].oblivion),
             };

@@ -3,7 +3,7 @@
 //! then resource abilities of Institutions and Figures, keeping flexible sources for last.
 
 use super::state::{Cid, Game, Inst};
-use crate::cards::{CardType, Cost, Static};
+use crate::cards::{CardType, Cost};
 
 /// A cost change: increases add generic, reductions cut only generic and never below 0.
 fn adjust(mut c: Cost, inc: i16, red: i16) -> Cost {
@@ -13,11 +13,12 @@ fn adjust(mut c: Cost, inc: i16, red: i16) -> Cost {
 
 impl Game<'_> {
     /// Cost to play card `c` from `p`'s hand (Defector, Alaptörvény, Pegasus-botrány).
+    #[inline]
     pub fn play_cost(&self, p: usize, c: Cid) -> Cost {
         let i = &self.inst[c as usize];
         let mut red = 0;
         let mut inc = 0;
-        if i.defector > 0 && self.opponents(p).any(|q| self.institutions(q) > 0) {
+        if i.defector > 0 && self.opponents(p).any(|q| self.board_count(q).institutions > 0) {
             red += i.defector as i16;
         }
         if i.is(Inst::F_INSTITUTION) {
@@ -45,17 +46,7 @@ impl Game<'_> {
 
     /// Cost of `p`'s basic Exposé against `target` (R10.3.1, Médiatörvény, Közmédia).
     pub fn expose_cost(&self, target: usize) -> Cost {
-        let mut inc = self.round_mods.expose_cost_increase;
-        for &c in &self.players[target].play {
-            if !self.inst[c as usize].is(Inst::F_STATIC) {
-                continue;
-            }
-            for s in &self.def(c).statics {
-                if let Static::ExposeTax { n } = *s {
-                    inc += n;
-                }
-            }
-        }
+        let inc = self.round_mods.expose_cost_increase + self.board_count(target).expose_tax;
         adjust(self.db.rules.expose_cost, inc, 0)
     }
 

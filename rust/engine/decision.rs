@@ -202,6 +202,7 @@ impl<'a, 'db> SeatView<'a, 'db> {
                 g.inst[c as usize].zone = Zone::Deck;
             }
         }
+        g.recount_hands();
         for deck in [&mut g.news_deck, &mut g.event_deck] {
             deck.sort_unstable();
             rng.shuffle(deck);

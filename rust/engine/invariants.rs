@@ -2,7 +2,7 @@
 //! every card in exactly one zone (and its zone field agrees), no negative counts, controllers
 //! of cards in play are players still in the game, the Newsfeed row is full when it can be.
 
-use super::state::{Cid, Game, Zone};
+use super::state::{Cid, Game, Inst, Zone};
 use crate::cards::Faction;
 
 impl Game<'_> {
@@ -26,6 +26,10 @@ impl Game<'_> {
             }
             for &c in &pl.hand {
                 mark(c, Zone::Hand, "a hand")?;
+            }
+            let reactions = pl.hand.iter().filter(|&&c| self.inst[c as usize].is(Inst::F_REACTION)).count();
+            if reactions != pl.reactions as usize {
+                return Err(format!("P{p} holds {reactions} Reactions but {} are counted", pl.reactions));
             }
             for &c in &pl.oblivion {
                 mark(c, Zone::Oblivion, "an Oblivion")?;

@@ -115,9 +115,8 @@ impl Game<'_> {
     /// Fill `opts` with `p`'s responses in a window; false if only passing is possible.
     fn respond_options(&mut self, p: usize) -> bool {
         let pl = &self.players[p];
-        // branch-free scans: OR the flags together
-        let has_reaction = pl.hand.iter().fold(0, |a, &c| a | self.inst[c as usize].flags) & Inst::F_REACTION != 0;
-        let has_instant = pl.play.iter().fold(0, |a, &c| a | self.inst[c as usize].flags) & Inst::F_INSTANT != 0;
+        let has_reaction = pl.reactions > 0;
+        let has_instant = self.board_count(p).flags & Inst::F_INSTANT != 0;
         if !has_reaction && !has_instant {
             return false;
         }

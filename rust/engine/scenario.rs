@@ -91,7 +91,7 @@ impl Game<'_> {
     pub fn put_in_hand(&mut self, seat: usize, id: &str) -> Cid {
         let c = self.find_free(seat, id);
         self.inst[c as usize].zone = Zone::Hand;
-        self.players[seat].hand.push(c);
+        self.hand_push(seat, c);
         c
     }
 

@@ -66,6 +66,7 @@ impl Game<'_> {
                 self.inst[c as usize].zone = Zone::Deck;
                 pl.deck.push(c);
             }
+            pl.reactions = 0;
             let mut deck = std::mem::take(&mut self.players[p].deck);
             self.rng_shuffle.shuffle(&mut deck);
             self.players[p].deck = deck;

@@ -162,6 +162,8 @@ pub struct Player {
     /// Top of the deck is the end of the vector.
     pub deck: Vec<Cid>,
     pub hand: Vec<Cid>,
+    /// Reaction cards in `hand` (kept in step by every hand move; checked by `invariants`).
+    pub reactions: u8,
     pub oblivion: Vec<Cid>,
     /// Cards in play this player controls, in the order they entered.
     pub play: Vec<Cid>,
@@ -260,6 +262,18 @@ pub struct StatCache {
     pub unity: bool,
 }
 
+/// Counts over the cards a player controls, valid while `gen` equals `Game::board_gen`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BoardCount {
+    pub gen: u32,
+    pub institutions: u8,
+    pub figures: u8,
+    /// Sum of the Exposé taxes of its statics (Médiatörvény, Közmédia).
+    pub expose_tax: i16,
+    /// The `Inst::F_*` bits of all its cards ORed together.
+    pub flags: u16,
+}
+
 /// Inputs of one game besides the card set.
 #[derive(Clone, Debug)]
 pub struct GameConfig {
@@ -316,6 +330,7 @@ pub struct Game<'db> {
     /// Always scan every Figure in state checks (scenario tests that set damage by hand).
     pub full_checks: bool,
     pub stat_cache: [std::cell::Cell<StatCache>; 4],
+    pub board_count: [std::cell::Cell<BoardCount>; 4],
     /// The card whose target is being chosen (shown to policies).
     pub target_source: Option<Cid>,
     /// Reusable buffers (no allocation per Campaign).
@@ -392,6 +407,7 @@ impl<'db> Game<'db> {
             checked_gen: 0,
             full_checks: false,
             stat_cache: Default::default(),
+            board_count: Default::default(),
             pending_leave: Vec::new(),
             log: None,
             plays: None,
@@ -494,7 +510,7 @@ impl<'db> Game<'db> {
         for _ in 0..n {
             if let Some(c) = self.players[p].deck.pop() {
                 self.inst[c as usize].zone = Zone::Hand;
-                self.players[p].hand.push(c);
+                self.hand_push(p, c);
                 if self.turn > 0 {
                     self.players[p].drawn |= 1u128 << (self.inst[c as usize].def & 127);
                 }
@@ -507,13 +523,46 @@ impl<'db> Game<'db> {
     }
 
     /// Remove `c` from the hand of `p` (it must be there).
-    /// Card `c` entered, left or changed sides: renew what depends on the board. Bases carry
-    /// no stats, statics, party or Institution count, so they change nothing cached.
+    /// Card `c` entered, left or changed sides: renew what depends on the board. A plain
+    /// Base carries no stats, statics, party, abilities or Institution count, so it changes
+    /// nothing cached.
     #[inline]
     pub fn board_changed(&mut self, c: Cid) {
-        if !self.inst[c as usize].is(Inst::F_BASE) {
+        const CACHED: u16 = Inst::F_STATIC | Inst::F_ACTIVATED | Inst::F_INSTANT | Inst::F_FIGURE | Inst::F_INSTITUTION;
+        let f = self.inst[c as usize].flags;
+        if f & Inst::F_BASE == 0 || f & CACHED != 0 {
             self.board_gen += 1;
         }
+    }
+
+    /// Counts over the cards `p` controls (cached until the board changes).
+    #[inline]
+    pub fn board_count(&self, p: usize) -> BoardCount {
+        let cached = self.board_count[p].get();
+        if cached.gen == self.board_gen {
+            return cached;
+        }
+        self.count_board(p)
+    }
+
+    #[cold]
+    fn count_board(&self, p: usize) -> BoardCount {
+        let mut out = BoardCount { gen: self.board_gen, ..Default::default() };
+        for &c in &self.players[p].play {
+            let i = &self.inst[c as usize];
+            out.flags |= i.flags;
+            out.institutions += i.is(Inst::F_INSTITUTION) as u8;
+            out.figures += i.is(Inst::F_FIGURE) as u8;
+            if i.is(Inst::F_STATIC) {
+                for s in &self.def(c).statics {
+                    if let crate::cards::Static::ExposeTax { n } = *s {
+                        out.expose_tax += n;
+                    }
+                }
+            }
+        }
+        self.board_count[p].set(out);
+        out
     }
 
     /// Record that `p` played (or recruited) card `c` now.
@@ -526,9 +575,28 @@ impl<'db> Game<'db> {
     }
 
     pub fn take_from_hand(&mut self, p: usize, c: Cid) {
-        let h = &mut self.players[p].hand;
-        let i = h.iter().position(|&x| x == c).expect("card not in hand");
-        h.remove(i);
+        let r = self.inst[c as usize].is(Inst::F_REACTION) as u8;
+        let pl = &mut self.players[p];
+        let i = pl.hand.iter().position(|&x| x == c).expect("card not in hand");
+        pl.hand.remove(i);
+        pl.reactions -= r;
+    }
+
+    /// Add `c` to the end of `p`'s hand (the caller sets its zone).
+    #[inline]
+    pub fn hand_push(&mut self, p: usize, c: Cid) {
+        let r = self.inst[c as usize].is(Inst::F_REACTION) as u8;
+        let pl = &mut self.players[p];
+        pl.hand.push(c);
+        pl.reactions += r;
+    }
+
+    /// Recount what is kept in step with the hands (after editing hands directly).
+    pub fn recount_hands(&mut self) {
+        for p in 0..self.n {
+            let n = self.players[p].hand.iter().filter(|&&c| self.inst[c as usize].is(Inst::F_REACTION)).count();
+            self.players[p].reactions = n as u8;
+        }
     }
 
     /// Put a card into a player's Oblivion, a Newsfeed card to the bottom of the Newsfeed
@@ -614,7 +682,7 @@ impl<'db> Game<'db> {
             let owner = self.inst[c as usize].owner as usize;
             self.inst[c as usize].zone = Zone::Hand;
             self.inst[c as usize].controller = -1;
-            self.players[owner].hand.push(c);
+            self.hand_push(owner, c);
         } else {
             self.to_graveyard(c);
         }

@@ -15,7 +15,7 @@ impl Game<'_> {
     }
 
     pub fn institutions(&self, p: usize) -> i32 {
-        self.players[p].play.iter().filter(|&&c| self.inst[c as usize].is(Inst::F_INSTITUTION)).count() as i32
+        self.board_count(p).institutions as i32
     }
 
     /// Supermajority (cards.md §2): 2 Institutions, 1 more while an opponent controls
@@ -209,7 +209,7 @@ impl Game<'_> {
     }
 
     pub fn figure_count(&self, p: usize) -> i32 {
-        self.figures(p).count() as i32
+        self.board_count(p).figures as i32
     }
 
     /// Put `n` Sympathy counters on a Figure.

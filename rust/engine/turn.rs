@@ -158,7 +158,8 @@ impl Game<'_> {
         }
     }
 
-    /// Main priority options (E39).
+    /// Main priority options (E39), in a fixed order: end, hand (in hand order, one per
+    /// card name), activations, recruits, Exposés, Campaign.
     pub fn main_options(&mut self, p: usize) {
         self.opts.clear();
         self.opts.push(Opt::EndPhase);
@@ -166,38 +167,35 @@ impl Game<'_> {
         let base_ok = (self.players[p].bases_played as i32) < r.bases_per_turn;
         let avail = self.available(p);
         let swap_ok = Self::can_pay_from(avail, self.swap_cost());
-        let mut seen_defs: [u16; 32] = [u16::MAX; 32];
-        let mut ns = 0;
+        let mut seen: u128 = 0;
         for i in 0..self.players[p].hand.len() {
             let c = self.players[p].hand[i];
-            let def = self.inst[c as usize].def;
-            if seen_defs[..ns].contains(&def) {
+            let it = &self.inst[c as usize];
+            let bit = 1u128 << (it.def & 127);
+            if seen & bit != 0 {
                 continue;
             }
-            if ns < 32 {
-                seen_defs[ns] = def;
-                ns += 1;
-            }
-            if self.inst[c as usize].is(Inst::F_BASE) {
+            seen |= bit;
+            if it.is(Inst::F_BASE) {
                 if base_ok {
                     self.opts.push(Opt::PlayBase(c));
                 }
                 if swap_ok {
                     self.opts.push(Opt::Swap(c));
                 }
-            } else {
-                if self.can_play_from_hand_with(p, c, false, avail) {
-                    self.opts.push(Opt::Play(c));
-                }
+            } else if self.can_play_from_hand_with(p, c, false, avail) {
+                self.opts.push(Opt::Play(c));
             }
         }
-        for i in 0..self.players[p].play.len() {
-            let c = self.players[p].play[i];
-            if self.inst[c as usize].is(Inst::F_ACTIVATED) {
-                let d = self.def(c);
-                for a in 0..d.abilities.len() {
-                    if self.can_activate(c, a, false) {
-                        self.opts.push(Opt::Activate(c, a as u8));
+        if self.board_count(p).flags & Inst::F_ACTIVATED != 0 {
+            for i in 0..self.players[p].play.len() {
+                let c = self.players[p].play[i];
+                if self.inst[c as usize].is(Inst::F_ACTIVATED) {
+                    let d = self.def(c);
+                    for a in 0..d.abilities.len() {
+                        if self.can_activate(c, a, false) {
+                            self.opts.push(Opt::Activate(c, a as u8));
+                        }
                     }
                 }
             }
@@ -211,8 +209,9 @@ impl Game<'_> {
             }
         }
         if (self.players[p].exposes as i32) < self.db.rules.exposes_per_turn {
-            for q in 1..self.n {
-                let q = (p + q) % self.n;
+            let mut q = p;
+            for _ in 1..self.n {
+                q = if q + 1 == self.n { 0 } else { q + 1 };
                 if self.players[q].alive && Self::can_pay_from(avail, self.expose_cost(q)) {
                     self.opts.push(Opt::Expose(q as u8));
                 }
