@@ -74,7 +74,7 @@ impl Game<'_> {
             }
             match self.decide(p, DecisionKind::Attackers) {
                 Opt::Attack(c, q) => {
-                    self.inst[c as usize].exhausted = true;
+                    self.set_exhausted(c, true);
                     self.campaign.attackers.push((c, q));
                     // attacking changes the stats of the attackers only (Lone counts them all)
                     self.invalidate_attackers();

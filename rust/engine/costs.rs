@@ -2,7 +2,7 @@
 //! abilities (E22, E25). Payment is automatic: the payer uses the pool first, then Bases,
 //! then resource abilities of Institutions and Figures, keeping flexible sources for last.
 
-use super::state::{Cid, Game, Inst};
+use super::state::{Cid, Game, Inst, Zone};
 use crate::cards::{CardType, Cost};
 
 /// A cost change: increases add generic, reductions cut only generic and never below 0.
@@ -68,18 +68,66 @@ impl Game<'_> {
     }
 
     /// Units available: per resource (pool + fixed sources) and "any" units.
-    /// One branch-free pass over the cards in play: each card adds its ready units to a
-    /// 16-bit lane of one word (lane = its resource, 3 = any; a card without a source has
-    /// 0 units, so the "none" source masked to lane 3 adds nothing).
+    #[inline]
     pub fn available(&self, p: usize) -> ([i16; 3], i16) {
         let pl = &self.players[p];
-        let mut acc: u64 = 0;
-        for &c in &pl.play {
-            let i = &self.inst[c as usize];
-            acc += (Self::ready_units(i) as u64) << ((i.source as u8 & 3) * 16);
-        }
+        // scenario tests set readiness by hand: count afresh there
+        let acc = if self.full_checks { self.count_ready(p) } else { pl.ready };
         let lane = |k: u32| (acc >> (16 * k)) as u16 as i16;
         ([pl.pool[0] + lane(0), pl.pool[1] + lane(1), pl.pool[2] + lane(2)], lane(3))
+    }
+
+    /// The ready units of `p`'s sources counted afresh (see `Player::ready`): one
+    /// branch-free pass, each card adding its ready units to the lane of its resource (a
+    /// card without a source has 0 units, so its masked lane gets nothing).
+    pub fn count_ready(&self, p: usize) -> u64 {
+        let mut acc: u64 = 0;
+        for &c in &self.players[p].play {
+            acc = acc.wrapping_add(Self::ready_word(&self.inst[c as usize]));
+        }
+        acc
+    }
+
+    /// Recount `Player::ready` of every player.
+    pub fn recount_ready(&mut self) {
+        for p in 0..self.n {
+            self.players[p].ready = self.count_ready(p);
+        }
+    }
+
+    #[inline(always)]
+    fn ready_word(i: &Inst) -> u64 {
+        (Self::ready_units(i) as u64) << ((i.source as u8 & 3) * 16)
+    }
+
+    /// Take card `c` out of its controller's ready units (before a change), when in play.
+    #[inline]
+    pub(crate) fn ready_out(&mut self, c: Cid) {
+        let i = &self.inst[c as usize];
+        if i.source >= 0 && i.zone == Zone::Play {
+            let w = Self::ready_word(i);
+            let pl = &mut self.players[i.controller as usize];
+            pl.ready = pl.ready.wrapping_sub(w);
+        }
+    }
+
+    /// Put card `c` back into its controller's ready units (after a change), when in play.
+    #[inline]
+    pub(crate) fn ready_in(&mut self, c: Cid) {
+        let i = &self.inst[c as usize];
+        if i.source >= 0 && i.zone == Zone::Play {
+            let w = Self::ready_word(i);
+            let pl = &mut self.players[i.controller as usize];
+            pl.ready = pl.ready.wrapping_add(w);
+        }
+    }
+
+    /// Exhaust or ready a card, keeping the ready units in step.
+    #[inline]
+    pub fn set_exhausted(&mut self, c: Cid, v: bool) {
+        self.ready_out(c);
+        self.inst[c as usize].exhausted = v;
+        self.ready_in(c);
     }
 
     /// The card's source could be exhausted now (ignoring whether it has one).
@@ -119,7 +167,7 @@ impl Game<'_> {
     /// Exhaust source `c` for `want` (None: generic), adding its units to the pool.
     fn tap_card(&mut self, p: usize, c: Cid, want: Option<usize>, rest: [i16; 3]) {
         let (r, n) = self.source_usable(c).unwrap();
-        self.inst[c as usize].exhausted = true;
+        self.set_exhausted(c, true);
         let res = r.or(want).unwrap_or_else(|| self.generic_choice(p));
         if r.is_none() && n > 1 {
             // "choose … for each" (Matolcsy György): one unit for `want`, then the cost's

@@ -162,7 +162,7 @@ impl Game<'_> {
         glog!(self, "P{p} uses {}", self.name(c));
         let Some(tgt) = self.choose_target(p, ab.target, c) else { return };
         match ab.cost {
-            ActivationCost::Exhaust => self.inst[c as usize].exhausted = true,
+            ActivationCost::Exhaust => self.set_exhausted(c, true),
             ActivationCost::SacrificeSelf => {
                 self.leave_play(c, false);
             }
@@ -220,7 +220,7 @@ impl Game<'_> {
             }
             Effect::ExhaustTarget => {
                 if let Some(c) = tcard {
-                    self.inst[c as usize].exhausted = true;
+                    self.set_exhausted(c, true);
                     glog!(self, "  {} is exhausted", self.name(c));
                 }
             }
@@ -282,11 +282,13 @@ impl Game<'_> {
                 for i in 0..self.players[p].play.len() {
                     let c = self.players[p].play[i];
                     if self.ctype(c).is_figure() {
+                        self.ready_out(c);
                         let it = &mut self.inst[c as usize];
                         it.eot_influence += influence;
                         it.eot_credibility += credibility;
                         self.stat_memo[c as usize].set((0, 0, 0));
                         it.eot_momentum = true;
+                        self.ready_in(c);
                     }
                 }
             }

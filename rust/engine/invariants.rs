@@ -27,6 +27,9 @@ impl Game<'_> {
             for &c in &pl.hand {
                 mark(c, Zone::Hand, "a hand")?;
             }
+            if !self.full_checks && pl.ready != self.count_ready(p) {
+                return Err(format!("P{p}'s counted ready resources {:x} differ from its board {:x}", pl.ready, self.count_ready(p)));
+            }
             let reactions = pl.hand.iter().filter(|&&c| self.inst[c as usize].is(Inst::F_REACTION)).count();
             if reactions != pl.reactions as usize {
                 return Err(format!("P{p} holds {reactions} Reactions but {} are counted", pl.reactions));

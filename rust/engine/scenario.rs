@@ -121,6 +121,7 @@ impl Game<'_> {
         i.entered = seq;
         i.outrage_turn = u32::MAX;
         self.players[seat].play.push(c);
+        self.ready_in(c);
         self.board_gen += 1;
     }
 

@@ -159,6 +159,11 @@ pub struct Player {
     pub scandal: i32,
     /// Resource pool: F, M, U (R6.4.1).
     pub pool: [i16; 3],
+    /// Units the ready resource sources it controls would give, in four 16-bit lanes
+    /// (F, M, U, any). Kept in step by every change of a source's readiness
+    /// (`Game::set_exhausted`, entering and leaving play, control, Wake, Close); checked
+    /// by `invariants`.
+    pub ready: u64,
     /// Top of the deck is the end of the vector.
     pub deck: Vec<Cid>,
     pub hand: Vec<Cid>,
@@ -644,6 +649,7 @@ impl<'db> Game<'db> {
         }
         self.seq += 1;
         self.players[p].play.push(c);
+        self.ready_in(c);
         self.board_changed(c);
         if d.kw.scandal > 0 {
             self.gain_scandal(p, d.kw.scandal as i32);
@@ -659,6 +665,7 @@ impl<'db> Game<'db> {
     /// A card leaves play to `dest` (Oblivion/hand/box/Newsfeed deck by the card's kind).
     /// `to_hand`: Return to hand (R13.6). Leave triggers wait in `pending_leave`.
     pub fn leave_play(&mut self, c: Cid, to_hand: bool) {
+        self.ready_out(c);
         self.board_changed(c);
         let ctrl = self.inst[c as usize].controller as usize;
         let pl = &mut self.players[ctrl].play;
@@ -693,6 +700,7 @@ impl<'db> Game<'db> {
 
     /// A card leaves the game for good (an eliminated player's card, R15.3.1).
     pub fn remove_from_game(&mut self, c: Cid) {
+        self.ready_out(c);
         self.board_changed(c);
         let i = &mut self.inst[c as usize];
         i.zone = Zone::Removed;
@@ -717,12 +725,14 @@ impl<'db> Game<'db> {
             return;
         }
         self.board_changed(c);
+        self.ready_out(c);
         let pl = &mut self.players[from].play;
         if let Some(i) = pl.iter().position(|&x| x == c) {
             pl.remove(i);
         }
         self.campaign_remove(c);
         self.inst[c as usize].controller = to as i8;
+        self.ready_in(c);
         // keep entered order: insert by `entered`
         let e = self.inst[c as usize].entered;
         let pos = self.players[to].play.iter().position(|&x| self.inst[x as usize].entered > e).unwrap_or(self.players[to].play.len());

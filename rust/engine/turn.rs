@@ -115,6 +115,7 @@ impl Game<'_> {
             let c = self.players[p].play[i];
             self.inst[c as usize].exhausted = false;
         }
+        self.players[p].ready = self.count_ready(p);
         let per = self.db.rules.movement_per_turn as i16;
         let mut i = 0;
         while i < self.players[p].play.len() {
@@ -319,6 +320,7 @@ impl Game<'_> {
                 it.fresh = false;
             }
             self.players[q].pool = [0; 3];
+            self.players[q].ready = self.count_ready(q);
         }
         if self.outcome.is_some() || !self.players[p].alive {
             return;
