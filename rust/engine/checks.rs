@@ -28,8 +28,8 @@ impl Game<'_> {
                     let dmg = it.damage;
                     // every Credibility modifier is >= 0: an undamaged Figure with printed
                     // Credibility > 0 cannot die, so skip the full computation
-                    if it.is(Inst::F_FIGURE)
-                        && (dmg > 0 || it.base_credibility <= 0)
+                    // `&` not `&&`: one well-predicted branch per card
+                    if it.is(Inst::F_FIGURE) & ((dmg > 0) | (it.base_credibility <= 0))
                         && dmg >= self.credibility(c)
                         && nd < 32
                     {

@@ -13,7 +13,7 @@ fn adjust(mut c: Cost, inc: i16, red: i16) -> Cost {
 
 impl Game<'_> {
     /// Cost to play card `c` from `p`'s hand (Defector, Alaptörvény, Pegasus-botrány).
-    #[inline]
+    #[inline(always)]
     pub fn play_cost(&self, p: usize, c: Cid) -> Cost {
         let i = &self.inst[c as usize];
         let mut red = 0;
@@ -96,7 +96,7 @@ impl Game<'_> {
     }
 
     #[inline(always)]
-    fn ready_word(i: &Inst) -> u64 {
+    pub(crate) fn ready_word(i: &Inst) -> u64 {
         (Self::ready_units(i) as u64) << ((i.source as u8 & 3) * 16)
     }
 
@@ -151,17 +151,15 @@ impl Game<'_> {
     }
 
     /// `can_pay` with the availability computed once by the caller.
-    #[inline]
+    #[inline(always)]
     pub fn can_pay_from(avail: ([i16; 3], i16), cost: Cost) -> bool {
         let (fixed, any) = avail;
         let mut deficit = 0;
         for r in 0..3 {
             deficit += (cost.pips[r] - fixed[r]).max(0);
         }
-        if deficit > any {
-            return false;
-        }
-        fixed.iter().sum::<i16>() + any >= cost.total()
+        // `&`: no early exit, so no hard-to-predict branch
+        (deficit <= any) & (fixed[0] + fixed[1] + fixed[2] + any >= cost.total())
     }
 
     /// Exhaust source `c` for `want` (None: generic), adding its units to the pool.

@@ -12,17 +12,26 @@ impl Game<'_> {
     }
 
     /// `can_play_from_hand` with `p`'s available resources computed once by the caller.
+    /// Branch-light: the common checks are combined with `&`, only the rare extra
+    /// conditions (Sacrifice to cast, a required target) branch.
+    #[inline(always)]
     pub fn can_play_from_hand_with(&self, p: usize, c: Cid, in_window: bool, avail: ([i16; 3], i16)) -> bool {
         let it = &self.inst[c as usize];
-        if it.flags & (Inst::F_FIGURE | Inst::F_INSTITUTION | Inst::F_ACTION) == 0 || it.is(Inst::F_BASE) {
-            return false; // Bases are played as Bases; Events and tokens are never in hand
+        // Bases are played as Bases; Events and tokens are never in hand
+        let kind = (it.flags & (Inst::F_FIGURE | Inst::F_INSTITUTION | Inst::F_ACTION) != 0)
+            & !it.is(Inst::F_BASE)
+            & (!in_window | it.is(Inst::F_REACTION));
+        let ok = kind & Self::can_pay_from(avail, self.play_cost(p, c));
+        if ok & (it.flags & (Inst::F_SACRIFICE_CAST | Inst::F_NEEDS_TARGET) != 0) {
+            return self.can_play_extra(p, c);
         }
-        if in_window && !it.is(Inst::F_REACTION) {
-            return false;
-        }
-        if !Self::can_pay_from(avail, self.play_cost(p, c)) {
-            return false;
-        }
+        ok
+    }
+
+    /// The rare extra conditions of playing `c`: a Figure to Sacrifice, a legal target.
+    #[inline(never)]
+    fn can_play_extra(&self, p: usize, c: Cid) -> bool {
+        let it = &self.inst[c as usize];
         if it.is(Inst::F_SACRIFICE_CAST) && self.figure_count(p) == 0 {
             return false;
         }

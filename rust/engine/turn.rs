@@ -111,11 +111,14 @@ impl Game<'_> {
 
     /// Wake (E29): ready, start-of-turn effects, the Event procedure, Wake window.
     fn wake(&mut self, p: usize) {
+        let mut ready = 0u64;
         for i in 0..self.players[p].play.len() {
             let c = self.players[p].play[i];
-            self.inst[c as usize].exhausted = false;
+            let it = &mut self.inst[c as usize];
+            it.exhausted = false;
+            ready = ready.wrapping_add(Self::ready_word(it));
         }
-        self.players[p].ready = self.count_ready(p);
+        self.players[p].ready = ready;
         let per = self.db.rules.movement_per_turn as i16;
         let mut i = 0;
         while i < self.players[p].play.len() {
@@ -168,25 +171,20 @@ impl Game<'_> {
         let base_ok = (self.players[p].bases_played as i32) < r.bases_per_turn;
         let avail = self.available(p);
         let swap_ok = Self::can_pay_from(avail, self.swap_cost());
+        // one option per card name; the pushes are branch-free (`push_if`) because whether a
+        // card is a Base, a repeat or affordable is anyone's guess for the branch predictor
         let mut seen: u128 = 0;
         for i in 0..self.players[p].hand.len() {
             let c = self.players[p].hand[i];
             let it = &self.inst[c as usize];
             let bit = 1u128 << (it.def & 127);
-            if seen & bit != 0 {
-                continue;
-            }
+            let first = seen & bit == 0;
             seen |= bit;
-            if it.is(Inst::F_BASE) {
-                if base_ok {
-                    self.opts.push(Opt::PlayBase(c));
-                }
-                if swap_ok {
-                    self.opts.push(Opt::Swap(c));
-                }
-            } else if self.can_play_from_hand_with(p, c, false, avail) {
-                self.opts.push(Opt::Play(c));
-            }
+            let base = it.is(Inst::F_BASE);
+            let play = self.can_play_from_hand_with(p, c, false, avail);
+            push_if(&mut self.opts, Opt::PlayBase(c), first & base & base_ok);
+            push_if(&mut self.opts, Opt::Swap(c), first & base & swap_ok);
+            push_if(&mut self.opts, Opt::Play(c), first & play);
         }
         if self.board_count(p).flags & Inst::F_ACTIVATED != 0 {
             for i in 0..self.players[p].play.len() {
@@ -204,18 +202,16 @@ impl Game<'_> {
         if (self.players[p].recruits as i32) < self.db.rules.recruits_per_turn {
             for i in 0..self.news_row.len() {
                 let c = self.news_row[i];
-                if Self::can_pay_from(avail, self.recruit_cost(c)) {
-                    self.opts.push(Opt::Recruit(c));
-                }
+                let ok = Self::can_pay_from(avail, self.recruit_cost(c));
+                push_if(&mut self.opts, Opt::Recruit(c), ok);
             }
         }
         if (self.players[p].exposes as i32) < self.db.rules.exposes_per_turn {
             let mut q = p;
             for _ in 1..self.n {
                 q = if q + 1 == self.n { 0 } else { q + 1 };
-                if self.players[q].alive && Self::can_pay_from(avail, self.expose_cost(q)) {
-                    self.opts.push(Opt::Expose(q as u8));
-                }
+                let ok = self.players[q].alive & Self::can_pay_from(avail, self.expose_cost(q));
+                push_if(&mut self.opts, Opt::Expose(q as u8), ok);
             }
         }
         if self.can_start_campaign(p) {
@@ -306,6 +302,7 @@ impl Game<'_> {
         self.campaign.attackers.clear();
         self.campaign.blocks.clear();
         for q in 0..self.n {
+            let mut ready = 0u64;
             for i in 0..self.players[q].play.len() {
                 let c = self.players[q].play[i];
                 let it = &mut self.inst[c as usize];
@@ -318,9 +315,10 @@ impl Game<'_> {
                 it.eot_propaganda = false;
                 it.eot_momentum = false;
                 it.fresh = false;
+                ready = ready.wrapping_add(Self::ready_word(it));
             }
             self.players[q].pool = [0; 3];
-            self.players[q].ready = self.count_ready(q);
+            self.players[q].ready = ready;
         }
         if self.outcome.is_some() || !self.players[p].alive {
             return;
@@ -341,4 +339,12 @@ impl Game<'_> {
         self.state_check();
         self.check();
     }
+}
+
+/// Push `o` and keep it only if `ok`, without a branch on `ok`.
+#[inline(always)]
+fn push_if(v: &mut Vec<Opt>, o: Opt, ok: bool) {
+    v.push(o);
+    let n = v.len() - (!ok) as usize;
+    v.truncate(n);
 }
