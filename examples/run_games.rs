@@ -1,6 +1,6 @@
 //! Play N random-vs-random games on one thread (for profiling):
 //! `cargo run --profile profiling --example run_games -- 20000 ner tisza`
-use ketharmad::batch::{play_one, BatchSpec};
+use ketharmad::batch::{play_one, play_one_in, BatchSpec};
 use ketharmad::bots::BotSpec;
 use ketharmad::cards::{build_db, load_raw, FACTIONS};
 
@@ -48,8 +48,9 @@ fn main() {
     let mut wins = vec![0u64; spec.factions.len()];
     let mut seat_turns: Vec<Vec<i32>> = vec![Vec::new(); spec.factions.len()];
     let mut unfinished = 0;
+    let mut slot = None;
     for i in 0..n {
-        let r = play_one(&db, &spec, i, false, false).0;
+        let r = play_one_in(&mut slot, &db, &spec, i, false, false, false).0;
         if r.winner >= 0 { wins[r.winner as usize] += 1 } else { unfinished += 1 }
         for (s, t) in seat_turns.iter_mut().enumerate() {
             t.push(r.players[s].turns);

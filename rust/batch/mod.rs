@@ -91,10 +91,24 @@ pub fn play_one(db: &CardDb, spec: &BatchSpec, index: u64, log: bool, check: boo
 
 /// `play_one`, optionally recording every card play (`record_plays`).
 pub fn play_one_with(db: &CardDb, spec: &BatchSpec, index: u64, log: bool, check: bool, record_plays: bool) -> (GameResult, Option<Vec<String>>) {
+    play_one_in(&mut None, db, spec, index, log, check, record_plays)
+}
+
+/// `play_one_with` reusing the buffers of the game left in `slot`, and leaving this one
+/// there for the next call (a batch allocates nothing per game).
+pub fn play_one_in<'db>(
+    slot: &mut Option<Game<'db>>,
+    db: &'db CardDb,
+    spec: &BatchSpec,
+    index: u64,
+    log: bool,
+    check: bool,
+    record_plays: bool,
+) -> (GameResult, Option<Vec<String>>) {
     let seed = game_seed(spec.seed, index);
     let cfg = GameConfig { factions: spec.factions.clone(), seed, start_player: spec.start_player };
     let policies = Game::start_policy_streams(seed, spec.factions.len(), &spec.bots);
-    let mut g = Game::new(db, &cfg, policies);
+    let mut g = Game::new_reusing(db, &cfg, policies, slot.take());
     if log {
         g.log = Some(Vec::with_capacity(1024));
     }
@@ -132,7 +146,9 @@ pub fn play_one_with(db: &CardDb, spec: &BatchSpec, index: u64, log: bool, check
             played: p.played,
         };
     }
-    (r, g.log.take())
+    let log = g.log.take();
+    *slot = Some(g);
+    (r, log)
 }
 
 /// The seat that took the first turn (the start player can move on elimination, E66).
@@ -193,12 +209,13 @@ pub fn run_batch_with(db: &CardDb, spec: &BatchSpec, record_plays: bool, first_g
     let work = || -> Vec<Result<GameResult, String>> {
         (first_game..first_game + spec.games)
             .into_par_iter()
-            .map(|i| {
+            // one reusable game per worker
+            .map_init(|| None, |slot, i| {
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     if panic_at == Some(i) {
                         panic!("test panic requested by KETHARMAD_TEST_PANIC_GAME");
                     }
-                    play_one_with(db, spec, i, false, false, record_plays).0
+                    play_one_in(slot, db, spec, i, false, false, record_plays).0
                 }))
                 .map_err(|e| {
                     let msg = e

@@ -353,6 +353,55 @@ pub struct Game<'db> {
     pub seed: u64,
 }
 
+/// The vectors of a finished game, cleared, for the next one (`Game::new_reusing`).
+#[derive(Default)]
+struct Buffers {
+    players: Vec<Player>,
+    inst: Vec<Inst>,
+    news_row: Vec<Cid>,
+    news_deck: Vec<Cid>,
+    event_deck: Vec<Cid>,
+    event_discard: Vec<Cid>,
+    token_box: Vec<Cid>,
+    removed: Vec<Cid>,
+    chain: Vec<ChainItem>,
+    campaign: Campaign,
+    opts: Vec<Opt>,
+    scratch_cards: Vec<Cid>,
+    scratch_damage: Vec<(Cid, i16)>,
+    scratch_src: Vec<(Cid, u8, u8)>,
+    pending_leave: Vec<(Cid, u8)>,
+    stat_memo: Vec<std::cell::Cell<(u32, i16, i16)>>,
+}
+
+impl From<Game<'_>> for Buffers {
+    fn from(g: Game<'_>) -> Buffers {
+        fn clear<T>(mut v: Vec<T>) -> Vec<T> {
+            v.clear();
+            v
+        }
+        let c = g.campaign;
+        Buffers {
+            players: g.players,
+            inst: clear(g.inst),
+            news_row: clear(g.news_row),
+            news_deck: clear(g.news_deck),
+            event_deck: clear(g.event_deck),
+            event_discard: clear(g.event_discard),
+            token_box: clear(g.token_box),
+            removed: clear(g.removed),
+            chain: clear(g.chain),
+            campaign: Campaign { active: false, attackers: clear(c.attackers), blocks: clear(c.blocks), blocked: clear(c.blocked) },
+            opts: clear(g.opts),
+            scratch_cards: clear(g.scratch_cards),
+            scratch_damage: clear(g.scratch_damage),
+            scratch_src: clear(g.scratch_src),
+            pending_leave: clear(g.pending_leave),
+            stat_memo: clear(g.stat_memo),
+        }
+    }
+}
+
 macro_rules! glog {
     ($g:expr, $($arg:tt)*) => {
         if $g.log.is_some() {
@@ -368,21 +417,39 @@ pub(crate) use glog;
 impl<'db> Game<'db> {
     /// A game ready to be set up: every card instance created, in its starting zone.
     pub fn new(db: &'db CardDb, cfg: &GameConfig, policies: Vec<Policy>) -> Game<'db> {
+        Self::new_reusing(db, cfg, policies, None)
+    }
+
+    /// `new`, reusing the buffers of a finished game (`donor`) so that a batch allocates
+    /// nothing per game. Every field is set afresh; only vector capacities carry over.
+    pub fn new_reusing(db: &'db CardDb, cfg: &GameConfig, policies: Vec<Policy>, donor: Option<Game<'db>>) -> Game<'db> {
         let n = cfg.factions.len();
+        let b = donor.map(Buffers::from).unwrap_or_default();
+        let mut players = b.players;
+        players.truncate(n);
+        for pl in players.iter_mut() {
+            let mut fresh = Player::default();
+            for (new, old) in [(&mut fresh.deck, &mut pl.deck), (&mut fresh.hand, &mut pl.hand), (&mut fresh.oblivion, &mut pl.oblivion), (&mut fresh.play, &mut pl.play)] {
+                std::mem::swap(new, old);
+                new.clear();
+            }
+            *pl = fresh;
+        }
+        players.resize_with(n, Player::default);
         let mut g = Game {
             db,
             n,
-            players: vec![Player::default(); n],
-            inst: Vec::with_capacity(170),
-            news_row: Vec::with_capacity(4),
-            news_deck: Vec::with_capacity(16),
-            event_deck: Vec::with_capacity(20),
-            event_discard: Vec::with_capacity(20),
+            players,
+            inst: b.inst,
+            news_row: b.news_row,
+            news_deck: b.news_deck,
+            event_deck: b.event_deck,
+            event_discard: b.event_discard,
             event_in_force: None,
-            token_box: Vec::with_capacity(8),
-            removed: Vec::new(),
-            chain: Vec::with_capacity(8),
-            campaign: Campaign::default(),
+            token_box: b.token_box,
+            removed: b.removed,
+            chain: b.chain,
+            campaign: b.campaign,
             round_mods: RoundMods::default(),
             active: 0,
             start_player: 0,
@@ -401,25 +468,37 @@ impl<'db> Game<'db> {
             rng_dice: Rng::stream(cfg.seed, Stream::Dice as u64),
             forced_die: None,
             policies,
-            opts: Vec::with_capacity(64),
+            opts: b.opts,
             target_source: None,
-            scratch_cards: Vec::with_capacity(32),
-            scratch_damage: Vec::with_capacity(32),
-            scratch_src: Vec::with_capacity(32),
+            scratch_cards: b.scratch_cards,
+            scratch_damage: b.scratch_damage,
+            scratch_src: b.scratch_src,
             board_gen: 1,
-            stat_memo: Vec::new(),
+            stat_memo: b.stat_memo,
             damaged: false,
             checked_gen: 0,
             full_checks: false,
             stat_cache: Default::default(),
             board_count: Default::default(),
-            pending_leave: Vec::new(),
+            pending_leave: b.pending_leave,
             log: None,
             plays: None,
             check_invariants: false,
             invariant_error: None,
             seed: cfg.seed,
         };
+        // capacities for a whole game (no-ops for reused buffers)
+        g.inst.reserve(170);
+        g.news_row.reserve(4);
+        g.news_deck.reserve(16);
+        g.event_deck.reserve(20);
+        g.event_discard.reserve(20);
+        g.token_box.reserve(8);
+        g.chain.reserve(8);
+        g.opts.reserve(64);
+        g.scratch_cards.reserve(32);
+        g.scratch_damage.reserve(32);
+        g.scratch_src.reserve(32);
         for (seat, &f) in cfg.factions.iter().enumerate() {
             let p = &mut g.players[seat];
             p.faction = f;
@@ -453,7 +532,7 @@ impl<'db> Game<'db> {
                 g.token_box.push(c);
             }
         }
-        g.stat_memo = vec![std::cell::Cell::new((0, 0, 0)); g.inst.len()];
+        g.stat_memo.resize(g.inst.len(), std::cell::Cell::new((0, 0, 0)));
         g
     }
 
