@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20000, help="games per run (default 20000)")
     parser.add_argument("--seed", type=int, default=0, help="batch seed (default 0)")
-    parser.add_argument("--search-games", type=int, default=20, help="games for the search-bot figure (default 20)")
+    parser.add_argument("--search-games", type=int, default=20, help="games for the search-bot figure (default 20; 0 skips it)")
     parser.add_argument("--search-iterations", type=int, default=200, help="search budget (default 200)")
     args = parser.parse_args(argv)
     if args.games < 1:
@@ -88,6 +88,8 @@ def main(argv: list[str] | None = None) -> int:
     )
 
     # search bot: decisions per second at its budget (one thread)
+    if args.search_games < 1:
+        return 0
     it = args.search_iterations
     spec = {"kind": "search", "iterations": it}
     start = time.perf_counter()
