@@ -19,7 +19,9 @@ impl Game<'_> {
             // fast path: no new damage and no board change since the last check means no
             // Figure can have reached its Credibility (every other modifier only grows
             // until Close, which removes damage too)
-            let scan = self.full_checks || self.damaged || self.checked_gen != self.board_gen;
+            // and with no damage on any Figure only one with printed Credibility <= 0 can die
+            let scan = self.full_checks
+                || ((self.damaged || self.checked_gen != self.board_gen) && (self.wounded || self.fragile));
             self.damaged = false;
             self.checked_gen = self.board_gen;
             for p in 0..if scan { self.n } else { 0 } {

@@ -203,18 +203,20 @@ impl Game<'_> {
         src.clear();
         for &c in &self.players[p].play {
             let i = &self.inst[c as usize];
-            if i.source >= 0 && Self::source_ready(i) {
-                let rank = if i.source == 3 {
-                    3
-                } else if i.is(Inst::F_BASE) {
-                    0
-                } else if i.is(Inst::F_INSTITUTION) {
-                    1
-                } else {
-                    2
-                };
-                src.push((c, i.source as u8, rank));
-            }
+            // branch-free: push, then keep only a ready source
+            let rank = if i.source == 3 {
+                3
+            } else if i.is(Inst::F_BASE) {
+                0
+            } else if i.is(Inst::F_INSTITUTION) {
+                1
+            } else {
+                2
+            };
+            src.push((c, i.source as u8, rank));
+            let keep = (i.source >= 0) & Self::source_ready(i);
+            let n = src.len() - (!keep) as usize;
+            src.truncate(n);
         }
         self.pay_from(p, cost, &mut src);
         self.scratch_src = src;

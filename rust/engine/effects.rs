@@ -215,6 +215,7 @@ impl Game<'_> {
                 if let Some(c) = tcard {
                     self.inst[c as usize].damage += n;
                     self.damaged = true;
+                    self.wounded = true;
                     glog!(self, "  {} takes {n} damage", self.name(c));
                 }
             }

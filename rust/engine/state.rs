@@ -82,6 +82,8 @@ impl Inst {
     pub const F_SACRIFICE_CAST: u16 = 2048;
     /// An Action with a required target.
     pub const F_NEEDS_TARGET: u16 = 4096;
+    /// Does something at Wake: Movement N or a start-of-turn ability.
+    pub const F_WAKE: u16 = 8192;
 
     fn for_def(def: u16, d: &CardDef, owner: i8, zone: Zone) -> Inst {
         let mut flags = 0;
@@ -120,6 +122,9 @@ impl Inst {
         }
         if d.sacrifice_to_cast {
             flags |= Self::F_SACRIFICE_CAST;
+        }
+        if d.kw.movement > 0 || d.has_start_of_turn {
+            flags |= Self::F_WAKE;
         }
         if d.ctype.is_action()
             && d.abilities.iter().any(|a| {
@@ -330,6 +335,10 @@ pub struct Game<'db> {
     pub stat_memo: Vec<std::cell::Cell<(u32, i16, i16)>>,
     /// Damage was dealt (or an attacker stopped attacking) since the last state check.
     pub damaged: bool,
+    /// A Figure may hold damage: some was dealt this turn (cleared at Close with the damage).
+    pub wounded: bool,
+    /// Some Figure of this game has printed Credibility <= 0 (it can die undamaged).
+    pub fragile: bool,
     /// `board_gen` at the last state check.
     pub checked_gen: u32,
     /// Always scan every Figure in state checks (scenario tests that set damage by hand).
@@ -476,6 +485,8 @@ impl<'db> Game<'db> {
             board_gen: 1,
             stat_memo: b.stat_memo,
             damaged: false,
+            wounded: false,
+            fragile: false,
             checked_gen: 0,
             full_checks: false,
             stat_cache: Default::default(),
@@ -533,6 +544,7 @@ impl<'db> Game<'db> {
             }
         }
         g.stat_memo.resize(g.inst.len(), std::cell::Cell::new((0, 0, 0)));
+        g.fragile = g.inst.iter().any(|i| i.is(Inst::F_FIGURE) && i.base_credibility <= 0);
         g
     }
 

@@ -123,6 +123,10 @@ impl Game<'_> {
         let mut i = 0;
         while i < self.players[p].play.len() {
             let c = self.players[p].play[i];
+            if !self.inst[c as usize].is(Inst::F_WAKE) {
+                i += 1;
+                continue;
+            }
             let d = self.def(c);
             if d.kw.movement > 0 && self.inst[c as usize].counters < d.kw.movement {
                 self.add_counters(c, per);
@@ -301,6 +305,7 @@ impl Game<'_> {
         self.campaign.active = false;
         self.campaign.attackers.clear();
         self.campaign.blocks.clear();
+        self.wounded = false;
         for q in 0..self.n {
             let mut ready = 0u64;
             for i in 0..self.players[q].play.len() {
