@@ -50,19 +50,21 @@ impl Game<'_> {
         self.campaign.blocked.clear();
         // Step 1: attackers (at least one, E44)
         let max = if self.round_mods.max_attackers > 0 { self.round_mods.max_attackers as usize } else { usize::MAX };
+        // the Figures that can attack, in play order: declaring changes nothing else, so
+        // the list only loses each declared attacker
+        let mut able = std::mem::take(&mut self.scratch_cards);
+        able.clear();
+        able.extend(self.players[p].play.iter().copied().filter(|&c| self.can_attack(c)));
         loop {
             if self.campaign.attackers.len() >= max {
                 break;
             }
             self.opts.clear();
-            for i in 0..self.players[p].play.len() {
-                let c = self.players[p].play[i];
-                if self.can_attack(c) {
-                    for q in 1..self.n {
-                        let q = (p + q) % self.n;
-                        if self.players[q].alive {
-                            self.opts.push(Opt::Attack(c, q as u8));
-                        }
+            for &c in &able {
+                for q in 1..self.n {
+                    let q = (p + q) % self.n;
+                    if self.players[q].alive {
+                        self.opts.push(Opt::Attack(c, q as u8));
                     }
                 }
             }
@@ -74,6 +76,7 @@ impl Game<'_> {
             }
             match self.decide(p, DecisionKind::Attackers) {
                 Opt::Attack(c, q) => {
+                    able.retain(|&x| x != c);
                     self.set_exhausted(c, true);
                     self.campaign.attackers.push((c, q));
                     // attacking changes the stats of the attackers only (Lone counts them all)
@@ -84,6 +87,7 @@ impl Game<'_> {
                 _ => break,
             }
         }
+        self.scratch_cards = able;
         // Step 2: blocks, attacked players in turn order after the active player (E46, E75)
         for i in 1..self.n {
             let d = (p + i) % self.n;
@@ -127,6 +131,12 @@ impl Game<'_> {
     /// Defender `d` declares all blocks at once (legal declarations only).
     fn declare_blocks(&mut self, d: usize) {
         let need = self.propaganda_need(d);
+        // ready Figures not blocking yet, in play order (each block removes its blocker)
+        let mut free = std::mem::take(&mut self.scratch_cards);
+        free.clear();
+        free.extend(self.players[d].play.iter().copied().filter(|&b| {
+            self.inst[b as usize].is(Inst::F_FIGURE) && !self.inst[b as usize].exhausted && !self.campaign.blocks.iter().any(|x| x.0 == b)
+        }));
         loop {
             self.opts.clear();
             // an incomplete Propaganda block must be completed first
@@ -140,11 +150,6 @@ impl Game<'_> {
                     }
                 }
             }
-            let mut free = std::mem::take(&mut self.scratch_cards);
-            free.clear();
-            free.extend(self.players[d].play.iter().copied().filter(|&b| {
-                self.inst[b as usize].is(Inst::F_FIGURE) && !self.inst[b as usize].exhausted && !self.campaign.blocks.iter().any(|x| x.0 == b)
-            }));
             for &(a, q) in self.campaign.attackers.iter() {
                 if q as usize != d || self.unblockable(a) {
                     continue;
@@ -162,7 +167,6 @@ impl Game<'_> {
                     self.opts.push(Opt::Block(b, a));
                 }
             }
-            self.scratch_cards = free;
             if forced.is_none() {
                 self.opts.push(Opt::Done);
             }
@@ -174,10 +178,12 @@ impl Game<'_> {
                 Opt::Block(b, a) => {
                     glog!(self, "  {} blocks {}", self.name(b), self.name(a));
                     self.campaign.blocks.push((b, a));
+                    free.retain(|&x| x != b);
                 }
                 _ => break,
             }
         }
+        self.scratch_cards = free;
     }
 
     /// R9.5.1: all combat damage at once.
