@@ -233,6 +233,11 @@ impl Game<'_> {
         if self.opts.len() == 1 {
             return self.opts[0];
         }
+        // the random policy needs no view: answer in place
+        if let crate::bots::Policy::Random(rng) = &mut self.policies[seat] {
+            let i = rng.below(self.opts.len());
+            return self.opts[i];
+        }
         let mut pol = std::mem::take(&mut self.policies[seat]);
         let i = {
             let view = SeatView::new(self, seat);
