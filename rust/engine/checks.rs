@@ -143,6 +143,9 @@ impl Game<'_> {
         glog!(self, "P{p} ({}) is eliminated", self.faction_name(p));
         self.players[p].alive = false;
         self.board_gen += 1;
+        for q in 0..self.n {
+            self.players[q].board_gen += 1;
+        }
         self.players[p].eliminated_round = self.round as i32;
         self.players[p].eliminated_order = self.eliminations;
         self.eliminations += 1;

@@ -30,6 +30,10 @@ impl Game<'_> {
             if !self.full_checks && pl.ready != self.count_ready(p) {
                 return Err(format!("P{p}'s counted ready resources {:x} differ from its board {:x}", pl.ready, self.count_ready(p)));
             }
+            let cached = self.board_count[p].get();
+            if cached.gen == pl.board_gen && !self.full_checks && cached != self.tally_board(p) {
+                return Err(format!("P{p}'s cached board counts {cached:?} are stale: {:?}", self.tally_board(p)));
+            }
             let reactions = pl.hand.iter().filter(|&&c| self.inst[c as usize].is(Inst::F_REACTION)).count();
             if reactions != pl.reactions as usize {
                 return Err(format!("P{p} holds {reactions} Reactions but {} are counted", pl.reactions));

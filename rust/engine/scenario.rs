@@ -123,6 +123,7 @@ impl Game<'_> {
         self.players[seat].play.push(c);
         self.ready_in(c);
         self.board_gen += 1;
+        self.players[seat].board_gen += 1;
     }
 
     /// Play a card into play the real way (enters play: Scandal N and triggers), free.

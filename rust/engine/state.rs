@@ -84,6 +84,9 @@ impl Inst {
     pub const F_NEEDS_TARGET: u16 = 4096;
     /// Does something at Wake: Movement N or a start-of-turn ability.
     pub const F_WAKE: u16 = 8192;
+    /// The bits `BoardCount::flags` collects: a card with any of them changes the cached
+    /// board when it enters or leaves, even a Base.
+    pub const F_COUNTED: u16 = Self::F_STATIC | Self::F_ACTIVATED | Self::F_INSTANT | Self::F_FIGURE | Self::F_INSTITUTION;
 
     fn for_def(def: u16, d: &CardDef, owner: i8, zone: Zone) -> Inst {
         let mut flags = 0;
@@ -164,6 +167,9 @@ pub struct Player {
     pub scandal: i32,
     /// Resource pool: F, M, U (R6.4.1).
     pub pool: [i16; 3],
+    /// Bumped whenever a card it controls enters, leaves or changes sides (cache key of
+    /// `Game::board_count`).
+    pub board_gen: u32,
     /// Units the ready resource sources it controls would give, in four 16-bit lanes
     /// (F, M, U, any). Kept in step by every change of a source's readiness
     /// (`Game::set_exhausted`, entering and leaving play, control, Wake, Close); checked
@@ -273,15 +279,19 @@ pub struct StatCache {
 }
 
 /// Counts over the cards a player controls, valid while `gen` equals `Game::board_gen`.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BoardCount {
     pub gen: u32,
     pub institutions: u8,
     pub figures: u8,
     /// Sum of the Exposé taxes of its statics (Médiatörvény, Közmédia).
     pub expose_tax: i16,
-    /// The `Inst::F_*` bits of all its cards ORed together.
+    /// The `Inst::F_COUNTED` bits of all its cards ORed together.
     pub flags: u16,
+    /// Its cards with activated abilities (`Inst::F_ACTIVATED`), in play order (the first
+    /// `activated`; more than 8 such cards are not listed, see `Game::main_options`).
+    pub activated: u8,
+    pub with_abilities: [Cid; 8],
 }
 
 /// Inputs of one game besides the card set.
@@ -618,24 +628,27 @@ impl<'db> Game<'db> {
         }
     }
 
-    /// Remove `c` from the hand of `p` (it must be there).
     /// Card `c` entered, left or changed sides: renew what depends on the board. A plain
     /// Base carries no stats, statics, party, abilities or Institution count, so it changes
     /// nothing cached.
     #[inline]
     pub fn board_changed(&mut self, c: Cid) {
-        const CACHED: u16 = Inst::F_STATIC | Inst::F_ACTIVATED | Inst::F_INSTANT | Inst::F_FIGURE | Inst::F_INSTITUTION;
         let f = self.inst[c as usize].flags;
-        if f & Inst::F_BASE == 0 || f & CACHED != 0 {
+        if f & Inst::F_BASE == 0 || f & Inst::F_COUNTED != 0 {
             self.board_gen += 1;
+            let ctl = self.inst[c as usize].controller;
+            if ctl >= 0 {
+                self.players[ctl as usize].board_gen += 1;
+            }
         }
     }
 
-    /// Counts over the cards `p` controls (cached until the board changes).
+    /// Counts over the cards `p` controls (cached until `p`'s board changes; counted
+    /// afresh in scenario tests, which may place cards by hand).
     #[inline]
     pub fn board_count(&self, p: usize) -> BoardCount {
         let cached = self.board_count[p].get();
-        if cached.gen == self.board_gen {
+        if cached.gen == self.players[p].board_gen && !self.full_checks {
             return cached;
         }
         self.count_board(p)
@@ -643,10 +656,21 @@ impl<'db> Game<'db> {
 
     #[cold]
     fn count_board(&self, p: usize) -> BoardCount {
-        let mut out = BoardCount { gen: self.board_gen, ..Default::default() };
+        let out = self.tally_board(p);
+        self.board_count[p].set(out);
+        out
+    }
+
+    /// `board_count` computed afresh (not stored).
+    pub fn tally_board(&self, p: usize) -> BoardCount {
+        let mut out = BoardCount { gen: self.players[p].board_gen, ..Default::default() };
         for &c in &self.players[p].play {
             let i = &self.inst[c as usize];
-            out.flags |= i.flags;
+            out.flags |= i.flags & Inst::F_COUNTED;
+            if i.is(Inst::F_ACTIVATED) && (out.activated as usize) < out.with_abilities.len() {
+                out.with_abilities[out.activated as usize] = c;
+                out.activated += 1;
+            }
             out.institutions += i.is(Inst::F_INSTITUTION) as u8;
             out.figures += i.is(Inst::F_FIGURE) as u8;
             if i.is(Inst::F_STATIC) {
@@ -657,7 +681,6 @@ impl<'db> Game<'db> {
                 }
             }
         }
-        self.board_count[p].set(out);
         out
     }
 
@@ -824,6 +847,7 @@ impl<'db> Game<'db> {
         self.campaign_remove(c);
         self.inst[c as usize].controller = to as i8;
         self.ready_in(c);
+        self.board_changed(c);
         // keep entered order: insert by `entered`
         let e = self.inst[c as usize].entered;
         let pos = self.players[to].play.iter().position(|&x| self.inst[x as usize].entered > e).unwrap_or(self.players[to].play.len());

@@ -190,9 +190,13 @@ impl Game<'_> {
             push_if(&mut self.opts, Opt::Swap(c), first & base & swap_ok);
             push_if(&mut self.opts, Opt::Play(c), first & play);
         }
-        if self.board_count(p).flags & Inst::F_ACTIVATED != 0 {
-            for i in 0..self.players[p].play.len() {
-                let c = self.players[p].play[i];
+        let bc = self.board_count(p);
+        if bc.activated > 0 {
+            // a full list may have left cards out: then scan the whole board
+            let full = bc.activated as usize == bc.with_abilities.len();
+            let n = if full { self.players[p].play.len() } else { bc.activated as usize };
+            for i in 0..n {
+                let c = if full { self.players[p].play[i] } else { bc.with_abilities[i] };
                 if self.inst[c as usize].is(Inst::F_ACTIVATED) {
                     let d = self.def(c);
                     for a in 0..d.abilities.len() {
