@@ -204,16 +204,7 @@ impl Game<'_> {
         for &c in &self.players[p].play {
             let i = &self.inst[c as usize];
             // branch-free: push, then keep only a ready source
-            let rank = if i.source == 3 {
-                3
-            } else if i.is(Inst::F_BASE) {
-                0
-            } else if i.is(Inst::F_INSTITUTION) {
-                1
-            } else {
-                2
-            };
-            src.push((c, i.source as u8, rank));
+            src.push((c, i.source as u8, i.src_rank));
             let keep = (i.source >= 0) & Self::source_ready(i);
             let n = src.len() - (!keep) as usize;
             src.truncate(n);

@@ -59,6 +59,10 @@ pub struct Inst {
     pub base_influence: i16,
     pub base_credibility: i16,
     pub lone: i16,
+    /// Payment order of its resource source: Base 0, Institution 1, Figure 2, "any" 3.
+    pub src_rank: u8,
+    /// Exposé tax of its statics (Médiatörvény, Közmédia), copied for the board counts.
+    pub expose_tax: i16,
 }
 
 impl Inst {
@@ -151,6 +155,20 @@ impl Inst {
             base_influence: d.influence,
             base_credibility: d.credibility,
             lone: d.kw.lone,
+            src_rank: if source == 3 {
+                3
+            } else if d.ctype == CardType::Base {
+                0
+            } else if d.ctype == CardType::Institution {
+                1
+            } else {
+                2
+            },
+            expose_tax: d
+                .statics
+                .iter()
+                .map(|s| if let crate::cards::Static::ExposeTax { n } = *s { n } else { 0 })
+                .sum::<i16>(),
             ..Default::default()
         }
     }
@@ -673,13 +691,7 @@ impl<'db> Game<'db> {
             }
             out.institutions += i.is(Inst::F_INSTITUTION) as u8;
             out.figures += i.is(Inst::F_FIGURE) as u8;
-            if i.is(Inst::F_STATIC) {
-                for s in &self.def(c).statics {
-                    if let crate::cards::Static::ExposeTax { n } = *s {
-                        out.expose_tax += n;
-                    }
-                }
-            }
+            out.expose_tax += i.expose_tax;
         }
         out
     }
