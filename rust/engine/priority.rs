@@ -3,7 +3,7 @@
 
 use super::decision::{DecisionKind, Opt};
 use super::state::{glog, ChainItem, Cid, Game, Inst, Tgt, Zone};
-use crate::cards::{CardType, TargetKind, Trigger};
+use crate::cards::{TargetKind, Trigger};
 
 impl Game<'_> {
     /// Card `c` in `p`'s hand can be played now (`in_window`: only Reactions).
@@ -134,7 +134,7 @@ impl Game<'_> {
         if has_reaction {
             for i in 0..self.players[p].hand.len() {
                 let c = self.players[p].hand[i];
-                if self.ctype(c) != CardType::Reaction {
+                if !self.inst[c as usize].is(Inst::F_REACTION) {
                     continue;
                 }
                 let dup = found.iter().any(|&x| self.inst[x as usize].def == self.inst[c as usize].def);
@@ -148,6 +148,9 @@ impl Game<'_> {
         if has_instant {
             for i in 0..self.players[p].play.len() {
                 let c = self.players[p].play[i];
+                if !self.inst[c as usize].is(Inst::F_INSTANT) {
+                    continue;
+                }
                 let nab = self.def(c).abilities.len();
                 for a in 0..nab {
                     if self.def(c).abilities[a].any_time && na < 8 && self.can_activate(c, a, true) {
