@@ -388,6 +388,21 @@ pub struct Game<'db> {
     pub check_invariants: bool,
     pub invariant_error: Option<String>,
     pub seed: u64,
+    /// The starting card instances of this card set and these factions (copied by the
+    /// next game that reuses this one's buffers, `Game::new_reusing`).
+    proto: Proto,
+    proto_db: usize,
+    proto_factions: Vec<u8>,
+}
+
+/// Starting card instances kept for reuse; a copy of a game (search) does not carry them.
+#[derive(Debug, Default)]
+pub struct Proto(Vec<Inst>);
+
+impl Clone for Proto {
+    fn clone(&self) -> Proto {
+        Proto(Vec::new())
+    }
 }
 
 /// The vectors of a finished game, cleared, for the next one (`Game::new_reusing`).
@@ -409,6 +424,9 @@ struct Buffers {
     scratch_src: Vec<(Cid, u8, u8)>,
     pending_leave: Vec<(Cid, u8)>,
     stat_memo: Vec<std::cell::Cell<(u32, i16, i16)>>,
+    proto: Proto,
+    proto_db: usize,
+    proto_factions: Vec<u8>,
 }
 
 impl From<Game<'_>> for Buffers {
@@ -435,6 +453,9 @@ impl From<Game<'_>> for Buffers {
             scratch_src: clear(g.scratch_src),
             pending_leave: clear(g.pending_leave),
             stat_memo: clear(g.stat_memo),
+            proto: g.proto,
+            proto_db: g.proto_db,
+            proto_factions: g.proto_factions,
         }
     }
 }
@@ -525,6 +546,9 @@ impl<'db> Game<'db> {
             check_invariants: false,
             invariant_error: None,
             seed: cfg.seed,
+            proto: Proto::default(),
+            proto_db: 0,
+            proto_factions: Vec::new(),
         };
         // capacities for a whole game (no-ops for reused buffers)
         g.inst.reserve(170);
@@ -538,6 +562,21 @@ impl<'db> Game<'db> {
         g.scratch_cards.reserve(32);
         g.scratch_damage.reserve(32);
         g.scratch_src.reserve(32);
+        // the starting instances depend only on the card set and the factions: a reused
+        // game that had the same ones copies them instead of building each from its card
+        let key = (db as *const CardDb as usize, cfg.factions.as_slice());
+        let copy = (b.proto_db, b.proto_factions.as_slice()) == key && !b.proto.0.is_empty();
+        if copy {
+            g.inst.extend_from_slice(&b.proto.0);
+        }
+        let mut next: usize = 0;
+        let mut make = |g: &mut Game<'db>, d: u16, owner: i8, zone: Zone| -> Cid {
+            if !copy {
+                g.inst.push(Inst::for_def(d, db.def(d), owner, zone));
+            }
+            next += 1;
+            (next - 1) as Cid
+        };
         for (seat, &f) in cfg.factions.iter().enumerate() {
             let p = &mut g.players[seat];
             p.faction = f;
@@ -549,28 +588,35 @@ impl<'db> Game<'db> {
             p.oblivion.reserve(40);
             p.play.reserve(24);
             for &d in &db.decks[f as usize] {
-                let c = g.inst.len() as Cid;
-                g.inst.push(Inst::for_def(d, db.def(d), seat as i8, Zone::Deck));
+                let c = make(&mut g, d, seat as i8, Zone::Deck);
                 g.players[seat].deck.push(c);
             }
         }
         for &d in &db.newsfeed {
-            let c = g.inst.len() as Cid;
-            g.inst.push(Inst::for_def(d, db.def(d), -1, Zone::NewsDeck));
+            let c = make(&mut g, d, -1, Zone::NewsDeck);
             g.news_deck.push(c);
         }
         for &d in &db.events {
-            let c = g.inst.len() as Cid;
-            g.inst.push(Inst::for_def(d, db.def(d), -1, Zone::EventDeck));
+            let c = make(&mut g, d, -1, Zone::EventDeck);
             g.event_deck.push(c);
         }
         for &(d, count) in &db.tokens {
             for _ in 0..count {
-                let c = g.inst.len() as Cid;
-                g.inst.push(Inst::for_def(d, db.def(d), -1, Zone::Box));
+                let c = make(&mut g, d, -1, Zone::Box);
                 g.token_box.push(c);
             }
         }
+        debug_assert_eq!(next, g.inst.len());
+        let mut proto = b.proto;
+        if !copy {
+            proto.0.clear();
+            proto.0.extend_from_slice(&g.inst);
+        }
+        g.proto = proto;
+        g.proto_db = key.0;
+        g.proto_factions = b.proto_factions;
+        g.proto_factions.clear();
+        g.proto_factions.extend_from_slice(&cfg.factions);
         g.stat_memo.resize(g.inst.len(), std::cell::Cell::new((0, 0, 0)));
         g.fragile = g.inst.iter().any(|i| i.is(Inst::F_FIGURE) && i.base_credibility <= 0);
         g
