@@ -228,6 +228,7 @@ impl Game<'_> {
             Effect::GrantPropaganda => {
                 if let Some(c) = tcard {
                     self.inst[c as usize].eot_propaganda = true;
+                    self.eot_touched = true;
                 }
             }
             Effect::ReturnToHand { controller_scandal } => {
@@ -275,11 +276,13 @@ impl Game<'_> {
                     let x = self.opponents(p).map(|q| self.players[q].scandal).max().unwrap_or(0).min(max as i32) as i16;
                     self.inst[c as usize].eot_influence += x;
                     self.inst[c as usize].eot_credibility += x;
+                    self.eot_touched = true;
                     self.stat_memo[c as usize].set((0, 0, 0));
                     glog!(self, "  {} gets +{x}/+{x}", self.name(c));
                 }
             }
             Effect::Rally { influence, credibility } => {
+                self.eot_touched = true;
                 for i in 0..self.players[p].play.len() {
                     let c = self.players[p].play[i];
                     if self.ctype(c).is_figure() {

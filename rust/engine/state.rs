@@ -365,6 +365,11 @@ pub struct Game<'db> {
     pub damaged: bool,
     /// A Figure may hold damage: some was dealt this turn (cleared at Close with the damage).
     pub wounded: bool,
+    /// An "until end of turn" change (Influence, Credibility, Propaganda, Momentum) was made
+    /// this turn (cleared at Close).
+    pub eot_touched: bool,
+    /// Cards that entered play Fresh since the last Close.
+    pub fresh_cards: Vec<Cid>,
     /// Some Figure of this game has printed Credibility <= 0 (it can die undamaged).
     pub fragile: bool,
     /// `board_gen` at the last state check.
@@ -424,6 +429,7 @@ struct Buffers {
     scratch_src: Vec<(Cid, u8, u8)>,
     pending_leave: Vec<(Cid, u8)>,
     stat_memo: Vec<std::cell::Cell<(u32, i16, i16)>>,
+    fresh_cards: Vec<Cid>,
     proto: Proto,
     proto_db: usize,
     proto_factions: Vec<u8>,
@@ -453,6 +459,7 @@ impl From<Game<'_>> for Buffers {
             scratch_src: clear(g.scratch_src),
             pending_leave: clear(g.pending_leave),
             stat_memo: clear(g.stat_memo),
+            fresh_cards: clear(g.fresh_cards),
             proto: g.proto,
             proto_db: g.proto_db,
             proto_factions: g.proto_factions,
@@ -535,6 +542,8 @@ impl<'db> Game<'db> {
             stat_memo: b.stat_memo,
             damaged: false,
             wounded: false,
+            eot_touched: false,
+            fresh_cards: b.fresh_cards,
             fragile: false,
             checked_gen: 0,
             full_checks: false,
@@ -821,6 +830,9 @@ impl<'db> Game<'db> {
         }
         self.seq += 1;
         self.players[p].play.push(c);
+        if self.inst[c as usize].fresh {
+            self.fresh_cards.push(c);
+        }
         self.ready_in(c);
         self.board_changed(c);
         if d.kw.scandal > 0 {

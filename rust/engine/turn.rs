@@ -76,6 +76,15 @@ impl Game<'_> {
         if self.check_invariants && self.invariant_error.is_none() && self.players.iter().any(|q| q.pool != [0; 3]) {
             self.invariant_error = Some(format!("turn {}: resources did not vanish at the end of the turn", self.turn));
         }
+        if self.check_invariants && self.invariant_error.is_none() {
+            let lasting = self.players.iter().flat_map(|q| q.play.iter()).find(|&&c| {
+                let i = &self.inst[c as usize];
+                i.fresh || i.damage != 0 || i.eot_influence != 0 || i.eot_credibility != 0 || i.eot_propaganda || i.eot_momentum
+            });
+            if let Some(&c) = lasting {
+                self.invariant_error = Some(format!("turn {}: {} kept damage, Freshness or an end-of-turn change", self.turn, self.name(c)));
+            }
+        }
         self.turn += 1;
         self.actions_this_turn = 0;
         {
@@ -309,7 +318,47 @@ impl Game<'_> {
         self.campaign.active = false;
         self.campaign.attackers.clear();
         self.campaign.blocks.clear();
+        if !self.full_checks && !self.wounded && !self.eot_touched {
+            // nothing but Freshness to end: only the cards that entered play this turn
+            for i in 0..self.fresh_cards.len() {
+                let c = self.fresh_cards[i];
+                if self.inst[c as usize].fresh {
+                    self.ready_out(c);
+                    self.inst[c as usize].fresh = false;
+                    self.ready_in(c);
+                }
+            }
+            for q in 0..self.n {
+                self.players[q].pool = [0; 3];
+            }
+        } else {
+            self.end_turn_effects();
+        }
+        self.fresh_cards.clear();
         self.wounded = false;
+        self.eot_touched = false;
+        if self.outcome.is_some() || !self.players[p].alive {
+            return;
+        }
+        // the end of "until end of turn" toughness can't kill (damage is gone too)
+        let limit = self.db.rules.hand_limit as usize;
+        while self.players[p].hand.len() > limit {
+            self.opts.clear();
+            for &c in &self.players[p].hand {
+                self.opts.push(Opt::Card(c));
+            }
+            if let Opt::Card(c) = self.decide(p, DecisionKind::Discard) {
+                self.take_from_hand(p, c);
+                self.inst[c as usize].zone = Zone::Oblivion;
+                self.players[p].oblivion.push(c);
+            }
+        }
+        self.state_check();
+        self.check();
+    }
+
+    /// Close for every card in play: damage, "until end of turn" changes and Freshness end.
+    fn end_turn_effects(&mut self) {
         for q in 0..self.n {
             let mut ready = 0u64;
             for i in 0..self.players[q].play.len() {
@@ -329,24 +378,6 @@ impl Game<'_> {
             self.players[q].pool = [0; 3];
             self.players[q].ready = ready;
         }
-        if self.outcome.is_some() || !self.players[p].alive {
-            return;
-        }
-        // the end of "until end of turn" toughness can't kill (damage is gone too)
-        let limit = self.db.rules.hand_limit as usize;
-        while self.players[p].hand.len() > limit {
-            self.opts.clear();
-            for &c in &self.players[p].hand {
-                self.opts.push(Opt::Card(c));
-            }
-            if let Opt::Card(c) = self.decide(p, DecisionKind::Discard) {
-                self.take_from_hand(p, c);
-                self.inst[c as usize].zone = Zone::Oblivion;
-                self.players[p].oblivion.push(c);
-            }
-        }
-        self.state_check();
-        self.check();
     }
 }
 
