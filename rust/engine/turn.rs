@@ -186,18 +186,26 @@ impl Game<'_> {
         let swap_ok = Self::can_pay_from(avail, self.swap_cost());
         // one option per card name; the pushes are branch-free (`push_if`) because whether a
         // card is a Base, a repeat or affordable is anyone's guess for the branch predictor
-        let mut seen: u128 = 0;
+        // `seen`: a filter of the card names met so far (bit = name mod 64); a hit is
+        // confirmed by looking back through the hand (repeats are rare)
+        let mut seen: u64 = 0;
         for i in 0..self.players[p].hand.len() {
             let c = self.players[p].hand[i];
             let it = &self.inst[c as usize];
-            let bit = 1u128 << (it.def & 127);
-            let first = seen & bit == 0;
+            let def = it.def;
+            let bit = 1u64 << (def & 63);
+            let mut first = seen & bit == 0;
             seen |= bit;
+            if !first {
+                let hand = &self.players[p].hand[..i];
+                first = !hand.iter().any(|&x| self.inst[x as usize].def == def);
+            }
             let base = it.is(Inst::F_BASE);
             let play = self.can_play_from_hand_with(p, c, false, avail);
-            push_if(&mut self.opts, Opt::PlayBase(c), first & base & base_ok);
+            // a Base offers PlayBase then Swap, any other card Play
+            let (o, ok) = if base { (Opt::PlayBase(c), base_ok) } else { (Opt::Play(c), play) };
+            push_if(&mut self.opts, o, first & ok);
             push_if(&mut self.opts, Opt::Swap(c), first & base & swap_ok);
-            push_if(&mut self.opts, Opt::Play(c), first & play);
         }
         let bc = self.board_count(p);
         if bc.activated > 0 {
