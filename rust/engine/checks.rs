@@ -20,19 +20,37 @@ impl Game<'_> {
             // Figure can have reached its Credibility (every other modifier only grows
             // until Close, which removes damage too)
             // and with no damage on any Figure only one with printed Credibility <= 0 can die
-            let scan = self.full_checks
-                || ((self.damaged || self.checked_gen != self.board_gen) && (self.wounded || self.fragile));
+            let wounded = !self.wounded.is_empty();
+            let scan = (self.damaged || self.checked_gen != self.board_gen) && (wounded || self.fragile);
             self.damaged = false;
             self.checked_gen = self.board_gen;
-            for p in 0..if scan { self.n } else { 0 } {
-                for &c in &self.players[p].play {
+            if self.full_checks || (scan && self.fragile) {
+                for p in 0..self.n {
+                    for &c in &self.players[p].play {
+                        let it = &self.inst[c as usize];
+                        let dmg = it.damage;
+                        // every Credibility modifier is >= 0: an undamaged Figure with printed
+                        // Credibility > 0 cannot die, so skip the full computation
+                        // `&` not `&&`: one well-predicted branch per card
+                        if it.is(Inst::F_FIGURE) & ((dmg > 0) | (it.base_credibility <= 0))
+                            && dmg >= self.credibility(c)
+                            && nd < 32
+                        {
+                            dying[nd] = c;
+                            nd += 1;
+                        }
+                    }
+                }
+            } else if scan {
+                // only the Figures damaged this turn can hold damage
+                for k in 0..self.wounded.len() {
+                    let c = self.wounded[k];
                     let it = &self.inst[c as usize];
-                    let dmg = it.damage;
-                    // every Credibility modifier is >= 0: an undamaged Figure with printed
-                    // Credibility > 0 cannot die, so skip the full computation
-                    // `&` not `&&`: one well-predicted branch per card
-                    if it.is(Inst::F_FIGURE) & ((dmg > 0) | (it.base_credibility <= 0))
-                        && dmg >= self.credibility(c)
+                    if it.zone == Zone::Play
+                        && it.is(Inst::F_FIGURE)
+                        && it.damage > 0
+                        && it.damage >= self.credibility(c)
+                        && !dying[..nd].contains(&c)
                         && nd < 32
                     {
                         dying[nd] = c;

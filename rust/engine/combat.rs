@@ -235,7 +235,7 @@ impl Game<'_> {
             if n > 0 {
                 self.inst[c as usize].damage += n;
                 self.damaged = true;
-                self.wounded = true;
+                self.wounded.push(c);
             }
         }
         self.scratch_damage = dmg_to_figs;

@@ -215,7 +215,7 @@ impl Game<'_> {
                 if let Some(c) = tcard {
                     self.inst[c as usize].damage += n;
                     self.damaged = true;
-                    self.wounded = true;
+                    self.wounded.push(c);
                     glog!(self, "  {} takes {n} damage", self.name(c));
                 }
             }

@@ -363,8 +363,9 @@ pub struct Game<'db> {
     pub stat_memo: Vec<std::cell::Cell<(u32, i16, i16)>>,
     /// Damage was dealt (or an attacker stopped attacking) since the last state check.
     pub damaged: bool,
-    /// A Figure may hold damage: some was dealt this turn (cleared at Close with the damage).
-    pub wounded: bool,
+    /// The cards dealt damage this turn (cleared at Close with the damage): only they can
+    /// hold damage.
+    pub wounded: Vec<Cid>,
     /// An "until end of turn" change (Influence, Credibility, Propaganda, Momentum) was made
     /// this turn (cleared at Close).
     pub eot_touched: bool,
@@ -430,6 +431,7 @@ struct Buffers {
     pending_leave: Vec<(Cid, u8)>,
     stat_memo: Vec<std::cell::Cell<(u32, i16, i16)>>,
     fresh_cards: Vec<Cid>,
+    wounded: Vec<Cid>,
     proto: Proto,
     proto_db: usize,
     proto_factions: Vec<u8>,
@@ -460,6 +462,7 @@ impl From<Game<'_>> for Buffers {
             pending_leave: clear(g.pending_leave),
             stat_memo: clear(g.stat_memo),
             fresh_cards: clear(g.fresh_cards),
+            wounded: clear(g.wounded),
             proto: g.proto,
             proto_db: g.proto_db,
             proto_factions: g.proto_factions,
@@ -541,7 +544,7 @@ impl<'db> Game<'db> {
             board_gen: 1,
             stat_memo: b.stat_memo,
             damaged: false,
-            wounded: false,
+            wounded: b.wounded,
             eot_touched: false,
             fresh_cards: b.fresh_cards,
             fragile: false,

@@ -326,7 +326,7 @@ impl Game<'_> {
         self.campaign.active = false;
         self.campaign.attackers.clear();
         self.campaign.blocks.clear();
-        if !self.full_checks && !self.wounded && !self.eot_touched {
+        if !self.full_checks && self.wounded.is_empty() && !self.eot_touched {
             // nothing but Freshness to end: only the cards that entered play this turn
             for i in 0..self.fresh_cards.len() {
                 let c = self.fresh_cards[i];
@@ -343,7 +343,7 @@ impl Game<'_> {
             self.end_turn_effects();
         }
         self.fresh_cards.clear();
-        self.wounded = false;
+        self.wounded.clear();
         self.eot_touched = false;
         if self.outcome.is_some() || !self.players[p].alive {
             return;
