@@ -14,6 +14,9 @@ impl Game<'_> {
     fn propaganda_need(&self, defender: usize) -> usize {
         let mut need = self.db.rules.propaganda_min_blockers;
         for &c in &self.players[defender].play {
+            if !self.inst[c as usize].is(Inst::F_STATIC) {
+                continue;
+            }
             for s in &self.def(c).statics {
                 if let Static::PropagandaBlockers { n } = *s {
                     need = need.min(n as i32);
@@ -24,7 +27,7 @@ impl Game<'_> {
     }
 
     fn solo_blocker(&self, c: Cid) -> bool {
-        self.def(c).statics.iter().any(|s| matches!(s, Static::BlocksPropagandaAlone))
+        self.inst[c as usize].is(Inst::F_STATIC) && self.def(c).statics.iter().any(|s| matches!(s, Static::BlocksPropagandaAlone))
     }
 
     fn blockers_of(&self, a: Cid) -> (usize, bool) {

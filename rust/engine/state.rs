@@ -88,6 +88,8 @@ impl Inst {
     pub const F_NEEDS_TARGET: u16 = 4096;
     /// Does something at Wake: Movement N or a start-of-turn ability.
     pub const F_WAKE: u16 = 8192;
+    /// Propaganda (printed).
+    pub const F_PROPAGANDA: u16 = 16384;
     /// The bits `BoardCount::flags` collects: a card with any of them changes the cached
     /// board when it enters or leaves, even a Base.
     pub const F_COUNTED: u16 = Self::F_STATIC | Self::F_ACTIVATED | Self::F_INSTANT | Self::F_FIGURE | Self::F_INSTITUTION;
@@ -132,6 +134,9 @@ impl Inst {
         }
         if d.kw.movement > 0 || d.has_start_of_turn {
             flags |= Self::F_WAKE;
+        }
+        if d.kw.propaganda {
+            flags |= Self::F_PROPAGANDA;
         }
         if d.ctype.is_action()
             && d.abilities.iter().any(|a| {

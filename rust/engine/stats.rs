@@ -182,7 +182,8 @@ impl Game<'_> {
     }
 
     pub fn has_propaganda(&self, c: Cid) -> bool {
-        self.def(c).kw.propaganda || self.inst[c as usize].eot_propaganda
+        let i = &self.inst[c as usize];
+        i.is(Inst::F_PROPAGANDA) || i.eot_propaganda
     }
 
     /// Fresh and without Momentum (R6.6).
@@ -200,8 +201,9 @@ impl Game<'_> {
 
     /// Magyar Péter: can't be blocked while he has N or more counters.
     pub fn unblockable(&self, c: Cid) -> bool {
-        let n = self.inst[c as usize].counters;
-        self.def(c).statics.iter().any(|s| matches!(*s, Static::UnblockableWithCounters { n: k } if n >= k))
+        let i = &self.inst[c as usize];
+        let n = i.counters;
+        i.is(Inst::F_STATIC) && self.def(c).statics.iter().any(|s| matches!(*s, Static::UnblockableWithCounters { n: k } if n >= k))
     }
 
     pub fn figures(&self, p: usize) -> impl Iterator<Item = Cid> + '_ {
