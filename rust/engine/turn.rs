@@ -201,7 +201,7 @@ impl Game<'_> {
                 first = !hand.iter().any(|&x| self.inst[x as usize].def == def);
             }
             let base = it.is(Inst::F_BASE);
-            let play = self.can_play_from_hand_with(p, c, false, avail);
+            let play = !base && self.can_play_from_hand_with(p, c, false, avail);
             // a Base offers PlayBase then Swap, any other card Play
             let (o, ok) = if base { (Opt::PlayBase(c), base_ok) } else { (Opt::Play(c), play) };
             push_if(&mut self.opts, o, first & ok);
