@@ -228,6 +228,7 @@ impl Game<'_> {
         self.players[p].scandal = 0;
         self.players[p].pool = [0; 3];
         self.players[p].ready = 0;
+        self.players[p].able = 0;
         // the leave triggers of cards leaving this way do not happen
         self.pending_leave.retain(|&(_, q)| q as usize != p);
         if self.start_player == p {

@@ -88,10 +88,16 @@ impl Game<'_> {
         acc
     }
 
-    /// Recount `Player::ready` of every player.
+    /// The Figures of `p` that could attack now, counted afresh (see `Player::able`).
+    pub fn count_able(&self, p: usize) -> u16 {
+        self.players[p].play.iter().map(|&c| Self::able(&self.inst[c as usize])).sum()
+    }
+
+    /// Recount `Player::ready` and `Player::able` of every player.
     pub fn recount_ready(&mut self) {
         for p in 0..self.n {
             self.players[p].ready = self.count_ready(p);
+            self.players[p].able = self.count_able(p);
         }
     }
 
@@ -100,25 +106,35 @@ impl Game<'_> {
         (Self::ready_units(i) as u64) << ((i.source as u8 & 3) * 16)
     }
 
-    /// Take card `c` out of its controller's ready units (before a change), when in play.
+    /// 1 if the card (in play) is a Figure that could attack now (`Game::can_attack`).
+    #[inline(always)]
+    pub(crate) fn able(i: &Inst) -> u16 {
+        ((i.flags & (Inst::F_FIGURE | Inst::F_CANT_ATTACK) == Inst::F_FIGURE) & Self::source_ready(i)) as u16
+    }
+
+    /// Take card `c` out of its controller's ready units and attackers (before a change),
+    /// when in play.
     #[inline]
     pub(crate) fn ready_out(&mut self, c: Cid) {
         let i = &self.inst[c as usize];
-        if i.source >= 0 && i.zone == Zone::Play {
-            let w = Self::ready_word(i);
+        if i.zone == Zone::Play {
+            let (w, a) = (Self::ready_word(i), Self::able(i));
             let pl = &mut self.players[i.controller as usize];
             pl.ready = pl.ready.wrapping_sub(w);
+            pl.able = pl.able.wrapping_sub(a);
         }
     }
 
-    /// Put card `c` back into its controller's ready units (after a change), when in play.
+    /// Put card `c` back into its controller's ready units and attackers (after a
+    /// change), when in play.
     #[inline]
     pub(crate) fn ready_in(&mut self, c: Cid) {
         let i = &self.inst[c as usize];
-        if i.source >= 0 && i.zone == Zone::Play {
-            let w = Self::ready_word(i);
+        if i.zone == Zone::Play {
+            let (w, a) = (Self::ready_word(i), Self::able(i));
             let pl = &mut self.players[i.controller as usize];
             pl.ready = pl.ready.wrapping_add(w);
+            pl.able = pl.able.wrapping_add(a);
         }
     }
 

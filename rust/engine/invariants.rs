@@ -27,6 +27,9 @@ impl Game<'_> {
             for &c in &pl.hand {
                 mark(c, Zone::Hand, "a hand")?;
             }
+            if !self.full_checks && pl.able != self.count_able(p) {
+                return Err(format!("P{p} has {} Figures counted able to attack, {} on its board", pl.able, self.count_able(p)));
+            }
             if !self.full_checks && pl.ready != self.count_ready(p) {
                 return Err(format!("P{p}'s counted ready resources {:x} differ from its board {:x}", pl.ready, self.count_ready(p)));
             }

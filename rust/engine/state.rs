@@ -198,6 +198,9 @@ pub struct Player {
     /// (`Game::set_exhausted`, entering and leaving play, control, Wake, Close); checked
     /// by `invariants`.
     pub ready: u64,
+    /// Figures it controls that could attack now (`Game::can_attack`), kept in step with
+    /// `ready` by the same changes.
+    pub able: u16,
     /// Top of the deck is the end of the vector.
     pub deck: Vec<Cid>,
     pub hand: Vec<Cid>,

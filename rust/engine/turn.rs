@@ -120,14 +120,16 @@ impl Game<'_> {
 
     /// Wake (E29): ready, start-of-turn effects, the Event procedure, Wake window.
     fn wake(&mut self, p: usize) {
-        let mut ready = 0u64;
+        let (mut ready, mut able) = (0u64, 0u16);
         for i in 0..self.players[p].play.len() {
             let c = self.players[p].play[i];
             let it = &mut self.inst[c as usize];
             it.exhausted = false;
             ready = ready.wrapping_add(Self::ready_word(it));
+            able += Self::able(it);
         }
         self.players[p].ready = ready;
+        self.players[p].able = able;
         let per = self.db.rules.movement_per_turn as i16;
         let mut i = 0;
         while i < self.players[p].play.len() {
@@ -368,7 +370,7 @@ impl Game<'_> {
     /// Close for every card in play: damage, "until end of turn" changes and Freshness end.
     fn end_turn_effects(&mut self) {
         for q in 0..self.n {
-            let mut ready = 0u64;
+            let (mut ready, mut able) = (0u64, 0u16);
             for i in 0..self.players[q].play.len() {
                 let c = self.players[q].play[i];
                 let it = &mut self.inst[c as usize];
@@ -382,9 +384,11 @@ impl Game<'_> {
                 it.eot_momentum = false;
                 it.fresh = false;
                 ready = ready.wrapping_add(Self::ready_word(it));
+                able += Self::able(it);
             }
             self.players[q].pool = [0; 3];
             self.players[q].ready = ready;
+            self.players[q].able = able;
         }
     }
 }
