@@ -3,7 +3,7 @@
 //! then resource abilities of Institutions and Figures, keeping flexible sources for last.
 
 use super::state::{Cid, Game, Inst, Zone};
-use crate::cards::{CardType, Cost};
+use crate::cards::Cost;
 
 /// A cost change: increases add generic, reductions cut only generic and never below 0.
 fn adjust(mut c: Cost, inc: i16, red: i16) -> Cost {
@@ -31,17 +31,12 @@ impl Game<'_> {
     }
 
     /// Cost to recruit a Newsfeed card (NOlimpia, Rekordinfláció, Alaptörvény).
+    #[inline]
     pub fn recruit_cost(&self, c: Cid) -> Cost {
-        let d = self.def(c);
-        let mut red = 0;
+        let i = &self.inst[c as usize];
         let delta = self.round_mods.recruit_cost_delta;
-        if d.ctype == CardType::Institution {
-            red += self.round_mods.institution_cost_reduction;
-        }
-        if delta < 0 {
-            red -= delta;
-        }
-        adjust(d.cost, delta.max(0), red)
+        let red = if i.is(Inst::F_INSTITUTION) { self.round_mods.institution_cost_reduction } else { 0 } - delta.min(0);
+        adjust(i.cost, delta.max(0), red)
     }
 
     /// Cost of `p`'s basic Exposé against `target` (R10.3.1, Médiatörvény, Közmédia).
