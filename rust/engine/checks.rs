@@ -143,7 +143,7 @@ impl Game<'_> {
 
     /// Karácsony Gergely's rescue: replaces a knock-out once (not under Border Closure).
     fn rescue(&mut self, p: usize) -> bool {
-        let found = self.players[p].play.iter().copied().find_map(|c| {
+        let found = self.players[p].play.iter().copied().filter(|&c| self.inst[c as usize].is(Inst::F_STATIC)).find_map(|c| {
             self.def(c).statics.iter().find_map(|s| if let Static::Rescue { n } = *s { Some((c, n)) } else { None })
         });
         let Some((c, n)) = found else { return false };

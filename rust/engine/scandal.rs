@@ -2,7 +2,7 @@
 //! every Exposé (basic and cards'), Outrage, Border Closure's cuts.
 
 use super::decision::{DecisionKind, Opt};
-use super::state::{glog, Game};
+use super::state::{glog, Game, Inst};
 use crate::cards::Static;
 
 impl Game<'_> {
@@ -84,6 +84,9 @@ impl Game<'_> {
                 continue;
             }
             for &c in &self.players[q].play {
+                if !self.inst[c as usize].is(Inst::F_STATIC) {
+                    continue;
+                }
                 for s in &self.def(c).statics {
                     if let Static::ExposeStartsWithScandal { n } = *s {
                         extra = extra.max(n as i32);
@@ -99,6 +102,9 @@ impl Game<'_> {
             max += self.round_mods.basic_expose_bonus as i32;
         }
         for &c in &self.players[performer].play {
+            if !self.inst[c as usize].is(Inst::F_STATIC) {
+                continue;
+            }
             for s in &self.def(c).statics {
                 if let Static::ExposeBonus { n, cond } = *s {
                     if self.condition(performer, cond) {

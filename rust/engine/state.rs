@@ -90,9 +90,12 @@ impl Inst {
     pub const F_WAKE: u16 = 8192;
     /// Propaganda (printed).
     pub const F_PROPAGANDA: u16 = 16384;
+    /// Border Closure.
+    pub const F_BORDER: u16 = 32768;
     /// The bits `BoardCount::flags` collects: a card with any of them changes the cached
     /// board when it enters or leaves, even a Base.
-    pub const F_COUNTED: u16 = Self::F_STATIC | Self::F_ACTIVATED | Self::F_INSTANT | Self::F_FIGURE | Self::F_INSTITUTION;
+    pub const F_COUNTED: u16 =
+        Self::F_STATIC | Self::F_ACTIVATED | Self::F_INSTANT | Self::F_FIGURE | Self::F_INSTITUTION | Self::F_BORDER;
 
     fn for_def(def: u16, d: &CardDef, owner: i8, zone: Zone) -> Inst {
         let mut flags = 0;
@@ -137,6 +140,9 @@ impl Inst {
         }
         if d.kw.propaganda {
             flags |= Self::F_PROPAGANDA;
+        }
+        if d.kw.border_closure {
+            flags |= Self::F_BORDER;
         }
         if d.ctype.is_action()
             && d.abilities.iter().any(|a| {

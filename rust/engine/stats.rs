@@ -41,7 +41,7 @@ impl Game<'_> {
 
     /// Some opponent of `p` controls a card with Border Closure.
     pub fn border_closed_for(&self, p: usize) -> bool {
-        self.opponents(p).any(|q| self.players[q].play.iter().any(|&c| self.inst[c as usize].is(Inst::F_STATIC) && self.def(c).kw.border_closure))
+        self.opponents(p).any(|q| self.board_count(q).flags & Inst::F_BORDER != 0)
     }
 
     pub fn condition(&self, p: usize, cond: Condition) -> bool {
