@@ -63,6 +63,8 @@ pub struct Inst {
     pub src_rank: u8,
     /// Exposé tax of its statics (Médiatörvény, Közmédia), copied for the board counts.
     pub expose_tax: i16,
+    /// Its party (one bit; Figures only), copied for the board counts (Unity).
+    pub party_bit: u32,
 }
 
 impl Inst {
@@ -180,6 +182,7 @@ impl Inst {
                 .iter()
                 .map(|s| if let crate::cards::Static::ExposeTax { n } = *s { n } else { 0 })
                 .sum::<i16>(),
+            party_bit: d.party_bit,
             ..Default::default()
         }
     }
@@ -324,6 +327,8 @@ pub struct BoardCount {
     /// `activated`; more than 8 such cards are not listed, see `Game::main_options`).
     pub activated: u8,
     pub with_abilities: [Cid; 8],
+    /// The parties of its Figures (one bit each), for Unity.
+    pub parties: u32,
 }
 
 /// Inputs of one game besides the card set.
@@ -723,8 +728,8 @@ impl<'db> Game<'db> {
     /// nothing cached.
     #[inline]
     pub fn board_changed(&mut self, c: Cid) {
-        let f = self.inst[c as usize].flags;
-        if f & Inst::F_BASE == 0 || f & Inst::F_COUNTED != 0 {
+        let i = &self.inst[c as usize];
+        if i.flags & Inst::F_BASE == 0 || i.flags & Inst::F_COUNTED != 0 || i.party_bit != 0 {
             self.board_gen += 1;
             let ctl = self.inst[c as usize].controller;
             if ctl >= 0 {
@@ -764,6 +769,7 @@ impl<'db> Game<'db> {
             out.institutions += i.is(Inst::F_INSTITUTION) as u8;
             out.figures += i.is(Inst::F_FIGURE) as u8;
             out.expose_tax += i.expose_tax;
+            out.parties |= i.party_bit;
         }
         out
     }

@@ -7,11 +7,7 @@ use crate::cards::{Condition, Static, Who};
 impl Game<'_> {
     /// Unity (cards.md §2): the Figures `p` controls show at least N different parties.
     pub fn unity(&self, p: usize) -> bool {
-        let mut bits = 0u32;
-        for &c in &self.players[p].play {
-            bits |= self.def(c).party_bit;
-        }
-        bits.count_ones() as i32 >= self.db.rules.unity_parties
+        self.board_count(p).parties.count_ones() as i32 >= self.db.rules.unity_parties
     }
 
     pub fn institutions(&self, p: usize) -> i32 {
