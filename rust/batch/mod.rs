@@ -47,6 +47,13 @@ impl BatchSpec {
         if self.threads == Some(0) {
             return Err("threads must be at least 1".into());
         }
+        let cards = self.factions.iter().map(|&f| db.decks[f as usize].len()).sum::<usize>()
+            + db.newsfeed.len()
+            + db.events.len()
+            + db.tokens.iter().map(|&(_, k)| k as usize).sum::<usize>();
+        if cards > 256 {
+            return Err(format!("a game of these decks would hold {cards} cards (decks, Newsfeed, Events, tokens); at most 256 fit"));
+        }
         Ok(())
     }
 }

@@ -192,6 +192,89 @@ impl Inst {
     }
 }
 
+/// The card instances of a game, at most 256 (a `Cid` is a byte): a fixed array, so that
+/// indexing by a `Cid` needs no bounds check.
+#[derive(Clone)]
+pub struct Insts {
+    v: Box<[Inst; 256]>,
+    len: usize,
+}
+
+impl Default for Insts {
+    fn default() -> Insts {
+        Insts { v: Box::new([Inst::default(); 256]), len: 0 }
+    }
+}
+
+impl std::fmt::Debug for Insts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl Insts {
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    pub fn iter(&self) -> std::slice::Iter<'_, Inst> {
+        self.v[..self.len].iter()
+    }
+    pub fn as_slice(&self) -> &[Inst] {
+        &self.v[..self.len]
+    }
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+    /// Add an instance (a game has at most 256; the card set is checked to fit).
+    pub fn push(&mut self, i: Inst) {
+        self.v[self.len] = i;
+        self.len += 1;
+    }
+    pub fn extend_from_slice(&mut self, s: &[Inst]) {
+        self.v[self.len..self.len + s.len()].copy_from_slice(s);
+        self.len += s.len();
+    }
+}
+
+impl std::ops::Index<usize> for Insts {
+    type Output = Inst;
+    #[inline(always)]
+    fn index(&self, i: usize) -> &Inst {
+        debug_assert!(i < self.len, "card instance {i} of {}", self.len);
+        &self.v[i]
+    }
+}
+
+impl std::ops::IndexMut<usize> for Insts {
+    #[inline(always)]
+    fn index_mut(&mut self, i: usize) -> &mut Inst {
+        debug_assert!(i < self.len, "card instance {i} of {}", self.len);
+        &mut self.v[i]
+    }
+}
+
+/// Per card instance: (`board_gen` when computed, Influence, Credibility); key 0 = not
+/// valid. A fixed array like `Insts`.
+#[derive(Clone, Debug)]
+pub struct StatMemo(pub Box<[std::cell::Cell<(u32, i16, i16)>; 256]>);
+
+impl Default for StatMemo {
+    fn default() -> StatMemo {
+        StatMemo(Box::new([const { std::cell::Cell::new((0, 0, 0)) }; 256]))
+    }
+}
+
+impl std::ops::Index<usize> for StatMemo {
+    type Output = std::cell::Cell<(u32, i16, i16)>;
+    #[inline(always)]
+    fn index(&self, i: usize) -> &Self::Output {
+        &self.0[i]
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Player {
     pub faction: u8,
@@ -345,7 +428,7 @@ pub struct Game<'db> {
     pub db: &'db CardDb,
     pub n: usize,
     pub players: Vec<Player>,
-    pub inst: Vec<Inst>,
+    pub inst: Insts,
     pub news_row: Vec<Cid>,
     pub news_deck: Vec<Cid>,
     pub event_deck: Vec<Cid>,
@@ -379,7 +462,7 @@ pub struct Game<'db> {
     /// Bumped whenever a card enters or leaves play or changes control (cache key).
     pub board_gen: u32,
     /// Per card: (`board_gen` when computed, Influence, Credibility); key 0 = not valid.
-    pub stat_memo: Vec<std::cell::Cell<(u32, i16, i16)>>,
+    pub stat_memo: StatMemo,
     /// Damage was dealt (or an attacker stopped attacking) since the last state check.
     pub damaged: bool,
     /// The cards dealt damage this turn (cleared at Close with the damage): only they can
@@ -434,7 +517,7 @@ impl Clone for Proto {
 #[derive(Default)]
 struct Buffers {
     players: Vec<Player>,
-    inst: Vec<Inst>,
+    inst: Insts,
     news_row: Vec<Cid>,
     news_deck: Vec<Cid>,
     event_deck: Vec<Cid>,
@@ -448,7 +531,7 @@ struct Buffers {
     scratch_damage: Vec<(Cid, i16)>,
     scratch_src: Vec<(Cid, u8, u8)>,
     pending_leave: Vec<(Cid, u8)>,
-    stat_memo: Vec<std::cell::Cell<(u32, i16, i16)>>,
+    stat_memo: StatMemo,
     fresh_cards: Vec<Cid>,
     wounded: Vec<Cid>,
     proto: Proto,
@@ -465,7 +548,11 @@ impl From<Game<'_>> for Buffers {
         let c = g.campaign;
         Buffers {
             players: g.players,
-            inst: clear(g.inst),
+            inst: {
+                let mut i = g.inst;
+                i.clear();
+                i
+            },
             news_row: clear(g.news_row),
             news_deck: clear(g.news_deck),
             event_deck: clear(g.event_deck),
@@ -479,7 +566,7 @@ impl From<Game<'_>> for Buffers {
             scratch_damage: clear(g.scratch_damage),
             scratch_src: clear(g.scratch_src),
             pending_leave: clear(g.pending_leave),
-            stat_memo: clear(g.stat_memo),
+            stat_memo: g.stat_memo,
             fresh_cards: clear(g.fresh_cards),
             wounded: clear(g.wounded),
             proto: g.proto,
@@ -582,7 +669,6 @@ impl<'db> Game<'db> {
             proto_factions: Vec::new(),
         };
         // capacities for a whole game (no-ops for reused buffers)
-        g.inst.reserve(170);
         g.news_row.reserve(4);
         g.news_deck.reserve(16);
         g.event_deck.reserve(20);
@@ -641,14 +727,14 @@ impl<'db> Game<'db> {
         let mut proto = b.proto;
         if !copy {
             proto.0.clear();
-            proto.0.extend_from_slice(&g.inst);
+            proto.0.extend_from_slice(g.inst.as_slice());
         }
         g.proto = proto;
         g.proto_db = key.0;
         g.proto_factions = b.proto_factions;
         g.proto_factions.clear();
         g.proto_factions.extend_from_slice(&cfg.factions);
-        g.stat_memo.resize(g.inst.len(), std::cell::Cell::new((0, 0, 0)));
+        g.stat_memo.0.fill(std::cell::Cell::new((0, 0, 0)));
         g.fragile = g.inst.iter().any(|i| i.is(Inst::F_FIGURE) && i.base_credibility <= 0);
         g
     }
