@@ -188,3 +188,23 @@ def test_malformed_card_data_names_card_and_field(tmp_path, old, new, must_name)
         assert word in str(e.value), f"{word!r} not in {e.value}"
     with pytest.raises(ValueError):
         ketharmad.cards(card_data=path)
+
+
+def test_game_with_more_than_256_cards_rejected(tmp_path):
+    """Card ids are bytes: a card file whose game would hold more than 256 cards is refused
+    with a clear error instead of playing a broken game."""
+    text = packaged_card_text()
+    blocks = text.split("[[card]]")
+    newsfeed = [i for i, b in enumerate(blocks) if 'faction = "newsfeed"' in b][:4]
+    assert len(newsfeed) == 4
+    for i in newsfeed:
+        assert "\ncopies = 1\n" in blocks[i]
+        blocks[i] = blocks[i].replace("\ncopies = 1\n", "\ncopies = 31\n", 1)
+    path = tmp_path / "big.toml"
+    path.write_text("[[card]]".join(blocks), encoding="utf-8")
+    four = ["ner", "osszefogas", "tisza", "radikalisok"]
+    with pytest.raises(ValueError, match="at most 256 fit"):
+        ketharmad.simulate(four, games=3, card_data=path)
+    # the same file is fine for two decks (fewer cards)
+    res = ketharmad.simulate(TWO_P, games=3, seed=1, card_data=path)
+    assert res.games.height == 3
