@@ -1,7 +1,8 @@
 """Throughput of the installed ketharmad: random-vs-random 2-player games per second.
 
 For every pair of factions, runs ``--games`` games with one thread (games/s per core) and with
-all cores (``threads=None``), and prints the mean game length in turns.
+all cores (``threads=None``), ``--repeat`` times each, and prints the median rate and the mean
+game length in turns. "all pairs" is the total games over the total time of those runs.
 
 Measure a release build: install with ``maturin develop --release`` or ``pip install .``
 (a debug build from plain ``maturin develop`` is many times slower).
@@ -15,6 +16,7 @@ import argparse
 import itertools
 import os
 import platform
+import statistics
 import sys
 import time
 
@@ -33,12 +35,14 @@ def _machine() -> str:
     )
 
 
-def _rate(decks: list[str], games: int, seed: int, threads: int | None, bots="random") -> tuple[float, float]:
-    """Return (games per second, mean turns) for one run."""
-    start = time.perf_counter()
-    res = ketharmad.simulate(decks, bots=bots, games=games, seed=seed, threads=threads)
-    elapsed = time.perf_counter() - start
-    return games / elapsed, float(res.games["turns"].mean())
+def _rate(decks: list[str], games: int, seed: int, threads: int | None, bots="random", repeat: int = 1) -> tuple[float, float]:
+    """Return (games per second, mean turns): the median rate of `repeat` identical runs."""
+    rates = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        res = ketharmad.simulate(decks, bots=bots, games=games, seed=seed, threads=threads)
+        rates.append(games / (time.perf_counter() - start))
+    return statistics.median(rates), float(res.games["turns"].mean())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -46,11 +50,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20000, help="games per run (default 20000)")
     parser.add_argument("--seed", type=int, default=0, help="batch seed (default 0)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per figure, the median is shown (default 3)")
     parser.add_argument("--search-games", type=int, default=20, help="games for the search-bot figure (default 20; 0 skips it)")
     parser.add_argument("--search-iterations", type=int, default=200, help="search budget (default 200)")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be >= 1")
+    if args.repeat < 1:
+        parser.error("--repeat must be >= 1")
 
     print(_machine())
     print("build: make sure this is a release build (maturin develop --release / pip install .)")
@@ -60,12 +67,12 @@ def main(argv: list[str] | None = None) -> int:
         f"{'pair':<26} {'games/s 1 thread':>17} {'games/s all cores':>18} "
         f"{'speedup':>8} {'mean turns':>11}"
     )
-    print(f"\n{args.games:,} random-vs-random games per run\n{header}\n{'-' * len(header)}")
+    print(f"\n{args.games:,} random-vs-random games per run, median of {args.repeat} runs\n{header}\n{'-' * len(header)}")
     total_1 = total_n = 0.0
     pairs = list(itertools.combinations(ketharmad.FACTIONS, 2))
     for a, b in pairs:
-        r1, turns = _rate([a, b], args.games, args.seed, threads=1)
-        rn, _ = _rate([a, b], args.games, args.seed, threads=None)
+        r1, turns = _rate([a, b], args.games, args.seed, threads=1, repeat=args.repeat)
+        rn, _ = _rate([a, b], args.games, args.seed, threads=None, repeat=args.repeat)
         total_1 += args.games / r1
         total_n += args.games / rn
         print(f"{a + ' vs ' + b:<26} {r1:>17,.0f} {rn:>18,.0f} {rn / r1:>7.1f}x {turns:>11.1f}")
@@ -75,11 +82,11 @@ def main(argv: list[str] | None = None) -> int:
     )
 
     # heuristic vs heuristic
-    print(f"\n{args.games:,} heuristic-vs-heuristic games per run\n{header}\n{'-' * len(header)}")
+    print(f"\n{args.games:,} heuristic-vs-heuristic games per run, median of {args.repeat} runs\n{header}\n{'-' * len(header)}")
     total_1 = total_n = 0.0
     for a, b in pairs:
-        r1, turns = _rate([a, b], args.games, args.seed, threads=1, bots="heuristic")
-        rn, _ = _rate([a, b], args.games, args.seed, threads=None, bots="heuristic")
+        r1, turns = _rate([a, b], args.games, args.seed, threads=1, bots="heuristic", repeat=args.repeat)
+        rn, _ = _rate([a, b], args.games, args.seed, threads=None, bots="heuristic", repeat=args.repeat)
         total_1 += args.games / r1
         total_n += args.games / rn
         print(f"{a + ' vs ' + b:<26} {r1:>17,.0f} {rn:>18,.0f} {rn / r1:>7.1f}x {turns:>11.1f}")
