@@ -190,6 +190,17 @@ impl Inst {
     pub fn is(&self, flag: u16) -> bool {
         self.flags & flag != 0
     }
+
+    /// What ends at Close (E31): damage, "until end of turn" changes, Freshness.
+    #[inline]
+    pub fn end_turn_state(&mut self) {
+        self.damage = 0;
+        self.eot_influence = 0;
+        self.eot_credibility = 0;
+        self.eot_propaganda = false;
+        self.eot_momentum = false;
+        self.fresh = false;
+    }
 }
 
 /// The card instances of a game, at most 256 (a `Cid` is a byte): a fixed array, so that
@@ -926,14 +937,10 @@ impl<'db> Game<'db> {
             let i = &mut self.inst[c as usize];
             i.zone = Zone::Play;
             i.controller = p as i8;
+            i.end_turn_state();
             i.exhausted = false;
             i.fresh = d.ctype.is_figure();
-            i.damage = 0;
             i.counters = 0;
-            i.eot_influence = 0;
-            i.eot_credibility = 0;
-            i.eot_propaganda = false;
-            i.eot_momentum = false;
             i.entered = seq;
             i.outrage_turn = u32::MAX;
         }
@@ -969,14 +976,9 @@ impl<'db> Game<'db> {
         let d = self.def(c);
         {
             let i = &mut self.inst[c as usize];
-            i.damage = 0;
+            i.end_turn_state();
             i.counters = 0;
             i.exhausted = false;
-            i.fresh = false;
-            i.eot_influence = 0;
-            i.eot_credibility = 0;
-            i.eot_propaganda = false;
-            i.eot_momentum = false;
         }
         if to_hand && matches!(d.faction, Faction::Ner | Faction::Osszefogas | Faction::Tisza | Faction::Radikalisok) {
             let owner = self.inst[c as usize].owner as usize;

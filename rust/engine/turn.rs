@@ -377,12 +377,7 @@ impl Game<'_> {
                 if it.eot_influence != 0 || it.eot_credibility != 0 {
                     self.stat_memo[c as usize].set((0, 0, 0));
                 }
-                it.damage = 0;
-                it.eot_influence = 0;
-                it.eot_credibility = 0;
-                it.eot_propaganda = false;
-                it.eot_momentum = false;
-                it.fresh = false;
+                it.end_turn_state();
                 ready = ready.wrapping_add(Self::ready_word(it));
                 able += Self::able(it);
             }
