@@ -1703,19 +1703,19 @@ fn r17_scandal_threshold_parameters() {
 // parameter.
 #[test]
 fn r17_parameter_errors_name_the_parameter() {
-    let e = db_with(&[("rules.no_such_rule", ParamValue::Int(1))]).err().expect("unknown name");
+    let e = db_with(&[("rules.no_such_rule", ParamValue::Int(1))]).expect_err("unknown name");
     assert!(e.contains("rules.no_such_rule"), "{e}");
-    let e = db_with(&[("rules.hand_limit", ParamValue::Int(-1))]).err().expect("out of range");
+    let e = db_with(&[("rules.hand_limit", ParamValue::Int(-1))]).expect_err("out of range");
     assert!(e.contains("rules.hand_limit"), "{e}");
-    let e = db_with(&[("rules.starting_support", ParamValue::Int(0))]).err().expect("out of range");
+    let e = db_with(&[("rules.starting_support", ParamValue::Int(0))]).expect_err("out of range");
     assert!(e.contains("rules.starting_support"), "{e}");
-    let e = db_with(&[("rules.expose_cost", ParamValue::Str("{X}".into()))]).err().expect("bad cost");
+    let e = db_with(&[("rules.expose_cost", ParamValue::Str("{X}".into()))]).expect_err("bad cost");
     assert!(e.contains("rules.expose_cost"), "{e}");
-    let e = db_with(&[("rules.hand_limit", ParamValue::Str("7".into()))]).err().expect("wrong kind");
+    let e = db_with(&[("rules.hand_limit", ParamValue::Str("7".into()))]).expect_err("wrong kind");
     assert!(e.contains("rules.hand_limit"), "{e}");
-    let e = db_with(&[("ner_orban_viktor.influence", ParamValue::Int(100))]).err().expect("card out of range");
+    let e = db_with(&[("ner_orban_viktor.influence", ParamValue::Int(100))]).expect_err("card out of range");
     assert!(e.contains("ner_orban_viktor.influence"), "{e}");
-    let e = db_with(&[("rules.voter_takeover_credit", ParamValue::Str("nobody".into()))]).err().expect("bad choice");
+    let e = db_with(&[("rules.voter_takeover_credit", ParamValue::Str("nobody".into()))]).expect_err("bad choice");
     assert!(e.contains("rules.voter_takeover_credit"), "{e}");
     assert!(db_with(&[("rules.voter_takeover_credit", ParamValue::Str("active_player".into()))]).is_ok());
 }
@@ -1732,7 +1732,7 @@ fn r3_1_1_e5_no_mirror_matches() {
         start_player: None,
     };
     let db = scenario::db(&[]);
-    let e = spec.validate(&db).err().expect("mirror rejected");
+    let e = spec.validate(&db).expect_err("mirror rejected");
     assert!(e.contains("allow_mirror"), "{e}");
     let db = db_with(&[("rules.allow_mirror", ParamValue::Bool(true))]).unwrap();
     assert!(spec.validate(&db).is_ok());

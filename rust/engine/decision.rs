@@ -3,6 +3,10 @@
 
 use super::state::{Cid, Game, Zone};
 
+/// The Campaign in progress as a policy sees it: (attacker, attacked seat) and
+/// (blocker, attacker).
+pub type CampaignView<'a> = (&'a [(Cid, u8)], &'a [(Cid, Cid)]);
+
 /// One legal answer to a decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Opt {
@@ -142,7 +146,7 @@ impl<'a, 'db> SeatView<'a, 'db> {
         self.g.in_play(c) && self.g.has_propaganda(c)
     }
     /// The Campaign in progress: (attacker, attacked seat) and (blocker, attacker).
-    pub fn campaign(&self) -> (&[(Cid, u8)], &[(Cid, Cid)]) {
+    pub fn campaign(&self) -> CampaignView<'_> {
         (&self.g.campaign.attackers, &self.g.campaign.blocks)
     }
     /// Action cards on the chain, bottom to top: (card, controller).

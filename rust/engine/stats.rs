@@ -187,12 +187,10 @@ impl Game<'_> {
         self.inst[c as usize].fresh && !self.has_momentum(c)
     }
 
+    /// A Figure that is ready, not Fresh without Momentum, and not barred from attacking
+    /// (the same test `Player::able` counts).
     pub fn can_attack(&self, c: Cid) -> bool {
-        let i = &self.inst[c as usize];
-        i.is(Inst::F_FIGURE)
-            && !i.exhausted
-            && !(i.fresh && !i.is(Inst::F_MOMENTUM) && !i.eot_momentum)
-            && !i.is(Inst::F_CANT_ATTACK)
+        Self::able(&self.inst[c as usize]) != 0
     }
 
     /// Magyar Péter: can't be blocked while he has N or more counters.
