@@ -49,7 +49,7 @@ impl Game<'_> {
         adjust(self.db.rules.swap_cost, self.round_mods.swap_cost_increase, 0)
     }
 
-    /// Ready resource sources of `p`: (card, resource or None = any, units).
+    /// Card `c` as a ready resource source: (its resource or None = any, units).
     fn source_usable(&self, c: Cid) -> Option<(Option<usize>, i16)> {
         let i = &self.inst[c as usize];
         if i.exhausted || i.source < 0 {
