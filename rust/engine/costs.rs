@@ -88,14 +88,6 @@ impl Game<'_> {
         self.players[p].play.iter().map(|&c| Self::able(&self.inst[c as usize])).sum()
     }
 
-    /// Recount `Player::ready` and `Player::able` of every player.
-    pub fn recount_ready(&mut self) {
-        for p in 0..self.n {
-            self.players[p].ready = self.count_ready(p);
-            self.players[p].able = self.count_able(p);
-        }
-    }
-
     #[inline(always)]
     pub(crate) fn ready_word(i: &Inst) -> u64 {
         (Self::ready_units(i) as u64) << ((i.source as u8 & 3) * 16)

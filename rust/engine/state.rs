@@ -507,20 +507,23 @@ pub struct Game<'db> {
     pub check_invariants: bool,
     pub invariant_error: Option<String>,
     pub seed: u64,
-    /// The starting card instances of this card set and these factions (copied by the
-    /// next game that reuses this one's buffers, `Game::new_reusing`).
+    /// The starting card instances of this game (copied by the next game that reuses this
+    /// one's buffers, `Game::new_reusing`).
     proto: Proto,
-    proto_db: usize,
-    proto_factions: Vec<u8>,
 }
 
-/// Starting card instances kept for reuse; a copy of a game (search) does not carry them.
+/// Starting card instances kept for reuse, with what they depend on: the card set (by
+/// address) and the factions. A copy of a game (search) does not carry them.
 #[derive(Debug, Default)]
-pub struct Proto(Vec<Inst>);
+pub struct Proto {
+    insts: Vec<Inst>,
+    db: usize,
+    factions: Vec<u8>,
+}
 
 impl Clone for Proto {
     fn clone(&self) -> Proto {
-        Proto(Vec::new())
+        Proto::default()
     }
 }
 
@@ -546,8 +549,6 @@ struct Buffers {
     fresh_cards: Vec<Cid>,
     wounded: Vec<Cid>,
     proto: Proto,
-    proto_db: usize,
-    proto_factions: Vec<u8>,
 }
 
 impl From<Game<'_>> for Buffers {
@@ -581,8 +582,6 @@ impl From<Game<'_>> for Buffers {
             fresh_cards: clear(g.fresh_cards),
             wounded: clear(g.wounded),
             proto: g.proto,
-            proto_db: g.proto_db,
-            proto_factions: g.proto_factions,
         }
     }
 }
@@ -676,8 +675,6 @@ impl<'db> Game<'db> {
             invariant_error: None,
             seed: cfg.seed,
             proto: Proto::default(),
-            proto_db: 0,
-            proto_factions: Vec::new(),
         };
         // capacities for a whole game (no-ops for reused buffers)
         g.news_row.reserve(4);
@@ -692,10 +689,11 @@ impl<'db> Game<'db> {
         g.scratch_src.reserve(32);
         // the starting instances depend only on the card set and the factions: a reused
         // game that had the same ones copies them instead of building each from its card
-        let key = (db as *const CardDb as usize, cfg.factions.as_slice());
-        let copy = (b.proto_db, b.proto_factions.as_slice()) == key && !b.proto.0.is_empty();
+        let mut proto = b.proto;
+        let db_key = db as *const CardDb as usize;
+        let copy = proto.db == db_key && proto.factions == cfg.factions && !proto.insts.is_empty();
         if copy {
-            g.inst.extend_from_slice(&b.proto.0);
+            g.inst.extend_from_slice(&proto.insts);
         }
         let mut next: usize = 0;
         let mut make = |g: &mut Game<'db>, d: u16, owner: i8, zone: Zone| -> Cid {
@@ -735,16 +733,14 @@ impl<'db> Game<'db> {
             }
         }
         debug_assert_eq!(next, g.inst.len());
-        let mut proto = b.proto;
         if !copy {
-            proto.0.clear();
-            proto.0.extend_from_slice(g.inst.as_slice());
+            proto.insts.clear();
+            proto.insts.extend_from_slice(g.inst.as_slice());
+            proto.db = db_key;
+            proto.factions.clear();
+            proto.factions.extend_from_slice(&cfg.factions);
         }
         g.proto = proto;
-        g.proto_db = key.0;
-        g.proto_factions = b.proto_factions;
-        g.proto_factions.clear();
-        g.proto_factions.extend_from_slice(&cfg.factions);
         g.stat_memo.0.fill(std::cell::Cell::new((0, 0, 0)));
         g.fragile = g.inst.iter().any(|i| i.is(Inst::F_FIGURE) && i.base_credibility <= 0);
         g
