@@ -1347,3 +1347,34 @@ fn osz_karacsony_gergely_rescue_rechecks_figures_in_the_same_state_check() {
     assert_eq!(g.zone_of(sz), Zone::Oblivion, "without Unity it is 1/2 with 2 damage: knocked out at once");
     inv(&g);
 }
+
+// Parameters: every value of the die-band tops (0..=6) is a table, read in order (self,
+// opponent, draw, then Exposé). An overlapping or empty band is not an error.
+fn marki_zay_roll_with(o: &[(&str, i64)], k: u8) -> (i32, i32, i32, usize) {
+    let db = scenario::db(o);
+    let mut g = scenario::game(&db, &["osszefogas", "ner"]);
+    g.put_in_play(0, "osz_marki_zay_peter");
+    g.players[1].scandal = 3;
+    g.forced_die = Some(k);
+    turn_of(&mut g, 0);
+    inv(&g);
+    (g.players[0].scandal, g.players[1].scandal, g.players[1].support, g.players[0].hand.len())
+}
+
+#[test]
+fn param_marki_zay_die_bands_any_tops() {
+    // self band up to 4 swallows the opponent band (top 3): rolls 1-4 give you Scandal
+    let o = [("osz_marki_zay_peter.self_scandal_max_roll", 4)];
+    assert_eq!(marki_zay_roll_with(&o, 3), (1, 3, 20, 1));
+    assert_eq!(marki_zay_roll_with(&o, 5), (0, 3, 20, 2), "5 is still a draw");
+    // self band 0: a 1 is the opponent's Scandal
+    let o = [("osz_marki_zay_peter.self_scandal_max_roll", 0)];
+    assert_eq!(marki_zay_roll_with(&o, 1), (0, 4, 20, 1));
+    // draw band up to 6: no Exposé at all
+    let o = [("osz_marki_zay_peter.draw_max_roll", 6)];
+    assert_eq!(marki_zay_roll_with(&o, 6), (0, 3, 20, 2));
+    // out of the declared range: a clear error
+    let raw = ketharmad::cards::load_raw(ketharmad::DEFAULT_CARD_DATA).unwrap();
+    let e = ketharmad::cards::build_db(&raw, &[("osz_marki_zay_peter.draw_max_roll".into(), ketharmad::cards::ParamValue::Int(7))]).err().unwrap();
+    assert!(e.contains("out of range"), "{e}");
+}

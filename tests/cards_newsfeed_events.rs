@@ -925,3 +925,26 @@ fn event_discard_is_reshuffled_when_the_deck_runs_out() {
     assert!(g.event_deck.iter().all(|&c| g.zone_of(c) == Zone::EventDeck));
     ok(&g);
 }
+
+// Parameter: ev_veszelyhelyzet.max_attackers = 0 forbids attacks this round (0 is a number of
+// attackers, not "no cap"): no Campaign can be started (E44 needs an attacker).
+#[test]
+fn param_ev_veszelyhelyzet_max_attackers_zero_forbids_attacks() {
+    let db = scenario::db(&[("ev_veszelyhelyzet.max_attackers", 0)]);
+    let mut g = scenario::game(&db, &["ner", "osszefogas"]);
+    let t: Vec<Cid> = (0..2).map(|_| g.put_in_play(0, "tok_szakadar")).collect();
+    assert!(g.can_start_campaign(0));
+    g.force_event("ev_veszelyhelyzet");
+    assert!(!g.can_start_campaign(0), "at most 0 Figures may attack");
+    g.main_options(0);
+    assert!(!g.opts.contains(&Opt::Campaign));
+    // even when asked directly, nobody attacks
+    g.campaign();
+    assert_eq!(g.players[1].support, 20);
+    assert!(t.iter().all(|&c| !g.inst[c as usize].exhausted));
+    // the next Event lifts the limit (in the next turn: this one's Campaign was used)
+    g.players[0].campaigns = 0;
+    g.force_event("ev_kvotanepszavazas");
+    assert!(g.can_start_campaign(0));
+    ok(&g);
+}

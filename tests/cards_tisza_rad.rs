@@ -1374,3 +1374,33 @@ fn rad_kordonbontas_fizzles_when_target_gone() {
     assert_eq!(g.players[1].support, 20);
     ok(&g);
 }
+
+// Outrage (cards.md §2), read literally: the first time in a turn that your opponents gain
+// Scandal, each Outrage Figure you control at that moment gets its counter. A Figure that
+// enters later in the turn does not trigger on a later gain that turn; next turn it does.
+#[test]
+fn tis_outrage_figure_entering_after_the_first_gain_waits_for_next_turn() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["tisza", "ner"]);
+    let fa = g.put_in_play(0, "tis_forsthoffer_agnes");
+    g.gain_scandal(1, 1);
+    assert_eq!(counters(&g, fa), 1);
+    let d = g.put_in_play(0, "tis_tunteto_diak");
+    g.gain_scandal(1, 1);
+    assert_eq!((counters(&g, fa), counters(&g, d)), (1, 0), "the later Figure missed this turn's first gain");
+    // no Outrage Figure at the first gain: one entering afterwards waits too
+    g.turn += 1;
+    let mut h = scenario::game(&db, &["tisza", "ner"]);
+    h.gain_scandal(1, 1);
+    let a = h.put_in_play(0, "tis_orban_anita");
+    h.gain_scandal(1, 2);
+    assert_eq!(counters(&h, a), 0);
+    h.turn += 1;
+    h.gain_scandal(1, 1);
+    assert_eq!(counters(&h, a), 1, "next turn's first gain");
+    // the next turn: both Figures of the first game trigger on the first gain
+    g.gain_scandal(1, 1);
+    assert_eq!((counters(&g, fa), counters(&g, d)), (2, 1));
+    ok(&g);
+    ok(&h);
+}

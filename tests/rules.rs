@@ -1925,3 +1925,234 @@ fn r14_4_e73_two_player_game_ends_at_first_elimination() {
     g.state_check();
     assert_eq!(g.outcome.unwrap().winner, Some(0), "the outcome is final");
 }
+
+// R12.1, R12.9 (E66): in a 3-player game the start player is knocked out by the next player's
+// start-of-turn Exposé (Hadházy Ákos). The start player role passes to that player, but the new
+// round (and its Event, with the Newsfeed rotation) begins only when their *next* turn begins:
+// no second Event in the same round.
+#[test]
+fn r12_9_e66_start_player_knocked_out_at_next_players_wake_no_second_event() {
+    let db = scenario::db(&[("rules.max_rounds", 2)]);
+    let mut g = scenario::game(&db, &["ner", "osszefogas", "tisza"]);
+    let e1 = g.force_event("ev_kvotanepszavazas"); // round 1's Event (everyone gains 1 Scandal)
+    g.players[0].support = 1;
+    g.put_in_play(1, "osz_hadhazy_akos");
+    let row: Vec<Cid> = g.news_row.clone();
+    g.log = Some(Vec::new());
+    g.active = 1;
+    g.script(1, &[Opt::Player(0)]);
+    g.take_turn();
+    assert!(!g.players[0].alive, "Hadházy's Exposé took the start player's last Support");
+    assert_eq!(g.start_player, 1, "E66: the role passes at once");
+    assert_eq!(g.event_in_force, Some(e1), "no second Event in round 1");
+    assert!(g.event_discard.is_empty());
+    assert_eq!(g.news_row, row, "no second Newsfeed rotation in round 1");
+    assert_eq!(g.round, 1);
+    g.active = 2;
+    g.take_turn();
+    assert_eq!(g.event_in_force, Some(e1));
+    // seat 1's next turn begins round 2: its Event is flipped then
+    g.active = 1;
+    let out = g.run_loop();
+    assert_eq!(out.reason, EndReason::UnfinishedRoundCap);
+    assert_eq!(g.round, 2);
+    assert_eq!(g.event_discard, vec![e1]);
+    assert!(g.event_in_force.is_some() && g.event_in_force != Some(e1));
+    let events = g.log.as_ref().unwrap().iter().filter(|l| l.starts_with("Event:")).count();
+    assert_eq!(events, 1, "one Event per round: only round 2's");
+}
+
+// R17: extreme parameter values inside their ranges never wrap round: Sympathy counters, damage
+// and Influence/Credibility saturate (99 counters a time, 10 Influence a counter).
+#[test]
+fn r17_extreme_counters_saturate() {
+    let db = scenario::db(&[("keyword.sympathy.counter_influence", 10), ("keyword.sympathy.counter_credibility", 10)]);
+    let mut g = scenario::game(&db, &["tisza", "ner"]);
+    let d = g.put_in_play(0, "tis_tunteto_diak");
+    for _ in 0..400 {
+        g.add_counters(d, 99);
+    }
+    assert_eq!(g.inst[d as usize].counters, i16::MAX);
+    assert_eq!((g.influence(d), g.credibility(d)), (i16::MAX, i16::MAX));
+    // it deals its (saturated) Influence as damage without wrapping
+    let s = g.put_in_play(1, "ner_semjen_zsolt");
+    g.inst[s as usize].damage = 5;
+    g.script(0, &[Opt::Attack(d, 1)]);
+    g.script(1, &[Opt::Block(s, d)]);
+    g.campaign();
+    assert_eq!(g.zone_of(s), Zone::Oblivion, "knocked out, not healed by a wrapped damage total");
+    ok(&g);
+}
+
+// ======================================================================================
+// The action log (issue 9 item 14): a reader can follow the whole public game. Card names in
+// parentheses after "draws" and "puts 1 card on the bottom" are private to that player.
+// ======================================================================================
+
+fn take_log(g: &mut Game) -> Vec<String> {
+    std::mem::replace(g.log.as_mut().expect("log on"), Vec::new())
+}
+
+#[test]
+fn log_draws_name_the_cards_and_empty_deck_losses() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    g.log = Some(Vec::new());
+    let top: Vec<String> = g.players[0].deck.iter().rev().take(2).map(|&c| g.name(c).to_string()).collect();
+    g.draw(0, 2);
+    assert_eq!(take_log(&mut g), vec![format!("  P0 draws 2 cards ({}, {})", top[0], top[1])]);
+    thin_deck(&mut g, 0, 1);
+    let last = g.name(g.players[0].deck[0]).to_string();
+    g.draw(0, 3);
+    assert_eq!(
+        take_log(&mut g),
+        vec![
+            format!("  P0 draws 1 card ({last})"),
+            "  P0 cannot draw from an empty deck: loses 2 Support".to_string(),
+            "  P0 loses 2 Support (now 18)".to_string(),
+            "  P0 cannot draw from an empty deck: loses 2 Support".to_string(),
+            "  P0 loses 2 Support (now 16)".to_string(),
+        ]
+    );
+}
+
+#[test]
+fn log_hand_limit_discards_and_swap() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    fill_hand(&mut g, 0, 9);
+    g.log = Some(Vec::new());
+    g.start_player = 1; // no Event in this Wake
+    g.take_turn(); // draws to 10, discards 3 at Close
+    let log = take_log(&mut g);
+    let discards: Vec<&String> = log.iter().filter(|l| l.contains("discards")).collect();
+    assert_eq!(discards.len(), 3, "{log:#?}");
+    for (l, &c) in discards.iter().zip(&g.players[0].oblivion) {
+        assert_eq!(**l, format!("  P0 discards {} to Oblivion (hand limit)", g.name(c)));
+    }
+    // Swap: the Base is discarded, the draw names the new card
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    let b = g.put_in_hand(0, "ner_base_stadion");
+    g.add_bases(0, 0, 1);
+    let next = g.name(*g.players[0].deck.last().unwrap()).to_string();
+    g.log = Some(Vec::new());
+    g.apply_main(0, Opt::Swap(b));
+    let log = take_log(&mut g);
+    assert_eq!(log[0], format!("P0 swaps {}: discards it to Oblivion and draws", g.name(b)));
+    assert_eq!(log[1], format!("  P0 draws 1 card ({next})"));
+}
+
+// Targets, counters placed and removed, and a Newsfeed card "returned to hand" going to the
+// Newsfeed deck (R13.6) — logged as such.
+#[test]
+fn log_targets_counters_and_newsfeed_card_sent_back() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    let civil = g.put_in_play(1, "nf_civil_jogvedo");
+    let fa = g.put_in_play(1, "tis_forsthoffer_agnes");
+    g.log = Some(Vec::new());
+    g.gain_scandal(0, 1); // Outrage
+    let log = take_log(&mut g);
+    assert!(log.contains(&format!("  Outrage: {}", g.name(fa))), "{log:#?}");
+    assert!(log.contains(&format!("  {} gets 1 Sympathy counter(s) (now 1)", g.name(fa))), "{log:#?}");
+    g.add_counters(civil, 2);
+    let lex = g.put_in_hand(0, "ner_lex_ceu");
+    g.add_bases(0, 0, 3);
+    g.script(0, &[Opt::Card(civil)]);
+    g.play_card(0, lex);
+    g.resolve_top();
+    assert_eq!(g.news_deck[0], civil, "bottom of the Newsfeed deck");
+    let log = take_log(&mut g);
+    let name = g.name(civil);
+    assert!(log.contains(&format!("  Lex CEU: P0 targets {name} (P1's)")), "{log:#?}");
+    assert!(log.contains(&format!("  {name} leaves play: its 2 Sympathy counter(s) are removed")), "{log:#?}");
+    assert!(log.contains(&format!("  {name} goes to the bottom of the Newsfeed deck")), "{log:#?}");
+    assert!(!log.iter().any(|l| l.contains("returns to")), "{log:#?}");
+    assert!(log.contains(&"  Lex CEU goes to P0's Oblivion".to_string()), "{log:#?}");
+}
+
+// R15.4: Voter takeover is logged only when it happens: Border Closure stops the gain (and
+// the line).
+#[test]
+fn log_voter_takeover_not_when_border_closure_blocks_it() {
+    let db = scenario::db(&[]);
+    for closed in [false, true] {
+        let mut g = scenario::game(&db, &["ner", "radikalisok", "tisza"]);
+        if closed {
+            g.put_in_play(1, "rad_hatarzar");
+        }
+        g.log = Some(Vec::new());
+        g.players[2].support = 1;
+        g.lose_support(2, 1, 0);
+        g.state_check();
+        assert!(!g.players[2].alive);
+        let log = take_log(&mut g);
+        let logged = log.iter().any(|l| l.contains("Voter takeover"));
+        assert_eq!(logged, !closed, "{log:#?}");
+        assert_eq!(g.players[0].support, if closed { 20 } else { 25 });
+    }
+}
+
+// The log accounts for every card of a player's deck and hand through a whole game: the
+// deck and hand sizes at the end follow from the logged draws, mulligans, bottomed cards,
+// plays, Swaps, discards and returns to hand.
+#[test]
+fn log_follows_every_card_of_the_winner() {
+    let db = build_db(&load_raw(ketharmad::DEFAULT_CARD_DATA).unwrap(), &[]).unwrap();
+    let mut checked = 0;
+    for (seed, f) in [(1u64, vec![0u8, 2]), (2, vec![1, 3]), (3, vec![2, 1]), (4, vec![3, 0]), (5, vec![0, 1, 2, 3])] {
+        let spec = BatchSpec { bots: vec![BotSpec::random(); f.len()], factions: f.clone(), games: 4, seed, threads: Some(1), start_player: None };
+        for i in 0..4 {
+            let mut slot = None;
+            let (r, log) = ketharmad::batch::play_one_in(&mut slot, &db, &spec, i, true, false, false);
+            let g = slot.unwrap();
+            let log = log.unwrap();
+            let Some(w) = (r.winner >= 0).then_some(r.winner as usize) else { continue };
+            let tag = format!("P{w} ");
+            let count = |pat: &str| -> i64 {
+                log.iter()
+                    .filter_map(|l| {
+                        let t = l.trim_start();
+                        t.strip_prefix(&tag).and_then(|rest| rest.strip_prefix(pat)).map(|rest| rest)
+                    })
+                    .map(|rest| if pat == "draws " { rest.split(' ').next().unwrap().parse::<i64>().unwrap() } else { 1 })
+                    .sum()
+            };
+            let drawn = count("draws ");
+            let returned_by_mulligan: i64 = log
+                .iter()
+                .filter(|l| l.starts_with(&format!("P{w} mulligans")))
+                .map(|l| l.split("hand (").nth(1).unwrap().split(' ').next().unwrap().parse::<i64>().unwrap())
+                .sum();
+            let bottomed = count("puts 1 card on the bottom");
+            let played = count("plays ");
+            let swapped = count("swaps ");
+            let discarded = count("discards ");
+            let back = log.iter().filter(|l| l.ends_with(&format!("returns to P{w}'s hand"))).count() as i64;
+            let deck0 = db.decks[f[w] as usize].len() as i64;
+            assert_eq!(g.players[w].deck.len() as i64, deck0 - drawn + returned_by_mulligan + bottomed, "deck of P{w}, seed {seed} game {i}");
+            assert_eq!(
+                g.players[w].hand.len() as i64,
+                drawn - returned_by_mulligan - bottomed - played - swapped - discarded + back,
+                "hand of P{w}, seed {seed} game {i}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 15);
+}
+
+// Logging is free when off and changes nothing when on: the same games give the same results.
+#[test]
+fn log_on_or_off_same_games() {
+    let db = build_db(&load_raw(ketharmad::DEFAULT_CARD_DATA).unwrap(), &[]).unwrap();
+    for f in [vec![0u8, 2], vec![1, 2, 3], vec![3, 2, 1, 0]] {
+        let spec = BatchSpec { bots: vec![BotSpec::random(); f.len()], factions: f.clone(), games: 30, seed: 9, threads: Some(1), start_player: None };
+        for i in 0..30 {
+            let (a, _) = play_one(&db, &spec, i, false, false);
+            let (b, log) = play_one(&db, &spec, i, true, false);
+            assert!(log.unwrap().len() > 50);
+            assert_eq!((a.winner, a.turns, a.actions, a.end_reason), (b.winner, b.turns, b.actions, b.end_reason));
+        }
+    }
+}

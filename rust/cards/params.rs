@@ -216,8 +216,14 @@ pub fn registry(raw: &RawDb) -> Vec<ParamInfo> {
             }
         }
         for (name, &v) in &c.params {
-            let (min, max) = if name.ends_with("_max_roll") { (1, 5) } else { (0, 99) };
-            push(name, v, min, max, "a number in the rules text");
+            if name.ends_with("_max_roll") {
+                // any value is a table: the bands are read in order (self, opponent, draw,
+                // then Exposé), a roll going to the first band whose top it does not exceed;
+                // a band whose top is not above the previous one's is empty
+                push(name, v, 0, 6, "the highest d6 roll of this die band (bands are read in order; 0 or a top not above the previous band's: empty band)");
+            } else {
+                push(name, v, 0, 99, "a number in the rules text");
+            }
         }
     }
     out
@@ -355,13 +361,14 @@ pub fn build_db(raw: &RawDb, overrides: &[(String, ParamValue)]) -> Result<CardD
     for c in &raw.cards {
         cards.push(compile_card(c, &vals, &index, &mut parties)?);
     }
-    // Márki-Zay style die tables must have strictly increasing bands.
+    // Márki-Zay style die tables: each band's top is a d6 face or 0 (bands are read in
+    // order, so any tops within 0..=6 make a table; the card file's own values too)
     for c in &cards {
         for a in &c.abilities {
             if let Effect::DieRoll(t) = a.effect {
-                if !(t.self_max < t.opp_max && t.opp_max < t.draw_max && t.draw_max <= 5 && t.self_max >= 1) {
+                if [t.self_max, t.opp_max, t.draw_max].iter().any(|&x| !(0..=6).contains(&x)) {
                     return Err(format!(
-                        "card '{}': the die bands must increase strictly within 1..=5 (self {}, opponent {}, draw {})",
+                        "card '{}': the die band tops must be within 0..=6 (self {}, opponent {}, draw {})",
                         c.id, t.self_max, t.opp_max, t.draw_max
                     ));
                 }

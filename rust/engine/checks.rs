@@ -120,7 +120,10 @@ impl Game<'_> {
                 }
                 for p in 0..self.n {
                     if gains[p] > 0 && self.players[p].alive {
-                        glog!(self, "  Voter takeover: P{p}");
+                        // Border Closure stops the gain: then there is no Voter takeover to log
+                        if self.log.is_some() && !self.border_closed_for(p) {
+                            glog!(self, "  Voter takeover: P{p}");
+                        }
                         self.gain_support(p, gains[p]);
                     }
                 }
@@ -167,6 +170,26 @@ impl Game<'_> {
         self.players[p].eliminated_round = self.round as i32;
         self.players[p].eliminated_order = self.eliminations;
         self.eliminations += 1;
+        if self.log.is_some() {
+            let pl = &self.players[p];
+            let own: Vec<Cid> = pl.play.iter().copied().filter(|&c| self.inst[c as usize].owner as usize == p).collect();
+            let mut lines = vec![format!(
+                "  P{p}'s own cards leave the game: {} in hand, {} in the deck, {} in Oblivion, in play: {}",
+                pl.hand.len(),
+                pl.deck.len(),
+                pl.oblivion.len(),
+                if own.is_empty() { "none".to_string() } else { self.names(&own) }
+            )];
+            for &c in &pl.play {
+                let n = self.inst[c as usize].counters;
+                if n > 0 {
+                    lines.push(format!("  {} leaves play: its {n} Sympathy counter(s) are removed", self.name(c)));
+                }
+            }
+            if let Some(log) = self.log.as_mut() {
+                log.extend(lines);
+            }
+        }
         // cards in play that p controls
         let play = std::mem::take(&mut self.players[p].play);
         for &c in &play {
@@ -176,6 +199,7 @@ impl Game<'_> {
             if i.owner >= 0 && i.owner as usize != p {
                 // owned by another player: back to its owner's control
                 let o = i.owner as usize;
+                glog!(self, "  {} returns to P{o}'s control", self.name(c));
                 self.inst[c as usize].controller = -1;
                 self.players[p].play.push(c);
                 self.change_control_from(c, p, o);
@@ -192,6 +216,7 @@ impl Game<'_> {
             }
             let mine: Vec<Cid> = self.players[q].play.iter().copied().filter(|&c| self.inst[c as usize].owner as usize == p && self.inst[c as usize].owner >= 0).collect();
             for c in mine {
+                glog!(self, "  {} (P{p}'s, controlled by P{q}) leaves the game", self.name(c));
                 self.campaign_remove(c);
                 let pl = &mut self.players[q].play;
                 pl.retain(|&x| x != c);
@@ -216,6 +241,7 @@ impl Game<'_> {
         while i < self.chain.len() {
             if self.chain[i].controller as usize == p {
                 let it = self.chain.remove(i);
+                glog!(self, "  {} is removed from the chain", self.name(it.card));
                 if self.inst[it.card as usize].owner as usize == p {
                     self.remove_from_game(it.card);
                 } else {

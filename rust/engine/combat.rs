@@ -9,6 +9,7 @@ impl Game<'_> {
     pub fn can_start_campaign(&self, p: usize) -> bool {
         // scenario tests set readiness by hand: look at the board there
         self.players[p].campaigns < self.db.rules.campaigns_per_turn as u8
+            && self.round_mods.max_attackers.is_none_or(|n| n > 0)
             && if self.full_checks { self.players[p].play.iter().any(|&c| self.can_attack(c)) } else { self.players[p].able > 0 }
     }
 
@@ -54,7 +55,8 @@ impl Game<'_> {
         self.campaign.blocks.clear();
         self.campaign.blocked.clear();
         // Step 1: attackers (at least one, E44)
-        let max = if self.round_mods.max_attackers > 0 { self.round_mods.max_attackers as usize } else { usize::MAX };
+        // "at most N Figures may attack" (Veszélyhelyzet): N = 0 means none may
+        let max = self.round_mods.max_attackers.map_or(usize::MAX, |n| n.max(0) as usize);
         // the Figures that can attack, in play order: declaring changes nothing else, so
         // the list only loses each declared attacker
         let mut able = std::mem::take(&mut self.scratch_cards);
@@ -238,7 +240,8 @@ impl Game<'_> {
         }
         for &(c, n) in &dmg_to_figs {
             if n > 0 {
-                self.inst[c as usize].damage += n;
+                glog!(self, "  {} takes {n} combat damage", self.name(c));
+                self.inst[c as usize].damage = self.inst[c as usize].damage.saturating_add(n);
                 self.damaged = true;
                 self.wounded.push(c);
             }

@@ -180,6 +180,7 @@ impl<'a, 'db> SeatView<'a, 'db> {
     pub fn determinize(&self, rng: &mut crate::rng::Rng, policies: Vec<crate::bots::Policy>) -> Game<'db> {
         let mut g = self.g.clone();
         g.log = None;
+        g.decisions = None;
         g.check_invariants = false;
         g.policies = policies;
         let mut pool: Vec<Cid> = Vec::with_capacity(64);
@@ -241,6 +242,9 @@ impl Game<'_> {
         if let crate::bots::Policy::Random(rng) = &mut self.policies[seat] {
             let i = rng.below(self.opts.len());
             return self.opts[i];
+        }
+        if let Some(d) = self.decisions.as_mut() {
+            d.push((seat as u8, kind, self.opts.clone()));
         }
         let mut pol = std::mem::take(&mut self.policies[seat]);
         let i = {

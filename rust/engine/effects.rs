@@ -90,11 +90,26 @@ impl Game<'_> {
             return None;
         }
         self.target_source = Some(source);
-        Some(match self.decide(p, DecisionKind::Target) {
+        let t = match self.decide(p, DecisionKind::Target) {
             Opt::Player(q) => Tgt::Player(q),
             Opt::Card(c) => Tgt::Card(c),
             _ => Tgt::None,
-        })
+        };
+        match t {
+            Tgt::Player(q) => glog!(self, "  {}: P{p} targets P{q}", self.name(source)),
+            Tgt::Card(c) => glog!(self, "  {}: P{p} targets {}", self.name(source), self.target_label(c)),
+            Tgt::None => glog!(self, "  {}: P{p} chooses no target", self.name(source)),
+        }
+        Some(t)
+    }
+
+    /// A card as a target in the log: its name and where it is.
+    fn target_label(&self, c: Cid) -> String {
+        let i = &self.inst[c as usize];
+        match i.zone {
+            Zone::Chain => format!("{} (P{}'s, on the chain)", self.name(c), i.controller),
+            _ => format!("{} (P{}'s)", self.name(c), i.controller),
+        }
     }
 
     /// A chosen target is still there (R13.3.1).
@@ -213,7 +228,7 @@ impl Game<'_> {
             }
             Effect::Damage { n } => {
                 if let Some(c) = tcard {
-                    self.inst[c as usize].damage += n;
+                    self.inst[c as usize].damage = self.inst[c as usize].damage.saturating_add(n);
                     self.damaged = true;
                     self.wounded.push(c);
                     glog!(self, "  {} takes {n} damage", self.name(c));
@@ -234,7 +249,7 @@ impl Game<'_> {
             Effect::ReturnToHand { controller_scandal } => {
                 if let Some(c) = tcard {
                     let q = self.controller(c);
-                    glog!(self, "  {} returns to its owner's hand", self.name(c));
+                    // the log line names where it goes (a Newsfeed card: the Newsfeed deck)
                     self.leave_play(c, true);
                     if controller_scandal > 0 && cond_ok {
                         self.gain_scandal(q, controller_scandal as i32);

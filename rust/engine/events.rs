@@ -15,12 +15,14 @@ impl Game<'_> {
             }
             self.rng_events.shuffle(&mut d);
             self.event_deck = d;
+            glog!(self, "The Event discard pile is shuffled into a new Event deck");
         }
         // (2)+(3) flip; the previous Event goes to the discard pile and its round effect ends
         let new = self.event_deck.pop();
         if let Some(old) = self.event_in_force.take() {
             self.inst[old as usize].zone = Zone::EventDiscard;
             self.event_discard.push(old);
+            glog!(self, "  {} goes to the Event discard pile", self.name(old));
         }
         // round modifiers touch only attacking Figures' stats, and no Campaign is under way
         // during the Event procedure, so no memoised stats change here
@@ -31,6 +33,7 @@ impl Game<'_> {
             let c = self.news_row.remove(0);
             self.inst[c as usize].zone = Zone::NewsDeck;
             self.news_deck.insert(0, c);
+            glog!(self, "  Newsfeed rotation: {} goes to the bottom of the Newsfeed deck", self.name(c));
         }
         self.refill_row();
         // (5) the new Event
@@ -90,6 +93,7 @@ impl Game<'_> {
                 for c in row {
                     self.inst[c as usize].zone = Zone::NewsDeck;
                     self.news_deck.insert(0, c);
+                    glog!(self, "  {} goes to the bottom of the Newsfeed deck", self.name(c));
                 }
                 self.refill_row();
             }
@@ -128,7 +132,7 @@ impl Game<'_> {
                     RoundMod::RecruitCostReduction(n) => r.recruit_cost_delta -= n,
                     RoundMod::RecruitCostIncrease(n) => r.recruit_cost_delta += n,
                     RoundMod::BasicExposeBonus(n) => r.basic_expose_bonus += n,
-                    RoundMod::MaxAttackers(n) => r.max_attackers = n,
+                    RoundMod::MaxAttackers(n) => r.max_attackers = Some(r.max_attackers.map_or(n, |m| m.min(n))),
                     RoundMod::ReactionCostIncrease(n) => r.reaction_cost_increase += n,
                     RoundMod::SwapCostIncrease(n) => r.swap_cost_increase += n,
                     RoundMod::UnblockedExtraDamage(n) => r.unblocked_extra_damage += n,

@@ -10,6 +10,7 @@ impl Game<'_> {
             let Some(c) = self.news_deck.pop() else { break };
             self.inst[c as usize].zone = Zone::NewsRow;
             self.news_row.push(c);
+            glog!(self, "  Newsfeed row: {} is turned face up", self.name(c));
         }
     }
 

@@ -13,19 +13,21 @@ impl Game<'_> {
         }
         self.players[p].scandal += n;
         glog!(self, "  P{p} gains {n} Scandal (now {})", self.players[p].scandal);
-        // Outrage: first time each turn one of your opponents gains Scandal
+        // Outrage: the first time in each turn that any of q's opponents gains Scandal, each
+        // Outrage Figure q controls at that moment gets its counters (a Figure that enters
+        // later in the turn waits for the next turn's first gain)
         let turn = self.turn;
         let k = self.db.rules.outrage_sympathy as i16;
         for q in 0..self.n {
-            if q == p || !self.players[q].alive {
+            if q == p || !self.players[q].alive || self.players[q].outrage_turn == turn {
                 continue;
             }
+            self.players[q].outrage_turn = turn;
             for i in 0..self.players[q].play.len() {
                 let c = self.players[q].play[i];
-                if self.def(c).kw.outrage && self.inst[c as usize].outrage_turn != turn {
-                    self.inst[c as usize].outrage_turn = turn;
+                if self.def(c).kw.outrage {
+                    glog!(self, "  Outrage: {}", self.name(c));
                     self.add_counters(c, k);
-                    glog!(self, "  Outrage: {} gets {k} Sympathy counter(s)", self.name(c));
                 }
             }
         }

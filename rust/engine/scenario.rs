@@ -119,7 +119,6 @@ impl Game<'_> {
         i.zone = Zone::Play;
         i.controller = seat as i8;
         i.entered = seq;
-        i.outrage_turn = u32::MAX;
         self.players[seat].play.push(c);
         self.ready_in(c);
         self.board_gen += 1;

@@ -61,6 +61,7 @@ impl Game<'_> {
             }
             k += 1;
             self.players[p].mulligans += 1;
+            glog!(self, "P{p} mulligans ({k}): shuffles the hand ({}) into the deck", crate::engine::state::cards(self.players[p].hand.len()));
             let pl = &mut self.players[p];
             while let Some(c) = pl.hand.pop() {
                 self.inst[c as usize].zone = Zone::Deck;
@@ -83,6 +84,7 @@ impl Game<'_> {
                     self.take_from_hand(p, c);
                     self.inst[c as usize].zone = Zone::Deck;
                     self.players[p].deck.insert(0, c);
+                    glog!(self, "  P{p} puts 1 card on the bottom of the deck ({})", self.name(c));
                 }
             }
         }

@@ -45,8 +45,6 @@ pub struct Inst {
     pub eot_momentum: bool,
     /// Order of entering play (R5.1).
     pub entered: u32,
-    /// The turn in which its Outrage last triggered.
-    pub outrage_turn: u32,
     /// Copied from the card definition for the hot loop (`Inst::F_*` bits).
     pub flags: u16,
     /// Resource source: 0..3 a fixed resource, 3 = any, -1 = none; and units per exhaust.
@@ -313,6 +311,8 @@ pub struct Player {
     /// Cards in play this player controls, in the order they entered.
     pub play: Vec<Cid>,
     pub alive: bool,
+    /// The turn in which one of its opponents first gained Scandal (Outrage), or u32::MAX.
+    pub outrage_turn: u32,
     pub eliminated_round: i32,
     pub eliminated_order: i8,
     // per-turn counters (R7.3.1)
@@ -379,7 +379,8 @@ pub struct RoundMods {
     pub attacker_credibility: i16,
     pub recruit_cost_delta: i16,
     pub basic_expose_bonus: i16,
-    pub max_attackers: i16,
+    /// At most this many attackers per Campaign this round (None: no limit; 0: no attacks).
+    pub max_attackers: Option<i16>,
     pub reaction_cost_increase: i16,
     pub swap_cost_increase: i16,
     pub unblocked_extra_damage: i16,
@@ -501,6 +502,10 @@ pub struct Game<'db> {
     pub scratch_src: Vec<(Cid, u8, u8)>,
     pub pending_leave: Vec<(Cid, u8)>,
     pub log: Option<Vec<String>>,
+    /// Tests: every decision put to a policy (seat, kind, options), recorded when Some. Only
+    /// decisions with more than one option asked of a non-random policy are recorded (a
+    /// single option is taken without asking, R8.8).
+    pub decisions: Option<Vec<(u8, super::decision::DecisionKind, Vec<Opt>)>>,
     /// Card plays (seat, card definition, turn), recorded when Some.
     pub plays: Option<Vec<(u8, u16, u16)>>,
     /// Invariant checking after every action (fuzzer).
@@ -598,6 +603,15 @@ macro_rules! glog {
 }
 pub(crate) use glog;
 
+/// "1 card", "2 cards" (for the log).
+pub(crate) fn cards(k: usize) -> String {
+    if k == 1 {
+        "1 card".into()
+    } else {
+        format!("{k} cards")
+    }
+}
+
 impl<'db> Game<'db> {
     /// A game ready to be set up: every card instance created, in its starting zone.
     pub fn new(db: &'db CardDb, cfg: &GameConfig, policies: Vec<Policy>) -> Game<'db> {
@@ -670,6 +684,7 @@ impl<'db> Game<'db> {
             board_count: Default::default(),
             pending_leave: b.pending_leave,
             log: None,
+            decisions: None,
             plays: None,
             check_invariants: false,
             invariant_error: None,
@@ -707,6 +722,7 @@ impl<'db> Game<'db> {
             let p = &mut g.players[seat];
             p.faction = f;
             p.alive = true;
+            p.outrage_turn = u32::MAX;
             p.eliminated_round = -1;
             p.eliminated_order = -1;
             p.deck.reserve(40);
@@ -800,20 +816,37 @@ impl<'db> Game<'db> {
     // ----- primitive moves -------------------------------------------------------------
 
     /// Draw `n` cards; each card that cannot be drawn costs `empty_deck_loss` Support (R7.6.1).
+    /// The log names the cards drawn in parentheses: those names are private to `p` (the log
+    /// is one omniscient view; a seat's own view would show only the count to the others).
     pub fn draw(&mut self, p: usize, n: i32) {
+        let mut k = 0;
         for _ in 0..n {
             if let Some(c) = self.players[p].deck.pop() {
                 self.inst[c as usize].zone = Zone::Hand;
                 self.hand_push(p, c);
+                k += 1;
                 if self.turn > 0 {
                     self.players[p].drawn |= 1u128 << (self.inst[c as usize].def & 127);
                 }
             } else {
+                // the deck stays empty: the cards drawn are all drawn before the first loss
+                if k > 0 {
+                    glog!(self, "  P{p} draws {} ({})", cards(k), self.names(&self.players[p].hand[self.players[p].hand.len() - k..]));
+                    k = 0;
+                }
                 let loss = self.db.rules.empty_deck_loss;
                 glog!(self, "  P{p} cannot draw from an empty deck: loses {loss} Support");
                 self.lose_support(p, loss, -1);
             }
         }
+        if k > 0 {
+            glog!(self, "  P{p} draws {} ({})", cards(k), self.names(&self.players[p].hand[self.players[p].hand.len() - k..]));
+        }
+    }
+
+    /// The names of `cs`, comma-separated (for the log).
+    pub fn names(&self, cs: &[Cid]) -> String {
+        cs.iter().map(|&c| self.name(c)).collect::<Vec<_>>().join(", ")
     }
 
     /// Card `c` entered, left or changed sides: renew what depends on the board. A plain
@@ -911,15 +944,18 @@ impl<'db> Game<'db> {
             Faction::Newsfeed => {
                 i.zone = Zone::NewsDeck;
                 self.news_deck.insert(0, c);
+                glog!(self, "  {} goes to the bottom of the Newsfeed deck", self.name(c));
             }
             Faction::Token => {
                 i.zone = Zone::Box;
                 self.token_box.push(c);
+                glog!(self, "  {} goes back to the box", self.name(c));
             }
             _ => {
                 i.zone = Zone::Oblivion;
                 let o = i.owner as usize;
                 self.players[o].oblivion.push(c);
+                glog!(self, "  {} goes to P{o}'s Oblivion", self.name(c));
             }
         }
     }
@@ -938,7 +974,6 @@ impl<'db> Game<'db> {
             i.fresh = d.ctype.is_figure();
             i.counters = 0;
             i.entered = seq;
-            i.outrage_turn = u32::MAX;
         }
         self.seq += 1;
         self.players[p].play.push(c);
@@ -970,17 +1005,22 @@ impl<'db> Game<'db> {
         }
         self.campaign_remove(c);
         let d = self.def(c);
+        let lost = self.inst[c as usize].counters;
         {
             let i = &mut self.inst[c as usize];
             i.end_turn_state();
             i.counters = 0;
             i.exhausted = false;
         }
+        if lost > 0 {
+            glog!(self, "  {} leaves play: its {lost} Sympathy counter(s) are removed", self.name(c));
+        }
         if to_hand && matches!(d.faction, Faction::Ner | Faction::Osszefogas | Faction::Tisza | Faction::Radikalisok) {
             let owner = self.inst[c as usize].owner as usize;
             self.inst[c as usize].zone = Zone::Hand;
             self.inst[c as usize].controller = -1;
             self.hand_push(owner, c);
+            glog!(self, "  {} returns to P{owner}'s hand", self.name(c));
         } else {
             self.to_graveyard(c);
         }

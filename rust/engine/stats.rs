@@ -1,7 +1,7 @@
 //! Influence and Credibility with every static bonus (Sympathy counters, Supermajority, Unity,
 //! Joint Candidate, lords, Lone, Events), and the board conditions cards test.
 
-use super::state::{Cid, Game, Inst, StatCache};
+use super::state::{glog, Cid, Game, Inst, StatCache};
 use crate::cards::{Condition, Static, Who};
 
 impl Game<'_> {
@@ -161,16 +161,20 @@ impl Game<'_> {
         let i = &self.inst[c as usize];
         let r = &self.db.rules;
         let (bi, bc) = self.static_bonus(c);
-        let mut inf = i.base_influence + i.counters * r.counter_influence as i16 + i.eot_influence + bi;
-        let mut cred = i.base_credibility + i.counters * r.counter_credibility as i16 + i.eot_credibility + bc;
+        // in i32, clamped: extreme parameter values (99 counters a turn, 10 stats a counter)
+        // must not wrap round
+        let w = |x: i16| x as i32;
+        let mut inf = w(i.base_influence) + w(i.counters) * r.counter_influence + w(i.eot_influence) + w(bi);
+        let mut cred = w(i.base_credibility) + w(i.counters) * r.counter_credibility + w(i.eot_credibility) + w(bc);
         if self.attacking(c) {
-            inf += self.round_mods.attacker_influence;
-            cred += self.round_mods.attacker_credibility;
+            inf += w(self.round_mods.attacker_influence);
+            cred += w(self.round_mods.attacker_credibility);
             if i.lone > 0 && self.campaign.attackers.len() == 1 {
-                inf += i.lone;
+                inf += w(i.lone);
             }
         }
-        (inf, cred)
+        let clamp = |x: i32| x.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
+        (clamp(inf), clamp(cred))
     }
 
     pub fn has_momentum(&self, c: Cid) -> bool {
@@ -211,8 +215,10 @@ impl Game<'_> {
     /// Put `n` Sympathy counters on a Figure.
     pub fn add_counters(&mut self, c: Cid, n: i16) {
         if n > 0 && self.in_play(c) && self.ctype(c).is_figure() {
-            self.inst[c as usize].counters += n;
+            let i = &mut self.inst[c as usize];
+            i.counters = i.counters.saturating_add(n);
             self.stat_memo[c as usize].set((0, 0, 0));
+            glog!(self, "  {} gets {n} Sympathy counter(s) (now {})", self.name(c), self.inst[c as usize].counters);
         }
     }
 }

@@ -120,6 +120,10 @@ impl Game<'_> {
 
     /// Wake (E29): ready, start-of-turn effects, the Event procedure, Wake window.
     fn wake(&mut self, p: usize) {
+        // a new round begins only if `p` is the start player as its turn begins: one who
+        // becomes it during this Wake (the start player knocked out by a start-of-turn
+        // Exposé) begins the next round with its next turn (R12.1, R12.9, E66)
+        let starts_round = p == self.start_player;
         let (mut ready, mut able) = (0u64, 0u16);
         for i in 0..self.players[p].play.len() {
             let c = self.players[p].play[i];
@@ -154,7 +158,7 @@ impl Game<'_> {
                 i += 1;
             }
         }
-        if p == self.start_player {
+        if starts_round {
             self.event_procedure();
             if self.halted() {
                 return;
@@ -282,7 +286,7 @@ impl Game<'_> {
                 let cost = self.swap_cost();
                 self.pay(p, cost);
                 self.take_from_hand(p, c);
-                glog!(self, "P{p} swaps {}", self.name(c));
+                glog!(self, "P{p} swaps {}: discards it to Oblivion and draws", self.name(c));
                 self.inst[c as usize].zone = Zone::Oblivion;
                 self.players[p].oblivion.push(c);
                 self.draw(p, 1);
@@ -361,6 +365,7 @@ impl Game<'_> {
                 self.take_from_hand(p, c);
                 self.inst[c as usize].zone = Zone::Oblivion;
                 self.players[p].oblivion.push(c);
+                glog!(self, "  P{p} discards {} to Oblivion (hand limit)", self.name(c));
             }
         }
         self.state_check();
