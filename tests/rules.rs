@@ -41,7 +41,7 @@ fn r10_3_basic_expose_takes_up_to_two() {
 use ketharmad::batch::{play_one, BatchSpec};
 use ketharmad::bots::{BotSpec, Policy};
 use ketharmad::cards::{build_db, load_raw, CardDb, ParamValue, Trigger};
-use ketharmad::engine::{Cid, EndReason, Game, GameConfig, Outcome, SeatView};
+use ketharmad::engine::{Cid, DecisionKind, EndReason, Game, GameConfig, Outcome, SeatView};
 
 /// A game before setup (every card in its deck, hands empty), all seats scripted.
 fn fresh<'a>(db: &'a CardDb, factions: &[u8], seed: u64) -> Game<'a> {
@@ -2155,4 +2155,450 @@ fn log_on_or_off_same_games() {
             assert_eq!((a.winner, a.turns, a.actions, a.end_reason), (b.winner, b.turns, b.actions, b.end_reason));
         }
     }
+}
+
+// ======================================================================================
+// Rules cited by no test before (issue 9 item 15)
+// ======================================================================================
+
+/// Record every decision put to the (scripted) policies from now on.
+fn record(g: &mut Game) {
+    g.decisions = Some(Vec::new());
+}
+
+fn recorded(g: &Game, seat: u8, kind: DecisionKind) -> Vec<Vec<Opt>> {
+    g.decisions.as_ref().unwrap().iter().filter(|d| d.0 == seat && d.1 == kind).map(|d| d.2.clone()).collect()
+}
+
+// R1.3: the last player remaining wins; there is no other end: with 4 players the game goes
+// on after the first and second eliminations and ends at the third.
+#[test]
+fn r1_3_last_player_remaining_wins() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "osszefogas", "tisza", "radikalisok"]);
+    for (k, p) in [1usize, 3, 0].into_iter().enumerate() {
+        g.players[p].support = 1;
+        g.lose_support(p, 1, -1);
+        g.state_check();
+        assert!(!g.players[p].alive);
+        if k < 2 {
+            assert!(g.outcome.is_none(), "{} players left: the game goes on", 3 - k);
+        }
+    }
+    assert_eq!(g.outcome, Some(Outcome { winner: Some(2), reason: EndReason::LastPlayerStanding }));
+    ok(&g);
+}
+
+// R1.5, R1.5.1–R1.5.3: a turn is one player's go, a round runs from the start player round to
+// the start player. An "until end of turn" change ends with the turn it was made in; the
+// Event's "this round" effect lasts through every player's turn of the round and ends when
+// the next round's Event is flipped.
+#[test]
+fn r1_5_turns_and_rounds() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["tisza", "ner", "radikalisok"]);
+    stack_events(&mut g, &["ev_veszelyhelyzet", "ev_kvotanepszavazas"]);
+    let fa = g.put_in_play(0, "tis_forsthoffer_agnes");
+    let k = g.put_in_hand(0, "tis_kozfelhaborodas");
+    g.add_bases(0, 2, 2);
+    g.players[1].scandal = 2;
+    g.log = Some(Vec::new());
+    g.script(0, &[Opt::Play(k)]);
+    let turn0 = g.turn;
+    g.take_turn(); // seat 0, the start player: round 1's Event
+    assert!(g.log.as_ref().unwrap().contains(&format!("  {} gets +2/+2", g.name(fa))), "the pump happened");
+    assert_eq!(g.inst[fa as usize].eot_influence, 0, "R1.5.1: ended with the turn");
+    assert_eq!(g.round_mods.max_attackers, Some(2), "R1.5.3: the Event lasts the round");
+    for p in [1, 2] {
+        g.active = p;
+        g.take_turn();
+        assert_eq!(g.round_mods.max_attackers, Some(2), "still round 1 in P{p}'s turn");
+    }
+    assert_eq!(g.turn, turn0 + 3, "three turns in the round");
+    g.active = 0;
+    g.take_turn(); // round 2 begins: the next Event replaces the round effect
+    assert_eq!(g.round_mods.max_attackers, None);
+    assert_eq!(g.event_discard.len(), 1);
+}
+
+// R2.7.2 (E4): Márki-Zay Péter's die is a fair d6 from the game's seeded generator: every
+// face comes up about equally often, the same seed gives the same rolls, another seed others.
+#[test]
+fn r2_7_2_e4_die_is_a_fair_seeded_d6() {
+    let db = scenario::db(&[]);
+    let rolls = |seed: u64, n: usize| -> Vec<u8> {
+        let mut g = fresh(&db, &[1, 0], seed);
+        let mz = g.put_in_play(0, "osz_marki_zay_peter");
+        for p in 0..2 {
+            g.players[p].support = 1_000_000;
+        }
+        g.log = Some(Vec::new());
+        for _ in 0..n {
+            g.run_triggers(mz, 0, Trigger::StartOfTurn);
+        }
+        g.log
+            .as_ref()
+            .unwrap()
+            .iter()
+            .filter_map(|l| l.split(" rolls ").nth(1))
+            .map(|r| r.parse::<u8>().unwrap())
+            .collect()
+    };
+    let a = rolls(5, 3000);
+    assert_eq!(a.len(), 3000);
+    for face in 1..=6u8 {
+        let k = a.iter().filter(|&&r| r == face).count();
+        assert!((400..=600).contains(&k), "face {face} came up {k} times in 3000 rolls");
+    }
+    assert_eq!(rolls(5, 200), a[..200].to_vec(), "same seed, same rolls");
+    assert_ne!(rolls(6, 200), a[..200].to_vec(), "another seed, other rolls");
+}
+
+// R3.3.4 (E8): players decide on mulligans in seat order, each seeing only their own hand,
+// before the start player is chosen: the deal and the mulligan decisions do not depend on who
+// will start.
+#[test]
+fn r3_3_4_e8_mulligans_in_seat_order_before_the_start_player() {
+    let db = scenario::db(&[]);
+    let mut hands = Vec::new();
+    for start in [Some(0u8), Some(2), None] {
+        let mut g = fresh(&db, &[0, 1, 2], 21);
+        record(&mut g);
+        g.log = Some(Vec::new());
+        g.script(1, &[Opt::Mulligan]);
+        g.setup(start);
+        let seats: Vec<u8> = g.decisions.as_ref().unwrap().iter().filter(|d| d.1 == DecisionKind::Mulligan).map(|d| d.0).collect();
+        assert_eq!(seats, vec![0, 1, 1, 2], "seat order; seat 1 decides again after its mulligan");
+        let log = g.log.as_ref().unwrap();
+        let setup_line = log.iter().position(|l| l.starts_with("Setup:")).unwrap();
+        let last_keep = log.iter().rposition(|l| l.contains(" keeps ")).unwrap();
+        assert!(last_keep < setup_line, "every mulligan decision comes before the start player is drawn");
+        // each seat sees only its own hand
+        let v = SeatView::new(&g, 0);
+        assert!(g.players[1].hand.iter().all(|&c| v.card_id(c).is_none()));
+        assert!(g.players[0].hand.iter().all(|&c| v.card_id(c).is_some()));
+        hands.push(g.players.iter().map(|p| p.hand.clone()).collect::<Vec<_>>());
+    }
+    assert!(hands.windows(2).all(|w| w[0] == w[1]), "hands after mulligans are the same whoever starts");
+}
+
+// R3.6.1 (E9): the start player is drawn uniformly at random by the seeded generator, or
+// fixed by input.
+#[test]
+fn r3_6_1_e9_start_player_random_or_fixed() {
+    let db = scenario::db(&[]);
+    let mut count = [0; 3];
+    for seed in 0..900 {
+        let mut g = fresh(&db, &[0, 1, 2], seed);
+        g.setup(None);
+        count[g.start_player] += 1;
+        assert_eq!(g.active, g.start_player);
+        let mut h = fresh(&db, &[0, 1, 2], seed);
+        h.setup(None);
+        assert_eq!(h.start_player, g.start_player, "reproducible");
+    }
+    for (s, &k) in count.iter().enumerate() {
+        assert!((240..=360).contains(&k), "seat {s} started {k} of 900 games");
+    }
+    for s in 0..3u8 {
+        let mut g = fresh(&db, &[0, 1, 2], 7);
+        g.setup(Some(s));
+        assert_eq!((g.start_player, g.active), (s as usize, s as usize));
+    }
+}
+
+// R4.4.1 (E13): a party comes from the type line only; a Newsfeed Figure's Független label
+// (Civil jogvédő) never counts for Unity, a Független on the type line (Hadházy Ákos) does.
+#[test]
+fn r4_4_1_e13_party_from_the_type_line_only() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["osszefogas", "ner"]);
+    g.put_in_play(0, "osz_szakszervezeti_vezeto"); // MSZP
+    g.put_in_play(0, "osz_dobrev_klara"); // DK
+    let civil = g.put_in_play(0, "nf_civil_jogvedo");
+    assert_eq!(g.def(civil).party, "—", "its type line names no party");
+    assert!(!g.unity(0), "MSZP + DK + a Független-labelled Newsfeed Figure = 2 parties");
+    g.put_in_play(0, "osz_hadhazy_akos");
+    assert!(g.unity(0), "Független on the type line is the third party");
+}
+
+// R6.2.1 (E21): the card document defines each Base's resource; exhausting the Base gives
+// exactly that one resource (every Base of the set shows one type).
+#[test]
+fn r6_2_1_e21_each_base_gives_its_resource() {
+    let db = scenario::db(&[]);
+    let letters = ["F", "M", "U"];
+    let mut seen = 0;
+    for (fi, faction) in ["ner", "osszefogas", "tisza", "radikalisok"].iter().enumerate() {
+        let mut ids: Vec<u16> = db.decks[fi].clone();
+        ids.sort();
+        ids.dedup();
+        for d in ids {
+            let def = db.def(d);
+            if def.ctype != ketharmad::cards::CardType::Base {
+                continue;
+            }
+            let r = def.produces.expect("a Base gives a resource");
+            assert!(def.text.contains(&format!("add {}", letters[r])), "{}: text {:?}", def.id, def.text);
+            let mut g = scenario::game(&db, &[faction, if fi == 0 { "tisza" } else { "ner" }]);
+            let b = g.put_in_play(0, &def.id);
+            let (fixed, any) = g.available(0);
+            let mut want = [0i16; 3];
+            want[r] = 1;
+            assert_eq!((fixed, any), (want, 0), "{}", def.id);
+            for other in 0..3 {
+                let mut pips = [0i16; 3];
+                pips[other] = 1;
+                let cost = ketharmad::cards::Cost { generic: 0, pips };
+                assert_eq!(g.can_pay(0, cost), other == r, "{} paying {}", def.id, letters[other]);
+            }
+            let mut pips = [0i16; 3];
+            pips[r] = 1;
+            g.pay(0, ketharmad::cards::Cost { generic: 0, pips });
+            assert!(g.inst[b as usize].exhausted);
+            assert_eq!(g.players[0].pool, [0; 3], "its one unit paid the pip");
+            seen += 1;
+        }
+    }
+    assert_eq!(seen, 16, "every Base of the four factions");
+}
+
+// R6.5: an exhausted card can't be used again until its controller's next Wake: an exhausted
+// Base pays nothing and an exhausted Figure can neither attack nor block, through the
+// opponent's whole turn; the controller's Wake readies them.
+#[test]
+fn r6_5_exhausted_until_your_next_wake() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["radikalisok", "ner"]);
+    let b = g.add_bases(0, 2, 1)[0];
+    let s = g.put_in_play(0, "rad_sneider_tamas");
+    let k = g.put_in_play(1, "ner_kover_laszlo");
+    g.pay(0, ketharmad::cards::Cost { generic: 1, pips: [0; 3] });
+    g.campaign(); // its only attacker: declared without asking
+    assert!(ex(&g, b) && ex(&g, s));
+    assert!(!g.can_pay(0, ketharmad::cards::Cost { generic: 1, pips: [0; 3] }));
+    assert!(!g.can_attack(s));
+    // the opponent's turn: still exhausted, so it can't block
+    g.active = 1; // not the start player: no Event
+    record(&mut g);
+    g.script(1, &[Opt::Campaign]);
+    g.take_turn();
+    assert!(ex(&g, k) && g.players[0].support == 19, "Kövér László attacked unblocked: {}", g.players[0].support);
+    assert!(ex(&g, b) && ex(&g, s), "exhausted through the opponent's turn");
+    assert!(recorded(&g, 0, DecisionKind::Blocks).is_empty(), "no blocker offered");
+    // the controller's own Wake readies them
+    g.active = 0;
+    g.take_turn();
+    assert!(!ex(&g, b));
+    ok(&g);
+}
+
+// R8.4 (E39): main priority offers ending the Action phase first, a Base once per turn, the
+// Recruit once, the basic Exposé once and the Campaign once, and any card that can be played.
+#[test]
+fn r8_4_e39_main_priority_options_and_limits() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["osszefogas", "ner"]);
+    let b1 = g.put_in_hand(0, "osz_base_utcaforum");
+    let b2 = g.put_in_hand(0, "osz_base_ellenzeki_napilap");
+    let d = g.put_in_play(0, "osz_dobrev_klara");
+    g.add_bases(0, 1, 5);
+    g.add_bases(0, 2, 3);
+    g.players[1].scandal = 3;
+    g.main_options(0);
+    assert_eq!(g.opts[0], Opt::EndPhase);
+    for o in [Opt::PlayBase(b1), Opt::PlayBase(b2), Opt::Swap(b1), Opt::Expose(1), Opt::Campaign] {
+        assert!(g.opts.contains(&o), "{o:?} offered");
+    }
+    let row = g.news_row[0];
+    assert!(g.opts.contains(&Opt::Recruit(row)));
+    assert!(g.apply_main(0, Opt::PlayBase(b1)));
+    g.main_options(0);
+    assert!(!g.opts.contains(&Opt::PlayBase(b2)), "one Base per turn");
+    assert!(g.opts.contains(&Opt::Swap(b2)), "Swap is not playing a Base");
+    assert!(g.apply_main(0, Opt::Recruit(row)));
+    assert!(g.apply_main(0, Opt::Expose(1)));
+    g.script(0, &[Opt::Attack(d, 1)]);
+    assert!(g.apply_main(0, Opt::Campaign));
+    g.main_options(0);
+    assert!(!g.opts.iter().any(|o| matches!(o, Opt::Recruit(_) | Opt::Expose(_) | Opt::Campaign)), "{:?}", g.opts);
+    assert_eq!(g.opts[0], Opt::EndPhase);
+    assert!(!g.apply_main(0, Opt::EndPhase), "ending the Action phase moves to Close");
+}
+
+// R8.7 (E42): while something is in progress (a window after an action, a Campaign) only
+// Reactions can be played: a Move is offered with main priority only.
+#[test]
+fn r8_7_e42_moves_only_when_nothing_is_in_progress() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["tisza", "ner"]);
+    let mv = g.put_in_hand(0, "tis_elo_bejelentkezes");
+    let re = g.put_in_hand(0, "tis_kozfelhaborodas");
+    let fa = g.put_in_play(0, "tis_forsthoffer_agnes");
+    g.add_bases(0, 1, 3);
+    g.add_bases(0, 2, 3);
+    g.main_options(0);
+    assert!(g.opts.contains(&Opt::Play(mv)) && g.opts.contains(&Opt::Play(re)));
+    assert!(!g.can_play_from_hand(0, mv, true) && g.can_play_from_hand(0, re, true));
+    // in the Campaign window and the after-action window, seat 0 is offered only the Reaction
+    record(&mut g);
+    assert!(g.apply_main(0, Opt::Campaign)); // Forsthoffer Ágnes, the only attacker
+    assert!(ex(&g, fa));
+    let windows = recorded(&g, 0, DecisionKind::Respond);
+    assert_eq!(windows.len(), 2, "Campaign window and after-action window");
+    for opts in &windows {
+        assert!(opts.contains(&Opt::Play(re)) && !opts.contains(&Opt::Play(mv)), "{opts:?}");
+    }
+}
+
+// R9.2.1 (E45): attack targets are players, never Figures or Institutions; with three
+// players each attacker names a live opponent, with two every attacker attacks the opponent.
+#[test]
+fn r9_2_1_e45_only_players_are_attacked() {
+    let db = scenario::db(&[]);
+    for factions in [vec!["radikalisok", "ner", "tisza"], vec!["radikalisok", "ner"]] {
+        let mut g = scenario::game(&db, &factions);
+        let a = g.put_in_play(0, "rad_sneider_tamas");
+        let b = g.put_in_play(0, "rad_duro_dora");
+        g.put_in_play(1, "ner_kover_laszlo");
+        g.put_in_play(1, "ner_rezsicsokkentes");
+        record(&mut g);
+        let last = factions.len() as u8 - 1;
+        g.script(0, &[Opt::Attack(a, last), Opt::Attack(b, 1)]);
+        g.campaign();
+        let decl = recorded(&g, 0, DecisionKind::Attackers);
+        assert!(!decl.is_empty());
+        for opts in &decl {
+            for o in opts {
+                match *o {
+                    Opt::Attack(c, q) => {
+                        assert!(c == a || c == b);
+                        assert!(q != 0 && (q as usize) < factions.len(), "{o:?}");
+                    }
+                    Opt::Done => {}
+                    _ => panic!("attackers decision offered {o:?}"),
+                }
+            }
+        }
+        let targets: std::collections::BTreeSet<u8> = decl[0].iter().filter_map(|o| if let Opt::Attack(_, q) = o { Some(*q) } else { None }).collect();
+        assert_eq!(targets.into_iter().collect::<Vec<_>>(), (1..factions.len() as u8).collect::<Vec<_>>());
+    }
+}
+
+// R9.6: the Campaign ends after step 4 and the Action phase goes on: an after-action window
+// follows (the opponent may respond) and cards can still be played after it.
+#[test]
+fn r9_6_action_phase_continues_after_the_campaign() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["radikalisok", "tisza"]);
+    let s = g.put_in_play(0, "rad_sneider_tamas");
+    let later = g.put_in_hand(0, "rad_duro_dora");
+    g.add_bases(0, 2, 3);
+    g.add_bases(0, 1, 1);
+    g.put_in_play(1, "tis_forsthoffer_agnes");
+    g.put_in_hand(1, "tis_kozfelhaborodas");
+    g.add_bases(1, 2, 2);
+    record(&mut g);
+    assert!(g.apply_main(0, Opt::Campaign), "the Action phase continues");
+    assert_eq!(g.players[1].support, 18);
+    assert!(ex(&g, s) && !g.campaign.active);
+    assert_eq!(recorded(&g, 1, DecisionKind::Respond).len(), 2, "Campaign window, then the after-action window");
+    g.main_options(0);
+    assert!(g.opts.contains(&Opt::Play(later)) && !g.opts.contains(&Opt::Campaign));
+    assert!(g.apply_main(0, Opt::Play(later)));
+    assert_eq!(g.zone_of(later), Zone::Play);
+}
+
+// R10.3.2 (E52): the basic Exposé is taken with main priority in your own Action phase and
+// takes effect at once (nothing goes on the chain to answer or Neutralize); an after-action
+// window follows, in which the opponent may play a Reaction.
+#[test]
+fn r10_3_2_e52_basic_expose_timing() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["osszefogas", "tisza"]);
+    g.add_bases(0, 1, 2);
+    g.players[1].scandal = 2;
+    let fa = g.put_in_play(1, "tis_forsthoffer_agnes");
+    let k = g.put_in_hand(1, "tis_kozfelhaborodas");
+    g.add_bases(1, 2, 2);
+    g.log = Some(Vec::new());
+    record(&mut g);
+    g.script(1, &[Opt::Play(k)]);
+    assert!(g.apply_main(0, Opt::Expose(1)));
+    let log = g.log.clone().unwrap();
+    let exposed = log.iter().position(|l| l.contains("P0 exposes P1: takes 2 Scandal")).unwrap();
+    let reacted = log.iter().position(|l| l.starts_with("P1 plays")).unwrap();
+    assert!(exposed < reacted, "the Exposé took effect before anyone could respond");
+    assert_eq!(g.players[1].scandal, 0);
+    assert_eq!(g.players[1].support, 18);
+    assert_eq!(g.zone_of(k), Zone::Oblivion, "the Reaction was played in the after-action window");
+    let _ = fa;
+    // the basic Exposé is never offered outside main priority
+    for d in g.decisions.as_ref().unwrap() {
+        if d.2.iter().any(|o| matches!(o, Opt::Expose(_))) {
+            assert_eq!(d.1, DecisionKind::Main);
+        }
+    }
+    // nor to a player outside their own Action phase
+    assert!(recorded(&g, 1, DecisionKind::Respond).iter().all(|o| !o.iter().any(|x| matches!(x, Opt::Expose(_)))));
+}
+
+// R11.2.2 (E61): recruiting a Newsfeed Action plays it: it goes on the chain like an Action
+// played with main priority (target chosen, the opponent may answer) and afterwards goes to
+// the bottom of the Newsfeed deck; it never enters play. (The card set has no Newsfeed Action,
+// so this uses one where 444 is a Move.)
+#[test]
+fn r11_2_2_e61_recruiting_a_newsfeed_action() {
+    let text = ketharmad::DEFAULT_CARD_DATA.replace(
+        "type = \"institution\"\nrole = \"News portal\"\nparty = \"—\"\npublic_figure = false\ncost = { generic = 1, f = 0, m = 1, u = 0 }\nkeywords = []\ntext = \"↷: target opponent gains 1 Scandal.\"\nparams = { opponent_scandal = 1 }\nabilities = [\n  { on = \"activated\", cost = \"exhaust\", do = \"opponent_gains_scandal\", target = \"opponent\", n = \"opponent_scandal\" },",
+        "type = \"move\"\nrole = \"News portal\"\nparty = \"—\"\npublic_figure = false\ncost = { generic = 1, f = 0, m = 1, u = 0 }\nkeywords = []\ntext = \"Target opponent gains 1 Scandal.\"\nparams = { opponent_scandal = 1 }\nabilities = [\n  { on = \"resolve\", do = \"opponent_gains_scandal\", target = \"opponent\", n = \"opponent_scandal\" },",
+    );
+    assert_ne!(text, ketharmad::DEFAULT_CARD_DATA, "444 became a Move");
+    let db = build_db(&load_raw(&text).unwrap(), &[]).unwrap();
+    let mut g = scenario::game(&db, &["ner", "tisza", "osszefogas"]);
+    // 444 face up in the row (the row's last card back on top of the Newsfeed deck)
+    let c = g.find_free(0, "nf_444");
+    let x = g.news_row.pop().unwrap();
+    g.inst[x as usize].zone = Zone::NewsDeck;
+    g.news_deck.push(x);
+    g.news_row.insert(0, c);
+    g.inst[c as usize].zone = Zone::NewsRow;
+    ok(&g);
+    g.add_bases(0, 1, 2);
+    g.main_options(0);
+    assert!(g.opts.contains(&Opt::Recruit(c)));
+    g.script(0, &[Opt::Player(2)]);
+    g.recruit(0, c);
+    assert_eq!(g.zone_of(c), Zone::Chain, "on the chain, not in play");
+    assert!(g.players[0].play.iter().all(|&x| x != c));
+    assert_eq!(g.players[0].recruits, 1);
+    g.window(1);
+    assert_eq!(g.players[2].scandal, 1, "resolved against the chosen opponent");
+    assert_eq!(g.zone_of(c), Zone::NewsDeck);
+    assert_eq!(g.news_deck[0], c, "bottom of the Newsfeed deck");
+    ok(&g);
+}
+
+// R0.7 (E1): card text first. A card's "can't" beats a rule or effect that says "can" (Border
+// Closure stops an Event's Support gain for its controller's opponents; Kerítés can't attack
+// although ready), and a card's permission beats the rule it contradicts (Momentum: a Fresh
+// Figure attacks, against R6.6).
+#[test]
+fn r0_7_e1_card_text_first() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["radikalisok", "ner", "tisza"]);
+    g.put_in_play(0, "rad_hatarzar");
+    g.force_event("ev_fulkeforradalom"); // every player gains 2 Support
+    assert_eq!((g.players[0].support, g.players[1].support, g.players[2].support), (22, 20, 20));
+    let fence = g.put_in_play(0, "tok_kerites");
+    assert!(!g.inst[fence as usize].exhausted && !g.inst[fence as usize].fresh);
+    assert!(!g.can_attack(fence), "Kerítés can't attack");
+    assert!(!g.can_start_campaign(0));
+    let m = g.find_free(0, "nf_megafon_influenszer");
+    g.enter_play(m, 0);
+    assert!(g.inst[m as usize].fresh, "it entered this turn");
+    assert!(g.can_attack(m), "Momentum beats Fresh");
+    g.campaign(); // Megafon-influenszer, the only possible attacker
+    assert_eq!(g.players[1].support, 18);
+    ok(&g);
 }

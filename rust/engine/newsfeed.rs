@@ -1,6 +1,6 @@
 //! The Newsfeed row and Recruit (R11).
 
-use super::state::{glog, Cid, Game, Zone};
+use super::state::{glog, Cid, Game, Inst, Zone};
 
 impl Game<'_> {
     /// Refill the row from the top of the Newsfeed deck (E58, E59).
@@ -15,19 +15,31 @@ impl Game<'_> {
     }
 
     pub fn can_recruit(&self, p: usize, c: Cid) -> bool {
-        self.players[p].recruits < self.db.rules.recruits_per_turn as u8 && self.can_pay(p, self.recruit_cost(c))
+        self.players[p].recruits < self.db.rules.recruits_per_turn as u8 && self.can_pay(p, self.recruit_cost(c)) && self.recruit_extra_ok(p, c)
     }
 
-    /// Recruit (E60): pay, the card enters play under `p`'s control, the row is refilled.
+    /// A recruited Action needs what playing it needs (a target, a Figure to Sacrifice).
+    #[inline(always)]
+    pub(crate) fn recruit_extra_ok(&self, p: usize, c: Cid) -> bool {
+        self.inst[c as usize].flags & (Inst::F_SACRIFICE_CAST | Inst::F_NEEDS_TARGET) == 0 || self.can_play_extra(p, c)
+    }
+
+    /// Recruit (E60): pay, the card enters play under `p`'s control, the row is refilled. A
+    /// Newsfeed Action is played instead: it goes on the chain like an Action played with
+    /// main priority and afterwards to the bottom of the Newsfeed deck (E61).
     pub fn recruit(&mut self, p: usize, c: Cid) {
         let cost = self.recruit_cost(c);
-        self.pay(p, cost);
         self.players[p].recruits += 1;
         self.record_play(p, c);
         let i = self.news_row.iter().position(|&x| x == c).expect("not in row");
         self.news_row.remove(i);
         glog!(self, "P{p} recruits {}", self.name(c));
-        self.enter_play(c, p);
+        if self.inst[c as usize].is(Inst::F_ACTION) {
+            self.cast_action(p, c, cost);
+        } else {
+            self.pay(p, cost);
+            self.enter_play(c, p);
+        }
         self.refill_row();
         self.state_check();
     }

@@ -30,7 +30,7 @@ impl Game<'_> {
 
     /// The rare extra conditions of playing `c`: a Figure to Sacrifice, a legal target.
     #[inline(never)]
-    fn can_play_extra(&self, p: usize, c: Cid) -> bool {
+    pub(crate) fn can_play_extra(&self, p: usize, c: Cid) -> bool {
         let it = &self.inst[c as usize];
         if it.is(Inst::F_SACRIFICE_CAST) && self.figure_count(p) == 0 {
             return false;
@@ -56,11 +56,26 @@ impl Game<'_> {
         self.record_play(p, c);
         glog!(self, "P{p} plays {}", d.name);
         if d.ctype.is_action() {
+            let cost = self.play_cost(p, c);
+            self.cast_action(p, c, cost);
+        } else {
+            let cost = self.play_cost(p, c);
+            self.pay(p, cost);
+            self.enter_play(c, p);
+            self.state_check();
+        }
+    }
+
+    /// Announce Action card `c` for `p` at `cost` (out of its zone already): targets, pay,
+    /// additional costs, then onto the chain (E22, E36). A recruited Newsfeed Action is cast
+    /// this way too (E61).
+    pub(crate) fn cast_action(&mut self, p: usize, c: Cid, cost: crate::cards::Cost) {
+        let d = self.def(c);
+        {
             let mut targets = [Tgt::None; 4];
             for (i, ab) in d.abilities.iter().filter(|a| a.trigger == Trigger::Resolve).enumerate().take(4) {
                 targets[i] = self.choose_target(p, ab.target, c).unwrap_or(Tgt::None);
             }
-            let cost = self.play_cost(p, c);
             self.pay(p, cost);
             if d.sacrifice_to_cast {
                 self.opts.clear();
@@ -76,11 +91,6 @@ impl Game<'_> {
             self.inst[c as usize].zone = Zone::Chain;
             self.inst[c as usize].controller = p as i8;
             self.chain.push(ChainItem { card: c, controller: p as u8, targets });
-        } else {
-            let cost = self.play_cost(p, c);
-            self.pay(p, cost);
-            self.enter_play(c, p);
-            self.state_check();
         }
     }
 

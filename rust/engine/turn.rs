@@ -233,7 +233,7 @@ impl Game<'_> {
         if (self.players[p].recruits as i32) < self.db.rules.recruits_per_turn {
             for i in 0..self.news_row.len() {
                 let c = self.news_row[i];
-                let ok = Self::can_pay_from(avail, self.recruit_cost(c));
+                let ok = Self::can_pay_from(avail, self.recruit_cost(c)) && self.recruit_extra_ok(p, c);
                 push_if(&mut self.opts, Opt::Recruit(c), ok);
             }
         }
