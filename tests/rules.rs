@@ -1990,7 +1990,7 @@ fn r17_extreme_counters_saturate() {
 // ======================================================================================
 
 fn take_log(g: &mut Game) -> Vec<String> {
-    std::mem::replace(g.log.as_mut().expect("log on"), Vec::new())
+    std::mem::take(g.log.as_mut().expect("log on"))
 }
 
 #[test]
@@ -2113,7 +2113,7 @@ fn log_follows_every_card_of_the_winner() {
                 log.iter()
                     .filter_map(|l| {
                         let t = l.trim_start();
-                        t.strip_prefix(&tag).and_then(|rest| rest.strip_prefix(pat)).map(|rest| rest)
+                        t.strip_prefix(&tag).and_then(|rest| rest.strip_prefix(pat))
                     })
                     .map(|rest| if pat == "draws " { rest.split(' ').next().unwrap().parse::<i64>().unwrap() } else { 1 })
                     .sum()
