@@ -2039,7 +2039,9 @@ fn log_hand_limit_discards_and_swap() {
     g.apply_main(0, Opt::Swap(b));
     let log = take_log(&mut g);
     assert_eq!(log[0], format!("P0 swaps {}: discards it to Oblivion and draws", g.name(b)));
-    assert_eq!(log[1], format!("  P0 draws 1 card ({next})"));
+    assert_eq!(log[1], "  P0 pays {1}");
+    assert!(log[2].ends_with("is exhausted for resources"));
+    assert_eq!(log[3], format!("  P0 draws 1 card ({next})"));
 }
 
 // Targets, counters placed and removed, and a Newsfeed card "returned to hand" going to the
@@ -2601,4 +2603,22 @@ fn r0_7_e1_card_text_first() {
     g.campaign(); // Megafon-influenszer, the only possible attacker
     assert_eq!(g.players[1].support, 18);
     ok(&g);
+}
+
+// The log shows payments and the sources exhausted for them (public: exhausted state).
+#[test]
+fn log_payments_and_exhausted_sources() {
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    let m = g.put_in_hand(0, "ner_meszaros_lorinc");
+    let f = g.add_bases(0, 0, 2);
+    g.log = Some(Vec::new());
+    g.play_card(0, m);
+    let log = take_log(&mut g);
+    let pay = log.iter().position(|l| l == "  P0 pays {1}{F}").expect("payment logged");
+    for &b in &f {
+        assert!(ex(&g, b));
+        let line = format!("  {} is exhausted for resources", g.name(b));
+        assert!(log[pay..].contains(&line), "{log:#?}");
+    }
 }

@@ -2,7 +2,7 @@
 //! abilities (E22, E25). Payment is automatic: the payer uses the pool first, then Bases,
 //! then resource abilities of Institutions and Figures, keeping flexible sources for last.
 
-use super::state::{Cid, Game, Inst, Zone};
+use super::state::{glog, Cid, Game, Inst, Zone};
 use crate::cards::Cost;
 
 /// A cost change: increases add generic, reductions cut only generic and never below 0.
@@ -169,6 +169,7 @@ impl Game<'_> {
     fn tap_card(&mut self, p: usize, c: Cid, want: Option<usize>, rest: [i16; 3]) {
         let (r, n) = self.source_usable(c).unwrap();
         self.set_exhausted(c, true);
+        glog!(self, "  {} is exhausted for resources", self.name(c));
         let res = r.or(want).unwrap_or_else(|| self.generic_choice(p));
         if r.is_none() && n > 1 {
             // "choose … for each" (Matolcsy György): one unit for `want`, then the cost's
@@ -202,6 +203,7 @@ impl Game<'_> {
         if cost.pips == [0; 3] && cost.generic <= 0 {
             return;
         }
+        glog!(self, "  P{p} pays {}", cost.braces());
         let mut src = std::mem::take(&mut self.scratch_src);
         src.clear();
         for &c in &self.players[p].play {

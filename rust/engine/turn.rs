@@ -283,10 +283,10 @@ impl Game<'_> {
                 self.state_check();
             }
             Opt::Swap(c) => {
+                glog!(self, "P{p} swaps {}: discards it to Oblivion and draws", self.name(c));
                 let cost = self.swap_cost();
                 self.pay(p, cost);
                 self.take_from_hand(p, c);
-                glog!(self, "P{p} swaps {}: discards it to Oblivion and draws", self.name(c));
                 self.inst[c as usize].zone = Zone::Oblivion;
                 self.players[p].oblivion.push(c);
                 self.draw(p, 1);
@@ -296,10 +296,10 @@ impl Game<'_> {
             Opt::Activate(c, a) => self.activate(c, a as usize),
             Opt::Recruit(c) => self.recruit(p, c),
             Opt::Expose(q) => {
+                glog!(self, "P{p} uses the basic Exposé against P{q}");
                 let cost = self.expose_cost(q as usize);
                 self.pay(p, cost);
                 self.players[p].exposes += 1;
-                glog!(self, "P{p} uses the basic Exposé against P{q}");
                 let n = self.db.rules.expose_max_taken;
                 self.expose(p, q as usize, n, true);
                 self.state_check();
