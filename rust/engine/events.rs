@@ -7,6 +7,11 @@ use crate::cards::{Effect, RoundMod, Trigger};
 impl Game<'_> {
     /// R12.6: flip an Event, rotate the Newsfeed, apply the Event.
     pub fn event_procedure(&mut self) {
+        // one Event a round (R12.1): a second flip in the same round breaks an invariant
+        if self.check_invariants && self.invariant_error.is_none() && self.event_round == self.round {
+            self.invariant_error = Some(format!("turn {}: a second Event procedure in round {}", self.turn, self.round));
+        }
+        self.event_round = self.round;
         // (1) reshuffle the discard pile if the deck is empty
         if self.event_deck.is_empty() && !self.event_discard.is_empty() {
             let mut d = std::mem::take(&mut self.event_discard);

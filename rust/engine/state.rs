@@ -460,6 +460,8 @@ pub struct Game<'db> {
     pub actions_this_turn: u32,
     pub total_actions: u32,
     pub first_turn_done: bool,
+    /// The round of the latest Event procedure (0: none yet); the fuzzer checks one a round.
+    pub event_round: u32,
     pub outcome: Option<Outcome>,
     /// Who is credited with the latest Support reduction of each seat (-1 = nobody) (R15.4.1).
     pub last_reducer: [i8; 4],
@@ -658,6 +660,7 @@ impl<'db> Game<'db> {
             actions_this_turn: 0,
             total_actions: 0,
             first_turn_done: false,
+            event_round: 0,
             outcome: None,
             last_reducer: [-1; 4],
             eliminations: 0,
