@@ -37,11 +37,16 @@ def _chunk(args: argparse.Namespace, per_call: int) -> Optional[int]:
 
 
 def _check_out(args: argparse.Namespace) -> None:
-    """Fail before any game runs when the plots cannot be drawn or --out is not a folder."""
+    """Fail before any game runs when the plots cannot be drawn, --out is not a folder that
+    exists or can be made and is writable, or --run-id names a run already in it."""
     if not args.out:
+        if args.run_id is not None or args.overwrite:
+            raise ValueError("--run-id and --overwrite need --out FOLDER")
         return
-    if os.path.exists(args.out) and not os.path.isdir(args.out):
-        raise ValueError(f"--out must be a folder, {args.out!r} is a file")
+    from ._files import check_new_run, check_out_folder
+
+    folder = check_out_folder(args.out)
+    check_new_run(folder, args.run_id, args.overwrite)
     if not args.no_plots:
         from ._labreport import require_matplotlib
 
@@ -55,7 +60,7 @@ def _finish(result: Any, args: argparse.Namespace) -> None:
     from ._files import write_run
     from ._labreport import write_report
 
-    written = write_run(result, args.out)
+    written = write_run(result, args.out, run_id=args.run_id, overwrite=args.overwrite)
     run_id = written["runs"].stem
     report = write_report(result, args.out, plots=not args.no_plots, run_id=run_id)
     tables = ", ".join(sorted(k for k in written if k != "runs"))
@@ -73,6 +78,10 @@ def _lab_args(p: argparse.ArgumentParser, games_help: str, games_default: Option
     p.add_argument("--card-data", metavar="PATH", help="card-data TOML file (default: packaged)")
     p.add_argument("--out", metavar="FOLDER",
                    help="write Parquet tables (with provenance) and report.md + PNG plots here")  # fmt: skip
+    p.add_argument("--run-id", metavar="ID",
+                   help="name of the run's files in --out (default: <command>-<UTC time>-<random>)")  # fmt: skip
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace the files of an existing --run-id in --out")  # fmt: skip
     p.add_argument("--no-plots", action="store_true", help="report.md without plots (no matplotlib)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")  # fmt: skip

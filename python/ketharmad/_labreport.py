@@ -53,8 +53,10 @@ def _figure(width: float, height: float) -> Any:
 
 
 def _save(fig: Any, path: Path) -> Path:
-    fig.savefig(path, format="png", bbox_inches="tight")
-    return path
+    from ._files import write_atomic
+
+    # under a temporary name, then renamed: a crash never leaves a truncated PNG
+    return write_atomic(path, lambda tmp: fig.savefig(tmp, format="png", bbox_inches="tight"))
 
 
 # ---------------------------------------------------------------- plots
@@ -413,6 +415,7 @@ def write_report(
     if run_id:
         lines += ["", f"Parquet tables of this run: `*/{run_id}.parquet` in this folder "
                       "(read with `pl.scan_parquet(folder / '<table>' / '*.parquet')`)."]  # fmt: skip
-    path = root / "report.md"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
+    from ._files import write_atomic
+
+    text = "\n".join(lines) + "\n"
+    return write_atomic(root / "report.md", lambda tmp: tmp.write_text(text, encoding="utf-8"))

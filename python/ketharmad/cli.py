@@ -63,8 +63,11 @@ def _bots(items: Sequence[str]) -> Union[Any, list[Any]]:
 
 def _cmd_simulate(args: argparse.Namespace) -> None:
     from ._api import simulate
+    from ._files import check_out_file
     from ._report import sim_report
 
+    if args.out:  # before the first game
+        check_out_file(args.out, (".parquet", ".csv"), overwrite=args.overwrite)
     result = simulate(
         decks=args.decks,
         bots=_bots(args.bots),
@@ -81,13 +84,17 @@ def _cmd_simulate(args: argparse.Namespace) -> None:
 
 
 def _write(df: pl.DataFrame, path: str) -> None:
-    suffix = os.path.splitext(path)[1].lower()
-    if suffix == ".parquet":
-        df.write_parquet(path)
-    elif suffix == ".csv":
-        df.write_csv(path)
-    else:
+    """Write under a temporary name in the same folder, then rename: never a partial file."""
+    from pathlib import Path
+
+    from ._files import write_atomic
+
+    out = Path(path)
+    suffix = out.suffix.lower()
+    if suffix not in (".parquet", ".csv"):
         raise ValueError(f"--out must end in .parquet or .csv, got {path!r}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(out, df.write_parquet if suffix == ".parquet" else df.write_csv)
 
 
 def _cmd_cards(args: argparse.Namespace) -> None:
@@ -237,6 +244,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--out", metavar="FILE", help="write one row per game and seat (.parquet or .csv)"
     )
+    p.add_argument("--overwrite", action="store_true", help="replace an existing --out file")
     p.set_defaults(func=_cmd_simulate)
 
     p = sub.add_parser("cards", help="print the card reference")
