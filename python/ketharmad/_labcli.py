@@ -13,7 +13,11 @@ import sys
 from collections.abc import Mapping
 from typing import Any, Optional
 
-__all__ = ["add_lab_commands", "load_sweep_file"]
+__all__ = ["add_lab_commands", "load_sweep_file", "MAX_SWEEP_FILE_BYTES", "MAX_SWEEP_DEPTH"]
+
+#: Largest sweep file read, and the deepest nesting of tables and arrays accepted in it.
+MAX_SWEEP_FILE_BYTES = 1 << 20
+MAX_SWEEP_DEPTH = 32
 
 _SWEEP_KEYS = {
     "grid", "points", "decks", "bots", "games", "seed", "baseline", "params", "start_player",
@@ -93,7 +97,7 @@ def _cmd_matchups(args: argparse.Namespace) -> None:
 
     _check_out(args)
     if args.players == 2:
-        per_call = args.games // 2 if args.games else args.games_per_side
+        per_call = args.games // 2 if args.games else (args.games_per_side or 2000)
     else:
         per_call = (args.games or 1920) // 24 or 1
     result = matchups(
@@ -132,6 +136,24 @@ def _cmd_card_stats(args: argparse.Namespace) -> None:
     _finish(card_stats(batch), args)
 
 
+def _depth(value: Any) -> int:
+    """How deeply tables and arrays nest in a parsed TOML document (without recursion)."""
+    deepest = 0
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, Mapping):
+            children = list(item.values())
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, depth + 1)
+        if depth + 1 <= MAX_SWEEP_DEPTH:  # deeper is refused anyway
+            stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
 def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     """``{"ner_orban_viktor": {"influence": [4, 5]}}`` -> ``{"ner_orban_viktor.influence":
     [4, 5]}``: TOML reads an unquoted dotted key as nested tables."""
@@ -152,24 +174,32 @@ def load_sweep_file(path: str) -> dict[str, Any]:
     a list of factions or a list of lists), ``bots``, ``games``, ``seed``, ``baseline``,
     ``start_player``, ``threads``, ``card_data`` (relative to the file) and a ``[params]``
     table of fixed overrides. Parameter names may be quoted (``"rules.starting_support"``)
-    or bare dotted keys.
+    or bare dotted keys. The file may be at most 1 MiB, its tables and arrays nested at most
+    32 deep; otherwise, or when it is not valid TOML, ``ValueError``.
     """
+    import tomllib
+
+    from ._data import read_capped
+
     try:
-        import tomllib  # Python 3.11+
-    except ImportError:  # pragma: no cover - Python 3.9/3.10
-        try:
-            import tomli as tomllib  # type: ignore[no-redef]
-        except ImportError:
-            raise ValueError(
-                "reading a sweep TOML file needs Python 3.11+ or the tomli package (pip install tomli)"
-            ) from None
-    try:
-        with open(path, "rb") as f:
-            doc = tomllib.load(f)
+        text = read_capped(path, MAX_SWEEP_FILE_BYTES, "sweep file").decode("utf-8")
     except FileNotFoundError:
         raise ValueError(f"sweep file not found: {path}") from None
+    except IsADirectoryError:
+        raise ValueError(f"sweep file {path} is a directory") from None
+    except UnicodeDecodeError as e:
+        raise ValueError(f"sweep file {path} is not valid UTF-8: {e}") from None
+    except OSError as e:
+        raise ValueError(f"cannot read sweep file {path}: {e.strerror or e}") from None
+    too_deep = f"sweep file {path} is nested deeper than {MAX_SWEEP_DEPTH} levels"
+    try:
+        doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ValueError(f"sweep file {path} is not valid TOML: {e}") from None
+    except RecursionError:  # arrays or inline tables nested thousands deep
+        raise ValueError(too_deep) from None
+    if _depth(doc) > MAX_SWEEP_DEPTH:
+        raise ValueError(too_deep)
     unknown = sorted(set(doc) - _SWEEP_KEYS)
     if unknown:
         raise ValueError(
@@ -240,7 +270,7 @@ def add_lab_commands(sub: Any) -> None:
     )
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
                    help="2: the 4x4 matrix; 3 or 4: free-for-all over all 24 seatings")  # fmt: skip
-    p.add_argument("--games-per-side", type=int, default=2000,
+    p.add_argument("--games-per-side", type=int, default=None,
                    help="2 players: games per pair with each side starting (default: 2000)")  # fmt: skip
     _lab_args(p, "2 players: games per cell (instead of --games-per-side); 3-4 players: "
                  "games in total, a multiple of 24 (default: 1920)", None)  # fmt: skip

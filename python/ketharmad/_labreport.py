@@ -17,7 +17,7 @@ from typing import Any, Optional, Union
 import polars as pl
 
 from . import _core
-from ._report import ci_text, matchup_matrix_rows, pct, signed_pct, sweep_rows
+from ._report import ci_text, degenerate_note, matchup_matrix_rows, pct, signed_pct, sweep_rows
 from .stats import wilson_bounds
 
 __all__ = ["write_report", "MissingDependencyError", "require_matplotlib"]
@@ -373,6 +373,9 @@ def _sweep_md(result: Any, folder: Path, plots: bool) -> list[str]:
     out += ["## Points", "", md_table(["point", "overrides"], prow, [True, False]), "", "## Results", ""]
     headers, rows, right = sweep_rows(result)
     out.append(md_table(headers, rows, right))
+    note = degenerate_note(result)
+    if note:
+        out += ["", note]
     return out
 
 

@@ -191,7 +191,7 @@ def _cmd_bots(args: argparse.Namespace) -> None:
         table = bots()
         with pl.Config(tbl_rows=100, fmt_str_lengths=90, tbl_width_chars=160):
             print(table)
-        print("run a tournament: ketharmad bots random heuristic aggro --games 400")
+        print("run a tournament: ketharmad bots random heuristic aggro --games 480")
         return
     specs = _bots(args.specs)
     if not isinstance(specs, list):
@@ -260,7 +260,8 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bots", help="list bots and knobs, or run a tournament between bot specs")
     p.add_argument("specs", nargs="*", metavar="BOT", help="bot specs (names or JSON); none = list bots")
     p.add_argument("--decks", nargs=2, metavar="FACTION", help="one deck pairing (default: all 12)")
-    p.add_argument("--games", type=int, default=480, help="games per pair of bots (default: 480)")
+    p.add_argument("--games", type=int, default=480,
+                   help="games per pair of bots: a multiple of 24, or of 2 with --decks (default: 480)")  # fmt: skip
     p.add_argument("--seed", type=int, default=0, help="seed (default: 0)")
     p.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
     p.add_argument("--param", action="append", metavar="NAME=VALUE", help="parameter override")
