@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 import os
-import resource
 import subprocess
 import sys
 
@@ -181,13 +180,12 @@ def test_top_handles_nan(tiny_cs):
 
 def _limited_cli(argv: list[str]) -> subprocess.CompletedProcess:
     """Run the CLI in a child with a 2 GiB address-space limit and a time limit."""
-
-    def limit() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
-
-    code = "import sys; from ketharmad.cli import main; sys.exit(main(sys.argv[1:]))"
+    code = (
+        "import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30)); "
+        "from ketharmad.cli import main; sys.exit(main(sys.argv[1:]))"
+    )
     return subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True,
-                          timeout=120, preexec_fn=limit)  # fmt: skip
+                          timeout=120)  # fmt: skip
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
