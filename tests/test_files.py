@@ -132,3 +132,10 @@ def test_report_crash_leaves_no_partial_png(tmp_path, monkeypatch):
     assert (tmp_path / "matchups_heatmap.png").read_bytes() == png
     assert first.read_text(encoding="utf-8") == text
     assert sorted(p.name for p in tmp_path.iterdir()) == ["matchups_heatmap.png", "report.md"]
+
+
+def test_write_parquet_methods_take_overwrite(tmp_path, small):
+    small.write_parquet(tmp_path, run_id="m")
+    with pytest.raises(ValueError, match="already exists"):
+        small.write_parquet(tmp_path, run_id="m")
+    assert small.write_parquet(tmp_path, run_id="m", overwrite=True)["games"].exists()

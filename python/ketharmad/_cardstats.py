@@ -137,12 +137,14 @@ class CardStatsResult:
 
         return sim_provenance(self.batch, kind="card_stats")
 
-    def write_parquet(self, folder: Any, run_id: Optional[str] = None) -> dict[str, Any]:
+    def write_parquet(
+        self, folder: Any, run_id: Optional[str] = None, overwrite: bool = False
+    ) -> dict[str, Any]:
         """Write ``card_stats`` and the batch's tables as Parquet with provenance; see
         :func:`ketharmad.write_run`."""
         from ._files import write_run
 
-        return write_run(self, folder, run_id=run_id)
+        return write_run(self, folder, run_id=run_id, overwrite=overwrite)
 
     def __repr__(self) -> str:
         from ._report import card_stats_text

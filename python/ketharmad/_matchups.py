@@ -139,11 +139,13 @@ class MatchupResult:
             self.seed, self.n_games,
         )  # fmt: skip
 
-    def write_parquet(self, folder: Any, run_id: Optional[str] = None) -> dict[str, Any]:
+    def write_parquet(
+        self, folder: Any, run_id: Optional[str] = None, overwrite: bool = False
+    ) -> dict[str, Any]:
         """Write the tables as Parquet with provenance; see :func:`ketharmad.write_run`."""
         from ._files import write_run
 
-        return write_run(self, folder, run_id=run_id)
+        return write_run(self, folder, run_id=run_id, overwrite=overwrite)
 
     def __repr__(self) -> str:
         from ._report import matchups_text

@@ -166,12 +166,14 @@ class SweepResult:
             "sweep", self._card_text, self.params, self.bots, self.decks, self.seed, self.n_games
         )
 
-    def write_parquet(self, folder: Any, run_id: Optional[str] = None) -> dict[str, Any]:
+    def write_parquet(
+        self, folder: Any, run_id: Optional[str] = None, overwrite: bool = False
+    ) -> dict[str, Any]:
         """Write ``sweep``, ``sweep_points`` and ``sweep_games`` as Parquet with provenance;
         see :func:`ketharmad.write_run`."""
         from ._files import write_run
 
-        return write_run(self, folder, run_id=run_id)
+        return write_run(self, folder, run_id=run_id, overwrite=overwrite)
 
     def __repr__(self) -> str:
         from ._report import sweep_text
