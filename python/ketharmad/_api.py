@@ -26,6 +26,7 @@ from ._validate import (
     bot_label,
     check_bots,
     check_decks,
+    check_flag,
     check_int,
     check_params,
     check_seed,
@@ -174,6 +175,7 @@ def simulate(
     chunk_ = check_chunk_size(chunk_size)
     if not isinstance(record_plays, bool):
         raise ValueError(f"record_plays must be True or False, got {record_plays!r}")
+    progress = check_flag("progress", progress)
     text = load_card_data(card_data)
     if progress and chunk_ is None:
         chunk_ = auto_chunk_size(games_)

@@ -16,7 +16,7 @@ import polars as pl
 
 from . import _core
 from ._data import CardDataSource, load_card_data
-from .stats import Z95, wilson_bounds
+from .stats import Z95, rate, wilson_bounds
 
 __all__ = ["card_stats", "CardStatsResult", "expand_bits", "card_set_counts"]
 
@@ -79,7 +79,7 @@ def card_set_counts(records: pl.DataFrame) -> pl.DataFrame:
 def _rates(prefix: str) -> list[pl.Expr]:
     low, high = wilson_bounds(f"{prefix}_wins", f"{prefix}_games")
     return [
-        (pl.col(f"{prefix}_wins") / pl.col(f"{prefix}_games")).alias(f"{prefix}_win_rate"),
+        rate(f"{prefix}_wins", f"{prefix}_games").alias(f"{prefix}_win_rate"),
         low.alias(f"{prefix}_ci_low"),
         high.alias(f"{prefix}_ci_high"),
     ]
@@ -99,9 +99,25 @@ class CardStatsResult:
         self._card_text = card_text
 
     def top(self, faction: Optional[str] = None, by: str = "iwd", n: int = 10) -> pl.DataFrame:
-        """The ``n`` cards with the highest ``by`` (default IWD), optionally of one faction."""
+        """The ``n`` cards with the highest ``by`` (default IWD), optionally of one faction.
+
+        ``by`` is any numeric column of ``.table``; rows where it is null or NaN (a rate
+        over 0 games) come last."""
+        numeric = [c for c, t in self.table.schema.items() if t.is_numeric()]
+        if not isinstance(by, str) or by not in numeric:
+            raise ValueError(
+                f"by={by!r} is not a numeric column of the table; valid: {', '.join(numeric)}"
+            )
+        factions = self.table["faction"].unique(maintain_order=True).to_list()
+        if faction is not None and faction not in factions:
+            raise ValueError(
+                f"unknown faction {faction!r}; factions in this table: {', '.join(factions)}"
+            )
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise ValueError(f"n must be an int >= 0, got {n!r}")
         t = self.table if faction is None else self.table.filter(pl.col("faction") == faction)
-        return t.filter(pl.col(by).is_not_null()).sort(by, descending=True).head(n)
+        key = pl.col(by).fill_nan(None) if self.table.schema[by].is_float() else pl.col(by)
+        return t.sort(key, descending=True, nulls_last=True, maintain_order=True).head(n)
 
     @property
     def elapsed(self) -> float:
@@ -121,12 +137,14 @@ class CardStatsResult:
 
         return sim_provenance(self.batch, kind="card_stats")
 
-    def write_parquet(self, folder: Any, run_id: Optional[str] = None) -> dict[str, Any]:
+    def write_parquet(
+        self, folder: Any, run_id: Optional[str] = None, overwrite: bool = False
+    ) -> dict[str, Any]:
         """Write ``card_stats`` and the batch's tables as Parquet with provenance; see
         :func:`ketharmad.write_run`."""
         from ._files import write_run
 
-        return write_run(self, folder, run_id=run_id)
+        return write_run(self, folder, run_id=run_id, overwrite=overwrite)
 
     def __repr__(self) -> str:
         from ._report import card_stats_text
@@ -220,8 +238,8 @@ def card_stats(batch: Any, card_data: CardDataSource = None) -> CardStatsResult:
     t = t.with_columns(iwd=p1 - p0).with_columns(
         iwd_ci_low=pl.col("iwd") - half,
         iwd_ci_high=pl.col("iwd") + half,
-        faction_win_rate=pl.col("deck_wins") / pl.col("deck_games"),
-        seen_share=pl.col("in_hand_games") / pl.col("deck_games"),
+        faction_win_rate=rate("deck_wins", "deck_games"),
+        seen_share=rate("in_hand_games", "deck_games"),
     )
     plays = getattr(batch, "plays", None)
     if plays is not None:

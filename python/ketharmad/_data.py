@@ -7,9 +7,29 @@ import importlib.resources
 import os
 from typing import Optional, Union
 
-__all__ = ["CardDataSource", "load_card_data", "describe_card_data"]
+__all__ = [
+    "CardDataSource",
+    "load_card_data",
+    "describe_card_data",
+    "read_capped",
+    "MAX_CARD_DATA_BYTES",
+]
 
 CardDataSource = Optional[Union[str, "os.PathLike[str]"]]
+
+#: Largest card-data file read (the packaged one is about 100 KiB).
+MAX_CARD_DATA_BYTES = 16 << 20
+
+
+def read_capped(path: Union[str, "os.PathLike[str]"], limit: int, what: str) -> bytes:
+    """The bytes of ``path``, reading at most ``limit + 1`` of them, so a huge file or an
+    endless device (``/dev/zero``) fails fast: ``ValueError`` when larger than ``limit``."""
+    with open(path, "rb") as f:
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        size = f"{limit / (1 << 20):g} MiB" if limit >= 1 << 20 else f"{limit:,} bytes"
+        raise ValueError(f"{what} {os.fspath(path)} is larger than {size}")
+    return data
 
 
 @functools.lru_cache(maxsize=1)
@@ -27,8 +47,9 @@ def load_card_data(card_data: CardDataSource = None) -> str:
     """Return the text of the card-data TOML file to hand to the Rust core.
 
     ``None`` means the file shipped inside the package; otherwise ``card_data`` is the path
-    (``str`` or ``os.PathLike``) of a user's TOML file. Raises ``ValueError`` naming the path
-    when it cannot be read. The text itself is validated by the core.
+    (``str`` or ``os.PathLike``) of a user's TOML file of at most 16 MiB. Raises
+    ``ValueError`` naming the path when it cannot be read or is larger. The text itself is
+    validated by the core.
     """
     if card_data is None:
         return _packaged_text()
@@ -43,8 +64,7 @@ def load_card_data(card_data: CardDataSource = None) -> str:
             "write the text to a file and pass its path"
         )
     try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
+        return read_capped(path, MAX_CARD_DATA_BYTES, "card data file").decode("utf-8")
     except FileNotFoundError:
         raise ValueError(f"card data file not found: {path}") from None
     except IsADirectoryError:

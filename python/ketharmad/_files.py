@@ -12,16 +12,27 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import os
+import tempfile
 import uuid
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Optional, Protocol, Union
+from typing import Any, Callable, Optional, Protocol, Union
 
 import polars as pl
 
 from . import _core
 
-__all__ = ["PROVENANCE_COLUMNS", "write_run", "provenance", "new_run_id"]
+__all__ = [
+    "PROVENANCE_COLUMNS",
+    "write_run",
+    "provenance",
+    "new_run_id",
+    "write_atomic",
+    "check_folder",
+    "check_out_folder",
+    "check_out_file",
+    "check_new_run",
+]
 
 #: Columns added to every written table (same names and types in every file).
 PROVENANCE_COLUMNS = (
@@ -87,13 +98,65 @@ def _provenance_exprs(values: Mapping[str, Any]) -> list[pl.Expr]:
 
 
 def _check_run_id(run_id: str) -> str:
-    if not isinstance(run_id, str) or not run_id or os.sep in run_id or "/" in run_id:
-        raise ValueError(f"run_id must be a non-empty file name without '/', got {run_id!r}")
+    if (
+        not isinstance(run_id, str)
+        or not run_id
+        or os.sep in run_id
+        or "/" in run_id
+        or run_id.startswith(".")
+    ):
+        raise ValueError(
+            f"run_id must be a non-empty file name without '/' that does not start with '.', "
+            f"got {run_id!r}"
+        )
     return run_id
 
 
+def check_folder(folder: object, name: str = "folder") -> Path:
+    """``folder`` as a Path; a ``ValueError`` naming ``name`` unless it is a str or PathLike."""
+    if isinstance(folder, bytes) or not isinstance(folder, (str, os.PathLike)):
+        raise ValueError(
+            f"{name} must be a path (str or os.PathLike) of a folder, got {type(folder).__name__}"
+        )
+    path = Path(folder)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{name} must be a folder, {os.fspath(path)!r} is a file")
+    return path
+
+
+def temp_name(path: Path) -> Path:
+    """The temporary name a file is written under before it is renamed to ``path``: in the
+    same folder (so the rename is atomic), dot-prefixed and ending in ``.tmp``, so no
+    ``*.parquet`` / ``*.png`` glob and no reader of the final name ever sees it."""
+    return path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
+
+
+def _discard(path: Path) -> None:
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        pass
+
+
+def write_atomic(path: Path, write: Callable[[Path], Any]) -> Path:
+    """Call ``write(tmp)`` to write the file under a temporary name, then rename it to
+    ``path`` (atomic on POSIX). On any error the temporary file is removed and ``path`` is
+    left as it was."""
+    tmp = temp_name(path)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        _discard(tmp)
+        raise
+    return path
+
+
 def write_run(
-    result: Any, folder: Union[str, "os.PathLike[str]"], run_id: Optional[str] = None
+    result: Any,
+    folder: Union[str, "os.PathLike[str]"],
+    run_id: Optional[str] = None,
+    overwrite: bool = False,
 ) -> dict[str, Path]:
     """Write every table of a result as Parquet with provenance columns.
 
@@ -103,6 +166,16 @@ def write_run(
     ``folder/runs/<run_id>.parquet``; folders are created as needed and existing runs are
     left alone, so one folder can collect many runs (read them back with
     ``pl.scan_parquet(folder / "<table>" / "*.parquet")``).
+
+    Every file is written under a temporary name (``.<name>.<random>.tmp``, which no
+    ``*.parquet`` glob matches) and renamed into place once complete; the ``runs`` row is
+    renamed last, so a run is complete exactly when ``runs/<run_id>.parquet`` exists. A
+    crash or kill mid-write never leaves a partial Parquet file under a final name (at
+    most a ``.tmp`` file, removed on an ordinary error).
+
+    A ``run_id`` that already has files in ``folder`` is refused with ``ValueError`` unless
+    ``overwrite=True``, which replaces that run (its old tables that the new result lacks
+    are removed).
 
     Every file has the columns of :data:`PROVENANCE_COLUMNS` (``run_id``, ``run_kind``,
     ``run_version``, ``run_card_data_hash``, ``run_params``, ``run_bots``, ``run_decks``,
@@ -115,20 +188,24 @@ def write_run(
             "write_run needs the result of simulate, matchups, card_stats or sweep, "
             f"got {type(result).__name__}"
         )
+    root = check_folder(folder)
+    if not isinstance(overwrite, bool):
+        raise ValueError(f"overwrite must be True or False, got {overwrite!r}")
     res: _Writable = result
     tables = res._parquet_tables()
     values = dict(res._provenance())
     values["run_id"] = _check_run_id(run_id) if run_id is not None else new_run_id(values["run_kind"])
+    rid = values["run_id"]
+    existing = _run_files(root, rid)
+    if existing and not overwrite:
+        shown = ", ".join(p.relative_to(root).as_posix() for p in existing[:3])
+        more = f" and {len(existing) - 3} more" if len(existing) > 3 else ""
+        raise ValueError(
+            f"run_id {rid!r} already exists in {os.fspath(root)!r} ({shown}{more}); "
+            "choose another run_id or pass overwrite=True (CLI: --overwrite) to replace it"
+        )
     values["run_created"] = _dt.datetime.now(_dt.timezone.utc)
-    root = Path(folder)
     exprs = _provenance_exprs(values)
-    written: dict[str, Path] = {}
-    for name, df in tables.items():
-        sub = root / name
-        sub.mkdir(parents=True, exist_ok=True)
-        path = sub / f"{values['run_id']}.parquet"
-        df.with_columns(exprs).write_parquet(path)
-        written[name] = path
     run_row = pl.DataFrame(
         {
             "tables": [sorted(tables)],
@@ -136,11 +213,113 @@ def write_run(
             "card_data": [str(getattr(result, "card_data", ""))],
         }
     ).with_columns(exprs)
-    sub = root / "runs"
-    sub.mkdir(parents=True, exist_ok=True)
-    written["runs"] = sub / f"{values['run_id']}.parquet"
-    run_row.write_parquet(written["runs"])
+    frames = {name: df.with_columns(exprs) for name, df in tables.items()}
+    frames["runs"] = run_row  # last: its file marks the run complete
+    # every file is written in full under its temporary name before any is renamed, so an
+    # error or a kill while writing leaves no file of this run under a final name
+    pending: list[tuple[Path, Path]] = []
+    try:
+        for name, df in frames.items():
+            sub = root / name
+            sub.mkdir(parents=True, exist_ok=True)
+            final = sub / f"{rid}.parquet"
+            pending.append((temp_name(final), final))
+            df.write_parquet(pending[-1][0])
+        if existing:
+            # the old run stops being complete first, then its files are replaced
+            _discard(root / "runs" / f"{rid}.parquet")
+        for tmp, final in pending:
+            os.replace(tmp, final)
+    except BaseException:
+        for tmp, _ in pending:
+            _discard(tmp)
+        raise
+    written = {name: final for name, (_, final) in zip(frames, pending)}
+    for stale in existing:
+        if stale not in written.values():
+            _discard(stale)
     return written
+
+
+def _run_files(root: Path, run_id: str) -> list[Path]:
+    """The files ``root/<table>/<run_id>.parquet`` that already exist."""
+    if not root.is_dir():
+        return []
+    name = f"{run_id}.parquet"
+    return sorted(p / name for p in root.iterdir() if p.is_dir() and (p / name).exists())
+
+
+def _probe_writable(folder: Path, name: str) -> None:
+    """Create and remove a temporary file in ``folder``: the only test that also holds for
+    root, read-only mounts and full quotas."""
+    try:
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=".ketharmad-probe-", suffix=".tmp")
+    except OSError as e:
+        raise ValueError(
+            f"{name}: folder {os.fspath(folder)!r} is not writable ({e.strerror or e})"
+        ) from None
+    os.close(fd)
+    os.unlink(probe)
+
+
+def _check_can_make(folder: Path, name: str) -> None:
+    """``folder`` exists as a writable folder or can be made: its nearest existing ancestor
+    is a writable folder. Nothing is created."""
+    folder = Path(os.path.abspath(folder))
+    probe = folder
+    while not probe.exists():
+        if probe.parent == probe:
+            break
+        probe = probe.parent
+    if not probe.is_dir():
+        raise ValueError(
+            f"{name}: cannot make folder {os.fspath(folder)!r}: {os.fspath(probe)!r} is not a folder"
+        )
+    _probe_writable(probe, name)
+
+
+def check_out_folder(folder: object, name: str = "--out") -> Path:
+    """Check before a run that ``folder`` can receive its results: a path that is not a
+    file, inside a folder that exists or can be made, writable. Raises ``ValueError``."""
+    path = check_folder(folder, name)
+    _check_can_make(path, name)
+    return path
+
+
+def check_out_file(
+    path: object, suffixes: tuple[str, ...], overwrite: bool = False, name: str = "--out"
+) -> Path:
+    """Check before a run that a results file can be written to ``path``: one of
+    ``suffixes``, not a folder, not an existing file unless ``overwrite``, its folder
+    existing or makeable and writable. Raises ``ValueError``."""
+    if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)):
+        raise ValueError(f"{name} must be a file path, got {type(path).__name__}")
+    out = Path(path)
+    if out.suffix.lower() not in suffixes:
+        raise ValueError(
+            f"{name} must end in {' or '.join(suffixes)}, got {os.fspath(path)!r}"
+        )
+    if out.is_dir():
+        raise ValueError(f"{name} {os.fspath(out)!r} is a folder; give a file name")
+    if out.exists() and not overwrite:
+        raise ValueError(
+            f"{name} {os.fspath(out)!r} already exists; remove it, choose another name or "
+            "pass --overwrite"
+        )
+    _check_can_make(out.parent, name)
+    return out
+
+
+def check_new_run(folder: Path, run_id: Optional[str], overwrite: bool = False) -> None:
+    """Refuse (``ValueError``) a ``run_id`` that already has files in ``folder``."""
+    if run_id is None or overwrite:
+        return
+    existing = _run_files(Path(folder), _check_run_id(run_id))
+    if existing:
+        raise ValueError(
+            f"run_id {run_id!r} already exists in {os.fspath(folder)!r}; choose another "
+            "--run-id or pass --overwrite to replace it"
+        )
 
 
 def sim_tables(result: Any, prefix: str = "") -> dict[str, pl.DataFrame]:

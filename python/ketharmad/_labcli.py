@@ -13,7 +13,11 @@ import sys
 from collections.abc import Mapping
 from typing import Any, Optional
 
-__all__ = ["add_lab_commands", "load_sweep_file"]
+__all__ = ["add_lab_commands", "load_sweep_file", "MAX_SWEEP_FILE_BYTES", "MAX_SWEEP_DEPTH"]
+
+#: Largest sweep file read, and the deepest nesting of tables and arrays accepted in it.
+MAX_SWEEP_FILE_BYTES = 1 << 20
+MAX_SWEEP_DEPTH = 32
 
 _SWEEP_KEYS = {
     "grid", "points", "decks", "bots", "games", "seed", "baseline", "params", "start_player",
@@ -37,11 +41,16 @@ def _chunk(args: argparse.Namespace, per_call: int) -> Optional[int]:
 
 
 def _check_out(args: argparse.Namespace) -> None:
-    """Fail before any game runs when the plots cannot be drawn or --out is not a folder."""
+    """Fail before any game runs when the plots cannot be drawn, --out is not a folder that
+    exists or can be made and is writable, or --run-id names a run already in it."""
     if not args.out:
+        if args.run_id is not None or args.overwrite:
+            raise ValueError("--run-id and --overwrite need --out FOLDER")
         return
-    if os.path.exists(args.out) and not os.path.isdir(args.out):
-        raise ValueError(f"--out must be a folder, {args.out!r} is a file")
+    from ._files import check_new_run, check_out_folder
+
+    folder = check_out_folder(args.out)
+    check_new_run(folder, args.run_id, args.overwrite)
     if not args.no_plots:
         from ._labreport import require_matplotlib
 
@@ -55,7 +64,7 @@ def _finish(result: Any, args: argparse.Namespace) -> None:
     from ._files import write_run
     from ._labreport import write_report
 
-    written = write_run(result, args.out)
+    written = write_run(result, args.out, run_id=args.run_id, overwrite=args.overwrite)
     run_id = written["runs"].stem
     report = write_report(result, args.out, plots=not args.no_plots, run_id=run_id)
     tables = ", ".join(sorted(k for k in written if k != "runs"))
@@ -73,6 +82,10 @@ def _lab_args(p: argparse.ArgumentParser, games_help: str, games_default: Option
     p.add_argument("--card-data", metavar="PATH", help="card-data TOML file (default: packaged)")
     p.add_argument("--out", metavar="FOLDER",
                    help="write Parquet tables (with provenance) and report.md + PNG plots here")  # fmt: skip
+    p.add_argument("--run-id", metavar="ID",
+                   help="name of the run's files in --out (default: <command>-<UTC time>-<random>)")  # fmt: skip
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace the files of an existing --run-id in --out")  # fmt: skip
     p.add_argument("--no-plots", action="store_true", help="report.md without plots (no matplotlib)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")  # fmt: skip
@@ -84,7 +97,7 @@ def _cmd_matchups(args: argparse.Namespace) -> None:
 
     _check_out(args)
     if args.players == 2:
-        per_call = args.games // 2 if args.games else args.games_per_side
+        per_call = args.games // 2 if args.games else (args.games_per_side or 2000)
     else:
         per_call = (args.games or 1920) // 24 or 1
     result = matchups(
@@ -123,6 +136,24 @@ def _cmd_card_stats(args: argparse.Namespace) -> None:
     _finish(card_stats(batch), args)
 
 
+def _depth(value: Any) -> int:
+    """How deeply tables and arrays nest in a parsed TOML document (without recursion)."""
+    deepest = 0
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, Mapping):
+            children = list(item.values())
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, depth + 1)
+        if depth + 1 <= MAX_SWEEP_DEPTH:  # deeper is refused anyway
+            stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
 def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     """``{"ner_orban_viktor": {"influence": [4, 5]}}`` -> ``{"ner_orban_viktor.influence":
     [4, 5]}``: TOML reads an unquoted dotted key as nested tables."""
@@ -143,24 +174,32 @@ def load_sweep_file(path: str) -> dict[str, Any]:
     a list of factions or a list of lists), ``bots``, ``games``, ``seed``, ``baseline``,
     ``start_player``, ``threads``, ``card_data`` (relative to the file) and a ``[params]``
     table of fixed overrides. Parameter names may be quoted (``"rules.starting_support"``)
-    or bare dotted keys.
+    or bare dotted keys. The file may be at most 1 MiB, its tables and arrays nested at most
+    32 deep; otherwise, or when it is not valid TOML, ``ValueError``.
     """
+    import tomllib
+
+    from ._data import read_capped
+
     try:
-        import tomllib  # Python 3.11+
-    except ImportError:  # pragma: no cover - Python 3.9/3.10
-        try:
-            import tomli as tomllib  # type: ignore[no-redef]
-        except ImportError:
-            raise ValueError(
-                "reading a sweep TOML file needs Python 3.11+ or the tomli package (pip install tomli)"
-            ) from None
-    try:
-        with open(path, "rb") as f:
-            doc = tomllib.load(f)
+        text = read_capped(path, MAX_SWEEP_FILE_BYTES, "sweep file").decode("utf-8")
     except FileNotFoundError:
         raise ValueError(f"sweep file not found: {path}") from None
+    except IsADirectoryError:
+        raise ValueError(f"sweep file {path} is a directory") from None
+    except UnicodeDecodeError as e:
+        raise ValueError(f"sweep file {path} is not valid UTF-8: {e}") from None
+    except OSError as e:
+        raise ValueError(f"cannot read sweep file {path}: {e.strerror or e}") from None
+    too_deep = f"sweep file {path} is nested deeper than {MAX_SWEEP_DEPTH} levels"
+    try:
+        doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ValueError(f"sweep file {path} is not valid TOML: {e}") from None
+    except RecursionError:  # arrays or inline tables nested thousands deep
+        raise ValueError(too_deep) from None
+    if _depth(doc) > MAX_SWEEP_DEPTH:
+        raise ValueError(too_deep)
     unknown = sorted(set(doc) - _SWEEP_KEYS)
     if unknown:
         raise ValueError(
@@ -231,7 +270,7 @@ def add_lab_commands(sub: Any) -> None:
     )
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
                    help="2: the 4x4 matrix; 3 or 4: free-for-all over all 24 seatings")  # fmt: skip
-    p.add_argument("--games-per-side", type=int, default=2000,
+    p.add_argument("--games-per-side", type=int, default=None,
                    help="2 players: games per pair with each side starting (default: 2000)")  # fmt: skip
     _lab_args(p, "2 players: games per cell (instead of --games-per-side); 3-4 players: "
                  "games in total, a multiple of 24 (default: 1920)", None)  # fmt: skip

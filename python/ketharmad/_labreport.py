@@ -17,7 +17,7 @@ from typing import Any, Optional, Union
 import polars as pl
 
 from . import _core
-from ._report import ci_text, matchup_matrix_rows, pct, signed_pct, sweep_rows
+from ._report import ci_text, degenerate_note, matchup_matrix_rows, pct, signed_pct, sweep_rows
 from .stats import wilson_bounds
 
 __all__ = ["write_report", "MissingDependencyError", "require_matplotlib"]
@@ -53,8 +53,10 @@ def _figure(width: float, height: float) -> Any:
 
 
 def _save(fig: Any, path: Path) -> Path:
-    fig.savefig(path, format="png", bbox_inches="tight")
-    return path
+    from ._files import write_atomic
+
+    # under a temporary name, then renamed: a crash never leaves a truncated PNG
+    return write_atomic(path, lambda tmp: fig.savefig(tmp, format="png", bbox_inches="tight"))
 
 
 # ---------------------------------------------------------------- plots
@@ -371,6 +373,9 @@ def _sweep_md(result: Any, folder: Path, plots: bool) -> list[str]:
     out += ["## Points", "", md_table(["point", "overrides"], prow, [True, False]), "", "## Results", ""]
     headers, rows, right = sweep_rows(result)
     out.append(md_table(headers, rows, right))
+    note = degenerate_note(result)
+    if note:
+        out += ["", note]
     return out
 
 
@@ -413,6 +418,7 @@ def write_report(
     if run_id:
         lines += ["", f"Parquet tables of this run: `*/{run_id}.parquet` in this folder "
                       "(read with `pl.scan_parquet(folder / '<table>' / '*.parquet')`)."]  # fmt: skip
-    path = root / "report.md"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
+    from ._files import write_atomic
+
+    text = "\n".join(lines) + "\n"
+    return write_atomic(root / "report.md", lambda tmp: tmp.write_text(text, encoding="utf-8"))

@@ -14,8 +14,16 @@ from . import _core
 from ._api import check_chunk_size, run_batch
 from ._data import CardDataSource, describe_card_data, load_card_data
 from ._progress import Progress
-from ._validate import BotSpec, _check_bot_spec, check_int, check_params, check_seed, check_threads
-from .stats import wilson_bounds
+from ._validate import (
+    BotSpec,
+    _check_bot_spec,
+    check_flag,
+    check_int,
+    check_params,
+    check_seed,
+    check_threads,
+)
+from .stats import rate, wilson_bounds
 
 __all__ = ["matchups", "MatchupResult"]
 
@@ -23,6 +31,8 @@ __all__ = ["matchups", "MatchupResult"]
 LENGTH_QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
 #: Games per seating of the 24 seatings in a 3- or 4-player free-for-all by default.
 DEFAULT_FFA_GAMES = 1920
+#: Games per pair and start player in a 2-player matchup table by default.
+DEFAULT_GAMES_PER_SIDE = 2000
 
 
 def _faction_order(col: str) -> pl.Expr:
@@ -32,7 +42,7 @@ def _faction_order(col: str) -> pl.Expr:
 def _rate_columns(wins: str, games: str, prefix: str = "") -> list[pl.Expr]:
     low, high = wilson_bounds(wins, games)
     return [
-        (pl.col(wins) / pl.col(games)).alias(f"{prefix}win_rate"),
+        rate(wins, games).alias(f"{prefix}win_rate"),
         low.alias(f"{prefix}ci_low"),
         high.alias(f"{prefix}ci_high"),
     ]
@@ -129,11 +139,13 @@ class MatchupResult:
             self.seed, self.n_games,
         )  # fmt: skip
 
-    def write_parquet(self, folder: Any, run_id: Optional[str] = None) -> dict[str, Any]:
+    def write_parquet(
+        self, folder: Any, run_id: Optional[str] = None, overwrite: bool = False
+    ) -> dict[str, Any]:
         """Write the tables as Parquet with provenance; see :func:`ketharmad.write_run`."""
         from ._files import write_run
 
-        return write_run(self, folder, run_id=run_id)
+        return write_run(self, folder, run_id=run_id, overwrite=overwrite)
 
     def __repr__(self) -> str:
         from ._report import matchups_text
@@ -156,7 +168,7 @@ def _seat_bots(spec: BotSpec, n: int) -> list[Any]:
 
 def matchups(
     players: int = 2,
-    games_per_side: int = 2000,
+    games_per_side: Optional[int] = None,
     bots: BotSpec = "heuristic",
     seed: int = 0,
     params: Optional[Mapping[str, Union[int, bool, str]]] = None,
@@ -181,13 +193,15 @@ def matchups(
     simultaneous elimination), ``start_wins, start_win_rate, start_ci_low, start_ci_high``
     (how often the start player won the cell's games), ``on_play_win_rate`` (the faction's
     win rate when it started) and ``on_draw_win_rate`` (when the opponent started).
-    ``games`` may be given instead of ``games_per_side`` as the games per cell (even).
+    ``games`` may be given instead of ``games_per_side`` as the games per cell (even);
+    giving both is an error. Neither: ``games_per_side=2000``.
 
     **3 or 4 players**: a free-for-all over all 24 seatings (ordered choices of the
     factions), ``games`` in total (default 1,920 = 80 per seating; a multiple of 24), seat 0
     always starting, so every faction starts equally often and meets every turn order.
     ``.table`` has one row per faction: ``faction, games, wins, win_rate, ci_low, ci_high,
-    unfinished, no_winner, on_play_games, on_play_win_rate``.
+    unfinished, no_winner, on_play_games, on_play_win_rate``. ``games_per_side`` is for 2
+    players only.
 
     All games of a call are games of ONE batch (seed ``seed``) with distinct game indices, so
     any of them can be replayed: ``play([faction_0, faction_1], bots, seed=batch_seed,
@@ -202,6 +216,17 @@ def matchups(
     threads_ = check_threads(threads)
     params_ = check_params(params)
     chunk_ = check_chunk_size(chunk_size)
+    progress = check_flag("progress", progress)
+    if games is not None and games_per_side is not None:
+        raise ValueError(
+            f"give games_per_side (games per pair with each side starting) or games (games per "
+            f"cell), not both; got games_per_side={games_per_side!r} and games={games!r}"
+        )
+    if n > 2 and games_per_side is not None:
+        raise ValueError(
+            f"games_per_side is for 2-player matchups; for {n} players give games (in total, "
+            "a multiple of 24)"
+        )
     text = load_card_data(card_data)
     if n == 2:
         if games is not None:
@@ -212,7 +237,8 @@ def matchups(
                 )
             gps = per_cell // 2
         else:
-            gps = check_int("games_per_side", games_per_side, 1)
+            gps_ = DEFAULT_GAMES_PER_SIDE if games_per_side is None else games_per_side
+            gps = check_int("games_per_side", gps_, 1)
         return _two_player(gps, spec, seed_, params_, threads_, text, card_data, chunk_, progress)
     total = DEFAULT_FFA_GAMES if games is None else check_int("games", games, 24)
     seatings = list(itertools.permutations(_core.FACTIONS, n))
@@ -316,8 +342,8 @@ def _two_player(
         )
         .with_columns(*_rate_columns("wins", "games"), *_rate_columns("start_wins", "games", "start_"))
         .with_columns(
-            on_play_win_rate=pl.col("on_play_wins") / pl.col("on_play_games"),
-            on_draw_win_rate=pl.col("on_draw_wins") / (pl.col("games") - pl.col("on_play_games")),
+            on_play_win_rate=rate("on_play_wins", "on_play_games"),
+            on_draw_win_rate=rate("on_draw_wins", pl.col("games") - pl.col("on_play_games")),
         )
         .sort(order)
         .select(
@@ -429,7 +455,7 @@ def _free_for_all(
         )
         .with_columns(
             *_rate_columns("wins", "games"),
-            on_play_win_rate=pl.col("on_play_wins") / pl.col("on_play_games"),
+            on_play_win_rate=rate("on_play_wins", "on_play_games"),
             even_share=pl.lit(1.0 / n),
         )
         .sort(_faction_order("faction"))

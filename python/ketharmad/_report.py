@@ -258,11 +258,12 @@ def sweep_rows(result: Any) -> tuple[list[str], list[list[str]], list[bool]]:
     rows = []
     for r in result.table.iter_rows(named=True):
         diff = "baseline" if r["baseline"] else signed_pct(r["diff"])
-        paired = (
-            "-"
-            if r["baseline"] or r["diff_ci_low"] is None
-            else f"[{signed_pct(r['diff_ci_low'])}, {signed_pct(r['diff_ci_high'])}]"
-        )
+        if r.get("degenerate_ci"):
+            paired = "degenerate"
+        elif r["baseline"] or r["diff_ci_low"] is None:
+            paired = "-"
+        else:
+            paired = f"[{signed_pct(r['diff_ci_low'])}, {signed_pct(r['diff_ci_high'])}]"
         unpaired = "-" if r["baseline"] else f"±{100 * (r['unpaired_half_width'] or 0):.1f} pp"
         rows.append([
             str(r["point"]), *[str(r[p]) for p in result.parameters], r["matchup"],
@@ -281,4 +282,17 @@ def sweep_text(result: Any) -> str:
         f"{result.baseline}, {result.elapsed:.2f} s; every point plays the same game seeds)"
     )
     headers, rows, right = sweep_rows(result)
-    return "\n".join([head, *("  " + s for s in format_table(headers, rows, right))])
+    lines = [head, *("  " + s for s in format_table(headers, rows, right))]
+    note = degenerate_note(result)
+    return "\n".join(lines + ([note] if note else []))
+
+
+def degenerate_note(result: Any) -> str:
+    """A footnote when some paired interval of a sweep is degenerate, else ``""``."""
+    if "degenerate_ci" not in result.table.columns or not result.table["degenerate_ci"].any():
+        return ""
+    return (
+        "degenerate: every per-game difference from the baseline is the same (e.g. all 0 on "
+        "a small sample), so no paired interval is given; play more games or read the "
+        "unpaired half-width."
+    )

@@ -93,13 +93,15 @@ class SimResult:
             win_rate=pl.col("wins") / pl.col("games"), ci_low=low, ci_high=high
         )
 
-    def write_parquet(self, folder: Any, run_id: Optional[str] = None) -> dict[str, Any]:
+    def write_parquet(
+        self, folder: Any, run_id: Optional[str] = None, overwrite: bool = False
+    ) -> dict[str, Any]:
         """Write ``games``, ``players``, ``card_records``, ``plays`` (if recorded) and the
         seat ``summary`` as ``folder/<table>/<run_id>.parquet`` with provenance columns; see
         :func:`ketharmad.write_run`. Returns ``{table: path}``."""
         from ._files import write_run
 
-        return write_run(self, folder, run_id=run_id)
+        return write_run(self, folder, run_id=run_id, overwrite=overwrite)
 
     def _parquet_tables(self) -> dict[str, pl.DataFrame]:
         from ._files import sim_tables

@@ -17,7 +17,15 @@ from . import _core
 from ._api import check_chunk_size, check_start_player, run_batch
 from ._data import CardDataSource, describe_card_data, load_card_data
 from ._progress import Progress
-from ._validate import check_bots, check_decks, check_int, check_params, check_seed, check_threads
+from ._validate import (
+    check_bots,
+    check_decks,
+    check_flag,
+    check_int,
+    check_params,
+    check_seed,
+    check_threads,
+)
 from .stats import Z95, wilson_bounds
 
 __all__ = ["sweep", "SweepResult", "grid_points", "deck_pairings"]
@@ -43,6 +51,10 @@ def grid_points(grid: object) -> list[dict[str, ParamValue]]:
     """The points of a grid: a dict ``{name: [values]}`` (the Cartesian product, first name
     varying slowest) or an explicit list of point dicts ``[{name: value}, ...]``."""
     if isinstance(grid, Mapping):
+        if not grid:
+            raise ValueError(
+                "grid: the table of parameters is empty; give {name: [values]} or a list of points"
+            )
         names = list(grid)
         for name in names:
             if not isinstance(name, str):
@@ -51,7 +63,9 @@ def grid_points(grid: object) -> list[dict[str, ParamValue]]:
         raw = [dict(zip(names, combo)) for combo in itertools.product(*lists)]
     elif isinstance(grid, (list, tuple)):
         if not grid:
-            raise ValueError("grid: the list of points is empty")
+            raise ValueError(
+                "grid: the list of points is empty; give {name: [values]} or a list of points"
+            )
         raw = []
         for i, point in enumerate(grid):
             if not isinstance(point, Mapping):
@@ -152,12 +166,14 @@ class SweepResult:
             "sweep", self._card_text, self.params, self.bots, self.decks, self.seed, self.n_games
         )
 
-    def write_parquet(self, folder: Any, run_id: Optional[str] = None) -> dict[str, Any]:
+    def write_parquet(
+        self, folder: Any, run_id: Optional[str] = None, overwrite: bool = False
+    ) -> dict[str, Any]:
         """Write ``sweep``, ``sweep_points`` and ``sweep_games`` as Parquet with provenance;
         see :func:`ketharmad.write_run`."""
         from ._files import write_run
 
-        return write_run(self, folder, run_id=run_id)
+        return write_run(self, folder, run_id=run_id, overwrite=overwrite)
 
     def __repr__(self) -> str:
         from ._report import sweep_text
@@ -216,9 +232,12 @@ def sweep(
     ``opponent``, ``games``, ``wins`` (seat 0), ``win_rate``, ``ci_low``, ``ci_high``
     (Wilson 95 %), ``unfinished``, ``no_winner``, ``baseline`` (bool), and versus the
     baseline point: ``diff`` (win-rate difference), ``diff_ci_low``/``diff_ci_high`` (paired
-    95 % interval: mean of the per-game differences ± 1.96·sd/√n), ``paired_half_width``
-    and ``unpaired_half_width`` (the half-width two independent samples of the same size
-    would give: 1.96·√(p(1-p)/n + p₀(1-p₀)/n)).
+    95 % interval: mean of the per-game differences ± 1.96·sd/√n), ``degenerate_ci`` (True
+    when every per-game difference is the same, e.g. all 0 on a small sample, or fewer than
+    2 games: the paired interval would shrink to a point, so it and ``paired_half_width``
+    are null), ``paired_half_width`` and ``unpaired_half_width`` (the half-width two
+    independent samples of the same size would give: 1.96·√(p(1-p)/n + p₀(1-p₀)/n)).
+    ``grid`` must name at least one point (``{}`` and ``[]`` are refused alike).
     """
     points = grid_points(grid)
     pairings = deck_pairings(decks)
@@ -227,6 +246,7 @@ def sweep(
     threads_ = check_threads(threads)
     base = check_params(params)
     chunk_ = check_chunk_size(chunk_size)
+    progress = check_flag("progress", progress)
     base_index = _baseline_index(baseline, points)
     seat_bots = [check_bots(bots, len(d)) for d in pairings]
     starts = [check_start_player(start_player, len(d)) for d in pairings]
@@ -310,8 +330,14 @@ def sweep(
     )
     p, n = pl.col("win_rate"), pl.col("games").cast(pl.Float64)
     p0, n0 = pl.col("p0"), pl.col("n0").cast(pl.Float64)
+    # every per-game difference equal (sd 0, e.g. all 0 on a small sample) or fewer than 2
+    # games: the normal interval would collapse to a point, so it is flagged and left null
+    is_base = pl.col("point") == base_index
+    degenerate = ~is_base & (pl.col("sd").is_null() | (pl.col("sd") == 0))
     paired_half = (
-        pl.when(pl.col("sd").is_not_null())
+        pl.when(is_base)
+        .then(pl.lit(0.0))
+        .when(~degenerate)
         .then(Z95 * pl.col("sd") / pl.col("n").cast(pl.Float64).sqrt())
         .otherwise(None)
     )
@@ -321,7 +347,8 @@ def sweep(
         .join(matchup_info, on="matchup", how="left")
         .join(points_df.drop("params"), on="point", how="left")
         .with_columns(
-            baseline=pl.col("point") == base_index,
+            baseline=is_base,
+            degenerate_ci=degenerate,
             paired_half_width=paired_half,
             unpaired_half_width=Z95 * (p * (1 - p) / n + p0 * (1 - p0) / n0).sqrt(),
         )
@@ -333,7 +360,7 @@ def sweep(
         .select(
             "point", *names, "matchup", "faction", "opponent", "games", "wins", "win_rate",
             "ci_low", "ci_high", "unfinished", "no_winner", "baseline", "diff", "diff_ci_low",
-            "diff_ci_high", "paired_half_width", "unpaired_half_width",
+            "diff_ci_high", "degenerate_ci", "paired_half_width", "unpaired_half_width",
         )  # fmt: skip
     )
     return SweepResult(

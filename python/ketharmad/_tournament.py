@@ -16,7 +16,7 @@ from . import _core
 from ._api import simulate
 from ._data import CardDataSource
 from ._validate import bot_label, check_decks, check_int, check_seed, _check_bot_spec
-from .stats import wilson_bounds
+from .stats import rate, wilson_bounds
 
 __all__ = ["bots", "tournament", "TournamentResult"]
 
@@ -83,7 +83,7 @@ def _bradley_terry(names: list[str], wins: dict[tuple[int, int], float], iters: 
 def tournament(
     bots: Sequence[BotSpec],
     decks: Optional[Sequence[Any]] = None,
-    games: int = 1000,
+    games: int = 960,
     seed: int = 0,
     threads: Optional[int] = None,
     params: Optional[Mapping[str, Union[int, bool, str]]] = None,
@@ -94,11 +94,15 @@ def tournament(
     Each pair plays ``games`` 2-player games in total, spread evenly over the deck pairings
     (``decks``: None = all 12 ordered pairs of different factions, one pairing such as
     ``["ner", "tisza"]``, or a list of pairings) and over both seatings. Both seatings of a
-    pairing use the same seed (common random numbers), so only the bots differ.
+    pairing use the same seed (common random numbers), so only the bots differ. ``games``
+    must therefore be a multiple of ``2 × (number of deck pairings)``: of 24 with the
+    default decks (default 960 = 40 per pairing and seating), of 2 with one pairing; other
+    values raise ``ValueError`` naming the nearest allowed ones.
 
     Returns a :class:`TournamentResult`: ``pairs`` (bot_a, bot_b, games, wins_a, wins_b,
-    unfinished, win_rate_a, ci_low, ci_high; the rate counts decided games) and ``ratings``
-    (bot, rating on the Elo scale from a Bradley–Terry fit, games, wins).
+    unfinished, win_rate_a, ci_low, ci_high; the rate counts decided games and is null, like
+    its interval, when no game of the pair was decided) and ``ratings`` (bot, rating on the
+    Elo scale from a Bradley–Terry fit, games, wins).
     """
     if isinstance(bots, (str, Mapping)) or len(bots) < 2:
         raise ValueError("tournament needs a list of at least two bot specs")
@@ -110,7 +114,15 @@ def tournament(
     games_ = check_int("games", games, 1)
     seed_ = check_seed(seed)
     cells = 2 * len(pairings)
-    per_cell = max(1, games_ // cells)
+    if games_ % cells:
+        low = games_ - games_ % cells
+        allowed = f"{low} or {low + cells}" if low else f"{cells}, {2 * cells}, ..."
+        what = "pairing" if len(pairings) == 1 else "pairings"
+        raise ValueError(
+            f"games must be a multiple of {cells} (2 seatings x {len(pairings)} deck {what}, "
+            f"so every pairing and seating plays equally often), got {games_}; e.g. {allowed}"
+        )
+    per_cell = games_ // cells
     rows = []
     wins: dict[tuple[int, int], float] = {}
     for i, j in itertools.combinations(range(len(specs)), 2):
@@ -131,8 +143,9 @@ def tournament(
         wins[(i, j)] = wa + 0.5 * unf
         wins[(j, i)] = wb + 0.5 * unf
     low, high = wilson_bounds("wins_a", pl.col("wins_a") + pl.col("wins_b"))
+    decided = pl.col("wins_a") + pl.col("wins_b")
     pairs = pl.DataFrame(rows).with_columns(
-        win_rate_a=pl.col("wins_a") / (pl.col("wins_a") + pl.col("wins_b")),
+        win_rate_a=rate("wins_a", decided),
         ci_low=low,
         ci_high=high,
     )

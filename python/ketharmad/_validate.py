@@ -19,6 +19,7 @@ __all__ = [
     "check_bots",
     "bot_label",
     "check_int",
+    "check_flag",
     "check_threads",
     "check_params",
 ]
@@ -34,6 +35,18 @@ _I64_MAX = 2**63 - 1
 def _is_int(value: object) -> bool:
     """True for Python and numpy integers, False for bools."""
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _is_bool(value: object) -> bool:
+    """True for Python and numpy bools."""
+    return isinstance(value, bool) or getattr(getattr(value, "dtype", None), "kind", None) == "b"
+
+
+def check_flag(name: str, value: object) -> bool:
+    """Return ``value`` as a bool; only True/False (or a numpy bool) are accepted."""
+    if not _is_bool(value):
+        raise ValueError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
+    return bool(value)
 
 
 def check_decks(decks: object) -> list[str]:
@@ -76,6 +89,13 @@ def _check_bot_spec(spec: object, where: str) -> BotSpec:
         )
     if kind not in kinds:
         raise ValueError(f"{where}: unknown bot kind {kind!r}; valid kinds: {', '.join(kinds)}")
+    if isinstance(spec, dict):
+        for knob, value in spec.items():
+            if knob != "kind" and _is_bool(value):
+                raise ValueError(
+                    f"{where}: knob {knob!r} must be a number, got bool {value!r} "
+                    "(see ketharmad.bots() for each knob's range)"
+                )
     return spec
 
 
@@ -153,7 +173,7 @@ def check_params(params: object) -> dict[str, Union[int, bool, str]]:
             raise ValueError(f"parameter names must be strings, got {name!r}")
         if isinstance(value, (bool, str)):
             out[name] = value
-        elif getattr(getattr(value, "dtype", None), "kind", None) == "b":  # numpy bool
+        elif _is_bool(value):  # numpy bool
             out[name] = bool(value)
         elif _is_int(value):
             if not -(2**63) <= int(value) <= _I64_MAX:  # type: ignore[call-overload]

@@ -63,8 +63,11 @@ def _bots(items: Sequence[str]) -> Union[Any, list[Any]]:
 
 def _cmd_simulate(args: argparse.Namespace) -> None:
     from ._api import simulate
+    from ._files import check_out_file
     from ._report import sim_report
 
+    if args.out:  # before the first game
+        check_out_file(args.out, (".parquet", ".csv"), overwrite=args.overwrite)
     result = simulate(
         decks=args.decks,
         bots=_bots(args.bots),
@@ -81,13 +84,17 @@ def _cmd_simulate(args: argparse.Namespace) -> None:
 
 
 def _write(df: pl.DataFrame, path: str) -> None:
-    suffix = os.path.splitext(path)[1].lower()
-    if suffix == ".parquet":
-        df.write_parquet(path)
-    elif suffix == ".csv":
-        df.write_csv(path)
-    else:
+    """Write under a temporary name in the same folder, then rename: never a partial file."""
+    from pathlib import Path
+
+    from ._files import write_atomic
+
+    out = Path(path)
+    suffix = out.suffix.lower()
+    if suffix not in (".parquet", ".csv"):
         raise ValueError(f"--out must end in .parquet or .csv, got {path!r}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(out, df.write_parquet if suffix == ".parquet" else df.write_csv)
 
 
 def _cmd_cards(args: argparse.Namespace) -> None:
@@ -184,7 +191,7 @@ def _cmd_bots(args: argparse.Namespace) -> None:
         table = bots()
         with pl.Config(tbl_rows=100, fmt_str_lengths=90, tbl_width_chars=160):
             print(table)
-        print("run a tournament: ketharmad bots random heuristic aggro --games 400")
+        print("run a tournament: ketharmad bots random heuristic aggro --games 480")
         return
     specs = _bots(args.specs)
     if not isinstance(specs, list):
@@ -237,6 +244,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--out", metavar="FILE", help="write one row per game and seat (.parquet or .csv)"
     )
+    p.add_argument("--overwrite", action="store_true", help="replace an existing --out file")
     p.set_defaults(func=_cmd_simulate)
 
     p = sub.add_parser("cards", help="print the card reference")
@@ -252,7 +260,8 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bots", help="list bots and knobs, or run a tournament between bot specs")
     p.add_argument("specs", nargs="*", metavar="BOT", help="bot specs (names or JSON); none = list bots")
     p.add_argument("--decks", nargs=2, metavar="FACTION", help="one deck pairing (default: all 12)")
-    p.add_argument("--games", type=int, default=480, help="games per pair of bots (default: 480)")
+    p.add_argument("--games", type=int, default=480,
+                   help="games per pair of bots: a multiple of 24, or of 2 with --decks (default: 480)")  # fmt: skip
     p.add_argument("--seed", type=int, default=0, help="seed (default: 0)")
     p.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
     p.add_argument("--param", action="append", metavar="NAME=VALUE", help="parameter override")

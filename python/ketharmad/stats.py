@@ -11,7 +11,7 @@ from typing import Union
 
 import polars as pl
 
-__all__ = ["Z95", "wilson_interval", "wilson_bounds"]
+__all__ = ["Z95", "wilson_interval", "wilson_bounds", "rate"]
 
 #: Two-sided 95 % standard-normal quantile.
 Z95 = 1.959963984540054
@@ -68,3 +68,11 @@ def wilson_bounds(successes: IntoExpr, n: IntoExpr, z: float = Z95) -> tuple[pl.
         .otherwise(pl.min_horizontal(centre + half, pl.lit(1.0)))
     )  # fmt: skip
     return low, high
+
+
+def rate(successes: IntoExpr, n: IntoExpr) -> pl.Expr:
+    """``successes / n`` as a polars expression, null (not NaN) where ``n == 0``, like the
+    Wilson bounds beside it."""
+    k = pl.col(successes) if isinstance(successes, str) else successes
+    n_ = pl.col(n) if isinstance(n, str) else n
+    return pl.when(n_ > 0).then(k.cast(pl.Float64) / n_.cast(pl.Float64))
