@@ -222,3 +222,12 @@ fn every_registered_parameter_name_is_unique() {
     names.dedup();
     assert_eq!(names.len(), n);
 }
+
+#[test]
+fn cost_parameters_state_their_bounds() {
+    let raw = load_raw(DEFAULT_CARD_DATA).unwrap();
+    for p in registry(&raw).iter().filter(|p| p.name == "rules.expose_cost" || p.name == "rules.swap_cost") {
+        assert_eq!((p.min, p.max), (0, 20), "{}", p.name);
+        assert!(p.description.contains("0..=20"), "{}", p.description);
+    }
+}

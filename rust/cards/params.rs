@@ -162,15 +162,16 @@ pub fn registry(raw: &RawDb) -> Vec<ParamInfo> {
         });
     }
     for &(name, d, desc) in RULE_COSTS {
+        // min/max: the bounds of the generic total and of each colour's pips (Cost::parse_braces)
         out.push(ParamInfo {
             name: name.into(),
             default: 0,
             default_str: d.into(),
             kind: ParamKind::Cost,
             min: 0,
-            max: 0,
+            max: Cost::MAX_PART as i64,
             card: "rules".into(),
-            description: desc.into(),
+            description: format!("{desc}; generic total 0..={m}, at most {m} pips of each of F, M, U", m = Cost::MAX_PART),
         });
     }
     for &(name, choices, desc) in RULE_CHOICES {
