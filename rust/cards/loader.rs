@@ -82,6 +82,14 @@ pub const KEYWORD_IDS: &[&str] = &[
 ];
 const NUMBERED: &[&str] = &["scandal", "expose", "movement", "sympathy", "defector", "lone"];
 
+/// Parameter names every card may have from its own fields (`registry`); a `params` key may
+/// not reuse them.
+const STAT_PARAMS: &[&str] = &["copies", "cost_generic", "cost_f", "cost_m", "cost_u", "influence", "credibility"];
+
+fn is_snake(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '_')
+}
+
 pub fn fnv1a(s: &str) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in s.bytes() {
@@ -91,8 +99,18 @@ pub fn fnv1a(s: &str) -> u64 {
     h
 }
 
-/// Parse and validate the card-data file text.
+/// Parse and validate the card-data file text: every card on its own, then the whole set
+/// compiled with every parameter at its default (deck composition, ability parameters, token
+/// references, die bands). `cards()`, `parameters()` and `simulate()` all load through here,
+/// so they accept exactly the same files; overrides are checked again by `build_db`.
 pub fn load_raw(text: &str) -> Result<RawDb, String> {
+    let db = parse_raw(text)?;
+    super::params::build_db(&db, &[])?;
+    Ok(db)
+}
+
+/// Parse and check each card (types, ranges, names), without compiling the set.
+fn parse_raw(text: &str) -> Result<RawDb, String> {
     let table: toml::Table =
         toml::from_str(text).map_err(|e| format!("malformed card data: {}", e.message()))?;
     for key in table.keys() {
@@ -166,12 +184,33 @@ fn check_field_types(id: &str, v: &toml::Value) -> Result<(), String> {
         if type_name(val) != want {
             return Err(format!("card '{id}': field '{key}': expected {want}, got {}", type_name(val)));
         }
-        if key == "cost" || key == "params" {
-            for (k, x) in val.as_table().unwrap() {
-                if x.as_integer().is_none() {
-                    return Err(format!("card '{id}': field '{key}.{k}': expected an integer, got {}", type_name(x)));
+        match (key.as_str(), val) {
+            ("cost" | "params", toml::Value::Table(sub)) => {
+                for (k, x) in sub {
+                    if x.as_integer().is_none() {
+                        return Err(format!("card '{id}': field '{key}.{k}': expected an integer, got {}", type_name(x)));
+                    }
                 }
             }
+            ("keywords" | "abilities", toml::Value::Array(items)) => {
+                for item in items {
+                    let Some(t) = item.as_table() else {
+                        return Err(format!("card '{id}': field '{key}': each entry must be a table, got {}", type_name(item)));
+                    };
+                    for (k, x) in t {
+                        let want = if key == "keywords" && k == "n" { "an integer" } else { "a string" };
+                        if type_name(x) != want {
+                            return Err(format!("card '{id}': field '{key}.{k}': expected {want}, got {}", type_name(x)));
+                        }
+                    }
+                }
+            }
+            ("mentions", toml::Value::Array(items)) => {
+                if let Some(x) = items.iter().find(|x| !x.is_str()) {
+                    return Err(format!("card '{id}': field 'mentions': expected strings, got {}", type_name(x)));
+                }
+            }
+            _ => {}
         }
     }
     Ok(())
@@ -179,13 +218,31 @@ fn check_field_types(id: &str, v: &toml::Value) -> Result<(), String> {
 
 fn validate_card(c: &RawCard) -> Result<(), String> {
     let id = &c.id;
-    if id.is_empty() || !id.chars().all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '_') {
+    if !is_snake(id) {
         return Err(format!("card '{id}': field 'id' must be snake_case ascii"));
+    }
+    if matches!(id.as_str(), "rules" | "keyword") {
+        return Err(format!("card '{id}': field 'id': '{id}' is reserved for rule parameters"));
     }
     let ctype = super::CardType::parse(&c.ctype)
         .ok_or_else(|| format!("card '{id}': field 'type': unknown card type '{}'", c.ctype))?;
-    super::Faction::parse(&c.faction)
+    let faction = super::Faction::parse(&c.faction)
         .ok_or_else(|| format!("card '{id}': field 'faction': unknown faction '{}'", c.faction))?;
+    {
+        use super::{CardType as T, Faction as F};
+        let fits = match faction {
+            F::Event => ctype == T::Event,
+            F::Token => ctype == T::Token,
+            F::Newsfeed => matches!(ctype, T::Figure | T::Institution),
+            _ => !matches!(ctype, T::Event | T::Token),
+        };
+        if !fits {
+            return Err(format!(
+                "card '{id}': field 'type': a card of faction '{}' cannot be of type '{}' (events are faction event, tokens faction token, Newsfeed cards Figures or Institutions)",
+                c.faction, c.ctype
+            ));
+        }
+    }
     if c.copies < 0 || c.copies > 31 {
         return Err(format!("card '{id}': field 'copies': {} is out of range 0..=31", c.copies));
     }
@@ -220,7 +277,24 @@ fn validate_card(c: &RawCard) -> Result<(), String> {
         }
         _ => {}
     }
-    for k in &c.keywords {
+    // fields that belong to one card type only: elsewhere they would be ignored or half-used
+    if !ctype.is_figure() {
+        for (f, v) in [("influence", c.influence), ("credibility", c.credibility)] {
+            if v.is_some() {
+                return Err(format!("card '{id}': field '{f}': only Figures and tokens have Influence and Credibility (this card is of type '{}')", c.ctype));
+            }
+        }
+    }
+    if c.produces.is_some() && ctype != super::CardType::Base {
+        return Err(format!("card '{id}': field 'produces': only Bases produce a resource (this card is of type '{}')", c.ctype));
+    }
+    if c.duration.is_some() && ctype != super::CardType::Event {
+        return Err(format!("card '{id}': field 'duration': only Events have a duration (this card is of type '{}')", c.ctype));
+    }
+    for (i, k) in c.keywords.iter().enumerate() {
+        if c.keywords[..i].iter().any(|o| o.name == k.name) {
+            return Err(format!("card '{id}': field 'keywords': keyword '{}' is listed twice", k.name));
+        }
         if !KEYWORD_IDS.contains(&k.name.as_str()) {
             return Err(format!("card '{id}': field 'keywords': unknown keyword '{}'", k.name));
         }
@@ -232,6 +306,17 @@ fn validate_card(c: &RawCard) -> Result<(), String> {
         }
     }
     for (name, v) in &c.params {
+        // a params key names the parameter `<card_id>.<key>`: it must not be another parameter
+        // of the card (a stat, a cost field, copies, a keyword's N), or it would shadow it
+        if !is_snake(name) {
+            return Err(format!("card '{id}': field 'params.{name}': a parameter name must be snake_case ascii"));
+        }
+        if STAT_PARAMS.contains(&name.as_str()) {
+            return Err(format!("card '{id}': field 'params.{name}': '{name}' is the card's own {name} field, not a rules-text number (use the field, or another name)"));
+        }
+        if c.keywords.iter().any(|k| k.name == *name && NUMBERED.contains(&k.name.as_str()) && k.n > 0) {
+            return Err(format!("card '{id}': field 'params.{name}': '{name}' is already the N of the card's {name} keyword"));
+        }
         if !(0..=99).contains(v) {
             return Err(format!("card '{id}': field 'params.{name}': {v} is out of range 0..=99"));
         }

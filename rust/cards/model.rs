@@ -93,6 +93,15 @@ pub struct Cost {
     pub pips: [i16; 3],
 }
 
+/// The first few characters of `s`, for an error message about a long input.
+fn head(s: &str) -> String {
+    let mut h: String = s.chars().take(12).collect();
+    if h.len() < s.len() {
+        h.push('…');
+    }
+    h
+}
+
 impl Cost {
     pub fn total(&self) -> i16 {
         self.generic + self.pips[0] + self.pips[1] + self.pips[2]
@@ -110,28 +119,53 @@ impl Cost {
         }
         s
     }
-    /// Parse the rules notation "{1}{M}", "{2}", "{F}{F}".
-    pub fn parse_braces(s: &str) -> Option<Cost> {
+    /// Most generic units, and most pips of one colour, a parsed cost may have (the range of a
+    /// card's printed cost fields, docs/card_data.md).
+    pub const MAX_PART: i16 = 20;
+
+    /// Parse the rules notation "{1}{M}", "{2}", "{F}{F}". The generic numbers add up and
+    /// their total must stay within 0..=`MAX_PART`, as must the pips of each colour; an error
+    /// says what is wrong (the caller names the parameter).
+    pub fn parse_braces(s: &str) -> Result<Cost, String> {
         let mut c = Cost::default();
         let mut rest = s.trim();
         if rest.is_empty() {
-            return None;
+            return Err("a cost cannot be empty (write {0} for no cost)".into());
         }
         while !rest.is_empty() {
-            let inner_end = rest.find('}')?;
-            if !rest.starts_with('{') {
-                return None;
+            let Some(body) = rest.strip_prefix('{') else {
+                return Err(format!("expected '{{' at '{}'", head(rest)));
+            };
+            let Some(inner_end) = body.find('}') else {
+                return Err(format!("missing '}}' after '{{{}'", head(body)));
+            };
+            let inner = &body[..inner_end];
+            let (slot, what) = match inner {
+                "F" => (&mut c.pips[F], "Forint pips"),
+                "M" => (&mut c.pips[M], "Media pips"),
+                "U" => (&mut c.pips[U], "Street pips"),
+                n => {
+                    let v = n
+                        .parse::<i16>()
+                        .ok()
+                        .filter(|v| (0..=Self::MAX_PART).contains(v))
+                        .ok_or_else(|| format!("'{{{}}}' is not a generic number 0..={} or F, M, U", head(n), Self::MAX_PART))?;
+                    // bounded below, so the add cannot overflow
+                    c.generic += v;
+                    if c.generic > Self::MAX_PART {
+                        return Err(format!("the generic total exceeds {}", Self::MAX_PART));
+                    }
+                    rest = &body[inner_end + 1..];
+                    continue;
+                }
+            };
+            *slot += 1;
+            if *slot > Self::MAX_PART {
+                return Err(format!("more than {} {what}", Self::MAX_PART));
             }
-            let inner = &rest[1..inner_end];
-            match inner {
-                "F" => c.pips[F] += 1,
-                "M" => c.pips[M] += 1,
-                "U" => c.pips[U] += 1,
-                n => c.generic += n.parse::<i16>().ok().filter(|&v| (0..=20).contains(&v))?,
-            }
-            rest = &rest[inner_end + 1..];
+            rest = &body[inner_end + 1..];
         }
-        Some(c)
+        Ok(c)
     }
     pub fn braces(&self) -> String {
         let mut s = String::new();

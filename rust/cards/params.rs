@@ -162,15 +162,16 @@ pub fn registry(raw: &RawDb) -> Vec<ParamInfo> {
         });
     }
     for &(name, d, desc) in RULE_COSTS {
+        // min/max: the bounds of the generic total and of each colour's pips (Cost::parse_braces)
         out.push(ParamInfo {
             name: name.into(),
             default: 0,
             default_str: d.into(),
             kind: ParamKind::Cost,
             min: 0,
-            max: 0,
+            max: Cost::MAX_PART as i64,
             card: "rules".into(),
-            description: desc.into(),
+            description: format!("{desc}; generic total 0..={m}, at most {m} pips of each of F, M, U", m = Cost::MAX_PART),
         });
     }
     for &(name, choices, desc) in RULE_CHOICES {
@@ -236,9 +237,28 @@ struct Values<'a> {
 }
 
 impl Values<'_> {
-    fn get(&self, name: &str) -> i64 {
-        *self.ints.get(name).unwrap_or_else(|| panic!("parameter {name} not registered"))
+    /// A registered parameter's value; a name the registry lacks is an error naming it (the
+    /// loader and the registry agree by construction, this keeps a slip an error, not a panic).
+    fn get(&self, name: &str) -> Result<i64, String> {
+        self.ints.get(name).copied().ok_or_else(|| format!("parameter '{name}' is not registered for this card data"))
     }
+    /// A rule parameter (`rules.*`, `keyword.*`): `registry` registers every name of
+    /// RULE_INTS, RULE_BOOLS and RULE_CHOICES whatever the card data holds, and `apply_overrides`
+    /// refuses a card parameter that would shadow one, so the lookup cannot fail. Their ranges
+    /// lie within i32.
+    fn rule(&self, name: &str) -> i64 {
+        // unwrap: rule names are registered unconditionally (see above)
+        *self.ints.get(name).expect("rule parameter registered")
+    }
+}
+
+/// The first characters of a long value, for an error message.
+fn clip(s: &str) -> String {
+    let mut h: String = s.chars().take(40).collect();
+    if h.len() < s.len() {
+        h.push_str(&format!("… ({} characters)", s.chars().count()));
+    }
+    h
 }
 
 fn apply_overrides<'a>(reg: &'a [ParamInfo], overrides: &[(String, ParamValue)]) -> Result<Values<'a>, String> {
@@ -246,10 +266,13 @@ fn apply_overrides<'a>(reg: &'a [ParamInfo], overrides: &[(String, ParamValue)])
     let mut costs = HashMap::new();
     let mut by_name = HashMap::with_capacity(reg.len());
     for p in reg {
-        by_name.insert(p.name.as_str(), p);
+        if by_name.insert(p.name.as_str(), p).is_some() {
+            return Err(format!("card '{}': parameter '{}' is defined twice", p.card, p.name));
+        }
         match p.kind {
             ParamKind::Cost => {
-                costs.insert(p.name.as_str(), Cost::parse_braces(&p.default_str).unwrap());
+                let c = Cost::parse_braces(&p.default_str).map_err(|e| format!("parameter '{}': default: {e}", p.name))?;
+                costs.insert(p.name.as_str(), c);
             }
             _ => {
                 ints.insert(p.name.as_str(), p.default);
@@ -281,17 +304,25 @@ fn apply_overrides<'a>(reg: &'a [ParamInfo], overrides: &[(String, ParamValue)])
                 ints.insert(p.name.as_str(), *b as i64);
             }
             (ParamKind::Cost, ParamValue::Str(s)) => {
-                let c = Cost::parse_braces(s).ok_or_else(|| {
-                    format!("parameter '{name}': '{s}' is not a cost like \"{{1}}{{M}}\" (generic 0..=20, pips F, M, U)")
+                let c = Cost::parse_braces(s).map_err(|e| {
+                    format!(
+                        "parameter '{name}': '{}' is not a cost like \"{{1}}{{M}}\": {e} (generic total 0..={m}, at most {m} pips of each of F, M, U)",
+                        clip(s),
+                        m = Cost::MAX_PART
+                    )
                 })?;
                 costs.insert(p.name.as_str(), c);
             }
             (ParamKind::Choice, ParamValue::Str(s)) => {
-                let choices = RULE_CHOICES.iter().find(|c| c.0 == name).unwrap().1;
+                let choices = RULE_CHOICES
+                    .iter()
+                    .find(|c| c.0 == name)
+                    .ok_or_else(|| format!("parameter '{name}': no choices registered"))?
+                    .1;
                 let i = choices
                     .iter()
                     .position(|c| c == s)
-                    .ok_or_else(|| format!("parameter '{name}': '{s}' is not one of {}", choices.join(", ")))?;
+                    .ok_or_else(|| format!("parameter '{name}': '{}' is not one of {}", clip(s), choices.join(", ")))?;
                 ints.insert(p.name.as_str(), i as i64);
             }
             (kind, v) => {
@@ -308,7 +339,7 @@ fn apply_overrides<'a>(reg: &'a [ParamInfo], overrides: &[(String, ParamValue)])
 }
 
 fn rules_from(v: &Values) -> Rules {
-    let g = |n: &str| v.get(n) as i32;
+    let g = |n: &str| v.rule(n) as i32;
     Rules {
         starting_support: g("rules.starting_support"),
         second_player_bonus: g("rules.second_player_bonus"),
@@ -319,6 +350,7 @@ fn rules_from(v: &Values) -> Rules {
         start_player_skips_first_draw: g("rules.start_player_skips_first_draw") != 0,
         scandal_threshold: g("rules.scandal_threshold"),
         scandal_threshold_loss: g("rules.scandal_threshold_loss"),
+        // cost rule parameters are registered unconditionally too (RULE_COSTS)
         expose_cost: v.costs["rules.expose_cost"],
         expose_max_taken: g("rules.expose_max_taken"),
         expose_loss_per_token: g("rules.expose_loss_per_token"),
@@ -357,7 +389,9 @@ pub fn build_db(raw: &RawDb, overrides: &[(String, ParamValue)]) -> Result<CardD
     if raw.cards.len() > 128 {
         return Err(format!("a card set may hold at most 128 different cards, this one has {}", raw.cards.len()));
     }
-    let index: HashMap<&str, u16> = raw.cards.iter().enumerate().map(|(i, c)| (c.id.as_str(), i as u16)).collect();
+    // card id -> (index, type); at most 128 cards (checked above), so the index fits a u16
+    let index: HashMap<&str, (u16, &str)> =
+        raw.cards.iter().enumerate().map(|(i, c)| (c.id.as_str(), (i as u16, c.ctype.as_str()))).collect();
     for c in &raw.cards {
         cards.push(compile_card(c, &vals, &index, &mut parties)?);
     }
@@ -403,22 +437,25 @@ pub fn build_db(raw: &RawDb, overrides: &[(String, ParamValue)]) -> Result<CardD
     Ok(CardDb { cards, rules, decks, newsfeed, events, tokens, hash: raw.hash })
 }
 
-fn compile_card(c: &RawCard, v: &Values, index: &HashMap<&str, u16>, parties: &mut Vec<String>) -> Result<CardDef, String> {
+fn compile_card(c: &RawCard, v: &Values, index: &HashMap<&str, (u16, &str)>, parties: &mut Vec<String>) -> Result<CardDef, String> {
     let id = c.id.as_str();
-    let p = |f: &str| v.get(&format!("{id}.{f}")) as i16;
-    let ctype = CardType::parse(&c.ctype).unwrap();
-    let faction = Faction::parse(&c.faction).unwrap();
+    let p = |f: &str| -> Result<i16, String> {
+        let x = v.get(&format!("{id}.{f}"))?;
+        i16::try_from(x).map_err(|_| format!("card '{id}': parameter '{id}.{f}': {x} is out of range"))
+    };
+    let ctype = CardType::parse(&c.ctype).ok_or_else(|| format!("card '{id}': field 'type': unknown card type '{}'", c.ctype))?;
+    let faction = Faction::parse(&c.faction).ok_or_else(|| format!("card '{id}': field 'faction': unknown faction '{}'", c.faction))?;
     let is_costed = !matches!(ctype, CardType::Base | CardType::Token | CardType::Event);
     let cost = if is_costed {
-        Cost { generic: p("cost_generic"), pips: [p("cost_f"), p("cost_m"), p("cost_u")] }
+        Cost { generic: p("cost_generic")?, pips: [p("cost_f")?, p("cost_m")?, p("cost_u")?] }
     } else {
         Cost::default()
     };
-    let (influence, credibility) = if c.influence.is_some() { (p("influence"), p("credibility")) } else { (0, 0) };
+    let (influence, credibility) = if c.influence.is_some() { (p("influence")?, p("credibility")?) } else { (0, 0) };
     let mut kw = Keywords::default();
     let mut kw_text = Vec::new();
     for k in &c.keywords {
-        let n = if NUMBERED_KW.contains(&k.name.as_str()) && k.n > 0 { p(&k.name) } else { 0 };
+        let n = if NUMBERED_KW.contains(&k.name.as_str()) && k.n > 0 { p(&k.name)? } else { 0 };
         match k.name.as_str() {
             "scandal" => kw.scandal = n,
             "expose" => kw.expose = n,
@@ -434,7 +471,7 @@ fn compile_card(c: &RawCard, v: &Values, index: &HashMap<&str, u16>, parties: &m
             "unity" => kw.unity = true,
             "border_closure" => kw.border_closure = true,
             "swap" => kw.swap = true,
-            _ => unreachable!(),
+            other => return Err(format!("card '{id}': field 'keywords': unknown keyword '{other}'")),
         }
         let pretty = match k.name.as_str() {
             "swap" => "Swap",
@@ -459,7 +496,11 @@ fn compile_card(c: &RawCard, v: &Values, index: &HashMap<&str, u16>, parties: &m
             parties.push(c.party.clone());
             parties.len() - 1
         });
-        1u32 << (i % 32)
+        // one bit per party: a 33rd party would share a bit and miscount Unity
+        if i >= 32 {
+            return Err(format!("card '{id}': field 'party': a card set may name at most 32 different parties ('{}' is the 33rd)", c.party));
+        }
+        1u32 << i
     } else {
         0
     };
@@ -480,7 +521,7 @@ fn compile_card(c: &RawCard, v: &Values, index: &HashMap<&str, u16>, parties: &m
         name: c.name.clone(),
         faction,
         ctype,
-        copies: p("copies") as u8,
+        copies: u8::try_from(p("copies")?).map_err(|_| format!("card '{id}': field 'copies' is out of range"))?,
         cost,
         produces: c.produces.as_deref().map(|r| match r {
             "f" => F,
@@ -514,7 +555,7 @@ fn compile_ability(
     c: &RawCard,
     a: &RawAbility,
     v: &Values,
-    index: &HashMap<&str, u16>,
+    index: &HashMap<&str, (u16, &str)>,
     abilities: &mut Vec<Ability>,
     statics: &mut Vec<Static>,
 ) -> Result<(), String> {
@@ -525,9 +566,10 @@ fn compile_ability(
             None => Err(format!("card '{id}': field 'abilities.{field}' is missing for '{}'", a.effect)),
             Some(n) => {
                 let full = format!("{id}.{n}");
-                v.ints.get(full.as_str()).map(|&x| x as i16).ok_or_else(|| {
+                let x = v.ints.get(full.as_str()).ok_or_else(|| {
                     format!("card '{id}': field 'abilities.{field}': '{n}' is not a parameter of this card (add it to params or keywords)")
-                })
+                })?;
+                i16::try_from(*x).map_err(|_| format!("card '{id}': field 'abilities.{field}': parameter '{full}' = {x} is out of range"))
             }
         }
     };
@@ -623,7 +665,11 @@ fn compile_ability(
         "support_per_figure" => Effect::SupportPerFigure { per: n()?, max: m()? },
         "create_tokens" => {
             let tok = a.token.as_deref().unwrap_or("");
-            let ti = *index.get(tok).ok_or_else(|| format!("card '{id}': field 'abilities.token': unknown token card '{tok}'"))?;
+            let (ti, ttype) = *index.get(tok).ok_or_else(|| format!("card '{id}': field 'abilities.token': unknown token card '{tok}'"))?;
+            // only token cards are in the box (R2.5, R13.5): any other card would never be created
+            if ttype != "token" {
+                return err("token", format!("'{tok}' is not a token card (type = \"token\")"));
+            }
             Effect::CreateTokens { token: ti, n: n()? }
         }
         "defect" => Effect::Defect { n: n()? },

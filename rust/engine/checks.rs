@@ -113,6 +113,7 @@ impl Game<'_> {
                     return;
                 }
                 if self.alive_count() == 1 {
+                    // unwrap: alive_count() == 1 was just checked, so one seat is alive
                     let w = (0..self.n).find(|&q| self.players[q].alive).unwrap();
                     glog!(self, "P{w} ({}) wins", self.faction_name(w));
                     self.outcome = Some(Outcome { winner: Some(w as u8), reason: EndReason::LastPlayerStanding });

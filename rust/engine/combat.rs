@@ -225,6 +225,7 @@ impl Game<'_> {
                                 self.opts.push(Opt::Card(b));
                             }
                             if let Opt::Card(b) = self.decide(p, DecisionKind::DivideDamage) {
+                                // unwrap: the options offered were exactly Opt::Card(b) for b in blockers
                                 let i = blockers.iter().position(|&x| x == b).unwrap();
                                 split[i] += 1;
                             }

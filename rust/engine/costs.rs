@@ -167,6 +167,8 @@ impl Game<'_> {
 
     /// Exhaust source `c` for `want` (None: generic), adding its units to the pool.
     fn tap_card(&mut self, p: usize, c: Cid, want: Option<usize>, rest: [i16; 3]) {
+        // unwrap: pay_from taps only sources listed as ready (source >= 0, source_ready), exactly
+        // what source_usable accepts; each is tapped once (marked USED)
         let (r, n) = self.source_usable(c).unwrap();
         self.set_exhausted(c, true);
         glog!(self, "  {} is exhausted for resources", self.name(c));
@@ -191,6 +193,7 @@ impl Game<'_> {
     /// For "any" resources used for generic costs: the colour `p` has fewest sources of.
     fn generic_choice(&self, p: usize) -> usize {
         let (fixed, _) = self.available(p);
+        // unwrap: the range 0..3 is not empty
         (0..3).min_by_key(|&r| fixed[r]).unwrap()
     }
 
@@ -261,6 +264,7 @@ impl Game<'_> {
         let (mut fixed, _) = self.available(p);
         while need > 0 {
             let pool = self.players[p].pool;
+            // unwrap: the range 0..3 is not empty
             let r = (0..3).max_by_key(|&r| pool[r]).unwrap();
             if pool[r] > 0 {
                 self.players[p].pool[r] -= 1;

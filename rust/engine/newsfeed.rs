@@ -31,6 +31,7 @@ impl Game<'_> {
         let cost = self.recruit_cost(c);
         self.players[p].recruits += 1;
         self.record_play(p, c);
+        // unwrap: Recruit is offered only for cards in the row (turn.rs), and paying does not change it
         let i = self.news_row.iter().position(|&x| x == c).expect("not in row");
         self.news_row.remove(i);
         glog!(self, "P{p} recruits {}", self.name(c));

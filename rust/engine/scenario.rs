@@ -15,8 +15,10 @@ use crate::cards::{build_db, load_raw, CardDb, ParamValue, FACTIONS};
 
 /// The default card set with integer parameter overrides.
 pub fn db(overrides: &[(&str, i64)]) -> CardDb {
+    // unwrap: scenario builders are test scaffolding over the packaged file, which loads (tests/loader.rs)
     let raw = load_raw(crate::DEFAULT_CARD_DATA).expect("card data");
     let o: Vec<(String, ParamValue)> = overrides.iter().map(|(k, v)| (k.to_string(), ParamValue::Int(*v))).collect();
+    // unwrap: test scaffolding; a test passing a bad override should fail loudly
     build_db(&raw, &o).expect("parameters")
 }
 
@@ -24,6 +26,7 @@ pub fn db(overrides: &[(&str, i64)]) -> CardDb {
 /// deck (unshuffled), hands empty, the Newsfeed row dealt in data order, no Event in force,
 /// each seat with the starting Support, scripted (passive) policies.
 pub fn game<'db>(db: &'db CardDb, factions: &[&str]) -> Game<'db> {
+    // unwrap: test scaffolding; a test naming an unknown faction should fail loudly
     let f: Vec<u8> = factions.iter().map(|x| FACTIONS.iter().position(|y| y == x).expect("faction") as u8).collect();
     let cfg = GameConfig { factions: f, seed: 1, start_player: Some(0) };
     let pol = (0..factions.len()).map(|_| Policy::Scripted(Default::default())).collect();

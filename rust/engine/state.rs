@@ -915,6 +915,7 @@ impl<'db> Game<'db> {
     pub fn take_from_hand(&mut self, p: usize, c: Cid) {
         let r = self.inst[c as usize].is(Inst::F_REACTION) as u8;
         let pl = &mut self.players[p];
+        // unwrap: every caller passes an option built from `p`'s hand (play, Base, Swap, bottom, discard)
         let i = pl.hand.iter().position(|&x| x == c).expect("card not in hand");
         pl.hand.remove(i);
         pl.reactions -= r;

@@ -31,6 +31,7 @@ impl Game<'_> {
             }
             self.active = self.next_alive(self.active);
         }
+        // unwrap: the loop exits only by `break`, each right after the outcome is set
         self.outcome.unwrap()
     }
 
@@ -48,6 +49,7 @@ impl Game<'_> {
             self.active = self.next_alive(self.active);
             self.run_loop();
         }
+        // unwrap: run_loop returns only once an outcome is set (game end or safety cap)
         self.outcome.unwrap()
     }
 
