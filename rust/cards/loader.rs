@@ -233,12 +233,13 @@ fn validate_card(c: &RawCard) -> Result<(), String> {
         let fits = match faction {
             F::Event => ctype == T::Event,
             F::Token => ctype == T::Token,
-            F::Newsfeed => matches!(ctype, T::Figure | T::Institution),
+            // R11.2.2/E61: a Newsfeed card may also be an Action (Move or Reaction)
+            F::Newsfeed => matches!(ctype, T::Figure | T::Institution | T::Move | T::Reaction),
             _ => !matches!(ctype, T::Event | T::Token),
         };
         if !fits {
             return Err(format!(
-                "card '{id}': field 'type': a card of faction '{}' cannot be of type '{}' (events are faction event, tokens faction token, Newsfeed cards Figures or Institutions)",
+                "card '{id}': field 'type': a card of faction '{}' cannot be of type '{}' (events are faction event, tokens faction token, Newsfeed cards Figures, Institutions or Actions)",
                 c.faction, c.ctype
             ));
         }
