@@ -210,10 +210,15 @@ def run_batch(
     end = first_game + games
     while offset < end:
         n = min(step, end - offset)
-        raw = _core.simulate(
-            text, decks, bots, n, seed, threads, params,
-            start_player=start_player, record_plays=record_plays, first_game=offset,
-        )  # fmt: skip
+        try:
+            raw = _core.simulate(
+                text, decks, bots, n, seed, threads, params,
+                start_player=start_player, record_plays=record_plays, first_game=offset,
+            )  # fmt: skip
+        except KeyboardInterrupt:
+            if progress is not None:
+                progress.interrupt()  # end the progress line
+            raise
         parts.append(
             Frames(
                 games=games_frame(raw["games"]),

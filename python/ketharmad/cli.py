@@ -297,7 +297,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         raise SystemExit(1) from None
     except KeyboardInterrupt:  # the core stops within about a second of Ctrl-C
         try:
-            print("\ninterrupted", file=sys.stderr, flush=True)  # also ends a progress line
+            print("interrupted", file=sys.stderr, flush=True)
         except (OSError, ValueError, KeyboardInterrupt):
             pass
         raise SystemExit(130) from None
