@@ -66,6 +66,9 @@ def _interrupt(code: str, delay: float = 1.0) -> tuple[Optional[int], str, str, 
 _API_CALLS = {
     # the very first batch call of the process (the numpy C API was once loaded lazily here)
     "simulate_first_call": "ketharmad.simulate(games=10**6, bots='heuristic', threads=2)",
+    # a first call that ends soon after the signal (it used to end in PanicException: "Failed
+    # to access NumPy array API capsule ... KeyboardInterrupt")
+    "simulate_first_call_short": "ketharmad.simulate(games=300_000, threads=2)",
     "simulate_chunked": "ketharmad.simulate(games=10**6, bots='heuristic', chunk_size=10**5)",
     "play_search": "ketharmad.play(['ner', 'tisza'], bots={'kind': 'search', 'iterations': 10**6})",
     "matchups": "ketharmad.matchups(games_per_side=10**5)",
@@ -77,7 +80,7 @@ _API_CALLS = {
 @posix_only
 @pytest.mark.parametrize("name", sorted(_API_CALLS))
 def test_ctrl_c_stops_every_api_call_with_keyboard_interrupt(name: str) -> None:
-    warm = "" if name == "simulate_first_call" else "ketharmad.simulate(games=10)"
+    warm = "" if name.startswith("simulate_first_call") else "ketharmad.simulate(games=10)"
     rc, out, err, took = _interrupt(
         f"""
         import sys, ketharmad
@@ -289,6 +292,26 @@ def test_no_panic_reaches_python(tmp_path) -> None:
 
 
 # ------------------------------------------------------------------------------- threads
+
+def test_concurrent_calls_from_threads_do_not_interfere() -> None:
+    """Each call has its own stop token and worker thread: calls made at the same time from
+    Python threads give exactly the results they give alone."""
+    import threading
+
+    alone = {s: ketharmad.simulate(games=1500, seed=s, threads=2).games for s in (1, 2, 3)}
+    got: dict[int, object] = {}
+
+    def run(s: int) -> None:
+        got[s] = ketharmad.simulate(games=1500, seed=s, threads=2).games
+
+    workers = [threading.Thread(target=run, args=(s,)) for s in (1, 2, 3)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    for s in (1, 2, 3):
+        assert alone[s].equals(got[s])
+
 
 def test_threads_above_the_limit_are_refused() -> None:
     assert _core.MAX_THREADS == 1024

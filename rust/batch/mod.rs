@@ -72,11 +72,14 @@ pub fn pools_built() -> usize {
     POOLS_BUILT.load(Ordering::Relaxed)
 }
 
+/// The thread pools built so far, by size.
+type PoolCache = Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>>;
+
 /// The rayon pool for `threads` workers: more threads than the machine has are not started
 /// (the pool is capped at `available_threads()`; results never depend on the thread count),
 /// and a pool is built once per size and reused by every later batch.
 pub fn thread_pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, String> {
-    static POOLS: OnceLock<Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>>> = OnceLock::new();
+    static POOLS: OnceLock<PoolCache> = OnceLock::new();
     let n = threads.clamp(1, available_threads());
     let mut pools = POOLS.get_or_init(|| Mutex::new(Vec::new())).lock().unwrap_or_else(|e| e.into_inner());
     if let Some((_, p)) = pools.iter().find(|(k, _)| *k == n) {
