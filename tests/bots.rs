@@ -122,7 +122,7 @@ fn search_bot_does_not_peek() {
     let opts = g.opts.clone();
     assert!(opts.len() > 3);
     let choose = |g: &ketharmad::engine::Game| -> usize {
-        let mut s = Search { iterations: 60, width: 6, knobs: ketharmad::bots::heuristic::Knobs::from("heuristic", &[]), rng: Rng::new(77) };
+        let mut s = Search::new(60, 6, ketharmad::bots::heuristic::Knobs::from("heuristic", &[]), Rng::new(77));
         s.choose(&SeatView::new(g, 0), DecisionKind::Main, &opts)
     };
     let before = choose(&g);
@@ -153,6 +153,6 @@ fn search_bot_does_not_peek() {
     let after = choose(&h);
     assert_eq!(before, after, "the search bot's choice changed with hidden information: {:?} vs {:?}", opts[before], opts[after]);
     // and the policy is usable through the enum as well
-    let _ = Policy::Search(Box::new(Search { iterations: 1, width: 1, knobs: ketharmad::bots::heuristic::Knobs::from("heuristic", &[]), rng: Rng::new(1) }));
+    let _ = Policy::Search(Box::new(Search::new(1, 1, ketharmad::bots::heuristic::Knobs::from("heuristic", &[]), Rng::new(1))));
     let _ = Opt::EndPhase;
 }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -58,6 +59,122 @@ def check_chunk_size(chunk_size: object) -> Optional[int]:
     return check_int("chunk_size", chunk_size, 1)
 
 
+# Approximate bytes the polars tables of a batch take, per game (measured with
+# ``DataFrame.estimated_size()``, rounded up): the ``games`` table, and per seat the
+# ``players`` and ``card_records`` tables; with ``record_plays`` about 25 plays per seat and
+# game of about 40 bytes each.
+_TABLE_BYTES_PER_GAME = {"games": 40}
+_TABLE_BYTES_PER_SEAT = {"players": 72, "card_records": 72, "plays": 25 * 40}
+_ALL_TABLES = ("games", "players", "card_records")
+
+
+def _human_bytes(n: float) -> str:
+    for unit in ("bytes", "kB", "MB", "GB", "TB", "PB"):
+        if n < 1000 or unit == "PB":
+            return f"{n:.0f} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
+        n /= 1000
+    raise AssertionError("unreachable")
+
+
+def _proc_kib(path: str, key: str) -> Optional[int]:
+    try:
+        with open(path) as f:
+            for line in f:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def available_memory() -> Optional[int]:
+    """Bytes this process can still use, or None when unknown: the least of the system's
+    available memory (``MemAvailable``), the cgroup's limit less its usage, and the address
+    space limit (``RLIMIT_AS``) less the address space already mapped."""
+    limits: list[int] = []
+    avail = _proc_kib("/proc/meminfo", "MemAvailable")
+    if avail is not None:
+        limits.append(avail * 1024)
+    else:
+        try:
+            limits.append(os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+        except (AttributeError, ValueError, OSError):
+            pass
+    try:
+        with open("/sys/fs/cgroup/memory.max") as f:
+            cap = f.read().strip()
+        with open("/sys/fs/cgroup/memory.current") as f:
+            used = int(f.read().strip())
+        if cap != "max":
+            limits.append(max(0, int(cap) - used))
+    except (OSError, ValueError):
+        pass
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft != resource.RLIM_INFINITY:
+            mapped = _proc_kib("/proc/self/status", "VmSize")
+            limits.append(max(0, soft - (mapped or 0) * 1024))
+    except (ImportError, OSError, ValueError):
+        pass
+    return min(limits) if limits else None
+
+
+def memory_needed(
+    n_seats: int, tables: Sequence[str] = _ALL_TABLES, record_plays: bool = False
+) -> tuple[int, int]:
+    """(bytes per game of the ``tables`` a call keeps, bytes per game of working memory while
+    one core call's games are converted: its raw columns plus every table built from them)."""
+    plays = ["plays"] if record_plays else []
+
+    def per_game(names: Sequence[str]) -> int:
+        return sum(
+            _TABLE_BYTES_PER_GAME.get(t, 0) + n_seats * _TABLE_BYTES_PER_SEAT.get(t, 0)
+            for t in names
+        )
+
+    kept = per_game([*tables, *plays])
+    raw = _core.GAME_ROW_BYTES + n_seats * _core.SEAT_ROW_BYTES
+    if record_plays:
+        raw += n_seats * 25 * _core.PLAY_ROW_BYTES
+    return kept, raw + per_game([*_ALL_TABLES, *plays])
+
+
+def check_memory(
+    what: str,
+    games: int,
+    n_seats: int,
+    per_call: int,
+    tables: Sequence[str] = _ALL_TABLES,
+    record_plays: bool = False,
+    chunked: bool = False,
+) -> None:
+    """Refuse (ValueError) a call whose results would not fit in the memory available, before
+    any game runs, saying how much it would need and what would fit."""
+    avail = available_memory()
+    if avail is None:
+        return  # unknown: the core's fallible allocation is the only guard
+    kept, work = memory_needed(n_seats, tables, record_plays)
+    need = kept * games + work * min(per_call, games)
+    if need <= avail:
+        return
+    call = min(per_call, games)
+    fit = max(0, (avail - work * call) // kept) if chunked else max(0, avail // (kept + work))
+    advice = f"play fewer games (about {fit:,} games in total would fit)"
+    if not chunked and kept * games + work * min(50_000, games) <= avail:
+        advice += (
+            "; or pass chunk_size=50_000: the result tables fit, only the working memory of "
+            "converting all games at once does not"
+        )
+    raise ValueError(
+        f"{what} would need about {_human_bytes(need)} of memory (the result tables, about "
+        f"{kept:,} bytes per game, plus about {work:,} bytes per game of working memory for "
+        f"each call of {call:,} games), but only about {_human_bytes(avail)} "
+        f"is available; {advice}"
+    )
+
+
 @dataclass
 class Frames:
     """The converted tables of one batch (or of several chunks, concatenated)."""
@@ -94,10 +211,15 @@ def run_batch(
     end = first_game + games
     while offset < end:
         n = min(step, end - offset)
-        raw = _core.simulate(
-            text, decks, bots, n, seed, threads, params,
-            start_player=start_player, record_plays=record_plays, first_game=offset,
-        )  # fmt: skip
+        try:
+            raw = _core.simulate(
+                text, decks, bots, n, seed, threads, params,
+                start_player=start_player, record_plays=record_plays, first_game=offset,
+            )  # fmt: skip
+        except KeyboardInterrupt:
+            if progress is not None:
+                progress.interrupt()  # end the progress line
+            raise
         parts.append(
             Frames(
                 games=games_frame(raw["games"]),
@@ -112,11 +234,13 @@ def run_batch(
             progress.advance(n)
     if len(parts) == 1:
         return parts[0]
+    # no rechunk: the chunks are kept as they are (one memory chunk each), so the peak is the
+    # result plus one chunk, not twice the result
     return Frames(
-        games=pl.concat([p.games for p in parts], rechunk=True),
-        players=pl.concat([p.players for p in parts], rechunk=True),
-        card_records=pl.concat([p.card_records for p in parts], rechunk=True),
-        plays=pl.concat([p.plays for p in parts], rechunk=True) if record_plays else None,  # type: ignore[misc]
+        games=pl.concat([p.games for p in parts], rechunk=False),
+        players=pl.concat([p.players for p in parts], rechunk=False),
+        card_records=pl.concat([p.card_records for p in parts], rechunk=False),
+        plays=pl.concat([p.plays for p in parts], rechunk=False) if record_plays else None,  # type: ignore[misc]
     )
 
 
@@ -143,16 +267,23 @@ def simulate(
         games: number of games, > 0.
         seed: batch seed, >= 0. Game ``i`` gets its own seed derived from it, so results do
             not depend on ``threads``; ``play(..., seed=seed, game=i)`` replays game ``i``.
-        threads: worker threads; None = all cores.
+        threads: worker threads, 1 to 1024 (``ValueError`` above); None = all cores. More
+            threads than the machine has cores are not started (results never depend on the
+            thread count); pools are built once per size and reused.
         params: parameter overrides ``{name: value}``, see :func:`parameters`.
         card_data: None for the packaged card file, or the path of a card-data TOML file.
         start_player: None (default) = the start seat is drawn per game from the game's seed;
             a seat index fixes the start seat of every game.
         record_plays: also record every card played or recruited (``.plays``: game, seat,
             faction, card id, turn); costs memory (about 30 rows per game).
-        chunk_size: play the batch in chunks of this many games (``first_game`` offsets) and
-            concatenate; the result is exactly that of one call, but the core's raw arrays
-            only ever hold one chunk. None = one call.
+        chunk_size: play the batch as consecutive core calls of this many games
+            (``first_game`` offsets) and append each chunk's tables as it is converted,
+            without copying them together at the end (the returned DataFrames hold one
+            memory chunk per call; ``df.rechunk()`` makes one, at the cost of a copy). The
+            rows are exactly those of one call. It bounds the *working* memory: peak memory
+            is about the result tables plus one chunk's raw columns and their conversion,
+            instead of the result plus the working memory of the whole batch. It does not
+            shrink the result itself (about 300 bytes per 2-seat game). None = one call.
         progress: write a progress line (games done, games/s, time left) to stderr after
             every chunk; without ``chunk_size`` a chunk size of about 1/50 of the batch
             (at least 2,000 games) is used.
@@ -163,7 +294,10 @@ def simulate(
         ``record_plays``) and ``.summary()``.
 
     Raises:
-        ValueError: on any invalid argument, parameter or card data.
+        ValueError: on any invalid argument, parameter or card data, and before any game
+            runs when the results would not fit in the memory available (the message says
+            how much is needed and what would fit).
+        KeyboardInterrupt: on Ctrl-C, within about a second (the games stop between games).
     """
     decks_ = check_decks(decks)
     bots_ = check_bots(bots, len(decks_))
@@ -179,6 +313,10 @@ def simulate(
     text = load_card_data(card_data)
     if progress and chunk_ is None:
         chunk_ = auto_chunk_size(games_)
+    check_memory(
+        f"simulate(games={games_:,})", games_, len(decks_), chunk_ or games_,
+        record_plays=record_plays, chunked=chunk_ is not None,
+    )  # fmt: skip
     if chunk_ is not None and chunk_ < games_:
         # fail on bad decks / bots / params before the first chunk prints anything
         _core.validate(text, decks_, bots_, params_)
@@ -228,7 +366,10 @@ def play(
     carry ``batch_seed``, ``game`` and ``start_player``).
 
     Raises:
-        ValueError: on any invalid argument, parameter or card data.
+        ValueError: on any invalid argument, parameter or card data, and before any game
+            runs when the results would not fit in the memory available (the message says
+            how much is needed and what would fit).
+        KeyboardInterrupt: on Ctrl-C, within about a second (the games stop between games).
     """
     decks_ = check_decks(decks)
     bots_ = check_bots(bots, len(decks_))

@@ -11,7 +11,7 @@ from typing import Any, Optional, Union
 import polars as pl
 
 from . import _core
-from ._api import check_chunk_size, run_batch
+from ._api import check_chunk_size, check_memory, run_batch
 from ._data import CardDataSource, describe_card_data, load_card_data
 from ._progress import Progress
 from ._validate import (
@@ -267,6 +267,8 @@ def _two_player(
 ) -> MatchupResult:
     factions = list(_core.FACTIONS)
     pairs = [(a, b) for i, a in enumerate(factions) for b in factions[i:]]
+    check_memory(f"matchups(games_per_side={gps:,})", 2 * gps * len(pairs), 2, min(chunk or gps, gps),
+                 tables=("games", "players"), chunked=chunk is not None)  # fmt: skip
     bots = _seat_bots(spec, 2)
     cell_params = []
     for a, b in pairs:
@@ -297,7 +299,7 @@ def _two_player(
             players_parts.append(frames.players)
     elapsed = time.perf_counter() - start
     meter.close()
-    g = pl.concat(games_parts, rechunk=True)
+    g = pl.concat(games_parts, rechunk=False)
     f0, f1 = pl.col("faction_0"), pl.col("faction_1")
     g = g.with_columns(
         start_faction=pl.when(pl.col("start_player") == 0).then(f0).otherwise(f1),
@@ -306,7 +308,7 @@ def _two_player(
         "game", "seed", "batch_seed", "faction_0", "faction_1", "mirror", "start_player",
         "start_faction", "winner", "winner_faction", "turns", "rounds", "end_reason", "actions",
     )  # fmt: skip
-    players = _with_positions(pl.concat(players_parts, rechunk=True), g, 2)
+    players = _with_positions(pl.concat(players_parts, rechunk=False), g, 2)
 
     # one row per game and side; a mirror game counts once, from seat 0
     def side(seat: int) -> pl.DataFrame:
@@ -408,6 +410,8 @@ def _free_for_all(
     progress: bool,
 ) -> MatchupResult:
     bots = _seat_bots(spec, n)
+    check_memory(f"matchups(players={n}, games={per * len(seatings):,})", per * len(seatings), n,
+                 min(chunk or per, per), tables=("games", "players"), chunked=chunk is not None)  # fmt: skip
     for seating in seatings:
         _core.validate(text, list(seating), bots, params)
     meter = Progress(per * len(seatings), f"matchups {n}p", enabled=progress)
@@ -429,7 +433,7 @@ def _free_for_all(
         players_parts.append(frames.players)
     elapsed = time.perf_counter() - start
     meter.close()
-    g = pl.concat(games_parts, rechunk=True)
+    g = pl.concat(games_parts, rechunk=False)
     seat_faction = lambda col: pl.coalesce(  # noqa: E731
         [pl.when(pl.col(col) == i).then(pl.col(f"faction_{i}")) for i in range(n)]
     )
@@ -440,7 +444,7 @@ def _free_for_all(
         "start_player", "start_faction", "winner", "winner_faction", "turns", "rounds",
         "end_reason", "actions",
     )  # fmt: skip
-    players = _with_positions(pl.concat(players_parts, rechunk=True), g, n)
+    players = _with_positions(pl.concat(players_parts, rechunk=False), g, n)
     flags = g.select("game", unfinished=_unfinished(), no_winner=pl.col("winner").is_null())
     table = (
         players.join(flags, on="game", how="left")

@@ -89,6 +89,16 @@ class Progress:
             self.stream.flush()
             self._last_write = now
 
+    def interrupt(self) -> None:
+        """End the line after Ctrl-C (once): the games done so far, marked "interrupted"."""
+        if self._closed:
+            return
+        self._closed = True
+        if not self.enabled:
+            return
+        self.stream.write(("\r" if self._tty else "") + self.line() + "  interrupted\n")
+        self.stream.flush()
+
     def close(self) -> None:
         """Write the final line (once)."""
         if self._closed:

@@ -14,7 +14,7 @@ import numpy as np
 import polars as pl
 
 from . import _core
-from ._api import check_chunk_size, check_start_player, run_batch
+from ._api import check_chunk_size, check_memory, check_start_player, run_batch
 from ._data import CardDataSource, describe_card_data, load_card_data
 from ._progress import Progress
 from ._validate import (
@@ -264,6 +264,9 @@ def sweep(
                 raise ValueError(f"sweep point {i} {point}, decks {deck}: {e}") from None
             plans.append((i, j, merged))
 
+    check_memory(f"sweep(games={games_:,}) over {len(plans)} point(s) and matchup(s)", games_ * len(plans),
+                 max(len(d) for d in pairings), min(chunk_ or games_, games_), tables=("games",),
+                 chunked=chunk_ is not None)  # fmt: skip
     meter = Progress(games_ * len(plans), "sweep", enabled=progress)
     start = time.perf_counter()
     parts = []
@@ -284,7 +287,7 @@ def sweep(
         )
     elapsed = time.perf_counter() - start
     meter.close()
-    g = pl.concat(parts, rechunk=True)
+    g = pl.concat(parts, rechunk=False)
 
     names: list[str] = []
     for p in points:

@@ -149,10 +149,10 @@ def check_seed(seed: object) -> int:
 
 
 def check_threads(threads: object) -> Optional[int]:
-    """Return ``threads`` as None (all cores) or an int >= 1."""
+    """Return ``threads`` as None (all cores) or an int in 1..``_core.MAX_THREADS`` (1024)."""
     if threads is None:
         return None
-    return check_int("threads", threads, 1, 2**16)
+    return check_int("threads", threads, 1, _core.MAX_THREADS)
 
 
 def check_params(params: object) -> dict[str, Union[int, bool, str]]:

@@ -286,9 +286,10 @@ def _version() -> str:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Run the CLI; returns 0 on success, exits with status 2 on invalid input."""
-    args = _parser().parse_args(argv)
+    """Run the CLI; returns 0 on success, exits with status 2 on invalid input and with 130
+    (no traceback) on Ctrl-C."""
     try:
+        args = _parser().parse_args(argv)
         args.func(args)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
@@ -303,7 +304,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except ImportError as e:  # an optional dependency (matplotlib for report plots)
         print(f"error: {e}", file=sys.stderr)
         raise SystemExit(1) from None
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # the core stops within about a second of Ctrl-C
+        try:
+            print("interrupted", file=sys.stderr, flush=True)
+        except (OSError, ValueError, KeyboardInterrupt):
+            pass
         raise SystemExit(130) from None
     return 0
 

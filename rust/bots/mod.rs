@@ -53,12 +53,20 @@ impl BotSpec {
                                 return Err(format!("bot knob 'width' must be a whole number in 1..=64, got {v}"));
                             }
                         }
+                        "rollout_rounds" => {
+                            if !(v.fract() == 0.0 && *v >= 1.0 && *v <= search::MAX_ROLLOUT_ROUNDS as f64) {
+                                return Err(format!(
+                                    "bot knob 'rollout_rounds' must be a whole number in 1..={}, got {v}",
+                                    search::MAX_ROLLOUT_ROUNDS
+                                ));
+                            }
+                        }
                         _ if heuristic::KNOBS.iter().any(|x| x.0 == k) => {
                             if !v.is_finite() || *v < 0.0 || *v > 1.0 {
                                 return Err(format!("bot knob '{k}' must be a number in 0..=1, got {v}"));
                             }
                         }
-                        _ => return Err(format!("bot 'search' has no knob '{k}' (knobs: iterations, width and the heuristic's)")),
+                        _ => return Err(format!("bot 'search' has no knob '{k}' (knobs: iterations, width, rollout_rounds and the heuristic's)")),
                     }
                 }
             }
@@ -98,12 +106,14 @@ impl Policy {
             "heuristic" | "aggro" | "control" => Policy::Heuristic(Box::new(heuristic::Knobs::from(&spec.kind, &spec.knobs))),
             "search" => {
                 let get = |n: &str, d: f64| spec.knobs.iter().find(|k| k.0 == n).map_or(d, |k| k.1);
-                Policy::Search(Box::new(search::Search {
-                    iterations: get("iterations", 200.0) as u32,
-                    width: get("width", 6.0) as usize,
-                    knobs: heuristic::Knobs::from("heuristic", &spec.knobs),
+                let mut s = search::Search::new(
+                    get("iterations", 200.0) as u32,
+                    get("width", 6.0) as usize,
+                    heuristic::Knobs::from("heuristic", &spec.knobs),
                     rng,
-                }))
+                );
+                s.rollout_rounds = get("rollout_rounds", search::DEFAULT_ROLLOUT_ROUNDS as f64) as u32;
+                Policy::Search(Box::new(s))
             }
             _ => Policy::Random(rng),
         }

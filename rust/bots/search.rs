@@ -3,25 +3,54 @@
 //! plays one candidate option and then the whole game out with heuristic policies, and scores
 //! a win for the seat. The budget is a fixed number of iterations per decision, never a clock,
 //! so games reproduce. All other decisions (targets, blocks, …) use the heuristic.
+//!
+//! A rollout plays at most `rollout_rounds` rounds after the round of the decision; one cut
+//! there (or by the game's own round or action cap) is *unfinished*: it scores ½, like a game
+//! without a winner, and is counted (`unfinished_rollouts`, reported per seat in the batch
+//! results). Search stops rolling out as soon as the batch's stop token is set.
 
 use super::heuristic::{self, Knobs};
 use super::Policy;
-use crate::engine::{DecisionKind, Opt, SeatView};
+use crate::batch::Stop;
+use crate::engine::{DecisionKind, EndReason, Opt, SeatView};
 use crate::rng::Rng;
+
+/// Default of the `rollout_rounds` knob.
+pub const DEFAULT_ROLLOUT_ROUNDS: u32 = 30;
+/// Largest `rollout_rounds` accepted (the largest `rules.max_rounds`).
+pub const MAX_ROLLOUT_ROUNDS: u32 = 100_000;
 
 #[derive(Clone, Debug)]
 pub struct Search {
     pub iterations: u32,
     /// Options kept for search at most (the heuristic's favourites); the rest are not tried.
     pub width: usize,
+    /// Rounds a rollout may play after the round of the decision before it is cut.
+    pub rollout_rounds: u32,
     pub knobs: Knobs,
     pub rng: Rng,
+    /// The batch's stop token: once requested, no more rollouts (the heuristic's pick is taken).
+    pub stop: Option<Stop>,
+    /// Rollouts played so far in this game, and those that ended unfinished (saturating).
+    pub rollouts: u32,
+    pub unfinished_rollouts: u32,
+    /// Most rounds a rollout of this game played after its decision's round.
+    pub longest_rollout: u32,
 }
 
 impl Search {
+    /// A search policy with the default rollout bound and fresh counters.
+    pub fn new(iterations: u32, width: usize, knobs: Knobs, rng: Rng) -> Search {
+        Search { iterations, width, rollout_rounds: DEFAULT_ROLLOUT_ROUNDS, knobs, rng, stop: None, rollouts: 0, unfinished_rollouts: 0, longest_rollout: 0 }
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.as_ref().is_some_and(|s| s.requested())
+    }
+
     pub fn choose(&mut self, v: &SeatView, kind: DecisionKind, opts: &[Opt]) -> usize {
         let h = heuristic::choose(&self.knobs, v, kind, opts);
-        if kind != DecisionKind::Main || opts.len() < 2 || self.iterations == 0 {
+        if kind != DecisionKind::Main || opts.len() < 2 || self.iterations == 0 || self.stopped() {
             return h;
         }
         // candidates: the heuristic's best `width` options (by its score), always incl. its pick
@@ -39,14 +68,25 @@ impl Search {
         let mut plays = vec![0u32; k];
         let me = v.seat;
         for it in 0..self.iterations.max(k as u32) {
+            if self.stopped() {
+                return h;
+            }
             let j = it as usize % k;
             let pols: Vec<Policy> = (0..v.n_players()).map(|_| Policy::Heuristic(Box::new(self.knobs.clone()))).collect();
             let mut g = v.determinize(&mut self.rng, pols);
+            let start = g.round;
+            g.round_limit = start.saturating_add(self.rollout_rounds);
             let out = g.continue_with(opts[cand[j].0]);
             plays[j] += 1;
+            self.rollouts = self.rollouts.saturating_add(1);
+            self.longest_rollout = self.longest_rollout.max(g.round - start);
+            if matches!(out.reason, EndReason::UnfinishedRoundCap | EndReason::UnfinishedActionCap) {
+                self.unfinished_rollouts = self.unfinished_rollouts.saturating_add(1);
+            }
             wins[j] += match out.winner {
                 Some(w) if w as usize == me => 1.0,
                 Some(_) => 0.0,
+                // no winner: simultaneous elimination, or an unfinished rollout (counted above)
                 None => 0.5,
             };
         }

@@ -456,6 +456,9 @@ pub struct Game<'db> {
     pub first_start_player: usize,
     pub turn: u32,
     pub round: u32,
+    /// The game ends unfinished (round cap) before round `round_limit + 1` starts: set by the
+    /// search bot on its rollouts (`rollout_rounds`); u32::MAX (no limit) otherwise.
+    pub round_limit: u32,
     pub seq: u32,
     pub actions_this_turn: u32,
     pub total_actions: u32,
@@ -656,6 +659,7 @@ impl<'db> Game<'db> {
             first_start_player: 0,
             turn: 0,
             round: 0,
+            round_limit: u32::MAX,
             seq: 0,
             actions_this_turn: 0,
             total_actions: 0,

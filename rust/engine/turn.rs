@@ -18,7 +18,7 @@ impl Game<'_> {
             let p = self.active;
             if p == self.start_player {
                 self.round += 1;
-                if self.round as i32 > self.db.rules.max_rounds {
+                if self.round as i32 > self.db.rules.max_rounds || self.round > self.round_limit {
                     self.round -= 1;
                     self.outcome = Some(Outcome { winner: None, reason: EndReason::UnfinishedRoundCap });
                     glog!(self, "Safety cap: {} rounds, the game is unfinished", self.db.rules.max_rounds);

@@ -1,18 +1,90 @@
 //! The thin binding layer: the only module that touches PyO3. Plain data in (str, int, bool,
-//! list, dict), numpy columns out; the GIL is released while Rust runs; engine errors become
-//! `ValueError`, a panic inside a game becomes `RuntimeError` naming the game and seed.
+//! list, dict), numpy columns out; engine errors become `ValueError`, a panic inside a game
+//! becomes `RuntimeError` naming the game and seed.
+//!
+//! Process safety: games run on a worker thread while the calling thread waits in short
+//! slices with the GIL released and checks for signals between them; on Ctrl-C it sets the
+//! call's stop token, waits for the workers to stop (between games) and raises
+//! `KeyboardInterrupt`. No panic crosses into Python: every entry point turns one into
+//! `RuntimeError`.
 
-use crate::batch::{play_one, run_batch_with, BatchSpec, Columns};
-use crate::bots::{BotSpec, BOT_KINDS};
+use crate::batch::{
+    available_threads, play_one_stoppable, pools_built, run_batch_stoppable, BatchError, BatchSpec, Columns, Stop,
+    GAME_ROW_BYTES, MAX_THREADS, PLAY_ROW_BYTES, SEAT_ROW_BYTES,
+};
+use crate::bots::{search, BotSpec, BOT_KINDS};
 use crate::cards::{build_db, load_raw, params::registry, CardDb, ParamValue, FACTIONS};
 use crate::engine::EndReason;
 use numpy::IntoPyArray;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyString};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::mpsc::{sync_channel, RecvTimeoutError};
+use std::time::Duration;
 
 fn verr(e: String) -> PyErr {
     PyValueError::new_err(e)
+}
+
+/// The text of a caught panic.
+fn panic_message(e: &(dyn std::any::Any + Send)) -> String {
+    e.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "unknown panic".into())
+}
+
+/// Run the body of an entry point; a panic becomes `RuntimeError` (never a PanicException).
+fn guarded<T>(what: &str, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(e) => Err(PyRuntimeError::new_err(format!("internal error in {what}: {}", panic_message(&*e)))),
+    }
+}
+
+/// How long the calling thread waits (GIL released) between two signal checks.
+const SIGNAL_SLICE: Duration = Duration::from_millis(50);
+
+/// Run `work` on a worker thread with a fresh stop token while this thread waits with the GIL
+/// released, checking for signals every `SIGNAL_SLICE`. When a signal handler raises (Ctrl-C:
+/// `KeyboardInterrupt`), the token is set, the worker is joined (it stops between games) and
+/// the exception is returned. A panic in the worker becomes `RuntimeError`.
+fn run_interruptible<T: Send>(py: Python<'_>, what: &str, work: impl FnOnce(&Stop) -> T + Send) -> PyResult<T> {
+    let stop = Stop::new();
+    std::thread::scope(|scope| {
+        let (tx, rx) = sync_channel::<()>(1);
+        let token = stop.clone();
+        let handle = std::thread::Builder::new()
+            .name("ketharmad-call".into())
+            .spawn_scoped(scope, move || {
+                let r = catch_unwind(AssertUnwindSafe(|| work(&token)));
+                let _ = tx.send(());
+                r
+            })
+            .map_err(|e| PyRuntimeError::new_err(format!("could not start a worker thread for {what}: {e}")))?;
+        let mut rx = rx;
+        loop {
+            let (finished, back) = py.detach(move || {
+                let r = rx.recv_timeout(SIGNAL_SLICE);
+                (!matches!(r, Err(RecvTimeoutError::Timeout)), rx)
+            });
+            rx = back;
+            if finished {
+                break;
+            }
+            if let Err(e) = py.check_signals() {
+                stop.request();
+                // the workers stop between games; wait for them with the GIL released
+                let _ = py.detach(move || handle.join());
+                return Err(e);
+            }
+        }
+        match py.detach(move || handle.join()) {
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(e)) | Err(e) => Err(PyRuntimeError::new_err(format!("internal error in {what}: {}", panic_message(&*e)))),
+        }
+    })
 }
 
 fn parse_params(params: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, ParamValue)>> {
@@ -92,12 +164,24 @@ fn version() -> &'static str {
 
 #[pyfunction]
 fn card_data_hash(card_data: &str) -> PyResult<String> {
-    let raw = load_raw(card_data).map_err(verr)?;
-    Ok(format!("{:016x}", raw.hash))
+    guarded("card_data_hash", || {
+        let raw = load_raw(card_data).map_err(verr)?;
+        Ok(format!("{:016x}", raw.hash))
+    })
+}
+
+/// Test hook: rayon pools built so far in this process (pools are reused per size).
+#[pyfunction]
+fn _pools_built() -> usize {
+    pools_built()
 }
 
 #[pyfunction]
 fn card_table<'py>(py: Python<'py>, card_data: &str) -> PyResult<Bound<'py, PyDict>> {
+    guarded("card_table", || card_table_impl(py, card_data))
+}
+
+fn card_table_impl<'py>(py: Python<'py>, card_data: &str) -> PyResult<Bound<'py, PyDict>> {
     let db = make_db(card_data, None)?;
     let d = PyDict::new(py);
     let c = &db.cards;
@@ -128,6 +212,10 @@ fn card_table<'py>(py: Python<'py>, card_data: &str) -> PyResult<Bound<'py, PyDi
 
 #[pyfunction]
 fn parameter_table<'py>(py: Python<'py>, card_data: &str) -> PyResult<Bound<'py, PyDict>> {
+    guarded("parameter_table", || parameter_table_impl(py, card_data))
+}
+
+fn parameter_table_impl<'py>(py: Python<'py>, card_data: &str) -> PyResult<Bound<'py, PyDict>> {
     let raw = load_raw(card_data).map_err(verr)?;
     let reg = registry(&raw);
     let d = PyDict::new(py);
@@ -152,8 +240,10 @@ fn spec_from(decks: Vec<String>, bots: &Bound<'_, PyList>, games: u64, seed: u64
 #[pyfunction]
 #[pyo3(signature = (card_data, decks, bots, params=None))]
 fn validate(card_data: &str, decks: Vec<String>, bots: &Bound<'_, PyList>, params: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
-    let db = make_db(card_data, params)?;
-    spec_from(decks, bots, 1, 0, None, None)?.validate(&db).map_err(verr)
+    guarded("validate", || {
+        let db = make_db(card_data, params)?;
+        spec_from(decks, bots, 1, 0, None, None)?.validate(&db).map_err(verr)
+    })
 }
 
 fn columns_to_py<'py>(py: Python<'py>, c: Columns) -> PyResult<Bound<'py, PyDict>> {
@@ -181,6 +271,8 @@ fn columns_to_py<'py>(py: Python<'py>, c: Columns) -> PyResult<Bound<'py, PyDict
     players.set_item("mulligans", c.p_mulligans.into_pyarray(py))?;
     players.set_item("turns_taken", c.p_turns.into_pyarray(py))?;
     players.set_item("main_decisions", c.p_main_decisions.into_pyarray(py))?;
+    players.set_item("rollouts", c.p_rollouts.into_pyarray(py))?;
+    players.set_item("unfinished_rollouts", c.p_unfinished_rollouts.into_pyarray(py))?;
     let [a, b] = c.p_opening;
     players.set_item("opening_lo", a.into_pyarray(py))?;
     players.set_item("opening_hi", b.into_pyarray(py))?;
@@ -202,7 +294,8 @@ fn columns_to_py<'py>(py: Python<'py>, c: Columns) -> PyResult<Bound<'py, PyDict
     Ok(out)
 }
 
-/// Run a batch: the GIL is released while rayon plays the games.
+/// Run a batch: the games run on worker threads (rayon) while the caller waits with the GIL
+/// released, checking for Ctrl-C (see `run_interruptible`).
 #[pyfunction]
 #[pyo3(signature = (card_data, decks, bots, games, seed, threads=None, params=None, start_player=None, record_plays=false, first_game=0))]
 #[allow(clippy::too_many_arguments)]
@@ -219,23 +312,31 @@ fn simulate<'py>(
     record_plays: bool,
     first_game: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
-    if games <= 0 {
-        return Err(verr(format!("games must be a positive number, got {games}")));
-    }
-    if let Some(t) = threads {
-        if t < 1 {
-            return Err(verr(format!("threads must be at least 1, got {t}")));
+    guarded("simulate", || {
+        if games <= 0 {
+            return Err(verr(format!("games must be a positive number, got {games}")));
         }
-    }
-    let db = make_db(card_data, params)?;
-    let spec = spec_from(decks, bots, games as u64, seed, threads.map(|t| t as usize), start_player)?;
-    spec.validate(&db).map_err(verr)?;
-    let res = py.detach(|| run_batch_with(&db, &spec, record_plays, first_game));
-    match res {
-        Ok(c) => columns_to_py(py, c),
-        Err(e) if e.contains("panicked") => Err(PyRuntimeError::new_err(e)),
-        Err(e) => Err(verr(e)),
-    }
+        if let Some(t) = threads {
+            if t < 1 {
+                return Err(verr(format!("threads must be at least 1, got {t}")));
+            }
+            if t > MAX_THREADS as i64 {
+                return Err(verr(format!("threads must be at most {MAX_THREADS}, got {t} (this machine has {} cores)", available_threads())));
+            }
+        }
+        let db = make_db(card_data, params)?;
+        let spec = spec_from(decks, bots, games as u64, seed, threads.map(|t| t as usize), start_player)?;
+        spec.validate(&db).map_err(verr)?;
+        let res = run_interruptible(py, "simulate", |stop| run_batch_stoppable(&db, &spec, record_plays, first_game, stop))?;
+        // a Ctrl-C that came during the last slice: raise it before touching numpy
+        py.check_signals()?;
+        match res {
+            Ok(c) => columns_to_py(py, c),
+            Err(BatchError::Panicked(e)) => Err(PyRuntimeError::new_err(e)),
+            Err(BatchError::Stopped) => Err(PyRuntimeError::new_err("the batch was stopped without a signal")),
+            Err(BatchError::Invalid(e)) | Err(BatchError::Memory(e)) => Err(verr(e)),
+        }
+    })
 }
 
 /// Replay one game of a batch with its readable log.
@@ -252,28 +353,41 @@ fn play<'py>(
     params: Option<&Bound<'py, PyDict>>,
     start_player: Option<u8>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let db = make_db(card_data, params)?;
-    let spec = spec_from(decks, bots, 1, seed, Some(1), start_player)?;
-    spec.validate(&db).map_err(verr)?;
-    let res = py.detach(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| play_one(&db, &spec, game, true, false))));
-    let (r, log) = res.map_err(|_| PyRuntimeError::new_err(format!("game {game} (seed {}) panicked", crate::rng::game_seed(seed, game))))?;
-    let n = spec.factions.len();
-    let d = PyDict::new(py);
-    d.set_item("log", log.unwrap_or_default())?;
-    d.set_item("winner", r.winner as i64)?;
-    d.set_item("turns", r.turns)?;
-    d.set_item("rounds", r.rounds)?;
-    d.set_item("end_reason", r.end_reason)?;
-    d.set_item("start_player", r.start_player)?;
-    d.set_item("support", (0..n).map(|s| r.players[s].support).collect::<Vec<_>>())?;
-    d.set_item("scandal", (0..n).map(|s| r.players[s].scandal).collect::<Vec<_>>())?;
-    d.set_item("seed", r.seed)?;
-    Ok(d)
+    guarded("play", || {
+        let db = make_db(card_data, params)?;
+        let spec = spec_from(decks, bots, 1, seed, Some(1), start_player)?;
+        spec.validate(&db).map_err(verr)?;
+        let res = run_interruptible(py, "play", |stop| {
+            catch_unwind(AssertUnwindSafe(|| play_one_stoppable(&mut None, &db, &spec, game, true, false, false, Some(stop))))
+        })?;
+        py.check_signals()?;
+        let (r, log) = res.map_err(|e| {
+            PyRuntimeError::new_err(format!("game {game} (seed {}) panicked: {}", crate::rng::game_seed(seed, game), panic_message(&*e)))
+        })?;
+        let n = spec.factions.len();
+        let d = PyDict::new(py);
+        d.set_item("log", log.unwrap_or_default())?;
+        d.set_item("winner", r.winner as i64)?;
+        d.set_item("turns", r.turns)?;
+        d.set_item("rounds", r.rounds)?;
+        d.set_item("end_reason", r.end_reason)?;
+        d.set_item("start_player", r.start_player)?;
+        d.set_item("support", (0..n).map(|s| r.players[s].support).collect::<Vec<_>>())?;
+        d.set_item("scandal", (0..n).map(|s| r.players[s].scandal).collect::<Vec<_>>())?;
+        d.set_item("rollouts", (0..n).map(|s| r.players[s].rollouts).collect::<Vec<_>>())?;
+        d.set_item("unfinished_rollouts", (0..n).map(|s| r.players[s].unfinished_rollouts).collect::<Vec<_>>())?;
+        d.set_item("seed", r.seed)?;
+        Ok(d)
+    })
 }
 
 /// Bot kinds, presets and knobs.
 #[pyfunction]
 fn bot_table<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    guarded("bot_table", || bot_table_impl(py))
+}
+
+fn bot_table_impl<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
     use crate::bots::heuristic::{KNOBS, PRESETS};
     let mut name = Vec::new();
     let mut entry = Vec::new();
@@ -303,6 +417,15 @@ fn bot_table<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
     }
     row("iterations", "knob", "search", 200.0, 1.0, 1_000_000.0, "rollouts per main decision (a fixed budget, never a clock)".into());
     row("width", "knob", "search", 6.0, 1.0, 64.0, "options searched per decision (the heuristic's favourites)".into());
+    row(
+        "rollout_rounds",
+        "knob",
+        "search",
+        search::DEFAULT_ROLLOUT_ROUNDS as f64,
+        1.0,
+        search::MAX_ROLLOUT_ROUNDS as f64,
+        "rounds a rollout may play after the decision's round; one cut there is unfinished: scores 1/2 and is counted in the players' unfinished_rollouts".into(),
+    );
     let d = PyDict::new(py);
     d.set_item("name", name)?;
     d.set_item("entry", entry)?;
@@ -317,6 +440,12 @@ fn bot_table<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
 #[pymodule]
 #[pyo3(name = "_core")]
 fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // Load NumPy's C API now, at import, not in the first call that returns arrays: loading it
+    // runs Python code, and a Ctrl-C pending there would make the numpy crate panic.
+    let py = m.py();
+    let _ = catch_unwind(AssertUnwindSafe(|| {
+        numpy::PyArray1::<u8>::zeros(py, 0, false);
+    }));
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(card_data_hash, m)?)?;
     m.add_function(wrap_pyfunction!(card_table, m)?)?;
@@ -325,6 +454,13 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(play, m)?)?;
     m.add_function(wrap_pyfunction!(bot_table, m)?)?;
+    m.add_function(wrap_pyfunction!(_pools_built, m)?)?;
+    m.add("MAX_THREADS", MAX_THREADS)?;
+    m.add("AVAILABLE_THREADS", available_threads())?;
+    // bytes of the raw result columns: per game, per game and seat, per card play
+    m.add("GAME_ROW_BYTES", GAME_ROW_BYTES)?;
+    m.add("SEAT_ROW_BYTES", SEAT_ROW_BYTES)?;
+    m.add("PLAY_ROW_BYTES", PLAY_ROW_BYTES)?;
     m.add("FACTIONS", FACTIONS.to_vec())?;
     m.add("END_REASONS", EndReason::NAMES.to_vec())?;
     m.add("BOT_KINDS", BOT_KINDS.to_vec())?;
