@@ -73,7 +73,7 @@ _API_CALLS = {
     "play_search": "ketharmad.play(['ner', 'tisza'], bots={'kind': 'search', 'iterations': 10**6})",
     "matchups": "ketharmad.matchups(games_per_side=10**5)",
     "sweep": "ketharmad.sweep({'rules.starting_support': [20, 25]}, games=10**5)",
-    "tournament": "ketharmad.tournament(['heuristic', 'aggro'], games=10**6)",
+    "tournament": "ketharmad.tournament(['heuristic', 'aggro'], games=24 * 10**5)",
 }
 
 
@@ -127,7 +127,7 @@ _CLI_COMMANDS = {
     "matchups": ["matchups", "--games-per-side", "100000"],
     "card-stats": ["card-stats", "--games", "1000000"],
     "sweep": ["sweep", "{grid}", "--games", "100000"],
-    "bots": ["bots", "heuristic", "aggro", "--games", "1000000"],
+    "bots": ["bots", "heuristic", "aggro", "--games", "2400000"],
 }
 
 
@@ -191,7 +191,7 @@ calls = {
     "matchups": lambda: ketharmad.matchups(games_per_side=10**11),
     "matchups_4p": lambda: ketharmad.matchups(players=4, games=24 * 10**9),
     "sweep": lambda: ketharmad.sweep({"rules.starting_support": [20, 25]}, games=10**10),
-    "tournament": lambda: ketharmad.tournament(["random", "heuristic"], games=10**12),
+    "tournament": lambda: ketharmad.tournament(["random", "heuristic"], games=24 * 10**11),
     # the core itself, without the Python check: fallible allocation of the result columns
     "core": lambda: _core.simulate(_core_text, ["ner", "tisza"], ["random", "random"], 10**9, 0),
 }
