@@ -2622,3 +2622,38 @@ fn log_payments_and_exhausted_sources() {
         assert!(log[pay..].contains(&line), "{log:#?}");
     }
 }
+
+// R9.3, R9.5.1 (E48): any number of Figures may block one attacker, and the attacker's
+// controller may put damage on any of them, also past the 32nd blocker (every tisza Figure,
+// every Newsfeed Figure, a full token box and a NER Figure that changed control; the split used to live in a 32-entry array
+// and panicked).
+#[test]
+fn r9_5_1_e48_damage_division_among_more_than_32_blockers() {
+    let db = scenario::db(&[("rules.token_card_limit", 8), ("tok_szakadar.copies", 8), ("tok_kerites.copies", 8)]);
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    let o = g.put_in_play(0, "ner_orban_viktor"); // 5/6
+    let pool: Vec<u8> = g.players[1].deck.iter().chain(&g.players[1].hand).chain(&g.news_deck).chain(&g.news_row).chain(&g.token_box).copied().collect();
+    let ids: Vec<String> = pool.into_iter().filter(|&c| g.def(c).ctype.is_figure()).map(|c| g.def(c).id.clone()).collect();
+    let mut blockers: Vec<u8> = ids.iter().map(|id| g.put_in_play(1, id)).collect();
+    // and a NER Figure that changed sides
+    let defector = g.put_in_play(0, "ner_simicska_lajos");
+    g.change_control(defector, 1);
+    blockers.push(defector);
+    assert!(blockers.len() > 32, "{} blockers", blockers.len());
+    let blocks: Vec<Opt> = blockers.iter().map(|&b| Opt::Block(b, o)).collect();
+    g.script(1, &blocks);
+    let last = *blockers.last().unwrap();
+    g.script(0, &[Opt::Card(last); 5]);
+    g.campaign();
+    assert_eq!(g.script_left(0), 0, "five points divided");
+    assert_eq!(g.script_left(1), 0, "every block declared");
+    assert_eq!(g.zone_of(last), Zone::Oblivion, "all 5 points on the last blocker");
+    for &b in &blockers[..blockers.len() - 1] {
+        if g.zone_of(b) == Zone::Play {
+            assert_eq!(g.inst[b as usize].damage, 0, "no damage on the other blockers");
+        }
+    }
+    assert_ne!(g.zone_of(o), Zone::Play, "more than 32 blockers knock Orbán out");
+    assert_eq!(g.players[1].support, 20);
+    ok(&g);
+}

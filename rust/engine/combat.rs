@@ -218,7 +218,9 @@ impl Game<'_> {
                     1 => dmg_to_figs.push((blockers[0], inf)),
                     _ => {
                         // the attacker's controller divides its damage, one point at a time
-                        let mut split = [0i16; 32];
+                        // one entry per blocker (any number of blockers: a custom card set
+                        // can field more than 32 Figures); allocated only for multi-blocks
+                        let mut split = vec![0i16; blockers.len()];
                         for _ in 0..inf {
                             self.opts.clear();
                             for &b in &blockers {
@@ -227,7 +229,7 @@ impl Game<'_> {
                             if let Opt::Card(b) = self.decide(p, DecisionKind::DivideDamage) {
                                 // unwrap: the options offered were exactly Opt::Card(b) for b in blockers
                                 let i = blockers.iter().position(|&x| x == b).unwrap();
-                                split[i] += 1;
+                                split[i] = split[i].saturating_add(1);
                             }
                         }
                         for (i, &b) in blockers.iter().enumerate() {
