@@ -19,6 +19,11 @@ import polars as pl
 
 __all__ = ["main", "parse_param"]
 
+PARAMS_FILE_HELP = (
+    "params TOML file of overrides, `name = value` (or [card_id] / [rules] tables); "
+    "a --param of the same name overrides the file's value"
+)
+
 
 def parse_param(text: str) -> tuple[str, Union[int, bool, str]]:
     """Parse ``name=value``: the value is an int if it parses as one, then ``true``/``false``
@@ -37,14 +42,41 @@ def parse_param(text: str) -> tuple[str, Union[int, bool, str]]:
     return name, value
 
 
-def _params(items: Optional[Sequence[str]]) -> dict[str, Union[int, bool, str]]:
+def _params(
+    items: Optional[Sequence[str]],
+    params_file: Optional[str] = None,
+    card_data: Optional[str] = None,
+) -> dict[str, Union[int, bool, str]]:
+    """``--params FILE`` (a TOML table ``name = value``), then the ``--param name=value``
+    overrides on top: a ``--param`` replaces the file's value of the same name."""
     out: dict[str, Union[int, bool, str]] = {}
+    if params_file:
+        out.update(_params_file(params_file, card_data))
+    given: set[str] = set()
     for item in items or []:
         name, value = parse_param(item)
-        if name in out:
+        if name in given:
             raise ValueError(f"parameter {name!r} given more than once")
+        given.add(name)
         out[name] = value
     return out
+
+
+def _params_file(path: str, card_data: Optional[str]) -> dict[str, Union[int, bool, str]]:
+    """The overrides of a params file; a name the card data does not have is an error naming
+    the file and the key (with similar names, as ``ketharmad params --match`` finds them)."""
+    from ._api import parameters
+    from ._data import load_params_file
+
+    values = load_params_file(path)
+    known = set(parameters(card_data)["name"].to_list())
+    for name in values:
+        if name not in known:
+            tail = name.rsplit(".", 1)[-1]
+            similar = sorted(n for n in known if n.rsplit(".", 1)[-1] == tail)[:3]
+            hint = f" (similar: {', '.join(similar)})" if similar else ""
+            raise ValueError(f"params file {path}: unknown parameter {name!r}{hint}")
+    return values
 
 
 def _bots(items: Sequence[str]) -> Union[Any, list[Any]]:
@@ -74,7 +106,7 @@ def _cmd_simulate(args: argparse.Namespace) -> None:
         games=args.games,
         seed=args.seed,
         threads=args.threads,
-        params=_params(args.param),
+        params=_params(args.param, args.params, args.card_data),
         card_data=args.card_data,
     )
     print(sim_report(result))
@@ -178,7 +210,7 @@ def _cmd_play(args: argparse.Namespace) -> None:
         bots=_bots(args.bots),
         seed=args.seed,
         game=args.game,
-        params=_params(args.param),
+        params=_params(args.param, args.params, args.card_data),
         card_data=args.card_data,
     )
     print(log)
@@ -198,7 +230,7 @@ def _cmd_bots(args: argparse.Namespace) -> None:
         specs = [specs]
     decks = [args.decks] if args.decks else None
     res = tournament(specs, decks=decks, games=args.games, seed=args.seed, threads=args.threads,
-                     params=_params(args.param), card_data=args.card_data)
+                     params=_params(args.param, args.params, args.card_data), card_data=args.card_data)
     print(f"tournament: {res.games_per_pair:,} games per pair, seats swapped, "
           f"{len(res.decks)} deck pairing(s), common seeds per pairing")
     with pl.Config(tbl_rows=100, fmt_str_lengths=60, tbl_width_chars=160, float_precision=3):
@@ -234,6 +266,9 @@ def _parser() -> argparse.ArgumentParser:
             help="parameter override, repeatable (see `ketharmad params`)",
         )
         p.add_argument(
+            "--params", metavar="FILE", help=PARAMS_FILE_HELP
+        )
+        p.add_argument(
             "--card-data", metavar="PATH", help="card-data TOML file (default: packaged)"
         )
 
@@ -265,6 +300,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="seed (default: 0)")
     p.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
     p.add_argument("--param", action="append", metavar="NAME=VALUE", help="parameter override")
+    p.add_argument("--params", metavar="FILE", help=PARAMS_FILE_HELP)
     p.add_argument("--card-data", metavar="PATH", help="card-data TOML file (default: packaged)")
     p.set_defaults(func=_cmd_bots)
 
