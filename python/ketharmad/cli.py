@@ -72,8 +72,9 @@ def _params_file(path: str, card_data: Optional[str]) -> dict[str, Union[int, bo
     known = set(parameters(card_data)["name"].to_list())
     for name in values:
         if name not in known:
-            tail = name.rsplit(".", 1)[-1]
-            similar = sorted(n for n in known if n.rsplit(".", 1)[-1] == tail)[:3]
+            import difflib
+
+            similar = difflib.get_close_matches(name, sorted(known), n=3, cutoff=0.8)
             hint = f" (similar: {', '.join(similar)})" if similar else ""
             raise ValueError(f"params file {path}: unknown parameter {name!r}{hint}")
     return values
