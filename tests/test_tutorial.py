@@ -52,8 +52,12 @@ def test_tutorial_commands_run(tmp_path):
     shutil.copytree(ROOT / "examples", tmp_path / "examples",
                     ignore=shutil.ignore_patterns("*.rs"))  # fmt: skip
     env = dict(os.environ)
-    # the `ketharmad` script of this interpreter's environment first on PATH
-    env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
+    # `ketharmad` = this interpreter's package, wherever pip put the console script
+    shim = tmp_path / ".bin" / "ketharmad"
+    shim.parent.mkdir()
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m ketharmad "$@"\n')
+    shim.chmod(0o755)
+    env["PATH"] = str(shim.parent) + os.pathsep + env.get("PATH", "")
     env.pop("KETHARMAD_PROGRESS", None)
     outputs = []
     for script, expect in blocks():
