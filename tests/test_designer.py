@@ -10,7 +10,6 @@ import polars as pl
 import pytest
 
 import ketharmad
-from ketharmad._labreport import sweep_differences
 from ketharmad.cli import main
 
 # one override of every kind of parameter (the names of rust/cards/params.rs `registry`)
@@ -364,6 +363,8 @@ def test_sweep_summary_is_the_faction_view_of_the_paired_differences(ner_sweep):
 
 
 def test_sweep_difference_plot_lines(ner_sweep, tmp_path):
+    from ketharmad._labreport import sweep_differences
+
     d = sweep_differences(ner_sweep, "ner_orban_viktor.influence")
     assert sorted(d["line"].unique().to_list()) == ["ner – osszefogas", "ner – radikalisok", "ner – tisza"]
     assert d.height == 9 and (d["games"] == 120).all()  # both seatings pooled
