@@ -20,6 +20,7 @@ from __future__ import annotations
 from . import _core, stats
 from ._api import cards, parameters, play, simulate
 from ._cardstats import CardStatsResult, card_stats
+from ._export import export_card_data
 from ._files import write_run
 from ._labreport import write_report
 from ._matchups import MatchupResult, matchups
@@ -55,6 +56,7 @@ __all__ = [
     "tournament",
     "__version__",
     "cards",
+    "export_card_data",
     "parameters",
     "play",
     "simulate",

@@ -391,8 +391,14 @@ def cards(card_data: CardDataSource = None) -> pl.DataFrame:
     return card_frame(_core.card_table(load_card_data(card_data)))
 
 
-def parameters(card_data: CardDataSource = None) -> pl.DataFrame:
+def parameters(card_data: CardDataSource = None, match: Optional[str] = None) -> pl.DataFrame:
     """The tunable parameters accepted by ``params=``: name, default, kind, min, max, card,
     description (``default_str`` holds the default of ``cost`` parameters such as
-    ``"{1}{M}"``)."""
-    return parameter_frame(_core.parameter_table(load_card_data(card_data)))
+    ``"{1}{M}"``). ``match``: only parameters whose name, card id or card name contains it,
+    ignoring case and accents (``"orban"`` finds Orbán Viktor's); adds ``card_name``."""
+    table = parameter_frame(_core.parameter_table(load_card_data(card_data)))
+    if match is None:
+        return table
+    from ._export import match_parameters
+
+    return match_parameters(table, cards(card_data), match)

@@ -5,20 +5,31 @@ from __future__ import annotations
 import functools
 import importlib.resources
 import os
-from typing import Optional, Union
+from collections.abc import Mapping
+from typing import Any, Optional, Union
 
 __all__ = [
     "CardDataSource",
     "load_card_data",
     "describe_card_data",
     "read_capped",
+    "read_toml_file",
+    "toml_depth",
+    "flatten_table",
+    "load_params_file",
     "MAX_CARD_DATA_BYTES",
+    "MAX_TOML_FILE_BYTES",
+    "MAX_TOML_DEPTH",
 ]
 
 CardDataSource = Optional[Union[str, "os.PathLike[str]"]]
 
 #: Largest card-data file read (the packaged one is about 100 KiB).
 MAX_CARD_DATA_BYTES = 16 << 20
+
+#: Largest sweep or params file read, and the deepest nesting of its tables and arrays.
+MAX_TOML_FILE_BYTES = 1 << 20
+MAX_TOML_DEPTH = 32
 
 
 def read_capped(path: Union[str, "os.PathLike[str]"], limit: int, what: str) -> bytes:
@@ -78,3 +89,88 @@ def load_card_data(card_data: CardDataSource = None) -> str:
 def describe_card_data(card_data: CardDataSource = None) -> str:
     """Human-readable name of a card-data source (for reprs and reports)."""
     return "packaged" if card_data is None else os.fspath(card_data)
+
+
+def toml_depth(value: Any, limit: int = MAX_TOML_DEPTH) -> int:
+    """How deeply tables and arrays nest in a parsed TOML document (without recursion;
+    stops looking below ``limit + 1`` levels)."""
+    deepest = 0
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, Mapping):
+            children = list(item.values())
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, depth + 1)
+        if depth + 1 <= limit:  # deeper is refused anyway
+            stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def flatten_table(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    """``{"ner_orban_viktor": {"influence": [4, 5]}}`` -> ``{"ner_orban_viktor.influence":
+    [4, 5]}``: TOML reads an unquoted dotted key (or a ``[table]`` header) as nested tables."""
+    out: dict[str, Any] = {}
+    for key, value in table.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, Mapping):
+            out.update(flatten_table(value, name + "."))
+        else:
+            out[name] = value
+    return out
+
+
+def read_toml_file(path: Union[str, "os.PathLike[str]"], what: str) -> dict[str, Any]:
+    """Parse a small TOML file (at most 1 MiB, tables and arrays nested at most 32 deep);
+    ``ValueError`` naming ``what`` and the path otherwise."""
+    import tomllib
+
+    path = os.fspath(path)
+    try:
+        text = read_capped(path, MAX_TOML_FILE_BYTES, what).decode("utf-8")
+    except FileNotFoundError:
+        raise ValueError(f"{what} not found: {path}") from None
+    except IsADirectoryError:
+        raise ValueError(f"{what} {path} is a directory") from None
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{what} {path} is not valid UTF-8: {e}") from None
+    except OSError as e:
+        raise ValueError(f"cannot read {what} {path}: {e.strerror or e}") from None
+    too_deep = f"{what} {path} is nested deeper than {MAX_TOML_DEPTH} levels"
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ValueError(f"{what} {path} is not valid TOML: {e}") from None
+    except RecursionError:  # arrays or inline tables nested thousands deep
+        raise ValueError(too_deep) from None
+    if toml_depth(doc) > MAX_TOML_DEPTH:
+        raise ValueError(too_deep)
+    return doc
+
+
+def load_params_file(path: Union[str, "os.PathLike[str]"]) -> dict[str, Union[int, bool, str]]:
+    """Read a params file: a TOML table of parameter overrides ``name = value``.
+
+    Names may be quoted (``"ner_orban_viktor.influence" = 6``), bare dotted keys
+    (``ner_orban_viktor.influence = 6``) or keys under a table header (``[ner_orban_viktor]``
+    then ``influence = 6``; ``[rules]`` then ``starting_support = 25``): all give the same
+    dotted names. Values are integers, booleans or strings (cost strings such as
+    ``"{1}{M}"``). ``ValueError`` naming the file and the key for anything else; the names
+    themselves are checked against the card data where the overrides are used.
+    """
+    doc = read_toml_file(path, "params file")
+    where = os.fspath(path)
+    out: dict[str, Union[int, bool, str]] = {}
+    for name, value in flatten_table(doc).items():
+        if isinstance(value, (bool, int, str)):
+            out[name] = value
+        else:
+            kind = "array" if isinstance(value, list) else type(value).__name__
+            raise ValueError(
+                f"params file {where}: key {name!r}: expected an integer, true/false or a "
+                f"string, got {kind} {value!r}"
+            )
+    return out

@@ -79,6 +79,9 @@ def _lab_args(p: argparse.ArgumentParser, games_help: str, games_default: Option
     p.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
     p.add_argument("--param", action="append", metavar="NAME=VALUE",
                    help="parameter override, repeatable (see `ketharmad params`)")  # fmt: skip
+    from .cli import PARAMS_FILE_HELP
+
+    p.add_argument("--params", metavar="FILE", help=PARAMS_FILE_HELP)
     p.add_argument("--card-data", metavar="PATH", help="card-data TOML file (default: packaged)")
     p.add_argument("--out", metavar="FOLDER",
                    help="write Parquet tables (with provenance) and report.md + PNG plots here")  # fmt: skip
@@ -106,7 +109,7 @@ def _cmd_matchups(args: argparse.Namespace) -> None:
         games=args.games,
         bots=_bots(args.bots) if args.bots else "heuristic",
         seed=0 if args.seed is None else args.seed,
-        params=_params(args.param),
+        params=_params(args.param, args.params, args.card_data),
         threads=args.threads,
         card_data=args.card_data,
         chunk_size=_chunk(args, max(1, per_call)),
@@ -127,7 +130,7 @@ def _cmd_card_stats(args: argparse.Namespace) -> None:
         games=args.games,
         seed=0 if args.seed is None else args.seed,
         threads=args.threads,
-        params=_params(args.param),
+        params=_params(args.param, args.params, args.card_data),
         card_data=args.card_data,
         record_plays=True,
         chunk_size=_chunk(args, args.games),
@@ -137,34 +140,15 @@ def _cmd_card_stats(args: argparse.Namespace) -> None:
 
 
 def _depth(value: Any) -> int:
-    """How deeply tables and arrays nest in a parsed TOML document (without recursion)."""
-    deepest = 0
-    stack = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, Mapping):
-            children = list(item.values())
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        deepest = max(deepest, depth + 1)
-        if depth + 1 <= MAX_SWEEP_DEPTH:  # deeper is refused anyway
-            stack.extend((child, depth + 1) for child in children)
-    return deepest
+    from ._data import toml_depth
+
+    return toml_depth(value, MAX_SWEEP_DEPTH)
 
 
 def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
-    """``{"ner_orban_viktor": {"influence": [4, 5]}}`` -> ``{"ner_orban_viktor.influence":
-    [4, 5]}``: TOML reads an unquoted dotted key as nested tables."""
-    out: dict[str, Any] = {}
-    for key, value in table.items():
-        name = f"{prefix}{key}"
-        if isinstance(value, Mapping):
-            out.update(_flatten(value, name + "."))
-        else:
-            out[name] = value
-    return out
+    from ._data import flatten_table
+
+    return flatten_table(table, prefix)
 
 
 def load_sweep_file(path: str) -> dict[str, Any]:
@@ -252,7 +236,7 @@ def _cmd_sweep(args: argparse.Namespace) -> None:
         kwargs["baseline"] = args.baseline
     if args.card_data:
         kwargs["card_data"] = args.card_data
-    overrides = _params(args.param)
+    overrides = _params(args.param, args.params, kwargs.get("card_data"))
     if overrides:
         kwargs["params"] = {**kwargs.get("params", {}), **overrides}
     kwargs.setdefault("games", 1000)

@@ -17,7 +17,17 @@ from typing import Any, Optional, Union
 import polars as pl
 
 from . import _core
-from ._report import ci_text, degenerate_note, matchup_matrix_rows, pct, signed_pct, sweep_rows
+from ._report import (
+    ci_text,
+    degenerate_note,
+    hidden_note,
+    matchup_matrix_rows,
+    pct,
+    signed_pct,
+    sweep_parameters_line,
+    sweep_rows,
+    sweep_summary_rows,
+)
 from .stats import wilson_bounds
 
 __all__ = ["write_report", "MissingDependencyError", "require_matplotlib"]
@@ -119,40 +129,88 @@ def _is_numeric(values: Sequence[Any]) -> bool:
     return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
 
 
-def plot_sweep_parameter(result: Any, name: str, path: Path) -> Path:
-    """Seat-0 win rate against one swept parameter, one line per matchup, pooled over the
-    other swept parameters, with Wilson error bars."""
-    t = result.table.filter(pl.col(name).is_not_null())
-    low, high = wilson_bounds("wins", "games")
-    pooled = (
-        t.group_by("matchup", name, maintain_order=True)
-        .agg(games=pl.col("games").sum(), wins=pl.col("wins").sum())
-        .with_columns(rate=pl.col("wins") / pl.col("games"), lo=low, hi=high)
+def sweep_differences(result: Any, name: str) -> pl.DataFrame:
+    """The paired win-rate difference against the baseline for each value of ``name`` (the
+    other swept parameters at their baseline values), one row per (line, value): ``line``
+    is an unordered faction pair ("ner – tisza", the win rate of the first faction, both
+    seatings pooled) for 2-player matchups, else the matchup (seat 0); only matchups a swept
+    parameter can affect. Columns ``line, value, point, games, diff, lo, hi``."""
+    from .stats import Z95
+
+    base = result.points.filter(pl.col("point") == result.baseline).row(0, named=True)
+    keep = result.points
+    for other in result.parameters:
+        if other != name:
+            keep = keep.filter(pl.col(other).eq_missing(base[other]))
+    keep = keep.filter(pl.col(name).is_not_null()).select("point", value=pl.col(name))
+    affected = result.table.filter(pl.col("can_affect")) if "can_affect" in result.table.columns else result.table
+    matchups = affected["matchup"].unique().to_list()
+    order = {f: i for i, f in enumerate(_core.FACTIONS)}
+    lines, signs = {}, {}
+    for m in matchups:
+        decks = m.split(" vs ")
+        if len(decks) == 2:
+            a, b = sorted(decks, key=lambda f: order.get(f, 99))
+            lines[m] = f"{a} – {b}"
+            signs[m] = 1.0 if decks[0] == a else -1.0
+        else:
+            lines[m], signs[m] = m, 1.0
+    g = result.games.filter(pl.col("matchup").is_in(matchups))
+    ref = g.filter(pl.col("point") == result.baseline).select("matchup", "game", b=pl.col("seat0_won"))
+    d = (
+        g.join(keep, on="point", how="inner")
+        .join(ref, on=["matchup", "game"], how="inner")
+        .with_columns(
+            line=pl.col("matchup").replace_strict(lines),
+            d=(pl.col("seat0_won").cast(pl.Float64) - pl.col("b").cast(pl.Float64))
+            * pl.col("matchup").replace_strict(signs),
+        )
+        .group_by("line", "value", "point")
+        .agg(games=pl.len(), diff=pl.col("d").mean(), sd=pl.col("d").std(ddof=1))
+        .with_columns(half=Z95 * pl.col("sd").fill_null(0.0) / pl.col("games").cast(pl.Float64).sqrt())
+        .with_columns(lo=pl.col("diff") - pl.col("half"), hi=pl.col("diff") + pl.col("half"))
+        .sort("line", "value")
     )
-    values = sorted(pooled[name].unique().to_list(), key=lambda v: (str(type(v)), v))
+    return d.select("line", "value", "point", "games", "diff", "lo", "hi")
+
+
+def plot_sweep_parameter(result: Any, name: str, path: Path) -> Path:
+    """Paired win-rate difference against the baseline for each value of one swept
+    parameter, one line per unordered faction pair (distinct colours) with its 95%
+    interval; the baseline value is marked."""
+    d = sweep_differences(result, name)
+    base = result.points.filter(pl.col("point") == result.baseline).row(0, named=True)
+    values = sorted(d["value"].unique().to_list(), key=lambda v: (str(type(v)), v))
     numeric = _is_numeric(values)
     pos = {v: (float(v) if numeric else float(i)) for i, v in enumerate(values)}
-    matchups = pooled["matchup"].unique(maintain_order=True).to_list()
-    span = (max(pos.values()) - min(pos.values())) or 1.0
-    dodge = 0.012 * span
+    line_names = d["line"].unique(maintain_order=True).to_list()
+    span = (max(pos.values()) - min(pos.values())) if pos else 1.0
+    dodge = 0.012 * (span or 1.0)
     fig = _figure(7.5, 4.5)
     ax = fig.add_subplot(1, 1, 1)
-    for m_i, m in enumerate(matchups):
-        part = pooled.filter(pl.col("matchup") == m)
-        part = part.with_columns(pl.col(name).alias("_v")).sort("_v")
-        xs = [pos[v] + (m_i - (len(matchups) - 1) / 2) * dodge for v in part["_v"].to_list()]
-        rate = part["rate"].to_list()
-        err = [[r - lo for r, lo in zip(rate, part["lo"].to_list())],
-               [hi - r for r, hi in zip(rate, part["hi"].to_list())]]  # fmt: skip
-        ax.errorbar(xs, rate, yerr=err, marker="o", ms=4, capsize=3, lw=1.2, label=m)
-    ax.axhline(0.5, color="grey", ls="--", lw=1)
+    require_matplotlib()
+    from matplotlib import colormaps
+
+    cmap = colormaps["tab10" if len(line_names) <= 10 else "tab20"]
+    for k, line in enumerate(line_names):
+        part = d.filter(pl.col("line") == line)
+        xs = [pos[v] + (k - (len(line_names) - 1) / 2) * dodge for v in part["value"].to_list()]
+        diff = [100 * x for x in part["diff"].to_list()]
+        err = [[100 * (x - lo) for x, lo in zip(part["diff"].to_list(), part["lo"].to_list())],
+               [100 * (hi - x) for x, hi in zip(part["diff"].to_list(), part["hi"].to_list())]]  # fmt: skip
+        ax.errorbar(xs, diff, yerr=err, marker="o", ms=4, capsize=3, lw=1.2, label=line,
+                    color=cmap(k % cmap.N))  # fmt: skip
+    ax.axhline(0.0, color="grey", ls="--", lw=1)
+    if base.get(name) in pos:
+        tag = "baseline = current value" if base.get("current") else "baseline"
+        ax.axvline(pos[base[name]], color="black", ls=":", lw=1.2, label=f"{tag} ({base[name]})")
     if not numeric or all(isinstance(v, int) for v in values):
         ax.set_xticks([pos[v] for v in values], [str(v) for v in values])
     ax.set_xlabel(name)
-    ax.set_ylabel("seat-0 win rate")
+    ax.set_ylabel("win-rate change vs baseline (pp)")
     others = [p for p in result.parameters if p != name]
-    pooled_note = f", pooled over {', '.join(others)}" if others else ""
-    ax.set_title(f"Win rate vs {name} (Wilson 95% CI{pooled_note})", fontsize=9)
+    held = f"; {', '.join(others)} at the baseline" if others else ""
+    ax.set_title(f"Paired difference vs {name} (first faction of each pair, 95% CI{held})", fontsize=9)
     ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
     return _save(fig, path)
 
@@ -322,7 +380,7 @@ def _card_stats_md(result: Any, folder: Path, plots: bool) -> list[str]:
         part = t.filter(pl.col("faction") == faction)
         own = part.filter(pl.col("card_faction") == faction).sort("iwd", descending=True, nulls_last=True)
         rows = [
-            [r["name"], str(r["copies"]), f"{r['in_hand_games']:,}", pct(r["in_hand_win_rate"]),
+            [r["name"], f"`{r['card']}`", str(r["copies"]), f"{r['in_hand_games']:,}", pct(r["in_hand_win_rate"]),
              pct(r["opening_win_rate"]), pct(r["drawn_win_rate"]), pct(r["not_seen_win_rate"]),
              signed_pct(r["iwd"]), f"[{signed_pct(r['iwd_ci_low'])}, {signed_pct(r['iwd_ci_high'])}]",
              f"{r['played_games']:,}", pct(r["played_win_rate"]),
@@ -334,21 +392,22 @@ def _card_stats_md(result: Any, folder: Path, plots: bool) -> list[str]:
             f"## {faction} ({fr['deck_games']:,} seat-games, win rate {pct(fr['faction_win_rate'])})",
             "",
             md_table(
-                ["card", "copies", "in hand", "GIH WR", "OH WR", "GD WR", "GNS WR", "IWD", "IWD 95% CI",
-                 "played", "played WR", "mean turn"],
-                rows, [False] + [True] * 7 + [False, True, True, True],
+                ["card", "id", "copies", "in hand", "GIH WR", "OH WR", "GD WR", "GNS WR", "IWD",
+                 "IWD 95% CI", "played", "played WR", "mean turn"],
+                rows, [False, False] + [True] * 7 + [False, True, True, True],
             ),  # fmt: skip
             "",
         ]
         news = part.filter(pl.col("card_faction") == "newsfeed").sort("played_games", descending=True)
         if news.height:
             rows = [
-                [r["name"], f"{r['played_games']:,}", pct(r["played_win_rate"]),
+                [r["name"], f"`{r['card']}`", f"{r['played_games']:,}", pct(r["played_win_rate"]),
                  ci_text(r["played_ci_low"], r["played_ci_high"])]
                 for r in news.iter_rows(named=True)
             ]  # fmt: skip
             out += [f"Newsfeed cards recruited by {faction}:", "",
-                    md_table(["card", "recruited in", "win rate", "95% CI"], rows, [False, True, True, False]), ""]  # fmt: skip
+                    md_table(["card", "id", "recruited in", "win rate", "95% CI"], rows,
+                             [False, False, True, True, False]), ""]  # fmt: skip
     return out
 
 
@@ -364,18 +423,27 @@ def _sweep_md(result: Any, folder: Path, plots: bool) -> list[str]:
         "what independent samples would give.",
         "",
     ]
+    out += [sweep_parameters_line(result).replace("swept:", "Swept:"), ""]
+    out += ["## Summary per point", "",
+            "Change of win rate against the baseline over the games of the matchups the point "
+            "can affect, from the side of the faction whose cards it changes (else seat 0); "
+            "paired 95% interval.", ""]  # fmt: skip
+    headers, rows, right = sweep_summary_rows(result)
+    out += [md_table(headers, rows, right), ""]
     if plots:
         for name in result.parameters:
             fname = f"sweep_{_slug(name)}.png"
             plot_sweep_parameter(result, name, folder / fname)
-            out += [f"![win rate vs {name}]({fname})", ""]
-    prow = [[str(r["point"]), r["params"]] for r in result.points.iter_rows(named=True)]
-    out += ["## Points", "", md_table(["point", "overrides"], prow, [True, False]), "", "## Results", ""]
+            out += [f"![paired difference vs {name}]({fname})", ""]
+    prow = [[str(r["point"]), r["params"], "yes" if r["current"] else ""]
+            for r in result.points.iter_rows(named=True)]  # fmt: skip
+    out += ["## Points", "", md_table(["point", "overrides", "current values"], prow, [True, False, False]),
+            "", "## Results per matchup", ""]  # fmt: skip
     headers, rows, right = sweep_rows(result)
     out.append(md_table(headers, rows, right))
-    note = degenerate_note(result)
-    if note:
-        out += ["", note]
+    for note in (hidden_note(result), degenerate_note(result)):
+        if note:
+            out += ["", note]
     return out
 
 

@@ -233,7 +233,7 @@ def card_stats_text(result: Any, per_faction: int = 5) -> str:
         if part.height > per_faction:
             shown = pl.concat([shown, part.tail(min(per_faction, part.height - per_faction))])
         rows = [
-            [r["name"], f"{r['in_hand_games']:,}", pct(r["in_hand_win_rate"]),
+            [r["name"], r["card"], f"{r['in_hand_games']:,}", pct(r["in_hand_win_rate"]),
              pct(r["not_seen_win_rate"]), signed_pct(r["iwd"]),
              f"[{signed_pct(r['iwd_ci_low'])}, {signed_pct(r['iwd_ci_high'])}]"]
             for r in shown.iter_rows(named=True)
@@ -242,21 +242,87 @@ def card_stats_text(result: Any, per_faction: int = 5) -> str:
         lines += [
             "  " + s
             for s in format_table(
-                ["card", "in hand", "GIH WR", "GNS WR", "IWD", "95% CI"],
+                ["card", "id", "in hand", "GIH WR", "GNS WR", "IWD", "95% CI"],
                 rows,
-                [False, True, True, True, True, False],
+                [False, False, True, True, True, True, False],
             )
         ]
     lines.append("see .table (all rates with intervals), .top(faction, by, n)")
     return "\n".join(lines)
 
 
+def param_card_names(result: Any) -> dict[str, str]:
+    """Swept parameter -> the name of its card (``"Orbán Viktor"``), for parameters of a card."""
+    from ._frames import card_frame, parameter_frame
+
+    text = getattr(result, "_card_text", None)
+    if text is None:
+        return {}
+    cards = card_frame(_core.card_table(text))
+    names = dict(zip(cards["id"].to_list(), cards["name"].to_list()))
+    info = parameter_frame(_core.parameter_table(text))
+    card = dict(zip(info["name"].to_list(), info["card"].to_list()))
+    return {p: names[card[p]] for p in result.parameters if card.get(p) in names}
+
+
+def sweep_parameters_line(result: Any) -> str:
+    """``swept: ner_orban_viktor.influence (Orbán Viktor), rules.hand_limit``."""
+    names = param_card_names(result)
+    return "swept: " + ", ".join(
+        f"{p} ({names[p]})" if p in names else p for p in result.parameters
+    )
+
+
+def _point_label(r: dict[str, Any]) -> str:
+    tags = [t for t, on in (("baseline", r.get("baseline")), ("current", r.get("current"))) if on]
+    return f"{r['point']} ({', '.join(tags)})" if tags else str(r["point"])
+
+
+def sweep_summary_rows(result: Any) -> tuple[list[str], list[list[str]], list[bool]]:
+    """One row per point: the win-rate change over the matchups it can affect."""
+    headers = ["point", *result.parameters, "whose win rate", "matchups", "games",
+               "win rate", "change vs baseline", "paired 95% CI"]  # fmt: skip
+    rows = []
+    for r in result.summary.iter_rows(named=True):
+        if r["baseline"]:
+            change, ci = "baseline", "-"
+        else:
+            change = signed_pct(r["diff"])
+            ci = ("degenerate" if r["diff_ci_low"] is None
+                  else f"[{signed_pct(r['diff_ci_low'])}, {signed_pct(r['diff_ci_high'])}]")  # fmt: skip
+        rows.append([
+            _point_label(r), *[str(r[p]) for p in result.parameters], r["perspective"],
+            str(r["matchups"]), f"{r['games'] or 0:,}", pct(r["win_rate"]), change, ci,
+        ])  # fmt: skip
+    right = [False] + [True] * len(result.parameters) + [False, True, True, True, True, False]
+    return headers, rows, right
+
+
+def hidden_note(result: Any) -> str:
+    """Which matchups the reports leave out (no swept parameter can change their games)."""
+    t = result.table
+    if "can_affect" not in t.columns:
+        return ""
+    hidden = t.filter(~pl.col("can_affect"))["matchup"].unique(maintain_order=True).to_list()
+    if not hidden:
+        return ""
+    return (
+        f"hidden: {len(hidden)} matchup(s) no swept parameter can change ({', '.join(hidden)}): "
+        "their cards never meet, so every point plays the baseline's games; they stay in "
+        ".table with can_affect = False."
+    )
+
+
 def sweep_rows(result: Any) -> tuple[list[str], list[list[str]], list[bool]]:
-    """Headers, rows and alignment of the sweep table as text."""
+    """Headers, rows and alignment of the sweep table as text (rows a swept parameter can
+    affect; see :func:`hidden_note`)."""
     headers = ["point", *result.parameters, "matchup", "games", "seat-0 win rate", "95% CI",
                "unfinished", "diff vs base", "paired 95% CI", "unpaired ±"]  # fmt: skip
     rows = []
-    for r in result.table.iter_rows(named=True):
+    table = result.table
+    if "can_affect" in table.columns:
+        table = table.filter(pl.col("can_affect"))
+    for r in table.iter_rows(named=True):
         diff = "baseline" if r["baseline"] else signed_pct(r["diff"])
         if r.get("degenerate_ci"):
             paired = "degenerate"
@@ -266,25 +332,32 @@ def sweep_rows(result: Any) -> tuple[list[str], list[list[str]], list[bool]]:
             paired = f"[{signed_pct(r['diff_ci_low'])}, {signed_pct(r['diff_ci_high'])}]"
         unpaired = "-" if r["baseline"] else f"±{100 * (r['unpaired_half_width'] or 0):.1f} pp"
         rows.append([
-            str(r["point"]), *[str(r[p]) for p in result.parameters], r["matchup"],
+            _point_label(r), *[str(r[p]) for p in result.parameters], r["matchup"],
             f"{r['games']:,}", pct(r["win_rate"]), ci_text(r["ci_low"], r["ci_high"]),
             f"{r['unfinished']:,}", diff, paired, unpaired,
         ])  # fmt: skip
-    right = [True] + [True] * len(result.parameters) + [False, True, True, False, True, True, False, True]
+    right = [False] + [True] * len(result.parameters) + [False, True, True, False, True, True, False, True]
     return headers, rows, right
 
 
 def sweep_text(result: Any) -> str:
-    """Plain-text summary of a SweepResult."""
+    """Plain-text summary of a SweepResult: the per-point summary, then the matchups."""
     head = (
         f"SweepResult({result.points.height} points x {len(result.decks)} matchup(s) x "
         f"{result.games_per_point:,} games, seed {result.seed}, baseline point "
         f"{result.baseline}, {result.elapsed:.2f} s; every point plays the same game seeds)"
     )
+    lines = [head, sweep_parameters_line(result)]
+    if getattr(result, "summary", None) is not None:
+        headers, rows, right = sweep_summary_rows(result)
+        lines.append("per point: change of win rate against the baseline over the games of the "
+                     "matchups it can affect (paired 95% CI):")  # fmt: skip
+        lines += ["  " + s for s in format_table(headers, rows, right)]
+        lines.append("per matchup:")
     headers, rows, right = sweep_rows(result)
-    lines = [head, *("  " + s for s in format_table(headers, rows, right))]
-    note = degenerate_note(result)
-    return "\n".join(lines + ([note] if note else []))
+    lines += ["  " + s for s in format_table(headers, rows, right)]
+    notes = [n for n in (hidden_note(result), degenerate_note(result)) if n]
+    return "\n".join(lines + notes)
 
 
 def degenerate_note(result: Any) -> str:

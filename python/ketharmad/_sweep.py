@@ -126,6 +126,8 @@ class SweepResult:
 
     Attributes:
         table: one row per point and matchup (see :func:`ketharmad.sweep`).
+        summary: one row per point: its change of win rate against the baseline, averaged
+            over the games of the matchups it can affect (see :func:`ketharmad.sweep`).
         points: one row per point: ``point``, ``params`` (the point's overrides as JSON) and
             one column per swept parameter.
         games: one row per point, matchup and game: ``point, matchup, game, seed,
@@ -138,6 +140,7 @@ class SweepResult:
 
     def __init__(self, **kw: Any) -> None:
         self.table: pl.DataFrame = kw["table"]
+        self.summary: pl.DataFrame = kw["summary"]
         self.points: pl.DataFrame = kw["points"]
         self.games: pl.DataFrame = kw["games"]
         self.baseline: int = kw["baseline"]
@@ -157,7 +160,8 @@ class SweepResult:
         return self.games.height
 
     def _parquet_tables(self) -> dict[str, pl.DataFrame]:
-        return {"sweep": self.table, "sweep_points": self.points, "sweep_games": self.games}
+        return {"sweep": self.table, "sweep_summary": self.summary, "sweep_points": self.points,
+                "sweep_games": self.games}  # fmt: skip
 
     def _provenance(self) -> dict[str, Any]:
         from ._files import provenance
@@ -181,9 +185,47 @@ class SweepResult:
         return sweep_text(self)
 
 
-def _baseline_index(baseline: object, points: list[dict[str, ParamValue]]) -> int:
+def _current_values(text: str, base: dict[str, ParamValue]) -> dict[str, Any]:
+    """Every parameter's value without the grid: the card data's default, or ``params``."""
+    from ._frames import parameter_frame
+
+    info = parameter_frame(_core.parameter_table(text))
+    out: dict[str, Any] = {}
+    for r in info.iter_rows(named=True):
+        if r["kind"] in ("cost", "choice"):
+            out[r["name"]] = r["default_str"]
+        elif r["kind"] == "bool":
+            out[r["name"]] = bool(r["default"])
+        else:
+            out[r["name"]] = r["default"]
+    out.update(base)
+    return out
+
+
+def _is_current(point: Mapping[str, ParamValue], current: Mapping[str, Any]) -> bool:
+    return all(n in current and current[n] == v and type(current[n]) is type(v) for n, v in point.items())
+
+
+def _owners(text: str) -> dict[str, Optional[str]]:
+    """Parameter name -> the faction whose deck holds its card, or None when it can reach
+    every game (rules.*, keyword.*, Newsfeed, Event and token cards)."""
+    from ._frames import card_frame, parameter_frame
+
+    cards = card_frame(_core.card_table(text))
+    faction = dict(zip(cards["id"].to_list(), cards["faction"].to_list()))
+    info = parameter_frame(_core.parameter_table(text))
+    decks = set(_core.FACTIONS)
+    return {
+        n: (faction.get(c) if faction.get(c) in decks else None)
+        for n, c in zip(info["name"].to_list(), info["card"].to_list())
+    }
+
+
+def _baseline_index(
+    baseline: object, points: list[dict[str, ParamValue]], current: Optional[int] = None
+) -> int:
     if baseline is None:
-        return 0
+        return 0 if current is None else current
     if isinstance(baseline, Mapping):
         want = check_params(baseline)
         for i, p in enumerate(points):
@@ -221,7 +263,8 @@ def sweep(
             batch with seed ``seed`` (common random numbers: same game seeds, same deals where
             the parameters do not change them).
         baseline: the point the others are compared with: an index, a point dict, or None
-            (the first point).
+            (the point holding the current values, i.e. the card data's defaults with
+            ``params`` applied, when the grid has one; else the first point).
         start_player: None (drawn per game from its seed) or a fixed start seat.
 
     Every point is validated (``_core.validate``) for every matchup before any game runs, so
@@ -230,13 +273,21 @@ def sweep(
     Returns a :class:`SweepResult`; ``.table`` has one row per point and matchup: ``point``,
     one column per swept parameter, ``matchup`` ("ner vs tisza"), ``faction`` (seat 0),
     ``opponent``, ``games``, ``wins`` (seat 0), ``win_rate``, ``ci_low``, ``ci_high``
-    (Wilson 95 %), ``unfinished``, ``no_winner``, ``baseline`` (bool), and versus the
+    (Wilson 95 %), ``unfinished``, ``no_winner``, ``baseline`` (bool), ``current`` (the
+    point holds the current values), ``can_affect`` (False when no swept parameter can
+    change the matchup's games: a card of a faction that does not play in it; such rows are
+    left out of the text and Markdown reports), and versus the
     baseline point: ``diff`` (win-rate difference), ``diff_ci_low``/``diff_ci_high`` (paired
     95 % interval: mean of the per-game differences ± 1.96·sd/√n), ``degenerate_ci`` (True
     when every per-game difference is the same, e.g. all 0 on a small sample, or fewer than
     2 games: the paired interval would shrink to a point, so it and ``paired_half_width``
     are null), ``paired_half_width`` and ``unpaired_half_width`` (the half-width two
     independent samples of the same size would give: 1.96·√(p(1-p)/n + p₀(1-p₀)/n)).
+    ``.summary`` has one row per point: ``perspective`` (the faction whose cards the point
+    changes against the baseline when that is one faction, else ``"seat 0"``), ``matchups``
+    (how many of the run's matchups it can affect), ``games``, ``base_win_rate`` and
+    ``win_rate`` (of that faction or seat over those games), ``diff`` and its paired 95 %
+    interval ``diff_ci_low``/``diff_ci_high`` (null when degenerate).
     ``grid`` must name at least one point (``{}`` and ``[]`` are refused alike).
     """
     points = grid_points(grid)
@@ -247,10 +298,12 @@ def sweep(
     base = check_params(params)
     chunk_ = check_chunk_size(chunk_size)
     progress = check_flag("progress", progress)
-    base_index = _baseline_index(baseline, points)
+    text = load_card_data(card_data)
+    current_values = _current_values(text, base)
+    current = [_is_current(p, current_values) for p in points]
+    base_index = _baseline_index(baseline, points, current.index(True) if any(current) else None)
     seat_bots = [check_bots(bots, len(d)) for d in pairings]
     starts = [check_start_player(start_player, len(d)) for d in pairings]
-    text = load_card_data(card_data)
 
     plans = []  # (point, pairing index, params) in run order
     for i, point in enumerate(points):
@@ -297,8 +350,12 @@ def sweep(
             "point": pl.Series(range(len(points)), dtype=pl.Int32),
             "params": [json.dumps(p, sort_keys=True) for p in points],
             **{n: _param_column([p.get(n) for p in points]) for n in names},
+            "current": pl.Series(current, dtype=pl.Boolean),
         }
     )
+    owners = _owners(text)
+    swept_owners = {owners.get(n) for n in names}
+    can_affect = [None in swept_owners or bool(swept_owners & set(d)) for d in pairings]
     labels = [matchup_label(d) for d in pairings]
     matchup_info = pl.DataFrame(
         {
@@ -306,6 +363,7 @@ def sweep(
             "faction": [d[0] for d in pairings],
             "opponent": ["+".join(d[1:]) for d in pairings],
             "matchup_order": list(range(len(pairings))),
+            "can_affect": can_affect,
         }
     )
     low, high = wilson_bounds("wins", "games")
@@ -362,12 +420,15 @@ def sweep(
         .sort("point", "matchup_order")
         .select(
             "point", *names, "matchup", "faction", "opponent", "games", "wins", "win_rate",
-            "ci_low", "ci_high", "unfinished", "no_winner", "baseline", "diff", "diff_ci_low",
-            "diff_ci_high", "degenerate_ci", "paired_half_width", "unpaired_half_width",
+            "ci_low", "ci_high", "unfinished", "no_winner", "baseline", "current", "can_affect",
+            "diff", "diff_ci_low", "diff_ci_high", "degenerate_ci", "paired_half_width",
+            "unpaired_half_width",
         )  # fmt: skip
     )
+    summary = _point_summary(g, points, names, pairings, base_index, owners, points_df)
     return SweepResult(
         table=table,
+        summary=summary,
         points=points_df,
         games=g,
         baseline=base_index,
@@ -381,4 +442,75 @@ def sweep(
         card_data=describe_card_data(card_data),
         elapsed=elapsed,
         card_text=text,
+    )
+
+
+def _point_summary(
+    g: pl.DataFrame,
+    points: list[dict[str, ParamValue]],
+    names: list[str],
+    pairings: list[list[str]],
+    base_index: int,
+    owners: Mapping[str, Optional[str]],
+    points_df: pl.DataFrame,
+) -> pl.DataFrame:
+    """One row per point: the paired win-rate change against the baseline point over the
+    games of the matchups the point can affect, from one perspective: the faction whose
+    cards the point changes (when it is one faction), else seat 0."""
+    base = points[base_index]
+    rows = []  # (point, matchup, seat) of the affected cells
+    info = []
+    for i, p in enumerate(points):
+        changed = [n for n in names if p.get(n) != base.get(n)] or [n for n in p]
+        who = {owners.get(n) for n in changed}
+        faction = next(iter(who)) if len(who) == 1 and None not in who else None
+        n_affected = 0
+        for d in pairings:
+            if faction is not None:
+                hit = faction in d
+            else:
+                hit = None in who or bool(who & set(d))
+            if hit:
+                n_affected += 1
+                rows.append((i, matchup_label(d), d.index(faction) if faction else 0))
+        info.append((i, faction or "seat 0", n_affected))
+    cells = pl.DataFrame(rows, schema={"point": pl.Int32, "matchup": pl.String, "seat": pl.Int64},
+                         orient="row")  # fmt: skip
+    ref = g.filter(pl.col("point") == base_index).select("matchup", "game", base_winner="winner")
+    d = (
+        g.join(cells, on=["point", "matchup"], how="inner")
+        .join(ref, on=["matchup", "game"], how="inner")
+        .with_columns(
+            won=(pl.col("winner") == pl.col("seat")).fill_null(False).cast(pl.Float64),
+            base_won=(pl.col("base_winner") == pl.col("seat")).fill_null(False).cast(pl.Float64),
+        )
+        .with_columns(d=pl.col("won") - pl.col("base_won"))
+        .group_by("point")
+        .agg(
+            games=pl.len().cast(pl.Int64),
+            win_rate=pl.col("won").mean(),
+            base_win_rate=pl.col("base_won").mean(),
+            diff=pl.col("d").mean(),
+            sd=pl.col("d").std(ddof=1),
+        )
+    )
+    meta = pl.DataFrame(info, schema={"point": pl.Int32, "perspective": pl.String,
+                                      "matchups": pl.Int64}, orient="row")  # fmt: skip
+    is_base = pl.col("point") == base_index
+    half = (
+        pl.when(is_base)
+        .then(pl.lit(0.0))
+        .when(pl.col("sd").is_not_null() & (pl.col("sd") > 0))
+        .then(Z95 * pl.col("sd") / pl.col("games").cast(pl.Float64).sqrt())
+        .otherwise(None)
+    )
+    return (
+        meta.join(points_df.drop("params"), on="point", how="left")
+        .join(d, on="point", how="left")
+        .with_columns(baseline=is_base, half=half)
+        .with_columns(diff_ci_low=pl.col("diff") - pl.col("half"),
+                      diff_ci_high=pl.col("diff") + pl.col("half"))  # fmt: skip
+        .sort("point")
+        .select("point", *names, "baseline", "current", "perspective", "matchups", "games",
+                "base_win_rate", "win_rate", "diff", "diff_ci_low", "diff_ci_high")  # fmt: skip
     )

@@ -8,6 +8,7 @@ checks shapes and types and gives friendlier messages for the common mistakes.
 from __future__ import annotations
 
 import numbers
+import os
 from collections.abc import Mapping
 from typing import Any, Optional, Union
 
@@ -159,12 +160,19 @@ def check_params(params: object) -> dict[str, Union[int, bool, str]]:
     """Return parameter overrides as a plain ``{str: int | bool | str}`` dict.
 
     Names and value ranges are checked by the core; here only the shape and the value types.
+    A ``str`` or ``os.PathLike`` is the path of a params file (see
+    :func:`ketharmad._data.load_params_file`): a TOML table ``name = value``.
     """
     if params is None:
         return {}
+    if isinstance(params, (str, os.PathLike)):
+        from ._data import load_params_file
+
+        params = load_params_file(params)
     if not isinstance(params, Mapping):
         raise ValueError(
-            "params must be None or a dict of {name: value} overrides, "
+            "params must be None, a dict of {name: value} overrides or the path of a "
+            "params TOML file, "
             f"got {type(params).__name__}"
         )
     out: dict[str, Union[int, bool, str]] = {}

@@ -19,6 +19,11 @@ import polars as pl
 
 __all__ = ["main", "parse_param"]
 
+PARAMS_FILE_HELP = (
+    "params TOML file of overrides, `name = value` (or [card_id] / [rules] tables); "
+    "a --param of the same name overrides the file's value"
+)
+
 
 def parse_param(text: str) -> tuple[str, Union[int, bool, str]]:
     """Parse ``name=value``: the value is an int if it parses as one, then ``true``/``false``
@@ -37,14 +42,42 @@ def parse_param(text: str) -> tuple[str, Union[int, bool, str]]:
     return name, value
 
 
-def _params(items: Optional[Sequence[str]]) -> dict[str, Union[int, bool, str]]:
+def _params(
+    items: Optional[Sequence[str]],
+    params_file: Optional[str] = None,
+    card_data: Optional[str] = None,
+) -> dict[str, Union[int, bool, str]]:
+    """``--params FILE`` (a TOML table ``name = value``), then the ``--param name=value``
+    overrides on top: a ``--param`` replaces the file's value of the same name."""
     out: dict[str, Union[int, bool, str]] = {}
+    if params_file:
+        out.update(_params_file(params_file, card_data))
+    given: set[str] = set()
     for item in items or []:
         name, value = parse_param(item)
-        if name in out:
+        if name in given:
             raise ValueError(f"parameter {name!r} given more than once")
+        given.add(name)
         out[name] = value
     return out
+
+
+def _params_file(path: str, card_data: Optional[str]) -> dict[str, Union[int, bool, str]]:
+    """The overrides of a params file; a name the card data does not have is an error naming
+    the file and the key (with similar names, as ``ketharmad params --match`` finds them)."""
+    from ._api import parameters
+    from ._data import load_params_file
+
+    values = load_params_file(path)
+    known = set(parameters(card_data)["name"].to_list())
+    for name in values:
+        if name not in known:
+            import difflib
+
+            similar = difflib.get_close_matches(name, sorted(known), n=3, cutoff=0.8)
+            hint = f" (similar: {', '.join(similar)})" if similar else ""
+            raise ValueError(f"params file {path}: unknown parameter {name!r}{hint}")
+    return values
 
 
 def _bots(items: Sequence[str]) -> Union[Any, list[Any]]:
@@ -74,7 +107,7 @@ def _cmd_simulate(args: argparse.Namespace) -> None:
         games=args.games,
         seed=args.seed,
         threads=args.threads,
-        params=_params(args.param),
+        params=_params(args.param, args.params, args.card_data),
         card_data=args.card_data,
     )
     print(sim_report(result))
@@ -100,6 +133,11 @@ def _write(df: pl.DataFrame, path: str) -> None:
 def _cmd_cards(args: argparse.Namespace) -> None:
     from ._api import cards
 
+    if args.export:
+        _cmd_cards_export(args)
+        return
+    if args.param or args.params or args.overwrite:
+        raise ValueError("--param, --params and --overwrite go with --export FILE")
     table = cards(args.card_data)
     factions = table["faction"].unique(maintain_order=True).to_list()
     if args.faction is not None:
@@ -120,16 +158,16 @@ def _cmd_cards(args: argparse.Namespace) -> None:
         if i:
             print()
         print(f"== {faction}: {part.height} cards, {copies} copies ==")
-        rows = part.select("copies", "name", "type", "cost", "ic", "keywords", "text").rows()
+        rows = part.select("copies", "name", "id", "type", "cost", "ic", "keywords", "text").rows()
         header = format_table(
-            ["#", "name", "type", "cost", "I/C", "keywords"],
-            [r[:6] for r in rows],
-            [True, False, False, False, True, False],
+            ["#", "name", "id", "type", "cost", "I/C", "keywords"],
+            [r[:7] for r in rows],
+            [True, False, False, False, False, True, False],
         )
         print(header[0])
         for line, row in zip(header[1:], rows):
             print(line)
-            text = row[6] or ""
+            text = row[7] or ""
             if text:
                 print(
                     textwrap.fill(
@@ -138,13 +176,30 @@ def _cmd_cards(args: argparse.Namespace) -> None:
                 )
 
 
+def _cmd_cards_export(args: argparse.Namespace) -> None:
+    from ._export import export_card_data
+
+    if args.faction is not None:
+        raise ValueError("--faction does not go with --export (the whole card set is written)")
+    params = _params(args.param, args.params, args.card_data)
+    path = export_card_data(args.export, params=params, card_data=args.card_data,
+                            overwrite=args.overwrite)  # fmt: skip
+    print(f"wrote {path} with {len(params)} override(s) applied"
+          + (": " + ", ".join(f"{k}={v}" for k, v in params.items()) if params else ""))
+    print(f"use it with --card-data {path} (CLI) or card_data={str(path)!r} (Python)")
+
+
 def _cmd_params(args: argparse.Namespace) -> None:
-    from ._api import parameters
+    from ._api import cards, parameters
+    from ._export import match_parameters
     from ._report import format_table
 
     table = parameters(args.card_data)
+    names = cards(args.card_data)
     if args.match:
-        table = table.filter(pl.col("name").str.contains(args.match, literal=True))
+        table = match_parameters(table, names, args.match)
+    else:
+        table = match_parameters(table, names, "")
     default = pl.col("default").cast(pl.String)
     default = (
         pl.when(pl.col("kind") == "bool")
@@ -152,22 +207,34 @@ def _cmd_params(args: argparse.Namespace) -> None:
         .otherwise(default)
     )
     if "default_str" in table.columns:
-        default = pl.when(pl.col("kind") == "cost").then(pl.col("default_str")).otherwise(default)
+        default = (
+            pl.when(pl.col("kind").is_in(["cost", "choice"]))
+            .then(pl.col("default_str"))
+            .otherwise(default)
+        )
     rng = (
         pl.when(pl.col("kind") == "int")
         .then(pl.format("{}..{}", "min", "max"))
         .otherwise(pl.lit(""))
     )
     rows = table.select(
-        "name", "kind", default.alias("default"), rng.alias("range"), "description"
+        "name", "card_name", "kind", default.alias("default"), rng.alias("range"), "description"
     ).rows()
+    if args.match and not rows:
+        raise ValueError(
+            f"no parameter, card id or card name contains {args.match!r} "
+            "(case and accents are ignored); see `ketharmad cards` for the card names"
+        )
     for line in format_table(
-        ["name", "kind", "default", "range", "description"],
+        ["name", "card", "kind", "default", "range", "description"],
         rows,
-        [False, False, True, False, False],
+        [False, False, False, True, False, False],
     ):
         print(line)
-    print(f"({len(rows)} parameters; override with --param name=value or params={{name: value}})")
+    print(
+        f"({len(rows)} parameters; override with --param name=value, a --params FILE "
+        "(TOML: name = value) or params={name: value} / params='file.toml')"
+    )
 
 
 def _cmd_play(args: argparse.Namespace) -> None:
@@ -178,7 +245,7 @@ def _cmd_play(args: argparse.Namespace) -> None:
         bots=_bots(args.bots),
         seed=args.seed,
         game=args.game,
-        params=_params(args.param),
+        params=_params(args.param, args.params, args.card_data),
         card_data=args.card_data,
     )
     print(log)
@@ -198,7 +265,7 @@ def _cmd_bots(args: argparse.Namespace) -> None:
         specs = [specs]
     decks = [args.decks] if args.decks else None
     res = tournament(specs, decks=decks, games=args.games, seed=args.seed, threads=args.threads,
-                     params=_params(args.param), card_data=args.card_data)
+                     params=_params(args.param, args.params, args.card_data), card_data=args.card_data)
     print(f"tournament: {res.games_per_pair:,} games per pair, seats swapped, "
           f"{len(res.decks)} deck pairing(s), common seeds per pairing")
     with pl.Config(tbl_rows=100, fmt_str_lengths=60, tbl_width_chars=160, float_precision=3):
@@ -234,6 +301,9 @@ def _parser() -> argparse.ArgumentParser:
             help="parameter override, repeatable (see `ketharmad params`)",
         )
         p.add_argument(
+            "--params", metavar="FILE", help=PARAMS_FILE_HELP
+        )
+        p.add_argument(
             "--card-data", metavar="PATH", help="card-data TOML file (default: packaged)"
         )
 
@@ -247,13 +317,21 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--overwrite", action="store_true", help="replace an existing --out file")
     p.set_defaults(func=_cmd_simulate)
 
-    p = sub.add_parser("cards", help="print the card reference")
+    p = sub.add_parser("cards", help="print the card reference, or --export a card file")
     p.add_argument("--faction", help="only this faction")
     p.add_argument("--card-data", metavar="PATH", help="card-data TOML file (default: packaged)")
+    p.add_argument("--export", metavar="FILE",
+                   help="write a card-data TOML file with the --param/--params overrides applied")
+    p.add_argument("--param", action="append", metavar="NAME=VALUE",
+                   help="with --export: parameter override, repeatable")
+    p.add_argument("--params", metavar="FILE", help="with --export: " + PARAMS_FILE_HELP)
+    p.add_argument("--overwrite", action="store_true", help="with --export: replace FILE")
     p.set_defaults(func=_cmd_cards)
 
     p = sub.add_parser("params", help="print the tunable parameters")
-    p.add_argument("--match", metavar="TEXT", help="only names containing TEXT")
+    p.add_argument("--match", metavar="TEXT",
+                   help="only parameters whose name, card id or card name contains TEXT "
+                        "(case and accents ignored: orban finds Orbán Viktor)")
     p.add_argument("--card-data", metavar="PATH", help="card-data TOML file (default: packaged)")
     p.set_defaults(func=_cmd_params)
 
@@ -265,6 +343,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="seed (default: 0)")
     p.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
     p.add_argument("--param", action="append", metavar="NAME=VALUE", help="parameter override")
+    p.add_argument("--params", metavar="FILE", help=PARAMS_FILE_HELP)
     p.add_argument("--card-data", metavar="PATH", help="card-data TOML file (default: packaged)")
     p.set_defaults(func=_cmd_bots)
 

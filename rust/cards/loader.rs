@@ -74,6 +74,9 @@ pub struct RawDb {
     pub keywords: Vec<String>,
     /// FNV-1a hash of the file text (provenance).
     pub hash: u64,
+    /// Rule and keyword-wide parameter values of the file's top-level `[params]` table
+    /// (`"rules.starting_support" = 25`): they replace the built-in defaults.
+    pub rule_params: Vec<(String, super::params::ParamValue)>,
 }
 
 pub const KEYWORD_IDS: &[&str] = &[
@@ -114,7 +117,7 @@ fn parse_raw(text: &str) -> Result<RawDb, String> {
     let table: toml::Table =
         toml::from_str(text).map_err(|e| format!("malformed card data: {}", e.message()))?;
     for key in table.keys() {
-        if !matches!(key.as_str(), "meta" | "keyword" | "card") {
+        if !matches!(key.as_str(), "meta" | "keyword" | "card" | "params") {
             return Err(format!("malformed card data: unknown top-level table '{key}'"));
         }
     }
@@ -152,7 +155,46 @@ fn parse_raw(text: &str) -> Result<RawDb, String> {
         validate_card(&card)?;
         cards.push(card);
     }
-    Ok(RawDb { cards, keywords, hash: fnv1a(text) })
+    let rule_params = match table.get("params") {
+        None => Vec::new(),
+        Some(v) => {
+            let t = v.as_table().ok_or("malformed card data: 'params' must be a table of rules.* and keyword.* values")?;
+            let mut out = Vec::new();
+            flatten_params("", t, &mut out)?;
+            super::params::check_rule_params(&out).map_err(|e| format!("malformed card data: [params]: {e}"))?;
+            out
+        }
+    };
+    Ok(RawDb { cards, keywords, hash: fnv1a(text), rule_params })
+}
+
+/// The `[params]` table as `(dotted name, value)` pairs: quoted dotted keys
+/// (`"rules.hand_limit" = 6`) and nested tables (`[params.rules] hand_limit = 6`) both work.
+fn flatten_params(prefix: &str, t: &toml::Table, out: &mut Vec<(String, super::params::ParamValue)>) -> Result<(), String> {
+    use super::params::ParamValue;
+    for (k, v) in t {
+        let name = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+        let value = match v {
+            toml::Value::Table(sub) => {
+                flatten_params(&name, sub, out)?;
+                continue;
+            }
+            toml::Value::Integer(i) => ParamValue::Int(*i),
+            toml::Value::Boolean(b) => ParamValue::Bool(*b),
+            toml::Value::String(s) => ParamValue::Str(s.clone()),
+            other => return Err(format!("malformed card data: [params] key '{name}': expected an integer, bool or string, got {}", type_name(other))),
+        };
+        if !(name.starts_with("rules.") || name.starts_with("keyword.")) {
+            return Err(format!(
+                "malformed card data: [params] key '{name}': only rules.* and keyword.* parameters may be set here (a card's numbers are its own fields)"
+            ));
+        }
+        if out.iter().any(|(n, _)| *n == name) {
+            return Err(format!("malformed card data: [params] key '{name}' is given twice"));
+        }
+        out.push((name, value));
+    }
+    Ok(())
 }
 
 fn type_name(v: &toml::Value) -> &'static str {

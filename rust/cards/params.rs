@@ -186,6 +186,28 @@ pub fn registry(raw: &RawDb) -> Vec<ParamInfo> {
             description: format!("{desc}; one of {}", choices.join(", ")),
         });
     }
+    for (name, value) in &raw.rule_params {
+        // checked by the loader (`check_rule_params`): known names, right kinds, in range
+        if let Some(p) = out.iter_mut().find(|p| p.name == *name) {
+            match value {
+                ParamValue::Int(v) => {
+                    p.default = *v;
+                    p.default_str = v.to_string();
+                }
+                ParamValue::Bool(b) => {
+                    p.default = *b as i64;
+                    p.default_str = b.to_string();
+                }
+                ParamValue::Str(s) => {
+                    if p.kind == ParamKind::Choice {
+                        let choices = RULE_CHOICES.iter().find(|c| c.0 == name).map(|c| c.1).unwrap_or(&[]);
+                        p.default = choices.iter().position(|c| c == s).unwrap_or(0) as i64;
+                    }
+                    p.default_str = s.clone();
+                }
+            }
+        }
+    }
     for c in &raw.cards {
         let mut push = |field: &str, d: i64, min: i64, max: i64, desc: &str| {
             out.push(ParamInfo {
@@ -228,6 +250,14 @@ pub fn registry(raw: &RawDb) -> Vec<ParamInfo> {
         }
     }
     out
+}
+
+/// Check the rule and keyword-wide values of a card file's `[params]` table as overrides of
+/// the built-in rules: known names, right kinds, values in range.
+pub fn check_rule_params(pairs: &[(String, ParamValue)]) -> Result<(), String> {
+    let empty = RawDb { cards: Vec::new(), keywords: Vec::new(), hash: 0, rule_params: Vec::new() };
+    let reg = registry(&empty);
+    apply_overrides(&reg, pairs).map(|_| ())
 }
 
 /// Resolved parameter values of one run.
