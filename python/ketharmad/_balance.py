@@ -90,6 +90,13 @@ def _total_change(point: Mapping[str, int], space: Mapping[str, ParamSpace]) -> 
     return float(sum(abs(v - space[n].default) / space[n].step for n, v in point.items()))
 
 
+def _shrunk(e: MetricStats) -> float:
+    """An effect shrunk towards 0 by its noise: ``e * max(0, 1 - (se / e)^2)``."""
+    if e.value == 0 or not math.isfinite(e.se):
+        return 0.0
+    return e.value * max(0.0, 1.0 - (e.se / e.value) ** 2)
+
+
 def _p_in_band(m: Metric, s: MetricStats) -> float:
     if not math.isfinite(s.se) or s.se <= 0:
         return 1.0 if m.low <= s.value <= m.high else 0.0
@@ -218,6 +225,8 @@ class _Run:
     # ------------------------------------------------------------ screen
 
     def screen(self) -> tuple[int, dict[str, MetricStats], dict[tuple[str, int], dict[str, MetricStats]]]:
+        """One step up and down of every parameter on the baseline's games (round 1), then
+        the parameters that look most useful again on more games (round 2)."""
         self.meter.stage = "screen"
         moves = []
         for name in self.order:
@@ -227,7 +236,8 @@ class _Run:
                 if p.low <= v <= p.high:
                     moves.append((name, d, v))
         n_points = 1 + len(moves)
-        s = max(1, min(16, int(_SHARE["screen"] * self.budget) // max(1, n_points * self.G)))
+        share = _SHARE["screen"] * self.budget
+        s = max(1, min(16, int(share / 2) // max(1, n_points * self.G)))
         self.screen_blocks = s
         rng = [(0, s)]
         base = self.vectors({}, rng, "screen")
@@ -236,7 +246,40 @@ class _Run:
         for name, d, v in moves:
             vec = self.vectors({name: v}, rng, "screen")
             effects[(name, d)] = {m.name: paired(m, vec[m.name], base[m.name]) for m in self.metrics}
+        # round 2: the most useful parameters (by the round-1 gain) on more games
+        gain = self.gains(base_st, effects)
+        top = sorted(self.order, key=lambda n: (-gain[n], self.order.index(n)))[:MAX_SEARCH_PARAMS]
+        top_moves = [mv for mv in moves if mv[0] in top]
+        s2 = int(share - self.used) // max(1, (1 + len(top_moves)) * self.G)
+        s2 = min(s2, 8 * s)
+        if top_moves and s2 >= 1:
+            rng2 = [(0, s), (s, s + s2)]
+            base2 = self.vectors({}, rng2, "screen")
+            for name, d, v in top_moves:
+                vec = self.vectors({name: v}, rng2, "screen")
+                effects[(name, d)] = {m.name: paired(m, vec[m.name], base2[m.name]) for m in self.metrics}
+            base_st = self.st(base2)
         return s, base_st, effects
+
+    def gains(
+        self, base_st: Mapping[str, MetricStats], effects: Mapping[tuple[str, int], Mapping[str, MetricStats]]
+    ) -> dict[str, float]:
+        """Per parameter: how much one step (the better direction) is predicted to reduce the
+        scaled deviations, with each effect shrunk by its noise (``e * max(0, 1 - (se/e)^2)``)."""
+        gain = {}
+        for name in self.order:
+            best = 0.0
+            for d in (1, -1):
+                e = effects.get((name, d))
+                if e is None:
+                    continue
+                g = 0.0
+                for m in self.metrics:
+                    b = base_st[m.name].value
+                    g += max(0.0, m.scaled(b) - m.scaled(b + _shrunk(e[m.name])))
+                best = max(best, g)
+            gain[name] = best
+        return gain
 
     # ------------------------------------------------------------ propose
 
@@ -260,7 +303,7 @@ class _Run:
                 if e is None:
                     continue
                 opts.append((name, k))
-                deltas.append([abs(k) * e[m.name].value for m in self.metrics])
+                deltas.append([abs(k) * _shrunk(e[m.name]) for m in self.metrics])
         if not opts:
             return []
         D = np.array(deltas).reshape(len(opts), M)
@@ -349,19 +392,7 @@ class _Run:
             self.notes.append("search skipped: no budget left for it")
             return evaluated
         # the search space: the parameters the screen finds most useful, plus the proposals'
-        gain = {}
-        for name in self.order:
-            best = 0.0
-            for d in (1, -1):
-                e = effects.get((name, d))
-                if e is None:
-                    continue
-                g = 0.0
-                for m in self.metrics:
-                    b = base_st[m.name].value
-                    g += max(0.0, m.scaled(b) - m.scaled(b + e[m.name].value))
-                best = max(best, g)
-            gain[name] = best
+        gain = self.gains(base_st, effects)
         names = sorted(self.order, key=lambda n: (-gain[n], self.order.index(n)))[:MAX_SEARCH_PARAMS]
         for c in proposals:
             names += [n for n in c.point if n not in names]
@@ -760,6 +791,8 @@ def _balance(run: _Run, tg: Targets, space: list[ParamSpace], seed: int, alt_bot
     base_hold = run.st(base_vec)
     confirmed = {}
     hold_st = {}
+    # the starting point competes too: if it already meets every band, no edit is needed
+    finalists = [Candidate({}, "baseline"), *[c for c in finalists if c.point]]
     for c in finalists:
         st = run.st(run.vectors(c.point, hold, "confirm"))
         hold_st[c.key] = st
@@ -770,6 +803,8 @@ def _balance(run: _Run, tg: Targets, space: list[ParamSpace], seed: int, alt_bot
     order = sorted(finalists, key=lambda c: (len(c.point), _total_change(c.point, spc), c.key))
     best = next((c for c in order if confirmed[c.key]), None)
     best_confirmed = best is not None
+    if best is not None and not best.point:
+        run.notes.append("the starting point already meets every band on the holdout games: no edit needed")
     if best is None and finalists:
         best = min(
             finalists,
@@ -779,16 +814,6 @@ def _balance(run: _Run, tg: Targets, space: list[ParamSpace], seed: int, alt_bot
             ),
         )  # fmt: skip
         run.notes.append("no candidate was confirmed on the holdout games: best is the most likely one, unconfirmed")
-    if best is None:
-        best = Candidate({}, "baseline")
-        run.notes.append("no candidate was found: the recommendation is no change")
-    baseline_ok = all(
-        m.low <= base_hold[m.name].value - z_sim * base_hold[m.name].se
-        and base_hold[m.name].value + z_sim * base_hold[m.name].se <= m.high
-        for m in metrics
-    )
-    if baseline_ok:
-        run.notes.append("the starting point already meets every band on the holdout games")
     best_vec = run.vectors(best.point, hold, "confirm") if best.point else base_vec
     best_st = run.st(best_vec)
 
