@@ -446,7 +446,12 @@ class _Run:
 
     def _rank(self, c: Candidate, st: Mapping[str, MetricStats]) -> tuple[Any, ...]:
         s = _summary(self.metrics, st)
-        return (s["p_all_in_band"] < 0.5, len(c.point), -round(s["p_all_in_band"], 6), _total_change(c.point, self.space), c.key)
+        plausible = s["p_all_in_band"] >= 0.5
+        # plausible candidates by fewest edits; the rest by how likely they are in band
+        return (
+            not plausible, len(c.point) if plausible else 0, -round(s["p_all_in_band"], 6),
+            round(s["loss"], 6), len(c.point), _total_change(c.point, self.space), c.key,
+        )  # fmt: skip
 
     def race(self, pool: list[Candidate]) -> list[Candidate]:
         self.meter.stage = "race"
