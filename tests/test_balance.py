@@ -280,3 +280,32 @@ def test_cli_balance_smoke(tmp_path: Path, capsys) -> None:
         main(["balance", str(tmp_path / "missing.toml")])
     assert e.value.code == 2
     assert "targets file not found" in capsys.readouterr().err
+
+
+def test_four_player_start_and_turns_metrics() -> None:
+    """4-player shares, the start player's rate and median turns per player are measured on
+    their own games; the four shares and the no-winner games add up to every game."""
+    targets = {
+        "four_player": {"factions": {"osszefogas": 0.31}},
+        "start_player": {"low": 0.4, "high": 0.7},
+        "turns": {"low": 5, "high": 30},
+        "change": {"allow": ["ner_orban_viktor.cost_generic", "osz_toth_bertalan.credibility"], "max_edits": 1},
+    }
+    res = ketharmad.balance(targets, bots="random", budget=8_000, games_2p=10, games_4p=1, robustness_bots=None)
+    before = {r["metric"]: r for r in res.before.iter_rows(named=True)}
+    shares = [before[f"4p {f}"]["value"] for f in ketharmad.FACTIONS]
+    assert 0.9 <= sum(shares) <= 1.0 + 1e-9
+    assert before["4p osszefogas"]["target"] == 0.31 and before["4p ner"]["target"] == 0.25
+    assert 0.0 < before["start player"]["value"] < 1.0
+    assert 5 <= before["median turns per player"]["value"] <= 40
+    assert before["median turns per player"]["ci_low"] <= before["median turns per player"]["value"]
+
+
+def test_without_optuna_the_search_is_skipped_and_said(monkeypatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "optuna", None)  # import optuna -> ImportError
+    res = ketharmad.balance(SMALL, bots="random", budget=4_000, robustness_bots=None)
+    assert any("search skipped: Optuna is not installed" in n for n in res.notes)
+    assert (res.history["stage"] == "search").sum() == 0
+    assert res.best.height <= 1

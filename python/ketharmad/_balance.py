@@ -738,6 +738,7 @@ def balance(
         bots=spec, seed=seed_, params=base_params, card_data=describe_card_data(card_data), _card_text=text,
         elapsed=time.perf_counter() - t0, budget=budget_, games=run.used, games_played=ev.games_played,
         evaluations_played=ev.evaluations, pairs=[list(p) for p in tg.pairs], targets=tg,
+        games_2p=g2, games_4p=g4,
     )  # fmt: skip
     return BalanceResult(**result)
 
