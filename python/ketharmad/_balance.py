@@ -769,8 +769,11 @@ def _valid_space(ev: Evaluator, space: list[ParamSpace]) -> list[ParamSpace]:
 
 
 def _builds(ev: Evaluator, name: str, value: int) -> bool:
+    """The value builds with all four factions' decks (one core call, not one per cell)."""
+    decks = list(_core.FACTIONS)
+    bots = [dict(ev.bots) if isinstance(ev.bots, Mapping) else ev.bots for _ in decks]
     try:
-        ev.validate({name: value})
+        _core.validate(ev.text, decks, bots, {**ev.base_params, name: value})
     except ValueError:
         return False
     return True
