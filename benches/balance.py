@@ -14,8 +14,8 @@ Prints:
   same standard error on a one-step difference; the grid needs ``7 * VR`` times the games
   of one paired screen point per parameter;
 * VR, the variance ratio common random numbers buy: (variance of an unpaired one-step
-  difference) / (variance of the paired difference on the same games), averaged over every
-  screened move and metric.
+  difference) / (variance of the paired difference on the same games), the median over the
+  screened moves and metrics a move changed at all (the others have paired variance 0).
 """
 
 from __future__ import annotations
@@ -30,11 +30,14 @@ import polars as pl
 import ketharmad
 
 
-def crn_variance_ratio(res: ketharmad.BalanceResult) -> tuple[float, int]:
-    """Mean over screened moves and metrics of unpaired / paired variance of the difference."""
+def crn_variance_ratio(res: ketharmad.BalanceResult) -> tuple[float, int, int]:
+    """Median over screened moves and metrics that the move changed at all of (unpaired /
+    paired variance of the difference), with the counts of changed and untouched rows (a
+    move that changes no game of a metric has paired variance 0: CRN removes all noise)."""
     h = res.history.filter((pl.col("stage") == "screen") & (pl.col("point") == "{}"))
     base = {r["games"]: r for r in h.iter_rows(named=True)}
     ratios = []
+    untouched = 0
     for r in res.screen.iter_rows(named=True):
         if r["metric"].startswith("median"):
             continue
@@ -48,9 +51,14 @@ def crn_variance_ratio(res: ketharmad.BalanceResult) -> tuple[float, int]:
         n = r["games"]
         unpaired = (p0 * (1 - p0) + p1 * (1 - p1)) / n
         paired = r["se"] ** 2
-        if paired > 0 and unpaired > 0:
+        if paired <= 1.0001 / n**3:  # every game the same (the move cannot affect it)
+            untouched += 1
+            continue
+        if unpaired > 0:
             ratios.append(unpaired / paired)
-    return (sum(ratios) / len(ratios) if ratios else math.nan), len(ratios)
+    ratios.sort()
+    median = ratios[len(ratios) // 2] if ratios else math.nan
+    return median, len(ratios), untouched
 
 
 def _games_for(res: ketharmad.BalanceResult, row: dict, metric: str) -> int:
@@ -92,12 +100,13 @@ def main() -> None:
         before4 = dict(zip(res.before.filter(pl.col("kind") == "4p")["faction"], res.before.filter(pl.col("kind") == "4p")["value"]))
         shares = ", ".join(f"{r['faction']} {100 * before4[r['faction']]:.0f}% -> {100 * r['value']:.0f}%" for r in four.iter_rows(named=True))
         print(f"4-player shares: {shares} (rulebook: Összefogás about 31 %, the strongest)")
-    vr, n = crn_variance_ratio(res)
+    vr, n, untouched = crn_variance_ratio(res)
     P = len(res.space)
     screen_point = res.screen_games  # games of one screen point (round 1)
     grid_per_param = 7 * vr * screen_point
     ours = res.games / max(P, 1)
-    print(f"common random numbers: variance ratio unpaired/paired = {vr:.1f} (mean over {n} screened move x metric)")
+    print(f"common random numbers: variance ratio unpaired/paired = {vr:.1f} (median over {n} screened "
+          f"move x metric that changed some game; {untouched} more changed no game: paired variance 0)")
     print(f"games per decision (per allowed parameter, {P} parameters): balance {ours:,.0f}; "
           f"one-parameter-at-a-time grid (7 values, unpaired, same standard error) {grid_per_param:,.0f}; "
           f"ratio {grid_per_param / max(ours, 1e-9):.1f}x")  # fmt: skip

@@ -730,6 +730,11 @@ def balance(
     run = _Run(ev, tg, space, budget_, meter)
     try:
         result = _balance(run, tg, space, seed_, alt_bots)
+        if run.used > budget_:
+            run.notes.append(
+                f"used {run.used:,} games, more than the budget of {budget_:,}: the screen measures every "
+                f"allowed parameter at least once and confirmation needs at least two blocks"
+            )
     finally:
         meter.close()
         if jr is not None:
