@@ -309,3 +309,14 @@ def test_without_optuna_the_search_is_skipped_and_said(monkeypatch) -> None:
     assert any("search skipped: Optuna is not installed" in n for n in res.notes)
     assert (res.history["stage"] == "search").sum() == 0
     assert res.best.height <= 1
+
+
+def test_report_with_plots(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    res = ketharmad.balance(SMALL, bots="random", budget=4_000, robustness_bots=None)
+    report = res.write_report(tmp_path, plots=True)
+    text = report.read_text()
+    for png in ("balance_before.png", "balance_after.png", "balance_pareto.png", "balance_sensitivity.png"):
+        assert (tmp_path / png).stat().st_size > 1000
+        assert f"({png})" in text
+    assert "2p ner-tisza" in text

@@ -536,6 +536,13 @@ class BalanceResult:
         into a card file: pass those as ``params=``)."""
         return write_card_data(self._card_text, self.overrides, path)
 
+    def write_report(self, folder: Union[str, "os.PathLike[str]"], plots: Optional[bool] = None) -> Any:
+        """Write ``folder/report.md`` (before/after heatmaps, Pareto and sensitivity plots when
+        matplotlib is installed) and ``folder/cards_balanced.toml``; returns the report path."""
+        from ._balance_report import write_balance_report
+
+        return write_balance_report(self, folder, plots=plots)
+
     def text(self) -> str:
         from ._balance_report import balance_text
 

@@ -171,11 +171,19 @@ def _sensitivity_plot(res: Any, path: Path, top: int = 12) -> Optional[Path]:
     return _save(fig, path)
 
 
-def write_balance_report(res: Any, folder: Any, plots: bool = True, run_id: Optional[str] = None) -> Path:
-    """Write ``folder/report.md`` (and PNG plots unless ``plots=False``) and the card file
-    with the edits applied (``folder/cards_balanced.toml``)."""
+def write_balance_report(res: Any, folder: Any, plots: Optional[bool] = None, run_id: Optional[str] = None) -> Path:
+    """Write ``folder/report.md`` (with PNG plots: True, False, or None = when matplotlib is
+    installed) and the card file with the edits applied (``folder/cards_balanced.toml``)."""
     from ._files import write_atomic
 
+    if plots is None:  # auto: plots when matplotlib is installed
+        try:
+            from ._labreport import require_matplotlib
+
+            require_matplotlib()
+            plots = True
+        except ImportError:
+            plots = False
     root = Path(folder)
     root.mkdir(parents=True, exist_ok=True)
     cards = res.write_card_data(root / "cards_balanced.toml")

@@ -20,10 +20,6 @@ def _cmd_balance(args: argparse.Namespace) -> None:
         from ._files import check_out_folder
 
         check_out_folder(args.out)
-        if not args.no_plots:
-            from ._labreport import require_matplotlib
-
-            require_matplotlib()
     progress = args.progress
     if progress is None:
         try:
@@ -47,7 +43,7 @@ def _cmd_balance(args: argparse.Namespace) -> None:
 
         written = write_run(res, args.out)
         run_id = written["runs"].stem
-        report = write_balance_report(res, args.out, plots=not args.no_plots, run_id=run_id)
+        report = write_balance_report(res, args.out, plots=False if args.no_plots else None, run_id=run_id)
         print(f"wrote run {run_id} to {args.out}: report {report}, card file {report.parent / 'cards_balanced.toml'}")
 
 
@@ -63,7 +59,7 @@ def add_balance_command(sub: Any) -> None:
     p.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
     p.add_argument("--param", action="append", metavar="NAME=VALUE", help="fixed override of the starting point")
     p.add_argument("--card-data", metavar="PATH", help="card-data TOML file (default: packaged)")
-    p.add_argument("--no-plots", action="store_true", help="report.md without plots (no matplotlib)")
+    p.add_argument("--no-plots", action="store_true", help="report.md without plots (default: plots when matplotlib is installed)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress line on stderr (default: when stderr is a terminal)")  # fmt: skip
     p.set_defaults(func=_cmd_balance)
