@@ -77,6 +77,27 @@ def _planted_two(bots: str, budget: int) -> ketharmad.BalanceResult:
     )
 
 
+def test_known_answer_two_edits_random_bot() -> None:
+    """Two planted edits (Orbán's cost 4 -> 1 lifts NER; Tisza-sziget's Credibility 1 -> 0
+    sinks Tisza by 7-9 points with the random bot): with K = 2 and two decoys, balance finds
+    both and moves each back to within one step."""
+    pairs = NER_PAIRS + [("tisza", "osszefogas"), ("tisza", "radikalisok")]
+    targets = _known_answer_targets(
+        _measured_targets("random", pairs, 0.04),
+        [PLANTED, "tis_tisza_sziget.credibility", "tis_magyar_peter.influence", "ner_rogan_antal.influence"],
+        2,
+    )
+    res = ketharmad.balance(
+        targets, bots="random", budget=60_000, seed=0,
+        params={PLANTED: 1, "tis_tisza_sziget.credibility": 0},
+    )  # fmt: skip
+    best = res.best_point
+    assert set(best) == {PLANTED, "tis_tisza_sziget.credibility"}, res
+    assert abs(best[PLANTED] - 4) <= 1 and abs(best["tis_tisza_sziget.credibility"] - 1) <= 1, res
+    # each edit's ablation interval excludes 0
+    assert all(r["effect_ci_high"] < 0 or r["effect_ci_low"] > 0 for r in res.edits.iter_rows(named=True))
+
+
 @pytest.mark.slow
 def test_known_answer_two_edits() -> None:
     """Two planted edits (Orbán's cost 4 -> 1, Magyar Péter's Influence 1 -> 4; heuristic
