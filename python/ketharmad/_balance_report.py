@@ -223,11 +223,13 @@ def write_balance_report(res: Any, folder: Any, plots: Optional[bool] = None, ru
         if p:
             md += ["", "## Sensitivity (screen)", "", f"![sensitivity]({p.name})"]
     if res.robustness is not None:
+        kinds = {r["metric"]: r["kind"] for r in res.before.iter_rows(named=True)}
         md += ["", "## Robustness", ""]
         md += _md_table(
             ["parameter", "bots", "metric", "effect (main bots)", "effect (second profile)", "sign changed"],
-            [[r["parameter"], r["bots"], r["metric"], f"{100 * r['effect_main']:+.1f}", f"{100 * r['effect_alt']:+.1f}",
-              "YES" if r["sign_changed"] else ""] for r in res.robustness.iter_rows(named=True)],
+            [[r["parameter"], r["bots"], r["metric"], _signed(kinds.get(r["metric"], "2p"), r["effect_main"]),
+              _signed(kinds.get(r["metric"], "2p"), r["effect_alt"]), "YES" if r["sign_changed"] else ""]
+             for r in res.robustness.iter_rows(named=True)],
         )  # fmt: skip
     if res.notes:
         md += ["", "## Notes", ""] + [f"* {n}" for n in res.notes]
