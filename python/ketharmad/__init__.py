@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from . import _core, stats
 from ._api import cards, parameters, play, simulate
+from ._balance import BalanceResult, balance
 from ._cardstats import CardStatsResult, card_stats
 from ._export import export_card_data
 from ._files import write_run
@@ -46,6 +47,8 @@ __all__ = [
     "MatchupResult",
     "CardStatsResult",
     "SweepResult",
+    "BalanceResult",
+    "balance",
     "matchups",
     "card_stats",
     "sweep",

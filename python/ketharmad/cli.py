@@ -355,6 +355,9 @@ def _parser() -> argparse.ArgumentParser:
     from ._labcli import add_lab_commands
 
     add_lab_commands(sub)
+    from ._balancecli import add_balance_command
+
+    add_balance_command(sub)
     return parser
 
 

@@ -1,0 +1,982 @@
+"""``ketharmad.balance``: find the fewest card-number changes that bring every matchup into its
+band, and show the evidence.
+
+Stages (docs/balance.md has the statistics of each):
+
+1. **Screen** — one step up and one step down of every allowed parameter, each played on
+   the same games as the baseline (common random numbers): each parameter's effect on every
+   metric, as a paired difference with a standard error.
+2. **Propose** — a beam search over the screened effects (additive model) for the smallest
+   edit sets predicted to bring every metric inside its band.
+3. **Search** — Optuna multi-objective (worst scaled deviation, number of edits, total
+   change), ask-and-tell, seeded with the proposals, over the most effective parameters;
+   skipped (and said so) when Optuna is not installed.
+4. **Race** — successive halving of the finalists on more games; a candidate is dropped as
+   soon as an interval shows a band violation (Holm-corrected over candidates and metrics).
+5. **Confirm** — the survivors on holdout games no earlier stage saw: the recommended
+   proposal is the one with the fewest edits (then the smallest total change) whose
+   simultaneous 95 % intervals lie inside every band.
+6. **Ablate** — each edit of the recommendation removed in turn (paired, on the holdout
+   games); **robustness**: the same under a second bot profile, flagging sign changes.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import sys
+import time
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from statistics import NormalDist
+from typing import Any, Callable, Optional, Union
+
+import numpy as np
+import polars as pl
+
+from . import _core
+from ._balance_eval import HOLDOUT_BLOCK, Evaluator, Journal, MetricStats, card_text_hash, paired, point_key, stats
+from ._balance_targets import DEFAULT_SEARCH_STEPS, Metric, ParamSpace, Targets, load_targets
+from ._data import CardDataSource, describe_card_data, load_card_data
+from ._frames import parameter_frame
+from ._validate import _check_bot_spec, check_flag, check_int, check_params, check_seed, check_threads
+
+__all__ = ["balance", "BalanceResult", "write_card_data"]
+
+_N = NormalDist()
+#: Default budget in games when none is given.
+DEFAULT_BUDGET = 2_000_000
+#: Games per block: per 2-player cell (pair and start side) and per 4-player seating.
+DEFAULT_GAMES_2P = 50
+DEFAULT_GAMES_4P = 2
+#: Share of the budget for each stage (what a stage does not use passes on).
+_SHARE = {"screen": 0.30, "search": 0.30, "race": 0.20, "confirm": 0.20}
+#: Finalists entering the race, parameters in the search space.
+MAX_FINALISTS = 8
+MAX_SEARCH_PARAMS = 12
+MAX_TRIALS = 400
+BEAM_WIDTH = 6
+
+#: Test hook: called with the number of evaluations played so far after each one is journaled.
+_after_evaluation: Optional[Callable[[int], None]] = None
+
+
+def _z(two_sided_alpha: float) -> float:
+    return _N.inv_cdf(1 - two_sided_alpha / 2)
+
+
+# ---------------------------------------------------------------- points and candidates
+
+
+@dataclass
+class Candidate:
+    """A proposed edit set: ``{parameter: new value}``."""
+
+    point: dict[str, int]
+    stage: str
+
+    @property
+    def key(self) -> str:
+        return point_key(self.point)
+
+
+def _edits(point: Mapping[str, int]) -> int:
+    return len(point)
+
+
+def _total_change(point: Mapping[str, int], space: Mapping[str, ParamSpace]) -> float:
+    return float(sum(abs(v - space[n].default) / space[n].step for n, v in point.items()))
+
+
+def _shrunk(e: MetricStats) -> float:
+    """An effect shrunk towards 0 by its noise: ``e * max(0, 1 - (se / e)^2)``."""
+    if e.value == 0 or not math.isfinite(e.se):
+        return 0.0
+    return e.value * max(0.0, 1.0 - (e.se / e.value) ** 2)
+
+
+def _p_in_band(m: Metric, s: MetricStats) -> float:
+    if not math.isfinite(s.se) or s.se <= 0:
+        return 1.0 if m.low <= s.value <= m.high else 0.0
+    return max(0.0, _N.cdf((m.high - s.value) / s.se) - _N.cdf((m.low - s.value) / s.se))
+
+
+def _summary(metrics: Sequence[Metric], st: Mapping[str, MetricStats]) -> dict[str, float]:
+    worst = max(m.excess(st[m.name].value) for m in metrics)
+    scaled = max(m.scaled(st[m.name].value) for m in metrics)
+    p_all = float(np.prod([_p_in_band(m, st[m.name]) for m in metrics]))
+    return {"worst_deviation": worst, "loss": scaled, "p_all_in_band": p_all}
+
+
+# ---------------------------------------------------------------- progress
+
+
+class _Meter:
+    def __init__(self, enabled: bool, budget: int, stream: Any = None) -> None:
+        self.enabled = enabled
+        self.budget = budget
+        self.stream = stream if stream is not None else sys.stderr
+        self.start = time.perf_counter()
+        self.stage = ""
+        self.best: Optional[float] = None
+        self.games = 0
+        self.evals = 0
+        self._last = -1e9
+        try:
+            self._tty = bool(self.stream.isatty())
+        except (AttributeError, ValueError):
+            self._tty = False
+
+    def update(self, games: int, evals: int, force: bool = False) -> None:
+        self.games, self.evals = games, evals
+        if not self.enabled:
+            return
+        now = time.perf_counter()
+        if not force and now - self._last < (0.2 if self._tty else 5.0):
+            return
+        self._last = now
+        elapsed = now - self.start
+        left = "-"
+        if self.games and elapsed > 0 and self.budget > self.games:
+            left = f"~{(self.budget - self.games) * elapsed / self.games:.0f} s left"
+        best = "-" if self.best is None else f"{100 * self.best:.1f} pts"
+        line = (
+            f"balance: {self.stage:<8} {self.evals:,} evaluations  {self.games:,}/{self.budget:,} games  "
+            f"best worst-deviation {best}  {left}"
+        )
+        self.stream.write(("\r" + line) if self._tty else (line + "\n"))
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            self.update(self.games, self.evals, force=True)
+            if self._tty:
+                self.stream.write("\n")
+            self.stream.flush()
+
+
+# ---------------------------------------------------------------- the run
+
+
+class _Run:
+    def __init__(self, ev: Evaluator, targets: Targets, space: list[ParamSpace], budget: int, meter: _Meter) -> None:
+        self.ev = ev
+        self.targets = targets
+        self.metrics = targets.metrics
+        self.space = {p.name: p for p in space}
+        self.order = [p.name for p in space]
+        self.budget = budget
+        self.meter = meter
+        self.used = 0  # logical games (journal hits count: a resumed run takes the same path)
+        self.seen: set[str] = set()
+        self.history: list[dict[str, Any]] = []
+        self.notes: list[str] = []
+        self.G = ev.games_per_block()
+
+    # every evaluation goes through here: budget accounting, history, hook
+    def vectors(
+        self, point: Mapping[str, int], ranges: Sequence[tuple[int, int]], stage: str, bots: Any = None
+    ) -> dict[str, np.ndarray]:
+        for b0, b1 in ranges:
+            key = point_key({"b": [b0, b1], "p": point, "bots": bots})
+            if key in self.seen:
+                continue
+            self.seen.add(key)
+            before = self.ev.evaluations
+            self.ev.outcomes(point, b0, b1, bots)
+            self.used += (b1 - b0) * self.G
+            self.meter.update(self.used, len(self.seen))
+            if self.ev.evaluations > before and _after_evaluation is not None:
+                _after_evaluation(self.ev.evaluations)
+        vec = self.ev.vectors(point, ranges, bots)
+        st = {m.name: stats(m, vec[m.name]) for m in self.metrics}
+        games = sum(b1 - b0 for b0, b1 in ranges) * self.G
+        summ = _summary(self.metrics, st)
+        self.history.append(
+            {
+                "stage": stage,
+                "point": point_key(point),
+                "bots": point_key({"b": bots}) if bots is not None else "",
+                "edits": len(point),
+                "blocks": ",".join(f"{a}-{b}" for a, b in ranges),
+                "games": games,
+                **{f"m:{k}": v.value for k, v in st.items()},
+                **summ,
+            }
+        )
+        if stage != "screen" and point and (self.meter.best is None or summ["worst_deviation"] < self.meter.best):
+            self.meter.best = summ["worst_deviation"]
+        return vec
+
+    def st(self, vec: Mapping[str, np.ndarray]) -> dict[str, MetricStats]:
+        return {m.name: stats(m, vec[m.name]) for m in self.metrics}
+
+    def left(self, stage: str) -> int:
+        """Games this stage may still use: its share plus what earlier stages left."""
+        upto = 0.0
+        for name, share in _SHARE.items():
+            upto += share
+            if name == stage:
+                break
+        return int(upto * self.budget) - self.used
+
+    # ------------------------------------------------------------ screen
+
+    def screen(self) -> tuple[int, dict[str, MetricStats], dict[tuple[str, int], dict[str, MetricStats]]]:
+        """One step up and down of every parameter on the baseline's games (round 1), then
+        the parameters that look most useful again on more games (round 2)."""
+        self.meter.stage = "screen"
+        moves = []
+        for name in self.order:
+            p = self.space[name]
+            for d in (1, -1):
+                v = p.default + d * p.step
+                if p.low <= v <= p.high:
+                    moves.append((name, d, v))
+        n_points = 1 + len(moves)
+        share = _SHARE["screen"] * self.budget
+        s = max(1, min(16, int(share / 2) // max(1, n_points * self.G)))
+        self.screen_blocks = s
+        rng = [(0, s)]
+        base = self.vectors({}, rng, "screen")
+        base_st = self.st(base)
+        effects: dict[tuple[str, int], dict[str, MetricStats]] = {}
+        for name, d, v in moves:
+            vec = self.vectors({name: v}, rng, "screen")
+            effects[(name, d)] = {m.name: paired(m, vec[m.name], base[m.name]) for m in self.metrics}
+        # round 2: the most useful parameters (by the round-1 gain) on more games
+        gain = self.gains(base_st, effects)
+        top = sorted(self.order, key=lambda n: (-gain[n], self.order.index(n)))[:MAX_SEARCH_PARAMS]
+        top_moves = [mv for mv in moves if mv[0] in top]
+        s2 = int(share - self.used) // max(1, (1 + len(top_moves)) * self.G)
+        s2 = min(s2, 8 * s)
+        if top_moves and s2 >= 1:
+            rng2 = [(0, s), (s, s + s2)]
+            base2 = self.vectors({}, rng2, "screen")
+            for name, d, v in top_moves:
+                vec = self.vectors({name: v}, rng2, "screen")
+                effects[(name, d)] = {m.name: paired(m, vec[m.name], base2[m.name]) for m in self.metrics}
+            base_st = self.st(base2)
+        return s, base_st, effects
+
+    def gains(
+        self, base_st: Mapping[str, MetricStats], effects: Mapping[tuple[str, int], Mapping[str, MetricStats]]
+    ) -> dict[str, float]:
+        """Per parameter: how much one step (the better direction) is predicted to reduce the
+        scaled deviations, with each effect shrunk by its noise (``e * max(0, 1 - (se/e)^2)``)."""
+        gain = {}
+        for name in self.order:
+            best = 0.0
+            for d in (1, -1):
+                e = effects.get((name, d))
+                if e is None:
+                    continue
+                g = 0.0
+                for m in self.metrics:
+                    b = base_st[m.name].value
+                    g += max(0.0, m.scaled(b) - m.scaled(b + _shrunk(e[m.name])))
+                best = max(best, g)
+            gain[name] = best
+        return gain
+
+    # ------------------------------------------------------------ propose
+
+    def propose(
+        self, base_st: Mapping[str, MetricStats], effects: Mapping[tuple[str, int], Mapping[str, MetricStats]]
+    ) -> list[Candidate]:
+        self.meter.stage = "propose"
+        M = len(self.metrics)
+        target = np.array([m.target for m in self.metrics])
+        lo = np.array([m.target - m.low for m in self.metrics])
+        hi = np.array([m.high - m.target for m in self.metrics])
+        base = np.array([base_st[m.name].value for m in self.metrics])
+        opts: list[tuple[str, int]] = []  # (name, steps)
+        deltas = []
+        for name in self.order:
+            p = self.space[name]
+            for k in range(-DEFAULT_SEARCH_STEPS, DEFAULT_SEARCH_STEPS + 1):
+                if k == 0 or not (p.low <= p.default + k * p.step <= p.high):
+                    continue
+                e = effects.get((name, 1 if k > 0 else -1))
+                if e is None:
+                    continue
+                opts.append((name, k))
+                deltas.append([abs(k) * _shrunk(e[m.name]) for m in self.metrics])
+        if not opts:
+            return []
+        D = np.array(deltas).reshape(len(opts), M)
+
+        def score(pred: np.ndarray) -> np.ndarray:
+            # squared excess over the inner 60 % of each band (aim inside, with a margin)
+            dev = pred - target
+            half = np.where(dev >= 0, hi, lo)
+            over = np.maximum(0.0, np.abs(dev) / np.maximum(half, 1e-9) - 0.6)
+            return (over**2).sum(axis=-1)
+
+        K = self.targets.max_edits
+        N = self.targets.max_edits_per_card
+        beam: list[tuple[float, tuple[int, ...], np.ndarray]] = [(float(score(base)), (), base)]
+        found: list[tuple[float, tuple[int, ...]]] = []
+        stop_depth = None
+        for depth in range(1, K + 1):
+            nxt: dict[tuple[int, ...], tuple[float, np.ndarray]] = {}
+            for _, state, pred in beam:
+                used_names = {opts[i][0] for i in state}
+                cards: dict[str, int] = {}
+                for i in state:
+                    c = self.space[opts[i][0]].card
+                    cards[c] = cards.get(c, 0) + 1
+                allowed = np.array(
+                    [
+                        o[0] not in used_names and cards.get(self.space[o[0]].card, 0) < N
+                        for o in opts
+                    ]
+                )
+                if not allowed.any():
+                    continue
+                preds = pred[None, :] + D
+                sc = score(preds)
+                steps = np.array([abs(o[1]) for o in opts], dtype=float)
+                sc = sc + 1e-4 * steps + np.where(allowed, 0.0, np.inf)
+                for i in np.argsort(sc, kind="stable")[: BEAM_WIDTH * 2]:
+                    if not np.isfinite(sc[i]):
+                        break
+                    new = tuple(sorted(state + (int(i),)))
+                    if new not in nxt:
+                        nxt[new] = (float(sc[i]), preds[i])
+            if not nxt:
+                break
+            ranked = sorted(nxt.items(), key=lambda kv: (kv[1][0], kv[0]))[:BEAM_WIDTH]
+            beam = [(v[0], k, v[1]) for k, v in ranked]
+            for sc_, state, _ in beam[:2]:
+                found.append((sc_, state))
+            if stop_depth is None and beam[0][0] < 1e-3:
+                stop_depth = depth
+            if stop_depth is not None and depth >= stop_depth + 1:
+                break
+        out: list[Candidate] = []
+        seen: set[str] = set()
+        for _, state in found:
+            point = {opts[i][0]: self.space[opts[i][0]].default + opts[i][1] * self.space[opts[i][0]].step for i in state}
+            c = Candidate(point, "propose")
+            if c.key not in seen:
+                seen.add(c.key)
+                out.append(c)
+        return out[: 2 * MAX_FINALISTS]
+
+    # ------------------------------------------------------------ search
+
+    def search(
+        self,
+        proposals: list[Candidate],
+        effects: Mapping[tuple[str, int], Mapping[str, MetricStats]],
+        base_st: Mapping[str, MetricStats],
+        seed: int,
+    ) -> list[Candidate]:
+        self.meter.stage = "search"
+        rng = [(0, self.screen_blocks)]
+        evaluated = []
+        for c in proposals:  # the proposals are measured whether or not Optuna runs
+            self.vectors(c.point, rng, "propose")
+            evaluated.append(c)
+        try:
+            import optuna
+        except ImportError:
+            self.notes.append("search skipped: Optuna is not installed (pip install 'ketharmad[balance]')")
+            return evaluated
+        per_trial = self.screen_blocks * self.G
+        trials = min(MAX_TRIALS, max(0, self.left("search") // max(1, per_trial)))
+        if trials <= 0:
+            self.notes.append("search skipped: no budget left for it")
+            return evaluated
+        # the search space: the parameters the screen finds most useful, plus the proposals'
+        gain = self.gains(base_st, effects)
+        names = sorted(self.order, key=lambda n: (-gain[n], self.order.index(n)))[:MAX_SEARCH_PARAMS]
+        for c in proposals:
+            names += [n for n in c.point if n not in names]
+        names = [n for n in self.order if n in names]
+        ranges = {}
+        for n in names:
+            p = self.space[n]
+            ranges[n] = (
+                max(-DEFAULT_SEARCH_STEPS, -((p.default - p.low) // p.step)),
+                min(DEFAULT_SEARCH_STEPS, (p.high - p.default) // p.step),
+            )
+        optuna.logging.set_verbosity(optuna.logging.WARNING)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            sampler = optuna.samplers.TPESampler(seed=seed, n_startup_trials=min(10, trials))
+            study = optuna.create_study(directions=["minimize"] * 3, sampler=sampler)
+            for c in proposals:
+                study.enqueue_trial({n: (c.point.get(n, self.space[n].default) - self.space[n].default) // self.space[n].step for n in names})
+            seen = {c.key for c in evaluated}
+            for _ in range(trials):
+                if self.used + per_trial > int((_SHARE["screen"] + _SHARE["search"]) * self.budget):
+                    break
+                trial = study.ask()
+                point = {}
+                for n in names:
+                    k = trial.suggest_int(n, ranges[n][0], ranges[n][1])
+                    if k:
+                        point[n] = self.space[n].default + k * self.space[n].step
+                point = self._repair(point, gain)
+                vec = self.vectors(point, rng, "search")
+                summ = _summary(self.metrics, self.st(vec))
+                study.tell(trial, [summ["loss"], float(len(point)), _total_change(point, self.space)])
+                c = Candidate(point, "search")
+                if point and c.key not in seen:
+                    seen.add(c.key)
+                    evaluated.append(c)
+        return evaluated
+
+    def _repair(self, point: dict[str, int], gain: Mapping[str, float]) -> dict[str, int]:
+        """Keep at most K edits and N per card: the ones the screen rates most useful."""
+        keep: dict[str, int] = {}
+        cards: dict[str, int] = {}
+        for n in sorted(point, key=lambda n: (-gain.get(n, 0.0), self.order.index(n))):
+            c = self.space[n].card
+            if len(keep) < self.targets.max_edits and cards.get(c, 0) < self.targets.max_edits_per_card:
+                keep[n] = point[n]
+                cards[c] = cards.get(c, 0) + 1
+        return {n: keep[n] for n in self.order if n in keep}
+
+    # ------------------------------------------------------------ race
+
+    def _rank(self, c: Candidate, st: Mapping[str, MetricStats]) -> tuple[Any, ...]:
+        s = _summary(self.metrics, st)
+        plausible = s["p_all_in_band"] >= 0.5
+        # plausible candidates by fewest edits; the rest by how likely they are in band
+        return (
+            not plausible, len(c.point) if plausible else 0, -round(s["p_all_in_band"], 6),
+            round(s["loss"], 6), len(c.point), _total_change(c.point, self.space), c.key,
+        )  # fmt: skip
+
+    def race(self, pool: list[Candidate]) -> list[Candidate]:
+        self.meter.stage = "race"
+        s = self.screen_blocks
+        rng0 = [(0, s)]
+        scored = []
+        for c in pool:
+            scored.append((self._rank(c, self.st(self.vectors(c.point, rng0, "race"))), c))
+        scored.sort(key=lambda t: t[0])
+        alive = [c for _, c in scored[:MAX_FINALISTS]]
+        blocks = s
+        limit = int((_SHARE["screen"] + _SHARE["search"] + _SHARE["race"]) * self.budget)
+        while len(alive) > 2:
+            nb = blocks * 2
+            if self.used + len(alive) * (nb - blocks) * self.G > limit:
+                break
+            ranges = [(0, s)] + [(s * 2**i, s * 2 ** (i + 1)) for i in range(int(math.log2(nb // s)))]
+            results = [(c, self.st(self.vectors(c.point, ranges, "race"))) for c in alive]
+            blocks = nb
+            # Holm over every (candidate, metric): is a band violation shown?
+            tests = []
+            for ci, (c, st) in enumerate(results):
+                for m in self.metrics:
+                    x = st[m.name]
+                    if not math.isfinite(x.se) or x.se <= 0:
+                        continue
+                    p = min(1 - _N.cdf((x.value - m.high) / x.se), _N.cdf((x.value - m.low) / x.se))
+                    tests.append((p, ci))
+            tests.sort()
+            dropped = set()
+            for i, (p, ci) in enumerate(tests):
+                if p > 0.05 / (len(tests) - i):
+                    break
+                dropped.add(ci)
+            survivors = [(self._rank(c, st), c) for ci, (c, st) in enumerate(results) if ci not in dropped]
+            survivors.sort(key=lambda t: t[0])
+            keep = max(2, math.ceil(len(survivors) / 2))
+            if not survivors:  # every finalist violates a band: keep the two best to report
+                survivors = sorted(((self._rank(c, st), c) for c, st in results), key=lambda t: t[0])
+                self.notes.append("race: every finalist showed a band violation")
+                alive = [c for _, c in survivors[:2]]
+                break
+            alive = [c for _, c in survivors[:keep]]
+        return alive
+
+
+# ---------------------------------------------------------------- result
+
+
+class BalanceResult:
+    """The result of :func:`ketharmad.balance`.
+
+    Attributes:
+        best: the recommended proposal, one row per edit (``parameter, card, old, new``), and
+            ``best_confirmed`` whether its simultaneous 95 % holdout intervals meet every
+            band (False: no candidate was confirmed; ``best`` is then the most likely one).
+        proposals: the Pareto table of every candidate measured: ``edits, total_change,
+            worst_deviation, p_all_in_band, stage, pareto, confirmed, point``.
+        edits: the best proposal's edits with each one's leave-one-out ablation effect: the
+            metric it moves most, the effect and its 95 % interval (paired, holdout games).
+        before, after: one row per metric: ``metric, target, low, high, value, ci_low,
+            ci_high, in_band`` on the holdout games (baseline and best).
+        robustness: the edits' effects under a second bot profile (``sign_changed`` flags an
+            edit whose effect flips), or None when the budget did not allow it.
+        history: every evaluation: stage, point, games, each metric's value, worst deviation.
+        overrides: the parameter overrides of the best proposal (with ``params=``), ready for
+            ``params=``; ``write_card_data(path)`` writes a card file with them applied.
+        screen: each parameter's one-step effect on each metric (with standard errors).
+        notes: what was skipped and why.
+    """
+
+    def __init__(self, **kw: Any) -> None:
+        self.__dict__.update(kw)
+
+    @property
+    def best_point(self) -> dict[str, int]:
+        return dict(self._best_point)
+
+    def write_card_data(self, path: Union[str, "os.PathLike[str]"]) -> dict[str, Any]:
+        """Write a copy of the run's card file with the best proposal's overrides applied;
+        returns ``{"path": ..., "not_in_file": {...}}`` (rule parameters cannot be written
+        into a card file: pass those as ``params=``)."""
+        return write_card_data(self._card_text, self.overrides, path)
+
+    def write_report(self, folder: Union[str, "os.PathLike[str]"], plots: Optional[bool] = None) -> Any:
+        """Write ``folder/report.md`` (before/after heatmaps, Pareto and sensitivity plots when
+        matplotlib is installed) and ``folder/cards_balanced.toml``; returns the report path."""
+        from ._balance_report import write_balance_report
+
+        return write_balance_report(self, folder, plots=plots)
+
+    def text(self) -> str:
+        from ._balance_report import balance_text
+
+        return balance_text(self)
+
+    def __repr__(self) -> str:
+        return self.text()
+
+    def _parquet_tables(self) -> dict[str, pl.DataFrame]:
+        return {
+            "balance_edits": self.edits,
+            "balance_proposals": self.proposals,
+            "balance_before": self.before,
+            "balance_after": self.after,
+            "balance_history": self.history,
+            "balance_screen": self.screen,
+            **({"balance_robustness": self.robustness} if self.robustness is not None else {}),
+        }
+
+    def _provenance(self) -> dict[str, Any]:
+        from ._files import provenance
+
+        return provenance("balance", self._card_text, self.params, self.bots, self.pairs, self.seed, self.games)
+
+
+# ---------------------------------------------------------------- card file export
+
+_CARD_FIELD = re.compile(r"^(\w+)\.(\w+)$")
+
+
+def write_card_data(card_text: str, overrides: Mapping[str, Any], path: Union[str, "os.PathLike[str]"]) -> dict[str, Any]:
+    """Write ``card_text`` with the card parameters of ``overrides`` applied to ``path`` (field
+    mapping of docs/card_data.md: ``influence``, ``credibility``, ``copies``, ``cost_*`` ->
+    ``cost = {...}``, a keyword's N -> ``keywords``, others -> ``params``). The written file
+    is read back: every override must be its new default (``ValueError`` otherwise)."""
+    lines = card_text.split("\n")
+    starts = [i for i, ln in enumerate(lines) if ln.strip() == "[[card]]"] + [len(lines)]
+    blocks = {}
+    for a, b in zip(starts, starts[1:]):
+        for i in range(a, b):
+            m = re.match(r'^id\s*=\s*"([^"]+)"', lines[i])
+            if m:
+                blocks[m.group(1)] = (a, b)
+                break
+    not_in_file = {}
+    for name, value in overrides.items():
+        m = _CARD_FIELD.match(name)
+        card, fieldname = (m.group(1), m.group(2)) if m else ("", "")
+        if not m or card in ("rules", "keyword") or card not in blocks:
+            not_in_file[name] = value
+            continue
+        a, b = blocks[card]
+        v = int(value)
+        done = False
+        for i in range(a, b):
+            ln = lines[i]
+            if fieldname in ("influence", "credibility", "copies") and re.match(rf"^{fieldname}\s*=", ln):
+                lines[i] = f"{fieldname} = {v}"
+            elif fieldname.startswith("cost_") and ln.startswith("cost ="):
+                lines[i] = re.sub(rf"\b{fieldname[5:]}\s*=\s*\d+", f"{fieldname[5:]} = {v}", ln)
+            elif ln.startswith("keywords =") and re.search(rf'name\s*=\s*"{fieldname}"\s*,\s*n\s*=\s*\d+', ln):
+                lines[i] = re.sub(rf'(name\s*=\s*"{fieldname}"\s*,\s*n\s*=\s*)\d+', rf"\g<1>{v}", ln)
+            elif ln.startswith("params =") and re.search(rf"\b{fieldname}\s*=\s*\d+", ln):
+                lines[i] = re.sub(rf"\b{fieldname}\s*=\s*\d+", f"{fieldname} = {v}", ln)
+            else:
+                continue
+            done = True
+            break
+        if not done:
+            raise ValueError(f"write_card_data: cannot find the field of {name!r} in the card file")
+    text = "\n".join(lines)
+    table = parameter_frame(_core.parameter_table(text))
+    got = dict(zip(table["name"].to_list(), table["default"].to_list()))
+    for name, value in overrides.items():
+        if name not in not_in_file and got.get(name) != int(value):
+            raise ValueError(f"write_card_data: {name} reads back as {got.get(name)}, not {value}")
+    from pathlib import Path
+
+    from ._files import write_atomic
+
+    out = Path(path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(out, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+    return {"path": out, "not_in_file": not_in_file}
+
+
+# ---------------------------------------------------------------- entry point
+
+
+def _metric_table(metrics: Sequence[Metric], st: Mapping[str, MetricStats], z: float) -> pl.DataFrame:
+    rows = []
+    for m in metrics:
+        x = st[m.name]
+        lo, hi = x.value - z * x.se, x.value + z * x.se
+        rows.append(
+            {
+                "metric": m.name, "kind": m.kind, "faction": m.faction, "opponent": m.opponent,
+                "target": m.target, "low": m.low, "high": m.high, "value": x.value,
+                "ci_low": lo, "ci_high": hi, "games": x.n,
+                "in_band": m.low <= x.value <= m.high, "confirmed": m.low <= lo and hi <= m.high,
+            }  # fmt: skip
+        )
+    return pl.DataFrame(rows, schema_overrides={"faction": pl.String, "opponent": pl.String})
+
+
+def balance(
+    targets: Any = None,
+    *,
+    bots: Any = "heuristic",
+    seed: int = 0,
+    budget: Optional[int] = None,
+    executor: Any = None,
+    card_data: CardDataSource = None,
+    params: Optional[Mapping[str, Any]] = None,
+    journal: Union[None, str, "os.PathLike[str]"] = None,
+    progress: bool = False,
+    threads: Optional[int] = None,
+    robustness_bots: Any = "auto",
+    games_2p: int = DEFAULT_GAMES_2P,
+    games_4p: int = DEFAULT_GAMES_4P,
+) -> BalanceResult:
+    """Find the fewest parameter edits that bring every target metric into its band.
+
+    Args:
+        targets: a targets TOML path, a dict of the same shape, or None (every 2-player pair
+            at 50 % +- 5, every 4-player share at 25 % +- 4; docs/balance.md).
+        bots: one bot spec for every seat (default ``"heuristic"``).
+        seed: the run's seed: the same seed gives the same proposals, any thread count.
+        budget: games in total (default 2,000,000); stages share it 30/30/20/20 (screen,
+            search, race, confirm with ablation and robustness). The screen always measures
+            each allowed parameter once, even when that exceeds a small budget.
+        executor: reserved for the shared plan runner (must be None for now).
+        card_data: the card file to balance (default: the packaged one).
+        params: fixed overrides that are part of the starting point (not edits).
+        journal: a JSON-lines file of finished evaluations; an interrupted run resumed with
+            the same file and arguments replays none of them and gives the same result.
+        progress: a status line on stderr (stage, evaluations, games, best worst-deviation,
+            time left).
+        threads: worker threads (None = all cores); results do not depend on it.
+        robustness_bots: the second bot profile of ``.robustness`` ("auto": ``aggro`` for the
+            heuristic family, ``heuristic`` otherwise; None: skip).
+        games_2p, games_4p: games per block of a 2-player cell (pair and start side) and of a
+            4-player seating.
+
+    Returns a :class:`BalanceResult`. Raises ``ValueError`` naming the field for bad targets
+    or arguments; ``KeyboardInterrupt`` within about a second of Ctrl-C (the journal stays
+    valid).
+    """
+    t0 = time.perf_counter()
+    tg = load_targets(targets)
+    spec = _check_bot_spec(bots, "bots")
+    seed_ = check_seed(seed)
+    threads_ = check_threads(threads)
+    base_params = check_params(params)
+    progress = check_flag("progress", progress)
+    if executor is not None:
+        raise ValueError("executor: only None (the built-in runner) is supported so far")
+    g2 = check_int("games_2p", games_2p, 1, 100_000)
+    g4 = check_int("games_4p", games_4p, 1, 100_000)
+    text = load_card_data(card_data)
+    table = parameter_frame(_core.parameter_table(text))
+    # the starting point: params= values replace the registry defaults of the space
+    if base_params:
+        table = table.with_columns(
+            default=pl.col("name").replace_strict(
+                {k: int(v) for k, v in base_params.items() if isinstance(v, int) and not isinstance(v, bool)},
+                default=pl.col("default"), return_dtype=pl.Int64,
+            )
+        )  # fmt: skip
+    space = tg.space(table)
+    budget_ = DEFAULT_BUDGET if budget is None else check_int("budget", budget, 1)
+    alt_bots: Any = None
+    if robustness_bots == "auto":
+        kind = spec if isinstance(spec, str) else spec.get("kind")
+        alt_bots = "aggro" if kind in ("heuristic", "control", "aggro", "search") else "heuristic"
+        if alt_bots == spec:
+            alt_bots = "control"
+    elif robustness_bots is not None:
+        alt_bots = _check_bot_spec(robustness_bots, "robustness_bots")
+
+    jr = None
+    if journal is not None:
+        jr = Journal(
+            journal,
+            {"card_data_hash": card_text_hash(text), "seed": seed_, "games_2p": g2, "games_4p": g4,
+             "params": point_key(base_params)},
+        )  # fmt: skip
+    meter = _Meter(progress, budget_)
+    ev = Evaluator(text, tg, spec, seed_, threads_, g2, g4, base_params, journal=jr)
+    ev.validate({})
+    space = _valid_space(ev, space)
+    run = _Run(ev, tg, space, budget_, meter)
+    try:
+        result = _balance(run, tg, space, seed_, alt_bots)
+        if run.used > budget_:
+            run.notes.append(
+                f"used {run.used:,} games, more than the budget of {budget_:,}: the screen measures every "
+                f"allowed parameter at least once and confirmation needs at least two blocks"
+            )
+    finally:
+        meter.close()
+        if jr is not None:
+            jr.close()
+    result.update(
+        bots=spec, seed=seed_, params=base_params, card_data=describe_card_data(card_data), _card_text=text,
+        elapsed=time.perf_counter() - t0, budget=budget_, games=run.used, games_played=ev.games_played,
+        evaluations_played=ev.evaluations, pairs=[list(p) for p in tg.pairs], targets=tg,
+        games_2p=g2, games_4p=g4,
+    )  # fmt: skip
+    return BalanceResult(**result)
+
+
+def _valid_space(ev: Evaluator, space: list[ParamSpace]) -> list[ParamSpace]:
+    """Narrow each parameter to the values within the search's reach that build in every
+    cell (a copies change that breaks a deck's 31 cards does not); drop one with none."""
+    from dataclasses import replace
+
+    out = []
+    for p in space:
+        low = high = p.default
+        for d in range(1, DEFAULT_SEARCH_STEPS + 1):
+            v = p.default - d * p.step
+            if v < p.low or not _builds(ev, p.name, v):
+                break
+            low = v
+        for d in range(1, DEFAULT_SEARCH_STEPS + 1):
+            v = p.default + d * p.step
+            if v > p.high or not _builds(ev, p.name, v):
+                break
+            high = v
+        if low < high:
+            out.append(replace(p, low=low, high=high))
+    if not out:
+        raise ValueError("targets.change.allow: no allowed parameter can change by one step and still build")
+    return out
+
+
+def _builds(ev: Evaluator, name: str, value: int) -> bool:
+    """The value builds with all four factions' decks (one core call, not one per cell)."""
+    decks = list(_core.FACTIONS)
+    bots = [dict(ev.bots) if isinstance(ev.bots, Mapping) else ev.bots for _ in decks]
+    try:
+        _core.validate(ev.text, decks, bots, {**ev.base_params, name: value})
+    except ValueError:
+        return False
+    return True
+
+
+def _balance(run: _Run, tg: Targets, space: list[ParamSpace], seed: int, alt_bots: Any) -> dict[str, Any]:
+    metrics = tg.metrics
+    spc = run.space
+    s, base_st, effects = run.screen()
+    proposals = run.propose(base_st, effects)
+    pool = run.search(proposals, effects, base_st, seed)
+    finalists = run.race(pool) if pool else []
+
+    # ---- confirm on holdout blocks
+    run.meter.stage = "confirm"
+    z_sim = _z(0.05 / len(metrics))  # simultaneous 95 % over the metrics (Bonferroni)
+    remaining = max(0, run.budget - run.used)
+    n_eval = len(finalists) + 1
+    per_ablation = max((len(c.point) for c in finalists), default=0)
+    h = max(2 * s, remaining // max(1, (n_eval + per_ablation) * run.G * 2))
+    h = min(h, 64 * s)
+    hold = [(HOLDOUT_BLOCK, HOLDOUT_BLOCK + h)]
+    base_vec = run.vectors({}, hold, "confirm")
+    base_hold = run.st(base_vec)
+    confirmed = {}
+    hold_st = {}
+    # the starting point competes too: if it already meets every band, no edit is needed
+    finalists = [Candidate({}, "baseline"), *[c for c in finalists if c.point]]
+    for c in finalists:
+        st = run.st(run.vectors(c.point, hold, "confirm"))
+        hold_st[c.key] = st
+        confirmed[c.key] = all(
+            m.low <= st[m.name].value - z_sim * st[m.name].se and st[m.name].value + z_sim * st[m.name].se <= m.high
+            for m in metrics
+        )
+    order = sorted(finalists, key=lambda c: (len(c.point), _total_change(c.point, spc), c.key))
+    best = next((c for c in order if confirmed[c.key]), None)
+    best_confirmed = best is not None
+    if best is not None and not best.point:
+        run.notes.append("the starting point already meets every band on the holdout games: no edit needed")
+    if best is None and finalists:
+        best = min(
+            finalists,
+            key=lambda c: (
+                -round(_summary(metrics, hold_st[c.key])["p_all_in_band"], 6),
+                _summary(metrics, hold_st[c.key])["loss"], len(c.point), c.key,
+            ),
+        )  # fmt: skip
+        run.notes.append("no candidate was confirmed on the holdout games: best is the most likely one, unconfirmed")
+    best_vec = run.vectors(best.point, hold, "confirm") if best.point else base_vec
+    best_st = run.st(best_vec)
+
+    # ---- ablation: each edit removed in turn, paired on the holdout games
+    z95 = _z(0.05)
+    rows = []
+    ablated: dict[str, dict[str, np.ndarray]] = {}
+    for name, new in best.point.items():
+        rest = {k: v for k, v in best.point.items() if k != name}
+        vec = run.vectors(rest, hold, "ablation")
+        ablated[name] = vec
+        eff = {m.name: paired(m, best_vec[m.name], vec[m.name]) for m in metrics}
+        top = max(metrics, key=lambda m: (abs(eff[m.name].value) / max(m.tolerance, 1e-9), m.name))
+        e = eff[top.name]
+        loss_with = _summary(metrics, best_st)["loss"]
+        loss_without = _summary(metrics, run.st(vec))["loss"]
+        rows.append(
+            {
+                "parameter": name, "card": spc[name].card, "old": spc[name].default, "new": new,
+                "delta": new - spc[name].default, "metric": top.name, "effect": e.value,
+                "effect_ci_low": e.value - z95 * e.se, "effect_ci_high": e.value + z95 * e.se,
+                "loss_without": loss_without, "loss_with": loss_with,
+            }  # fmt: skip
+        )
+    edit_schema = {
+        "parameter": pl.String, "card": pl.String, "old": pl.Int64, "new": pl.Int64, "delta": pl.Int64,
+        "metric": pl.String, "effect": pl.Float64, "effect_ci_low": pl.Float64, "effect_ci_high": pl.Float64,
+        "loss_without": pl.Float64, "loss_with": pl.Float64,
+    }  # fmt: skip
+    edits = pl.DataFrame(rows, schema=edit_schema)
+
+    # ---- robustness under a second bot profile
+    robustness = None
+    if alt_bots is not None and best.point:
+        rb = s
+        cost = (2 + len(best.point)) * rb * run.G
+        if run.used + cost <= run.budget * 1.05:
+            run.meter.stage = "robust"
+            rrng = [(0, rb)]
+            try:
+                run.ev.validate({}, alt_bots)
+                alt_best = run.vectors(best.point, rrng, "robustness", alt_bots)
+                alt_base = run.vectors({}, rrng, "robustness", alt_bots)
+                rrows = []
+                for r in rows:
+                    name = r["parameter"]
+                    rest = {k: v for k, v in best.point.items() if k != name}
+                    vec = run.vectors(rest, rrng, "robustness", alt_bots)
+                    m = next(mm for mm in metrics if mm.name == r["metric"])
+                    e = paired(m, alt_best[m.name], vec[m.name])
+                    rrows.append(
+                        {
+                            "parameter": name, "bots": str(alt_bots), "metric": m.name,
+                            "effect_main": r["effect"], "effect_alt": e.value,
+                            "alt_ci_low": e.value - z95 * e.se, "alt_ci_high": e.value + z95 * e.se,
+                            "sign_changed": bool(r["effect"] * e.value < 0 and (e.value - z95 * e.se) * (e.value + z95 * e.se) > 0),
+                        }  # fmt: skip
+                    )
+                robustness = pl.DataFrame(rrows)
+                alt_before = _summary(metrics, run.st(alt_base))
+                alt_after = _summary(metrics, run.st(alt_best))
+                run.notes.append(
+                    f"robustness ({alt_bots}): worst deviation {100 * alt_before['worst_deviation']:.1f} -> "
+                    f"{100 * alt_after['worst_deviation']:.1f} points"
+                )
+            except ValueError as e:
+                run.notes.append(f"robustness skipped: {e}")
+        else:
+            run.notes.append("robustness skipped: not enough budget left")
+    elif alt_bots is None:
+        run.notes.append("robustness skipped (robustness_bots=None)")
+
+    # ---- tables
+    cands: dict[str, Candidate] = {}
+    for c in [*proposals, *pool, *finalists]:
+        cands.setdefault(c.key, c)
+    prow = []
+    hist = pl.DataFrame(run.history)
+    for key, c in cands.items():
+        h_rows = hist.filter((pl.col("point") == key) & (pl.col("bots") == "") & (pl.col("stage") != "ablation"))
+        if key in hold_st:
+            summ = _summary(metrics, hold_st[key])
+            src = "holdout"
+        else:  # the largest search-side evaluation
+            r = h_rows.sort("games", descending=True).row(0, named=True)
+            summ = {k: r[k] for k in ("worst_deviation", "loss", "p_all_in_band")}
+            src = "search"
+        prow.append(
+            {
+                "edits": len(c.point), "total_change": _total_change(c.point, spc),
+                "worst_deviation": summ["worst_deviation"], "loss": summ["loss"],
+                "p_all_in_band": summ["p_all_in_band"], "stage": c.stage, "measured_on": src,
+                "finalist": key in hold_st, "confirmed": bool(confirmed.get(key, False)),
+                "best": key == best.key, "point": key,
+            }  # fmt: skip
+        )
+    proposals_df = pl.DataFrame(
+        prow,
+        schema={
+            "edits": pl.Int64, "total_change": pl.Float64, "worst_deviation": pl.Float64, "loss": pl.Float64,
+            "p_all_in_band": pl.Float64, "stage": pl.String, "measured_on": pl.String, "finalist": pl.Boolean,
+            "confirmed": pl.Boolean, "best": pl.Boolean, "point": pl.String,
+        },
+    )  # fmt: skip
+    if proposals_df.height:
+        pts = proposals_df.select("edits", "total_change", "worst_deviation").rows()
+        pareto = [
+            not any(
+                o[0] <= p[0] and o[1] <= p[1] and o[2] <= p[2] and o != p for o in pts
+            )
+            for p in pts
+        ]
+        proposals_df = proposals_df.with_columns(pareto=pl.Series(pareto, dtype=pl.Boolean)).sort(
+            "edits", "worst_deviation", "total_change", "point"
+        )
+    screen_rows = []
+    for (name, d), eff in effects.items():
+        for m in metrics:
+            e = eff[m.name]
+            screen_rows.append({"parameter": name, "step": d, "metric": m.name, "effect": e.value, "se": e.se, "games": e.n})
+    screen_df = pl.DataFrame(
+        screen_rows,
+        schema={"parameter": pl.String, "step": pl.Int64, "metric": pl.String, "effect": pl.Float64, "se": pl.Float64, "games": pl.Int64},
+    )
+    best_df = pl.DataFrame(
+        [{"parameter": n, "card": spc[n].card, "old": spc[n].default, "new": v} for n, v in best.point.items()],
+        schema={"parameter": pl.String, "card": pl.String, "old": pl.Int64, "new": pl.Int64},
+    )
+    return {
+        "best": best_df,
+        "best_confirmed": best_confirmed,
+        "_best_point": dict(best.point),
+        "proposals": proposals_df,
+        "edits": edits,
+        "before": _metric_table(metrics, base_hold, z95),
+        "after": _metric_table(metrics, best_st, z95),
+        "robustness": robustness,
+        "history": hist,
+        "screen": screen_df,
+        "overrides": {**run.ev.base_params, **best.point},
+        "notes": run.notes,
+        "space": [p.name for p in space],
+        "holdout_games": h * run.G,
+        "screen_games": s * run.G,
+    }

@@ -1,0 +1,316 @@
+"""Evaluating points (parameter overrides) for ``ketharmad.balance`` on fixed game blocks.
+
+A *block* is a fixed slice of game indices of every cell the targets need: a 2-player cell
+is (pair, start side) with ``games_2p`` games per block, a 4-player cell is one of the 24
+seatings with ``games_4p`` games per block. Block ``b`` of cell ``c`` is the games
+``c * CELL_STRIDE + b * size .. + size`` of the batch with the run's seed, so every point
+plays exactly the same games on the same blocks (common random numbers) and the holdout
+blocks (from :data:`HOLDOUT_BLOCK` on) are games no search stage ever sees.
+
+Outcomes are cached in memory and in the journal (:class:`Journal`), keyed by (bots,
+point, block range), so a resumed run replays no finished evaluation.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import itertools
+import json
+import os
+import zlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+from . import _core
+from ._balance_targets import Metric, Targets
+
+__all__ = ["Evaluator", "Journal", "HOLDOUT_BLOCK", "point_key", "MetricStats"]
+
+#: Game-index distance between cells (a cell never reaches the next one's games).
+CELL_STRIDE = 1 << 36
+#: First block of the holdout game range (confirmation and ablation only).
+HOLDOUT_BLOCK = 1 << 24
+_FOUR_P_CELL0 = 64  # 4-player cells come after every 2-player cell
+JOURNAL_VERSION = 1
+
+
+def point_key(point: Mapping[str, Any]) -> str:
+    """Canonical JSON of a point (sorted names): the cache and journal key."""
+    return json.dumps(dict(point), sort_keys=True, separators=(",", ":"))
+
+
+def _pack(a: np.ndarray) -> str:
+    return base64.b64encode(zlib.compress(np.ascontiguousarray(a).tobytes(), 6)).decode("ascii")
+
+
+def _unpack(s: str, dtype: Any) -> np.ndarray:
+    return np.frombuffer(zlib.decompress(base64.b64decode(s)), dtype=dtype)
+
+
+class Journal:
+    """An append-only JSON-lines file of finished evaluations.
+
+    The first line is a header with what gives an evaluation its meaning (card data hash,
+    seed, block sizes); every other line is one evaluation, written with one ``write`` call
+    and flushed, so an interrupt leaves at most a partial last line, which the next open
+    drops (the file is cut back to its last complete line).
+    """
+
+    def __init__(self, path: "os.PathLike[str] | str", header: dict[str, Any]) -> None:
+        self.path = os.fspath(path)
+        self.entries: dict[str, dict[str, Any]] = {}
+        header = {"journal": "ketharmad-balance", "version": JOURNAL_VERSION, **header}
+        exists = os.path.exists(self.path) and os.path.getsize(self.path) > 0
+        if exists:
+            with open(self.path, "rb") as f:
+                data = f.read()
+            end = data.rfind(b"\n") + 1
+            lines = data[:end].decode("utf-8", errors="replace").splitlines()
+            if not lines:
+                raise ValueError(f"journal {self.path} has no complete header line")
+            try:
+                old = json.loads(lines[0])
+            except json.JSONDecodeError:
+                raise ValueError(f"journal {self.path} is not a ketharmad balance journal") from None
+            if not isinstance(old, dict) or old.get("journal") != "ketharmad-balance":
+                raise ValueError(f"journal {self.path} is not a ketharmad balance journal")
+            diff = [k for k in header if old.get(k) != header[k]]
+            if diff:
+                raise ValueError(
+                    f"journal {self.path} belongs to another run (different {', '.join(diff)}); "
+                    "resume with the same card data, seed and bots, or use a new journal file"
+                )
+            for line in lines[1:]:
+                try:
+                    e = json.loads(line)
+                except json.JSONDecodeError:
+                    continue
+                self.entries[e["key"]] = e
+            if end < len(data):  # a partial last line from an interrupted write
+                with open(self.path, "r+b") as f:
+                    f.truncate(end)
+            self._f = open(self.path, "a", encoding="utf-8")
+        else:
+            d = os.path.dirname(os.path.abspath(self.path))
+            os.makedirs(d, exist_ok=True)
+            self._f = open(self.path, "w", encoding="utf-8")
+            self._write(header)
+
+    def _write(self, obj: dict[str, Any]) -> None:
+        self._f.write(json.dumps(obj, separators=(",", ":")) + "\n")
+        self._f.flush()
+
+    def get(self, key: str) -> Optional[dict[str, Any]]:
+        return self.entries.get(key)
+
+    def add(self, key: str, entry: dict[str, Any]) -> None:
+        entry = {"key": key, **entry}
+        self._write(entry)
+        self.entries[key] = entry
+
+    def close(self) -> None:
+        try:
+            self._f.close()
+        except OSError:
+            pass
+
+
+@dataclass
+class Cell:
+    """One cell of an evaluation: its decks, fixed start seat and games per block."""
+
+    key: str
+    index: int
+    decks: list[str]
+    start: int
+    size: int
+
+
+@dataclass
+class MetricStats:
+    """A metric's estimate at a point, with its standard error and game count."""
+
+    value: float
+    se: float
+    n: int
+
+
+class Evaluator:
+    """Plays points on blocks and turns outcomes into per-game metric vectors."""
+
+    def __init__(
+        self,
+        text: str,
+        targets: Targets,
+        bots: Any,
+        seed: int,
+        threads: Optional[int],
+        games_2p: int,
+        games_4p: int,
+        base_params: Mapping[str, Any],
+        journal: Optional[Journal] = None,
+        on_games: Optional[Callable[[int], None]] = None,
+    ) -> None:
+        self.text = text
+        self.targets = targets
+        self.bots = bots
+        self.seed = seed
+        self.threads = threads
+        self.base_params = dict(base_params)
+        self.journal = journal
+        self.on_games = on_games
+        self.metrics: list[Metric] = targets.metrics
+        factions = list(_core.FACTIONS)
+        all_pairs = [(a, b) for i, a in enumerate(factions) for b in factions[i + 1 :]]
+        self.cells: list[Cell] = []
+        for a, b in targets.pairs:
+            k = all_pairs.index((a, b))
+            for side in (0, 1):
+                self.cells.append(Cell(f"{a}-{b}/{side}", 2 * k + side, [a, b], side, games_2p))
+        self.seatings = list(itertools.permutations(factions, 4)) if targets.four_player else []
+        for s, seating in enumerate(self.seatings):
+            self.cells.append(Cell(f"4p/{s}", _FOUR_P_CELL0 + s, list(seating), 0, games_4p))
+        self.cache: dict[str, dict[str, dict[str, np.ndarray]]] = {}
+        self.evaluations = 0  # evaluations played now (not from the journal)
+        self.games_played = 0
+
+    # ------------------------------------------------------------ games
+
+    def games_per_block(self) -> int:
+        return sum(c.size for c in self.cells)
+
+    def _bots_for(self, bots: Any, n: int) -> list[Any]:
+        return [dict(bots) if isinstance(bots, Mapping) else bots for _ in range(n)]
+
+    def validate(self, point: Mapping[str, Any], bots: Any = None) -> None:
+        """Every cell accepts the point (``ValueError`` naming it otherwise)."""
+        bots = self.bots if bots is None else bots
+        for c in self.cells:
+            _core.validate(self.text, c.decks, self._bots_for(bots, len(c.decks)), self._params(point))
+
+    def _params(self, point: Mapping[str, Any]) -> dict[str, Any]:
+        return {**self.base_params, **point}
+
+    def outcomes(
+        self, point: Mapping[str, Any], b0: int, b1: int, bots: Any = None
+    ) -> dict[str, dict[str, np.ndarray]]:
+        """Per cell: ``winner`` (int8, -1 none) and ``turns`` of blocks ``b0 .. b1 - 1``."""
+        bots = self.bots if bots is None else bots
+        key = json.dumps([bots, point_key(point), b0, b1, [c.key for c in self.cells]], sort_keys=True)
+        hit = self.cache.get(key)
+        if hit is not None:
+            return hit
+        entry = self.journal.get(key) if self.journal is not None else None
+        if entry is not None:
+            out = {
+                c: {"winner": _unpack(v["w"], np.int8), "turns": _unpack(v["t"], np.int32)}
+                for c, v in entry["cells"].items()
+            }
+        else:
+            params = self._params(point)
+            out = {}
+            for c in self.cells:
+                raw = _core.simulate(
+                    self.text, c.decks, self._bots_for(bots, len(c.decks)), (b1 - b0) * c.size,
+                    self.seed, self.threads, params, start_player=c.start, record_plays=False,
+                    first_game=c.index * CELL_STRIDE + b0 * c.size,
+                )  # fmt: skip
+                g = raw["games"]
+                out[c.key] = {
+                    "winner": np.asarray(g["winner"], dtype=np.int8),
+                    "turns": np.asarray(g["turns"], dtype=np.int32),
+                }
+                if self.on_games is not None:
+                    self.on_games((b1 - b0) * c.size)
+            self.evaluations += 1
+            self.games_played += (b1 - b0) * self.games_per_block()
+            if self.journal is not None:
+                self.journal.add(
+                    key,
+                    {
+                        "point": dict(point),
+                        "bots": bots,
+                        "b0": b0,
+                        "b1": b1,
+                        "cells": {c: {"w": _pack(v["winner"]), "t": _pack(v["turns"])} for c, v in out.items()},
+                    },
+                )
+        self.cache[key] = out
+        return out
+
+    # ------------------------------------------------------------ metrics
+
+    def vectors(
+        self, point: Mapping[str, Any], ranges: Sequence[tuple[int, int]], bots: Any = None
+    ) -> dict[str, np.ndarray]:
+        """Per metric, the per-game values over the block ranges, in a fixed game order (so
+        two points' vectors pair game by game)."""
+        parts = [self.outcomes(point, b0, b1, bots) for b0, b1 in ranges]
+        cell = {c.key: {k: np.concatenate([p[c.key][k] for p in parts]) for k in ("winner", "turns")} for c in self.cells}
+        out: dict[str, np.ndarray] = {}
+        for m in self.metrics:
+            if m.kind == "2p":
+                a, b = m.faction, m.opponent
+                order = list(_core.FACTIONS)
+                x, y = sorted((a, b), key=order.index)  # type: ignore[arg-type]
+                seat = 0 if a == x else 1
+                w = np.concatenate([cell[f"{x}-{y}/{s}"]["winner"] for s in (0, 1)])
+                out[m.name] = (w == seat).astype(np.float64)
+            elif m.kind == "4p":
+                vs = []
+                for s, seating in enumerate(self.seatings):
+                    vs.append((cell[f"4p/{s}"]["winner"] == seating.index(m.faction)).astype(np.float64))
+                out[m.name] = np.concatenate(vs)
+            elif m.kind == "start":
+                vs = []
+                for c in self.cells:
+                    if len(c.decks) == 2:
+                        vs.append((cell[c.key]["winner"] == c.start).astype(np.float64))
+                out[m.name] = np.concatenate(vs)
+            else:  # turns per player, 2-player games
+                out[m.name] = np.concatenate(
+                    [cell[c.key]["turns"] / 2.0 for c in self.cells if len(c.decks) == 2]
+                )
+        return out
+
+
+def stats(metric: Metric, v: np.ndarray) -> MetricStats:
+    """Estimate and standard error of one metric from its per-game vector."""
+    n = len(v)
+    if metric.kind == "turns":
+        return MetricStats(float(np.median(v)), _median_se(v), n)
+    p = float(v.mean()) if n else float("nan")
+    # a rate's binomial standard error, never 0 (a +-0.5/n floor keeps 0/n and n/n honest)
+    pp = min(max(p, 0.5 / n), 1 - 0.5 / n) if n else p
+    return MetricStats(p, float(np.sqrt(pp * (1 - pp) / n)) if n else float("inf"), n)
+
+
+def _median_se(v: np.ndarray) -> float:
+    n = len(v)
+    if n < 4:
+        return float("inf")
+    s = np.sort(v)
+    h = max(1, int(np.ceil(np.sqrt(n) / 2)))
+    lo, hi = s[max(0, n // 2 - h)], s[min(n - 1, n // 2 + h)]
+    return max(float(hi - lo) / 2.0, 0.5 / np.sqrt(n))
+
+
+def paired(metric: Metric, v: np.ndarray, base: np.ndarray) -> MetricStats:
+    """The difference ``v - base`` (same games) with its paired standard error."""
+    if metric.kind == "turns":
+        d = float(np.median(v) - np.median(base))
+        return MetricStats(d, float(np.hypot(_median_se(v), _median_se(base))), len(v))
+    diff = v - base
+    n = len(diff)
+    sd = float(diff.std(ddof=1)) if n > 1 else float("inf")
+    # all differences equal (e.g. all 0): use a floor of one discordant game in n
+    sd = max(sd, 1.0 / n)
+    return MetricStats(float(diff.mean()), sd / np.sqrt(n), n)
+
+
+def card_text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]

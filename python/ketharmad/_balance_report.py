@@ -1,0 +1,238 @@
+"""Text summary and ``report.md`` (with plots when matplotlib is installed) of a balance run."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any, Optional
+
+import polars as pl
+
+from ._report import format_table
+
+__all__ = ["balance_text", "write_balance_report"]
+
+
+def _pct(x: Optional[float]) -> str:
+    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
+
+
+def _val(kind: str, x: Optional[float]) -> str:
+    if x is None:
+        return "-"
+    return f"{x:.1f}" if kind == "turns" else _pct(x)
+
+
+def _signed(kind: str, x: float) -> str:
+    return f"{x:+.1f}" if kind == "turns" else f"{100 * x:+.1f} pts"
+
+
+def _worst(table: pl.DataFrame) -> tuple[str, float]:
+    """The metric furthest outside (or nearest the edge of) its band."""
+    best = ("-", -math.inf)
+    for r in table.iter_rows(named=True):
+        half = (r["high"] - r["target"]) if r["value"] >= r["target"] else (r["target"] - r["low"])
+        sc = abs(r["value"] - r["target"]) / half if half > 0 else math.inf
+        if sc > best[1]:
+            best = (r["metric"], sc)
+    return best
+
+
+def _compare_rows(res: Any) -> list[list[str]]:
+    after = {r["metric"]: r for r in res.after.iter_rows(named=True)}
+    rows = []
+    for b in res.before.iter_rows(named=True):
+        a = after[b["metric"]]
+        k = b["kind"]
+        rows.append(
+            [
+                b["metric"], f"{_val(k, b['low'])}..{_val(k, b['high'])}",
+                f"{_val(k, b['value'])} [{_val(k, b['ci_low'])}, {_val(k, b['ci_high'])}]",
+                f"{_val(k, a['value'])} [{_val(k, a['ci_low'])}, {_val(k, a['ci_high'])}]",
+                "yes" if a["in_band"] else "NO",
+            ]  # fmt: skip
+        )
+    return rows
+
+
+def _edit_rows(res: Any) -> list[list[str]]:
+    kinds = {r["metric"]: r["kind"] for r in res.before.iter_rows(named=True)}
+    rows = []
+    for r in res.edits.iter_rows(named=True):
+        k = kinds.get(r["metric"], "2p")
+        rows.append(
+            [
+                r["parameter"], str(r["old"]), str(r["new"]), r["metric"],
+                f"{_signed(k, r['effect'])} [{_signed(k, r['effect_ci_low'])}, {_signed(k, r['effect_ci_high'])}]",
+            ]  # fmt: skip
+        )
+    return rows
+
+
+def balance_text(res: Any) -> str:
+    out = [
+        f"balance: {res.games:,} games ({res.games_played:,} played now), {res.elapsed:.1f} s, "
+        f"seed {res.seed}, bots {res.bots}, {len(res.space)} parameters allowed",
+    ]
+    status = "confirmed on holdout games" if res.best_confirmed else "NOT confirmed on holdout games"
+    n = res.best.height
+    out.append(f"best: {n} edit{'s' if n != 1 else ''} ({status})")
+    if n:
+        out += format_table(["parameter", "old", "new", "metric it moves most", "ablation effect [95% CI]"], _edit_rows(res), [False, True, True, False, False])
+    wb, sb = _worst(res.before)
+    wa, sa = _worst(res.after)
+    bv = res.before.filter(pl.col("metric") == wb).row(0, named=True)
+    av = res.after.filter(pl.col("metric") == wa).row(0, named=True)
+    out.append(
+        f"worst metric before: {wb} {_val(bv['kind'], bv['value'])} (band {_val(bv['kind'], bv['low'])}..{_val(bv['kind'], bv['high'])}) "
+        f"-> after: {wa} {_val(av['kind'], av['value'])} (band {_val(av['kind'], av['low'])}..{_val(av['kind'], av['high'])})"
+    )
+    out.append(f"holdout games per point: {res.holdout_games:,}")
+    out += format_table(["metric", "band", "before [95% CI]", "after [95% CI]", "in band"], _compare_rows(res), [False, False, False, False, False])
+    if res.proposals.height:
+        p = res.proposals.filter(pl.col("pareto"))
+        out.append(f"Pareto proposals ({p.height} of {res.proposals.height} measured):")
+        out += format_table(
+            ["edits", "total change", "worst deviation", "P(all in band)", "confirmed", "point"],
+            [[str(r["edits"]), f"{r['total_change']:g}", _pct(r["worst_deviation"]), f"{r['p_all_in_band']:.2f}",
+              "yes" if r["confirmed"] else "", r["point"][:70]] for r in p.head(10).iter_rows(named=True)],
+            [True, True, True, True, False, False],
+        )  # fmt: skip
+    for note in res.notes:
+        out.append(f"note: {note}")
+    return "\n".join(out)
+
+
+def _md_table(headers: list[str], rows: list[list[str]]) -> list[str]:
+    out = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    out += ["| " + " | ".join(str(c).replace("|", "\\|") for c in r) + " |" for r in rows]
+    return out
+
+
+def _heatmap(res: Any, table: pl.DataFrame, title: str, path: Path) -> Optional[Path]:
+    from ._labreport import _figure, _save
+    from . import _core
+
+    t = table.filter(pl.col("kind") == "2p")
+    if not t.height:
+        return None
+    fac = list(_core.FACTIONS)
+    grid = [[math.nan] * 4 for _ in range(4)]
+    for r in t.iter_rows(named=True):
+        i, j = fac.index(r["faction"]), fac.index(r["opponent"])
+        grid[i][j] = r["value"]
+        grid[j][i] = 1 - r["value"]
+    fig = _figure(6.0, 4.8)
+    ax = fig.add_subplot(1, 1, 1)
+    im = ax.imshow(grid, cmap="RdBu", vmin=0.2, vmax=0.8)
+    for i in range(4):
+        for j in range(4):
+            if grid[i][j] == grid[i][j]:
+                ax.text(j, i, f"{100 * grid[i][j]:.0f}%", ha="center", va="center", fontsize=9)
+    ax.set_xticks(range(4), fac, rotation=30)
+    ax.set_yticks(range(4), fac)
+    ax.set_title(title)
+    fig.colorbar(im, ax=ax)
+    return _save(fig, path)
+
+
+def _pareto_plot(res: Any, path: Path) -> Optional[Path]:
+    from ._labreport import _figure, _save
+
+    p = res.proposals
+    if not p.height:
+        return None
+    fig = _figure(6.0, 4.0)
+    ax = fig.add_subplot(1, 1, 1)
+    for flag, colour, label in ((False, "#bbbbbb", "measured"), (True, "#d62728", "Pareto")):
+        q = p.filter(pl.col("pareto") == flag)
+        ax.scatter(q["edits"].to_list(), [100 * v for v in q["worst_deviation"].to_list()], c=colour, label=label, s=18)
+    ax.set_xlabel("edits")
+    ax.set_ylabel("worst deviation outside the band (points)")
+    ax.legend()
+    return _save(fig, path)
+
+
+def _sensitivity_plot(res: Any, path: Path, top: int = 12) -> Optional[Path]:
+    from ._labreport import _figure, _save
+
+    s = res.screen
+    if not s.height:
+        return None
+    tol = {r["metric"]: max(r["target"] - r["low"], r["high"] - r["target"]) for r in res.before.iter_rows(named=True)}
+    s = s.with_columns(scaled=(pl.col("effect").abs() / pl.col("metric").replace_strict(tol, return_dtype=pl.Float64)))
+    ranked = s.group_by("parameter").agg(pl.col("scaled").max()).sort("scaled", "parameter", descending=[True, False]).head(top)
+    names = ranked["parameter"].to_list()[::-1]
+    fig = _figure(7.0, 0.35 * len(names) + 1.2)
+    ax = fig.add_subplot(1, 1, 1)
+    ax.barh(names, ranked["scaled"].to_list()[::-1], color="#1f77b4")
+    ax.set_xlabel("largest one-step effect on a metric (band half-widths)")
+    ax.tick_params(axis="y", labelsize=7)
+    return _save(fig, path)
+
+
+def write_balance_report(res: Any, folder: Any, plots: Optional[bool] = None, run_id: Optional[str] = None) -> Path:
+    """Write ``folder/report.md`` (with PNG plots: True, False, or None = when matplotlib is
+    installed) and the card file with the edits applied (``folder/cards_balanced.toml``)."""
+    from ._files import write_atomic
+
+    if plots is None:  # auto: plots when matplotlib is installed
+        try:
+            from ._labreport import require_matplotlib
+
+            require_matplotlib()
+            plots = True
+        except ImportError:
+            plots = False
+    root = Path(folder)
+    root.mkdir(parents=True, exist_ok=True)
+    cards = res.write_card_data(root / "cards_balanced.toml")
+    md = [f"# Balance run {run_id or ''}".rstrip(), ""]
+    md.append(
+        f"{res.games:,} games, {res.elapsed:.1f} s, seed {res.seed}, bots `{res.bots}`, card data "
+        f"`{res.card_data}`, {len(res.space)} parameters allowed, holdout games per point "
+        f"{res.holdout_games:,}."
+    )
+    md += ["", f"## Edits ({'confirmed' if res.best_confirmed else 'NOT confirmed'} on holdout games)", ""]
+    if res.edits.height:
+        md += _md_table(["parameter", "old", "new", "metric it moves most", "ablation effect [95% CI]"], _edit_rows(res))
+    else:
+        md.append("No edit.")
+    md += ["", "Card file with the edits applied: `cards_balanced.toml`."]
+    if cards["not_in_file"]:
+        md.append(f"Rule parameters (pass as params, not in the card file): `{cards['not_in_file']}`.")
+    md += ["", "## Before and after (holdout games, 95 % intervals)", ""]
+    md += _md_table(["metric", "band", "before", "after", "in band"], _compare_rows(res))
+    if plots:
+        for name, table in (("before", res.before), ("after", res.after)):
+            p = _heatmap(res, table, f"2-player win rate, {name}", root / f"balance_{name}.png")
+            if p:
+                md += ["", f"![{name}]({p.name})"]
+    md += ["", "## Proposals (Pareto: edits, total change, worst deviation)", ""]
+    md += _md_table(
+        ["edits", "total change", "worst deviation", "P(all in band)", "pareto", "confirmed", "point"],
+        [[str(r["edits"]), f"{r['total_change']:g}", _pct(r["worst_deviation"]), f"{r['p_all_in_band']:.2f}",
+          "yes" if r["pareto"] else "", "yes" if r["confirmed"] else "", f"`{r['point']}`"]
+         for r in res.proposals.head(30).iter_rows(named=True)],
+    )  # fmt: skip
+    if plots:
+        p = _pareto_plot(res, root / "balance_pareto.png")
+        if p:
+            md += ["", f"![pareto]({p.name})"]
+        p = _sensitivity_plot(res, root / "balance_sensitivity.png")
+        if p:
+            md += ["", "## Sensitivity (screen)", "", f"![sensitivity]({p.name})"]
+    if res.robustness is not None:
+        kinds = {r["metric"]: r["kind"] for r in res.before.iter_rows(named=True)}
+        md += ["", "## Robustness", ""]
+        md += _md_table(
+            ["parameter", "bots", "metric", "effect (main bots)", "effect (second profile)", "sign changed"],
+            [[r["parameter"], r["bots"], r["metric"], _signed(kinds.get(r["metric"], "2p"), r["effect_main"]),
+              _signed(kinds.get(r["metric"], "2p"), r["effect_alt"]), "YES" if r["sign_changed"] else ""]
+             for r in res.robustness.iter_rows(named=True)],
+        )  # fmt: skip
+    if res.notes:
+        md += ["", "## Notes", ""] + [f"* {n}" for n in res.notes]
+    path = root / "report.md"
+    write_atomic(path, lambda tmp: tmp.write_text("\n".join(md) + "\n", encoding="utf-8"))
+    return path

@@ -1,0 +1,364 @@
+"""Balance targets as data: what ``ketharmad.balance`` aims for and what it may change.
+
+A targets document is a TOML file or a dict with the sections ``two_player``,
+``four_player``, ``start_player``, ``turns`` (the metrics) and ``change`` (the search space).
+The schema is documented in ``docs/balance.md``; every error is a ``ValueError`` naming the
+field (``targets.two_player.pairs.ner-tisza.tolerance: ...``).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Optional, Union
+
+from . import _core
+
+__all__ = ["Metric", "Targets", "ParamSpace", "load_targets", "param_kind", "MAX_TARGETS_FILE_BYTES"]
+
+#: Largest targets file read.
+MAX_TARGETS_FILE_BYTES = 1 << 20
+
+_SECTIONS = {"two_player", "four_player", "start_player", "turns", "change"}
+_KINDS = ("influence", "credibility", "cost_generic", "cost_pip", "copies", "keyword", "text", "rule")
+_NUMBERED_KEYWORDS = {"scandal", "expose", "movement", "defector", "lone", "sympathy"}
+
+#: Defaults: the issue's bands (2 players 50 % +- 5, 4 players 25 % +- 4).
+DEFAULT_2P_TARGET, DEFAULT_2P_TOL = 0.50, 0.05
+DEFAULT_4P_TARGET, DEFAULT_4P_TOL = 0.25, 0.04
+#: Parameters a balance run may change when ``change.allow`` is not given.
+DEFAULT_ALLOW = ("*.influence", "*.credibility", "*.cost_generic")
+DEFAULT_MAX_EDITS = 15
+DEFAULT_MAX_EDITS_PER_CARD = 2
+#: How many steps the search may move one parameter when no ``max_change`` is given.
+DEFAULT_SEARCH_STEPS = 3
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One balanced quantity and its band ``[low, high]``.
+
+    ``kind``: ``"2p"`` (``faction``'s win rate against ``opponent``, start player balanced),
+    ``"4p"`` (``faction``'s share of 4-player free-for-all wins), ``"start"`` (the start
+    player's win rate in the 2-player games) or ``"turns"`` (median turns per player of the
+    2-player games).
+    """
+
+    name: str
+    kind: str
+    target: float
+    low: float
+    high: float
+    faction: Optional[str] = None
+    opponent: Optional[str] = None
+
+    @property
+    def tolerance(self) -> float:
+        return max(self.target - self.low, self.high - self.target)
+
+    def excess(self, value: float) -> float:
+        """How far ``value`` is outside the band (0 inside)."""
+        return max(0.0, self.low - value, value - self.high)
+
+    def scaled(self, value: float) -> float:
+        """``|value - target|`` in units of the band's half-width on that side (<= 1 in band)."""
+        d = value - self.target
+        half = (self.high - self.target) if d >= 0 else (self.target - self.low)
+        return abs(d) / half if half > 0 else (0.0 if d == 0 else float("inf"))
+
+
+@dataclass(frozen=True)
+class ParamSpace:
+    """One parameter the run may change: its original value, step and bounds."""
+
+    name: str
+    card: str
+    kind: str
+    default: int
+    step: int
+    low: int
+    high: int
+
+    def values(self, steps: int) -> list[int]:
+        """The values within ``steps`` steps of the default, inside the bounds."""
+        return [
+            self.default + k * self.step
+            for k in range(-steps, steps + 1)
+            if self.low <= self.default + k * self.step <= self.high
+        ]
+
+
+@dataclass
+class Targets:
+    """A parsed targets document: the metrics and the search space."""
+
+    metrics: list[Metric]
+    allow: list[str]
+    freeze: list[str]
+    kinds: dict[str, dict[str, int]]
+    max_edits: int
+    max_edits_per_card: int
+    source: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def pairs(self) -> list[tuple[str, str]]:
+        """The unordered 2-player pairs (faction order) the metrics need."""
+        out: list[tuple[str, str]] = []
+        order = list(_core.FACTIONS)
+        for m in self.metrics:
+            if m.kind == "2p":
+                a, b = sorted((m.faction, m.opponent), key=order.index)  # type: ignore[arg-type]
+                if (a, b) not in out:
+                    out.append((a, b))
+        if any(m.kind in ("start", "turns") for m in self.metrics) and not out:
+            out = [(a, b) for i, a in enumerate(order) for b in order[i + 1 :]]
+        return sorted(out, key=lambda p: (order.index(p[0]), order.index(p[1])))
+
+    @property
+    def four_player(self) -> bool:
+        return any(m.kind == "4p" for m in self.metrics)
+
+    def space(self, card_data_params: Any, fixed: Mapping[str, Any] = ()) -> list[ParamSpace]:  # type: ignore[assignment]
+        """The allowed parameters (``ketharmad.parameters()`` rows matched by ``allow``, not
+        by ``freeze``, integer kind, not fixed by ``params=``), in registry order."""
+        out = []
+        for row in card_data_params.iter_rows(named=True):
+            name = row["name"]
+            if row["kind"] != "int" or name in fixed:
+                continue
+            if not _allowed(name, self.allow) or any(fnmatch.fnmatchcase(name, f) for f in self.freeze):
+                continue
+            kind = param_kind(name)
+            cfg = self.kinds.get(kind, {})
+            low = max(int(row["min"]), cfg.get("min", int(row["min"])))
+            high = min(int(row["max"]), cfg.get("max", int(row["max"])))
+            default = int(row["default"])
+            if "max_change" in cfg:
+                low = max(low, default - cfg["max_change"])
+                high = min(high, default + cfg["max_change"])
+            if low == high:
+                continue
+            out.append(ParamSpace(name, row["card"], kind, default, cfg.get("step", 1), low, high))
+        if not out:
+            raise ValueError(
+                f"targets.change.allow: no parameter matches {self.allow} "
+                f"(less targets.change.freeze {self.freeze}); see ketharmad.parameters()"
+            )
+        return out
+
+
+def _allowed(name: str, patterns: list[str]) -> bool:
+    rule = name.startswith(("rules.", "keyword."))
+    for pat in patterns:
+        if rule and not (pat.startswith(("rules.", "keyword.")) or pat == name):
+            continue  # rules.* only when listed explicitly
+        if fnmatch.fnmatchcase(name, pat):
+            return True
+    return False
+
+
+def param_kind(name: str) -> str:
+    """The kind of a parameter for steps and bounds: influence, credibility, cost_generic,
+    cost_pip, copies, keyword (a keyword's N), text (a number of the rules text), rule."""
+    if name.startswith(("rules.", "keyword.")):
+        return "rule"
+    fieldname = name.split(".", 1)[1]
+    if fieldname in ("influence", "credibility", "cost_generic", "copies"):
+        return fieldname
+    if fieldname in ("cost_f", "cost_m", "cost_u"):
+        return "cost_pip"
+    if fieldname in _NUMBERED_KEYWORDS:
+        return "keyword"
+    return "text"
+
+
+# ---------------------------------------------------------------- parsing
+
+
+def _num(where: str, value: Any, low: float = 0.0, high: float = 1.0) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{where} must be a number, got {value!r}")
+    v = float(value)
+    if not (low <= v <= high):
+        raise ValueError(f"{where} must be in {low:g}..{high:g}, got {value!r}")
+    return v
+
+
+def _int(where: str, value: Any, low: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise ValueError(f"{where} must be an integer >= {low}, got {value!r}")
+    return int(value)
+
+
+def _table(where: str, value: Any, keys: set[str]) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{where} must be a table, got {type(value).__name__}")
+    unknown = sorted(set(value) - keys)
+    if unknown:
+        raise ValueError(f"{where}: unknown key(s) {', '.join(map(str, unknown))}; valid: {', '.join(sorted(keys))}")
+    return value
+
+
+def _band(where: str, spec: Any, target: float, tol: float, high_limit: float = 1.0) -> tuple[float, float, float]:
+    """(target, low, high) from a number (a target) or a table {target, tolerance, low, high}."""
+    if isinstance(spec, Mapping):
+        _table(where, spec, {"target", "tolerance", "low", "high"})
+        if "target" in spec:
+            target = _num(f"{where}.target", spec["target"], 0.0, high_limit)
+        if "tolerance" in spec:
+            tol = _num(f"{where}.tolerance", spec["tolerance"], 0.0, high_limit)
+        low = _num(f"{where}.low", spec["low"], 0.0, high_limit) if "low" in spec else target - tol
+        high = _num(f"{where}.high", spec["high"], 0.0, high_limit) if "high" in spec else target + tol
+    else:
+        target = _num(where, spec, 0.0, high_limit)
+        low, high = target - tol, target + tol
+    if not low <= target <= high:
+        raise ValueError(f"{where}: need low <= target <= high, got {low:g} <= {target:g} <= {high:g}")
+    return target, max(0.0, low), min(high_limit, high)
+
+
+def _faction(where: str, name: Any) -> str:
+    if name not in _core.FACTIONS:
+        raise ValueError(f"{where}: unknown faction {name!r}; valid: {', '.join(_core.FACTIONS)}")
+    return str(name)
+
+
+def _patterns(where: str, value: Any) -> list[str]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise ValueError(f"{where} must be a list of parameter name patterns, got {value!r}")
+    return list(value)
+
+
+def parse_targets(doc: Mapping[str, Any]) -> Targets:
+    """Check a targets dict (the TOML document) and return :class:`Targets`."""
+    if not isinstance(doc, Mapping):
+        raise ValueError(f"targets must be a dict or a TOML file path, got {type(doc).__name__}")
+    _table("targets", doc, _SECTIONS)
+    named = [s for s in ("two_player", "four_player", "start_player", "turns") if s in doc]
+    if not named:  # nothing named: the issue's defaults, 2 and 4 players
+        named = ["two_player", "four_player"]
+    metrics: list[Metric] = []
+    factions = list(_core.FACTIONS)
+    if "two_player" in named:
+        sec = _table("targets.two_player", doc.get("two_player", {}), {"target", "tolerance", "pairs"})
+        t = _num("targets.two_player.target", sec.get("target", DEFAULT_2P_TARGET))
+        tol = _num("targets.two_player.tolerance", sec.get("tolerance", DEFAULT_2P_TOL))
+        pairs = sec.get("pairs")
+        cells: dict[tuple[str, str], Any] = {}
+        if pairs is None:
+            for i, a in enumerate(factions):
+                for b in factions[i + 1 :]:
+                    cells[(a, b)] = t
+        else:
+            if not isinstance(pairs, Mapping) or not pairs:
+                raise ValueError("targets.two_player.pairs must be a non-empty table such as { \"ner-tisza\" = 0.5 }")
+            for key, spec in pairs.items():
+                where = f"targets.two_player.pairs.{key}"
+                a, sep, b = str(key).partition("-")
+                if not sep:
+                    raise ValueError(f"{where}: a pair is written faction-opponent, e.g. \"ner-tisza\"")
+                a, b = _faction(where, a), _faction(where, b)
+                if a == b:
+                    raise ValueError(f"{where}: a mirror pair has no balance target")
+                if (a, b) in cells or (b, a) in cells:
+                    raise ValueError(f"{where}: the pair {a}-{b} is given twice (a-b and b-a are the same games)")
+                if spec is False:
+                    continue
+                cells[(a, b)] = spec
+        for (a, b), spec in cells.items():
+            tgt, low, high = _band(f"targets.two_player.pairs.{a}-{b}", spec, t, tol)
+            metrics.append(Metric(f"2p {a}-{b}", "2p", tgt, low, high, a, b))
+    if "four_player" in named:
+        sec = _table("targets.four_player", doc.get("four_player", {}), {"target", "tolerance", "factions"})
+        t = _num("targets.four_player.target", sec.get("target", DEFAULT_4P_TARGET))
+        tol = _num("targets.four_player.tolerance", sec.get("tolerance", DEFAULT_4P_TOL))
+        per = sec.get("factions", {})
+        if not isinstance(per, Mapping):
+            raise ValueError("targets.four_player.factions must be a table such as { osszefogas = 0.31 }")
+        for f in per:
+            _faction(f"targets.four_player.factions.{f}", f)
+        for f in factions:
+            spec = per.get(f, t)
+            if spec is False:
+                continue
+            tgt, low, high = _band(f"targets.four_player.factions.{f}", spec, t, tol)
+            metrics.append(Metric(f"4p {f}", "4p", tgt, low, high, f))
+    if "start_player" in named:
+        sec = _table("targets.start_player", doc["start_player"], {"target", "tolerance", "low", "high"})
+        if not sec:
+            raise ValueError("targets.start_player needs low and high (or target and tolerance)")
+        tgt, low, high = _band("targets.start_player", sec, 0.5, DEFAULT_2P_TOL)
+        metrics.append(Metric("start player", "start", tgt, low, high))
+    if "turns" in named:
+        sec = _table("targets.turns", doc["turns"], {"target", "tolerance", "low", "high"})
+        if not ({"low", "high"} <= set(sec) or "target" in sec):
+            raise ValueError("targets.turns needs low and high (or target and tolerance), in turns per player")
+        tgt = sec.get("target")
+        if tgt is None:
+            lo = _num("targets.turns.low", sec["low"], 0.0, 1e6)
+            hi = _num("targets.turns.high", sec["high"], 0.0, 1e6)
+            tgt = (lo + hi) / 2
+        tgt, low, high = _band("targets.turns", sec | {"target": tgt}, 0.0, 1.0, high_limit=1e6)
+        metrics.append(Metric("median turns per player", "turns", tgt, low, high))
+    if not metrics:
+        raise ValueError("targets: every metric is switched off; name at least one pair or faction")
+
+    ch = _table("targets.change", doc.get("change", {}), {"allow", "freeze", "kinds", "max_edits", "max_edits_per_card"})
+    allow = _patterns("targets.change.allow", ch["allow"]) if "allow" in ch else list(DEFAULT_ALLOW)
+    freeze = _patterns("targets.change.freeze", ch["freeze"]) if "freeze" in ch else []
+    kinds: dict[str, dict[str, int]] = {}
+    raw_kinds = ch.get("kinds", {})
+    if not isinstance(raw_kinds, Mapping):
+        raise ValueError("targets.change.kinds must be a table of kinds, e.g. [change.kinds.influence]")
+    for kind, cfg in raw_kinds.items():
+        where = f"targets.change.kinds.{kind}"
+        if kind not in _KINDS:
+            raise ValueError(f"{where}: unknown kind {kind!r}; valid: {', '.join(_KINDS)}")
+        cfg = _table(where, cfg, {"step", "min", "max", "max_change"})
+        kinds[kind] = {k: _int(f"{where}.{k}", v, 1 if k == "step" else 0) for k, v in cfg.items()}
+        if "min" in kinds[kind] and "max" in kinds[kind] and kinds[kind]["min"] > kinds[kind]["max"]:
+            raise ValueError(f"{where}: min {kinds[kind]['min']} is above max {kinds[kind]['max']}")
+    max_edits = _int("targets.change.max_edits", ch.get("max_edits", DEFAULT_MAX_EDITS), 1)
+    per_card = _int("targets.change.max_edits_per_card", ch.get("max_edits_per_card", DEFAULT_MAX_EDITS_PER_CARD), 1)
+    return Targets(metrics, allow, freeze, kinds, max_edits, per_card, source=dict(doc))
+
+
+def load_targets(targets: Union[str, "os.PathLike[str]", Mapping[str, Any], Targets, None]) -> Targets:
+    """A :class:`Targets` from a TOML path, a dict, an existing Targets or None (defaults)."""
+    if isinstance(targets, Targets):
+        return targets
+    if targets is None:
+        return parse_targets({})
+    if isinstance(targets, Mapping):
+        return parse_targets(targets)
+    if isinstance(targets, (str, os.PathLike)):
+        import tomllib
+
+        from ._data import read_capped
+
+        path = os.fspath(targets)
+        try:
+            text = read_capped(path, MAX_TARGETS_FILE_BYTES, "targets file").decode("utf-8")
+        except FileNotFoundError:
+            raise ValueError(f"targets file not found: {path}") from None
+        except IsADirectoryError:
+            raise ValueError(f"targets file {path} is a directory") from None
+        except UnicodeDecodeError as e:
+            raise ValueError(f"targets file {path} is not valid UTF-8: {e}") from None
+        except OSError as e:
+            raise ValueError(f"cannot read targets file {path}: {e.strerror or e}") from None
+        try:
+            doc = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            raise ValueError(f"targets file {path} is not valid TOML: {e}") from None
+        except RecursionError:
+            raise ValueError(f"targets file {path} is nested too deeply") from None
+        try:
+            return parse_targets(doc)
+        except ValueError as e:
+            raise ValueError(f"targets file {path}: {e}") from None
+    raise ValueError(f"targets must be a TOML file path, a dict or None, got {type(targets).__name__}")

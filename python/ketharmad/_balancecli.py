@@ -1,0 +1,65 @@
+"""The ``ketharmad balance`` command (registered on the CLI by :func:`add_balance_command`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+__all__ = ["add_balance_command"]
+
+
+def _cmd_balance(args: argparse.Namespace) -> None:
+    from ._balance import balance
+    from ._balance_report import write_balance_report
+    from ._balance_targets import load_targets
+    from .cli import _bots, _params
+
+    targets = load_targets(args.targets)  # a bad file fails before anything else
+    if args.out:
+        from ._files import check_out_folder
+
+        check_out_folder(args.out)
+    progress = args.progress
+    if progress is None:
+        try:
+            progress = sys.stderr.isatty()
+        except (AttributeError, ValueError):
+            progress = False
+    res = balance(
+        targets,
+        bots=_bots(args.bots) if args.bots else "heuristic",
+        seed=args.seed,
+        budget=args.budget,
+        card_data=args.card_data,
+        params=_params(args.param),
+        journal=args.journal,
+        progress=bool(progress),
+        threads=args.threads,
+    )
+    print(res.text())
+    if args.out:
+        from ._files import write_run
+
+        written = write_run(res, args.out)
+        run_id = written["runs"].stem
+        report = write_balance_report(res, args.out, plots=False if args.no_plots else None, run_id=run_id)
+        print(f"wrote run {run_id} to {args.out}: report {report}, card file {report.parent / 'cards_balanced.toml'}")
+
+
+def add_balance_command(sub: Any) -> None:
+    """Register ``ketharmad balance TARGETS.toml`` on the CLI's subparsers."""
+    p = sub.add_parser("balance", help="find the fewest card-number edits that balance the matchups")
+    p.add_argument("targets", metavar="TARGETS.toml", help="targets file (docs/balance.md)")
+    p.add_argument("--out", metavar="FOLDER", help="write Parquet tables, report.md, plots and cards_balanced.toml here")
+    p.add_argument("--budget", type=int, default=None, help="games in total (default: 2,000,000)")
+    p.add_argument("--seed", type=int, default=0, help="seed (default: 0)")
+    p.add_argument("--bots", nargs="+", default=None, metavar="BOT", help="bot spec (default: heuristic)")
+    p.add_argument("--journal", metavar="FILE", help="JSON-lines journal: resume an interrupted run")
+    p.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
+    p.add_argument("--param", action="append", metavar="NAME=VALUE", help="fixed override of the starting point")
+    p.add_argument("--card-data", metavar="PATH", help="card-data TOML file (default: packaged)")
+    p.add_argument("--no-plots", action="store_true", help="report.md without plots (default: plots when matplotlib is installed)")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="progress line on stderr (default: when stderr is a terminal)")  # fmt: skip
+    p.set_defaults(func=_cmd_balance)
