@@ -21,7 +21,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 TUTORIAL = ROOT / "docs" / "tutorial.md"
 BLOCK = re.compile(r"```bash\n(.*?)```\n(?:<!-- expect: (.*?) -->)?", re.S)
-SMALL = {"--games-per-side": "10", "--games": "24"}
+SMALL = {"--games-per-side": "10", "--games": "24", "--budget": "20000"}
 
 
 def blocks() -> list[tuple[str, str]]:
@@ -37,13 +37,12 @@ def scale(script: str) -> str:
 
 def test_tutorial_blocks_are_well_formed():
     found = blocks()
-    # install check, matchups, card-stats, params --match, sweep, export, params, confirm
-    assert len(found) == 8
+    # install check, matchups, card-stats, params --match, sweep, balance, export, params, confirm
+    assert len(found) == 9
     for script, expect in found:
         assert expect, f"block without an <!-- expect: ... --> line:\n{script}"
     text = TUTORIAL.read_text(encoding="utf-8")
-    # the balance step is only announced (it comes with `ketharmad balance`)
-    assert "## 5. Balance" in text
+    assert "ketharmad balance my_targets.toml" in text
     assert scale("x --games-per-side 1000 --games 2000\n") == "x --games-per-side 10 --games 24\n"
 
 
@@ -69,11 +68,12 @@ def test_tutorial_commands_run(tmp_path):
         assert expect in proc.stdout, f"{script}\nexpected {expect!r} in:\n{proc.stdout}"
         outputs.append(proc.stdout)
     # the steps left their files: the reports before and after, the sweep, the card file
-    for path in ("runs/before/report.md", "runs/sweep/report.md", "runs/after/report.md",
+    for path in ("runs/before/report.md", "runs/sweep/report.md", "runs/balance/report.md",
+                 "runs/balance/cards_balanced.toml", "runs/after/report.md",
                  "my_cards.toml", "tuned.toml"):  # fmt: skip
         assert (tmp_path / path).is_file(), path
     # the exported file holds the tuned value as the parameter's default
-    params_out = outputs[6]
+    params_out = outputs[7]
     row = next(line for line in params_out.splitlines() if line.startswith("ner_orban_viktor.influence "))
     assert re.search(r"\bint\s+7\s+0\.\.99\b", row), row
     # confirm: the exported file plays the games of the overrides (same seed, same sizes)
@@ -83,5 +83,5 @@ def test_tutorial_commands_run(tmp_path):
     )  # fmt: skip
     assert same.returncode == 0, same.stderr
     table = lambda out: [ln for ln in out.splitlines() if ln.startswith("  ") and "%" in ln]  # noqa: E731
-    assert table(same.stdout) == table(outputs[7])
+    assert table(same.stdout) == table(outputs[8])
     assert len(table(same.stdout)) == 4  # the 4 faction rows of the matrix
