@@ -270,15 +270,18 @@ def test_write_card_data_applies_each_field_kind(tmp_path: Path) -> None:
         "ner_meszaros_lorinc.forint": 3, "ner_meszaros_lorinc.scandal": 2, "rules.hand_limit": 6,
     }  # fmt: skip
     out = write_card_data(load_card_data(None), over, tmp_path / "c.toml")
-    assert out["not_in_file"] == {"rules.hand_limit": 6}
+    assert out["not_in_file"] == {}, "rule parameters go into the file's [params] table"
     p = ketharmad.parameters(card_data=tmp_path / "c.toml")
     got = dict(zip(p["name"].to_list(), p["default"].to_list()))
     for n, v in over.items():
-        if not n.startswith("rules."):
-            assert got[n] == v
+        assert got[n] == v
     base = ketharmad.parameters()
     changed = base.join(p, on="name").filter(pl.col("default") != pl.col("default_right"))
-    assert sorted(changed["name"].to_list()) == sorted(n for n in over if not n.startswith("rules."))
+    assert sorted(changed["name"].to_list()) == sorted(over)
+    # the file plays the games of the overrides
+    a = ketharmad.simulate(["ner", "tisza"], "random", 50, seed=3, card_data=tmp_path / "c.toml")
+    b = ketharmad.simulate(["ner", "tisza"], "random", 50, seed=3, params=over)
+    assert a.games.equals(b.games)
 
 
 def test_cli_balance_smoke(tmp_path: Path, capsys) -> None:

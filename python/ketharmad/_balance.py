@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
 import sys
 import time
 import warnings
@@ -570,63 +569,25 @@ class BalanceResult:
 
 # ---------------------------------------------------------------- card file export
 
-_CARD_FIELD = re.compile(r"^(\w+)\.(\w+)$")
-
 
 def write_card_data(card_text: str, overrides: Mapping[str, Any], path: Union[str, "os.PathLike[str]"]) -> dict[str, Any]:
-    """Write ``card_text`` with the card parameters of ``overrides`` applied to ``path`` (field
-    mapping of docs/card_data.md: ``influence``, ``credibility``, ``copies``, ``cost_*`` ->
-    ``cost = {...}``, a keyword's N -> ``keywords``, others -> ``params``). The written file
-    is read back: every override must be its new default (``ValueError`` otherwise)."""
-    lines = card_text.split("\n")
-    starts = [i for i, ln in enumerate(lines) if ln.strip() == "[[card]]"] + [len(lines)]
-    blocks = {}
-    for a, b in zip(starts, starts[1:]):
-        for i in range(a, b):
-            m = re.match(r'^id\s*=\s*"([^"]+)"', lines[i])
-            if m:
-                blocks[m.group(1)] = (a, b)
-                break
-    not_in_file = {}
-    for name, value in overrides.items():
-        m = _CARD_FIELD.match(name)
-        card, fieldname = (m.group(1), m.group(2)) if m else ("", "")
-        if not m or card in ("rules", "keyword") or card not in blocks:
-            not_in_file[name] = value
-            continue
-        a, b = blocks[card]
-        v = int(value)
-        done = False
-        for i in range(a, b):
-            ln = lines[i]
-            if fieldname in ("influence", "credibility", "copies") and re.match(rf"^{fieldname}\s*=", ln):
-                lines[i] = f"{fieldname} = {v}"
-            elif fieldname.startswith("cost_") and ln.startswith("cost ="):
-                lines[i] = re.sub(rf"\b{fieldname[5:]}\s*=\s*\d+", f"{fieldname[5:]} = {v}", ln)
-            elif ln.startswith("keywords =") and re.search(rf'name\s*=\s*"{fieldname}"\s*,\s*n\s*=\s*\d+', ln):
-                lines[i] = re.sub(rf'(name\s*=\s*"{fieldname}"\s*,\s*n\s*=\s*)\d+', rf"\g<1>{v}", ln)
-            elif ln.startswith("params =") and re.search(rf"\b{fieldname}\s*=\s*\d+", ln):
-                lines[i] = re.sub(rf"\b{fieldname}\s*=\s*\d+", f"{fieldname} = {v}", ln)
-            else:
-                continue
-            done = True
-            break
-        if not done:
-            raise ValueError(f"write_card_data: cannot find the field of {name!r} in the card file")
-    text = "\n".join(lines)
-    table = parameter_frame(_core.parameter_table(text))
-    got = dict(zip(table["name"].to_list(), table["default"].to_list()))
-    for name, value in overrides.items():
-        if name not in not_in_file and got.get(name) != int(value):
-            raise ValueError(f"write_card_data: {name} reads back as {got.get(name)}, not {value}")
+    """Write ``card_text`` with ``overrides`` applied to ``path``, through the card exporter
+    (:func:`ketharmad.export_card_data`): card numbers go into the cards' own fields,
+    ``rules.*`` / ``keyword.*`` values into the file's top-level ``[params]`` table, and the
+    written text is read back and checked value by value. An existing file is replaced.
+    Returns ``{"path": ..., "not_in_file": {}}`` (every parameter has a place in the file;
+    the key stays for callers of the first version)."""
     from pathlib import Path
 
+    from ._export import render_card_text
     from ._files import write_atomic
+    from ._validate import check_params
 
+    text = render_card_text(card_text, check_params(dict(overrides)), "a ketharmad balance run")
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(out, lambda tmp: tmp.write_text(text, encoding="utf-8"))
-    return {"path": out, "not_in_file": not_in_file}
+    return {"path": out, "not_in_file": {}}
 
 
 # ---------------------------------------------------------------- entry point

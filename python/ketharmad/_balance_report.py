@@ -199,7 +199,7 @@ def write_balance_report(res: Any, folder: Any, plots: Optional[bool] = None, ru
     else:
         md.append("No edit.")
     md += ["", "Card file with the edits applied: `cards_balanced.toml`."]
-    if cards["not_in_file"]:
+    if cards["not_in_file"]:  # always empty since rule values go into [params]
         md.append(f"Rule parameters (pass as params, not in the card file): `{cards['not_in_file']}`.")
     md += ["", "## Before and after (holdout games, 95 % intervals)", ""]
     md += _md_table(["metric", "band", "before", "after", "in band"], _compare_rows(res))

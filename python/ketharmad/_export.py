@@ -173,10 +173,14 @@ def render_card_data(
 ) -> str:
     """The text of a card-data file equal to ``card_data`` with ``params`` applied (see
     :func:`export_card_data`)."""
+    return render_card_text(load_card_data(card_data), check_params(params), describe_card_data(card_data))
+
+
+def render_card_text(text: str, params_: Mapping[str, ParamValue], source: str) -> str:
+    """:func:`render_card_data` for card-data text already loaded and overrides already
+    checked by ``check_params``; ``source`` names the text's origin in the file header."""
     import tomllib
 
-    params_ = check_params(params)
-    text = load_card_data(card_data)
     # the same checks (names, kinds, ranges, deck composition) as simulate(params=...)
     _core.validate(text, ["ner", "tisza"], ["random", "random"], params_)
     from ._frames import parameter_frame
@@ -191,8 +195,7 @@ def render_card_data(
         del doc["params"]
     shown = ", ".join(f"{k} = {v!r}" for k, v in params_.items()) or "none"
     header = [
-        f"Kétharmad card data exported by ketharmad {_version()} from "
-        f"{describe_card_data(card_data)}",
+        f"Kétharmad card data exported by ketharmad {_version()} from {source}",
         f"with overrides: {shown}",
         "(load it with card_data=PATH or --card-data PATH; docs/card_data.md has the schema)",
     ]
