@@ -186,7 +186,7 @@ def write_balance_report(res: Any, folder: Any, plots: Optional[bool] = None, ru
             plots = False
     root = Path(folder)
     root.mkdir(parents=True, exist_ok=True)
-    cards = res.write_card_data(root / "cards_balanced.toml")
+    res.write_card_data(root / "cards_balanced.toml")
     md = [f"# Balance run {run_id or ''}".rstrip(), ""]
     md.append(
         f"{res.games:,} games, {res.elapsed:.1f} s, seed {res.seed}, bots `{res.bots}`, card data "
@@ -199,8 +199,6 @@ def write_balance_report(res: Any, folder: Any, plots: Optional[bool] = None, ru
     else:
         md.append("No edit.")
     md += ["", "Card file with the edits applied: `cards_balanced.toml`."]
-    if cards["not_in_file"]:  # always empty since rule values go into [params]
-        md.append(f"Rule parameters (pass as params, not in the card file): `{cards['not_in_file']}`.")
     md += ["", "## Before and after (holdout games, 95 % intervals)", ""]
     md += _md_table(["metric", "band", "before", "after", "in band"], _compare_rows(res))
     if plots:
