@@ -4,11 +4,11 @@ A balance run is thousands of evaluations of a few hundred games each, so what a
 beyond its games matters. For random and heuristic 2-player games (ner vs tisza,
 ``threads=None``) this prints the wall time of
 
-* ``1 x N``: one ``ketharmad.simulate`` call of ``--games`` games (default 20,000), and
+* ``1 x N``: one call of ``--games`` games (default 20,000), and
 * ``K x N/K``: ``--calls`` calls (default 50) of ``--games / --calls`` games each (400),
 
-the median of ``--repeat`` runs each, and their ratio (1.00 = no per-call overhead). Two ways
-of splitting are measured:
+the median (and the minimum) of ``--repeat`` runs each, their ratio (1.00 = no per-call
+overhead) and the overhead per call in ms. Two ways of splitting are measured:
 
 * ``api``: the public ``ketharmad.simulate`` with distinct seeds (seed ``s + k`` for call k),
   so every call pays the full public path (argument checks, card file, frames, SimResult);
@@ -16,26 +16,46 @@ of splitting are measured:
   which plays exactly the same games as the single call.
 
 The 1-call and K-call runs alternate within each repeat, so machine load hits both alike.
+``--baseline DIR`` also loads another installed copy of the package (``DIR/ketharmad``, e.g.
+made with ``pip install --no-deps --target DIR .`` at an older commit) into the same process
+under another name, and alternates the two versions run by run: on a loaded machine this is
+the fair way to compare before and after.
+
 Measure a release build (``maturin develop --release`` or ``pip install .``).
 
-    python benches/eval_overhead.py [--games 20000] [--calls 50] [--repeat 5]
+    python benches/eval_overhead.py [--games 20000] [--calls 50] [--repeat 5] [--baseline DIR]
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import platform
 import statistics
 import sys
 import time
+from types import ModuleType
 from typing import Callable
 
 import ketharmad
-from ketharmad import _api, _core
-from ketharmad._data import load_card_data
 
 DECKS = ["ner", "tisza"]
+
+
+def _load_copy(directory: str, name: str) -> ModuleType:
+    """The ``ketharmad`` package found in ``directory``, imported as ``name``."""
+    pkg = os.path.join(directory, "ketharmad")
+    spec = importlib.util.spec_from_file_location(
+        name, os.path.join(pkg, "__init__.py"), submodule_search_locations=[pkg]
+    )
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"no ketharmad package in {directory}")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    importlib.import_module(f"{name}._api")
+    return mod
 
 
 def _timed(f: Callable[[], object]) -> float:
@@ -44,70 +64,82 @@ def _timed(f: Callable[[], object]) -> float:
     return time.perf_counter() - start
 
 
-def _api_runs(bots: str, games: int, calls: int, seed: int) -> tuple[Callable[[], object], Callable[[], object]]:
+def _runs(km: ModuleType, mode: str, bots: str, games: int, calls: int, seed: int) -> tuple[Callable[[], object], Callable[[], object]]:
+    """(one call of all games, `calls` calls of games/calls each) for package module `km`."""
     per = games // calls
+    if mode == "api":
 
-    def one() -> object:
-        return ketharmad.simulate(DECKS, bots=bots, games=per * calls, seed=seed)
+        def one() -> object:
+            return km.simulate(DECKS, bots=bots, games=per * calls, seed=seed)
 
-    def many() -> object:
-        return [ketharmad.simulate(DECKS, bots=bots, games=per, seed=seed + k) for k in range(calls)]
+        def many() -> object:
+            return [km.simulate(DECKS, bots=bots, games=per, seed=seed + k) for k in range(calls)]
 
-    return one, many
+        return one, many
 
-
-def _runner_runs(bots: str, games: int, calls: int, seed: int) -> tuple[Callable[[], object], Callable[[], object]]:
-    per = games // calls
+    api, data = km._api, km._data
     specs = [bots, bots]
 
-    def one() -> object:
-        text = load_card_data(None)
-        return _api.run_batch(text, DECKS, specs, per * calls, seed, None, {})
+    def one_r() -> object:
+        return api.run_batch(data.load_card_data(None), DECKS, specs, per * calls, seed, None, {})
 
-    def many() -> object:
-        out = []
-        for k in range(calls):
-            text = load_card_data(None)
-            out.append(_api.run_batch(text, DECKS, specs, per, seed, None, {}, first_game=k * per))
-        return out
+    def many_r() -> object:
+        return [
+            api.run_batch(data.load_card_data(None), DECKS, specs, per, seed, None, {}, first_game=k * per)
+            for k in range(calls)
+        ]
 
-    return one, many
+    return one_r, many_r
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20000, help="games in total per run (default 20000)")
     parser.add_argument("--calls", type=int, default=50, help="calls the games are split into (default 50)")
-    parser.add_argument("--repeat", type=int, default=5, help="runs per figure, the median is shown (default 5)")
+    parser.add_argument("--repeat", type=int, default=5, help="runs per figure (default 5)")
     parser.add_argument("--seed", type=int, default=0, help="batch seed (default 0)")
     parser.add_argument("--bots", default="random,heuristic", help="comma-separated bot kinds (default random,heuristic)")
     parser.add_argument("--mode", default="api,runner", help="comma-separated: api, runner (default both)")
+    parser.add_argument("--baseline", metavar="DIR", help="also time the ketharmad package installed in DIR, alternating")
     args = parser.parse_args(argv)
     if args.calls < 1 or args.games < args.calls:
         parser.error("need 1 <= --calls <= --games")
     if args.repeat < 1:
         parser.error("--repeat must be >= 1")
+    versions: list[tuple[str, ModuleType]] = [("current", ketharmad)]
+    if args.baseline:
+        versions.append(("baseline", _load_copy(args.baseline, "ketharmad_baseline")))
     u = platform.uname()
-    print(
-        f"machine: {u.system} {u.machine}, os.cpu_count(): {os.cpu_count()}, "
-        f"load average: {', '.join(f'{x:.2f}' for x in os.getloadavg())}"
-    )
-    print(f"python {platform.python_version()}, ketharmad {ketharmad.__version__} ({getattr(_core, '__file__', '?')})")
+    print(f"machine: {u.system} {u.machine}, os.cpu_count(): {os.cpu_count()}, python {platform.python_version()}")
+    for label, km in versions:
+        print(f"{label}: ketharmad {km.__version__} ({km._core.__file__})")
     per = args.games // args.calls
-    print(f"ner vs tisza, threads=None, 1 x {per * args.calls:,} games vs {args.calls} x {per:,}; median of {args.repeat}")
-    print(f"{'mode':<7} {'bots':<10} {'1 call s':>9} {f'{args.calls} calls s':>10} {'ratio':>6} {'per call ms':>12}")
-    make = {"api": _api_runs, "runner": _runner_runs}
+    print(
+        f"ner vs tisza, threads=None, 1 x {per * args.calls:,} games vs {args.calls} x {per:,}; "
+        f"{args.repeat} runs each (median; min in brackets)"
+    )
+    print(f"{'version':<9} {'mode':<7} {'bots':<10} {'1 call s':>15} {f'{args.calls} calls s':>15} {'ratio':>11} {'ms/call':>8}")
     for mode in args.mode.split(","):
         for bots in args.bots.split(","):
-            one, many = make[mode](bots, args.games, args.calls, args.seed)
-            many()  # warm-up: pools, card text, caches
-            t1, tk = [], []
+            fns = {label: _runs(km, mode, bots, args.games, args.calls, args.seed) for label, km in versions}
+            for one, many in fns.values():
+                many()  # warm-up: pools, card text, caches
+            t1: dict[str, list[float]] = {label: [] for label in fns}
+            tk: dict[str, list[float]] = {label: [] for label in fns}
             for _ in range(args.repeat):
-                t1.append(_timed(one))
-                tk.append(_timed(many))
-            a, b = statistics.median(t1), statistics.median(tk)
-            over = (b - a) / args.calls * 1e3
-            print(f"{mode:<7} {bots:<10} {a:9.3f} {b:10.3f} {b / a:6.2f} {over:12.2f}", flush=True)
+                for label, (one, many) in fns.items():
+                    t1[label].append(_timed(one))
+                    tk[label].append(_timed(many))
+            for label in fns:
+                a, b = statistics.median(t1[label]), statistics.median(tk[label])
+                a0, b0 = min(t1[label]), min(tk[label])
+                over = (b - a) / args.calls * 1e3
+                print(
+                    f"{label:<9} {mode:<7} {bots:<10} {a:7.3f} ({a0:5.3f}) {b:7.3f} ({b0:5.3f}) "
+                    f"{b / a:5.2f} ({b0 / a0:4.2f}) {over:8.2f}",
+                    flush=True,
+                )
+            print(f"load average: {', '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
     return 0
 
 

@@ -186,3 +186,62 @@ def test_cache_is_bounded_and_evicts_least_recently_used(fresh_digests):
     run(A, games=5)  # A was evicted long ago: compiled again, same result
     assert _core._card_cache_stats()["db_misses"] == misses + 1
     assert run(A) == fresh_digests["A"]
+
+
+# --- the eager frame conversion gives the tables of the former expression form -------------
+
+
+def _reference_frames(raw: dict, bot_labels: list[str]) -> tuple[pl.DataFrame, ...]:
+    """The conversion as it was written before (lazy ``with_columns`` / ``select``)."""
+    import numpy as np
+
+    from ketharmad._frames import CARD_RECORD_BITS, CARD_RECORD_COLUMNS, GAME_COLUMNS, PLAYER_COLUMNS
+
+    def arrays(cols):
+        return pl.DataFrame({k: np.asarray(v) for k, v in cols.items()})
+
+    def codes(col, labels, dtype):
+        labels = list(labels)
+        return pl.col(col).replace_strict(list(range(len(labels))), labels, return_dtype=dtype)
+
+    def nonneg(col):
+        return pl.when(pl.col(col) >= 0).then(pl.col(col)).alias(col)
+
+    def ordered(df, preferred):
+        first = [c for c in preferred if c in df.columns]
+        return df.select(first + [c for c in df.columns if c not in first])
+
+    g = arrays(raw["games"]).with_columns(
+        nonneg("winner"), codes("end_reason", _core.END_REASONS, pl.Enum(list(_core.END_REASONS)))
+    )
+    p = arrays({k: v for k, v in raw["players"].items() if k not in CARD_RECORD_BITS})
+    p = p.with_columns(
+        codes("faction", _core.FACTIONS, pl.String),
+        codes("seat", bot_labels, pl.String).alias("bot"),
+        nonneg("eliminated_round"),
+    )
+    c = arrays({k: raw["players"][k] for k in CARD_RECORD_COLUMNS})
+    c = c.with_columns(codes("faction", _core.FACTIONS, pl.String))
+    return ordered(g, GAME_COLUMNS), ordered(p, PLAYER_COLUMNS), c
+
+
+@pytest.mark.parametrize(
+    "decks, bots, params",
+    [
+        (TWO_P, ["random", "random"], {"rules.max_rounds": 8}),  # most games unfinished: winner null
+        (["ner", "osszefogas", "tisza", "radikalisok"], ["heuristic", "aggro", "control", "random"], {}),
+    ],
+)
+def test_eager_frames_equal_the_expression_form(decks, bots, params):
+    from ketharmad._frames import card_records_frame, games_frame, players_frame
+
+    raw = _core.simulate(packaged_card_text(), decks, bots, 300, 5, None, params)
+    want = _reference_frames(raw, bots)
+    players = players_frame(raw["players"], bots)
+    got = (games_frame(raw["games"]), players, card_records_frame(raw["players"], players["faction"]))
+    # the cases do exercise the nulls
+    assert want[0]["winner"].null_count() > 0 or want[1]["eliminated_round"].null_count() < want[1].height
+    for w, g in zip(want, got):
+        assert g.schema == w.schema
+        assert g.equals(w, null_equal=True)
+    assert got[2].equals(card_records_frame(raw["players"]), null_equal=True)
