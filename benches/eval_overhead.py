@@ -8,7 +8,10 @@ beyond its games matters. For random and heuristic 2-player games (ner vs tisza,
 * ``K x N/K``: ``--calls`` calls (default 50) of ``--games / --calls`` games each (400),
 
 the median (and the minimum) of ``--repeat`` runs each, their ratio (1.00 = no per-call
-overhead) and the overhead per call in ms. Two ways of splitting are measured:
+overhead) and the overhead per call in ms, and the same ratio of the process's CPU time (all
+threads; less sensitive to other processes' load than the wall time, which on a busy machine
+also counts the waits for a core at every call's start and end). Two ways of splitting are
+measured:
 
 * ``api``: the public ``ketharmad.simulate`` with distinct seeds (seed ``s + k`` for call k),
   so every call pays the full public path (argument checks, card file, frames, SimResult);
@@ -58,10 +61,11 @@ def _load_copy(directory: str, name: str) -> ModuleType:
     return mod
 
 
-def _timed(f: Callable[[], object]) -> float:
-    start = time.perf_counter()
+def _timed(f: Callable[[], object]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the whole process, all threads) of one run of `f`."""
+    start, cpu = time.perf_counter(), time.process_time()
     f()
-    return time.perf_counter() - start
+    return time.perf_counter() - start, time.process_time() - cpu
 
 
 def _runs(km: ModuleType, mode: str, bots: str, games: int, calls: int, seed: int) -> tuple[Callable[[], object], Callable[[], object]]:
@@ -118,25 +122,30 @@ def main(argv: list[str] | None = None) -> int:
         f"ner vs tisza, threads=None, 1 x {per * args.calls:,} games vs {args.calls} x {per:,}; "
         f"{args.repeat} runs each (median; min in brackets)"
     )
-    print(f"{'version':<9} {'mode':<7} {'bots':<10} {'1 call s':>15} {f'{args.calls} calls s':>15} {'ratio':>11} {'ms/call':>8}")
+    print(
+        f"{'version':<9} {'mode':<7} {'bots':<10} {'1 call s':>15} {f'{args.calls} calls s':>15} "
+        f"{'ratio':>11} {'ms/call':>8} {'cpu ratio':>10}"
+    )
     for mode in args.mode.split(","):
         for bots in args.bots.split(","):
             fns = {label: _runs(km, mode, bots, args.games, args.calls, args.seed) for label, km in versions}
             for one, many in fns.values():
                 many()  # warm-up: pools, card text, caches
-            t1: dict[str, list[float]] = {label: [] for label in fns}
-            tk: dict[str, list[float]] = {label: [] for label in fns}
+            t1: dict[str, list[tuple[float, float]]] = {label: [] for label in fns}
+            tk: dict[str, list[tuple[float, float]]] = {label: [] for label in fns}
             for _ in range(args.repeat):
                 for label, (one, many) in fns.items():
                     t1[label].append(_timed(one))
                     tk[label].append(_timed(many))
             for label in fns:
-                a, b = statistics.median(t1[label]), statistics.median(tk[label])
-                a0, b0 = min(t1[label]), min(tk[label])
+                w1, wk = [w for w, _ in t1[label]], [w for w, _ in tk[label]]
+                a, b = statistics.median(w1), statistics.median(wk)
+                a0, b0 = min(w1), min(wk)
                 over = (b - a) / args.calls * 1e3
+                cpu = statistics.median(c for _, c in tk[label]) / statistics.median(c for _, c in t1[label])
                 print(
                     f"{label:<9} {mode:<7} {bots:<10} {a:7.3f} ({a0:5.3f}) {b:7.3f} ({b0:5.3f}) "
-                    f"{b / a:5.2f} ({b0 / a0:4.2f}) {over:8.2f}",
+                    f"{b / a:5.2f} ({b0 / a0:4.2f}) {over:8.2f} {cpu:10.2f}",
                     flush=True,
                 )
             print(f"load average: {', '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)

@@ -245,3 +245,23 @@ def test_eager_frames_equal_the_expression_form(decks, bots, params):
         assert g.schema == w.schema
         assert g.equals(w, null_equal=True)
     assert got[2].equals(card_records_frame(raw["players"]), null_equal=True)
+
+
+def test_a_card_file_rewritten_in_place_is_read_afresh(tmp_path):
+    # the Python layer reuses the text of a file read before only when its bytes are the same:
+    # rewriting the file at once with a same-size edit (same length, maybe the same mtime)
+    # must be seen by the next call
+    text = packaged_card_text()
+    block = text.index('id = "ner_orban_viktor"')
+    at = text.index("influence = 5\n", block)
+    path = tmp_path / "cards.toml"
+    path.write_text(text, encoding="utf-8")
+    first = ketharmad.cards(path)
+    for value in (8, 3, 5, 9):
+        path.write_text(text[:at] + f"influence = {value}\n" + text[at + len("influence = 5\n") :], encoding="utf-8")
+        got = ketharmad.cards(path).filter(pl.col("id") == "ner_orban_viktor")["influence"].item()
+        assert got == value
+    assert first.filter(pl.col("id") == "ner_orban_viktor")["influence"].item() == 5
+    # and the games follow the file too: back to the packaged numbers, the packaged games
+    path.write_text(text, encoding="utf-8")
+    assert run(B, card_data=path) == run(B)
