@@ -232,8 +232,15 @@ def _reference_frames(raw: dict, bot_labels: list[str]) -> tuple[pl.DataFrame, .
         (["ner", "osszefogas", "tisza", "radikalisok"], ["heuristic", "aggro", "control", "random"], {}),
     ],
 )
-def test_eager_frames_equal_the_expression_form(decks, bots, params):
+@pytest.mark.parametrize("direct", [True, False], ids=["direct-gather", "public-gather"])
+def test_eager_frames_equal_the_expression_form(decks, bots, params, direct, monkeypatch):
+    from ketharmad import _frames
     from ketharmad._frames import card_records_frame, games_frame, players_frame
+
+    if direct and not _frames._direct_gather_ok():
+        pytest.skip("this polars has no Series-level gather; the public path is used")
+    if not direct:
+        monkeypatch.setattr(_frames, "_direct_gather_ok", lambda: False)
 
     raw = _core.simulate(packaged_card_text(), decks, bots, 300, 5, None, params)
     want = _reference_frames(raw, bots)
