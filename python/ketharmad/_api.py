@@ -220,11 +220,12 @@ def run_batch(
             if progress is not None:
                 progress.interrupt()  # end the progress line
             raise
+        players = players_frame(raw["players"], labels)
         parts.append(
             Frames(
                 games=games_frame(raw["games"]),
-                players=players_frame(raw["players"], labels),
-                card_records=card_records_frame(raw["players"]),
+                players=players,
+                card_records=card_records_frame(raw["players"], players["faction"]),
                 plays=plays_frame(raw["plays"], decks, ids) if record_plays else None,
             )
         )

@@ -13,14 +13,16 @@ use crate::batch::{
     GAME_ROW_BYTES, MAX_THREADS, PLAY_ROW_BYTES, SEAT_ROW_BYTES,
 };
 use crate::bots::{search, BotSpec, BOT_KINDS};
-use crate::cards::{build_db, load_raw, params::registry, CardDb, ParamValue, FACTIONS};
+use crate::cards::{build_db, load_raw, params::registry, CardDb, ParamValue, RawDb, FACTIONS};
 use crate::engine::EndReason;
 use numpy::IntoPyArray;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{sync_channel, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 fn verr(e: String) -> PyErr {
@@ -151,10 +153,139 @@ fn parse_decks(decks: &[String]) -> PyResult<Vec<u8>> {
         .collect()
 }
 
-fn make_db(card_data: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<CardDb> {
+/// The process-wide cache of parsed and compiled card data, so that a run of many small
+/// calls (a balance search, a sweep) parses and compiles the card file once instead of on
+/// every call. Two bounded LRU lists (most recently used last), behind one mutex that is held
+/// only to look up or insert, never while parsing or compiling:
+///
+/// * `raws`: card-file text -> its parsed and validated `RawDb` (`load_raw`); keyed by the
+///   full text (a length check and a memcmp: cheaper than hashing 100 KiB on every call);
+/// * `dbs`: (parsed text, parameter overrides in call order) -> the compiled `CardDb`
+///   (`build_db`), shared (`Arc`) by concurrent calls.
+///
+/// Only successes are cached: a file or an override that fails is parsed or compiled again on
+/// every call and fails with the same `ValueError`. Cached values are immutable, so a call's
+/// overrides never leak into another call.
+struct CardCache {
+    raws: Vec<RawEntry>,
+    dbs: Vec<DbEntry>,
+}
+
+struct RawEntry {
+    text: Box<str>,
+    raw: Arc<RawDb>,
+}
+
+struct DbEntry {
+    raw: Arc<RawDb>,
+    overrides: Vec<(String, ParamValue)>,
+    db: Arc<CardDb>,
+}
+
+/// Card files kept parsed (a run rarely uses more than one or two).
+const CACHED_TEXTS: usize = 4;
+/// Compiled (text, overrides) pairs kept: a search revisits its recent points (racing,
+/// replays), and the baseline.
+const CACHED_DBS: usize = 16;
+
+static CARD_CACHE: Mutex<CardCache> = Mutex::new(CardCache { raws: Vec::new(), dbs: Vec::new() });
+static CACHE_STATS: [AtomicUsize; 4] = [AtomicUsize::new(0), AtomicUsize::new(0), AtomicUsize::new(0), AtomicUsize::new(0)];
+const RAW_HIT: usize = 0;
+const RAW_MISS: usize = 1;
+const DB_HIT: usize = 2;
+const DB_MISS: usize = 3;
+
+fn card_cache() -> std::sync::MutexGuard<'static, CardCache> {
+    CARD_CACHE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn count(what: usize) {
+    CACHE_STATS[what].fetch_add(1, Ordering::Relaxed);
+}
+
+/// The parsed card data of `text`, from the cache or parsed now (`load_raw`) and cached.
+fn cached_raw(text: &str) -> Result<Arc<RawDb>, String> {
+    let same = |e: &RawEntry| e.text.len() == text.len() && &*e.text == text;
+    {
+        let mut c = card_cache();
+        if let Some(i) = c.raws.iter().position(same) {
+            let e = c.raws.remove(i);
+            let raw = e.raw.clone();
+            c.raws.push(e);
+            count(RAW_HIT);
+            return Ok(raw);
+        }
+    }
+    count(RAW_MISS);
+    let raw = Arc::new(load_raw(text)?);
+    let mut c = card_cache();
+    if !c.raws.iter().any(same) {
+        if c.raws.len() >= CACHED_TEXTS {
+            let old = c.raws.remove(0);
+            // the compiled sets of an evicted text go with it
+            c.dbs.retain(|d| !Arc::ptr_eq(&d.raw, &old.raw));
+        }
+        c.raws.push(RawEntry { text: text.into(), raw: raw.clone() });
+    }
+    Ok(raw)
+}
+
+/// The compiled card set of `text` with `overrides`, from the cache or built now and cached.
+fn cached_db(text: &str, overrides: Vec<(String, ParamValue)>) -> Result<Arc<CardDb>, String> {
+    let raw = cached_raw(text)?;
+    {
+        let mut c = card_cache();
+        if let Some(i) = c.dbs.iter().position(|e| Arc::ptr_eq(&e.raw, &raw) && e.overrides == overrides) {
+            let e = c.dbs.remove(i);
+            let db = e.db.clone();
+            c.dbs.push(e);
+            count(DB_HIT);
+            return Ok(db);
+        }
+    }
+    count(DB_MISS);
+    let db = Arc::new(build_db(&raw, &overrides)?);
+    let mut c = card_cache();
+    // the text may have been evicted meanwhile: then do not keep the set either
+    if c.raws.iter().any(|e| Arc::ptr_eq(&e.raw, &raw)) && !c.dbs.iter().any(|e| Arc::ptr_eq(&e.raw, &raw) && e.overrides == overrides) {
+        if c.dbs.len() >= CACHED_DBS {
+            c.dbs.remove(0);
+        }
+        c.dbs.push(DbEntry { raw, overrides, db: db.clone() });
+    }
+    Ok(db)
+}
+
+fn make_db(card_data: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<Arc<CardDb>> {
     let overrides = parse_params(params)?;
-    let raw = load_raw(card_data).map_err(verr)?;
-    build_db(&raw, &overrides).map_err(verr)
+    cached_db(card_data, overrides).map_err(verr)
+}
+
+/// Test hook: the card cache's counters since the process started (or the last
+/// `_card_cache_clear`), and how many entries it holds.
+#[pyfunction]
+fn _card_cache_stats<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    let get = |i: usize| CACHE_STATS[i].load(Ordering::Relaxed);
+    d.set_item("raw_hits", get(RAW_HIT))?;
+    d.set_item("raw_misses", get(RAW_MISS))?;
+    d.set_item("db_hits", get(DB_HIT))?;
+    d.set_item("db_misses", get(DB_MISS))?;
+    let c = card_cache();
+    d.set_item("texts", c.raws.len())?;
+    d.set_item("dbs", c.dbs.len())?;
+    Ok(d)
+}
+
+/// Test hook: empty the card cache and zero its counters (the next call parses afresh).
+#[pyfunction]
+fn _card_cache_clear() {
+    let mut c = card_cache();
+    c.raws.clear();
+    c.dbs.clear();
+    for s in &CACHE_STATS {
+        s.store(0, Ordering::Relaxed);
+    }
 }
 
 #[pyfunction]
@@ -165,7 +296,7 @@ fn version() -> &'static str {
 #[pyfunction]
 fn card_data_hash(card_data: &str) -> PyResult<String> {
     guarded("card_data_hash", || {
-        let raw = load_raw(card_data).map_err(verr)?;
+        let raw = cached_raw(card_data).map_err(verr)?;
         Ok(format!("{:016x}", raw.hash))
     })
 }
@@ -216,7 +347,7 @@ fn parameter_table<'py>(py: Python<'py>, card_data: &str) -> PyResult<Bound<'py,
 }
 
 fn parameter_table_impl<'py>(py: Python<'py>, card_data: &str) -> PyResult<Bound<'py, PyDict>> {
-    let raw = load_raw(card_data).map_err(verr)?;
+    let raw = cached_raw(card_data).map_err(verr)?;
     let reg = registry(&raw);
     let d = PyDict::new(py);
     d.set_item("name", reg.iter().map(|p| p.name.clone()).collect::<Vec<_>>())?;
@@ -455,6 +586,8 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(play, m)?)?;
     m.add_function(wrap_pyfunction!(bot_table, m)?)?;
     m.add_function(wrap_pyfunction!(_pools_built, m)?)?;
+    m.add_function(wrap_pyfunction!(_card_cache_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(_card_cache_clear, m)?)?;
     m.add("MAX_THREADS", MAX_THREADS)?;
     m.add("AVAILABLE_THREADS", available_threads())?;
     // bytes of the raw result columns: per game, per game and seat, per card play
