@@ -19,7 +19,7 @@ from . import _core
 __all__ = ["Metric", "Targets", "ParamSpace", "load_targets", "param_kind", "MAX_TARGETS_FILE_BYTES"]
 
 #: Largest targets file read.
-MAX_TARGETS_FILE_BYTES = 1 << 20
+from ._data import MAX_TOML_FILE_BYTES as MAX_TARGETS_FILE_BYTES  # noqa: E402
 
 _SECTIONS = {"two_player", "four_player", "start_player", "turns", "change"}
 _KINDS = ("influence", "credibility", "cost_generic", "cost_pip", "copies", "keyword", "text", "rule")
@@ -336,27 +336,10 @@ def load_targets(targets: Union[str, "os.PathLike[str]", Mapping[str, Any], Targ
     if isinstance(targets, Mapping):
         return parse_targets(targets)
     if isinstance(targets, (str, os.PathLike)):
-        import tomllib
-
-        from ._data import read_capped
+        from ._data import read_toml_file
 
         path = os.fspath(targets)
-        try:
-            text = read_capped(path, MAX_TARGETS_FILE_BYTES, "targets file").decode("utf-8")
-        except FileNotFoundError:
-            raise ValueError(f"targets file not found: {path}") from None
-        except IsADirectoryError:
-            raise ValueError(f"targets file {path} is a directory") from None
-        except UnicodeDecodeError as e:
-            raise ValueError(f"targets file {path} is not valid UTF-8: {e}") from None
-        except OSError as e:
-            raise ValueError(f"cannot read targets file {path}: {e.strerror or e}") from None
-        try:
-            doc = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as e:
-            raise ValueError(f"targets file {path} is not valid TOML: {e}") from None
-        except RecursionError:
-            raise ValueError(f"targets file {path} is nested too deeply") from None
+        doc = read_toml_file(path, "targets file")
         try:
             return parse_targets(doc)
         except ValueError as e:

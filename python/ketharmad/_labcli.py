@@ -16,8 +16,8 @@ from typing import Any, Optional
 __all__ = ["add_lab_commands", "load_sweep_file", "MAX_SWEEP_FILE_BYTES", "MAX_SWEEP_DEPTH"]
 
 #: Largest sweep file read, and the deepest nesting of tables and arrays accepted in it.
-MAX_SWEEP_FILE_BYTES = 1 << 20
-MAX_SWEEP_DEPTH = 32
+from ._data import MAX_TOML_DEPTH as MAX_SWEEP_DEPTH  # noqa: E402
+from ._data import MAX_TOML_FILE_BYTES as MAX_SWEEP_FILE_BYTES  # noqa: E402
 
 _SWEEP_KEYS = {
     "grid", "points", "decks", "bots", "games", "seed", "baseline", "params", "start_player",
@@ -161,29 +161,9 @@ def load_sweep_file(path: str) -> dict[str, Any]:
     or bare dotted keys. The file may be at most 1 MiB, its tables and arrays nested at most
     32 deep; otherwise, or when it is not valid TOML, ``ValueError``.
     """
-    import tomllib
+    from ._data import read_toml_file
 
-    from ._data import read_capped
-
-    try:
-        text = read_capped(path, MAX_SWEEP_FILE_BYTES, "sweep file").decode("utf-8")
-    except FileNotFoundError:
-        raise ValueError(f"sweep file not found: {path}") from None
-    except IsADirectoryError:
-        raise ValueError(f"sweep file {path} is a directory") from None
-    except UnicodeDecodeError as e:
-        raise ValueError(f"sweep file {path} is not valid UTF-8: {e}") from None
-    except OSError as e:
-        raise ValueError(f"cannot read sweep file {path}: {e.strerror or e}") from None
-    too_deep = f"sweep file {path} is nested deeper than {MAX_SWEEP_DEPTH} levels"
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise ValueError(f"sweep file {path} is not valid TOML: {e}") from None
-    except RecursionError:  # arrays or inline tables nested thousands deep
-        raise ValueError(too_deep) from None
-    if _depth(doc) > MAX_SWEEP_DEPTH:
-        raise ValueError(too_deep)
+    doc = read_toml_file(path, "sweep file")
     unknown = sorted(set(doc) - _SWEEP_KEYS)
     if unknown:
         raise ValueError(
