@@ -235,6 +235,13 @@ def test_bad_targets_file(tmp_path: Path) -> None:
         load_targets(p)
     with pytest.raises(ValueError, match="not found"):
         load_targets(tmp_path / "missing.toml")
+    # the same caps as every TOML input (issue 9 item 10): nesting and size
+    p.write_text("a = " + "[" * 40 + "]" * 40 + "\n")
+    with pytest.raises(ValueError, match="nested deeper than 32"):
+        load_targets(p)
+    p.write_text("# " + "x" * (1 << 20) + "\n")
+    with pytest.raises(ValueError, match="larger than|exceeds|MiB|bytes"):
+        load_targets(p)
 
 
 def test_targets_defaults_and_example_file() -> None:
