@@ -58,7 +58,7 @@ fn checked_game(db: &CardDb, spec: &BatchSpec, index: u64, context: &str) -> Gam
     let r = match run {
         Ok(r) => r,
         Err(e) => {
-            let msg = e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
+            let msg = ketharmad::batch::panic_message(&*e);
             panic!("{context}: game {index} of batch seed {} panicked: {msg}", spec.seed);
         }
     };

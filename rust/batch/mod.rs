@@ -482,6 +482,14 @@ pub fn run_batch_with(db: &CardDb, spec: &BatchSpec, record_plays: bool, first_g
     run_batch_stoppable(db, spec, record_plays, first_game, &Stop::new()).map_err(|e| e.to_string())
 }
 
+/// The text of a caught panic (its `String` or `&str` payload).
+pub fn panic_message(e: &(dyn std::any::Any + Send)) -> String {
+    e.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "unknown panic".into())
+}
+
 /// Games per block and worker thread: a block is played in parallel, then appended to the
 /// columns in game order, so only one block of per-game records is held at a time.
 const BLOCK_PER_THREAD: u64 = 1024;
@@ -516,14 +524,7 @@ pub fn run_batch_stoppable(db: &CardDb, spec: &BatchSpec, record_plays: bool, fi
                         }
                         play_one_stoppable(slot, db, spec, i, false, false, record_plays, Some(stop)).0
                     }))
-                    .map_err(|e| {
-                        let msg = e
-                            .downcast_ref::<String>()
-                            .cloned()
-                            .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
-                            .unwrap_or_else(|| "unknown panic".into());
-                        BatchError::Panicked(format!("game {i} (seed {}) panicked: {msg}", game_seed(spec.seed, i)))
-                    })
+                    .map_err(|e| BatchError::Panicked(format!("game {i} (seed {}) panicked: {}", game_seed(spec.seed, i), panic_message(&*e))))
                 },
             )
             .collect_into_vec(out);

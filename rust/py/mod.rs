@@ -9,7 +9,7 @@
 //! `RuntimeError`.
 
 use crate::batch::{
-    available_threads, play_one_stoppable, pools_built, run_batch_stoppable, BatchError, BatchSpec, Columns, Stop,
+    available_threads, panic_message, play_one_stoppable, pools_built, run_batch_stoppable, BatchError, BatchSpec, Columns, Stop,
     GAME_ROW_BYTES, MAX_THREADS, PLAY_ROW_BYTES, SEAT_ROW_BYTES,
 };
 use crate::bots::{search, BotSpec, BOT_KINDS};
@@ -27,14 +27,6 @@ use std::time::Duration;
 
 fn verr(e: String) -> PyErr {
     PyValueError::new_err(e)
-}
-
-/// The text of a caught panic.
-fn panic_message(e: &(dyn std::any::Any + Send)) -> String {
-    e.downcast_ref::<String>()
-        .cloned()
-        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
-        .unwrap_or_else(|| "unknown panic".into())
 }
 
 /// Run the body of an entry point; a panic becomes `RuntimeError` (never a PanicException).
