@@ -8,8 +8,11 @@ Stages (docs/balance.md has the statistics of each):
    metric, as a paired difference with a standard error.
 2. **Propose** — a beam search over the screened effects (additive model) for the smallest
    edit sets predicted to bring every metric inside its band.
+2b. **Descend** — a measured greedy descent from the starting point: each round plays the
+   current point and the moves the (re-fitted) effect model rates best on fresh games, and
+   takes the best measured move; then drops edits that do not help (pruning).
 3. **Search** — Optuna multi-objective (worst scaled deviation, number of edits, total
-   change), ask-and-tell, seeded with the proposals, over the most effective parameters;
+   change), ask-and-tell, seeded with the descent's path and the proposals, over the most effective parameters;
    skipped (and said so) when Optuna is not installed.
 4. **Race** — successive halving of the finalists on more games; a candidate is dropped as
    soon as an interval shows a band violation (Holm-corrected over candidates and metrics).
@@ -36,7 +39,7 @@ import numpy as np
 import polars as pl
 
 from . import _core
-from ._balance_eval import HOLDOUT_BLOCK, Evaluator, Journal, MetricStats, card_text_hash, paired, point_key, stats
+from ._balance_eval import DESCENT_BLOCK, HOLDOUT_BLOCK, Evaluator, Journal, MetricStats, card_text_hash, paired, point_key, stats
 from ._balance_targets import DEFAULT_SEARCH_STEPS, Metric, ParamSpace, Targets, load_targets
 from ._data import CardDataSource, describe_card_data, load_card_data
 from ._frames import parameter_frame
@@ -46,17 +49,23 @@ __all__ = ["balance", "BalanceResult", "write_card_data"]
 
 _N = NormalDist()
 #: Default budget in games when none is given.
-DEFAULT_BUDGET = 2_000_000
+DEFAULT_BUDGET = 3_000_000
 #: Games per block: per 2-player cell (pair and start side) and per 4-player seating.
 DEFAULT_GAMES_2P = 50
-DEFAULT_GAMES_4P = 2
+DEFAULT_GAMES_4P = 6
 #: Share of the budget for each stage (what a stage does not use passes on).
-_SHARE = {"screen": 0.30, "search": 0.30, "race": 0.20, "confirm": 0.20}
+_SHARE = {"screen": 0.20, "descend": 0.40, "search": 0.10, "race": 0.10, "confirm": 0.20}
 #: Finalists entering the race, parameters in the search space.
 MAX_FINALISTS = 8
 MAX_SEARCH_PARAMS = 12
 MAX_TRIALS = 400
 BEAM_WIDTH = 6
+#: Descent: moves measured per round, the part of each band it aims for, blocks per point
+#: (in units of the screen's blocks, doubled once when every metric is in band).
+DESCENT_MOVES = 6
+DESCENT_INNER = 0.5
+DESCENT_BLOCKS = 8
+DESCENT_REFINE = 2
 
 #: Test hook: called with the number of evaluations played so far after each one is journaled.
 _after_evaluation: Optional[Callable[[int], None]] = None
@@ -173,6 +182,8 @@ class _Run:
         self.history: list[dict[str, Any]] = []
         self.notes: list[str] = []
         self.G = ev.games_per_block()
+        self.widest: dict[str, tuple[int, list[tuple[int, int]]]] = {}  # point -> most games measured
+        self.screen_blocks = 1
 
     # every evaluation goes through here: budget accounting, history, hook
     def vectors(
@@ -192,6 +203,10 @@ class _Run:
         vec = self.ev.vectors(point, ranges, bots)
         st = {m.name: stats(m, vec[m.name]) for m in self.metrics}
         games = sum(b1 - b0 for b0, b1 in ranges) * self.G
+        if bots is None:
+            pk = point_key(point)
+            if games > self.widest.get(pk, (0, []))[0]:
+                self.widest[pk] = (games, list(ranges))
         summ = _summary(self.metrics, st)
         self.history.append(
             {
@@ -212,14 +227,18 @@ class _Run:
     def st(self, vec: Mapping[str, np.ndarray]) -> dict[str, MetricStats]:
         return {m.name: stats(m, vec[m.name]) for m in self.metrics}
 
-    def left(self, stage: str) -> int:
-        """Games this stage may still use: its share plus what earlier stages left."""
+    def upto(self, stage: str) -> int:
+        """Games the run may have used by the end of ``stage``: the shares up to it."""
         upto = 0.0
         for name, share in _SHARE.items():
             upto += share
             if name == stage:
                 break
-        return int(upto * self.budget) - self.used
+        return int(upto * self.budget)
+
+    def left(self, stage: str) -> int:
+        """Games this stage may still use: its share plus what earlier stages left."""
+        return self.upto(stage) - self.used
 
     # ------------------------------------------------------------ screen
 
@@ -365,6 +384,172 @@ class _Run:
                 out.append(c)
         return out[: 2 * MAX_FINALISTS]
 
+    # ------------------------------------------------------------ descend
+
+    def _score(self, values: np.ndarray, inner: float) -> np.ndarray:
+        """Sum over metrics of the squared excess over the inner ``inner`` part of each band
+        (0 when every metric is inside it), for one or many predicted metric vectors."""
+        target = np.array([m.target for m in self.metrics])
+        lo = np.array([m.target - m.low for m in self.metrics])
+        hi = np.array([m.high - m.target for m in self.metrics])
+        dev = values - target
+        half = np.where(dev >= 0, hi, lo)
+        over = np.maximum(0.0, np.abs(dev) / np.maximum(half, 1e-9) - inner)
+        return (over**2).sum(axis=-1)
+
+    def descend(
+        self, base_st: Mapping[str, MetricStats], effects: Mapping[tuple[str, int], Mapping[str, MetricStats]]
+    ) -> list[Candidate]:
+        """Measured greedy descent. Each round plays the current point and the
+        ``DESCENT_MOVES`` moves the effect model rates best on a fresh set of blocks (common
+        random numbers within the round, new games every round, so the path is not fitted to
+        one sample); the best measured move is taken when it lowers the measured score. Each
+        measured move replaces the model's per-step effect of that parameter and direction,
+        so the model is re-fitted where the run is and effects that change with the balance
+        do not overshoot. An edited parameter may move again (no new edit). Ends when every
+        metric is in the inner part of its band on twice the games, no move helps two rounds
+        running, or the stage's budget is spent; then each edit is dropped in turn when the
+        rest scores as well on fresh games (pruning)."""
+        self.meter.stage = "descend"
+        names = self.order
+        eff: dict[tuple[str, int], np.ndarray] = {
+            k: np.array([_shrunk(v[m.name]) for m in self.metrics]) for k, v in effects.items()
+        }
+        limit = self.upto("descend")
+        # blocks per point: DESCENT_BLOCKS screen blocks, fewer when the stage's share would
+        # not pay for about 10 rounds of (1 + DESCENT_MOVES) points
+        room = max(0, limit - self.used) // (10 * (1 + DESCENT_MOVES) * self.G)
+        nb = max(1, min(DESCENT_BLOCKS * self.screen_blocks, room))
+        K = self.targets.max_edits
+        N = self.targets.max_edits_per_card
+        inner = DESCENT_INNER
+        cursor = DESCENT_BLOCK
+
+        def fresh() -> list[tuple[int, int]]:
+            nonlocal cursor
+            r = [(cursor, cursor + nb)]
+            cursor += nb
+            return r
+
+        def measure(point: Mapping[str, int], rng: list[tuple[int, int]]) -> np.ndarray:
+            st = self.st(self.vectors(point, rng, "descend"))
+            return np.array([st[m.name].value for m in self.metrics])
+
+        def steps(name: str, point: Mapping[str, int]) -> int:
+            p = self.space[name]
+            return (point.get(name, p.default) - p.default) // p.step
+
+        def per_point() -> int:
+            return nb * self.G
+
+        path: list[Candidate] = []
+
+        def prune(x: dict[str, int], slack: float) -> dict[str, int]:
+            """Drop each edit in turn (the model's least useful first) when the rest scores
+            at most ``slack`` worse on fresh games."""
+            def use(n: str) -> float:
+                e = eff.get((n, 1 if steps(n, x) > 0 else -1))
+                return float(self._score(vx - abs(steps(n, x)) * e, inner)) if e is not None else 0.0
+
+            for n in sorted(x, key=lambda n: (use(n), names.index(n))):
+                if len(x) < 2 or self.used + 2 * per_point() > self.upto("search"):
+                    break
+                rng = fresh()
+                y = {m: v for m, v in x.items() if m != n}
+                sy = float(self._score(measure(y, rng), inner))
+                if sy <= float(self._score(measure(x, rng), inner)) + slack:
+                    x = y
+                    path.append(Candidate(dict(x), "descend"))
+            return x
+
+        x: dict[str, int] = {}
+        vx = measure(x, [(0, self.screen_blocks)])
+        refined = 0
+        stale = 0
+        pruned = 0
+        while self.used + (1 + DESCENT_MOVES) * per_point() <= limit:
+            rng = fresh()
+            vx = measure(x, rng)
+            sx = float(self._score(vx, inner))
+            if sx == 0:
+                if refined >= DESCENT_REFINE:
+                    break
+                refined += 1  # in the inner band: check and go on with twice the games
+                nb *= 2
+                continue
+            cards: dict[str, int] = {}
+            for n in x:
+                c = self.space[n].card
+                cards[c] = cards.get(c, 0) + 1
+            moves: list[tuple[float, str, int]] = []
+            for n in names:
+                p = self.space[n]
+                k0 = steps(n, x)
+                new_edit = n not in x
+                if new_edit and (len(x) >= K or cards.get(p.card, 0) >= N):
+                    continue
+                best_n: Optional[tuple[float, str, int]] = None
+                for k in range((p.low - p.default) // p.step, (p.high - p.default) // p.step + 1):
+                    if k == k0:
+                        continue
+                    e = eff.get((n, 1 if k > k0 else -1))
+                    if e is None:
+                        continue
+                    pred = vx + abs(k - k0) * e
+                    # a new edit costs a little, each step a little less; a move back to the
+                    # printed value removes an edit
+                    sc = float(self._score(pred, inner)) + 0.01 * (new_edit and k != 0) - 0.01 * (k == 0) + 0.001 * abs(k)
+                    if best_n is None or sc < best_n[0]:
+                        best_n = (sc, n, k)
+                if best_n is not None and best_n[0] < sx:
+                    moves.append(best_n)
+            moves.sort(key=lambda t: (t[0], names.index(t[1])))
+            moves = moves[stale * DESCENT_MOVES : (stale + 1) * DESCENT_MOVES]
+            if not moves:
+                break
+            tried = []
+            for _, n, k in moves:
+                p = self.space[n]
+                y = dict(x)
+                if k == 0:
+                    y.pop(n, None)
+                else:
+                    y[n] = p.default + k * p.step
+                y = {m: y[m] for m in names if m in y}
+                vy = measure(y, rng)
+                k0 = steps(n, x)
+                # the measured per-step effect of this move replaces the model's
+                eff[(n, 1 if k > k0 else -1)] = (vy - vx) / abs(k - k0)
+                tried.append((float(self._score(vy, inner)) + 0.01 * (len(y) - len(x)), n, y))
+            tried.sort(key=lambda t: (t[0], names.index(t[1])))
+            sc, _, y = tried[0]
+            if sc < sx - 1e-9:
+                x = y
+                path.append(Candidate(dict(x), "descend"))
+                stale = 0
+            else:
+                stale += 1  # next round: the model's next best moves
+                if stale >= 2:
+                    # stuck with every edit used: drop the edits that help least (a little
+                    # worse now, room for a better one), at most twice
+                    if len(x) >= K and pruned < 2:
+                        pruned += 1
+                        n_before = len(x)
+                        x = prune(x, 0.05 * sx + 0.02)
+                        if len(x) < n_before:
+                            stale = 0
+                            continue
+                    break
+        # pruning: drop each edit that does not help
+        x = prune(x, 0.0)
+        out: list[Candidate] = []
+        seen: set[str] = set()
+        for c in reversed(path):
+            if c.key not in seen:
+                seen.add(c.key)
+                out.append(c)
+        return out
+
     # ------------------------------------------------------------ search
 
     def search(
@@ -412,7 +597,7 @@ class _Run:
                 study.enqueue_trial({n: (c.point.get(n, self.space[n].default) - self.space[n].default) // self.space[n].step for n in names})
             seen = {c.key for c in evaluated}
             for _ in range(trials):
-                if self.used + per_trial > int((_SHARE["screen"] + _SHARE["search"]) * self.budget):
+                if self.used + per_trial > self.upto("search"):
                     break
                 trial = study.ask()
                 point = {}
@@ -458,11 +643,15 @@ class _Run:
         rng0 = [(0, s)]
         scored = []
         for c in pool:
-            scored.append((self._rank(c, self.st(self.vectors(c.point, rng0, "race"))), c))
+            # rank on the most games this point was already played on (descent points on
+            # more than the screen's blocks); a point seen only by the search on one block
+            self.vectors(c.point, rng0, "race")
+            wide = self.widest[c.key][1]
+            scored.append((self._rank(c, self.st(self.ev.vectors(c.point, wide))), c))
         scored.sort(key=lambda t: t[0])
         alive = [c for _, c in scored[:MAX_FINALISTS]]
         blocks = s
-        limit = int((_SHARE["screen"] + _SHARE["search"] + _SHARE["race"]) * self.budget)
+        limit = self.upto("race")
         while len(alive) > 2:
             nb = blocks * 2
             if self.used + len(alive) * (nb - blocks) * self.G > limit:
@@ -632,8 +821,8 @@ def balance(
             at 50 % +- 5, every 4-player share at 25 % +- 4; docs/balance.md).
         bots: one bot spec for every seat (default ``"heuristic"``).
         seed: the run's seed: the same seed gives the same proposals, any thread count.
-        budget: games in total (default 2,000,000); stages share it 30/30/20/20 (screen,
-            search, race, confirm with ablation and robustness). The screen always measures
+        budget: games in total (default 3,000,000); stages share it 20/40/10/10/20 (screen,
+            descend, search, race, confirm with ablation and robustness). The screen always measures
             each allowed parameter once, even when that exceeds a small budget.
         executor: reserved for the shared plan runner (must be None for now).
         card_data: the card file to balance (default: the packaged one).
@@ -757,7 +946,8 @@ def _balance(run: _Run, tg: Targets, space: list[ParamSpace], seed: int, alt_bot
     spc = run.space
     s, base_st, effects = run.screen()
     proposals = run.propose(base_st, effects)
-    pool = run.search(proposals, effects, base_st, seed)
+    descent = run.descend(base_st, effects)
+    pool = run.search(descent + proposals, effects, base_st, seed)
     finalists = run.race(pool) if pool else []
 
     # ---- confirm on holdout blocks
@@ -870,7 +1060,7 @@ def _balance(run: _Run, tg: Targets, space: list[ParamSpace], seed: int, alt_bot
 
     # ---- tables
     cands: dict[str, Candidate] = {}
-    for c in [*proposals, *pool, *finalists]:
+    for c in [*descent, *proposals, *pool, *finalists]:
         cands.setdefault(c.key, c)
     prow = []
     hist = pl.DataFrame(run.history)

@@ -28,12 +28,14 @@ import numpy as np
 from . import _core
 from ._balance_targets import Metric, Targets
 
-__all__ = ["Evaluator", "Journal", "HOLDOUT_BLOCK", "point_key", "MetricStats"]
+__all__ = ["Evaluator", "Journal", "HOLDOUT_BLOCK", "DESCENT_BLOCK", "point_key", "MetricStats"]
 
 #: Game-index distance between cells (a cell never reaches the next one's games).
 CELL_STRIDE = 1 << 36
 #: First block of the holdout game range (confirmation and ablation only).
 HOLDOUT_BLOCK = 1 << 24
+#: First block of the descent's rounds (each round plays fresh blocks from here on).
+DESCENT_BLOCK = 1 << 20
 _FOUR_P_CELL0 = 64  # 4-player cells come after every 2-player cell
 JOURNAL_VERSION = 1
 

@@ -29,11 +29,14 @@ _NUMBERED_KEYWORDS = {"scandal", "expose", "movement", "defector", "lone", "symp
 DEFAULT_2P_TARGET, DEFAULT_2P_TOL = 0.50, 0.05
 DEFAULT_4P_TARGET, DEFAULT_4P_TOL = 0.25, 0.04
 #: Parameters a balance run may change when ``change.allow`` is not given.
-DEFAULT_ALLOW = ("*.influence", "*.credibility", "*.cost_generic")
+DEFAULT_ALLOW = ("*",)
+#: What never changes unless the targets give their own ``freeze``: copies (a deck's card
+#: count) and the coloured cost pips (what a faction can pay at all).
+DEFAULT_FREEZE = ("*.copies", "*.cost_f", "*.cost_m", "*.cost_u")
 DEFAULT_MAX_EDITS = 15
 DEFAULT_MAX_EDITS_PER_CARD = 2
 #: How many steps the search may move one parameter when no ``max_change`` is given.
-DEFAULT_SEARCH_STEPS = 3
+DEFAULT_SEARCH_STEPS = 5
 
 
 @dataclass(frozen=True)
@@ -309,7 +312,7 @@ def parse_targets(doc: Mapping[str, Any]) -> Targets:
 
     ch = _table("targets.change", doc.get("change", {}), {"allow", "freeze", "kinds", "max_edits", "max_edits_per_card"})
     allow = _patterns("targets.change.allow", ch["allow"]) if "allow" in ch else list(DEFAULT_ALLOW)
-    freeze = _patterns("targets.change.freeze", ch["freeze"]) if "freeze" in ch else []
+    freeze = _patterns("targets.change.freeze", ch["freeze"]) if "freeze" in ch else list(DEFAULT_FREEZE)
     kinds: dict[str, dict[str, int]] = {}
     raw_kinds = ch.get("kinds", {})
     if not isinstance(raw_kinds, Mapping):

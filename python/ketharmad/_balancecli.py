@@ -8,6 +8,8 @@ from typing import Any
 
 __all__ = ["add_balance_command"]
 
+from ._data import CARD_DATA_HELP  # noqa: E402
+
 
 def _cmd_balance(args: argparse.Namespace) -> None:
     from ._balance import balance
@@ -52,13 +54,13 @@ def add_balance_command(sub: Any) -> None:
     p = sub.add_parser("balance", help="find the fewest card-number edits that balance the matchups")
     p.add_argument("targets", metavar="TARGETS.toml", help="targets file (docs/balance.md)")
     p.add_argument("--out", metavar="FOLDER", help="write Parquet tables, report.md, plots and cards_balanced.toml here")
-    p.add_argument("--budget", type=int, default=None, help="games in total (default: 2,000,000)")
+    p.add_argument("--budget", type=int, default=None, help="games in total (default: 3,000,000)")
     p.add_argument("--seed", type=int, default=0, help="seed (default: 0)")
     p.add_argument("--bots", nargs="+", default=None, metavar="BOT", help="bot spec (default: heuristic)")
     p.add_argument("--journal", metavar="FILE", help="JSON-lines journal: resume an interrupted run")
     p.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
     p.add_argument("--param", action="append", metavar="NAME=VALUE", help="fixed override of the starting point")
-    p.add_argument("--card-data", metavar="PATH", help="card-data TOML file (default: packaged)")
+    p.add_argument("--card-data", metavar="PATH|SET", help=CARD_DATA_HELP)
     p.add_argument("--no-plots", action="store_true", help="report.md without plots (default: plots when matplotlib is installed)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress line on stderr (default: when stderr is a terminal)")  # fmt: skip

@@ -10,6 +10,9 @@ from typing import Any, Optional, Union
 
 __all__ = [
     "CardDataSource",
+    "CARD_SETS",
+    "CARD_DATA_HELP",
+    "card_set_name",
     "load_card_data",
     "describe_card_data",
     "read_capped",
@@ -43,15 +46,33 @@ def read_capped(path: Union[str, "os.PathLike[str]"], limit: int, what: str) -> 
     return data
 
 
-@functools.lru_cache(maxsize=1)
-def _packaged_text() -> str:
-    resource = importlib.resources.files("ketharmad") / "data" / "cards.toml"
+#: The card sets shipped with the package, by name: ``card_data="balanced"`` (CLI
+#: ``--card-data balanced``) selects one; ``None`` or ``"draft"`` is the default set.
+CARD_SETS = {"draft": "cards.toml", "balanced": "cards_balanced.toml"}
+CARD_DATA_HELP = "card-data TOML file, or a packaged set: draft (the default) or balanced"
+
+
+@functools.lru_cache(maxsize=len(CARD_SETS))
+def _packaged_text(name: str = "draft") -> str:
+    file = CARD_SETS[name]
+    resource = importlib.resources.files("ketharmad") / "data" / file
     try:
         return resource.read_text(encoding="utf-8")
     except FileNotFoundError:  # a broken install, not a user error
         raise RuntimeError(
-            "the packaged card data (ketharmad/data/cards.toml) is missing; reinstall ketharmad"
+            f"the packaged card data (ketharmad/data/{file}) is missing; reinstall ketharmad"
         ) from None
+
+
+def card_set_name(card_data: object) -> Optional[str]:
+    """The packaged set ``card_data`` names ("draft", "balanced"), or None for a path. A
+    bare name wins over a file of that name in the working directory (pass ``./balanced``
+    for the file)."""
+    if card_data is None:
+        return "draft"
+    if isinstance(card_data, str) and card_data in CARD_SETS:
+        return card_data
+    return None
 
 
 # The last text read from each of a few paths, with its bytes: when a file is read again with
@@ -83,13 +104,15 @@ def _remember_text(path: Union[str, bytes], data: bytes, text: str) -> str:
 def load_card_data(card_data: CardDataSource = None) -> str:
     """Return the text of the card-data TOML file to hand to the Rust core.
 
-    ``None`` means the file shipped inside the package; otherwise ``card_data`` is the path
-    (``str`` or ``os.PathLike``) of a user's TOML file of at most 16 MiB. Raises
+    ``None`` (or ``"draft"``) means the reconstructed card set shipped inside the package,
+    ``"balanced"`` the packaged balanced set (docs/balanced_set.md); otherwise ``card_data``
+    is the path (``str`` or ``os.PathLike``) of a user's TOML file of at most 16 MiB. Raises
     ``ValueError`` naming the path when it cannot be read or is larger. The text itself is
     validated by the core.
     """
-    if card_data is None:
-        return _packaged_text()
+    name = card_set_name(card_data)
+    if name is not None:
+        return _packaged_text(name)
     if isinstance(card_data, bytes) or not isinstance(card_data, (str, os.PathLike)):
         raise ValueError(
             f"card_data must be None or a path to a TOML file, got {type(card_data).__name__}"
@@ -115,7 +138,10 @@ def load_card_data(card_data: CardDataSource = None) -> str:
 
 def describe_card_data(card_data: CardDataSource = None) -> str:
     """Human-readable name of a card-data source (for reprs and reports)."""
-    return "packaged" if card_data is None else os.fspath(card_data)
+    if card_data is None:
+        return "packaged"
+    name = card_set_name(card_data)
+    return f"packaged:{name}" if name is not None else os.fspath(card_data)
 
 
 def toml_depth(value: Any, limit: int = MAX_TOML_DEPTH) -> int:

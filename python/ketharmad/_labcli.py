@@ -19,6 +19,8 @@ __all__ = ["add_lab_commands", "load_sweep_file", "MAX_SWEEP_FILE_BYTES", "MAX_S
 from ._data import MAX_TOML_DEPTH as MAX_SWEEP_DEPTH  # noqa: E402
 from ._data import MAX_TOML_FILE_BYTES as MAX_SWEEP_FILE_BYTES  # noqa: E402
 
+from ._data import CARD_DATA_HELP  # noqa: E402
+
 _SWEEP_KEYS = {
     "grid", "points", "decks", "bots", "games", "seed", "baseline", "params", "start_player",
     "threads", "card_data",
@@ -82,7 +84,7 @@ def _lab_args(p: argparse.ArgumentParser, games_help: str, games_default: Option
     from .cli import PARAMS_FILE_HELP
 
     p.add_argument("--params", metavar="FILE", help=PARAMS_FILE_HELP)
-    p.add_argument("--card-data", metavar="PATH", help="card-data TOML file (default: packaged)")
+    p.add_argument("--card-data", metavar="PATH|SET", help=CARD_DATA_HELP)
     p.add_argument("--out", metavar="FOLDER",
                    help="write Parquet tables (with provenance) and report.md + PNG plots here")  # fmt: skip
     p.add_argument("--run-id", metavar="ID",

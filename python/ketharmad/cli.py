@@ -19,6 +19,8 @@ import polars as pl
 
 __all__ = ["main", "parse_param"]
 
+from ._data import CARD_DATA_HELP  # noqa: E402
+
 PARAMS_FILE_HELP = (
     "params TOML file of overrides, `name = value` (or [card_id] / [rules] tables); "
     "a --param of the same name overrides the file's value"
@@ -304,7 +306,7 @@ def _parser() -> argparse.ArgumentParser:
             "--params", metavar="FILE", help=PARAMS_FILE_HELP
         )
         p.add_argument(
-            "--card-data", metavar="PATH", help="card-data TOML file (default: packaged)"
+            "--card-data", metavar="PATH|SET", help=CARD_DATA_HELP
         )
 
     p = sub.add_parser("simulate", help="run many bot games and print win rates")
@@ -319,7 +321,7 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("cards", help="print the card reference, or --export a card file")
     p.add_argument("--faction", help="only this faction")
-    p.add_argument("--card-data", metavar="PATH", help="card-data TOML file (default: packaged)")
+    p.add_argument("--card-data", metavar="PATH|SET", help=CARD_DATA_HELP)
     p.add_argument("--export", metavar="FILE",
                    help="write a card-data TOML file with the --param/--params overrides applied")
     p.add_argument("--param", action="append", metavar="NAME=VALUE",
@@ -332,7 +334,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--match", metavar="TEXT",
                    help="only parameters whose name, card id or card name contains TEXT "
                         "(case and accents ignored: orban finds Orbán Viktor)")
-    p.add_argument("--card-data", metavar="PATH", help="card-data TOML file (default: packaged)")
+    p.add_argument("--card-data", metavar="PATH|SET", help=CARD_DATA_HELP)
     p.set_defaults(func=_cmd_params)
 
     p = sub.add_parser("bots", help="list bots and knobs, or run a tournament between bot specs")
@@ -344,7 +346,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
     p.add_argument("--param", action="append", metavar="NAME=VALUE", help="parameter override")
     p.add_argument("--params", metavar="FILE", help=PARAMS_FILE_HELP)
-    p.add_argument("--card-data", metavar="PATH", help="card-data TOML file (default: packaged)")
+    p.add_argument("--card-data", metavar="PATH|SET", help=CARD_DATA_HELP)
     p.set_defaults(func=_cmd_bots)
 
     p = sub.add_parser("play", help="replay one game of a batch and print its log")
