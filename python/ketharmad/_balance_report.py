@@ -110,7 +110,7 @@ def _md_table(headers: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def _heatmap(res: Any, table: pl.DataFrame, title: str, path: Path) -> Optional[Path]:
-    from ._labreport import _figure, _save
+    from .lab.report import _figure, _save
     from . import _core
 
     t = table.filter(pl.col("kind") == "2p")
@@ -137,7 +137,7 @@ def _heatmap(res: Any, table: pl.DataFrame, title: str, path: Path) -> Optional[
 
 
 def _pareto_plot(res: Any, path: Path) -> Optional[Path]:
-    from ._labreport import _figure, _save
+    from .lab.report import _figure, _save
 
     p = res.proposals
     if not p.height:
@@ -154,7 +154,7 @@ def _pareto_plot(res: Any, path: Path) -> Optional[Path]:
 
 
 def _sensitivity_plot(res: Any, path: Path, top: int = 12) -> Optional[Path]:
-    from ._labreport import _figure, _save
+    from .lab.report import _figure, _save
 
     s = res.screen
     if not s.height:
@@ -178,7 +178,7 @@ def write_balance_report(res: Any, folder: Any, plots: Optional[bool] = None, ru
 
     if plots is None:  # auto: plots when matplotlib is installed
         try:
-            from ._labreport import require_matplotlib
+            from .lab.report import require_matplotlib
 
             require_matplotlib()
             plots = True

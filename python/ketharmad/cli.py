@@ -1,5 +1,5 @@
 """Command line interface: ``ketharmad simulate | cards | params | play | bots`` and the
-balance lab ``ketharmad matchups | card-stats | sweep`` (see ``_labcli``).
+balance lab ``ketharmad matchups | card-stats | sweep`` (see ``lab.cli``).
 
 Invalid input (any ``ValueError``) prints ``error: <message>`` to stderr and exits with
 status 2, like argparse's own usage errors.
@@ -252,7 +252,7 @@ def _cmd_play(args: argparse.Namespace) -> None:
 
 
 def _cmd_bots(args: argparse.Namespace) -> None:
-    from ._tournament import bots, tournament
+    from .lab.tournament import bots, tournament
 
     if not args.specs:
         table = bots()
@@ -352,7 +352,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--game", type=int, default=0, help="game number within the batch (default: 0)")
     p.set_defaults(func=_cmd_play)
 
-    from ._labcli import add_lab_commands
+    from .lab.cli import add_lab_commands
 
     add_lab_commands(sub)
     from ._balancecli import add_balance_command

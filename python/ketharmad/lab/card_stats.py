@@ -14,9 +14,9 @@ from typing import Any, Optional
 import numpy as np
 import polars as pl
 
-from . import _core
-from ._data import CardDataSource, load_card_data
-from .stats import Z95, rate, wilson_bounds
+from .. import _core
+from .._data import CardDataSource, load_card_data
+from ..stats import Z95, rate, wilson_bounds
 
 __all__ = ["card_stats", "CardStatsResult", "expand_bits", "card_set_counts"]
 
@@ -128,12 +128,12 @@ class CardStatsResult:
         return str(getattr(self.batch, "card_data", ""))
 
     def _parquet_tables(self) -> dict[str, pl.DataFrame]:
-        from ._files import sim_tables
+        from .._files import sim_tables
 
         return {"card_stats": self.table, **sim_tables(self.batch)}
 
     def _provenance(self) -> dict[str, Any]:
-        from ._files import sim_provenance
+        from .._files import sim_provenance
 
         return sim_provenance(self.batch, kind="card_stats")
 
@@ -142,12 +142,12 @@ class CardStatsResult:
     ) -> dict[str, Any]:
         """Write ``card_stats`` and the batch's tables as Parquet with provenance; see
         :func:`ketharmad.write_run`."""
-        from ._files import write_run
+        from .._files import write_run
 
         return write_run(self, folder, run_id=run_id, overwrite=overwrite)
 
     def __repr__(self) -> str:
-        from ._report import card_stats_text
+        from .._report import card_stats_text
 
         return card_stats_text(self)
 
@@ -268,6 +268,6 @@ def card_stats(batch: Any, card_data: CardDataSource = None) -> CardStatsResult:
 
 
 def _cards_frame(text: str) -> pl.DataFrame:
-    from ._frames import card_frame
+    from .._frames import card_frame
 
     return card_frame(_core.card_table(text))

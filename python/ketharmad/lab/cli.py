@@ -16,8 +16,8 @@ from typing import Any, Optional
 __all__ = ["add_lab_commands", "load_sweep_file", "MAX_SWEEP_FILE_BYTES", "MAX_SWEEP_DEPTH"]
 
 #: Largest sweep file read, and the deepest nesting of tables and arrays accepted in it.
-from ._data import MAX_TOML_DEPTH as MAX_SWEEP_DEPTH  # noqa: E402
-from ._data import MAX_TOML_FILE_BYTES as MAX_SWEEP_FILE_BYTES  # noqa: E402
+from .._data import MAX_TOML_DEPTH as MAX_SWEEP_DEPTH  # noqa: E402
+from .._data import MAX_TOML_FILE_BYTES as MAX_SWEEP_FILE_BYTES  # noqa: E402
 
 _SWEEP_KEYS = {
     "grid", "points", "decks", "bots", "games", "seed", "baseline", "params", "start_player",
@@ -35,7 +35,7 @@ def _progress_enabled(args: argparse.Namespace) -> bool:
 
 
 def _chunk(args: argparse.Namespace, per_call: int) -> Optional[int]:
-    from ._progress import auto_chunk_size
+    from .._progress import auto_chunk_size
 
     return auto_chunk_size(per_call) if _progress_enabled(args) else None
 
@@ -47,12 +47,12 @@ def _check_out(args: argparse.Namespace) -> None:
         if args.run_id is not None or args.overwrite:
             raise ValueError("--run-id and --overwrite need --out FOLDER")
         return
-    from ._files import check_new_run, check_out_folder
+    from .._files import check_new_run, check_out_folder
 
     folder = check_out_folder(args.out)
     check_new_run(folder, args.run_id, args.overwrite)
     if not args.no_plots:
-        from ._labreport import require_matplotlib
+        from .report import require_matplotlib
 
         require_matplotlib()
 
@@ -61,8 +61,8 @@ def _finish(result: Any, args: argparse.Namespace) -> None:
     print(result)
     if not args.out:
         return
-    from ._files import write_run
-    from ._labreport import write_report
+    from .._files import write_run
+    from .report import write_report
 
     written = write_run(result, args.out, run_id=args.run_id, overwrite=args.overwrite)
     run_id = written["runs"].stem
@@ -79,7 +79,7 @@ def _lab_args(p: argparse.ArgumentParser, games_help: str, games_default: Option
     p.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
     p.add_argument("--param", action="append", metavar="NAME=VALUE",
                    help="parameter override, repeatable (see `ketharmad params`)")  # fmt: skip
-    from .cli import PARAMS_FILE_HELP
+    from ..cli import PARAMS_FILE_HELP
 
     p.add_argument("--params", metavar="FILE", help=PARAMS_FILE_HELP)
     p.add_argument("--card-data", metavar="PATH", help="card-data TOML file (default: packaged)")
@@ -95,8 +95,8 @@ def _lab_args(p: argparse.ArgumentParser, games_help: str, games_default: Option
 
 
 def _cmd_matchups(args: argparse.Namespace) -> None:
-    from ._matchups import matchups
-    from .cli import _bots, _params
+    from .matchups import matchups
+    from ..cli import _bots, _params
 
     _check_out(args)
     if args.players == 2:
@@ -119,9 +119,9 @@ def _cmd_matchups(args: argparse.Namespace) -> None:
 
 
 def _cmd_card_stats(args: argparse.Namespace) -> None:
-    from ._api import simulate
-    from ._cardstats import card_stats
-    from .cli import _bots, _params
+    from .._api import simulate
+    from .card_stats import card_stats
+    from ..cli import _bots, _params
 
     _check_out(args)
     batch = simulate(
@@ -140,13 +140,13 @@ def _cmd_card_stats(args: argparse.Namespace) -> None:
 
 
 def _depth(value: Any) -> int:
-    from ._data import toml_depth
+    from .._data import toml_depth
 
     return toml_depth(value, MAX_SWEEP_DEPTH)
 
 
 def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
-    from ._data import flatten_table
+    from .._data import flatten_table
 
     return flatten_table(table, prefix)
 
@@ -161,7 +161,7 @@ def load_sweep_file(path: str) -> dict[str, Any]:
     or bare dotted keys. The file may be at most 1 MiB, its tables and arrays nested at most
     32 deep; otherwise, or when it is not valid TOML, ``ValueError``.
     """
-    from ._data import read_toml_file
+    from .._data import read_toml_file
 
     doc = read_toml_file(path, "sweep file")
     unknown = sorted(set(doc) - _SWEEP_KEYS)
@@ -197,8 +197,8 @@ def load_sweep_file(path: str) -> dict[str, Any]:
 
 
 def _cmd_sweep(args: argparse.Namespace) -> None:
-    from ._sweep import sweep
-    from .cli import _bots, _params
+    from .sweep import sweep
+    from ..cli import _bots, _params
 
     kwargs = load_sweep_file(args.grid_file)
     _check_out(args)

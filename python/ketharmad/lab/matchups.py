@@ -10,11 +10,11 @@ from typing import Any, Optional, Union
 
 import polars as pl
 
-from . import _core
-from ._api import check_chunk_size, check_memory, run_batch
-from ._data import CardDataSource, describe_card_data, load_card_data
-from ._progress import Progress
-from ._validate import (
+from .. import _core
+from .._api import check_chunk_size, check_memory, run_batch
+from .._data import CardDataSource, describe_card_data, load_card_data
+from .._progress import Progress
+from .._validate import (
     BotSpec,
     _check_bot_spec,
     check_flag,
@@ -23,7 +23,7 @@ from ._validate import (
     check_seed,
     check_threads,
 )
-from .stats import rate, wilson_bounds
+from ..stats import rate, wilson_bounds
 
 __all__ = ["matchups", "MatchupResult"]
 
@@ -130,7 +130,7 @@ class MatchupResult:
         }
 
     def _provenance(self) -> dict[str, Any]:
-        from ._files import provenance
+        from .._files import provenance
 
         cols = [f"faction_{i}" for i in range(self.n_players)]
         decks = self.games.select(cols).unique(maintain_order=True).rows()
@@ -143,12 +143,12 @@ class MatchupResult:
         self, folder: Any, run_id: Optional[str] = None, overwrite: bool = False
     ) -> dict[str, Any]:
         """Write the tables as Parquet with provenance; see :func:`ketharmad.write_run`."""
-        from ._files import write_run
+        from .._files import write_run
 
         return write_run(self, folder, run_id=run_id, overwrite=overwrite)
 
     def __repr__(self) -> str:
-        from ._report import matchups_text
+        from .._report import matchups_text
 
         return matchups_text(self)
 

@@ -16,8 +16,8 @@ from typing import Any, Optional, Union
 
 import polars as pl
 
-from . import _core
-from ._report import (
+from .. import _core
+from .._report import (
     ci_text,
     degenerate_note,
     hidden_note,
@@ -28,7 +28,7 @@ from ._report import (
     sweep_rows,
     sweep_summary_rows,
 )
-from .stats import wilson_bounds
+from ..stats import wilson_bounds
 
 __all__ = ["write_report", "MissingDependencyError", "require_matplotlib"]
 
@@ -63,7 +63,7 @@ def _figure(width: float, height: float) -> Any:
 
 
 def _save(fig: Any, path: Path) -> Path:
-    from ._files import write_atomic
+    from .._files import write_atomic
 
     # under a temporary name, then renamed: a crash never leaves a truncated PNG
     return write_atomic(path, lambda tmp: fig.savefig(tmp, format="png", bbox_inches="tight"))
@@ -135,7 +135,7 @@ def sweep_differences(result: Any, name: str) -> pl.DataFrame:
     is an unordered faction pair ("ner – tisza", the win rate of the first faction, both
     seatings pooled) for 2-player matchups, else the matchup (seat 0); only matchups a swept
     parameter can affect. Columns ``line, value, point, games, diff, lo, hi``."""
-    from .stats import Z95
+    from ..stats import Z95
 
     base = result.points.filter(pl.col("point") == result.baseline).row(0, named=True)
     keep = result.points
@@ -285,7 +285,7 @@ def _length_rows(lengths: pl.DataFrame, keys: Sequence[str]) -> tuple[list[str],
 
 
 def _matchups_md(result: Any, folder: Path, plots: bool) -> list[str]:
-    from ._validate import bot_label
+    from .._validate import bot_label
 
     sp = result.start_player.row(0, named=True)
     out = [f"# Matchups: {result.n_players} players, bots {bot_label(result.bots)}", ""]
@@ -464,9 +464,9 @@ def write_report(
     (win rate against each swept parameter with error bars). ``plots=False`` writes the
     Markdown only (no matplotlib needed). Returns the path of ``report.md``.
     """
-    from ._cardstats import CardStatsResult
-    from ._matchups import MatchupResult
-    from ._sweep import SweepResult
+    from .card_stats import CardStatsResult
+    from .matchups import MatchupResult
+    from .sweep import SweepResult
 
     if plots:
         require_matplotlib()
@@ -486,7 +486,7 @@ def write_report(
     if run_id:
         lines += ["", f"Parquet tables of this run: `*/{run_id}.parquet` in this folder "
                       "(read with `pl.scan_parquet(folder / '<table>' / '*.parquet')`)."]  # fmt: skip
-    from ._files import write_atomic
+    from .._files import write_atomic
 
     text = "\n".join(lines) + "\n"
     return write_atomic(root / "report.md", lambda tmp: tmp.write_text(text, encoding="utf-8"))

@@ -13,11 +13,11 @@ from typing import Any, Optional, Union
 import numpy as np
 import polars as pl
 
-from . import _core
-from ._api import check_chunk_size, check_memory, check_start_player, run_batch
-from ._data import CardDataSource, describe_card_data, load_card_data
-from ._progress import Progress
-from ._validate import (
+from .. import _core
+from .._api import check_chunk_size, check_memory, check_start_player, run_batch
+from .._data import CardDataSource, describe_card_data, load_card_data
+from .._progress import Progress
+from .._validate import (
     check_bots,
     check_decks,
     check_flag,
@@ -26,7 +26,7 @@ from ._validate import (
     check_seed,
     check_threads,
 )
-from .stats import Z95, wilson_bounds
+from ..stats import Z95, wilson_bounds
 
 __all__ = ["sweep", "SweepResult", "grid_points", "deck_pairings"]
 
@@ -164,7 +164,7 @@ class SweepResult:
                 "sweep_games": self.games}  # fmt: skip
 
     def _provenance(self) -> dict[str, Any]:
-        from ._files import provenance
+        from .._files import provenance
 
         return provenance(
             "sweep", self._card_text, self.params, self.bots, self.decks, self.seed, self.n_games
@@ -175,19 +175,19 @@ class SweepResult:
     ) -> dict[str, Any]:
         """Write ``sweep``, ``sweep_points`` and ``sweep_games`` as Parquet with provenance;
         see :func:`ketharmad.write_run`."""
-        from ._files import write_run
+        from .._files import write_run
 
         return write_run(self, folder, run_id=run_id, overwrite=overwrite)
 
     def __repr__(self) -> str:
-        from ._report import sweep_text
+        from .._report import sweep_text
 
         return sweep_text(self)
 
 
 def _current_values(text: str, base: dict[str, ParamValue]) -> dict[str, Any]:
     """Every parameter's value without the grid: the card data's default, or ``params``."""
-    from ._frames import parameter_frame
+    from .._frames import parameter_frame
 
     info = parameter_frame(_core.parameter_table(text))
     out: dict[str, Any] = {}
@@ -209,7 +209,7 @@ def _is_current(point: Mapping[str, ParamValue], current: Mapping[str, Any]) -> 
 def _owners(text: str) -> dict[str, Optional[str]]:
     """Parameter name -> the faction whose deck holds its card, or None when it can reach
     every game (rules.*, keyword.*, Newsfeed, Event and token cards)."""
-    from ._frames import card_frame, parameter_frame
+    from .._frames import card_frame, parameter_frame
 
     cards = card_frame(_core.card_table(text))
     faction = dict(zip(cards["id"].to_list(), cards["faction"].to_list()))

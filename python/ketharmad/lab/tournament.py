@@ -12,11 +12,11 @@ from typing import Any, Optional, Union
 
 import polars as pl
 
-from . import _core
-from ._api import simulate
-from ._data import CardDataSource
-from ._validate import bot_label, check_decks, check_int, check_seed, _check_bot_spec
-from .stats import rate, wilson_bounds
+from .. import _core
+from .._api import simulate
+from .._data import CardDataSource
+from .._validate import bot_label, check_decks, check_int, check_seed, _check_bot_spec
+from ..stats import rate, wilson_bounds
 
 __all__ = ["bots", "tournament", "TournamentResult"]
 
