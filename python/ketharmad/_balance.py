@@ -635,7 +635,8 @@ def balance(
         budget: games in total (default 2,000,000); stages share it 30/30/20/20 (screen,
             search, race, confirm with ablation and robustness). The screen always measures
             each allowed parameter once, even when that exceeds a small budget.
-        executor: reserved for the shared plan runner (must be None for now).
+        executor: None (play here) or a ``concurrent.futures.Executor`` the plan runner
+            submits its shards to (``ketharmad.lab.plan.run_plan``); results do not depend on it.
         card_data: the card file to balance (default: the packaged one).
         params: fixed overrides that are part of the starting point (not edits).
         journal: a JSON-lines file of finished evaluations; an interrupted run resumed with
@@ -659,8 +660,6 @@ def balance(
     threads_ = check_threads(threads)
     base_params = check_params(params)
     progress = check_flag("progress", progress)
-    if executor is not None:
-        raise ValueError("executor: only None (the built-in runner) is supported so far")
     g2 = check_int("games_2p", games_2p, 1, 100_000)
     g4 = check_int("games_4p", games_4p, 1, 100_000)
     text = load_card_data(card_data)
@@ -692,7 +691,7 @@ def balance(
              "params": point_key(base_params)},
         )  # fmt: skip
     meter = _Meter(progress, budget_)
-    ev = Evaluator(text, tg, spec, seed_, threads_, g2, g4, base_params, journal=jr)
+    ev = Evaluator(text, tg, spec, seed_, threads_, g2, g4, base_params, journal=jr, executor=executor)
     ev.validate({})
     space = _valid_space(ev, space)
     run = _Run(ev, tg, space, budget_, meter)

@@ -11,7 +11,8 @@ from typing import Any, Optional, Union
 import polars as pl
 
 from .. import _core
-from .._api import check_chunk_size, check_memory, run_batch
+from .._api import check_chunk_size, check_memory
+from .plan import Plan, cell, run_plan
 from .._data import CardDataSource, describe_card_data, load_card_data
 from .._progress import Progress
 from .._validate import (
@@ -177,6 +178,7 @@ def matchups(
     games: Optional[int] = None,
     chunk_size: Optional[int] = None,
     progress: bool = False,
+    executor: Any = None,
 ) -> MatchupResult:
     """Every faction against every other, with the start player balanced.
 
@@ -239,7 +241,7 @@ def matchups(
         else:
             gps_ = DEFAULT_GAMES_PER_SIDE if games_per_side is None else games_per_side
             gps = check_int("games_per_side", gps_, 1)
-        return _two_player(gps, spec, seed_, params_, threads_, text, card_data, chunk_, progress)
+        return _two_player(gps, spec, seed_, params_, threads_, text, card_data, chunk_, progress, executor)
     total = DEFAULT_FFA_GAMES if games is None else check_int("games", games, 24)
     seatings = list(itertools.permutations(_core.FACTIONS, n))
     if total % len(seatings):
@@ -250,7 +252,7 @@ def matchups(
         )
     return _free_for_all(
         n, seatings, total // len(seatings), spec, seed_, params_, threads_, text, card_data,
-        chunk_, progress,
+        chunk_, progress, executor,
     )  # fmt: skip
 
 
@@ -264,41 +266,40 @@ def _two_player(
     card_data: CardDataSource,
     chunk: Optional[int],
     progress: bool,
+    executor: Any = None,
 ) -> MatchupResult:
     factions = list(_core.FACTIONS)
     pairs = [(a, b) for i, a in enumerate(factions) for b in factions[i:]]
     check_memory(f"matchups(games_per_side={gps:,})", 2 * gps * len(pairs), 2, min(chunk or gps, gps),
                  tables=("games", "players"), chunked=chunk is not None)  # fmt: skip
     bots = _seat_bots(spec, 2)
-    cell_params = []
-    for a, b in pairs:
+    # cell 2k + side: pair k with seat `side` starting, games (2k + side) * gps ..
+    plan = Plan(seed)
+    for k, (a, b) in enumerate(pairs):
         p = dict(params)
         if a == b:
             p.setdefault("rules.allow_mirror", True)
-        _core.validate(text, [a, b], bots, p)  # every cell is checked before anything runs
-        cell_params.append(p)
-    meter = Progress(2 * gps * len(pairs), "matchups", enabled=progress)
-    start = time.perf_counter()
-    games_parts = []
-    players_parts = []
-    for k, ((a, b), p) in enumerate(zip(pairs, cell_params)):
         for side in (0, 1):
-            frames = run_batch(
-                text, [a, b], bots, gps, seed, threads, p,
-                start_player=side, first_game=(2 * k + side) * gps, chunk_size=chunk,
-                progress=meter,
-            )  # fmt: skip
-            games_parts.append(
-                frames.games.with_columns(
-                    batch_seed=pl.lit(seed, pl.UInt64),
-                    faction_0=pl.lit(a),
-                    faction_1=pl.lit(b),
-                    mirror=pl.lit(a == b),
-                )
-            )
-            players_parts.append(frames.players)
+            plan.add(cell(text, [a, b], bots, p, (2 * k + side) * gps, gps, start_player=side))
+    plan.validate()  # every cell is checked before anything runs
+    meter = Progress(plan.games, "matchups", enabled=progress)
+    start = time.perf_counter()
+    results = run_plan(plan, threads=threads, shard_size=chunk, progress=meter, executor=executor)
     elapsed = time.perf_counter() - start
     meter.close()
+    games_parts = []
+    players_parts = []
+    for c, frames in zip(plan.cells, results):
+        a, b = c.decks
+        games_parts.append(
+            frames.games.with_columns(
+                batch_seed=pl.lit(seed, pl.UInt64),
+                faction_0=pl.lit(a),
+                faction_1=pl.lit(b),
+                mirror=pl.lit(a == b),
+            )
+        )
+        players_parts.append(frames.players)
     g = pl.concat(games_parts, rechunk=False)
     f0, f1 = pl.col("faction_0"), pl.col("faction_1")
     g = g.with_columns(
@@ -408,21 +409,23 @@ def _free_for_all(
     card_data: CardDataSource,
     chunk: Optional[int],
     progress: bool,
+    executor: Any = None,
 ) -> MatchupResult:
     bots = _seat_bots(spec, n)
     check_memory(f"matchups(players={n}, games={per * len(seatings):,})", per * len(seatings), n,
                  min(chunk or per, per), tables=("games", "players"), chunked=chunk is not None)  # fmt: skip
-    for seating in seatings:
-        _core.validate(text, list(seating), bots, params)
-    meter = Progress(per * len(seatings), f"matchups {n}p", enabled=progress)
+    # cell s: seating s, seat 0 starting, games s * per ..
+    plan = Plan(seed, [cell(text, seating, bots, params, s * per, per, start_player=0)
+                       for s, seating in enumerate(seatings)])  # fmt: skip
+    plan.validate()
+    meter = Progress(plan.games, f"matchups {n}p", enabled=progress)
     start = time.perf_counter()
+    results = run_plan(plan, threads=threads, shard_size=chunk, progress=meter, executor=executor)
+    elapsed = time.perf_counter() - start
+    meter.close()
     games_parts = []
     players_parts = []
-    for s, seating in enumerate(seatings):
-        frames = run_batch(
-            text, list(seating), bots, per, seed, threads, params,
-            start_player=0, first_game=s * per, chunk_size=chunk, progress=meter,
-        )  # fmt: skip
+    for s, (seating, frames) in enumerate(zip(seatings, results)):
         games_parts.append(
             frames.games.with_columns(
                 batch_seed=pl.lit(seed, pl.UInt64),
@@ -431,8 +434,6 @@ def _free_for_all(
             )
         )
         players_parts.append(frames.players)
-    elapsed = time.perf_counter() - start
-    meter.close()
     g = pl.concat(games_parts, rechunk=False)
     seat_faction = lambda col: pl.coalesce(  # noqa: E731
         [pl.when(pl.col(col) == i).then(pl.col(f"faction_{i}")) for i in range(n)]

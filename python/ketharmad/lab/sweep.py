@@ -14,7 +14,8 @@ import numpy as np
 import polars as pl
 
 from .. import _core
-from .._api import check_chunk_size, check_memory, check_start_player, run_batch
+from .._api import check_chunk_size, check_memory, check_start_player
+from .plan import Plan, cell, run_plan
 from .._data import CardDataSource, describe_card_data, load_card_data
 from .._progress import Progress
 from .._validate import (
@@ -248,6 +249,7 @@ def sweep(
     start_player: Optional[int] = None,
     chunk_size: Optional[int] = None,
     progress: bool = False,
+    executor: Any = None,
 ) -> SweepResult:
     """Play the same games at every point of a parameter grid and compare with a baseline.
 
@@ -305,41 +307,39 @@ def sweep(
     seat_bots = [check_bots(bots, len(d)) for d in pairings]
     starts = [check_start_player(start_player, len(d)) for d in pairings]
 
-    plans = []  # (point, pairing index, params) in run order
+    # one cell per point and pairing, point-major; every cell plays games 0 .. games-1 of
+    # the batch (common random numbers: the points of a pairing play the same games)
+    plan = Plan(seed_)
+    cell_point = []
     for i, point in enumerate(points):
         for j, deck in enumerate(pairings):
             merged = {**base, **point}
             if len(set(deck)) < len(deck):
                 merged.setdefault("rules.allow_mirror", True)
-            try:
-                _core.validate(text, deck, seat_bots[j], merged)
-            except ValueError as e:
-                raise ValueError(f"sweep point {i} {point}, decks {deck}: {e}") from None
-            plans.append((i, j, merged))
+            plan.add(cell(text, deck, seat_bots[j], merged, 0, games_, start_player=starts[j],
+                          output="games", label=f"sweep point {i} {point}, decks {deck}"))  # fmt: skip
+            cell_point.append(i)
+    plan.validate()
 
-    check_memory(f"sweep(games={games_:,}) over {len(plans)} point(s) and matchup(s)", games_ * len(plans),
+    check_memory(f"sweep(games={games_:,}) over {len(plan.cells)} point(s) and matchup(s)", plan.games,
                  max(len(d) for d in pairings), min(chunk_ or games_, games_), tables=("games",),
                  chunked=chunk_ is not None)  # fmt: skip
-    meter = Progress(games_ * len(plans), "sweep", enabled=progress)
+    meter = Progress(plan.games, "sweep", enabled=progress)
     start = time.perf_counter()
+    results = run_plan(plan, threads=threads_, shard_size=chunk_, progress=meter, executor=executor)
+    elapsed = time.perf_counter() - start
+    meter.close()
     parts = []
-    for i, j, merged in plans:
-        deck = pairings[j]
-        frames = run_batch(
-            text, deck, seat_bots[j], games_, seed_, threads_, merged,
-            start_player=starts[j], chunk_size=chunk_, progress=meter,
-        )  # fmt: skip
+    for i, c, frames in zip(cell_point, plan.cells, results):
         parts.append(
             frames.games.select(
                 pl.lit(i, pl.Int32).alias("point"),
-                pl.lit(matchup_label(deck)).alias("matchup"),
+                pl.lit(matchup_label(c.decks)).alias("matchup"),
                 "game", "seed", "start_player", "winner",
                 seat0_won=(pl.col("winner") == 0).fill_null(False),
                 turns="turns", rounds="rounds", end_reason="end_reason",
             )  # fmt: skip
         )
-    elapsed = time.perf_counter() - start
-    meter.close()
     g = pl.concat(parts, rechunk=False)
 
     names: list[str] = []

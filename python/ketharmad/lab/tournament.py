@@ -13,9 +13,9 @@ from typing import Any, Optional, Union
 import polars as pl
 
 from .. import _core
-from .._api import simulate
-from .._data import CardDataSource
-from .._validate import bot_label, check_decks, check_int, check_seed, _check_bot_spec
+from .._data import CardDataSource, load_card_data
+from .._validate import _check_bot_spec, bot_label, check_decks, check_int, check_params, check_seed, check_threads
+from .plan import Plan, cell, run_plan
 from ..stats import rate, wilson_bounds
 
 __all__ = ["bots", "tournament", "TournamentResult"]
@@ -88,6 +88,7 @@ def tournament(
     threads: Optional[int] = None,
     params: Optional[Mapping[str, Union[int, bool, str]]] = None,
     card_data: CardDataSource = None,
+    executor: Any = None,
 ) -> TournamentResult:
     """Play every pair of ``bots`` against each other.
 
@@ -123,21 +124,31 @@ def tournament(
             f"so every pairing and seating plays equally often), got {games_}; e.g. {allowed}"
         )
     per_cell = games_ // cells
-    rows = []
-    wins: dict[tuple[int, int], float] = {}
-    for i, j in itertools.combinations(range(len(specs)), 2):
-        wa = wb = unf = total = 0
+    threads_ = check_threads(threads)
+    params_ = check_params(params)
+    text = load_card_data(card_data)
+    # one batch (seed ``seed``): deck pairing d plays games d * per_cell .. (d + 1) * per_cell
+    # - 1, the same games for both seatings and every pair of bots (common random numbers)
+    plan = Plan(seed_)
+    bot_pairs = list(itertools.combinations(range(len(specs)), 2))
+    for i, j in bot_pairs:
         for d, deck in enumerate(pairings):
-            cell_seed = (seed_ * 1_000_003 + d) % (2**64)
             for a_seat in (0, 1):
                 seat_bots = [specs[i], specs[j]] if a_seat == 0 else [specs[j], specs[i]]
-                res = simulate(deck, seat_bots, games=per_cell, seed=cell_seed, threads=threads,
-                               params=params, card_data=card_data)
-                w = res.games["winner"]
+                plan.add(cell(text, deck, seat_bots, params_, d * per_cell, per_cell, output="outcomes"))
+    plan.validate()
+    results = iter(run_plan(plan, threads=threads_, executor=executor))
+    rows = []
+    wins: dict[tuple[int, int], float] = {}
+    for i, j in bot_pairs:
+        wa = wb = unf = total = 0
+        for _deck in pairings:
+            for a_seat in (0, 1):
+                w = next(results)["winner"]
                 wa += int((w == a_seat).sum())
                 wb += int((w == 1 - a_seat).sum())
-                unf += int(w.null_count())
-                total += res.games.height
+                unf += int((w < 0).sum())
+                total += len(w)
         rows.append({"bot_a": labels[i], "bot_b": labels[j], "games": total, "wins_a": wa,
                      "wins_b": wb, "unfinished": unf})
         wins[(i, j)] = wa + 0.5 * unf
