@@ -41,6 +41,7 @@ from ._balance_targets import DEFAULT_SEARCH_STEPS, Metric, ParamSpace, Targets,
 from ._data import CardDataSource, describe_card_data, load_card_data
 from ._frames import parameter_frame
 from ._validate import _check_bot_spec, check_flag, check_int, check_params, check_seed, check_threads
+from .lab.result import LabResult
 
 __all__ = ["balance", "BalanceResult", "write_card_data"]
 
@@ -500,7 +501,7 @@ class _Run:
 # ---------------------------------------------------------------- result
 
 
-class BalanceResult:
+class BalanceResult(LabResult):
     """The result of :func:`ketharmad.balance`.
 
     Attributes:
@@ -542,15 +543,19 @@ class BalanceResult:
 
         return write_balance_report(self, folder, plots=plots)
 
+    kind = "balance"
+
     def text(self) -> str:
         from ._balance_report import balance_text
 
         return balance_text(self)
 
-    def __repr__(self) -> str:
-        return self.text()
+    def _markdown(self, folder: Any, plots: bool) -> list[str]:
+        from ._balance_report import balance_markdown
 
-    def _parquet_tables(self) -> dict[str, pl.DataFrame]:
+        return balance_markdown(self, folder, plots)
+
+    def tables(self) -> dict[str, pl.DataFrame]:
         return {
             "balance_edits": self.edits,
             "balance_proposals": self.proposals,
@@ -561,10 +566,11 @@ class BalanceResult:
             **({"balance_robustness": self.robustness} if self.robustness is not None else {}),
         }
 
-    def _provenance(self) -> dict[str, Any]:
-        from ._files import provenance
+    def _decks(self) -> Any:
+        return self.pairs
 
-        return provenance("balance", self._card_text, self.params, self.bots, self.pairs, self.seed, self.games)
+    def _games_played(self) -> int:
+        return int(self.games)
 
 
 # ---------------------------------------------------------------- card file export

@@ -186,7 +186,19 @@ def write_balance_report(res: Any, folder: Any, plots: Optional[bool] = None, ru
             plots = False
     root = Path(folder)
     root.mkdir(parents=True, exist_ok=True)
-    res.write_card_data(root / "cards_balanced.toml")
+    md = balance_markdown(res, root, plots, run_id)
+    path = root / "report.md"
+    write_atomic(path, lambda tmp: tmp.write_text("\n".join(md) + "\n", encoding="utf-8"))
+    return path
+
+
+def balance_markdown(res: Any, root: Optional[Path], plots: bool, run_id: Optional[str] = None) -> list[str]:
+    """The lines of a balance run's ``report.md``; with a folder, the card file with the edits
+    applied is written there (``cards_balanced.toml``) and, with ``plots``, the PNGs."""
+    if plots and root is None:
+        raise ValueError("the balance report's plots need a folder")
+    if root is not None:
+        res.write_card_data(root / "cards_balanced.toml")
     md = [f"# Balance run {run_id or ''}".rstrip(), ""]
     md.append(
         f"{res.games:,} games, {res.elapsed:.1f} s, seed {res.seed}, bots `{res.bots}`, card data "
@@ -231,6 +243,4 @@ def write_balance_report(res: Any, folder: Any, plots: Optional[bool] = None, ru
         )  # fmt: skip
     if res.notes:
         md += ["", "## Notes", ""] + [f"* {n}" for n in res.notes]
-    path = root / "report.md"
-    write_atomic(path, lambda tmp: tmp.write_text("\n".join(md) + "\n", encoding="utf-8"))
-    return path
+    return md

@@ -251,28 +251,6 @@ def _cmd_play(args: argparse.Namespace) -> None:
     print(log)
 
 
-def _cmd_bots(args: argparse.Namespace) -> None:
-    from .lab.tournament import bots, tournament
-
-    if not args.specs:
-        table = bots()
-        with pl.Config(tbl_rows=100, fmt_str_lengths=90, tbl_width_chars=160):
-            print(table)
-        print("run a tournament: ketharmad bots random heuristic aggro --games 480")
-        return
-    specs = _bots(args.specs)
-    if not isinstance(specs, list):
-        specs = [specs]
-    decks = [args.decks] if args.decks else None
-    res = tournament(specs, decks=decks, games=args.games, seed=args.seed, threads=args.threads,
-                     params=_params(args.param, args.params, args.card_data), card_data=args.card_data)
-    print(f"tournament: {res.games_per_pair:,} games per pair, seats swapped, "
-          f"{len(res.decks)} deck pairing(s), common seeds per pairing")
-    with pl.Config(tbl_rows=100, fmt_str_lengths=60, tbl_width_chars=160, float_precision=3):
-        print(res.pairs)
-        print(res.ratings)
-
-
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ketharmad", description="Kétharmad card game simulator")
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
@@ -345,6 +323,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--param", action="append", metavar="NAME=VALUE", help="parameter override")
     p.add_argument("--params", metavar="FILE", help=PARAMS_FILE_HELP)
     p.add_argument("--card-data", metavar="PATH", help="card-data TOML file (default: packaged)")
+    from .lab.tournament import _cmd_bots
+
     p.set_defaults(func=_cmd_bots)
 
     p = sub.add_parser("play", help="replay one game of a batch and print its log")

@@ -4,19 +4,22 @@ bots (Bradley–Terry, reported on the Elo scale)."""
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import math
+import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
 import polars as pl
 
 from .. import _core
-from .._data import CardDataSource, load_card_data
+from .._api import check_memory
+from .._data import CardDataSource, describe_card_data, load_card_data
 from .._validate import _check_bot_spec, bot_label, check_decks, check_int, check_params, check_seed, check_threads
-from .plan import Plan, cell, run_plan
 from ..stats import rate, wilson_bounds
+from .plan import Plan, cell, run_plan
+from .result import LabResult
 
 __all__ = ["bots", "tournament", "TournamentResult"]
 
@@ -30,18 +33,76 @@ def bots() -> pl.DataFrame:
     return pl.DataFrame(_core.bot_table())
 
 
-@dataclass
-class TournamentResult:
-    """``pairs``: one row per pair of bots; ``ratings``: one row per bot."""
+class TournamentResult(LabResult):
+    """The result of :func:`ketharmad.tournament`.
 
-    pairs: pl.DataFrame
-    ratings: pl.DataFrame
-    games_per_pair: int
-    decks: list[list[str]] = field(default_factory=list)
+    Attributes:
+        pairs: one row per pair of bots (``bot_a, bot_b, games, wins_a, wins_b, unfinished,
+            win_rate_a, ci_low, ci_high``).
+        ratings: one row per bot (``bot, rating, games, wins``).
+        games_per_pair, decks: games each pair played and the deck pairings.
+        bots, seed, params, card_data, elapsed: the run's arguments and wall time.
+    """
 
-    def __repr__(self) -> str:
+    kind = "tournament"
+
+    def __init__(
+        self,
+        pairs: pl.DataFrame,
+        ratings: pl.DataFrame,
+        games_per_pair: int,
+        decks: Optional[list[list[str]]] = None,
+        **kw: Any,
+    ) -> None:
+        self.pairs = pairs
+        self.ratings = ratings
+        self.games_per_pair = games_per_pair
+        self.decks: list[list[str]] = [] if decks is None else decks
+        self.bots: list[Any] = kw.get("bots", [])
+        self.seed: int = kw.get("seed", 0)
+        self.params: dict[str, Union[int, bool, str]] = kw.get("params", {})
+        self.card_data: str = kw.get("card_data", "packaged")
+        self.elapsed: float = kw.get("elapsed", float("nan"))
+        self._card_text: str = kw["card_text"] if "card_text" in kw else load_card_data(None)
+        self.plan = kw.get("plan")
+
+    @property
+    def n_games(self) -> int:
+        return int(self.pairs["games"].sum()) if self.pairs.height else 0
+
+    def tables(self) -> dict[str, pl.DataFrame]:
+        return {"tournament_pairs": self.pairs, "tournament_ratings": self.ratings}
+
+    def text(self) -> str:
         with pl.Config(tbl_rows=50, tbl_cols=20, fmt_str_lengths=60):
             return f"pairs:\n{self.pairs}\nratings:\n{self.ratings}"
+
+    def _markdown(self, folder: Any, plots: bool) -> list[str]:
+        from .._report import ci_text, pct
+        from .report import _provenance_md, md_table
+
+        out = [f"# Tournament: {len(self.ratings)} bots, {self.games_per_pair:,} games per pair", ""]
+        out += _provenance_md(self, None)
+        out += [
+            "",
+            f"Every pair of bots played {self.games_per_pair:,} games over {len(self.decks)} deck "
+            "pairing(s), each bot in each seat half the time, both seatings on the same games.",
+            "",
+            "## Ratings (Bradley–Terry, Elo scale)",
+            "",
+            md_table(["bot", "rating", "games", "wins"],
+                     [[r["bot"], f"{r['rating']:.0f}", f"{r['games']:,}", f"{r['wins']:,}"]
+                      for r in self.ratings.iter_rows(named=True)], [False, True, True, True]),
+            "",
+            "## Pairs",
+            "",
+            md_table(["bot a", "bot b", "games", "wins a", "wins b", "unfinished", "win rate a", "95% CI"],
+                     [[r["bot_a"], r["bot_b"], f"{r['games']:,}", f"{r['wins_a']:,}", f"{r['wins_b']:,}",
+                       f"{r['unfinished']:,}", pct(r["win_rate_a"]), ci_text(r["ci_low"], r["ci_high"])]
+                      for r in self.pairs.iter_rows(named=True)],
+                     [False, False, True, True, True, True, True, False]),
+        ]  # fmt: skip
+        return out
 
 
 def _deck_pairs(decks: Optional[Sequence[Any]]) -> list[list[str]]:
@@ -137,7 +198,11 @@ def tournament(
                 seat_bots = [specs[i], specs[j]] if a_seat == 0 else [specs[j], specs[i]]
                 plan.add(cell(text, deck, seat_bots, params_, d * per_cell, per_cell, output="outcomes"))
     plan.validate()
+    # every cell's raw outcome columns are kept until the counts are taken
+    check_memory(f"tournament(games={games_:,})", plan.games, 2, per_cell, tables=("games",))
+    start = time.perf_counter()
     results = iter(run_plan(plan, threads=threads_, executor=executor))
+    elapsed = time.perf_counter() - start
     rows = []
     wins: dict[tuple[int, int], float] = {}
     for i, j in bot_pairs:
@@ -172,4 +237,30 @@ def tournament(
         "games": per_bot_games,
         "wins": per_bot_wins,
     }).sort("rating", descending=True)
-    return TournamentResult(pairs=pairs, ratings=ratings, games_per_pair=per_cell * cells, decks=pairings)
+    return TournamentResult(
+        pairs=pairs, ratings=ratings, games_per_pair=per_cell * cells, decks=pairings, bots=specs,
+        seed=seed_, params=params_, card_data=describe_card_data(card_data), elapsed=elapsed,
+        card_text=text, plan=plan.describe(),
+    )  # fmt: skip
+
+
+def _cmd_bots(args: argparse.Namespace) -> None:
+    from ..cli import _bots, _params
+
+    if not args.specs:
+        table = bots()
+        with pl.Config(tbl_rows=100, fmt_str_lengths=90, tbl_width_chars=160):
+            print(table)
+        print("run a tournament: ketharmad bots random heuristic aggro --games 480")
+        return
+    specs = _bots(args.specs)
+    if not isinstance(specs, list):
+        specs = [specs]
+    decks = [args.decks] if args.decks else None
+    res = tournament(specs, decks=decks, games=args.games, seed=args.seed, threads=args.threads,
+                     params=_params(args.param, args.params, args.card_data), card_data=args.card_data)
+    print(f"tournament: {res.games_per_pair:,} games per pair, seats swapped, "
+          f"{len(res.decks)} deck pairing(s), common seeds per pairing")
+    with pl.Config(tbl_rows=100, fmt_str_lengths=60, tbl_width_chars=160, float_precision=3):
+        print(res.pairs)
+        print(res.ratings)
