@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from . import _core, stats
 from ._api import cards, parameters, play, simulate
-from ._balance import BalanceResult, balance
+from .lab.balance import BalanceResult, balance
 from .lab.card_stats import CardStatsResult, card_stats
 from ._export import export_card_data
 from ._files import write_run

@@ -335,7 +335,7 @@ def _parser() -> argparse.ArgumentParser:
     from .lab.cli import add_lab_commands
 
     add_lab_commands(sub)
-    from ._balancecli import add_balance_command
+    from .lab.balance.cli import add_balance_command
 
     add_balance_command(sub)
     return parser

@@ -25,10 +25,10 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
-from . import _core
-from ._balance_targets import Metric, Targets
-from .lab.plan import Plan, run_plan
-from .lab.plan import cell as plan_cell
+from ... import _core
+from .targets import Metric, Targets
+from ..plan import Plan, run_plan
+from ..plan import cell as plan_cell
 
 __all__ = ["Evaluator", "Journal", "HOLDOUT_BLOCK", "point_key", "MetricStats"]
 

@@ -35,13 +35,13 @@ from typing import Any, Callable, Optional, Union
 import numpy as np
 import polars as pl
 
-from . import _core
-from ._balance_eval import HOLDOUT_BLOCK, Evaluator, Journal, MetricStats, card_text_hash, paired, point_key, stats
-from ._balance_targets import DEFAULT_SEARCH_STEPS, Metric, ParamSpace, Targets, load_targets
-from ._data import CardDataSource, describe_card_data, load_card_data
-from ._frames import parameter_frame
-from ._validate import _check_bot_spec, check_flag, check_int, check_params, check_seed, check_threads
-from .lab.result import LabResult
+from ... import _core
+from .evaluate import HOLDOUT_BLOCK, Evaluator, Journal, MetricStats, card_text_hash, paired, point_key, stats
+from .targets import DEFAULT_SEARCH_STEPS, Metric, ParamSpace, Targets, load_targets
+from ..._data import CardDataSource, describe_card_data, load_card_data
+from ..._frames import parameter_frame
+from ..._validate import _check_bot_spec, check_flag, check_int, check_params, check_seed, check_threads
+from ..result import LabResult
 
 __all__ = ["balance", "BalanceResult", "write_card_data"]
 
@@ -539,19 +539,19 @@ class BalanceResult(LabResult):
     def write_report(self, folder: Union[str, "os.PathLike[str]"], plots: Optional[bool] = None) -> Any:
         """Write ``folder/report.md`` (before/after heatmaps, Pareto and sensitivity plots when
         matplotlib is installed) and ``folder/cards_balanced.toml``; returns the report path."""
-        from ._balance_report import write_balance_report
+        from .report import write_balance_report
 
         return write_balance_report(self, folder, plots=plots)
 
     kind = "balance"
 
     def text(self) -> str:
-        from ._balance_report import balance_text
+        from .report import balance_text
 
         return balance_text(self)
 
     def _markdown(self, folder: Any, plots: bool) -> list[str]:
-        from ._balance_report import balance_markdown
+        from .report import balance_markdown
 
         return balance_markdown(self, folder, plots)
 
@@ -585,9 +585,9 @@ def write_card_data(card_text: str, overrides: Mapping[str, Any], path: Union[st
     the key stays for callers of the first version)."""
     from pathlib import Path
 
-    from ._export import render_card_text
-    from ._files import write_atomic
-    from ._validate import check_params
+    from ..._export import render_card_text
+    from ..._files import write_atomic
+    from ..._validate import check_params
 
     text = render_card_text(card_text, check_params(dict(overrides)), "a ketharmad balance run")
     out = Path(path)
