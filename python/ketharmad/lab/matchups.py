@@ -215,6 +215,9 @@ def matchups(
     any of them can be replayed: ``play([faction_0, faction_1], bots, seed=batch_seed,
     game=game, start_player=start_player, params=...)``.
 
+    ``executor``: None, or a ``concurrent.futures.Executor`` the plan runner
+    (:mod:`ketharmad.lab.plan`) submits its shards to; the results are the same.
+
     Returns a :class:`MatchupResult` (``.table``, ``.start_player``, ``.positions``,
     ``.lengths``, ``.games``, ``.players``, ``.matrix()``, ``.write_parquet(folder)``).
     """

@@ -271,6 +271,8 @@ def sweep(
             (the point holding the current values, i.e. the card data's defaults with
             ``params`` applied, when the grid has one; else the first point).
         start_player: None (drawn per game from its seed) or a fixed start seat.
+        executor: None, or a ``concurrent.futures.Executor`` the plan runner
+            (:mod:`ketharmad.lab.plan`) submits its shards to; the results are the same.
 
     Every point is validated (``_core.validate``) for every matchup before any game runs, so
     an unknown parameter name or a value out of range fails at once.

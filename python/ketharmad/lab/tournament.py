@@ -155,8 +155,11 @@ def tournament(
 
     Each pair plays ``games`` 2-player games in total, spread evenly over the deck pairings
     (``decks``: None = all 12 ordered pairs of different factions, one pairing such as
-    ``["ner", "tisza"]``, or a list of pairings) and over both seatings. Both seatings of a
-    pairing use the same seed (common random numbers), so only the bots differ. ``games``
+    ``["ner", "tisza"]``, or a list of pairings) and over both seatings. All games are games
+    of one batch with seed ``seed`` (the plan runner's seeding): deck pairing ``d`` plays
+    games ``d * n .. (d + 1) * n - 1`` (``n`` = games per pairing and seating), the same
+    games for both seatings and every pair of bots (common random numbers), so only the bots
+    differ; ``play(deck, seat_bots, seed=seed, game=i)`` replays one. ``games``
     must therefore be a multiple of ``2 × (number of deck pairings)``: of 24 with the
     default decks (default 960 = 40 per pairing and seating), of 2 with one pairing; other
     values raise ``ValueError`` naming the nearest allowed ones.
@@ -164,7 +167,8 @@ def tournament(
     Returns a :class:`TournamentResult`: ``pairs`` (bot_a, bot_b, games, wins_a, wins_b,
     unfinished, win_rate_a, ci_low, ci_high; the rate counts decided games and is null, like
     its interval, when no game of the pair was decided) and ``ratings`` (bot, rating on the
-    Elo scale from a Bradley–Terry fit, games, wins).
+    Elo scale from a Bradley–Terry fit, games, wins). ``executor``: None, or a
+    ``concurrent.futures.Executor`` the plan runner submits its shards to (same results).
     """
     if isinstance(bots, (str, Mapping)) or len(bots) < 2:
         raise ValueError("tournament needs a list of at least two bot specs")
