@@ -104,6 +104,8 @@ def test_plan_checks_its_cells() -> None:
         Cell(TEXT, ("ner", "tisza"), ("random", "random"), {}, 0, 5, output="rows")
     with pytest.raises(ValueError, match="one bot per seat"):
         cell(TEXT, ["ner", "tisza"], ["random"], {}, 0, 5)
+    with pytest.raises(ValueError, match="games >= 1"):
+        cell(TEXT, ["ner", "tisza"], ["random"] * 2, {}, 0, 0)
     with pytest.raises(ValueError, match="shard_size"):
         run_plan(_plan(), shard_size=0)
     bad = Plan(0, [cell(TEXT, ["ner", "tisza"], ["random"] * 2, {"ner_orban_viktor.influenze": 3}, 0, 5,
@@ -152,3 +154,14 @@ def test_tournament_uses_the_common_seeding() -> None:
             unf += w.null_count()
     row = res.pairs.row(0, named=True)
     assert (row["wins_a"], row["wins_b"], row["unfinished"], row["games"]) == (wa, wb, unf, 40)
+
+
+def test_balance_with_an_executor_equals_local(tmp_path) -> None:
+    small = str(__import__("pathlib").Path(__file__).parent / "test_balance_small.toml")
+    kw = dict(bots="random", budget=3000, seed=1, robustness_bots=None)
+    local = ketharmad.balance(small, journal=tmp_path / "a.jsonl", **kw)
+    with ThreadPoolExecutor(max_workers=2) as ex:
+        remote = ketharmad.balance(small, executor=ex, journal=tmp_path / "b.jsonl", **kw)
+    assert local.best_point == remote.best_point
+    assert local.history.equals(remote.history) and local.proposals.equals(remote.proposals)
+    assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()

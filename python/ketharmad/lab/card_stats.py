@@ -22,7 +22,7 @@ from .. import _core
 from .._data import CardDataSource, load_card_data
 from .._report import ci_text, format_table, pct, signed_pct
 from ..stats import Z95, rate, wilson_bounds
-from .cli import check_out, chunk, finish, progress_enabled
+from .cli import check_out, chunk_for, finish, progress_enabled
 from .report import _figure, _provenance_md, _save, md_table
 from .result import LabResult
 
@@ -414,7 +414,7 @@ def _cmd_card_stats(args: argparse.Namespace) -> None:
         params=_params(args.param, args.params, args.card_data),
         card_data=args.card_data,
         record_plays=True,
-        chunk_size=chunk(args, args.games),
+        chunk_size=chunk_for(args, args.games),
         progress=progress_enabled(args),
     )
     finish(card_stats(batch), args)

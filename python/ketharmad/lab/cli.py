@@ -12,7 +12,7 @@ import argparse
 import sys
 from typing import Any, Optional
 
-__all__ = ["add_lab_commands", "lab_args", "check_out", "finish", "progress_enabled", "chunk"]
+__all__ = ["add_lab_commands", "lab_args", "check_out", "finish", "progress_enabled", "chunk_for"]
 
 
 def progress_enabled(args: argparse.Namespace) -> bool:
@@ -24,7 +24,7 @@ def progress_enabled(args: argparse.Namespace) -> bool:
         return False
 
 
-def chunk(args: argparse.Namespace, per_call: int) -> Optional[int]:
+def chunk_for(args: argparse.Namespace, per_call: int) -> Optional[int]:
     from .._progress import auto_chunk_size
 
     return auto_chunk_size(per_call) if progress_enabled(args) else None

@@ -29,7 +29,7 @@ from .._validate import (
     check_threads,
 )
 from ..stats import rate, wilson_bounds
-from .cli import check_out, chunk, finish, progress_enabled
+from .cli import check_out, chunk_for, finish, progress_enabled
 from .plan import Plan, cell, run_plan
 from .report import _figure, _provenance_md, _save, md_table
 from .result import LabResult
@@ -719,7 +719,7 @@ def _cmd_matchups(args: argparse.Namespace) -> None:
         params=_params(args.param, args.params, args.card_data),
         threads=args.threads,
         card_data=args.card_data,
-        chunk_size=chunk(args, max(1, per_call)),
+        chunk_size=chunk_for(args, max(1, per_call)),
         progress=progress_enabled(args),
     )
     finish(result, args)

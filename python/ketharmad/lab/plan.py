@@ -84,8 +84,11 @@ class Cell:
             raise ValueError(f"cell output must be one of {', '.join(OUTPUTS)}, got {self.output!r}")
         if len(self.bots) != len(self.decks):
             raise ValueError(f"a cell needs one bot per seat: {len(self.decks)} decks, {len(self.bots)} bots")
-        if self.games < 0 or self.first_game < 0:
-            raise ValueError(f"a cell's game range must be non-negative, got {self.first_game} + {self.games}")
+        if self.games < 1 or self.first_game < 0:
+            raise ValueError(
+                f"a cell plays games first_game .. first_game + games - 1 with games >= 1 and "
+                f"first_game >= 0, got first_game={self.first_game}, games={self.games}"
+            )
 
     def describe(self) -> dict[str, Any]:
         """The cell without its card text: decks, bots, params, start player, game range."""
@@ -267,11 +270,7 @@ def run_plan(
         raise
     if own and meter is not None:
         meter.close()
-    return [_join(parts, c.output) if parts else _empty(c) for parts, c in zip(per_cell, plan.cells)]
-
-
-def _empty(cell: Cell) -> Any:
-    raise ValueError(f"cell {cell.label or cell.decks} has no games")
+    return [_join(parts, c.output) for parts, c in zip(per_cell, plan.cells)]
 
 
 def seat_bots(spec: Any, n: int) -> tuple[Any, ...]:

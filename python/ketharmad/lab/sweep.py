@@ -34,7 +34,7 @@ from .._data import MAX_TOML_DEPTH as MAX_SWEEP_DEPTH
 from .._data import MAX_TOML_FILE_BYTES as MAX_SWEEP_FILE_BYTES
 from .._report import ci_text, format_table, pct, signed_pct
 from ..stats import Z95, wilson_bounds
-from .cli import check_out, chunk, finish, progress_enabled
+from .cli import check_out, chunk_for, finish, progress_enabled
 from .report import _figure, _provenance_md, _save, _slug, md_table, require_matplotlib
 from .result import LabResult
 
@@ -870,7 +870,7 @@ def _cmd_sweep(args: argparse.Namespace) -> None:
     kwargs.setdefault("games", 1000)
     games = kwargs["games"]
     per_call = games if isinstance(games, int) and not isinstance(games, bool) and games > 0 else 1
-    result = sweep(**kwargs, chunk_size=chunk(args, per_call), progress=progress_enabled(args))
+    result = sweep(**kwargs, chunk_size=chunk_for(args, per_call), progress=progress_enabled(args))
     finish(result, args)
 
 
