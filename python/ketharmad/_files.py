@@ -185,7 +185,7 @@ def write_run(
     """
     if not (hasattr(result, "_parquet_tables") and hasattr(result, "_provenance")):
         raise ValueError(
-            "write_run needs the result of simulate, matchups, card_stats or sweep, "
+            "write_run needs the result of simulate, matchups, card_stats, sweep, tournament or balance, "
             f"got {type(result).__name__}"
         )
     root = check_folder(folder)

@@ -1,4 +1,6 @@
-"""Balance-lab reports: ``report.md`` with Markdown tables plus PNG plots (matplotlib, Agg).
+"""What the lab's reports share: ``report.md`` (:func:`write_report`, for any
+:class:`~ketharmad.lab.result.LabResult`), Markdown tables, the provenance lines and the PNG
+plot helpers (matplotlib, Agg). Each feature's own report and plots live in its module.
 
 matplotlib is optional (``pip install 'ketharmad[report]'``); it is imported only when a plot
 is drawn, and only through its object-oriented API with the Agg canvas, so the user's own
@@ -96,9 +98,11 @@ def write_report(
     """Write ``report.md`` (Markdown tables) and its PNG plots into ``folder``.
 
     ``result``: a :class:`ketharmad.MatchupResult` (win-rate heatmap or faction bars),
-    :class:`ketharmad.CardStatsResult` (IWD bar chart) or :class:`ketharmad.SweepResult`
-    (win rate against each swept parameter with error bars). ``plots=False`` writes the
-    Markdown only (no matplotlib needed). Returns the path of ``report.md``.
+    :class:`ketharmad.CardStatsResult` (IWD bar chart), :class:`ketharmad.SweepResult`
+    (win rate against each swept parameter with error bars), :class:`ketharmad.TournamentResult`
+    or :class:`ketharmad.BalanceResult` (any :class:`~ketharmad.lab.result.LabResult`; its
+    ``to_markdown()`` is the text). ``plots=False`` writes the Markdown only (no matplotlib
+    needed). Returns the path of ``report.md``.
     """
     from .result import LabResult
 
