@@ -11,8 +11,8 @@ import polars as pl
 import pytest
 
 import ketharmad
-from ketharmad import _balance
-from ketharmad._balance_targets import load_targets
+from ketharmad.lab.balance import search as _balance
+from ketharmad.lab.balance.targets import load_targets
 
 HERE = Path(__file__).parent
 SMALL = HERE / "test_balance_small.toml"
@@ -269,7 +269,7 @@ def test_rules_parameters_only_when_listed() -> None:
 
 
 def test_write_card_data_applies_each_field_kind(tmp_path: Path) -> None:
-    from ketharmad._balance import write_card_data
+    from ketharmad.lab.balance.search import write_card_data
     from ketharmad._data import load_card_data
 
     over = {

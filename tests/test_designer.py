@@ -244,7 +244,7 @@ def test_cli_sweep_params_file(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "per point" in out
     # precedence: the sweep file's [params] < --params FILE < --param
-    from ketharmad._labcli import load_sweep_file
+    from ketharmad.lab.sweep import load_sweep_file
     from ketharmad.cli import _params
 
     merged = {**load_sweep_file(str(grid))["params"], **_params(["rules.opening_hand=5"], str(pfile))}
@@ -363,7 +363,7 @@ def test_sweep_summary_is_the_faction_view_of_the_paired_differences(ner_sweep):
 
 
 def test_sweep_difference_plot_lines(ner_sweep, tmp_path):
-    from ketharmad._labreport import sweep_differences
+    from ketharmad.lab.sweep import sweep_differences
 
     d = sweep_differences(ner_sweep, "ner_orban_viktor.influence")
     assert sorted(d["line"].unique().to_list()) == ["ner – osszefogas", "ner – radikalisok", "ner – tisza"]
@@ -386,7 +386,7 @@ def test_sweep_difference_plot_lines(ner_sweep, tmp_path):
 
 def test_sweep_plot_colours_are_distinct(ner_sweep, tmp_path, monkeypatch):
     pytest.importorskip("matplotlib")
-    import ketharmad._labreport as lr
+    import ketharmad.lab.sweep as lr
 
     seen = {}
 

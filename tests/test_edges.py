@@ -15,7 +15,7 @@ import pytest
 import ketharmad
 from conftest import TWO_P
 from ketharmad._data import MAX_CARD_DATA_BYTES
-from ketharmad._labcli import MAX_SWEEP_FILE_BYTES, load_sweep_file
+from ketharmad.lab.sweep import MAX_SWEEP_FILE_BYTES, load_sweep_file
 from ketharmad.cli import main
 
 UNDECIDED = {"rules.max_rounds": 1}  # every game hits the round cap: nobody wins

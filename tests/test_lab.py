@@ -329,9 +329,9 @@ def test_sweep_paired_differences(sw):
 
 def test_sweep_rejects_bad_names_before_running(monkeypatch):
     calls = []
-    import ketharmad._sweep as sweep_mod
+    import ketharmad.lab.sweep as sweep_mod
 
-    monkeypatch.setattr(sweep_mod, "run_batch", lambda *a, **k: calls.append(a))
+    monkeypatch.setattr(sweep_mod, "run_plan", lambda *a, **k: calls.append(a))
     bad = {"rules.starting_support": [18, 20], "ner_orban_viktor.influenze": [4]}
     with pytest.raises(ValueError, match="influenze"):
         ketharmad.sweep(bad, games=10)

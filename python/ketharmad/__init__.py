@@ -19,15 +19,15 @@ from __future__ import annotations
 
 from . import _core, stats
 from ._api import cards, parameters, play, simulate
-from ._balance import BalanceResult, balance
-from ._cardstats import CardStatsResult, card_stats
+from .lab.balance import BalanceResult, balance
+from .lab.card_stats import CardStatsResult, card_stats
 from ._export import export_card_data
 from ._files import write_run
-from ._labreport import write_report
-from ._matchups import MatchupResult, matchups
+from .lab.report import write_report
+from .lab.matchups import MatchupResult, matchups
 from ._results import GameLog, SimResult
-from ._sweep import SweepResult, sweep
-from ._tournament import TournamentResult, bots, tournament
+from .lab.sweep import SweepResult, sweep
+from .lab.tournament import TournamentResult, bots, tournament
 
 #: The faction (deck) names, in the core's order.
 FACTIONS: tuple[str, ...] = tuple(_core.FACTIONS)

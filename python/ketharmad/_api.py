@@ -2,29 +2,19 @@
 
 from __future__ import annotations
 
-import functools
 import os
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Optional, Union
 
 import polars as pl
 
 from . import _core
 from ._data import CardDataSource, describe_card_data, load_card_data
-from ._frames import (
-    card_frame,
-    card_records_frame,
-    games_frame,
-    parameter_frame,
-    players_frame,
-    plays_frame,
-)
+from ._frames import card_frame, parameter_frame
 from ._progress import Progress, auto_chunk_size
 from ._results import GameLog, SimResult
 from ._validate import (
-    bot_label,
     check_bots,
     check_decks,
     check_flag,
@@ -33,16 +23,11 @@ from ._validate import (
     check_seed,
     check_threads,
 )
+from .lab.plan import Frames, Plan, card_ids, cell, run_plan  # noqa: F401 (card_ids, Frames: re-exported)
 
 __all__ = ["simulate", "play", "cards", "parameters"]
 
 BotsArg = Union[str, Mapping[str, Any], Sequence[Union[str, Mapping[str, Any]]]]
-
-
-@functools.lru_cache(maxsize=4)
-def card_ids(text: str) -> tuple[str, ...]:
-    """The card ids of a card-data text in card-definition index order (bit k = row k)."""
-    return tuple(_core.card_table(text)["id"])
 
 
 def check_start_player(start_player: object, n_seats: int) -> Optional[int]:
@@ -175,16 +160,6 @@ def check_memory(
     )
 
 
-@dataclass
-class Frames:
-    """The converted tables of one batch (or of several chunks, concatenated)."""
-
-    games: pl.DataFrame
-    players: pl.DataFrame
-    card_records: pl.DataFrame
-    plays: Optional[pl.DataFrame]
-
-
 def run_batch(
     text: str,
     decks: list[str],
@@ -201,48 +176,13 @@ def run_batch(
     progress: Optional[Progress] = None,
 ) -> Frames:
     """Play games ``first_game .. first_game + games - 1`` of a batch (already validated
-    arguments), in chunks of ``chunk_size`` games, and convert each chunk's raw numpy columns
-    right away (the card-record bitsets stay six uint64 columns per seat)."""
-    labels = [bot_label(b) for b in bots]
-    ids = card_ids(text) if record_plays else ()
-    step = games if chunk_size is None else min(chunk_size, games)
-    parts: list[Frames] = []
-    offset = first_game
-    end = first_game + games
-    while offset < end:
-        n = min(step, end - offset)
-        try:
-            raw = _core.simulate(
-                text, decks, bots, n, seed, threads, params,
-                start_player=start_player, record_plays=record_plays, first_game=offset,
-            )  # fmt: skip
-        except KeyboardInterrupt:
-            if progress is not None:
-                progress.interrupt()  # end the progress line
-            raise
-        players = players_frame(raw["players"], labels)
-        parts.append(
-            Frames(
-                games=games_frame(raw["games"]),
-                players=players,
-                card_records=card_records_frame(raw["players"], players["faction"]),
-                plays=plays_frame(raw["plays"], decks, ids) if record_plays else None,
-            )
-        )
-        del raw
-        offset += n
-        if progress is not None:
-            progress.advance(n)
-    if len(parts) == 1:
-        return parts[0]
-    # no rechunk: the chunks are kept as they are (one memory chunk each), so the peak is the
-    # result plus one chunk, not twice the result
-    return Frames(
-        games=pl.concat([p.games for p in parts], rechunk=False),
-        players=pl.concat([p.players for p in parts], rechunk=False),
-        card_records=pl.concat([p.card_records for p in parts], rechunk=False),
-        plays=pl.concat([p.plays for p in parts], rechunk=False) if record_plays else None,  # type: ignore[misc]
-    )
+    arguments) through the plan runner: one cell, in shards of ``chunk_size`` games, each
+    shard's raw numpy columns converted right away (the card-record bitsets stay six uint64
+    columns per seat)."""
+    plan = Plan(seed, [cell(text, decks, bots, params, first_game, games,
+                            start_player=start_player, record_plays=record_plays)])  # fmt: skip
+    (frames,) = run_plan(plan, threads=threads, shard_size=chunk_size, progress=progress)
+    return frames
 
 
 def simulate(

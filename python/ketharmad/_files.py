@@ -37,7 +37,7 @@ __all__ = [
 #: Columns added to every written table (same names and types in every file).
 PROVENANCE_COLUMNS = (
     "run_id",  # str: <kind>-<UTC time>-<8 hex digits>, the file's stem
-    "run_kind",  # str: simulate | matchups | card_stats | sweep
+    "run_kind",  # str: simulate | matchups | card_stats | sweep | tournament | balance
     "run_version",  # str: ketharmad version
     "run_card_data_hash",  # str: _core.card_data_hash of the card-data text (16 hex digits)
     "run_params",  # str: the parameter overrides as JSON (sorted keys)
@@ -185,7 +185,7 @@ def write_run(
     """
     if not (hasattr(result, "_parquet_tables") and hasattr(result, "_provenance")):
         raise ValueError(
-            "write_run needs the result of simulate, matchups, card_stats or sweep, "
+            "write_run needs the result of simulate, matchups, card_stats, sweep, tournament or balance, "
             f"got {type(result).__name__}"
         )
     root = check_folder(folder)

@@ -1,5 +1,5 @@
 """Command line interface: ``ketharmad simulate | cards | params | play | bots`` and the
-balance lab ``ketharmad matchups | card-stats | sweep`` (see ``_labcli``).
+balance lab ``ketharmad matchups | card-stats | sweep`` (see ``lab.cli``).
 
 Invalid input (any ``ValueError``) prints ``error: <message>`` to stderr and exits with
 status 2, like argparse's own usage errors.
@@ -253,28 +253,6 @@ def _cmd_play(args: argparse.Namespace) -> None:
     print(log)
 
 
-def _cmd_bots(args: argparse.Namespace) -> None:
-    from ._tournament import bots, tournament
-
-    if not args.specs:
-        table = bots()
-        with pl.Config(tbl_rows=100, fmt_str_lengths=90, tbl_width_chars=160):
-            print(table)
-        print("run a tournament: ketharmad bots random heuristic aggro --games 480")
-        return
-    specs = _bots(args.specs)
-    if not isinstance(specs, list):
-        specs = [specs]
-    decks = [args.decks] if args.decks else None
-    res = tournament(specs, decks=decks, games=args.games, seed=args.seed, threads=args.threads,
-                     params=_params(args.param, args.params, args.card_data), card_data=args.card_data)
-    print(f"tournament: {res.games_per_pair:,} games per pair, seats swapped, "
-          f"{len(res.decks)} deck pairing(s), common seeds per pairing")
-    with pl.Config(tbl_rows=100, fmt_str_lengths=60, tbl_width_chars=160, float_precision=3):
-        print(res.pairs)
-        print(res.ratings)
-
-
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ketharmad", description="Kétharmad card game simulator")
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
@@ -347,6 +325,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--param", action="append", metavar="NAME=VALUE", help="parameter override")
     p.add_argument("--params", metavar="FILE", help=PARAMS_FILE_HELP)
     p.add_argument("--card-data", metavar="PATH|SET", help=CARD_DATA_HELP)
+    from .lab.tournament import _cmd_bots
+
     p.set_defaults(func=_cmd_bots)
 
     p = sub.add_parser("play", help="replay one game of a batch and print its log")
@@ -354,10 +334,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--game", type=int, default=0, help="game number within the batch (default: 0)")
     p.set_defaults(func=_cmd_play)
 
-    from ._labcli import add_lab_commands
+    from .lab.cli import add_lab_commands
 
     add_lab_commands(sub)
-    from ._balancecli import add_balance_command
+    from .lab.balance.cli import add_balance_command
 
     add_balance_command(sub)
     return parser

@@ -14,12 +14,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
-from . import _core
+from ... import _core
 
 __all__ = ["Metric", "Targets", "ParamSpace", "load_targets", "param_kind", "MAX_TARGETS_FILE_BYTES"]
 
 #: Largest targets file read.
-from ._data import MAX_TOML_FILE_BYTES as MAX_TARGETS_FILE_BYTES  # noqa: E402
+from ..._data import MAX_TOML_FILE_BYTES as MAX_TARGETS_FILE_BYTES  # noqa: E402
 
 _SECTIONS = {"two_player", "four_player", "start_player", "turns", "change"}
 _KINDS = ("influence", "credibility", "cost_generic", "cost_pip", "copies", "keyword", "text", "rule")
@@ -339,7 +339,7 @@ def load_targets(targets: Union[str, "os.PathLike[str]", Mapping[str, Any], Targ
     if isinstance(targets, Mapping):
         return parse_targets(targets)
     if isinstance(targets, (str, os.PathLike)):
-        from ._data import read_toml_file
+        from ..._data import read_toml_file
 
         path = os.fspath(targets)
         doc = read_toml_file(path, "targets file")

@@ -38,12 +38,13 @@ from typing import Any, Callable, Optional, Union
 import numpy as np
 import polars as pl
 
-from . import _core
-from ._balance_eval import DESCENT_BLOCK, HOLDOUT_BLOCK, Evaluator, Journal, MetricStats, card_text_hash, paired, point_key, stats
-from ._balance_targets import DEFAULT_SEARCH_STEPS, Metric, ParamSpace, Targets, load_targets
-from ._data import CardDataSource, describe_card_data, load_card_data
-from ._frames import parameter_frame
-from ._validate import _check_bot_spec, check_flag, check_int, check_params, check_seed, check_threads
+from ... import _core
+from .evaluate import DESCENT_BLOCK, HOLDOUT_BLOCK, Evaluator, Journal, MetricStats, card_text_hash, paired, point_key, stats
+from .targets import DEFAULT_SEARCH_STEPS, Metric, ParamSpace, Targets, load_targets
+from ..._data import CardDataSource, describe_card_data, load_card_data
+from ..._frames import parameter_frame
+from ..._validate import _check_bot_spec, check_flag, check_int, check_params, check_seed, check_threads
+from ..result import LabResult
 
 __all__ = ["balance", "BalanceResult", "write_card_data"]
 
@@ -689,7 +690,7 @@ class _Run:
 # ---------------------------------------------------------------- result
 
 
-class BalanceResult:
+class BalanceResult(LabResult):
     """The result of :func:`ketharmad.balance`.
 
     Attributes:
@@ -727,19 +728,23 @@ class BalanceResult:
     def write_report(self, folder: Union[str, "os.PathLike[str]"], plots: Optional[bool] = None) -> Any:
         """Write ``folder/report.md`` (before/after heatmaps, Pareto and sensitivity plots when
         matplotlib is installed) and ``folder/cards_balanced.toml``; returns the report path."""
-        from ._balance_report import write_balance_report
+        from .report import write_balance_report
 
         return write_balance_report(self, folder, plots=plots)
 
+    kind = "balance"
+
     def text(self) -> str:
-        from ._balance_report import balance_text
+        from .report import balance_text
 
         return balance_text(self)
 
-    def __repr__(self) -> str:
-        return self.text()
+    def _markdown(self, folder: Any, plots: bool) -> list[str]:
+        from .report import balance_markdown
 
-    def _parquet_tables(self) -> dict[str, pl.DataFrame]:
+        return balance_markdown(self, folder, plots)
+
+    def tables(self) -> dict[str, pl.DataFrame]:
         return {
             "balance_edits": self.edits,
             "balance_proposals": self.proposals,
@@ -750,10 +755,11 @@ class BalanceResult:
             **({"balance_robustness": self.robustness} if self.robustness is not None else {}),
         }
 
-    def _provenance(self) -> dict[str, Any]:
-        from ._files import provenance
+    def _decks(self) -> Any:
+        return self.pairs
 
-        return provenance("balance", self._card_text, self.params, self.bots, self.pairs, self.seed, self.games)
+    def _games_played(self) -> int:
+        return int(self.games)
 
 
 # ---------------------------------------------------------------- card file export
@@ -768,9 +774,9 @@ def write_card_data(card_text: str, overrides: Mapping[str, Any], path: Union[st
     the key stays for callers of the first version)."""
     from pathlib import Path
 
-    from ._export import render_card_text
-    from ._files import write_atomic
-    from ._validate import check_params
+    from ..._export import render_card_text
+    from ..._files import write_atomic
+    from ..._validate import check_params
 
     text = render_card_text(card_text, check_params(dict(overrides)), "a ketharmad balance run")
     out = Path(path)
@@ -824,7 +830,8 @@ def balance(
         budget: games in total (default 3,000,000); stages share it 20/40/10/10/20 (screen,
             descend, search, race, confirm with ablation and robustness). The screen always measures
             each allowed parameter once, even when that exceeds a small budget.
-        executor: reserved for the shared plan runner (must be None for now).
+        executor: None (play here) or a ``concurrent.futures.Executor`` the plan runner
+            submits its shards to (``ketharmad.lab.plan.run_plan``); results do not depend on it.
         card_data: the card file to balance (default: the packaged one).
         params: fixed overrides that are part of the starting point (not edits).
         journal: a JSON-lines file of finished evaluations; an interrupted run resumed with
@@ -848,8 +855,6 @@ def balance(
     threads_ = check_threads(threads)
     base_params = check_params(params)
     progress = check_flag("progress", progress)
-    if executor is not None:
-        raise ValueError("executor: only None (the built-in runner) is supported so far")
     g2 = check_int("games_2p", games_2p, 1, 100_000)
     g4 = check_int("games_4p", games_4p, 1, 100_000)
     text = load_card_data(card_data)
@@ -881,7 +886,7 @@ def balance(
              "params": point_key(base_params)},
         )  # fmt: skip
     meter = _Meter(progress, budget_)
-    ev = Evaluator(text, tg, spec, seed_, threads_, g2, g4, base_params, journal=jr)
+    ev = Evaluator(text, tg, spec, seed_, threads_, g2, g4, base_params, journal=jr, executor=executor)
     ev.validate({})
     space = _valid_space(ev, space)
     run = _Run(ev, tg, space, budget_, meter)

@@ -3,18 +3,23 @@ free-for-all over every seating of three or four factions."""
 
 from __future__ import annotations
 
+import argparse
 import itertools
+import math
+import os
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, Optional, Union
 
 import polars as pl
 
-from . import _core
-from ._api import check_chunk_size, check_memory, run_batch
-from ._data import CardDataSource, describe_card_data, load_card_data
-from ._progress import Progress
-from ._validate import (
+from .. import _core
+from .._api import check_chunk_size, check_memory
+from .._data import CardDataSource, describe_card_data, load_card_data
+from .._progress import Progress
+from .._report import _cell_text, _lab_params_label, ci_text, format_table, pct
+from .._validate import (
     BotSpec,
     _check_bot_spec,
     check_flag,
@@ -23,7 +28,11 @@ from ._validate import (
     check_seed,
     check_threads,
 )
-from .stats import rate, wilson_bounds
+from ..stats import rate, wilson_bounds
+from .cli import check_out, chunk_for, finish, progress_enabled
+from .plan import Plan, cell, run_plan
+from .report import _figure, _provenance_md, _save, md_table
+from .result import LabResult
 
 __all__ = ["matchups", "MatchupResult"]
 
@@ -71,7 +80,7 @@ def _start_player_table(games: pl.DataFrame, n_seats: int) -> pl.DataFrame:
     return t.with_columns(*_rate_columns("start_wins", "games"), even_share=pl.lit(1.0 / n_seats))
 
 
-class MatchupResult:
+class MatchupResult(LabResult):
     """The result of :func:`ketharmad.matchups`.
 
     Attributes:
@@ -106,6 +115,9 @@ class MatchupResult:
         self.card_data: str = kw["card_data"]
         self.elapsed: float = kw["elapsed"]
         self._card_text: str = kw["card_text"]
+        self.plan = kw.get("plan")
+
+    kind = "matchups"
 
     @property
     def n_games(self) -> int:
@@ -118,7 +130,7 @@ class MatchupResult:
         wide = self.table.pivot(on="opponent", index="faction", values=value)
         return wide.select("faction", *[f for f in _core.FACTIONS if f in wide.columns])
 
-    def _parquet_tables(self) -> dict[str, pl.DataFrame]:
+    def tables(self) -> dict[str, pl.DataFrame]:
         suffix = "" if self.n_players == 2 else f"_{self.n_players}p"
         return {
             f"matchups{suffix}": self.table,
@@ -129,28 +141,23 @@ class MatchupResult:
             "start_player": self.start_player,
         }
 
-    def _provenance(self) -> dict[str, Any]:
-        from ._files import provenance
-
+    def _decks(self) -> list[list[str]]:
         cols = [f"faction_{i}" for i in range(self.n_players)]
-        decks = self.games.select(cols).unique(maintain_order=True).rows()
-        return provenance(
-            "matchups", self._card_text, self.params, self.bots, [list(d) for d in decks],
-            self.seed, self.n_games,
-        )  # fmt: skip
+        return [list(d) for d in self.games.select(cols).unique(maintain_order=True).rows()]
 
-    def write_parquet(
-        self, folder: Any, run_id: Optional[str] = None, overwrite: bool = False
-    ) -> dict[str, Any]:
-        """Write the tables as Parquet with provenance; see :func:`ketharmad.write_run`."""
-        from ._files import write_run
-
-        return write_run(self, folder, run_id=run_id, overwrite=overwrite)
-
-    def __repr__(self) -> str:
-        from ._report import matchups_text
-
+    def text(self) -> str:
         return matchups_text(self)
+
+    def _markdown(self, folder: Optional[Path], plots: bool) -> list[str]:
+        return _matchups_md(self, folder, plots)  # type: ignore[arg-type]
+
+    def plots(self, folder: Union[str, "os.PathLike[str]"]) -> list[Path]:
+        """2 players: the win-rate heatmap; 3-4 players: the faction win-rate bars."""
+        root = Path(folder)
+        root.mkdir(parents=True, exist_ok=True)
+        if self.n_players == 2:
+            return [plot_matchup_heatmap(self, root / "matchups_heatmap.png")]
+        return [plot_faction_bars(self, root / f"matchups_{self.n_players}p_bars.png")]
 
 
 def _check_single_bot(bots: object) -> BotSpec:
@@ -177,6 +184,7 @@ def matchups(
     games: Optional[int] = None,
     chunk_size: Optional[int] = None,
     progress: bool = False,
+    executor: Any = None,
 ) -> MatchupResult:
     """Every faction against every other, with the start player balanced.
 
@@ -206,6 +214,9 @@ def matchups(
     All games of a call are games of ONE batch (seed ``seed``) with distinct game indices, so
     any of them can be replayed: ``play([faction_0, faction_1], bots, seed=batch_seed,
     game=game, start_player=start_player, params=...)``.
+
+    ``executor``: None, or a ``concurrent.futures.Executor`` the plan runner
+    (:mod:`ketharmad.lab.plan`) submits its shards to; the results are the same.
 
     Returns a :class:`MatchupResult` (``.table``, ``.start_player``, ``.positions``,
     ``.lengths``, ``.games``, ``.players``, ``.matrix()``, ``.write_parquet(folder)``).
@@ -239,7 +250,7 @@ def matchups(
         else:
             gps_ = DEFAULT_GAMES_PER_SIDE if games_per_side is None else games_per_side
             gps = check_int("games_per_side", gps_, 1)
-        return _two_player(gps, spec, seed_, params_, threads_, text, card_data, chunk_, progress)
+        return _two_player(gps, spec, seed_, params_, threads_, text, card_data, chunk_, progress, executor)
     total = DEFAULT_FFA_GAMES if games is None else check_int("games", games, 24)
     seatings = list(itertools.permutations(_core.FACTIONS, n))
     if total % len(seatings):
@@ -250,7 +261,7 @@ def matchups(
         )
     return _free_for_all(
         n, seatings, total // len(seatings), spec, seed_, params_, threads_, text, card_data,
-        chunk_, progress,
+        chunk_, progress, executor,
     )  # fmt: skip
 
 
@@ -264,41 +275,40 @@ def _two_player(
     card_data: CardDataSource,
     chunk: Optional[int],
     progress: bool,
+    executor: Any = None,
 ) -> MatchupResult:
     factions = list(_core.FACTIONS)
     pairs = [(a, b) for i, a in enumerate(factions) for b in factions[i:]]
     check_memory(f"matchups(games_per_side={gps:,})", 2 * gps * len(pairs), 2, min(chunk or gps, gps),
                  tables=("games", "players"), chunked=chunk is not None)  # fmt: skip
     bots = _seat_bots(spec, 2)
-    cell_params = []
-    for a, b in pairs:
+    # cell 2k + side: pair k with seat `side` starting, games (2k + side) * gps ..
+    plan = Plan(seed)
+    for k, (a, b) in enumerate(pairs):
         p = dict(params)
         if a == b:
             p.setdefault("rules.allow_mirror", True)
-        _core.validate(text, [a, b], bots, p)  # every cell is checked before anything runs
-        cell_params.append(p)
-    meter = Progress(2 * gps * len(pairs), "matchups", enabled=progress)
-    start = time.perf_counter()
-    games_parts = []
-    players_parts = []
-    for k, ((a, b), p) in enumerate(zip(pairs, cell_params)):
         for side in (0, 1):
-            frames = run_batch(
-                text, [a, b], bots, gps, seed, threads, p,
-                start_player=side, first_game=(2 * k + side) * gps, chunk_size=chunk,
-                progress=meter,
-            )  # fmt: skip
-            games_parts.append(
-                frames.games.with_columns(
-                    batch_seed=pl.lit(seed, pl.UInt64),
-                    faction_0=pl.lit(a),
-                    faction_1=pl.lit(b),
-                    mirror=pl.lit(a == b),
-                )
-            )
-            players_parts.append(frames.players)
+            plan.add(cell(text, [a, b], bots, p, (2 * k + side) * gps, gps, start_player=side))
+    plan.validate()  # every cell is checked before anything runs
+    meter = Progress(plan.games, "matchups", enabled=progress)
+    start = time.perf_counter()
+    results = run_plan(plan, threads=threads, shard_size=chunk, progress=meter, executor=executor)
     elapsed = time.perf_counter() - start
     meter.close()
+    games_parts = []
+    players_parts = []
+    for c, frames in zip(plan.cells, results):
+        a, b = c.decks
+        games_parts.append(
+            frames.games.with_columns(
+                batch_seed=pl.lit(seed, pl.UInt64),
+                faction_0=pl.lit(a),
+                faction_1=pl.lit(b),
+                mirror=pl.lit(a == b),
+            )
+        )
+        players_parts.append(frames.players)
     g = pl.concat(games_parts, rechunk=False)
     f0, f1 = pl.col("faction_0"), pl.col("faction_1")
     g = g.with_columns(
@@ -370,6 +380,7 @@ def _two_player(
         card_data=describe_card_data(card_data),
         elapsed=elapsed,
         card_text=text,
+        plan=plan.describe(),
     )
 
 
@@ -408,21 +419,23 @@ def _free_for_all(
     card_data: CardDataSource,
     chunk: Optional[int],
     progress: bool,
+    executor: Any = None,
 ) -> MatchupResult:
     bots = _seat_bots(spec, n)
     check_memory(f"matchups(players={n}, games={per * len(seatings):,})", per * len(seatings), n,
                  min(chunk or per, per), tables=("games", "players"), chunked=chunk is not None)  # fmt: skip
-    for seating in seatings:
-        _core.validate(text, list(seating), bots, params)
-    meter = Progress(per * len(seatings), f"matchups {n}p", enabled=progress)
+    # cell s: seating s, seat 0 starting, games s * per ..
+    plan = Plan(seed, [cell(text, seating, bots, params, s * per, per, start_player=0)
+                       for s, seating in enumerate(seatings)])  # fmt: skip
+    plan.validate()
+    meter = Progress(plan.games, f"matchups {n}p", enabled=progress)
     start = time.perf_counter()
+    results = run_plan(plan, threads=threads, shard_size=chunk, progress=meter, executor=executor)
+    elapsed = time.perf_counter() - start
+    meter.close()
     games_parts = []
     players_parts = []
-    for s, seating in enumerate(seatings):
-        frames = run_batch(
-            text, list(seating), bots, per, seed, threads, params,
-            start_player=0, first_game=s * per, chunk_size=chunk, progress=meter,
-        )  # fmt: skip
+    for s, (seating, frames) in enumerate(zip(seatings, results)):
         games_parts.append(
             frames.games.with_columns(
                 batch_seed=pl.lit(seed, pl.UInt64),
@@ -431,8 +444,6 @@ def _free_for_all(
             )
         )
         players_parts.append(frames.players)
-    elapsed = time.perf_counter() - start
-    meter.close()
     g = pl.concat(games_parts, rechunk=False)
     seat_faction = lambda col: pl.coalesce(  # noqa: E731
         [pl.when(pl.col(col) == i).then(pl.col(f"faction_{i}")) for i in range(n)]
@@ -484,5 +495,248 @@ def _free_for_all(
         card_data=describe_card_data(card_data),
         elapsed=elapsed,
         card_text=text,
+        plan=plan.describe(),
     )
 
+
+
+def matchup_matrix_rows(result: Any) -> tuple[list[str], list[list[str]]]:
+    """Headers and rows of the 2-player win-rate matrix (row faction vs column opponent)."""
+    factions = [f for f in _core.FACTIONS if f in set(result.table["faction"].to_list())]
+    cells = {(r["faction"], r["opponent"]): r for r in result.table.iter_rows(named=True)}
+    rows = []
+    for f in factions:
+        row = [f]
+        for o in factions:
+            c = cells.get((f, o))
+            row.append("-" if c is None else _cell_text(c["win_rate"], c["ci_low"], c["ci_high"]))
+        rows.append(row)
+    return ["faction \\ opponent", *factions], rows
+
+
+
+def matchups_text(result: Any) -> str:
+    """Plain-text summary of a MatchupResult (its repr and the CLI output)."""
+    from .._validate import bot_label
+
+    sp = result.start_player.row(0, named=True)
+    head = (
+        f"MatchupResult({result.n_players} players, {result.n_games:,} games, "
+        f"bots {bot_label(result.bots)}, seed {result.seed}, params: "
+        f"{_lab_params_label(result.params)}, {result.elapsed:.2f} s)"
+    )
+    lines = [head]
+    if result.n_players == 2:
+        lines.append(
+            f"win rate of the row faction against the column faction, {2 * result.games_per_side:,} "
+            "games per cell (each side starts half), Wilson 95% CI; mirror cells from seat 0:"
+        )
+        headers, rows = matchup_matrix_rows(result)
+        lines += ["  " + s for s in format_table(headers, rows, [False] + [True] * (len(headers) - 1))]
+    else:
+        rows = [
+            [r["faction"], f"{r['games']:,}", f"{r['wins']:,}", pct(r["win_rate"]),
+             ci_text(r["ci_low"], r["ci_high"]), pct(r["on_play_win_rate"])]
+            for r in result.table.iter_rows(named=True)
+        ]  # fmt: skip
+        lines.append(
+            f"free-for-all over all seatings, {result.games_per_seating} games per seating, "
+            f"seat 0 starts (even share {pct(1 / result.n_players)}):"
+        )
+        lines += [
+            "  " + s
+            for s in format_table(
+                ["faction", "games", "wins", "win rate", "95% CI", "as start player"],
+                rows,
+                [False, True, True, True, False, True],
+            )
+        ]
+    lines.append(
+        f"start player wins {pct(sp['win_rate'])} {ci_text(sp['ci_low'], sp['ci_high'])} of "
+        f"{sp['games']:,} games (even share {pct(sp['even_share'])}); "
+        "see .table, .start_player, .positions, .lengths, .games"
+    )
+    return "\n".join(lines)
+
+
+def plot_matchup_heatmap(result: Any, path: Path) -> Path:
+    """4x4 heatmap of the row faction's win rate, each cell annotated with its interval."""
+    t = result.table
+    factions = [f for f in _core.FACTIONS if f in set(t["faction"].to_list())]
+    cells = {(r["faction"], r["opponent"]): r for r in t.iter_rows(named=True)}
+    k = len(factions)
+    grid = [[cells[(f, o)]["win_rate"] if (f, o) in cells else math.nan for o in factions] for f in factions]
+    spread = max([abs(v - 0.5) for row in grid for v in row if v == v] + [0.1])
+    fig = _figure(1.9 * k + 2.2, 1.5 * k + 1.2)
+    ax = fig.add_subplot(1, 1, 1)
+    im = ax.imshow(grid, cmap="RdBu", vmin=0.5 - spread, vmax=0.5 + spread)
+    for i, f in enumerate(factions):
+        for j, o in enumerate(factions):
+            c = cells.get((f, o))
+            if c is None:
+                continue
+            label = f"{pct(c['win_rate'])}\n{ci_text(c['ci_low'], c['ci_high'])}"
+            if f == o:
+                label += "\n(mirror)"
+            dark = abs(c["win_rate"] - 0.5) > 0.6 * spread
+            ax.text(j, i, label, ha="center", va="center", fontsize=8,
+                    color="white" if dark else "black")  # fmt: skip
+    ax.set_xticks(range(k), factions)
+    ax.set_yticks(range(k), factions)
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("faction")
+    ax.set_title(
+        f"Win rate of row vs column ({2 * result.games_per_side:,} games per cell, "
+        "start player balanced, Wilson 95% CI)",
+        fontsize=9,
+    )
+    fig.colorbar(im, ax=ax, label="win rate", fraction=0.046, pad=0.04)
+    return _save(fig, path)
+
+
+
+def plot_faction_bars(result: Any, path: Path) -> Path:
+    """Free-for-all win rate per faction with Wilson error bars and the even share."""
+    t = result.table
+    fig = _figure(6.5, 4)
+    ax = fig.add_subplot(1, 1, 1)
+    x = list(range(t.height))
+    rate = t["win_rate"].to_list()
+    err = [[r - lo for r, lo in zip(rate, t["ci_low"].to_list())],
+           [hi - r for r, hi in zip(rate, t["ci_high"].to_list())]]  # fmt: skip
+    ax.bar(x, rate, yerr=err, capsize=4, color="#6a8fbf")
+    ax.axhline(1.0 / result.n_players, color="grey", ls="--", lw=1, label="even share")
+    ax.set_xticks(x, t["faction"].to_list())
+    ax.set_ylabel("win rate")
+    ax.set_title(f"{result.n_players}-player free-for-all ({result.n_games:,} games, Wilson 95% CI)", fontsize=9)
+    ax.legend(fontsize=8)
+    return _save(fig, path)
+
+
+
+def _length_rows(lengths: pl.DataFrame, keys: Sequence[str]) -> tuple[list[str], list[list[str]]]:
+    headers = [*keys, "games", "turns mean", "turns p10-p50-p90", "rounds mean", "rounds p10-p50-p90"]
+    rows = [
+        [*(r[k] for k in keys), f"{r['games']:,}", f"{r['turns_mean']:.1f}",
+         f"{r['turns_p10']}-{r['turns_p50']}-{r['turns_p90']}", f"{r['rounds_mean']:.1f}",
+         f"{r['rounds_p10']}-{r['rounds_p50']}-{r['rounds_p90']}"]
+        for r in lengths.iter_rows(named=True)
+    ]  # fmt: skip
+    return headers, rows
+
+
+
+def _matchups_md(result: Any, folder: Path, plots: bool) -> list[str]:
+    from .._validate import bot_label
+
+    sp = result.start_player.row(0, named=True)
+    out = [f"# Matchups: {result.n_players} players, bots {bot_label(result.bots)}", ""]
+    out += _provenance_md(result, None)
+    out.append("")
+    if result.n_players == 2:
+        out += [
+            "## Win-rate matrix",
+            "",
+            f"Win rate of the row faction against the column faction; {2 * result.games_per_side:,} "
+            "games per cell, each faction the start player in half of them; Wilson 95% intervals. "
+            "A mirror cell is seen from seat 0 (it should be near 50% of the decided games).",
+            "",
+        ]
+        if plots:
+            plot_matchup_heatmap(result, folder / "matchups_heatmap.png")
+            out += ["![matchup heatmap](matchups_heatmap.png)", ""]
+        headers, rows = matchup_matrix_rows(result)
+        out += [md_table(headers, rows, [False] + [True] * (len(headers) - 1)), "", "## Cells", ""]
+        rows = [
+            [r["faction"], r["opponent"], f"{r['games']:,}", f"{r['wins']:,}", pct(r["win_rate"]),
+             ci_text(r["ci_low"], r["ci_high"]), f"{r['unfinished']:,}", pct(r["start_win_rate"]),
+             pct(r["on_play_win_rate"]), pct(r["on_draw_win_rate"])]
+            for r in result.table.iter_rows(named=True)
+        ]  # fmt: skip
+        out.append(md_table(
+            ["faction", "opponent", "games", "wins", "win rate", "95% CI", "unfinished",
+             "start player wins", "on the play", "on the draw"],
+            rows, [False, False, True, True, True, False, True, True, True, True],
+        ))  # fmt: skip
+        keys = ["faction", "opponent"]
+    else:
+        out += [
+            "## Win rate per faction",
+            "",
+            f"Free-for-all over all {24} seatings, {result.games_per_seating} games each, seat 0 "
+            f"starting (every faction starts equally often); even share {pct(1 / result.n_players)}.",
+            "",
+        ]
+        if plots:
+            plot_faction_bars(result, folder / f"matchups_{result.n_players}p_bars.png")
+            out += [f"![faction win rates](matchups_{result.n_players}p_bars.png)", ""]
+        rows = [
+            [r["faction"], f"{r['games']:,}", f"{r['wins']:,}", pct(r["win_rate"]),
+             ci_text(r["ci_low"], r["ci_high"]), f"{r['unfinished']:,}", pct(r["on_play_win_rate"])]
+            for r in result.table.iter_rows(named=True)
+        ]  # fmt: skip
+        out.append(md_table(
+            ["faction", "games", "wins", "win rate", "95% CI", "unfinished", "as start player"],
+            rows, [False, True, True, True, False, True, True],
+        ))  # fmt: skip
+        keys = []
+    pos_rows = [
+        [r["faction"], str(r["position"]), f"{r['games']:,}", pct(r["win_rate"]), ci_text(r["ci_low"], r["ci_high"])]
+        for r in result.positions.iter_rows(named=True)
+    ]  # fmt: skip
+    out += [
+        "",
+        "## Start player",
+        "",
+        f"The start player won {pct(sp['win_rate'])} {ci_text(sp['ci_low'], sp['ci_high'])} of "
+        f"{sp['games']:,} games (even share {pct(sp['even_share'])}).",
+        "",
+        md_table(["faction", "turn-order position", "games", "win rate", "95% CI"], pos_rows,
+                 [False, True, True, True, False]),
+        "",
+        "## Game length",
+        "",
+    ]  # fmt: skip
+    headers, rows = _length_rows(result.lengths, keys)
+    out.append(md_table(headers, rows, [False] * len(keys) + [True] * 5))
+    return out
+
+
+def _cmd_matchups(args: argparse.Namespace) -> None:
+    from ..cli import _bots, _params
+
+    check_out(args)
+    if args.players == 2:
+        per_call = args.games // 2 if args.games else (args.games_per_side or 2000)
+    else:
+        per_call = (args.games or 1920) // 24 or 1
+    result = matchups(
+        players=args.players,
+        games_per_side=args.games_per_side,
+        games=args.games,
+        bots=_bots(args.bots) if args.bots else "heuristic",
+        seed=0 if args.seed is None else args.seed,
+        params=_params(args.param, args.params, args.card_data),
+        threads=args.threads,
+        card_data=args.card_data,
+        chunk_size=chunk_for(args, max(1, per_call)),
+        progress=progress_enabled(args),
+    )
+    finish(result, args)
+
+
+def add_command(sub: Any) -> None:
+    """Register ``ketharmad matchups`` on the CLI's subparsers."""
+    from .cli import lab_args
+
+    p = sub.add_parser(
+        "matchups",
+        help="faction matchup matrix (2p, start player balanced) or free-for-all (3-4p)",
+    )
+    p.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
+                   help="2: the 4x4 matrix; 3 or 4: free-for-all over all 24 seatings")  # fmt: skip
+    p.add_argument("--games-per-side", type=int, default=None,
+                   help="2 players: games per pair with each side starting (default: 2000)")  # fmt: skip
+    lab_args(p, "2 players: games per cell (instead of --games-per-side); 3-4 players: "
+                "games in total, a multiple of 24 (default: 1920)", None)  # fmt: skip
+    p.set_defaults(func=_cmd_matchups)

@@ -9,14 +9,22 @@ rates with Wilson intervals.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+import argparse
+import math
+import os
+from pathlib import Path
+from typing import Any, Optional, Union
 
 import numpy as np
 import polars as pl
 
-from . import _core
-from ._data import CardDataSource, load_card_data
-from .stats import Z95, rate, wilson_bounds
+from .. import _core
+from .._data import CardDataSource, load_card_data
+from .._report import ci_text, format_table, pct, signed_pct
+from ..stats import Z95, rate, wilson_bounds
+from .cli import check_out, chunk_for, finish, progress_enabled
+from .report import _figure, _provenance_md, _save, md_table
+from .result import LabResult
 
 __all__ = ["card_stats", "CardStatsResult", "expand_bits", "card_set_counts"]
 
@@ -89,7 +97,7 @@ def _rate_block(prefix: str) -> list[str]:
     return [f"{prefix}_{c}" for c in ("games", "wins", "win_rate", "ci_low", "ci_high")]
 
 
-class CardStatsResult:
+class CardStatsResult(LabResult):
     """The result of :func:`ketharmad.card_stats`: ``.table`` (one row per faction and card)
     and ``.batch`` (the SimResult it was computed from)."""
 
@@ -97,6 +105,8 @@ class CardStatsResult:
         self.table = table
         self.batch = batch
         self._card_text = card_text
+
+    kind = "card_stats"
 
     def top(self, faction: Optional[str] = None, by: str = "iwd", n: int = 10) -> pl.DataFrame:
         """The ``n`` cards with the highest ``by`` (default IWD), optionally of one faction.
@@ -127,29 +137,29 @@ class CardStatsResult:
     def card_data(self) -> str:
         return str(getattr(self.batch, "card_data", ""))
 
-    def _parquet_tables(self) -> dict[str, pl.DataFrame]:
-        from ._files import sim_tables
+    # the run's arguments are the batch's
+    seed = property(lambda self: self.batch.seed)
+    bots = property(lambda self: self.batch.bots)
+    params = property(lambda self: self.batch.params)
+    decks = property(lambda self: self.batch.decks)
+    n_games = property(lambda self: self.batch.n_games)
+
+    def tables(self) -> dict[str, pl.DataFrame]:
+        from .._files import sim_tables
 
         return {"card_stats": self.table, **sim_tables(self.batch)}
 
-    def _provenance(self) -> dict[str, Any]:
-        from ._files import sim_provenance
-
-        return sim_provenance(self.batch, kind="card_stats")
-
-    def write_parquet(
-        self, folder: Any, run_id: Optional[str] = None, overwrite: bool = False
-    ) -> dict[str, Any]:
-        """Write ``card_stats`` and the batch's tables as Parquet with provenance; see
-        :func:`ketharmad.write_run`."""
-        from ._files import write_run
-
-        return write_run(self, folder, run_id=run_id, overwrite=overwrite)
-
-    def __repr__(self) -> str:
-        from ._report import card_stats_text
-
+    def text(self) -> str:
         return card_stats_text(self)
+
+    def _markdown(self, folder: Optional[Path], plots: bool) -> list[str]:
+        return _card_stats_md(self, folder, plots)  # type: ignore[arg-type]
+
+    def plots(self, folder: Union[str, "os.PathLike[str]"]) -> list[Path]:
+        """The IWD bar chart per faction."""
+        root = Path(folder)
+        root.mkdir(parents=True, exist_ok=True)
+        return [plot_card_iwd(self, root / "card_iwd.png")]
 
 
 def _effective_copies(cards: pl.DataFrame, params: dict[str, Any]) -> pl.Expr:
@@ -268,6 +278,154 @@ def card_stats(batch: Any, card_data: CardDataSource = None) -> CardStatsResult:
 
 
 def _cards_frame(text: str) -> pl.DataFrame:
-    from ._frames import card_frame
+    from .._frames import card_frame
 
     return card_frame(_core.card_table(text))
+
+
+def card_stats_text(result: Any, per_faction: int = 5) -> str:
+    """Plain-text summary of a CardStatsResult: the best and worst cards by IWD per faction."""
+    t = result.table
+    lines = [
+        f"CardStatsResult({t.height} rows, {result.batch.n_games:,} games, "
+        f"{' vs '.join(result.batch.decks)}); IWD = in-hand win rate - not-seen win rate"
+    ]
+    for faction in t["faction"].unique(maintain_order=True).to_list():
+        part = t.filter((pl.col("faction") == faction) & pl.col("iwd").is_not_null()).sort(
+            "iwd", descending=True
+        )
+        if part.height == 0:
+            continue
+        shown = part.head(per_faction)
+        if part.height > per_faction:
+            shown = pl.concat([shown, part.tail(min(per_faction, part.height - per_faction))])
+        rows = [
+            [r["name"], r["card"], f"{r['in_hand_games']:,}", pct(r["in_hand_win_rate"]),
+             pct(r["not_seen_win_rate"]), signed_pct(r["iwd"]),
+             f"[{signed_pct(r['iwd_ci_low'])}, {signed_pct(r['iwd_ci_high'])}]"]
+            for r in shown.iter_rows(named=True)
+        ]  # fmt: skip
+        lines.append(f"{faction} (best and worst by IWD):")
+        lines += [
+            "  " + s
+            for s in format_table(
+                ["card", "id", "in hand", "GIH WR", "GNS WR", "IWD", "95% CI"],
+                rows,
+                [False, False, True, True, True, True, False],
+            )
+        ]
+    lines.append("see .table (all rates with intervals), .top(faction, by, n)")
+    return "\n".join(lines)
+
+
+def plot_card_iwd(result: Any, path: Path) -> Path:
+    """Horizontal IWD bars with 95% intervals, one panel per faction, sorted by IWD."""
+    t = result.table.filter(
+        (pl.col("card_faction") == pl.col("faction")) & pl.col("iwd").is_not_null()
+    )
+    factions = t["faction"].unique(maintain_order=True).to_list()
+    if not factions:
+        fig = _figure(6, 2)
+        fig.text(0.5, 0.5, "no card with both in-hand and not-seen games", ha="center")
+        return _save(fig, path)
+    most = max(t.filter(pl.col("faction") == f).height for f in factions)
+    cols = 2 if len(factions) > 1 else 1
+    rows = math.ceil(len(factions) / cols)
+    fig = _figure(7.0 * cols, max(3.0, 0.24 * most + 1.2) * rows)
+    for i, f in enumerate(factions):
+        ax = fig.add_subplot(rows, cols, i + 1)
+        part = t.filter(pl.col("faction") == f).sort("iwd")
+        iwd = [100 * v for v in part["iwd"].to_list()]
+        err = [[100 * (v - lo) for v, lo in zip(part["iwd"].to_list(), part["iwd_ci_low"].to_list())],
+               [100 * (hi - v) for v, hi in zip(part["iwd"].to_list(), part["iwd_ci_high"].to_list())]]  # fmt: skip
+        colors = ["#3b7dd8" if v >= 0 else "#d8573b" for v in iwd]
+        ax.barh(range(part.height), iwd, xerr=err, color=colors, capsize=2, height=0.7)
+        ax.set_yticks(range(part.height), part["name"].to_list(), fontsize=7)
+        ax.axvline(0, color="black", lw=0.8)
+        ax.set_xlabel("IWD (percentage points)")
+        ax.set_title(f"{f}: in-hand minus not-seen win rate (95% CI)", fontsize=9)
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+
+def _card_stats_md(result: Any, folder: Path, plots: bool) -> list[str]:
+    b = result.batch
+    out = [f"# Card statistics: {' vs '.join(b.decks)}, {b.n_games:,} games", ""]
+    out += _provenance_md(result, None)
+    out += [
+        "",
+        "Rates are per seat-game. GIH = card in hand (opening hand or drawn), OH = in the kept "
+        "opening hand, GD = drawn later, GNS = in the deck but never in hand, "
+        "IWD = GIH − GNS (percentage points, 95% interval), played = played from hand or "
+        "recruited at least once.",
+        "",
+    ]
+    if plots:
+        plot_card_iwd(result, folder / "card_iwd.png")
+        out += ["![card IWD](card_iwd.png)", ""]
+    t = result.table
+    for faction in t["faction"].unique(maintain_order=True).to_list():
+        part = t.filter(pl.col("faction") == faction)
+        own = part.filter(pl.col("card_faction") == faction).sort("iwd", descending=True, nulls_last=True)
+        rows = [
+            [r["name"], f"`{r['card']}`", str(r["copies"]), f"{r['in_hand_games']:,}", pct(r["in_hand_win_rate"]),
+             pct(r["opening_win_rate"]), pct(r["drawn_win_rate"]), pct(r["not_seen_win_rate"]),
+             signed_pct(r["iwd"]), f"[{signed_pct(r['iwd_ci_low'])}, {signed_pct(r['iwd_ci_high'])}]",
+             f"{r['played_games']:,}", pct(r["played_win_rate"]),
+             "-" if r["mean_turn_played"] is None else f"{r['mean_turn_played']:.1f}"]
+            for r in own.iter_rows(named=True)
+        ]  # fmt: skip
+        fr = part.row(0, named=True)
+        out += [
+            f"## {faction} ({fr['deck_games']:,} seat-games, win rate {pct(fr['faction_win_rate'])})",
+            "",
+            md_table(
+                ["card", "id", "copies", "in hand", "GIH WR", "OH WR", "GD WR", "GNS WR", "IWD",
+                 "IWD 95% CI", "played", "played WR", "mean turn"],
+                rows, [False, False] + [True] * 7 + [False, True, True, True],
+            ),  # fmt: skip
+            "",
+        ]
+        news = part.filter(pl.col("card_faction") == "newsfeed").sort("played_games", descending=True)
+        if news.height:
+            rows = [
+                [r["name"], f"`{r['card']}`", f"{r['played_games']:,}", pct(r["played_win_rate"]),
+                 ci_text(r["played_ci_low"], r["played_ci_high"])]
+                for r in news.iter_rows(named=True)
+            ]  # fmt: skip
+            out += [f"Newsfeed cards recruited by {faction}:", "",
+                    md_table(["card", "id", "recruited in", "win rate", "95% CI"], rows,
+                             [False, False, True, True, False]), ""]  # fmt: skip
+    return out
+
+
+def _cmd_card_stats(args: argparse.Namespace) -> None:
+    from .._api import simulate
+    from ..cli import _bots, _params
+
+    check_out(args)
+    batch = simulate(
+        decks=args.decks,
+        bots=_bots(args.bots) if args.bots else "heuristic",
+        games=args.games,
+        seed=0 if args.seed is None else args.seed,
+        threads=args.threads,
+        params=_params(args.param, args.params, args.card_data),
+        card_data=args.card_data,
+        record_plays=True,
+        chunk_size=chunk_for(args, args.games),
+        progress=progress_enabled(args),
+    )
+    finish(card_stats(batch), args)
+
+
+def add_command(sub: Any) -> None:
+    """Register ``ketharmad card-stats`` on the CLI's subparsers."""
+    from .cli import lab_args
+
+    p = sub.add_parser("card-stats", help="per-card win rates (17lands style) for one deck pairing")
+    p.add_argument("--decks", nargs="+", default=["ner", "tisza"], metavar="FACTION",
+                   help="one faction per seat, 2-4 (default: ner tisza)")  # fmt: skip
+    lab_args(p, "number of games (default: 10000)", 10000)
+    p.set_defaults(func=_cmd_card_stats)

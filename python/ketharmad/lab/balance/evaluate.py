@@ -25,8 +25,10 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
-from . import _core
-from ._balance_targets import Metric, Targets
+from ... import _core
+from .targets import Metric, Targets
+from ..plan import Plan, run_plan
+from ..plan import cell as plan_cell
 
 __all__ = ["Evaluator", "Journal", "HOLDOUT_BLOCK", "DESCENT_BLOCK", "point_key", "MetricStats"]
 
@@ -121,6 +123,20 @@ class Journal:
             pass
 
 
+class _GamesCallback:
+    """The plan runner's progress hook: reports each shard's games to ``on_games``."""
+
+    def __init__(self, ev: "Evaluator") -> None:
+        self.ev = ev
+
+    def advance(self, games: int) -> None:
+        if self.ev.on_games is not None:
+            self.ev.on_games(games)
+
+    def interrupt(self) -> None:
+        pass
+
+
 @dataclass
 class Cell:
     """One cell of an evaluation: its decks, fixed start seat and games per block."""
@@ -156,6 +172,7 @@ class Evaluator:
         base_params: Mapping[str, Any],
         journal: Optional[Journal] = None,
         on_games: Optional[Callable[[int], None]] = None,
+        executor: Any = None,
     ) -> None:
         self.text = text
         self.targets = targets
@@ -165,6 +182,8 @@ class Evaluator:
         self.base_params = dict(base_params)
         self.journal = journal
         self.on_games = on_games
+        self.executor = executor
+        self._meter = _GamesCallback(self)
         self.metrics: list[Metric] = targets.metrics
         factions = list(_core.FACTIONS)
         all_pairs = [(a, b) for i, a in enumerate(factions) for b in factions[i + 1 :]]
@@ -214,20 +233,19 @@ class Evaluator:
             }
         else:
             params = self._params(point)
-            out = {}
+            plan = Plan(self.seed)
             for c in self.cells:
-                raw = _core.simulate(
-                    self.text, c.decks, self._bots_for(bots, len(c.decks)), (b1 - b0) * c.size,
-                    self.seed, self.threads, params, start_player=c.start, record_plays=False,
-                    first_game=c.index * CELL_STRIDE + b0 * c.size,
-                )  # fmt: skip
-                g = raw["games"]
+                plan.add(plan_cell(
+                    self.text, c.decks, self._bots_for(bots, len(c.decks)), params,
+                    c.index * CELL_STRIDE + b0 * c.size, (b1 - b0) * c.size, start_player=c.start,
+                    output="outcomes",
+                ))  # fmt: skip
+            out = {}
+            for c, g in zip(self.cells, run_plan(plan, threads=self.threads, progress=self._meter, executor=self.executor)):
                 out[c.key] = {
                     "winner": np.asarray(g["winner"], dtype=np.int8),
                     "turns": np.asarray(g["turns"], dtype=np.int32),
                 }
-                if self.on_games is not None:
-                    self.on_games((b1 - b0) * c.size)
             self.evaluations += 1
             self.games_played += (b1 - b0) * self.games_per_block()
             if self.journal is not None:

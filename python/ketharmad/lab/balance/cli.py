@@ -8,18 +8,18 @@ from typing import Any
 
 __all__ = ["add_balance_command"]
 
-from ._data import CARD_DATA_HELP  # noqa: E402
+from ..._data import CARD_DATA_HELP  # noqa: E402
 
 
 def _cmd_balance(args: argparse.Namespace) -> None:
-    from ._balance import balance
-    from ._balance_report import write_balance_report
-    from ._balance_targets import load_targets
-    from .cli import _bots, _params
+    from .search import balance
+    from .report import write_balance_report
+    from .targets import load_targets
+    from ...cli import _bots, _params
 
     targets = load_targets(args.targets)  # a bad file fails before anything else
     if args.out:
-        from ._files import check_out_folder
+        from ..._files import check_out_folder
 
         check_out_folder(args.out)
     progress = args.progress
@@ -41,7 +41,7 @@ def _cmd_balance(args: argparse.Namespace) -> None:
     )
     print(res.text())
     if args.out:
-        from ._files import write_run
+        from ..._files import write_run
 
         written = write_run(res, args.out)
         run_id = written["runs"].stem

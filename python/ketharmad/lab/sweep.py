@@ -4,20 +4,24 @@ game (paired differences)."""
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import json
+import os
 import time
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, Optional, Union
 
 import numpy as np
 import polars as pl
 
-from . import _core
-from ._api import check_chunk_size, check_memory, check_start_player, run_batch
-from ._data import CardDataSource, describe_card_data, load_card_data
-from ._progress import Progress
-from ._validate import (
+from .. import _core
+from .._api import check_chunk_size, check_memory, check_start_player
+from .plan import Plan, cell, run_plan
+from .._data import CardDataSource, describe_card_data, load_card_data
+from .._progress import Progress
+from .._validate import (
     check_bots,
     check_decks,
     check_flag,
@@ -26,9 +30,15 @@ from ._validate import (
     check_seed,
     check_threads,
 )
-from .stats import Z95, wilson_bounds
+from .._data import MAX_TOML_DEPTH as MAX_SWEEP_DEPTH
+from .._data import MAX_TOML_FILE_BYTES as MAX_SWEEP_FILE_BYTES
+from .._report import ci_text, format_table, pct, signed_pct
+from ..stats import Z95, wilson_bounds
+from .cli import check_out, chunk_for, finish, progress_enabled
+from .report import _figure, _provenance_md, _save, _slug, md_table, require_matplotlib
+from .result import LabResult
 
-__all__ = ["sweep", "SweepResult", "grid_points", "deck_pairings"]
+__all__ = ["sweep", "SweepResult", "grid_points", "deck_pairings", "load_sweep_file", "MAX_SWEEP_FILE_BYTES", "MAX_SWEEP_DEPTH"]
 
 ParamValue = Union[int, bool, str]
 
@@ -121,7 +131,7 @@ def _param_column(values: list[Any]) -> pl.Series:
     return pl.Series([None if v is None else str(v) for v in values], dtype=pl.String)
 
 
-class SweepResult:
+class SweepResult(LabResult):
     """The result of :func:`ketharmad.sweep`.
 
     Attributes:
@@ -154,40 +164,34 @@ class SweepResult:
         self.card_data: str = kw["card_data"]
         self.elapsed: float = kw["elapsed"]
         self._card_text: str = kw["card_text"]
+        self.plan = kw.get("plan")
+
+    kind = "sweep"
 
     @property
     def n_games(self) -> int:
         return self.games.height
 
-    def _parquet_tables(self) -> dict[str, pl.DataFrame]:
+    def tables(self) -> dict[str, pl.DataFrame]:
         return {"sweep": self.table, "sweep_summary": self.summary, "sweep_points": self.points,
                 "sweep_games": self.games}  # fmt: skip
 
-    def _provenance(self) -> dict[str, Any]:
-        from ._files import provenance
-
-        return provenance(
-            "sweep", self._card_text, self.params, self.bots, self.decks, self.seed, self.n_games
-        )
-
-    def write_parquet(
-        self, folder: Any, run_id: Optional[str] = None, overwrite: bool = False
-    ) -> dict[str, Any]:
-        """Write ``sweep``, ``sweep_points`` and ``sweep_games`` as Parquet with provenance;
-        see :func:`ketharmad.write_run`."""
-        from ._files import write_run
-
-        return write_run(self, folder, run_id=run_id, overwrite=overwrite)
-
-    def __repr__(self) -> str:
-        from ._report import sweep_text
-
+    def text(self) -> str:
         return sweep_text(self)
+
+    def _markdown(self, folder: Optional[Path], plots: bool) -> list[str]:
+        return _sweep_md(self, folder, plots)  # type: ignore[arg-type]
+
+    def plots(self, folder: Union[str, "os.PathLike[str]"]) -> list[Path]:
+        """One plot per swept parameter: the paired difference against the baseline."""
+        root = Path(folder)
+        root.mkdir(parents=True, exist_ok=True)
+        return [plot_sweep_parameter(self, n, root / f"sweep_{_slug(n)}.png") for n in self.parameters]
 
 
 def _current_values(text: str, base: dict[str, ParamValue]) -> dict[str, Any]:
     """Every parameter's value without the grid: the card data's default, or ``params``."""
-    from ._frames import parameter_frame
+    from .._frames import parameter_frame
 
     info = parameter_frame(_core.parameter_table(text))
     out: dict[str, Any] = {}
@@ -209,7 +213,7 @@ def _is_current(point: Mapping[str, ParamValue], current: Mapping[str, Any]) -> 
 def _owners(text: str) -> dict[str, Optional[str]]:
     """Parameter name -> the faction whose deck holds its card, or None when it can reach
     every game (rules.*, keyword.*, Newsfeed, Event and token cards)."""
-    from ._frames import card_frame, parameter_frame
+    from .._frames import card_frame, parameter_frame
 
     cards = card_frame(_core.card_table(text))
     faction = dict(zip(cards["id"].to_list(), cards["faction"].to_list()))
@@ -248,6 +252,7 @@ def sweep(
     start_player: Optional[int] = None,
     chunk_size: Optional[int] = None,
     progress: bool = False,
+    executor: Any = None,
 ) -> SweepResult:
     """Play the same games at every point of a parameter grid and compare with a baseline.
 
@@ -266,6 +271,8 @@ def sweep(
             (the point holding the current values, i.e. the card data's defaults with
             ``params`` applied, when the grid has one; else the first point).
         start_player: None (drawn per game from its seed) or a fixed start seat.
+        executor: None, or a ``concurrent.futures.Executor`` the plan runner
+            (:mod:`ketharmad.lab.plan`) submits its shards to; the results are the same.
 
     Every point is validated (``_core.validate``) for every matchup before any game runs, so
     an unknown parameter name or a value out of range fails at once.
@@ -305,41 +312,39 @@ def sweep(
     seat_bots = [check_bots(bots, len(d)) for d in pairings]
     starts = [check_start_player(start_player, len(d)) for d in pairings]
 
-    plans = []  # (point, pairing index, params) in run order
+    # one cell per point and pairing, point-major; every cell plays games 0 .. games-1 of
+    # the batch (common random numbers: the points of a pairing play the same games)
+    plan = Plan(seed_)
+    cell_point = []
     for i, point in enumerate(points):
         for j, deck in enumerate(pairings):
             merged = {**base, **point}
             if len(set(deck)) < len(deck):
                 merged.setdefault("rules.allow_mirror", True)
-            try:
-                _core.validate(text, deck, seat_bots[j], merged)
-            except ValueError as e:
-                raise ValueError(f"sweep point {i} {point}, decks {deck}: {e}") from None
-            plans.append((i, j, merged))
+            plan.add(cell(text, deck, seat_bots[j], merged, 0, games_, start_player=starts[j],
+                          output="games", label=f"sweep point {i} {point}, decks {deck}"))  # fmt: skip
+            cell_point.append(i)
+    plan.validate()
 
-    check_memory(f"sweep(games={games_:,}) over {len(plans)} point(s) and matchup(s)", games_ * len(plans),
+    check_memory(f"sweep(games={games_:,}) over {len(plan.cells)} point(s) and matchup(s)", plan.games,
                  max(len(d) for d in pairings), min(chunk_ or games_, games_), tables=("games",),
                  chunked=chunk_ is not None)  # fmt: skip
-    meter = Progress(games_ * len(plans), "sweep", enabled=progress)
+    meter = Progress(plan.games, "sweep", enabled=progress)
     start = time.perf_counter()
+    results = run_plan(plan, threads=threads_, shard_size=chunk_, progress=meter, executor=executor)
+    elapsed = time.perf_counter() - start
+    meter.close()
     parts = []
-    for i, j, merged in plans:
-        deck = pairings[j]
-        frames = run_batch(
-            text, deck, seat_bots[j], games_, seed_, threads_, merged,
-            start_player=starts[j], chunk_size=chunk_, progress=meter,
-        )  # fmt: skip
+    for i, c, frames in zip(cell_point, plan.cells, results):
         parts.append(
             frames.games.select(
                 pl.lit(i, pl.Int32).alias("point"),
-                pl.lit(matchup_label(deck)).alias("matchup"),
+                pl.lit(matchup_label(c.decks)).alias("matchup"),
                 "game", "seed", "start_player", "winner",
                 seat0_won=(pl.col("winner") == 0).fill_null(False),
                 turns="turns", rounds="rounds", end_reason="end_reason",
             )  # fmt: skip
         )
-    elapsed = time.perf_counter() - start
-    meter.close()
     g = pl.concat(parts, rechunk=False)
 
     names: list[str] = []
@@ -442,6 +447,7 @@ def sweep(
         card_data=describe_card_data(card_data),
         elapsed=elapsed,
         card_text=text,
+        plan=plan.describe(),
     )
 
 
@@ -514,3 +520,369 @@ def _point_summary(
         .select("point", *names, "baseline", "current", "perspective", "matchups", "games",
                 "base_win_rate", "win_rate", "diff", "diff_ci_low", "diff_ci_high")  # fmt: skip
     )
+
+
+def param_card_names(result: Any) -> dict[str, str]:
+    """Swept parameter -> the name of its card (``"Orbán Viktor"``), for parameters of a card."""
+    from .._frames import card_frame, parameter_frame
+
+    text = getattr(result, "_card_text", None)
+    if text is None:
+        return {}
+    cards = card_frame(_core.card_table(text))
+    names = dict(zip(cards["id"].to_list(), cards["name"].to_list()))
+    info = parameter_frame(_core.parameter_table(text))
+    card = dict(zip(info["name"].to_list(), info["card"].to_list()))
+    return {p: names[card[p]] for p in result.parameters if card.get(p) in names}
+
+
+
+def sweep_parameters_line(result: Any) -> str:
+    """``swept: ner_orban_viktor.influence (Orbán Viktor), rules.hand_limit``."""
+    names = param_card_names(result)
+    return "swept: " + ", ".join(
+        f"{p} ({names[p]})" if p in names else p for p in result.parameters
+    )
+
+
+
+def _point_label(r: dict[str, Any]) -> str:
+    tags = [t for t, on in (("baseline", r.get("baseline")), ("current", r.get("current"))) if on]
+    return f"{r['point']} ({', '.join(tags)})" if tags else str(r["point"])
+
+
+
+def sweep_summary_rows(result: Any) -> tuple[list[str], list[list[str]], list[bool]]:
+    """One row per point: the win-rate change over the matchups it can affect."""
+    headers = ["point", *result.parameters, "whose win rate", "matchups", "games",
+               "win rate", "change vs baseline", "paired 95% CI"]  # fmt: skip
+    rows = []
+    for r in result.summary.iter_rows(named=True):
+        if r["baseline"]:
+            change, ci = "baseline", "-"
+        else:
+            change = signed_pct(r["diff"])
+            ci = ("degenerate" if r["diff_ci_low"] is None
+                  else f"[{signed_pct(r['diff_ci_low'])}, {signed_pct(r['diff_ci_high'])}]")  # fmt: skip
+        rows.append([
+            _point_label(r), *[str(r[p]) for p in result.parameters], r["perspective"],
+            str(r["matchups"]), f"{r['games'] or 0:,}", pct(r["win_rate"]), change, ci,
+        ])  # fmt: skip
+    right = [False] + [True] * len(result.parameters) + [False, True, True, True, True, False]
+    return headers, rows, right
+
+
+
+def hidden_note(result: Any) -> str:
+    """Which matchups the reports leave out (no swept parameter can change their games)."""
+    t = result.table
+    if "can_affect" not in t.columns:
+        return ""
+    hidden = t.filter(~pl.col("can_affect"))["matchup"].unique(maintain_order=True).to_list()
+    if not hidden:
+        return ""
+    return (
+        f"hidden: {len(hidden)} matchup(s) no swept parameter can change ({', '.join(hidden)}): "
+        "their cards never meet, so every point plays the baseline's games; they stay in "
+        ".table with can_affect = False."
+    )
+
+
+
+def sweep_rows(result: Any) -> tuple[list[str], list[list[str]], list[bool]]:
+    """Headers, rows and alignment of the sweep table as text (rows a swept parameter can
+    affect; see :func:`hidden_note`)."""
+    headers = ["point", *result.parameters, "matchup", "games", "seat-0 win rate", "95% CI",
+               "unfinished", "diff vs base", "paired 95% CI", "unpaired ±"]  # fmt: skip
+    rows = []
+    table = result.table
+    if "can_affect" in table.columns:
+        table = table.filter(pl.col("can_affect"))
+    for r in table.iter_rows(named=True):
+        diff = "baseline" if r["baseline"] else signed_pct(r["diff"])
+        if r.get("degenerate_ci"):
+            paired = "degenerate"
+        elif r["baseline"] or r["diff_ci_low"] is None:
+            paired = "-"
+        else:
+            paired = f"[{signed_pct(r['diff_ci_low'])}, {signed_pct(r['diff_ci_high'])}]"
+        unpaired = "-" if r["baseline"] else f"±{100 * (r['unpaired_half_width'] or 0):.1f} pp"
+        rows.append([
+            _point_label(r), *[str(r[p]) for p in result.parameters], r["matchup"],
+            f"{r['games']:,}", pct(r["win_rate"]), ci_text(r["ci_low"], r["ci_high"]),
+            f"{r['unfinished']:,}", diff, paired, unpaired,
+        ])  # fmt: skip
+    right = [False] + [True] * len(result.parameters) + [False, True, True, False, True, True, False, True]
+    return headers, rows, right
+
+
+
+def sweep_text(result: Any) -> str:
+    """Plain-text summary of a SweepResult: the per-point summary, then the matchups."""
+    head = (
+        f"SweepResult({result.points.height} points x {len(result.decks)} matchup(s) x "
+        f"{result.games_per_point:,} games, seed {result.seed}, baseline point "
+        f"{result.baseline}, {result.elapsed:.2f} s; every point plays the same game seeds)"
+    )
+    lines = [head, sweep_parameters_line(result)]
+    if getattr(result, "summary", None) is not None:
+        headers, rows, right = sweep_summary_rows(result)
+        lines.append("per point: change of win rate against the baseline over the games of the "
+                     "matchups it can affect (paired 95% CI):")  # fmt: skip
+        lines += ["  " + s for s in format_table(headers, rows, right)]
+        lines.append("per matchup:")
+    headers, rows, right = sweep_rows(result)
+    lines += ["  " + s for s in format_table(headers, rows, right)]
+    notes = [n for n in (hidden_note(result), degenerate_note(result)) if n]
+    return "\n".join(lines + notes)
+
+
+
+def degenerate_note(result: Any) -> str:
+    """A footnote when some paired interval of a sweep is degenerate, else ``""``."""
+    if "degenerate_ci" not in result.table.columns or not result.table["degenerate_ci"].any():
+        return ""
+    return (
+        "degenerate: every per-game difference from the baseline is the same (e.g. all 0 on "
+        "a small sample), so no paired interval is given; play more games or read the "
+        "unpaired half-width."
+    )
+
+
+def _is_numeric(values: Sequence[Any]) -> bool:
+    return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+
+
+
+def sweep_differences(result: Any, name: str) -> pl.DataFrame:
+    """The paired win-rate difference against the baseline for each value of ``name`` (the
+    other swept parameters at their baseline values), one row per (line, value): ``line``
+    is an unordered faction pair ("ner – tisza", the win rate of the first faction, both
+    seatings pooled) for 2-player matchups, else the matchup (seat 0); only matchups a swept
+    parameter can affect. Columns ``line, value, point, games, diff, lo, hi``."""
+    from ..stats import Z95
+
+    base = result.points.filter(pl.col("point") == result.baseline).row(0, named=True)
+    keep = result.points
+    for other in result.parameters:
+        if other != name:
+            keep = keep.filter(pl.col(other).eq_missing(base[other]))
+    keep = keep.filter(pl.col(name).is_not_null()).select("point", value=pl.col(name))
+    affected = result.table.filter(pl.col("can_affect")) if "can_affect" in result.table.columns else result.table
+    matchups = affected["matchup"].unique().to_list()
+    order = {f: i for i, f in enumerate(_core.FACTIONS)}
+    lines, signs = {}, {}
+    for m in matchups:
+        decks = m.split(" vs ")
+        if len(decks) == 2:
+            a, b = sorted(decks, key=lambda f: order.get(f, 99))
+            lines[m] = f"{a} – {b}"
+            signs[m] = 1.0 if decks[0] == a else -1.0
+        else:
+            lines[m], signs[m] = m, 1.0
+    g = result.games.filter(pl.col("matchup").is_in(matchups))
+    ref = g.filter(pl.col("point") == result.baseline).select("matchup", "game", b=pl.col("seat0_won"))
+    d = (
+        g.join(keep, on="point", how="inner")
+        .join(ref, on=["matchup", "game"], how="inner")
+        .with_columns(
+            line=pl.col("matchup").replace_strict(lines),
+            d=(pl.col("seat0_won").cast(pl.Float64) - pl.col("b").cast(pl.Float64))
+            * pl.col("matchup").replace_strict(signs),
+        )
+        .group_by("line", "value", "point")
+        .agg(games=pl.len(), diff=pl.col("d").mean(), sd=pl.col("d").std(ddof=1))
+        .with_columns(half=Z95 * pl.col("sd").fill_null(0.0) / pl.col("games").cast(pl.Float64).sqrt())
+        .with_columns(lo=pl.col("diff") - pl.col("half"), hi=pl.col("diff") + pl.col("half"))
+        .sort("line", "value")
+    )
+    return d.select("line", "value", "point", "games", "diff", "lo", "hi")
+
+
+
+def plot_sweep_parameter(result: Any, name: str, path: Path) -> Path:
+    """Paired win-rate difference against the baseline for each value of one swept
+    parameter, one line per unordered faction pair (distinct colours) with its 95%
+    interval; the baseline value is marked."""
+    d = sweep_differences(result, name)
+    base = result.points.filter(pl.col("point") == result.baseline).row(0, named=True)
+    values = sorted(d["value"].unique().to_list(), key=lambda v: (str(type(v)), v))
+    numeric = _is_numeric(values)
+    pos = {v: (float(v) if numeric else float(i)) for i, v in enumerate(values)}
+    line_names = d["line"].unique(maintain_order=True).to_list()
+    span = (max(pos.values()) - min(pos.values())) if pos else 1.0
+    dodge = 0.012 * (span or 1.0)
+    fig = _figure(7.5, 4.5)
+    ax = fig.add_subplot(1, 1, 1)
+    require_matplotlib()
+    from matplotlib import colormaps
+
+    cmap = colormaps["tab10" if len(line_names) <= 10 else "tab20"]
+    for k, line in enumerate(line_names):
+        part = d.filter(pl.col("line") == line)
+        xs = [pos[v] + (k - (len(line_names) - 1) / 2) * dodge for v in part["value"].to_list()]
+        diff = [100 * x for x in part["diff"].to_list()]
+        err = [[100 * (x - lo) for x, lo in zip(part["diff"].to_list(), part["lo"].to_list())],
+               [100 * (hi - x) for x, hi in zip(part["diff"].to_list(), part["hi"].to_list())]]  # fmt: skip
+        ax.errorbar(xs, diff, yerr=err, marker="o", ms=4, capsize=3, lw=1.2, label=line,
+                    color=cmap(k % cmap.N))  # fmt: skip
+    ax.axhline(0.0, color="grey", ls="--", lw=1)
+    if base.get(name) in pos:
+        tag = "baseline = current value" if base.get("current") else "baseline"
+        ax.axvline(pos[base[name]], color="black", ls=":", lw=1.2, label=f"{tag} ({base[name]})")
+    if not numeric or all(isinstance(v, int) for v in values):
+        ax.set_xticks([pos[v] for v in values], [str(v) for v in values])
+    ax.set_xlabel(name)
+    ax.set_ylabel("win-rate change vs baseline (pp)")
+    others = [p for p in result.parameters if p != name]
+    held = f"; {', '.join(others)} at the baseline" if others else ""
+    ax.set_title(f"Paired difference vs {name} (first faction of each pair, 95% CI{held})", fontsize=9)
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    return _save(fig, path)
+
+
+
+def _sweep_md(result: Any, folder: Path, plots: bool) -> list[str]:
+    out = [f"# Parameter sweep: {', '.join(result.parameters) or 'explicit points'}", ""]
+    out += _provenance_md(result, None)
+    out += [
+        "",
+        f"{result.points.height} points × {len(result.decks)} matchup(s) × "
+        f"{result.games_per_point:,} games. Every point plays the same game seeds (common random "
+        f"numbers); differences are against point {result.baseline} game by game (paired 95% "
+        "interval: mean ± 1.96·sd/√n of the per-game differences); the unpaired half-width is "
+        "what independent samples would give.",
+        "",
+    ]
+    out += [sweep_parameters_line(result).replace("swept:", "Swept:"), ""]
+    out += ["## Summary per point", "",
+            "Change of win rate against the baseline over the games of the matchups the point "
+            "can affect, from the side of the faction whose cards it changes (else seat 0); "
+            "paired 95% interval.", ""]  # fmt: skip
+    headers, rows, right = sweep_summary_rows(result)
+    out += [md_table(headers, rows, right), ""]
+    if plots:
+        for name in result.parameters:
+            fname = f"sweep_{_slug(name)}.png"
+            plot_sweep_parameter(result, name, folder / fname)
+            out += [f"![paired difference vs {name}]({fname})", ""]
+    prow = [[str(r["point"]), r["params"], "yes" if r["current"] else ""]
+            for r in result.points.iter_rows(named=True)]  # fmt: skip
+    out += ["## Points", "", md_table(["point", "overrides", "current values"], prow, [True, False, False]),
+            "", "## Results per matchup", ""]  # fmt: skip
+    headers, rows, right = sweep_rows(result)
+    out.append(md_table(headers, rows, right))
+    for note in (hidden_note(result), degenerate_note(result)):
+        if note:
+            out += ["", note]
+    return out
+
+
+_SWEEP_KEYS = {
+    "grid", "points", "decks", "bots", "games", "seed", "baseline", "params", "start_player",
+    "threads", "card_data",
+}  # fmt: skip
+
+
+
+def _depth(value: Any) -> int:
+    from .._data import toml_depth
+
+    return toml_depth(value, MAX_SWEEP_DEPTH)
+
+
+
+def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    from .._data import flatten_table
+
+    return flatten_table(table, prefix)
+
+
+
+def load_sweep_file(path: str) -> dict[str, Any]:
+    """Read a sweep TOML file into :func:`ketharmad.sweep` keyword arguments.
+
+    Keys: a ``[grid]`` table of lists (or ``[[points]]`` tables), optional ``decks`` ("all",
+    a list of factions or a list of lists), ``bots``, ``games``, ``seed``, ``baseline``,
+    ``start_player``, ``threads``, ``card_data`` (relative to the file) and a ``[params]``
+    table of fixed overrides. Parameter names may be quoted (``"rules.starting_support"``)
+    or bare dotted keys. The file may be at most 1 MiB, its tables and arrays nested at most
+    32 deep; otherwise, or when it is not valid TOML, ``ValueError``.
+    """
+    from .._data import read_toml_file
+
+    doc = read_toml_file(path, "sweep file")
+    unknown = sorted(set(doc) - _SWEEP_KEYS)
+    if unknown:
+        raise ValueError(
+            f"sweep file {path}: unknown key(s) {', '.join(unknown)}; "
+            f"valid: {', '.join(sorted(_SWEEP_KEYS))}"
+        )
+    if ("grid" in doc) == ("points" in doc):
+        raise ValueError(f"sweep file {path} needs exactly one of a [grid] table or [[points]] tables")
+    kwargs: dict[str, Any] = {}
+    if "grid" in doc:
+        if not isinstance(doc["grid"], Mapping):
+            raise ValueError(f"sweep file {path}: grid must be a table of lists")
+        kwargs["grid"] = _flatten(doc["grid"])
+    else:
+        if not isinstance(doc["points"], list) or not all(isinstance(p, Mapping) for p in doc["points"]):
+            raise ValueError(f"sweep file {path}: points must be an array of tables ([[points]])")
+        kwargs["grid"] = [_flatten(p) for p in doc["points"]]
+    for key in ("decks", "bots", "games", "seed", "start_player", "threads"):
+        if key in doc:
+            kwargs[key] = doc[key]
+    if "params" in doc:
+        if not isinstance(doc["params"], Mapping):
+            raise ValueError(f"sweep file {path}: params must be a table")
+        kwargs["params"] = _flatten(doc["params"])
+    if "baseline" in doc:
+        b = doc["baseline"]
+        kwargs["baseline"] = _flatten(b) if isinstance(b, Mapping) else b
+    if "card_data" in doc:
+        kwargs["card_data"] = os.path.join(os.path.dirname(os.path.abspath(path)), doc["card_data"])
+    return kwargs
+
+
+
+def _cmd_sweep(args: argparse.Namespace) -> None:
+    from ..cli import _bots, _params
+
+    kwargs = load_sweep_file(args.grid_file)
+    check_out(args)
+    if args.games is not None:
+        kwargs["games"] = args.games
+    if args.seed is not None:
+        kwargs["seed"] = args.seed
+    if args.threads is not None:
+        kwargs["threads"] = args.threads
+    if args.bots:
+        kwargs["bots"] = _bots(args.bots)
+    if args.decks:
+        kwargs["decks"] = "all" if args.decks == ["all"] else args.decks
+    if args.baseline is not None:
+        kwargs["baseline"] = args.baseline
+    if args.card_data:
+        kwargs["card_data"] = args.card_data
+    overrides = _params(args.param, args.params, kwargs.get("card_data"))
+    if overrides:
+        kwargs["params"] = {**kwargs.get("params", {}), **overrides}
+    kwargs.setdefault("games", 1000)
+    games = kwargs["games"]
+    per_call = games if isinstance(games, int) and not isinstance(games, bool) and games > 0 else 1
+    result = sweep(**kwargs, chunk_size=chunk_for(args, per_call), progress=progress_enabled(args))
+    finish(result, args)
+
+
+def add_command(sub: Any) -> None:
+    """Register ``ketharmad sweep`` on the CLI's subparsers."""
+    from .cli import lab_args
+
+    p = sub.add_parser("sweep", help="parameter sweep over common random numbers (grid TOML file)")
+    p.add_argument("grid_file", metavar="GRID.toml",
+                   help="TOML with a [grid] table of lists and optional decks/bots/games/seed")  # fmt: skip
+    p.add_argument("--decks", nargs="+", metavar="FACTION",
+                   help="one pairing, or 'all' for the 12 ordered pairs (overrides the file)")  # fmt: skip
+    p.add_argument("--baseline", type=int, default=None, help="index of the baseline point (default: 0)")
+    lab_args(p, "games per point and matchup (default: the file's, else 1000)", None)
+    p.set_defaults(func=_cmd_sweep)

@@ -8,7 +8,7 @@ from typing import Any, Optional
 
 import polars as pl
 
-from ._report import format_table
+from ..._report import format_table
 
 __all__ = ["balance_text", "write_balance_report"]
 
@@ -110,8 +110,8 @@ def _md_table(headers: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def _heatmap(res: Any, table: pl.DataFrame, title: str, path: Path) -> Optional[Path]:
-    from ._labreport import _figure, _save
-    from . import _core
+    from ..report import _figure, _save
+    from ... import _core
 
     t = table.filter(pl.col("kind") == "2p")
     if not t.height:
@@ -137,7 +137,7 @@ def _heatmap(res: Any, table: pl.DataFrame, title: str, path: Path) -> Optional[
 
 
 def _pareto_plot(res: Any, path: Path) -> Optional[Path]:
-    from ._labreport import _figure, _save
+    from ..report import _figure, _save
 
     p = res.proposals
     if not p.height:
@@ -154,7 +154,7 @@ def _pareto_plot(res: Any, path: Path) -> Optional[Path]:
 
 
 def _sensitivity_plot(res: Any, path: Path, top: int = 12) -> Optional[Path]:
-    from ._labreport import _figure, _save
+    from ..report import _figure, _save
 
     s = res.screen
     if not s.height:
@@ -174,11 +174,11 @@ def _sensitivity_plot(res: Any, path: Path, top: int = 12) -> Optional[Path]:
 def write_balance_report(res: Any, folder: Any, plots: Optional[bool] = None, run_id: Optional[str] = None) -> Path:
     """Write ``folder/report.md`` (with PNG plots: True, False, or None = when matplotlib is
     installed) and the card file with the edits applied (``folder/cards_balanced.toml``)."""
-    from ._files import write_atomic
+    from ..._files import write_atomic
 
     if plots is None:  # auto: plots when matplotlib is installed
         try:
-            from ._labreport import require_matplotlib
+            from ..report import require_matplotlib
 
             require_matplotlib()
             plots = True
@@ -186,7 +186,19 @@ def write_balance_report(res: Any, folder: Any, plots: Optional[bool] = None, ru
             plots = False
     root = Path(folder)
     root.mkdir(parents=True, exist_ok=True)
-    res.write_card_data(root / "cards_balanced.toml")
+    md = balance_markdown(res, root, plots, run_id)
+    path = root / "report.md"
+    write_atomic(path, lambda tmp: tmp.write_text("\n".join(md) + "\n", encoding="utf-8"))
+    return path
+
+
+def balance_markdown(res: Any, root: Optional[Path], plots: bool, run_id: Optional[str] = None) -> list[str]:
+    """The lines of a balance run's ``report.md``; with a folder, the card file with the edits
+    applied is written there (``cards_balanced.toml``) and, with ``plots``, the PNGs."""
+    if plots and root is None:
+        raise ValueError("the balance report's plots need a folder")
+    if root is not None:
+        res.write_card_data(root / "cards_balanced.toml")
     md = [f"# Balance run {run_id or ''}".rstrip(), ""]
     md.append(
         f"{res.games:,} games, {res.elapsed:.1f} s, seed {res.seed}, bots `{res.bots}`, card data "
@@ -231,6 +243,4 @@ def write_balance_report(res: Any, folder: Any, plots: Optional[bool] = None, ru
         )  # fmt: skip
     if res.notes:
         md += ["", "## Notes", ""] + [f"* {n}" for n in res.notes]
-    path = root / "report.md"
-    write_atomic(path, lambda tmp: tmp.write_text("\n".join(md) + "\n", encoding="utf-8"))
-    return path
+    return md

@@ -1,0 +1,96 @@
+"""What the balance-lab commands of the CLI share (``ketharmad matchups | card-stats |
+sweep``; each feature module registers its own with ``add_command``).
+
+Each prints a text summary; with ``--out FOLDER`` it also writes the run's Parquet tables
+(``FOLDER/<table>/<run_id>.parquet``, with provenance columns) and ``FOLDER/report.md`` with
+PNG plots (matplotlib, the ``report`` extra; ``--no-plots`` writes the Markdown only).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, Optional
+
+from .._data import CARD_DATA_HELP
+
+__all__ = ["add_lab_commands", "lab_args", "check_out", "finish", "progress_enabled", "chunk_for"]
+
+
+def progress_enabled(args: argparse.Namespace) -> bool:
+    if args.progress is not None:
+        return bool(args.progress)
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def chunk_for(args: argparse.Namespace, per_call: int) -> Optional[int]:
+    from .._progress import auto_chunk_size
+
+    return auto_chunk_size(per_call) if progress_enabled(args) else None
+
+
+def check_out(args: argparse.Namespace) -> None:
+    """Fail before any game runs when the plots cannot be drawn, --out is not a folder that
+    exists or can be made and is writable, or --run-id names a run already in it."""
+    if not args.out:
+        if args.run_id is not None or args.overwrite:
+            raise ValueError("--run-id and --overwrite need --out FOLDER")
+        return
+    from .._files import check_new_run, check_out_folder
+
+    folder = check_out_folder(args.out)
+    check_new_run(folder, args.run_id, args.overwrite)
+    if not args.no_plots:
+        from .report import require_matplotlib
+
+        require_matplotlib()
+
+
+def finish(result: Any, args: argparse.Namespace) -> None:
+    print(result)
+    if not args.out:
+        return
+    from .._files import write_run
+    from .report import write_report
+
+    written = write_run(result, args.out, run_id=args.run_id, overwrite=args.overwrite)
+    run_id = written["runs"].stem
+    report = write_report(result, args.out, plots=not args.no_plots, run_id=run_id)
+    tables = ", ".join(sorted(k for k in written if k != "runs"))
+    print(f"wrote run {run_id} to {args.out}: Parquet tables {tables}; report {report}")
+
+
+def lab_args(p: argparse.ArgumentParser, games_help: str, games_default: Optional[int]) -> None:
+    p.add_argument("--games", type=int, default=games_default, help=games_help)
+    p.add_argument("--bots", nargs="+", default=None, metavar="BOT",
+                   help="bot spec (name or JSON; default: heuristic)")  # fmt: skip
+    p.add_argument("--seed", type=int, default=None, help="batch seed (default: 0)")
+    p.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
+    p.add_argument("--param", action="append", metavar="NAME=VALUE",
+                   help="parameter override, repeatable (see `ketharmad params`)")  # fmt: skip
+    from ..cli import PARAMS_FILE_HELP
+
+    p.add_argument("--params", metavar="FILE", help=PARAMS_FILE_HELP)
+    p.add_argument("--card-data", metavar="PATH|SET", help=CARD_DATA_HELP)
+    p.add_argument("--out", metavar="FOLDER",
+                   help="write Parquet tables (with provenance) and report.md + PNG plots here")  # fmt: skip
+    p.add_argument("--run-id", metavar="ID",
+                   help="name of the run's files in --out (default: <command>-<UTC time>-<random>)")  # fmt: skip
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace the files of an existing --run-id in --out")  # fmt: skip
+    p.add_argument("--no-plots", action="store_true", help="report.md without plots (no matplotlib)")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="progress bar on stderr (default: when stderr is a terminal)")  # fmt: skip
+
+
+def add_lab_commands(sub: Any) -> None:
+    """Register ``matchups``, ``card-stats`` and ``sweep`` on the CLI's subparsers (each
+    feature module wires its own command)."""
+    from . import card_stats, matchups, sweep
+
+    matchups.add_command(sub)
+    card_stats.add_command(sub)
+    sweep.add_command(sub)

@@ -1,0 +1,291 @@
+"""The plan runner: every batch-shaped call (simulate, matchups, sweep, tournament, balance)
+plays its games through :func:`run_plan`.
+
+A :class:`Plan` is a batch seed and a list of :class:`Cell` s. A cell is one configuration
+(card data, decks, one bot spec per seat, parameter overrides, start seat) and a range of
+game indices ``first_game .. first_game + games - 1``. The seeding scheme is the core's and
+the same for every feature: game ``i`` of a plan with seed ``s`` is game ``i`` of
+``simulate(decks, bots, seed=s, params=..., start_player=...)`` (each game's own seed is
+derived from ``(s, i)``), a pure function of (card set, params, decks, bots, start seat,
+``s``, ``i``). So how the games are grouped into cells and cut into shards never changes
+them: :func:`run_plan` cuts every cell into :class:`Shard` s of at most ``shard_size``
+games, plays each with the Rust batch (``first_game`` offsets), and concatenates the results
+in plan order, equal for any shard size.
+
+A shard is a small picklable description and :func:`run_shard` a module-level function, so
+a ``concurrent.futures.Executor`` (``executor=``) can run shards elsewhere; without one they
+run here, one after the other, each on the core's thread pool with the GIL released.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Optional, Union
+
+import numpy as np
+import polars as pl
+
+from .. import _core
+from .._frames import card_records_frame, games_frame, players_frame, plays_frame
+from .._progress import Progress
+from .._validate import bot_label
+
+__all__ = [
+    "Cell",
+    "Plan",
+    "Shard",
+    "Frames",
+    "Outcomes",
+    "run_plan",
+    "run_shard",
+    "shards",
+    "card_ids",
+    "OUTPUTS",
+]
+
+#: What a cell's games are returned as: ``"frames"`` (the games, players and card-record
+#: tables, and plays when recorded, as polars DataFrames), ``"games"`` (the games table only)
+#: or ``"outcomes"`` (the core's raw per-game numpy columns: game, seed, winner (-1 none),
+#: turns, rounds, end_reason, start_player, actions; no conversion).
+OUTPUTS = ("frames", "games", "outcomes")
+
+ParamValue = Union[int, bool, str]
+
+
+@functools.lru_cache(maxsize=4)
+def card_ids(text: str) -> tuple[str, ...]:
+    """The card ids of a card-data text in card-definition index order (bit k = row k)."""
+    return tuple(_core.card_table(text)["id"])
+
+
+@dataclass(frozen=True, eq=False)
+class Cell:
+    """One configuration and a range of game indices of a plan.
+
+    ``bots`` holds one spec per seat; ``params`` the overrides as given to the core;
+    ``start_player`` None (drawn per game from its seed) or a fixed seat; ``label`` names the
+    cell in error messages."""
+
+    card_text: str
+    decks: tuple[str, ...]
+    bots: tuple[Any, ...]
+    params: Mapping[str, ParamValue]
+    first_game: int
+    games: int
+    start_player: Optional[int] = None
+    record_plays: bool = False
+    output: str = "frames"
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        if self.output not in OUTPUTS:
+            raise ValueError(f"cell output must be one of {', '.join(OUTPUTS)}, got {self.output!r}")
+        if len(self.bots) != len(self.decks):
+            raise ValueError(f"a cell needs one bot per seat: {len(self.decks)} decks, {len(self.bots)} bots")
+        if self.games < 1 or self.first_game < 0:
+            raise ValueError(
+                f"a cell plays games first_game .. first_game + games - 1 with games >= 1 and "
+                f"first_game >= 0, got first_game={self.first_game}, games={self.games}"
+            )
+
+    def describe(self) -> dict[str, Any]:
+        """The cell without its card text: decks, bots, params, start player, game range."""
+        return {
+            "decks": list(self.decks),
+            "bots": [bot_label(b) for b in self.bots],
+            "params": dict(self.params),
+            "start_player": self.start_player,
+            "first_game": self.first_game,
+            "games": self.games,
+        }
+
+
+@dataclass(eq=False)
+class Plan:
+    """A batch seed and the cells to play, in result order."""
+
+    seed: int
+    cells: list[Cell] = field(default_factory=list)
+
+    @property
+    def games(self) -> int:
+        return sum(c.games for c in self.cells)
+
+    def add(self, cell: Cell) -> int:
+        """Append ``cell``; returns its index."""
+        self.cells.append(cell)
+        return len(self.cells) - 1
+
+    def validate(self) -> None:
+        """Check every distinct configuration with the core before any game runs; a
+        ``ValueError`` names the cell (its ``label``) and the problem."""
+        seen: set[str] = set()
+        for c in self.cells:
+            key = repr((id(c.card_text), c.decks, c.bots, sorted(c.params.items())))
+            if key in seen:
+                continue
+            seen.add(key)
+            try:
+                _core.validate(c.card_text, list(c.decks), list(c.bots), dict(c.params))
+            except ValueError as e:
+                raise ValueError(f"{c.label}: {e}" if c.label else str(e)) from None
+
+    def describe(self) -> list[dict[str, Any]]:
+        """One dict per cell (see :meth:`Cell.describe`): the plan's provenance."""
+        return [c.describe() for c in self.cells]
+
+
+@dataclass(frozen=True, eq=False)
+class Shard:
+    """Games ``first_game .. first_game + games - 1`` of one cell, with the plan's seed:
+    everything :func:`run_shard` needs (picklable)."""
+
+    cell: Cell
+    seed: int
+    first_game: int
+    games: int
+    threads: Optional[int] = None
+    index: int = 0  # the cell's index in its plan
+
+
+@dataclass
+class Frames:
+    """The converted tables of one shard or cell (``players``/``card_records`` are None for
+    ``output="games"``; ``plays`` is None unless plays were recorded)."""
+
+    games: pl.DataFrame
+    players: Optional[pl.DataFrame]
+    card_records: Optional[pl.DataFrame]
+    plays: Optional[pl.DataFrame]
+
+
+#: The raw per-game numpy columns of a shard or cell (``output="outcomes"``).
+Outcomes = dict[str, np.ndarray]
+
+
+def shards(plan: Plan, shard_size: Optional[int] = None, threads: Optional[int] = None) -> Iterator[Shard]:
+    """The plan's shards in plan order: each cell cut into consecutive pieces of at most
+    ``shard_size`` games (None: one shard per cell)."""
+    if shard_size is not None and shard_size < 1:
+        raise ValueError(f"shard_size must be >= 1, got {shard_size}")
+    for k, c in enumerate(plan.cells):
+        step = c.games if shard_size is None else shard_size
+        offset, end = c.first_game, c.first_game + c.games
+        while offset < end:
+            n = min(step, end - offset)
+            yield Shard(c, plan.seed, offset, n, threads, k)
+            offset += n
+
+
+def run_shard(shard: Shard) -> Union[Frames, Outcomes]:
+    """Play one shard with the Rust batch and return it as its cell's ``output`` asks."""
+    c = shard.cell
+    raw = _core.simulate(
+        c.card_text, list(c.decks), list(c.bots), shard.games, shard.seed, shard.threads,
+        dict(c.params), start_player=c.start_player, record_plays=c.record_plays,
+        first_game=shard.first_game,
+    )  # fmt: skip
+    if c.output == "outcomes":
+        return dict(raw["games"])
+    games = games_frame(raw["games"])
+    if c.output == "games":
+        return Frames(games, None, None, None)
+    players = players_frame(raw["players"], [bot_label(b) for b in c.bots])
+    return Frames(
+        games=games,
+        players=players,
+        card_records=card_records_frame(raw["players"], players["faction"]),
+        plays=plays_frame(raw["plays"], list(c.decks), card_ids(c.card_text)) if c.record_plays else None,
+    )
+
+
+def _join(parts: list[Any], output: str) -> Any:
+    if len(parts) == 1:
+        return parts[0]
+    if output == "outcomes":
+        if not parts:
+            return {}
+        return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+    # no rechunk: the pieces stay as they are (one memory chunk each), so the peak is the
+    # result plus one shard, not twice the result
+    def cat(name: str) -> Optional[pl.DataFrame]:
+        got = [getattr(p, name) for p in parts]
+        return None if got[0] is None else pl.concat(got, rechunk=False)
+
+    return Frames(cat("games"), cat("players"), cat("card_records"), cat("plays"))  # type: ignore[arg-type]
+
+
+def run_plan(
+    plan: Plan,
+    *,
+    threads: Optional[int] = None,
+    shard_size: Optional[int] = None,
+    progress: Union[None, bool, Progress] = None,
+    executor: Any = None,
+    label: str = "",
+) -> list[Any]:
+    """Play every cell of ``plan`` and return one result per cell, in plan order: a
+    :class:`Frames` (``output="frames"``/``"games"``) or :data:`Outcomes` (``"outcomes"``),
+    the concatenation of its shards'.
+
+    ``shard_size``: games per shard (None: one shard per cell); results do not depend on it.
+    ``progress``: a :class:`~ketharmad._progress.Progress` advanced after every shard (the
+    caller closes it), or True for a progress line of its own. ``executor``: None plays the
+    shards here one by one; a ``concurrent.futures.Executor`` gets every shard submitted as
+    ``run_shard(shard)`` and the results are taken back in plan order. Ctrl-C raises
+    ``KeyboardInterrupt`` within about a second (the core stops between games; with an
+    executor the pending shards are cancelled).
+    """
+    meter: Optional[Progress]
+    own = progress is True
+    if isinstance(progress, bool) or progress is None:
+        meter = Progress(plan.games, label, enabled=True) if progress else None
+    else:
+        meter = progress
+    per_cell: list[list[Any]] = [[] for _ in plan.cells]
+    work = list(shards(plan, shard_size, threads))
+    try:
+        if executor is None:
+            for s in work:
+                per_cell[s.index].append(run_shard(s))
+                if meter is not None:
+                    meter.advance(s.games)
+        else:
+            futures = [executor.submit(run_shard, s) for s in work]
+            try:
+                for s, f in zip(work, futures):
+                    per_cell[s.index].append(f.result())
+                    if meter is not None:
+                        meter.advance(s.games)
+            except BaseException:
+                for f in futures:
+                    f.cancel()
+                raise
+    except KeyboardInterrupt:
+        if meter is not None:
+            meter.interrupt()  # end the progress line
+        raise
+    if own and meter is not None:
+        meter.close()
+    return [_join(parts, c.output) for parts, c in zip(per_cell, plan.cells)]
+
+
+def seat_bots(spec: Any, n: int) -> tuple[Any, ...]:
+    """One copy of a single bot spec per seat."""
+    return tuple(dict(spec) if isinstance(spec, Mapping) else spec for _ in range(n))
+
+
+def cell(
+    card_text: str,
+    decks: Sequence[str],
+    bots: Sequence[Any],
+    params: Mapping[str, ParamValue],
+    first_game: int,
+    games: int,
+    **kw: Any,
+) -> Cell:
+    """A :class:`Cell` from lists (a convenience for callers)."""
+    return Cell(card_text, tuple(decks), tuple(bots), dict(params), first_game, games, **kw)

@@ -1,0 +1,117 @@
+"""The base class of the lab's results: named tables, provenance, a text summary, Markdown,
+plots and Parquet, written once for every feature (matchups, sweep, tournament, card_stats,
+balance).
+
+A feature's result class sets ``kind`` and provides its tables (:meth:`LabResult.tables`),
+its text (:meth:`LabResult.text`), its Markdown body (:meth:`LabResult._markdown`) and,
+optionally, its plots (:meth:`LabResult.plots`); it keeps the card-data text it ran with as
+``_card_text`` and its ``seed``, ``bots``, ``params``, ``card_data`` and ``elapsed``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, ClassVar, Optional, Union
+
+import polars as pl
+
+__all__ = ["LabResult"]
+
+
+class LabResult:
+    """Tables, provenance, text, Markdown, plots and Parquet of one lab run."""
+
+    #: The run kind in provenance and run ids (``matchups``, ``sweep``, ...).
+    kind: ClassVar[str] = "lab"
+
+    # ------------------------------------------------------------ what a feature provides
+
+    def tables(self) -> dict[str, pl.DataFrame]:
+        """The result's tables by name (the Parquet files :meth:`write_parquet` writes)."""
+        raise NotImplementedError
+
+    def text(self) -> str:
+        """The plain-text summary (``str(result)``, ``repr(result)``, the CLI output)."""
+        raise NotImplementedError
+
+    def _markdown(self, folder: Optional[Path], plots: bool) -> list[str]:
+        """The lines of ``report.md``; with ``plots`` the PNGs are drawn into ``folder``."""
+        raise NotImplementedError
+
+    def plots(self, folder: Union[str, "os.PathLike[str]"]) -> list[Path]:
+        """Draw the result's plots (PNG, matplotlib) into ``folder``; returns their paths."""
+        return []
+
+    def _decks(self) -> Any:
+        """The decks / deck pairings the run played (provenance)."""
+        return getattr(self, "decks", None)
+
+    def _games_played(self) -> int:
+        return int(getattr(self, "n_games", 0))
+
+    #: The plan the run played (one dict per cell, :meth:`ketharmad.lab.plan.Plan.describe`),
+    #: or None when the run kept no plan.
+    plan: Optional[list[dict[str, Any]]] = None
+
+    # ------------------------------------------------------------ shared behaviour
+
+    def provenance(self) -> dict[str, Any]:
+        """Where the numbers come from: ``kind``, ``version``, ``card_data`` (name) and
+        ``card_data_hash``, ``seed``, ``bots``, ``params``, ``decks``, ``games`` and ``plan``
+        (the cells, when kept)."""
+        from .. import _core, __version__
+
+        return {
+            "kind": self.kind,
+            "version": __version__,
+            "card_data": str(getattr(self, "card_data", "")),
+            "card_data_hash": _core.card_data_hash(self._card_text),
+            "seed": getattr(self, "seed", None),
+            "bots": getattr(self, "bots", None),
+            "params": dict(getattr(self, "params", None) or {}),
+            "decks": self._decks(),
+            "games": self._games_played(),
+            "plan": self.plan,
+        }
+
+    def _provenance(self) -> dict[str, Any]:
+        """The provenance columns of the Parquet files (:data:`ketharmad._files.PROVENANCE_COLUMNS`)."""
+        from .._files import provenance
+
+        p = self.provenance()
+        return provenance(p["kind"], self._card_text, p["params"], p["bots"], p["decks"], p["seed"] or 0, p["games"])
+
+    def _parquet_tables(self) -> dict[str, pl.DataFrame]:
+        return self.tables()
+
+    def to_markdown(self, folder: Union[None, str, "os.PathLike[str]"] = None, plots: bool = False) -> str:
+        """The Markdown report (what ``report.md`` holds); ``plots=True`` also draws the
+        plots into ``folder`` and links them."""
+        if plots and folder is None:
+            raise ValueError("to_markdown(plots=True) needs the folder to draw the plots into")
+        root = None if folder is None else Path(folder)
+        return "\n".join(self._markdown(root, plots)) + "\n"
+
+    def write_parquet(
+        self, folder: Any, run_id: Optional[str] = None, overwrite: bool = False
+    ) -> dict[str, Any]:
+        """Write the tables as ``folder/<table>/<run_id>.parquet`` with provenance columns;
+        see :func:`ketharmad.write_run`. Returns ``{table: path}``."""
+        from .._files import write_run
+
+        return write_run(self, folder, run_id=run_id, overwrite=overwrite)
+
+    def write_report(
+        self, folder: Union[str, "os.PathLike[str]"], plots: bool = True, run_id: Optional[str] = None
+    ) -> Path:
+        """Write ``folder/report.md`` and its plots; see :func:`ketharmad.write_report`."""
+        from .report import write_report
+
+        return write_report(self, folder, plots=plots, run_id=run_id)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return self.text()

@@ -1,0 +1,270 @@
+"""Bot benchmarking: ``bots()`` lists bot kinds, presets and knobs; ``tournament()`` plays
+every pair of bot specs with seats swapped and decks rotated over common seeds and rates the
+bots (Bradley–Terry, reported on the Elo scale)."""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any, Optional, Union
+
+import polars as pl
+
+from .. import _core
+from .._api import check_memory
+from .._data import CardDataSource, describe_card_data, load_card_data
+from .._validate import _check_bot_spec, bot_label, check_decks, check_int, check_params, check_seed, check_threads
+from ..stats import rate, wilson_bounds
+from .plan import Plan, cell, run_plan
+from .result import LabResult
+
+__all__ = ["bots", "tournament", "TournamentResult"]
+
+BotSpec = Union[str, Mapping[str, Any]]
+
+
+def bots() -> pl.DataFrame:
+    """Bot kinds and presets (``entry == "bot"``) and their knobs (``entry == "knob"``) with
+    defaults and ranges. A spec is a name (``"aggro"``) or a dict such as
+    ``{"kind": "heuristic", "aggression": 0.8}`` or ``{"kind": "search", "iterations": 200}``."""
+    return pl.DataFrame(_core.bot_table())
+
+
+class TournamentResult(LabResult):
+    """The result of :func:`ketharmad.tournament`.
+
+    Attributes:
+        pairs: one row per pair of bots (``bot_a, bot_b, games, wins_a, wins_b, unfinished,
+            win_rate_a, ci_low, ci_high``).
+        ratings: one row per bot (``bot, rating, games, wins``).
+        games_per_pair, decks: games each pair played and the deck pairings.
+        bots, seed, params, card_data, elapsed: the run's arguments and wall time.
+    """
+
+    kind = "tournament"
+
+    def __init__(
+        self,
+        pairs: pl.DataFrame,
+        ratings: pl.DataFrame,
+        games_per_pair: int,
+        decks: Optional[list[list[str]]] = None,
+        **kw: Any,
+    ) -> None:
+        self.pairs = pairs
+        self.ratings = ratings
+        self.games_per_pair = games_per_pair
+        self.decks: list[list[str]] = [] if decks is None else decks
+        self.bots: list[Any] = kw.get("bots", [])
+        self.seed: int = kw.get("seed", 0)
+        self.params: dict[str, Union[int, bool, str]] = kw.get("params", {})
+        self.card_data: str = kw.get("card_data", "packaged")
+        self.elapsed: float = kw.get("elapsed", float("nan"))
+        self._card_text: str = kw["card_text"] if "card_text" in kw else load_card_data(None)
+        self.plan = kw.get("plan")
+
+    @property
+    def n_games(self) -> int:
+        return int(self.pairs["games"].sum()) if self.pairs.height else 0
+
+    def tables(self) -> dict[str, pl.DataFrame]:
+        return {"tournament_pairs": self.pairs, "tournament_ratings": self.ratings}
+
+    def text(self) -> str:
+        with pl.Config(tbl_rows=50, tbl_cols=20, fmt_str_lengths=60):
+            return f"pairs:\n{self.pairs}\nratings:\n{self.ratings}"
+
+    def _markdown(self, folder: Any, plots: bool) -> list[str]:
+        from .._report import ci_text, pct
+        from .report import _provenance_md, md_table
+
+        out = [f"# Tournament: {len(self.ratings)} bots, {self.games_per_pair:,} games per pair", ""]
+        out += _provenance_md(self, None)
+        out += [
+            "",
+            f"Every pair of bots played {self.games_per_pair:,} games over {len(self.decks)} deck "
+            "pairing(s), each bot in each seat half the time, both seatings on the same games.",
+            "",
+            "## Ratings (Bradley–Terry, Elo scale)",
+            "",
+            md_table(["bot", "rating", "games", "wins"],
+                     [[r["bot"], f"{r['rating']:.0f}", f"{r['games']:,}", f"{r['wins']:,}"]
+                      for r in self.ratings.iter_rows(named=True)], [False, True, True, True]),
+            "",
+            "## Pairs",
+            "",
+            md_table(["bot a", "bot b", "games", "wins a", "wins b", "unfinished", "win rate a", "95% CI"],
+                     [[r["bot_a"], r["bot_b"], f"{r['games']:,}", f"{r['wins_a']:,}", f"{r['wins_b']:,}",
+                       f"{r['unfinished']:,}", pct(r["win_rate_a"]), ci_text(r["ci_low"], r["ci_high"])]
+                      for r in self.pairs.iter_rows(named=True)],
+                     [False, False, True, True, True, True, True, False]),
+        ]  # fmt: skip
+        return out
+
+
+def _deck_pairs(decks: Optional[Sequence[Any]]) -> list[list[str]]:
+    factions = list(_core.FACTIONS)
+    if decks is None:
+        return [[a, b] for a, b in itertools.permutations(factions, 2)]
+    if len(decks) > 0 and all(isinstance(d, str) for d in decks):
+        return [check_decks(list(decks))]
+    out = [check_decks(list(d)) for d in decks]
+    if not out:
+        raise ValueError("decks must name at least one deck pairing")
+    for d in out:
+        if len(d) != 2:
+            raise ValueError(f"tournament decks must be 2-player pairings, got {d}")
+    return out
+
+
+def _bradley_terry(names: list[str], wins: dict[tuple[int, int], float], iters: int = 200) -> list[float]:
+    """Bradley–Terry strengths by the MM algorithm (Hunter 2004), geometric mean 1."""
+    k = len(names)
+    p = [1.0] * k
+    for _ in range(iters):
+        new = []
+        for i in range(k):
+            w_i = sum(wins.get((i, j), 0.0) for j in range(k) if j != i)
+            denom = 0.0
+            for j in range(k):
+                if j == i:
+                    continue
+                n_ij = wins.get((i, j), 0.0) + wins.get((j, i), 0.0)
+                if n_ij > 0:
+                    denom += n_ij / (p[i] + p[j])
+            new.append((w_i + 0.5) / (denom + 1.0 / p[i]) if denom > 0 else p[i])  # +0.5: a weak prior
+        g = math.exp(sum(math.log(x) for x in new) / k)
+        p = [x / g for x in new]
+    return p
+
+
+def tournament(
+    bots: Sequence[BotSpec],
+    decks: Optional[Sequence[Any]] = None,
+    games: int = 960,
+    seed: int = 0,
+    threads: Optional[int] = None,
+    params: Optional[Mapping[str, Union[int, bool, str]]] = None,
+    card_data: CardDataSource = None,
+    executor: Any = None,
+) -> TournamentResult:
+    """Play every pair of ``bots`` against each other.
+
+    Each pair plays ``games`` 2-player games in total, spread evenly over the deck pairings
+    (``decks``: None = all 12 ordered pairs of different factions, one pairing such as
+    ``["ner", "tisza"]``, or a list of pairings) and over both seatings. All games are games
+    of one batch with seed ``seed`` (the plan runner's seeding): deck pairing ``d`` plays
+    games ``d * n .. (d + 1) * n - 1`` (``n`` = games per pairing and seating), the same
+    games for both seatings and every pair of bots (common random numbers), so only the bots
+    differ; ``play(deck, seat_bots, seed=seed, game=i)`` replays one. ``games``
+    must therefore be a multiple of ``2 × (number of deck pairings)``: of 24 with the
+    default decks (default 960 = 40 per pairing and seating), of 2 with one pairing; other
+    values raise ``ValueError`` naming the nearest allowed ones.
+
+    Returns a :class:`TournamentResult`: ``pairs`` (bot_a, bot_b, games, wins_a, wins_b,
+    unfinished, win_rate_a, ci_low, ci_high; the rate counts decided games and is null, like
+    its interval, when no game of the pair was decided) and ``ratings`` (bot, rating on the
+    Elo scale from a Bradley–Terry fit, games, wins). ``executor``: None, or a
+    ``concurrent.futures.Executor`` the plan runner submits its shards to (same results).
+    """
+    if isinstance(bots, (str, Mapping)) or len(bots) < 2:
+        raise ValueError("tournament needs a list of at least two bot specs")
+    specs = [_check_bot_spec(b, f"bots[{i}]") for i, b in enumerate(bots)]
+    labels = [bot_label(s) for s in specs]
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"tournament bots must be different specs, got {labels}")
+    pairings = _deck_pairs(decks)
+    games_ = check_int("games", games, 1)
+    seed_ = check_seed(seed)
+    cells = 2 * len(pairings)
+    if games_ % cells:
+        low = games_ - games_ % cells
+        allowed = f"{low} or {low + cells}" if low else f"{cells}, {2 * cells}, ..."
+        what = "pairing" if len(pairings) == 1 else "pairings"
+        raise ValueError(
+            f"games must be a multiple of {cells} (2 seatings x {len(pairings)} deck {what}, "
+            f"so every pairing and seating plays equally often), got {games_}; e.g. {allowed}"
+        )
+    per_cell = games_ // cells
+    threads_ = check_threads(threads)
+    params_ = check_params(params)
+    text = load_card_data(card_data)
+    # one batch (seed ``seed``): deck pairing d plays games d * per_cell .. (d + 1) * per_cell
+    # - 1, the same games for both seatings and every pair of bots (common random numbers)
+    plan = Plan(seed_)
+    bot_pairs = list(itertools.combinations(range(len(specs)), 2))
+    for i, j in bot_pairs:
+        for d, deck in enumerate(pairings):
+            for a_seat in (0, 1):
+                seat_bots = [specs[i], specs[j]] if a_seat == 0 else [specs[j], specs[i]]
+                plan.add(cell(text, deck, seat_bots, params_, d * per_cell, per_cell, output="outcomes"))
+    plan.validate()
+    # every cell's raw outcome columns are kept until the counts are taken
+    check_memory(f"tournament(games={games_:,})", plan.games, 2, per_cell, tables=("games",))
+    start = time.perf_counter()
+    results = iter(run_plan(plan, threads=threads_, executor=executor))
+    elapsed = time.perf_counter() - start
+    rows = []
+    wins: dict[tuple[int, int], float] = {}
+    for i, j in bot_pairs:
+        wa = wb = unf = total = 0
+        for _deck in pairings:
+            for a_seat in (0, 1):
+                w = next(results)["winner"]
+                wa += int((w == a_seat).sum())
+                wb += int((w == 1 - a_seat).sum())
+                unf += int((w < 0).sum())
+                total += len(w)
+        rows.append({"bot_a": labels[i], "bot_b": labels[j], "games": total, "wins_a": wa,
+                     "wins_b": wb, "unfinished": unf})
+        wins[(i, j)] = wa + 0.5 * unf
+        wins[(j, i)] = wb + 0.5 * unf
+    low, high = wilson_bounds("wins_a", pl.col("wins_a") + pl.col("wins_b"))
+    decided = pl.col("wins_a") + pl.col("wins_b")
+    pairs = pl.DataFrame(rows).with_columns(
+        win_rate_a=rate("wins_a", decided),
+        ci_low=low,
+        ci_high=high,
+    )
+    strength = _bradley_terry(labels, wins)
+    per_bot_games = [sum(r["games"] for r in rows if labels[k] in (r["bot_a"], r["bot_b"])) for k in range(len(labels))]
+    per_bot_wins = [
+        sum(r["wins_a"] for r in rows if r["bot_a"] == labels[k]) + sum(r["wins_b"] for r in rows if r["bot_b"] == labels[k])
+        for k in range(len(labels))
+    ]
+    ratings = pl.DataFrame({
+        "bot": labels,
+        "rating": [1500.0 + 400.0 * math.log10(s) for s in strength],
+        "games": per_bot_games,
+        "wins": per_bot_wins,
+    }).sort("rating", descending=True)
+    return TournamentResult(
+        pairs=pairs, ratings=ratings, games_per_pair=per_cell * cells, decks=pairings, bots=specs,
+        seed=seed_, params=params_, card_data=describe_card_data(card_data), elapsed=elapsed,
+        card_text=text, plan=plan.describe(),
+    )  # fmt: skip
+
+
+def _cmd_bots(args: argparse.Namespace) -> None:
+    from ..cli import _bots, _params
+
+    if not args.specs:
+        table = bots()
+        with pl.Config(tbl_rows=100, fmt_str_lengths=90, tbl_width_chars=160):
+            print(table)
+        print("run a tournament: ketharmad bots random heuristic aggro --games 480")
+        return
+    specs = _bots(args.specs)
+    if not isinstance(specs, list):
+        specs = [specs]
+    decks = [args.decks] if args.decks else None
+    res = tournament(specs, decks=decks, games=args.games, seed=args.seed, threads=args.threads,
+                     params=_params(args.param, args.params, args.card_data), card_data=args.card_data)
+    print(f"tournament: {res.games_per_pair:,} games per pair, seats swapped, "
+          f"{len(res.decks)} deck pairing(s), common seeds per pairing")
+    with pl.Config(tbl_rows=100, fmt_str_lengths=60, tbl_width_chars=160, float_precision=3):
+        print(res.pairs)
+        print(res.ratings)

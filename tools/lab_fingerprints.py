@@ -1,0 +1,134 @@
+"""Fingerprints of the balance lab's results, to prove a refactoring changes no number.
+
+    python tools/lab_fingerprints.py --record before.json   # with the old code
+    python tools/lab_fingerprints.py --check before.json    # with the new code: exit 1 on a difference
+
+Each fingerprint is the SHA-256 of one result table written as CSV (columns, dtypes and every
+value; wall times are left out), for a few small runs of matchups (2, 3 and 4 players, with
+and without chunking), sweep (one pairing, all pairings), balance (its tables and its journal
+file) and tournament. ``--only`` limits the check to some kinds (the tournament's numbers
+changed on purpose when it moved to the plan runner's seeding, docs/balance_lab.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Callable
+
+import polars as pl
+
+import ketharmad
+
+HERE = Path(__file__).resolve().parent
+SMALL_TARGETS = HERE.parent / "tests" / "test_balance_small.toml"
+
+
+def frame_hash(df: pl.DataFrame) -> str:
+    h = hashlib.sha256()
+    h.update(json.dumps([[c, str(t)] for c, t in df.schema.items()]).encode())
+    h.update(df.write_csv().encode())
+    return h.hexdigest()[:20]
+
+
+def _tables(res: Any, names: list[str]) -> dict[str, str]:
+    return {n: frame_hash(getattr(res, n)) for n in names if getattr(res, n, None) is not None}
+
+
+def _matchups() -> dict[str, dict[str, str]]:
+    names = ["table", "start_player", "positions", "lengths", "games", "players"]
+    runs = {
+        "matchups_2p_heuristic": dict(games_per_side=30, bots="heuristic", seed=3),
+        "matchups_2p_random_params_chunked": dict(
+            games=40, bots="random", seed=7, params={"rules.starting_support": 18}, chunk_size=9
+        ),
+        "matchups_3p": dict(players=3, games=48, bots="random", seed=1),
+        "matchups_4p_chunked": dict(players=4, games=72, bots="heuristic", seed=2, chunk_size=2),
+    }
+    return {k: _tables(ketharmad.matchups(**kw), names) for k, kw in runs.items()}
+
+
+def _sweep() -> dict[str, dict[str, str]]:
+    names = ["table", "summary", "points", "games"]
+    runs = {
+        "sweep_one_pairing": dict(grid={"rules.starting_support": [18, 20, 22]}, games=50, seed=4),
+        "sweep_all_pairings_chunked": dict(
+            grid={"ner_orban_viktor.influence": [4, 5]}, decks="all", bots="random", games=20,
+            seed=5, chunk_size=7,
+        ),
+        "sweep_4p_start_player": dict(
+            grid=[{"tis_magyar_peter.influence": 1}, {"tis_magyar_peter.influence": 3}],
+            decks=[["ner", "tisza", "osszefogas", "radikalisok"]], bots="random", games=30,
+            start_player=1,
+        ),
+    }
+    return {k: _tables(ketharmad.sweep(**kw), names) for k, kw in runs.items()}
+
+
+def _balance() -> dict[str, dict[str, str]]:
+    names = ["best", "proposals", "edits", "before", "after", "robustness", "history", "screen"]
+    out = {}
+    for key, kw in {
+        "balance_small_random": dict(bots="random", budget=8000, seed=1),
+        "balance_small_heuristic": dict(bots="heuristic", budget=6000, seed=2, games_2p=100),
+    }.items():
+        with tempfile.TemporaryDirectory() as d:
+            journal = os.path.join(d, "j.jsonl")
+            res = ketharmad.balance(str(SMALL_TARGETS), journal=journal, **kw)
+            fp = _tables(res, names)
+            fp["overrides"] = hashlib.sha256(json.dumps(res.overrides, sort_keys=True).encode()).hexdigest()[:20]
+            with open(journal, "rb") as f:
+                fp["journal"] = hashlib.sha256(f.read()).hexdigest()[:20]
+        out[key] = fp
+    return out
+
+
+def _tournament() -> dict[str, dict[str, str]]:
+    runs = {
+        "tournament_one_pairing": dict(bots=["random", "heuristic", "aggro"], decks=["ner", "tisza"], games=40, seed=3),
+        "tournament_all_pairings": dict(bots=["random", "heuristic"], games=48, seed=1),
+    }
+    return {k: _tables(ketharmad.tournament(**kw), ["pairs", "ratings"]) for k, kw in runs.items()}
+
+
+KINDS: dict[str, Callable[[], dict[str, dict[str, str]]]] = {
+    "matchups": _matchups,
+    "sweep": _sweep,
+    "balance": _balance,
+    "tournament": _tournament,
+}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    g = ap.add_mutually_exclusive_group(required=True)
+    g.add_argument("--record", metavar="FILE")
+    g.add_argument("--check", metavar="FILE")
+    ap.add_argument("--only", nargs="+", choices=sorted(KINDS), default=sorted(KINDS))
+    args = ap.parse_args()
+    now: dict[str, dict[str, str]] = {}
+    for kind in args.only:
+        now.update(KINDS[kind]())
+    if args.record:
+        Path(args.record).write_text(json.dumps(now, indent=1, sort_keys=True) + "\n")
+        print(f"recorded {sum(len(v) for v in now.values())} fingerprints of {len(now)} runs to {args.record}")
+        return 0
+    old = json.loads(Path(args.check).read_text())
+    bad = 0
+    for run, tables in sorted(now.items()):
+        for name, h in sorted(tables.items()):
+            was = old.get(run, {}).get(name)
+            status = "same" if was == h else ("NEW" if was is None else "DIFFERENT")
+            bad += status != "same"
+            print(f"{status:9} {run}.{name} {was} -> {h}")
+    print(f"{bad} difference(s)")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
