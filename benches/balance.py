@@ -10,9 +10,11 @@ Prints:
   proposal is confirmed on holdout games, the worst metric before -> after, and the 4-player
   shares next to the rulebook's claims (Összefogás about 31 %, the strongest);
 * games per decision: the run's games per allowed parameter, against a one-parameter-at-a-
-  time grid (7 values per parameter, each point played on its own games) that reaches the
-  same standard error on a one-step difference; the grid needs ``7 * VR`` times the games
-  of one paired screen point per parameter;
+  time grid over the same values (11 per parameter: the printed one and 5 steps each way,
+  each point played on its own games) that reaches the same standard error as the run, at
+  two levels of confidence: (a) the screen's (one paired screen point per move: the grid
+  needs ``11 * VR`` such points per parameter) and (b) the descent's, where the run decides
+  which edit to take (its points, paired, on ``8`` or more screen blocks);
 * VR, the variance ratio common random numbers buy: (variance of an unpaired one-step
   difference) / (variance of the paired difference on the same games), the median over the
   screened moves and metrics a move changed at all (the others have paired variance 0).
@@ -103,13 +105,18 @@ def main() -> None:
     vr, n, untouched = crn_variance_ratio(res)
     P = len(res.space)
     screen_point = res.screen_games  # games of one screen point (round 1)
-    grid_per_param = 7 * vr * screen_point
+    values = 11  # the printed value and 5 steps each way (the search's reach)
     ours = res.games / max(P, 1)
+    desc = res.history.filter(pl.col("stage") == "descend")["games"]
+    descent_point = int(desc.min()) if desc.len() else screen_point
+    grid_a = values * vr * screen_point
+    grid_b = values * vr * descent_point
     print(f"common random numbers: variance ratio unpaired/paired = {vr:.1f} (median over {n} screened "
           f"move x metric that changed some game; {untouched} more changed no game: paired variance 0)")
     print(f"games per decision (per allowed parameter, {P} parameters): balance {ours:,.0f}; "
-          f"one-parameter-at-a-time grid (7 values, unpaired, same standard error) {grid_per_param:,.0f}; "
-          f"ratio {grid_per_param / max(ours, 1e-9):.1f}x")  # fmt: skip
+          f"one-parameter-at-a-time grid ({values} values, unpaired) at (a) the screen's standard error "
+          f"{grid_a:,.0f} -> {grid_a / max(ours, 1e-9):.1f}x, at (b) the descent's ({descent_point:,} paired games "
+          f"a point) {grid_b:,.0f} -> {grid_b / max(ours, 1e-9):.1f}x")  # fmt: skip
     print(json.dumps({"games": res.games, "wall_s": round(wall, 1), "edits": res.best.height,
                       "confirmed": res.best_confirmed, "vr": round(vr, 2), "params": P}))  # fmt: skip
 
