@@ -9,8 +9,8 @@
 //! `RuntimeError`.
 
 use crate::batch::{
-    available_threads, panic_message, play_one_stoppable, pools_built, run_batch_stoppable, BatchError, BatchSpec, Columns, Stop,
-    GAME_ROW_BYTES, MAX_THREADS, PLAY_ROW_BYTES, SEAT_ROW_BYTES,
+    available_threads, panic_message, play_one_stoppable, pools_built, run_batch_stoppable, schema, BatchError, BatchSpec, Columns, FrameAs,
+    RawColumn, Stop, GAME_ROW_BYTES, MAX_THREADS, PLAY_ROW_BYTES, SEAT_ROW_BYTES,
 };
 use crate::bots::{search, BotSpec, BOT_KINDS};
 use crate::cards::{build_db, load_raw, params::registry, CardDb, ParamValue, RawDb, FACTIONS};
@@ -369,52 +369,70 @@ fn validate(card_data: &str, decks: Vec<String>, bots: &Bound<'_, PyList>, param
     })
 }
 
+/// A raw column as a numpy array (the Vec is handed over, not copied).
+fn raw_to_py<'py>(py: Python<'py>, c: RawColumn) -> Bound<'py, PyAny> {
+    match c {
+        RawColumn::Bool(v) => v.into_pyarray(py).into_any(),
+        RawColumn::I8(v) => v.into_pyarray(py).into_any(),
+        RawColumn::U8(v) => v.into_pyarray(py).into_any(),
+        RawColumn::U16(v) => v.into_pyarray(py).into_any(),
+        RawColumn::I32(v) => v.into_pyarray(py).into_any(),
+        RawColumn::U32(v) => v.into_pyarray(py).into_any(),
+        RawColumn::I64(v) => v.into_pyarray(py).into_any(),
+        RawColumn::U64(v) => v.into_pyarray(py).into_any(),
+    }
+}
+
+/// One value of a raw column as a Python int or bool.
+fn raw_item<'py>(py: Python<'py>, c: &RawColumn, i: usize) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match c {
+        RawColumn::Bool(v) => PyBool::new(py, v[i]).to_owned().into_any(),
+        RawColumn::I8(v) => v[i].into_pyobject(py)?.into_any(),
+        RawColumn::U8(v) => v[i].into_pyobject(py)?.into_any(),
+        RawColumn::U16(v) => v[i].into_pyobject(py)?.into_any(),
+        RawColumn::I32(v) => v[i].into_pyobject(py)?.into_any(),
+        RawColumn::U32(v) => v[i].into_pyobject(py)?.into_any(),
+        RawColumn::I64(v) => v[i].into_pyobject(py)?.into_any(),
+        RawColumn::U64(v) => v[i].into_pyobject(py)?.into_any(),
+    })
+}
+
+fn table_to_py<'py>(py: Python<'py>, cols: Vec<(String, RawColumn)>) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (name, col) in cols {
+        d.set_item(name, raw_to_py(py, col))?;
+    }
+    Ok(d)
+}
+
 fn columns_to_py<'py>(py: Python<'py>, c: Columns) -> PyResult<Bound<'py, PyDict>> {
-    let games = PyDict::new(py);
-    games.set_item("game", c.game.into_pyarray(py))?;
-    games.set_item("seed", c.seed.into_pyarray(py))?;
-    games.set_item("winner", c.winner.into_pyarray(py))?;
-    games.set_item("turns", c.turns.into_pyarray(py))?;
-    games.set_item("rounds", c.rounds.into_pyarray(py))?;
-    games.set_item("end_reason", c.end_reason.into_pyarray(py))?;
-    games.set_item("start_player", c.start_player.into_pyarray(py))?;
-    games.set_item("actions", c.actions.into_pyarray(py))?;
-    let players = PyDict::new(py);
-    players.set_item("game", c.p_game.into_pyarray(py))?;
-    players.set_item("seat", c.p_seat.into_pyarray(py))?;
-    players.set_item("faction", c.p_faction.into_pyarray(py))?;
-    players.set_item("won", c.p_won.into_pyarray(py))?;
-    players.set_item("support", c.p_support.into_pyarray(py))?;
-    players.set_item("scandal", c.p_scandal.into_pyarray(py))?;
-    players.set_item("eliminated", c.p_eliminated.into_pyarray(py))?;
-    players.set_item("eliminated_round", c.p_eliminated_round.into_pyarray(py))?;
-    players.set_item("cards_played", c.p_cards_played.into_pyarray(py))?;
-    players.set_item("attacks", c.p_attacks.into_pyarray(py))?;
-    players.set_item("exposes", c.p_exposes.into_pyarray(py))?;
-    players.set_item("mulligans", c.p_mulligans.into_pyarray(py))?;
-    players.set_item("turns_taken", c.p_turns.into_pyarray(py))?;
-    players.set_item("main_decisions", c.p_main_decisions.into_pyarray(py))?;
-    players.set_item("rollouts", c.p_rollouts.into_pyarray(py))?;
-    players.set_item("unfinished_rollouts", c.p_unfinished_rollouts.into_pyarray(py))?;
-    let [a, b] = c.p_opening;
-    players.set_item("opening_lo", a.into_pyarray(py))?;
-    players.set_item("opening_hi", b.into_pyarray(py))?;
-    let [a, b] = c.p_drawn;
-    players.set_item("drawn_lo", a.into_pyarray(py))?;
-    players.set_item("drawn_hi", b.into_pyarray(py))?;
-    let [a, b] = c.p_played;
-    players.set_item("played_lo", a.into_pyarray(py))?;
-    players.set_item("played_hi", b.into_pyarray(py))?;
-    let plays = PyDict::new(py);
-    plays.set_item("game", c.play_game.into_pyarray(py))?;
-    plays.set_item("seat", c.play_seat.into_pyarray(py))?;
-    plays.set_item("card", c.play_card.into_pyarray(py))?;
-    plays.set_item("turn", c.play_turn.into_pyarray(py))?;
     let out = PyDict::new(py);
-    out.set_item("games", games)?;
-    out.set_item("players", players)?;
-    out.set_item("plays", plays)?;
+    out.set_item("games", table_to_py(py, c.games.into_raw())?)?;
+    out.set_item("players", table_to_py(py, c.players.into_raw())?)?;
+    out.set_item("plays", table_to_py(py, c.plays.into_raw())?)?;
     Ok(out)
+}
+
+/// The schema of the result columns (`batch::schema`): one dict per exported column with
+/// table ("games" | "players" | "plays"), name, dtype (numpy name), frame (what the Python
+/// layer does with it: "plain", "null_if_negative", "end_reason", "faction", "card_record",
+/// "card")
+/// and doc.
+#[pyfunction]
+fn columns<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+    guarded("columns", || {
+        let out = PyList::empty(py);
+        for c in schema() {
+            let d = PyDict::new(py);
+            d.set_item("table", c.table)?;
+            d.set_item("name", c.name)?;
+            d.set_item("dtype", c.dtype)?;
+            d.set_item("frame", c.frame.name())?;
+            d.set_item("doc", c.doc)?;
+            out.append(d)?;
+        }
+        Ok(out)
+    })
 }
 
 /// Run a batch: the games run on worker threads (rayon) while the caller waits with the GIL
@@ -487,19 +505,24 @@ fn play<'py>(
         let (r, log) = res.map_err(|e| {
             PyRuntimeError::new_err(format!("game {game} (seed {}) panicked: {}", crate::rng::game_seed(seed, game), panic_message(&*e)))
         })?;
+        // the game's `games` columns as scalars and its `players` columns (all but `game`
+        // and the card sets) as per-seat lists, from the same columns a batch exports
         let n = spec.factions.len();
+        let mut c = Columns { n_seats: n, ..Default::default() };
+        c.push(&r).map_err(|e| verr(e.to_string()))?;
         let d = PyDict::new(py);
         d.set_item("log", log.unwrap_or_default())?;
-        d.set_item("winner", r.winner as i64)?;
-        d.set_item("turns", r.turns)?;
-        d.set_item("rounds", r.rounds)?;
-        d.set_item("end_reason", r.end_reason)?;
-        d.set_item("start_player", r.start_player)?;
-        d.set_item("support", (0..n).map(|s| r.players[s].support).collect::<Vec<_>>())?;
-        d.set_item("scandal", (0..n).map(|s| r.players[s].scandal).collect::<Vec<_>>())?;
-        d.set_item("rollouts", (0..n).map(|s| r.players[s].rollouts).collect::<Vec<_>>())?;
-        d.set_item("unfinished_rollouts", (0..n).map(|s| r.players[s].unfinished_rollouts).collect::<Vec<_>>())?;
-        d.set_item("seed", r.seed)?;
+        for (name, col) in c.games.into_raw() {
+            d.set_item(name, raw_item(py, &col, 0)?)?;
+        }
+        let record = |name: &str| schema().iter().any(|i| i.table == "players" && i.name == name && i.frame == FrameAs::CardRecord);
+        for (name, col) in c.players.into_raw() {
+            if name == "game" || record(&name) {
+                continue;
+            }
+            let seats = (0..n).map(|s| raw_item(py, &col, s)).collect::<PyResult<Vec<_>>>()?;
+            d.set_item(name, PyList::new(py, seats)?)?;
+        }
         Ok(d)
     })
 }
@@ -575,6 +598,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parameter_table, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(columns, m)?)?;
     m.add_function(wrap_pyfunction!(play, m)?)?;
     m.add_function(wrap_pyfunction!(bot_table, m)?)?;
     m.add_function(wrap_pyfunction!(_pools_built, m)?)?;
