@@ -103,7 +103,7 @@ scalar_column! {
 /// half (64..127).
 impl ColumnValue for u128 {
     const PARTS: &'static [(&'static str, &'static str, &'static str)] =
-        &[("_lo", "uint64", " (bits 0..63: card definitions 0..63)"), ("_hi", "uint64", " (bits 0..63: card definitions 64..127)")];
+        &[("_lo", "uint64", " Low half: card definitions 0..63."), ("_hi", "uint64", " High half: card definitions 64..127 (bit k = definition 64 + k).")];
     type Store = [Vec<u64>; 2];
     fn reserve(store: &mut [Vec<u64>; 2], n: usize) -> Result<(), ()> {
         store[0].try_reserve_exact(n).map_err(|_| ())?;
@@ -396,7 +396,7 @@ result_columns! {
         rollouts: u32 => Plain = search_counts(g, s).0;
         /// Search bots: rollouts cut unfinished by a round or action cap or `rollout_rounds` (0 for other bots).
         unfinished_rollouts: u32 => Plain = search_counts(g, s).1;
-        /// Card set: cards in the kept opening hand (bit k = row k of the card table).
+        /// Card set: cards in the kept opening hand (bit k = card definition k, the row order of the card table).
         opening: u128 => CardRecord = p.opening;
         /// Card set: cards drawn after the opening hand.
         drawn: u128 => CardRecord = p.drawn;
@@ -408,7 +408,7 @@ result_columns! {
         game: i64 => Plain = r.game;
         /// Seat that played the card.
         seat: i8 => Plain = play.0 as i8;
-        /// Card definition index (row of the card table).
+        /// Card definition index (row of the card table; the card id in the frame).
         card: u16 => Card = play.1;
         /// The game's turn number, 1-based, counting every seat's turns.
         turn: u16 => Plain = play.2;

@@ -16,6 +16,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 pub mod columns;
+pub mod reduce;
+pub use reduce::{reduce_batch_stoppable, Stats, TURN_BINS};
 pub use columns::{
     schema, ColumnInfo, FrameAs, GameColumns, GameResult, PlayColumns, RawColumn, SeatColumns, SeatResult, GAME_ROW_BYTES, PLAY_ROW_BYTES,
     SEAT_ROW_BYTES,

@@ -9,8 +9,8 @@
 //! `RuntimeError`.
 
 use crate::batch::{
-    available_threads, panic_message, play_one_stoppable, pools_built, run_batch_stoppable, schema, BatchError, BatchSpec, Columns, FrameAs,
-    RawColumn, Stop, GAME_ROW_BYTES, MAX_THREADS, PLAY_ROW_BYTES, SEAT_ROW_BYTES,
+    available_threads, panic_message, play_one_stoppable, pools_built, reduce_batch_stoppable, run_batch_stoppable, schema, BatchError, BatchSpec,
+    Columns, FrameAs, RawColumn, Stats, Stop, GAME_ROW_BYTES, MAX_THREADS, PLAY_ROW_BYTES, SEAT_ROW_BYTES, TURN_BINS,
 };
 use crate::bots::{search, BotSpec, BOT_KINDS};
 use crate::cards::{build_db, load_raw, params::registry, CardDb, ParamValue, RawDb, FACTIONS};
@@ -435,6 +435,71 @@ fn columns<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
     })
 }
 
+/// `games` and `threads` of a batch call: a `ValueError` naming a bad one.
+fn check_counts(games: i64, threads: Option<i64>) -> PyResult<()> {
+    if games <= 0 {
+        return Err(verr(format!("games must be a positive number, got {games}")));
+    }
+    if let Some(t) = threads {
+        if t < 1 {
+            return Err(verr(format!("threads must be at least 1, got {t}")));
+        }
+        if t > MAX_THREADS as i64 {
+            return Err(verr(format!("threads must be at most {MAX_THREADS}, got {t} (this machine has {} cores)", available_threads())));
+        }
+    }
+    Ok(())
+}
+
+fn stats_to_py<'py>(py: Python<'py>, s: &Stats) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("n_seats", s.n_seats)?;
+    d.set_item("games", s.games)?;
+    d.set_item("wins_seat", s.wins_seat[..s.n_seats].to_vec())?;
+    d.set_item("wins_faction", s.wins_faction.to_vec())?;
+    d.set_item("seats_faction", s.seats_faction.to_vec())?;
+    d.set_item("unfinished", s.unfinished)?;
+    d.set_item("turns_sum", s.turns_sum)?;
+    d.set_item("turns_sq_sum", s.turns_sq_sum)?;
+    d.set_item("turns_hist", s.turns_hist.to_vec())?;
+    d.set_item("end_reasons", s.end_reasons.to_vec())?;
+    Ok(d)
+}
+
+/// Play games `first_game .. first_game + games - 1` of a batch (the games of `simulate`
+/// with the same arguments) and return their statistics, not their rows: memory does not
+/// grow with `games`. Same worker thread, Ctrl-C and error handling as `simulate`.
+#[pyfunction]
+#[pyo3(signature = (card_data, decks, bots, games, seed, threads=None, params=None, start_player=None, first_game=0))]
+#[allow(clippy::too_many_arguments)]
+fn simulate_stats<'py>(
+    py: Python<'py>,
+    card_data: &str,
+    decks: Vec<String>,
+    bots: &Bound<'py, PyList>,
+    games: i64,
+    seed: u64,
+    threads: Option<i64>,
+    params: Option<&Bound<'py, PyDict>>,
+    start_player: Option<u8>,
+    first_game: u64,
+) -> PyResult<Bound<'py, PyDict>> {
+    guarded("simulate_stats", || {
+        check_counts(games, threads)?;
+        let db = make_db(card_data, params)?;
+        let spec = spec_from(decks, bots, games as u64, seed, threads.map(|t| t as usize), start_player)?;
+        spec.validate(&db).map_err(verr)?;
+        let res = run_interruptible(py, "simulate_stats", |stop| reduce_batch_stoppable(&db, &spec, first_game, stop))?;
+        py.check_signals()?;
+        match res {
+            Ok(s) => stats_to_py(py, &s),
+            Err(BatchError::Panicked(e)) => Err(PyRuntimeError::new_err(e)),
+            Err(BatchError::Stopped) => Err(PyRuntimeError::new_err("the batch was stopped without a signal")),
+            Err(BatchError::Invalid(e)) | Err(BatchError::Memory(e)) => Err(verr(e)),
+        }
+    })
+}
+
 /// Run a batch: the games run on worker threads (rayon) while the caller waits with the GIL
 /// released, checking for Ctrl-C (see `run_interruptible`).
 #[pyfunction]
@@ -454,17 +519,7 @@ fn simulate<'py>(
     first_game: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
     guarded("simulate", || {
-        if games <= 0 {
-            return Err(verr(format!("games must be a positive number, got {games}")));
-        }
-        if let Some(t) = threads {
-            if t < 1 {
-                return Err(verr(format!("threads must be at least 1, got {t}")));
-            }
-            if t > MAX_THREADS as i64 {
-                return Err(verr(format!("threads must be at most {MAX_THREADS}, got {t} (this machine has {} cores)", available_threads())));
-            }
-        }
+        check_counts(games, threads)?;
         let db = make_db(card_data, params)?;
         let spec = spec_from(decks, bots, games as u64, seed, threads.map(|t| t as usize), start_player)?;
         spec.validate(&db).map_err(verr)?;
@@ -599,6 +654,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(columns, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate_stats, m)?)?;
     m.add_function(wrap_pyfunction!(play, m)?)?;
     m.add_function(wrap_pyfunction!(bot_table, m)?)?;
     m.add_function(wrap_pyfunction!(_pools_built, m)?)?;
@@ -610,6 +666,8 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("GAME_ROW_BYTES", GAME_ROW_BYTES)?;
     m.add("SEAT_ROW_BYTES", SEAT_ROW_BYTES)?;
     m.add("PLAY_ROW_BYTES", PLAY_ROW_BYTES)?;
+    // bins of simulate_stats' game-length histogram (the last one counts longer games)
+    m.add("TURN_BINS", TURN_BINS)?;
     m.add("FACTIONS", FACTIONS.to_vec())?;
     m.add("END_REASONS", EndReason::NAMES.to_vec())?;
     m.add("BOT_KINDS", BOT_KINDS.to_vec())?;
