@@ -73,10 +73,6 @@ def _ordered(df: pl.DataFrame, preferred: Sequence[str]) -> pl.DataFrame:
     return df.select(first + [c for c in df.columns if c not in first])
 
 
-def _from_arrays(columns: Mapping[str, Any]) -> pl.DataFrame:
-    return pl.DataFrame({name: np.asarray(values) for name, values in columns.items()})
-
-
 def _codes_to(col: str, labels: Sequence[str], dtype: pl.DataType) -> pl.Expr:
     labels = list(labels)
     return pl.col(col).replace_strict(list(range(len(labels))), labels, return_dtype=dtype)
@@ -157,10 +153,6 @@ def _frame(columns: Mapping[str, pl.Series], preferred: Sequence[str]) -> pl.Dat
     first = [c for c in preferred if c in columns]
     rest = [c for c in columns if c not in first]
     return pl.DataFrame([columns[c] for c in first + rest])
-
-
-def _plain(raw: Mapping[str, Any], skip: Sequence[str] = ()) -> dict[str, pl.Series]:
-    return {k: pl.Series(k, np.asarray(v)) for k, v in raw.items() if k not in skip}
 
 
 def _converted(table: str, name: str, values: Any) -> pl.Series:

@@ -19,6 +19,7 @@
 
 use crate::bots::Policy;
 use crate::engine::{Game, Outcome};
+use std::collections::TryReserveError;
 
 /// A column value type: how its values are stored and exported. A scalar is one column; a
 /// 128-bit card set is two uint64 columns (`<name>_lo`, `<name>_hi`).
@@ -27,7 +28,7 @@ pub trait ColumnValue: Copy + Default {
     const PARTS: &'static [(&'static str, &'static str, &'static str)];
     /// The storage of a column of these values.
     type Store: Default + std::fmt::Debug;
-    fn reserve(store: &mut Self::Store, n: usize) -> Result<(), ()>;
+    fn reserve(store: &mut Self::Store, n: usize) -> Result<(), TryReserveError>;
     fn push(store: &mut Self::Store, v: Self);
     fn len(store: &Self::Store) -> usize;
     /// The exported columns, one per part, in `PARTS` order.
@@ -71,8 +72,8 @@ macro_rules! scalar_column {
             const PARTS: &'static [(&'static str, &'static str, &'static str)] = &[("", $dtype, "")];
             type Store = Vec<$t>;
             #[inline]
-            fn reserve(store: &mut Vec<$t>, n: usize) -> Result<(), ()> {
-                store.try_reserve_exact(n).map_err(|_| ())
+            fn reserve(store: &mut Vec<$t>, n: usize) -> Result<(), TryReserveError> {
+                store.try_reserve_exact(n)
             }
             #[inline]
             fn push(store: &mut Vec<$t>, v: $t) {
@@ -105,9 +106,9 @@ impl ColumnValue for u128 {
     const PARTS: &'static [(&'static str, &'static str, &'static str)] =
         &[("_lo", "uint64", " Low half: card definitions 0..63."), ("_hi", "uint64", " High half: card definitions 64..127 (bit k = definition 64 + k).")];
     type Store = [Vec<u64>; 2];
-    fn reserve(store: &mut [Vec<u64>; 2], n: usize) -> Result<(), ()> {
-        store[0].try_reserve_exact(n).map_err(|_| ())?;
-        store[1].try_reserve_exact(n).map_err(|_| ())
+    fn reserve(store: &mut [Vec<u64>; 2], n: usize) -> Result<(), TryReserveError> {
+        store[0].try_reserve_exact(n)?;
+        store[1].try_reserve_exact(n)
     }
     #[inline]
     fn push(store: &mut [Vec<u64>; 2], v: u128) {
@@ -244,7 +245,7 @@ macro_rules! result_columns {
         }
 
         impl GameColumns {
-            pub(crate) fn reserve(&mut self, n: usize) -> Result<(), ()> {
+            pub(crate) fn reserve(&mut self, n: usize) -> Result<(), TryReserveError> {
                 $( <$gty as ColumnValue>::reserve(&mut self.$gname, n)?; )+
                 Ok(())
             }
@@ -268,7 +269,7 @@ macro_rules! result_columns {
         }
 
         impl SeatColumns {
-            pub(crate) fn reserve(&mut self, n: usize) -> Result<(), ()> {
+            pub(crate) fn reserve(&mut self, n: usize) -> Result<(), TryReserveError> {
                 $( <$sty as ColumnValue>::reserve(&mut self.$sname, n)?; )+
                 Ok(())
             }
@@ -291,7 +292,7 @@ macro_rules! result_columns {
         }
 
         impl PlayColumns {
-            pub(crate) fn reserve(&mut self, n: usize) -> Result<(), ()> {
+            pub(crate) fn reserve(&mut self, n: usize) -> Result<(), TryReserveError> {
                 $( <$yty as ColumnValue>::reserve(&mut self.$yname, n)?; )+
                 Ok(())
             }

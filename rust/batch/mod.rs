@@ -269,7 +269,7 @@ impl Columns {
         };
         let g = usize::try_from(games).map_err(|_| fail())?;
         let gn = g.checked_mul(n).ok_or_else(fail)?;
-        (|| -> Result<(), ()> {
+        (|| -> Result<(), std::collections::TryReserveError> {
             self.games.reserve(g)?;
             self.players.reserve(gn)
         })()
