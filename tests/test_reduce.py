@@ -86,3 +86,26 @@ def test_a_failing_game_is_reported_with_its_index_and_seed(monkeypatch):
         simulate_stats(games=100, first_game=1200, seed=0, threads=2)
     # the game is outside this range: no failure
     assert simulate_stats(games=100, first_game=0, seed=0).games == 100
+
+
+def test_ctrl_c_stops_a_reduction_with_keyboard_interrupt():
+    from test_safety import EXIT_WITHIN, _interrupt, posix_only
+
+    if posix_only.args[0]:
+        pytest.skip("POSIX signals")
+    rc, out, err, took = _interrupt(
+        """
+        import sys
+        from ketharmad._reduce import simulate_stats
+        simulate_stats(games=10)
+        print("ready", flush=True)
+        try:
+            simulate_stats(games=10**7, bots="heuristic", threads=2)
+        except KeyboardInterrupt:
+            print("KeyboardInterrupt", flush=True)
+            sys.exit(0)
+        """
+    )
+    assert rc == 0 and "KeyboardInterrupt" in out, (rc, out, err[-2000:])
+    assert "PanicException" not in err
+    assert took < EXIT_WITHIN, f"simulate_stats took {took:.1f} s to stop"
