@@ -359,7 +359,7 @@ result_columns! {
         rounds: i32 => Plain = g.round as i32;
         /// Why the game ended: a code into `END_REASONS` (an Enum of those names in the frame).
         end_reason: u8 => EndReason = out.reason as u8;
-        /// The seat that took the first turn.
+        /// The seat that took the first turn (the start player can move on elimination, E66).
         start_player: i8 => Plain = g.first_start_player as i8;
         /// Actions taken in the game (all seats).
         actions: i32 => Plain = g.total_actions as i32;
