@@ -33,7 +33,7 @@ fn main() {
                 let bots = if a_seat == 0 { vec![a.clone(), b.clone()] } else { vec![b.clone(), a.clone()] };
                 let spec = BatchSpec { factions: vec![x, y], bots, games: per, seed: 1000 + (x * 4 + y) as u64, threads: None, start_player: None };
                 let c = run_batch(&db, &spec).unwrap();
-                for (g, &w) in c.winner.iter().enumerate() {
+                for (g, &w) in c.games.winner.iter().enumerate() {
                     total += 1;
                     if w < 0 {
                         unf += 1;
@@ -42,7 +42,7 @@ fn main() {
                     } else {
                         wb += 1;
                     }
-                    decisions += c.p_main_decisions[g * 2 + a_seat] as i64;
+                    decisions += c.players.main_decisions[g * 2 + a_seat] as i64;
                 }
             }
         }

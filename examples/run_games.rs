@@ -53,7 +53,7 @@ fn main() {
         let r = play_one_in(&mut slot, &db, &spec, i, false, false, false).0;
         if r.winner >= 0 { wins[r.winner as usize] += 1 } else { unfinished += 1 }
         for (s, t) in seat_turns.iter_mut().enumerate() {
-            t.push(r.players[s].turns);
+            t.push(r.players[s].turns_taken);
         }
         turns += r.turns as u64;
         h = h.wrapping_mul(31).wrapping_add((r.turns as u64) << 8 | (r.winner as u8 as u64) | (r.actions as u64) << 20);

@@ -50,8 +50,8 @@ fn heuristic_beats_random() {
             let bots = if seat == 0 { vec![spec("heuristic", &[]), spec("random", &[])] } else { vec![spec("random", &[]), spec("heuristic", &[])] };
             let s = BatchSpec { factions: vec![fa, fb], bots, games: 100, seed: 9, threads: Some(1), start_player: None };
             let c = run_batch(&db, &s).unwrap();
-            wins += c.winner.iter().filter(|&&w| w == seat as i8).count();
-            games += c.winner.len();
+            wins += c.games.winner.iter().filter(|&&w| w == seat as i8).count();
+            games += c.games.winner.len();
         }
     }
     assert!(wins * 100 >= games * 90, "heuristic won only {wins} of {games}");
@@ -74,8 +74,8 @@ fn aggression_knob_increases_attacks() {
             };
             let c = run_batch(&db, &s).unwrap();
             // attacks per turn of seat 0
-            let a: i64 = c.p_attacks.iter().step_by(2).map(|&x| x as i64).sum();
-            let t: i64 = c.p_turns.iter().step_by(2).map(|&x| x as i64).sum();
+            let a: i64 = c.players.attacks.iter().step_by(2).map(|&x| x as i64).sum();
+            let t: i64 = c.players.turns_taken.iter().step_by(2).map(|&x| x as i64).sum();
             total += a * 1000 / t.max(1);
         }
         total
@@ -92,10 +92,10 @@ fn bot_batches_are_deterministic_across_threads() {
     let mk = |t| BatchSpec { factions: vec![1, 2], bots: vec![spec("aggro", &[]), spec("search", &[("iterations", 4.0)])], games: 6, seed: 11, threads: Some(t), start_player: None };
     let a = run_batch(&db, &mk(1)).unwrap();
     let b = run_batch(&db, &mk(2)).unwrap();
-    assert_eq!(a.winner, b.winner);
-    assert_eq!(a.turns, b.turns);
-    assert_eq!(a.actions, b.actions);
-    assert_eq!(a.p_support, b.p_support);
+    assert_eq!(a.games.winner, b.games.winner);
+    assert_eq!(a.games.turns, b.games.turns);
+    assert_eq!(a.games.actions, b.games.actions);
+    assert_eq!(a.players.support, b.players.support);
 }
 
 /// The search bot's choice does not change when the cards it cannot see are permuted

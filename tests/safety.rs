@@ -56,7 +56,7 @@ fn a_requested_stop_ends_the_batch_between_games() {
     assert!(t.elapsed() < Duration::from_secs(5), "the batch took {:?} to stop", t.elapsed());
     // a fresh token is independent of a used one (no process-global state)
     let s = spec(vec![BotSpec::random(); 2], 20, Some(1));
-    assert_eq!(run_batch_stoppable(&db, &s, false, 0, &Stop::new()).unwrap().game.len(), 20);
+    assert_eq!(run_batch_stoppable(&db, &s, false, 0, &Stop::new()).unwrap().games.game.len(), 20);
 }
 
 #[test]
@@ -110,8 +110,8 @@ fn thread_pools_are_capped_at_the_cores_and_reused() {
     // results do not depend on the thread count, capped or not
     let one = run_batch_stoppable(&db, &spec(vec![BotSpec::random(); 2], 300, Some(1)), false, 0, &Stop::new()).unwrap();
     let many = run_batch_stoppable(&db, &spec(vec![BotSpec::random(); 2], 300, Some(MAX_THREADS)), false, 0, &Stop::new()).unwrap();
-    assert_eq!(one.winner, many.winner);
-    assert_eq!(one.p_support, many.p_support);
+    assert_eq!(one.games.winner, many.games.winner);
+    assert_eq!(one.players.support, many.players.support);
 }
 
 /// Play one 2-player game, seat 0 a search bot with `knobs`, seat 1 the heuristic; return

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Optional
 
 import numpy as np
@@ -19,39 +20,57 @@ __all__ = [
     "card_frame",
     "parameter_frame",
     "CARD_RECORD_BITS",
+    "COLUMNS",
+    "Column",
 ]
 
-GAME_COLUMNS = [
-    "game",
-    "seed",
-    "winner",
-    "turns",
-    "rounds",
-    "end_reason",
-    "start_player",
-    "actions",
-]
-PLAYER_COLUMNS = [
-    "game", "seat", "faction", "bot", "won", "support", "scandal", "eliminated",
-    "eliminated_round", "cards_played", "attacks", "exposes", "mulligans", "turns_taken",
-    "main_decisions",
-]  # fmt: skip
 
-#: The 128-bit card-record sets of the core's players columns, each split into two uint64
-#: halves (``<name>_lo`` holds card-definition indices 0..63, ``<name>_hi`` 64..127).
-CARD_RECORD_SETS = ("opening", "drawn", "played")
-CARD_RECORD_BITS = tuple(f"{name}_{half}" for name in CARD_RECORD_SETS for half in ("lo", "hi"))
-CARD_RECORD_COLUMNS = ["game", "seat", "faction", "won", *CARD_RECORD_BITS]
+@dataclass(frozen=True)
+class Column:
+    """One raw result column of the core, from its one definition (``_core.columns()``).
+
+    ``table``: "games", "players" or "plays"; ``dtype``: numpy dtype of the raw column;
+    ``frame``: what the frames below do with it ("plain", "null_if_negative" (negatives become
+    null), "end_reason" (codes to the end-reason Enum), "faction" (codes to faction names),
+    "card_record" (a card-set half: goes to ``card_records``, not ``players``), "card" (card
+    definition index to card id)).
+    """
+
+    table: str
+    name: str
+    dtype: str
+    frame: str
+    doc: str
+
+
+#: Every raw result column, in the core's order (games, then players, then plays).
+COLUMNS: tuple[Column, ...] = tuple(Column(**c) for c in _core.columns())
+
+
+def _names(table: str, exclude: Sequence[str] = ()) -> list[str]:
+    return [c.name for c in COLUMNS if c.table == table and c.frame not in exclude]
+
+
+#: Columns of the games frame, in order.
+GAME_COLUMNS = _names("games")
+#: The per-seat card-set halves of the core's players columns: each 128-bit set (bit k = row
+#: k of the card table) is split into two uint64 halves, ``<name>_lo`` (card definitions
+#: 0..63) and ``<name>_hi`` (64..127). They go to the card_records frame.
+CARD_RECORD_BITS = tuple(c.name for c in COLUMNS if c.table == "players" and c.frame == "card_record")
+CARD_RECORD_SETS = tuple(dict.fromkeys(n.rsplit("_", 1)[0] for n in CARD_RECORD_BITS))
+#: Columns of the players frame, in order: the core's players columns but the card sets, with
+#: ``bot`` (added here, from the seat) after ``faction``.
+PLAYER_COLUMNS = [x for n in _names("players", ("card_record",)) for x in ((n, "bot") if n == "faction" else (n,))]
+#: The key columns the card_records frame repeats from the players columns.
+CARD_RECORD_KEYS = ("game", "seat", "faction", "won")
+CARD_RECORD_COLUMNS = [*CARD_RECORD_KEYS, *CARD_RECORD_BITS]
+_FRAME_OF = {(c.table, c.name): c.frame for c in COLUMNS}
 
 
 def _ordered(df: pl.DataFrame, preferred: Sequence[str]) -> pl.DataFrame:
     """Put known columns first in a fixed order; keep any extra columns the core adds."""
     first = [c for c in preferred if c in df.columns]
     return df.select(first + [c for c in df.columns if c not in first])
-
-
-def _from_arrays(columns: Mapping[str, Any]) -> pl.DataFrame:
-    return pl.DataFrame({name: np.asarray(values) for name, values in columns.items()})
 
 
 def _codes_to(col: str, labels: Sequence[str], dtype: pl.DataType) -> pl.Expr:
@@ -136,18 +155,22 @@ def _frame(columns: Mapping[str, pl.Series], preferred: Sequence[str]) -> pl.Dat
     return pl.DataFrame([columns[c] for c in first + rest])
 
 
-def _plain(raw: Mapping[str, Any], skip: Sequence[str] = ()) -> dict[str, pl.Series]:
-    return {k: pl.Series(k, np.asarray(v)) for k, v in raw.items() if k not in skip}
+def _converted(table: str, name: str, values: Any) -> pl.Series:
+    """One raw column as a Series, converted as its frame hint says (a column the schema
+    does not know is kept as it is)."""
+    frame = _FRAME_OF.get((table, name), "plain")
+    if frame == "null_if_negative":
+        return _nulled_if_negative(name, values)
+    if frame == "end_reason":
+        return _labelled(name, values, _core.END_REASONS, enum=True)
+    if frame == "faction":
+        return _labelled(name, values, _core.FACTIONS)
+    return pl.Series(name, np.asarray(values))
 
 
 def games_frame(raw: Mapping[str, Any]) -> pl.DataFrame:
     """One row per game: ``winner`` null when no seat won, ``end_reason`` as an Enum."""
-    cols = _plain(raw, ("winner", "end_reason"))
-    if "winner" in raw:
-        cols["winner"] = _nulled_if_negative("winner", raw["winner"])
-    if "end_reason" in raw:
-        cols["end_reason"] = _labelled("end_reason", raw["end_reason"], _core.END_REASONS, enum=True)
-    return _frame({k: cols[k] for k in raw}, GAME_COLUMNS)
+    return _frame({k: _converted("games", k, v) for k, v in raw.items()}, GAME_COLUMNS)
 
 
 def players_frame(raw: Mapping[str, Any], bot_labels: Sequence[str]) -> pl.DataFrame:
@@ -156,12 +179,7 @@ def players_frame(raw: Mapping[str, Any], bot_labels: Sequence[str]) -> pl.DataF
     The card-record bitset columns (``opening_lo`` ... ``played_hi``) are left out: they go to
     :func:`card_records_frame`.
     """
-    keep = [k for k in raw if k not in CARD_RECORD_BITS]
-    cols = _plain({k: raw[k] for k in keep}, ("faction", "eliminated_round"))
-    cols["faction"] = _labelled("faction", raw["faction"], _core.FACTIONS)
-    if "eliminated_round" in raw:
-        cols["eliminated_round"] = _nulled_if_negative("eliminated_round", raw["eliminated_round"])
-    cols = {k: cols[k] for k in keep}
+    cols = {k: _converted("players", k, v) for k, v in raw.items() if k not in CARD_RECORD_BITS}
     cols["bot"] = _labelled("bot", raw["seat"], bot_labels)
     return _frame(cols, PLAYER_COLUMNS)
 
@@ -172,12 +190,11 @@ def card_records_frame(raw: Mapping[str, Any], faction: Optional[pl.Series] = No
     rows) when the core returned no bitsets. ``faction``: the players frame's ``faction``
     column, reused instead of mapping the codes again."""
     if not all(c in raw for c in CARD_RECORD_BITS):
-        return pl.DataFrame(
-            schema={"game": pl.Int64, "seat": pl.Int8, "faction": pl.String, "won": pl.Boolean,
-                    **{c: pl.UInt64 for c in CARD_RECORD_BITS}}
-        )  # fmt: skip
-    cols = _plain({c: raw[c] for c in CARD_RECORD_COLUMNS}, ("faction",))
-    cols["faction"] = _labelled("faction", raw["faction"], _core.FACTIONS) if faction is None else faction
+        dtypes = {c.name: c.dtype for c in COLUMNS if c.table == "players"}
+        schema = {k: pl.String if k == "faction" else pl.Series(np.empty(0, dtypes[k])).dtype for k in CARD_RECORD_COLUMNS}
+        return pl.DataFrame(schema=schema)
+    cols = {c: pl.Series(c, np.asarray(raw[c])) for c in CARD_RECORD_COLUMNS if c != "faction"}
+    cols["faction"] = _converted("players", "faction", raw["faction"]) if faction is None else faction
     return _frame(cols, CARD_RECORD_COLUMNS)
 
 

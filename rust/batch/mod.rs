@@ -15,6 +15,14 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
+pub mod columns;
+pub mod reduce;
+pub use reduce::{reduce_batch_stoppable, Stats, TURN_BINS};
+pub use columns::{
+    schema, ColumnInfo, FrameAs, GameColumns, GameResult, PlayColumns, RawColumn, SeatColumns, SeatResult, GAME_ROW_BYTES, PLAY_ROW_BYTES,
+    SEAT_ROW_BYTES,
+};
+
 /// Most worker threads a batch accepts (`threads`); more is refused as a mistake.
 pub const MAX_THREADS: usize = 1024;
 
@@ -151,43 +159,6 @@ impl BatchSpec {
     }
 }
 
-/// The result of one game.
-#[derive(Clone, Debug, Default)]
-pub struct GameResult {
-    pub seed: u64,
-    pub winner: i8,
-    pub turns: i32,
-    pub rounds: i32,
-    pub end_reason: u8,
-    pub start_player: i8,
-    pub actions: i32,
-    pub players: [SeatResult; 4],
-    pub invariant_error: Option<String>,
-    /// (seat, card definition, turn) of every card played, when recorded.
-    pub plays: Vec<(u8, u16, u16)>,
-}
-
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SeatResult {
-    pub support: i32,
-    pub scandal: i32,
-    pub eliminated: bool,
-    pub eliminated_round: i32,
-    pub cards_played: i32,
-    pub attacks: i32,
-    pub exposes: i32,
-    pub mulligans: i8,
-    pub turns: i32,
-    pub main_decisions: i32,
-    pub opening: u128,
-    pub drawn: u128,
-    pub played: u128,
-    /// Search bots: rollouts played, and how many of them ended unfinished (a round or action
-    /// cap, including the `rollout_rounds` bound) — 0 for other bots. Saturating.
-    pub rollouts: u32,
-    pub unfinished_rollouts: u32,
-}
-
 /// Play game `index` of the batch. `log`: also return the readable action log.
 pub fn play_one(db: &CardDb, spec: &BatchSpec, index: u64, log: bool, check: bool) -> (GameResult, Option<Vec<String>>) {
     play_one_with(db, spec, index, log, check, false)
@@ -244,96 +215,23 @@ pub fn play_one_stoppable<'db>(
         g.plays = Some(Vec::with_capacity(64));
     }
     let out = g.run(spec.start_player);
-    let mut r = GameResult {
-        seed,
-        winner: out.winner.map_or(-1, |w| w as i8),
-        turns: g.turn as i32,
-        rounds: g.round as i32,
-        end_reason: out.reason as u8,
-        start_player: first_start(&g) as i8,
-        actions: g.total_actions as i32,
-        players: Default::default(),
-        invariant_error: g.invariant_error.take(),
-        plays: g.plays.take().unwrap_or_default(),
-    };
-    for (i, p) in g.players.iter().enumerate() {
-        let (rollouts, unfinished_rollouts) = match g.policies.get(i) {
-            Some(Policy::Search(s)) => (s.rollouts, s.unfinished_rollouts),
-            _ => (0, 0),
-        };
-        r.players[i] = SeatResult {
-            support: p.support,
-            scandal: p.scandal,
-            eliminated: !p.alive,
-            eliminated_round: p.eliminated_round,
-            cards_played: p.cards_played as i32,
-            attacks: p.attacks as i32,
-            exposes: p.exposes_total as i32,
-            mulligans: p.mulligans as i8,
-            turns: p.turns_taken as i32,
-            main_decisions: p.main_decisions as i32,
-            opening: p.opening,
-            drawn: p.drawn,
-            played: p.played,
-            rollouts,
-            unfinished_rollouts,
-        };
-    }
+    let mut r = GameResult::of_game(&g, &out, index, seed);
+    r.invariant_error = g.invariant_error.take();
+    r.plays = g.plays.take().unwrap_or_default();
     let log = g.log.take();
     *slot = Some(g);
     (r, log)
 }
 
-/// The seat that took the first turn (the start player can move on elimination, E66).
-fn first_start(g: &Game) -> usize {
-    g.first_start_player
-}
-
-/// Columns of a batch, one entry per game (and per game × seat).
+/// Columns of a batch: the `games`, `players` (one entry per game and seat) and `plays`
+/// tables, generated from the one list of columns in [`columns`].
 #[derive(Default, Debug)]
 pub struct Columns {
     pub n_seats: usize,
-    pub game: Vec<i64>,
-    pub seed: Vec<u64>,
-    pub winner: Vec<i8>,
-    pub turns: Vec<i32>,
-    pub rounds: Vec<i32>,
-    pub end_reason: Vec<u8>,
-    pub start_player: Vec<i8>,
-    pub actions: Vec<i32>,
-    pub p_game: Vec<i64>,
-    pub p_seat: Vec<i8>,
-    pub p_faction: Vec<u8>,
-    pub p_won: Vec<bool>,
-    pub p_support: Vec<i32>,
-    pub p_scandal: Vec<i32>,
-    pub p_eliminated: Vec<bool>,
-    pub p_eliminated_round: Vec<i32>,
-    pub p_cards_played: Vec<i32>,
-    pub p_attacks: Vec<i32>,
-    pub p_exposes: Vec<i32>,
-    pub p_mulligans: Vec<i8>,
-    pub p_turns: Vec<i32>,
-    pub p_main_decisions: Vec<i32>,
-    pub p_rollouts: Vec<u32>,
-    pub p_unfinished_rollouts: Vec<u32>,
-    /// Card records as 128-bit sets split in two u64 halves (bit = card definition index).
-    pub p_opening: [Vec<u64>; 2],
-    pub p_drawn: [Vec<u64>; 2],
-    pub p_played: [Vec<u64>; 2],
-    /// One row per card played (only with `record_plays`).
-    pub play_game: Vec<i64>,
-    pub play_seat: Vec<i8>,
-    pub play_card: Vec<u16>,
-    pub play_turn: Vec<u16>,
+    pub games: GameColumns,
+    pub players: SeatColumns,
+    pub plays: PlayColumns,
 }
-
-/// Bytes of the per-game columns of one game.
-pub const GAME_ROW_BYTES: usize = 8 + 8 + 1 + 4 + 4 + 1 + 1 + 4;
-/// Bytes of the per-seat columns of one game and seat.
-pub const SEAT_ROW_BYTES: usize = 8 + 1 + 1 + 1 + 4 + 4 + 1 + 4 + 4 + 4 + 4 + 1 + 4 + 4 + 4 + 4 + 6 * 8;
-/// Bytes of one row of the plays columns.
-pub const PLAY_ROW_BYTES: usize = 8 + 1 + 2 + 2;
 
 /// "1.2 GB"-style size.
 pub fn human_bytes(b: f64) -> String {
@@ -349,10 +247,6 @@ pub fn human_bytes(b: f64) -> String {
     } else {
         format!("{x:.1} {}", UNITS[u])
     }
-}
-
-fn try_reserve<T>(v: &mut Vec<T>, n: usize) -> Result<(), ()> {
-    v.try_reserve_exact(n).map_err(|_| ())
 }
 
 impl Columns {
@@ -375,95 +269,29 @@ impl Columns {
         };
         let g = usize::try_from(games).map_err(|_| fail())?;
         let gn = g.checked_mul(n).ok_or_else(fail)?;
-        (|| -> Result<(), ()> {
-            try_reserve(&mut self.game, g)?;
-            try_reserve(&mut self.seed, g)?;
-            try_reserve(&mut self.winner, g)?;
-            try_reserve(&mut self.turns, g)?;
-            try_reserve(&mut self.rounds, g)?;
-            try_reserve(&mut self.end_reason, g)?;
-            try_reserve(&mut self.start_player, g)?;
-            try_reserve(&mut self.actions, g)?;
-            try_reserve(&mut self.p_game, gn)?;
-            try_reserve(&mut self.p_seat, gn)?;
-            try_reserve(&mut self.p_faction, gn)?;
-            try_reserve(&mut self.p_won, gn)?;
-            try_reserve(&mut self.p_support, gn)?;
-            try_reserve(&mut self.p_scandal, gn)?;
-            try_reserve(&mut self.p_eliminated, gn)?;
-            try_reserve(&mut self.p_eliminated_round, gn)?;
-            try_reserve(&mut self.p_cards_played, gn)?;
-            try_reserve(&mut self.p_attacks, gn)?;
-            try_reserve(&mut self.p_exposes, gn)?;
-            try_reserve(&mut self.p_mulligans, gn)?;
-            try_reserve(&mut self.p_turns, gn)?;
-            try_reserve(&mut self.p_main_decisions, gn)?;
-            try_reserve(&mut self.p_rollouts, gn)?;
-            try_reserve(&mut self.p_unfinished_rollouts, gn)?;
-            for col in [&mut self.p_opening, &mut self.p_drawn, &mut self.p_played] {
-                try_reserve(&mut col[0], gn)?;
-                try_reserve(&mut col[1], gn)?;
-            }
-            Ok(())
+        (|| -> Result<(), std::collections::TryReserveError> {
+            self.games.reserve(g)?;
+            self.players.reserve(gn)
         })()
         .map_err(|_| fail())
     }
 
-    /// Append game `i` (absolute index) of a batch played with `factions`.
-    fn push(&mut self, i: u64, r: &GameResult, factions: &[u8]) -> Result<(), BatchError> {
-        let n = self.n_seats;
-        let i = i as i64;
-        self.game.push(i);
-        self.seed.push(r.seed);
-        self.winner.push(r.winner);
-        self.turns.push(r.turns);
-        self.rounds.push(r.rounds);
-        self.end_reason.push(r.end_reason);
-        self.start_player.push(r.start_player);
-        self.actions.push(r.actions);
+    /// Append the result of one game.
+    #[inline]
+    pub fn push(&mut self, r: &GameResult) -> Result<(), BatchError> {
         if !r.plays.is_empty() {
-            let k = r.plays.len();
-            (|| -> Result<(), ()> {
-                try_reserve(&mut self.play_game, k)?;
-                try_reserve(&mut self.play_seat, k)?;
-                try_reserve(&mut self.play_card, k)?;
-                try_reserve(&mut self.play_turn, k)
-            })()
-            .map_err(|_| {
+            self.plays.reserve(r.plays.len()).map_err(|_| {
                 BatchError::Memory(format!(
-                    "not enough memory for the card plays of game {i} ({} rows recorded so far); play fewer games per call or use chunk_size",
-                    self.play_game.len()
+                    "not enough memory for the card plays of game {} ({} rows recorded so far); play fewer games per call or use chunk_size",
+                    r.game,
+                    self.plays.len()
                 ))
             })?;
-            for &(seat, card, turn) in &r.plays {
-                self.play_game.push(i);
-                self.play_seat.push(seat as i8);
-                self.play_card.push(card);
-                self.play_turn.push(turn);
-            }
+            self.plays.push_game(r);
         }
-        for s in 0..n {
-            let p = &r.players[s];
-            self.p_game.push(i);
-            self.p_seat.push(s as i8);
-            self.p_faction.push(factions[s]);
-            self.p_won.push(r.winner == s as i8);
-            self.p_support.push(p.support);
-            self.p_scandal.push(p.scandal);
-            self.p_eliminated.push(p.eliminated);
-            self.p_eliminated_round.push(p.eliminated_round);
-            self.p_cards_played.push(p.cards_played);
-            self.p_attacks.push(p.attacks);
-            self.p_exposes.push(p.exposes);
-            self.p_mulligans.push(p.mulligans);
-            self.p_turns.push(p.turns);
-            self.p_main_decisions.push(p.main_decisions);
-            self.p_rollouts.push(p.rollouts);
-            self.p_unfinished_rollouts.push(p.unfinished_rollouts);
-            for (col, v) in [(&mut self.p_opening, p.opening), (&mut self.p_drawn, p.drawn), (&mut self.p_played, p.played)] {
-                col[0].push(v as u64);
-                col[1].push((v >> 64) as u64);
-            }
+        self.games.push(r);
+        for p in &r.players[..self.n_seats] {
+            self.players.push(p);
         }
         Ok(())
     }
@@ -543,8 +371,8 @@ pub fn run_batch_stoppable(db: &CardDb, spec: &BatchSpec, record_plays: bool, fi
             if stop.requested() {
                 return Err(BatchError::Stopped);
             }
-            for (k, r) in buf.drain(..).enumerate() {
-                c.push(lo + k as u64, &r?, &spec.factions)?;
+            for r in buf.drain(..) {
+                c.push(&r?)?;
             }
             lo = hi;
         }

@@ -9,8 +9,8 @@
 //! `RuntimeError`.
 
 use crate::batch::{
-    available_threads, panic_message, play_one_stoppable, pools_built, run_batch_stoppable, BatchError, BatchSpec, Columns, Stop,
-    GAME_ROW_BYTES, MAX_THREADS, PLAY_ROW_BYTES, SEAT_ROW_BYTES,
+    available_threads, panic_message, play_one_stoppable, pools_built, reduce_batch_stoppable, run_batch_stoppable, schema, BatchError, BatchSpec,
+    Columns, FrameAs, RawColumn, Stats, Stop, GAME_ROW_BYTES, MAX_THREADS, PLAY_ROW_BYTES, SEAT_ROW_BYTES, TURN_BINS,
 };
 use crate::bots::{search, BotSpec, BOT_KINDS};
 use crate::cards::{build_db, load_raw, params::registry, CardDb, ParamValue, RawDb, FACTIONS};
@@ -369,52 +369,135 @@ fn validate(card_data: &str, decks: Vec<String>, bots: &Bound<'_, PyList>, param
     })
 }
 
+/// A raw column as a numpy array (the Vec is handed over, not copied).
+fn raw_to_py<'py>(py: Python<'py>, c: RawColumn) -> Bound<'py, PyAny> {
+    match c {
+        RawColumn::Bool(v) => v.into_pyarray(py).into_any(),
+        RawColumn::I8(v) => v.into_pyarray(py).into_any(),
+        RawColumn::U8(v) => v.into_pyarray(py).into_any(),
+        RawColumn::U16(v) => v.into_pyarray(py).into_any(),
+        RawColumn::I32(v) => v.into_pyarray(py).into_any(),
+        RawColumn::U32(v) => v.into_pyarray(py).into_any(),
+        RawColumn::I64(v) => v.into_pyarray(py).into_any(),
+        RawColumn::U64(v) => v.into_pyarray(py).into_any(),
+    }
+}
+
+/// One value of a raw column as a Python int or bool.
+fn raw_item<'py>(py: Python<'py>, c: &RawColumn, i: usize) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match c {
+        RawColumn::Bool(v) => PyBool::new(py, v[i]).to_owned().into_any(),
+        RawColumn::I8(v) => v[i].into_pyobject(py)?.into_any(),
+        RawColumn::U8(v) => v[i].into_pyobject(py)?.into_any(),
+        RawColumn::U16(v) => v[i].into_pyobject(py)?.into_any(),
+        RawColumn::I32(v) => v[i].into_pyobject(py)?.into_any(),
+        RawColumn::U32(v) => v[i].into_pyobject(py)?.into_any(),
+        RawColumn::I64(v) => v[i].into_pyobject(py)?.into_any(),
+        RawColumn::U64(v) => v[i].into_pyobject(py)?.into_any(),
+    })
+}
+
+fn table_to_py<'py>(py: Python<'py>, cols: Vec<(String, RawColumn)>) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (name, col) in cols {
+        d.set_item(name, raw_to_py(py, col))?;
+    }
+    Ok(d)
+}
+
 fn columns_to_py<'py>(py: Python<'py>, c: Columns) -> PyResult<Bound<'py, PyDict>> {
-    let games = PyDict::new(py);
-    games.set_item("game", c.game.into_pyarray(py))?;
-    games.set_item("seed", c.seed.into_pyarray(py))?;
-    games.set_item("winner", c.winner.into_pyarray(py))?;
-    games.set_item("turns", c.turns.into_pyarray(py))?;
-    games.set_item("rounds", c.rounds.into_pyarray(py))?;
-    games.set_item("end_reason", c.end_reason.into_pyarray(py))?;
-    games.set_item("start_player", c.start_player.into_pyarray(py))?;
-    games.set_item("actions", c.actions.into_pyarray(py))?;
-    let players = PyDict::new(py);
-    players.set_item("game", c.p_game.into_pyarray(py))?;
-    players.set_item("seat", c.p_seat.into_pyarray(py))?;
-    players.set_item("faction", c.p_faction.into_pyarray(py))?;
-    players.set_item("won", c.p_won.into_pyarray(py))?;
-    players.set_item("support", c.p_support.into_pyarray(py))?;
-    players.set_item("scandal", c.p_scandal.into_pyarray(py))?;
-    players.set_item("eliminated", c.p_eliminated.into_pyarray(py))?;
-    players.set_item("eliminated_round", c.p_eliminated_round.into_pyarray(py))?;
-    players.set_item("cards_played", c.p_cards_played.into_pyarray(py))?;
-    players.set_item("attacks", c.p_attacks.into_pyarray(py))?;
-    players.set_item("exposes", c.p_exposes.into_pyarray(py))?;
-    players.set_item("mulligans", c.p_mulligans.into_pyarray(py))?;
-    players.set_item("turns_taken", c.p_turns.into_pyarray(py))?;
-    players.set_item("main_decisions", c.p_main_decisions.into_pyarray(py))?;
-    players.set_item("rollouts", c.p_rollouts.into_pyarray(py))?;
-    players.set_item("unfinished_rollouts", c.p_unfinished_rollouts.into_pyarray(py))?;
-    let [a, b] = c.p_opening;
-    players.set_item("opening_lo", a.into_pyarray(py))?;
-    players.set_item("opening_hi", b.into_pyarray(py))?;
-    let [a, b] = c.p_drawn;
-    players.set_item("drawn_lo", a.into_pyarray(py))?;
-    players.set_item("drawn_hi", b.into_pyarray(py))?;
-    let [a, b] = c.p_played;
-    players.set_item("played_lo", a.into_pyarray(py))?;
-    players.set_item("played_hi", b.into_pyarray(py))?;
-    let plays = PyDict::new(py);
-    plays.set_item("game", c.play_game.into_pyarray(py))?;
-    plays.set_item("seat", c.play_seat.into_pyarray(py))?;
-    plays.set_item("card", c.play_card.into_pyarray(py))?;
-    plays.set_item("turn", c.play_turn.into_pyarray(py))?;
     let out = PyDict::new(py);
-    out.set_item("games", games)?;
-    out.set_item("players", players)?;
-    out.set_item("plays", plays)?;
+    out.set_item("games", table_to_py(py, c.games.into_raw())?)?;
+    out.set_item("players", table_to_py(py, c.players.into_raw())?)?;
+    out.set_item("plays", table_to_py(py, c.plays.into_raw())?)?;
     Ok(out)
+}
+
+/// The schema of the result columns (`batch::schema`): one dict per exported column with
+/// table ("games" | "players" | "plays"), name, dtype (numpy name), frame (what the Python
+/// layer does with it: "plain", "null_if_negative", "end_reason", "faction", "card_record",
+/// "card")
+/// and doc.
+#[pyfunction]
+fn columns<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+    guarded("columns", || {
+        let out = PyList::empty(py);
+        for c in schema() {
+            let d = PyDict::new(py);
+            d.set_item("table", c.table)?;
+            d.set_item("name", c.name)?;
+            d.set_item("dtype", c.dtype)?;
+            d.set_item("frame", c.frame.name())?;
+            d.set_item("doc", c.doc)?;
+            out.append(d)?;
+        }
+        Ok(out)
+    })
+}
+
+/// `games` and `threads` of a batch call: a `ValueError` naming a bad one.
+fn check_counts(games: i64, threads: Option<i64>) -> PyResult<()> {
+    if games <= 0 {
+        return Err(verr(format!("games must be a positive number, got {games}")));
+    }
+    if let Some(t) = threads {
+        if t < 1 {
+            return Err(verr(format!("threads must be at least 1, got {t}")));
+        }
+        if t > MAX_THREADS as i64 {
+            return Err(verr(format!("threads must be at most {MAX_THREADS}, got {t} (this machine has {} cores)", available_threads())));
+        }
+    }
+    Ok(())
+}
+
+fn stats_to_py<'py>(py: Python<'py>, s: &Stats) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("n_seats", s.n_seats)?;
+    d.set_item("games", s.games)?;
+    d.set_item("wins_seat", s.wins_seat[..s.n_seats].to_vec())?;
+    d.set_item("wins_faction", s.wins_faction.to_vec())?;
+    d.set_item("seats_faction", s.seats_faction.to_vec())?;
+    d.set_item("unfinished", s.unfinished)?;
+    d.set_item("turns_sum", s.turns_sum)?;
+    d.set_item("turns_sq_sum", s.turns_sq_sum)?;
+    d.set_item("turns_hist", s.turns_hist.to_vec())?;
+    d.set_item("end_reasons", s.end_reasons.to_vec())?;
+    Ok(d)
+}
+
+/// Play games `first_game .. first_game + games - 1` of a batch (the games of `simulate`
+/// with the same arguments) and return their statistics, not their rows: memory does not
+/// grow with `games`. Same worker thread, Ctrl-C and error handling as `simulate`.
+#[pyfunction]
+#[pyo3(signature = (card_data, decks, bots, games, seed, threads=None, params=None, start_player=None, first_game=0))]
+#[allow(clippy::too_many_arguments)]
+fn simulate_stats<'py>(
+    py: Python<'py>,
+    card_data: &str,
+    decks: Vec<String>,
+    bots: &Bound<'py, PyList>,
+    games: i64,
+    seed: u64,
+    threads: Option<i64>,
+    params: Option<&Bound<'py, PyDict>>,
+    start_player: Option<u8>,
+    first_game: u64,
+) -> PyResult<Bound<'py, PyDict>> {
+    guarded("simulate_stats", || {
+        check_counts(games, threads)?;
+        let db = make_db(card_data, params)?;
+        let spec = spec_from(decks, bots, games as u64, seed, threads.map(|t| t as usize), start_player)?;
+        spec.validate(&db).map_err(verr)?;
+        let res = run_interruptible(py, "simulate_stats", |stop| reduce_batch_stoppable(&db, &spec, first_game, stop))?;
+        py.check_signals()?;
+        match res {
+            Ok(s) => stats_to_py(py, &s),
+            Err(BatchError::Panicked(e)) => Err(PyRuntimeError::new_err(e)),
+            Err(BatchError::Stopped) => Err(PyRuntimeError::new_err("the batch was stopped without a signal")),
+            Err(BatchError::Invalid(e)) | Err(BatchError::Memory(e)) => Err(verr(e)),
+        }
+    })
 }
 
 /// Run a batch: the games run on worker threads (rayon) while the caller waits with the GIL
@@ -436,17 +519,7 @@ fn simulate<'py>(
     first_game: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
     guarded("simulate", || {
-        if games <= 0 {
-            return Err(verr(format!("games must be a positive number, got {games}")));
-        }
-        if let Some(t) = threads {
-            if t < 1 {
-                return Err(verr(format!("threads must be at least 1, got {t}")));
-            }
-            if t > MAX_THREADS as i64 {
-                return Err(verr(format!("threads must be at most {MAX_THREADS}, got {t} (this machine has {} cores)", available_threads())));
-            }
-        }
+        check_counts(games, threads)?;
         let db = make_db(card_data, params)?;
         let spec = spec_from(decks, bots, games as u64, seed, threads.map(|t| t as usize), start_player)?;
         spec.validate(&db).map_err(verr)?;
@@ -487,19 +560,24 @@ fn play<'py>(
         let (r, log) = res.map_err(|e| {
             PyRuntimeError::new_err(format!("game {game} (seed {}) panicked: {}", crate::rng::game_seed(seed, game), panic_message(&*e)))
         })?;
+        // the game's `games` columns as scalars and its `players` columns (all but `game`
+        // and the card sets) as per-seat lists, from the same columns a batch exports
         let n = spec.factions.len();
+        let mut c = Columns { n_seats: n, ..Default::default() };
+        c.push(&r).map_err(|e| verr(e.to_string()))?;
         let d = PyDict::new(py);
         d.set_item("log", log.unwrap_or_default())?;
-        d.set_item("winner", r.winner as i64)?;
-        d.set_item("turns", r.turns)?;
-        d.set_item("rounds", r.rounds)?;
-        d.set_item("end_reason", r.end_reason)?;
-        d.set_item("start_player", r.start_player)?;
-        d.set_item("support", (0..n).map(|s| r.players[s].support).collect::<Vec<_>>())?;
-        d.set_item("scandal", (0..n).map(|s| r.players[s].scandal).collect::<Vec<_>>())?;
-        d.set_item("rollouts", (0..n).map(|s| r.players[s].rollouts).collect::<Vec<_>>())?;
-        d.set_item("unfinished_rollouts", (0..n).map(|s| r.players[s].unfinished_rollouts).collect::<Vec<_>>())?;
-        d.set_item("seed", r.seed)?;
+        for (name, col) in c.games.into_raw() {
+            d.set_item(name, raw_item(py, &col, 0)?)?;
+        }
+        let record = |name: &str| schema().iter().any(|i| i.table == "players" && i.name == name && i.frame == FrameAs::CardRecord);
+        for (name, col) in c.players.into_raw() {
+            if name == "game" || record(&name) {
+                continue;
+            }
+            let seats = (0..n).map(|s| raw_item(py, &col, s)).collect::<PyResult<Vec<_>>>()?;
+            d.set_item(name, PyList::new(py, seats)?)?;
+        }
         Ok(d)
     })
 }
@@ -575,6 +653,8 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parameter_table, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(columns, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate_stats, m)?)?;
     m.add_function(wrap_pyfunction!(play, m)?)?;
     m.add_function(wrap_pyfunction!(bot_table, m)?)?;
     m.add_function(wrap_pyfunction!(_pools_built, m)?)?;
@@ -586,6 +666,8 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("GAME_ROW_BYTES", GAME_ROW_BYTES)?;
     m.add("SEAT_ROW_BYTES", SEAT_ROW_BYTES)?;
     m.add("PLAY_ROW_BYTES", PLAY_ROW_BYTES)?;
+    // bins of simulate_stats' game-length histogram (the last one counts longer games)
+    m.add("TURN_BINS", TURN_BINS)?;
     m.add("FACTIONS", FACTIONS.to_vec())?;
     m.add("END_REASONS", EndReason::NAMES.to_vec())?;
     m.add("BOT_KINDS", BOT_KINDS.to_vec())?;
