@@ -472,10 +472,10 @@ class _Run:
             rng = fresh()
             vx = measure(x, rng)
             sx = float(self._score(vx, inner))
-            if sx == 0:
-                if refined >= DESCENT_REFINE:
-                    break
-                refined += 1  # in the inner band: check and go on with twice the games
+            if sx == 0 and refined >= DESCENT_REFINE:
+                break  # in the inner part of every band on the most games: done
+            if refined < DESCENT_REFINE and all(m.scaled(v) <= 1.0 for m, v in zip(self.metrics, vx)):
+                refined += 1  # every metric in band: go on with twice the games (less noise)
                 nb *= 2
                 continue
             cards: dict[str, int] = {}
@@ -541,7 +541,8 @@ class _Run:
                             stale = 0
                             continue
                     break
-        # pruning: drop each edit that does not help
+        # pruning: drop each edit that does not help (judged on twice the games)
+        nb *= 2
         x = prune(x, 0.0)
         out: list[Candidate] = []
         seen: set[str] = set()
@@ -962,7 +963,7 @@ def _balance(run: _Run, tg: Targets, space: list[ParamSpace], seed: int, alt_bot
     n_eval = len(finalists) + 1
     per_ablation = max((len(c.point) for c in finalists), default=0)
     h = max(2 * s, remaining // max(1, (n_eval + per_ablation) * run.G * 2))
-    h = min(h, 64 * s)
+    h = min(h, 128 * s)
     hold = [(HOLDOUT_BLOCK, HOLDOUT_BLOCK + h)]
     base_vec = run.vectors({}, hold, "confirm")
     base_hold = run.st(base_vec)
