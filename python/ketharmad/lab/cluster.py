@@ -190,7 +190,7 @@ def check_cluster_arg(cluster: Any, executor: Any = None) -> None:
 
 def local_client(n_workers: Optional[int] = None, threads_per_worker: int = 1, **kw: Any) -> Any:
     """A client of a new :class:`~dask.distributed.LocalCluster`: ``n_workers`` worker
-    processes (default: one per core), ``threads_per_worker`` threads each, no dashboard.
+    processes (default: one per core), ``threads_per_worker`` threads each, the dashboard on a free port (``client.dashboard_link``).
     ``client.close(); client.cluster.close()`` ends it (or use it as a context manager)."""
     distributed = _require_dask()
     n = n_workers if n_workers is not None else (os.cpu_count() or 1)
@@ -198,7 +198,7 @@ def local_client(n_workers: Optional[int] = None, threads_per_worker: int = 1, *
         raise ValueError(f"a local cluster needs at least one worker, got {n}")
     cluster = distributed.LocalCluster(
         n_workers=n, threads_per_worker=threads_per_worker, processes=True,
-        dashboard_address=None, **kw,
+        dashboard_address=":0", **kw,
     )  # fmt: skip
     return distributed.Client(cluster)
 
@@ -225,7 +225,8 @@ def open_client(cluster: Any) -> Iterator[Any]:
         client = local_client()
     else:
         try:
-            client = distributed.Client(cluster, timeout="30s")
+            # the connect timeout is Dask's: distributed.comm.timeouts.connect (30 s)
+            client = distributed.Client(cluster)
         except (OSError, TimeoutError) as e:
             raise ValueError(f"cannot reach the Dask scheduler at {cluster!r}: {e}") from None
     try:

@@ -267,10 +267,12 @@ def _run_on(executor: Any, work: list[Shard], meter: Optional[Progress]) -> list
     """Submit every shard, advance ``meter`` as each finishes (in completion order) and
     return the results in ``work`` order; on the first failure (or Ctrl-C) cancel the rest
     and raise (a failed shard as :class:`ShardError`)."""
-    futures = [executor.submit(run_shard, s) for s in work]
-    where = {f: k for k, f in enumerate(futures)}
+    futures: list[Any] = []
     results: list[Any] = [None] * len(work)
     try:
+        for s in work:
+            futures.append(executor.submit(run_shard, s))
+        where = {f: k for k, f in enumerate(futures)}
         for f in concurrent.futures.as_completed(futures):
             k = where[f]
             try:
