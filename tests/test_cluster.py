@@ -298,3 +298,36 @@ def test_ctrl_c_cancels_the_futures_and_returns_promptly(tmp_path) -> None:
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
+
+
+def _cli(*argv: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "ketharmad", *argv], capture_output=True, text=True, timeout=120)
+
+
+def test_cli_workers_smoke() -> None:
+    """`ketharmad matchups --workers 2` prints the local run's table (all but the timing)."""
+    args = ["matchups", "--games-per-side", "20", "--bots", "random", "--seed", "3", "--no-progress"]
+    local, on = _cli(*args), _cli(*args, "--workers", "2")
+    assert local.returncode == 0 and on.returncode == 0, on.stderr[-2000:]
+    body = lambda out: out.splitlines()[1:]  # noqa: E731  (line 0 holds the elapsed time)
+    assert body(on.stdout) == body(local.stdout) and len(body(local.stdout)) >= 6
+    assert "400 games" in on.stdout.splitlines()[0]
+
+
+def test_every_batch_command_takes_scheduler_or_workers() -> None:
+    from ketharmad.cli import _parser
+
+    parser = _parser()
+    commands = {
+        "simulate": [], "matchups": [], "card-stats": [], "sweep": ["grid.toml"], "bots": ["random", "heuristic"],
+        "balance": ["targets.toml"],
+    }  # fmt: skip
+    for cmd, rest in commands.items():
+        a = parser.parse_args([cmd, *rest, "--workers", "3"])
+        assert a.workers == 3 and a.scheduler is None, cmd
+        a = parser.parse_args([cmd, *rest, "--scheduler", "tcp://10.0.0.1:8786"])
+        assert a.scheduler == "tcp://10.0.0.1:8786" and a.workers is None, cmd
+        with pytest.raises(SystemExit):  # one or the other
+            parser.parse_args([cmd, *rest, "--workers", "2", "--scheduler", "tcp://x:1"])
+    bad = _cli("simulate", "--games", "10", "--workers", "0")
+    assert bad.returncode == 2 and "--workers must be at least 1, got 0" in bad.stderr

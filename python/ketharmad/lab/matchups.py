@@ -30,7 +30,7 @@ from .._validate import (
 )
 from ..stats import rate, wilson_bounds
 from .cluster import check_cluster_arg, executor_for
-from .cli import check_out, chunk_for, finish, progress_enabled
+from .cli import check_out, chunk_for, cluster_for, finish, progress_enabled
 from .plan import Plan, cell, run_plan
 from .report import _figure, _provenance_md, _save, md_table
 from .result import LabResult
@@ -713,14 +713,20 @@ def _matchups_md(result: Any, folder: Path, plots: bool) -> list[str]:
 
 
 def _cmd_matchups(args: argparse.Namespace) -> None:
-    from ..cli import _bots, _params
-
     check_out(args)
     if args.players == 2:
         per_call = args.games // 2 if args.games else (args.games_per_side or 2000)
     else:
         per_call = (args.games or 1920) // 24 or 1
-    result = matchups(
+    with cluster_for(args) as cluster:
+        result = _run_matchups(args, per_call, cluster)
+    finish(result, args)
+
+
+def _run_matchups(args: argparse.Namespace, per_call: int, cluster: Any) -> MatchupResult:
+    from ..cli import _bots, _params
+
+    return matchups(
         players=args.players,
         games_per_side=args.games_per_side,
         games=args.games,
@@ -731,8 +737,8 @@ def _cmd_matchups(args: argparse.Namespace) -> None:
         card_data=args.card_data,
         chunk_size=chunk_for(args, max(1, per_call)),
         progress=progress_enabled(args),
+        cluster=cluster,
     )
-    finish(result, args)
 
 
 def add_command(sub: Any) -> None:

@@ -35,7 +35,7 @@ from .._data import MAX_TOML_FILE_BYTES as MAX_SWEEP_FILE_BYTES
 from .._report import ci_text, format_table, pct, signed_pct
 from ..stats import Z95, wilson_bounds
 from .cluster import check_cluster_arg, executor_for
-from .cli import check_out, chunk_for, finish, progress_enabled
+from .cli import check_out, chunk_for, cluster_for, finish, progress_enabled
 from .report import _figure, _provenance_md, _save, _slug, md_table, require_matplotlib
 from .result import LabResult
 
@@ -876,7 +876,9 @@ def _cmd_sweep(args: argparse.Namespace) -> None:
     kwargs.setdefault("games", 1000)
     games = kwargs["games"]
     per_call = games if isinstance(games, int) and not isinstance(games, bool) and games > 0 else 1
-    result = sweep(**kwargs, chunk_size=chunk_for(args, per_call), progress=progress_enabled(args))
+    with cluster_for(args) as cluster:
+        result = sweep(**kwargs, chunk_size=chunk_for(args, per_call), progress=progress_enabled(args),
+                       cluster=cluster)  # fmt: skip
     finish(result, args)
 
 

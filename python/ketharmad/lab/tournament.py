@@ -267,8 +267,12 @@ def _cmd_bots(args: argparse.Namespace) -> None:
     if not isinstance(specs, list):
         specs = [specs]
     decks = [args.decks] if args.decks else None
-    res = tournament(specs, decks=decks, games=args.games, seed=args.seed, threads=args.threads,
-                     params=_params(args.param, args.params, args.card_data), card_data=args.card_data)
+    from .cli import cluster_for
+
+    with cluster_for(args) as cluster:
+        res = tournament(specs, decks=decks, games=args.games, seed=args.seed, threads=args.threads,
+                         params=_params(args.param, args.params, args.card_data), card_data=args.card_data,
+                         cluster=cluster)  # fmt: skip
     print(f"tournament: {res.games_per_pair:,} games per pair, seats swapped, "
           f"{len(res.decks)} deck pairing(s), common seeds per pairing")
     with pl.Config(tbl_rows=100, fmt_str_lengths=60, tbl_width_chars=160, float_precision=3):
