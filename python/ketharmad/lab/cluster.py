@@ -40,11 +40,12 @@ __all__ = [
     "open_client",
 ]
 
-#: Games per shard on a cluster when the call gives no ``chunk_size``: a shard costs about
-#: 5-10 ms of fixed work (scheduling, pickling, the round trip, converting its frames), and
-#: 10,000 heuristic games take about 5 s on one core (random bots: about 1 s), so the fixed
-#: cost stays below 1 % while a 2-player matchup table (10 pairs x 2 sides) of 10^6 games
-#: still makes 100 shards to spread (benches/scale_out.py measures both).
+#: Games per shard on a cluster when the call gives no ``chunk_size``. A shard has a fixed
+#: cost of about 10 ms of worker time (scheduling, pickling the shard with its card text, the
+#: round trip, converting and shipping its frames; benches/scale_out.py measured 9.5 ms), and
+#: 10,000 heuristic games take 1-1.5 s on one core, so the fixed cost stays under 1 % while a
+#: 2-player matchup table (10 pairs x 2 sides) of 10^6 games still makes 100 shards to spread
+#: and a lost worker loses at most a second or two of work per shard it held.
 CLUSTER_SHARD_GAMES = 10_000
 
 DASK_EXTRA = "cluster= needs Dask distributed: pip install 'ketharmad[dask]'"
