@@ -208,13 +208,18 @@ def test_a_killed_worker_changes_nothing() -> None:
         killed: dict[str, object] = {}
 
         def killer() -> None:
+            # wait for the first shard to finish (a key leaves the workers' processing sets),
+            # then kill a worker that is still busy
+            first: set[str] = set()
             deadline = time.time() + 60
             while time.time() < deadline:
-                done = sum(len(v) for v in c.has_what().values())
-                busy = {w: v for w, v in c.processing().items() if v}
-                if done and busy:
+                busy = {w: set(v) for w, v in c.processing().items() if v}
+                now = set().union(*busy.values()) if busy else set()
+                if not first:
+                    first = now
+                elif first - now and busy:
                     victim = sorted(busy)[0]
-                    killed["pending"] = sum(len(v) for v in busy.values())
+                    killed["pending"] = len(now)
                     os.kill(pids[victim], signal.SIGKILL)
                     killed["worker"] = victim
                     return

@@ -194,7 +194,13 @@ def local_client(n_workers: Optional[int] = None, threads_per_worker: int = 1, *
     processes (default: one per core), ``threads_per_worker`` threads each, the dashboard on a free port (``client.dashboard_link``).
     ``client.close(); client.cluster.close()`` ends it (or use it as a context manager)."""
     distributed = _require_dask()
-    n = n_workers if n_workers is not None else (os.cpu_count() or 1)
+    if n_workers is None:
+        try:
+            n = len(os.sched_getaffinity(0))  # the cores this process may use
+        except (AttributeError, OSError):
+            n = os.cpu_count() or 1
+    else:
+        n = n_workers
     if n < 1:
         raise ValueError(f"a local cluster needs at least one worker, got {n}")
     cluster = distributed.LocalCluster(
