@@ -111,6 +111,30 @@ def test_a_given_client_stays_open_and_its_executor_works(client) -> None:
     assert client.status == "running" and len(client.scheduler_info()["workers"]) == 2
 
 
+def test_progress_advances_as_the_shards_finish(client) -> None:
+    """On a cluster the meter advances once per shard, by its games, as each finishes; the
+    cluster's defaults apply without chunk_size (10,000-game shards, 1 thread)."""
+
+    class Meter:
+        def __init__(self) -> None:
+            self.steps: list[int] = []
+
+        def advance(self, games: int) -> None:
+            self.steps.append(games)
+
+    text = packaged_card_text()
+    plan = Plan(2, [cell(text, ["ner", "tisza"], ["random"] * 2, {}, 0, 130),
+                    cell(text, ["tisza", "ner"], ["random"] * 2, {}, 500, 70)])  # fmt: skip
+    meter = Meter()
+    ex = kc.ClusterExecutor(client)
+    got = run_plan(plan, shard_size=40, executor=ex, progress=meter)  # type: ignore[arg-type]
+    assert sorted(meter.steps) == sorted([40, 40, 40, 10, 40, 30]) and sum(meter.steps) == 200
+    for a, b in zip(run_plan(plan), got):
+        _same_frames(a, b)
+    assert (ex.shard_games, ex.shard_threads) == (kc.CLUSTER_SHARD_GAMES, 1)
+    assert [s.games for s in shards(plan, ex.shard_games)] == [130, 70]
+
+
 def test_bad_cluster_arguments(client) -> None:
     with pytest.raises(ValueError, match="executor= or cluster=, not both"):
         ketharmad.matchups(games_per_side=2, cluster=client, executor=client.get_executor())
