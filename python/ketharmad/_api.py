@@ -23,6 +23,7 @@ from ._validate import (
     check_seed,
     check_threads,
 )
+from .lab.cluster import check_cluster_arg, executor_for
 from .lab.plan import Frames, Plan, card_ids, cell, run_plan  # noqa: F401 (card_ids, Frames: re-exported)
 
 __all__ = ["simulate", "play", "cards", "parameters"]
@@ -174,6 +175,7 @@ def run_batch(
     first_game: int = 0,
     chunk_size: Optional[int] = None,
     progress: Optional[Progress] = None,
+    executor: Any = None,
 ) -> Frames:
     """Play games ``first_game .. first_game + games - 1`` of a batch (already validated
     arguments) through the plan runner: one cell, in shards of ``chunk_size`` games, each
@@ -181,7 +183,7 @@ def run_batch(
     columns per seat)."""
     plan = Plan(seed, [cell(text, decks, bots, params, first_game, games,
                             start_player=start_player, record_plays=record_plays)])  # fmt: skip
-    (frames,) = run_plan(plan, threads=threads, shard_size=chunk_size, progress=progress)
+    (frames,) = run_plan(plan, threads=threads, shard_size=chunk_size, progress=progress, executor=executor)
     return frames
 
 
@@ -197,6 +199,8 @@ def simulate(
     record_plays: bool = False,
     chunk_size: Optional[int] = None,
     progress: bool = False,
+    executor: Any = None,
+    cluster: Any = None,
 ) -> SimResult:
     """Play ``games`` bot games in parallel and return the results as polars tables.
 
@@ -227,7 +231,15 @@ def simulate(
             shrink the result itself (about 300 bytes per 2-seat game). None = one call.
         progress: write a progress line (games done, games/s, time left) to stderr after
             every chunk; without ``chunk_size`` a chunk size of about 1/50 of the batch
-            (at least 2,000 games) is used.
+            (at least 2,000 games) is used (on a cluster: as the shards finish).
+        executor: None, or a ``concurrent.futures.Executor`` the plan runner
+            (:mod:`ketharmad.lab.plan`) submits its shards (``chunk_size`` games each, one
+            shard without it) to; the rows are the same.
+        cluster: run on Dask (the ``dask`` extra, docs/scale_out.md): ``"local"`` (a
+            LocalCluster of one single-threaded worker process per core, closed at the end),
+            a scheduler address or a ``dask.distributed.Client``. Shards of ``chunk_size``
+            games (default ``CLUSTER_SHARD_GAMES``, 10,000) on ``threads`` core threads each
+            (default 1); the rows are the same. Not together with ``executor``.
 
     Returns:
         A :class:`SimResult` with ``.games``, ``.players``, ``.card_records`` (the opening /
@@ -251,8 +263,9 @@ def simulate(
     if not isinstance(record_plays, bool):
         raise ValueError(f"record_plays must be True or False, got {record_plays!r}")
     progress = check_flag("progress", progress)
+    check_cluster_arg(cluster, executor)
     text = load_card_data(card_data)
-    if progress and chunk_ is None:
+    if progress and chunk_ is None and cluster is None:
         chunk_ = auto_chunk_size(games_)
     check_memory(
         f"simulate(games={games_:,})", games_, len(decks_), chunk_ or games_,
@@ -263,11 +276,14 @@ def simulate(
         _core.validate(text, decks_, bots_, params_)
     meter = Progress(games_, "simulate", enabled=bool(progress)) if progress else None
 
+    if cluster is not None or executor is not None:
+        _core.validate(text, decks_, bots_, params_)  # here, before any shard is sent
     start = time.perf_counter()
-    frames = run_batch(
-        text, decks_, bots_, games_, seed_, threads_, params_,
-        start_player=start_, record_plays=record_plays, chunk_size=chunk_, progress=meter,
-    )  # fmt: skip
+    with executor_for(executor, cluster) as ex:
+        frames = run_batch(
+            text, decks_, bots_, games_, seed_, threads_, params_, start_player=start_,
+            record_plays=record_plays, chunk_size=chunk_, progress=meter, executor=ex,
+        )  # fmt: skip
     elapsed = time.perf_counter() - start
     if meter is not None:
         meter.close()

@@ -103,15 +103,19 @@ def _cmd_simulate(args: argparse.Namespace) -> None:
 
     if args.out:  # before the first game
         check_out_file(args.out, (".parquet", ".csv"), overwrite=args.overwrite)
-    result = simulate(
-        decks=args.decks,
-        bots=_bots(args.bots),
-        games=args.games,
-        seed=args.seed,
-        threads=args.threads,
-        params=_params(args.param, args.params, args.card_data),
-        card_data=args.card_data,
-    )
+    from .lab.cli import cluster_for
+
+    with cluster_for(args) as cluster:
+        result = simulate(
+            decks=args.decks,
+            bots=_bots(args.bots),
+            games=args.games,
+            seed=args.seed,
+            threads=args.threads,
+            params=_params(args.param, args.params, args.card_data),
+            card_data=args.card_data,
+            cluster=cluster,
+        )
     print(sim_report(result))
     if args.out:
         _write(result.joined(), args.out)
@@ -295,6 +299,9 @@ def _parser() -> argparse.ArgumentParser:
         "--out", metavar="FILE", help="write one row per game and seat (.parquet or .csv)"
     )
     p.add_argument("--overwrite", action="store_true", help="replace an existing --out file")
+    from .lab.cli import cluster_args
+
+    cluster_args(p)
     p.set_defaults(func=_cmd_simulate)
 
     p = sub.add_parser("cards", help="print the card reference, or --export a card file")
@@ -325,6 +332,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--param", action="append", metavar="NAME=VALUE", help="parameter override")
     p.add_argument("--params", metavar="FILE", help=PARAMS_FILE_HELP)
     p.add_argument("--card-data", metavar="PATH|SET", help=CARD_DATA_HELP)
+    cluster_args(p)
     from .lab.tournament import _cmd_bots
 
     p.set_defaults(func=_cmd_bots)

@@ -22,7 +22,7 @@ from .. import _core
 from .._data import CardDataSource, load_card_data
 from .._report import ci_text, format_table, pct, signed_pct
 from ..stats import Z95, rate, wilson_bounds
-from .cli import check_out, chunk_for, finish, progress_enabled
+from .cli import check_out, chunk_for, cluster_for, finish, progress_enabled
 from .report import _figure, _provenance_md, _save, md_table
 from .result import LabResult
 
@@ -401,11 +401,17 @@ def _card_stats_md(result: Any, folder: Path, plots: bool) -> list[str]:
 
 
 def _cmd_card_stats(args: argparse.Namespace) -> None:
+    check_out(args)
+    with cluster_for(args) as cluster:
+        batch = _play(args, cluster)
+    finish(card_stats(batch), args)
+
+
+def _play(args: argparse.Namespace, cluster: Any) -> Any:
     from .._api import simulate
     from ..cli import _bots, _params
 
-    check_out(args)
-    batch = simulate(
+    return simulate(
         decks=args.decks,
         bots=_bots(args.bots) if args.bots else "heuristic",
         games=args.games,
@@ -416,8 +422,8 @@ def _cmd_card_stats(args: argparse.Namespace) -> None:
         record_plays=True,
         chunk_size=chunk_for(args, args.games),
         progress=progress_enabled(args),
+        cluster=cluster,
     )
-    finish(card_stats(batch), args)
 
 
 def add_command(sub: Any) -> None:

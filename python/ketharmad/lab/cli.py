@@ -9,12 +9,17 @@ PNG plots (matplotlib, the ``report`` extra; ``--no-plots`` writes the Markdown 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+from collections.abc import Iterator
 from typing import Any, Optional
 
 from .._data import CARD_DATA_HELP
 
-__all__ = ["add_lab_commands", "lab_args", "check_out", "finish", "progress_enabled", "chunk_for"]
+__all__ = [
+    "add_lab_commands", "lab_args", "check_out", "finish", "progress_enabled", "chunk_for", "cluster_args",
+    "cluster_for",
+]  # fmt: skip
 
 
 def progress_enabled(args: argparse.Namespace) -> bool:
@@ -27,9 +32,46 @@ def progress_enabled(args: argparse.Namespace) -> bool:
 
 
 def chunk_for(args: argparse.Namespace, per_call: int) -> Optional[int]:
+    """The chunk size of a progress meter here; None on a cluster (its shards, as they
+    finish, advance the meter)."""
     from .._progress import auto_chunk_size
 
+    if getattr(args, "scheduler", None) or getattr(args, "workers", None) is not None:
+        return None
     return auto_chunk_size(per_call) if progress_enabled(args) else None
+
+
+def cluster_args(p: argparse.ArgumentParser) -> None:
+    """``--scheduler ADDRESS`` or ``--workers N``: run the games on Dask (docs/scale_out.md)."""
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run the games on the Dask cluster of this scheduler (tcp://host:8786; "
+                        "pip install 'ketharmad[dask]')")  # fmt: skip
+    g.add_argument("--workers", type=int, metavar="N",
+                   help="run the games on a local Dask cluster of N single-threaded worker processes")  # fmt: skip
+
+
+@contextlib.contextmanager
+def cluster_for(args: argparse.Namespace) -> Iterator[Any]:
+    """The ``cluster=`` of a command: None, the ``--scheduler`` address, or a client of a
+    local cluster of ``--workers`` processes (closed when the block ends)."""
+    scheduler = getattr(args, "scheduler", None)
+    workers = getattr(args, "workers", None)
+    if scheduler:
+        yield scheduler
+        return
+    if workers is None:
+        yield None
+        return
+    if workers < 1:
+        raise ValueError(f"--workers must be at least 1, got {workers}")
+    from .cluster import _close, local_client
+
+    client = local_client(workers)
+    try:
+        yield client
+    finally:
+        _close(client)
 
 
 def check_out(args: argparse.Namespace) -> None:
@@ -84,6 +126,7 @@ def lab_args(p: argparse.ArgumentParser, games_help: str, games_default: Optiona
     p.add_argument("--no-plots", action="store_true", help="report.md without plots (no matplotlib)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")  # fmt: skip
+    cluster_args(p)
 
 
 def add_lab_commands(sub: Any) -> None:

@@ -29,7 +29,8 @@ from .._validate import (
     check_threads,
 )
 from ..stats import rate, wilson_bounds
-from .cli import check_out, chunk_for, finish, progress_enabled
+from .cluster import check_cluster_arg, executor_for
+from .cli import check_out, chunk_for, cluster_for, finish, progress_enabled
 from .plan import Plan, cell, run_plan
 from .report import _figure, _provenance_md, _save, md_table
 from .result import LabResult
@@ -185,6 +186,7 @@ def matchups(
     chunk_size: Optional[int] = None,
     progress: bool = False,
     executor: Any = None,
+    cluster: Any = None,
 ) -> MatchupResult:
     """Every faction against every other, with the start player balanced.
 
@@ -217,6 +219,8 @@ def matchups(
 
     ``executor``: None, or a ``concurrent.futures.Executor`` the plan runner
     (:mod:`ketharmad.lab.plan`) submits its shards to; the results are the same.
+    ``cluster``: run on Dask instead (``"local"``, a scheduler address or a
+    ``dask.distributed.Client``; the ``dask`` extra, docs/scale_out.md); same results.
 
     Returns a :class:`MatchupResult` (``.table``, ``.start_player``, ``.positions``,
     ``.lengths``, ``.games``, ``.players``, ``.matrix()``, ``.write_parquet(folder)``).
@@ -228,6 +232,7 @@ def matchups(
     params_ = check_params(params)
     chunk_ = check_chunk_size(chunk_size)
     progress = check_flag("progress", progress)
+    check_cluster_arg(cluster, executor)
     if games is not None and games_per_side is not None:
         raise ValueError(
             f"give games_per_side (games per pair with each side starting) or games (games per "
@@ -250,7 +255,8 @@ def matchups(
         else:
             gps_ = DEFAULT_GAMES_PER_SIDE if games_per_side is None else games_per_side
             gps = check_int("games_per_side", gps_, 1)
-        return _two_player(gps, spec, seed_, params_, threads_, text, card_data, chunk_, progress, executor)
+        return _two_player(gps, spec, seed_, params_, threads_, text, card_data, chunk_, progress, executor,
+                           cluster)  # fmt: skip
     total = DEFAULT_FFA_GAMES if games is None else check_int("games", games, 24)
     seatings = list(itertools.permutations(_core.FACTIONS, n))
     if total % len(seatings):
@@ -261,7 +267,7 @@ def matchups(
         )
     return _free_for_all(
         n, seatings, total // len(seatings), spec, seed_, params_, threads_, text, card_data,
-        chunk_, progress, executor,
+        chunk_, progress, executor, cluster,
     )  # fmt: skip
 
 
@@ -276,6 +282,7 @@ def _two_player(
     chunk: Optional[int],
     progress: bool,
     executor: Any = None,
+    cluster: Any = None,
 ) -> MatchupResult:
     factions = list(_core.FACTIONS)
     pairs = [(a, b) for i, a in enumerate(factions) for b in factions[i:]]
@@ -293,7 +300,8 @@ def _two_player(
     plan.validate()  # every cell is checked before anything runs
     meter = Progress(plan.games, "matchups", enabled=progress)
     start = time.perf_counter()
-    results = run_plan(plan, threads=threads, shard_size=chunk, progress=meter, executor=executor)
+    with executor_for(executor, cluster) as ex:
+        results = run_plan(plan, threads=threads, shard_size=chunk, progress=meter, executor=ex)
     elapsed = time.perf_counter() - start
     meter.close()
     games_parts = []
@@ -420,6 +428,7 @@ def _free_for_all(
     chunk: Optional[int],
     progress: bool,
     executor: Any = None,
+    cluster: Any = None,
 ) -> MatchupResult:
     bots = _seat_bots(spec, n)
     check_memory(f"matchups(players={n}, games={per * len(seatings):,})", per * len(seatings), n,
@@ -430,7 +439,8 @@ def _free_for_all(
     plan.validate()
     meter = Progress(plan.games, f"matchups {n}p", enabled=progress)
     start = time.perf_counter()
-    results = run_plan(plan, threads=threads, shard_size=chunk, progress=meter, executor=executor)
+    with executor_for(executor, cluster) as ex:
+        results = run_plan(plan, threads=threads, shard_size=chunk, progress=meter, executor=ex)
     elapsed = time.perf_counter() - start
     meter.close()
     games_parts = []
@@ -703,14 +713,20 @@ def _matchups_md(result: Any, folder: Path, plots: bool) -> list[str]:
 
 
 def _cmd_matchups(args: argparse.Namespace) -> None:
-    from ..cli import _bots, _params
-
     check_out(args)
     if args.players == 2:
         per_call = args.games // 2 if args.games else (args.games_per_side or 2000)
     else:
         per_call = (args.games or 1920) // 24 or 1
-    result = matchups(
+    with cluster_for(args) as cluster:
+        result = _run_matchups(args, per_call, cluster)
+    finish(result, args)
+
+
+def _run_matchups(args: argparse.Namespace, per_call: int, cluster: Any) -> MatchupResult:
+    from ..cli import _bots, _params
+
+    return matchups(
         players=args.players,
         games_per_side=args.games_per_side,
         games=args.games,
@@ -721,8 +737,8 @@ def _cmd_matchups(args: argparse.Namespace) -> None:
         card_data=args.card_data,
         chunk_size=chunk_for(args, max(1, per_call)),
         progress=progress_enabled(args),
+        cluster=cluster,
     )
-    finish(result, args)
 
 
 def add_command(sub: Any) -> None:

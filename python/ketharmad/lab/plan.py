@@ -19,6 +19,7 @@ run here, one after the other, each on the core's thread pool with the GIL relea
 
 from __future__ import annotations
 
+import concurrent.futures
 import functools
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -43,6 +44,9 @@ __all__ = [
     "shards",
     "card_ids",
     "OUTPUTS",
+    "ShardError",
+    "merge_shards",
+    "describe_shard",
 ]
 
 #: What a cell's games are returned as: ``"frames"`` (the games, players and card-record
@@ -201,9 +205,30 @@ def run_shard(shard: Shard) -> Union[Frames, Outcomes]:
     )
 
 
+class ShardError(RuntimeError):
+    """A shard failed on an executor: the message names its cell, game range and seed (so
+    ``play(decks, bots, seed=seed, game=i, ...)`` can replay a game of it); the worker's
+    exception is the ``__cause__``."""
+
+
+def describe_shard(s: Shard) -> str:
+    """The cell (label or index, decks, bots, params), game range and seed of a shard."""
+    c = s.cell
+    name = c.label or f"cell {s.index}"
+    params = f", params {dict(c.params)}" if c.params else ""
+    start = "" if c.start_player is None else f", start_player {c.start_player}"
+    return (
+        f"{name} ({' vs '.join(c.decks)}, bots {[bot_label(b) for b in c.bots]}{params}{start}): "
+        f"games {s.first_game}..{s.first_game + s.games - 1} of the batch with seed {s.seed}"
+    )
+
+
 def _join(parts: list[Any], output: str) -> Any:
     if len(parts) == 1:
         return parts[0]
+    if parts and callable(getattr(parts[0], "merge", None)):
+        # a mergeable statistics object: merged in plan order
+        return functools.reduce(lambda a, b: a.merge(b), parts)
     if output == "outcomes":
         if not parts:
             return {}
@@ -218,6 +243,54 @@ def _join(parts: list[Any], output: str) -> Any:
     return Frames(cat("games"), cat("players"), cat("card_records"), cat("plays"))  # type: ignore[arg-type]
 
 
+def merge_shards(plan: Plan, work: Sequence[Shard], results: Sequence[Any]) -> list[Any]:
+    """One result per cell of ``plan``, in plan order, from the shard results (``results[k]``
+    is what ``work[k]`` returned; ``work`` in plan order as :func:`shards` yields it): frames
+    and outcome columns are concatenated, a result with a ``merge`` method (a statistics
+    object) is merged with the next one. The only place shard results are combined."""
+    per_cell: list[list[Any]] = [[] for _ in plan.cells]
+    for s, r in zip(work, results):
+        per_cell[s.index].append(r)
+    return [_join(parts, c.output) for parts, c in zip(per_cell, plan.cells)]
+
+
+def _cancel(executor: Any, futures: Sequence[Any]) -> None:
+    cancel_all = getattr(executor, "cancel_all", None)
+    if callable(cancel_all):
+        cancel_all()  # one request for every task (a Dask client)
+        return
+    for f in futures:
+        f.cancel()
+
+
+def _run_on(executor: Any, work: list[Shard], meter: Optional[Progress]) -> list[Any]:
+    """Submit every shard, advance ``meter`` as each finishes (in completion order) and
+    return the results in ``work`` order; on the first failure (or Ctrl-C) cancel the rest
+    and raise (a failed shard as :class:`ShardError`)."""
+    futures: list[Any] = []
+    results: list[Any] = [None] * len(work)
+    try:
+        for s in work:
+            futures.append(executor.submit(run_shard, s))
+        where = {f: k for k, f in enumerate(futures)}
+        for f in concurrent.futures.as_completed(futures):
+            k = where[f]
+            try:
+                results[k] = f.result()
+            except concurrent.futures.CancelledError:
+                raise ShardError(f"shard cancelled: {describe_shard(work[k])}") from None
+            except Exception as e:
+                raise ShardError(
+                    f"shard failed: {describe_shard(work[k])}: {type(e).__name__}: {e}"
+                ) from e
+            if meter is not None:
+                meter.advance(work[k].games)
+    except BaseException:
+        _cancel(executor, futures)
+        raise
+    return results
+
+
 def run_plan(
     plan: Plan,
     *,
@@ -229,15 +302,19 @@ def run_plan(
 ) -> list[Any]:
     """Play every cell of ``plan`` and return one result per cell, in plan order: a
     :class:`Frames` (``output="frames"``/``"games"``) or :data:`Outcomes` (``"outcomes"``),
-    the concatenation of its shards'.
+    the concatenation of its shards' (:func:`merge_shards`).
 
-    ``shard_size``: games per shard (None: one shard per cell); results do not depend on it.
-    ``progress``: a :class:`~ketharmad._progress.Progress` advanced after every shard (the
-    caller closes it), or True for a progress line of its own. ``executor``: None plays the
-    shards here one by one; a ``concurrent.futures.Executor`` gets every shard submitted as
-    ``run_shard(shard)`` and the results are taken back in plan order. Ctrl-C raises
-    ``KeyboardInterrupt`` within about a second (the core stops between games; with an
-    executor the pending shards are cancelled).
+    ``shard_size``: games per shard (None: one shard per cell, or the executor's
+    ``shard_games`` when it has one, as a cluster's does); results do not depend on it.
+    ``threads``: core threads per shard (None: all cores, or the executor's
+    ``shard_threads``). ``progress``: a :class:`~ketharmad._progress.Progress` advanced
+    after every shard (the caller closes it), or True for a progress line of its own.
+    ``executor``: None plays the shards here one by one; a ``concurrent.futures.Executor``
+    gets every shard submitted as ``run_shard(shard)``, the meter advances as they finish
+    and the results are merged in plan order. A shard that fails raises here with its cell,
+    game range and seed (:class:`ShardError` from an executor; a note on the exception
+    here). Ctrl-C raises ``KeyboardInterrupt`` within about a second (the core stops
+    between games; with an executor the pending shards are cancelled).
     """
     meter: Optional[Progress]
     own = progress is True
@@ -245,32 +322,32 @@ def run_plan(
         meter = Progress(plan.games, label, enabled=True) if progress else None
     else:
         meter = progress
-    per_cell: list[list[Any]] = [[] for _ in plan.cells]
+    if executor is not None:
+        if shard_size is None:
+            shard_size = getattr(executor, "shard_games", None)
+        if threads is None:
+            threads = getattr(executor, "shard_threads", None)
     work = list(shards(plan, shard_size, threads))
     try:
         if executor is None:
+            results = []
             for s in work:
-                per_cell[s.index].append(run_shard(s))
+                try:
+                    results.append(run_shard(s))
+                except Exception as e:
+                    e.add_note(f"in shard {describe_shard(s)}")
+                    raise
                 if meter is not None:
                     meter.advance(s.games)
         else:
-            futures = [executor.submit(run_shard, s) for s in work]
-            try:
-                for s, f in zip(work, futures):
-                    per_cell[s.index].append(f.result())
-                    if meter is not None:
-                        meter.advance(s.games)
-            except BaseException:
-                for f in futures:
-                    f.cancel()
-                raise
+            results = _run_on(executor, work, meter)
     except KeyboardInterrupt:
         if meter is not None:
             meter.interrupt()  # end the progress line
         raise
     if own and meter is not None:
         meter.close()
-    return [_join(parts, c.output) for parts, c in zip(per_cell, plan.cells)]
+    return merge_shards(plan, work, results)
 
 
 def seat_bots(spec: Any, n: int) -> tuple[Any, ...]:

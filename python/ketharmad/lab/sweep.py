@@ -34,7 +34,8 @@ from .._data import MAX_TOML_DEPTH as MAX_SWEEP_DEPTH
 from .._data import MAX_TOML_FILE_BYTES as MAX_SWEEP_FILE_BYTES
 from .._report import ci_text, format_table, pct, signed_pct
 from ..stats import Z95, wilson_bounds
-from .cli import check_out, chunk_for, finish, progress_enabled
+from .cluster import check_cluster_arg, executor_for
+from .cli import check_out, chunk_for, cluster_for, finish, progress_enabled
 from .report import _figure, _provenance_md, _save, _slug, md_table, require_matplotlib
 from .result import LabResult
 
@@ -253,6 +254,7 @@ def sweep(
     chunk_size: Optional[int] = None,
     progress: bool = False,
     executor: Any = None,
+    cluster: Any = None,
 ) -> SweepResult:
     """Play the same games at every point of a parameter grid and compare with a baseline.
 
@@ -273,6 +275,8 @@ def sweep(
         start_player: None (drawn per game from its seed) or a fixed start seat.
         executor: None, or a ``concurrent.futures.Executor`` the plan runner
             (:mod:`ketharmad.lab.plan`) submits its shards to; the results are the same.
+        cluster: run on Dask instead: ``"local"``, a scheduler address or a
+            ``dask.distributed.Client`` (the ``dask`` extra, docs/scale_out.md); same results.
 
     Every point is validated (``_core.validate``) for every matchup before any game runs, so
     an unknown parameter name or a value out of range fails at once.
@@ -305,6 +309,7 @@ def sweep(
     base = check_params(params)
     chunk_ = check_chunk_size(chunk_size)
     progress = check_flag("progress", progress)
+    check_cluster_arg(cluster, executor)
     text = load_card_data(card_data)
     current_values = _current_values(text, base)
     current = [_is_current(p, current_values) for p in points]
@@ -331,7 +336,8 @@ def sweep(
                  chunked=chunk_ is not None)  # fmt: skip
     meter = Progress(plan.games, "sweep", enabled=progress)
     start = time.perf_counter()
-    results = run_plan(plan, threads=threads_, shard_size=chunk_, progress=meter, executor=executor)
+    with executor_for(executor, cluster) as ex:
+        results = run_plan(plan, threads=threads_, shard_size=chunk_, progress=meter, executor=ex)
     elapsed = time.perf_counter() - start
     meter.close()
     parts = []
@@ -870,7 +876,9 @@ def _cmd_sweep(args: argparse.Namespace) -> None:
     kwargs.setdefault("games", 1000)
     games = kwargs["games"]
     per_call = games if isinstance(games, int) and not isinstance(games, bool) and games > 0 else 1
-    result = sweep(**kwargs, chunk_size=chunk_for(args, per_call), progress=progress_enabled(args))
+    with cluster_for(args) as cluster:
+        result = sweep(**kwargs, chunk_size=chunk_for(args, per_call), progress=progress_enabled(args),
+                       cluster=cluster)  # fmt: skip
     finish(result, args)
 
 

@@ -18,6 +18,7 @@ from .._api import check_memory
 from .._data import CardDataSource, describe_card_data, load_card_data
 from .._validate import _check_bot_spec, bot_label, check_decks, check_int, check_params, check_seed, check_threads
 from ..stats import rate, wilson_bounds
+from .cluster import check_cluster_arg, executor_for
 from .plan import Plan, cell, run_plan
 from .result import LabResult
 
@@ -150,6 +151,7 @@ def tournament(
     params: Optional[Mapping[str, Union[int, bool, str]]] = None,
     card_data: CardDataSource = None,
     executor: Any = None,
+    cluster: Any = None,
 ) -> TournamentResult:
     """Play every pair of ``bots`` against each other.
 
@@ -168,7 +170,9 @@ def tournament(
     unfinished, win_rate_a, ci_low, ci_high; the rate counts decided games and is null, like
     its interval, when no game of the pair was decided) and ``ratings`` (bot, rating on the
     Elo scale from a Bradley–Terry fit, games, wins). ``executor``: None, or a
-    ``concurrent.futures.Executor`` the plan runner submits its shards to (same results).
+    ``concurrent.futures.Executor`` the plan runner submits its shards to (same results);
+    ``cluster``: run on Dask instead (``"local"``, a scheduler address or a
+    ``dask.distributed.Client``; the ``dask`` extra, docs/scale_out.md), same results.
     """
     if isinstance(bots, (str, Mapping)) or len(bots) < 2:
         raise ValueError("tournament needs a list of at least two bot specs")
@@ -190,6 +194,7 @@ def tournament(
         )
     per_cell = games_ // cells
     threads_ = check_threads(threads)
+    check_cluster_arg(cluster, executor)
     params_ = check_params(params)
     text = load_card_data(card_data)
     # one batch (seed ``seed``): deck pairing d plays games d * per_cell .. (d + 1) * per_cell
@@ -205,7 +210,8 @@ def tournament(
     # every cell's raw outcome columns are kept until the counts are taken
     check_memory(f"tournament(games={games_:,})", plan.games, 2, per_cell, tables=("games",))
     start = time.perf_counter()
-    results = iter(run_plan(plan, threads=threads_, executor=executor))
+    with executor_for(executor, cluster) as ex:
+        results = iter(run_plan(plan, threads=threads_, executor=ex))
     elapsed = time.perf_counter() - start
     rows = []
     wins: dict[tuple[int, int], float] = {}
@@ -261,8 +267,12 @@ def _cmd_bots(args: argparse.Namespace) -> None:
     if not isinstance(specs, list):
         specs = [specs]
     decks = [args.decks] if args.decks else None
-    res = tournament(specs, decks=decks, games=args.games, seed=args.seed, threads=args.threads,
-                     params=_params(args.param, args.params, args.card_data), card_data=args.card_data)
+    from .cli import cluster_for
+
+    with cluster_for(args) as cluster:
+        res = tournament(specs, decks=decks, games=args.games, seed=args.seed, threads=args.threads,
+                         params=_params(args.param, args.params, args.card_data), card_data=args.card_data,
+                         cluster=cluster)  # fmt: skip
     print(f"tournament: {res.games_per_pair:,} games per pair, seats swapped, "
           f"{len(res.decks)} deck pairing(s), common seeds per pairing")
     with pl.Config(tbl_rows=100, fmt_str_lengths=60, tbl_width_chars=160, float_precision=3):

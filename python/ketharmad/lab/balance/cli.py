@@ -12,10 +12,8 @@ from ..._data import CARD_DATA_HELP  # noqa: E402
 
 
 def _cmd_balance(args: argparse.Namespace) -> None:
-    from .search import balance
     from .report import write_balance_report
     from .targets import load_targets
-    from ...cli import _bots, _params
 
     targets = load_targets(args.targets)  # a bad file fails before anything else
     if args.out:
@@ -28,7 +26,25 @@ def _cmd_balance(args: argparse.Namespace) -> None:
             progress = sys.stderr.isatty()
         except (AttributeError, ValueError):
             progress = False
-    res = balance(
+    from ..cli import cluster_for
+
+    with cluster_for(args) as cluster:
+        res = _run(args, targets, progress, cluster)
+    print(res.text())
+    if args.out:
+        from ..._files import write_run
+
+        written = write_run(res, args.out)
+        run_id = written["runs"].stem
+        report = write_balance_report(res, args.out, plots=False if args.no_plots else None, run_id=run_id)
+        print(f"wrote run {run_id} to {args.out}: report {report}, card file {report.parent / 'cards_balanced.toml'}")
+
+
+def _run(args: argparse.Namespace, targets: Any, progress: Any, cluster: Any) -> Any:
+    from .search import balance
+    from ...cli import _bots, _params
+
+    return balance(
         targets,
         bots=_bots(args.bots) if args.bots else "heuristic",
         seed=args.seed,
@@ -38,15 +54,8 @@ def _cmd_balance(args: argparse.Namespace) -> None:
         journal=args.journal,
         progress=bool(progress),
         threads=args.threads,
+        cluster=cluster,
     )
-    print(res.text())
-    if args.out:
-        from ..._files import write_run
-
-        written = write_run(res, args.out)
-        run_id = written["runs"].stem
-        report = write_balance_report(res, args.out, plots=False if args.no_plots else None, run_id=run_id)
-        print(f"wrote run {run_id} to {args.out}: report {report}, card file {report.parent / 'cards_balanced.toml'}")
 
 
 def add_balance_command(sub: Any) -> None:
@@ -64,4 +73,7 @@ def add_balance_command(sub: Any) -> None:
     p.add_argument("--no-plots", action="store_true", help="report.md without plots (default: plots when matplotlib is installed)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress line on stderr (default: when stderr is a terminal)")  # fmt: skip
+    from ..cli import cluster_args
+
+    cluster_args(p)
     p.set_defaults(func=_cmd_balance)

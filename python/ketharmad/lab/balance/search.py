@@ -39,6 +39,7 @@ import numpy as np
 import polars as pl
 
 from ... import _core
+from ..cluster import check_cluster_arg, executor_for
 from .evaluate import DESCENT_BLOCK, HOLDOUT_BLOCK, Evaluator, Journal, MetricStats, card_text_hash, paired, point_key, stats
 from .targets import DEFAULT_SEARCH_STEPS, Metric, ParamSpace, Targets, load_targets
 from ..._data import CardDataSource, describe_card_data, load_card_data
@@ -812,6 +813,7 @@ def balance(
     seed: int = 0,
     budget: Optional[int] = None,
     executor: Any = None,
+    cluster: Any = None,
     card_data: CardDataSource = None,
     params: Optional[Mapping[str, Any]] = None,
     journal: Union[None, str, "os.PathLike[str]"] = None,
@@ -833,6 +835,8 @@ def balance(
             each allowed parameter once, even when that exceeds a small budget.
         executor: None (play here) or a ``concurrent.futures.Executor`` the plan runner
             submits its shards to (``ketharmad.lab.plan.run_plan``); results do not depend on it.
+        cluster: run the games on Dask instead: ``"local"``, a scheduler address or a
+            ``dask.distributed.Client`` (the ``dask`` extra, docs/scale_out.md); same results.
         card_data: the card file to balance (default: the packaged one).
         params: fixed overrides that are part of the starting point (not edits).
         journal: a JSON-lines file of finished evaluations; an interrupted run resumed with
@@ -849,6 +853,14 @@ def balance(
     or arguments; ``KeyboardInterrupt`` within about a second of Ctrl-C (the journal stays
     valid).
     """
+    check_cluster_arg(cluster, executor)
+    if cluster is not None:  # one client for the whole run, closed at its end if made here
+        with executor_for(None, cluster) as ex:
+            return balance(
+                targets, bots=bots, seed=seed, budget=budget, executor=ex, card_data=card_data,
+                params=params, journal=journal, progress=progress, threads=threads,
+                robustness_bots=robustness_bots, games_2p=games_2p, games_4p=games_4p,
+            )  # fmt: skip
     t0 = time.perf_counter()
     tg = load_targets(targets)
     spec = _check_bot_spec(bots, "bots")
