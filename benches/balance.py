@@ -108,7 +108,7 @@ def main() -> None:
     values = 11  # the printed value and 5 steps each way (the search's reach)
     ours = res.games / max(P, 1)
     desc = res.history.filter(pl.col("stage") == "descend")["games"]
-    descent_point = int(desc.min()) if desc.len() else screen_point
+    descent_point = int(desc.median()) if desc.len() else screen_point  # a typical round's point
     grid_a = values * vr * screen_point
     grid_b = values * vr * descent_point
     print(f"common random numbers: variance ratio unpaired/paired = {vr:.1f} (median over {n} screened "

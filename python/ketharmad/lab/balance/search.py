@@ -68,6 +68,7 @@ DESCENT_MOVES = 6
 DESCENT_INNER = 0.5
 DESCENT_BLOCKS = 8
 DESCENT_REFINE = 2
+DESCENT_RESCREENS = 1
 
 #: Test hook: called with the number of evaluations played so far after each one is journaled.
 _after_evaluation: Optional[Callable[[int], None]] = None
@@ -464,11 +465,47 @@ class _Run:
                     path.append(Candidate(dict(x), "descend"))
             return x
 
+        def rescreen(x: dict[str, int]) -> bool:
+            """One step each way of every parameter from ``x``, paired with ``x`` on fresh
+            blocks (two screen blocks, or one when the stage's share is short); the
+            measured effects replace the model's. False when the budget does not allow it."""
+            nonlocal nb
+            moves = []
+            for n in names:
+                p = self.space[n]
+                k0 = steps(n, x)
+                for d in (1, -1):
+                    if p.low <= p.default + (k0 + d) * p.step <= p.high:
+                        moves.append((n, d))
+            keep = nb
+            for blocks in (2 * self.screen_blocks, self.screen_blocks):
+                if self.used + (1 + len(moves)) * blocks * self.G <= limit:
+                    break
+            else:
+                return False
+            nb = blocks
+            rng = fresh()
+            nb = keep
+            base = self.vectors(x, rng, "descend")
+            for n, d in moves:
+                p = self.space[n]
+                y = dict(x)
+                v = p.default + (steps(n, x) + d) * p.step
+                if v == p.default:
+                    y.pop(n, None)
+                else:
+                    y[n] = v
+                y = {m: y[m] for m in names if m in y}
+                vec = self.vectors(y, rng, "descend")
+                eff[(n, d)] = np.array([_shrunk(paired(m, vec[m.name], base[m.name])) for m in self.metrics])
+            return True
+
         x: dict[str, int] = {}
         vx = measure(x, [(0, self.screen_blocks)])
         refined = 0
         stale = 0
         pruned = 0
+        rescreened = 0
         while self.used + (1 + DESCENT_MOVES) * per_point() <= limit:
             rng = fresh()
             vx = measure(x, rng)
@@ -531,6 +568,13 @@ class _Run:
                 stale = 0
             else:
                 stale += 1  # next round: the model's next best moves
+                if stale >= 2 and rescreened < DESCENT_RESCREENS:
+                    # stuck: measure one step each way of every parameter again, here
+                    # (the screen's effects were measured at the start and on few 4-player games)
+                    rescreened += 1
+                    if rescreen(x):
+                        stale = 0
+                        continue
                 if stale >= 2:
                     # stuck with every edit used: drop the edits that help least (a little
                     # worse now, room for a better one), at most twice
