@@ -939,6 +939,7 @@ def _cmd_matchups(args: argparse.Namespace) -> None:
         card_data=args.card_data,
         chunk_size=chunk_for(args, max(1, per_call)),
         progress=progress_enabled(args),
+        rows=args.rows,
     )
     finish(result, args)
 
@@ -957,4 +958,8 @@ def add_command(sub: Any) -> None:
                    help="2 players: games per pair with each side starting (default: 2000)")  # fmt: skip
     lab_args(p, "2 players: games per cell (instead of --games-per-side); 3-4 players: "
                 "games in total, a multiple of 24 (default: 1920)", None)  # fmt: skip
+    p.add_argument("--rows", action=argparse.BooleanOptionalAction, default=None,
+                   help="keep the per-game rows (matchup_games/matchup_players tables) or, with "
+                        "--no-rows, only per-cell reductions: the same tables in memory that does "
+                        f"not grow with the games (default: rows up to {ROWS_AUTO_LIMIT:,} games)")  # fmt: skip
     p.set_defaults(func=_cmd_matchups)
