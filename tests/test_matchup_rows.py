@@ -4,6 +4,7 @@ the rows of the same games, bit for bit."""
 
 from __future__ import annotations
 
+import pickle
 from concurrent.futures import ThreadPoolExecutor
 
 import polars as pl
@@ -50,6 +51,7 @@ def test_stats_cells_equal_for_any_shard_size_and_equal_the_frames_reduced():
         assert run_plan(plan, shard_size=size, threads=1) == whole, size
     with ThreadPoolExecutor(2) as ex:
         assert run_plan(plan, shard_size=4, executor=ex) == whole
+    assert pickle.loads(pickle.dumps(whole)) == whole  # shards' results travel to a client
     # the cases count something: wins in every cell, the capped cell has unfinished games
     assert all(sum(s.wins_seat) > 0 for s in whole[:4])
     assert whole[4].unfinished > 10 and whole[4].end_reasons[2] == whole[4].unfinished

@@ -338,6 +338,7 @@ def matchups(
         else:
             gps_ = DEFAULT_GAMES_PER_SIDE if games_per_side is None else games_per_side
             gps = check_int("games_per_side", gps_, 1)
+        # 10 pairs (mirrors included) x 2 start sides x gps games
         keep = rows if rows is not None else 20 * gps <= ROWS_AUTO_LIMIT
         return _two_player(gps, spec, seed_, params_, threads_, text, card_data, chunk_, progress, executor, keep)
     total = DEFAULT_FFA_GAMES if games is None else check_int("games", games, 24)
