@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'run':<12}{'games':>13}{'RSS before':>12}{'peak RSS':>10}{'growth':>9}{'seconds':>9}"
           f"{'games/s':>11}  table hash   (MiB)")  # fmt: skip
     peaks: dict[tuple[bool, int], int] = {}
-    hashes: dict[int, set[str]] = {}
+    hashes: dict[int, list[str]] = {}
     for games in args.sizes:
         for rows in (False, True):
             if rows and games > args.rows_up_to:
@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
             m = measure(games, rows, args.bots, args.threads, args.seed)
             assert m["games"] == games and m["rows"] == rows, m
             peaks[(rows, games)] = m["peak_kib"]
-            hashes.setdefault(games, set()).add(m["table"])
+            hashes.setdefault(games, []).append(m["table"])
             print(
                 f"{'rows' if rows else 'reductions':<12}{games:>13,}{m['before_kib'] / 1024:>12.1f}"
                 f"{m['peak_kib'] / 1024:>10.1f}{(m['peak_kib'] - m['before_kib']) / 1024:>9.1f}"
@@ -86,7 +86,8 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
     for games, h in hashes.items():
-        print(f"{games:,} games: tables {'equal' if len(h) == 1 else 'DIFFER'} (rows vs reductions)")
+        if len(h) == 2:
+            print(f"{games:,} games: tables {'equal' if h[0] == h[1] else 'DIFFER'} (rows vs reductions)")
     red = sorted((g, k) for (rows, g), k in peaks.items() if not rows)
     if len(red) >= 2:
         (g0, k0), (g1, k1) = red[0], red[-1]
