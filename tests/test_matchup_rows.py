@@ -173,3 +173,42 @@ def test_cli_rows_flags(tmp_path, capsys):
     assert_frame_equal(a.select(cols), b.select(cols), check_exact=True)
     out = capsys.readouterr().out
     assert "no per-game rows kept" in out and ".lengths, .games" in out
+
+
+_LIMITED = r"""
+import json, resource
+import ketharmad
+
+def vm_size():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmSize:"):
+                return int(line.split()[1]) * 1024
+
+ketharmad.matchups(games_per_side=1, bots="random", rows=False)  # start the thread pools first
+limit = vm_size() + 256 * 1024**2
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+out = {}
+try:
+    ketharmad.matchups(games_per_side=10**7, bots="random", rows=True)
+    out["rows"] = "no error"
+except ValueError as e:
+    out["rows"] = "ValueError: " + str(e)
+m = ketharmad.matchups(games_per_side=2000, bots="random", seed=1, rows=False)
+out["reductions"] = [m.n_games, int(m.table["games"].sum())]
+print(json.dumps(out))
+"""
+
+
+def test_reductions_run_where_rows_are_refused_under_an_address_space_limit():
+    import json
+    import subprocess
+    import sys
+
+    if sys.platform != "linux":
+        pytest.skip("RLIMIT_AS and /proc")
+    proc = subprocess.run([sys.executable, "-c", _LIMITED], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert out["rows"].startswith("ValueError: ") and "would need about" in out["rows"], out["rows"]
+    assert out["reductions"] == [40_000, 16 * 4000]
