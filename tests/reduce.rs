@@ -30,6 +30,11 @@ fn from_columns(c: &Columns, factions: &[u8]) -> Stats {
         s.turns_sum += t;
         s.turns_sq_sum += (t * t) as u128;
         s.turns_hist[(t as usize).min(TURN_BINS)] += 1;
+        s.turns_max = s.turns_max.max(t);
+        let r = g.rounds[k] as u64;
+        s.rounds_sum += r;
+        s.rounds_hist[(r as usize).min(TURN_BINS)] += 1;
+        s.rounds_max = s.rounds_max.max(r);
         s.end_reasons[g.end_reason[k] as usize] += 1;
         if g.winner[k] < 0 {
             s.unfinished += 1;
@@ -71,6 +76,8 @@ fn stats_equal_the_reduction_of_the_rows_of_the_same_games() {
             assert_eq!(got.games, s.games);
             assert_eq!(got.wins_seat.iter().sum::<u64>() + got.unfinished, got.games);
             assert_eq!(got.turns_hist.iter().sum::<u64>(), got.games);
+            assert_eq!(got.rounds_hist.iter().sum::<u64>(), got.games);
+            assert!(got.rounds_max >= 1 && got.turns_max >= got.rounds_max);
         }
     }
     // the mirror and the capped cases do exercise their counts
@@ -111,11 +118,13 @@ fn a_range_cut_in_pieces_and_merged_equals_the_whole_range_on_any_threads() {
 #[test]
 fn long_games_go_to_the_overflow_bin() {
     let mut s = Stats::new(2);
-    let mut r = GameResult { winner: 1, turns: TURN_BINS as i32 - 1, end_reason: 0, ..Default::default() };
+    let mut r = GameResult { winner: 1, turns: TURN_BINS as i32 - 1, rounds: 7, end_reason: 0, ..Default::default() };
     s.add_game(&r, &[0, 2]);
     r.turns = TURN_BINS as i32;
+    r.rounds = TURN_BINS as i32 + 3;
     s.add_game(&r, &[0, 2]);
     r.turns = 100_000;
+    r.rounds = 50_000;
     r.winner = -1;
     r.end_reason = 2;
     s.add_game(&r, &[0, 2]);
@@ -124,6 +133,13 @@ fn long_games_go_to_the_overflow_bin() {
     assert_eq!(s.turns_sum, (TURN_BINS - 1 + TURN_BINS + 100_000) as u64);
     assert_eq!(s.turns_sq_sum, [TURN_BINS as u128 - 1, TURN_BINS as u128, 100_000].iter().map(|t| t * t).sum::<u128>());
     assert_eq!((s.wins_seat, s.wins_faction, s.unfinished, s.end_reasons), ([0, 2, 0, 0], [0, 0, 2, 0], 1, [2, 0, 1, 0]));
+    assert_eq!((s.turns_max, s.rounds_max, s.rounds_sum), (100_000, 50_000, (7 + TURN_BINS + 3 + 50_000) as u64));
+    assert_eq!((s.rounds_hist[7], s.rounds_hist[TURN_BINS]), (1, 2));
+    // the maxima merge as maxima
+    let mut m = Stats::new(2);
+    m.add_game(&GameResult { winner: 0, turns: 9, rounds: 5, ..Default::default() }, &[0, 2]);
+    m.merge(&s).unwrap();
+    assert_eq!((m.turns_max, m.rounds_max, m.rounds_sum), (100_000, 50_000, s.rounds_sum + 5));
 }
 
 #[test]

@@ -188,8 +188,9 @@ calls = {
     "simulate": lambda: ketharmad.simulate(games=10**9),
     "simulate_chunked": lambda: ketharmad.simulate(games=10**9, chunk_size=10_000),
     "simulate_record_plays": lambda: ketharmad.simulate(games=10**7, record_plays=True),
-    "matchups": lambda: ketharmad.matchups(games_per_side=10**11),
-    "matchups_4p": lambda: ketharmad.matchups(players=4, games=24 * 10**9),
+    # with rows (the default keeps reductions above 10^6 games: no memory to refuse)
+    "matchups": lambda: ketharmad.matchups(games_per_side=10**11, rows=True),
+    "matchups_4p": lambda: ketharmad.matchups(players=4, games=24 * 10**9, rows=True),
     "sweep": lambda: ketharmad.sweep({"rules.starting_support": [20, 25]}, games=10**10),
     "tournament": lambda: ketharmad.tournament(["random", "heuristic"], games=24 * 10**11),
     # the core itself, without the Python check: fallible allocation of the result columns
@@ -232,7 +233,7 @@ def test_batches_too_large_for_memory_are_refused_not_aborted() -> None:
     "argv",
     [
         ["simulate", "--games", str(10**12)],
-        ["matchups", "--games-per-side", str(10**11)],
+        ["matchups", "--games-per-side", str(10**11), "--rows"],
         ["card-stats", "--games", str(10**12)],
     ],
 )

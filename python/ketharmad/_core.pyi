@@ -139,6 +139,10 @@ class _Stats(TypedDict):
     turns_sum: int
     turns_sq_sum: int
     turns_hist: list[int]  # TURN_BINS + 1 bins: games of t turns, the last one t >= TURN_BINS
+    turns_max: int
+    rounds_sum: int
+    rounds_hist: list[int]  # as turns_hist, for rounds
+    rounds_max: int
     end_reasons: list[int]  # per END_REASONS
 
 def simulate_stats(

@@ -3,8 +3,9 @@
 :func:`simulate_stats` plays games ``first_game .. first_game + games - 1`` of a batch (the
 games of :func:`ketharmad.simulate` with the same arguments) in the core and returns a
 :class:`Stats`: games, wins per seat and per faction, unfinished games, the sums of turns and
-of squared turns, a histogram of game length and the end-reason counts. Every field is an
-integer count, so :meth:`Stats.merge` is exact: the statistics of a range equal those of its
+of squared turns, a histogram of game length, the same for rounds (sum, histogram), the
+longest game in turns and in rounds, and the end-reason counts. Every field is an integer
+count (or a maximum), so :meth:`Stats.merge` is exact: the statistics of a range equal those of its
 pieces merged, on any number of threads, and memory does not grow with the number of games.
 
     s = simulate_stats(["ner", "tisza"], "heuristic", games=1_000_000, seed=1)
@@ -27,8 +28,8 @@ from .stats import wilson_bounds
 
 __all__ = ["Stats", "simulate_stats", "TURN_BINS"]
 
-#: Bins of the game-length histogram: ``turns_hist[t]`` counts games of ``t`` turns for
-#: ``t < TURN_BINS``; ``turns_hist[TURN_BINS]`` counts the longer ones.
+#: Bins of the game-length histograms: ``turns_hist[t]`` (``rounds_hist[t]``) counts games of
+#: ``t`` turns (rounds) for ``t < TURN_BINS``; bin ``TURN_BINS`` counts the longer ones.
 TURN_BINS: int = _core.TURN_BINS
 
 
@@ -43,10 +44,13 @@ class Stats:
         wins_seat: games won by each seat.
         wins_faction: games won by a seat of each faction, in ``ketharmad.FACTIONS`` order.
         seats_faction: (game, seat) pairs played by each faction (games × its seats).
-        unfinished: games without a winner (a round or action cap).
+        unfinished: games without a winner (a round or action cap, or every seat out at once:
+            the games whose ``winner`` is null).
         turns_sum, turns_sq_sum: sum of the games' turns and of their squares.
         turns_hist: games per length in turns (``TURN_BINS`` bins, then the overflow bin).
         end_reasons: games per end reason, in ``ketharmad.END_REASONS`` order.
+        turns_max: the longest game in turns (0 without games).
+        rounds_sum, rounds_hist, rounds_max: the same for the games' rounds.
     """
 
     decks: tuple[str, ...]
@@ -59,13 +63,17 @@ class Stats:
     turns_sq_sum: int
     turns_hist: tuple[int, ...]
     end_reasons: tuple[int, ...]
+    turns_max: int
+    rounds_sum: int
+    rounds_hist: tuple[int, ...]
+    rounds_max: int
 
     @classmethod
     def empty(cls, decks: Sequence[str]) -> Stats:
         """No games yet (the identity of :meth:`merge`)."""
         z = lambda n: (0,) * n  # noqa: E731
         return cls(tuple(decks), 0, z(len(decks)), z(len(_core.FACTIONS)), z(len(_core.FACTIONS)), 0, 0, 0,
-                   z(TURN_BINS + 1), z(len(_core.END_REASONS)))  # fmt: skip
+                   z(TURN_BINS + 1), z(len(_core.END_REASONS)), 0, 0, z(TURN_BINS + 1), 0)  # fmt: skip
 
     @classmethod
     def from_core(cls, raw: Mapping[str, Any], decks: Sequence[str]) -> Stats:
@@ -73,7 +81,8 @@ class Stats:
         t = lambda k: tuple(int(x) for x in raw[k])  # noqa: E731
         return cls(tuple(decks), int(raw["games"]), t("wins_seat"), t("wins_faction"), t("seats_faction"),
                    int(raw["unfinished"]), int(raw["turns_sum"]), int(raw["turns_sq_sum"]), t("turns_hist"),
-                   t("end_reasons"))  # fmt: skip
+                   t("end_reasons"), int(raw["turns_max"]), int(raw["rounds_sum"]), t("rounds_hist"),
+                   int(raw["rounds_max"]))  # fmt: skip
 
     @classmethod
     def from_frames(cls, games: pl.DataFrame, players: pl.DataFrame, decks: Sequence[str]) -> Stats:
@@ -81,10 +90,15 @@ class Stats:
         (``res.games``, ``res.players``)."""
         factions, reasons = list(_core.FACTIONS), list(_core.END_REASONS)
         turns = games["turns"].cast(pl.Int64)
+        rounds = games["rounds"].cast(pl.Int64)
         won = players.filter(pl.col("won"))
         count = lambda s, labels: tuple(int((s == v).sum()) for v in labels)  # noqa: E731
-        hist = turns.clip(upper_bound=TURN_BINS).value_counts()
-        bins = dict(zip(hist["turns"].to_list(), hist["count"].to_list()))
+
+        def hist(col: pl.Series) -> tuple[int, ...]:
+            h = col.clip(upper_bound=TURN_BINS).value_counts()
+            bins = dict(zip(h[col.name].to_list(), h["count"].to_list()))
+            return tuple(int(bins.get(t, 0)) for t in range(TURN_BINS + 1))
+
         return cls(
             decks=tuple(decks),
             games=games.height,
@@ -94,8 +108,12 @@ class Stats:
             unfinished=int(games["winner"].is_null().sum()),
             turns_sum=int(turns.sum()),
             turns_sq_sum=int((turns * turns).sum()),
-            turns_hist=tuple(int(bins.get(t, 0)) for t in range(TURN_BINS + 1)),
+            turns_hist=hist(turns),
             end_reasons=count(games["end_reason"].cast(pl.String), reasons),
+            turns_max=int(turns.max() or 0),
+            rounds_sum=int(rounds.sum()),
+            rounds_hist=hist(rounds),
+            rounds_max=int(rounds.max() or 0),
         )
 
     def merge(self, other: Stats) -> Stats:
@@ -110,7 +128,9 @@ class Stats:
             add(self.wins_faction, other.wins_faction), add(self.seats_faction, other.seats_faction),
             self.unfinished + other.unfinished, self.turns_sum + other.turns_sum,
             self.turns_sq_sum + other.turns_sq_sum, add(self.turns_hist, other.turns_hist),
-            add(self.end_reasons, other.end_reasons),
+            add(self.end_reasons, other.end_reasons), max(self.turns_max, other.turns_max),
+            self.rounds_sum + other.rounds_sum, add(self.rounds_hist, other.rounds_hist),
+            max(self.rounds_max, other.rounds_max),
         )  # fmt: skip
 
     __add__ = merge

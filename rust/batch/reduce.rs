@@ -4,7 +4,8 @@
 //! [`super::run_batch_stoppable`] does (same per-game seeds, so the same games) and keeps only
 //! integer counts ([`Stats`]): games, wins per seat and per faction, unfinished games, the sum
 //! of turns and of squared turns, a histogram of game length in turns and the end-reason
-//! counts. Every field is a sum of per-game integers, so a merge ([`Stats::merge`]) is exact
+//! counts, and the same for rounds (sum, histogram), with the longest game in turns and in
+//! rounds. Every field is a sum (or a maximum) of per-game integers, so a merge ([`Stats::merge`]) is exact
 //! and the result does not depend on the thread count or on how a range is cut into pieces.
 //! Memory does not grow with the number of games: each rayon job keeps one accumulator and one
 //! reusable game, merged at the end; no per-game record is kept.
@@ -14,8 +15,8 @@ use crate::cards::{CardDb, FACTIONS};
 use crate::engine::{EndReason, Game};
 use rayon::prelude::*;
 
-/// Bins of the game-length histogram: bin `t` counts games of `t` turns for `t` below
-/// `TURN_BINS`; the last bin (`turns_hist[TURN_BINS]`) counts the longer ones.
+/// Bins of the game-length histograms: bin `t` counts games of `t` turns (rounds) for `t`
+/// below `TURN_BINS`; the last bin (`turns_hist[TURN_BINS]`) counts the longer ones.
 pub const TURN_BINS: usize = 256;
 
 /// Sufficient statistics of a range of games of one batch (one deck list). Pure integer
@@ -37,6 +38,12 @@ pub struct Stats {
     pub turns_sq_sum: u128,
     /// Games per length in turns: `turns_hist[t]` for `t < TURN_BINS`, then the overflow bin.
     pub turns_hist: Box<[u64; TURN_BINS + 1]>,
+    /// The longest game in turns (0 without games).
+    pub turns_max: u64,
+    /// Sum of the games' rounds, their histogram (bins as `turns_hist`) and the longest game in rounds.
+    pub rounds_sum: u64,
+    pub rounds_hist: Box<[u64; TURN_BINS + 1]>,
+    pub rounds_max: u64,
     /// Games per end reason (`EndReason` code order).
     pub end_reasons: [u64; EndReason::NAMES.len()],
 }
@@ -54,6 +61,10 @@ impl Stats {
             turns_sum: 0,
             turns_sq_sum: 0,
             turns_hist: Box::new([0; TURN_BINS + 1]),
+            turns_max: 0,
+            rounds_sum: 0,
+            rounds_hist: Box::new([0; TURN_BINS + 1]),
+            rounds_max: 0,
             end_reasons: [0; EndReason::NAMES.len()],
         }
     }
@@ -75,6 +86,11 @@ impl Stats {
         self.turns_sum += t;
         self.turns_sq_sum += (t as u128) * (t as u128);
         self.turns_hist[(t as usize).min(TURN_BINS)] += 1;
+        self.turns_max = self.turns_max.max(t);
+        let rounds = r.rounds.max(0) as u64;
+        self.rounds_sum += rounds;
+        self.rounds_hist[(rounds as usize).min(TURN_BINS)] += 1;
+        self.rounds_max = self.rounds_max.max(rounds);
         self.end_reasons[r.end_reason as usize] += 1;
     }
 
@@ -89,6 +105,10 @@ impl Stats {
         add(&mut self.wins_faction, &other.wins_faction);
         add(&mut self.seats_faction, &other.seats_faction);
         add(&mut self.turns_hist[..], &other.turns_hist[..]);
+        add(&mut self.rounds_hist[..], &other.rounds_hist[..]);
+        self.turns_max = self.turns_max.max(other.turns_max);
+        self.rounds_max = self.rounds_max.max(other.rounds_max);
+        self.rounds_sum += other.rounds_sum;
         add(&mut self.end_reasons, &other.end_reasons);
         self.unfinished += other.unfinished;
         self.turns_sum += other.turns_sum;

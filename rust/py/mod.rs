@@ -462,6 +462,10 @@ fn stats_to_py<'py>(py: Python<'py>, s: &Stats) -> PyResult<Bound<'py, PyDict>> 
     d.set_item("turns_sum", s.turns_sum)?;
     d.set_item("turns_sq_sum", s.turns_sq_sum)?;
     d.set_item("turns_hist", s.turns_hist.to_vec())?;
+    d.set_item("turns_max", s.turns_max)?;
+    d.set_item("rounds_sum", s.rounds_sum)?;
+    d.set_item("rounds_hist", s.rounds_hist.to_vec())?;
+    d.set_item("rounds_max", s.rounds_max)?;
     d.set_item("end_reasons", s.end_reasons.to_vec())?;
     Ok(d)
 }

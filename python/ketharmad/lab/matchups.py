@@ -4,6 +4,8 @@ free-for-all over every seating of three or four factions."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import functools
 import itertools
 import math
 import os
@@ -18,6 +20,7 @@ from .. import _core
 from .._api import check_chunk_size, check_memory
 from .._data import CardDataSource, describe_card_data, load_card_data
 from .._progress import Progress
+from .._reduce import TURN_BINS, Stats
 from .._report import _cell_text, _lab_params_label, ci_text, format_table, pct
 from .._validate import (
     BotSpec,
@@ -43,6 +46,9 @@ LENGTH_QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
 DEFAULT_FFA_GAMES = 1920
 #: Games per pair and start player in a 2-player matchup table by default.
 DEFAULT_GAMES_PER_SIDE = 2000
+#: ``rows=None``: keep the per-game rows of a run of at most this many games, reductions
+#: (integer statistics, memory flat in the number of games) above.
+ROWS_AUTO_LIMIT = 1_000_000
 
 
 def _faction_order(col: str) -> pl.Expr:
@@ -72,13 +78,69 @@ def _length_aggs() -> list[pl.Expr]:
     return out
 
 
+#: The dtypes of the ``.lengths`` columns as the rows give them (turns and rounds are Int32).
+_LENGTH_SCHEMA = dict(
+    pl.DataFrame(schema={"turns": pl.Int32, "rounds": pl.Int32}).select(_length_aggs()).schema
+)
+
+
 def _start_player_table(games: pl.DataFrame, n_seats: int) -> pl.DataFrame:
     """One row: how often the start player won, with a Wilson interval and the even share."""
     t = games.select(
         games=pl.len().cast(pl.Int64),
         start_wins=(pl.col("winner") == pl.col("start_player")).fill_null(False).sum().cast(pl.Int64),
     )
-    return t.with_columns(*_rate_columns("start_wins", "games"), even_share=pl.lit(1.0 / n_seats))
+    return _start_player_rates(t, n_seats)
+
+
+def _start_player_rates(counts: pl.DataFrame, n_seats: int) -> pl.DataFrame:
+    """The start-player table from its counts (``games, start_wins``), rows or reductions."""
+    return counts.with_columns(*_rate_columns("start_wins", "games"), even_share=pl.lit(1.0 / n_seats))
+
+
+def _nearest_rank(n: int, q: float) -> int:
+    """The 0-based rank polars' ``quantile(q, "nearest")`` picks among ``n`` sorted values:
+    ``(n - 1) * q`` rounded half away from zero."""
+    x = (n - 1) * q
+    f = math.floor(x)
+    return min(n - 1, int(f) + (1 if x - f >= 0.5 else 0))
+
+
+def _hist_value(hist: Sequence[int], rank: int) -> Optional[int]:
+    """The value of 0-based ``rank`` in sorted order from a histogram (bin t = value t); None
+    when it falls in the overflow bin (the last one: values not kept one by one)."""
+    seen = 0
+    for t, c in enumerate(hist[:-1]):
+        seen += c
+        if rank < seen:
+            return t
+    return None
+
+
+def _stats_lengths(s: Stats) -> dict[str, Any]:
+    """The ``_length_aggs`` of the games of ``s`` from its histograms: the same numbers as
+    from the rows (a quantile that falls among games of ``TURN_BINS`` turns/rounds or more is
+    null: the histogram does not keep those one by one)."""
+    out: dict[str, Any] = {"games": s.games}
+    for col, total, hist, top in (("turns", s.turns_sum, s.turns_hist, s.turns_max),
+                                  ("rounds", s.rounds_sum, s.rounds_hist, s.rounds_max)):  # fmt: skip
+        out[f"{col}_mean"] = total / s.games
+        for q in LENGTH_QUANTILES:
+            v = _hist_value(hist, _nearest_rank(s.games, q))
+            out[f"{col}_p{int(round(q * 100))}"] = None if v is None else float(v)
+        out[f"{col}_max"] = top
+    return out
+
+
+def _lengths_frame(rows: list[dict[str, Any]], keys: Sequence[str]) -> pl.DataFrame:
+    schema: dict[str, Any] = {k: pl.String for k in keys}
+    schema.update(_LENGTH_SCHEMA)
+    return pl.DataFrame(rows, schema=schema, orient="row")
+
+
+def _unfinished_count(s: Stats) -> int:
+    """Games of ``s`` that ended unfinished (a round or action cap)."""
+    return sum(c for r, c in zip(_core.END_REASONS, s.end_reasons) if r.startswith("unfinished"))
 
 
 class MatchupResult(LabResult):
@@ -93,9 +155,14 @@ class MatchupResult(LabResult):
         lengths: game-length quantiles (turns and rounds), per cell (2 players) or overall.
         games: the raw games, one row each, with faction labels (``faction_0`` ...), the
             ``batch_seed`` and ``start_player`` needed to replay one with
-            :func:`ketharmad.play`.
+            :func:`ketharmad.play`; None when the run kept reductions instead of rows
+            (``rows``, see :func:`ketharmad.matchups`).
         players: the raw per-(game, seat) rows with ``position`` (turn order from the
-            start player).
+            start player); None without rows.
+        stats: without rows, one :class:`ketharmad._reduce.Stats` per cell of the plan (in
+            ``.plan`` order: 2 players, pair k with seat ``side`` starting is cell
+            ``2 k + side``; 3-4 players, one cell per seating); None with rows.
+        rows: whether the per-game rows were kept.
         bots, seed, params, games_per_side (2 players) / games_per_seating (3-4 players),
         card_data, elapsed: the run's arguments and wall time.
     """
@@ -106,8 +173,11 @@ class MatchupResult(LabResult):
         self.start_player: pl.DataFrame = kw["start_player"]
         self.positions: pl.DataFrame = kw["positions"]
         self.lengths: pl.DataFrame = kw["lengths"]
-        self.games: pl.DataFrame = kw["games"]
-        self.players: pl.DataFrame = kw["players"]
+        self.games: Optional[pl.DataFrame] = kw["games"]
+        self.players: Optional[pl.DataFrame] = kw["players"]
+        self.stats: Optional[list[Stats]] = kw.get("stats")
+        self.rows: bool = self.games is not None
+        self._n_games: int = kw["n_games"]
         self.bots: BotSpec = kw["bots"]
         self.seed: int = kw["seed"]
         self.params: dict[str, Union[int, bool, str]] = kw["params"]
@@ -122,7 +192,7 @@ class MatchupResult(LabResult):
 
     @property
     def n_games(self) -> int:
-        return self.games.height
+        return self._n_games
 
     def matrix(self, value: str = "win_rate") -> pl.DataFrame:
         """2 players: the cells as a square table, rows = faction, one column per opponent."""
@@ -132,8 +202,9 @@ class MatchupResult(LabResult):
         return wide.select("faction", *[f for f in _core.FACTIONS if f in wide.columns])
 
     def tables(self) -> dict[str, pl.DataFrame]:
+        """The tables by name; ``matchup_games``/``matchup_players`` only when rows were kept."""
         suffix = "" if self.n_players == 2 else f"_{self.n_players}p"
-        return {
+        out = {
             f"matchups{suffix}": self.table,
             f"matchup_games{suffix}": self.games,
             f"matchup_players{suffix}": self.players,
@@ -141,8 +212,12 @@ class MatchupResult(LabResult):
             f"matchup_positions{suffix}": self.positions,
             "start_player": self.start_player,
         }
+        return {k: v for k, v in out.items() if v is not None}
 
     def _decks(self) -> list[list[str]]:
+        if self.plan is not None:  # the cells' deck lists in plan order (= the games' order)
+            return [list(d) for d in dict.fromkeys(tuple(c["decks"]) for c in self.plan)]
+        assert self.games is not None
         cols = [f"faction_{i}" for i in range(self.n_players)]
         return [list(d) for d in self.games.select(cols).unique(maintain_order=True).rows()]
 
@@ -187,6 +262,7 @@ def matchups(
     progress: bool = False,
     executor: Any = None,
     cluster: Any = None,
+    rows: Optional[bool] = None,
 ) -> MatchupResult:
     """Every faction against every other, with the start player balanced.
 
@@ -222,6 +298,16 @@ def matchups(
     ``cluster``: run on Dask instead (``"local"``, a scheduler address or a
     ``dask.distributed.Client``; the ``dask`` extra, docs/scale_out.md); same results.
 
+    ``rows``: keep the per-game rows (``.games``, ``.players``) or only reductions (integer
+    statistics per cell, :class:`ketharmad._reduce.Stats`; memory does not grow with the
+    number of games, so there is no memory check). None (default): rows for a run of at
+    most 1,000,000 games (``ROWS_AUTO_LIMIT``), reductions above. False: reductions. True:
+    rows (refused before any game runs when they would not fit in memory). The tables
+    (``.table``, ``.start_player``, ``.positions``, ``.lengths``) are the same either way,
+    bit for bit; without rows ``.games`` and ``.players`` are None, ``.stats`` holds the
+    per-cell statistics, and a ``.lengths`` quantile that falls among games of 256 or more
+    turns (rounds) is null (the histogram's overflow bin; the means and maxima stay exact).
+
     Returns a :class:`MatchupResult` (``.table``, ``.start_player``, ``.positions``,
     ``.lengths``, ``.games``, ``.players``, ``.matrix()``, ``.write_parquet(folder)``).
     """
@@ -233,6 +319,8 @@ def matchups(
     chunk_ = check_chunk_size(chunk_size)
     progress = check_flag("progress", progress)
     check_cluster_arg(cluster, executor)
+    if rows is not None:
+        rows = check_flag("rows", rows)
     if games is not None and games_per_side is not None:
         raise ValueError(
             f"give games_per_side (games per pair with each side starting) or games (games per "
@@ -255,8 +343,10 @@ def matchups(
         else:
             gps_ = DEFAULT_GAMES_PER_SIDE if games_per_side is None else games_per_side
             gps = check_int("games_per_side", gps_, 1)
+        # 10 pairs (mirrors included) x 2 start sides x gps games
+        keep = rows if rows is not None else 20 * gps <= ROWS_AUTO_LIMIT
         return _two_player(gps, spec, seed_, params_, threads_, text, card_data, chunk_, progress, executor,
-                           cluster)  # fmt: skip
+                           cluster, keep)  # fmt: skip
     total = DEFAULT_FFA_GAMES if games is None else check_int("games", games, 24)
     seatings = list(itertools.permutations(_core.FACTIONS, n))
     if total % len(seatings):
@@ -265,9 +355,10 @@ def matchups(
             f"{total}; e.g. {total - total % len(seatings) or len(seatings)} or "
             f"{total + len(seatings) - total % len(seatings)}"
         )
+    keep = rows if rows is not None else total <= ROWS_AUTO_LIMIT
     return _free_for_all(
         n, seatings, total // len(seatings), spec, seed_, params_, threads_, text, card_data,
-        chunk_, progress, executor, cluster,
+        chunk_, progress, executor, cluster, keep,
     )  # fmt: skip
 
 
@@ -283,11 +374,13 @@ def _two_player(
     progress: bool,
     executor: Any = None,
     cluster: Any = None,
+    rows: bool = True,
 ) -> MatchupResult:
     factions = list(_core.FACTIONS)
     pairs = [(a, b) for i, a in enumerate(factions) for b in factions[i:]]
-    check_memory(f"matchups(games_per_side={gps:,})", 2 * gps * len(pairs), 2, min(chunk or gps, gps),
-                 tables=("games", "players"), chunked=chunk is not None)  # fmt: skip
+    if rows:  # reductions keep no rows: nothing grows with the games
+        check_memory(f"matchups(games_per_side={gps:,})", 2 * gps * len(pairs), 2, min(chunk or gps, gps),
+                     tables=("games", "players"), chunked=chunk is not None)  # fmt: skip
     bots = _seat_bots(spec, 2)
     # cell 2k + side: pair k with seat `side` starting, games (2k + side) * gps ..
     plan = Plan(seed)
@@ -296,7 +389,8 @@ def _two_player(
         if a == b:
             p.setdefault("rules.allow_mirror", True)
         for side in (0, 1):
-            plan.add(cell(text, [a, b], bots, p, (2 * k + side) * gps, gps, start_player=side))
+            plan.add(cell(text, [a, b], bots, p, (2 * k + side) * gps, gps, start_player=side,
+                          output="frames" if rows else "stats"))  # fmt: skip
     plan.validate()  # every cell is checked before anything runs
     meter = Progress(plan.games, "matchups", enabled=progress)
     start = time.perf_counter()
@@ -304,6 +398,27 @@ def _two_player(
         results = run_plan(plan, threads=threads, shard_size=chunk, progress=meter, executor=ex)
     elapsed = time.perf_counter() - start
     meter.close()
+    if rows:
+        tables = _two_player_rows(plan, results, seed)
+    else:
+        tables = _two_player_stats(plan, results)
+    return MatchupResult(
+        n_players=2,
+        **tables,
+        n_games=plan.games,
+        bots=spec,
+        seed=seed,
+        params=params,
+        games_per_side=gps,
+        card_data=describe_card_data(card_data),
+        elapsed=elapsed,
+        card_text=text,
+        plan=plan.describe(),
+    )
+
+
+def _two_player_rows(plan: Plan, results: list[Any], seed: int) -> dict[str, Any]:
+    """The 2-player tables from the cells' frames (and the rows themselves)."""
     games_parts = []
     players_parts = []
     for c, frames in zip(plan.cells, results):
@@ -347,49 +462,101 @@ def _two_player(
 
     long = pl.concat([side(0), side(1)])
     keys = ["faction", "opponent"]
-    order = [_faction_order("faction"), _faction_order("opponent")]
-    table = (
-        long.group_by(keys)
-        .agg(
-            games=pl.len().cast(pl.Int64),
-            wins=pl.col("won").sum().cast(pl.Int64),
-            unfinished=pl.col("unfinished").sum().cast(pl.Int64),
-            no_winner=pl.col("no_winner").sum().cast(pl.Int64),
-            start_wins=pl.col("start_won").sum().cast(pl.Int64),
-            on_play_games=pl.col("on_play").sum().cast(pl.Int64),
-            on_play_wins=(pl.col("won") & pl.col("on_play")).sum().cast(pl.Int64),
-            on_draw_wins=(pl.col("won") & ~pl.col("on_play")).sum().cast(pl.Int64),
-        )
-        .with_columns(*_rate_columns("wins", "games"), *_rate_columns("start_wins", "games", "start_"))
+    counts = long.group_by(keys).agg(
+        games=pl.len().cast(pl.Int64),
+        wins=pl.col("won").sum().cast(pl.Int64),
+        unfinished=pl.col("unfinished").sum().cast(pl.Int64),
+        no_winner=pl.col("no_winner").sum().cast(pl.Int64),
+        start_wins=pl.col("start_won").sum().cast(pl.Int64),
+        on_play_games=pl.col("on_play").sum().cast(pl.Int64),
+        on_play_wins=(pl.col("won") & pl.col("on_play")).sum().cast(pl.Int64),
+        on_draw_wins=(pl.col("won") & ~pl.col("on_play")).sum().cast(pl.Int64),
+    )
+    return dict(
+        table=_two_player_table(counts),
+        start_player=_start_player_table(g, 2),
+        positions=_positions_table(players),
+        lengths=long.group_by(keys).agg(_length_aggs()).sort(_faction_order("faction"), _faction_order("opponent")),
+        games=g,
+        players=players,
+    )
+
+
+def _two_player_table(counts: pl.DataFrame) -> pl.DataFrame:
+    """The 2-player ``.table`` from its per-cell counts (``faction, opponent, games, wins,
+    unfinished, no_winner, start_wins, on_play_games, on_play_wins, on_draw_wins``)."""
+    return (
+        counts.with_columns(*_rate_columns("wins", "games"), *_rate_columns("start_wins", "games", "start_"))
         .with_columns(
             on_play_win_rate=rate("on_play_wins", "on_play_games"),
             on_draw_win_rate=rate("on_draw_wins", pl.col("games") - pl.col("on_play_games")),
         )
-        .sort(order)
+        .sort(_faction_order("faction"), _faction_order("opponent"))
         .select(
             "faction", "opponent", "games", "wins", "win_rate", "ci_low", "ci_high",
             "unfinished", "no_winner", "start_wins", "start_win_rate", "start_ci_low",
             "start_ci_high", "on_play_games", "on_play_win_rate", "on_draw_win_rate",
         )  # fmt: skip
     )
-    lengths = long.group_by(keys).agg(_length_aggs()).sort(order)
-    return MatchupResult(
-        n_players=2,
+
+
+def _two_player_stats(plan: Plan, results: list[Stats]) -> dict[str, Any]:
+    """The same 2-player tables from the cells' reductions: cell 2k + side holds pair k's
+    games with seat ``side`` starting, so every count of the rows' group-bys is a sum of
+    per-cell counts."""
+    counts: list[dict[str, Any]] = []
+    lengths: list[dict[str, Any]] = []
+    for k in range(0, len(results), 2):
+        s0, s1 = results[k], results[k + 1]  # seat 0 starts, seat 1 starts
+        a, b = plan.cells[k].decks
+        both = s0.merge(s1)
+        shared = dict(games=both.games, unfinished=_unfinished_count(both), no_winner=both.unfinished,
+                      start_wins=s0.wins_seat[0] + s1.wins_seat[1])  # fmt: skip
+        for seat, (me, other) in enumerate(((a, b), (b, a))):
+            if seat == 1 and a == b:
+                continue  # a mirror cell is seen from seat 0 only
+            on_play, on_draw = (s0, s1) if seat == 0 else (s1, s0)
+            counts.append(dict(faction=me, opponent=other, wins=both.wins_seat[seat], **shared,
+                               on_play_games=on_play.games, on_play_wins=on_play.wins_seat[seat],
+                               on_draw_wins=on_draw.wins_seat[seat]))  # fmt: skip
+            lengths.append(dict(faction=me, opponent=other, **_stats_lengths(both)))
+    ints = ("games", "wins", "unfinished", "no_winner", "start_wins", "on_play_games", "on_play_wins", "on_draw_wins")
+    schema = {"faction": pl.String, "opponent": pl.String, **{c: pl.Int64 for c in ints}}
+    table = _two_player_table(pl.DataFrame(counts, schema=schema))
+    order = [_faction_order("faction"), _faction_order("opponent")]
+    return dict(
         table=table,
-        start_player=_start_player_table(g, 2),
-        positions=_positions_table(players),
-        lengths=lengths,
-        games=g,
-        players=players,
-        bots=spec,
-        seed=seed,
-        params=params,
-        games_per_side=gps,
-        card_data=describe_card_data(card_data),
-        elapsed=elapsed,
-        card_text=text,
-        plan=plan.describe(),
+        start_player=_stats_start_player(plan, results),
+        positions=_stats_positions(plan, results),
+        lengths=_lengths_frame(lengths, ["faction", "opponent"]).sort(order),
+        games=None,
+        players=None,
+        stats=results,
     )
+
+
+def _stats_start_player(plan: Plan, results: list[Stats]) -> pl.DataFrame:
+    """The start-player table from per-cell reductions (every cell fixes its start seat)."""
+    games = sum(s.games for s in results)
+    start_wins = sum(s.wins_seat[c.start_player] for c, s in zip(plan.cells, results))
+    counts = pl.DataFrame({"games": [games], "start_wins": [start_wins]}, schema={"games": pl.Int64, "start_wins": pl.Int64})
+    return _start_player_rates(counts, len(plan.cells[0].decks))
+
+
+def _stats_positions(plan: Plan, results: list[Stats]) -> pl.DataFrame:
+    """The positions table from per-cell reductions: seat s of a cell whose start seat is p
+    plays at turn-order position (s - p) mod n."""
+    acc: dict[tuple[str, int], list[int]] = {}
+    for c, s in zip(plan.cells, results):
+        n = len(c.decks)
+        for seat, faction in enumerate(c.decks):
+            got = acc.setdefault((faction, (seat - c.start_player) % n), [0, 0])
+            got[0] += s.games
+            got[1] += s.wins_seat[seat]
+    rows = [(f, pos, g, w) for (f, pos), (g, w) in acc.items()]
+    counts = pl.DataFrame(rows, schema={"faction": pl.String, "position": pl.Int8, "games": pl.Int64,
+                                        "wins": pl.Int64}, orient="row")  # fmt: skip
+    return _positions_rates(counts)
 
 
 def _with_positions(players: pl.DataFrame, games: pl.DataFrame, n: int) -> pl.DataFrame:
@@ -407,12 +574,15 @@ def _with_positions(players: pl.DataFrame, games: pl.DataFrame, n: int) -> pl.Da
 
 
 def _positions_table(players: pl.DataFrame) -> pl.DataFrame:
-    t = (
-        players.group_by("faction", "position")
-        .agg(games=pl.len().cast(pl.Int64), wins=pl.col("won").sum().cast(pl.Int64))
-        .with_columns(*_rate_columns("wins", "games"))
+    counts = players.group_by("faction", "position").agg(
+        games=pl.len().cast(pl.Int64), wins=pl.col("won").sum().cast(pl.Int64)
     )
-    return t.sort(_faction_order("faction"), "position")
+    return _positions_rates(counts)
+
+
+def _positions_rates(counts: pl.DataFrame) -> pl.DataFrame:
+    """The positions table from its counts (``faction, position, games, wins``)."""
+    return counts.with_columns(*_rate_columns("wins", "games")).sort(_faction_order("faction"), "position")
 
 
 def _free_for_all(
@@ -429,12 +599,15 @@ def _free_for_all(
     progress: bool,
     executor: Any = None,
     cluster: Any = None,
+    rows: bool = True,
 ) -> MatchupResult:
     bots = _seat_bots(spec, n)
-    check_memory(f"matchups(players={n}, games={per * len(seatings):,})", per * len(seatings), n,
-                 min(chunk or per, per), tables=("games", "players"), chunked=chunk is not None)  # fmt: skip
+    if rows:
+        check_memory(f"matchups(players={n}, games={per * len(seatings):,})", per * len(seatings), n,
+                     min(chunk or per, per), tables=("games", "players"), chunked=chunk is not None)  # fmt: skip
     # cell s: seating s, seat 0 starting, games s * per ..
-    plan = Plan(seed, [cell(text, seating, bots, params, s * per, per, start_player=0)
+    output = "frames" if rows else "stats"
+    plan = Plan(seed, [cell(text, seating, bots, params, s * per, per, start_player=0, output=output)
                        for s, seating in enumerate(seatings)])  # fmt: skip
     plan.validate()
     meter = Progress(plan.games, f"matchups {n}p", enabled=progress)
@@ -443,6 +616,24 @@ def _free_for_all(
         results = run_plan(plan, threads=threads, shard_size=chunk, progress=meter, executor=ex)
     elapsed = time.perf_counter() - start
     meter.close()
+    tables = _free_for_all_rows(n, seatings, results, seed) if rows else _free_for_all_stats(n, plan, results)
+    return MatchupResult(
+        n_players=n,
+        **tables,
+        n_games=plan.games,
+        bots=spec,
+        seed=seed,
+        params=params,
+        games_per_seating=per,
+        card_data=describe_card_data(card_data),
+        elapsed=elapsed,
+        card_text=text,
+        plan=plan.describe(),
+    )
+
+
+def _free_for_all_rows(n: int, seatings: list[tuple[str, ...]], results: list[Any], seed: int) -> dict[str, Any]:
+    """The free-for-all tables from the cells' frames (and the rows themselves)."""
     games_parts = []
     players_parts = []
     for s, (seating, frames) in enumerate(zip(seatings, results)):
@@ -467,7 +658,7 @@ def _free_for_all(
     )  # fmt: skip
     players = _with_positions(pl.concat(players_parts, rechunk=False), g, n)
     flags = g.select("game", unfinished=_unfinished(), no_winner=pl.col("winner").is_null())
-    table = (
+    counts = (
         players.join(flags, on="game", how="left")
         .group_by("faction")
         .agg(
@@ -478,7 +669,22 @@ def _free_for_all(
             on_play_games=(pl.col("position") == 0).sum().cast(pl.Int64),
             on_play_wins=(pl.col("won") & (pl.col("position") == 0)).sum().cast(pl.Int64),
         )
-        .with_columns(
+    )
+    return dict(
+        table=_free_for_all_table(counts, n),
+        start_player=_start_player_table(g, n),
+        positions=_positions_table(players),
+        lengths=g.select(_length_aggs()),
+        games=g,
+        players=players,
+    )
+
+
+def _free_for_all_table(counts: pl.DataFrame, n: int) -> pl.DataFrame:
+    """The free-for-all ``.table`` from its per-faction counts (``faction, games, wins,
+    unfinished, no_winner, on_play_games, on_play_wins``)."""
+    return (
+        counts.with_columns(
             *_rate_columns("wins", "games"),
             on_play_win_rate=rate("on_play_wins", "on_play_games"),
             even_share=pl.lit(1.0 / n),
@@ -489,23 +695,33 @@ def _free_for_all(
             "unfinished", "no_winner", "on_play_games", "on_play_win_rate",
         )  # fmt: skip
     )
-    lengths = g.select(_length_aggs())
-    return MatchupResult(
-        n_players=n,
-        table=table,
-        start_player=_start_player_table(g, n),
-        positions=_positions_table(players),
-        lengths=lengths,
-        games=g,
-        players=players,
-        bots=spec,
-        seed=seed,
-        params=params,
-        games_per_seating=per,
-        card_data=describe_card_data(card_data),
-        elapsed=elapsed,
-        card_text=text,
-        plan=plan.describe(),
+
+
+def _free_for_all_stats(n: int, plan: Plan, results: list[Stats]) -> dict[str, Any]:
+    """The same free-for-all tables from the cells' reductions (one cell per seating, seat 0
+    starting): a faction's counts are sums over the seatings it sits in."""
+    acc: dict[str, list[int]] = {}
+    for c, s in zip(plan.cells, results):
+        unfinished = _unfinished_count(s)
+        for seat, faction in enumerate(c.decks):
+            a = acc.setdefault(faction, [0] * 6)
+            on_play = seat == c.start_player
+            for i, v in enumerate((s.games, s.wins_seat[seat], unfinished, s.unfinished,
+                                   s.games if on_play else 0, s.wins_seat[seat] if on_play else 0)):  # fmt: skip
+                a[i] += v
+    cols = ("games", "wins", "unfinished", "no_winner", "on_play_games", "on_play_wins")
+    counts = pl.DataFrame([(f, *v) for f, v in acc.items()],
+                          schema={"faction": pl.String, **{c: pl.Int64 for c in cols}}, orient="row")  # fmt: skip
+    # the lengths of all games: the seatings' statistics pooled (their deck orders differ)
+    whole = functools.reduce(Stats.merge, [dataclasses.replace(s, decks=()) for s in results])
+    return dict(
+        table=_free_for_all_table(counts, n),
+        start_player=_stats_start_player(plan, results),
+        positions=_stats_positions(plan, results),
+        lengths=_lengths_frame([_stats_lengths(whole)], []),
+        games=None,
+        players=None,
+        stats=results,
     )
 
 
@@ -564,7 +780,8 @@ def matchups_text(result: Any) -> str:
     lines.append(
         f"start player wins {pct(sp['win_rate'])} {ci_text(sp['ci_low'], sp['ci_high'])} of "
         f"{sp['games']:,} games (even share {pct(sp['even_share'])}); "
-        "see .table, .start_player, .positions, .lengths, .games"
+        + ("see .table, .start_player, .positions, .lengths, .games" if result.rows else
+           "see .table, .start_player, .positions, .lengths, .stats (reductions: no per-game rows kept)")
     )
     return "\n".join(lines)
 
@@ -626,10 +843,12 @@ def plot_faction_bars(result: Any, path: Path) -> Path:
 
 def _length_rows(lengths: pl.DataFrame, keys: Sequence[str]) -> tuple[list[str], list[list[str]]]:
     headers = [*keys, "games", "turns mean", "turns p10-p50-p90", "rounds mean", "rounds p10-p50-p90"]
+    # a null quantile (reductions): among the games of TURN_BINS or more turns (rounds)
+    q = lambda v: f">={TURN_BINS}" if v is None else str(v)  # noqa: E731
     rows = [
         [*(r[k] for k in keys), f"{r['games']:,}", f"{r['turns_mean']:.1f}",
-         f"{r['turns_p10']}-{r['turns_p50']}-{r['turns_p90']}", f"{r['rounds_mean']:.1f}",
-         f"{r['rounds_p10']}-{r['rounds_p50']}-{r['rounds_p90']}"]
+         f"{q(r['turns_p10'])}-{q(r['turns_p50'])}-{q(r['turns_p90'])}", f"{r['rounds_mean']:.1f}",
+         f"{q(r['rounds_p10'])}-{q(r['rounds_p50'])}-{q(r['rounds_p90'])}"]
         for r in lengths.iter_rows(named=True)
     ]  # fmt: skip
     return headers, rows
@@ -738,6 +957,7 @@ def _run_matchups(args: argparse.Namespace, per_call: int, cluster: Any) -> Matc
         chunk_size=chunk_for(args, max(1, per_call)),
         progress=progress_enabled(args),
         cluster=cluster,
+        rows=args.rows,
     )
 
 
@@ -755,4 +975,8 @@ def add_command(sub: Any) -> None:
                    help="2 players: games per pair with each side starting (default: 2000)")  # fmt: skip
     lab_args(p, "2 players: games per cell (instead of --games-per-side); 3-4 players: "
                 "games in total, a multiple of 24 (default: 1920)", None)  # fmt: skip
+    p.add_argument("--rows", action=argparse.BooleanOptionalAction, default=None,
+                   help="keep the per-game rows (matchup_games/matchup_players tables) or, with "
+                        "--no-rows, only per-cell reductions: the same tables in memory that does "
+                        f"not grow with the games (default: rows up to {ROWS_AUTO_LIMIT:,} games)")  # fmt: skip
     p.set_defaults(func=_cmd_matchups)

@@ -31,6 +31,7 @@ import polars as pl
 from .. import _core
 from .._frames import card_records_frame, games_frame, players_frame, plays_frame
 from .._progress import Progress
+from .._reduce import Stats
 from .._validate import bot_label
 
 __all__ = [
@@ -52,8 +53,10 @@ __all__ = [
 #: What a cell's games are returned as: ``"frames"`` (the games, players and card-record
 #: tables, and plays when recorded, as polars DataFrames), ``"games"`` (the games table only)
 #: or ``"outcomes"`` (the core's raw per-game numpy columns: game, seed, winner (-1 none),
-#: turns, rounds, end_reason, start_player, actions; no conversion).
-OUTPUTS = ("frames", "games", "outcomes")
+#: turns, rounds, end_reason, start_player, actions; no conversion), or ``"stats"`` (a
+#: :class:`ketharmad._reduce.Stats` of integer counts, no rows: memory does not grow with the
+#: games; a cell's shards merge exactly, in plan order).
+OUTPUTS = ("frames", "games", "outcomes", "stats")
 
 ParamValue = Union[int, bool, str]
 
@@ -86,6 +89,8 @@ class Cell:
     def __post_init__(self) -> None:
         if self.output not in OUTPUTS:
             raise ValueError(f"cell output must be one of {', '.join(OUTPUTS)}, got {self.output!r}")
+        if self.output == "stats" and self.record_plays:
+            raise ValueError("a cell with output='stats' keeps no rows: it cannot record plays")
         if len(self.bots) != len(self.decks):
             raise ValueError(f"a cell needs one bot per seat: {len(self.decks)} decks, {len(self.bots)} bots")
         if self.games < 1 or self.first_game < 0:
@@ -183,9 +188,15 @@ def shards(plan: Plan, shard_size: Optional[int] = None, threads: Optional[int] 
             offset += n
 
 
-def run_shard(shard: Shard) -> Union[Frames, Outcomes]:
+def run_shard(shard: Shard) -> Union[Frames, Outcomes, Stats]:
     """Play one shard with the Rust batch and return it as its cell's ``output`` asks."""
     c = shard.cell
+    if c.output == "stats":
+        raw_stats = _core.simulate_stats(
+            c.card_text, list(c.decks), list(c.bots), shard.games, shard.seed, shard.threads,
+            dict(c.params), start_player=c.start_player, first_game=shard.first_game,
+        )  # fmt: skip
+        return Stats.from_core(raw_stats, c.decks)
     raw = _core.simulate(
         c.card_text, list(c.decks), list(c.bots), shard.games, shard.seed, shard.threads,
         dict(c.params), start_player=c.start_player, record_plays=c.record_plays,
@@ -226,8 +237,8 @@ def describe_shard(s: Shard) -> str:
 def _join(parts: list[Any], output: str) -> Any:
     if len(parts) == 1:
         return parts[0]
-    if parts and callable(getattr(parts[0], "merge", None)):
-        # a mergeable statistics object: merged in plan order
+    if output == "stats" or (parts and callable(getattr(parts[0], "merge", None))):
+        # a mergeable statistics object (integer sums): merged exactly, in plan order
         return functools.reduce(lambda a, b: a.merge(b), parts)
     if output == "outcomes":
         if not parts:
@@ -302,7 +313,8 @@ def run_plan(
 ) -> list[Any]:
     """Play every cell of ``plan`` and return one result per cell, in plan order: a
     :class:`Frames` (``output="frames"``/``"games"``) or :data:`Outcomes` (``"outcomes"``),
-    the concatenation of its shards' (:func:`merge_shards`).
+    the concatenation of its shards', or a :class:`~ketharmad._reduce.Stats` (``"stats"``),
+    the merge of its shards' (:func:`merge_shards`).
 
     ``shard_size``: games per shard (None: one shard per cell, or the executor's
     ``shard_games`` when it has one, as a cluster's does); results do not depend on it.
