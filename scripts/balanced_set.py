@@ -97,7 +97,10 @@ def main() -> None:
         "",
         f"ketharmad {ketharmad.__version__}, heuristic bots on every seat, seed {args.seed}, targets: "
         + ("the default bands (every 2-player pair 50 ± 5 %, every 4-player share 25 ± 4 %)" if args.targets is None else args.targets)
-        + f"; {res.games:,} games in {wall / 60:.1f} min on {os.cpu_count()} cores ({platform.machine()}).",
+        + (f"; {res.games:,} games in {wall / 60:.1f} min on {os.cpu_count()} cores ({platform.machine()})."
+           if res.games_played == res.games else
+           f"; {res.games:,} games. This page was written from the run's journal (`--journal`), so the"
+           " run's time is not measured here: docs/balance.md (\"Measured\") has it."),
         "",
         "## What changed",
         "",

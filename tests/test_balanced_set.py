@@ -18,6 +18,7 @@ from ketharmad._data import describe_card_data, load_card_data
 
 # the default targets of ketharmad.balance: 2 players 50 % +- 5, 4 players 25 % +- 4
 TWO_P_BAND, FOUR_P_BAND = 0.05, 0.04
+KEYWORD_FIELDS = {"scandal", "expose", "movement", "defector", "lone", "sympathy"}
 
 
 def balanced_edits() -> dict:
@@ -25,7 +26,11 @@ def balanced_edits() -> dict:
     d = ketharmad.parameters().select("name", "kind", pl.col("default_str").alias("draft"))
     b = ketharmad.parameters("balanced").select("name", pl.col("default_str").alias("balanced"))
     j = d.join(b, on="name", how="full", coalesce=True)
-    assert j["draft"].null_count() == 0 and j["balanced"].null_count() == 0, "the sets name other parameters"
+    assert j["draft"].null_count() == 0, "the balanced set names a parameter the draft does not"
+    # a keyword whose N is set to 0 is dropped from the card, and its parameter with it
+    gone = j.filter(pl.col("balanced").is_null())
+    assert set(gone["kind"]) <= {"int"} and all(n.split(".", 1)[1] in KEYWORD_FIELDS for n in gone["name"]), gone
+    j = j.with_columns(pl.col("balanced").fill_null("0"))
     diff = j.filter(pl.col("draft") != pl.col("balanced"))
     assert set(diff["kind"]) <= {"int"}, diff
     return {r["name"]: int(r["balanced"]) for r in diff.iter_rows(named=True)}
