@@ -409,10 +409,13 @@ class _Run:
         one sample); the best measured move is taken when it lowers the measured score. Each
         measured move replaces the model's per-step effect of that parameter and direction,
         so the model is re-fitted where the run is and effects that change with the balance
-        do not overshoot. An edited parameter may move again (no new edit). Ends when every
-        metric is in the inner part of its band on twice the games, no move helps two rounds
-        running, or the stage's budget is spent; then each edit is dropped in turn when the
-        rest scores as well on fresh games (pruning)."""
+        do not overshoot. An edited parameter may move again (no new edit). When every metric
+        is in band, the games per round double (up to ``DESCENT_REFINE`` times). When no move
+        helps two rounds running, every parameter is screened again from the current point
+        (once), then, with every edit used, the least useful edits are dropped (twice at
+        most). Ends when every metric is in the inner part of its band on the most games, no
+        move helps, or the stage's budget is spent; then each edit is dropped in turn when
+        the rest scores as well on fresh games (pruning)."""
         self.meter.stage = "descend"
         names = self.order
         eff: dict[tuple[str, int], np.ndarray] = {
