@@ -20,7 +20,10 @@ run here, one after the other, each on the core's thread pool with the GIL relea
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import functools
+import signal
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Optional, Union
@@ -274,31 +277,64 @@ def _cancel(executor: Any, futures: Sequence[Any]) -> None:
         f.cancel()
 
 
+@contextlib.contextmanager
+def _sigint_flag() -> Iterator[threading.Event]:
+    """While the body runs on the main thread with Python's default SIGINT handler, Ctrl-C
+    only sets the yielded flag: the waiting loop raises ``KeyboardInterrupt`` itself. (A
+    handler that raised could fire inside a garbage-collection callback of the cluster
+    client, where Python reports the exception as unraisable and drops it.)"""
+    flag = threading.Event()
+    installed = False
+    if threading.current_thread() is threading.main_thread():
+        try:
+            if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+                signal.signal(signal.SIGINT, lambda signum, frame: flag.set())
+                installed = True
+        except ValueError:  # not the main interpreter
+            installed = False
+    try:
+        yield flag
+    finally:
+        if installed:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def _run_on(executor: Any, work: list[Shard], meter: Optional[Progress]) -> list[Any]:
     """Submit every shard, advance ``meter`` as each finishes (in completion order) and
     return the results in ``work`` order; on the first failure (or Ctrl-C) cancel the rest
-    and raise (a failed shard as :class:`ShardError`)."""
+    and raise (a failed shard as :class:`ShardError`). The wait wakes every 100 ms, so
+    Ctrl-C is seen within that."""
     futures: list[Any] = []
     results: list[Any] = [None] * len(work)
-    try:
-        for s in work:
-            futures.append(executor.submit(run_shard, s))
-        where = {f: k for k, f in enumerate(futures)}
-        for f in concurrent.futures.as_completed(futures):
-            k = where[f]
-            try:
-                results[k] = f.result()
-            except concurrent.futures.CancelledError:
-                raise ShardError(f"shard cancelled: {describe_shard(work[k])}") from None
-            except Exception as e:
-                raise ShardError(
-                    f"shard failed: {describe_shard(work[k])}: {type(e).__name__}: {e}"
-                ) from e
-            if meter is not None:
-                meter.advance(work[k].games)
-    except BaseException:
-        _cancel(executor, futures)
-        raise
+    with _sigint_flag() as interrupted:
+        try:
+            for s in work:
+                if interrupted.is_set():
+                    raise KeyboardInterrupt
+                futures.append(executor.submit(run_shard, s))
+            where = {f: k for k, f in enumerate(futures)}
+            pending = set(futures)
+            while pending:
+                done, pending = concurrent.futures.wait(
+                    pending, timeout=0.1, return_when=concurrent.futures.FIRST_COMPLETED
+                )
+                if interrupted.is_set():
+                    raise KeyboardInterrupt
+                for f in sorted(done, key=lambda f: where[f]):
+                    k = where[f]
+                    try:
+                        results[k] = f.result()
+                    except concurrent.futures.CancelledError:
+                        raise ShardError(f"shard cancelled: {describe_shard(work[k])}") from None
+                    except Exception as e:
+                        raise ShardError(
+                            f"shard failed: {describe_shard(work[k])}: {type(e).__name__}: {e}"
+                        ) from e
+                    if meter is not None:
+                        meter.advance(work[k].games)
+        except BaseException:
+            _cancel(executor, futures)
+            raise
     return results
 
 
