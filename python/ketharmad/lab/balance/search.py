@@ -309,9 +309,6 @@ class _Run:
     ) -> list[Candidate]:
         self.meter.stage = "propose"
         M = len(self.metrics)
-        target = np.array([m.target for m in self.metrics])
-        lo = np.array([m.target - m.low for m in self.metrics])
-        hi = np.array([m.high - m.target for m in self.metrics])
         base = np.array([base_st[m.name].value for m in self.metrics])
         opts: list[tuple[str, int]] = []  # (name, steps)
         deltas = []
@@ -330,11 +327,7 @@ class _Run:
         D = np.array(deltas).reshape(len(opts), M)
 
         def score(pred: np.ndarray) -> np.ndarray:
-            # squared excess over the inner 60 % of each band (aim inside, with a margin)
-            dev = pred - target
-            half = np.where(dev >= 0, hi, lo)
-            over = np.maximum(0.0, np.abs(dev) / np.maximum(half, 1e-9) - 0.6)
-            return (over**2).sum(axis=-1)
+            return self._score(pred, 0.6)  # aim inside the inner 60 % of each band
 
         K = self.targets.max_edits
         N = self.targets.max_edits_per_card
