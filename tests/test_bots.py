@@ -64,3 +64,22 @@ def test_tournament_rejects_bad_input():
         ketharmad.tournament(["random"], games=10)
     with pytest.raises(ValueError):
         ketharmad.tournament(["random", "nonsense"], games=10)
+
+
+def test_tournament_reduces_each_shard_to_counts(monkeypatch):
+    """Issue 11 item 2: every shard of a tournament returns integer counts, not rows, so it
+    is not refused for memory (the rows of a batch this size would be), and its counts are
+    the rows' counts."""
+    from ketharmad import _api
+
+    monkeypatch.setattr(_api, "available_memory", lambda: 64 * 1024)  # 64 KiB "free"
+    with pytest.raises(ValueError, match="would need about"):
+        ketharmad.simulate(["ner", "tisza"], "random", games=400, seed=5)
+    res = ketharmad.tournament(["random", "heuristic"], decks=["ner", "tisza"], games=400, seed=5)
+    monkeypatch.undo()
+    w0 = ketharmad.simulate(["ner", "tisza"], ["random", "heuristic"], games=200, seed=5).games["winner"]
+    w1 = ketharmad.simulate(["ner", "tisza"], ["heuristic", "random"], games=200, seed=5).games["winner"]
+    row = res.pairs.row(0, named=True)
+    assert row["wins_a"] == int((w0 == 0).sum()) + int((w1 == 1).sum())
+    assert row["wins_b"] == int((w0 == 1).sum()) + int((w1 == 0).sum())
+    assert row["unfinished"] == w0.null_count() + w1.null_count()

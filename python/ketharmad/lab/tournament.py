@@ -14,7 +14,6 @@ from typing import Any, Optional, Union
 import polars as pl
 
 from .. import _core
-from .._api import check_memory
 from .._data import CardDataSource, describe_card_data, load_card_data
 from .._validate import _check_bot_spec, bot_label, check_decks, check_int, check_params, check_seed, check_threads
 from ..stats import rate, wilson_bounds
@@ -205,10 +204,10 @@ def tournament(
         for d, deck in enumerate(pairings):
             for a_seat in (0, 1):
                 seat_bots = [specs[i], specs[j]] if a_seat == 0 else [specs[j], specs[i]]
-                plan.add(cell(text, deck, seat_bots, params_, d * per_cell, per_cell, output="outcomes"))
+                plan.add(cell(text, deck, seat_bots, params_, d * per_cell, per_cell, output="stats"))
     plan.validate()
-    # every cell's raw outcome columns are kept until the counts are taken
-    check_memory(f"tournament(games={games_:,})", plan.games, 2, per_cell, tables=("games",))
+    # every shard reduces its games to integer counts (ketharmad._reduce.Stats): memory does
+    # not grow with the number of games
     start = time.perf_counter()
     with executor_for(executor, cluster) as ex:
         results = iter(run_plan(plan, threads=threads_, executor=ex))
@@ -219,11 +218,11 @@ def tournament(
         wa = wb = unf = total = 0
         for _deck in pairings:
             for a_seat in (0, 1):
-                w = next(results)["winner"]
-                wa += int((w == a_seat).sum())
-                wb += int((w == 1 - a_seat).sum())
-                unf += int((w < 0).sum())
-                total += len(w)
+                st = next(results)
+                wa += st.wins_seat[a_seat]
+                wb += st.wins_seat[1 - a_seat]
+                unf += st.unfinished
+                total += st.games
         rows.append({"bot_a": labels[i], "bot_b": labels[j], "games": total, "wins_a": wa,
                      "wins_b": wb, "unfinished": unf})
         wins[(i, j)] = wa + 0.5 * unf
