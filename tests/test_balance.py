@@ -351,3 +351,36 @@ def test_report_with_plots(tmp_path: Path) -> None:
         assert (tmp_path / png).stat().st_size > 1000
         assert f"({png})" in text
     assert "2p ner-tisza" in text
+
+
+def test_confirmation_moves_to_fresh_holdout_games_when_the_first_cannot_decide(monkeypatch) -> None:
+    """Confirm (docs/balance.md): when no candidate is confirmed on the first holdout but some
+    have every estimate in band and the budget pays for more, those are played on fresh
+    holdout blocks and judged on them alone; `after`, `before` and `holdout_games` are that
+    second holdout's."""
+    from ketharmad.lab.balance.evaluate import HOLDOUT_BLOCK
+
+    monkeypatch.setattr(_balance, "CONFIRM_FIRST", 1)
+    monkeypatch.setattr(_balance, "CONFIRM_SECOND", 16)
+    res = ketharmad.balance(SMALL, bots="random", budget=20_000, seed=2, robustness_bots=None)
+    assert any("fresh holdout games" in n for n in res.notes), res.notes
+    conf = res.history.filter(pl.col("stage") == "confirm")
+    first = f"{HOLDOUT_BLOCK}-{HOLDOUT_BLOCK + 1}"
+    second = f"{HOLDOUT_BLOCK + 1}-{HOLDOUT_BLOCK + 17}"  # the next 16 blocks, none of the first
+    assert set(conf["blocks"]) == {first, second}
+    assert res.holdout_games == 16 * 200 == conf.filter(pl.col("blocks") == second)["games"][0]
+    best = ketharmad.lab.balance.evaluate.point_key(res.best_point)
+    for table, point in ((res.after, best), (res.before, "{}")):
+        row = conf.filter((pl.col("blocks") == second) & (pl.col("point") == point)).row(0, named=True)
+        assert table["games"].to_list() == [16 * 100] * table.height  # 100 games a block per pair metric
+        for r in table.iter_rows(named=True):
+            assert r["value"] == pytest.approx(row[f"m:{r['metric']}"], abs=1e-12)
+
+
+def test_confirmation_on_the_first_holdout_when_it_decides(monkeypatch) -> None:
+    """Without room for a second holdout the first one decides, as before."""
+    monkeypatch.setattr(_balance, "CONFIRM_SECOND", 0)
+    res = ketharmad.balance(SMALL, bots="random", budget=20_000, seed=2, robustness_bots=None)
+    assert not any("fresh holdout games" in n for n in res.notes)
+    conf = res.history.filter(pl.col("stage") == "confirm")
+    assert conf["blocks"].n_unique() == 1

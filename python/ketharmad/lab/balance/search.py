@@ -69,6 +69,11 @@ DESCENT_INNER = 0.5
 DESCENT_BLOCKS = 8
 DESCENT_REFINE = 2
 DESCENT_RESCREENS = 1
+#: Confirm: the first holdout's blocks a point (at most, in screen blocks), the candidates
+#: that go on to a second, fresh holdout, and its blocks a point (at most).
+CONFIRM_FIRST = 128
+CONFIRM_SURVIVORS = 3
+CONFIRM_SECOND = 512
 
 #: Test hook: called with the number of evaluations played so far after each one is journaled.
 _after_evaluation: Optional[Callable[[int], None]] = None
@@ -1008,28 +1013,62 @@ def _balance(run: _Run, tg: Targets, space: list[ParamSpace], seed: int, alt_bot
     pool = run.search(descent + proposals, effects, base_st, seed)
     finalists = run.race(pool) if pool else []
 
-    # ---- confirm on holdout blocks
+    # ---- confirm on holdout blocks (docs/balance.md, "Confirm")
     run.meter.stage = "confirm"
     z_sim = _z(0.05 / len(metrics))  # simultaneous 95 % over the metrics (Bonferroni)
     remaining = max(0, run.budget - run.used)
     n_eval = len(finalists) + 1
     per_ablation = max((len(c.point) for c in finalists), default=0)
     h = max(2 * s, remaining // max(1, (n_eval + per_ablation) * run.G * 2))
-    h = min(h, 128 * s)
+    h = min(h, CONFIRM_FIRST * s)
     hold = [(HOLDOUT_BLOCK, HOLDOUT_BLOCK + h)]
     base_vec = run.vectors({}, hold, "confirm")
     base_hold = run.st(base_vec)
+
+    def in_band(st: Mapping[str, MetricStats]) -> bool:
+        return all(
+            m.low <= st[m.name].value - z_sim * st[m.name].se and st[m.name].value + z_sim * st[m.name].se <= m.high
+            for m in metrics
+        )
+
     confirmed = {}
     hold_st = {}
     # the starting point competes too: if it already meets every band, no edit is needed
     finalists = [Candidate({}, "baseline"), *[c for c in finalists if c.point]]
     for c in finalists:
-        st = run.st(run.vectors(c.point, hold, "confirm"))
+        st = run.st(run.vectors(c.point, hold, "confirm")) if c.point else base_hold
         hold_st[c.key] = st
-        confirmed[c.key] = all(
-            m.low <= st[m.name].value - z_sim * st[m.name].se and st[m.name].value + z_sim * st[m.name].se <= m.high
-            for m in metrics
-        )
+        confirmed[c.key] = in_band(st)
+    confirm_games = h * run.G
+    # a second, fresh holdout when the budget pays for a bigger one: the first holdout only
+    # selects the candidates whose every estimate is in band; confirmation is then judged on
+    # the new blocks alone (independent of that selection, so still simultaneous 95 %)
+    contending = sorted(
+        (c for c in finalists if all(m.low <= hold_st[c.key][m.name].value <= m.high for m in metrics)),
+        key=lambda c: (-(_summary(metrics, hold_st[c.key])["p_all_in_band"] >= 0.5), len(c.point),
+                       -_summary(metrics, hold_st[c.key])["p_all_in_band"], c.key),
+    )[:CONFIRM_SURVIVORS]  # fmt: skip
+    reserve = (per_ablation * h + (2 + per_ablation) * s) * run.G
+    second = [c for c in contending if c.point] if contending and not any(confirmed.values()) else []
+    if second:
+        h2 = min(CONFIRM_SECOND * s, max(0, run.budget - run.used - reserve) // ((len(second) + 1) * run.G))
+        if h2 >= 2 * h:
+            hold2 = [(HOLDOUT_BLOCK + h, HOLDOUT_BLOCK + h + h2)]
+            run.notes.append(
+                f"no candidate was confirmed on the first {h * run.G:,} holdout games a point; "
+                f"{len(second)} candidate(s) with every estimate in band played on {h2 * run.G:,} "
+                "fresh holdout games a point and judged on those alone"
+            )
+            base_vec = run.vectors({}, hold2, "confirm")
+            base_hold = run.st(base_vec)
+            hold_st[Candidate({}, "baseline").key] = base_hold
+            confirmed[Candidate({}, "baseline").key] = in_band(base_hold)
+            for c in second:
+                st = run.st(run.vectors(c.point, hold2, "confirm"))
+                hold_st[c.key] = st
+                confirmed[c.key] = in_band(st)
+            confirm_games = h2 * run.G
+            finalists = [Candidate({}, "baseline"), *second]
     order = sorted(finalists, key=lambda c: (len(c.point), _total_change(c.point, spc), c.key))
     best = next((c for c in order if confirmed[c.key]), None)
     best_confirmed = best is not None
@@ -1044,8 +1083,9 @@ def _balance(run: _Run, tg: Targets, space: list[ParamSpace], seed: int, alt_bot
             ),
         )  # fmt: skip
         run.notes.append("no candidate was confirmed on the holdout games: best is the most likely one, unconfirmed")
-    best_vec = run.vectors(best.point, hold, "confirm") if best.point else base_vec
-    best_st = run.st(best_vec)
+    best_st = hold_st[best.key]
+    # the ablation pairs on the first holdout (every finalist was played there)
+    best_vec = run.ev.vectors(best.point, hold)
 
     # ---- ablation: each edit removed in turn, paired on the holdout games
     z95 = _z(0.05)
@@ -1058,7 +1098,7 @@ def _balance(run: _Run, tg: Targets, space: list[ParamSpace], seed: int, alt_bot
         eff = {m.name: paired(m, best_vec[m.name], vec[m.name]) for m in metrics}
         top = max(metrics, key=lambda m: (abs(eff[m.name].value) / max(m.tolerance, 1e-9), m.name))
         e = eff[top.name]
-        loss_with = _summary(metrics, best_st)["loss"]
+        loss_with = _summary(metrics, run.st(best_vec))["loss"]
         loss_without = _summary(metrics, run.st(vec))["loss"]
         rows.append(
             {
@@ -1186,6 +1226,6 @@ def _balance(run: _Run, tg: Targets, space: list[ParamSpace], seed: int, alt_bot
         "overrides": {**run.ev.base_params, **best.point},
         "notes": run.notes,
         "space": [p.name for p in space],
-        "holdout_games": h * run.G,
+        "holdout_games": confirm_games,
         "screen_games": s * run.G,
     }
