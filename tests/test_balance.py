@@ -384,3 +384,27 @@ def test_confirmation_on_the_first_holdout_when_it_decides(monkeypatch) -> None:
     assert not any("fresh holdout games" in n for n in res.notes)
     conf = res.history.filter(pl.col("stage") == "confirm")
     assert conf["blocks"].n_unique() == 1
+
+
+@pytest.mark.parametrize("with_journal", [False, True])
+def test_a_bounded_cache_gives_the_same_run(tmp_path: Path, monkeypatch, with_journal: bool) -> None:
+    """Issue 11 item 2: the evaluator keeps at most CACHE_BYTES of outcomes in memory and the
+    journal only each entry's place in its file; an evaluation that left the cache is read
+    back from the journal or played again, and the run is the same."""
+    from ketharmad.lab.balance import evaluate as _ev
+
+    kw = dict(bots="random", budget=6_000, seed=5, robustness_bots=None)
+    full = ketharmad.balance(SMALL, journal=tmp_path / "a.jsonl" if with_journal else None, **kw)
+    monkeypatch.setattr(_ev, "CACHE_BYTES", 1)  # keep one evaluation only
+    small = ketharmad.balance(SMALL, journal=tmp_path / "b.jsonl" if with_journal else None, **kw)
+    assert small.best_point == full.best_point
+    assert small.history.equals(full.history) and small.proposals.equals(full.proposals)
+    assert small.edits.equals(full.edits) and small.after.equals(full.after)
+    if with_journal:
+        assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+        j = _ev.Journal(tmp_path / "b.jsonl", {})  # an index of offsets, no entries in memory
+        lines = (tmp_path / "b.jsonl").read_bytes().count(b"\n")
+        assert not hasattr(j, "entries") and len(j.index) == lines - 1 > 0
+        key = next(iter(j.index))
+        assert j.get(key)["key"] == key
+        j.close()

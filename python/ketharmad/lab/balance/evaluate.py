@@ -8,7 +8,11 @@ plays exactly the same games on the same blocks (common random numbers) and the 
 blocks (from :data:`HOLDOUT_BLOCK` on) are games no search stage ever sees.
 
 Outcomes are cached in memory and in the journal (:class:`Journal`), keyed by (bots,
-point, block range), so a resumed run replays no finished evaluation.
+point, block range), so a resumed run replays no finished evaluation. Memory does not grow
+with the run: the in-memory cache keeps at most :data:`CACHE_BYTES` of outcomes (least
+recently used first out), and the journal keeps only each entry's place in its file. An
+evaluation that left the cache is read back from the journal, or played again without one
+(the same games: every game is a pure function of its seed and index).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import itertools
 import json
 import os
 import zlib
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
@@ -40,6 +45,8 @@ HOLDOUT_BLOCK = 1 << 24
 DESCENT_BLOCK = 1 << 20
 _FOUR_P_CELL0 = 64  # 4-player cells come after every 2-player cell
 JOURNAL_VERSION = 1
+#: Most bytes of per-game outcomes the evaluator keeps in memory (5 bytes a game).
+CACHE_BYTES = 256 * 1024**2
 
 
 def point_key(point: Mapping[str, Any]) -> str:
@@ -66,61 +73,79 @@ class Journal:
 
     def __init__(self, path: "os.PathLike[str] | str", header: dict[str, Any]) -> None:
         self.path = os.fspath(path)
-        self.entries: dict[str, dict[str, Any]] = {}
+        # key -> (offset, length) of its line: entries are read back from the file on demand,
+        # so the journal's memory does not grow with the games it holds
+        self.index: dict[str, tuple[int, int]] = {}
         header = {"journal": "ketharmad-balance", "version": JOURNAL_VERSION, **header}
         exists = os.path.exists(self.path) and os.path.getsize(self.path) > 0
         if exists:
             with open(self.path, "rb") as f:
-                data = f.read()
-            end = data.rfind(b"\n") + 1
-            lines = data[:end].decode("utf-8", errors="replace").splitlines()
-            if not lines:
-                raise ValueError(f"journal {self.path} has no complete header line")
-            try:
-                old = json.loads(lines[0])
-            except json.JSONDecodeError:
-                raise ValueError(f"journal {self.path} is not a ketharmad balance journal") from None
-            if not isinstance(old, dict) or old.get("journal") != "ketharmad-balance":
-                raise ValueError(f"journal {self.path} is not a ketharmad balance journal")
-            diff = [k for k in header if old.get(k) != header[k]]
-            if diff:
-                raise ValueError(
-                    f"journal {self.path} belongs to another run (different {', '.join(diff)}); "
-                    "resume with the same card data, seed and bots, or use a new journal file"
-                )
-            for line in lines[1:]:
+                first = f.readline()
+                if not first.endswith(b"\n"):
+                    raise ValueError(f"journal {self.path} has no complete header line")
                 try:
-                    e = json.loads(line)
+                    old = json.loads(first.decode("utf-8", errors="replace"))
                 except json.JSONDecodeError:
-                    continue
-                self.entries[e["key"]] = e
-            if end < len(data):  # a partial last line from an interrupted write
+                    raise ValueError(f"journal {self.path} is not a ketharmad balance journal") from None
+                if not isinstance(old, dict) or old.get("journal") != "ketharmad-balance":
+                    raise ValueError(f"journal {self.path} is not a ketharmad balance journal")
+                diff = [k for k in header if old.get(k) != header[k]]
+                if diff:
+                    raise ValueError(
+                        f"journal {self.path} belongs to another run (different {', '.join(diff)}); "
+                        "resume with the same card data, seed and bots, or use a new journal file"
+                    )
+                end = len(first)
+                for line in f:  # one line at a time: memory does not grow with the file
+                    if not line.endswith(b"\n"):
+                        break  # a partial last line from an interrupted write
+                    try:
+                        e = json.loads(line.decode("utf-8", errors="replace"))
+                        self.index[e["key"]] = (end, len(line))
+                    except (json.JSONDecodeError, KeyError, TypeError):
+                        pass
+                    end += len(line)
+            if end < os.path.getsize(self.path):
                 with open(self.path, "r+b") as f:
                     f.truncate(end)
-            self._f = open(self.path, "a", encoding="utf-8")
+            self._f = open(self.path, "ab")
         else:
             d = os.path.dirname(os.path.abspath(self.path))
             os.makedirs(d, exist_ok=True)
-            self._f = open(self.path, "w", encoding="utf-8")
+            self._f = open(self.path, "wb")
             self._write(header)
+        self._r: Any = None
 
-    def _write(self, obj: dict[str, Any]) -> None:
-        self._f.write(json.dumps(obj, separators=(",", ":")) + "\n")
+    def _write(self, obj: dict[str, Any]) -> tuple[int, int]:
+        line = (json.dumps(obj, separators=(",", ":")) + "\n").encode("utf-8")
+        pos = self._f.tell()
+        self._f.write(line)
         self._f.flush()
+        return pos, len(line)
 
     def get(self, key: str) -> Optional[dict[str, Any]]:
-        return self.entries.get(key)
+        at = self.index.get(key)
+        if at is None:
+            return None
+        if self._r is None:
+            self._r = open(self.path, "rb")
+        self._r.seek(at[0])
+        return json.loads(self._r.read(at[1]).decode("utf-8"))
 
     def add(self, key: str, entry: dict[str, Any]) -> None:
-        entry = {"key": key, **entry}
-        self._write(entry)
-        self.entries[key] = entry
+        self.index[key] = self._write({"key": key, **entry})
 
     def close(self) -> None:
-        try:
-            self._f.close()
-        except OSError:
-            pass
+        for f in (self._f, self._r):
+            try:
+                if f is not None:
+                    f.close()
+            except OSError:
+                pass
+
+
+def _nbytes(out: Mapping[str, Mapping[str, np.ndarray]]) -> int:
+    return sum(a.nbytes for cell in out.values() for a in cell.values())
 
 
 class _GamesCallback:
@@ -195,7 +220,10 @@ class Evaluator:
         self.seatings = list(itertools.permutations(factions, 4)) if targets.four_player else []
         for s, seating in enumerate(self.seatings):
             self.cells.append(Cell(f"4p/{s}", _FOUR_P_CELL0 + s, list(seating), 0, games_4p))
-        self.cache: dict[str, dict[str, dict[str, np.ndarray]]] = {}
+        self.cache: OrderedDict[str, dict[str, dict[str, np.ndarray]]] = OrderedDict()
+        self.cache_bytes = 0
+        self._played: set[str] = set()
+        self.replayed_games = 0  # games played again after their outcomes left the cache
         self.evaluations = 0  # evaluations played now (not from the journal)
         self.games_played = 0
 
@@ -224,6 +252,7 @@ class Evaluator:
         key = json.dumps([bots, point_key(point), b0, b1, [c.key for c in self.cells]], sort_keys=True)
         hit = self.cache.get(key)
         if hit is not None:
+            self.cache.move_to_end(key)
             return hit
         entry = self.journal.get(key) if self.journal is not None else None
         if entry is not None:
@@ -246,8 +275,12 @@ class Evaluator:
                     "winner": np.asarray(g["winner"], dtype=np.int8),
                     "turns": np.asarray(g["turns"], dtype=np.int32),
                 }
-            self.evaluations += 1
-            self.games_played += (b1 - b0) * self.games_per_block()
+            if key in self._played:  # left the cache and no journal: the same games again
+                self.replayed_games += (b1 - b0) * self.games_per_block()
+            else:
+                self._played.add(key)
+                self.evaluations += 1
+                self.games_played += (b1 - b0) * self.games_per_block()
             if self.journal is not None:
                 self.journal.add(
                     key,
@@ -260,6 +293,10 @@ class Evaluator:
                     },
                 )
         self.cache[key] = out
+        self.cache_bytes += _nbytes(out)
+        while self.cache_bytes > CACHE_BYTES and len(self.cache) > 1:
+            _, gone = self.cache.popitem(last=False)
+            self.cache_bytes -= _nbytes(gone)
         return out
 
     # ------------------------------------------------------------ metrics
