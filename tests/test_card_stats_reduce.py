@@ -262,3 +262,24 @@ def test_counts_run_where_rows_are_refused_under_an_address_space_limit() -> Non
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     assert out["rows"].startswith("ValueError: ") and "would need about" in out["rows"], out["rows"]
     assert out["counts"] == [games, games, 2 * games, games]
+
+
+def test_run_plan_merges_reductions_as_they_come_in_in_plan_order() -> None:
+    from ketharmad.lab.plan import _Collected, merge_shards
+
+    plan = _counts_plan([(0, 90), (90, 40)])
+    work = list(shards(plan, 20))
+    got = [run_shard(s) for s in work]
+    col = _Collected(plan, work)
+    for k in reversed(range(len(work))):  # the last shard first: every one waits for the first
+        col.put(k, got[k])
+    assert not col.early and all(r is None for r in col.kept)  # nothing kept per shard
+    assert col.results() == merge_shards(plan, work, got)
+    assert [c.games for c in col.results()] == [90, 40]
+    # rows are kept and concatenated as before
+    rows_plan = Plan(5, [cell(TEXT, TWO_P, ["random"] * 2, {}, 0, 30, output="games")])
+    rows_work = list(shards(rows_plan, 7))
+    col = _Collected(rows_plan, rows_work)
+    for k in (2, 0, 4, 1, 3):
+        col.put(k, run_shard(rows_work[k]))
+    assert col.results()[0].games["game"].to_list() == list(range(30))
