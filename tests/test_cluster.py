@@ -95,6 +95,20 @@ def test_card_stats_equal_local(client) -> None:
     assert local.table.height > 0 and local.table.equals(on.table)
 
 
+def test_card_stats_counts_on_the_cluster_equal_local(client) -> None:
+    # the run form: every shard counts its card records and plays on its worker and only the
+    # counts come back; the table equals card_stats of the local batch of the same games
+    kw = dict(bots="heuristic", games=800, seed=5)
+    for decks in (["ner", "tisza"], ["ner", "tisza", "osszefogas", "radikalisok"]):
+        local = ketharmad.card_stats(ketharmad.simulate(decks, record_plays=True, **kw))
+        on = ketharmad.card_stats(decks=decks, **kw, cluster=client, chunk_size=150, rows=False)
+        assert on.batch is None and on.counts == local.counts
+        assert local.table["play_count"].sum() > 0 and local.table.equals(on.table)
+    # the cluster's default shard size (one shard of these 800 games) and a thread count
+    again = ketharmad.card_stats(decks=decks, **kw, cluster=client, threads=2, rows=False)
+    assert again.table.equals(local.table)
+
+
 def test_balance_equals_local(client, tmp_path) -> None:
     kw = dict(bots="random", budget=3000, seed=1, robustness_bots=None)
     local = ketharmad.balance(SMALL_TARGETS, journal=tmp_path / "a.jsonl", **kw)

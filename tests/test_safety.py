@@ -234,7 +234,7 @@ def test_batches_too_large_for_memory_are_refused_not_aborted() -> None:
     [
         ["simulate", "--games", str(10**12)],
         ["matchups", "--games-per-side", str(10**11), "--rows"],
-        ["card-stats", "--games", str(10**12)],
+        ["card-stats", "--games", str(10**12), "--rows"],
     ],
 )
 def test_cli_refuses_a_batch_too_large_for_memory(argv: list[str]) -> None:

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Optional, Union
 
+import numpy as np
 import polars as pl
 
 from . import _core
@@ -26,7 +27,7 @@ from ._data import CardDataSource, load_card_data
 from ._validate import bot_label, check_bots, check_decks, check_int, check_params, check_seed, check_threads
 from .stats import wilson_bounds
 
-__all__ = ["Stats", "simulate_stats", "TURN_BINS"]
+__all__ = ["Stats", "simulate_stats", "TURN_BINS", "CardCounts", "expand_bits", "CARD_SETS", "N_CARD_BITS"]
 
 #: Bins of the game-length histograms: ``turns_hist[t]`` (``rounds_hist[t]``) counts games of
 #: ``t`` turns (rounds) for ``t < TURN_BINS``; bin ``TURN_BINS`` counts the longer ones.
@@ -218,3 +219,185 @@ def simulate_stats(
         text, decks_, bots_, games_, seed_, threads_, params_, start_player=start_, first_game=first_
     )
     return Stats.from_core(raw, decks_)
+
+
+# ---------------------------------------------------------------- card-record counts
+
+#: The card sets counted per (faction, card): the kept opening hand, the cards drawn later, the
+#: two together (in hand) and the cards played from hand or recruited.
+CARD_SETS = ("opening", "drawn", "in_hand", "played")
+#: Bits of a card set: card-definition indices 0..127 (bit k is row k of ``ketharmad.cards()``).
+N_CARD_BITS = 128
+#: Card-record rows expanded at once (each takes 128 bytes per set while expanded).
+_CHUNK_ROWS = 1 << 17
+
+
+def expand_bits(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """``(n, 128)`` bool matrix of two uint64 halves: column k is bit k of the 128-bit set
+    (``lo`` holds bits 0..63, ``hi`` 64..127)."""
+    lo_ = np.ascontiguousarray(lo, dtype="<u8")
+    hi_ = np.ascontiguousarray(hi, dtype="<u8")
+    n = lo_.shape[0]
+    raw = np.empty((n, 16), dtype=np.uint8)
+    raw[:, :8] = lo_.view(np.uint8).reshape(n, 8)
+    raw[:, 8:] = hi_.view(np.uint8).reshape(n, 8)
+    return np.unpackbits(raw, axis=1, bitorder="little").view(bool)
+
+
+def count_card_sets(part: pl.DataFrame) -> tuple[int, int, np.ndarray]:
+    """The card-record rows of one faction counted: ``(seat_games, wins, counts)`` where
+    ``counts[s, 0, k]`` is how many rows' set ``CARD_SETS[s]`` holds card k and
+    ``counts[s, 1, k]`` how many of those the seat won. Expands ``_CHUNK_ROWS`` rows at a
+    time, so memory stays bounded."""
+    n = part.height
+    won_all = part["won"].to_numpy().astype(bool)
+    sets = {name: (part[f"{name}_lo"].to_numpy(), part[f"{name}_hi"].to_numpy())
+            for name in ("opening", "drawn", "played")}  # fmt: skip
+    acc = np.zeros((len(CARD_SETS), 2, N_CARD_BITS), np.int64)
+    for start in range(0, n, _CHUNK_ROWS):
+        sl = slice(start, min(n, start + _CHUNK_ROWS))
+        won = won_all[sl]
+        bits = {name: expand_bits(lo[sl], hi[sl]) for name, (lo, hi) in sets.items()}
+        bits["in_hand"] = bits["opening"] | bits["drawn"]
+        for s, name in enumerate(CARD_SETS):
+            b = bits[name]
+            acc[s, 0] += np.count_nonzero(b, axis=0)
+            acc[s, 1] += np.count_nonzero(b[won], axis=0)
+    return n, int(won_all.sum()), acc
+
+
+def card_sets_frame(faction: str, seat_games: int, wins: int, counts: np.ndarray) -> pl.DataFrame:
+    """128 rows (card indices) of one faction's counts: ``faction, card_index, deck_games,
+    deck_wins`` and ``<set>_games, <set>_wins`` for every set of :data:`CARD_SETS`."""
+    cols: dict[str, Any] = {
+        "faction": [faction] * N_CARD_BITS,
+        "card_index": np.arange(N_CARD_BITS, dtype=np.int64),
+        "deck_games": np.full(N_CARD_BITS, seat_games, np.int64),
+        "deck_wins": np.full(N_CARD_BITS, wins, np.int64),
+    }
+    for s, name in enumerate(CARD_SETS):
+        cols[f"{name}_games"] = np.asarray(counts[s, 0], np.int64)
+        cols[f"{name}_wins"] = np.asarray(counts[s, 1], np.int64)
+    return pl.DataFrame(cols)
+
+
+@dataclass(frozen=True, eq=False)
+class CardCounts:
+    """Integer card-record counts of games of one deck list: what
+    :func:`ketharmad.card_stats` needs, without the rows. Faction axes follow
+    ``ketharmad.FACTIONS``; card axes are card-definition indices 0..127.
+
+    Attributes:
+        decks: the faction of every seat.
+        games: games counted.
+        plays_recorded: whether the plays were counted (``play_count``, ``turn_sum``; all
+            zero otherwise).
+        deck: ``(factions, 2)``: seat-games of each faction and how many it won.
+        sets: ``(factions, len(CARD_SETS), 2, 128)``: ``sets[f, s, 0, k]`` seat-games of
+            faction f whose card set ``CARD_SETS[s]`` held card k, ``sets[f, s, 1, k]`` those
+            won.
+        play_count: ``(factions, 128)``: plays of card k by a seat of faction f.
+        turn_sum: ``(factions, 128)``: the sum of those plays' turns (so the mean turn is
+            ``turn_sum / play_count``, exact up to the final division).
+    """
+
+    decks: tuple[str, ...]
+    games: int
+    plays_recorded: bool
+    deck: np.ndarray
+    sets: np.ndarray
+    play_count: np.ndarray
+    turn_sum: np.ndarray
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @classmethod
+    def empty(cls, decks: Sequence[str], plays_recorded: bool = True) -> CardCounts:
+        """No games yet (the identity of :meth:`merge`)."""
+        f = len(_core.FACTIONS)
+        z = lambda *shape: np.zeros(shape, np.int64)  # noqa: E731
+        return cls(tuple(decks), 0, plays_recorded, z(f, 2), z(f, len(CARD_SETS), 2, N_CARD_BITS),
+                   z(f, N_CARD_BITS), z(f, N_CARD_BITS))  # fmt: skip
+
+    @classmethod
+    def from_frames(
+        cls,
+        card_records: pl.DataFrame,
+        plays: Optional[pl.DataFrame],
+        decks: Sequence[str],
+        card_ids: Sequence[str],
+        games: Optional[int] = None,
+    ) -> CardCounts:
+        """The counts of a batch's (or a shard's) ``card_records`` and ``plays`` (None: plays
+        not recorded) frames, as :func:`ketharmad.simulate` returns them; ``card_ids``: the
+        card ids in card-definition order (the plays name cards by id). ``games`` defaults to
+        the records' rows over the seats."""
+        if len(card_ids) > N_CARD_BITS:
+            raise ValueError(f"card sets hold {N_CARD_BITS} cards, the card data has {len(card_ids)}")
+        factions = {f: i for i, f in enumerate(_core.FACTIONS)}
+        out = cls.empty(decks, plays is not None)
+        for (faction,), part in card_records.partition_by("faction", as_dict=True).items():
+            if faction not in factions:
+                raise ValueError(f"card records of an unknown faction {faction!r}")
+            n, wins, acc = count_card_sets(part)
+            out.deck[factions[faction]] += (n, wins)
+            out.sets[factions[faction]] += acc
+        if plays is not None and plays.height:
+            index = {c: k for k, c in enumerate(card_ids)}
+            per = plays.group_by("faction", "card").agg(
+                n=pl.len().cast(pl.Int64), t=pl.col("turn").cast(pl.Int64).sum()
+            )
+            for faction, card, n, t in per.iter_rows():
+                if faction not in factions or card not in index:
+                    raise ValueError(f"a play of an unknown faction or card: {faction!r}, {card!r}")
+                out.play_count[factions[faction], index[card]] += n
+                out.turn_sum[factions[faction], index[card]] += t
+        n_games = card_records.height // max(1, len(decks)) if games is None else games
+        return cls(out.decks, int(n_games), out.plays_recorded, out.deck, out.sets, out.play_count, out.turn_sum)
+
+    def merge(self, other: CardCounts) -> CardCounts:
+        """The counts of both sets of games (exact; ``ValueError`` for other decks or when
+        only one of them counted plays)."""
+        if not isinstance(other, CardCounts):
+            raise ValueError(f"can only merge CardCounts, got {type(other).__name__}")
+        if other.decks != self.decks:
+            raise ValueError(f"cannot merge card counts of decks {list(other.decks)} into {list(self.decks)}")
+        if other.plays_recorded != self.plays_recorded:
+            raise ValueError("cannot merge card counts with plays into card counts without plays")
+        return CardCounts(
+            self.decks, self.games + other.games, self.plays_recorded, self.deck + other.deck,
+            self.sets + other.sets, self.play_count + other.play_count, self.turn_sum + other.turn_sum,
+        )  # fmt: skip
+
+    __add__ = merge
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CardCounts):
+            return NotImplemented
+        return (
+            self.decks == other.decks
+            and self.games == other.games
+            and self.plays_recorded == other.plays_recorded
+            and all(np.array_equal(getattr(self, k), getattr(other, k))
+                    for k in ("deck", "sets", "play_count", "turn_sum"))
+        )  # fmt: skip
+
+    def frame(self) -> pl.DataFrame:
+        """One row per faction played (``ketharmad.FACTIONS`` order) and card index
+        (0..127): ``faction, card_index, deck_games, deck_wins, opening_games, opening_wins,
+        drawn_games, drawn_wins, in_hand_games, in_hand_wins, played_games, played_wins``
+        (the columns of ``card_set_counts``), ``play_count`` and ``turn_sum`` (null when plays
+        were not recorded)."""
+        parts = []
+        for i, faction in enumerate(_core.FACTIONS):
+            if self.deck[i, 0] == 0:
+                continue
+            part = card_sets_frame(faction, int(self.deck[i, 0]), int(self.deck[i, 1]), self.sets[i])
+            if self.plays_recorded:
+                part = part.with_columns(play_count=pl.Series(self.play_count[i]), turn_sum=pl.Series(self.turn_sum[i]))
+            else:
+                part = part.with_columns(play_count=pl.lit(None, pl.Int64), turn_sum=pl.lit(None, pl.Int64))
+            parts.append(part)
+        if not parts:
+            raise ValueError("no card records counted")
+        return pl.concat(parts)

@@ -1,10 +1,17 @@
-"""Per-card win-rate statistics in the style of 17lands, from a batch's card records.
+"""Per-card win-rate statistics in the style of 17lands, from card records.
 
 The core records three 128-bit card sets per game and seat (kept opening hand, drawn later,
 played or recruited); bit k is card-definition k, the k-th row of ``ketharmad.cards()``.
-Here they are expanded with numpy (``unpackbits`` over the uint64 halves, a chunk of rows at
-a time, so memory stays bounded) into per-card counts, and polars turns the counts into
+They are counted per faction and card (:class:`ketharmad._reduce.CardCounts`: numpy
+``unpackbits`` over the uint64 halves, a chunk of rows at a time, so memory stays bounded),
+together with each card's plays and the sum of their turns, and polars turns the counts into
 rates with Wilson intervals.
+
+:func:`card_stats` takes a batch (a :class:`ketharmad.SimResult`) or plays the games itself
+(``decks=``): then every shard of the plan runner counts its own games where it runs
+(``output="card_counts"``, on an executor or a Dask cluster too) and only the counts come
+back, merged exactly, so memory does not grow with the number of games. Both give the same
+table, bit for bit.
 """
 
 from __future__ import annotations
@@ -12,73 +19,50 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Optional, Union
 
-import numpy as np
 import polars as pl
 
 from .. import _core
-from .._data import CardDataSource, load_card_data
+from .._data import CardDataSource, describe_card_data, load_card_data
+from .._progress import Progress
+from .._reduce import N_CARD_BITS, CardCounts, card_sets_frame, count_card_sets, expand_bits
 from .._report import ci_text, format_table, pct, signed_pct
+from .._validate import check_bots, check_decks, check_flag, check_int, check_params, check_seed, check_threads
 from ..stats import Z95, rate, wilson_bounds
 from .cli import check_out, chunk_for, cluster_for, finish, progress_enabled
+from .cluster import check_cluster_arg, executor_for
+from .plan import Plan, card_ids, cell, run_plan
 from .report import _figure, _provenance_md, _save, md_table
 from .result import LabResult
 
-__all__ = ["card_stats", "CardStatsResult", "expand_bits", "card_set_counts"]
+__all__ = ["card_stats", "CardStatsResult", "expand_bits", "card_set_counts", "ROWS_AUTO_LIMIT", "SHARD_GAMES"]
 
-N_BITS = 128
-#: Rows expanded at once (each row takes 128 bytes per set while expanded).
-_CHUNK_ROWS = 1 << 17
+N_BITS = N_CARD_BITS
 #: The Newsfeed cards' faction label in the card table; they are recruited, never drawn.
 NEWSFEED = "newsfeed"
-
-
-def expand_bits(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    """``(n, 128)`` bool matrix of two uint64 halves: column k is bit k of the 128-bit set
-    (``lo`` holds bits 0..63, ``hi`` 64..127)."""
-    lo_ = np.ascontiguousarray(lo, dtype="<u8")
-    hi_ = np.ascontiguousarray(hi, dtype="<u8")
-    n = lo_.shape[0]
-    raw = np.empty((n, 16), dtype=np.uint8)
-    raw[:, :8] = lo_.view(np.uint8).reshape(n, 8)
-    raw[:, 8:] = hi_.view(np.uint8).reshape(n, 8)
-    return np.unpackbits(raw, axis=1, bitorder="little").view(bool)
+#: ``card_stats(decks=..., rows=None)``: keep the per-game rows (a SimResult with its card
+#: records and plays, about 2.3 kB per 2-seat game) of a run of at most this many games,
+#: counts only above.
+ROWS_AUTO_LIMIT = 100_000
+#: Games per shard of a run that keeps counts only, when neither ``chunk_size`` nor the
+#: executor says otherwise: a shard's rows (about 3.2 kB per 2-seat game while converted and
+#: counted, 6.4 kB with 4 seats) are all the memory the run needs.
+SHARD_GAMES = 10_000
 
 
 def card_set_counts(records: pl.DataFrame) -> pl.DataFrame:
-    """Per faction and card index (0..127): in how many seat-games each card set holds the
-    card, and how many of those the seat won. Columns: ``faction, card_index, deck_games,
-    deck_wins, opening_games, opening_wins, drawn_games, drawn_wins, in_hand_games,
-    in_hand_wins, played_games, played_wins``."""
+    """Per faction (in order of first appearance) and card index (0..127): in how many
+    seat-games each card set holds the card, and how many of those the seat won. Columns:
+    ``faction, card_index, deck_games, deck_wins, opening_games, opening_wins, drawn_games,
+    drawn_wins, in_hand_games, in_hand_wins, played_games, played_wins``."""
     out = []
     for (faction,), part in records.partition_by("faction", as_dict=True, maintain_order=True).items():
-        n = part.height
-        won_all = part["won"].to_numpy().astype(bool)
-        sets = {name: (part[f"{name}_lo"].to_numpy(), part[f"{name}_hi"].to_numpy())
-                for name in ("opening", "drawn", "played")}  # fmt: skip
-        acc = {f"{s}_{k}": np.zeros(N_BITS, np.int64)
-               for s in ("opening", "drawn", "in_hand", "played") for k in ("games", "wins")}  # fmt: skip
-        for start in range(0, n, _CHUNK_ROWS):
-            sl = slice(start, min(n, start + _CHUNK_ROWS))
-            won = won_all[sl]
-            bits = {name: expand_bits(lo[sl], hi[sl]) for name, (lo, hi) in sets.items()}
-            bits["in_hand"] = bits["opening"] | bits["drawn"]
-            for name, b in bits.items():
-                acc[f"{name}_games"] += np.count_nonzero(b, axis=0)
-                acc[f"{name}_wins"] += np.count_nonzero(b[won], axis=0)
-        out.append(
-            pl.DataFrame(
-                {
-                    "faction": [faction] * N_BITS,
-                    "card_index": np.arange(N_BITS, dtype=np.int64),
-                    "deck_games": np.full(N_BITS, n, np.int64),
-                    "deck_wins": np.full(N_BITS, int(won_all.sum()), np.int64),
-                    **acc,
-                }
-            )
-        )
+        n, wins, counts = count_card_sets(part)
+        out.append(card_sets_frame(faction, n, wins, counts))
     if not out:
         raise ValueError("the batch has no card records")
     return pl.concat(out)
@@ -98,13 +82,50 @@ def _rate_block(prefix: str) -> list[str]:
 
 
 class CardStatsResult(LabResult):
-    """The result of :func:`ketharmad.card_stats`: ``.table`` (one row per faction and card)
-    and ``.batch`` (the SimResult it was computed from)."""
+    """The result of :func:`ketharmad.card_stats`.
 
-    def __init__(self, table: pl.DataFrame, batch: Any, card_text: str) -> None:
+    Attributes:
+        table: one row per faction and card (see :func:`ketharmad.card_stats`).
+        counts: the :class:`ketharmad._reduce.CardCounts` the table was computed from.
+        batch: the :class:`ketharmad.SimResult` of the games (its rows), or None when the
+            run kept counts only (``rows``).
+        rows: whether the per-game rows were kept (``batch`` is not None).
+        decks, bots, seed, params, n_games, card_data, elapsed: the games' arguments and
+            the wall time of playing them.
+        plan: the plan the run played (one dict per cell), None for a batch given.
+    """
+
+    def __init__(
+        self,
+        table: pl.DataFrame,
+        batch: Any,
+        card_text: str,
+        *,
+        counts: Optional[CardCounts] = None,
+        run: Optional[Mapping[str, Any]] = None,
+        plan: Optional[list[dict[str, Any]]] = None,
+    ) -> None:
         self.table = table
         self.batch = batch
         self._card_text = card_text
+        self.counts = counts
+        self.plan = plan
+        self.rows: bool = batch is not None
+        # the games' arguments: the batch's, or the run's (``run``) when no batch is kept
+        src: Mapping[str, Any] = dict(run) if run is not None else {
+            k: getattr(batch, k, None) for k in ("decks", "bots", "seed", "params", "n_games")
+        }  # fmt: skip
+        self.decks: list[str] = list(src["decks"] or [])
+        self.bots: Any = src["bots"]
+        self.seed: Optional[int] = src["seed"]
+        self.params: dict[str, Union[int, bool, str]] = dict(src["params"] or {})
+        self.n_games: int = int(src["n_games"] or 0)
+        if run is not None:
+            self.card_data: str = str(run["card_data"])
+            self.elapsed: float = float(run["elapsed"])
+        else:
+            self.card_data = str(getattr(batch, "card_data", ""))
+            self.elapsed = float(getattr(batch, "elapsed", float("nan")))
 
     kind = "card_stats"
 
@@ -129,22 +150,11 @@ class CardStatsResult(LabResult):
         key = pl.col(by).fill_nan(None) if self.table.schema[by].is_float() else pl.col(by)
         return t.sort(key, descending=True, nulls_last=True, maintain_order=True).head(n)
 
-    @property
-    def elapsed(self) -> float:
-        return float(getattr(self.batch, "elapsed", float("nan")))
-
-    @property
-    def card_data(self) -> str:
-        return str(getattr(self.batch, "card_data", ""))
-
-    # the run's arguments are the batch's
-    seed = property(lambda self: self.batch.seed)
-    bots = property(lambda self: self.batch.bots)
-    params = property(lambda self: self.batch.params)
-    decks = property(lambda self: self.batch.decks)
-    n_games = property(lambda self: self.batch.n_games)
-
     def tables(self) -> dict[str, pl.DataFrame]:
+        """``card_stats``, and with rows the batch's ``games``, ``players``,
+        ``card_records``, ``plays`` and ``summary``."""
+        if self.batch is None:
+            return {"card_stats": self.table}
         from .._files import sim_tables
 
         return {"card_stats": self.table, **sim_tables(self.batch)}
@@ -174,11 +184,50 @@ def _effective_copies(cards: pl.DataFrame, params: dict[str, Any]) -> pl.Expr:
     )
 
 
-def card_stats(batch: Any, card_data: CardDataSource = None) -> CardStatsResult:
-    """Per card and faction win rates, 17lands style, from a :class:`ketharmad.SimResult`.
+def card_stats(
+    batch: Any = None,
+    card_data: CardDataSource = None,
+    *,
+    decks: Optional[Sequence[str]] = None,
+    bots: Any = None,
+    games: Optional[int] = None,
+    seed: Optional[int] = None,
+    threads: Optional[int] = None,
+    params: Optional[Mapping[str, Union[int, bool, str]]] = None,
+    start_player: Optional[int] = None,
+    chunk_size: Optional[int] = None,
+    progress: bool = False,
+    executor: Any = None,
+    cluster: Any = None,
+    rows: Optional[bool] = None,
+) -> CardStatsResult:
+    """Per card and faction win rates, 17lands style, from a batch or from games played here.
+
+    Two forms, the same table for the same games, bit for bit:
+
+    * ``card_stats(batch)``: from a :class:`ketharmad.SimResult` (``ketharmad.simulate``;
+      with ``record_plays=True`` for the play columns). ``card_data`` defaults to the card
+      data the batch was played with (another one is a ``ValueError``: bit k of the card
+      sets is the k-th row of ``ketharmad.cards(card_data)``).
+    * ``card_stats(decks=[...], games=N, seed=s, ...)``: plays games ``0 .. N - 1`` of the
+      batch ``simulate(decks, bots, games=N, seed=s, params=..., card_data=...,
+      start_player=..., record_plays=True)`` (the same games) and counts them. ``bots``
+      defaults to ``"heuristic"``, ``games`` to 10,000, ``seed`` to 0; ``threads``,
+      ``params``, ``card_data``, ``start_player``, ``progress``, ``executor`` and ``cluster``
+      as for :func:`ketharmad.simulate`. ``rows``: True keeps the games' rows (``.batch``, a
+      SimResult with card records and plays; refused before any game runs when they would
+      not fit in memory); False keeps only the counts: every shard of ``chunk_size`` games
+      (default ``SHARD_GAMES`` = 10,000, or the cluster's shard size) counts its own card
+      records and plays where it runs (on the executor's or the cluster's workers) and
+      returns integers (:class:`ketharmad._reduce.CardCounts`), merged exactly here, so
+      memory does not grow with the number of games; ``.batch`` is None. None (default):
+      rows for at most ``ROWS_AUTO_LIMIT`` (100,000) games, counts above.
+
+    Giving both a batch and ``decks`` (or any other argument of the second form with a
+    batch), or neither, is a ``ValueError`` naming the problem.
 
     One row per (faction, card) for every card of the faction's deck (copies > 0 after the
-    batch's ``params``), plus one row per (faction, Newsfeed card) for recruiting. A "game"
+    games' ``params``), plus one row per (faction, Newsfeed card) for recruiting. A "game"
     is one seat's game (in a mirror both seats count). Every rate comes as ``<x>_games``,
     ``<x>_wins``, ``<x>_win_rate``, ``<x>_ci_low``, ``<x>_ci_high`` (Wilson 95 %):
 
@@ -189,20 +238,59 @@ def card_stats(batch: Any, card_data: CardDataSource = None) -> CardStatsResult:
     * ``iwd``: improvement when drawn = in-hand win rate minus not-seen win rate, with a
       normal-approximation 95 % interval ``iwd_ci_low/high``;
     * ``played``: the card was played from hand or recruited (Newsfeed) at least once;
-    * ``play_count``, ``mean_turn_played``: from ``batch.plays`` (null unless the batch ran
-      with ``record_plays=True``); turn = the game's turn number counting every seat.
+    * ``play_count``, ``mean_turn_played``: how often the faction played (recruited) the
+      card and the mean turn it did (the exact sum of the turns over the count; null when
+      never played); from the plays, so null for a batch that ran without
+      ``record_plays=True``; turn = the game's turn number counting every seat.
 
     Also ``deck_games`` (the faction's seat-games), ``faction_win_rate`` and ``seen_share``
     (in-hand games / deck games). Hand columns are null for Newsfeed rows.
 
-    ``card_data``: defaults to the card data the batch was played with; bit k of the card
-    sets is the k-th row of ``ketharmad.cards(card_data)``.
+    Returns a :class:`CardStatsResult` (``.table``, ``.counts``, ``.batch``, ``.top()``,
+    ``.write_parquet(folder)``, ``.write_report(folder)``) with the games' provenance (seed,
+    bots, params, card data, plan).
     """
+    run_args = dict(decks=decks, bots=bots, games=games, seed=seed, threads=threads, params=params,
+                    start_player=start_player, chunk_size=chunk_size, executor=executor, cluster=cluster,
+                    rows=rows)  # fmt: skip
+    given = [k for k, v in run_args.items() if v is not None]
+    if progress is not False:
+        given.append("progress")
+    if batch is not None:
+        if given:
+            raise ValueError(
+                "card_stats takes a batch (a SimResult) or decks= and the games to play, not both; "
+                f"got a batch and {', '.join(f'{k}=' for k in given)} (the batch's games are its own: "
+                "pass only the batch, or only decks= and the run arguments)"
+            )
+        return _from_batch(batch, card_data)
+    if decks is None:
+        if given:
+            raise ValueError(
+                f"card_stats got {', '.join(f'{k}=' for k in given)} but no decks=: give decks= (one "
+                "faction per seat) to play the games, or a SimResult"
+            )
+        raise ValueError(
+            "card_stats needs a SimResult (from ketharmad.simulate) with card records, or decks= "
+            "(one faction per seat) to play the games itself"
+        )
+    return _run(card_data=card_data, progress=progress, **run_args)
+
+
+def _check_batch(batch: Any) -> pl.DataFrame:
     records = getattr(batch, "card_records", None)
     if records is None or not isinstance(records, pl.DataFrame):
-        raise ValueError("card_stats needs a SimResult (from ketharmad.simulate) with card records")
+        hint = ""
+        if isinstance(batch, (list, tuple)) and all(isinstance(d, str) for d in batch):
+            hint = f"; to play games of these decks give them as decks={list(batch)!r}"
+        raise ValueError(f"card_stats needs a SimResult (from ketharmad.simulate) with card records{hint}")
     if records.height == 0:
         raise ValueError("the batch has no card records")
+    return records
+
+
+def _from_batch(batch: Any, card_data: CardDataSource) -> CardStatsResult:
+    records = _check_batch(batch)
     batch_text = getattr(batch, "_card_text", None)
     if card_data is not None:
         text = load_card_data(card_data)
@@ -214,14 +302,82 @@ def card_stats(batch: Any, card_data: CardDataSource = None) -> CardStatsResult:
     else:
         text = batch_text if batch_text is not None else load_card_data(None)
     params = dict(getattr(batch, "params", {}) or {})
+    ids = card_ids(text)
+    if len(ids) > N_BITS:
+        raise ValueError(f"card sets hold {N_BITS} cards, the card data has {len(ids)}")
+    decks = tuple(getattr(batch, "decks", None) or records["faction"].unique(maintain_order=True).to_list())
+    counts = CardCounts.from_frames(records, getattr(batch, "plays", None), decks, ids,
+                                    games=getattr(batch, "n_games", None))  # fmt: skip
+    return CardStatsResult(card_table(counts, text, params), batch, text, counts=counts)
+
+
+def _run(
+    *,
+    decks: Sequence[str],
+    bots: Any,
+    games: Optional[int],
+    seed: Optional[int],
+    threads: Optional[int],
+    params: Optional[Mapping[str, Union[int, bool, str]]],
+    card_data: CardDataSource,
+    start_player: Optional[int],
+    chunk_size: Optional[int],
+    progress: bool,
+    executor: Any,
+    cluster: Any,
+    rows: Optional[bool],
+) -> CardStatsResult:
+    """The run form of :func:`card_stats`: check every argument, then play."""
+    from .._api import check_chunk_size, check_start_player, simulate
+
+    decks_ = check_decks(decks)
+    bots_ = check_bots("heuristic" if bots is None else bots, len(decks_))
+    games_ = check_int("games", 10_000 if games is None else games, 1)
+    seed_ = check_seed(0 if seed is None else seed)
+    threads_ = check_threads(threads)
+    params_ = check_params(params)
+    start_ = check_start_player(start_player, len(decks_))
+    chunk_ = check_chunk_size(chunk_size)
+    progress_ = check_flag("progress", progress)
+    check_cluster_arg(cluster, executor)
+    keep = games_ <= ROWS_AUTO_LIMIT if rows is None else check_flag("rows", rows)
+    text = load_card_data(card_data)
+    if len(card_ids(text)) > N_BITS:
+        raise ValueError(f"card sets hold {N_BITS} cards, the card data has {len(card_ids(text))}")
+    output = "frames" if keep else "card_counts"
+    plan = Plan(seed_, [cell(text, decks_, bots_, params_, 0, games_, start_player=start_, record_plays=True,
+                             output=output, label="card_stats")])  # fmt: skip
+    if keep:
+        # the batch form on simulate's batch (the same plan: one cell of every game)
+        batch = simulate(decks_, bots_, games_, seed_, threads_, params_, card_data, start_, record_plays=True,
+                         chunk_size=chunk_, progress=progress_, executor=executor, cluster=cluster)  # fmt: skip
+        res = _from_batch(batch, None)
+        res.plan = plan.describe()
+        return res
+    plan.validate()  # bad decks / bots / params fail here, before any game runs
+    meter = Progress(games_, "card_stats", enabled=progress_)
+    start = time.perf_counter()
+    with executor_for(executor, cluster) as ex:
+        shard = chunk_ or getattr(ex, "shard_games", None) or SHARD_GAMES
+        (counts,) = run_plan(plan, threads=threads_, shard_size=shard, progress=meter, executor=ex)
+    elapsed = time.perf_counter() - start
+    meter.close()
+    run = dict(decks=decks_, bots=bots_, seed=seed_, params=params_, n_games=games_,
+               card_data=describe_card_data(card_data), elapsed=elapsed)  # fmt: skip
+    return CardStatsResult(card_table(counts, text, params_), None, text, counts=counts, run=run,
+                           plan=plan.describe())  # fmt: skip
+
+
+def card_table(counts: CardCounts, text: str, params: Mapping[str, Any]) -> pl.DataFrame:
+    """The ``.table`` of :func:`card_stats` from card-record counts (``text``: the card data
+    they were counted with, ``params``: the games' overrides, for the copies)."""
     cards = _cards_frame(text)
     if cards.height > N_BITS:
         raise ValueError(f"card sets hold {N_BITS} cards, the card data has {cards.height}")
     cards = cards.with_row_index("card_index").with_columns(
-        pl.col("card_index").cast(pl.Int64), copies=_effective_copies(cards, params)
+        pl.col("card_index").cast(pl.Int64), copies=_effective_copies(cards, dict(params))
     )
-    counts = card_set_counts(records)
-    t = counts.join(
+    t = counts.frame().join(
         cards.select("card_index", card="id", name="name", card_faction="faction", type="type",
                      copies="copies"),
         on="card_index",
@@ -250,31 +406,21 @@ def card_stats(batch: Any, card_data: CardDataSource = None) -> CardStatsResult:
         iwd_ci_high=pl.col("iwd") + half,
         faction_win_rate=rate("deck_wins", "deck_games"),
         seen_share=rate("in_hand_games", "deck_games"),
+        # the mean turn from integer sums: exact up to this one division
+        mean_turn_played=pl.when(pl.col("play_count") > 0).then(
+            pl.col("turn_sum").cast(pl.Float64) / pl.col("play_count").cast(pl.Float64)
+        ),
     )
-    plays = getattr(batch, "plays", None)
-    if plays is not None:
-        per_card = plays.group_by("faction", "card").agg(
-            play_count=pl.len().cast(pl.Int64),
-            mean_turn_played=pl.col("turn").cast(pl.Float64).mean(),
-        )
-        t = t.join(per_card, on=["faction", "card"], how="left").with_columns(
-            pl.col("play_count").fill_null(0)
-        )
-    else:
-        t = t.with_columns(
-            play_count=pl.lit(None, pl.Int64), mean_turn_played=pl.lit(None, pl.Float64)
-        )
     order = pl.col("faction").replace_strict(
         list(_core.FACTIONS), list(range(len(_core.FACTIONS))), default=len(_core.FACTIONS)
     )
-    table = t.sort(order, "card_index").select(
+    return t.sort(order, "card_index").select(
         "faction", "card", "name", "type", "card_faction", "card_index", "copies",
         "deck_games", "faction_win_rate", "seen_share",
         *_rate_block("in_hand"), *_rate_block("opening"), *_rate_block("drawn"),
         *_rate_block("not_seen"), "iwd", "iwd_ci_low", "iwd_ci_high",
         *_rate_block("played"), "play_count", "mean_turn_played",
     )  # fmt: skip
-    return CardStatsResult(table, batch, text)
 
 
 def _cards_frame(text: str) -> pl.DataFrame:
@@ -287,8 +433,8 @@ def card_stats_text(result: Any, per_faction: int = 5) -> str:
     """Plain-text summary of a CardStatsResult: the best and worst cards by IWD per faction."""
     t = result.table
     lines = [
-        f"CardStatsResult({t.height} rows, {result.batch.n_games:,} games, "
-        f"{' vs '.join(result.batch.decks)}); IWD = in-hand win rate - not-seen win rate"
+        f"CardStatsResult({t.height} rows, {result.n_games:,} games, "
+        f"{' vs '.join(result.decks)}); IWD = in-hand win rate - not-seen win rate"
     ]
     for faction in t["faction"].unique(maintain_order=True).to_list():
         part = t.filter((pl.col("faction") == faction) & pl.col("iwd").is_not_null()).sort(
@@ -314,7 +460,11 @@ def card_stats_text(result: Any, per_faction: int = 5) -> str:
                 [False, False, True, True, True, True, False],
             )
         ]
-    lines.append("see .table (all rates with intervals), .top(faction, by, n)")
+    if getattr(result, "rows", True):
+        lines.append("see .table (all rates with intervals), .top(faction, by, n)")
+    else:
+        lines.append("see .table (all rates with intervals), .top(faction, by, n), .counts "
+                     "(counts only: no per-game rows kept)")  # fmt: skip
     return "\n".join(lines)
 
 
@@ -350,8 +500,7 @@ def plot_card_iwd(result: Any, path: Path) -> Path:
 
 
 def _card_stats_md(result: Any, folder: Path, plots: bool) -> list[str]:
-    b = result.batch
-    out = [f"# Card statistics: {' vs '.join(b.decks)}, {b.n_games:,} games", ""]
+    out = [f"# Card statistics: {' vs '.join(result.decks)}, {result.n_games:,} games", ""]
     out += _provenance_md(result, None)
     out += [
         "",
@@ -403,15 +552,14 @@ def _card_stats_md(result: Any, folder: Path, plots: bool) -> list[str]:
 def _cmd_card_stats(args: argparse.Namespace) -> None:
     check_out(args)
     with cluster_for(args) as cluster:
-        batch = _play(args, cluster)
-    finish(card_stats(batch), args)
+        result = _run_card_stats(args, cluster)
+    finish(result, args)
 
 
-def _play(args: argparse.Namespace, cluster: Any) -> Any:
-    from .._api import simulate
+def _run_card_stats(args: argparse.Namespace, cluster: Any) -> CardStatsResult:
     from ..cli import _bots, _params
 
-    return simulate(
+    return card_stats(
         decks=args.decks,
         bots=_bots(args.bots) if args.bots else "heuristic",
         games=args.games,
@@ -419,10 +567,10 @@ def _play(args: argparse.Namespace, cluster: Any) -> Any:
         threads=args.threads,
         params=_params(args.param, args.params, args.card_data),
         card_data=args.card_data,
-        record_plays=True,
         chunk_size=chunk_for(args, args.games),
         progress=progress_enabled(args),
         cluster=cluster,
+        rows=args.rows,
     )
 
 
@@ -434,4 +582,9 @@ def add_command(sub: Any) -> None:
     p.add_argument("--decks", nargs="+", default=["ner", "tisza"], metavar="FACTION",
                    help="one faction per seat, 2-4 (default: ner tisza)")  # fmt: skip
     lab_args(p, "number of games (default: 10000)", 10000)
+    p.add_argument("--rows", action=argparse.BooleanOptionalAction, default=None,
+                   help="keep the per-game rows (games, players, card_records, plays tables) or, "
+                        "with --no-rows, only per-card counts: the same card_stats table in memory "
+                        f"that does not grow with the games (default: rows up to {ROWS_AUTO_LIMIT:,} "
+                        "games)")  # fmt: skip
     p.set_defaults(func=_cmd_card_stats)

@@ -34,7 +34,7 @@ import polars as pl
 from .. import _core
 from .._frames import card_records_frame, games_frame, players_frame, plays_frame
 from .._progress import Progress
-from .._reduce import Stats
+from .._reduce import CardCounts, Stats
 from .._validate import bot_label
 
 __all__ = [
@@ -58,8 +58,10 @@ __all__ = [
 #: or ``"outcomes"`` (the core's raw per-game numpy columns: game, seed, winner (-1 none),
 #: turns, rounds, end_reason, start_player, actions; no conversion), or ``"stats"`` (a
 #: :class:`ketharmad._reduce.Stats` of integer counts, no rows: memory does not grow with the
-#: games; a cell's shards merge exactly, in plan order).
-OUTPUTS = ("frames", "games", "outcomes", "stats")
+#: games; a cell's shards merge exactly, in plan order), or ``"card_counts"`` (a
+#: :class:`ketharmad._reduce.CardCounts`: the shard's card records, and plays when recorded,
+#: counted per faction and card where the shard runs; only the counts travel back).
+OUTPUTS = ("frames", "games", "outcomes", "stats", "card_counts")
 
 ParamValue = Union[int, bool, str]
 
@@ -191,7 +193,7 @@ def shards(plan: Plan, shard_size: Optional[int] = None, threads: Optional[int] 
             offset += n
 
 
-def run_shard(shard: Shard) -> Union[Frames, Outcomes, Stats]:
+def run_shard(shard: Shard) -> Union[Frames, Outcomes, Stats, CardCounts]:
     """Play one shard with the Rust batch and return it as its cell's ``output`` asks."""
     c = shard.cell
     if c.output == "stats":
@@ -207,6 +209,12 @@ def run_shard(shard: Shard) -> Union[Frames, Outcomes, Stats]:
     )  # fmt: skip
     if c.output == "outcomes":
         return dict(raw["games"])
+    if c.output == "card_counts":
+        # counted here, from this shard's frames only: memory is bounded by the shard
+        records = card_records_frame(raw["players"])
+        plays = plays_frame(raw["plays"], list(c.decks), card_ids(c.card_text)) if c.record_plays else None
+        del raw
+        return CardCounts.from_frames(records, plays, c.decks, card_ids(c.card_text), games=shard.games)
     games = games_frame(raw["games"])
     if c.output == "games":
         return Frames(games, None, None, None)
@@ -261,11 +269,57 @@ def merge_shards(plan: Plan, work: Sequence[Shard], results: Sequence[Any]) -> l
     """One result per cell of ``plan``, in plan order, from the shard results (``results[k]``
     is what ``work[k]`` returned; ``work`` in plan order as :func:`shards` yields it): frames
     and outcome columns are concatenated, a result with a ``merge`` method (a statistics
-    object) is merged with the next one. The only place shard results are combined."""
+    object) is merged with the next one. :func:`run_plan` gives the same: it merges such
+    results as they come in, in this order, instead of keeping them all first."""
     per_cell: list[list[Any]] = [[] for _ in plan.cells]
     for s, r in zip(work, results):
         per_cell[s.index].append(r)
     return [_join(parts, c.output) for parts, c in zip(per_cell, plan.cells)]
+
+
+def _mergeable(result: Any) -> bool:
+    return callable(getattr(result, "merge", None))
+
+
+class _Collected:
+    """The shard results of a run as they come in (in any order): a result with a ``merge``
+    method (a statistics object) is merged into its cell's total as soon as every earlier
+    shard of the cell is in (in plan order, as :func:`merge_shards` merges; one that comes
+    early waits), and dropped; other results are kept for :func:`merge_shards`. So a run
+    of reductions holds one total per cell and the few results that came early, however
+    many shards it has."""
+
+    def __init__(self, plan: Plan, work: Sequence[Shard]) -> None:
+        self.plan = plan
+        self.work = work
+        self.kept: list[Any] = [None] * len(work)
+        self.total: dict[int, Any] = {}  # cell -> the merge of its shards up to next[cell]
+        self.early: dict[int, Any] = {}  # shard position -> a result waiting for earlier ones
+        self.next: dict[int, int] = {}  # cell -> position of its next shard to merge
+        for k, s in enumerate(work):
+            self.next.setdefault(s.index, k)
+
+    def put(self, k: int, result: Any) -> None:
+        if not _mergeable(result):
+            self.kept[k] = result
+            return
+        self.early[k] = result
+        cell = self.work[k].index
+        while self.next[cell] in self.early:
+            j = self.next[cell]
+            r = self.early.pop(j)
+            self.total[cell] = r if cell not in self.total else self.total[cell].merge(r)
+            self.next[cell] = j + 1  # a cell's shards are consecutive in ``work``
+
+    def results(self) -> list[Any]:
+        """One result per cell, in plan order (as :func:`merge_shards` gives them)."""
+        assert not self.early, "every shard's result is in"
+        per_cell: list[list[Any]] = [[] for _ in self.plan.cells]
+        for s, r in zip(self.work, self.kept):
+            if s.index not in self.total:
+                per_cell[s.index].append(r)
+        return [self.total[k] if k in self.total else _join(parts, c.output)
+                for k, (parts, c) in enumerate(zip(per_cell, self.plan.cells))]  # fmt: skip
 
 
 def _cancel(executor: Any, futures: Sequence[Any]) -> None:
@@ -299,21 +353,20 @@ def _sigint_flag() -> Iterator[threading.Event]:
             signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-def _run_on(executor: Any, work: list[Shard], meter: Optional[Progress]) -> list[Any]:
-    """Submit every shard, advance ``meter`` as each finishes (in completion order) and
-    return the results in ``work`` order; on the first failure (or Ctrl-C) cancel the rest
-    and raise (a failed shard as :class:`ShardError`). The wait wakes every 100 ms, so
-    Ctrl-C is seen within that."""
-    futures: list[Any] = []
-    results: list[Any] = [None] * len(work)
+def _run_on(executor: Any, work: list[Shard], meter: Optional[Progress], collected: _Collected) -> None:
+    """Submit every shard, advance ``meter`` as each finishes (in completion order) and put
+    its result into ``collected`` (a future is dropped once its result is taken, so a
+    reduction's shards do not pile up); on the first failure (or Ctrl-C) cancel the rest and
+    raise (a failed shard as :class:`ShardError`). The wait wakes every 100 ms, so Ctrl-C is
+    seen within that."""
+    where: dict[Any, int] = {}  # the futures not taken yet -> shard position
     with _sigint_flag() as interrupted:
         try:
-            for s in work:
+            for k, s in enumerate(work):
                 if interrupted.is_set():
                     raise KeyboardInterrupt
-                futures.append(executor.submit(run_shard, s))
-            where = {f: k for k, f in enumerate(futures)}
-            pending = set(futures)
+                where[executor.submit(run_shard, s)] = k
+            pending = set(where)
             while pending:
                 done, pending = concurrent.futures.wait(
                     pending, timeout=0.1, return_when=concurrent.futures.FIRST_COMPLETED
@@ -323,19 +376,21 @@ def _run_on(executor: Any, work: list[Shard], meter: Optional[Progress]) -> list
                 for f in sorted(done, key=lambda f: where[f]):
                     k = where[f]
                     try:
-                        results[k] = f.result()
+                        result = f.result()
                     except concurrent.futures.CancelledError:
                         raise ShardError(f"shard cancelled: {describe_shard(work[k])}") from None
                     except Exception as e:
                         raise ShardError(
                             f"shard failed: {describe_shard(work[k])}: {type(e).__name__}: {e}"
                         ) from e
+                    del where[f]
+                    collected.put(k, result)
                     if meter is not None:
                         meter.advance(work[k].games)
+                del done
         except BaseException:
-            _cancel(executor, futures)
+            _cancel(executor, list(where))
             raise
-    return results
 
 
 def run_plan(
@@ -349,8 +404,11 @@ def run_plan(
 ) -> list[Any]:
     """Play every cell of ``plan`` and return one result per cell, in plan order: a
     :class:`Frames` (``output="frames"``/``"games"``) or :data:`Outcomes` (``"outcomes"``),
-    the concatenation of its shards', or a :class:`~ketharmad._reduce.Stats` (``"stats"``),
-    the merge of its shards' (:func:`merge_shards`).
+    the concatenation of its shards', or a :class:`~ketharmad._reduce.Stats` (``"stats"``)
+    or :class:`~ketharmad._reduce.CardCounts` (``"card_counts"``), the merge of its shards'
+    (as :func:`merge_shards` gives them). A reduction is merged into its cell's total as soon
+    as the cell's earlier shards are in, so memory holds one total per cell, not one result
+    per shard.
 
     ``shard_size``: games per shard (None: one shard per cell, or the executor's
     ``shard_games`` when it has one, as a cluster's does); results do not depend on it.
@@ -376,26 +434,26 @@ def run_plan(
         if threads is None:
             threads = getattr(executor, "shard_threads", None)
     work = list(shards(plan, shard_size, threads))
+    collected = _Collected(plan, work)
     try:
         if executor is None:
-            results = []
-            for s in work:
+            for k, s in enumerate(work):
                 try:
-                    results.append(run_shard(s))
+                    collected.put(k, run_shard(s))
                 except Exception as e:
                     e.add_note(f"in shard {describe_shard(s)}")
                     raise
                 if meter is not None:
                     meter.advance(s.games)
         else:
-            results = _run_on(executor, work, meter)
+            _run_on(executor, work, meter, collected)
     except KeyboardInterrupt:
         if meter is not None:
             meter.interrupt()  # end the progress line
         raise
     if own and meter is not None:
         meter.close()
-    return merge_shards(plan, work, results)
+    return collected.results()
 
 
 def seat_bots(spec: Any, n: int) -> tuple[Any, ...]:
