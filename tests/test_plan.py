@@ -165,3 +165,45 @@ def test_balance_with_an_executor_equals_local(tmp_path) -> None:
     assert local.best_point == remote.best_point
     assert local.history.equals(remote.history) and local.proposals.equals(remote.proposals)
     assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+
+
+class _CountingExecutor(ThreadPoolExecutor):
+    """A thread pool that records the most shards it ever had in flight."""
+
+    shard_window = 3
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=2)
+        import threading
+
+        self._lock = threading.Lock()
+        self.in_flight = 0
+        self.most = 0
+        self.submitted = 0
+
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[override]
+        with self._lock:
+            self.in_flight += 1
+            self.submitted += 1
+            self.most = max(self.most, self.in_flight)
+        fut = super().submit(fn, *args, **kwargs)
+
+        def done(_f) -> None:
+            with self._lock:
+                self.in_flight -= 1
+
+        fut.add_done_callback(done)
+        return fut
+
+
+def test_an_executor_gets_at_most_its_window_of_shards_at_once() -> None:
+    """A long run keeps at most ``shard_window`` shards in flight (each carries its card
+    text), submitting the next as one finishes; the results are the local ones."""
+    plan = _plan("games")
+    local = run_plan(plan)
+    with _CountingExecutor() as ex:
+        got = run_plan(plan, shard_size=2, executor=ex, threads=1)
+    assert ex.submitted == len(list(shards(plan, 2))) == 12 + 9 + 5 + 8
+    assert 1 <= ex.most <= 3
+    for a, b in zip(local, got):
+        _frames_equal(a, b)

@@ -156,6 +156,15 @@ class ClusterExecutor(cf.Executor):
         self._inner = client.get_executor(pure=False)
         self._expected = local_identity()
 
+    @property
+    def shard_window(self) -> int:
+        """Shards the plan runner keeps in flight: 4 per worker thread (at least 64)."""
+        try:
+            threads = sum(self.client.nthreads().values())
+        except Exception:  # noqa: BLE001 - a client that cannot say: the runner's default
+            return 0
+        return max(64, 4 * threads)
+
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> "cf.Future[Any]":
         if kwargs:
             raise TypeError("ClusterExecutor.submit takes positional arguments only")

@@ -353,21 +353,33 @@ def _sigint_flag() -> Iterator[threading.Event]:
             signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+#: Shards in flight on an executor at once, when it does not say (``shard_window``): the rest
+#: are submitted as these finish, so neither the client nor the scheduler holds every shard
+#: (each carries its card text) of a long run.
+SHARD_WINDOW = 256
+
+
 def _run_on(executor: Any, work: list[Shard], meter: Optional[Progress], collected: _Collected) -> None:
-    """Submit every shard, advance ``meter`` as each finishes (in completion order) and put
-    its result into ``collected`` (a future is dropped once its result is taken, so a
-    reduction's shards do not pile up); on the first failure (or Ctrl-C) cancel the rest and
-    raise (a failed shard as :class:`ShardError`). The wait wakes every 100 ms, so Ctrl-C is
-    seen within that."""
+    """Submit the shards, at most ``executor.shard_window`` (else :data:`SHARD_WINDOW`) in
+    flight at once and the next as one finishes, advance ``meter`` as each finishes (in
+    completion order) and put its result into ``collected`` (a future is dropped once its
+    result is taken, so a reduction's shards do not pile up); on the first failure (or
+    Ctrl-C) cancel the rest and raise (a failed shard as :class:`ShardError`). The wait wakes
+    every 100 ms, so Ctrl-C is seen within that."""
+    window = getattr(executor, "shard_window", None) or SHARD_WINDOW
     where: dict[Any, int] = {}  # the futures not taken yet -> shard position
+    nxt = 0
     with _sigint_flag() as interrupted:
         try:
-            for k, s in enumerate(work):
-                if interrupted.is_set():
-                    raise KeyboardInterrupt
-                where[executor.submit(run_shard, s)] = k
-            pending = set(where)
-            while pending:
+            pending: set[Any] = set()
+            while nxt < len(work) or pending:
+                while nxt < len(work) and len(pending) < window:
+                    if interrupted.is_set():
+                        raise KeyboardInterrupt
+                    f = executor.submit(run_shard, work[nxt])
+                    where[f] = nxt
+                    pending.add(f)
+                    nxt += 1
                 done, pending = concurrent.futures.wait(
                     pending, timeout=0.1, return_when=concurrent.futures.FIRST_COMPLETED
                 )
