@@ -24,7 +24,7 @@ import contextlib
 import functools
 import signal
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
@@ -51,6 +51,7 @@ __all__ = [
     "ShardError",
     "merge_shards",
     "describe_shard",
+    "run_tasks",
 ]
 
 #: What a cell's games are returned as: ``"frames"`` (the games, players and card-record
@@ -299,19 +300,30 @@ def _sigint_flag() -> Iterator[threading.Event]:
             signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-def _run_on(executor: Any, work: list[Shard], meter: Optional[Progress]) -> list[Any]:
-    """Submit every shard, advance ``meter`` as each finishes (in completion order) and
-    return the results in ``work`` order; on the first failure (or Ctrl-C) cancel the rest
-    and raise (a failed shard as :class:`ShardError`). The wait wakes every 100 ms, so
-    Ctrl-C is seen within that."""
+def _run_on(
+    executor: Any,
+    work: Sequence[Any],
+    meter: Optional[Progress],
+    fn: Optional[Callable[[Any], Any]] = None,
+    describe: Optional[Callable[[Any], str]] = None,
+    keep: Optional[Callable[[int, Any], None]] = None,
+) -> list[Any]:
+    """Submit ``fn(w)`` (default :func:`run_shard`) for every item of ``work``, advance
+    ``meter`` as each finishes (in completion order) and return the results in ``work``
+    order, or, with ``keep``, hand each to ``keep(k, result)`` as it arrives and keep
+    none; on the first failure (or Ctrl-C) cancel the rest and raise (a failed item as
+    :class:`ShardError`, named by ``describe``, default :func:`describe_shard`). The wait
+    wakes every 100 ms, so Ctrl-C is seen within that."""
+    run = run_shard if fn is None else fn
+    name = describe_shard if describe is None else describe
     futures: list[Any] = []
-    results: list[Any] = [None] * len(work)
+    results: list[Any] = [None] * (0 if keep is not None else len(work))
     with _sigint_flag() as interrupted:
         try:
             for s in work:
                 if interrupted.is_set():
                     raise KeyboardInterrupt
-                futures.append(executor.submit(run_shard, s))
+                futures.append(executor.submit(run, s))
             where = {f: k for k, f in enumerate(futures)}
             pending = set(futures)
             while pending:
@@ -323,13 +335,17 @@ def _run_on(executor: Any, work: list[Shard], meter: Optional[Progress]) -> list
                 for f in sorted(done, key=lambda f: where[f]):
                     k = where[f]
                     try:
-                        results[k] = f.result()
+                        got = f.result()
                     except concurrent.futures.CancelledError:
-                        raise ShardError(f"shard cancelled: {describe_shard(work[k])}") from None
+                        raise ShardError(f"shard cancelled: {name(work[k])}") from None
                     except Exception as e:
                         raise ShardError(
-                            f"shard failed: {describe_shard(work[k])}: {type(e).__name__}: {e}"
+                            f"shard failed: {name(work[k])}: {type(e).__name__}: {e}"
                         ) from e
+                    if keep is None:
+                        results[k] = got
+                    else:
+                        keep(k, got)
                     if meter is not None:
                         meter.advance(work[k].games)
         except BaseException:
@@ -396,6 +412,44 @@ def run_plan(
     if own and meter is not None:
         meter.close()
     return merge_shards(plan, work, results)
+
+
+def run_tasks(
+    fn: Callable[[Any], Any],
+    tasks: Sequence[Any],
+    keep: Callable[[int, Any], None],
+    *,
+    executor: Any = None,
+    progress: Optional[Progress] = None,
+    describe: Callable[[Any], str] = str,
+) -> None:
+    """Run ``fn(task)`` for every task and hand each result to ``keep(k, result)`` (``k`` the
+    task's index) instead of keeping it: for reductions, whose results are small and merge
+    exactly in any order (integer sums), so memory does not grow with the number of tasks.
+    ``fn`` is a module-level function and the tasks picklable (an executor may run them
+    elsewhere, like :func:`run_shard` and its shards); each task has ``games`` (the meter
+    advances by it) and ``describe(task)`` names it in errors.
+
+    Without ``executor`` the tasks run here in order and ``keep`` sees them in order; with
+    one, every task is submitted at once and ``keep`` sees them as they finish (completion
+    order). Failures, Ctrl-C and the meter behave as in :func:`run_plan`."""
+    try:
+        if executor is None:
+            for k, t in enumerate(tasks):
+                try:
+                    got = fn(t)
+                except Exception as e:
+                    e.add_note(f"in {describe(t)}")
+                    raise
+                keep(k, got)
+                if progress is not None:
+                    progress.advance(t.games)
+        else:
+            _run_on(executor, tasks, progress, fn=fn, describe=describe, keep=keep)
+    except KeyboardInterrupt:
+        if progress is not None:
+            progress.interrupt()
+        raise
 
 
 def seat_bots(spec: Any, n: int) -> tuple[Any, ...]:
