@@ -275,7 +275,8 @@ def _cancel(executor: Any, futures: Sequence[Any]) -> None:
         cancel_all()  # one request for every task (a Dask client)
         return
     for f in futures:
-        f.cancel()
+        if f is not None:
+            f.cancel()
 
 
 @contextlib.contextmanager
@@ -342,6 +343,10 @@ def _run_on(
                         raise ShardError(
                             f"shard failed: {name(work[k])}: {type(e).__name__}: {e}"
                         ) from e
+                    # drop the future: a cluster may release its result now, and with
+                    # ``keep`` nothing holds the results of the finished items
+                    futures[k] = None
+                    del where[f]
                     if keep is None:
                         results[k] = got
                     else:
