@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import dask
+import polars as pl
 import pytest
 from distributed import Client, LocalCluster
 
@@ -77,6 +78,13 @@ def test_sweep_rows_equal_local(client) -> None:
     local = ketharmad.sweep(**kw)
     on = ketharmad.sweep(**kw, cluster=client, chunk_size=25)
     assert local.table.equals(on.table) and local.summary.equals(on.summary) and local.games.equals(on.games)
+    # reductions: each range (one matchup's games at every point) reduced on a worker, the
+    # counts merged here as they arrive; ranges of 25 games and the cluster's default
+    for size in (25, None):
+        red = ketharmad.sweep(**kw, cluster=client, chunk_size=size, rows=False)
+        assert red.games is None and red.stats == local.stats
+        assert local.table.equals(red.table) and local.summary.equals(red.summary)
+    assert local.table.filter(~pl.col("baseline"))["diff"].abs().sum() > 0  # the counts vary
 
 
 def test_tournament_equals_local(client) -> None:

@@ -73,6 +73,7 @@ _API_CALLS = {
     "play_search": "ketharmad.play(['ner', 'tisza'], bots={'kind': 'search', 'iterations': 10**6})",
     "matchups": "ketharmad.matchups(games_per_side=10**5)",
     "sweep": "ketharmad.sweep({'rules.starting_support': [20, 25]}, games=10**5)",
+    "sweep_reductions": "ketharmad.sweep({'rules.starting_support': [20, 25]}, games=10**6, rows=False)",
     "tournament": "ketharmad.tournament(['heuristic', 'aggro'], games=24 * 10**5)",
 }
 
@@ -188,10 +189,10 @@ calls = {
     "simulate": lambda: ketharmad.simulate(games=10**9),
     "simulate_chunked": lambda: ketharmad.simulate(games=10**9, chunk_size=10_000),
     "simulate_record_plays": lambda: ketharmad.simulate(games=10**7, record_plays=True),
-    # with rows (the default keeps reductions above 10^6 games: no memory to refuse)
+    # with rows (matchups and sweep keep reductions above 10^6 games: no memory to refuse)
     "matchups": lambda: ketharmad.matchups(games_per_side=10**11, rows=True),
     "matchups_4p": lambda: ketharmad.matchups(players=4, games=24 * 10**9, rows=True),
-    "sweep": lambda: ketharmad.sweep({"rules.starting_support": [20, 25]}, games=10**10),
+    "sweep": lambda: ketharmad.sweep({"rules.starting_support": [20, 25]}, games=10**10, rows=True),
     # (tournament is left out: its shards return counts, so no size is refused for memory)
     # the core itself, without the Python check: fallible allocation of the result columns
     "core": lambda: _core.simulate(_core_text, ["ner", "tisza"], ["random", "random"], 10**9, 0),

@@ -24,7 +24,7 @@ import contextlib
 import functools
 import signal
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
@@ -51,6 +51,7 @@ __all__ = [
     "ShardError",
     "merge_shards",
     "describe_shard",
+    "run_tasks",
 ]
 
 #: What a cell's games are returned as: ``"frames"`` (the games, players and card-record
@@ -328,7 +329,8 @@ def _cancel(executor: Any, futures: Sequence[Any]) -> None:
         cancel_all()  # one request for every task (a Dask client)
         return
     for f in futures:
-        f.cancel()
+        if f is not None:
+            f.cancel()
 
 
 @contextlib.contextmanager
@@ -359,15 +361,25 @@ def _sigint_flag() -> Iterator[threading.Event]:
 SHARD_WINDOW = 256
 
 
-def _run_on(executor: Any, work: list[Shard], meter: Optional[Progress], collected: _Collected) -> None:
-    """Submit the shards, at most ``executor.shard_window`` (else :data:`SHARD_WINDOW`) in
-    flight at once and the next as one finishes, advance ``meter`` as each finishes (in
-    completion order) and put its result into ``collected`` (a future is dropped once its
-    result is taken, so a reduction's shards do not pile up); on the first failure (or
-    Ctrl-C) cancel the rest and raise (a failed shard as :class:`ShardError`). The wait wakes
-    every 100 ms, so Ctrl-C is seen within that."""
+def _run_on(
+    executor: Any,
+    work: Sequence[Any],
+    meter: Optional[Progress],
+    keep: Callable[[int, Any], None],
+    fn: Optional[Callable[[Any], Any]] = None,
+    describe: Optional[Callable[[Any], str]] = None,
+) -> None:
+    """Submit ``fn(w)`` (default :func:`run_shard`) for the items of ``work``, at most
+    ``executor.shard_window`` (else :data:`SHARD_WINDOW`) in flight at once and the next as
+    one finishes; advance ``meter`` as each finishes (in completion order) and hand its
+    result to ``keep(k, result)`` (the future is dropped then, so finished results do not
+    pile up); on the first failure (or Ctrl-C) cancel the rest and raise (a failed item as
+    :class:`ShardError`, named by ``describe``, default :func:`describe_shard`). The wait
+    wakes every 100 ms, so Ctrl-C is seen within that."""
+    run = run_shard if fn is None else fn
+    name = describe_shard if describe is None else describe
     window = getattr(executor, "shard_window", None) or SHARD_WINDOW
-    where: dict[Any, int] = {}  # the futures not taken yet -> shard position
+    where: dict[Any, int] = {}  # the futures not taken yet -> item position
     nxt = 0
     with _sigint_flag() as interrupted:
         try:
@@ -376,7 +388,7 @@ def _run_on(executor: Any, work: list[Shard], meter: Optional[Progress], collect
                 while nxt < len(work) and len(pending) < window:
                     if interrupted.is_set():
                         raise KeyboardInterrupt
-                    f = executor.submit(run_shard, work[nxt])
+                    f = executor.submit(run, work[nxt])
                     where[f] = nxt
                     pending.add(f)
                     nxt += 1
@@ -388,15 +400,15 @@ def _run_on(executor: Any, work: list[Shard], meter: Optional[Progress], collect
                 for f in sorted(done, key=lambda f: where[f]):
                     k = where[f]
                     try:
-                        result = f.result()
+                        got = f.result()
                     except concurrent.futures.CancelledError:
-                        raise ShardError(f"shard cancelled: {describe_shard(work[k])}") from None
+                        raise ShardError(f"shard cancelled: {name(work[k])}") from None
                     except Exception as e:
                         raise ShardError(
-                            f"shard failed: {describe_shard(work[k])}: {type(e).__name__}: {e}"
+                            f"shard failed: {name(work[k])}: {type(e).__name__}: {e}"
                         ) from e
                     del where[f]
-                    collected.put(k, result)
+                    keep(k, got)
                     if meter is not None:
                         meter.advance(work[k].games)
                 del done
@@ -458,7 +470,7 @@ def run_plan(
                 if meter is not None:
                     meter.advance(s.games)
         else:
-            _run_on(executor, work, meter, collected)
+            _run_on(executor, work, meter, collected.put)
     except KeyboardInterrupt:
         if meter is not None:
             meter.interrupt()  # end the progress line
@@ -466,6 +478,44 @@ def run_plan(
     if own and meter is not None:
         meter.close()
     return collected.results()
+
+
+def run_tasks(
+    fn: Callable[[Any], Any],
+    tasks: Sequence[Any],
+    keep: Callable[[int, Any], None],
+    *,
+    executor: Any = None,
+    progress: Optional[Progress] = None,
+    describe: Callable[[Any], str] = str,
+) -> None:
+    """Run ``fn(task)`` for every task and hand each result to ``keep(k, result)`` (``k`` the
+    task's index) instead of keeping it: for reductions, whose results are small and merge
+    exactly in any order (integer sums), so memory does not grow with the number of tasks.
+    ``fn`` is a module-level function and the tasks picklable (an executor may run them
+    elsewhere, like :func:`run_shard` and its shards); each task has ``games`` (the meter
+    advances by it) and ``describe(task)`` names it in errors.
+
+    Without ``executor`` the tasks run here in order and ``keep`` sees them in order; with
+    one, tasks are submitted a window at a time and ``keep`` sees them as they finish (completion
+    order). Failures, Ctrl-C and the meter behave as in :func:`run_plan`."""
+    try:
+        if executor is None:
+            for k, t in enumerate(tasks):
+                try:
+                    got = fn(t)
+                except Exception as e:
+                    e.add_note(f"in {describe(t)}")
+                    raise
+                keep(k, got)
+                if progress is not None:
+                    progress.advance(t.games)
+        else:
+            _run_on(executor, tasks, progress, fn=fn, describe=describe, keep=keep)
+    except KeyboardInterrupt:
+        if progress is not None:
+            progress.interrupt()
+        raise
 
 
 def seat_bots(spec: Any, n: int) -> tuple[Any, ...]:

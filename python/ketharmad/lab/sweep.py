@@ -7,9 +7,11 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import os
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional, Union
 
@@ -18,7 +20,7 @@ import polars as pl
 
 from .. import _core
 from .._api import check_chunk_size, check_memory, check_start_player
-from .plan import Plan, cell, run_plan
+from .plan import Plan, Shard, cell, describe_shard, run_plan, run_shard, run_tasks
 from .._data import CardDataSource, describe_card_data, load_card_data
 from .._progress import Progress
 from .._validate import (
@@ -39,9 +41,20 @@ from .cli import check_out, chunk_for, cluster_for, finish, progress_enabled
 from .report import _figure, _provenance_md, _save, _slug, md_table, require_matplotlib
 from .result import LabResult
 
-__all__ = ["sweep", "SweepResult", "grid_points", "deck_pairings", "load_sweep_file", "MAX_SWEEP_FILE_BYTES", "MAX_SWEEP_DEPTH"]
+__all__ = ["sweep", "SweepResult", "SweepStats", "grid_points", "deck_pairings", "load_sweep_file", "MAX_SWEEP_FILE_BYTES",
+           "MAX_SWEEP_DEPTH", "ROWS_AUTO_LIMIT", "RANGE_GAMES"]  # fmt: skip
 
 ParamValue = Union[int, bool, str]
+
+#: ``rows=None``: keep the per-game rows of a sweep of at most this many games (every point
+#: and matchup counted), reductions (integer sums, memory flat in the number of games) above.
+ROWS_AUTO_LIMIT = 1_000_000
+#: Games per range of a sweep on reductions when neither ``chunk_size`` nor the executor
+#: (a cluster's ``shard_games``) gives one: a range holds the outcomes of one point's games
+#: (a few hundred bytes each, for a moment) and the baseline's (31 bytes each).
+RANGE_GAMES = 50_000
+#: ``end_reason`` codes of the unfinished games (a round or action cap).
+_UNFINISHED = np.array([i for i, r in enumerate(_core.END_REASONS) if r.startswith("unfinished")], dtype=np.uint8)
 
 
 def _values(name: str, values: object) -> list[Any]:
@@ -132,6 +145,129 @@ def _param_column(values: list[Any]) -> pl.Series:
     return pl.Series([None if v is None else str(v) for v in values], dtype=pl.String)
 
 
+@dataclass(frozen=True, eq=False)
+class SweepStats:
+    """The integer sufficient statistics of a sweep: everything its tables are computed from.
+
+    ``counts[i, j]`` holds, for point ``i`` and matchup ``j`` (in ``.decks`` order), the
+    int64 counts ``games, unfinished, no_winner``, then the games won by seat ``k`` for
+    ``k < seats``, then for each seat ``k`` the *discordant* games: those where "seat ``k``
+    won" differs between point ``i`` and the baseline point (the same game index). With
+    ``d = won - base_won`` in {-1, 0, 1} per game, the paired sums against the baseline are
+    ``sum d = wins[i] - wins[baseline]`` and ``sum d² = discordant[i]`` (n = games), so the
+    mean and the sample standard deviation of the per-game differences follow exactly.
+    ``seats`` is the largest seat count of the run's matchups (a smaller one has zeros).
+
+    The statistics of a run equal the sum of those of its game ranges (:meth:`merge`), so
+    they are merged exactly in any order and do not grow with the number of games."""
+
+    seats: int
+    counts: np.ndarray  # (points, matchups, 3 + 2 * seats) int64
+
+    @classmethod
+    def empty(cls, points: int, matchups: int, seats: int) -> SweepStats:
+        return cls(seats, np.zeros((points, matchups, 3 + 2 * seats), dtype=np.int64))
+
+    def merge(self, other: SweepStats) -> SweepStats:
+        """The statistics of both sets of games (exact)."""
+        if not isinstance(other, SweepStats) or other.counts.shape != self.counts.shape:
+            raise ValueError("can only merge the SweepStats of the same points, matchups and seats")
+        return SweepStats(self.seats, self.counts + other.counts)
+
+    __add__ = merge
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, SweepStats) and other.seats == self.seats
+                and np.array_equal(other.counts, self.counts))  # fmt: skip
+
+    def games(self, i: int, j: int) -> int:
+        return int(self.counts[i, j, 0])
+
+    def unfinished(self, i: int, j: int) -> int:
+        return int(self.counts[i, j, 1])
+
+    def no_winner(self, i: int, j: int) -> int:
+        return int(self.counts[i, j, 2])
+
+    def wins(self, i: int, j: int, seat: int = 0) -> int:
+        return int(self.counts[i, j, 3 + seat])
+
+    def discordant(self, i: int, j: int, seat: int = 0) -> int:
+        return int(self.counts[i, j, 3 + self.seats + seat])
+
+
+def _cell_counts(winner: np.ndarray, unfinished: np.ndarray, base_winner: np.ndarray, seats: int) -> np.ndarray:
+    """One :class:`SweepStats` count vector from a point's games of a range (``winner`` -1
+    for none, ``unfinished`` a bool mask) and the baseline point's winners of the same games."""
+    w = np.asarray(winner)
+    b = np.asarray(base_winner)
+    if w.shape != b.shape:
+        raise RuntimeError(f"sweep: a point played {w.shape[0]} games where the baseline played {b.shape[0]}")
+    out = np.zeros(3 + 2 * seats, dtype=np.int64)
+    out[0] = w.shape[0]
+    out[1] = np.count_nonzero(unfinished)
+    out[2] = np.count_nonzero(w < 0)
+    for k in range(seats):
+        mine = w == k
+        out[3 + k] = np.count_nonzero(mine)
+        out[3 + seats + k] = np.count_nonzero(mine != (b == k))
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class _Range:
+    """Games ``first_game .. first_game + games - 1`` of one matchup at every point: a task
+    of a reduced sweep (picklable; :func:`_reduce_range` runs it, here or on a worker)."""
+
+    shards: tuple[Shard, ...]  # one per point, in point order, the same games
+    base: int  # the baseline point
+    seats: int
+    matchup: int  # the matchup's index in the run
+
+    @property
+    def games(self) -> int:
+        return sum(s.games for s in self.shards)
+
+
+def _describe_range(r: _Range) -> str:
+    s = r.shards[0]
+    return (
+        f"sweep range: games {s.first_game}..{s.first_game + s.games - 1} of the batch with seed {s.seed}, "
+        f"decks {' vs '.join(s.cell.decks)}, every point ({len(r.shards)})"
+    )
+
+
+def _reduce_range(r: _Range) -> np.ndarray:
+    """The counts (points x fields) of one range: the baseline point's games first (their
+    winners kept for the range), then every other point's, each reduced and dropped."""
+
+    def play(s: Shard) -> dict[str, np.ndarray]:
+        try:
+            return run_shard(s)  # type: ignore[return-value]
+        except Exception as e:
+            e.add_note(f"in shard {describe_shard(s)}")
+            raise
+
+    base = play(r.shards[r.base])
+    out = np.zeros((len(r.shards), 3 + 2 * r.seats), dtype=np.int64)
+    for i, s in enumerate(r.shards):
+        raw = base if i == r.base else play(s)
+        out[i] = _cell_counts(raw["winner"], np.isin(raw["end_reason"], _UNFINISHED), base["winner"], r.seats)
+    return out
+
+
+def _mean_sd(n: int, s1: int, s2: int) -> tuple[Optional[float], Optional[float]]:
+    """Mean and sample standard deviation (ddof 1) of ``n`` values from their sum ``s1`` and
+    sum of squares ``s2`` (integers): ``var = (s2 - s1²/n) / (n - 1)`` evaluated as the exact
+    fraction ``(n·s2 - s1²) / (n·(n - 1))``, rounded once. None for what ``n`` cannot give."""
+    if n < 1:
+        return None, None
+    mean = s1 / n
+    if n < 2:
+        return mean, None
+    return mean, math.sqrt((n * s2 - s1 * s1) / (n * (n - 1)))
+
+
 class SweepResult(LabResult):
     """The result of :func:`ketharmad.sweep`.
 
@@ -143,7 +279,12 @@ class SweepResult(LabResult):
             one column per swept parameter.
         games: one row per point, matchup and game: ``point, matchup, game, seed,
             start_player, winner, seat0_won, turns, rounds, end_reason``; the ``seed`` column
-            is the same for every point (common random numbers).
+            is the same for every point (common random numbers). None when the run kept
+            reductions instead of rows (``rows``, see :func:`ketharmad.sweep`).
+        stats: the :class:`SweepStats` (integer counts per point and matchup, and the paired
+            sums against the baseline) that ``table``, ``summary`` and the plots are computed
+            from, with rows or without; the same numbers either way.
+        rows: whether the per-game rows were kept.
         baseline: the index of the baseline point.
         parameters: the swept parameter names.
         decks, bots, seed, params, games_per_point, card_data, elapsed: the run.
@@ -153,7 +294,10 @@ class SweepResult(LabResult):
         self.table: pl.DataFrame = kw["table"]
         self.summary: pl.DataFrame = kw["summary"]
         self.points: pl.DataFrame = kw["points"]
-        self.games: pl.DataFrame = kw["games"]
+        self.games: Optional[pl.DataFrame] = kw["games"]
+        self.stats: SweepStats = kw["stats"]
+        self.rows: bool = self.games is not None
+        self._n_games: int = int(self.stats.counts[:, :, 0].sum())
         self.baseline: int = kw["baseline"]
         self.parameters: list[str] = kw["parameters"]
         self.decks: list[list[str]] = kw["decks"]
@@ -171,11 +315,13 @@ class SweepResult(LabResult):
 
     @property
     def n_games(self) -> int:
-        return self.games.height
+        return self._n_games
 
     def tables(self) -> dict[str, pl.DataFrame]:
-        return {"sweep": self.table, "sweep_summary": self.summary, "sweep_points": self.points,
-                "sweep_games": self.games}  # fmt: skip
+        """The tables by name; ``sweep_games`` only when rows were kept."""
+        out = {"sweep": self.table, "sweep_summary": self.summary, "sweep_points": self.points,
+               "sweep_games": self.games}  # fmt: skip
+        return {k: v for k, v in out.items() if v is not None}
 
     def text(self) -> str:
         return sweep_text(self)
@@ -255,6 +401,7 @@ def sweep(
     progress: bool = False,
     executor: Any = None,
     cluster: Any = None,
+    rows: Optional[bool] = None,
 ) -> SweepResult:
     """Play the same games at every point of a parameter grid and compare with a baseline.
 
@@ -277,6 +424,19 @@ def sweep(
             (:mod:`ketharmad.lab.plan`) submits its shards to; the results are the same.
         cluster: run on Dask instead: ``"local"``, a scheduler address or a
             ``dask.distributed.Client`` (the ``dask`` extra, docs/scale_out.md); same results.
+        chunk_size: games per shard (with rows) or per range (without): results do not
+            depend on it.
+        rows: keep the per-game rows (``.games``) or only reductions (integer counts per
+            point and matchup and the paired sums against the baseline,
+            :class:`SweepStats`): memory does not grow with the number of games, so there
+            is no memory check. None (default): rows for a sweep of at most 1,000,000 games
+            in all (points x matchups x ``games``; ``ROWS_AUTO_LIMIT``), reductions above.
+            False: reductions; the games are played range by range (``chunk_size`` games of
+            one matchup at every point, default ``RANGE_GAMES`` = 50,000, or a cluster's
+            shard size), each range reduced where it runs. True: rows (refused before any
+            game runs when they would not fit in memory). ``.table``, ``.summary`` and the
+            plots are computed from the same :class:`SweepStats` either way, so they are the
+            same bit for bit; without rows ``.games`` is None.
 
     Every point is validated (``_core.validate``) for every matchup before any game runs, so
     an unknown parameter name or a value out of range fails at once.
@@ -310,6 +470,8 @@ def sweep(
     chunk_ = check_chunk_size(chunk_size)
     progress = check_flag("progress", progress)
     check_cluster_arg(cluster, executor)
+    if rows is not None:
+        rows = check_flag("rows", rows)
     text = load_card_data(card_data)
     current_values = _current_values(text, base)
     current = [_is_current(p, current_values) for p in points]
@@ -319,39 +481,37 @@ def sweep(
 
     # one cell per point and pairing, point-major; every cell plays games 0 .. games-1 of
     # the batch (common random numbers: the points of a pairing play the same games)
+    total = len(points) * len(pairings) * games_
+    keep_rows = rows if rows is not None else total <= ROWS_AUTO_LIMIT
     plan = Plan(seed_)
-    cell_point = []
     for i, point in enumerate(points):
         for j, deck in enumerate(pairings):
             merged = {**base, **point}
             if len(set(deck)) < len(deck):
                 merged.setdefault("rules.allow_mirror", True)
             plan.add(cell(text, deck, seat_bots[j], merged, 0, games_, start_player=starts[j],
-                          output="games", label=f"sweep point {i} {point}, decks {deck}"))  # fmt: skip
-            cell_point.append(i)
+                          output="games" if keep_rows else "outcomes",
+                          label=f"sweep point {i} {point}, decks {deck}"))  # fmt: skip
     plan.validate()
 
-    check_memory(f"sweep(games={games_:,}) over {len(plan.cells)} point(s) and matchup(s)", plan.games,
-                 max(len(d) for d in pairings), min(chunk_ or games_, games_), tables=("games",),
-                 chunked=chunk_ is not None)  # fmt: skip
+    seats = max(len(d) for d in pairings)
+    if keep_rows:  # reductions keep no rows: nothing grows with the games
+        check_memory(f"sweep(games={games_:,}) over {len(plan.cells)} point(s) and matchup(s)", plan.games,
+                     seats, min(chunk_ or games_, games_), tables=("games",),
+                     chunked=chunk_ is not None)  # fmt: skip
     meter = Progress(plan.games, "sweep", enabled=progress)
     start = time.perf_counter()
+    g: Optional[pl.DataFrame] = None
     with executor_for(executor, cluster) as ex:
-        results = run_plan(plan, threads=threads_, shard_size=chunk_, progress=meter, executor=ex)
+        if keep_rows:
+            results = run_plan(plan, threads=threads_, shard_size=chunk_, progress=meter, executor=ex)
+            stats = _stats_of_frames(results, len(points), len(pairings), base_index, seats)
+            g = _games_frame(plan, results, len(pairings))
+        else:
+            stats = _run_reduced(plan, len(points), len(pairings), base_index, seats, games_, threads_, chunk_,
+                                 meter, ex)  # fmt: skip
     elapsed = time.perf_counter() - start
     meter.close()
-    parts = []
-    for i, c, frames in zip(cell_point, plan.cells, results):
-        parts.append(
-            frames.games.select(
-                pl.lit(i, pl.Int32).alias("point"),
-                pl.lit(matchup_label(c.decks)).alias("matchup"),
-                "game", "seed", "start_player", "winner",
-                seat0_won=(pl.col("winner") == 0).fill_null(False),
-                turns="turns", rounds="rounds", end_reason="end_reason",
-            )  # fmt: skip
-        )
-    g = pl.concat(parts, rechunk=False)
 
     names: list[str] = []
     for p in points:
@@ -365,12 +525,132 @@ def sweep(
         }
     )
     owners = _owners(text)
+    table = _sweep_table(stats, names, pairings, base_index, owners, points_df)
+    summary = _point_summary(stats, points, names, pairings, base_index, owners, points_df)
+    return SweepResult(
+        table=table,
+        summary=summary,
+        points=points_df,
+        games=g,
+        stats=stats,
+        baseline=base_index,
+        parameters=names,
+        decks=pairings,
+        bots=bots if isinstance(bots, (str, Mapping)) else list(bots),
+        seed=seed_,
+        params=base,
+        games_per_point=games_,
+        start_player=start_player,
+        card_data=describe_card_data(card_data),
+        elapsed=elapsed,
+        card_text=text,
+        plan=plan.describe(),
+    )
+
+
+def _stats_of_frames(results: Sequence[Any], n_points: int, n_matchups: int, base_index: int, seats: int) -> SweepStats:
+    """The :class:`SweepStats` of a run that kept its rows (one games frame per cell, point
+    major), counted by the same function as the ranges of a reduced run."""
+    stats = SweepStats.empty(n_points, n_matchups, seats)
+
+    def arrays(frames: Any) -> tuple[np.ndarray, np.ndarray]:
+        games = frames.games
+        winner = games["winner"].fill_null(-1).to_numpy()
+        unfinished = games["end_reason"].cast(pl.String).str.starts_with("unfinished").to_numpy()
+        return winner, unfinished
+
+    for j in range(n_matchups):
+        base_winner, _ = arrays(results[base_index * n_matchups + j])
+        for i in range(n_points):
+            winner, unfinished = arrays(results[i * n_matchups + j])
+            stats.counts[i, j] = _cell_counts(winner, unfinished, base_winner, seats)
+    return stats
+
+
+def _games_frame(plan: Plan, results: Sequence[Any], n_matchups: int) -> pl.DataFrame:
+    """``.games``: the cells' games frames with their point and matchup (point major)."""
+    parts = []
+    for k, (c, frames) in enumerate(zip(plan.cells, results)):
+        parts.append(
+            frames.games.select(
+                pl.lit(k // n_matchups, pl.Int32).alias("point"),
+                pl.lit(matchup_label(c.decks)).alias("matchup"),
+                "game", "seed", "start_player", "winner",
+                seat0_won=(pl.col("winner") == 0).fill_null(False),
+                turns="turns", rounds="rounds", end_reason="end_reason",
+            )  # fmt: skip
+        )
+    return pl.concat(parts, rechunk=False)
+
+
+def _run_reduced(
+    plan: Plan,
+    n_points: int,
+    n_matchups: int,
+    base_index: int,
+    seats: int,
+    games: int,
+    threads: Optional[int],
+    chunk: Optional[int],
+    meter: Progress,
+    executor: Any,
+) -> SweepStats:
+    """Play the plan (cells with ``output="outcomes"``, point major) range by range: each
+    task is one matchup's games ``a .. b - 1`` at every point, reduced to integer counts
+    where it runs (the baseline's winners kept only until every point of the range is
+    counted) and added into the run's :class:`SweepStats` as it arrives."""
+    size = chunk or getattr(executor, "shard_games", None) or RANGE_GAMES
+    if threads is None and executor is not None:
+        threads = getattr(executor, "shard_threads", None)
+    tasks = []
+    for j in range(n_matchups):
+        cells = [plan.cells[i * n_matchups + j] for i in range(n_points)]
+        for a in range(0, games, size):
+            n = min(size, games - a)
+            shards = tuple(Shard(c, plan.seed, a, n, threads, i * n_matchups + j) for i, c in enumerate(cells))
+            tasks.append(_Range(shards, base_index, seats, j))
+    stats = SweepStats.empty(n_points, n_matchups, seats)
+
+    def keep(k: int, counts: np.ndarray) -> None:
+        stats.counts[:, tasks[k].matchup] += counts
+
+    run_tasks(_reduce_range, tasks, keep, executor=executor, progress=meter, describe=_describe_range)
+    return stats
+
+
+def _cells_frame(stats: SweepStats, pairings: list[list[str]], base_index: int) -> pl.DataFrame:
+    """Per point and matchup: the counts and the paired mean / sd of the per-game
+    differences of seat 0's result against the baseline point."""
+    rows = []
+    for i in range(stats.counts.shape[0]):
+        for j, d in enumerate(pairings):
+            n = stats.games(i, j)
+            diff, sd = _mean_sd(n, stats.wins(i, j) - stats.wins(base_index, j), stats.discordant(i, j))
+            rows.append((i, matchup_label(d), n, stats.wins(i, j), stats.unfinished(i, j), stats.no_winner(i, j),
+                         diff, sd, n))  # fmt: skip
+    return pl.DataFrame(
+        rows,
+        schema={"point": pl.Int32, "matchup": pl.String, "games": pl.Int64, "wins": pl.Int64,
+                "unfinished": pl.Int64, "no_winner": pl.Int64, "diff": pl.Float64, "sd": pl.Float64,
+                "n": pl.Int64},  # fmt: skip
+        orient="row",
+    )
+
+
+def _sweep_table(
+    stats: SweepStats,
+    names: list[str],
+    pairings: list[list[str]],
+    base_index: int,
+    owners: Mapping[str, Optional[str]],
+    points_df: pl.DataFrame,
+) -> pl.DataFrame:
+    """``.table`` from the statistics (the same for rows and reductions)."""
     swept_owners = {owners.get(n) for n in names}
     can_affect = [None in swept_owners or bool(swept_owners & set(d)) for d in pairings]
-    labels = [matchup_label(d) for d in pairings]
     matchup_info = pl.DataFrame(
         {
-            "matchup": labels,
+            "matchup": [matchup_label(d) for d in pairings],
             "faction": [d[0] for d in pairings],
             "opponent": ["+".join(d[1:]) for d in pairings],
             "matchup_order": list(range(len(pairings))),
@@ -378,24 +658,8 @@ def sweep(
         }
     )
     low, high = wilson_bounds("wins", "games")
-    table = (
-        g.group_by("point", "matchup")
-        .agg(
-            games=pl.len().cast(pl.Int64),
-            wins=pl.col("seat0_won").sum().cast(pl.Int64),
-            unfinished=pl.col("end_reason").cast(pl.String).str.starts_with("unfinished").sum().cast(pl.Int64),
-            no_winner=pl.col("winner").is_null().sum().cast(pl.Int64),
-        )
-        .with_columns(win_rate=pl.col("wins") / pl.col("games"), ci_low=low, ci_high=high)
-    )
-    ref = g.filter(pl.col("point") == base_index).select(
-        "matchup", "game", base_won=pl.col("seat0_won")
-    )
-    paired = (
-        g.join(ref, on=["matchup", "game"], how="inner")
-        .with_columns(d=pl.col("seat0_won").cast(pl.Float64) - pl.col("base_won").cast(pl.Float64))
-        .group_by("point", "matchup")
-        .agg(diff=pl.col("d").mean(), sd=pl.col("d").std(ddof=1), n=pl.len())
+    table = _cells_frame(stats, pairings, base_index).with_columns(
+        win_rate=pl.col("wins") / pl.col("games"), ci_low=low, ci_high=high
     )
     base_rates = table.filter(pl.col("point") == base_index).select(
         "matchup", p0=pl.col("win_rate"), n0=pl.col("games")
@@ -413,9 +677,8 @@ def sweep(
         .then(Z95 * pl.col("sd") / pl.col("n").cast(pl.Float64).sqrt())
         .otherwise(None)
     )
-    table = (
-        table.join(paired, on=["point", "matchup"], how="left")
-        .join(base_rates, on="matchup", how="left")
+    return (
+        table.join(base_rates, on="matchup", how="left")
         .join(matchup_info, on="matchup", how="left")
         .join(points_df.drop("params"), on="point", how="left")
         .with_columns(
@@ -436,29 +699,10 @@ def sweep(
             "unpaired_half_width",
         )  # fmt: skip
     )
-    summary = _point_summary(g, points, names, pairings, base_index, owners, points_df)
-    return SweepResult(
-        table=table,
-        summary=summary,
-        points=points_df,
-        games=g,
-        baseline=base_index,
-        parameters=names,
-        decks=pairings,
-        bots=bots if isinstance(bots, (str, Mapping)) else list(bots),
-        seed=seed_,
-        params=base,
-        games_per_point=games_,
-        start_player=start_player,
-        card_data=describe_card_data(card_data),
-        elapsed=elapsed,
-        card_text=text,
-        plan=plan.describe(),
-    )
 
 
 def _point_summary(
-    g: pl.DataFrame,
+    stats: SweepStats,
     points: list[dict[str, ParamValue]],
     names: list[str],
     pairings: list[list[str]],
@@ -468,44 +712,36 @@ def _point_summary(
 ) -> pl.DataFrame:
     """One row per point: the paired win-rate change against the baseline point over the
     games of the matchups the point can affect, from one perspective: the faction whose
-    cards the point changes (when it is one faction), else seat 0."""
+    cards the point changes (when it is one faction), else seat 0. From the statistics:
+    over the affected (matchup, seat) cells, the games, the wins of that seat at the point
+    and at the baseline, and the discordant games (the sum of the squared differences)."""
     base = points[base_index]
-    rows = []  # (point, matchup, seat) of the affected cells
     info = []
+    sums = []  # (point, games, won, base_won, discordant) of the points with affected cells
     for i, p in enumerate(points):
         changed = [n for n in names if p.get(n) != base.get(n)] or [n for n in p]
         who = {owners.get(n) for n in changed}
         faction = next(iter(who)) if len(who) == 1 and None not in who else None
-        n_affected = 0
-        for d in pairings:
+        n_affected = games = won = base_won = discordant = 0
+        for j, d in enumerate(pairings):
             if faction is not None:
                 hit = faction in d
             else:
                 hit = None in who or bool(who & set(d))
             if hit:
+                seat = d.index(faction) if faction else 0
                 n_affected += 1
-                rows.append((i, matchup_label(d), d.index(faction) if faction else 0))
+                games += stats.games(i, j)
+                won += stats.wins(i, j, seat)
+                base_won += stats.wins(base_index, j, seat)
+                discordant += stats.discordant(i, j, seat)
         info.append((i, faction or "seat 0", n_affected))
-    cells = pl.DataFrame(rows, schema={"point": pl.Int32, "matchup": pl.String, "seat": pl.Int64},
-                         orient="row")  # fmt: skip
-    ref = g.filter(pl.col("point") == base_index).select("matchup", "game", base_winner="winner")
-    d = (
-        g.join(cells, on=["point", "matchup"], how="inner")
-        .join(ref, on=["matchup", "game"], how="inner")
-        .with_columns(
-            won=(pl.col("winner") == pl.col("seat")).fill_null(False).cast(pl.Float64),
-            base_won=(pl.col("base_winner") == pl.col("seat")).fill_null(False).cast(pl.Float64),
-        )
-        .with_columns(d=pl.col("won") - pl.col("base_won"))
-        .group_by("point")
-        .agg(
-            games=pl.len().cast(pl.Int64),
-            win_rate=pl.col("won").mean(),
-            base_win_rate=pl.col("base_won").mean(),
-            diff=pl.col("d").mean(),
-            sd=pl.col("d").std(ddof=1),
-        )
-    )
+        if n_affected:
+            diff, sd = _mean_sd(games, won - base_won, discordant)
+            sums.append((i, games, won / games, base_won / games, diff, sd))
+    d = pl.DataFrame(sums, schema={"point": pl.Int32, "games": pl.Int64, "win_rate": pl.Float64,
+                                   "base_win_rate": pl.Float64, "diff": pl.Float64, "sd": pl.Float64},
+                     orient="row")  # fmt: skip
     meta = pl.DataFrame(info, schema={"point": pl.Int32, "perspective": pl.String,
                                       "matchups": pl.Int64}, orient="row")  # fmt: skip
     is_base = pl.col("point") == base_index
@@ -639,8 +875,18 @@ def sweep_text(result: Any) -> str:
         lines.append("per matchup:")
     headers, rows, right = sweep_rows(result)
     lines += ["  " + s for s in format_table(headers, rows, right)]
-    notes = [n for n in (hidden_note(result), degenerate_note(result)) if n]
+    notes = [n for n in (hidden_note(result), degenerate_note(result), rows_note(result)) if n]
     return "\n".join(lines + notes)
+
+
+def rows_note(result: Any) -> str:
+    """A footnote when the sweep kept reductions instead of per-game rows, else ``""``."""
+    if getattr(result, "rows", True):
+        return ""
+    return (
+        f"reductions: no per-game rows kept ({result.n_games:,} games counted); see .table, "
+        ".summary, .points, .stats"
+    )
 
 
 
@@ -686,18 +932,29 @@ def sweep_differences(result: Any, name: str) -> pl.DataFrame:
             signs[m] = 1.0 if decks[0] == a else -1.0
         else:
             lines[m], signs[m] = m, 1.0
-    g = result.games.filter(pl.col("matchup").is_in(matchups))
-    ref = g.filter(pl.col("point") == result.baseline).select("matchup", "game", b=pl.col("seat0_won"))
+    # from the statistics: per matchup, sum d = ±(wins - baseline wins) of seat 0 and
+    # sum d² = the discordant games; summed over the matchups of a line
+    stats, bi = result.stats, result.baseline
+    index = {matchup_label(dk): j for j, dk in enumerate(result.decks)}
+    rows = []
+    for point, value in keep.iter_rows():
+        acc: dict[str, list[int]] = {}
+        for m in matchups:
+            j = index[m]
+            s = acc.setdefault(lines[m], [0, 0, 0])
+            s[0] += stats.games(point, j)
+            s[1] += int(signs[m]) * (stats.wins(point, j) - stats.wins(bi, j))
+            s[2] += stats.discordant(point, j)
+        for line, (n, s1, s2) in acc.items():
+            diff, sd = _mean_sd(n, s1, s2)
+            rows.append((line, value, point, n, diff, sd))
     d = (
-        g.join(keep, on="point", how="inner")
-        .join(ref, on=["matchup", "game"], how="inner")
-        .with_columns(
-            line=pl.col("matchup").replace_strict(lines),
-            d=(pl.col("seat0_won").cast(pl.Float64) - pl.col("b").cast(pl.Float64))
-            * pl.col("matchup").replace_strict(signs),
+        pl.DataFrame(
+            rows,
+            schema={"line": pl.String, "value": keep.schema["value"], "point": pl.Int32, "games": pl.UInt32,
+                    "diff": pl.Float64, "sd": pl.Float64},  # fmt: skip
+            orient="row",
         )
-        .group_by("line", "value", "point")
-        .agg(games=pl.len(), diff=pl.col("d").mean(), sd=pl.col("d").std(ddof=1))
         .with_columns(half=Z95 * pl.col("sd").fill_null(0.0) / pl.col("games").cast(pl.Float64).sqrt())
         .with_columns(lo=pl.col("diff") - pl.col("half"), hi=pl.col("diff") + pl.col("half"))
         .sort("line", "value")
@@ -778,7 +1035,7 @@ def _sweep_md(result: Any, folder: Path, plots: bool) -> list[str]:
             "", "## Results per matchup", ""]  # fmt: skip
     headers, rows, right = sweep_rows(result)
     out.append(md_table(headers, rows, right))
-    for note in (hidden_note(result), degenerate_note(result)):
+    for note in (hidden_note(result), degenerate_note(result), rows_note(result)):
         if note:
             out += ["", note]
     return out
@@ -878,7 +1135,7 @@ def _cmd_sweep(args: argparse.Namespace) -> None:
     per_call = games if isinstance(games, int) and not isinstance(games, bool) and games > 0 else 1
     with cluster_for(args) as cluster:
         result = sweep(**kwargs, chunk_size=chunk_for(args, per_call), progress=progress_enabled(args),
-                       cluster=cluster)  # fmt: skip
+                       cluster=cluster, rows=args.rows)  # fmt: skip
     finish(result, args)
 
 
@@ -893,4 +1150,8 @@ def add_command(sub: Any) -> None:
                    help="one pairing, or 'all' for the 12 ordered pairs (overrides the file)")  # fmt: skip
     p.add_argument("--baseline", type=int, default=None, help="index of the baseline point (default: 0)")
     lab_args(p, "games per point and matchup (default: the file's, else 1000)", None)
+    p.add_argument("--rows", action=argparse.BooleanOptionalAction, default=None,
+                   help="keep the per-game rows (the sweep_games table) or, with --no-rows, only "
+                        "reductions: the same tables in memory that does not grow with the games "
+                        f"(default: rows up to {ROWS_AUTO_LIMIT:,} games in all)")  # fmt: skip
     p.set_defaults(func=_cmd_sweep)
