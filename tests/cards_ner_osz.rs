@@ -910,7 +910,7 @@ fn marki_zay_roll(k: u8) -> (i32, i32, i32, usize) {
     let mut g = scenario::game(&db, &["osszefogas", "ner"]);
     g.put_in_play(0, "osz_marki_zay_peter");
     g.players[1].scandal = 3;
-    g.forced_die = Some(k);
+    g.hooks.forced_die = Some(k);
     turn_of(&mut g, 0);
     inv(&g);
     (g.players[0].scandal, g.players[1].scandal, g.players[1].support, g.players[0].hand.len())
@@ -954,7 +954,7 @@ fn osz_marki_zay_peter_target_is_chosen_after_the_roll() {
     g.put_in_play(0, "osz_marki_zay_peter");
     g.players[1].scandal = 3;
     g.players[2].scandal = 3;
-    g.forced_die = Some(6);
+    g.hooks.forced_die = Some(6);
     g.script(0, &[Opt::Player(2)]);
     turn_of(&mut g, 0);
     assert_eq!(g.script_left(0), 0);
@@ -962,7 +962,7 @@ fn osz_marki_zay_peter_target_is_chosen_after_the_roll() {
     // roll 4: no target is asked for at all (the scripted answer stays unused)
     let mut g = scenario::game(&db, &["osszefogas", "ner", "tisza"]);
     let m = g.put_in_play(0, "osz_marki_zay_peter");
-    g.forced_die = Some(4);
+    g.hooks.forced_die = Some(4);
     g.script(0, &[Opt::Player(2)]);
     let deck = g.players[0].deck.len();
     g.run_triggers(m, 0, Trigger::StartOfTurn);
@@ -1355,7 +1355,7 @@ fn marki_zay_roll_with(o: &[(&str, i64)], k: u8) -> (i32, i32, i32, usize) {
     let mut g = scenario::game(&db, &["osszefogas", "ner"]);
     g.put_in_play(0, "osz_marki_zay_peter");
     g.players[1].scandal = 3;
-    g.forced_die = Some(k);
+    g.hooks.forced_die = Some(k);
     turn_of(&mut g, 0);
     inv(&g);
     (g.players[0].scandal, g.players[1].scandal, g.players[1].support, g.players[0].hand.len())

@@ -877,10 +877,10 @@ fn events_apply_in_turn_order_from_the_start_player() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "osszefogas", "tisza"]);
     g.start_player = 1;
-    g.log = Some(Vec::new());
+    g.trace.log = Some(Vec::new());
     g.force_event("ev_kvotanepszavazas");
     let order: Vec<String> =
-        g.log.as_ref().unwrap().iter().filter(|l| l.contains("gains 1 Scandal")).map(|l| l.trim().chars().take(2).collect()).collect();
+        g.trace.log.as_ref().unwrap().iter().filter(|l| l.contains("gains 1 Scandal")).map(|l| l.trim().chars().take(2).collect()).collect();
     assert_eq!(order, vec!["P1", "P2", "P0"]);
     ok(&g);
 }

@@ -1938,7 +1938,7 @@ fn r12_9_e66_start_player_knocked_out_at_next_players_wake_no_second_event() {
     g.players[0].support = 1;
     g.put_in_play(1, "osz_hadhazy_akos");
     let row: Vec<Cid> = g.news_row.clone();
-    g.log = Some(Vec::new());
+    g.trace.log = Some(Vec::new());
     g.active = 1;
     g.script(1, &[Opt::Player(0)]);
     g.take_turn();
@@ -1958,7 +1958,7 @@ fn r12_9_e66_start_player_knocked_out_at_next_players_wake_no_second_event() {
     assert_eq!(g.round, 2);
     assert_eq!(g.event_discard, vec![e1]);
     assert!(g.event_in_force.is_some() && g.event_in_force != Some(e1));
-    let events = g.log.as_ref().unwrap().iter().filter(|l| l.starts_with("Event:")).count();
+    let events = g.trace.log.as_ref().unwrap().iter().filter(|l| l.starts_with("Event:")).count();
     assert_eq!(events, 1, "one Event per round: only round 2's");
 }
 
@@ -1990,14 +1990,14 @@ fn r17_extreme_counters_saturate() {
 // ======================================================================================
 
 fn take_log(g: &mut Game) -> Vec<String> {
-    std::mem::take(g.log.as_mut().expect("log on"))
+    std::mem::take(g.trace.log.as_mut().expect("log on"))
 }
 
 #[test]
 fn log_draws_name_the_cards_and_empty_deck_losses() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "tisza"]);
-    g.log = Some(Vec::new());
+    g.trace.log = Some(Vec::new());
     let top: Vec<String> = g.players[0].deck.iter().rev().take(2).map(|&c| g.name(c).to_string()).collect();
     g.draw(0, 2);
     assert_eq!(take_log(&mut g), vec![format!("  P0 draws 2 cards ({}, {})", top[0], top[1])]);
@@ -2021,7 +2021,7 @@ fn log_hand_limit_discards_and_swap() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "tisza"]);
     fill_hand(&mut g, 0, 9);
-    g.log = Some(Vec::new());
+    g.trace.log = Some(Vec::new());
     g.start_player = 1; // no Event in this Wake
     g.take_turn(); // draws to 10, discards 3 at Close
     let log = take_log(&mut g);
@@ -2035,7 +2035,7 @@ fn log_hand_limit_discards_and_swap() {
     let b = g.put_in_hand(0, "ner_base_stadion");
     g.add_bases(0, 0, 1);
     let next = g.name(*g.players[0].deck.last().unwrap()).to_string();
-    g.log = Some(Vec::new());
+    g.trace.log = Some(Vec::new());
     g.apply_main(0, Opt::Swap(b));
     let log = take_log(&mut g);
     assert_eq!(log[0], format!("P0 swaps {}: discards it to Oblivion and draws", g.name(b)));
@@ -2052,7 +2052,7 @@ fn log_targets_counters_and_newsfeed_card_sent_back() {
     let mut g = scenario::game(&db, &["ner", "tisza"]);
     let civil = g.put_in_play(1, "nf_civil_jogvedo");
     let fa = g.put_in_play(1, "tis_forsthoffer_agnes");
-    g.log = Some(Vec::new());
+    g.trace.log = Some(Vec::new());
     g.gain_scandal(0, 1); // Outrage
     let log = take_log(&mut g);
     assert!(log.contains(&format!("  Outrage: {}", g.name(fa))), "{log:#?}");
@@ -2083,7 +2083,7 @@ fn log_voter_takeover_not_when_border_closure_blocks_it() {
         if closed {
             g.put_in_play(1, "rad_hatarzar");
         }
-        g.log = Some(Vec::new());
+        g.trace.log = Some(Vec::new());
         g.players[2].support = 1;
         g.lose_support(2, 1, 0);
         g.state_check();
@@ -2165,11 +2165,11 @@ fn log_on_or_off_same_games() {
 
 /// Record every decision put to the (scripted) policies from now on.
 fn record(g: &mut Game) {
-    g.decisions = Some(Vec::new());
+    g.trace.decisions = Some(Vec::new());
 }
 
 fn recorded(g: &Game, seat: u8, kind: DecisionKind) -> Vec<Vec<Opt>> {
-    g.decisions.as_ref().unwrap().iter().filter(|d| d.0 == seat && d.1 == kind).map(|d| d.2.clone()).collect()
+    g.trace.decisions.as_ref().unwrap().iter().filter(|d| d.0 == seat && d.1 == kind).map(|d| d.2.clone()).collect()
 }
 
 // R1.3: the last player remaining wins; there is no other end: with 4 players the game goes
@@ -2204,11 +2204,11 @@ fn r1_5_turns_and_rounds() {
     let k = g.put_in_hand(0, "tis_kozfelhaborodas");
     g.add_bases(0, 2, 2);
     g.players[1].scandal = 2;
-    g.log = Some(Vec::new());
+    g.trace.log = Some(Vec::new());
     g.script(0, &[Opt::Play(k)]);
     let turn0 = g.turn;
     g.take_turn(); // seat 0, the start player: round 1's Event
-    assert!(g.log.as_ref().unwrap().contains(&format!("  {} gets +2/+2", g.name(fa))), "the pump happened");
+    assert!(g.trace.log.as_ref().unwrap().contains(&format!("  {} gets +2/+2", g.name(fa))), "the pump happened");
     assert_eq!(g.inst[fa as usize].eot_influence, 0, "R1.5.1: ended with the turn");
     assert_eq!(g.round_mods.max_attackers, Some(2), "R1.5.3: the Event lasts the round");
     for p in [1, 2] {
@@ -2234,11 +2234,11 @@ fn r2_7_2_e4_die_is_a_fair_seeded_d6() {
         for p in 0..2 {
             g.players[p].support = 1_000_000;
         }
-        g.log = Some(Vec::new());
+        g.trace.log = Some(Vec::new());
         for _ in 0..n {
             g.run_triggers(mz, 0, Trigger::StartOfTurn);
         }
-        g.log
+        g.trace.log
             .as_ref()
             .unwrap()
             .iter()
@@ -2266,12 +2266,12 @@ fn r3_3_4_e8_mulligans_in_seat_order_before_the_start_player() {
     for start in [Some(0u8), Some(2), None] {
         let mut g = fresh(&db, &[0, 1, 2], 21);
         record(&mut g);
-        g.log = Some(Vec::new());
+        g.trace.log = Some(Vec::new());
         g.script(1, &[Opt::Mulligan]);
         g.setup(start);
-        let seats: Vec<u8> = g.decisions.as_ref().unwrap().iter().filter(|d| d.1 == DecisionKind::Mulligan).map(|d| d.0).collect();
+        let seats: Vec<u8> = g.trace.decisions.as_ref().unwrap().iter().filter(|d| d.1 == DecisionKind::Mulligan).map(|d| d.0).collect();
         assert_eq!(seats, vec![0, 1, 1, 2], "seat order; seat 1 decides again after its mulligan");
-        let log = g.log.as_ref().unwrap();
+        let log = g.trace.log.as_ref().unwrap();
         let setup_line = log.iter().position(|l| l.starts_with("Setup:")).unwrap();
         let last_keep = log.iter().rposition(|l| l.contains(" keeps ")).unwrap();
         assert!(last_keep < setup_line, "every mulligan decision comes before the start player is drawn");
@@ -2523,11 +2523,11 @@ fn r10_3_2_e52_basic_expose_timing() {
     let fa = g.put_in_play(1, "tis_forsthoffer_agnes");
     let k = g.put_in_hand(1, "tis_kozfelhaborodas");
     g.add_bases(1, 2, 2);
-    g.log = Some(Vec::new());
+    g.trace.log = Some(Vec::new());
     record(&mut g);
     g.script(1, &[Opt::Play(k)]);
     assert!(g.apply_main(0, Opt::Expose(1)));
-    let log = g.log.clone().unwrap();
+    let log = g.trace.log.clone().unwrap();
     let exposed = log.iter().position(|l| l.contains("P0 exposes P1: takes 2 Scandal")).unwrap();
     let reacted = log.iter().position(|l| l.starts_with("P1 plays")).unwrap();
     assert!(exposed < reacted, "the Exposé took effect before anyone could respond");
@@ -2536,7 +2536,7 @@ fn r10_3_2_e52_basic_expose_timing() {
     assert_eq!(g.zone_of(k), Zone::Oblivion, "the Reaction was played in the after-action window");
     let _ = fa;
     // the basic Exposé is never offered outside main priority
-    for d in g.decisions.as_ref().unwrap() {
+    for d in g.trace.decisions.as_ref().unwrap() {
         if d.2.iter().any(|o| matches!(o, Opt::Expose(_))) {
             assert_eq!(d.1, DecisionKind::Main);
         }
@@ -2612,7 +2612,7 @@ fn log_payments_and_exhausted_sources() {
     let mut g = scenario::game(&db, &["ner", "tisza"]);
     let m = g.put_in_hand(0, "ner_meszaros_lorinc");
     let f = g.add_bases(0, 0, 2);
-    g.log = Some(Vec::new());
+    g.trace.log = Some(Vec::new());
     g.play_card(0, m);
     let log = take_log(&mut g);
     let pay = log.iter().position(|l| l == "  P0 pays {1}{F}").expect("payment logged");

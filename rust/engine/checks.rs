@@ -1,7 +1,8 @@
 //! State checks (R14.1, E72), elimination (R15.3.1, E76), Voter takeover (R15.4.1, E77),
 //! simultaneous elimination (R14.5.1, E74) and the end of the game.
 
-use super::state::{glog, Cid, EndReason, Game, Inst, Outcome, Zone};
+use super::trace::glog;
+use super::state::{Cid, EndReason, Game, Inst, Outcome, Zone};
 use crate::cards::{Faction, Static, Trigger};
 
 impl Game<'_> {
@@ -24,7 +25,7 @@ impl Game<'_> {
             let scan = (self.damaged || self.checked_gen != self.board_gen) && (wounded || self.fragile);
             self.damaged = false;
             self.checked_gen = self.board_gen;
-            if self.full_checks || (scan && self.fragile) {
+            if self.hooks.full_checks || (scan && self.fragile) {
                 for p in 0..self.n {
                     for &c in &self.players[p].play {
                         let it = &self.inst[c as usize];
@@ -122,7 +123,7 @@ impl Game<'_> {
                 for p in 0..self.n {
                     if gains[p] > 0 && self.players[p].alive {
                         // Border Closure stops the gain: then there is no Voter takeover to log
-                        if self.log.is_some() && !self.border_closed_for(p) {
+                        if self.trace.log.is_some() && !self.border_closed_for(p) {
                             glog!(self, "  Voter takeover: P{p}");
                         }
                         self.gain_support(p, gains[p]);
@@ -171,7 +172,7 @@ impl Game<'_> {
         self.players[p].eliminated_round = self.round as i32;
         self.players[p].eliminated_order = self.eliminations;
         self.eliminations += 1;
-        if self.log.is_some() {
+        if self.trace.log.is_some() {
             let pl = &self.players[p];
             let own: Vec<Cid> = pl.play.iter().copied().filter(|&c| self.inst[c as usize].owner as usize == p).collect();
             let mut lines = vec![format!(
@@ -187,7 +188,7 @@ impl Game<'_> {
                     lines.push(format!("  {} leaves play: its {n} Sympathy counter(s) are removed", self.name(c)));
                 }
             }
-            if let Some(log) = self.log.as_mut() {
+            if let Some(log) = self.trace.log.as_mut() {
                 log.extend(lines);
             }
         }

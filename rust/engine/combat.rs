@@ -2,7 +2,8 @@
 //! legality (R9.3, E46, E47), the Campaign window (R9.4) and simultaneous damage (R9.5, E48).
 
 use super::decision::{DecisionKind, Opt};
-use super::state::{glog, Cid, Game, Inst};
+use super::trace::glog;
+use super::state::{Cid, Game, Inst};
 use crate::cards::Static;
 
 impl Game<'_> {
@@ -10,7 +11,7 @@ impl Game<'_> {
         // scenario tests set readiness by hand: look at the board there
         self.players[p].campaigns < self.db.rules.campaigns_per_turn as u8
             && self.round_mods.max_attackers.is_none_or(|n| n > 0)
-            && if self.full_checks { self.players[p].play.iter().any(|&c| self.can_attack(c)) } else { self.players[p].able > 0 }
+            && if self.hooks.full_checks { self.players[p].play.iter().any(|&c| self.can_attack(c)) } else { self.players[p].able > 0 }
     }
 
     /// Blockers a Propaganda attacker needs against `defender`.

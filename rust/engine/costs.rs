@@ -2,7 +2,8 @@
 //! abilities (E22, E25). Payment is automatic: the payer uses the pool first, then Bases,
 //! then resource abilities of Institutions and Figures, keeping flexible sources for last.
 
-use super::state::{glog, Cid, Game, Inst, Zone};
+use super::trace::glog;
+use super::state::{Cid, Game, Inst, Zone};
 use crate::cards::Cost;
 
 /// A cost change: increases add generic, reductions cut only generic and never below 0.
@@ -67,7 +68,7 @@ impl Game<'_> {
     pub fn available(&self, p: usize) -> ([i16; 3], i16) {
         let pl = &self.players[p];
         // scenario tests set readiness by hand: count afresh there
-        let acc = if self.full_checks { self.count_ready(p) } else { pl.ready };
+        let acc = if self.hooks.full_checks { self.count_ready(p) } else { pl.ready };
         let lane = |k: u32| (acc >> (16 * k)) as u16 as i16;
         ([pl.pool[0] + lane(0), pl.pool[1] + lane(1), pl.pool[2] + lane(2)], lane(3))
     }

@@ -179,9 +179,9 @@ impl<'a, 'db> SeatView<'a, 'db> {
     /// The result depends only on what the seat can see and on `rng`.
     pub fn determinize(&self, rng: &mut crate::rng::Rng, policies: Vec<crate::bots::Policy>) -> Game<'db> {
         let mut g = self.g.clone();
-        g.log = None;
-        g.decisions = None;
-        g.check_invariants = false;
+        g.trace.log = None;
+        g.trace.decisions = None;
+        g.trace.check_invariants = false;
         g.policies = policies;
         let mut pool: Vec<Cid> = Vec::with_capacity(64);
         for p in 0..g.n {
@@ -216,7 +216,7 @@ impl<'a, 'db> SeatView<'a, 'db> {
         g.rng_shuffle = crate::rng::Rng::new(rng.next_u64());
         g.rng_events = crate::rng::Rng::new(rng.next_u64());
         g.rng_dice = crate::rng::Rng::new(rng.next_u64());
-        g.forced_die = None;
+        g.hooks.forced_die = None;
         g
     }
     pub fn unity(&self, p: usize) -> bool {
@@ -243,7 +243,7 @@ impl Game<'_> {
             let i = rng.below(self.opts.len());
             return self.opts[i];
         }
-        if let Some(d) = self.decisions.as_mut() {
+        if let Some(d) = self.trace.decisions.as_mut() {
             d.push((seat as u8, kind, self.opts.clone()));
         }
         let mut pol = std::mem::take(&mut self.policies[seat]);
@@ -254,8 +254,8 @@ impl Game<'_> {
         self.policies[seat] = pol;
         if i >= self.opts.len() {
             // a policy answered with something not offered: recorded, never applied
-            if self.invariant_error.is_none() {
-                self.invariant_error = Some(format!("seat {seat} answered option {i} of {} ({kind:?})", self.opts.len()));
+            if self.trace.invariant_error.is_none() {
+                self.trace.invariant_error = Some(format!("seat {seat} answered option {i} of {} ({kind:?})", self.opts.len()));
             }
             return self.opts[0];
         }

@@ -2,7 +2,8 @@
 //! abilities, and every `Effect` of the vocabulary.
 
 use super::decision::{DecisionKind, Opt};
-use super::state::{glog, Cid, Game, Inst, Tgt, Zone};
+use super::trace::glog;
+use super::state::{Cid, Game, Inst, Tgt, Zone};
 use crate::cards::{Ability, ActivationCost, Effect, TargetKind, Trigger};
 
 impl Game<'_> {
@@ -318,7 +319,7 @@ impl Game<'_> {
             Effect::CreateTokens { token, n } => self.create_tokens(p, token, n as i32),
             Effect::Defect { n } => self.defect(p, source, n as i32),
             Effect::DieRoll(t) => {
-                let roll = match self.forced_die {
+                let roll = match self.hooks.forced_die {
                     Some(r) => r as i16,
                     None => self.rng_dice.below(6) as i16 + 1,
                 };

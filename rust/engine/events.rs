@@ -1,15 +1,16 @@
 //! Events (R12): the procedure in the start player's Wake (E63, E64) and Event effects (E65).
 
 use super::decision::{DecisionKind, Opt};
-use super::state::{glog, Game, RoundMods, Zone};
+use super::trace::glog;
+use super::state::{Game, RoundMods, Zone};
 use crate::cards::{Effect, RoundMod, Trigger};
 
 impl Game<'_> {
     /// R12.6: flip an Event, rotate the Newsfeed, apply the Event.
     pub fn event_procedure(&mut self) {
         // one Event a round (R12.1): a second flip in the same round breaks an invariant
-        if self.check_invariants && self.invariant_error.is_none() && self.event_round == self.round {
-            self.invariant_error = Some(format!("turn {}: a second Event procedure in round {}", self.turn, self.round));
+        if self.trace.check_invariants && self.trace.invariant_error.is_none() && self.event_round == self.round {
+            self.trace.invariant_error = Some(format!("turn {}: a second Event procedure in round {}", self.turn, self.round));
         }
         self.event_round = self.round;
         // (1) reshuffle the discard pile if the deck is empty

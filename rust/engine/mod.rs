@@ -22,6 +22,7 @@ pub mod costs;
 pub mod decision;
 pub mod effects;
 pub mod events;
+pub mod hooks;
 pub mod invariants;
 pub mod newsfeed;
 pub mod priority;
@@ -30,6 +31,7 @@ pub mod scandal;
 pub mod setup;
 pub mod state;
 pub mod stats;
+pub mod trace;
 pub mod turn;
 
 pub use decision::{DecisionKind, Opt, SeatView};

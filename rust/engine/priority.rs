@@ -2,7 +2,8 @@
 //! automatic passing (E43).
 
 use super::decision::{DecisionKind, Opt};
-use super::state::{glog, ChainItem, Cid, Game, Inst, Tgt, Zone};
+use super::trace::glog;
+use super::state::{ChainItem, Cid, Game, Inst, Tgt, Zone};
 use crate::cards::{TargetKind, Trigger};
 
 impl Game<'_> {

@@ -42,7 +42,7 @@ pub fn game<'db>(db: &'db CardDb, factions: &[&str]) -> Game<'db> {
     g.turn = 1;
     g.first_turn_done = true;
     // tests set damage by hand: state checks always scan every Figure
-    g.full_checks = true;
+    g.hooks.full_checks = true;
     g
 }
 

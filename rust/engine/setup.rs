@@ -2,7 +2,8 @@
 //! Randomness is consumed in the order of R3.11 (E12).
 
 use super::decision::{DecisionKind, Opt};
-use super::state::{glog, Game, Zone};
+use super::trace::glog;
+use super::state::{Game, Zone};
 
 impl Game<'_> {
     pub fn setup(&mut self, fixed_start: Option<u8>) {
@@ -61,7 +62,7 @@ impl Game<'_> {
             }
             k += 1;
             self.players[p].mulligans += 1;
-            glog!(self, "P{p} mulligans ({k}): shuffles the hand ({}) into the deck", crate::engine::state::cards(self.players[p].hand.len()));
+            glog!(self, "P{p} mulligans ({k}): shuffles the hand ({}) into the deck", crate::engine::trace::cards(self.players[p].hand.len()));
             let pl = &mut self.players[p];
             while let Some(c) = pl.hand.pop() {
                 self.inst[c as usize].zone = Zone::Deck;

@@ -3,6 +3,8 @@
 use crate::bots::Policy;
 use crate::cards::{CardDb, CardDef, CardType, Faction};
 use crate::engine::decision::Opt;
+use crate::engine::hooks::TestHooks;
+use crate::engine::trace::Trace;
 use crate::rng::{Rng, Stream};
 
 /// A card instance in one game (162 cards at most).
@@ -472,8 +474,6 @@ pub struct Game<'db> {
     pub rng_shuffle: Rng,
     pub rng_events: Rng,
     pub rng_dice: Rng,
-    /// Fixed die result for tests.
-    pub forced_die: Option<u8>,
     pub policies: Vec<Policy>,
     pub opts: Vec<Opt>,
     /// Bumped whenever a card enters or leaves play or changes control (cache key).
@@ -494,8 +494,6 @@ pub struct Game<'db> {
     pub fragile: bool,
     /// `board_gen` at the last state check.
     pub checked_gen: u32,
-    /// Always scan every Figure in state checks (scenario tests that set damage by hand).
-    pub full_checks: bool,
     pub stat_cache: [std::cell::Cell<StatCache>; 4],
     pub board_count: [std::cell::Cell<BoardCount>; 4],
     /// The card whose target is being chosen (shown to policies).
@@ -506,16 +504,10 @@ pub struct Game<'db> {
     /// Ready resource sources of the payer: (card, resource 0..2 or 3 = any, rank).
     pub scratch_src: Vec<(Cid, u8, u8)>,
     pub pending_leave: Vec<(Cid, u8)>,
-    pub log: Option<Vec<String>>,
-    /// Tests: every decision put to a policy (seat, kind, options), recorded when Some. Only
-    /// decisions with more than one option asked of a non-random policy are recorded (a
-    /// single option is taken without asking, R8.8).
-    pub decisions: Option<Vec<(u8, super::decision::DecisionKind, Vec<Opt>)>>,
-    /// Card plays (seat, card definition, turn), recorded when Some.
-    pub plays: Option<Vec<(u8, u16, u16)>>,
-    /// Invariant checking after every action (fuzzer).
-    pub check_invariants: bool,
-    pub invariant_error: Option<String>,
+    /// Recorders (log, decisions, plays, invariant checking).
+    pub trace: Trace,
+    /// Test switches.
+    pub hooks: TestHooks,
     pub seed: u64,
     /// The starting card instances of this game (copied by the next game that reuses this
     /// one's buffers, `Game::new_reusing`).
@@ -596,26 +588,7 @@ impl From<Game<'_>> for Buffers {
     }
 }
 
-macro_rules! glog {
-    ($g:expr, $($arg:tt)*) => {
-        if $g.log.is_some() {
-            let s = format!($($arg)*);
-            if let Some(log) = $g.log.as_mut() {
-                log.push(s);
-            }
-        }
-    };
-}
-pub(crate) use glog;
-
-/// "1 card", "2 cards" (for the log).
-pub(crate) fn cards(k: usize) -> String {
-    if k == 1 {
-        "1 card".into()
-    } else {
-        format!("{k} cards")
-    }
-}
+use super::trace::{cards, glog};
 
 impl<'db> Game<'db> {
     /// A game ready to be set up: every card instance created, in its starting zone.
@@ -671,7 +644,6 @@ impl<'db> Game<'db> {
             rng_shuffle: Rng::stream(cfg.seed, Stream::Shuffle as u64),
             rng_events: Rng::stream(cfg.seed, Stream::Events as u64),
             rng_dice: Rng::stream(cfg.seed, Stream::Dice as u64),
-            forced_die: None,
             policies,
             opts: b.opts,
             target_source: None,
@@ -686,15 +658,11 @@ impl<'db> Game<'db> {
             fresh_cards: b.fresh_cards,
             fragile: false,
             checked_gen: 0,
-            full_checks: false,
             stat_cache: Default::default(),
             board_count: Default::default(),
             pending_leave: b.pending_leave,
-            log: None,
-            decisions: None,
-            plays: None,
-            check_invariants: false,
-            invariant_error: None,
+            trace: Trace::default(),
+            hooks: TestHooks::default(),
             seed: cfg.seed,
             proto: Proto::default(),
         };
@@ -876,7 +844,7 @@ impl<'db> Game<'db> {
     #[inline]
     pub fn board_count(&self, p: usize) -> BoardCount {
         let cached = self.board_count[p].get();
-        if cached.gen == self.players[p].board_gen && !self.full_checks {
+        if cached.gen == self.players[p].board_gen && !self.hooks.full_checks {
             return cached;
         }
         self.count_board(p)
@@ -911,7 +879,7 @@ impl<'db> Game<'db> {
     pub fn record_play(&mut self, p: usize, c: Cid) {
         let d = self.inst[c as usize].def;
         self.players[p].played |= 1u128 << (d & 127);
-        if let Some(v) = self.plays.as_mut() {
+        if let Some(v) = self.trace.plays.as_mut() {
             v.push((p as u8, d, self.turn.min(u16::MAX as u32) as u16));
         }
     }

@@ -1,7 +1,8 @@
 //! Influence and Credibility with every static bonus (Sympathy counters, Supermajority, Unity,
 //! Joint Candidate, lords, Lone, Events), and the board conditions cards test.
 
-use super::state::{glog, Cid, Game, Inst, StatCache};
+use super::trace::glog;
+use super::state::{Cid, Game, Inst, StatCache};
 use crate::cards::{Condition, Static, Who};
 
 impl Game<'_> {
@@ -139,7 +140,7 @@ impl Game<'_> {
     /// invalidate the cards they touch. Scenario games (`full_checks`) always recompute, since
     /// tests edit counters by hand; debug builds verify every memoised value.
     fn stats(&self, c: Cid) -> (i16, i16) {
-        if self.full_checks {
+        if self.hooks.full_checks {
             return self.compute_stats(c);
         }
         let key = self.board_gen;

@@ -1,7 +1,8 @@
 //! Running a game: the turn loop, the four steps of a turn (R7) and main priority (E39).
 
 use super::decision::{DecisionKind, Opt};
-use super::state::{glog, EndReason, Game, Inst, Outcome, Zone};
+use super::trace::glog;
+use super::state::{EndReason, Game, Inst, Outcome, Zone};
 use crate::cards::Trigger;
 
 impl Game<'_> {
@@ -66,25 +67,25 @@ impl Game<'_> {
     /// Invariant check hook (fuzzer).
     #[inline]
     pub fn check(&mut self) {
-        if self.check_invariants && self.invariant_error.is_none() {
+        if self.trace.check_invariants && self.trace.invariant_error.is_none() {
             if let Err(e) = self.invariants() {
-                self.invariant_error = Some(format!("turn {} round {}: {e}", self.turn, self.round));
+                self.trace.invariant_error = Some(format!("turn {} round {}: {e}", self.turn, self.round));
             }
         }
     }
 
     pub fn take_turn(&mut self) {
         let p = self.active;
-        if self.check_invariants && self.invariant_error.is_none() && self.players.iter().any(|q| q.pool != [0; 3]) {
-            self.invariant_error = Some(format!("turn {}: resources did not vanish at the end of the turn", self.turn));
+        if self.trace.check_invariants && self.trace.invariant_error.is_none() && self.players.iter().any(|q| q.pool != [0; 3]) {
+            self.trace.invariant_error = Some(format!("turn {}: resources did not vanish at the end of the turn", self.turn));
         }
-        if self.check_invariants && self.invariant_error.is_none() {
+        if self.trace.check_invariants && self.trace.invariant_error.is_none() {
             let lasting = self.players.iter().flat_map(|q| q.play.iter()).find(|&&c| {
                 let i = &self.inst[c as usize];
                 i.fresh || i.damage != 0 || i.eot_influence != 0 || i.eot_credibility != 0 || i.eot_propaganda || i.eot_momentum
             });
             if let Some(&c) = lasting {
-                self.invariant_error = Some(format!("turn {}: {} kept damage, Freshness or an end-of-turn change", self.turn, self.name(c)));
+                self.trace.invariant_error = Some(format!("turn {}: {} kept damage, Freshness or an end-of-turn change", self.turn, self.name(c)));
             }
         }
         self.turn += 1;
@@ -334,7 +335,7 @@ impl Game<'_> {
         self.campaign.active = false;
         self.campaign.attackers.clear();
         self.campaign.blocks.clear();
-        if !self.full_checks && self.wounded.is_empty() && !self.eot_touched {
+        if !self.hooks.full_checks && self.wounded.is_empty() && !self.eot_touched {
             // nothing but Freshness to end: only the cards that entered play this turn
             for i in 0..self.fresh_cards.len() {
                 let c = self.fresh_cards[i];
