@@ -119,7 +119,7 @@ fn search_bot_does_not_peek() {
     }
     g.players[1].scandal = 2;
     g.main_options(0);
-    let opts = g.opts.clone();
+    let opts = g.opts().to_vec();
     assert!(opts.len() > 3);
     let choose = |g: &ketharmad::engine::Game| -> usize {
         let mut s = Search::new(60, 6, ketharmad::bots::heuristic::Knobs::from("heuristic", &[]), Rng::new(77));

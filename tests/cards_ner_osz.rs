@@ -41,7 +41,7 @@ fn stats(g: &Game, c: Cid) -> (i16, i16) {
 }
 
 fn has_opt(g: &Game, o: Opt) -> bool {
-    g.opts.contains(&o)
+    g.opts().contains(&o)
 }
 
 /// Cards `p` controls in play with card id `id`.

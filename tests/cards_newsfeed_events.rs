@@ -174,7 +174,7 @@ fn nf_oknyomozo_ujsagiro_fresh_then_exposes_one() {
     g.players[1].scandal = 3;
     // the Action phase offers the Recruit; recruit, then check Fresh before the turn ends
     g.main_options(0);
-    assert!(g.opts.contains(&Opt::Recruit(c)));
+    assert!(g.opts().contains(&Opt::Recruit(c)));
     g.recruit(0, c);
     assert!(g.inst[c as usize].fresh, "R11.2: a recruited Figure is Fresh");
     assert!(!g.can_activate(c, 0, false), "Fresh: no ↷");
@@ -482,15 +482,15 @@ fn ev_mediatorveny_expose_costs_one_more_this_round() {
     g.add_bases(0, 1, 2);
     assert_eq!(g.expose_cost(1).total(), 2);
     g.main_options(0);
-    assert!(g.opts.contains(&Opt::Expose(1)));
+    assert!(g.opts().contains(&Opt::Expose(1)));
     g.force_event("ev_mediatorveny");
     let c = g.expose_cost(1);
     assert_eq!((c.generic, c.pips), (2, [0, 1, 0]), "1M + 1 generic");
     g.main_options(0);
-    assert!(!g.opts.contains(&Opt::Expose(1)), "two resources no longer pay for it");
+    assert!(!g.opts().contains(&Opt::Expose(1)), "two resources no longer pay for it");
     g.add_bases(0, 1, 1);
     g.main_options(0);
-    assert!(g.opts.contains(&Opt::Expose(1)));
+    assert!(g.opts().contains(&Opt::Expose(1)));
     // the round effect ends when the next Event flips (R12.6 (3))
     g.force_event("ev_kvotanepszavazas");
     assert_eq!(g.expose_cost(1).total(), 2);
@@ -783,10 +783,10 @@ fn ev_rekordinflacio_swap_and_recruit_cost_one_more() {
     assert_eq!(g.play_cost(0, dobrev).generic, 1, "playing from hand unchanged");
     assert!(!g.can_recruit(0, meg), "two resources no longer recruit Megafon");
     g.main_options(0);
-    assert!(g.opts.contains(&Opt::Swap(base_in_hand)), "2 resources still pay Swap");
+    assert!(g.opts().contains(&Opt::Swap(base_in_hand)), "2 resources still pay Swap");
     g.inst[b[0] as usize].exhausted = true;
     g.main_options(0);
-    assert!(!g.opts.contains(&Opt::Swap(base_in_hand)), "1 resource doesn't pay Swap");
+    assert!(!g.opts().contains(&Opt::Swap(base_in_hand)), "1 resource doesn't pay Swap");
     g.force_event("ev_kvotanepszavazas");
     assert_eq!(g.swap_cost().total(), 1);
     ok(&g);
@@ -937,7 +937,7 @@ fn param_ev_veszelyhelyzet_max_attackers_zero_forbids_attacks() {
     g.force_event("ev_veszelyhelyzet");
     assert!(!g.can_start_campaign(0), "at most 0 Figures may attack");
     g.main_options(0);
-    assert!(!g.opts.contains(&Opt::Campaign));
+    assert!(!g.opts().contains(&Opt::Campaign));
     // even when asked directly, nobody attacks
     g.campaign();
     assert_eq!(g.players[1].support, 20);

@@ -466,7 +466,7 @@ fn r6_6_e26_fresh_figures() {
     assert!(!g.can_activate(gul, 0, false), "↷ ability blocked while Fresh");
     assert!(!g.can_start_campaign(0), "E44: no attacker, no Campaign");
     g.main_options(0);
-    assert!(!g.opts.contains(&Opt::Campaign));
+    assert!(!g.opts().contains(&Opt::Campaign));
     let sz = g.enter_free(0, "ner_szijjarto_peter"); // Momentum
     assert!(g.inst[sz as usize].fresh);
     assert!(g.can_attack(sz), "R6.6.2: Momentum");
@@ -549,8 +549,8 @@ fn r6_7_swap_needs_payment() {
     let mut g = scenario::game(&db, &["ner", "tisza"]);
     let b = g.put_in_hand(0, "ner_base_kozbeszerzes");
     g.main_options(0);
-    assert!(g.opts.contains(&Opt::PlayBase(b)));
-    assert!(!g.opts.contains(&Opt::Swap(b)));
+    assert!(g.opts().contains(&Opt::PlayBase(b)));
+    assert!(!g.opts().contains(&Opt::Swap(b)));
 }
 
 // R6.8, R7.3.1: one Base per turn.
@@ -566,8 +566,8 @@ fn r6_8_one_base_per_turn() {
     assert_eq!(g.zone_of(b1), Zone::Play);
     assert!(!ex(&g, b1), "E28: enters ready");
     g.main_options(0);
-    assert!(!g.opts.iter().any(|o| matches!(o, Opt::PlayBase(_))), "no second Base this turn");
-    assert!(g.opts.contains(&Opt::Swap(b2)), "Swap is still allowed");
+    assert!(!g.opts().iter().any(|o| matches!(o, Opt::PlayBase(_))), "no second Base this turn");
+    assert!(g.opts().contains(&Opt::Swap(b2)), "Swap is still allowed");
 }
 
 // ======================================================================================
@@ -1046,10 +1046,10 @@ fn r9_1_1_e44_no_campaign_without_attackers() {
     let k = g.put_in_play(0, "ner_kover_laszlo");
     g.inst[k as usize].exhausted = true;
     g.main_options(0);
-    assert!(!g.opts.contains(&Opt::Campaign));
+    assert!(!g.opts().contains(&Opt::Campaign));
     g.inst[k as usize].exhausted = false;
     g.main_options(0);
-    assert!(g.opts.contains(&Opt::Campaign));
+    assert!(g.opts().contains(&Opt::Campaign));
     assert_eq!(g.players[0].campaigns, 0);
 }
 
@@ -1099,10 +1099,10 @@ fn r10_3_4_e54_expose_clean_opponent_once_per_turn() {
     g.start_player = 1;
     let m = g.add_bases(0, 1, 1);
     g.main_options(0);
-    assert!(!g.opts.contains(&Opt::Expose(1)), "E51: one Media is not enough");
+    assert!(!g.opts().contains(&Opt::Expose(1)), "E51: one Media is not enough");
     let u = g.add_bases(0, 2, 1);
     g.main_options(0);
-    assert!(g.opts.contains(&Opt::Expose(1)));
+    assert!(g.opts().contains(&Opt::Expose(1)));
     g.script(0, &[Opt::Expose(1)]);
     g.take_turn();
     assert_eq!(g.script_left(0), 0);
@@ -1111,7 +1111,7 @@ fn r10_3_4_e54_expose_clean_opponent_once_per_turn() {
     assert_eq!(g.players[0].exposes, 1);
     g.add_bases(0, 1, 2);
     g.main_options(0);
-    assert!(!g.opts.contains(&Opt::Expose(1)), "once per turn");
+    assert!(!g.opts().contains(&Opt::Expose(1)), "once per turn");
 }
 
 // R10.4, R10.4.1 (E56): a card's Exposé (Hadházy's) does not use the basic Exposé.
@@ -1162,7 +1162,7 @@ fn r11_2_1_e60_recruit() {
     let next = *g.news_deck.last().unwrap();
     let p = *g.news_row.iter().find(|&&c| g.def(c).id == "nf_publicista").unwrap();
     g.main_options(0);
-    assert!(g.opts.contains(&Opt::Recruit(p)));
+    assert!(g.opts().contains(&Opt::Recruit(p)));
     g.recruit(0, p);
     assert_eq!(g.zone_of(p), Zone::Play);
     assert_eq!(g.controller(p), 0);
@@ -1174,7 +1174,7 @@ fn r11_2_1_e60_recruit() {
     assert_eq!(bases.iter().filter(|&&b| ex(&g, b)).count(), 3, "2M: three resources paid");
     assert!(bases[..3].iter().any(|&b| ex(&g, b)), "the M pip from a Media Base");
     g.main_options(0);
-    assert!(!g.opts.iter().any(|o| matches!(o, Opt::Recruit(_))), "once per turn");
+    assert!(!g.opts().iter().any(|o| matches!(o, Opt::Recruit(_))), "once per turn");
     ok(&g);
 }
 
@@ -1678,7 +1678,7 @@ fn r17_expose_cost_parameter() {
     let m = g.add_bases(0, 1, 1);
     g.players[1].scandal = 2;
     g.main_options(0);
-    assert!(g.opts.contains(&Opt::Expose(1)));
+    assert!(g.opts().contains(&Opt::Expose(1)));
     let c = g.expose_cost(1);
     assert_eq!((c.generic, c.pips), (0, [0, 1, 0]));
     g.script(0, &[Opt::Expose(1)]);
@@ -1908,8 +1908,8 @@ fn r15_2_expose_any_opponent() {
     let mut g = scenario::game(&db, &["osszefogas", "tisza", "ner"]);
     g.add_bases(0, 1, 2);
     g.main_options(0);
-    assert!(g.opts.contains(&Opt::Expose(1)) && g.opts.contains(&Opt::Expose(2)));
-    assert!(!g.opts.contains(&Opt::Expose(0)));
+    assert!(g.opts().contains(&Opt::Expose(1)) && g.opts().contains(&Opt::Expose(2)));
+    assert!(!g.opts().contains(&Opt::Expose(0)));
 }
 
 // R14.4 (E73): in a two-player game the first elimination ends the game at once; nothing
@@ -2408,23 +2408,23 @@ fn r8_4_e39_main_priority_options_and_limits() {
     g.add_bases(0, 2, 3);
     g.players[1].scandal = 3;
     g.main_options(0);
-    assert_eq!(g.opts[0], Opt::EndPhase);
+    assert_eq!(g.opts()[0], Opt::EndPhase);
     for o in [Opt::PlayBase(b1), Opt::PlayBase(b2), Opt::Swap(b1), Opt::Expose(1), Opt::Campaign] {
-        assert!(g.opts.contains(&o), "{o:?} offered");
+        assert!(g.opts().contains(&o), "{o:?} offered");
     }
     let row = g.news_row[0];
-    assert!(g.opts.contains(&Opt::Recruit(row)));
+    assert!(g.opts().contains(&Opt::Recruit(row)));
     assert!(g.apply_main(0, Opt::PlayBase(b1)));
     g.main_options(0);
-    assert!(!g.opts.contains(&Opt::PlayBase(b2)), "one Base per turn");
-    assert!(g.opts.contains(&Opt::Swap(b2)), "Swap is not playing a Base");
+    assert!(!g.opts().contains(&Opt::PlayBase(b2)), "one Base per turn");
+    assert!(g.opts().contains(&Opt::Swap(b2)), "Swap is not playing a Base");
     assert!(g.apply_main(0, Opt::Recruit(row)));
     assert!(g.apply_main(0, Opt::Expose(1)));
     g.script(0, &[Opt::Attack(d, 1)]);
     assert!(g.apply_main(0, Opt::Campaign));
     g.main_options(0);
-    assert!(!g.opts.iter().any(|o| matches!(o, Opt::Recruit(_) | Opt::Expose(_) | Opt::Campaign)), "{:?}", g.opts);
-    assert_eq!(g.opts[0], Opt::EndPhase);
+    assert!(!g.opts().iter().any(|o| matches!(o, Opt::Recruit(_) | Opt::Expose(_) | Opt::Campaign)), "{:?}", g.opts());
+    assert_eq!(g.opts()[0], Opt::EndPhase);
     assert!(!g.apply_main(0, Opt::EndPhase), "ending the Action phase moves to Close");
 }
 
@@ -2440,7 +2440,7 @@ fn r8_7_e42_moves_only_when_nothing_is_in_progress() {
     g.add_bases(0, 1, 3);
     g.add_bases(0, 2, 3);
     g.main_options(0);
-    assert!(g.opts.contains(&Opt::Play(mv)) && g.opts.contains(&Opt::Play(re)));
+    assert!(g.opts().contains(&Opt::Play(mv)) && g.opts().contains(&Opt::Play(re)));
     assert!(!g.can_play_from_hand(0, mv, true) && g.can_play_from_hand(0, re, true));
     // in the Campaign window and the after-action window, seat 0 is offered only the Reaction
     record(&mut g);
@@ -2506,7 +2506,7 @@ fn r9_6_action_phase_continues_after_the_campaign() {
     assert!(ex(&g, s) && !g.campaign.active);
     assert_eq!(recorded(&g, 1, DecisionKind::Respond).len(), 2, "Campaign window, then the after-action window");
     g.main_options(0);
-    assert!(g.opts.contains(&Opt::Play(later)) && !g.opts.contains(&Opt::Campaign));
+    assert!(g.opts().contains(&Opt::Play(later)) && !g.opts().contains(&Opt::Campaign));
     assert!(g.apply_main(0, Opt::Play(later)));
     assert_eq!(g.zone_of(later), Zone::Play);
 }
@@ -2568,7 +2568,7 @@ fn r11_2_2_e61_recruiting_a_newsfeed_action() {
     ok(&g);
     g.add_bases(0, 1, 2);
     g.main_options(0);
-    assert!(g.opts.contains(&Opt::Recruit(c)));
+    assert!(g.opts().contains(&Opt::Recruit(c)));
     g.script(0, &[Opt::Player(2)]);
     g.recruit(0, c);
     assert_eq!(g.zone_of(c), Zone::Chain, "on the chain, not in play");

@@ -21,11 +21,11 @@ impl Game<'_> {
             // Figure can have reached its Credibility (every other modifier only grows
             // until Close, which removes damage too)
             // and with no damage on any Figure only one with printed Credibility <= 0 can die
-            let wounded = !self.wounded.is_empty();
-            let scan = (self.damaged || self.checked_gen != self.board_gen) && (wounded || self.fragile);
-            self.damaged = false;
-            self.checked_gen = self.board_gen;
-            if self.hooks.full_checks || (scan && self.fragile) {
+            let wounded = !self.cache.wounded.is_empty();
+            let scan = (self.cache.damaged || self.cache.checked_gen != self.cache.board_gen) && (wounded || self.cache.fragile);
+            self.cache.damaged = false;
+            self.cache.checked_gen = self.cache.board_gen;
+            if self.hooks.full_checks || (scan && self.cache.fragile) {
                 for p in 0..self.n {
                     for &c in &self.players[p].play {
                         let it = &self.inst[c as usize];
@@ -44,8 +44,8 @@ impl Game<'_> {
                 }
             } else if scan {
                 // only the Figures damaged this turn can hold damage
-                for k in 0..self.wounded.len() {
-                    let c = self.wounded[k];
+                for k in 0..self.cache.wounded.len() {
+                    let c = self.cache.wounded[k];
                     let it = &self.inst[c as usize];
                     if it.zone == Zone::Play
                         && it.is(Inst::F_FIGURE)
@@ -165,10 +165,7 @@ impl Game<'_> {
     pub fn eliminate(&mut self, p: usize) {
         glog!(self, "P{p} ({}) is eliminated", self.faction_name(p));
         self.players[p].alive = false;
-        self.board_gen += 1;
-        for q in 0..self.n {
-            self.players[q].board_gen += 1;
-        }
+        self.board_changed_everywhere();
         self.players[p].eliminated_round = self.round as i32;
         self.players[p].eliminated_order = self.eliminations;
         self.eliminations += 1;
@@ -228,7 +225,7 @@ impl Game<'_> {
         for zone in 0..3 {
             let v = match zone {
                 0 => {
-                    self.players[p].reactions = 0;
+                    self.cache.reactions[p] = 0;
                     std::mem::take(&mut self.players[p].hand)
                 }
                 1 => std::mem::take(&mut self.players[p].deck),
@@ -255,8 +252,8 @@ impl Game<'_> {
         }
         self.players[p].scandal = 0;
         self.players[p].pool = [0; 3];
-        self.players[p].ready = 0;
-        self.players[p].able = 0;
+        self.cache.ready[p] = 0;
+        self.cache.able[p] = 0;
         // the leave triggers of cards leaving this way do not happen
         self.pending_leave.retain(|&(_, q)| q as usize != p);
         if self.start_player == p {

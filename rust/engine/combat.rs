@@ -11,7 +11,7 @@ impl Game<'_> {
         // scenario tests set readiness by hand: look at the board there
         self.players[p].campaigns < self.db.rules.campaigns_per_turn as u8
             && self.round_mods.max_attackers.is_none_or(|n| n > 0)
-            && if self.hooks.full_checks { self.players[p].play.iter().any(|&c| self.can_attack(c)) } else { self.players[p].able > 0 }
+            && if self.hooks.full_checks { self.players[p].play.iter().any(|&c| self.can_attack(c)) } else { self.cache.able[p] > 0 }
     }
 
     /// Blockers a Propaganda attacker needs against `defender`.
@@ -60,27 +60,27 @@ impl Game<'_> {
         let max = self.round_mods.max_attackers.map_or(usize::MAX, |n| n.max(0) as usize);
         // the Figures that can attack, in play order: declaring changes nothing else, so
         // the list only loses each declared attacker
-        let mut able = std::mem::take(&mut self.scratch_cards);
+        let mut able = std::mem::take(&mut self.scratch.cards);
         able.clear();
         able.extend(self.players[p].play.iter().copied().filter(|&c| self.can_attack(c)));
         loop {
             if self.campaign.attackers.len() >= max {
                 break;
             }
-            self.opts.clear();
+            self.scratch.opts.clear();
             for &c in &able {
                 for q in 1..self.n {
                     let q = (p + q) % self.n;
                     if self.players[q].alive {
-                        self.opts.push(Opt::Attack(c, q as u8));
+                        self.scratch.opts.push(Opt::Attack(c, q as u8));
                     }
                 }
             }
-            if self.opts.is_empty() {
+            if self.scratch.opts.is_empty() {
                 break;
             }
             if !self.campaign.attackers.is_empty() {
-                self.opts.push(Opt::Done);
+                self.scratch.opts.push(Opt::Done);
             }
             match self.decide(p, DecisionKind::Attackers) {
                 Opt::Attack(c, q) => {
@@ -95,7 +95,7 @@ impl Game<'_> {
                 _ => break,
             }
         }
-        self.scratch_cards = able;
+        self.scratch.cards = able;
         // Step 2: blocks, attacked players in turn order after the active player (E46, E75)
         for i in 1..self.n {
             let d = (p + i) % self.n;
@@ -122,13 +122,13 @@ impl Game<'_> {
     /// Forget the memoised stats of every current attacker.
     pub(crate) fn invalidate_attackers(&self) {
         for &(a, _) in &self.campaign.attackers {
-            self.stat_memo[a as usize].set((0, 0, 0));
+            self.forget_stats(a);
         }
     }
 
     fn end_campaign(&mut self) {
         // attackers lose "while attacking" bonuses: recheck Credibility
-        self.damaged = true;
+        self.cache.damaged = true;
         self.invalidate_attackers();
         self.campaign.active = false;
         self.campaign.attackers.clear();
@@ -140,13 +140,13 @@ impl Game<'_> {
     fn declare_blocks(&mut self, d: usize) {
         let need = self.propaganda_need(d);
         // ready Figures not blocking yet, in play order (each block removes its blocker)
-        let mut free = std::mem::take(&mut self.scratch_cards);
+        let mut free = std::mem::take(&mut self.scratch.cards);
         free.clear();
         free.extend(self.players[d].play.iter().copied().filter(|&b| {
             self.inst[b as usize].is(Inst::F_FIGURE) && !self.inst[b as usize].exhausted && !self.campaign.blocks.iter().any(|x| x.0 == b)
         }));
         loop {
-            self.opts.clear();
+            self.scratch.opts.clear();
             // an incomplete Propaganda block must be completed first
             let mut forced: Option<Cid> = None;
             for &(a, q) in &self.campaign.attackers {
@@ -172,13 +172,13 @@ impl Game<'_> {
                     if prop && !self.solo_blocker(b) && free.len() < need {
                         continue;
                     }
-                    self.opts.push(Opt::Block(b, a));
+                    self.scratch.opts.push(Opt::Block(b, a));
                 }
             }
             if forced.is_none() {
-                self.opts.push(Opt::Done);
+                self.scratch.opts.push(Opt::Done);
             }
-            if self.opts.is_empty() {
+            if self.scratch.opts.is_empty() {
                 // cannot happen: a forced block always has enough free blockers
                 break;
             }
@@ -191,17 +191,17 @@ impl Game<'_> {
                 _ => break,
             }
         }
-        self.scratch_cards = free;
+        self.scratch.cards = free;
     }
 
     /// R9.5.1: all combat damage at once.
     fn combat_damage(&mut self) {
         let p = self.active;
         let extra = self.round_mods.unblocked_extra_damage;
-        let mut dmg_to_figs = std::mem::take(&mut self.scratch_damage);
+        let mut dmg_to_figs = std::mem::take(&mut self.scratch.damage);
         dmg_to_figs.clear();
         let mut dmg_to_players = [0i32; 4];
-        let mut blockers = std::mem::take(&mut self.scratch_cards);
+        let mut blockers = std::mem::take(&mut self.scratch.cards);
         for k in 0..self.campaign.attackers.len() {
             let (a, q) = self.campaign.attackers[k];
             if !self.in_play(a) || self.controller(a) != p || !self.players[q as usize].alive {
@@ -223,9 +223,9 @@ impl Game<'_> {
                         // can field more than 32 Figures); allocated only for multi-blocks
                         let mut split = vec![0i16; blockers.len()];
                         for _ in 0..inf {
-                            self.opts.clear();
+                            self.scratch.opts.clear();
                             for &b in &blockers {
-                                self.opts.push(Opt::Card(b));
+                                self.scratch.opts.push(Opt::Card(b));
                             }
                             if let Opt::Card(b) = self.decide(p, DecisionKind::DivideDamage) {
                                 // unwrap: the options offered were exactly Opt::Card(b) for b in blockers
@@ -245,13 +245,11 @@ impl Game<'_> {
         for &(c, n) in &dmg_to_figs {
             if n > 0 {
                 glog!(self, "  {} takes {n} combat damage", self.name(c));
-                self.inst[c as usize].damage = self.inst[c as usize].damage.saturating_add(n);
-                self.damaged = true;
-                self.wounded.push(c);
+                self.damage_card(c, n);
             }
         }
-        self.scratch_damage = dmg_to_figs;
-        self.scratch_cards = blockers;
+        self.scratch.damage = dmg_to_figs;
+        self.scratch.cards = blockers;
         for q in 0..self.n {
             if dmg_to_players[q] > 0 {
                 glog!(self, "  P{q} takes {} combat damage", dmg_to_players[q]);

@@ -3,7 +3,7 @@
 //! then resource abilities of Institutions and Figures, keeping flexible sources for last.
 
 use super::trace::glog;
-use super::state::{Cid, Game, Inst, Zone};
+use super::state::{Cid, Game, Inst};
 use crate::cards::Cost;
 
 /// A cost change: increases add generic, reductions cut only generic and never below 0.
@@ -68,7 +68,7 @@ impl Game<'_> {
     pub fn available(&self, p: usize) -> ([i16; 3], i16) {
         let pl = &self.players[p];
         // scenario tests set readiness by hand: count afresh there
-        let acc = if self.hooks.full_checks { self.count_ready(p) } else { pl.ready };
+        let acc = if self.hooks.full_checks { self.count_ready(p) } else { self.cache.ready[p] };
         let lane = |k: u32| (acc >> (16 * k)) as u16 as i16;
         ([pl.pool[0] + lane(0), pl.pool[1] + lane(1), pl.pool[2] + lane(2)], lane(3))
     }
@@ -98,40 +98,6 @@ impl Game<'_> {
     #[inline(always)]
     pub(crate) fn able(i: &Inst) -> u16 {
         ((i.flags & (Inst::F_FIGURE | Inst::F_CANT_ATTACK) == Inst::F_FIGURE) & Self::source_ready(i)) as u16
-    }
-
-    /// Take card `c` out of its controller's ready units and attackers (before a change),
-    /// when in play.
-    #[inline]
-    pub(crate) fn ready_out(&mut self, c: Cid) {
-        let i = &self.inst[c as usize];
-        if i.zone == Zone::Play {
-            let (w, a) = (Self::ready_word(i), Self::able(i));
-            let pl = &mut self.players[i.controller as usize];
-            pl.ready = pl.ready.wrapping_sub(w);
-            pl.able = pl.able.wrapping_sub(a);
-        }
-    }
-
-    /// Put card `c` back into its controller's ready units and attackers (after a
-    /// change), when in play.
-    #[inline]
-    pub(crate) fn ready_in(&mut self, c: Cid) {
-        let i = &self.inst[c as usize];
-        if i.zone == Zone::Play {
-            let (w, a) = (Self::ready_word(i), Self::able(i));
-            let pl = &mut self.players[i.controller as usize];
-            pl.ready = pl.ready.wrapping_add(w);
-            pl.able = pl.able.wrapping_add(a);
-        }
-    }
-
-    /// Exhaust or ready a card, keeping the ready units in step.
-    #[inline]
-    pub fn set_exhausted(&mut self, c: Cid, v: bool) {
-        self.ready_out(c);
-        self.inst[c as usize].exhausted = v;
-        self.ready_in(c);
     }
 
     /// The card's source could be exhausted now (ignoring whether it has one).
@@ -208,7 +174,7 @@ impl Game<'_> {
             return;
         }
         glog!(self, "  P{p} pays {}", cost.braces());
-        let mut src = std::mem::take(&mut self.scratch_src);
+        let mut src = std::mem::take(&mut self.scratch.sources);
         src.clear();
         for &c in &self.players[p].play {
             let i = &self.inst[c as usize];
@@ -219,7 +185,7 @@ impl Game<'_> {
             src.truncate(n);
         }
         self.pay_from(p, cost, &mut src);
-        self.scratch_src = src;
+        self.scratch.sources = src;
     }
 
     fn pay_from(&mut self, p: usize, cost: Cost, src: &mut [(Cid, u8, u8)]) {

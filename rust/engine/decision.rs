@@ -231,34 +231,34 @@ impl<'a, 'db> SeatView<'a, 'db> {
 }
 
 impl Game<'_> {
-    /// Ask `seat`'s policy to choose among `self.opts`. A single option is taken without
+    /// Ask `seat`'s policy to choose among `self.scratch.opts`. A single option is taken without
     /// asking (R8.8, automatic pass).
     pub fn decide(&mut self, seat: usize, kind: DecisionKind) -> Opt {
-        debug_assert!(!self.opts.is_empty(), "no options for {kind:?}");
-        if self.opts.len() == 1 {
-            return self.opts[0];
+        debug_assert!(!self.scratch.opts.is_empty(), "no options for {kind:?}");
+        if self.scratch.opts.len() == 1 {
+            return self.scratch.opts[0];
         }
         // the random policy needs no view: answer in place
         if let crate::bots::Policy::Random(rng) = &mut self.policies[seat] {
-            let i = rng.below(self.opts.len());
-            return self.opts[i];
+            let i = rng.below(self.scratch.opts.len());
+            return self.scratch.opts[i];
         }
         if let Some(d) = self.trace.decisions.as_mut() {
-            d.push((seat as u8, kind, self.opts.clone()));
+            d.push((seat as u8, kind, self.scratch.opts.clone()));
         }
         let mut pol = std::mem::take(&mut self.policies[seat]);
         let i = {
             let view = SeatView::new(self, seat);
-            pol.choose(&view, kind, &self.opts)
+            pol.choose(&view, kind, &self.scratch.opts)
         };
         self.policies[seat] = pol;
-        if i >= self.opts.len() {
+        if i >= self.scratch.opts.len() {
             // a policy answered with something not offered: recorded, never applied
             if self.trace.invariant_error.is_none() {
-                self.trace.invariant_error = Some(format!("seat {seat} answered option {i} of {} ({kind:?})", self.opts.len()));
+                self.trace.invariant_error = Some(format!("seat {seat} answered option {i} of {} ({kind:?})", self.scratch.opts.len()));
             }
-            return self.opts[0];
+            return self.scratch.opts[0];
         }
-        self.opts[i]
+        self.scratch.opts[i]
     }
 }

@@ -57,12 +57,12 @@ impl Game<'_> {
         }
     }
 
-    /// Fill `self.opts` with the legal targets.
+    /// Fill `self.scratch.opts` with the legal targets.
     pub fn target_options(&mut self, p: usize, kind: TargetKind, source: Cid) {
-        let mut opts = std::mem::take(&mut self.opts);
+        let mut opts = std::mem::take(&mut self.scratch.opts);
         opts.clear();
         self.for_each_target(p, kind, source, |o| opts.push(o));
-        self.opts = opts;
+        self.scratch.opts = opts;
     }
 
     /// Whether `kind` has a legal target (optional targets always do).
@@ -87,7 +87,7 @@ impl Game<'_> {
             return Some(Tgt::None);
         }
         self.target_options(p, kind, source);
-        if self.opts.is_empty() {
+        if self.scratch.opts.is_empty() {
             return None;
         }
         self.target_source = Some(source);
@@ -229,9 +229,7 @@ impl Game<'_> {
             }
             Effect::Damage { n } => {
                 if let Some(c) = tcard {
-                    self.inst[c as usize].damage = self.inst[c as usize].damage.saturating_add(n);
-                    self.damaged = true;
-                    self.wounded.push(c);
+                    self.damage_card(c, n);
                     glog!(self, "  {} takes {n} damage", self.name(c));
                 }
             }
@@ -243,8 +241,7 @@ impl Game<'_> {
             }
             Effect::GrantPropaganda => {
                 if let Some(c) = tcard {
-                    self.inst[c as usize].eot_propaganda = true;
-                    self.eot_touched = true;
+                    self.until_end_of_turn(c, |i| i.eot_propaganda = true);
                 }
             }
             Effect::ReturnToHand { controller_scandal } => {
@@ -290,25 +287,22 @@ impl Game<'_> {
             Effect::PumpByOpponentScandal { max } => {
                 if let Some(c) = tcard {
                     let x = self.opponents(p).map(|q| self.players[q].scandal).max().unwrap_or(0).min(max as i32) as i16;
-                    self.inst[c as usize].eot_influence += x;
-                    self.inst[c as usize].eot_credibility += x;
-                    self.eot_touched = true;
-                    self.stat_memo[c as usize].set((0, 0, 0));
+                    self.until_end_of_turn(c, |i| {
+                        i.eot_influence += x;
+                        i.eot_credibility += x;
+                    });
                     glog!(self, "  {} gets +{x}/+{x}", self.name(c));
                 }
             }
             Effect::Rally { influence, credibility } => {
-                self.eot_touched = true;
                 for i in 0..self.players[p].play.len() {
                     let c = self.players[p].play[i];
                     if self.ctype(c).is_figure() {
-                        self.ready_out(c);
-                        let it = &mut self.inst[c as usize];
-                        it.eot_influence += influence;
-                        it.eot_credibility += credibility;
-                        self.stat_memo[c as usize].set((0, 0, 0));
-                        it.eot_momentum = true;
-                        self.ready_in(c);
+                        self.until_end_of_turn(c, |it| {
+                            it.eot_influence += influence;
+                            it.eot_credibility += credibility;
+                            it.eot_momentum = true;
+                        });
                     }
                 }
             }

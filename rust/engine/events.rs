@@ -113,13 +113,13 @@ impl Game<'_> {
             }
             Effect::AllSympathy { n } => {
                 for q in order {
-                    self.opts.clear();
+                    self.scratch.opts.clear();
                     for &c in &self.players[q].play {
                         if self.db.def(self.inst[c as usize].def).ctype.is_figure() {
-                            self.opts.push(Opt::Card(c));
+                            self.scratch.opts.push(Opt::Card(c));
                         }
                     }
-                    if !self.opts.is_empty() {
+                    if !self.scratch.opts.is_empty() {
                         if let Opt::Card(c) = self.decide(q, DecisionKind::Target) {
                             self.add_counters(c, n);
                         }

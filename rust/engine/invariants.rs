@@ -27,19 +27,19 @@ impl Game<'_> {
             for &c in &pl.hand {
                 mark(c, Zone::Hand, "a hand")?;
             }
-            if !self.hooks.full_checks && pl.able != self.count_able(p) {
-                return Err(format!("P{p} has {} Figures counted able to attack, {} on its board", pl.able, self.count_able(p)));
+            if !self.hooks.full_checks && self.cache.able[p] != self.count_able(p) {
+                return Err(format!("P{p} has {} Figures counted able to attack, {} on its board", self.cache.able[p], self.count_able(p)));
             }
-            if !self.hooks.full_checks && pl.ready != self.count_ready(p) {
-                return Err(format!("P{p}'s counted ready resources {:x} differ from its board {:x}", pl.ready, self.count_ready(p)));
+            if !self.hooks.full_checks && self.cache.ready[p] != self.count_ready(p) {
+                return Err(format!("P{p}'s counted ready resources {:x} differ from its board {:x}", self.cache.ready[p], self.count_ready(p)));
             }
-            let cached = self.board_count[p].get();
-            if cached.gen == pl.board_gen && !self.hooks.full_checks && cached != self.tally_board(p) {
+            let cached = self.cache.board_count[p].get();
+            if cached.gen == self.cache.player_gen[p] && !self.hooks.full_checks && cached != self.tally_board(p) {
                 return Err(format!("P{p}'s cached board counts {cached:?} are stale: {:?}", self.tally_board(p)));
             }
             let reactions = pl.hand.iter().filter(|&&c| self.inst[c as usize].is(Inst::F_REACTION)).count();
-            if reactions != pl.reactions as usize {
-                return Err(format!("P{p} holds {reactions} Reactions but {} are counted", pl.reactions));
+            if reactions != self.cache.reactions[p] as usize {
+                return Err(format!("P{p} holds {reactions} Reactions but {} are counted", self.cache.reactions[p]));
             }
             for &c in &pl.oblivion {
                 mark(c, Zone::Oblivion, "an Oblivion")?;

@@ -16,6 +16,7 @@
 //! - `invariants`: whole-state consistency checks used by tests and the fuzzer
 //! - `decision`: the options offered to policies and what a seat may see
 
+pub mod caches;
 pub mod checks;
 pub mod combat;
 pub mod costs;
@@ -27,6 +28,7 @@ pub mod invariants;
 pub mod newsfeed;
 pub mod priority;
 pub mod scenario;
+pub mod scratch;
 pub mod scandal;
 pub mod setup;
 pub mod state;

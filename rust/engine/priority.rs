@@ -79,9 +79,9 @@ impl Game<'_> {
             }
             self.pay(p, cost);
             if d.sacrifice_to_cast {
-                self.opts.clear();
+                self.scratch.opts.clear();
                 for f in self.figures(p).collect::<smallvec_like::Buf>().iter() {
-                    self.opts.push(Opt::Card(*f));
+                    self.scratch.opts.push(Opt::Card(*f));
                 }
                 if let Opt::Card(f) = self.decide(p, DecisionKind::Sacrifice) {
                     glog!(self, "  P{p} sacrifices {}", self.name(f));
@@ -134,8 +134,7 @@ impl Game<'_> {
 
     /// Fill `opts` with `p`'s responses in a window; false if only passing is possible.
     fn respond_options(&mut self, p: usize) -> bool {
-        let pl = &self.players[p];
-        let has_reaction = pl.reactions > 0;
+        let has_reaction = self.cache.reactions[p] > 0;
         let has_instant = self.board_count(p).flags & Inst::F_INSTANT != 0;
         if !has_reaction && !has_instant {
             return false;
@@ -174,13 +173,13 @@ impl Game<'_> {
         if found.is_empty() && na == 0 {
             return false;
         }
-        self.opts.clear();
-        self.opts.push(Opt::Pass);
+        self.scratch.opts.clear();
+        self.scratch.opts.push(Opt::Pass);
         for &c in found.iter() {
-            self.opts.push(Opt::Play(c));
+            self.scratch.opts.push(Opt::Play(c));
         }
         for &(c, a) in &acts[..na] {
-            self.opts.push(Opt::Activate(c, a));
+            self.scratch.opts.push(Opt::Activate(c, a));
         }
         true
     }

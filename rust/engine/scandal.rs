@@ -120,9 +120,9 @@ impl Game<'_> {
         let k = if can == 0 {
             0
         } else {
-            self.opts.clear();
+            self.scratch.opts.clear();
             for a in (0..=can).rev() {
-                self.opts.push(Opt::Amount(a as u8));
+                self.scratch.opts.push(Opt::Amount(a as u8));
             }
             match self.decide(performer, DecisionKind::ExposeAmount) {
                 Opt::Amount(a) => a as i32,

@@ -124,8 +124,8 @@ impl Game<'_> {
         i.entered = seq;
         self.players[seat].play.push(c);
         self.ready_in(c);
-        self.board_gen += 1;
-        self.players[seat].board_gen += 1;
+        self.cache.board_gen += 1;
+        self.cache.player_gen[seat] += 1;
     }
 
     /// Play a card into play the real way (enters play: Scandal N and triggers), free.

@@ -54,9 +54,9 @@ impl Game<'_> {
         let hand = self.db.rules.opening_hand;
         let mut k = 0;
         while k < max {
-            self.opts.clear();
-            self.opts.push(Opt::Keep);
-            self.opts.push(Opt::Mulligan);
+            self.scratch.opts.clear();
+            self.scratch.opts.push(Opt::Keep);
+            self.scratch.opts.push(Opt::Mulligan);
             if self.decide(p, DecisionKind::Mulligan) == Opt::Keep {
                 break;
             }
@@ -68,7 +68,7 @@ impl Game<'_> {
                 self.inst[c as usize].zone = Zone::Deck;
                 pl.deck.push(c);
             }
-            pl.reactions = 0;
+            self.cache.reactions[p] = 0;
             let mut deck = std::mem::take(&mut self.players[p].deck);
             self.rng_shuffle.shuffle(&mut deck);
             self.players[p].deck = deck;
@@ -77,9 +77,9 @@ impl Game<'_> {
                 if self.players[p].hand.is_empty() {
                     break;
                 }
-                self.opts.clear();
+                self.scratch.opts.clear();
                 for &c in &self.players[p].hand {
-                    self.opts.push(Opt::Card(c));
+                    self.scratch.opts.push(Opt::Card(c));
                 }
                 if let Opt::Card(c) = self.decide(p, DecisionKind::Bottom) {
                     self.take_from_hand(p, c);

@@ -2,7 +2,8 @@
 
 use crate::bots::Policy;
 use crate::cards::{CardDb, CardDef, CardType, Faction};
-use crate::engine::decision::Opt;
+use crate::engine::scratch::Scratch;
+use crate::engine::caches::Caches;
 use crate::engine::hooks::TestHooks;
 use crate::engine::trace::Trace;
 use crate::rng::{Rng, Stream};
@@ -267,25 +268,6 @@ impl std::ops::IndexMut<usize> for Insts {
     }
 }
 
-/// Per card instance: (`board_gen` when computed, Influence, Credibility); key 0 = not
-/// valid. A fixed array like `Insts`.
-#[derive(Clone, Debug)]
-pub struct StatMemo(pub Box<[std::cell::Cell<(u32, i16, i16)>; 256]>);
-
-impl Default for StatMemo {
-    fn default() -> StatMemo {
-        StatMemo(Box::new([const { std::cell::Cell::new((0, 0, 0)) }; 256]))
-    }
-}
-
-impl std::ops::Index<usize> for StatMemo {
-    type Output = std::cell::Cell<(u32, i16, i16)>;
-    #[inline(always)]
-    fn index(&self, i: usize) -> &Self::Output {
-        &self.0[i]
-    }
-}
-
 #[derive(Clone, Debug, Default)]
 pub struct Player {
     pub faction: u8,
@@ -293,22 +275,9 @@ pub struct Player {
     pub scandal: i32,
     /// Resource pool: F, M, U (R6.4.1).
     pub pool: [i16; 3],
-    /// Bumped whenever a card it controls enters, leaves or changes sides (cache key of
-    /// `Game::board_count`).
-    pub board_gen: u32,
-    /// Units the ready resource sources it controls would give, in four 16-bit lanes
-    /// (F, M, U, any). Kept in step by every change of a source's readiness
-    /// (`Game::set_exhausted`, entering and leaving play, control, Wake, Close); checked
-    /// by `invariants`.
-    pub ready: u64,
-    /// Figures it controls that could attack now (`Game::can_attack`), kept in step with
-    /// `ready` by the same changes.
-    pub able: u16,
     /// Top of the deck is the end of the vector.
     pub deck: Vec<Cid>,
     pub hand: Vec<Cid>,
-    /// Reaction cards in `hand` (kept in step by every hand move; checked by `invariants`).
-    pub reactions: u8,
     pub oblivion: Vec<Cid>,
     /// Cards in play this player controls, in the order they entered.
     pub play: Vec<Cid>,
@@ -400,34 +369,6 @@ pub struct Campaign {
     pub blocked: Vec<Cid>,
 }
 
-/// A player's board-wide static stat bonuses, valid while `gen` equals `Game::board_gen`.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct StatCache {
-    pub gen: u32,
-    /// (+Influence, +Credibility) for all Figures / for Figures other than the source.
-    pub all: (i16, i16),
-    pub others: (i16, i16),
-    pub unity: bool,
-}
-
-/// Counts over the cards a player controls, valid while `gen` equals `Game::board_gen`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct BoardCount {
-    pub gen: u32,
-    pub institutions: u8,
-    pub figures: u8,
-    /// Sum of the Exposé taxes of its statics (Médiatörvény, Közmédia).
-    pub expose_tax: i16,
-    /// The `Inst::F_COUNTED` bits of all its cards ORed together.
-    pub flags: u16,
-    /// Its cards with activated abilities (`Inst::F_ACTIVATED`), in play order (the first
-    /// `activated`; more than 8 such cards are not listed, see `Game::main_options`).
-    pub activated: u8,
-    pub with_abilities: [Cid; 8],
-    /// The parties of its Figures (one bit each), for Unity.
-    pub parties: u32,
-}
-
 /// Inputs of one game besides the card set.
 #[derive(Clone, Debug)]
 pub struct GameConfig {
@@ -475,34 +416,12 @@ pub struct Game<'db> {
     pub rng_events: Rng,
     pub rng_dice: Rng,
     pub policies: Vec<Policy>,
-    pub opts: Vec<Opt>,
-    /// Bumped whenever a card enters or leaves play or changes control (cache key).
-    pub board_gen: u32,
-    /// Per card: (`board_gen` when computed, Influence, Credibility); key 0 = not valid.
-    pub stat_memo: StatMemo,
-    /// Damage was dealt (or an attacker stopped attacking) since the last state check.
-    pub damaged: bool,
-    /// The cards dealt damage this turn (cleared at Close with the damage): only they can
-    /// hold damage.
-    pub wounded: Vec<Cid>,
-    /// An "until end of turn" change (Influence, Credibility, Propaganda, Momentum) was made
-    /// this turn (cleared at Close).
-    pub eot_touched: bool,
-    /// Cards that entered play Fresh since the last Close.
-    pub fresh_cards: Vec<Cid>,
-    /// Some Figure of this game has printed Credibility <= 0 (it can die undamaged).
-    pub fragile: bool,
-    /// `board_gen` at the last state check.
-    pub checked_gen: u32,
-    pub stat_cache: [std::cell::Cell<StatCache>; 4],
-    pub board_count: [std::cell::Cell<BoardCount>; 4],
+    /// Reusable buffers (no meaning between actions).
+    pub scratch: Scratch,
+    /// Derived from the rules state, for speed (`caches`).
+    pub cache: Caches,
     /// The card whose target is being chosen (shown to policies).
     pub target_source: Option<Cid>,
-    /// Reusable buffers (no allocation per Campaign).
-    pub scratch_cards: Vec<Cid>,
-    pub scratch_damage: Vec<(Cid, i16)>,
-    /// Ready resource sources of the payer: (card, resource 0..2 or 3 = any, rank).
-    pub scratch_src: Vec<(Cid, u8, u8)>,
     pub pending_leave: Vec<(Cid, u8)>,
     /// Recorders (log, decisions, plays, invariant checking).
     pub trace: Trace,
@@ -542,14 +461,9 @@ struct Buffers {
     removed: Vec<Cid>,
     chain: Vec<ChainItem>,
     campaign: Campaign,
-    opts: Vec<Opt>,
-    scratch_cards: Vec<Cid>,
-    scratch_damage: Vec<(Cid, i16)>,
-    scratch_src: Vec<(Cid, u8, u8)>,
+    scratch: Scratch,
     pending_leave: Vec<(Cid, u8)>,
-    stat_memo: StatMemo,
-    fresh_cards: Vec<Cid>,
-    wounded: Vec<Cid>,
+    cache: Caches,
     proto: Proto,
 }
 
@@ -575,14 +489,13 @@ impl From<Game<'_>> for Buffers {
             removed: clear(g.removed),
             chain: clear(g.chain),
             campaign: Campaign { active: false, attackers: clear(c.attackers), blocks: clear(c.blocks), blocked: clear(c.blocked) },
-            opts: clear(g.opts),
-            scratch_cards: clear(g.scratch_cards),
-            scratch_damage: clear(g.scratch_damage),
-            scratch_src: clear(g.scratch_src),
+            scratch: {
+                let mut s = g.scratch;
+                s.clear();
+                s
+            },
             pending_leave: clear(g.pending_leave),
-            stat_memo: g.stat_memo,
-            fresh_cards: clear(g.fresh_cards),
-            wounded: clear(g.wounded),
+            cache: g.cache,
             proto: g.proto,
         }
     }
@@ -645,21 +558,13 @@ impl<'db> Game<'db> {
             rng_events: Rng::stream(cfg.seed, Stream::Events as u64),
             rng_dice: Rng::stream(cfg.seed, Stream::Dice as u64),
             policies,
-            opts: b.opts,
+            scratch: b.scratch,
             target_source: None,
-            scratch_cards: b.scratch_cards,
-            scratch_damage: b.scratch_damage,
-            scratch_src: b.scratch_src,
-            board_gen: 1,
-            stat_memo: b.stat_memo,
-            damaged: false,
-            wounded: b.wounded,
-            eot_touched: false,
-            fresh_cards: b.fresh_cards,
-            fragile: false,
-            checked_gen: 0,
-            stat_cache: Default::default(),
-            board_count: Default::default(),
+            cache: {
+                let mut c = b.cache;
+                c.reset();
+                c
+            },
             pending_leave: b.pending_leave,
             trace: Trace::default(),
             hooks: TestHooks::default(),
@@ -673,10 +578,7 @@ impl<'db> Game<'db> {
         g.event_discard.reserve(20);
         g.token_box.reserve(8);
         g.chain.reserve(8);
-        g.opts.reserve(64);
-        g.scratch_cards.reserve(32);
-        g.scratch_damage.reserve(32);
-        g.scratch_src.reserve(32);
+        g.scratch.reserve();
         // the starting instances depend only on the card set and the factions: a reused
         // game that had the same ones copies them instead of building each from its card
         let mut proto = b.proto;
@@ -732,9 +634,13 @@ impl<'db> Game<'db> {
             proto.factions.extend_from_slice(&cfg.factions);
         }
         g.proto = proto;
-        g.stat_memo.0.fill(std::cell::Cell::new((0, 0, 0)));
-        g.fragile = g.inst.iter().any(|i| i.is(Inst::F_FIGURE) && i.base_credibility <= 0);
+        g.cache.fragile = g.inst.iter().any(|i| i.is(Inst::F_FIGURE) && i.base_credibility <= 0);
         g
+    }
+
+    /// The options of the latest decision built (`main_options`, target options …).
+    pub fn opts(&self) -> &[crate::engine::Opt] {
+        &self.scratch.opts
     }
 
     #[inline]
@@ -824,57 +730,6 @@ impl<'db> Game<'db> {
         cs.iter().map(|&c| self.name(c)).collect::<Vec<_>>().join(", ")
     }
 
-    /// Card `c` entered, left or changed sides: renew what depends on the board. A plain
-    /// Base carries no stats, statics, party, abilities or Institution count, so it changes
-    /// nothing cached.
-    #[inline]
-    pub fn board_changed(&mut self, c: Cid) {
-        let i = &self.inst[c as usize];
-        if i.flags & Inst::F_BASE == 0 || i.flags & Inst::F_COUNTED != 0 || i.party_bit != 0 {
-            self.board_gen += 1;
-            let ctl = self.inst[c as usize].controller;
-            if ctl >= 0 {
-                self.players[ctl as usize].board_gen += 1;
-            }
-        }
-    }
-
-    /// Counts over the cards `p` controls (cached until `p`'s board changes; counted
-    /// afresh in scenario tests, which may place cards by hand).
-    #[inline]
-    pub fn board_count(&self, p: usize) -> BoardCount {
-        let cached = self.board_count[p].get();
-        if cached.gen == self.players[p].board_gen && !self.hooks.full_checks {
-            return cached;
-        }
-        self.count_board(p)
-    }
-
-    #[cold]
-    fn count_board(&self, p: usize) -> BoardCount {
-        let out = self.tally_board(p);
-        self.board_count[p].set(out);
-        out
-    }
-
-    /// `board_count` computed afresh (not stored).
-    pub fn tally_board(&self, p: usize) -> BoardCount {
-        let mut out = BoardCount { gen: self.players[p].board_gen, ..Default::default() };
-        for &c in &self.players[p].play {
-            let i = &self.inst[c as usize];
-            out.flags |= i.flags & Inst::F_COUNTED;
-            if i.is(Inst::F_ACTIVATED) && (out.activated as usize) < out.with_abilities.len() {
-                out.with_abilities[out.activated as usize] = c;
-                out.activated += 1;
-            }
-            out.institutions += i.is(Inst::F_INSTITUTION) as u8;
-            out.figures += i.is(Inst::F_FIGURE) as u8;
-            out.expose_tax += i.expose_tax;
-            out.parties |= i.party_bit;
-        }
-        out
-    }
-
     /// Record that `p` played (or recruited) card `c` now.
     pub fn record_play(&mut self, p: usize, c: Cid) {
         let d = self.inst[c as usize].def;
@@ -890,7 +745,7 @@ impl<'db> Game<'db> {
         // unwrap: every caller passes an option built from `p`'s hand (play, Base, Swap, bottom, discard)
         let i = pl.hand.iter().position(|&x| x == c).expect("card not in hand");
         pl.hand.remove(i);
-        pl.reactions -= r;
+        self.cache.reactions[p] -= r;
     }
 
     /// Add `c` to the end of `p`'s hand (the caller sets its zone).
@@ -899,14 +754,14 @@ impl<'db> Game<'db> {
         let r = self.inst[c as usize].is(Inst::F_REACTION) as u8;
         let pl = &mut self.players[p];
         pl.hand.push(c);
-        pl.reactions += r;
+        self.cache.reactions[p] += r;
     }
 
     /// Recount what is kept in step with the hands (after editing hands directly).
     pub fn recount_hands(&mut self) {
         for p in 0..self.n {
             let n = self.players[p].hand.iter().filter(|&&c| self.inst[c as usize].is(Inst::F_REACTION)).count();
-            self.players[p].reactions = n as u8;
+            self.cache.reactions[p] = n as u8;
         }
     }
 
@@ -954,7 +809,7 @@ impl<'db> Game<'db> {
         self.seq += 1;
         self.players[p].play.push(c);
         if self.inst[c as usize].fresh {
-            self.fresh_cards.push(c);
+            self.cache.fresh_cards.push(c);
         }
         self.ready_in(c);
         self.board_changed(c);
@@ -1019,7 +874,7 @@ impl<'db> Game<'db> {
         if self.campaign.active {
             // the attackers' count changes (Lone): forget their memoised stats
             self.invalidate_attackers();
-            self.stat_memo[c as usize].set((0, 0, 0));
+            self.forget_stats(c);
             self.campaign.attackers.retain(|a| a.0 != c);
             self.campaign.blocks.retain(|b| b.0 != c && b.1 != c);
         }

@@ -2,7 +2,8 @@
 //! Joint Candidate, lords, Lone, Events), and the board conditions cards test.
 
 use super::trace::glog;
-use super::state::{Cid, Game, Inst, StatCache};
+use super::caches::StatCache;
+use super::state::{Cid, Game, Inst};
 use crate::cards::{Condition, Static, Who};
 
 impl Game<'_> {
@@ -64,11 +65,11 @@ impl Game<'_> {
 
     /// `p`'s board-wide static bonuses, cached until the board changes (`board_gen`).
     fn board_bonus(&self, p: usize) -> StatCache {
-        let cached = self.stat_cache[p].get();
-        if cached.gen == self.board_gen {
+        let cached = self.cache.stat_cache[p].get();
+        if cached.gen == self.cache.board_gen {
             return cached;
         }
-        let mut out = StatCache { gen: self.board_gen, ..Default::default() };
+        let mut out = StatCache { gen: self.cache.board_gen, ..Default::default() };
         let mut unity: Option<bool> = None;
         for &s in &self.players[p].play {
             if !self.inst[s as usize].is(Inst::F_STATIC) {
@@ -86,7 +87,7 @@ impl Game<'_> {
             }
         }
         out.unity = unity.unwrap_or_else(|| self.unity(p));
-        self.stat_cache[p].set(out);
+        self.cache.stat_cache[p].set(out);
         out
     }
 
@@ -143,8 +144,8 @@ impl Game<'_> {
         if self.hooks.full_checks {
             return self.compute_stats(c);
         }
-        let key = self.board_gen;
-        let m = self.stat_memo[c as usize].get();
+        let key = self.cache.board_gen;
+        let m = self.cache.stat_memo[c as usize].get();
         if m.0 == key {
             #[cfg(debug_assertions)]
             {
@@ -154,7 +155,7 @@ impl Game<'_> {
             return (m.1, m.2);
         }
         let v = self.compute_stats(c);
-        self.stat_memo[c as usize].set((key, v.0, v.1));
+        self.cache.stat_memo[c as usize].set((key, v.0, v.1));
         v
     }
 
@@ -218,7 +219,7 @@ impl Game<'_> {
         if n > 0 && self.in_play(c) && self.ctype(c).is_figure() {
             let i = &mut self.inst[c as usize];
             i.counters = i.counters.saturating_add(n);
-            self.stat_memo[c as usize].set((0, 0, 0));
+            self.forget_stats(c);
             glog!(self, "  {} gets {n} Sympathy counter(s) (now {})", self.name(c), self.inst[c as usize].counters);
         }
     }

@@ -135,8 +135,8 @@ impl Game<'_> {
             ready = ready.wrapping_add(Self::ready_word(it));
             able += Self::able(it);
         }
-        self.players[p].ready = ready;
-        self.players[p].able = able;
+        self.cache.ready[p] = ready;
+        self.cache.able[p] = able;
         let per = self.db.rules.movement_per_turn as i16;
         let mut i = 0;
         while i < self.players[p].play.len() {
@@ -187,8 +187,8 @@ impl Game<'_> {
     /// Main priority options (E39), in a fixed order: end, hand (in hand order, one per
     /// card name), activations, recruits, Exposés, Campaign.
     pub fn main_options(&mut self, p: usize) {
-        self.opts.clear();
-        self.opts.push(Opt::EndPhase);
+        self.scratch.opts.clear();
+        self.scratch.opts.push(Opt::EndPhase);
         let r = &self.db.rules;
         let base_ok = (self.players[p].bases_played as i32) < r.bases_per_turn;
         let avail = self.available(p);
@@ -213,8 +213,8 @@ impl Game<'_> {
             let play = !base && self.can_play_from_hand_with(p, c, false, avail);
             // a Base offers PlayBase then Swap, any other card Play
             let (o, ok) = if base { (Opt::PlayBase(c), base_ok) } else { (Opt::Play(c), play) };
-            push_if(&mut self.opts, o, first & ok);
-            push_if(&mut self.opts, Opt::Swap(c), first & base & swap_ok);
+            push_if(&mut self.scratch.opts, o, first & ok);
+            push_if(&mut self.scratch.opts, Opt::Swap(c), first & base & swap_ok);
         }
         let bc = self.board_count(p);
         if bc.activated > 0 {
@@ -227,7 +227,7 @@ impl Game<'_> {
                     let d = self.def(c);
                     for a in 0..d.abilities.len() {
                         if self.can_activate(c, a, false) {
-                            self.opts.push(Opt::Activate(c, a as u8));
+                            self.scratch.opts.push(Opt::Activate(c, a as u8));
                         }
                     }
                 }
@@ -237,7 +237,7 @@ impl Game<'_> {
             for i in 0..self.news_row.len() {
                 let c = self.news_row[i];
                 let ok = Self::can_pay_from(avail, self.recruit_cost(c)) && self.recruit_extra_ok(p, c);
-                push_if(&mut self.opts, Opt::Recruit(c), ok);
+                push_if(&mut self.scratch.opts, Opt::Recruit(c), ok);
             }
         }
         if (self.players[p].exposes as i32) < self.db.rules.exposes_per_turn {
@@ -245,11 +245,11 @@ impl Game<'_> {
             for _ in 1..self.n {
                 q = if q + 1 == self.n { 0 } else { q + 1 };
                 let ok = self.players[q].alive & Self::can_pay_from(avail, self.expose_cost(q));
-                push_if(&mut self.opts, Opt::Expose(q as u8), ok);
+                push_if(&mut self.scratch.opts, Opt::Expose(q as u8), ok);
             }
         }
         if self.can_start_campaign(p) {
-            self.opts.push(Opt::Campaign);
+            self.scratch.opts.push(Opt::Campaign);
         }
     }
 
@@ -260,7 +260,7 @@ impl Game<'_> {
                 return;
             }
             self.main_options(p);
-            if self.opts.len() > 1 {
+            if self.scratch.opts.len() > 1 {
                 self.players[p].main_decisions += 1;
             }
             let choice = self.decide(p, DecisionKind::Main);
@@ -335,34 +335,16 @@ impl Game<'_> {
         self.campaign.active = false;
         self.campaign.attackers.clear();
         self.campaign.blocks.clear();
-        if !self.hooks.full_checks && self.wounded.is_empty() && !self.eot_touched {
-            // nothing but Freshness to end: only the cards that entered play this turn
-            for i in 0..self.fresh_cards.len() {
-                let c = self.fresh_cards[i];
-                if self.inst[c as usize].fresh {
-                    self.ready_out(c);
-                    self.inst[c as usize].fresh = false;
-                    self.ready_in(c);
-                }
-            }
-            for q in 0..self.n {
-                self.players[q].pool = [0; 3];
-            }
-        } else {
-            self.end_turn_effects();
-        }
-        self.fresh_cards.clear();
-        self.wounded.clear();
-        self.eot_touched = false;
+        self.end_turn_changes();
         if self.outcome.is_some() || !self.players[p].alive {
             return;
         }
         // the end of "until end of turn" toughness can't kill (damage is gone too)
         let limit = self.db.rules.hand_limit as usize;
         while self.players[p].hand.len() > limit {
-            self.opts.clear();
+            self.scratch.opts.clear();
             for &c in &self.players[p].hand {
-                self.opts.push(Opt::Card(c));
+                self.scratch.opts.push(Opt::Card(c));
             }
             if let Opt::Card(c) = self.decide(p, DecisionKind::Discard) {
                 self.take_from_hand(p, c);
@@ -373,26 +355,6 @@ impl Game<'_> {
         }
         self.state_check();
         self.check();
-    }
-
-    /// Close for every card in play: damage, "until end of turn" changes and Freshness end.
-    fn end_turn_effects(&mut self) {
-        for q in 0..self.n {
-            let (mut ready, mut able) = (0u64, 0u16);
-            for i in 0..self.players[q].play.len() {
-                let c = self.players[q].play[i];
-                let it = &mut self.inst[c as usize];
-                if it.eot_influence != 0 || it.eot_credibility != 0 {
-                    self.stat_memo[c as usize].set((0, 0, 0));
-                }
-                it.end_turn_state();
-                ready = ready.wrapping_add(Self::ready_word(it));
-                able += Self::able(it);
-            }
-            self.players[q].pool = [0; 3];
-            self.players[q].ready = ready;
-            self.players[q].able = able;
-        }
     }
 }
 
