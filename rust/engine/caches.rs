@@ -178,10 +178,10 @@ impl Game<'_> {
     /// nothing cached.
     #[inline]
     pub(crate) fn board_changed(&mut self, c: Cid) {
-        let i = &self.inst[c as usize];
+        let i = &self.state.inst[c as usize];
         if i.flags & Inst::F_BASE == 0 || i.flags & Inst::F_COUNTED != 0 || i.party_bit != 0 {
             self.cache.board_gen += 1;
-            let ctl = self.inst[c as usize].controller;
+            let ctl = self.state.inst[c as usize].controller;
             if ctl >= 0 {
                 self.cache.player_gen[ctl as usize] += 1;
             }
@@ -191,7 +191,7 @@ impl Game<'_> {
     /// Every board changed (an elimination: opponents, Unity counts, Border Closure).
     pub(crate) fn board_changed_everywhere(&mut self) {
         self.cache.board_gen += 1;
-        for q in 0..self.n {
+        for q in 0..self.state.n {
             self.cache.player_gen[q] += 1;
         }
     }
@@ -207,7 +207,7 @@ impl Game<'_> {
     /// when in play.
     #[inline]
     pub(crate) fn ready_out(&mut self, c: Cid) {
-        let i = &self.inst[c as usize];
+        let i = &self.state.inst[c as usize];
         if i.zone == super::Zone::Play {
             let (w, a) = (Self::ready_word(i), Self::able(i));
             let p = i.controller as usize;
@@ -220,7 +220,7 @@ impl Game<'_> {
     /// change), when in play.
     #[inline]
     pub(crate) fn ready_in(&mut self, c: Cid) {
-        let i = &self.inst[c as usize];
+        let i = &self.state.inst[c as usize];
         if i.zone == super::Zone::Play {
             let (w, a) = (Self::ready_word(i), Self::able(i));
             let p = i.controller as usize;
@@ -233,14 +233,14 @@ impl Game<'_> {
     #[inline]
     pub fn set_exhausted(&mut self, c: Cid, v: bool) {
         self.ready_out(c);
-        self.inst[c as usize].exhausted = v;
+        self.state.inst[c as usize].exhausted = v;
         self.ready_in(c);
     }
 
     /// Deal `n` damage to card `c` (the state check that follows sees it).
     #[inline]
     pub(crate) fn damage_card(&mut self, c: Cid, n: i16) {
-        self.inst[c as usize].damage = self.inst[c as usize].damage.saturating_add(n);
+        self.state.inst[c as usize].damage = self.state.inst[c as usize].damage.saturating_add(n);
         self.cache.damaged = true;
         self.cache.wounded.push(c);
     }
@@ -250,7 +250,7 @@ impl Game<'_> {
     #[inline]
     pub(crate) fn until_end_of_turn(&mut self, c: Cid, change: impl FnOnce(&mut Inst)) {
         self.ready_out(c);
-        change(&mut self.inst[c as usize]);
+        change(&mut self.state.inst[c as usize]);
         self.ready_in(c);
         self.forget_stats(c);
         self.cache.eot_touched = true;
@@ -277,8 +277,8 @@ impl Game<'_> {
     /// `board_count` computed afresh (not stored).
     pub fn tally_board(&self, p: usize) -> BoardCount {
         let mut out = BoardCount { gen: self.cache.player_gen[p], ..Default::default() };
-        for &c in &self.players[p].play {
-            let i = &self.inst[c as usize];
+        for &c in &self.state.players[p].play {
+            let i = &self.state.inst[c as usize];
             out.flags |= i.flags & Inst::F_COUNTED;
             if i.is(Inst::F_ACTIVATED) && (out.activated as usize) < out.with_abilities.len() {
                 out.with_abilities[out.activated as usize] = c;
@@ -300,21 +300,21 @@ impl Game<'_> {
             // nothing but Freshness to end: only the cards that entered play this turn
             for i in 0..self.cache.fresh_cards.len() {
                 let c = self.cache.fresh_cards[i];
-                if self.inst[c as usize].fresh {
+                if self.state.inst[c as usize].fresh {
                     self.ready_out(c);
-                    self.inst[c as usize].fresh = false;
+                    self.state.inst[c as usize].fresh = false;
                     self.ready_in(c);
                 }
             }
-            for q in 0..self.n {
-                self.players[q].pool = [0; 3];
+            for q in 0..self.state.n {
+                self.state.players[q].pool = [0; 3];
             }
         } else {
-            for q in 0..self.n {
+            for q in 0..self.state.n {
                 let (mut ready, mut able) = (0u64, 0u16);
-                for i in 0..self.players[q].play.len() {
-                    let c = self.players[q].play[i];
-                    let it = &mut self.inst[c as usize];
+                for i in 0..self.state.players[q].play.len() {
+                    let c = self.state.players[q].play[i];
+                    let it = &mut self.state.inst[c as usize];
                     if it.eot_influence != 0 || it.eot_credibility != 0 {
                         self.cache.stat_memo[c as usize].set((0, 0, 0));
                     }
@@ -322,7 +322,7 @@ impl Game<'_> {
                     ready = ready.wrapping_add(Self::ready_word(it));
                     able += Self::able(it);
                 }
-                self.players[q].pool = [0; 3];
+                self.state.players[q].pool = [0; 3];
                 self.cache.ready[q] = ready;
                 self.cache.able[q] = able;
             }

@@ -9,7 +9,7 @@ impl Game<'_> {
     /// Repeat until nothing changes: destroyed Figures, Newsfeed refill, eliminations, Voter
     /// takeover, end of game; waiting "leaves play" triggers run in between.
     pub fn state_check(&mut self) {
-        if self.outcome.is_some() {
+        if self.state.outcome.is_some() {
             return;
         }
         loop {
@@ -26,9 +26,9 @@ impl Game<'_> {
             self.cache.damaged = false;
             self.cache.checked_gen = self.cache.board_gen;
             if self.hooks.full_checks || (scan && self.cache.fragile) {
-                for p in 0..self.n {
-                    for &c in &self.players[p].play {
-                        let it = &self.inst[c as usize];
+                for p in 0..self.state.n {
+                    for &c in &self.state.players[p].play {
+                        let it = &self.state.inst[c as usize];
                         let dmg = it.damage;
                         // every Credibility modifier is >= 0: an undamaged Figure with printed
                         // Credibility > 0 cannot die, so skip the full computation
@@ -46,7 +46,7 @@ impl Game<'_> {
                 // only the Figures damaged this turn can hold damage
                 for k in 0..self.cache.wounded.len() {
                     let c = self.cache.wounded[k];
-                    let it = &self.inst[c as usize];
+                    let it = &self.state.inst[c as usize];
                     if it.zone == Zone::Play
                         && it.is(Inst::F_FIGURE)
                         && it.damage > 0
@@ -61,7 +61,7 @@ impl Game<'_> {
             }
             if nd > 0 {
                 // earliest entered first (R5.1)
-                dying[..nd].sort_by_key(|&c| self.inst[c as usize].entered);
+                dying[..nd].sort_by_key(|&c| self.state.inst[c as usize].entered);
                 for &c in &dying[..nd] {
                     glog!(self, "  {} is knocked out", self.name(c));
                     self.leave_play(c, false);
@@ -73,8 +73,8 @@ impl Game<'_> {
             // (3) eliminations
             let mut out = [false; 4];
             let mut any = false;
-            for p in 0..self.n {
-                if self.players[p].alive && self.players[p].support <= 0 {
+            for p in 0..self.state.n {
+                if self.state.players[p].alive && self.state.players[p].support <= 0 {
                     if self.rescue(p) {
                         // the rescuer left play: check again (stats may have dropped)
                         changed = true;
@@ -90,38 +90,38 @@ impl Game<'_> {
                 let eliminated = out.iter().filter(|&&x| x).count();
                 // (4) Voter takeover credit, decided before the players leave
                 let mut gains = [0i32; 4];
-                for p in 0..self.n {
+                for p in 0..self.state.n {
                     if out[p] {
                         let credited = if self.db.rules.voter_takeover_credit_active {
-                            self.active as i8
+                            self.state.active as i8
                         } else {
-                            self.last_reducer[p]
+                            self.state.last_reducer[p]
                         };
-                        if credited >= 0 && credited as usize == self.active && credited as usize != p {
+                        if credited >= 0 && credited as usize == self.state.active && credited as usize != p {
                             gains[credited as usize] += self.db.rules.voter_takeover_gain;
                         }
                     }
                 }
-                for p in 0..self.n {
+                for p in 0..self.state.n {
                     if out[p] {
                         self.eliminate(p);
                     }
                 }
                 // (5) end of the game
                 if eliminated == before {
-                    glog!(self, "Everyone left is eliminated at once: the active player P{} wins", self.active);
-                    self.outcome = Some(Outcome { winner: Some(self.active as u8), reason: EndReason::SimultaneousElimination });
+                    glog!(self, "Everyone left is eliminated at once: the active player P{} wins", self.state.active);
+                    self.state.outcome = Some(Outcome { winner: Some(self.state.active as u8), reason: EndReason::SimultaneousElimination });
                     return;
                 }
                 if self.alive_count() == 1 {
                     // unwrap: alive_count() == 1 was just checked, so one seat is alive
-                    let w = (0..self.n).find(|&q| self.players[q].alive).unwrap();
+                    let w = (0..self.state.n).find(|&q| self.state.players[q].alive).unwrap();
                     glog!(self, "P{w} ({}) wins", self.faction_name(w));
-                    self.outcome = Some(Outcome { winner: Some(w as u8), reason: EndReason::LastPlayerStanding });
+                    self.state.outcome = Some(Outcome { winner: Some(w as u8), reason: EndReason::LastPlayerStanding });
                     return;
                 }
-                for p in 0..self.n {
-                    if gains[p] > 0 && self.players[p].alive {
+                for p in 0..self.state.n {
+                    if gains[p] > 0 && self.state.players[p].alive {
                         // Border Closure stops the gain: then there is no Voter takeover to log
                         if self.trace.log.is_some() && !self.border_closed_for(p) {
                             glog!(self, "  Voter takeover: P{p}");
@@ -131,16 +131,16 @@ impl Game<'_> {
                 }
             }
             // waiting "leaves play" triggers (Volner János)
-            if !self.pending_leave.is_empty() {
-                let pending = std::mem::take(&mut self.pending_leave);
+            if !self.state.pending_leave.is_empty() {
+                let pending = std::mem::take(&mut self.state.pending_leave);
                 for (c, p) in pending {
-                    if self.players[p as usize].alive {
+                    if self.state.players[p as usize].alive {
                         self.run_triggers(c, p as usize, Trigger::Leave);
                     }
                 }
                 changed = true;
             }
-            if !changed || self.outcome.is_some() {
+            if !changed || self.state.outcome.is_some() {
                 break;
             }
         }
@@ -148,7 +148,7 @@ impl Game<'_> {
 
     /// Karácsony Gergely's rescue: replaces a knock-out once (not under Border Closure).
     fn rescue(&mut self, p: usize) -> bool {
-        let found = self.players[p].play.iter().copied().filter(|&c| self.inst[c as usize].is(Inst::F_STATIC)).find_map(|c| {
+        let found = self.state.players[p].play.iter().copied().filter(|&c| self.state.inst[c as usize].is(Inst::F_STATIC)).find_map(|c| {
             self.def(c).statics.iter().find_map(|s| if let Static::Rescue { n } = *s { Some((c, n)) } else { None })
         });
         let Some((c, n)) = found else { return false };
@@ -157,21 +157,21 @@ impl Game<'_> {
         }
         glog!(self, "  {} saves P{p}: sacrificed, Support becomes {n}", self.name(c));
         self.leave_play(c, false);
-        self.players[p].support = n as i32;
+        self.state.players[p].support = n as i32;
         true
     }
 
     /// Remove an eliminated player (R15.3.1).
     pub fn eliminate(&mut self, p: usize) {
         glog!(self, "P{p} ({}) is eliminated", self.faction_name(p));
-        self.players[p].alive = false;
+        self.state.players[p].alive = false;
         self.board_changed_everywhere();
-        self.players[p].eliminated_round = self.round as i32;
-        self.players[p].eliminated_order = self.eliminations;
-        self.eliminations += 1;
+        self.state.players[p].eliminated_round = self.state.round as i32;
+        self.state.players[p].eliminated_order = self.state.eliminations;
+        self.state.eliminations += 1;
         if self.trace.log.is_some() {
-            let pl = &self.players[p];
-            let own: Vec<Cid> = pl.play.iter().copied().filter(|&c| self.inst[c as usize].owner as usize == p).collect();
+            let pl = &self.state.players[p];
+            let own: Vec<Cid> = pl.play.iter().copied().filter(|&c| self.state.inst[c as usize].owner as usize == p).collect();
             let mut lines = vec![format!(
                 "  P{p}'s own cards leave the game: {} in hand, {} in the deck, {} in Oblivion, in play: {}",
                 pl.hand.len(),
@@ -180,7 +180,7 @@ impl Game<'_> {
                 if own.is_empty() { "none".to_string() } else { self.names(&own) }
             )];
             for &c in &pl.play {
-                let n = self.inst[c as usize].counters;
+                let n = self.state.inst[c as usize].counters;
                 if n > 0 {
                     lines.push(format!("  {} leaves play: its {n} Sympathy counter(s) are removed", self.name(c)));
                 }
@@ -190,17 +190,17 @@ impl Game<'_> {
             }
         }
         // cards in play that p controls
-        let play = std::mem::take(&mut self.players[p].play);
+        let play = std::mem::take(&mut self.state.players[p].play);
         for &c in &play {
             self.campaign_remove(c);
-            let i = self.inst[c as usize];
+            let i = self.state.inst[c as usize];
             let f = self.def(c).faction;
             if i.owner >= 0 && i.owner as usize != p {
                 // owned by another player: back to its owner's control
                 let o = i.owner as usize;
                 glog!(self, "  {} returns to P{o}'s control", self.name(c));
-                self.inst[c as usize].controller = -1;
-                self.players[p].play.push(c);
+                self.state.inst[c as usize].controller = -1;
+                self.state.players[p].play.push(c);
                 self.change_control_from(c, p, o);
             } else if matches!(f, Faction::Newsfeed | Faction::Token) {
                 self.to_graveyard(c);
@@ -209,15 +209,15 @@ impl Game<'_> {
             }
         }
         // p's own cards controlled by others leave the game
-        for q in 0..self.n {
+        for q in 0..self.state.n {
             if q == p {
                 continue;
             }
-            let mine: Vec<Cid> = self.players[q].play.iter().copied().filter(|&c| self.inst[c as usize].owner as usize == p && self.inst[c as usize].owner >= 0).collect();
+            let mine: Vec<Cid> = self.state.players[q].play.iter().copied().filter(|&c| self.state.inst[c as usize].owner as usize == p && self.state.inst[c as usize].owner >= 0).collect();
             for c in mine {
                 glog!(self, "  {} (P{p}'s, controlled by P{q}) leaves the game", self.name(c));
                 self.campaign_remove(c);
-                let pl = &mut self.players[q].play;
+                let pl = &mut self.state.players[q].play;
                 pl.retain(|&x| x != c);
                 self.remove_from_game(c);
             }
@@ -226,10 +226,10 @@ impl Game<'_> {
             let v = match zone {
                 0 => {
                     self.cache.reactions[p] = 0;
-                    std::mem::take(&mut self.players[p].hand)
+                    std::mem::take(&mut self.state.players[p].hand)
                 }
-                1 => std::mem::take(&mut self.players[p].deck),
-                _ => std::mem::take(&mut self.players[p].oblivion),
+                1 => std::mem::take(&mut self.state.players[p].deck),
+                _ => std::mem::take(&mut self.state.players[p].oblivion),
             };
             for c in v {
                 self.remove_from_game(c);
@@ -237,11 +237,11 @@ impl Game<'_> {
         }
         // their Action cards on the chain
         let mut i = 0;
-        while i < self.chain.len() {
-            if self.chain[i].controller as usize == p {
-                let it = self.chain.remove(i);
+        while i < self.state.chain.len() {
+            if self.state.chain[i].controller as usize == p {
+                let it = self.state.chain.remove(i);
                 glog!(self, "  {} is removed from the chain", self.name(it.card));
-                if self.inst[it.card as usize].owner as usize == p {
+                if self.state.inst[it.card as usize].owner as usize == p {
                     self.remove_from_game(it.card);
                 } else {
                     self.to_graveyard(it.card);
@@ -250,21 +250,21 @@ impl Game<'_> {
                 i += 1;
             }
         }
-        self.players[p].scandal = 0;
-        self.players[p].pool = [0; 3];
+        self.state.players[p].scandal = 0;
+        self.state.players[p].pool = [0; 3];
         self.cache.ready[p] = 0;
         self.cache.able[p] = 0;
         // the leave triggers of cards leaving this way do not happen
-        self.pending_leave.retain(|&(_, q)| q as usize != p);
-        if self.start_player == p {
-            self.start_player = self.next_alive(p);
+        self.state.pending_leave.retain(|&(_, q)| q as usize != p);
+        if self.state.start_player == p {
+            self.state.start_player = self.next_alive(p);
         }
         self.refill_row();
     }
 
     fn change_control_from(&mut self, c: Cid, from: usize, to: usize) {
-        self.inst[c as usize].controller = from as i8;
+        self.state.inst[c as usize].controller = from as i8;
         self.change_control(c, to);
-        debug_assert_eq!(self.inst[c as usize].zone, Zone::Play);
+        debug_assert_eq!(self.state.inst[c as usize].zone, Zone::Play);
     }
 }

@@ -1,4 +1,6 @@
-//! Game state: card instances, zones, players, and the primitive card moves.
+//! The rules state (`State`: card instances, zones, players …), the `Game` that holds it
+//! beside its caches, buffers, recorders and agents, and the primitive card moves (draw,
+//! enter and leave play, change control), which keep the caches in step (`caches`).
 
 use crate::bots::Policy;
 use crate::cards::{CardDb, CardDef, CardType, Faction};
@@ -378,11 +380,16 @@ pub struct GameConfig {
     pub start_player: Option<u8>,
 }
 
+/// The rules state of one game: everything that decides what happens next, and nothing
+/// else. Caches, buffers, recorders, test switches and the agents live beside it in `Game`.
+/// Plain data: read it through `Game::state`; only the engine changes it (and scenario tests,
+/// through `Game::state_mut`).
 #[derive(Clone)]
-pub struct Game<'db> {
-    pub db: &'db CardDb,
+pub struct State {
+    /// Seats (2 to 4).
     pub n: usize,
     pub players: Vec<Player>,
+    /// The card instances, indexed by `Cid`.
     pub inst: Insts,
     pub news_row: Vec<Cid>,
     pub news_deck: Vec<Cid>,
@@ -415,19 +422,32 @@ pub struct Game<'db> {
     pub rng_shuffle: Rng,
     pub rng_events: Rng,
     pub rng_dice: Rng,
-    pub policies: Vec<Policy>,
-    /// Reusable buffers (no meaning between actions).
-    pub scratch: Scratch,
-    /// Derived from the rules state, for speed (`caches`).
-    pub cache: Caches,
     /// The card whose target is being chosen (shown to policies).
     pub target_source: Option<Cid>,
+    /// "Leaves play" triggers waiting for the next state check (R8.6): (card, controller).
     pub pending_leave: Vec<(Cid, u8)>,
-    /// Recorders (log, decisions, plays, invariant checking).
-    pub trace: Trace,
-    /// Test switches.
-    pub hooks: TestHooks,
+    /// The game's seed (its random streams derive from it).
     pub seed: u64,
+}
+
+/// One game: the rules state and what the engine keeps beside it. Fields are crate-private;
+/// outside the crate a game is read through `state()`, `opts()`, `trace()` and `policies()`.
+#[derive(Clone)]
+pub struct Game<'db> {
+    pub(crate) db: &'db CardDb,
+    /// The rules state.
+    pub(crate) state: State,
+    /// The agents answering each seat's decisions (the step API of issue 12 moves them out
+    /// of the engine).
+    pub(crate) policies: Vec<Policy>,
+    /// Derived from the rules state, for speed (`caches`).
+    pub(crate) cache: Caches,
+    /// Reusable buffers (no meaning between actions).
+    pub(crate) scratch: Scratch,
+    /// Recorders (log, decisions, plays, invariant checking).
+    pub(crate) trace: Trace,
+    /// Test switches.
+    pub(crate) hooks: TestHooks,
     /// The starting card instances of this game (copied by the next game that reuses this
     /// one's buffers, `Game::new_reusing`).
     proto: Proto,
@@ -473,28 +493,28 @@ impl From<Game<'_>> for Buffers {
             v.clear();
             v
         }
-        let c = g.campaign;
+        let c = g.state.campaign;
         Buffers {
-            players: g.players,
+            players: g.state.players,
             inst: {
-                let mut i = g.inst;
+                let mut i = g.state.inst;
                 i.clear();
                 i
             },
-            news_row: clear(g.news_row),
-            news_deck: clear(g.news_deck),
-            event_deck: clear(g.event_deck),
-            event_discard: clear(g.event_discard),
-            token_box: clear(g.token_box),
-            removed: clear(g.removed),
-            chain: clear(g.chain),
+            news_row: clear(g.state.news_row),
+            news_deck: clear(g.state.news_deck),
+            event_deck: clear(g.state.event_deck),
+            event_discard: clear(g.state.event_discard),
+            token_box: clear(g.state.token_box),
+            removed: clear(g.state.removed),
+            chain: clear(g.state.chain),
             campaign: Campaign { active: false, attackers: clear(c.attackers), blocks: clear(c.blocks), blocked: clear(c.blocked) },
             scratch: {
                 let mut s = g.scratch;
                 s.clear();
                 s
             },
-            pending_leave: clear(g.pending_leave),
+            pending_leave: clear(g.state.pending_leave),
             cache: g.cache,
             proto: g.proto,
         }
@@ -525,8 +545,7 @@ impl<'db> Game<'db> {
             *pl = fresh;
         }
         players.resize_with(n, Player::default);
-        let mut g = Game {
-            db,
+        let state = State {
             n,
             players,
             inst: b.inst,
@@ -557,27 +576,31 @@ impl<'db> Game<'db> {
             rng_shuffle: Rng::stream(cfg.seed, Stream::Shuffle as u64),
             rng_events: Rng::stream(cfg.seed, Stream::Events as u64),
             rng_dice: Rng::stream(cfg.seed, Stream::Dice as u64),
+            target_source: None,
+            pending_leave: b.pending_leave,
+            seed: cfg.seed,
+        };
+        let mut g = Game {
+            db,
+            state,
             policies,
             scratch: b.scratch,
-            target_source: None,
             cache: {
                 let mut c = b.cache;
                 c.reset();
                 c
             },
-            pending_leave: b.pending_leave,
             trace: Trace::default(),
             hooks: TestHooks::default(),
-            seed: cfg.seed,
             proto: Proto::default(),
         };
         // capacities for a whole game (no-ops for reused buffers)
-        g.news_row.reserve(4);
-        g.news_deck.reserve(16);
-        g.event_deck.reserve(20);
-        g.event_discard.reserve(20);
-        g.token_box.reserve(8);
-        g.chain.reserve(8);
+        g.state.news_row.reserve(4);
+        g.state.news_deck.reserve(16);
+        g.state.event_deck.reserve(20);
+        g.state.event_discard.reserve(20);
+        g.state.token_box.reserve(8);
+        g.state.chain.reserve(8);
         g.scratch.reserve();
         // the starting instances depend only on the card set and the factions: a reused
         // game that had the same ones copies them instead of building each from its card
@@ -585,18 +608,18 @@ impl<'db> Game<'db> {
         let db_key = db as *const CardDb as usize;
         let copy = proto.db == db_key && proto.factions == cfg.factions && !proto.insts.is_empty();
         if copy {
-            g.inst.extend_from_slice(&proto.insts);
+            g.state.inst.extend_from_slice(&proto.insts);
         }
         let mut next: usize = 0;
         let mut make = |g: &mut Game<'db>, d: u16, owner: i8, zone: Zone| -> Cid {
             if !copy {
-                g.inst.push(Inst::for_def(d, db.def(d), owner, zone));
+                g.state.inst.push(Inst::for_def(d, db.def(d), owner, zone));
             }
             next += 1;
             (next - 1) as Cid
         };
         for (seat, &f) in cfg.factions.iter().enumerate() {
-            let p = &mut g.players[seat];
+            let p = &mut g.state.players[seat];
             p.faction = f;
             p.alive = true;
             p.outrage_turn = u32::MAX;
@@ -608,34 +631,62 @@ impl<'db> Game<'db> {
             p.play.reserve(24);
             for &d in &db.decks[f as usize] {
                 let c = make(&mut g, d, seat as i8, Zone::Deck);
-                g.players[seat].deck.push(c);
+                g.state.players[seat].deck.push(c);
             }
         }
         for &d in &db.newsfeed {
             let c = make(&mut g, d, -1, Zone::NewsDeck);
-            g.news_deck.push(c);
+            g.state.news_deck.push(c);
         }
         for &d in &db.events {
             let c = make(&mut g, d, -1, Zone::EventDeck);
-            g.event_deck.push(c);
+            g.state.event_deck.push(c);
         }
         for &(d, count) in &db.tokens {
             for _ in 0..count {
                 let c = make(&mut g, d, -1, Zone::Box);
-                g.token_box.push(c);
+                g.state.token_box.push(c);
             }
         }
-        debug_assert_eq!(next, g.inst.len());
+        debug_assert_eq!(next, g.state.inst.len());
         if !copy {
             proto.insts.clear();
-            proto.insts.extend_from_slice(g.inst.as_slice());
+            proto.insts.extend_from_slice(g.state.inst.as_slice());
             proto.db = db_key;
             proto.factions.clear();
             proto.factions.extend_from_slice(&cfg.factions);
         }
         g.proto = proto;
-        g.cache.fragile = g.inst.iter().any(|i| i.is(Inst::F_FIGURE) && i.base_credibility <= 0);
+        g.cache.fragile = g.state.inst.iter().any(|i| i.is(Inst::F_FIGURE) && i.base_credibility <= 0);
         g
+    }
+
+    /// The card set.
+    #[inline]
+    pub fn db(&self) -> &'db CardDb {
+        self.db
+    }
+
+    /// The rules state, read-only: the engine changes it only through its rules functions,
+    /// which keep the caches in step (`caches`).
+    #[inline]
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// What the recorders hold.
+    pub fn trace(&self) -> &Trace {
+        &self.trace
+    }
+
+    /// Turn recorders on or off, or take what they recorded (recording changes no game).
+    pub fn trace_mut(&mut self) -> &mut Trace {
+        &mut self.trace
+    }
+
+    /// The policy of each seat.
+    pub fn policies(&self) -> &[Policy] {
+        &self.policies
     }
 
     /// The options of the latest decision built (`main_options`, target options …).
@@ -645,7 +696,7 @@ impl<'db> Game<'db> {
 
     #[inline]
     pub fn def(&self, c: Cid) -> &'db CardDef {
-        self.db.def(self.inst[c as usize].def)
+        self.db.def(self.state.inst[c as usize].def)
     }
     #[inline]
     pub fn ctype(&self, c: Cid) -> CardType {
@@ -657,41 +708,41 @@ impl<'db> Game<'db> {
     }
     #[inline]
     pub fn controller(&self, c: Cid) -> usize {
-        self.inst[c as usize].controller as usize
+        self.state.inst[c as usize].controller as usize
     }
     #[inline]
     pub fn in_play(&self, c: Cid) -> bool {
-        self.inst[c as usize].zone == Zone::Play
+        self.state.inst[c as usize].zone == Zone::Play
     }
     /// Halt every loop of the current turn: the game is over or the active player is out.
     #[inline]
     pub fn halted(&self) -> bool {
-        self.outcome.is_some() || !self.players[self.active].alive
+        self.state.outcome.is_some() || !self.state.players[self.state.active].alive
     }
     #[inline]
     pub fn alive(&self, p: usize) -> bool {
-        self.players[p].alive
+        self.state.players[p].alive
     }
     /// The next seat after `p` in turn order that is still in the game.
     pub fn next_alive(&self, p: usize) -> usize {
         let mut q = p;
-        for _ in 0..self.n {
-            q = (q + 1) % self.n;
-            if self.players[q].alive {
+        for _ in 0..self.state.n {
+            q = (q + 1) % self.state.n;
+            if self.state.players[q].alive {
                 return q;
             }
         }
         p
     }
     pub fn alive_count(&self) -> usize {
-        self.players.iter().filter(|p| p.alive).count()
+        self.state.players.iter().filter(|p| p.alive).count()
     }
     /// Opponents of `p` that are still in the game, in turn order after `p`.
     pub fn opponents(&self, p: usize) -> impl Iterator<Item = usize> + '_ {
-        (1..self.n).map(move |i| (p + i) % self.n).filter(move |&q| self.players[q].alive)
+        (1..self.state.n).map(move |i| (p + i) % self.state.n).filter(move |&q| self.state.players[q].alive)
     }
     pub fn faction_name(&self, p: usize) -> &'static str {
-        crate::cards::FACTIONS[self.players[p].faction as usize]
+        crate::cards::FACTIONS[self.state.players[p].faction as usize]
     }
 
     // ----- primitive moves -------------------------------------------------------------
@@ -702,17 +753,17 @@ impl<'db> Game<'db> {
     pub fn draw(&mut self, p: usize, n: i32) {
         let mut k = 0;
         for _ in 0..n {
-            if let Some(c) = self.players[p].deck.pop() {
-                self.inst[c as usize].zone = Zone::Hand;
+            if let Some(c) = self.state.players[p].deck.pop() {
+                self.state.inst[c as usize].zone = Zone::Hand;
                 self.hand_push(p, c);
                 k += 1;
-                if self.turn > 0 {
-                    self.players[p].drawn |= 1u128 << (self.inst[c as usize].def & 127);
+                if self.state.turn > 0 {
+                    self.state.players[p].drawn |= 1u128 << (self.state.inst[c as usize].def & 127);
                 }
             } else {
                 // the deck stays empty: the cards drawn are all drawn before the first loss
                 if k > 0 {
-                    glog!(self, "  P{p} draws {} ({})", cards(k), self.names(&self.players[p].hand[self.players[p].hand.len() - k..]));
+                    glog!(self, "  P{p} draws {} ({})", cards(k), self.names(&self.state.players[p].hand[self.state.players[p].hand.len() - k..]));
                     k = 0;
                 }
                 let loss = self.db.rules.empty_deck_loss;
@@ -721,7 +772,7 @@ impl<'db> Game<'db> {
             }
         }
         if k > 0 {
-            glog!(self, "  P{p} draws {} ({})", cards(k), self.names(&self.players[p].hand[self.players[p].hand.len() - k..]));
+            glog!(self, "  P{p} draws {} ({})", cards(k), self.names(&self.state.players[p].hand[self.state.players[p].hand.len() - k..]));
         }
     }
 
@@ -732,16 +783,16 @@ impl<'db> Game<'db> {
 
     /// Record that `p` played (or recruited) card `c` now.
     pub fn record_play(&mut self, p: usize, c: Cid) {
-        let d = self.inst[c as usize].def;
-        self.players[p].played |= 1u128 << (d & 127);
+        let d = self.state.inst[c as usize].def;
+        self.state.players[p].played |= 1u128 << (d & 127);
         if let Some(v) = self.trace.plays.as_mut() {
-            v.push((p as u8, d, self.turn.min(u16::MAX as u32) as u16));
+            v.push((p as u8, d, self.state.turn.min(u16::MAX as u32) as u16));
         }
     }
 
     pub fn take_from_hand(&mut self, p: usize, c: Cid) {
-        let r = self.inst[c as usize].is(Inst::F_REACTION) as u8;
-        let pl = &mut self.players[p];
+        let r = self.state.inst[c as usize].is(Inst::F_REACTION) as u8;
+        let pl = &mut self.state.players[p];
         // unwrap: every caller passes an option built from `p`'s hand (play, Base, Swap, bottom, discard)
         let i = pl.hand.iter().position(|&x| x == c).expect("card not in hand");
         pl.hand.remove(i);
@@ -751,16 +802,16 @@ impl<'db> Game<'db> {
     /// Add `c` to the end of `p`'s hand (the caller sets its zone).
     #[inline]
     pub fn hand_push(&mut self, p: usize, c: Cid) {
-        let r = self.inst[c as usize].is(Inst::F_REACTION) as u8;
-        let pl = &mut self.players[p];
+        let r = self.state.inst[c as usize].is(Inst::F_REACTION) as u8;
+        let pl = &mut self.state.players[p];
         pl.hand.push(c);
         self.cache.reactions[p] += r;
     }
 
     /// Recount what is kept in step with the hands (after editing hands directly).
     pub fn recount_hands(&mut self) {
-        for p in 0..self.n {
-            let n = self.players[p].hand.iter().filter(|&&c| self.inst[c as usize].is(Inst::F_REACTION)).count();
+        for p in 0..self.state.n {
+            let n = self.state.players[p].hand.iter().filter(|&&c| self.state.inst[c as usize].is(Inst::F_REACTION)).count();
             self.cache.reactions[p] = n as u8;
         }
     }
@@ -768,24 +819,24 @@ impl<'db> Game<'db> {
     /// Put a card into a player's Oblivion, a Newsfeed card to the bottom of the Newsfeed
     /// deck, a token card back to the box (R5.2.1).
     pub fn to_graveyard(&mut self, c: Cid) {
-        let i = &mut self.inst[c as usize];
+        let i = &mut self.state.inst[c as usize];
         let f = self.db.def(i.def).faction;
         i.controller = -1;
         match f {
             Faction::Newsfeed => {
                 i.zone = Zone::NewsDeck;
-                self.news_deck.insert(0, c);
+                self.state.news_deck.insert(0, c);
                 glog!(self, "  {} goes to the bottom of the Newsfeed deck", self.name(c));
             }
             Faction::Token => {
                 i.zone = Zone::Box;
-                self.token_box.push(c);
+                self.state.token_box.push(c);
                 glog!(self, "  {} goes back to the box", self.name(c));
             }
             _ => {
                 i.zone = Zone::Oblivion;
                 let o = i.owner as usize;
-                self.players[o].oblivion.push(c);
+                self.state.players[o].oblivion.push(c);
                 glog!(self, "  {} goes to P{o}'s Oblivion", self.name(c));
             }
         }
@@ -796,8 +847,8 @@ impl<'db> Game<'db> {
     pub fn enter_play(&mut self, c: Cid, p: usize) {
         let d = self.def(c);
         {
-            let seq = self.seq;
-            let i = &mut self.inst[c as usize];
+            let seq = self.state.seq;
+            let i = &mut self.state.inst[c as usize];
             i.zone = Zone::Play;
             i.controller = p as i8;
             i.end_turn_state();
@@ -806,9 +857,9 @@ impl<'db> Game<'db> {
             i.counters = 0;
             i.entered = seq;
         }
-        self.seq += 1;
-        self.players[p].play.push(c);
-        if self.inst[c as usize].fresh {
+        self.state.seq += 1;
+        self.state.players[p].play.push(c);
+        if self.state.inst[c as usize].fresh {
             self.cache.fresh_cards.push(c);
         }
         self.ready_in(c);
@@ -829,16 +880,16 @@ impl<'db> Game<'db> {
     pub fn leave_play(&mut self, c: Cid, to_hand: bool) {
         self.ready_out(c);
         self.board_changed(c);
-        let ctrl = self.inst[c as usize].controller as usize;
-        let pl = &mut self.players[ctrl].play;
+        let ctrl = self.state.inst[c as usize].controller as usize;
+        let pl = &mut self.state.players[ctrl].play;
         if let Some(i) = pl.iter().position(|&x| x == c) {
             pl.remove(i);
         }
         self.campaign_remove(c);
         let d = self.def(c);
-        let lost = self.inst[c as usize].counters;
+        let lost = self.state.inst[c as usize].counters;
         {
-            let i = &mut self.inst[c as usize];
+            let i = &mut self.state.inst[c as usize];
             i.end_turn_state();
             i.counters = 0;
             i.exhausted = false;
@@ -847,16 +898,16 @@ impl<'db> Game<'db> {
             glog!(self, "  {} leaves play: its {lost} Sympathy counter(s) are removed", self.name(c));
         }
         if to_hand && matches!(d.faction, Faction::Ner | Faction::Osszefogas | Faction::Tisza | Faction::Radikalisok) {
-            let owner = self.inst[c as usize].owner as usize;
-            self.inst[c as usize].zone = Zone::Hand;
-            self.inst[c as usize].controller = -1;
+            let owner = self.state.inst[c as usize].owner as usize;
+            self.state.inst[c as usize].zone = Zone::Hand;
+            self.state.inst[c as usize].controller = -1;
             self.hand_push(owner, c);
             glog!(self, "  {} returns to P{owner}'s hand", self.name(c));
         } else {
             self.to_graveyard(c);
         }
         if d.has_leave {
-            self.pending_leave.push((c, ctrl as u8));
+            self.state.pending_leave.push((c, ctrl as u8));
         }
     }
 
@@ -864,19 +915,19 @@ impl<'db> Game<'db> {
     pub fn remove_from_game(&mut self, c: Cid) {
         self.ready_out(c);
         self.board_changed(c);
-        let i = &mut self.inst[c as usize];
+        let i = &mut self.state.inst[c as usize];
         i.zone = Zone::Removed;
         i.controller = -1;
-        self.removed.push(c);
+        self.state.removed.push(c);
     }
 
     pub fn campaign_remove(&mut self, c: Cid) {
-        if self.campaign.active {
+        if self.state.campaign.active {
             // the attackers' count changes (Lone): forget their memoised stats
             self.invalidate_attackers();
             self.forget_stats(c);
-            self.campaign.attackers.retain(|a| a.0 != c);
-            self.campaign.blocks.retain(|b| b.0 != c && b.1 != c);
+            self.state.campaign.attackers.retain(|a| a.0 != c);
+            self.state.campaign.blocks.retain(|b| b.0 != c && b.1 != c);
         }
     }
 
@@ -888,18 +939,18 @@ impl<'db> Game<'db> {
         }
         self.board_changed(c);
         self.ready_out(c);
-        let pl = &mut self.players[from].play;
+        let pl = &mut self.state.players[from].play;
         if let Some(i) = pl.iter().position(|&x| x == c) {
             pl.remove(i);
         }
         self.campaign_remove(c);
-        self.inst[c as usize].controller = to as i8;
+        self.state.inst[c as usize].controller = to as i8;
         self.ready_in(c);
         self.board_changed(c);
         // keep entered order: insert by `entered`
-        let e = self.inst[c as usize].entered;
-        let pos = self.players[to].play.iter().position(|&x| self.inst[x as usize].entered > e).unwrap_or(self.players[to].play.len());
-        self.players[to].play.insert(pos, c);
+        let e = self.state.inst[c as usize].entered;
+        let pos = self.state.players[to].play.iter().position(|&x| self.state.inst[x as usize].entered > e).unwrap_or(self.state.players[to].play.len());
+        self.state.players[to].play.insert(pos, c);
     }
 
     pub fn start_policy_streams(seed: u64, n: usize, kinds: &[crate::bots::BotSpec]) -> Vec<Policy> {
