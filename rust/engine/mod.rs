@@ -44,6 +44,7 @@ pub mod hooks;
 pub mod invariants;
 pub mod newsfeed;
 pub mod priority;
+#[cfg(any(test, feature = "scenario"))]
 pub mod scenario;
 pub mod scratch;
 pub mod scandal;
