@@ -2,8 +2,10 @@
 //! few card mutations that keep them in step.
 //!
 //! Nothing here is rules state. Every field can be recomputed from `State` (how is said at
-//! each field), and a game whose caches are all "invalid" or "dirty" plays exactly like one
-//! whose caches are warm, only slower. The invariant checker (`invariants.rs`, run after
+//! each field; `Game::rebuild_caches` does it all, and tests/caches.rs plays games whose
+//! caches are rebuilt at every round, and mid-turn, against the same games played through),
+//! and a game whose caches are all "invalid" or "dirty" plays exactly like one whose caches
+//! are warm, only slower. The invariant checker (`invariants.rs`, run after
 //! every action by the fuzzer in `tests/fuzz.rs`) compares the counted ones with a fresh
 //! count, and checks that Close left nothing behind.
 //!
@@ -254,6 +256,38 @@ impl Game<'_> {
         self.ready_in(c);
         self.forget_stats(c);
         self.cache.eot_touched = true;
+    }
+
+    /// Recompute every cache from the rules state alone, as a copy of the `State` without
+    /// its caches would have to: new generations (every memo and count invalid), the sums
+    /// recounted, the dirty hints derived from the cards (damage, "until end of turn"
+    /// changes, Freshness). The game then plays on exactly as it would have.
+    pub fn rebuild_caches(&mut self) {
+        self.cache.reset();
+        // generation 0 is what the empty default counts carry: start every seat past it
+        self.cache.player_gen = [1; 4];
+        for p in 0..self.state.n {
+            self.cache.ready[p] = self.count_ready(p);
+            self.cache.able[p] = self.count_able(p);
+            let r = self.state.players[p].hand.iter().filter(|&&c| self.state.inst[c as usize].is(Inst::F_REACTION)).count();
+            self.cache.reactions[p] = r as u8;
+        }
+        self.cache.damaged = true;
+        for p in 0..self.state.n {
+            for &c in &self.state.players[p].play {
+                let i = &self.state.inst[c as usize];
+                if i.damage != 0 {
+                    self.cache.wounded.push(c);
+                }
+                if i.eot_influence != 0 || i.eot_credibility != 0 || i.eot_propaganda || i.eot_momentum {
+                    self.cache.eot_touched = true;
+                }
+                if i.fresh {
+                    self.cache.fresh_cards.push(c);
+                }
+            }
+        }
+        self.cache.fragile = self.state.inst.iter().any(|i| i.is(Inst::F_FIGURE) && i.base_credibility <= 0);
     }
 
     /// Counts over the cards `p` controls (cached until `p`'s board changes; counted
