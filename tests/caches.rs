@@ -53,7 +53,7 @@ fn rebuilt_caches_play_the_same_games() {
     let mut rebuilds = 0;
     for (k, f) in seatings.iter().enumerate() {
         for seed in 0..12u64 {
-            let bots: Vec<BotSpec> = (0..f.len()).map(|s| if (seed as usize + s) % 2 == 0 { heuristic.clone() } else { BotSpec::random() }).collect();
+            let bots: Vec<BotSpec> = (0..f.len()).map(|s| if (seed as usize + s).is_multiple_of(2) { heuristic.clone() } else { BotSpec::random() }).collect();
             let seed = seed * 7919 + k as u64;
             let (whole, _) = play(&db, f, &bots, seed, false);
             let (rebuilt, n) = play(&db, f, &bots, seed, true);
