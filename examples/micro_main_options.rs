@@ -21,7 +21,7 @@ fn main() {
     let mut k = 0;
     for _ in 0..n {
         g.main_options(0);
-        k += g.opts.len();
+        k += g.opts().len();
     }
     let dt = t.elapsed().as_secs_f64();
     println!("{} options; {:.0} ns per main_options", k / n, dt / n as f64 * 1e9);

@@ -117,9 +117,9 @@ fn search_bot_does_not_peek() {
     for id in ["tis_tarr_zoltan", "tis_kozfelhaborodas", "tis_base_hirlevel"] {
         g.put_in_hand(1, id);
     }
-    g.players[1].scandal = 2;
+    g.state_mut().players[1].scandal = 2;
     g.main_options(0);
-    let opts = g.opts.clone();
+    let opts = g.opts().to_vec();
     assert!(opts.len() > 3);
     let choose = |g: &ketharmad::engine::Game| -> usize {
         let mut s = Search::new(60, 6, ketharmad::bots::heuristic::Knobs::from("heuristic", &[]), Rng::new(77));
@@ -129,27 +129,27 @@ fn search_bot_does_not_peek() {
     // permute hidden information consistently with seat 0's view
     let mut h = g.clone();
     let mut r = Rng::new(5);
-    let p1_hand = h.players[1].hand.clone();
+    let p1_hand = h.state().players[1].hand.clone();
     let n = p1_hand.len();
     // swap the opponent's hand with the top of its deck
-    let deck_len = h.players[1].deck.len();
+    let deck_len = h.state().players[1].deck.len();
     for i in 0..n {
-        let c_hand = h.players[1].hand[i];
-        let c_deck = h.players[1].deck[deck_len - 1 - i];
-        h.players[1].hand[i] = c_deck;
-        h.players[1].deck[deck_len - 1 - i] = c_hand;
-        h.inst[c_deck as usize].zone = ketharmad::engine::Zone::Hand;
-        h.inst[c_hand as usize].zone = ketharmad::engine::Zone::Deck;
+        let c_hand = h.state().players[1].hand[i];
+        let c_deck = h.state().players[1].deck[deck_len - 1 - i];
+        h.state_mut().players[1].hand[i] = c_deck;
+        h.state_mut().players[1].deck[deck_len - 1 - i] = c_hand;
+        h.state_mut().inst[c_deck as usize].zone = ketharmad::engine::Zone::Hand;
+        h.state_mut().inst[c_hand as usize].zone = ketharmad::engine::Zone::Deck;
     }
     h.recount_hands();
-    r.shuffle(&mut h.players[1].deck);
-    r.shuffle(&mut h.players[0].deck);
-    r.shuffle(&mut h.news_deck);
-    r.shuffle(&mut h.event_deck);
-    h.rng_dice = Rng::new(999);
-    h.rng_shuffle = Rng::new(998);
+    r.shuffle(&mut h.state_mut().players[1].deck);
+    r.shuffle(&mut h.state_mut().players[0].deck);
+    r.shuffle(&mut h.state_mut().news_deck);
+    r.shuffle(&mut h.state_mut().event_deck);
+    h.state_mut().rng_dice = Rng::new(999);
+    h.state_mut().rng_shuffle = Rng::new(998);
     assert!(h.invariants().is_ok());
-    assert_ne!(h.players[1].hand, g.players[1].hand, "the permutation changed the hidden hand");
+    assert_ne!(h.state().players[1].hand, g.state().players[1].hand, "the permutation changed the hidden hand");
     let after = choose(&h);
     assert_eq!(before, after, "the search bot's choice changed with hidden information: {:?} vs {:?}", opts[before], opts[after]);
     // and the policy is usable through the enum as well

@@ -27,13 +27,13 @@ fn pip(r: usize) -> Cost {
 /// Run one whole turn of seat `p` (Wake, Draw, Action, Close) with its scripted answers.
 /// Another seat is made the start player so that no Event is flipped in this Wake (R7.1.1 c).
 fn turn_of(g: &mut Game, p: usize) {
-    g.active = p;
-    g.start_player = (p + 1) % g.n;
+    g.state_mut().active = p;
+    g.state_mut().start_player = (p + 1) % g.state().n;
     g.take_turn();
 }
 
 fn ctl(g: &Game, c: Cid) -> i8 {
-    g.inst[c as usize].controller
+    g.state().inst[c as usize].controller
 }
 
 fn stats(g: &Game, c: Cid) -> (i16, i16) {
@@ -41,12 +41,12 @@ fn stats(g: &Game, c: Cid) -> (i16, i16) {
 }
 
 fn has_opt(g: &Game, o: Opt) -> bool {
-    g.opts.contains(&o)
+    g.opts().contains(&o)
 }
 
 /// Cards `p` controls in play with card id `id`.
 fn in_play_with_id(g: &Game, p: usize, id: &str) -> Vec<Cid> {
-    g.players[p].play.iter().copied().filter(|&c| g.def(c).id == id).collect()
+    g.state().players[p].play.iter().copied().filter(|&c| g.def(c).id == id).collect()
 }
 
 // ----- Bases (↷: add X. Swap.) --------------------------------------------------------------
@@ -62,21 +62,21 @@ fn base_gives_resource_and_swaps(faction: &str, id: &str, res: usize) {
         assert_eq!(g.can_pay(0, pip(r)), r == res, "{id} must pay a pip of resource {res} only (asked {r})");
     }
     g.pay(0, pip(res));
-    assert!(g.inst[b as usize].exhausted, "paying exhausts the Base");
-    assert_eq!(g.players[0].pool, [0, 0, 0], "one unit produced, one spent");
+    assert!(g.state().inst[b as usize].exhausted, "paying exhausts the Base");
+    assert_eq!(g.state().players[0].pool, [0, 0, 0], "one unit produced, one spent");
     assert!(!g.can_pay(0, pip(res)), "an exhausted Base gives nothing more");
     // Swap in the next turn: the Wake readies the Base, which pays the Swap's 1 generic
     let h = g.put_in_hand(0, id);
-    let deck = g.players[0].deck.len();
+    let deck = g.state().players[0].deck.len();
     g.script(0, &[Opt::Swap(h)]);
     turn_of(&mut g, 0);
     assert_eq!(g.script_left(0), 0);
     assert_eq!(g.zone_of(h), Zone::Oblivion, "the swapped Base goes to Oblivion");
-    assert!(g.players[0].oblivion.contains(&h));
-    assert!(g.inst[b as usize].exhausted, "the Base in play paid the Swap");
-    assert_eq!(g.players[0].hand.len(), 2, "Draw step + Swap's draw");
-    assert_eq!(g.players[0].deck.len(), deck - 2);
-    assert_eq!(g.players[0].bases_played, 0, "Swap is not a Base play");
+    assert!(g.state().players[0].oblivion.contains(&h));
+    assert!(g.state().inst[b as usize].exhausted, "the Base in play paid the Swap");
+    assert_eq!(g.state().players[0].hand.len(), 2, "Draw step + Swap's draw");
+    assert_eq!(g.state().players[0].deck.len(), deck - 2);
+    assert_eq!(g.state().players[0].bases_played, 0, "Swap is not a Base play");
     inv(&g);
 }
 
@@ -132,8 +132,8 @@ fn ner_meszaros_lorinc_adds_two_forint() {
     assert!(!g.can_pay(0, pips(3, 0, 0)), "only two Forint");
     assert!(!g.can_pay(0, pip(M)), "Forint only");
     g.pay(0, pip(F));
-    assert!(g.inst[m as usize].exhausted);
-    assert_eq!(g.players[0].pool, [1, 0, 0], "2 Forint added, 1 spent: 1 left in the pool");
+    assert!(g.state().inst[m as usize].exhausted);
+    assert_eq!(g.state().players[0].pool, [1, 0, 0], "2 Forint added, 1 spent: 1 left in the pool");
     inv(&g);
 }
 
@@ -146,8 +146,8 @@ fn ner_meszaros_lorinc_played_gives_scandal_one_and_is_fresh() {
     assert!(g.can_play_from_hand(0, m, false));
     g.play_card(0, m);
     assert_eq!(g.zone_of(m), Zone::Play);
-    assert!(f.iter().all(|&b| g.inst[b as usize].exhausted), "1F paid with two Forint Bases");
-    assert_eq!(g.players[0].scandal, 1, "Scandal 1");
+    assert!(f.iter().all(|&b| g.state().inst[b as usize].exhausted), "1F paid with two Forint Bases");
+    assert_eq!(g.state().players[0].scandal, 1, "Scandal 1");
     assert!(!g.can_pay(0, pip(F)), "Fresh: his ↷ can't be used the turn he enters (R6.6)");
     inv(&g);
 }
@@ -161,7 +161,7 @@ fn ner_meszaros_lorinc_param_forint_three() {
     assert!(g.can_pay(0, pips(3, 0, 0)));
     assert!(!g.can_pay(0, pips(4, 0, 0)));
     g.pay(0, pip(F));
-    assert_eq!(g.players[0].pool, [2, 0, 0], "3 added, 1 spent");
+    assert_eq!(g.state().players[0].pool, [2, 0, 0], "3 added, 1 spent");
     inv(&g);
 }
 
@@ -173,16 +173,16 @@ fn ner_matolcsy_gyorgy_scandal_two_and_any_two_resources() {
     g.add_bases(0, F, 3);
     let m = g.put_in_hand(0, "ner_matolcsy_gyorgy");
     g.play_card(0, m);
-    assert_eq!(g.players[0].scandal, 2, "Scandal 2");
+    assert_eq!(g.state().players[0].scandal, 2, "Scandal 2");
     assert!(!g.can_pay(0, pip(U)), "Fresh");
-    g.inst[m as usize].fresh = false;
+    g.state_mut().inst[m as usize].fresh = false;
     // NER's only Street source; two units in all
     assert!(g.can_pay(0, pip(U)));
     assert!(g.can_pay(0, pips(0, 2, 0)));
     assert!(!g.can_pay(0, pips(0, 3, 0)));
     g.pay(0, pip(U));
-    assert!(g.inst[m as usize].exhausted);
-    assert_eq!(g.players[0].pool.iter().sum::<i16>(), 1, "two added, one spent");
+    assert!(g.state().inst[m as usize].exhausted);
+    assert_eq!(g.state().players[0].pool.iter().sum::<i16>(), 1, "two added, one spent");
     inv(&g);
 }
 
@@ -195,8 +195,8 @@ fn ner_matolcsy_gyorgy_splits_its_two_resources() {
     let cost = pips(1, 0, 1);
     assert!(g.can_pay(0, cost));
     g.pay(0, cost);
-    assert!(g.inst[m as usize].exhausted);
-    assert_eq!(g.players[0].pool, [0, 0, 0], "F and U both paid by the one activation");
+    assert!(g.state().inst[m as usize].exhausted);
+    assert_eq!(g.state().players[0].pool, [0, 0, 0], "F and U both paid by the one activation");
     inv(&g);
 }
 
@@ -209,7 +209,7 @@ fn ner_orban_viktor_supermajority_with_one_and_two_institutions() {
     g.add_bases(0, M, 3);
     let o = g.put_in_hand(0, "ner_orban_viktor");
     g.play_card(0, o);
-    assert_eq!(g.players[0].scandal, 1, "Scandal 1");
+    assert_eq!(g.state().players[0].scandal, 1, "Scandal 1");
     let gu = g.put_in_play(0, "ner_gulyas_gergely");
     assert_eq!(stats(&g, o), (5, 6), "no Institution");
     g.put_in_play(0, "ner_rezsicsokkentes");
@@ -256,7 +256,7 @@ fn ner_orban_viktor_param_influence_seven() {
     assert_eq!(stats(&g, o), (8, 7));
     // and he hits for 8 unblocked
     g.campaign();
-    assert_eq!(g.players[1].support, 12);
+    assert_eq!(g.state().players[1].support, 12);
     inv(&g);
 }
 
@@ -265,15 +265,15 @@ fn ner_orban_viktor_param_influence_seven() {
 fn ner_gulyas_gergely_removes_one_scandal() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "osszefogas"]);
-    g.players[0].scandal = 3;
+    g.state_mut().players[0].scandal = 3;
     let gu = g.enter_free(0, "ner_gulyas_gergely");
     assert!(!g.can_activate(gu, 0, false), "Fresh: no ↷");
-    g.inst[gu as usize].fresh = false;
+    g.state_mut().inst[gu as usize].fresh = false;
     g.main_options(0);
     assert!(has_opt(&g, Opt::Activate(gu, 0)));
     g.activate(gu, 0);
-    assert_eq!(g.players[0].scandal, 2);
-    assert!(g.inst[gu as usize].exhausted);
+    assert_eq!(g.state().players[0].scandal, 2);
+    assert!(g.state().inst[gu as usize].exhausted);
     assert!(!g.can_activate(gu, 0, false), "once: he is exhausted");
     inv(&g);
 }
@@ -284,16 +284,16 @@ fn ner_gulyas_gergely_removes_one_scandal() {
 fn ner_bunbak_usable_in_an_opponents_window_while_fresh() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "osszefogas"]);
-    g.active = 1; // Összefogás's turn
-    g.players[0].scandal = 3;
+    g.state_mut().active = 1; // Összefogás's turn
+    g.state_mut().players[0].scandal = 3;
     let b = g.enter_free(0, "ner_bunbak");
-    assert!(g.inst[b as usize].fresh);
+    assert!(g.state().inst[b as usize].fresh);
     g.script(0, &[Opt::Activate(b, 0)]);
     g.window(1);
     assert_eq!(g.script_left(0), 0, "Bűnbak was offered in the window");
-    assert_eq!(g.players[0].scandal, 1, "2 Scandal removed");
+    assert_eq!(g.state().players[0].scandal, 1, "2 Scandal removed");
     assert_eq!(g.zone_of(b), Zone::Oblivion, "Sacrificed");
-    assert!(g.players[0].oblivion.contains(&b));
+    assert!(g.state().players[0].oblivion.contains(&b));
     inv(&g);
 }
 
@@ -301,14 +301,14 @@ fn ner_bunbak_usable_in_an_opponents_window_while_fresh() {
 fn ner_bunbak_usable_with_main_priority_while_fresh() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "osszefogas"]);
-    g.players[0].scandal = 1;
+    g.state_mut().players[0].scandal = 1;
     g.add_bases(0, F, 1);
     let b = g.put_in_hand(0, "ner_bunbak");
     g.play_card(0, b);
     g.main_options(0);
     assert!(has_opt(&g, Opt::Activate(b, 0)), "usable while Fresh");
     g.activate(b, 0);
-    assert_eq!(g.players[0].scandal, 0, "never below 0 (R10.5.1)");
+    assert_eq!(g.state().players[0].scandal, 0, "never below 0 (R10.5.1)");
     assert_eq!(g.zone_of(b), Zone::Oblivion);
     inv(&g);
 }
@@ -321,15 +321,15 @@ fn ner_bunbak_usable_with_main_priority_while_fresh() {
 fn ner_simicska_lajos_stays_below_four_scandal_on_entering() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "osszefogas"]);
-    g.players[0].scandal = 3;
+    g.state_mut().players[0].scandal = 3;
     g.add_bases(0, F, 2);
     let s = g.put_in_hand(0, "ner_simicska_lajos");
     g.play_card(0, s);
     assert_eq!(ctl(&g, s), 0);
-    assert!(g.players[0].play.contains(&s));
-    assert_eq!(g.players[0].scandal, 3, "no Scandal N");
+    assert!(g.state().players[0].play.contains(&s));
+    assert_eq!(g.state().players[0].scandal, 3, "no Scandal N");
     // ↷: add M (next turn)
-    g.inst[s as usize].fresh = false;
+    g.state_mut().inst[s as usize].fresh = false;
     assert!(g.can_pay(0, pip(M)));
     inv(&g);
 }
@@ -338,15 +338,15 @@ fn ner_simicska_lajos_stays_below_four_scandal_on_entering() {
 fn ner_simicska_lajos_defects_at_four_scandal_on_entering() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "osszefogas", "tisza"]);
-    g.players[0].scandal = 4;
-    g.players[2].support = 23;
+    g.state_mut().players[0].scandal = 4;
+    g.state_mut().players[2].support = 23;
     g.add_bases(0, F, 2);
     let s = g.put_in_hand(0, "ner_simicska_lajos");
     g.play_card(0, s);
     assert_eq!(ctl(&g, s), 2, "to the opponent with the most Support");
-    assert!(g.players[2].play.contains(&s));
-    assert!(!g.players[0].play.contains(&s));
-    assert_eq!(g.inst[s as usize].owner, 0, "NER still owns him");
+    assert!(g.state().players[2].play.contains(&s));
+    assert!(!g.state().players[0].play.contains(&s));
+    assert_eq!(g.state().inst[s as usize].owner, 0, "NER still owns him");
     inv(&g);
 }
 
@@ -355,8 +355,8 @@ fn ner_simicska_lajos_defection_tie_goes_to_first_opponent_after_owner() {
     let db = scenario::db(&[]);
     // NER in seat 1: the tied opponents are seat 2 and seat 0; seat 2 comes first after seat 1
     let mut g = scenario::game(&db, &["osszefogas", "ner", "tisza"]);
-    g.active = 1;
-    g.players[1].scandal = 5;
+    g.state_mut().active = 1;
+    g.state_mut().players[1].scandal = 5;
     let s = g.enter_free(1, "ner_simicska_lajos");
     assert_eq!(ctl(&g, s), 2);
     inv(&g);
@@ -367,14 +367,14 @@ fn ner_simicska_lajos_defects_at_start_of_owners_turn() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "osszefogas"]);
     let s = g.put_in_play(0, "ner_simicska_lajos");
-    g.players[0].scandal = 3;
+    g.state_mut().players[0].scandal = 3;
     turn_of(&mut g, 0);
     assert_eq!(ctl(&g, s), 0, "3 Scandal: he stays");
-    g.players[0].scandal = 4;
-    g.players[1].support = 15;
+    g.state_mut().players[0].scandal = 4;
+    g.state_mut().players[1].support = 15;
     turn_of(&mut g, 0);
     assert_eq!(ctl(&g, s), 1, "4 Scandal at the start of the owner's turn: he defects");
-    assert!(g.players[1].play.contains(&s));
+    assert!(g.state().players[1].play.contains(&s));
     inv(&g);
 }
 
@@ -384,9 +384,9 @@ fn ner_simicska_lajos_non_owner_never_loses_him() {
     let mut g = scenario::game(&db, &["ner", "osszefogas"]);
     let s = g.put_in_play(0, "ner_simicska_lajos");
     g.change_control(s, 1);
-    g.players[0].scandal = 5;
-    g.players[1].scandal = 5;
-    g.players[0].support = 30;
+    g.state_mut().players[0].scandal = 5;
+    g.state_mut().players[1].scandal = 5;
+    g.state_mut().players[0].support = 30;
     turn_of(&mut g, 1);
     assert_eq!(ctl(&g, s), 1, "the new controller is not his owner: never loses him");
     turn_of(&mut g, 0);
@@ -403,12 +403,12 @@ fn ner_rogan_antal_propaganda_cannot_be_blocked_by_one_figure() {
     g.add_bases(0, M, 4);
     let r = g.put_in_hand(0, "ner_rogan_antal");
     g.play_card(0, r);
-    assert_eq!(g.players[0].scandal, 1, "Scandal 1");
-    g.inst[r as usize].fresh = false;
+    assert_eq!(g.state().players[0].scandal, 1, "Scandal 1");
+    g.state_mut().inst[r as usize].fresh = false;
     let d = g.put_in_play(1, "osz_donath_anna");
     g.campaign();
-    assert_eq!(g.players[1].support, 17, "one Figure can't block him: 3 unblocked damage");
-    assert_eq!(g.inst[d as usize].damage, 0);
+    assert_eq!(g.state().players[1].support, 17, "one Figure can't block him: 3 unblocked damage");
+    assert_eq!(g.state().inst[d as usize].damage, 0);
     inv(&g);
 }
 
@@ -423,8 +423,8 @@ fn ner_rogan_antal_propaganda_blocked_by_two_figures() {
     g.script(1, &[Opt::Block(d, r)]);
     g.campaign();
     assert_eq!(g.script_left(1), 0);
-    assert_eq!(g.players[1].support, 20, "blocked");
-    assert_eq!(g.inst[r as usize].damage, 2, "1 + 1 from the two blockers");
+    assert_eq!(g.state().players[1].support, 20, "blocked");
+    assert_eq!(g.state().inst[r as usize].damage, 2, "1 + 1 from the two blockers");
     assert_eq!(g.zone_of(d), Zone::Oblivion, "Rogán's 3 damage (all to the first blocker)");
     assert_eq!(g.zone_of(j), Zone::Play);
     inv(&g);
@@ -442,9 +442,9 @@ fn ner_rogan_antal_grants_propaganda_until_end_of_turn() {
     g.script(0, &[Opt::Activate(r, 0), Opt::Campaign]);
     turn_of(&mut g, 0);
     assert_eq!(g.script_left(0), 0);
-    assert!(g.inst[r as usize].exhausted, "Rogán exhausted for the ability");
-    assert_eq!(g.players[1].support, 18, "Semjén (2) could not be blocked by Juhász alone");
-    assert_eq!(g.inst[j as usize].damage, 0);
+    assert!(g.state().inst[r as usize].exhausted, "Rogán exhausted for the ability");
+    assert_eq!(g.state().players[1].support, 18, "Semjén (2) could not be blocked by Juhász alone");
+    assert_eq!(g.state().inst[j as usize].damage, 0);
     assert!(!g.has_propaganda(s), "until end of turn only");
     inv(&g);
 }
@@ -458,12 +458,12 @@ fn ner_szijjarto_peter_momentum_scandal_and_draw() {
     g.add_bases(0, M, 2);
     let s = g.put_in_hand(0, "ner_szijjarto_peter");
     g.play_card(0, s);
-    assert_eq!(g.players[0].scandal, 1);
-    assert_eq!(g.players[0].hand.len(), 1, "drew 1 card");
-    assert!(g.inst[s as usize].fresh);
+    assert_eq!(g.state().players[0].scandal, 1);
+    assert_eq!(g.state().players[0].hand.len(), 1, "drew 1 card");
+    assert!(g.state().inst[s as usize].fresh);
     assert!(g.can_attack(s), "Momentum: attacks the turn he enters");
     g.campaign();
-    assert_eq!(g.players[1].support, 17);
+    assert_eq!(g.state().players[1].support, 17);
     inv(&g);
 }
 
@@ -477,12 +477,12 @@ fn ner_kover_laszlo_exhausts_target_figure() {
     let t = g.put_in_play(1, "osz_gyurcsany_ferenc");
     g.script(0, &[Opt::Card(t)]);
     g.activate(k, 0);
-    assert!(g.inst[t as usize].exhausted);
-    assert!(g.inst[k as usize].exhausted);
+    assert!(g.state().inst[t as usize].exhausted);
+    assert!(g.state().inst[k as usize].exhausted);
     // an exhausted Figure can't block: Orbán's 5 get through
     g.campaign();
-    assert_eq!(g.players[1].support, 15);
-    assert_eq!(g.inst[o as usize].damage, 0);
+    assert_eq!(g.state().players[1].support, 15);
+    assert_eq!(g.state().inst[o as usize].damage, 0);
     inv(&g);
 }
 
@@ -494,13 +494,13 @@ fn ner_habony_arpad_gives_target_opponent_scandal() {
     g.add_bases(0, M, 2);
     let h = g.put_in_hand(0, "ner_habony_arpad");
     g.play_card(0, h);
-    assert_eq!(g.players[0].scandal, 1, "Scandal 1");
-    g.inst[h as usize].fresh = false;
+    assert_eq!(g.state().players[0].scandal, 1, "Scandal 1");
+    g.state_mut().inst[h as usize].fresh = false;
     g.script(0, &[Opt::Player(2)]);
     g.activate(h, 0);
-    assert_eq!(g.players[2].scandal, 1, "the chosen opponent");
-    assert_eq!(g.players[1].scandal, 0);
-    assert_eq!(g.players[0].scandal, 1);
+    assert_eq!(g.state().players[2].scandal, 1, "the chosen opponent");
+    assert_eq!(g.state().players[1].scandal, 0);
+    assert_eq!(g.state().players[0].scandal, 1);
     inv(&g);
 }
 
@@ -517,10 +517,10 @@ fn ner_semjen_zsolt_deals_two_damage_on_entering() {
     g.script(0, &[Opt::Card(sz)]);
     g.play_card(0, s);
     assert_eq!(g.script_left(0), 0);
-    assert_eq!(g.players[0].scandal, 1);
-    assert_eq!(g.inst[sz as usize].damage, 2, "Szél (1/3) survives 2 damage");
-    assert_eq!(g.inst[j as usize].damage, 0);
-    assert_eq!(g.inst[s as usize].damage, 0);
+    assert_eq!(g.state().players[0].scandal, 1);
+    assert_eq!(g.state().inst[sz as usize].damage, 2, "Szél (1/3) survives 2 damage");
+    assert_eq!(g.state().inst[j as usize].damage, 0);
+    assert_eq!(g.state().inst[s as usize].damage, 0);
     inv(&g);
 }
 
@@ -535,15 +535,15 @@ fn ner_semjen_zsolt_kills_a_small_figure_or_targets_none() {
     g.script(0, &[Opt::Card(j)]);
     g.play_card(0, s);
     assert_eq!(g.zone_of(j), Zone::Oblivion, "Juhász (1/2) is knocked out");
-    assert!(g.players[1].oblivion.contains(&j));
+    assert!(g.state().players[1].oblivion.contains(&j));
     // the passive choice is no target: nothing is damaged
     let mut g = scenario::game(&db, &["ner", "osszefogas"]);
     g.add_bases(0, F, 3);
     let j = g.put_in_play(1, "osz_juhasz_peter");
     let s = g.put_in_hand(0, "ner_semjen_zsolt");
     g.play_card(0, s);
-    assert_eq!(g.inst[j as usize].damage, 0);
-    assert_eq!(g.inst[s as usize].damage, 0);
+    assert_eq!(g.state().inst[j as usize].damage, 0);
+    assert_eq!(g.state().inst[s as usize].damage, 0);
     inv(&g);
 }
 
@@ -554,9 +554,9 @@ fn ner_rezsicsokkentes_gains_one_support_at_start_of_turn() {
     let mut g = scenario::game(&db, &["ner", "osszefogas"]);
     g.put_in_play(0, "ner_rezsicsokkentes");
     turn_of(&mut g, 0);
-    assert_eq!(g.players[0].support, 21);
+    assert_eq!(g.state().players[0].support, 21);
     turn_of(&mut g, 1);
-    assert_eq!(g.players[0].support, 21, "only at the start of its controller's turn");
+    assert_eq!(g.state().players[0].support, 21, "only at the start of its controller's turn");
     inv(&g);
 }
 
@@ -567,7 +567,7 @@ fn ner_rezsicsokkentes_cut_by_border_closure() {
     g.put_in_play(0, "ner_rezsicsokkentes");
     g.put_in_play(1, "rad_hatarzar");
     turn_of(&mut g, 0);
-    assert_eq!(g.players[0].support, 20, "Border Closure: opponents can't gain Support");
+    assert_eq!(g.state().players[0].support, 20, "Border Closure: opponents can't gain Support");
     inv(&g);
 }
 
@@ -580,11 +580,11 @@ fn ner_kozmedia_basic_expose_against_ner_costs_one_more() {
     g.add_bases(0, M, 3);
     let k = g.put_in_hand(0, "ner_kozmedia");
     g.play_card(0, k);
-    assert_eq!(g.players[0].scandal, 1, "Scandal 1");
+    assert_eq!(g.state().players[0].scandal, 1, "Scandal 1");
     assert_eq!(g.expose_cost(0), Cost { generic: 2, pips: [0, 1, 0] });
     assert_eq!(g.expose_cost(1), Cost { generic: 1, pips: [0, 1, 0] }, "NER's own Exposé is not taxed");
     // Összefogás's turn: two Media Bases pay {1}{M} but not {2}{M}
-    g.active = 1;
+    g.state_mut().active = 1;
     g.add_bases(1, M, 2);
     g.main_options(1);
     assert!(!has_opt(&g, Opt::Expose(0)));
@@ -593,13 +593,13 @@ fn ner_kozmedia_basic_expose_against_ner_costs_one_more() {
     assert!(has_opt(&g, Opt::Expose(0)));
     // and performing it exhausts all three
     g.script(1, &[Opt::Expose(0)]);
-    let before: usize = g.players[1].play.iter().filter(|&&c| g.inst[c as usize].exhausted).count();
+    let before: usize = g.state().players[1].play.iter().filter(|&&c| g.state().inst[c as usize].exhausted).count();
     assert_eq!(before, 0);
     turn_of(&mut g, 1);
-    let after = g.players[1].play.iter().filter(|&&c| g.inst[c as usize].exhausted).count();
+    let after = g.state().players[1].play.iter().filter(|&&c| g.state().inst[c as usize].exhausted).count();
     assert_eq!(after, 3, "{{2}}{{M}} paid");
-    assert_eq!(g.players[0].scandal, 0, "one Scandal taken");
-    assert_eq!(g.players[0].support, 19);
+    assert_eq!(g.state().players[0].scandal, 0, "one Scandal taken");
+    assert_eq!(g.state().players[0].support, 19);
     inv(&g);
 }
 
@@ -609,16 +609,16 @@ fn ner_legfobb_ugyeszseg_removes_one_scandal_at_start_of_turn() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "osszefogas"]);
     g.put_in_play(0, "ner_legfobb_ugyeszseg");
-    g.players[0].scandal = 3;
+    g.state_mut().players[0].scandal = 3;
     turn_of(&mut g, 0);
-    assert_eq!(g.players[0].scandal, 2);
+    assert_eq!(g.state().players[0].scandal, 2);
     // Border Closure stops removal
     let mut g = scenario::game(&db, &["ner", "radikalisok"]);
     g.put_in_play(0, "ner_legfobb_ugyeszseg");
     g.put_in_play(1, "rad_hatarzar");
-    g.players[0].scandal = 3;
+    g.state_mut().players[0].scandal = 3;
     turn_of(&mut g, 0);
-    assert_eq!(g.players[0].scandal, 3);
+    assert_eq!(g.state().players[0].scandal, 3);
     inv(&g);
 }
 
@@ -629,13 +629,13 @@ fn ner_szuverenitasvedelmi_hivatal_gives_opponent_scandal_each_turn() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "osszefogas", "tisza"]);
     g.enter_free(0, "ner_szuverenitasvedelmi_hivatal");
-    assert_eq!(g.players[0].scandal, 1, "Scandal 1");
+    assert_eq!(g.state().players[0].scandal, 1, "Scandal 1");
     g.script(0, &[Opt::Player(2)]);
     turn_of(&mut g, 0);
     assert_eq!(g.script_left(0), 0);
-    assert_eq!(g.players[2].scandal, 1);
-    assert_eq!(g.players[1].scandal, 0);
-    assert_eq!(g.players[0].scandal, 1);
+    assert_eq!(g.state().players[2].scandal, 1);
+    assert_eq!(g.state().players[1].scandal, 0);
+    assert_eq!(g.state().players[0].scandal, 1);
     inv(&g);
 }
 
@@ -644,7 +644,7 @@ fn ner_szuverenitasvedelmi_hivatal_gives_opponent_scandal_each_turn() {
 fn ner_ejszakai_torvenymodositas_neutralizes_an_opponents_action() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["osszefogas", "ner"]);
-    g.players[1].scandal = 5;
+    g.state_mut().players[1].scandal = 5;
     let ob = g.add_bases(0, M, 2);
     let h = g.put_in_hand(0, "osz_hangfelvetel");
     g.play_card(0, h);
@@ -654,13 +654,13 @@ fn ner_ejszakai_torvenymodositas_neutralizes_an_opponents_action() {
     g.script(1, &[Opt::Play(e)]);
     g.window(1);
     assert_eq!(g.script_left(1), 0);
-    assert!(g.chain.is_empty());
+    assert!(g.state().chain.is_empty());
     assert_eq!(g.zone_of(h), Zone::Oblivion, "Neutralized: to its owner's Oblivion");
-    assert!(g.players[0].oblivion.contains(&h));
+    assert!(g.state().players[0].oblivion.contains(&h));
     assert_eq!(g.zone_of(e), Zone::Oblivion);
-    assert_eq!(g.players[1].scandal, 6, "nothing taken; +1 from Éjszakai's Scandal 1");
-    assert_eq!(g.players[1].support, 20);
-    assert!(ob.iter().all(|&b| g.inst[b as usize].exhausted), "costs stay paid");
+    assert_eq!(g.state().players[1].scandal, 6, "nothing taken; +1 from Éjszakai's Scandal 1");
+    assert_eq!(g.state().players[1].support, 20);
+    assert!(ob.iter().all(|&b| g.state().inst[b as usize].exhausted), "costs stay paid");
     inv(&g);
 }
 
@@ -679,7 +679,7 @@ fn ner_ejszakai_torvenymodositas_neutralized_action_gives_no_scandal_n() {
     assert_eq!(g.script_left(0), 0);
     assert_eq!(g.zone_of(t), Zone::Play, "Lex CEU did nothing");
     assert_eq!(g.zone_of(l), Zone::Oblivion);
-    assert_eq!(g.players[0].scandal, 1, "only Éjszakai's Scandal 1, not Lex CEU's");
+    assert_eq!(g.state().players[0].scandal, 1, "only Éjszakai's Scandal 1, not Lex CEU's");
     inv(&g);
 }
 
@@ -690,16 +690,16 @@ fn ner_lex_ceu_returns_figure_and_counters_are_lost() {
     let mut g = scenario::game(&db, &["ner", "tisza"]);
     g.add_bases(0, F, 3);
     let t = g.put_in_play(1, "tis_magyar_peter");
-    g.inst[t as usize].counters = 2;
+    g.state_mut().inst[t as usize].counters = 2;
     assert_eq!(stats(&g, t), (3, 3));
     let l = g.put_in_hand(0, "ner_lex_ceu");
     g.play_card(0, l);
-    assert_eq!(g.players[0].scandal, 0, "Scandal N of an Action comes on resolution");
+    assert_eq!(g.state().players[0].scandal, 0, "Scandal N of an Action comes on resolution");
     g.window(1);
     assert_eq!(g.zone_of(t), Zone::Hand);
-    assert!(g.players[1].hand.contains(&t));
-    assert_eq!(g.inst[t as usize].counters, 0, "counters are lost");
-    assert_eq!(g.players[0].scandal, 1, "Scandal 1");
+    assert!(g.state().players[1].hand.contains(&t));
+    assert_eq!(g.state().inst[t as usize].counters, 0, "counters are lost");
+    assert_eq!(g.state().players[0].scandal, 1, "Scandal 1");
     assert_eq!(g.zone_of(l), Zone::Oblivion);
     inv(&g);
 }
@@ -719,7 +719,7 @@ fn ner_lex_ceu_returns_an_institution() {
     g.play_card(0, l);
     g.window(1);
     assert_eq!(g.zone_of(d), Zone::Hand);
-    assert!(g.players[1].hand.contains(&d));
+    assert!(g.state().players[1].hand.contains(&d));
     assert_eq!(stats(&g, o), (6, 7), "Supermajority back with two Institutions");
     inv(&g);
 }
@@ -735,7 +735,7 @@ fn ner_lex_ceu_returns_a_defected_figure_to_its_owner() {
     g.play_card(0, l);
     g.window(1);
     assert_eq!(g.zone_of(s), Zone::Hand);
-    assert!(g.players[0].hand.contains(&s), "owner's hand");
+    assert!(g.state().players[0].hand.contains(&s), "owner's hand");
     inv(&g);
 }
 
@@ -790,17 +790,17 @@ fn osz_toth_bertalan_draws_only_with_unity() {
     let t = g.put_in_hand(0, "osz_toth_bertalan");
     g.play_card(0, t);
     assert_eq!(g.zone_of(t), Zone::Play);
-    assert_eq!(g.players[0].hand.len(), 0);
+    assert_eq!(g.state().players[0].hand.len(), 0);
     // three parties counting his own MSZP: draw 1
     let mut g = scenario::game(&db, &["osszefogas", "ner"]);
     g.put_in_play(0, "osz_dobrev_klara");
     g.put_in_play(0, "osz_fekete_gyor_andras");
     g.add_bases(0, U, 2);
     let t = g.put_in_hand(0, "osz_toth_bertalan");
-    let deck = g.players[0].deck.len();
+    let deck = g.state().players[0].deck.len();
     g.play_card(0, t);
-    assert_eq!(g.players[0].hand.len(), 1);
-    assert_eq!(g.players[0].deck.len(), deck - 1);
+    assert_eq!(g.state().players[0].hand.len(), 1);
+    assert_eq!(g.state().players[0].deck.len(), deck - 1);
     inv(&g);
 }
 
@@ -812,11 +812,11 @@ fn osz_fekete_gyor_andras_attacks_the_turn_he_enters() {
     g.add_bases(0, U, 2);
     let f = g.put_in_hand(0, "osz_fekete_gyor_andras");
     g.play_card(0, f);
-    assert!(g.inst[f as usize].fresh);
+    assert!(g.state().inst[f as usize].fresh);
     assert!(g.can_attack(f));
     g.campaign();
-    assert_eq!(g.players[1].support, 18);
-    assert!(g.inst[f as usize].exhausted);
+    assert_eq!(g.state().players[1].support, 18);
+    assert!(g.state().inst[f as usize].exhausted);
     inv(&g);
 }
 
@@ -830,9 +830,9 @@ fn osz_donath_anna_gives_target_opponent_scandal_on_entering() {
     g.script(0, &[Opt::Player(2)]);
     g.play_card(0, d);
     assert_eq!(g.script_left(0), 0);
-    assert_eq!(g.players[2].scandal, 1);
-    assert_eq!(g.players[1].scandal, 0);
-    assert_eq!(g.players[0].scandal, 0);
+    assert_eq!(g.state().players[2].scandal, 1);
+    assert_eq!(g.state().players[1].scandal, 0);
+    assert_eq!(g.state().players[0].scandal, 0);
     inv(&g);
 }
 
@@ -842,28 +842,28 @@ fn osz_donath_anna_gives_target_opponent_scandal_on_entering() {
 fn osz_dobrev_klara_extra_scandal_only_with_unity() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["osszefogas", "ner"]);
-    g.players[1].scandal = 8;
+    g.state_mut().players[1].scandal = 8;
     g.put_in_play(0, "osz_dobrev_klara");
     g.put_in_play(0, "osz_szakszervezeti_vezeto");
     // two parties: the basic Exposé takes 2 at most
     g.expose(0, 1, 2, true);
-    assert_eq!(g.players[1].scandal, 6);
-    assert_eq!(g.players[1].support, 18);
+    assert_eq!(g.state().players[1].scandal, 6);
+    assert_eq!(g.state().players[1].support, 18);
     // three parties: 3
     g.put_in_play(0, "osz_fekete_gyor_andras");
     g.expose(0, 1, 2, true);
-    assert_eq!(g.players[1].scandal, 3);
-    assert_eq!(g.players[1].support, 15);
+    assert_eq!(g.state().players[1].scandal, 3);
+    assert_eq!(g.state().players[1].support, 15);
     // a card's Exposé 1 takes 2
     g.expose(0, 1, 1, false);
-    assert_eq!(g.players[1].scandal, 1);
-    assert_eq!(g.players[1].support, 13);
+    assert_eq!(g.state().players[1].scandal, 1);
+    assert_eq!(g.state().players[1].support, 13);
     // "up to": the performer may take fewer
-    g.players[1].scandal = 5;
+    g.state_mut().players[1].scandal = 5;
     g.script(0, &[Opt::Amount(1)]);
     g.expose(0, 1, 2, true);
     assert_eq!(g.script_left(0), 0, "amounts 0..=3 were offered");
-    assert_eq!(g.players[1].scandal, 4);
+    assert_eq!(g.state().players[1].scandal, 4);
     inv(&g);
 }
 
@@ -875,7 +875,7 @@ fn osz_gyurcsany_ferenc_unity_gives_other_figures_plus_one_influence() {
     g.add_bases(0, M, 3);
     let gy = g.put_in_hand(0, "osz_gyurcsany_ferenc");
     g.play_card(0, gy);
-    assert_eq!(g.players[0].scandal, 2, "Scandal 2");
+    assert_eq!(g.state().players[0].scandal, 2, "Scandal 2");
     let s = g.put_in_play(0, "osz_szel_bernadett");
     assert_eq!(stats(&g, s), (1, 3), "DK + LMP: no Unity");
     let f = g.put_in_play(0, "osz_fekete_gyor_andras");
@@ -893,12 +893,12 @@ fn osz_hadhazy_akos_exposes_one_at_start_of_turn() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["osszefogas", "ner"]);
     g.put_in_play(0, "osz_hadhazy_akos");
-    g.players[1].scandal = 2;
+    g.state_mut().players[1].scandal = 2;
     turn_of(&mut g, 0);
-    assert_eq!(g.players[1].scandal, 1);
-    assert_eq!(g.players[1].support, 19);
-    assert_eq!(g.last_reducer[1], 0, "credited to Összefogás");
-    assert_eq!(g.players[0].exposes, 0, "not the basic Exposé");
+    assert_eq!(g.state().players[1].scandal, 1);
+    assert_eq!(g.state().players[1].support, 19);
+    assert_eq!(g.state().last_reducer[1], 0, "credited to Összefogás");
+    assert_eq!(g.state().players[0].exposes, 0, "not the basic Exposé");
     inv(&g);
 }
 
@@ -909,11 +909,11 @@ fn marki_zay_roll(k: u8) -> (i32, i32, i32, usize) {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["osszefogas", "ner"]);
     g.put_in_play(0, "osz_marki_zay_peter");
-    g.players[1].scandal = 3;
-    g.forced_die = Some(k);
+    g.state_mut().players[1].scandal = 3;
+    g.hooks_mut().forced_die = Some(k);
     turn_of(&mut g, 0);
     inv(&g);
-    (g.players[0].scandal, g.players[1].scandal, g.players[1].support, g.players[0].hand.len())
+    (g.state().players[0].scandal, g.state().players[1].scandal, g.state().players[1].support, g.state().players[0].hand.len())
 }
 
 #[test]
@@ -952,23 +952,23 @@ fn osz_marki_zay_peter_target_is_chosen_after_the_roll() {
     // 3 players, roll 6: the target is asked for (seat 2 chosen)
     let mut g = scenario::game(&db, &["osszefogas", "ner", "tisza"]);
     g.put_in_play(0, "osz_marki_zay_peter");
-    g.players[1].scandal = 3;
-    g.players[2].scandal = 3;
-    g.forced_die = Some(6);
+    g.state_mut().players[1].scandal = 3;
+    g.state_mut().players[2].scandal = 3;
+    g.hooks_mut().forced_die = Some(6);
     g.script(0, &[Opt::Player(2)]);
     turn_of(&mut g, 0);
     assert_eq!(g.script_left(0), 0);
-    assert_eq!((g.players[1].scandal, g.players[2].scandal), (3, 1));
+    assert_eq!((g.state().players[1].scandal, g.state().players[2].scandal), (3, 1));
     // roll 4: no target is asked for at all (the scripted answer stays unused)
     let mut g = scenario::game(&db, &["osszefogas", "ner", "tisza"]);
     let m = g.put_in_play(0, "osz_marki_zay_peter");
-    g.forced_die = Some(4);
+    g.hooks_mut().forced_die = Some(4);
     g.script(0, &[Opt::Player(2)]);
-    let deck = g.players[0].deck.len();
+    let deck = g.state().players[0].deck.len();
     g.run_triggers(m, 0, Trigger::StartOfTurn);
     assert_eq!(g.script_left(0), 1, "no target was asked for");
-    assert_eq!(g.players[0].deck.len(), deck - 1, "the die's draw");
-    assert_eq!((g.players[1].scandal, g.players[2].scandal), (0, 0));
+    assert_eq!(g.state().players[0].deck.len(), deck - 1, "the die's draw");
+    assert_eq!((g.state().players[1].scandal, g.state().players[2].scandal), (0, 0));
     inv(&g);
 }
 
@@ -994,13 +994,13 @@ fn osz_karacsony_gergely_rescues_from_knock_out() {
     let mut g = scenario::game(&db, &["ner", "osszefogas"]);
     let o = g.put_in_play(0, "ner_orban_viktor");
     let k = g.put_in_play(1, "osz_karacsony_gergely");
-    g.players[1].support = 3;
+    g.state_mut().players[1].support = 3;
     g.campaign(); // Karácsony does not block (passive)
-    assert!(g.outcome.is_none());
-    assert!(g.players[1].alive);
-    assert_eq!(g.players[1].support, 5, "Support becomes 5");
+    assert!(g.state().outcome.is_none());
+    assert!(g.state().players[1].alive);
+    assert_eq!(g.state().players[1].support, 5, "Support becomes 5");
     assert_eq!(g.zone_of(k), Zone::Oblivion, "Sacrificed");
-    assert!(g.players[1].oblivion.contains(&k));
+    assert!(g.state().players[1].oblivion.contains(&k));
     assert_eq!(g.zone_of(o), Zone::Play);
     inv(&g);
 }
@@ -1012,10 +1012,10 @@ fn osz_karacsony_gergely_no_rescue_under_opponents_border_closure() {
     g.put_in_play(0, "rad_hatarzar");
     g.put_in_play(0, "rad_toroczkai_laszlo");
     g.put_in_play(1, "osz_karacsony_gergely");
-    g.players[1].support = 3;
+    g.state_mut().players[1].support = 3;
     g.campaign();
-    assert!(!g.players[1].alive, "no rescue under Border Closure");
-    assert_eq!(g.outcome.map(|o| o.winner), Some(Some(0)));
+    assert!(!g.state().players[1].alive, "no rescue under Border Closure");
+    assert_eq!(g.state().outcome.map(|o| o.winner), Some(Some(0)));
     inv(&g);
 }
 
@@ -1026,14 +1026,14 @@ fn osz_karacsony_gergely_no_rescue_when_the_same_damage_destroys_him() {
     let o = g.put_in_play(0, "ner_orban_viktor");
     let s = g.put_in_play(0, "ner_szijjarto_peter");
     let k = g.put_in_play(1, "osz_karacsony_gergely");
-    g.players[1].support = 3;
+    g.state_mut().players[1].support = 3;
     g.script(0, &[Opt::Attack(o, 1), Opt::Attack(s, 1)]);
     g.script(1, &[Opt::Block(k, o)]);
     g.campaign();
     assert_eq!(g.script_left(0), 0);
     assert_eq!(g.script_left(1), 0);
-    assert!(!g.players[1].alive, "Karácsony died in the same damage: no rescue");
-    assert_eq!(g.outcome.map(|o| o.winner), Some(Some(0)));
+    assert!(!g.state().players[1].alive, "Karácsony died in the same damage: no rescue");
+    assert_eq!(g.state().outcome.map(|o| o.winner), Some(Some(0)));
     inv(&g);
 }
 
@@ -1056,9 +1056,9 @@ fn osz_karacsony_gergely_param_rescue_support_eight() {
     let mut g = scenario::game(&db, &["ner", "osszefogas"]);
     g.put_in_play(0, "ner_orban_viktor");
     g.put_in_play(1, "osz_karacsony_gergely");
-    g.players[1].support = 1;
+    g.state_mut().players[1].support = 1;
     g.campaign();
-    assert_eq!(g.players[1].support, 8);
+    assert_eq!(g.state().players[1].support, 8);
     inv(&g);
 }
 
@@ -1067,7 +1067,7 @@ fn osz_karacsony_gergely_param_rescue_support_eight() {
 fn osz_szel_bernadett_expose_gated_by_unity() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["osszefogas", "ner"]);
-    g.players[1].scandal = 3;
+    g.state_mut().players[1].scandal = 3;
     let s = g.put_in_play(0, "osz_szel_bernadett");
     g.put_in_play(0, "osz_juhasz_peter");
     assert!(!g.can_activate(s, 0, false), "LMP + Együtt: no Unity");
@@ -1078,10 +1078,10 @@ fn osz_szel_bernadett_expose_gated_by_unity() {
     g.main_options(0);
     assert!(has_opt(&g, Opt::Activate(s, 0)));
     g.activate(s, 0);
-    assert_eq!(g.players[1].scandal, 2, "Exposé 1");
-    assert_eq!(g.players[1].support, 19);
-    assert!(g.inst[s as usize].exhausted);
-    assert_eq!(g.players[0].exposes, 0, "in addition to the basic Exposé");
+    assert_eq!(g.state().players[1].scandal, 2, "Exposé 1");
+    assert_eq!(g.state().players[1].support, 19);
+    assert!(g.state().inst[s as usize].exhausted);
+    assert_eq!(g.state().players[0].exposes, 0, "in addition to the basic Exposé");
     inv(&g);
 }
 
@@ -1092,11 +1092,11 @@ fn osz_juhasz_peter_gives_target_opponent_scandal() {
     let mut g = scenario::game(&db, &["osszefogas", "ner"]);
     let j = g.enter_free(0, "osz_juhasz_peter");
     assert!(!g.can_activate(j, 0, false), "Fresh");
-    g.inst[j as usize].fresh = false;
+    g.state_mut().inst[j as usize].fresh = false;
     g.activate(j, 0);
-    assert_eq!(g.players[1].scandal, 1);
-    assert_eq!(g.players[0].scandal, 0);
-    assert!(g.inst[j as usize].exhausted);
+    assert_eq!(g.state().players[1].scandal, 1);
+    assert_eq!(g.state().players[0].scandal, 0);
+    assert!(g.state().inst[j as usize].exhausted);
     inv(&g);
 }
 
@@ -1105,18 +1105,18 @@ fn osz_juhasz_peter_gives_target_opponent_scandal() {
 fn osz_hangfelvetel_expose_four_resolves_from_the_chain() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["osszefogas", "ner"]);
-    g.players[1].scandal = 5;
+    g.state_mut().players[1].scandal = 5;
     g.add_bases(0, M, 2);
     let h = g.put_in_hand(0, "osz_hangfelvetel");
     g.play_card(0, h);
     assert_eq!(g.zone_of(h), Zone::Chain);
-    assert_eq!(g.players[1].scandal, 5, "nothing yet while on the chain");
+    assert_eq!(g.state().players[1].scandal, 5, "nothing yet while on the chain");
     g.window(1);
-    assert_eq!(g.players[1].scandal, 1, "4 taken");
-    assert_eq!(g.players[1].support, 16);
-    assert_eq!(g.last_reducer[1], 0);
+    assert_eq!(g.state().players[1].scandal, 1, "4 taken");
+    assert_eq!(g.state().players[1].support, 16);
+    assert_eq!(g.state().last_reducer[1], 0);
     assert_eq!(g.zone_of(h), Zone::Oblivion);
-    assert_eq!(g.players[0].exposes, 0, "not the basic Exposé");
+    assert_eq!(g.state().players[0].exposes, 0, "not the basic Exposé");
     inv(&g);
 }
 
@@ -1124,15 +1124,15 @@ fn osz_hangfelvetel_expose_four_resolves_from_the_chain() {
 fn osz_hangfelvetel_played_in_an_opponents_window() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["osszefogas", "ner"]);
-    g.active = 1; // NER's turn
-    g.players[1].scandal = 6;
+    g.state_mut().active = 1; // NER's turn
+    g.state_mut().players[1].scandal = 6;
     g.add_bases(0, M, 2);
     let h = g.put_in_hand(0, "osz_hangfelvetel");
     g.script(0, &[Opt::Play(h)]);
     g.window(0);
     assert_eq!(g.script_left(0), 0);
-    assert_eq!(g.players[1].scandal, 2);
-    assert_eq!(g.players[1].support, 16);
+    assert_eq!(g.state().players[1].scandal, 2);
+    assert_eq!(g.state().players[1].support, 16);
     inv(&g);
 }
 
@@ -1141,13 +1141,13 @@ fn osz_hangfelvetel_played_in_an_opponents_window() {
 fn osz_hangfelvetel_param_expose_one() {
     let db = scenario::db(&[("osz_hangfelvetel.expose", 1)]);
     let mut g = scenario::game(&db, &["osszefogas", "ner"]);
-    g.players[1].scandal = 5;
+    g.state_mut().players[1].scandal = 5;
     g.add_bases(0, M, 2);
     let h = g.put_in_hand(0, "osz_hangfelvetel");
     g.play_card(0, h);
     g.window(1);
-    assert_eq!(g.players[1].scandal, 4);
-    assert_eq!(g.players[1].support, 19);
+    assert_eq!(g.state().players[1].scandal, 4);
+    assert_eq!(g.state().players[1].support, 19);
     inv(&g);
 }
 
@@ -1159,10 +1159,10 @@ fn osz_kozerdeku_adatigenyles_scandal_and_draw() {
     g.add_bases(0, M, 1);
     let k = g.put_in_hand(0, "osz_kozerdeku_adatigenyles");
     g.play_card(0, k);
-    assert_eq!(g.players[0].hand.len(), 0);
+    assert_eq!(g.state().players[0].hand.len(), 0);
     g.window(1);
-    assert_eq!(g.players[1].scandal, 1);
-    assert_eq!(g.players[0].hand.len(), 1);
+    assert_eq!(g.state().players[1].scandal, 1);
+    assert_eq!(g.state().players[0].hand.len(), 1);
     assert_eq!(g.zone_of(k), Zone::Oblivion);
     let k2 = g.put_in_hand(0, "osz_kozerdeku_adatigenyles");
     assert!(!g.can_play_from_hand(0, k2, false), "M: the Base is spent");
@@ -1184,8 +1184,8 @@ fn osz_bizalmatlansagi_inditvany_without_unity_no_scandal() {
     g.play_card(0, b);
     g.window(1);
     assert_eq!(g.zone_of(o), Zone::Hand);
-    assert!(g.players[1].hand.contains(&o));
-    assert_eq!(g.players[1].scandal, 0, "two parties: no rider");
+    assert!(g.state().players[1].hand.contains(&o));
+    assert_eq!(g.state().players[1].scandal, 0, "two parties: no rider");
     inv(&g);
 }
 
@@ -1205,9 +1205,9 @@ fn osz_bizalmatlansagi_inditvany_with_unity_controller_gains_scandal() {
     g.play_card(0, b);
     g.window(1);
     assert_eq!(g.zone_of(s), Zone::Hand);
-    assert!(g.players[1].hand.contains(&s), "to the owner's hand");
-    assert_eq!(g.players[2].scandal, 1, "the controller gains the Scandal");
-    assert_eq!(g.players[1].scandal, 0);
+    assert!(g.state().players[1].hand.contains(&s), "to the owner's hand");
+    assert_eq!(g.state().players[2].scandal, 1, "the controller gains the Scandal");
+    assert_eq!(g.state().players[1].scandal, 0);
     inv(&g);
 }
 
@@ -1228,10 +1228,10 @@ fn osz_visszalepes_needs_a_figure_to_sacrifice() {
     assert_eq!(g.script_left(0), 0);
     assert_eq!(g.zone_of(j), Zone::Oblivion, "Sacrificed on announcement");
     assert_eq!(g.zone_of(s), Zone::Play);
-    assert_eq!(g.players[0].support, 20, "nothing yet");
+    assert_eq!(g.state().players[0].support, 20, "nothing yet");
     g.window(1);
-    assert_eq!(g.players[0].support, 23);
-    assert_eq!(g.players[0].hand.len(), 1);
+    assert_eq!(g.state().players[0].support, 23);
+    assert_eq!(g.state().players[0].hand.len(), 1);
     inv(&g);
 }
 
@@ -1248,8 +1248,8 @@ fn osz_visszalepes_sacrifice_stays_paid_when_neutralized() {
     let e = g.put_in_hand(1, "ner_ejszakai_torvenymodositas");
     g.script(1, &[Opt::Play(e)]);
     g.window(1);
-    assert_eq!(g.players[0].support, 20);
-    assert_eq!(g.players[0].hand.len(), 0);
+    assert_eq!(g.state().players[0].support, 20);
+    assert_eq!(g.state().players[0].hand.len(), 0);
     assert_eq!(g.zone_of(j), Zone::Oblivion, "the additional cost stays paid");
     inv(&g);
 }
@@ -1289,16 +1289,16 @@ fn tok_kerites_cannot_attack() {
     assert_eq!(fences.len(), 1, "Toroczkai creates 1 Fence");
     let f = fences[0];
     assert_eq!(stats(&g, f), (0, 3));
-    assert_eq!(g.inst[f as usize].owner, -1, "token cards have no owner");
-    g.inst[f as usize].fresh = false;
+    assert_eq!(g.state().inst[f as usize].owner, -1, "token cards have no owner");
+    g.state_mut().inst[f as usize].fresh = false;
     assert!(!g.can_attack(f), "can't attack even when not Fresh");
     assert!(!g.can_start_campaign(0), "Toroczkai is Fresh, the Fence can't attack");
     // it can block
     let o = g.put_in_play(1, "ner_orban_viktor");
-    g.active = 1;
+    g.state_mut().active = 1;
     g.script(0, &[Opt::Block(f, o)]);
     g.campaign();
-    assert_eq!(g.players[0].support, 20);
+    assert_eq!(g.state().players[0].support, 20);
     assert_eq!(g.zone_of(f), Zone::Box, "destroyed: back to the box");
     inv(&g);
 }
@@ -1316,13 +1316,13 @@ fn tok_szakadar_has_momentum() {
     assert_eq!(sp.len(), 2);
     for &s in &sp {
         assert_eq!(stats(&g, s), (1, 1));
-        assert!(g.inst[s as usize].fresh);
+        assert!(g.state().inst[s as usize].fresh);
         assert!(g.can_attack(s), "Momentum");
     }
     g.script(0, &[Opt::Attack(sp[0], 1), Opt::Attack(sp[1], 1)]);
     g.campaign();
     assert_eq!(g.script_left(0), 0);
-    assert_eq!(g.players[1].support, 18);
+    assert_eq!(g.state().players[1].support, 18);
     inv(&g);
 }
 
@@ -1337,12 +1337,12 @@ fn osz_karacsony_gergely_rescue_rechecks_figures_in_the_same_state_check() {
     let sz = g.put_in_play(1, "osz_szakszervezeti_vezeto"); // MSZP, 1/2, Unity +1/+1
     g.put_in_play(1, "osz_dobrev_klara"); // DK: three parties, Unity on
     assert_eq!(g.credibility(sz), 3);
-    g.inst[sz as usize].damage = 2; // survives while Unity holds
+    g.state_mut().inst[sz as usize].damage = 2; // survives while Unity holds
     g.state_check();
     assert_eq!(g.zone_of(sz), Zone::Play);
-    g.players[1].support = 0; // knocked out: Karácsony saves, Unity ends (two parties left)
+    g.state_mut().players[1].support = 0; // knocked out: Karácsony saves, Unity ends (two parties left)
     g.state_check();
-    assert_eq!(g.players[1].support, 5);
+    assert_eq!(g.state().players[1].support, 5);
     assert_eq!(g.zone_of(k), Zone::Oblivion);
     assert_eq!(g.zone_of(sz), Zone::Oblivion, "without Unity it is 1/2 with 2 damage: knocked out at once");
     inv(&g);
@@ -1354,11 +1354,11 @@ fn marki_zay_roll_with(o: &[(&str, i64)], k: u8) -> (i32, i32, i32, usize) {
     let db = scenario::db(o);
     let mut g = scenario::game(&db, &["osszefogas", "ner"]);
     g.put_in_play(0, "osz_marki_zay_peter");
-    g.players[1].scandal = 3;
-    g.forced_die = Some(k);
+    g.state_mut().players[1].scandal = 3;
+    g.hooks_mut().forced_die = Some(k);
     turn_of(&mut g, 0);
     inv(&g);
-    (g.players[0].scandal, g.players[1].scandal, g.players[1].support, g.players[0].hand.len())
+    (g.state().players[0].scandal, g.state().players[1].scandal, g.state().players[1].support, g.state().players[0].hand.len())
 }
 
 #[test]

@@ -7,33 +7,33 @@ use ketharmad::engine::{Cid, Game, Opt, Zone};
 /// Make sure the Newsfeed card `id` lies face up in the row (at the right end if we had to
 /// bring it in; the leftmost card goes back on top of the Newsfeed deck).
 fn to_row(g: &mut Game, id: &str) -> Cid {
-    let d = g.db.index_of(id).expect("card id");
-    if let Some(&c) = g.news_row.iter().find(|&&c| g.inst[c as usize].def == d) {
+    let d = g.db().index_of(id).expect("card id");
+    if let Some(&c) = g.state().news_row.iter().find(|&&c| g.state().inst[c as usize].def == d) {
         return c;
     }
-    let i = g.news_deck.iter().position(|&c| g.inst[c as usize].def == d).expect("card in the Newsfeed deck");
-    let c = g.news_deck.remove(i);
-    let out = g.news_row.remove(0); // the leftmost goes back on top of the deck
-    g.inst[out as usize].zone = Zone::NewsDeck;
-    g.news_deck.push(out);
-    g.inst[c as usize].zone = Zone::NewsRow;
-    g.news_row.push(c);
+    let i = g.state().news_deck.iter().position(|&c| g.state().inst[c as usize].def == d).expect("card in the Newsfeed deck");
+    let c = g.state_mut().news_deck.remove(i);
+    let out = g.state_mut().news_row.remove(0); // the leftmost goes back on top of the deck
+    g.state_mut().inst[out as usize].zone = Zone::NewsDeck;
+    g.state_mut().news_deck.push(out);
+    g.state_mut().inst[c as usize].zone = Zone::NewsRow;
+    g.state_mut().news_row.push(c);
     c
 }
 
 fn exhausted(g: &Game, cs: &[Cid]) -> usize {
-    cs.iter().filter(|&&c| g.inst[c as usize].exhausted).count()
+    cs.iter().filter(|&&c| g.state().inst[c as usize].exhausted).count()
 }
 
 fn clear_script(g: &mut Game, seat: usize) {
-    g.policies[seat] = ketharmad::bots::Policy::Scripted(Default::default());
+    g.clear_script(seat);
 }
 
 fn ok(g: &Game) {
     if let Err(e) = g.invariants() {
         panic!("invariants: {e}");
     }
-    for p in 0..g.n {
+    for p in 0..g.state().n {
         assert_eq!(g.script_left(p), 0, "seat {p} has unused scripted answers");
     }
 }
@@ -53,25 +53,25 @@ fn nf_telex_adds_one_to_its_controllers_basic_expose_only() {
     assert!(g.can_recruit(0, telex));
     g.recruit(0, telex);
     assert_eq!(g.zone_of(telex), Zone::Play);
-    assert_eq!(g.inst[telex as usize].controller, 0);
-    assert!(!g.news_row.contains(&telex));
-    assert_eq!(g.news_row.len(), 3, "R11.2: the row is refilled at once");
+    assert_eq!(g.state().inst[telex as usize].controller, 0);
+    assert!(!g.state().news_row.contains(&telex));
+    assert_eq!(g.state().news_row.len(), 3, "R11.2: the row is refilled at once");
     assert_eq!(exhausted(&g, &b), 3, "2M paid with three Bases");
-    assert_eq!(g.players[0].recruits, 1);
+    assert_eq!(g.state().players[0].recruits, 1);
     g.add_bases(0, 1, 3);
-    assert!(g.news_row.iter().all(|&c| !g.can_recruit(0, c)), "R7.3.1: one Recruit per turn");
+    assert!(g.state().news_row.iter().all(|&c| !g.can_recruit(0, c)), "R7.3.1: one Recruit per turn");
     // basic Exposé: up to 2 + 1 = 3
-    g.players[1].scandal = 5;
+    g.state_mut().players[1].scandal = 5;
     g.script(0, &[Opt::Amount(3)]);
     g.expose(0, 1, 2, true);
     assert_eq!(g.script_left(0), 0, "taking 3 was offered");
-    assert_eq!(g.players[1].scandal, 2);
-    assert_eq!(g.players[1].support, 17);
+    assert_eq!(g.state().players[1].scandal, 2);
+    assert_eq!(g.state().players[1].support, 17);
     // the opponent's Exposé is not boosted by seat 0's Telex
-    g.players[0].scandal = 4;
+    g.state_mut().players[0].scandal = 4;
     g.expose(1, 0, 2, true);
-    assert_eq!(g.players[0].scandal, 2, "opponent's basic Exposé takes only 2");
-    assert_eq!(g.players[0].support, 18);
+    assert_eq!(g.state().players[0].scandal, 2, "opponent's basic Exposé takes only 2");
+    assert_eq!(g.state().players[0].support, 18);
     ok(&g);
 }
 
@@ -82,11 +82,11 @@ fn nf_telex_also_boosts_a_cards_expose() {
     let mut g = scenario::game(&db, &["osszefogas", "ner"]);
     g.put_in_play(0, "nf_telex");
     let ok_ = g.put_in_play(0, "nf_oknyomozo_ujsagiro");
-    g.players[1].scandal = 5;
+    g.state_mut().players[1].scandal = 5;
     g.activate(ok_, 0);
-    assert_eq!(g.players[1].scandal, 3, "Exposé 1 + Telex 1");
-    assert_eq!(g.players[1].support, 18);
-    assert_eq!(g.last_reducer[1], 0);
+    assert_eq!(g.state().players[1].scandal, 3, "Exposé 1 + Telex 1");
+    assert_eq!(g.state().players[1].support, 18);
+    assert_eq!(g.state().last_reducer[1], 0);
     ok(&g);
 }
 
@@ -96,10 +96,10 @@ fn param_nf_telex_expose_bonus_two() {
     let db = scenario::db(&[("nf_telex.expose_bonus", 2)]);
     let mut g = scenario::game(&db, &["osszefogas", "ner"]);
     g.put_in_play(0, "nf_telex");
-    g.players[1].scandal = 6;
+    g.state_mut().players[1].scandal = 6;
     g.expose(0, 1, 2, true);
-    assert_eq!(g.players[1].scandal, 2);
-    assert_eq!(g.players[1].support, 16);
+    assert_eq!(g.state().players[1].scandal, 2);
+    assert_eq!(g.state().players[1].support, 16);
     ok(&g);
 }
 
@@ -113,14 +113,14 @@ fn nf_444_usable_the_turn_it_is_recruited() {
     let c = to_row(&mut g, "nf_444");
     g.recruit(0, c);
     assert_eq!(exhausted(&g, &b), 2);
-    assert!(!g.inst[c as usize].fresh);
+    assert!(!g.state().inst[c as usize].fresh);
     assert!(g.can_activate(c, 0, false));
     g.script(0, &[Opt::Player(2)]);
     g.activate(c, 0);
-    assert_eq!(g.players[2].scandal, 1);
-    assert_eq!(g.players[1].scandal, 0);
-    assert_eq!(g.players[0].scandal, 0);
-    assert!(g.inst[c as usize].exhausted);
+    assert_eq!(g.state().players[2].scandal, 1);
+    assert_eq!(g.state().players[1].scandal, 0);
+    assert_eq!(g.state().players[0].scandal, 0);
+    assert!(g.state().inst[c as usize].exhausted);
     assert!(!g.can_activate(c, 0, false), "exhausted: once per turn");
     ok(&g);
 }
@@ -135,14 +135,14 @@ fn nf_rtl_hirado_draws_at_start_of_turn() {
     assert!(g.can_recruit(0, c));
     g.recruit(0, c);
     assert_eq!(exhausted(&g, &b), 5, "4M = five resources");
-    assert_eq!(g.players[0].hand.len(), 0, "no draw on entering");
-    g.start_player = 1; // no Event in this turn
-    let n = g.players[0].deck.len();
-    let top2 = [g.players[0].deck[n - 1], g.players[0].deck[n - 2]];
+    assert_eq!(g.state().players[0].hand.len(), 0, "no draw on entering");
+    g.state_mut().start_player = 1; // no Event in this turn
+    let n = g.state().players[0].deck.len();
+    let top2 = [g.state().players[0].deck[n - 1], g.state().players[0].deck[n - 2]];
     g.take_turn();
     // Wake: RTL draws the top card; Draw step: the next one
-    assert_eq!(g.players[0].hand, top2.to_vec());
-    assert_eq!(g.players[0].deck.len(), n - 2);
+    assert_eq!(g.state().players[0].hand, top2.to_vec());
+    assert_eq!(g.state().players[0].deck.len(), n - 2);
     ok(&g);
 }
 
@@ -152,10 +152,10 @@ fn nf_hvg_draws_when_recruited() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["tisza", "ner"]);
     g.add_bases(0, 1, 2);
-    let top = *g.players[0].deck.last().unwrap();
+    let top = *g.state().players[0].deck.last().unwrap();
     let c = to_row(&mut g, "nf_hvg");
     g.recruit(0, c);
-    assert_eq!(g.players[0].hand, vec![top]);
+    assert_eq!(g.state().players[0].hand, vec![top]);
     assert_eq!(g.institutions(0), 1);
     assert_eq!(g.zone_of(c), Zone::Play);
     ok(&g);
@@ -168,25 +168,25 @@ fn nf_oknyomozo_ujsagiro_fresh_then_exposes_one() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["osszefogas", "ner"]);
     g.add_bases(0, 1, 2);
-    g.start_player = 1;
+    g.state_mut().start_player = 1;
     let c = to_row(&mut g, "nf_oknyomozo_ujsagiro");
     g.put_on_deck(0, "osz_kozos_lista"); // a known non-Reaction draw
-    g.players[1].scandal = 3;
+    g.state_mut().players[1].scandal = 3;
     // the Action phase offers the Recruit; recruit, then check Fresh before the turn ends
     g.main_options(0);
-    assert!(g.opts.contains(&Opt::Recruit(c)));
+    assert!(g.opts().contains(&Opt::Recruit(c)));
     g.recruit(0, c);
-    assert!(g.inst[c as usize].fresh, "R11.2: a recruited Figure is Fresh");
+    assert!(g.state().inst[c as usize].fresh, "R11.2: a recruited Figure is Fresh");
     assert!(!g.can_activate(c, 0, false), "Fresh: no ↷");
     // a whole turn passes (Close ends Fresh, R6.6.1)
     g.take_turn();
-    assert!(!g.inst[c as usize].fresh);
+    assert!(!g.state().inst[c as usize].fresh);
     assert!(g.can_activate(c, 0, false));
     g.activate(c, 0);
-    assert_eq!(g.players[1].scandal, 2, "Exposé 1 takes one");
-    assert_eq!(g.players[1].support, 19);
-    assert_eq!(g.last_reducer[1], 0);
-    assert!(g.inst[c as usize].exhausted);
+    assert_eq!(g.state().players[1].scandal, 2, "Exposé 1 takes one");
+    assert_eq!(g.state().players[1].support, 19);
+    assert_eq!(g.state().last_reducer[1], 0);
+    assert!(g.state().inst[c as usize].exhausted);
     ok(&g);
 }
 
@@ -200,16 +200,16 @@ fn nf_civil_jogvedo_blocks_publicista_alone() {
     let civ = to_row(&mut g, "nf_civil_jogvedo");
     g.recruit(0, civ);
     assert_eq!(exhausted(&g, &b), 2, "cost 2 (generic) paid with Street Bases");
-    assert!(g.inst[civ as usize].fresh);
+    assert!(g.state().inst[civ as usize].fresh);
     let publ = g.put_in_play(1, "nf_publicista");
-    g.active = 1;
+    g.state_mut().active = 1;
     // Publicista attacks alone (a single option, auto-declared)
     g.script(0, &[Opt::Block(civ, publ)]);
     g.campaign();
     assert_eq!(g.script_left(0), 0, "the lone block was offered");
-    assert_eq!(g.players[0].support, 20, "blocked");
-    assert_eq!(g.inst[civ as usize].damage, 2);
-    assert_eq!(g.inst[publ as usize].damage, 1);
+    assert_eq!(g.state().players[0].support, 20, "blocked");
+    assert_eq!(g.state().inst[civ as usize].damage, 2);
+    assert_eq!(g.state().inst[publ as usize].damage, 1);
     assert_eq!(g.zone_of(civ), Zone::Play);
     assert_eq!(g.zone_of(publ), Zone::Play);
     ok(&g);
@@ -223,17 +223,17 @@ fn nf_publicista_needs_two_blockers() {
     g.add_bases(0, 1, 3);
     let publ = to_row(&mut g, "nf_publicista");
     g.recruit(0, publ);
-    assert!(g.inst[publ as usize].fresh);
+    assert!(g.state().inst[publ as usize].fresh);
     assert!(!g.can_attack(publ), "Fresh, no Momentum");
     // next turn (not Fresh): one defender Figure only → cannot block
-    g.inst[publ as usize].fresh = false;
+    g.state_mut().inst[publ as usize].fresh = false;
     let s1 = g.put_in_play(1, "tis_tisza_sziget");
     // Publicista is the only attacker: declared automatically (a single option)
     g.script(1, &[Opt::Block(s1, publ)]); // must NOT be offered: the only option is Done (auto)
     g.campaign();
     assert_eq!(g.script_left(1), 1, "a lone block of a Propaganda Figure was not offered");
-    assert_eq!(g.players[1].support, 18, "unblocked: 2 damage");
-    assert_eq!(g.inst[s1 as usize].damage, 0);
+    assert_eq!(g.state().players[1].support, 18, "unblocked: 2 damage");
+    assert_eq!(g.state().inst[s1 as usize].damage, 0);
     clear_script(&mut g, 1);
     ok(&g);
 }
@@ -251,13 +251,13 @@ fn nf_publicista_double_blocked_by_two() {
     g.script(1, &[Opt::Block(s1, publ)]);
     g.campaign();
     assert_eq!(g.script_left(0), 0);
-    assert_eq!(g.players[1].support, 20);
+    assert_eq!(g.state().players[1].support, 20);
     // 1+1 damage kills Publicista (2/2); its 2 damage split 1/1 kills both 1/1 blockers
     assert_eq!(g.zone_of(s1), Zone::Oblivion);
     assert_eq!(g.zone_of(s2), Zone::Oblivion);
     assert_eq!(g.zone_of(publ), Zone::NewsDeck, "R11.3: bottom of the Newsfeed deck");
-    assert_eq!(g.news_deck[0], publ);
-    assert!(!g.players[0].play.contains(&publ));
+    assert_eq!(g.state().news_deck[0], publ);
+    assert!(!g.state().players[0].play.contains(&publ));
     ok(&g);
 }
 
@@ -269,13 +269,13 @@ fn nf_megafon_influenszer_attacks_the_turn_it_is_recruited() {
     g.add_bases(0, 1, 2);
     let c = to_row(&mut g, "nf_megafon_influenszer");
     g.recruit(0, c);
-    assert!(g.inst[c as usize].fresh);
+    assert!(g.state().inst[c as usize].fresh);
     assert!(g.can_attack(c), "Momentum: not Fresh for attacking");
     assert!(g.can_start_campaign(0));
     g.campaign(); // its only attack option is taken automatically
-    assert_eq!(g.players[1].support, 18);
-    assert_eq!(g.last_reducer[1], 0);
-    assert!(g.inst[c as usize].exhausted);
+    assert_eq!(g.state().players[1].support, 18);
+    assert_eq!(g.state().last_reducer[1], 0);
+    assert!(g.state().inst[c as usize].exhausted);
     ok(&g);
 }
 
@@ -288,16 +288,16 @@ fn nf_megafon_influenszer_dies_to_bottom_of_newsfeed_deck() {
     let c = to_row(&mut g, "nf_megafon_influenszer");
     g.recruit(0, c);
     let s = g.put_in_play(1, "tis_tisza_sziget");
-    let before = g.news_deck.len();
+    let before = g.state().news_deck.len();
     g.script(1, &[Opt::Block(s, c)]);
     g.campaign();
     assert_eq!(g.zone_of(c), Zone::NewsDeck);
-    assert_eq!(g.news_deck[0], c, "bottom of the Newsfeed deck");
-    assert_eq!(g.news_deck.len(), before + 1);
-    assert!(g.players[0].oblivion.is_empty(), "not its recruiter's Oblivion");
-    assert_eq!(g.inst[c as usize].controller, -1);
+    assert_eq!(g.state().news_deck[0], c, "bottom of the Newsfeed deck");
+    assert_eq!(g.state().news_deck.len(), before + 1);
+    assert!(g.state().players[0].oblivion.is_empty(), "not its recruiter's Oblivion");
+    assert_eq!(g.state().inst[c as usize].controller, -1);
     assert_eq!(g.zone_of(s), Zone::Oblivion);
-    assert_eq!(g.players[1].support, 20);
+    assert_eq!(g.state().players[1].support, 20);
     ok(&g);
 }
 
@@ -312,8 +312,8 @@ fn nf_megafon_influenszer_returned_to_hand_goes_to_newsfeed_deck() {
     g.play_card(0, bi); // the only Figure: targeted automatically
     g.window(1);
     assert_eq!(g.zone_of(meg), Zone::NewsDeck);
-    assert_eq!(g.news_deck[0], meg);
-    assert!(g.players[1].hand.is_empty() && g.players[0].hand.is_empty());
+    assert_eq!(g.state().news_deck[0], meg);
+    assert!(g.state().players[1].hand.is_empty() && g.state().players[0].hand.is_empty());
     ok(&g);
 }
 
@@ -326,14 +326,14 @@ fn nf_tv2_tenyek_start_of_turn_target_opponent_gains_scandal() {
     let c = to_row(&mut g, "nf_tv2_tenyek");
     g.recruit(0, c);
     assert_eq!(exhausted(&g, &b), 3);
-    assert_eq!(g.players[1].scandal + g.players[2].scandal, 0, "nothing on entering");
-    g.start_player = 1;
+    assert_eq!(g.state().players[1].scandal + g.state().players[2].scandal, 0, "nothing on entering");
+    g.state_mut().start_player = 1;
     g.script(0, &[Opt::Player(2)]);
     g.take_turn();
     assert_eq!(g.script_left(0), 0);
-    assert_eq!(g.players[2].scandal, 1);
-    assert_eq!(g.players[1].scandal, 0);
-    assert_eq!(g.players[0].scandal, 0);
+    assert_eq!(g.state().players[2].scandal, 1);
+    assert_eq!(g.state().players[1].scandal, 0);
+    assert_eq!(g.state().players[0].scandal, 0);
     ok(&g);
 }
 
@@ -344,16 +344,16 @@ fn nf_magyar_nemzet_removes_one_scandal_at_start_of_turn() {
     let mut g = scenario::game(&db, &["osszefogas", "radikalisok"]);
     g.add_bases(0, 1, 2);
     let c = to_row(&mut g, "nf_magyar_nemzet");
-    g.players[0].scandal = 3;
+    g.state_mut().players[0].scandal = 3;
     g.recruit(0, c);
-    assert_eq!(g.players[0].scandal, 3);
-    g.start_player = 1;
+    assert_eq!(g.state().players[0].scandal, 3);
+    g.state_mut().start_player = 1;
     g.take_turn();
-    assert_eq!(g.players[0].scandal, 2);
+    assert_eq!(g.state().players[0].scandal, 2);
     // under an opponent's Border Closure (Határzár) nothing is removed (cards.md §2)
     g.put_in_play(1, "rad_hatarzar");
     g.take_turn();
-    assert_eq!(g.players[0].scandal, 2);
+    assert_eq!(g.state().players[0].scandal, 2);
     ok(&g);
 }
 
@@ -365,13 +365,13 @@ fn nf_magyar_nemzet_acts_before_the_event_flips() {
     let mut g = scenario::game(&db, &["osszefogas", "ner"]);
     g.put_in_play(0, "nf_magyar_nemzet");
     let e = g.find_free(0, "ev_kvotanepszavazas");
-    g.inst[e as usize].zone = Zone::EventDeck;
-    g.event_deck.push(e);
-    g.start_player = 0;
+    g.state_mut().inst[e as usize].zone = Zone::EventDeck;
+    g.state_mut().event_deck.push(e);
+    g.state_mut().start_player = 0;
     g.take_turn();
-    assert_eq!(g.event_in_force, Some(e));
-    assert_eq!(g.players[0].scandal, 1);
-    assert_eq!(g.players[1].scandal, 1);
+    assert_eq!(g.state().event_in_force, Some(e));
+    assert_eq!(g.state().players[0].scandal, 1);
+    assert_eq!(g.state().players[1].scandal, 1);
     ok(&g);
 }
 
@@ -387,10 +387,10 @@ fn nf_origo_pays_the_turn_it_is_recruited() {
     let k = g.put_in_hand(0, "osz_kozerdeku_adatigenyles"); // cost M
     assert!(g.can_play_from_hand(0, k, false), "Origo provides the M");
     g.play_card(0, k);
-    assert!(g.inst[c as usize].exhausted);
+    assert!(g.state().inst[c as usize].exhausted);
     g.window(1);
-    assert_eq!(g.players[1].scandal, 1);
-    assert_eq!(g.players[0].hand.len(), 1);
+    assert_eq!(g.state().players[1].scandal, 1);
+    assert_eq!(g.state().players[0].hand.len(), 1);
     assert_eq!(g.zone_of(k), Zone::Oblivion);
     ok(&g);
 }
@@ -403,8 +403,8 @@ fn nf_hir_tv_gains_three_support() {
     g.add_bases(0, 1, 3);
     let c = to_row(&mut g, "nf_hir_tv");
     g.recruit(0, c);
-    assert_eq!(g.players[0].support, 23);
-    assert_eq!(g.players[1].support, 20);
+    assert_eq!(g.state().players[0].support, 23);
+    assert_eq!(g.state().players[1].support, 20);
     assert_eq!(g.institutions(0), 1);
     ok(&g);
 }
@@ -418,7 +418,7 @@ fn nf_hir_tv_no_gain_under_opponents_border_closure() {
     let c = to_row(&mut g, "nf_hir_tv");
     g.recruit(0, c);
     assert_eq!(g.zone_of(c), Zone::Play);
-    assert_eq!(g.players[0].support, 20);
+    assert_eq!(g.state().players[0].support, 20);
     ok(&g);
 }
 
@@ -430,7 +430,7 @@ fn param_nf_hir_tv_support_one() {
     g.add_bases(0, 1, 3);
     let c = to_row(&mut g, "nf_hir_tv");
     g.recruit(0, c);
-    assert_eq!(g.players[0].support, 21);
+    assert_eq!(g.state().players[0].support, 21);
     ok(&g);
 }
 
@@ -443,11 +443,11 @@ fn param_nf_hir_tv_support_one() {
 fn ev_fulkeforradalom_every_player_gains_two() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "osszefogas", "tisza"]);
-    g.players[1].support = 5;
-    g.players[2].support = 12;
+    g.state_mut().players[1].support = 5;
+    g.state_mut().players[2].support = 12;
     let e = g.force_event("ev_fulkeforradalom");
-    assert_eq!(g.event_in_force, Some(e));
-    assert_eq!(g.players.iter().map(|p| p.support).collect::<Vec<_>>(), vec![22, 7, 14]);
+    assert_eq!(g.state().event_in_force, Some(e));
+    assert_eq!(g.state().players.iter().map(|p| p.support).collect::<Vec<_>>(), vec![22, 7, 14]);
     ok(&g);
 }
 
@@ -458,8 +458,8 @@ fn ev_fulkeforradalom_not_for_a_player_under_border_closure() {
     let mut g = scenario::game(&db, &["ner", "radikalisok"]);
     g.put_in_play(1, "rad_hatarzar");
     g.force_event("ev_fulkeforradalom");
-    assert_eq!(g.players[0].support, 20);
-    assert_eq!(g.players[1].support, 22);
+    assert_eq!(g.state().players[0].support, 20);
+    assert_eq!(g.state().players[1].support, 22);
     ok(&g);
 }
 
@@ -469,8 +469,8 @@ fn param_ev_fulkeforradalom_support_five() {
     let db = scenario::db(&[("ev_fulkeforradalom.support", 5)]);
     let mut g = scenario::game(&db, &["ner", "osszefogas"]);
     g.force_event("ev_fulkeforradalom");
-    assert_eq!(g.players[0].support, 25);
-    assert_eq!(g.players[1].support, 25);
+    assert_eq!(g.state().players[0].support, 25);
+    assert_eq!(g.state().players[1].support, 25);
     ok(&g);
 }
 
@@ -482,15 +482,15 @@ fn ev_mediatorveny_expose_costs_one_more_this_round() {
     g.add_bases(0, 1, 2);
     assert_eq!(g.expose_cost(1).total(), 2);
     g.main_options(0);
-    assert!(g.opts.contains(&Opt::Expose(1)));
+    assert!(g.opts().contains(&Opt::Expose(1)));
     g.force_event("ev_mediatorveny");
     let c = g.expose_cost(1);
     assert_eq!((c.generic, c.pips), (2, [0, 1, 0]), "1M + 1 generic");
     g.main_options(0);
-    assert!(!g.opts.contains(&Opt::Expose(1)), "two resources no longer pay for it");
+    assert!(!g.opts().contains(&Opt::Expose(1)), "two resources no longer pay for it");
     g.add_bases(0, 1, 1);
     g.main_options(0);
-    assert!(g.opts.contains(&Opt::Expose(1)));
+    assert!(g.opts().contains(&Opt::Expose(1)));
     // the round effect ends when the next Event flips (R12.6 (3))
     g.force_event("ev_kvotanepszavazas");
     assert_eq!(g.expose_cost(1).total(), 2);
@@ -525,16 +525,16 @@ fn ev_alaptorveny_institutions_cost_one_less_incl_recruit() {
 fn ev_devizahitelesek_mentese_lowest_gain_three_with_ties() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "osszefogas", "tisza"]);
-    g.players[0].support = 10;
-    g.players[1].support = 15;
-    g.players[2].support = 10;
+    g.state_mut().players[0].support = 10;
+    g.state_mut().players[1].support = 15;
+    g.state_mut().players[2].support = 10;
     g.force_event("ev_devizahitelesek_mentese");
-    assert_eq!(g.players.iter().map(|p| p.support).collect::<Vec<_>>(), vec![13, 15, 13]);
+    assert_eq!(g.state().players.iter().map(|p| p.support).collect::<Vec<_>>(), vec![13, 15, 13]);
     ok(&g);
     let mut g = scenario::game(&db, &["ner", "osszefogas", "tisza"]);
-    g.players[1].support = 4;
+    g.state_mut().players[1].support = 4;
     g.force_event("ev_devizahitelesek_mentese");
-    assert_eq!(g.players.iter().map(|p| p.support).collect::<Vec<_>>(), vec![20, 7, 20]);
+    assert_eq!(g.state().players.iter().map(|p| p.support).collect::<Vec<_>>(), vec![20, 7, 20]);
     ok(&g);
 }
 
@@ -551,17 +551,17 @@ fn ev_migracios_valsag_attackers_plus_one_only_while_attacking() {
     g.script(0, &[Opt::Attack(civ, 1), Opt::Attack(meg, 1)]);
     g.script(1, &[Opt::Block(publ, civ)]);
     g.campaign();
-    assert_eq!(g.players[1].support, 17, "unblocked Megafon deals 2+1");
+    assert_eq!(g.state().players[1].support, 17, "unblocked Megafon deals 2+1");
     assert_eq!(g.zone_of(publ), Zone::NewsDeck, "Civil deals 1+1 = 2 to the 2/2 blocker");
-    assert_eq!(g.inst[civ as usize].damage, 2, "the blocker gets no bonus (2, not 3)");
+    assert_eq!(g.state().inst[civ as usize].damage, 2, "the blocker gets no bonus (2, not 3)");
     assert_eq!(g.zone_of(civ), Zone::Play, "+0 Credibility: 3 still");
     assert_eq!(g.influence(civ), 1, "bonus gone after the Campaign");
     assert_eq!(g.credibility(civ), 3);
     // a new Event ends it
     g.force_event("ev_kvotanepszavazas");
-    g.inst[meg as usize].exhausted = false; // its only possible attack: auto-declared
+    g.state_mut().inst[meg as usize].exhausted = false; // its only possible attack: auto-declared
     g.campaign();
-    assert_eq!(g.players[1].support, 15, "2 damage only");
+    assert_eq!(g.state().players[1].support, 15, "2 damage only");
     ok(&g);
 }
 
@@ -570,11 +570,11 @@ fn ev_migracios_valsag_attackers_plus_one_only_while_attacking() {
 fn ev_kvotanepszavazas_every_player_gains_one_scandal() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "osszefogas", "tisza"]);
-    g.players[1].scandal = 2;
-    g.players[2].scandal = 5;
+    g.state_mut().players[1].scandal = 2;
+    g.state_mut().players[2].scandal = 5;
     g.force_event("ev_kvotanepszavazas");
-    assert_eq!(g.players.iter().map(|p| p.scandal).collect::<Vec<_>>(), vec![1, 3, 6]);
-    assert_eq!(g.players.iter().map(|p| p.support).collect::<Vec<_>>(), vec![20, 20, 20]);
+    assert_eq!(g.state().players.iter().map(|p| p.scandal).collect::<Vec<_>>(), vec![1, 3, 6]);
+    assert_eq!(g.state().players.iter().map(|p| p.support).collect::<Vec<_>>(), vec![20, 20, 20]);
     ok(&g);
 }
 
@@ -596,7 +596,7 @@ fn ev_nolimpia_recruit_costs_one_less() {
     assert_eq!(exhausted(&g, &b), 1);
     assert_eq!(g.zone_of(meg), Zone::Play);
     g.force_event("ev_kvotanepszavazas");
-    let hvg_now = if g.news_row.contains(&hvg) { hvg } else { to_row(&mut g, "nf_hvg") };
+    let hvg_now = if g.state().news_row.contains(&hvg) { hvg } else { to_row(&mut g, "nf_hvg") };
     assert_eq!(g.recruit_cost(hvg_now).total(), 2, "ended with the next Event");
     ok(&g);
 }
@@ -608,18 +608,18 @@ fn ev_stop_soros_basic_expose_takes_one_more_card_expose_not() {
     let mut g = scenario::game(&db, &["osszefogas", "ner"]);
     let okn = g.put_in_play(0, "nf_oknyomozo_ujsagiro");
     g.force_event("ev_stop_soros");
-    g.players[1].scandal = 5;
+    g.state_mut().players[1].scandal = 5;
     g.expose(0, 1, 2, true);
-    assert_eq!(g.players[1].scandal, 2, "basic: 2 + 1");
-    assert_eq!(g.players[1].support, 17);
+    assert_eq!(g.state().players[1].scandal, 2, "basic: 2 + 1");
+    assert_eq!(g.state().players[1].support, 17);
     g.activate(okn, 0);
-    assert_eq!(g.players[1].scandal, 1, "card Exposé 1: no bonus");
-    assert_eq!(g.players[1].support, 16);
+    assert_eq!(g.state().players[1].scandal, 1, "card Exposé 1: no bonus");
+    assert_eq!(g.state().players[1].support, 16);
     // next Event: the basic Exposé is back to 2
     g.force_event("ev_fulkeforradalom");
-    g.players[1].scandal = 5;
+    g.state_mut().players[1].scandal = 5;
     g.expose(0, 1, 2, true);
-    assert_eq!(g.players[1].scandal, 3);
+    assert_eq!(g.state().players[1].scandal, 3);
     ok(&g);
 }
 
@@ -630,8 +630,8 @@ fn ev_elios_ugy_no_institutions_nothing() {
     let mut g = scenario::game(&db, &["ner", "osszefogas"]);
     g.put_in_play(0, "nf_megafon_influenszer");
     g.force_event("ev_elios_ugy");
-    assert_eq!(g.players[0].scandal, 0);
-    assert_eq!(g.players[1].scandal, 0);
+    assert_eq!(g.state().players[0].scandal, 0);
+    assert_eq!(g.state().players[1].scandal, 0);
     ok(&g);
 }
 
@@ -643,13 +643,13 @@ fn ev_elios_ugy_most_institutions_and_ties() {
     g.put_in_play(0, "nf_origo");
     g.put_in_play(1, "nf_444");
     g.force_event("ev_elios_ugy");
-    assert_eq!(g.players.iter().map(|p| p.scandal).collect::<Vec<_>>(), vec![2, 0, 0]);
+    assert_eq!(g.state().players.iter().map(|p| p.scandal).collect::<Vec<_>>(), vec![2, 0, 0]);
     ok(&g);
     let mut g = scenario::game(&db, &["ner", "osszefogas", "tisza"]);
     g.put_in_play(0, "nf_hvg");
     g.put_in_play(2, "nf_444");
     g.force_event("ev_elios_ugy");
-    assert_eq!(g.players.iter().map(|p| p.scandal).collect::<Vec<_>>(), vec![2, 0, 2]);
+    assert_eq!(g.state().players.iter().map(|p| p.scandal).collect::<Vec<_>>(), vec![2, 0, 2]);
     ok(&g);
 }
 
@@ -666,7 +666,7 @@ fn ev_onkormanyzati_valasztas_support_per_figure_capped_at_three() {
     g.put_in_play(1, "nf_civil_jogvedo");
     g.put_in_play(2, "nf_origo");
     g.force_event("ev_onkormanyzati_valasztas");
-    assert_eq!(g.players.iter().map(|p| p.support).collect::<Vec<_>>(), vec![23, 21, 20]);
+    assert_eq!(g.state().players.iter().map(|p| p.support).collect::<Vec<_>>(), vec![23, 21, 20]);
     ok(&g);
 }
 
@@ -680,18 +680,18 @@ fn ev_veszelyhelyzet_at_most_two_attackers() {
     g.script(0, &[Opt::Attack(t[0], 1), Opt::Attack(t[1], 1), Opt::Attack(t[2], 1)]);
     g.campaign();
     assert_eq!(g.script_left(0), 1, "a third attacker was not offered");
-    assert_eq!(g.players[1].support, 18);
-    assert!(!g.inst[t[2] as usize].exhausted);
+    assert_eq!(g.state().players[1].support, 18);
+    assert!(!g.state().inst[t[2] as usize].exhausted);
     // next Event: no cap
     clear_script(&mut g, 0);
     g.force_event("ev_kvotanepszavazas");
     for &c in &t {
-        g.inst[c as usize].exhausted = false;
+        g.state_mut().inst[c as usize].exhausted = false;
     }
     g.script(0, &[Opt::Attack(t[0], 1), Opt::Attack(t[1], 1), Opt::Attack(t[2], 1)]);
     g.campaign();
     assert_eq!(g.script_left(0), 0);
-    assert_eq!(g.players[1].support, 15);
+    assert_eq!(g.state().players[1].support, 15);
     ok(&g);
 }
 
@@ -705,7 +705,7 @@ fn param_ev_veszelyhelyzet_max_attackers_one() {
     g.script(0, &[Opt::Attack(t[0], 1), Opt::Attack(t[1], 1)]);
     g.campaign();
     assert_eq!(g.script_left(0), 1);
-    assert_eq!(g.players[1].support, 19);
+    assert_eq!(g.state().players[1].support, 19);
     clear_script(&mut g, 0);
     ok(&g);
 }
@@ -716,15 +716,15 @@ fn param_ev_veszelyhelyzet_max_attackers_one() {
 fn ev_index_szetverese_turns_over_the_row() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "osszefogas"]);
-    let row0 = g.news_row.clone(); // [a, b, c]
-    let deck0 = g.news_deck.clone(); // [d0 .. dk], dk on top
+    let row0 = g.state().news_row.clone(); // [a, b, c]
+    let deck0 = g.state().news_deck.clone(); // [d0 .. dk], dk on top
     let k = deck0.len() - 1;
     g.force_event("ev_index_szetverese");
     // rotation: a → bottom, dk enters → row [b, c, dk]; Index: b, c, dk to the bottom in turn
-    assert_eq!(&g.news_deck[..4], &[deck0[k], row0[2], row0[1], row0[0]]);
-    assert_eq!(g.news_row, vec![deck0[k - 1], deck0[k - 2], deck0[k - 3]]);
-    assert_eq!(g.news_deck.len(), deck0.len());
-    assert_eq!(&g.news_deck[4..], &deck0[..k - 3]);
+    assert_eq!(&g.state().news_deck[..4], &[deck0[k], row0[2], row0[1], row0[0]]);
+    assert_eq!(g.state().news_row, vec![deck0[k - 1], deck0[k - 2], deck0[k - 3]]);
+    assert_eq!(g.state().news_deck.len(), deck0.len());
+    assert_eq!(&g.state().news_deck[4..], &deck0[..k - 3]);
     ok(&g);
 }
 
@@ -753,12 +753,12 @@ fn ev_pegasus_botrany_reactions_cost_one_more() {
 fn ev_ellenzeki_elovalasztas_every_player_draws_one() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "osszefogas", "tisza"]);
-    let tops: Vec<Cid> = (0..3).map(|p| *g.players[p].deck.last().unwrap()).collect();
-    let sizes: Vec<usize> = (0..3).map(|p| g.players[p].deck.len()).collect();
+    let tops: Vec<Cid> = (0..3).map(|p| *g.state().players[p].deck.last().unwrap()).collect();
+    let sizes: Vec<usize> = (0..3).map(|p| g.state().players[p].deck.len()).collect();
     g.force_event("ev_ellenzeki_elovalasztas");
     for p in 0..3 {
-        assert_eq!(g.players[p].hand, vec![tops[p]]);
-        assert_eq!(g.players[p].deck.len(), sizes[p] - 1);
+        assert_eq!(g.state().players[p].hand, vec![tops[p]]);
+        assert_eq!(g.state().players[p].deck.len(), sizes[p] - 1);
     }
     ok(&g);
 }
@@ -770,11 +770,11 @@ fn ev_rekordinflacio_swap_and_recruit_cost_one_more() {
     let mut g = scenario::game(&db, &["osszefogas", "ner"]);
     let meg = to_row(&mut g, "nf_megafon_influenszer");
     let dobrev = g.put_in_hand(0, "osz_dobrev_klara");
-    let base_in_hand = g.players[0].deck.iter().copied().find(|&c| g.def(c).produces.is_some()).unwrap();
-    let i = g.players[0].deck.iter().position(|&c| c == base_in_hand).unwrap();
-    g.players[0].deck.remove(i);
-    g.inst[base_in_hand as usize].zone = Zone::Hand;
-    g.players[0].hand.push(base_in_hand);
+    let base_in_hand = g.state().players[0].deck.iter().copied().find(|&c| g.def(c).produces.is_some()).unwrap();
+    let i = g.state().players[0].deck.iter().position(|&c| c == base_in_hand).unwrap();
+    g.state_mut().players[0].deck.remove(i);
+    g.state_mut().inst[base_in_hand as usize].zone = Zone::Hand;
+    g.state_mut().players[0].hand.push(base_in_hand);
     let b = g.add_bases(0, 1, 2);
     assert_eq!(g.swap_cost().total(), 1);
     g.force_event("ev_rekordinflacio");
@@ -783,10 +783,10 @@ fn ev_rekordinflacio_swap_and_recruit_cost_one_more() {
     assert_eq!(g.play_cost(0, dobrev).generic, 1, "playing from hand unchanged");
     assert!(!g.can_recruit(0, meg), "two resources no longer recruit Megafon");
     g.main_options(0);
-    assert!(g.opts.contains(&Opt::Swap(base_in_hand)), "2 resources still pay Swap");
-    g.inst[b[0] as usize].exhausted = true;
+    assert!(g.opts().contains(&Opt::Swap(base_in_hand)), "2 resources still pay Swap");
+    g.state_mut().inst[b[0] as usize].exhausted = true;
     g.main_options(0);
-    assert!(!g.opts.contains(&Opt::Swap(base_in_hand)), "1 resource doesn't pay Swap");
+    assert!(!g.opts().contains(&Opt::Swap(base_in_hand)), "1 resource doesn't pay Swap");
     g.force_event("ev_kvotanepszavazas");
     assert_eq!(g.swap_cost().total(), 1);
     ok(&g);
@@ -798,14 +798,14 @@ fn ev_rekordinflacio_swap_and_recruit_cost_one_more() {
 fn ev_kegyelmi_botrany_most_scandal_lose_two_with_ties() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "osszefogas", "tisza"]);
-    g.players[0].scandal = 3;
-    g.players[1].scandal = 3;
-    g.players[2].scandal = 1;
-    g.last_reducer[0] = 2;
+    g.state_mut().players[0].scandal = 3;
+    g.state_mut().players[1].scandal = 3;
+    g.state_mut().players[2].scandal = 1;
+    g.state_mut().last_reducer[0] = 2;
     g.force_event("ev_kegyelmi_botrany");
-    assert_eq!(g.players.iter().map(|p| p.support).collect::<Vec<_>>(), vec![18, 18, 20]);
-    assert_eq!(g.players[0].scandal, 3, "Scandal stays");
-    assert_eq!(g.last_reducer[0], -1, "credited to no one");
+    assert_eq!(g.state().players.iter().map(|p| p.support).collect::<Vec<_>>(), vec![18, 18, 20]);
+    assert_eq!(g.state().players[0].scandal, 3, "Scandal stays");
+    assert_eq!(g.state().last_reducer[0], -1, "credited to no one");
     ok(&g);
 }
 
@@ -814,8 +814,8 @@ fn ev_kegyelmi_botrany_nobody_with_scandal_nothing() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "osszefogas"]);
     g.force_event("ev_kegyelmi_botrany");
-    assert_eq!(g.players[0].support, 20);
-    assert_eq!(g.players[1].support, 20);
+    assert_eq!(g.state().players[0].support, 20);
+    assert_eq!(g.state().players[1].support, 20);
     ok(&g);
 }
 
@@ -834,12 +834,12 @@ fn ev_partizan_interju_each_player_with_a_figure_chooses_one() {
     g.force_event("ev_partizan_interju");
     assert_eq!(g.script_left(0), 0);
     assert_eq!(g.script_left(2), 0, "seat 2 made its own choice");
-    assert_eq!(g.inst[c2 as usize].counters, 0);
-    assert_eq!(g.inst[a as usize].counters, 0);
-    assert_eq!(g.inst[b as usize].counters, 1);
+    assert_eq!(g.state().inst[c2 as usize].counters, 0);
+    assert_eq!(g.state().inst[a as usize].counters, 0);
+    assert_eq!(g.state().inst[b as usize].counters, 1);
     assert_eq!(g.influence(b), 2);
     assert_eq!(g.credibility(b), 4);
-    assert_eq!(g.inst[c as usize].counters, 1);
+    assert_eq!(g.state().inst[c as usize].counters, 1);
     ok(&g);
 }
 
@@ -856,14 +856,14 @@ fn ev_orszaggyulesi_valasztas_unblocked_attackers_deal_one_more() {
     g.script(0, &[Opt::Attack(s1, 1), Opt::Attack(s2, 1)]);
     g.script(1, &[Opt::Block(fence, s1)]);
     g.campaign();
-    assert_eq!(g.players[1].support, 18, "only the unblocked Splinter: 1 + 1");
-    assert_eq!(g.last_reducer[1], 0, "credited to the attacker");
-    assert_eq!(g.inst[fence as usize].damage, 1, "blocked: no extra");
+    assert_eq!(g.state().players[1].support, 18, "only the unblocked Splinter: 1 + 1");
+    assert_eq!(g.state().last_reducer[1], 0, "credited to the attacker");
+    assert_eq!(g.state().inst[fence as usize].damage, 1, "blocked: no extra");
     // ends with the next Event
     g.force_event("ev_kvotanepszavazas");
-    g.inst[s2 as usize].exhausted = false; // its only possible attack: auto-declared
+    g.state_mut().inst[s2 as usize].exhausted = false; // its only possible attack: auto-declared
     g.campaign();
-    assert_eq!(g.players[1].support, 17);
+    assert_eq!(g.state().players[1].support, 17);
     ok(&g);
 }
 
@@ -876,11 +876,11 @@ fn ev_orszaggyulesi_valasztas_unblocked_attackers_deal_one_more() {
 fn events_apply_in_turn_order_from_the_start_player() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "osszefogas", "tisza"]);
-    g.start_player = 1;
-    g.log = Some(Vec::new());
+    g.state_mut().start_player = 1;
+    g.trace_mut().log = Some(Vec::new());
     g.force_event("ev_kvotanepszavazas");
     let order: Vec<String> =
-        g.log.as_ref().unwrap().iter().filter(|l| l.contains("gains 1 Scandal")).map(|l| l.trim().chars().take(2).collect()).collect();
+        g.trace().log.as_ref().unwrap().iter().filter(|l| l.contains("gains 1 Scandal")).map(|l| l.trim().chars().take(2).collect()).collect();
     assert_eq!(order, vec!["P1", "P2", "P0"]);
     ok(&g);
 }
@@ -892,16 +892,16 @@ fn event_procedure_discards_previous_and_rotates_newsfeed() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "osszefogas"]);
     let e1 = g.force_event("ev_stop_soros");
-    let left = g.news_row[0];
-    let next = *g.news_deck.last().unwrap();
-    let row = g.news_row.clone();
+    let left = g.state().news_row[0];
+    let next = *g.state().news_deck.last().unwrap();
+    let row = g.state().news_row.clone();
     let e2 = g.force_event("ev_fulkeforradalom");
-    assert_eq!(g.event_in_force, Some(e2));
+    assert_eq!(g.state().event_in_force, Some(e2));
     assert_eq!(g.zone_of(e1), Zone::EventDiscard);
-    assert_eq!(g.event_discard, vec![e1]);
-    assert_eq!(g.news_deck[0], left);
-    assert_eq!(g.news_row, vec![row[1], row[2], next]);
-    assert_eq!(g.round_mods.basic_expose_bonus, 0, "Stop Soros ended");
+    assert_eq!(g.state().event_discard, vec![e1]);
+    assert_eq!(g.state().news_deck[0], left);
+    assert_eq!(g.state().news_row, vec![row[1], row[2], next]);
+    assert_eq!(g.state().round_mods.basic_expose_bonus, 0, "Stop Soros ended");
     ok(&g);
 }
 
@@ -912,17 +912,17 @@ fn event_discard_is_reshuffled_when_the_deck_runs_out() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "osszefogas"]);
     let first = g.force_event("ev_fulkeforradalom");
-    while let Some(c) = g.event_deck.pop() {
-        g.inst[c as usize].zone = Zone::EventDiscard;
-        g.event_discard.push(c);
+    while let Some(c) = g.state_mut().event_deck.pop() {
+        g.state_mut().inst[c as usize].zone = Zone::EventDiscard;
+        g.state_mut().event_discard.push(c);
     }
-    assert_eq!(g.event_discard.len(), 17);
+    assert_eq!(g.state().event_discard.len(), 17);
     g.event_procedure();
-    let now = g.event_in_force.expect("an Event was flipped");
+    let now = g.state().event_in_force.expect("an Event was flipped");
     assert_ne!(now, first);
-    assert_eq!(g.event_deck.len(), 16);
-    assert_eq!(g.event_discard, vec![first]);
-    assert!(g.event_deck.iter().all(|&c| g.zone_of(c) == Zone::EventDeck));
+    assert_eq!(g.state().event_deck.len(), 16);
+    assert_eq!(g.state().event_discard, vec![first]);
+    assert!(g.state().event_deck.iter().all(|&c| g.zone_of(c) == Zone::EventDeck));
     ok(&g);
 }
 
@@ -937,13 +937,13 @@ fn param_ev_veszelyhelyzet_max_attackers_zero_forbids_attacks() {
     g.force_event("ev_veszelyhelyzet");
     assert!(!g.can_start_campaign(0), "at most 0 Figures may attack");
     g.main_options(0);
-    assert!(!g.opts.contains(&Opt::Campaign));
+    assert!(!g.opts().contains(&Opt::Campaign));
     // even when asked directly, nobody attacks
     g.campaign();
-    assert_eq!(g.players[1].support, 20);
-    assert!(t.iter().all(|&c| !g.inst[c as usize].exhausted));
+    assert_eq!(g.state().players[1].support, 20);
+    assert!(t.iter().all(|&c| !g.state().inst[c as usize].exhausted));
     // the next Event lifts the limit (in the next turn: this one's Campaign was used)
-    g.players[0].campaigns = 0;
+    g.state_mut().players[0].campaigns = 0;
     g.force_event("ev_kvotanepszavazas");
     assert!(g.can_start_campaign(0));
     ok(&g);

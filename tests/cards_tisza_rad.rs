@@ -18,21 +18,21 @@ fn ok(g: &Game<'_>) {
 /// Run one whole turn of seat `p` (Wake, Draw, Action, Close). `p` is made not the start
 /// player so that no Event is flipped in this Wake (R7.1.1, R12.6).
 fn turn_of(g: &mut Game<'_>, p: usize) {
-    g.active = p;
-    g.start_player = (p + 1) % g.n;
+    g.state_mut().active = p;
+    g.state_mut().start_player = (p + 1) % g.state().n;
     g.take_turn();
 }
 
 fn ids_in_play(g: &Game<'_>, p: usize, id: &str) -> Vec<Cid> {
-    g.players[p].play.iter().copied().filter(|&c| g.def(c).id == id).collect()
+    g.state().players[p].play.iter().copied().filter(|&c| g.def(c).id == id).collect()
 }
 
 fn in_box(g: &Game<'_>, id: &str) -> usize {
-    g.token_box.iter().filter(|&&c| g.def(c).id == id).count()
+    g.state().token_box.iter().filter(|&&c| g.def(c).id == id).count()
 }
 
 fn exhausted(g: &Game<'_>, cs: &[Cid]) -> usize {
-    cs.iter().filter(|&&c| g.inst[c as usize].exhausted).count()
+    cs.iter().filter(|&&c| g.state().inst[c as usize].exhausted).count()
 }
 
 fn cost(generic: i16, m: i16, u: i16) -> Cost {
@@ -40,7 +40,7 @@ fn cost(generic: i16, m: i16, u: i16) -> Cost {
 }
 
 fn counters(g: &Game<'_>, c: Cid) -> i16 {
-    g.inst[c as usize].counters
+    g.state().inst[c as usize].counters
 }
 
 // ----- Bases: "↷: add U/M. Swap." -------------------------------------------------------------
@@ -61,26 +61,26 @@ fn base_resource_and_swap(faction: &str, id: &str, res: usize) {
     assert!(!g.can_pay(0, wrong), "{id} must not pay a {other} pip");
     assert!(g.can_pay(0, want));
     g.pay(0, want);
-    assert!(g.inst[b as usize].exhausted, "paying exhausts the Base (↷)");
-    assert_eq!(g.players[0].pool, [0, 0, 0], "the added resource was spent on the pip");
+    assert!(g.state().inst[b as usize].exhausted, "paying exhausts the Base (↷)");
+    assert_eq!(g.state().players[0].pool, [0, 0, 0], "the added resource was spent on the pip");
     assert!(!g.can_pay(0, want), "an exhausted Base gives nothing");
 
     // Swap in the Action phase of the next turn (the Base readies in Wake), then a Base play
     // is still allowed in the same turn.
     let h = g.put_in_hand(0, id);
     let h2 = g.put_in_hand(0, id);
-    let deck = g.players[0].deck.len();
+    let deck = g.state().players[0].deck.len();
     g.script(0, &[Opt::Swap(h), Opt::PlayBase(h2)]);
     turn_of(&mut g, 0);
     assert_eq!(g.script_left(0), 0, "Swap and then a Base play were offered");
     assert_eq!(g.zone_of(h), Zone::Oblivion);
-    assert!(g.players[0].oblivion.contains(&h));
+    assert!(g.state().players[0].oblivion.contains(&h));
     assert_eq!(g.zone_of(h2), Zone::Play);
-    assert!(g.inst[b as usize].exhausted, "the Swap's 1 generic was paid by the Base in play");
-    assert!(!g.inst[h2 as usize].exhausted);
-    assert_eq!(g.players[0].deck.len(), deck - 2, "Draw step + Swap's draw");
-    assert_eq!(g.players[0].hand.len(), 2, "2 + draw − swapped + drawn − played");
-    assert_eq!(g.players[0].bases_played, 1, "Swap is not a Base play");
+    assert!(g.state().inst[b as usize].exhausted, "the Swap's 1 generic was paid by the Base in play");
+    assert!(!g.state().inst[h2 as usize].exhausted);
+    assert_eq!(g.state().players[0].deck.len(), deck - 2, "Draw step + Swap's draw");
+    assert_eq!(g.state().players[0].hand.len(), 2, "2 + draw − swapped + drawn − played");
+    assert_eq!(g.state().players[0].bases_played, 1, "Swap is not a Base play");
     ok(&g);
 }
 
@@ -165,8 +165,8 @@ fn tis_magyar_peter_unblockable_at_three_counters() {
     g.campaign();
     // The only option left to the defender was Done (auto-taken): the Block was never offered.
     assert_eq!(g.script_left(1), 1, "Opt::Block(Kövér, Magyar Péter) must not be offered");
-    assert_eq!(g.players[1].support, 20 - 4, "unblocked 4/4");
-    assert_eq!(g.inst[kover as usize].damage, 0);
+    assert_eq!(g.state().players[1].support, 20 - 4, "unblocked 4/4");
+    assert_eq!(g.state().inst[kover as usize].damage, 0);
     ok(&g);
 }
 
@@ -181,11 +181,11 @@ fn tis_magyar_peter_blockable_below_three_counters() {
     g.script(1, &[Opt::Block(kover, mp)]);
     g.campaign();
     assert_eq!(g.script_left(1), 0, "the block was offered and taken");
-    assert_eq!(g.players[1].support, 20);
-    assert_eq!(g.inst[mp as usize].damage, 1, "Kövér's 1 damage stays until the Close; 1 < 3 Credibility");
+    assert_eq!(g.state().players[1].support, 20);
+    assert_eq!(g.state().inst[mp as usize].damage, 1, "Kövér's 1 damage stays until the Close; 1 < 3 Credibility");
     // Kövér took 3 (MP 3/3), survives with 4 Credibility; MP took 1
     assert_eq!(g.zone_of(kover), Zone::Play);
-    assert_eq!(g.inst[kover as usize].damage, 3);
+    assert_eq!(g.state().inst[kover as usize].damage, 3);
     ok(&g);
 }
 
@@ -203,7 +203,7 @@ fn tis_magyar_peter_param_unblockable_counters() {
     g.script(1, &[Opt::Block(kover, mp)]);
     g.campaign();
     assert_eq!(g.script_left(1), 1, "unblockable at 2 counters");
-    assert_eq!(g.players[1].support, 20 - 3);
+    assert_eq!(g.state().players[1].support, 20 - 3);
     ok(&g);
 }
 
@@ -279,7 +279,7 @@ fn tis_kiabrandult_fideszes_defector_with_opponent_institution() {
     g.play_card(0, kf);
     assert_eq!(g.zone_of(kf), Zone::Play);
     assert_eq!(exhausted(&g, &bases), 1, "paid U only");
-    assert_eq!(g.players[0].pool, [0, 0, 0]);
+    assert_eq!(g.state().players[0].pool, [0, 0, 0]);
     assert_eq!((g.influence(kf), g.credibility(kf)), (2, 3));
     ok(&g);
 }
@@ -345,12 +345,12 @@ fn tis_kapitany_istvan_defector_and_draw() {
     assert!(!g.can_play_from_hand(0, k, false));
     g.put_in_play(1, "ner_legfobb_ugyeszseg");
     assert_eq!(g.play_cost(0, k), cost(1, 1, 0));
-    let deck = g.players[0].deck.len();
+    let deck = g.state().players[0].deck.len();
     g.play_card(0, k);
     assert_eq!(g.zone_of(k), Zone::Play);
     assert_eq!(exhausted(&g, &bases), 2);
-    assert_eq!(g.players[0].hand.len(), 1, "drew 1");
-    assert_eq!(g.players[0].deck.len(), deck - 1);
+    assert_eq!(g.state().players[0].hand.len(), 1, "drew 1");
+    assert_eq!(g.state().players[0].deck.len(), deck - 1);
     ok(&g);
 }
 
@@ -436,7 +436,7 @@ fn tis_forsthoffer_agnes_outrage_once_per_turn() {
     g.script(1, &[Opt::Play(m)]);
     turn_of(&mut g, 1);
     assert_eq!(g.zone_of(m), Zone::Play);
-    assert_eq!(g.players[1].scandal, 6);
+    assert_eq!(g.state().players[1].scandal, 6);
     assert_eq!(counters(&g, fa), 2, "again in the next turn");
     ok(&g);
 }
@@ -455,8 +455,8 @@ fn tis_orban_anita_defector_and_outrage_from_event() {
     g.play_card(0, a);
     assert_eq!(exhausted(&g, &bases), 1);
     g.force_event("ev_kvotanepszavazas"); // every player gains 1 Scandal
-    assert_eq!(g.players[1].scandal, 1);
-    assert_eq!(g.players[0].scandal, 1);
+    assert_eq!(g.state().players[1].scandal, 1);
+    assert_eq!(g.state().players[0].scandal, 1);
     assert_eq!(counters(&g, a), 1);
     assert_eq!((g.influence(a), g.credibility(a)), (2, 3));
     ok(&g);
@@ -471,10 +471,10 @@ fn tis_tunteto_diak_outrage_several_opponents() {
     let d = g.put_in_play(0, "tis_tunteto_diak");
     let fa = g.put_in_play(0, "tis_forsthoffer_agnes");
     g.enter_free(2, "rad_duro_dora"); // Scandal 1 for seat 2
-    assert_eq!(g.players[2].scandal, 1);
+    assert_eq!(g.state().players[2].scandal, 1);
     assert_eq!((counters(&g, d), counters(&g, fa)), (1, 1));
     g.enter_free(1, "ner_matolcsy_gyorgy"); // Scandal 2 for seat 1
-    assert_eq!(g.players[1].scandal, 2);
+    assert_eq!(g.state().players[1].scandal, 2);
     assert_eq!((counters(&g, d), counters(&g, fa)), (1, 1));
     assert_eq!((g.influence(d), g.credibility(d)), (2, 2));
     ok(&g);
@@ -518,11 +518,11 @@ fn tis_szavazatszamlalo_delegaltak_cantrip_and_supermajority() {
     let d = g.put_in_hand(0, "tis_szavazatszamlalo_delegaltak");
     g.add_bases(0, M, 1);
     g.add_bases(0, U, 2);
-    let deck = g.players[0].deck.len();
+    let deck = g.state().players[0].deck.len();
     g.play_card(0, d);
     assert_eq!(g.zone_of(d), Zone::Play);
-    assert_eq!(g.players[0].hand.len(), 1, "draw 1 card");
-    assert_eq!(g.players[0].deck.len(), deck - 1);
+    assert_eq!(g.state().players[0].hand.len(), 1, "draw 1 card");
+    assert_eq!(g.state().players[0].deck.len(), deck - 1);
     assert!(!g.supermajority(1), "an opponent's Supermajority now needs 3 Institutions");
     assert_eq!((g.influence(orban), g.credibility(orban)), (5, 6));
     g.put_in_play(1, "ner_kozmedia");
@@ -540,14 +540,14 @@ fn tis_szavazatszamlalo_delegaltak_single_block_of_propaganda() {
     g.put_in_play(0, "tis_szavazatszamlalo_delegaltak");
     let kf = g.put_in_play(0, "tis_kiabrandult_fideszes"); // 2/3
     let rogan = g.put_in_play(1, "ner_rogan_antal"); // 3/4 Propaganda
-    g.active = 1;
+    g.state_mut().active = 1;
     g.script(1, &[Opt::Attack(rogan, 0)]);
     g.script(0, &[Opt::Block(kf, rogan)]);
     g.campaign();
     assert_eq!(g.script_left(0), 0, "a single block was offered");
-    assert_eq!(g.players[0].support, 20);
+    assert_eq!(g.state().players[0].support, 20);
     assert_eq!(g.zone_of(kf), Zone::Oblivion, "3 damage ≥ 3 Credibility");
-    assert_eq!(g.inst[rogan as usize].damage, 2);
+    assert_eq!(g.state().inst[rogan as usize].damage, 2);
     ok(&g);
 }
 
@@ -557,12 +557,12 @@ fn tis_szavazatszamlalo_delegaltak_absent_propaganda_needs_two() {
     let mut g = scenario::game(&db, &["tisza", "ner"]);
     let kf = g.put_in_play(0, "tis_kiabrandult_fideszes");
     let rogan = g.put_in_play(1, "ner_rogan_antal");
-    g.active = 1;
+    g.state_mut().active = 1;
     g.script(1, &[Opt::Attack(rogan, 0)]);
     g.script(0, &[Opt::Block(kf, rogan)]);
     g.campaign();
     assert_eq!(g.script_left(0), 1, "without Delegáltak one Figure cannot block Propaganda");
-    assert_eq!(g.players[0].support, 17);
+    assert_eq!(g.state().players[0].support, 17);
     assert_eq!(g.zone_of(kf), Zone::Play);
     ok(&g);
 }
@@ -575,13 +575,13 @@ fn tis_szavazatszamlalo_delegaltak_only_protects_its_controller() {
     g.put_in_play(0, "tis_szavazatszamlalo_delegaltak");
     let ua = g.put_in_play(2, "rad_utcai_harcos");
     let rogan = g.put_in_play(1, "ner_rogan_antal");
-    g.active = 1;
+    g.state_mut().active = 1;
     g.script(1, &[Opt::Attack(rogan, 2)]);
     g.script(2, &[Opt::Block(ua, rogan)]);
     g.campaign();
     assert_eq!(g.script_left(2), 1, "seat 2 has no Delegáltak: one blocker is not enough");
-    assert_eq!(g.players[2].support, 17);
-    assert_eq!(g.players[0].support, 20);
+    assert_eq!(g.state().players[2].support, 17);
+    assert_eq!(g.state().players[0].support, 20);
     ok(&g);
 }
 
@@ -618,15 +618,15 @@ fn tis_elo_bejelentkezes_scandal_and_draw_two() {
     let mut g = scenario::game(&db, &["tisza", "ner", "osszefogas"]);
     let e = g.put_in_hand(0, "tis_elo_bejelentkezes");
     let bases = g.add_bases(0, M, 3);
-    let deck = g.players[0].deck.len();
+    let deck = g.state().players[0].deck.len();
     g.script(0, &[Opt::Player(2)]);
     g.play_card(0, e);
     g.resolve_top();
     assert_eq!(exhausted(&g, &bases), 3);
-    assert_eq!((g.players[1].scandal, g.players[2].scandal), (0, 1), "the chosen opponent only");
-    assert_eq!(g.players[0].scandal, 0);
-    assert_eq!(g.players[0].hand.len(), 2);
-    assert_eq!(g.players[0].deck.len(), deck - 2);
+    assert_eq!((g.state().players[1].scandal, g.state().players[2].scandal), (0, 1), "the chosen opponent only");
+    assert_eq!(g.state().players[0].scandal, 0);
+    assert_eq!(g.state().players[0].hand.len(), 2);
+    assert_eq!(g.state().players[0].deck.len(), deck - 2);
     assert_eq!(g.zone_of(e), Zone::Oblivion);
     ok(&g);
 }
@@ -641,12 +641,12 @@ fn tis_kozfelhaborodas_x_capped_at_four() {
     let s = g.put_in_play(0, "tis_tisza_sziget");
     let k = g.put_in_hand(0, "tis_kozfelhaborodas");
     g.add_bases(0, U, 2);
-    g.players[1].scandal = 2;
-    g.players[2].scandal = 6;
+    g.state_mut().players[1].scandal = 2;
+    g.state_mut().players[2].scandal = 6;
     g.play_card(0, k);
     g.resolve_top();
     assert_eq!((g.influence(s), g.credibility(s)), (5, 5), "+4/+4, not +6/+6");
-    g.players[2].scandal = 0;
+    g.state_mut().players[2].scandal = 0;
     assert_eq!((g.influence(s), g.credibility(s)), (5, 5), "X was read once");
     ok(&g);
 }
@@ -658,12 +658,12 @@ fn tis_kozfelhaborodas_x_highest_opponent_only() {
     let s = g.put_in_play(0, "tis_tisza_sziget");
     let k = g.put_in_hand(0, "tis_kozfelhaborodas");
     g.add_bases(0, U, 2);
-    g.players[0].scandal = 5; // own Scandal does not count
-    g.players[1].scandal = 1;
-    g.players[2].scandal = 2;
+    g.state_mut().players[0].scandal = 5; // own Scandal does not count
+    g.state_mut().players[1].scandal = 1;
+    g.state_mut().players[2].scandal = 2;
     g.play_card(0, k);
     // read when it resolves, not when played
-    g.players[1].scandal = 3;
+    g.state_mut().players[1].scandal = 3;
     g.resolve_top();
     assert_eq!((g.influence(s), g.credibility(s)), (4, 4));
     ok(&g);
@@ -678,7 +678,7 @@ fn tis_kozfelhaborodas_reaction_in_opponents_campaign() {
     let k = g.put_in_hand(0, "tis_kozfelhaborodas");
     let bases = g.add_bases(0, U, 2);
     let semjen = g.put_in_play(1, "ner_semjen_zsolt"); // 2/2
-    g.players[1].scandal = 3;
+    g.state_mut().players[1].scandal = 3;
     // seat 0 passes in the Wake and Draw windows of seat 1's turn, blocks, then reacts
     g.script(0, &[Opt::Pass, Opt::Pass, Opt::Block(s, semjen), Opt::Play(k)]);
     // (the single attacker option is taken automatically, R8.8)
@@ -690,9 +690,9 @@ fn tis_kozfelhaborodas_reaction_in_opponents_campaign() {
     assert_eq!(g.zone_of(k), Zone::Oblivion);
     assert_eq!(g.zone_of(semjen), Zone::Oblivion, "the 4/4 blocker (X = 3) dealt 4");
     assert_eq!(g.zone_of(s), Zone::Play, "took 2 < 4");
-    assert_eq!(g.players[0].support, 20);
+    assert_eq!(g.state().players[0].support, 20);
     assert_eq!((g.influence(s), g.credibility(s)), (1, 1), "until end of turn only");
-    assert_eq!(g.inst[s as usize].damage, 0);
+    assert_eq!(g.state().inst[s as usize].damage, 0);
     ok(&g);
 }
 
@@ -704,7 +704,7 @@ fn tis_kozfelhaborodas_param_max_x() {
     let s = g.put_in_play(0, "tis_tisza_sziget");
     let k = g.put_in_hand(0, "tis_kozfelhaborodas");
     g.add_bases(0, U, 2);
-    g.players[1].scandal = 5;
+    g.state_mut().players[1].scandal = 5;
     g.play_card(0, k);
     g.resolve_top();
     assert_eq!((g.influence(s), g.credibility(s)), (3, 3));
@@ -734,7 +734,7 @@ fn tis_ep_valasztasi_siker_capped_at_five() {
     g.add_bases(0, U, 2);
     g.play_card(0, e);
     g.resolve_top();
-    assert_eq!(g.players[0].support, 25, "7 Figures, at most 5 Support");
+    assert_eq!(g.state().players[0].support, 25, "7 Figures, at most 5 Support");
     ok(&g);
 }
 
@@ -753,8 +753,8 @@ fn tis_ep_valasztasi_siker_per_own_figure() {
     g.add_bases(0, U, 2);
     g.play_card(0, e);
     g.resolve_top();
-    assert_eq!(g.players[0].support, 23);
-    assert_eq!(g.players[1].support, 20);
+    assert_eq!(g.state().players[0].support, 23);
+    assert_eq!(g.state().players[1].support, 20);
     ok(&g);
 }
 
@@ -771,7 +771,7 @@ fn tis_ep_valasztasi_siker_under_border_closure() {
     g.play_card(0, e);
     g.resolve_top();
     assert_eq!(exhausted(&g, &bases), 3, "the cost is still paid");
-    assert_eq!(g.players[0].support, 20);
+    assert_eq!(g.state().players[0].support, 20);
     ok(&g);
 }
 
@@ -787,13 +787,13 @@ fn rad_radikalis_aktivista_momentum_attacks_when_fresh() {
     g.add_bases(0, U, 3);
     g.play_card(0, a);
     g.play_card(0, h);
-    assert!(g.inst[a as usize].fresh && g.inst[h as usize].fresh);
+    assert!(g.state().inst[a as usize].fresh && g.state().inst[h as usize].fresh);
     assert!(g.can_attack(a), "Momentum");
     assert!(!g.can_attack(h), "a Fresh Figure without Momentum can't attack");
     g.script(0, &[Opt::Attack(a, 1)]);
     g.campaign();
-    assert_eq!(g.players[1].support, 19);
-    assert!(g.inst[a as usize].exhausted);
+    assert_eq!(g.state().players[1].support, 19);
+    assert!(g.state().inst[a as usize].exhausted);
     ok(&g);
 }
 
@@ -826,13 +826,13 @@ fn rad_utcai_harcos_lone_only_when_alone() {
     assert_eq!(g.influence(h), 2, "not attacking");
     g.script(0, &[Opt::Attack(h, 1), Opt::Done]);
     g.campaign();
-    assert_eq!(g.players[1].support, 16, "4 alone");
+    assert_eq!(g.state().players[1].support, 16, "4 alone");
     // next turn: both attack
-    g.inst[h as usize].exhausted = false;
-    g.players[0].campaigns = 0;
+    g.state_mut().inst[h as usize].exhausted = false;
+    g.state_mut().players[0].campaigns = 0;
     g.script(0, &[Opt::Attack(h, 1), Opt::Attack(a, 1)]);
     g.campaign();
-    assert_eq!(g.players[1].support, 16 - 3, "2 + 1, no Lone");
+    assert_eq!(g.state().players[1].support, 16 - 3, "2 + 1, no Lone");
     ok(&g);
 }
 
@@ -849,7 +849,7 @@ fn rad_utcai_harcos_lone_after_other_attacker_leaves() {
     g.campaign();
     assert_eq!(g.script_left(0), 0);
     assert_eq!(g.zone_of(a), Zone::Oblivion);
-    assert_eq!(g.players[1].support, 16, "Lone 2 at the damage step");
+    assert_eq!(g.state().players[1].support, 16, "Lone 2 at the damage step");
     ok(&g);
 }
 
@@ -865,7 +865,7 @@ fn rad_kemeny_mag_momentum_lone() {
     assert!(g.can_attack(k));
     g.script(0, &[Opt::Attack(k, 1)]);
     g.campaign();
-    assert_eq!(g.players[1].support, 16);
+    assert_eq!(g.state().players[1].support, 16);
     ok(&g);
 }
 
@@ -878,13 +878,13 @@ fn rad_novak_elod_enter_and_lone() {
     g.add_bases(0, U, 2);
     g.script(0, &[Opt::Player(2)]);
     g.play_card(0, n);
-    assert_eq!((g.players[1].support, g.players[2].support), (20, 19));
-    assert_eq!(g.last_reducer[2], 0, "credited to Novák's controller");
+    assert_eq!((g.state().players[1].support, g.state().players[2].support), (20, 19));
+    assert_eq!(g.state().last_reducer[2], 0, "credited to Novák's controller");
     assert!(!g.can_attack(n), "Fresh");
-    g.inst[n as usize].fresh = false;
+    g.state_mut().inst[n as usize].fresh = false;
     g.script(0, &[Opt::Attack(n, 1)]);
     g.campaign();
-    assert_eq!(g.players[1].support, 17, "2 + Lone 1");
+    assert_eq!(g.state().players[1].support, 17, "2 + Lone 1");
     ok(&g);
 }
 
@@ -900,9 +900,9 @@ fn rad_duro_dora_kills_target() {
     g.script(0, &[Opt::Card(semjen)]);
     g.play_card(0, d);
     assert_eq!(g.script_left(0), 0);
-    assert_eq!(g.players[0].scandal, 1);
+    assert_eq!(g.state().players[0].scandal, 1);
     assert_eq!(g.zone_of(semjen), Zone::Oblivion);
-    assert!(g.players[1].oblivion.contains(&semjen));
+    assert!(g.state().players[1].oblivion.contains(&semjen));
     assert_eq!(g.zone_of(d), Zone::Play);
     ok(&g);
 }
@@ -918,15 +918,15 @@ fn rad_duro_dora_no_target_and_not_herself() {
     g.script(0, &[Opt::NoTarget]); // "up to one"
     g.play_card(0, d);
     assert_eq!(g.script_left(0), 0);
-    assert_eq!(g.inst[kover as usize].damage, 0);
-    assert_eq!(g.inst[d as usize].damage, 0);
-    assert_eq!(g.players[0].scandal, 1, "Scandal 1 regardless");
+    assert_eq!(g.state().inst[kover as usize].damage, 0);
+    assert_eq!(g.state().inst[d as usize].damage, 0);
+    assert_eq!(g.state().players[0].scandal, 1, "Scandal 1 regardless");
     // alone on the board she cannot hit herself ("other")
     let db2 = scenario::db(&[]);
     let mut g2 = scenario::game(&db2, &["radikalisok", "ner"]);
     let d2 = g2.enter_free(0, "rad_duro_dora");
     assert_eq!(g2.zone_of(d2), Zone::Play);
-    assert_eq!(g2.inst[d2 as usize].damage, 0);
+    assert_eq!(g2.state().inst[d2 as usize].damage, 0);
     ok(&g);
     ok(&g2);
 }
@@ -938,11 +938,11 @@ fn rad_gyongyosi_marton_draws() {
     let mut g = scenario::game(&db, &["radikalisok", "ner"]);
     let gy = g.put_in_hand(0, "rad_gyongyosi_marton");
     let bases = [g.add_bases(0, M, 1), g.add_bases(0, U, 2)].concat();
-    let deck = g.players[0].deck.len();
+    let deck = g.state().players[0].deck.len();
     g.play_card(0, gy);
     assert_eq!(exhausted(&g, &bases), 3);
-    assert_eq!(g.players[0].hand.len(), 1);
-    assert_eq!(g.players[0].deck.len(), deck - 1);
+    assert_eq!(g.state().players[0].hand.len(), 1);
+    assert_eq!(g.state().players[0].deck.len(), deck - 1);
     assert_eq!((g.influence(gy), g.credibility(gy)), (2, 3));
     ok(&g);
 }
@@ -957,13 +957,13 @@ fn rad_jakab_peter_own_basic_expose() {
     let mut g = scenario::game(&db, &["radikalisok", "ner"]);
     g.put_in_play(0, "rad_jakab_peter");
     g.add_bases(0, M, 2);
-    assert_eq!(g.players[1].scandal, 0);
+    assert_eq!(g.state().players[1].scandal, 0);
     g.script(0, &[Opt::Expose(1)]);
     turn_of(&mut g, 0);
     assert_eq!(g.script_left(0), 0);
-    assert_eq!(g.players[1].scandal, 0, "gained 1, then it was taken");
-    assert_eq!(g.players[1].support, 19);
-    assert_eq!(g.last_reducer[1], 0);
+    assert_eq!(g.state().players[1].scandal, 0, "gained 1, then it was taken");
+    assert_eq!(g.state().players[1].support, 19);
+    assert_eq!(g.state().last_reducer[1], 0);
     ok(&g);
 }
 
@@ -973,10 +973,10 @@ fn rad_jakab_peter_not_against_his_controller() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["radikalisok", "osszefogas"]);
     g.put_in_play(0, "rad_jakab_peter");
-    g.players[0].scandal = 1;
+    g.state_mut().players[0].scandal = 1;
     g.expose(1, 0, 2, true);
-    assert_eq!(g.players[0].scandal, 0);
-    assert_eq!(g.players[0].support, 19, "only the 1 Scandal there was");
+    assert_eq!(g.state().players[0].scandal, 0);
+    assert_eq!(g.state().players[0].support, 19, "only the 1 Scandal there was");
     ok(&g);
 }
 
@@ -986,15 +986,15 @@ fn rad_jakab_peter_other_players_expose() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["radikalisok", "osszefogas", "ner"]);
     g.put_in_play(0, "rad_jakab_peter");
-    g.players[2].scandal = 2;
+    g.state_mut().players[2].scandal = 2;
     g.expose(1, 2, 2, true);
-    assert_eq!(g.players[2].scandal, 1, "2 + 1 − 2");
-    assert_eq!(g.players[2].support, 18);
-    assert_eq!(g.last_reducer[2], 1);
+    assert_eq!(g.state().players[2].scandal, 1, "2 + 1 − 2");
+    assert_eq!(g.state().players[2].support, 18);
+    assert_eq!(g.state().last_reducer[2], 1);
     // a card's Exposé 1 (Hadházy Ákos-style) by seat 1: +1 again, takes 1
     g.expose(1, 2, 1, false);
-    assert_eq!(g.players[2].scandal, 1);
-    assert_eq!(g.players[2].support, 17);
+    assert_eq!(g.state().players[2].scandal, 1);
+    assert_eq!(g.state().players[2].support, 17);
     ok(&g);
 }
 
@@ -1005,8 +1005,8 @@ fn rad_jakab_peter_param_expose_scandal() {
     let mut g = scenario::game(&db, &["radikalisok", "ner"]);
     g.put_in_play(0, "rad_jakab_peter");
     g.expose(0, 1, 2, true);
-    assert_eq!(g.players[1].scandal, 0);
-    assert_eq!(g.players[1].support, 18);
+    assert_eq!(g.state().players[1].scandal, 0);
+    assert_eq!(g.state().players[1].support, 18);
     ok(&g);
 }
 
@@ -1027,7 +1027,7 @@ fn rad_volner_janos_leaves_play_creates_two_splinters() {
     assert_eq!(ids_in_play(&g, 1, "tok_szakadar").len(), 0);
     assert_eq!(in_box(&g, "tok_szakadar"), 2);
     for &s in &sp {
-        assert!(g.inst[s as usize].fresh);
+        assert!(g.state().inst[s as usize].fresh);
         assert!(g.can_attack(s), "Splinters have Momentum");
         assert_eq!((g.influence(s), g.credibility(s)), (1, 1));
     }
@@ -1039,10 +1039,10 @@ fn rad_volner_janos_not_when_controller_eliminated() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "osszefogas", "radikalisok"]);
     let v = g.put_in_play(2, "rad_volner_janos");
-    g.players[2].support = 1;
+    g.state_mut().players[2].support = 1;
     g.lose_support(2, 1, 0);
     g.state_check();
-    assert!(!g.players[2].alive);
+    assert!(!g.state().players[2].alive);
     assert_eq!(g.zone_of(v), Zone::Removed);
     assert_eq!(in_box(&g, "tok_szakadar"), 4, "no Splinter is created");
     for p in 0..3 {
@@ -1070,15 +1070,15 @@ fn rad_volner_janos_param_splinters() {
 fn rad_vona_gabor_cleans_scandal_and_gains_support() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["radikalisok", "ner"]);
-    g.players[0].scandal = 4;
-    g.players[0].support = 15;
+    g.state_mut().players[0].scandal = 4;
+    g.state_mut().players[0].support = 15;
     let v = g.put_in_hand(0, "rad_vona_gabor");
     g.put_in_play(0, "rad_hatarzar"); // his controller's own Border Closure does not stop him
     let bases = [g.add_bases(0, M, 2), g.add_bases(0, U, 2)].concat();
     g.play_card(0, v);
     assert_eq!(exhausted(&g, &bases), 4);
-    assert_eq!(g.players[0].scandal, 0);
-    assert_eq!(g.players[0].support, 17);
+    assert_eq!(g.state().players[0].scandal, 0);
+    assert_eq!(g.state().players[0].support, 17);
     assert_eq!((g.influence(v), g.credibility(v)), (3, 4));
     ok(&g);
 }
@@ -1088,15 +1088,15 @@ fn rad_vona_gabor_under_opponents_border_closure() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["radikalisok", "radikalisok"]);
     g.put_in_play(1, "rad_hatarzar");
-    g.players[0].scandal = 4;
-    g.players[0].support = 15;
+    g.state_mut().players[0].scandal = 4;
+    g.state_mut().players[0].support = 15;
     let v = g.put_in_hand(0, "rad_vona_gabor");
     g.add_bases(0, M, 2);
     g.add_bases(0, U, 2);
     g.play_card(0, v);
     assert_eq!(g.zone_of(v), Zone::Play);
-    assert_eq!(g.players[0].scandal, 4);
-    assert_eq!(g.players[0].support, 15);
+    assert_eq!(g.state().players[0].scandal, 4);
+    assert_eq!(g.state().players[0].support, 15);
     ok(&g);
 }
 
@@ -1114,12 +1114,12 @@ fn rad_toroczkai_laszlo_fence_and_lone() {
     assert_eq!(f.len(), 1);
     assert_eq!(in_box(&g, "tok_kerites"), 3);
     assert_eq!((g.influence(f[0]), g.credibility(f[0])), (0, 3));
-    g.inst[f[0] as usize].fresh = false;
+    g.state_mut().inst[f[0] as usize].fresh = false;
     assert!(!g.can_attack(f[0]), "Fence: can't attack");
-    g.inst[t as usize].fresh = false;
+    g.state_mut().inst[t as usize].fresh = false;
     g.script(0, &[Opt::Attack(t, 1)]);
     g.campaign();
-    assert_eq!(g.players[1].support, 16, "2 + Lone 2");
+    assert_eq!(g.state().players[1].support, 16, "2 + Lone 2");
     ok(&g);
 }
 
@@ -1146,7 +1146,7 @@ fn rad_hatarzar_fences_and_token_supply_limit() {
     g.state_check();
     assert_eq!(g.zone_of(t), Zone::Hand);
     for &b in &bases {
-        g.inst[b as usize].exhausted = false;
+        g.state_mut().inst[b as usize].exhausted = false;
     }
     g.play_card(0, t);
     assert_eq!(g.zone_of(t), Zone::Play);
@@ -1175,22 +1175,22 @@ fn rad_hatarzar_border_closure() {
     let mut g = scenario::game(&db, &["radikalisok", "tisza"]);
     g.put_in_play(0, "rad_hatarzar");
     g.put_in_play(1, "nf_magyar_nemzet"); // "At the start of your turn, remove 1 Scandal."
-    g.players[1].scandal = 3;
-    g.players[0].scandal = 2;
+    g.state_mut().players[1].scandal = 3;
+    g.state_mut().players[0].scandal = 2;
     g.force_event("ev_fulkeforradalom"); // every player gains 2 Support
-    assert_eq!(g.players[0].support, 22);
-    assert_eq!(g.players[1].support, 20);
+    assert_eq!(g.state().players[0].support, 22);
+    assert_eq!(g.state().players[1].support, 20);
     g.gain_support(1, 3);
-    assert_eq!(g.players[1].support, 20);
+    assert_eq!(g.state().players[1].support, 20);
     turn_of(&mut g, 1);
-    assert_eq!(g.players[1].scandal, 3, "Magyar Nemzet removes nothing");
+    assert_eq!(g.state().players[1].scandal, 3, "Magyar Nemzet removes nothing");
     g.remove_scandal(0, 1);
-    assert_eq!(g.players[0].scandal, 1, "the controller may remove");
+    assert_eq!(g.state().players[0].scandal, 1, "the controller may remove");
     g.gain_scandal(1, 1); // gaining is never stopped
-    assert_eq!(g.players[1].scandal, 4);
+    assert_eq!(g.state().players[1].scandal, 4);
     g.expose(0, 1, 2, true);
-    assert_eq!(g.players[1].scandal, 2, "an Exposé still takes Scandal");
-    assert_eq!(g.players[1].support, 18);
+    assert_eq!(g.state().players[1].scandal, 2, "an Exposé still takes Scandal");
+    assert_eq!(g.state().players[1].support, 18);
     ok(&g);
 }
 
@@ -1211,7 +1211,7 @@ fn rad_utcai_demonstracio_rally() {
     assert!(!g.can_attack(h), "Fresh");
     g.play_card(0, u);
     g.resolve_top();
-    assert_eq!(g.players[1].support, 19, "target opponent loses 1");
+    assert_eq!(g.state().players[1].support, 19, "target opponent loses 1");
     assert!(g.can_attack(h), "Momentum until end of turn");
     assert_eq!(g.influence(h), 3);
     assert_eq!(g.influence(a), 2);
@@ -1222,7 +1222,7 @@ fn rad_utcai_demonstracio_rally() {
     assert_eq!(g.influence(gy), 2);
     g.script(0, &[Opt::Attack(h, 1), Opt::Done]);
     g.campaign();
-    assert_eq!(g.players[1].support, 19 - 5, "2 + 1 + Lone 2");
+    assert_eq!(g.state().players[1].support, 19 - 5, "2 + 1 + Lone 2");
     ok(&g);
 }
 
@@ -1241,7 +1241,7 @@ fn rad_partszakadas_two_splinters() {
     assert_eq!(in_box(&g, "tok_szakadar"), 2);
     g.script(0, &[Opt::Attack(sp[0], 1), Opt::Attack(sp[1], 1)]);
     g.campaign();
-    assert_eq!(g.players[1].support, 18, "Momentum: both attack at once");
+    assert_eq!(g.state().players[1].support, 18, "Momentum: both attack at once");
     // the supply (E3): Volner leaving creates the last 2, then none are left
     let v = g.put_in_play(0, "rad_volner_janos");
     g.leave_play(v, true); // returned to hand: leaves play
@@ -1271,15 +1271,15 @@ fn rad_tojasdobalas_reaction_in_opponents_window() {
     let b = g.add_bases(0, U, 1);
     let semjen = g.put_in_play(1, "ner_semjen_zsolt");
     assert!(g.can_play_from_hand(0, toj, true));
-    g.active = 1;
+    g.state_mut().active = 1;
     g.script(1, &[Opt::Attack(semjen, 0)]);
     g.script(0, &[Opt::Play(toj)]);
     g.campaign();
     assert_eq!(g.script_left(0), 0);
-    assert!(g.inst[b[0] as usize].exhausted);
+    assert!(g.state().inst[b[0] as usize].exhausted);
     assert_eq!(g.zone_of(toj), Zone::Oblivion);
     assert_eq!(g.zone_of(semjen), Zone::Oblivion);
-    assert_eq!(g.players[0].support, 20, "the attacker left before damage");
+    assert_eq!(g.state().players[0].support, 20, "the attacker left before damage");
     ok(&g);
 }
 
@@ -1299,10 +1299,10 @@ fn rad_kordonbontas_returns_institution() {
     g.play_card(0, k);
     g.resolve_top();
     assert_eq!(g.zone_of(r), Zone::Hand);
-    assert!(g.players[1].hand.contains(&r), "to its owner's hand");
+    assert!(g.state().players[1].hand.contains(&r), "to its owner's hand");
     assert_eq!(g.influence(orban), 5, "Supermajority broken");
-    assert_eq!((g.players[1].support, g.players[2].support), (19, 19), "each opponent loses 1");
-    assert_eq!(g.players[0].support, 20);
+    assert_eq!((g.state().players[1].support, g.state().players[2].support), (19, 19), "each opponent loses 1");
+    assert_eq!(g.state().players[0].support, 20);
     ok(&g);
 }
 
@@ -1315,7 +1315,7 @@ fn rad_kordonbontas_without_institution() {
     assert!(g.can_play_from_hand(0, k, false), "'up to one' target: playable with no Institution");
     g.play_card(0, k);
     g.resolve_top();
-    assert_eq!(g.players[1].support, 19);
+    assert_eq!(g.state().players[1].support, 19);
     assert_eq!(g.zone_of(k), Zone::Oblivion);
     ok(&g);
 }
@@ -1333,7 +1333,7 @@ fn rad_kordonbontas_no_target_chosen() {
     assert_eq!(g.script_left(0), 0);
     g.resolve_top();
     assert_eq!(g.zone_of(hvg), Zone::Play);
-    assert_eq!(g.players[1].support, 19);
+    assert_eq!(g.state().players[1].support, 19);
     ok(&g);
 }
 
@@ -1350,10 +1350,10 @@ fn rad_kordonbontas_newsfeed_institution_to_newsfeed_deck() {
     g.play_card(0, k);
     g.resolve_top();
     assert_eq!(g.zone_of(hvg), Zone::NewsDeck);
-    assert_eq!(g.news_deck[0], hvg, "bottom of the Newsfeed deck");
-    assert!(g.players[0].hand.is_empty());
-    assert_eq!(g.players[1].support, 19);
-    assert_eq!(g.players[0].support, 20);
+    assert_eq!(g.state().news_deck[0], hvg, "bottom of the Newsfeed deck");
+    assert!(g.state().players[0].hand.is_empty());
+    assert_eq!(g.state().players[1].support, 19);
+    assert_eq!(g.state().players[0].support, 20);
     ok(&g);
 }
 
@@ -1371,7 +1371,7 @@ fn rad_kordonbontas_fizzles_when_target_gone() {
     g.leave_play(r, false); // it leaves play before Kordonbontás resolves
     g.resolve_top();
     assert_eq!(g.zone_of(k), Zone::Oblivion);
-    assert_eq!(g.players[1].support, 20);
+    assert_eq!(g.state().players[1].support, 20);
     ok(&g);
 }
 
@@ -1389,13 +1389,13 @@ fn tis_outrage_figure_entering_after_the_first_gain_waits_for_next_turn() {
     g.gain_scandal(1, 1);
     assert_eq!((counters(&g, fa), counters(&g, d)), (1, 0), "the later Figure missed this turn's first gain");
     // no Outrage Figure at the first gain: one entering afterwards waits too
-    g.turn += 1;
+    g.state_mut().turn += 1;
     let mut h = scenario::game(&db, &["tisza", "ner"]);
     h.gain_scandal(1, 1);
     let a = h.put_in_play(0, "tis_orban_anita");
     h.gain_scandal(1, 2);
     assert_eq!(counters(&h, a), 0);
-    h.turn += 1;
+    h.state_mut().turn += 1;
     h.gain_scandal(1, 1);
     assert_eq!(counters(&h, a), 1, "next turn's first gain");
     // the next turn: both Figures of the first game trigger on the first gain

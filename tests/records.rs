@@ -6,7 +6,7 @@ use ketharmad::bots::BotSpec;
 use ketharmad::engine::{scenario, Opt};
 
 fn bit(g: &ketharmad::engine::Game, c: u8) -> u128 {
-    1u128 << g.inst[c as usize].def
+    1u128 << g.state().inst[c as usize].def
 }
 
 #[test]
@@ -15,17 +15,17 @@ fn records_follow_draws_and_plays() {
     let mut g = scenario::game(&db, &["ner", "tisza"]);
     let top = g.put_on_deck(0, "ner_szijjarto_peter");
     g.draw(0, 1);
-    assert_ne!(g.players[0].drawn & bit(&g, top), 0, "a card drawn after setup is recorded as drawn");
-    assert_eq!(g.players[0].played & bit(&g, top), 0);
+    assert_ne!(g.state().players[0].drawn & bit(&g, top), 0, "a card drawn after setup is recorded as drawn");
+    assert_eq!(g.state().players[0].played & bit(&g, top), 0);
     g.add_bases(0, 0, 1);
     g.add_bases(0, 1, 1);
     g.add_bases(0, 0, 1);
     g.play_card(0, top);
-    assert_ne!(g.players[0].played & bit(&g, top), 0, "a card played from hand is recorded as played");
+    assert_ne!(g.state().players[0].played & bit(&g, top), 0, "a card played from hand is recorded as played");
     let base = g.put_in_hand(0, "ner_base_stadion");
     g.script(0, &[Opt::PlayBase(base), Opt::EndPhase]);
     g.take_turn();
-    assert_ne!(g.players[0].played & bit(&g, base), 0, "a Base put into play is recorded as played");
+    assert_ne!(g.state().players[0].played & bit(&g, base), 0, "a Base put into play is recorded as played");
 }
 
 #[test]

@@ -15,10 +15,10 @@ fn r6_3_paying_coloured_and_generic_costs() {
     assert!(g.can_play_from_hand(0, meszaros, false));
     g.play_card(0, meszaros);
     assert_eq!(g.zone_of(meszaros), Zone::Play);
-    assert!(g.inst[f[0] as usize].exhausted, "the Forint Base paid the pip");
-    assert_eq!(m.iter().filter(|&&c| g.inst[c as usize].exhausted).count(), 1, "one Media Base paid the generic");
+    assert!(g.state().inst[f[0] as usize].exhausted, "the Forint Base paid the pip");
+    assert_eq!(m.iter().filter(|&&c| g.state().inst[c as usize].exhausted).count(), 1, "one Media Base paid the generic");
     // R10.1.1: Scandal 1 on entering play
-    assert_eq!(g.players[0].scandal, 1);
+    assert_eq!(g.state().players[0].scandal, 1);
 }
 
 // R10.3, R10.3.3 (E53): the basic Exposé takes up to 2 Scandal, each costing 1 Support.
@@ -26,12 +26,12 @@ fn r6_3_paying_coloured_and_generic_costs() {
 fn r10_3_basic_expose_takes_up_to_two() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["osszefogas", "ner"]);
-    g.players[1].scandal = 3;
+    g.state_mut().players[1].scandal = 3;
     g.script(0, &[Opt::Amount(2)]);
     g.expose(0, 1, 2, true);
-    assert_eq!(g.players[1].scandal, 1);
-    assert_eq!(g.players[1].support, 18);
-    assert_eq!(g.last_reducer[1], 0, "R10.3.5: credited to the exposing player");
+    assert_eq!(g.state().players[1].scandal, 1);
+    assert_eq!(g.state().players[1].support, 18);
+    assert_eq!(g.state().last_reducer[1], 0, "R10.3.5: credited to the exposing player");
 }
 
 // ======================================================================================
@@ -59,28 +59,28 @@ fn db_with(o: &[(&str, ParamValue)]) -> Result<CardDb, String> {
 
 /// Move cards from the bottom of `p`'s deck to their Oblivion until `keep` are left.
 fn thin_deck(g: &mut Game, p: usize, keep: usize) {
-    while g.players[p].deck.len() > keep {
-        let c = g.players[p].deck.remove(0);
-        g.inst[c as usize].zone = Zone::Oblivion;
-        g.players[p].oblivion.push(c);
+    while g.state().players[p].deck.len() > keep {
+        let c = g.state_mut().players[p].deck.remove(0);
+        g.state_mut().inst[c as usize].zone = Zone::Oblivion;
+        g.state_mut().players[p].oblivion.push(c);
     }
 }
 
 /// Move `n` cards from the bottom of `p`'s deck into their hand (the top stays for draws).
 fn fill_hand(g: &mut Game, p: usize, n: usize) {
     for _ in 0..n {
-        let c = g.players[p].deck.remove(0);
-        g.inst[c as usize].zone = Zone::Hand;
-        g.players[p].hand.push(c);
+        let c = g.state_mut().players[p].deck.remove(0);
+        g.state_mut().inst[c as usize].zone = Zone::Hand;
+        g.state_mut().players[p].hand.push(c);
     }
 }
 
 /// Put the named Events on top of the Event deck; the first one is flipped next.
 fn stack_events(g: &mut Game, ids: &[&str]) {
     for id in ids.iter().rev() {
-        let i = g.event_deck.iter().position(|&c| g.def(c).id == *id).expect("event in deck");
-        let c = g.event_deck.remove(i);
-        g.event_deck.push(c);
+        let i = g.state().event_deck.iter().position(|&c| g.def(c).id == *id).expect("event in deck");
+        let c = g.state_mut().event_deck.remove(i);
+        g.state_mut().event_deck.push(c);
     }
 }
 
@@ -91,7 +91,7 @@ fn ok(g: &Game) {
 }
 
 fn ex(g: &Game, c: Cid) -> bool {
-    g.inst[c as usize].exhausted
+    g.state().inst[c as usize].exhausted
 }
 
 // ======================================================================================
@@ -105,11 +105,11 @@ fn r1_2_1_e2_elimination_is_immediate() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["radikalisok", "tisza"]);
     let s = g.put_in_play(0, "rad_sneider_tamas"); // 2/2
-    g.players[1].support = 1;
+    g.state_mut().players[1].support = 1;
     g.campaign();
-    assert_eq!(g.players[1].support, -1, "2 combat damage from 1 Support");
-    assert!(!g.players[1].alive);
-    assert_eq!(g.outcome, Some(Outcome { winner: Some(0), reason: EndReason::LastPlayerStanding }));
+    assert_eq!(g.state().players[1].support, -1, "2 combat damage from 1 Support");
+    assert!(!g.state().players[1].alive);
+    assert_eq!(g.state().outcome, Some(Outcome { winner: Some(0), reason: EndReason::LastPlayerStanding }));
     assert!(g.halted(), "the game stops at once, before Close");
     assert!(ex(&g, s));
     ok(&g);
@@ -120,12 +120,12 @@ fn r1_2_1_e2_elimination_is_immediate() {
 fn r1_2_1_e2_exactly_zero_support_eliminates() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "tisza"]);
-    g.players[1].support = 2;
+    g.state_mut().players[1].support = 2;
     g.lose_support(1, 2, 0);
-    assert!(g.players[1].alive, "not before the state check");
+    assert!(g.state().players[1].alive, "not before the state check");
     g.state_check();
-    assert!(!g.players[1].alive);
-    assert_eq!(g.outcome.unwrap().winner, Some(0));
+    assert!(!g.state().players[1].alive);
+    assert_eq!(g.state().outcome.unwrap().winner, Some(0));
     ok(&g);
 }
 
@@ -136,15 +136,15 @@ fn r1_4_r14_5_1_e74_simultaneous_elimination_active_player_wins() {
     let db = scenario::db(&[]);
     for active in 0..2 {
         let mut g = scenario::game(&db, &["ner", "tisza"]);
-        g.active = active;
+        g.state_mut().active = active;
         for p in 0..2 {
-            g.players[p].support = 2;
-            g.players[p].scandal = 3;
+            g.state_mut().players[p].support = 2;
+            g.state_mut().players[p].scandal = 3;
         }
         // Kegyelmi botrány: the player(s) with most Scandal lose 2 Support
         g.force_event("ev_kegyelmi_botrany");
-        assert!(!g.players[0].alive && !g.players[1].alive);
-        assert_eq!(g.outcome, Some(Outcome { winner: Some(active as u8), reason: EndReason::SimultaneousElimination }));
+        assert!(!g.state().players[0].alive && !g.state().players[1].alive);
+        assert_eq!(g.state().outcome, Some(Outcome { winner: Some(active as u8), reason: EndReason::SimultaneousElimination }));
     }
 }
 
@@ -153,13 +153,13 @@ fn r1_4_r14_5_1_e74_simultaneous_elimination_active_player_wins() {
 fn r14_5_1_e74_survivor_wins_normally() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "tisza"]);
-    g.active = 1;
-    g.players[0].support = 2;
-    g.players[0].scandal = 3;
-    g.players[1].scandal = 1; // not the most
+    g.state_mut().active = 1;
+    g.state_mut().players[0].support = 2;
+    g.state_mut().players[0].scandal = 3;
+    g.state_mut().players[1].scandal = 1; // not the most
     g.force_event("ev_kegyelmi_botrany");
-    assert_eq!(g.outcome, Some(Outcome { winner: Some(1), reason: EndReason::LastPlayerStanding }));
-    assert_eq!(g.players[1].support, 20);
+    assert_eq!(g.state().outcome, Some(Outcome { winner: Some(1), reason: EndReason::LastPlayerStanding }));
+    assert_eq!(g.state().players[1].support, 20);
 }
 
 // ======================================================================================
@@ -175,18 +175,18 @@ fn r3_2_r3_8_two_player_setup() {
         let mut g = fresh(&db, &[0, 1], 11);
         g.setup(Some(start));
         for p in 0..2 {
-            assert_eq!(g.players[p].hand.len(), 7);
-            assert_eq!(g.players[p].deck.len(), 24);
+            assert_eq!(g.state().players[p].hand.len(), 7);
+            assert_eq!(g.state().players[p].deck.len(), 24);
         }
-        assert_eq!(g.start_player, start as usize);
-        assert_eq!(g.active, start as usize);
+        assert_eq!(g.state().start_player, start as usize);
+        assert_eq!(g.state().active, start as usize);
         let s = start as usize;
-        assert_eq!(g.players[s].support, 20);
-        assert_eq!(g.players[1 - s].support, 25, "R3.8: the second player gets +5");
-        assert_eq!(g.news_row.len(), 3);
-        assert_eq!(g.news_deck.len(), 9);
-        assert_eq!(g.event_deck.len(), 18);
-        assert!(g.event_in_force.is_none(), "R3.5: no Event before the first Wake");
+        assert_eq!(g.state().players[s].support, 20);
+        assert_eq!(g.state().players[1 - s].support, 25, "R3.8: the second player gets +5");
+        assert_eq!(g.state().news_row.len(), 3);
+        assert_eq!(g.state().news_deck.len(), 9);
+        assert_eq!(g.state().event_deck.len(), 18);
+        assert!(g.state().event_in_force.is_none(), "R3.5: no Event before the first Wake");
         ok(&g);
     }
 }
@@ -199,8 +199,8 @@ fn r3_9_r15_1_multiplayer_setup_everyone_20() {
         let mut g = fresh(&db, &f, 4);
         g.setup(Some(1));
         for p in 0..f.len() {
-            assert_eq!(g.players[p].support, 20, "seat {p} of {}", f.len());
-            assert_eq!(g.players[p].hand.len(), 7);
+            assert_eq!(g.state().players[p].support, 20, "seat {p} of {}", f.len());
+            assert_eq!(g.state().players[p].hand.len(), 7);
         }
         ok(&g);
     }
@@ -215,24 +215,24 @@ fn r3_3_2_e6_mulligan_bottoms_the_chosen_card() {
     let mut probe = fresh(&db, &[0, 1], 5);
     probe.script(0, &[Opt::Mulligan]);
     probe.setup(Some(0));
-    assert_eq!(probe.players[0].mulligans, 1);
-    assert_eq!(probe.players[0].hand.len(), 6);
-    let first_bottomed = probe.players[0].deck[0];
+    assert_eq!(probe.state().players[0].mulligans, 1);
+    assert_eq!(probe.state().players[0].hand.len(), 6);
+    let first_bottomed = probe.state().players[0].deck[0];
     let mut redraw = vec![first_bottomed];
-    redraw.extend(probe.players[0].hand.iter().copied());
-    assert!(!probe.players[0].hand.contains(&first_bottomed));
+    redraw.extend(probe.state().players[0].hand.iter().copied());
+    assert!(!probe.state().players[0].hand.contains(&first_bottomed));
 
     let pick = redraw[3];
     let mut g = fresh(&db, &[0, 1], 5);
     g.script(0, &[Opt::Mulligan, Opt::Card(pick)]);
     g.setup(Some(0));
     assert_eq!(g.script_left(0), 0);
-    assert_eq!(g.players[0].deck[0], pick, "the chosen card is at the bottom");
-    assert!(!g.players[0].hand.contains(&pick));
-    assert!(g.players[0].hand.contains(&first_bottomed));
-    assert_eq!(g.players[0].hand.len(), 6);
-    assert_eq!(g.players[0].deck.len(), 25);
-    assert_eq!(g.players[1].hand.len(), 7, "the other player kept");
+    assert_eq!(g.state().players[0].deck[0], pick, "the chosen card is at the bottom");
+    assert!(!g.state().players[0].hand.contains(&pick));
+    assert!(g.state().players[0].hand.contains(&first_bottomed));
+    assert_eq!(g.state().players[0].hand.len(), 6);
+    assert_eq!(g.state().players[0].deck.len(), 25);
+    assert_eq!(g.state().players[1].hand.len(), 7, "the other player kept");
     ok(&g);
 }
 
@@ -243,14 +243,14 @@ fn r3_3_2_e6_second_mulligan_bottoms_two() {
     let mut probe = fresh(&db, &[0, 1], 5);
     probe.script(0, &[Opt::Mulligan]);
     probe.setup(Some(0));
-    let first = probe.players[0].deck[0];
+    let first = probe.state().players[0].deck[0];
     let mut g = fresh(&db, &[0, 1], 5);
     g.script(0, &[Opt::Mulligan, Opt::Card(first), Opt::Mulligan]);
     g.setup(Some(0));
-    assert_eq!(g.players[0].mulligans, 2);
-    assert_eq!(g.players[0].hand.len(), 5);
-    assert_eq!(g.players[0].deck.len(), 26);
-    let pl = &g.players[0];
+    assert_eq!(g.state().players[0].mulligans, 2);
+    assert_eq!(g.state().players[0].hand.len(), 5);
+    assert_eq!(g.state().players[0].deck.len(), 26);
+    let pl = &g.state().players[0];
     assert!(!pl.hand.contains(&pl.deck[0]) && !pl.hand.contains(&pl.deck[1]));
     ok(&g);
 }
@@ -262,13 +262,13 @@ fn r3_3_3_e7_mulligan_cap() {
     let mut probe = fresh(&db, &[0, 1], 5);
     probe.script(0, &[Opt::Mulligan]);
     probe.setup(Some(0));
-    let first = probe.players[0].deck[0];
+    let first = probe.state().players[0].deck[0];
     let mut g = fresh(&db, &[0, 1], 5);
     g.script(0, &[Opt::Mulligan, Opt::Card(first), Opt::Mulligan]);
     g.setup(Some(0));
     assert_eq!(g.script_left(0), 1, "no decision after the capped mulligan");
-    assert_eq!(g.players[0].mulligans, 1);
-    assert_eq!(g.players[0].hand.len(), 6);
+    assert_eq!(g.state().players[0].mulligans, 1);
+    assert_eq!(g.state().players[0].hand.len(), 6);
 }
 
 // R3.11 (E12): the same seed and inputs give the same setup.
@@ -280,15 +280,15 @@ fn r3_11_e12_setup_is_reproducible() {
     a.setup(None);
     b.setup(None);
     for p in 0..3 {
-        assert_eq!(a.players[p].hand, b.players[p].hand);
-        assert_eq!(a.players[p].deck, b.players[p].deck);
+        assert_eq!(a.state().players[p].hand, b.state().players[p].hand);
+        assert_eq!(a.state().players[p].deck, b.state().players[p].deck);
     }
-    assert_eq!(a.news_row, b.news_row);
-    assert_eq!(a.event_deck, b.event_deck);
-    assert_eq!(a.start_player, b.start_player);
+    assert_eq!(a.state().news_row, b.state().news_row);
+    assert_eq!(a.state().event_deck, b.state().event_deck);
+    assert_eq!(a.state().start_player, b.state().start_player);
     let mut c = fresh(&db, &[0, 1, 3], 78);
     c.setup(None);
-    assert!((0..3).any(|p| c.players[p].hand != a.players[p].hand) || c.event_deck != a.event_deck);
+    assert!((0..3).any(|p| c.state().players[p].hand != a.state().players[p].hand) || c.state().event_deck != a.state().event_deck);
 }
 
 // R3.7, R3.7.1 (E10), R12.7 (E64): the start player's first turn flips an Event and skips only
@@ -300,26 +300,26 @@ fn r3_7_1_e10_start_player_skips_first_draw_only() {
     let mut g = fresh(&db, &[0, 1], 3);
     g.setup(Some(0));
     stack_events(&mut g, &["ev_mediatorveny", "ev_veszelyhelyzet"]);
-    g.players[0].scandal = 6;
-    let deck0 = g.players[0].deck.len();
-    g.round = 1;
+    g.state_mut().players[0].scandal = 6;
+    let deck0 = g.state().players[0].deck.len();
+    g.state_mut().round = 1;
     g.take_turn();
-    assert_eq!(g.players[0].deck.len(), deck0, "no card drawn");
-    assert_eq!(g.players[0].hand.len(), 7);
-    assert_eq!(g.players[0].support, 19, "E10: the Scandal check still happens");
-    let e = g.event_in_force.expect("E64: an Event is flipped in round 1");
+    assert_eq!(g.state().players[0].deck.len(), deck0, "no card drawn");
+    assert_eq!(g.state().players[0].hand.len(), 7);
+    assert_eq!(g.state().players[0].support, 19, "E10: the Scandal check still happens");
+    let e = g.state().event_in_force.expect("E64: an Event is flipped in round 1");
     assert_eq!(g.def(e).id, "ev_mediatorveny");
     // second player
-    g.active = 1;
-    let deck1 = g.players[1].deck.len();
+    g.state_mut().active = 1;
+    let deck1 = g.state().players[1].deck.len();
     g.take_turn();
-    assert_eq!(g.players[1].deck.len(), deck1 - 1);
-    assert_eq!(g.players[1].hand.len(), 7, "8 cards, one discarded at Close");
-    assert_eq!(g.players[1].oblivion.len(), 1);
+    assert_eq!(g.state().players[1].deck.len(), deck1 - 1);
+    assert_eq!(g.state().players[1].hand.len(), 7, "8 cards, one discarded at Close");
+    assert_eq!(g.state().players[1].oblivion.len(), 1);
     // start player's second turn
-    g.active = 0;
+    g.state_mut().active = 0;
     g.take_turn();
-    assert_eq!(g.players[0].deck.len(), deck0 - 1);
+    assert_eq!(g.state().players[0].deck.len(), deck0 - 1);
     ok(&g);
 }
 
@@ -338,8 +338,8 @@ fn r4_7_1_e14_damage_equal_to_credibility_destroys() {
     g.play_card(0, toj);
     g.window(1);
     assert_eq!(g.zone_of(v), Zone::Oblivion);
-    assert!(g.players[1].oblivion.contains(&v), "R14.2: to its owner's Oblivion");
-    assert_eq!(g.inst[v as usize].damage, 0);
+    assert!(g.state().players[1].oblivion.contains(&v), "R14.2: to its owner's Oblivion");
+    assert_eq!(g.state().inst[v as usize].damage, 0);
     assert_eq!(g.zone_of(toj), Zone::Oblivion, "E15: the played Action goes to Oblivion");
     ok(&g);
 }
@@ -354,10 +354,10 @@ fn r4_7_damage_below_credibility_stays() {
     let f = g.put_in_play(1, "tis_forsthoffer_agnes"); // 1/3
     g.play_card(0, toj);
     assert_eq!(g.zone_of(toj), Zone::Chain, "R8.1 (E36): the Action waits on the chain");
-    assert_eq!(g.inst[f as usize].damage, 0);
+    assert_eq!(g.state().inst[f as usize].damage, 0);
     g.window(1);
     assert_eq!(g.zone_of(f), Zone::Play);
-    assert_eq!(g.inst[f as usize].damage, 2);
+    assert_eq!(g.state().inst[f as usize].damage, 2);
     ok(&g);
 }
 
@@ -368,25 +368,25 @@ fn r5_3_1_e18_control_change_keeps_state() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "tisza"]);
     let s = g.put_in_play(0, "ner_simicska_lajos"); // 3/3
-    g.inst[s as usize].damage = 1;
+    g.state_mut().inst[s as usize].damage = 1;
     g.add_counters(s, 1);
-    g.inst[s as usize].exhausted = true;
-    g.players[0].scandal = 4;
+    g.state_mut().inst[s as usize].exhausted = true;
+    g.state_mut().players[0].scandal = 4;
     g.run_triggers(s, 0, Trigger::StartOfTurn);
     assert_eq!(g.controller(s), 1);
-    assert!(g.players[1].play.contains(&s) && !g.players[0].play.contains(&s));
-    let i = g.inst[s as usize];
+    assert!(g.state().players[1].play.contains(&s) && !g.state().players[0].play.contains(&s));
+    let i = g.state().inst[s as usize];
     assert_eq!((i.damage, i.counters, i.exhausted, i.fresh), (1, 1, true, false));
     assert_eq!(g.credibility(s), 4);
     // a player who is not his owner never loses him this way
-    g.players[1].scandal = 5;
+    g.state_mut().players[1].scandal = 5;
     g.run_triggers(s, 1, Trigger::StartOfTurn);
     assert_eq!(g.controller(s), 1);
     // R5.3.1: when it leaves play it goes to its owner's zones
-    g.inst[s as usize].damage = 4;
+    g.state_mut().inst[s as usize].damage = 4;
     g.state_check();
-    assert!(g.players[0].oblivion.contains(&s));
-    assert!(g.players[1].oblivion.is_empty());
+    assert!(g.state().players[0].oblivion.contains(&s));
+    assert!(g.state().players[1].oblivion.is_empty());
     ok(&g);
 }
 
@@ -420,10 +420,10 @@ fn r6_4_1_e24_pool_pays_later_costs() {
     assert!(g.can_play_from_hand(0, b1, false));
     g.play_card(0, b1);
     assert!(ex(&g, m));
-    assert_eq!(g.players[0].pool, [1, 0, 0], "one Forint left over");
+    assert_eq!(g.state().players[0].pool, [1, 0, 0], "one Forint left over");
     assert!(g.can_play_from_hand(0, b2, false), "the pool pays");
     g.play_card(0, b2);
-    assert_eq!(g.players[0].pool, [0, 0, 0]);
+    assert_eq!(g.state().players[0].pool, [0, 0, 0]);
     assert_eq!(g.zone_of(b2), Zone::Play);
     ok(&g);
 }
@@ -433,12 +433,12 @@ fn r6_4_1_e24_pool_pays_later_costs() {
 fn r6_4_1_e24_pools_empty_at_close() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "tisza"]);
-    g.start_player = 1;
-    g.players[0].pool = [1, 0, 0];
-    g.players[1].pool = [0, 2, 1]; // produced in the opponent's turn
+    g.state_mut().start_player = 1;
+    g.state_mut().players[0].pool = [1, 0, 0];
+    g.state_mut().players[1].pool = [0, 2, 1]; // produced in the opponent's turn
     g.take_turn();
-    assert_eq!(g.players[0].pool, [0; 3]);
-    assert_eq!(g.players[1].pool, [0; 3]);
+    assert_eq!(g.state().players[0].pool, [0; 3]);
+    assert_eq!(g.state().players[1].pool, [0; 3]);
 }
 
 // R6.3.1 (E22): a coloured pip is paid only by that resource.
@@ -460,20 +460,20 @@ fn r6_6_e26_fresh_figures() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "tisza"]);
     let gul = g.enter_free(0, "ner_gulyas_gergely");
-    g.players[0].scandal = 2;
-    assert!(g.inst[gul as usize].fresh);
+    g.state_mut().players[0].scandal = 2;
+    assert!(g.state().inst[gul as usize].fresh);
     assert!(!g.can_attack(gul));
     assert!(!g.can_activate(gul, 0, false), "↷ ability blocked while Fresh");
     assert!(!g.can_start_campaign(0), "E44: no attacker, no Campaign");
     g.main_options(0);
-    assert!(!g.opts.contains(&Opt::Campaign));
+    assert!(!g.opts().contains(&Opt::Campaign));
     let sz = g.enter_free(0, "ner_szijjarto_peter"); // Momentum
-    assert!(g.inst[sz as usize].fresh);
+    assert!(g.state().inst[sz as usize].fresh);
     assert!(g.can_attack(sz), "R6.6.2: Momentum");
     assert!(g.can_start_campaign(0));
-    g.start_player = 1;
+    g.state_mut().start_player = 1;
     g.take_turn();
-    assert!(!g.inst[gul as usize].fresh, "Fresh ends at Close");
+    assert!(!g.state().inst[gul as usize].fresh, "Fresh ends at Close");
     assert!(g.can_activate(gul, 0, false));
     assert!(g.can_attack(gul));
 }
@@ -484,21 +484,21 @@ fn r6_6_e26_fresh_figures() {
 fn r6_6_1_e26_fresh_figure_blocks_and_is_not_fresh_next_turn() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["radikalisok", "tisza"]);
-    g.start_player = 1;
+    g.state_mut().start_player = 1;
     let s = g.put_in_play(0, "rad_sneider_tamas"); // 2/2
     let f = g.enter_free(1, "tis_forsthoffer_agnes"); // 1/3, entered in seat 0's turn
-    assert!(g.inst[f as usize].fresh);
+    assert!(g.state().inst[f as usize].fresh);
     g.script(1, &[Opt::Block(f, s)]);
     g.campaign();
     assert_eq!(g.script_left(1), 0);
     assert!(ex(&g, s), "R9.2: attackers are exhausted");
     assert!(!ex(&g, f), "E46: blocking does not exhaust");
-    assert_eq!(g.inst[f as usize].damage, 2);
-    assert_eq!(g.inst[s as usize].damage, 1);
-    assert_eq!(g.players[1].support, 20);
+    assert_eq!(g.state().inst[f as usize].damage, 2);
+    assert_eq!(g.state().inst[s as usize].damage, 1);
+    assert_eq!(g.state().players[1].support, 20);
     g.take_turn(); // seat 0's turn (rest of it) closes
-    assert!(!g.inst[f as usize].fresh);
-    g.active = 1;
+    assert!(!g.state().inst[f as usize].fresh);
+    g.state_mut().active = 1;
     assert!(g.can_attack(f));
     ok(&g);
 }
@@ -511,7 +511,7 @@ fn r6_8_1_e28_base_enters_ready() {
     let b = g.put_in_hand(0, "ner_base_megyei_lap");
     let bb = g.put_in_hand(0, "ner_bunbak");
     assert!(!g.can_play_from_hand(0, bb, false));
-    g.start_player = 1;
+    g.state_mut().start_player = 1;
     g.script(0, &[Opt::PlayBase(b), Opt::Play(bb)]);
     g.take_turn();
     assert_eq!(g.script_left(0), 0);
@@ -525,20 +525,20 @@ fn r6_8_1_e28_base_enters_ready() {
 fn r6_7_1_e27_swap() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "tisza"]);
-    g.start_player = 1;
+    g.state_mut().start_player = 1;
     let b1 = g.put_in_hand(0, "ner_base_kozbeszerzes");
     let b2 = g.put_in_hand(0, "ner_base_stadion");
     let m = g.add_bases(0, 1, 1)[0];
-    let deck = g.players[0].deck.len();
+    let deck = g.state().players[0].deck.len();
     g.script(0, &[Opt::Swap(b1), Opt::PlayBase(b2)]);
     g.take_turn();
     assert_eq!(g.script_left(0), 0);
-    assert_eq!(g.players[0].oblivion, vec![b1]);
+    assert_eq!(g.state().players[0].oblivion, vec![b1]);
     assert_eq!(g.zone_of(b2), Zone::Play);
-    assert_eq!(g.players[0].deck.len(), deck - 2, "Draw step + Swap");
-    assert_eq!(g.players[0].hand.len(), 2);
+    assert_eq!(g.state().players[0].deck.len(), deck - 2, "Draw step + Swap");
+    assert_eq!(g.state().players[0].hand.len(), 2);
     assert!(ex(&g, m), "the Media Base paid the Swap");
-    assert_eq!(g.players[0].bases_played, 1);
+    assert_eq!(g.state().players[0].bases_played, 1);
     ok(&g);
 }
 
@@ -549,8 +549,8 @@ fn r6_7_swap_needs_payment() {
     let mut g = scenario::game(&db, &["ner", "tisza"]);
     let b = g.put_in_hand(0, "ner_base_kozbeszerzes");
     g.main_options(0);
-    assert!(g.opts.contains(&Opt::PlayBase(b)));
-    assert!(!g.opts.contains(&Opt::Swap(b)));
+    assert!(g.opts().contains(&Opt::PlayBase(b)));
+    assert!(!g.opts().contains(&Opt::Swap(b)));
 }
 
 // R6.8, R7.3.1: one Base per turn.
@@ -558,7 +558,7 @@ fn r6_7_swap_needs_payment() {
 fn r6_8_one_base_per_turn() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "tisza"]);
-    g.start_player = 1;
+    g.state_mut().start_player = 1;
     let b1 = g.put_in_hand(0, "ner_base_kozbeszerzes");
     let b2 = g.put_in_hand(0, "ner_base_megyei_lap");
     g.script(0, &[Opt::PlayBase(b1)]);
@@ -566,8 +566,8 @@ fn r6_8_one_base_per_turn() {
     assert_eq!(g.zone_of(b1), Zone::Play);
     assert!(!ex(&g, b1), "E28: enters ready");
     g.main_options(0);
-    assert!(!g.opts.iter().any(|o| matches!(o, Opt::PlayBase(_))), "no second Base this turn");
-    assert!(g.opts.contains(&Opt::Swap(b2)), "Swap is still allowed");
+    assert!(!g.opts().iter().any(|o| matches!(o, Opt::PlayBase(_))), "no second Base this turn");
+    assert!(g.opts().contains(&Opt::Swap(b2)), "Swap is still allowed");
 }
 
 // ======================================================================================
@@ -580,22 +580,22 @@ fn r6_8_one_base_per_turn() {
 fn r7_1_1_e29_wake_readies_and_start_of_turn_effects() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "tisza"]);
-    g.start_player = 1;
+    g.state_mut().start_player = 1;
     let k = g.put_in_play(0, "ner_kover_laszlo");
     let b = g.add_bases(0, 0, 1)[0];
     let t = g.put_in_play(1, "tis_tarr_zoltan");
     for c in [k, b, t] {
-        g.inst[c as usize].exhausted = true;
+        g.state_mut().inst[c as usize].exhausted = true;
     }
     g.put_in_play(0, "ner_rezsicsokkentes"); // start of turn: gain 1 Support
     g.put_in_play(0, "ner_legfobb_ugyeszseg"); // start of turn: remove 1 Scandal
-    g.players[0].scandal = 2;
+    g.state_mut().players[0].scandal = 2;
     g.take_turn();
     assert!(!ex(&g, k) && !ex(&g, b));
     assert!(ex(&g, t), "the opponent's Figure stays exhausted");
-    assert_eq!(g.players[0].support, 21);
-    assert_eq!(g.players[0].scandal, 1);
-    assert!(g.event_in_force.is_none());
+    assert_eq!(g.state().players[0].support, 21);
+    assert_eq!(g.state().players[0].scandal, 1);
+    assert!(g.state().event_in_force.is_none());
 }
 
 // R7.1, R12.1, R12.5: an Event is flipped only in the start player's Wake.
@@ -605,18 +605,18 @@ fn r7_1_event_flips_only_in_start_players_turn() {
     let mut g = scenario::game(&db, &["ner", "tisza"]);
     stack_events(&mut g, &["ev_mediatorveny", "ev_migracios_valsag"]);
     g.take_turn();
-    let e1 = g.event_in_force.unwrap();
+    let e1 = g.state().event_in_force.unwrap();
     assert_eq!(g.def(e1).id, "ev_mediatorveny");
-    let n = g.event_deck.len();
-    g.active = 1;
+    let n = g.state().event_deck.len();
+    g.state_mut().active = 1;
     g.take_turn();
-    assert_eq!(g.event_in_force, Some(e1));
-    assert_eq!(g.event_deck.len(), n);
-    g.active = 0;
+    assert_eq!(g.state().event_in_force, Some(e1));
+    assert_eq!(g.state().event_deck.len(), n);
+    g.state_mut().active = 0;
     g.take_turn();
-    let e2 = g.event_in_force.unwrap();
+    let e2 = g.state().event_in_force.unwrap();
     assert_eq!(g.def(e2).id, "ev_migracios_valsag");
-    assert_eq!(g.event_discard, vec![e1]);
+    assert_eq!(g.state().event_discard, vec![e1]);
     ok(&g);
 }
 
@@ -626,13 +626,13 @@ fn r7_2_1_e30_scandal_threshold_costs_exactly_one() {
     let db = scenario::db(&[]);
     for (scandal, loss) in [(5, 0), (6, 1), (9, 1)] {
         let mut g = scenario::game(&db, &["ner", "tisza"]);
-        g.start_player = 1;
-        g.players[0].scandal = scandal;
-        let hand = g.players[0].hand.len();
+        g.state_mut().start_player = 1;
+        g.state_mut().players[0].scandal = scandal;
+        let hand = g.state().players[0].hand.len();
         g.take_turn();
-        assert_eq!(g.players[0].support, 20 - loss, "Scandal {scandal}");
-        assert_eq!(g.players[0].scandal, scandal, "the threshold removes no Scandal");
-        assert_eq!(g.players[0].hand.len(), hand + 1, "the card is drawn too");
+        assert_eq!(g.state().players[0].support, 20 - loss, "Scandal {scandal}");
+        assert_eq!(g.state().players[0].scandal, scandal, "the threshold removes no Scandal");
+        assert_eq!(g.state().players[0].hand.len(), hand + 1, "the card is drawn too");
     }
 }
 
@@ -641,7 +641,7 @@ fn r7_2_1_e30_scandal_threshold_costs_exactly_one() {
 fn r7_4_1_e31_close_removes_damage_and_end_of_turn_effects() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["radikalisok", "tisza"]);
-    g.start_player = 1;
+    g.state_mut().start_player = 1;
     g.add_bases(0, 2, 3);
     let a = g.put_in_play(0, "rad_radikalis_aktivista"); // 1/1
     let f = g.put_in_play(1, "tis_forsthoffer_agnes"); // 1/3
@@ -652,15 +652,15 @@ fn r7_4_1_e31_close_removes_damage_and_end_of_turn_effects() {
     g.window(1);
     g.play_card(0, demo);
     g.window(1);
-    assert_eq!(g.inst[f as usize].damage, 2);
+    assert_eq!(g.state().inst[f as usize].damage, 2);
     assert_eq!(g.influence(a), 2, "+1/+0 until end of turn");
-    assert_eq!(g.players[1].support, 19);
+    assert_eq!(g.state().players[1].support, 19);
     g.take_turn();
-    assert_eq!(g.inst[f as usize].damage, 0);
+    assert_eq!(g.state().inst[f as usize].damage, 0);
     assert_eq!(g.influence(a), 1);
     assert!(!g.has_momentum(a) || g.def(a).kw.momentum);
-    assert_eq!(g.inst[a as usize].eot_influence, 0);
-    assert!(!g.inst[a as usize].eot_momentum);
+    assert_eq!(g.state().inst[a as usize].eot_influence, 0);
+    assert!(!g.state().inst[a as usize].eot_momentum);
     ok(&g);
 }
 
@@ -669,13 +669,13 @@ fn r7_4_1_e31_close_removes_damage_and_end_of_turn_effects() {
 fn r7_4_2_e32_hand_limit_at_own_close_only() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "tisza"]);
-    g.start_player = 1;
+    g.state_mut().start_player = 1;
     fill_hand(&mut g, 0, 9);
     fill_hand(&mut g, 1, 10);
     g.take_turn();
-    assert_eq!(g.players[0].hand.len(), 7);
-    assert_eq!(g.players[0].oblivion.len(), 3, "10 after the draw, 3 discarded");
-    assert_eq!(g.players[1].hand.len(), 10, "the other player keeps a big hand");
+    assert_eq!(g.state().players[0].hand.len(), 7);
+    assert_eq!(g.state().players[0].oblivion.len(), 3, "10 after the draw, 3 discarded");
+    assert_eq!(g.state().players[1].hand.len(), 10, "the other player keeps a big hand");
     ok(&g);
 }
 
@@ -684,11 +684,11 @@ fn r7_4_2_e32_hand_limit_at_own_close_only() {
 fn r7_6_1_e33_empty_deck_draw_step() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "tisza"]);
-    g.start_player = 1;
+    g.state_mut().start_player = 1;
     thin_deck(&mut g, 0, 0);
     g.take_turn();
-    assert_eq!(g.players[0].support, 18);
-    assert!(g.players[0].alive);
+    assert_eq!(g.state().players[0].support, 18);
+    assert!(g.state().players[0].alive);
     ok(&g);
 }
 
@@ -702,10 +702,10 @@ fn r7_6_1_e33_empty_deck_card_effect() {
     thin_deck(&mut g, 0, 1);
     g.play_card(0, elo);
     g.window(1);
-    assert_eq!(g.players[0].hand.len(), 1);
-    assert_eq!(g.players[0].deck.len(), 0);
-    assert_eq!(g.players[0].support, 18);
-    assert_eq!(g.players[1].scandal, 1);
+    assert_eq!(g.state().players[0].hand.len(), 1);
+    assert_eq!(g.state().players[0].deck.len(), 0);
+    assert_eq!(g.state().players[0].support, 18);
+    assert_eq!(g.state().players[1].scandal, 1);
     ok(&g);
 }
 
@@ -740,7 +740,7 @@ fn r7_8_e35_round_cap_game_is_unfinished() {
 fn r8_2_e37_chain_is_lifo() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["radikalisok", "tisza"]);
-    g.players[0].scandal = 2;
+    g.state_mut().players[0].scandal = 2;
     let toj = g.put_in_hand(0, "rad_tojasdobalas");
     g.add_bases(0, 2, 1);
     let v = g.put_in_play(1, "tis_vitezy_david"); // 1/2
@@ -752,10 +752,10 @@ fn r8_2_e37_chain_is_lifo() {
     g.window(1);
     assert_eq!(g.script_left(1), 0);
     assert_eq!(g.zone_of(v), Zone::Play, "the pump resolved first");
-    assert_eq!(g.inst[v as usize].damage, 2);
+    assert_eq!(g.state().inst[v as usize].damage, 2);
     assert_eq!(g.credibility(v), 4);
     assert_eq!(g.influence(v), 3);
-    assert!(g.chain.is_empty());
+    assert!(g.state().chain.is_empty());
     assert_eq!(g.zone_of(toj), Zone::Oblivion);
     assert_eq!(g.zone_of(k), Zone::Oblivion);
     ok(&g);
@@ -774,13 +774,13 @@ fn r13_3_1_e69_fizzle_gives_no_scandal() {
     g.add_bases(1, 1, 1);
     g.script(1, &[Opt::Play(v)]);
     g.play_card(0, lex);
-    assert_eq!(g.players[0].scandal, 0, "E50: Scandal N of an Action comes at resolution");
+    assert_eq!(g.state().players[0].scandal, 0, "E50: Scandal N of an Action comes at resolution");
     g.window(1);
     assert_eq!(g.zone_of(t), Zone::Oblivion, "sacrificed");
-    assert_eq!(g.players[1].support, 23);
-    assert_eq!(g.players[1].hand.len(), 1);
+    assert_eq!(g.state().players[1].support, 23);
+    assert_eq!(g.state().players[1].hand.len(), 1);
     assert_eq!(g.zone_of(lex), Zone::Oblivion);
-    assert_eq!(g.players[0].scandal, 0, "the fizzled Lex CEU gives no Scandal");
+    assert_eq!(g.state().players[0].scandal, 0, "the fizzled Lex CEU gives no Scandal");
     assert!(fb.iter().all(|&b| ex(&g, b)), "its cost stays paid");
     ok(&g);
 }
@@ -797,12 +797,12 @@ fn r13_2_1_e68_neutralize_an_opponents_action() {
     g.script(1, &[Opt::Play(ej)]);
     g.play_card(0, elo);
     g.window(1);
-    assert_eq!(g.players[1].scandal, 1, "only Éjszakai's own Scandal 1");
-    assert_eq!(g.players[0].hand.len(), 0, "no cards drawn");
+    assert_eq!(g.state().players[1].scandal, 1, "only Éjszakai's own Scandal 1");
+    assert_eq!(g.state().players[0].hand.len(), 0, "no cards drawn");
     assert_eq!(g.zone_of(elo), Zone::Oblivion);
-    assert!(g.players[0].oblivion.contains(&elo));
-    assert!(g.players[1].oblivion.contains(&ej));
-    assert!(g.chain.is_empty());
+    assert!(g.state().players[0].oblivion.contains(&elo));
+    assert!(g.state().players[1].oblivion.contains(&ej));
+    assert!(g.state().chain.is_empty());
     ok(&g);
 }
 
@@ -822,8 +822,8 @@ fn r13_2_1_e68_neutralized_action_gives_no_scandal_n() {
     g.window(1);
     assert_eq!(g.script_left(0), 0);
     assert_eq!(g.zone_of(t), Zone::Play, "Lex CEU had no effect");
-    assert_eq!(g.players[0].scandal, 1, "1 from Éjszakai, none from Lex CEU");
-    assert!(g.players[0].oblivion.contains(&lex) && g.players[0].oblivion.contains(&ej));
+    assert_eq!(g.state().players[0].scandal, 1, "1 from Éjszakai, none from Lex CEU");
+    assert!(g.state().players[0].oblivion.contains(&lex) && g.state().players[0].oblivion.contains(&ej));
     ok(&g);
 }
 
@@ -833,7 +833,7 @@ fn r13_2_1_e68_neutralized_action_gives_no_scandal_n() {
 fn r8_3_e38_after_action_window_lets_opponent_respond() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["tisza", "radikalisok"]);
-    g.start_player = 1;
+    g.state_mut().start_player = 1;
     let v = g.put_in_hand(0, "tis_vitezy_david"); // 1U
     g.add_bases(0, 2, 2);
     let toj = g.put_in_hand(1, "rad_tojasdobalas");
@@ -899,10 +899,10 @@ fn r8_1_e36_figures_skip_the_chain() {
     g.add_bases(0, 0, 1);
     g.add_bases(0, 1, 2);
     g.play_card(0, sz);
-    assert!(g.chain.is_empty());
+    assert!(g.state().chain.is_empty());
     assert_eq!(g.zone_of(sz), Zone::Play);
-    assert_eq!(g.players[0].hand.len(), 1, "drew 1");
-    assert_eq!(g.players[0].scandal, 1);
+    assert_eq!(g.state().players[0].hand.len(), 1, "drew 1");
+    assert_eq!(g.state().players[0].scandal, 1);
 }
 
 // ======================================================================================
@@ -921,12 +921,12 @@ fn r9_2_unblocked_attackers_hit_support_one_campaign_per_turn() {
     g.script(0, &[Opt::Attack(s, 1), Opt::Attack(a, 1), Opt::Done]);
     g.campaign();
     assert_eq!(g.script_left(0), 0);
-    assert_eq!(g.players[1].support, 16);
+    assert_eq!(g.state().players[1].support, 16);
     assert!(ex(&g, s) && ex(&g, a));
     assert!(!ex(&g, a2), "a Figure that did not attack stays ready");
     assert!(g.can_attack(a2));
     assert!(!g.can_start_campaign(0), "R9.1: one Campaign per turn");
-    assert_eq!(g.players[0].attacks, 2);
+    assert_eq!(g.state().players[0].attacks, 2);
     ok(&g);
 }
 
@@ -941,7 +941,7 @@ fn r9_5_1_e48_simultaneous_combat_damage() {
     g.campaign();
     assert_eq!(g.zone_of(s), Zone::Oblivion);
     assert_eq!(g.zone_of(t), Zone::Oblivion);
-    assert_eq!(g.players[1].support, 20, "a blocked attacker deals no damage to the player");
+    assert_eq!(g.state().players[1].support, 20, "a blocked attacker deals no damage to the player");
     ok(&g);
 }
 
@@ -961,10 +961,10 @@ fn r9_5_1_e48_attacker_divides_damage_among_blockers() {
     assert_eq!(g.script_left(1), 0);
     assert_eq!(g.zone_of(sz), Zone::Oblivion, "3 damage");
     assert_eq!(g.zone_of(k), Zone::Play);
-    assert_eq!(g.inst[k as usize].damage, 2);
+    assert_eq!(g.state().inst[k as usize].damage, 2);
     assert!(!ex(&g, k));
-    assert_eq!(g.inst[o as usize].damage, 3, "1 + 2 from the blockers");
-    assert_eq!(g.players[1].support, 20);
+    assert_eq!(g.state().inst[o as usize].damage, 3, "1 + 2 from the blockers");
+    assert_eq!(g.state().players[1].support, 20);
     ok(&g);
 }
 
@@ -979,8 +979,8 @@ fn r9_3_1_e46_propaganda_single_block_not_offered() {
     g.script(1, &[Opt::Block(k, r)]);
     g.campaign();
     assert_eq!(g.script_left(1), 1, "no decision: only Done was legal");
-    assert_eq!(g.players[1].support, 17);
-    assert_eq!(g.inst[k as usize].damage, 0);
+    assert_eq!(g.state().players[1].support, 17);
+    assert_eq!(g.state().inst[k as usize].damage, 0);
 }
 
 // R9.3.1 (E46): with two Figures, a first Propaganda blocker forces a second (Done is not
@@ -994,12 +994,12 @@ fn r9_3_1_e46_propaganda_block_needs_two() {
     let sz = g.put_in_play(1, "tis_tisza_sziget"); // 1/1
     g.script(1, &[Opt::Block(k, r)]); // the second block is the only legal answer
     g.campaign();
-    assert_eq!(g.players[1].support, 20, "blocked");
-    assert_eq!(g.inst[r as usize].damage, 3, "2 + 1 from both blockers, below Credibility 4");
+    assert_eq!(g.state().players[1].support, 20, "blocked");
+    assert_eq!(g.state().inst[r as usize].damage, 3, "2 + 1 from both blockers, below Credibility 4");
     assert_eq!(g.zone_of(r), Zone::Play);
     // the passive division put all 3 points on the first blocker
     assert_eq!(g.zone_of(k), Zone::Oblivion);
-    assert_eq!(g.inst[sz as usize].damage, 0);
+    assert_eq!(g.state().inst[sz as usize].damage, 0);
     ok(&g);
 }
 
@@ -1010,14 +1010,14 @@ fn r9_5_2_e49_blocked_attacker_without_blockers_deals_nothing() {
     let mut g = scenario::game(&db, &["radikalisok", "ner"]);
     let s = g.put_in_play(0, "rad_sneider_tamas");
     let b = g.put_in_play(1, "ner_bunbak"); // Sacrifice: remove 2 Scandal, any time
-    g.players[1].scandal = 2;
+    g.state_mut().players[1].scandal = 2;
     g.script(1, &[Opt::Block(b, s), Opt::Activate(b, 0)]);
     g.campaign();
     assert_eq!(g.script_left(1), 0);
     assert_eq!(g.zone_of(b), Zone::Oblivion);
-    assert_eq!(g.players[1].scandal, 0);
-    assert_eq!(g.players[1].support, 20, "still blocked: no damage to the player");
-    assert_eq!(g.inst[s as usize].damage, 0);
+    assert_eq!(g.state().players[1].scandal, 0);
+    assert_eq!(g.state().players[1].support, 20, "still blocked: no damage to the player");
+    assert_eq!(g.state().inst[s as usize].damage, 0);
     ok(&g);
 }
 
@@ -1030,11 +1030,11 @@ fn r9_5_1_e48_influence_read_at_damage_step() {
     let k = g.put_in_hand(0, "tis_kozfelhaborodas");
     g.add_bases(0, 2, 1);
     g.add_bases(0, 1, 1);
-    g.players[1].scandal = 3;
+    g.state_mut().players[1].scandal = 3;
     g.script(0, &[Opt::Play(k)]);
     g.campaign();
     assert_eq!(g.script_left(0), 0);
-    assert_eq!(g.players[1].support, 16, "1 + 3");
+    assert_eq!(g.state().players[1].support, 16, "1 + 3");
     assert_eq!(g.influence(v), 4);
 }
 
@@ -1044,13 +1044,13 @@ fn r9_1_1_e44_no_campaign_without_attackers() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "tisza"]);
     let k = g.put_in_play(0, "ner_kover_laszlo");
-    g.inst[k as usize].exhausted = true;
+    g.state_mut().inst[k as usize].exhausted = true;
     g.main_options(0);
-    assert!(!g.opts.contains(&Opt::Campaign));
-    g.inst[k as usize].exhausted = false;
+    assert!(!g.opts().contains(&Opt::Campaign));
+    g.state_mut().inst[k as usize].exhausted = false;
     g.main_options(0);
-    assert!(g.opts.contains(&Opt::Campaign));
-    assert_eq!(g.players[0].campaigns, 0);
+    assert!(g.opts().contains(&Opt::Campaign));
+    assert_eq!(g.state().players[0].campaigns, 0);
 }
 
 // R9.7: attackers stay exhausted, so they can't block in the opponent's following turn.
@@ -1060,13 +1060,13 @@ fn r9_7_exhausted_attacker_cannot_block() {
     let mut g = scenario::game(&db, &["radikalisok", "tisza"]);
     let s = g.put_in_play(0, "rad_sneider_tamas");
     g.campaign();
-    assert_eq!(g.players[1].support, 18);
+    assert_eq!(g.state().players[1].support, 18);
     let t = g.put_in_play(1, "tis_tarr_zoltan");
-    g.active = 1;
+    g.state_mut().active = 1;
     g.script(0, &[Opt::Block(s, t)]);
     g.campaign();
     assert_eq!(g.script_left(0), 1, "no block was possible");
-    assert_eq!(g.players[0].support, 18);
+    assert_eq!(g.state().players[0].support, 18);
 }
 
 // ======================================================================================
@@ -1078,16 +1078,16 @@ fn r9_7_exhausted_attacker_cannot_block() {
 fn r10_3_3_e53_expose_chooses_fewer() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["osszefogas", "tisza"]);
-    g.players[1].scandal = 3;
+    g.state_mut().players[1].scandal = 3;
     g.script(0, &[Opt::Amount(1)]);
     g.expose(0, 1, 2, true);
-    assert_eq!(g.players[1].scandal, 2);
-    assert_eq!(g.players[1].support, 19);
-    assert_eq!(g.players[0].scandal, 0, "the tokens go to the supply");
+    assert_eq!(g.state().players[1].scandal, 2);
+    assert_eq!(g.state().players[1].support, 19);
+    assert_eq!(g.state().players[0].scandal, 0, "the tokens go to the supply");
     g.script(0, &[Opt::Amount(0)]);
     g.expose(0, 1, 2, true);
-    assert_eq!(g.players[1].scandal, 2);
-    assert_eq!(g.players[1].support, 19);
+    assert_eq!(g.state().players[1].scandal, 2);
+    assert_eq!(g.state().players[1].support, 19);
 }
 
 // R10.3.1 (E51), R10.3.4 (E54), R7.3.1: the basic Exposé costs {1}{M}; a clean opponent may be
@@ -1096,22 +1096,22 @@ fn r10_3_3_e53_expose_chooses_fewer() {
 fn r10_3_4_e54_expose_clean_opponent_once_per_turn() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["osszefogas", "tisza"]);
-    g.start_player = 1;
+    g.state_mut().start_player = 1;
     let m = g.add_bases(0, 1, 1);
     g.main_options(0);
-    assert!(!g.opts.contains(&Opt::Expose(1)), "E51: one Media is not enough");
+    assert!(!g.opts().contains(&Opt::Expose(1)), "E51: one Media is not enough");
     let u = g.add_bases(0, 2, 1);
     g.main_options(0);
-    assert!(g.opts.contains(&Opt::Expose(1)));
+    assert!(g.opts().contains(&Opt::Expose(1)));
     g.script(0, &[Opt::Expose(1)]);
     g.take_turn();
     assert_eq!(g.script_left(0), 0);
-    assert_eq!(g.players[1].support, 20);
+    assert_eq!(g.state().players[1].support, 20);
     assert!(ex(&g, m[0]) && ex(&g, u[0]), "the cost is paid");
-    assert_eq!(g.players[0].exposes, 1);
+    assert_eq!(g.state().players[0].exposes, 1);
     g.add_bases(0, 1, 2);
     g.main_options(0);
-    assert!(!g.opts.contains(&Opt::Expose(1)), "once per turn");
+    assert!(!g.opts().contains(&Opt::Expose(1)), "once per turn");
 }
 
 // R10.4, R10.4.1 (E56): a card's Exposé (Hadházy's) does not use the basic Exposé.
@@ -1119,17 +1119,17 @@ fn r10_3_4_e54_expose_clean_opponent_once_per_turn() {
 fn r10_4_1_e56_card_expose_is_in_addition() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["osszefogas", "tisza"]);
-    g.start_player = 1;
+    g.state_mut().start_player = 1;
     g.put_in_play(0, "osz_hadhazy_akos"); // start of turn: Exposé 1
     g.add_bases(0, 1, 1);
     g.add_bases(0, 2, 1);
-    g.players[1].scandal = 3;
+    g.state_mut().players[1].scandal = 3;
     g.script(0, &[Opt::Amount(1), Opt::Expose(1), Opt::Amount(2)]);
     g.take_turn();
     assert_eq!(g.script_left(0), 0);
-    assert_eq!(g.players[1].scandal, 0);
-    assert_eq!(g.players[1].support, 17);
-    assert_eq!(g.last_reducer[1], 0, "E55");
+    assert_eq!(g.state().players[1].scandal, 0);
+    assert_eq!(g.state().players[1].support, 17);
+    assert_eq!(g.state().last_reducer[1], 0, "E55");
 }
 
 // R10.5, R10.5.1 (E57): removing more Scandal than a player has removes all of it.
@@ -1138,11 +1138,11 @@ fn r10_5_1_e57_scandal_floor() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "tisza"]);
     let b = g.put_in_play(0, "ner_bunbak");
-    g.players[0].scandal = 1;
+    g.state_mut().players[0].scandal = 1;
     g.activate(b, 0);
-    assert_eq!(g.players[0].scandal, 0);
+    assert_eq!(g.state().players[0].scandal, 0);
     assert_eq!(g.zone_of(b), Zone::Oblivion, "R13.1: sacrificed to Oblivion");
-    assert_eq!(g.players[0].support, 20, "R10.5: no loss");
+    assert_eq!(g.state().players[0].support, 20, "R10.5: no loss");
     ok(&g);
 }
 
@@ -1158,23 +1158,23 @@ fn r11_2_1_e60_recruit() {
     let mut g = scenario::game(&db, &["ner", "tisza"]);
     let mut bases = g.add_bases(0, 1, 3);
     bases.extend(g.add_bases(0, 0, 3));
-    let row0 = g.news_row.clone();
-    let next = *g.news_deck.last().unwrap();
-    let p = *g.news_row.iter().find(|&&c| g.def(c).id == "nf_publicista").unwrap();
+    let row0 = g.state().news_row.clone();
+    let next = *g.state().news_deck.last().unwrap();
+    let p = *g.state().news_row.iter().find(|&&c| g.def(c).id == "nf_publicista").unwrap();
     g.main_options(0);
-    assert!(g.opts.contains(&Opt::Recruit(p)));
+    assert!(g.opts().contains(&Opt::Recruit(p)));
     g.recruit(0, p);
     assert_eq!(g.zone_of(p), Zone::Play);
     assert_eq!(g.controller(p), 0);
-    assert!(g.inst[p as usize].fresh, "a recruited Figure is Fresh");
+    assert!(g.state().inst[p as usize].fresh, "a recruited Figure is Fresh");
     assert!(!g.can_attack(p));
     let mut expect: Vec<Cid> = row0.iter().copied().filter(|&c| c != p).collect();
     expect.push(next);
-    assert_eq!(g.news_row, expect);
+    assert_eq!(g.state().news_row, expect);
     assert_eq!(bases.iter().filter(|&&b| ex(&g, b)).count(), 3, "2M: three resources paid");
     assert!(bases[..3].iter().any(|&b| ex(&g, b)), "the M pip from a Media Base");
     g.main_options(0);
-    assert!(!g.opts.iter().any(|o| matches!(o, Opt::Recruit(_))), "once per turn");
+    assert!(!g.opts().iter().any(|o| matches!(o, Opt::Recruit(_))), "once per turn");
     ok(&g);
 }
 
@@ -1186,14 +1186,14 @@ fn r11_2_1_e60_recruited_card_enters_play() {
     g.add_bases(0, 1, 2);
     let h = g.find_free(0, "nf_hvg");
     // put HVG into the row in place of the leftmost card
-    let left = g.news_row.remove(0);
-    g.inst[left as usize].zone = Zone::NewsDeck;
-    g.news_deck.insert(0, left);
-    g.inst[h as usize].zone = Zone::NewsRow;
-    g.news_row.push(h);
+    let left = g.state_mut().news_row.remove(0);
+    g.state_mut().inst[left as usize].zone = Zone::NewsDeck;
+    g.state_mut().news_deck.insert(0, left);
+    g.state_mut().inst[h as usize].zone = Zone::NewsRow;
+    g.state_mut().news_row.push(h);
     g.recruit(0, h);
-    assert_eq!(g.players[0].hand.len(), 1);
-    assert_eq!(g.news_row.len(), 3);
+    assert_eq!(g.state().players[0].hand.len(), 1);
+    assert_eq!(g.state().news_row.len(), 3);
     ok(&g);
 }
 
@@ -1204,11 +1204,11 @@ fn r11_3_newsfeed_card_leaving_play_goes_to_bottom() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "tisza"]);
     let p = g.put_in_play(1, "nf_publicista"); // 2/2
-    g.inst[p as usize].damage = 2;
+    g.state_mut().inst[p as usize].damage = 2;
     g.state_check();
     assert_eq!(g.zone_of(p), Zone::NewsDeck);
-    assert_eq!(g.news_deck[0], p);
-    assert!(g.players[1].oblivion.is_empty());
+    assert_eq!(g.state().news_deck[0], p);
+    assert!(g.state().players[1].oblivion.is_empty());
     // returned to hand
     let h = g.put_in_play(1, "nf_hvg");
     let lex = g.put_in_hand(0, "ner_lex_ceu");
@@ -1216,8 +1216,8 @@ fn r11_3_newsfeed_card_leaving_play_goes_to_bottom() {
     g.play_card(0, lex); // only HVG is a legal target
     g.window(1);
     assert_eq!(g.zone_of(h), Zone::NewsDeck);
-    assert_eq!(g.news_deck[0], h);
-    assert!(g.players[0].hand.is_empty() && g.players[1].hand.is_empty());
+    assert_eq!(g.state().news_deck[0], h);
+    assert!(g.state().players[0].hand.is_empty() && g.state().players[1].hand.is_empty());
     ok(&g);
 }
 
@@ -1226,21 +1226,21 @@ fn r11_3_newsfeed_card_leaving_play_goes_to_bottom() {
 fn r11_1_2_e59_empty_newsfeed_deck() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "tisza"]);
-    while let Some(c) = g.news_deck.pop() {
-        g.inst[c as usize].zone = Zone::Play;
-        g.inst[c as usize].controller = 1;
-        g.players[1].play.push(c);
+    while let Some(c) = g.state_mut().news_deck.pop() {
+        g.state_mut().inst[c as usize].zone = Zone::Play;
+        g.state_mut().inst[c as usize].controller = 1;
+        g.state_mut().players[1].play.push(c);
     }
     g.add_bases(0, 1, 3);
-    let m = *g.news_row.iter().find(|&&c| g.def(c).id == "nf_megafon_influenszer").unwrap();
+    let m = *g.state().news_row.iter().find(|&&c| g.def(c).id == "nf_megafon_influenszer").unwrap();
     g.recruit(0, m);
-    assert_eq!(g.news_row.len(), 2);
+    assert_eq!(g.state().news_row.len(), 2);
     ok(&g);
-    let oknyomozo = *g.players[1].play.iter().find(|&&c| g.def(c).id == "nf_oknyomozo_ujsagiro").unwrap();
-    g.inst[oknyomozo as usize].damage = 5;
+    let oknyomozo = *g.state().players[1].play.iter().find(|&&c| g.def(c).id == "nf_oknyomozo_ujsagiro").unwrap();
+    g.state_mut().inst[oknyomozo as usize].damage = 5;
     g.state_check();
-    assert_eq!(g.news_row.len(), 3);
-    assert_eq!(g.news_row[2], oknyomozo);
+    assert_eq!(g.state().news_row.len(), 3);
+    assert_eq!(g.state().news_row[2], oknyomozo);
     ok(&g);
 }
 
@@ -1255,19 +1255,19 @@ fn r12_6_e63_event_procedure() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "tisza"]);
     let e1 = g.force_event("ev_mediatorveny");
-    assert_eq!(g.round_mods.expose_cost_increase, 1);
+    assert_eq!(g.state().round_mods.expose_cost_increase, 1);
     assert_eq!(g.expose_cost(1).generic, 2, "this round the basic Exposé costs 1 more");
-    let row = g.news_row.clone();
-    let top = *g.news_deck.last().unwrap();
+    let row = g.state().news_row.clone();
+    let top = *g.state().news_deck.last().unwrap();
     let e2 = g.force_event("ev_fulkeforradalom");
-    assert_eq!(g.event_in_force, Some(e2));
-    assert_eq!(g.event_discard, vec![e1]);
+    assert_eq!(g.state().event_in_force, Some(e2));
+    assert_eq!(g.state().event_discard, vec![e1]);
     assert_eq!(g.zone_of(e1), Zone::EventDiscard);
-    assert_eq!(g.round_mods.expose_cost_increase, 0, "the round effect ended");
-    assert_eq!(g.news_deck[0], row[0], "leftmost to the bottom");
-    assert_eq!(g.news_row, vec![row[1], row[2], top]);
-    assert_eq!(g.players[0].support, 22);
-    assert_eq!(g.players[1].support, 22);
+    assert_eq!(g.state().round_mods.expose_cost_increase, 0, "the round effect ended");
+    assert_eq!(g.state().news_deck[0], row[0], "leftmost to the bottom");
+    assert_eq!(g.state().news_row, vec![row[1], row[2], top]);
+    assert_eq!(g.state().players[0].support, 22);
+    assert_eq!(g.state().players[1].support, 22);
     ok(&g);
 }
 
@@ -1278,15 +1278,15 @@ fn r12_4_e63_event_deck_reshuffled_from_discard() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "tisza"]);
     let e1 = g.force_event("ev_mediatorveny");
-    while let Some(c) = g.event_deck.pop() {
-        g.inst[c as usize].zone = Zone::EventDiscard;
-        g.event_discard.push(c);
+    while let Some(c) = g.state_mut().event_deck.pop() {
+        g.state_mut().inst[c as usize].zone = Zone::EventDiscard;
+        g.state_mut().event_discard.push(c);
     }
-    assert_eq!(g.event_discard.len(), 17);
+    assert_eq!(g.state().event_discard.len(), 17);
     g.event_procedure();
-    assert_eq!(g.event_deck.len(), 16);
-    assert_eq!(g.event_discard, vec![e1]);
-    let e2 = g.event_in_force.unwrap();
+    assert_eq!(g.state().event_deck.len(), 16);
+    assert_eq!(g.state().event_discard, vec![e1]);
+    let e2 = g.state().event_in_force.unwrap();
     assert_ne!(e2, e1);
     ok(&g);
 }
@@ -1301,9 +1301,9 @@ fn r12_8_e65_event_choices_by_affected_player() {
     let t2 = g.put_in_play(1, "tis_vitezy_david");
     g.script(1, &[Opt::Card(t2)]);
     g.force_event("ev_partizan_interju");
-    assert_eq!(g.inst[a as usize].counters, 1);
-    assert_eq!(g.inst[t1 as usize].counters, 0);
-    assert_eq!(g.inst[t2 as usize].counters, 1);
+    assert_eq!(g.state().inst[a as usize].counters, 1);
+    assert_eq!(g.state().inst[t1 as usize].counters, 0);
+    assert_eq!(g.state().inst[t2 as usize].counters, 1);
 }
 
 // ======================================================================================
@@ -1320,10 +1320,10 @@ fn r13_1_1_e67_sacrifice_token_goes_to_box() {
     g.add_bases(0, 1, 1);
     g.play_card(0, v); // the only Figure is sacrificed
     assert_eq!(g.zone_of(tok), Zone::Box);
-    assert!(g.token_box.contains(&tok));
+    assert!(g.state().token_box.contains(&tok));
     g.window(1);
-    assert_eq!(g.players[0].support, 23);
-    assert_eq!(g.players[0].hand.len(), 1);
+    assert_eq!(g.state().players[0].support, 23);
+    assert_eq!(g.state().players[0].hand.len(), 1);
     ok(&g);
 }
 
@@ -1335,20 +1335,20 @@ fn r13_6_e19_return_to_hand_loses_counters() {
     let mut g = scenario::game(&db, &["ner", "tisza"]);
     let v = g.put_in_play(1, "tis_vitezy_david");
     g.add_counters(v, 2);
-    g.inst[v as usize].damage = 1;
+    g.state_mut().inst[v as usize].damage = 1;
     let lex = g.put_in_hand(0, "ner_lex_ceu");
     g.add_bases(0, 0, 3);
     g.play_card(0, lex);
     g.window(1);
     assert_eq!(g.zone_of(v), Zone::Hand);
-    assert_eq!(g.players[1].hand, vec![v]);
-    assert_eq!(g.inst[v as usize].counters, 0);
-    assert_eq!(g.inst[v as usize].damage, 0);
-    assert_eq!(g.players[0].scandal, 1, "Lex CEU resolved: Scandal 1");
+    assert_eq!(g.state().players[1].hand, vec![v]);
+    assert_eq!(g.state().inst[v as usize].counters, 0);
+    assert_eq!(g.state().inst[v as usize].damage, 0);
+    assert_eq!(g.state().players[0].scandal, 1, "Lex CEU resolved: Scandal 1");
     g.take_from_hand(1, v);
     g.enter_play(v, 1);
-    assert_eq!(g.inst[v as usize].counters, 0);
-    assert!(g.inst[v as usize].fresh);
+    assert_eq!(g.state().inst[v as usize].counters, 0);
+    assert!(g.state().inst[v as usize].fresh);
     ok(&g);
 }
 
@@ -1363,7 +1363,7 @@ fn r13_6_1_e70_token_returned_goes_to_box() {
     g.play_card(0, lex);
     g.window(1);
     assert_eq!(g.zone_of(t), Zone::Box);
-    assert!(g.players[1].hand.is_empty());
+    assert!(g.state().players[1].hand.is_empty());
     ok(&g);
 }
 
@@ -1381,11 +1381,11 @@ fn r13_4_sympathy_counters() {
     g.window(1);
     assert_eq!((g.influence(v), g.credibility(v)), (2, 3));
     assert_eq!((g.influence(t), g.credibility(t)), (3, 3));
-    assert!(b.iter().all(|&x| g.inst[x as usize].counters == 0), "Figures only");
-    g.inst[t as usize].damage = 3;
+    assert!(b.iter().all(|&x| g.state().inst[x as usize].counters == 0), "Figures only");
+    g.state_mut().inst[t as usize].damage = 3;
     g.state_check();
     assert_eq!(g.zone_of(t), Zone::Oblivion);
-    assert_eq!(g.inst[t as usize].counters, 0);
+    assert_eq!(g.state().inst[t as usize].counters, 0);
     ok(&g);
 }
 
@@ -1396,9 +1396,9 @@ fn r2_7_1_e3_token_supply_limit() {
     let mut g = scenario::game(&db, &["radikalisok", "tisza"]);
     let sp = db.index_of("tok_szakadar").unwrap();
     g.create_tokens(0, sp, 6);
-    let n = g.players[0].play.iter().filter(|&&c| g.inst[c as usize].def == sp).count();
+    let n = g.state().players[0].play.iter().filter(|&&c| g.state().inst[c as usize].def == sp).count();
     assert_eq!(n, 4);
-    assert_eq!(g.token_box.len(), 4, "the 4 Fences are left");
+    assert_eq!(g.state().token_box.len(), 4, "the 4 Fences are left");
     ok(&g);
 }
 
@@ -1418,7 +1418,7 @@ fn r6_3_2_e23_cost_changes() {
     g.force_event("ev_alaptorveny");
     let r = g.put_in_hand(1, "ner_legfobb_ugyeszseg"); // 2F Institution
     assert_eq!(g.play_cost(1, r).generic, 1);
-    let hir = *g.news_row.iter().chain(g.news_deck.iter()).find(|&&c| g.def(c).id == "nf_hir_tv").unwrap();
+    let hir = *g.state().news_row.iter().chain(g.state().news_deck.iter()).find(|&&c| g.def(c).id == "nf_hir_tv").unwrap();
     assert_eq!(g.recruit_cost(hir).generic, 1);
 }
 
@@ -1435,15 +1435,15 @@ fn r14_1_e72_state_check_removes_all_lethal_figures() {
     let b = g.put_in_play(1, "tis_tarr_zoltan"); // 2/2
     let c = g.put_in_play(1, "tis_forsthoffer_agnes"); // 1/3
     let d = g.put_in_play(1, "tis_tunteto_diak"); // 1/0
-    g.inst[a as usize].damage = 2;
-    g.inst[b as usize].damage = 5;
-    g.inst[c as usize].damage = 2;
+    g.state_mut().inst[a as usize].damage = 2;
+    g.state_mut().inst[b as usize].damage = 5;
+    g.state_mut().inst[c as usize].damage = 2;
     g.state_check();
-    assert!(g.players[0].oblivion.contains(&a));
-    assert!(g.players[1].oblivion.contains(&b));
-    assert!(g.players[1].oblivion.contains(&d), "Credibility 0 leaves play");
+    assert!(g.state().players[0].oblivion.contains(&a));
+    assert!(g.state().players[1].oblivion.contains(&b));
+    assert!(g.state().players[1].oblivion.contains(&d), "Credibility 0 leaves play");
     assert_eq!(g.zone_of(c), Zone::Play);
-    assert_eq!(g.inst[c as usize].damage, 2);
+    assert_eq!(g.state().inst[c as usize].damage, 2);
     ok(&g);
 }
 
@@ -1460,9 +1460,9 @@ fn r15_2_per_attacker_targets() {
     let a = g.put_in_play(0, "rad_radikalis_aktivista"); // 1 + 1
     g.script(0, &[Opt::Attack(s, 1), Opt::Attack(a, 2)]);
     g.campaign();
-    assert_eq!(g.players[1].support, 18);
-    assert_eq!(g.players[2].support, 18);
-    assert_eq!(g.players[0].support, 20);
+    assert_eq!(g.state().players[1].support, 18);
+    assert_eq!(g.state().players[2].support, 18);
+    assert_eq!(g.state().players[0].support, 20);
 }
 
 // R15.2.1 (E75), R9.3.1: only the attacked player blocks.
@@ -1476,8 +1476,8 @@ fn r15_2_1_e75_only_attacked_player_blocks() {
     g.script(2, &[Opt::Block(k, s)]);
     g.campaign();
     assert_eq!(g.script_left(2), 1, "seat 2 was not asked to block");
-    assert_eq!(g.players[1].support, 18);
-    assert_eq!(g.inst[k as usize].damage, 0);
+    assert_eq!(g.state().players[1].support, 18);
+    assert_eq!(g.state().inst[k as usize].damage, 0);
 }
 
 // R15.4, R15.4.1 (E77): the active player who knocks out an opponent in their own turn gains 5.
@@ -1486,13 +1486,13 @@ fn r15_4_1_e77_voter_takeover_combat() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["radikalisok", "tisza", "ner"]);
     let s = g.put_in_play(0, "rad_sneider_tamas");
-    g.players[1].support = 2;
+    g.state_mut().players[1].support = 2;
     g.script(0, &[Opt::Attack(s, 1)]);
     g.campaign();
-    assert!(!g.players[1].alive);
-    assert_eq!(g.players[0].support, 25);
-    assert_eq!(g.players[2].support, 20);
-    assert!(g.outcome.is_none());
+    assert!(!g.state().players[1].alive);
+    assert_eq!(g.state().players[0].support, 25);
+    assert_eq!(g.state().players[2].support, 20);
+    assert!(g.state().outcome.is_none());
     ok(&g);
 }
 
@@ -1501,12 +1501,12 @@ fn r15_4_1_e77_voter_takeover_combat() {
 fn r15_4_1_e77_voter_takeover_card_effect() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["radikalisok", "tisza", "ner"]);
-    g.players[2].support = 1;
+    g.state_mut().players[2].support = 1;
     g.script(0, &[Opt::Player(2)]);
     g.enter_free(0, "rad_novak_elod"); // enters: target opponent loses 1 Support
-    assert!(!g.players[2].alive);
-    assert_eq!(g.players[0].support, 25);
-    assert_eq!(g.players[1].support, 20);
+    assert!(!g.state().players[2].alive);
+    assert_eq!(g.state().players[0].support, 25);
+    assert_eq!(g.state().players[1].support, 20);
 }
 
 // R15.4.1 (E77), R12.8 (E65): Support lost to an Event is credited to no one.
@@ -1514,13 +1514,13 @@ fn r15_4_1_e77_voter_takeover_card_effect() {
 fn r15_4_1_e77_no_voter_takeover_for_event_loss() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["radikalisok", "tisza", "ner"]);
-    g.players[1].support = 2;
-    g.players[1].scandal = 3;
+    g.state_mut().players[1].support = 2;
+    g.state_mut().players[1].scandal = 3;
     g.force_event("ev_kegyelmi_botrany");
-    assert!(!g.players[1].alive);
-    assert_eq!(g.players[0].support, 20);
-    assert_eq!(g.players[2].support, 20);
-    assert!(g.outcome.is_none());
+    assert!(!g.state().players[1].alive);
+    assert_eq!(g.state().players[0].support, 20);
+    assert_eq!(g.state().players[2].support, 20);
+    assert!(g.state().outcome.is_none());
 }
 
 // R15.4.1 (E77), R7.6.1: Support lost to the empty-deck rule is credited to no one.
@@ -1528,11 +1528,11 @@ fn r15_4_1_e77_no_voter_takeover_for_event_loss() {
 fn r15_4_1_e77_no_voter_takeover_for_empty_deck() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["radikalisok", "tisza", "ner"]);
-    g.players[1].support = 2;
+    g.state_mut().players[1].support = 2;
     thin_deck(&mut g, 1, 0);
     g.force_event("ev_ellenzeki_elovalasztas"); // every player draws 1
-    assert!(!g.players[1].alive);
-    assert_eq!(g.players[0].support, 20);
+    assert!(!g.state().players[1].alive);
+    assert_eq!(g.state().players[0].support, 20);
 }
 
 // R15.4: only in the knocking-out player's own turn.
@@ -1540,18 +1540,18 @@ fn r15_4_1_e77_no_voter_takeover_for_empty_deck() {
 fn r15_4_no_voter_takeover_in_opponents_turn() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["osszefogas", "ner", "tisza"]);
-    g.active = 1;
-    g.players[2].support = 2;
-    g.players[2].scandal = 2;
+    g.state_mut().active = 1;
+    g.state_mut().players[2].support = 2;
+    g.state_mut().players[2].scandal = 2;
     let h = g.put_in_hand(0, "osz_hangfelvetel"); // Reaction: Exposé 4
     g.add_bases(0, 1, 2);
     g.script(0, &[Opt::Player(2)]);
     g.play_card(0, h);
     g.window(1);
-    assert!(!g.players[2].alive);
-    assert_eq!(g.last_reducer[2], 0);
-    assert_eq!(g.players[0].support, 20, "not seat 0's turn");
-    assert_eq!(g.players[1].support, 20);
+    assert!(!g.state().players[2].alive);
+    assert_eq!(g.state().last_reducer[2], 0);
+    assert_eq!(g.state().players[0].support, 20, "not seat 0's turn");
+    assert_eq!(g.state().players[1].support, 20);
 }
 
 // R15.3, R15.3.1 (E76), R11.3.1 (E62): an eliminated player's cards leave the game; Newsfeed
@@ -1563,29 +1563,29 @@ fn r15_3_1_e76_eliminated_players_cards_leave() {
     let mut g = scenario::game(&db, &["ner", "tisza", "radikalisok"]);
     let h = g.put_in_hand(1, "tis_orszagjaras");
     thin_deck(&mut g, 1, 20);
-    let obl = g.players[1].oblivion[0];
+    let obl = g.state().players[1].oblivion[0];
     let fig = g.put_in_play(1, "tis_tarr_zoltan");
     let n1 = g.put_in_play(1, "nf_publicista");
     let n2 = g.put_in_play(1, "nf_megafon_influenszer");
     let tok = g.put_in_play(1, "tok_szakadar");
     let sim = g.put_in_play(0, "ner_simicska_lajos");
     g.change_control(sim, 1);
-    g.players[1].scandal = 4;
+    g.state_mut().players[1].scandal = 4;
     g.lose_support(1, 20, 0);
     g.state_check();
-    assert!(!g.players[1].alive);
+    assert!(!g.state().players[1].alive);
     for c in [h, obl, fig] {
         assert_eq!(g.zone_of(c), Zone::Removed);
     }
-    let p1 = &g.players[1];
+    let p1 = &g.state().players[1];
     assert!(p1.hand.is_empty() && p1.deck.is_empty() && p1.oblivion.is_empty() && p1.play.is_empty());
     assert_eq!(p1.scandal, 0);
-    assert_eq!(g.news_deck[0], n2, "entered last, lowest");
-    assert_eq!(g.news_deck[1], n1);
+    assert_eq!(g.state().news_deck[0], n2, "entered last, lowest");
+    assert_eq!(g.state().news_deck[1], n1);
     assert_eq!(g.zone_of(tok), Zone::Box);
     assert_eq!(g.controller(sim), 0);
-    assert!(g.players[0].play.contains(&sim));
-    assert_eq!(g.players[0].support, 25, "R15.4: seat 0 knocked them out in its turn");
+    assert!(g.state().players[0].play.contains(&sim));
+    assert_eq!(g.state().players[0].support, 25, "R15.4: seat 0 knocked them out in its turn");
     ok(&g);
 }
 
@@ -1595,12 +1595,12 @@ fn r15_3_1_e76_eliminated_players_cards_leave() {
 fn r12_9_e66_start_player_role_passes_and_turn_order_skips() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "tisza", "radikalisok"]);
-    g.active = 1;
-    g.players[0].support = 1;
+    g.state_mut().active = 1;
+    g.state_mut().players[0].support = 1;
     g.lose_support(0, 1, 1);
     g.state_check();
-    assert!(!g.players[0].alive);
-    assert_eq!(g.start_player, 1);
+    assert!(!g.state().players[0].alive);
+    assert_eq!(g.state().start_player, 1);
     assert_eq!(g.next_alive(2), 1);
     assert_eq!(g.next_alive(1), 2);
     assert_eq!(g.opponents(1).collect::<Vec<_>>(), vec![2]);
@@ -1613,15 +1613,15 @@ fn r12_9_e66_start_player_role_passes_and_turn_order_skips() {
 fn r7_7_e34_active_player_eliminated_in_own_turn() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "tisza", "radikalisok"]);
-    g.start_player = 1;
-    g.players[0].support = 1;
-    g.players[0].scandal = 6;
+    g.state_mut().start_player = 1;
+    g.state_mut().players[0].support = 1;
+    g.state_mut().players[0].scandal = 6;
     g.put_in_play(0, "ner_kover_laszlo");
     g.take_turn();
-    assert!(!g.players[0].alive);
-    assert!(g.outcome.is_none());
-    assert!(g.players[0].play.is_empty());
-    assert_eq!(g.players[1].support, 20, "threshold loss credited to no one");
+    assert!(!g.state().players[0].alive);
+    assert!(g.state().outcome.is_none());
+    assert!(g.state().players[0].play.is_empty());
+    assert_eq!(g.state().players[1].support, 20, "threshold loss credited to no one");
     assert_eq!(g.next_alive(0), 1);
     ok(&g);
 }
@@ -1635,9 +1635,9 @@ fn r15_5_e78_each_opponent() {
     g.add_bases(0, 2, 3);
     g.play_card(0, k);
     g.window(1);
-    assert_eq!(g.players[1].support, 19);
-    assert_eq!(g.players[2].support, 19);
-    assert_eq!(g.players[0].support, 20);
+    assert_eq!(g.state().players[1].support, 19);
+    assert_eq!(g.state().players[2].support, 19);
+    assert_eq!(g.state().players[0].support, 20);
 }
 
 // ======================================================================================
@@ -1650,12 +1650,12 @@ fn r17_starting_support_parameter() {
     let db = scenario::db(&[("rules.starting_support", 30)]);
     let mut g = fresh(&db, &[0, 1], 2);
     g.setup(Some(1));
-    assert_eq!(g.players[1].support, 30);
-    assert_eq!(g.players[0].support, 35);
+    assert_eq!(g.state().players[1].support, 30);
+    assert_eq!(g.state().players[0].support, 35);
     let db = scenario::db(&[("rules.starting_support", 15), ("rules.second_player_bonus", 0)]);
     let mut g = fresh(&db, &[0, 1], 2);
     g.setup(Some(0));
-    assert_eq!([g.players[0].support, g.players[1].support], [15, 15]);
+    assert_eq!([g.state().players[0].support, g.state().players[1].support], [15, 15]);
 }
 
 // R17 rules.hand_limit (R7.4).
@@ -1663,11 +1663,11 @@ fn r17_starting_support_parameter() {
 fn r17_hand_limit_parameter() {
     let db = scenario::db(&[("rules.hand_limit", 5)]);
     let mut g = scenario::game(&db, &["ner", "tisza"]);
-    g.start_player = 1;
+    g.state_mut().start_player = 1;
     fill_hand(&mut g, 0, 6);
     g.take_turn();
-    assert_eq!(g.players[0].hand.len(), 5);
-    assert_eq!(g.players[0].oblivion.len(), 2);
+    assert_eq!(g.state().players[0].hand.len(), 5);
+    assert_eq!(g.state().players[0].oblivion.len(), 2);
 }
 
 // R17 rules.expose_cost (R10.3.1, E51): "{M}" makes one Media enough.
@@ -1676,16 +1676,16 @@ fn r17_expose_cost_parameter() {
     let db = db_with(&[("rules.expose_cost", ParamValue::Str("{M}".into()))]).unwrap();
     let mut g = scenario::game(&db, &["osszefogas", "ner"]);
     let m = g.add_bases(0, 1, 1);
-    g.players[1].scandal = 2;
+    g.state_mut().players[1].scandal = 2;
     g.main_options(0);
-    assert!(g.opts.contains(&Opt::Expose(1)));
+    assert!(g.opts().contains(&Opt::Expose(1)));
     let c = g.expose_cost(1);
     assert_eq!((c.generic, c.pips), (0, [0, 1, 0]));
     g.script(0, &[Opt::Expose(1)]);
-    g.start_player = 1;
+    g.state_mut().start_player = 1;
     g.take_turn();
     assert!(ex(&g, m[0]));
-    assert_eq!(g.players[1].support, 18);
+    assert_eq!(g.state().players[1].support, 18);
 }
 
 // R17 rules.scandal_threshold and scandal_threshold_loss (R10.2.1).
@@ -1693,10 +1693,10 @@ fn r17_expose_cost_parameter() {
 fn r17_scandal_threshold_parameters() {
     let db = scenario::db(&[("rules.scandal_threshold", 3), ("rules.scandal_threshold_loss", 2)]);
     let mut g = scenario::game(&db, &["ner", "tisza"]);
-    g.start_player = 1;
-    g.players[0].scandal = 3;
+    g.state_mut().start_player = 1;
+    g.state_mut().players[0].scandal = 3;
     g.take_turn();
-    assert_eq!(g.players[0].support, 18);
+    assert_eq!(g.state().players[0].support, 18);
 }
 
 // R17: unknown parameter names and out-of-range or ill-typed values are errors naming the
@@ -1750,19 +1750,19 @@ fn r7_7_e34_active_player_knocked_out_mid_campaign() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["radikalisok", "osszefogas", "tisza"]);
     let s = g.put_in_play(0, "rad_sneider_tamas");
-    g.players[0].support = 2;
-    g.players[0].scandal = 2;
+    g.state_mut().players[0].support = 2;
+    g.state_mut().players[0].scandal = 2;
     let h = g.put_in_hand(1, "osz_hangfelvetel");
     g.add_bases(1, 1, 2);
     g.script(0, &[Opt::Attack(s, 1)]);
     g.script(1, &[Opt::Play(h), Opt::Player(0)]);
     g.campaign();
     assert_eq!(g.script_left(1), 0);
-    assert!(!g.players[0].alive);
-    assert!(g.outcome.is_none());
-    assert_eq!(g.players[1].support, 20, "no combat damage, no Voter takeover");
+    assert!(!g.state().players[0].alive);
+    assert!(g.state().outcome.is_none());
+    assert_eq!(g.state().players[1].support, 20, "no combat damage, no Voter takeover");
     assert_eq!(g.zone_of(s), Zone::Removed);
-    assert!(!g.campaign.active);
+    assert!(!g.state().campaign.active);
     ok(&g);
 }
 
@@ -1772,12 +1772,12 @@ fn r7_7_e34_active_player_knocked_out_mid_campaign() {
 fn r15_4_1_e77_voter_takeover_credit_active_player() {
     let db = db_with(&[("rules.voter_takeover_credit", ParamValue::Str("active_player".into()))]).unwrap();
     let mut g = scenario::game(&db, &["radikalisok", "tisza", "ner"]);
-    g.players[1].support = 2;
-    g.players[1].scandal = 3;
+    g.state_mut().players[1].support = 2;
+    g.state_mut().players[1].scandal = 3;
     g.force_event("ev_kegyelmi_botrany");
-    assert!(!g.players[1].alive);
-    assert_eq!(g.players[0].support, 25);
-    assert_eq!(g.players[2].support, 20);
+    assert!(!g.state().players[1].alive);
+    assert_eq!(g.state().players[0].support, 25);
+    assert_eq!(g.state().players[2].support, 20);
 }
 
 // R17 rules.voter_takeover_gain (R15.4).
@@ -1786,10 +1786,10 @@ fn r17_voter_takeover_gain_parameter() {
     let db = scenario::db(&[("rules.voter_takeover_gain", 2)]);
     let mut g = scenario::game(&db, &["radikalisok", "tisza", "ner"]);
     let s = g.put_in_play(0, "rad_sneider_tamas");
-    g.players[1].support = 2;
+    g.state_mut().players[1].support = 2;
     g.script(0, &[Opt::Attack(s, 1)]);
     g.campaign();
-    assert_eq!(g.players[0].support, 22);
+    assert_eq!(g.state().players[0].support, 22);
 }
 
 // R6.4.2 (E25), R6.6: a Figure's ↷ resource ability obeys Fresh.
@@ -1799,9 +1799,9 @@ fn r6_4_2_e25_fresh_figure_cannot_produce() {
     let mut g = scenario::game(&db, &["ner", "tisza"]);
     let m = g.enter_free(0, "ner_meszaros_lorinc");
     let b = g.put_in_hand(0, "ner_bunbak");
-    assert!(g.inst[m as usize].fresh);
+    assert!(g.state().inst[m as usize].fresh);
     assert!(!g.can_play_from_hand(0, b, false), "Fresh Mészáros can't pay");
-    g.start_player = 1;
+    g.state_mut().start_player = 1;
     g.take_turn();
     assert!(g.can_play_from_hand(0, b, false));
 }
@@ -1811,19 +1811,19 @@ fn r6_4_2_e25_fresh_figure_cannot_produce() {
 fn r6_7_1_e27_swap_twice() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "tisza"]);
-    g.start_player = 1;
+    g.state_mut().start_player = 1;
     let b1 = g.put_in_hand(0, "ner_base_kozbeszerzes");
     let b2 = g.put_in_hand(0, "ner_base_stadion");
     let m = g.add_bases(0, 1, 2);
-    let deck = g.players[0].deck.len();
+    let deck = g.state().players[0].deck.len();
     g.script(0, &[Opt::Swap(b1), Opt::Swap(b2)]);
     g.take_turn();
     assert_eq!(g.script_left(0), 0);
-    assert_eq!(g.players[0].oblivion, vec![b1, b2]);
-    assert_eq!(g.players[0].deck.len(), deck - 3);
-    assert_eq!(g.players[0].hand.len(), 3);
+    assert_eq!(g.state().players[0].oblivion, vec![b1, b2]);
+    assert_eq!(g.state().players[0].deck.len(), deck - 3);
+    assert_eq!(g.state().players[0].hand.len(), 3);
     assert!(m.iter().all(|&c| ex(&g, c)));
-    assert_eq!(g.players[0].bases_played, 0);
+    assert_eq!(g.state().players[0].bases_played, 0);
 }
 
 // R8.5 (E40): activated abilities only with main priority unless the text allows another time
@@ -1836,14 +1836,14 @@ fn r8_5_e40_ability_timing() {
     assert!(g.can_activate(gul, 0, false));
     assert!(!g.can_activate(gul, 0, true), "not in a window");
     let b = g.enter_free(0, "ner_bunbak");
-    assert!(g.inst[b as usize].fresh);
+    assert!(g.state().inst[b as usize].fresh);
     assert!(g.can_activate(b, 0, true));
     // in the opponent's turn, in a window
-    g.active = 1;
-    g.players[0].scandal = 3;
+    g.state_mut().active = 1;
+    g.state_mut().players[0].scandal = 3;
     g.script(0, &[Opt::Activate(b, 0)]);
     g.window(1);
-    assert_eq!(g.players[0].scandal, 1);
+    assert_eq!(g.state().players[0].scandal, 1);
     assert_eq!(g.zone_of(b), Zone::Oblivion);
 }
 
@@ -1854,10 +1854,10 @@ fn r5_1_e16_simultaneous_moves_in_entered_order() {
     let mut g = scenario::game(&db, &["ner", "tisza"]);
     let t1 = g.put_in_play(1, "tis_vitezy_david");
     let t2 = g.put_in_play(1, "tis_tarr_zoltan");
-    g.inst[t2 as usize].damage = 2;
-    g.inst[t1 as usize].damage = 2;
+    g.state_mut().inst[t2 as usize].damage = 2;
+    g.state_mut().inst[t1 as usize].damage = 2;
     g.state_check();
-    assert_eq!(g.players[1].oblivion, vec![t1, t2]);
+    assert_eq!(g.state().players[1].oblivion, vec![t1, t2]);
 }
 
 // R13.5, R9.3: token cards are Figures — a Fence blocks (and can't attack); created Splinters
@@ -1870,18 +1870,18 @@ fn r13_5_tokens_are_figures() {
     let f = g.put_in_play(1, "tok_kerites"); // 0/3, can't attack
     g.script(1, &[Opt::Block(f, v)]);
     g.campaign();
-    assert_eq!(g.inst[f as usize].damage, 2);
-    assert_eq!(g.inst[v as usize].damage, 0);
-    assert_eq!(g.players[1].support, 20);
-    g.active = 1;
+    assert_eq!(g.state().inst[f as usize].damage, 2);
+    assert_eq!(g.state().inst[v as usize].damage, 0);
+    assert_eq!(g.state().players[1].support, 20);
+    g.state_mut().active = 1;
     assert!(!g.can_attack(f), "Fence: can't attack");
     let ps = g.put_in_hand(1, "rad_partszakadas");
     g.add_bases(1, 2, 2);
     g.play_card(1, ps);
     g.window(0);
-    let sp: Vec<Cid> = g.players[1].play.iter().copied().filter(|&c| g.def(c).id == "tok_szakadar").collect();
+    let sp: Vec<Cid> = g.state().players[1].play.iter().copied().filter(|&c| g.def(c).id == "tok_szakadar").collect();
     assert_eq!(sp.len(), 2);
-    assert!(sp.iter().all(|&c| g.inst[c as usize].fresh && g.can_attack(c)), "Momentum");
+    assert!(sp.iter().all(|&c| g.state().inst[c as usize].fresh && g.can_attack(c)), "Momentum");
     ok(&g);
 }
 
@@ -1896,9 +1896,9 @@ fn r9_3_one_blocker_blocks_one_attacker() {
     g.script(0, &[Opt::Attack(s, 1), Opt::Attack(a, 1)]);
     g.script(1, &[Opt::Block(k, s)]);
     g.campaign();
-    assert_eq!(g.players[1].support, 18, "the aktivista's 2");
+    assert_eq!(g.state().players[1].support, 18, "the aktivista's 2");
     assert_eq!(g.zone_of(s), Zone::Oblivion);
-    assert_eq!(g.inst[k as usize].damage, 2);
+    assert_eq!(g.state().inst[k as usize].damage, 2);
 }
 
 // R15.2: the basic Exposé may be aimed at any opponent.
@@ -1908,8 +1908,8 @@ fn r15_2_expose_any_opponent() {
     let mut g = scenario::game(&db, &["osszefogas", "tisza", "ner"]);
     g.add_bases(0, 1, 2);
     g.main_options(0);
-    assert!(g.opts.contains(&Opt::Expose(1)) && g.opts.contains(&Opt::Expose(2)));
-    assert!(!g.opts.contains(&Opt::Expose(0)));
+    assert!(g.opts().contains(&Opt::Expose(1)) && g.opts().contains(&Opt::Expose(2)));
+    assert!(!g.opts().contains(&Opt::Expose(0)));
 }
 
 // R14.4 (E73): in a two-player game the first elimination ends the game at once; nothing
@@ -1918,12 +1918,12 @@ fn r15_2_expose_any_opponent() {
 fn r14_4_e73_two_player_game_ends_at_first_elimination() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["radikalisok", "tisza"]);
-    g.players[1].support = 1;
+    g.state_mut().players[1].support = 1;
     g.enter_free(0, "rad_novak_elod");
-    assert_eq!(g.outcome, Some(Outcome { winner: Some(0), reason: EndReason::LastPlayerStanding }));
-    g.players[0].support = -3;
+    assert_eq!(g.state().outcome, Some(Outcome { winner: Some(0), reason: EndReason::LastPlayerStanding }));
+    g.state_mut().players[0].support = -3;
     g.state_check();
-    assert_eq!(g.outcome.unwrap().winner, Some(0), "the outcome is final");
+    assert_eq!(g.state().outcome.unwrap().winner, Some(0), "the outcome is final");
 }
 
 // R12.1, R12.9 (E66): in a 3-player game the start player is knocked out by the next player's
@@ -1935,30 +1935,30 @@ fn r12_9_e66_start_player_knocked_out_at_next_players_wake_no_second_event() {
     let db = scenario::db(&[("rules.max_rounds", 2)]);
     let mut g = scenario::game(&db, &["ner", "osszefogas", "tisza"]);
     let e1 = g.force_event("ev_kvotanepszavazas"); // round 1's Event (everyone gains 1 Scandal)
-    g.players[0].support = 1;
+    g.state_mut().players[0].support = 1;
     g.put_in_play(1, "osz_hadhazy_akos");
-    let row: Vec<Cid> = g.news_row.clone();
-    g.log = Some(Vec::new());
-    g.active = 1;
+    let row: Vec<Cid> = g.state().news_row.clone();
+    g.trace_mut().log = Some(Vec::new());
+    g.state_mut().active = 1;
     g.script(1, &[Opt::Player(0)]);
     g.take_turn();
-    assert!(!g.players[0].alive, "Hadházy's Exposé took the start player's last Support");
-    assert_eq!(g.start_player, 1, "E66: the role passes at once");
-    assert_eq!(g.event_in_force, Some(e1), "no second Event in round 1");
-    assert!(g.event_discard.is_empty());
-    assert_eq!(g.news_row, row, "no second Newsfeed rotation in round 1");
-    assert_eq!(g.round, 1);
-    g.active = 2;
+    assert!(!g.state().players[0].alive, "Hadházy's Exposé took the start player's last Support");
+    assert_eq!(g.state().start_player, 1, "E66: the role passes at once");
+    assert_eq!(g.state().event_in_force, Some(e1), "no second Event in round 1");
+    assert!(g.state().event_discard.is_empty());
+    assert_eq!(g.state().news_row, row, "no second Newsfeed rotation in round 1");
+    assert_eq!(g.state().round, 1);
+    g.state_mut().active = 2;
     g.take_turn();
-    assert_eq!(g.event_in_force, Some(e1));
+    assert_eq!(g.state().event_in_force, Some(e1));
     // seat 1's next turn begins round 2: its Event is flipped then
-    g.active = 1;
+    g.state_mut().active = 1;
     let out = g.run_loop();
     assert_eq!(out.reason, EndReason::UnfinishedRoundCap);
-    assert_eq!(g.round, 2);
-    assert_eq!(g.event_discard, vec![e1]);
-    assert!(g.event_in_force.is_some() && g.event_in_force != Some(e1));
-    let events = g.log.as_ref().unwrap().iter().filter(|l| l.starts_with("Event:")).count();
+    assert_eq!(g.state().round, 2);
+    assert_eq!(g.state().event_discard, vec![e1]);
+    assert!(g.state().event_in_force.is_some() && g.state().event_in_force != Some(e1));
+    let events = g.trace().log.as_ref().unwrap().iter().filter(|l| l.starts_with("Event:")).count();
     assert_eq!(events, 1, "one Event per round: only round 2's");
 }
 
@@ -1972,11 +1972,11 @@ fn r17_extreme_counters_saturate() {
     for _ in 0..400 {
         g.add_counters(d, 99);
     }
-    assert_eq!(g.inst[d as usize].counters, i16::MAX);
+    assert_eq!(g.state().inst[d as usize].counters, i16::MAX);
     assert_eq!((g.influence(d), g.credibility(d)), (i16::MAX, i16::MAX));
     // it deals its (saturated) Influence as damage without wrapping
     let s = g.put_in_play(1, "ner_semjen_zsolt");
-    g.inst[s as usize].damage = 5;
+    g.state_mut().inst[s as usize].damage = 5;
     g.script(0, &[Opt::Attack(d, 1)]);
     g.script(1, &[Opt::Block(s, d)]);
     g.campaign();
@@ -1990,19 +1990,19 @@ fn r17_extreme_counters_saturate() {
 // ======================================================================================
 
 fn take_log(g: &mut Game) -> Vec<String> {
-    std::mem::take(g.log.as_mut().expect("log on"))
+    std::mem::take(g.trace_mut().log.as_mut().expect("log on"))
 }
 
 #[test]
 fn log_draws_name_the_cards_and_empty_deck_losses() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "tisza"]);
-    g.log = Some(Vec::new());
-    let top: Vec<String> = g.players[0].deck.iter().rev().take(2).map(|&c| g.name(c).to_string()).collect();
+    g.trace_mut().log = Some(Vec::new());
+    let top: Vec<String> = g.state().players[0].deck.iter().rev().take(2).map(|&c| g.name(c).to_string()).collect();
     g.draw(0, 2);
     assert_eq!(take_log(&mut g), vec![format!("  P0 draws 2 cards ({}, {})", top[0], top[1])]);
     thin_deck(&mut g, 0, 1);
-    let last = g.name(g.players[0].deck[0]).to_string();
+    let last = g.name(g.state().players[0].deck[0]).to_string();
     g.draw(0, 3);
     assert_eq!(
         take_log(&mut g),
@@ -2021,21 +2021,21 @@ fn log_hand_limit_discards_and_swap() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "tisza"]);
     fill_hand(&mut g, 0, 9);
-    g.log = Some(Vec::new());
-    g.start_player = 1; // no Event in this Wake
+    g.trace_mut().log = Some(Vec::new());
+    g.state_mut().start_player = 1; // no Event in this Wake
     g.take_turn(); // draws to 10, discards 3 at Close
     let log = take_log(&mut g);
     let discards: Vec<&String> = log.iter().filter(|l| l.contains("discards")).collect();
     assert_eq!(discards.len(), 3, "{log:#?}");
-    for (l, &c) in discards.iter().zip(&g.players[0].oblivion) {
+    for (l, &c) in discards.iter().zip(&g.state().players[0].oblivion) {
         assert_eq!(**l, format!("  P0 discards {} to Oblivion (hand limit)", g.name(c)));
     }
     // Swap: the Base is discarded, the draw names the new card
     let mut g = scenario::game(&db, &["ner", "tisza"]);
     let b = g.put_in_hand(0, "ner_base_stadion");
     g.add_bases(0, 0, 1);
-    let next = g.name(*g.players[0].deck.last().unwrap()).to_string();
-    g.log = Some(Vec::new());
+    let next = g.name(*g.state().players[0].deck.last().unwrap()).to_string();
+    g.trace_mut().log = Some(Vec::new());
     g.apply_main(0, Opt::Swap(b));
     let log = take_log(&mut g);
     assert_eq!(log[0], format!("P0 swaps {}: discards it to Oblivion and draws", g.name(b)));
@@ -2052,7 +2052,7 @@ fn log_targets_counters_and_newsfeed_card_sent_back() {
     let mut g = scenario::game(&db, &["ner", "tisza"]);
     let civil = g.put_in_play(1, "nf_civil_jogvedo");
     let fa = g.put_in_play(1, "tis_forsthoffer_agnes");
-    g.log = Some(Vec::new());
+    g.trace_mut().log = Some(Vec::new());
     g.gain_scandal(0, 1); // Outrage
     let log = take_log(&mut g);
     assert!(log.contains(&format!("  Outrage: {}", g.name(fa))), "{log:#?}");
@@ -2063,7 +2063,7 @@ fn log_targets_counters_and_newsfeed_card_sent_back() {
     g.script(0, &[Opt::Card(civil)]);
     g.play_card(0, lex);
     g.resolve_top();
-    assert_eq!(g.news_deck[0], civil, "bottom of the Newsfeed deck");
+    assert_eq!(g.state().news_deck[0], civil, "bottom of the Newsfeed deck");
     let log = take_log(&mut g);
     let name = g.name(civil);
     assert!(log.contains(&format!("  Lex CEU: P0 targets {name} (P1's)")), "{log:#?}");
@@ -2083,15 +2083,15 @@ fn log_voter_takeover_not_when_border_closure_blocks_it() {
         if closed {
             g.put_in_play(1, "rad_hatarzar");
         }
-        g.log = Some(Vec::new());
-        g.players[2].support = 1;
+        g.trace_mut().log = Some(Vec::new());
+        g.state_mut().players[2].support = 1;
         g.lose_support(2, 1, 0);
         g.state_check();
-        assert!(!g.players[2].alive);
+        assert!(!g.state().players[2].alive);
         let log = take_log(&mut g);
         let logged = log.iter().any(|l| l.contains("Voter takeover"));
         assert_eq!(logged, !closed, "{log:#?}");
-        assert_eq!(g.players[0].support, if closed { 20 } else { 25 });
+        assert_eq!(g.state().players[0].support, if closed { 20 } else { 25 });
     }
 }
 
@@ -2132,9 +2132,9 @@ fn log_follows_every_card_of_the_winner() {
             let discarded = count("discards ");
             let back = log.iter().filter(|l| l.ends_with(&format!("returns to P{w}'s hand"))).count() as i64;
             let deck0 = db.decks[f[w] as usize].len() as i64;
-            assert_eq!(g.players[w].deck.len() as i64, deck0 - drawn + returned_by_mulligan + bottomed, "deck of P{w}, seed {seed} game {i}");
+            assert_eq!(g.state().players[w].deck.len() as i64, deck0 - drawn + returned_by_mulligan + bottomed, "deck of P{w}, seed {seed} game {i}");
             assert_eq!(
-                g.players[w].hand.len() as i64,
+                g.state().players[w].hand.len() as i64,
                 drawn - returned_by_mulligan - bottomed - played - swapped - discarded + back,
                 "hand of P{w}, seed {seed} game {i}"
             );
@@ -2165,11 +2165,11 @@ fn log_on_or_off_same_games() {
 
 /// Record every decision put to the (scripted) policies from now on.
 fn record(g: &mut Game) {
-    g.decisions = Some(Vec::new());
+    g.trace_mut().decisions = Some(Vec::new());
 }
 
 fn recorded(g: &Game, seat: u8, kind: DecisionKind) -> Vec<Vec<Opt>> {
-    g.decisions.as_ref().unwrap().iter().filter(|d| d.0 == seat && d.1 == kind).map(|d| d.2.clone()).collect()
+    g.trace().decisions.as_ref().unwrap().iter().filter(|d| d.0 == seat && d.1 == kind).map(|d| d.2.clone()).collect()
 }
 
 // R1.3: the last player remaining wins; there is no other end: with 4 players the game goes
@@ -2179,15 +2179,15 @@ fn r1_3_last_player_remaining_wins() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["ner", "osszefogas", "tisza", "radikalisok"]);
     for (k, p) in [1usize, 3, 0].into_iter().enumerate() {
-        g.players[p].support = 1;
+        g.state_mut().players[p].support = 1;
         g.lose_support(p, 1, -1);
         g.state_check();
-        assert!(!g.players[p].alive);
+        assert!(!g.state().players[p].alive);
         if k < 2 {
-            assert!(g.outcome.is_none(), "{} players left: the game goes on", 3 - k);
+            assert!(g.state().outcome.is_none(), "{} players left: the game goes on", 3 - k);
         }
     }
-    assert_eq!(g.outcome, Some(Outcome { winner: Some(2), reason: EndReason::LastPlayerStanding }));
+    assert_eq!(g.state().outcome, Some(Outcome { winner: Some(2), reason: EndReason::LastPlayerStanding }));
     ok(&g);
 }
 
@@ -2203,24 +2203,24 @@ fn r1_5_turns_and_rounds() {
     let fa = g.put_in_play(0, "tis_forsthoffer_agnes");
     let k = g.put_in_hand(0, "tis_kozfelhaborodas");
     g.add_bases(0, 2, 2);
-    g.players[1].scandal = 2;
-    g.log = Some(Vec::new());
+    g.state_mut().players[1].scandal = 2;
+    g.trace_mut().log = Some(Vec::new());
     g.script(0, &[Opt::Play(k)]);
-    let turn0 = g.turn;
+    let turn0 = g.state().turn;
     g.take_turn(); // seat 0, the start player: round 1's Event
-    assert!(g.log.as_ref().unwrap().contains(&format!("  {} gets +2/+2", g.name(fa))), "the pump happened");
-    assert_eq!(g.inst[fa as usize].eot_influence, 0, "R1.5.1: ended with the turn");
-    assert_eq!(g.round_mods.max_attackers, Some(2), "R1.5.3: the Event lasts the round");
+    assert!(g.trace().log.as_ref().unwrap().contains(&format!("  {} gets +2/+2", g.name(fa))), "the pump happened");
+    assert_eq!(g.state().inst[fa as usize].eot_influence, 0, "R1.5.1: ended with the turn");
+    assert_eq!(g.state().round_mods.max_attackers, Some(2), "R1.5.3: the Event lasts the round");
     for p in [1, 2] {
-        g.active = p;
+        g.state_mut().active = p;
         g.take_turn();
-        assert_eq!(g.round_mods.max_attackers, Some(2), "still round 1 in P{p}'s turn");
+        assert_eq!(g.state().round_mods.max_attackers, Some(2), "still round 1 in P{p}'s turn");
     }
-    assert_eq!(g.turn, turn0 + 3, "three turns in the round");
-    g.active = 0;
+    assert_eq!(g.state().turn, turn0 + 3, "three turns in the round");
+    g.state_mut().active = 0;
     g.take_turn(); // round 2 begins: the next Event replaces the round effect
-    assert_eq!(g.round_mods.max_attackers, None);
-    assert_eq!(g.event_discard.len(), 1);
+    assert_eq!(g.state().round_mods.max_attackers, None);
+    assert_eq!(g.state().event_discard.len(), 1);
 }
 
 // R2.7.2 (E4): Márki-Zay Péter's die is a fair d6 from the game's seeded generator: every
@@ -2232,13 +2232,13 @@ fn r2_7_2_e4_die_is_a_fair_seeded_d6() {
         let mut g = fresh(&db, &[1, 0], seed);
         let mz = g.put_in_play(0, "osz_marki_zay_peter");
         for p in 0..2 {
-            g.players[p].support = 1_000_000;
+            g.state_mut().players[p].support = 1_000_000;
         }
-        g.log = Some(Vec::new());
+        g.trace_mut().log = Some(Vec::new());
         for _ in 0..n {
             g.run_triggers(mz, 0, Trigger::StartOfTurn);
         }
-        g.log
+        g.trace().log
             .as_ref()
             .unwrap()
             .iter()
@@ -2266,20 +2266,20 @@ fn r3_3_4_e8_mulligans_in_seat_order_before_the_start_player() {
     for start in [Some(0u8), Some(2), None] {
         let mut g = fresh(&db, &[0, 1, 2], 21);
         record(&mut g);
-        g.log = Some(Vec::new());
+        g.trace_mut().log = Some(Vec::new());
         g.script(1, &[Opt::Mulligan]);
         g.setup(start);
-        let seats: Vec<u8> = g.decisions.as_ref().unwrap().iter().filter(|d| d.1 == DecisionKind::Mulligan).map(|d| d.0).collect();
+        let seats: Vec<u8> = g.trace().decisions.as_ref().unwrap().iter().filter(|d| d.1 == DecisionKind::Mulligan).map(|d| d.0).collect();
         assert_eq!(seats, vec![0, 1, 1, 2], "seat order; seat 1 decides again after its mulligan");
-        let log = g.log.as_ref().unwrap();
+        let log = g.trace().log.as_ref().unwrap();
         let setup_line = log.iter().position(|l| l.starts_with("Setup:")).unwrap();
         let last_keep = log.iter().rposition(|l| l.contains(" keeps ")).unwrap();
         assert!(last_keep < setup_line, "every mulligan decision comes before the start player is drawn");
         // each seat sees only its own hand
         let v = SeatView::new(&g, 0);
-        assert!(g.players[1].hand.iter().all(|&c| v.card_id(c).is_none()));
-        assert!(g.players[0].hand.iter().all(|&c| v.card_id(c).is_some()));
-        hands.push(g.players.iter().map(|p| p.hand.clone()).collect::<Vec<_>>());
+        assert!(g.state().players[1].hand.iter().all(|&c| v.card_id(c).is_none()));
+        assert!(g.state().players[0].hand.iter().all(|&c| v.card_id(c).is_some()));
+        hands.push(g.state().players.iter().map(|p| p.hand.clone()).collect::<Vec<_>>());
     }
     assert!(hands.windows(2).all(|w| w[0] == w[1]), "hands after mulligans are the same whoever starts");
 }
@@ -2293,11 +2293,11 @@ fn r3_6_1_e9_start_player_random_or_fixed() {
     for seed in 0..900 {
         let mut g = fresh(&db, &[0, 1, 2], seed);
         g.setup(None);
-        count[g.start_player] += 1;
-        assert_eq!(g.active, g.start_player);
+        count[g.state().start_player] += 1;
+        assert_eq!(g.state().active, g.state().start_player);
         let mut h = fresh(&db, &[0, 1, 2], seed);
         h.setup(None);
-        assert_eq!(h.start_player, g.start_player, "reproducible");
+        assert_eq!(h.state().start_player, g.state().start_player, "reproducible");
     }
     for (s, &k) in count.iter().enumerate() {
         assert!((240..=360).contains(&k), "seat {s} started {k} of 900 games");
@@ -2305,7 +2305,7 @@ fn r3_6_1_e9_start_player_random_or_fixed() {
     for s in 0..3u8 {
         let mut g = fresh(&db, &[0, 1, 2], 7);
         g.setup(Some(s));
-        assert_eq!((g.start_player, g.active), (s as usize, s as usize));
+        assert_eq!((g.state().start_player, g.state().active), (s as usize, s as usize));
     }
 }
 
@@ -2357,8 +2357,8 @@ fn r6_2_1_e21_each_base_gives_its_resource() {
             let mut pips = [0i16; 3];
             pips[r] = 1;
             g.pay(0, ketharmad::cards::Cost { generic: 0, pips });
-            assert!(g.inst[b as usize].exhausted);
-            assert_eq!(g.players[0].pool, [0; 3], "its one unit paid the pip");
+            assert!(g.state().inst[b as usize].exhausted);
+            assert_eq!(g.state().players[0].pool, [0; 3], "its one unit paid the pip");
             seen += 1;
         }
     }
@@ -2381,15 +2381,15 @@ fn r6_5_exhausted_until_your_next_wake() {
     assert!(!g.can_pay(0, ketharmad::cards::Cost { generic: 1, pips: [0; 3] }));
     assert!(!g.can_attack(s));
     // the opponent's turn: still exhausted, so it can't block
-    g.active = 1; // not the start player: no Event
+    g.state_mut().active = 1; // not the start player: no Event
     record(&mut g);
     g.script(1, &[Opt::Campaign]);
     g.take_turn();
-    assert!(ex(&g, k) && g.players[0].support == 19, "Kövér László attacked unblocked: {}", g.players[0].support);
+    assert!(ex(&g, k) && g.state().players[0].support == 19, "Kövér László attacked unblocked: {}", g.state().players[0].support);
     assert!(ex(&g, b) && ex(&g, s), "exhausted through the opponent's turn");
     assert!(recorded(&g, 0, DecisionKind::Blocks).is_empty(), "no blocker offered");
     // the controller's own Wake readies them
-    g.active = 0;
+    g.state_mut().active = 0;
     g.take_turn();
     assert!(!ex(&g, b));
     ok(&g);
@@ -2406,25 +2406,25 @@ fn r8_4_e39_main_priority_options_and_limits() {
     let d = g.put_in_play(0, "osz_dobrev_klara");
     g.add_bases(0, 1, 5);
     g.add_bases(0, 2, 3);
-    g.players[1].scandal = 3;
+    g.state_mut().players[1].scandal = 3;
     g.main_options(0);
-    assert_eq!(g.opts[0], Opt::EndPhase);
+    assert_eq!(g.opts()[0], Opt::EndPhase);
     for o in [Opt::PlayBase(b1), Opt::PlayBase(b2), Opt::Swap(b1), Opt::Expose(1), Opt::Campaign] {
-        assert!(g.opts.contains(&o), "{o:?} offered");
+        assert!(g.opts().contains(&o), "{o:?} offered");
     }
-    let row = g.news_row[0];
-    assert!(g.opts.contains(&Opt::Recruit(row)));
+    let row = g.state().news_row[0];
+    assert!(g.opts().contains(&Opt::Recruit(row)));
     assert!(g.apply_main(0, Opt::PlayBase(b1)));
     g.main_options(0);
-    assert!(!g.opts.contains(&Opt::PlayBase(b2)), "one Base per turn");
-    assert!(g.opts.contains(&Opt::Swap(b2)), "Swap is not playing a Base");
+    assert!(!g.opts().contains(&Opt::PlayBase(b2)), "one Base per turn");
+    assert!(g.opts().contains(&Opt::Swap(b2)), "Swap is not playing a Base");
     assert!(g.apply_main(0, Opt::Recruit(row)));
     assert!(g.apply_main(0, Opt::Expose(1)));
     g.script(0, &[Opt::Attack(d, 1)]);
     assert!(g.apply_main(0, Opt::Campaign));
     g.main_options(0);
-    assert!(!g.opts.iter().any(|o| matches!(o, Opt::Recruit(_) | Opt::Expose(_) | Opt::Campaign)), "{:?}", g.opts);
-    assert_eq!(g.opts[0], Opt::EndPhase);
+    assert!(!g.opts().iter().any(|o| matches!(o, Opt::Recruit(_) | Opt::Expose(_) | Opt::Campaign)), "{:?}", g.opts());
+    assert_eq!(g.opts()[0], Opt::EndPhase);
     assert!(!g.apply_main(0, Opt::EndPhase), "ending the Action phase moves to Close");
 }
 
@@ -2440,7 +2440,7 @@ fn r8_7_e42_moves_only_when_nothing_is_in_progress() {
     g.add_bases(0, 1, 3);
     g.add_bases(0, 2, 3);
     g.main_options(0);
-    assert!(g.opts.contains(&Opt::Play(mv)) && g.opts.contains(&Opt::Play(re)));
+    assert!(g.opts().contains(&Opt::Play(mv)) && g.opts().contains(&Opt::Play(re)));
     assert!(!g.can_play_from_hand(0, mv, true) && g.can_play_from_hand(0, re, true));
     // in the Campaign window and the after-action window, seat 0 is offered only the Reaction
     record(&mut g);
@@ -2502,11 +2502,11 @@ fn r9_6_action_phase_continues_after_the_campaign() {
     g.add_bases(1, 2, 2);
     record(&mut g);
     assert!(g.apply_main(0, Opt::Campaign), "the Action phase continues");
-    assert_eq!(g.players[1].support, 18);
-    assert!(ex(&g, s) && !g.campaign.active);
+    assert_eq!(g.state().players[1].support, 18);
+    assert!(ex(&g, s) && !g.state().campaign.active);
     assert_eq!(recorded(&g, 1, DecisionKind::Respond).len(), 2, "Campaign window, then the after-action window");
     g.main_options(0);
-    assert!(g.opts.contains(&Opt::Play(later)) && !g.opts.contains(&Opt::Campaign));
+    assert!(g.opts().contains(&Opt::Play(later)) && !g.opts().contains(&Opt::Campaign));
     assert!(g.apply_main(0, Opt::Play(later)));
     assert_eq!(g.zone_of(later), Zone::Play);
 }
@@ -2519,24 +2519,24 @@ fn r10_3_2_e52_basic_expose_timing() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["osszefogas", "tisza"]);
     g.add_bases(0, 1, 2);
-    g.players[1].scandal = 2;
+    g.state_mut().players[1].scandal = 2;
     let fa = g.put_in_play(1, "tis_forsthoffer_agnes");
     let k = g.put_in_hand(1, "tis_kozfelhaborodas");
     g.add_bases(1, 2, 2);
-    g.log = Some(Vec::new());
+    g.trace_mut().log = Some(Vec::new());
     record(&mut g);
     g.script(1, &[Opt::Play(k)]);
     assert!(g.apply_main(0, Opt::Expose(1)));
-    let log = g.log.clone().unwrap();
+    let log = g.trace().log.clone().unwrap();
     let exposed = log.iter().position(|l| l.contains("P0 exposes P1: takes 2 Scandal")).unwrap();
     let reacted = log.iter().position(|l| l.starts_with("P1 plays")).unwrap();
     assert!(exposed < reacted, "the Exposé took effect before anyone could respond");
-    assert_eq!(g.players[1].scandal, 0);
-    assert_eq!(g.players[1].support, 18);
+    assert_eq!(g.state().players[1].scandal, 0);
+    assert_eq!(g.state().players[1].support, 18);
     assert_eq!(g.zone_of(k), Zone::Oblivion, "the Reaction was played in the after-action window");
     let _ = fa;
     // the basic Exposé is never offered outside main priority
-    for d in g.decisions.as_ref().unwrap() {
+    for d in g.trace().decisions.as_ref().unwrap() {
         if d.2.iter().any(|o| matches!(o, Opt::Expose(_))) {
             assert_eq!(d.1, DecisionKind::Main);
         }
@@ -2560,24 +2560,24 @@ fn r11_2_2_e61_recruiting_a_newsfeed_action() {
     let mut g = scenario::game(&db, &["ner", "tisza", "osszefogas"]);
     // 444 face up in the row (the row's last card back on top of the Newsfeed deck)
     let c = g.find_free(0, "nf_444");
-    let x = g.news_row.pop().unwrap();
-    g.inst[x as usize].zone = Zone::NewsDeck;
-    g.news_deck.push(x);
-    g.news_row.insert(0, c);
-    g.inst[c as usize].zone = Zone::NewsRow;
+    let x = g.state_mut().news_row.pop().unwrap();
+    g.state_mut().inst[x as usize].zone = Zone::NewsDeck;
+    g.state_mut().news_deck.push(x);
+    g.state_mut().news_row.insert(0, c);
+    g.state_mut().inst[c as usize].zone = Zone::NewsRow;
     ok(&g);
     g.add_bases(0, 1, 2);
     g.main_options(0);
-    assert!(g.opts.contains(&Opt::Recruit(c)));
+    assert!(g.opts().contains(&Opt::Recruit(c)));
     g.script(0, &[Opt::Player(2)]);
     g.recruit(0, c);
     assert_eq!(g.zone_of(c), Zone::Chain, "on the chain, not in play");
-    assert!(g.players[0].play.iter().all(|&x| x != c));
-    assert_eq!(g.players[0].recruits, 1);
+    assert!(g.state().players[0].play.iter().all(|&x| x != c));
+    assert_eq!(g.state().players[0].recruits, 1);
     g.window(1);
-    assert_eq!(g.players[2].scandal, 1, "resolved against the chosen opponent");
+    assert_eq!(g.state().players[2].scandal, 1, "resolved against the chosen opponent");
     assert_eq!(g.zone_of(c), Zone::NewsDeck);
-    assert_eq!(g.news_deck[0], c, "bottom of the Newsfeed deck");
+    assert_eq!(g.state().news_deck[0], c, "bottom of the Newsfeed deck");
     ok(&g);
 }
 
@@ -2591,17 +2591,17 @@ fn r0_7_e1_card_text_first() {
     let mut g = scenario::game(&db, &["radikalisok", "ner", "tisza"]);
     g.put_in_play(0, "rad_hatarzar");
     g.force_event("ev_fulkeforradalom"); // every player gains 2 Support
-    assert_eq!((g.players[0].support, g.players[1].support, g.players[2].support), (22, 20, 20));
+    assert_eq!((g.state().players[0].support, g.state().players[1].support, g.state().players[2].support), (22, 20, 20));
     let fence = g.put_in_play(0, "tok_kerites");
-    assert!(!g.inst[fence as usize].exhausted && !g.inst[fence as usize].fresh);
+    assert!(!g.state().inst[fence as usize].exhausted && !g.state().inst[fence as usize].fresh);
     assert!(!g.can_attack(fence), "Kerítés can't attack");
     assert!(!g.can_start_campaign(0));
     let m = g.find_free(0, "nf_megafon_influenszer");
     g.enter_play(m, 0);
-    assert!(g.inst[m as usize].fresh, "it entered this turn");
+    assert!(g.state().inst[m as usize].fresh, "it entered this turn");
     assert!(g.can_attack(m), "Momentum beats Fresh");
     g.campaign(); // Megafon-influenszer, the only possible attacker
-    assert_eq!(g.players[1].support, 18);
+    assert_eq!(g.state().players[1].support, 18);
     ok(&g);
 }
 
@@ -2612,7 +2612,7 @@ fn log_payments_and_exhausted_sources() {
     let mut g = scenario::game(&db, &["ner", "tisza"]);
     let m = g.put_in_hand(0, "ner_meszaros_lorinc");
     let f = g.add_bases(0, 0, 2);
-    g.log = Some(Vec::new());
+    g.trace_mut().log = Some(Vec::new());
     g.play_card(0, m);
     let log = take_log(&mut g);
     let pay = log.iter().position(|l| l == "  P0 pays {1}{F}").expect("payment logged");
@@ -2632,7 +2632,7 @@ fn r9_5_1_e48_damage_division_among_more_than_32_blockers() {
     let db = scenario::db(&[("rules.token_card_limit", 8), ("tok_szakadar.copies", 8), ("tok_kerites.copies", 8)]);
     let mut g = scenario::game(&db, &["ner", "tisza"]);
     let o = g.put_in_play(0, "ner_orban_viktor"); // 5/6
-    let pool: Vec<u8> = g.players[1].deck.iter().chain(&g.players[1].hand).chain(&g.news_deck).chain(&g.news_row).chain(&g.token_box).copied().collect();
+    let pool: Vec<u8> = g.state().players[1].deck.iter().chain(&g.state().players[1].hand).chain(&g.state().news_deck).chain(&g.state().news_row).chain(&g.state().token_box).copied().collect();
     let ids: Vec<String> = pool.into_iter().filter(|&c| g.def(c).ctype.is_figure()).map(|c| g.def(c).id.clone()).collect();
     let mut blockers: Vec<u8> = ids.iter().map(|id| g.put_in_play(1, id)).collect();
     // and a NER Figure that changed sides
@@ -2650,10 +2650,10 @@ fn r9_5_1_e48_damage_division_among_more_than_32_blockers() {
     assert_eq!(g.zone_of(last), Zone::Oblivion, "all 5 points on the last blocker");
     for &b in &blockers[..blockers.len() - 1] {
         if g.zone_of(b) == Zone::Play {
-            assert_eq!(g.inst[b as usize].damage, 0, "no damage on the other blockers");
+            assert_eq!(g.state().inst[b as usize].damage, 0, "no damage on the other blockers");
         }
     }
     assert_ne!(g.zone_of(o), Zone::Play, "more than 32 blockers knock Orbán out");
-    assert_eq!(g.players[1].support, 20);
+    assert_eq!(g.state().players[1].support, 20);
     ok(&g);
 }

@@ -121,11 +121,11 @@ fn search_game(db: &CardDb, knobs: &[(&str, f64)], seed: u64) -> (EndReason, u32
     let pols = vec![Policy::new(&search(knobs), Rng::new(seed)), Policy::new(&BotSpec::parse("heuristic", vec![]).unwrap(), Rng::new(seed + 1))];
     let mut g = Game::new(db, &cfg, pols);
     let out = g.run(None);
-    let s = match &g.policies[0] {
+    let s = match &g.policies()[0] {
         Policy::Search(s) => (**s).clone(),
         _ => unreachable!(),
     };
-    (out.reason, g.round, s)
+    (out.reason, g.state().round, s)
 }
 
 #[test]
@@ -178,7 +178,7 @@ fn a_stopped_search_takes_no_more_rollouts() {
     }
     let mut g = Game::new(&db, &cfg, vec![pol, Policy::new(&BotSpec::parse("heuristic", vec![]).unwrap(), Rng::new(2))]);
     g.run(None);
-    match &g.policies[0] {
+    match &g.policies()[0] {
         Policy::Search(s) => assert_eq!(s.rollouts, 0),
         _ => unreachable!(),
     }

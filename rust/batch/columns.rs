@@ -219,7 +219,7 @@ macro_rules! result_columns {
             #[allow(unused_variables, clippy::unnecessary_cast)]
             pub(crate) fn of_game($g: &Game, $out: &Outcome, $index: u64, $seed: u64) -> GameResult {
                 let mut r = GameResult { $( $gname: $gexpr, )+ players: Default::default(), invariant_error: None, plays: Vec::new() };
-                for ($s, $p) in $g.players.iter().enumerate() {
+                for ($s, $p) in $g.state.players.iter().enumerate() {
                     r.players[$s] = SeatResult { $( $sname: $sexpr, )+ };
                 }
                 r
@@ -354,15 +354,15 @@ result_columns! {
         /// Winning seat; -1 (null in the frame) when no seat won (an unfinished game).
         winner: i8 => NullIfNegative = out.winner.map_or(-1, |w| w as i8);
         /// Turns played, counting every seat's turns.
-        turns: i32 => Plain = g.turn as i32;
+        turns: i32 => Plain = g.state.turn as i32;
         /// Rounds played.
-        rounds: i32 => Plain = g.round as i32;
+        rounds: i32 => Plain = g.state.round as i32;
         /// Why the game ended: a code into `END_REASONS` (an Enum of those names in the frame).
         end_reason: u8 => EndReason = out.reason as u8;
         /// The seat that took the first turn (the start player can move on elimination, E66).
-        start_player: i8 => Plain = g.first_start_player as i8;
+        start_player: i8 => Plain = g.state.first_start_player as i8;
         /// Actions taken in the game (all seats).
-        actions: i32 => Plain = g.total_actions as i32;
+        actions: i32 => Plain = g.state.total_actions as i32;
     }
     players |s, p| {
         /// Index of the game in its batch.

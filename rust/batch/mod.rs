@@ -208,17 +208,17 @@ pub fn play_one_stoppable<'db>(
         }
     }
     if log {
-        g.log = Some(Vec::with_capacity(1024));
+        g.trace.log = Some(Vec::with_capacity(1024));
     }
-    g.check_invariants = check;
+    g.trace.check_invariants = check;
     if record_plays {
-        g.plays = Some(Vec::with_capacity(64));
+        g.trace.plays = Some(Vec::with_capacity(64));
     }
     let out = g.run(spec.start_player);
     let mut r = GameResult::of_game(&g, &out, index, seed);
-    r.invariant_error = g.invariant_error.take();
-    r.plays = g.plays.take().unwrap_or_default();
-    let log = g.log.take();
+    r.invariant_error = g.trace.invariant_error.take();
+    r.plays = g.trace.plays.take().unwrap_or_default();
+    let log = g.trace.log.take();
     *slot = Some(g);
     (r, log)
 }

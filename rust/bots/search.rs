@@ -74,12 +74,12 @@ impl Search {
             let j = it as usize % k;
             let pols: Vec<Policy> = (0..v.n_players()).map(|_| Policy::Heuristic(Box::new(self.knobs.clone()))).collect();
             let mut g = v.determinize(&mut self.rng, pols);
-            let start = g.round;
-            g.round_limit = start.saturating_add(self.rollout_rounds);
+            let start = g.state.round;
+            g.state.round_limit = start.saturating_add(self.rollout_rounds);
             let out = g.continue_with(opts[cand[j].0]);
             plays[j] += 1;
             self.rollouts = self.rollouts.saturating_add(1);
-            self.longest_rollout = self.longest_rollout.max(g.round - start);
+            self.longest_rollout = self.longest_rollout.max(g.state.round - start);
             if matches!(out.reason, EndReason::UnfinishedRoundCap | EndReason::UnfinishedActionCap) {
                 self.unfinished_rollouts = self.unfinished_rollouts.saturating_add(1);
             }

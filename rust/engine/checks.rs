@@ -1,14 +1,15 @@
 //! State checks (R14.1, E72), elimination (R15.3.1, E76), Voter takeover (R15.4.1, E77),
 //! simultaneous elimination (R14.5.1, E74) and the end of the game.
 
-use super::state::{glog, Cid, EndReason, Game, Inst, Outcome, Zone};
+use super::trace::glog;
+use super::state::{Cid, EndReason, Game, Inst, Outcome, Zone};
 use crate::cards::{Faction, Static, Trigger};
 
 impl Game<'_> {
     /// Repeat until nothing changes: destroyed Figures, Newsfeed refill, eliminations, Voter
     /// takeover, end of game; waiting "leaves play" triggers run in between.
     pub fn state_check(&mut self) {
-        if self.outcome.is_some() {
+        if self.state.outcome.is_some() {
             return;
         }
         loop {
@@ -20,14 +21,14 @@ impl Game<'_> {
             // Figure can have reached its Credibility (every other modifier only grows
             // until Close, which removes damage too)
             // and with no damage on any Figure only one with printed Credibility <= 0 can die
-            let wounded = !self.wounded.is_empty();
-            let scan = (self.damaged || self.checked_gen != self.board_gen) && (wounded || self.fragile);
-            self.damaged = false;
-            self.checked_gen = self.board_gen;
-            if self.full_checks || (scan && self.fragile) {
-                for p in 0..self.n {
-                    for &c in &self.players[p].play {
-                        let it = &self.inst[c as usize];
+            let wounded = !self.cache.wounded.is_empty();
+            let scan = (self.cache.damaged || self.cache.checked_gen != self.cache.board_gen) && (wounded || self.cache.fragile);
+            self.cache.damaged = false;
+            self.cache.checked_gen = self.cache.board_gen;
+            if self.hooks.full_checks || (scan && self.cache.fragile) {
+                for p in 0..self.state.n {
+                    for &c in &self.state.players[p].play {
+                        let it = &self.state.inst[c as usize];
                         let dmg = it.damage;
                         // every Credibility modifier is >= 0: an undamaged Figure with printed
                         // Credibility > 0 cannot die, so skip the full computation
@@ -43,9 +44,9 @@ impl Game<'_> {
                 }
             } else if scan {
                 // only the Figures damaged this turn can hold damage
-                for k in 0..self.wounded.len() {
-                    let c = self.wounded[k];
-                    let it = &self.inst[c as usize];
+                for k in 0..self.cache.wounded.len() {
+                    let c = self.cache.wounded[k];
+                    let it = &self.state.inst[c as usize];
                     if it.zone == Zone::Play
                         && it.is(Inst::F_FIGURE)
                         && it.damage > 0
@@ -60,7 +61,7 @@ impl Game<'_> {
             }
             if nd > 0 {
                 // earliest entered first (R5.1)
-                dying[..nd].sort_by_key(|&c| self.inst[c as usize].entered);
+                dying[..nd].sort_by_key(|&c| self.state.inst[c as usize].entered);
                 for &c in &dying[..nd] {
                     glog!(self, "  {} is knocked out", self.name(c));
                     self.leave_play(c, false);
@@ -72,8 +73,8 @@ impl Game<'_> {
             // (3) eliminations
             let mut out = [false; 4];
             let mut any = false;
-            for p in 0..self.n {
-                if self.players[p].alive && self.players[p].support <= 0 {
+            for p in 0..self.state.n {
+                if self.state.players[p].alive && self.state.players[p].support <= 0 {
                     if self.rescue(p) {
                         // the rescuer left play: check again (stats may have dropped)
                         changed = true;
@@ -89,40 +90,40 @@ impl Game<'_> {
                 let eliminated = out.iter().filter(|&&x| x).count();
                 // (4) Voter takeover credit, decided before the players leave
                 let mut gains = [0i32; 4];
-                for p in 0..self.n {
+                for p in 0..self.state.n {
                     if out[p] {
                         let credited = if self.db.rules.voter_takeover_credit_active {
-                            self.active as i8
+                            self.state.active as i8
                         } else {
-                            self.last_reducer[p]
+                            self.state.last_reducer[p]
                         };
-                        if credited >= 0 && credited as usize == self.active && credited as usize != p {
+                        if credited >= 0 && credited as usize == self.state.active && credited as usize != p {
                             gains[credited as usize] += self.db.rules.voter_takeover_gain;
                         }
                     }
                 }
-                for p in 0..self.n {
+                for p in 0..self.state.n {
                     if out[p] {
                         self.eliminate(p);
                     }
                 }
                 // (5) end of the game
                 if eliminated == before {
-                    glog!(self, "Everyone left is eliminated at once: the active player P{} wins", self.active);
-                    self.outcome = Some(Outcome { winner: Some(self.active as u8), reason: EndReason::SimultaneousElimination });
+                    glog!(self, "Everyone left is eliminated at once: the active player P{} wins", self.state.active);
+                    self.state.outcome = Some(Outcome { winner: Some(self.state.active as u8), reason: EndReason::SimultaneousElimination });
                     return;
                 }
                 if self.alive_count() == 1 {
                     // unwrap: alive_count() == 1 was just checked, so one seat is alive
-                    let w = (0..self.n).find(|&q| self.players[q].alive).unwrap();
+                    let w = (0..self.state.n).find(|&q| self.state.players[q].alive).unwrap();
                     glog!(self, "P{w} ({}) wins", self.faction_name(w));
-                    self.outcome = Some(Outcome { winner: Some(w as u8), reason: EndReason::LastPlayerStanding });
+                    self.state.outcome = Some(Outcome { winner: Some(w as u8), reason: EndReason::LastPlayerStanding });
                     return;
                 }
-                for p in 0..self.n {
-                    if gains[p] > 0 && self.players[p].alive {
+                for p in 0..self.state.n {
+                    if gains[p] > 0 && self.state.players[p].alive {
                         // Border Closure stops the gain: then there is no Voter takeover to log
-                        if self.log.is_some() && !self.border_closed_for(p) {
+                        if self.trace.log.is_some() && !self.border_closed_for(p) {
                             glog!(self, "  Voter takeover: P{p}");
                         }
                         self.gain_support(p, gains[p]);
@@ -130,16 +131,16 @@ impl Game<'_> {
                 }
             }
             // waiting "leaves play" triggers (Volner János)
-            if !self.pending_leave.is_empty() {
-                let pending = std::mem::take(&mut self.pending_leave);
+            if !self.state.pending_leave.is_empty() {
+                let pending = std::mem::take(&mut self.state.pending_leave);
                 for (c, p) in pending {
-                    if self.players[p as usize].alive {
+                    if self.state.players[p as usize].alive {
                         self.run_triggers(c, p as usize, Trigger::Leave);
                     }
                 }
                 changed = true;
             }
-            if !changed || self.outcome.is_some() {
+            if !changed || self.state.outcome.is_some() {
                 break;
             }
         }
@@ -147,7 +148,7 @@ impl Game<'_> {
 
     /// Karácsony Gergely's rescue: replaces a knock-out once (not under Border Closure).
     fn rescue(&mut self, p: usize) -> bool {
-        let found = self.players[p].play.iter().copied().filter(|&c| self.inst[c as usize].is(Inst::F_STATIC)).find_map(|c| {
+        let found = self.state.players[p].play.iter().copied().filter(|&c| self.state.inst[c as usize].is(Inst::F_STATIC)).find_map(|c| {
             self.def(c).statics.iter().find_map(|s| if let Static::Rescue { n } = *s { Some((c, n)) } else { None })
         });
         let Some((c, n)) = found else { return false };
@@ -156,24 +157,21 @@ impl Game<'_> {
         }
         glog!(self, "  {} saves P{p}: sacrificed, Support becomes {n}", self.name(c));
         self.leave_play(c, false);
-        self.players[p].support = n as i32;
+        self.state.players[p].support = n as i32;
         true
     }
 
     /// Remove an eliminated player (R15.3.1).
     pub fn eliminate(&mut self, p: usize) {
         glog!(self, "P{p} ({}) is eliminated", self.faction_name(p));
-        self.players[p].alive = false;
-        self.board_gen += 1;
-        for q in 0..self.n {
-            self.players[q].board_gen += 1;
-        }
-        self.players[p].eliminated_round = self.round as i32;
-        self.players[p].eliminated_order = self.eliminations;
-        self.eliminations += 1;
-        if self.log.is_some() {
-            let pl = &self.players[p];
-            let own: Vec<Cid> = pl.play.iter().copied().filter(|&c| self.inst[c as usize].owner as usize == p).collect();
+        self.state.players[p].alive = false;
+        self.board_changed_everywhere();
+        self.state.players[p].eliminated_round = self.state.round as i32;
+        self.state.players[p].eliminated_order = self.state.eliminations;
+        self.state.eliminations += 1;
+        if self.trace.log.is_some() {
+            let pl = &self.state.players[p];
+            let own: Vec<Cid> = pl.play.iter().copied().filter(|&c| self.state.inst[c as usize].owner as usize == p).collect();
             let mut lines = vec![format!(
                 "  P{p}'s own cards leave the game: {} in hand, {} in the deck, {} in Oblivion, in play: {}",
                 pl.hand.len(),
@@ -182,27 +180,27 @@ impl Game<'_> {
                 if own.is_empty() { "none".to_string() } else { self.names(&own) }
             )];
             for &c in &pl.play {
-                let n = self.inst[c as usize].counters;
+                let n = self.state.inst[c as usize].counters;
                 if n > 0 {
                     lines.push(format!("  {} leaves play: its {n} Sympathy counter(s) are removed", self.name(c)));
                 }
             }
-            if let Some(log) = self.log.as_mut() {
+            if let Some(log) = self.trace.log.as_mut() {
                 log.extend(lines);
             }
         }
         // cards in play that p controls
-        let play = std::mem::take(&mut self.players[p].play);
+        let play = std::mem::take(&mut self.state.players[p].play);
         for &c in &play {
             self.campaign_remove(c);
-            let i = self.inst[c as usize];
+            let i = self.state.inst[c as usize];
             let f = self.def(c).faction;
             if i.owner >= 0 && i.owner as usize != p {
                 // owned by another player: back to its owner's control
                 let o = i.owner as usize;
                 glog!(self, "  {} returns to P{o}'s control", self.name(c));
-                self.inst[c as usize].controller = -1;
-                self.players[p].play.push(c);
+                self.state.inst[c as usize].controller = -1;
+                self.state.players[p].play.push(c);
                 self.change_control_from(c, p, o);
             } else if matches!(f, Faction::Newsfeed | Faction::Token) {
                 self.to_graveyard(c);
@@ -211,15 +209,15 @@ impl Game<'_> {
             }
         }
         // p's own cards controlled by others leave the game
-        for q in 0..self.n {
+        for q in 0..self.state.n {
             if q == p {
                 continue;
             }
-            let mine: Vec<Cid> = self.players[q].play.iter().copied().filter(|&c| self.inst[c as usize].owner as usize == p && self.inst[c as usize].owner >= 0).collect();
+            let mine: Vec<Cid> = self.state.players[q].play.iter().copied().filter(|&c| self.state.inst[c as usize].owner as usize == p && self.state.inst[c as usize].owner >= 0).collect();
             for c in mine {
                 glog!(self, "  {} (P{p}'s, controlled by P{q}) leaves the game", self.name(c));
                 self.campaign_remove(c);
-                let pl = &mut self.players[q].play;
+                let pl = &mut self.state.players[q].play;
                 pl.retain(|&x| x != c);
                 self.remove_from_game(c);
             }
@@ -227,11 +225,11 @@ impl Game<'_> {
         for zone in 0..3 {
             let v = match zone {
                 0 => {
-                    self.players[p].reactions = 0;
-                    std::mem::take(&mut self.players[p].hand)
+                    self.cache.reactions[p] = 0;
+                    std::mem::take(&mut self.state.players[p].hand)
                 }
-                1 => std::mem::take(&mut self.players[p].deck),
-                _ => std::mem::take(&mut self.players[p].oblivion),
+                1 => std::mem::take(&mut self.state.players[p].deck),
+                _ => std::mem::take(&mut self.state.players[p].oblivion),
             };
             for c in v {
                 self.remove_from_game(c);
@@ -239,11 +237,11 @@ impl Game<'_> {
         }
         // their Action cards on the chain
         let mut i = 0;
-        while i < self.chain.len() {
-            if self.chain[i].controller as usize == p {
-                let it = self.chain.remove(i);
+        while i < self.state.chain.len() {
+            if self.state.chain[i].controller as usize == p {
+                let it = self.state.chain.remove(i);
                 glog!(self, "  {} is removed from the chain", self.name(it.card));
-                if self.inst[it.card as usize].owner as usize == p {
+                if self.state.inst[it.card as usize].owner as usize == p {
                     self.remove_from_game(it.card);
                 } else {
                     self.to_graveyard(it.card);
@@ -252,21 +250,21 @@ impl Game<'_> {
                 i += 1;
             }
         }
-        self.players[p].scandal = 0;
-        self.players[p].pool = [0; 3];
-        self.players[p].ready = 0;
-        self.players[p].able = 0;
+        self.state.players[p].scandal = 0;
+        self.state.players[p].pool = [0; 3];
+        self.cache.ready[p] = 0;
+        self.cache.able[p] = 0;
         // the leave triggers of cards leaving this way do not happen
-        self.pending_leave.retain(|&(_, q)| q as usize != p);
-        if self.start_player == p {
-            self.start_player = self.next_alive(p);
+        self.state.pending_leave.retain(|&(_, q)| q as usize != p);
+        if self.state.start_player == p {
+            self.state.start_player = self.next_alive(p);
         }
         self.refill_row();
     }
 
     fn change_control_from(&mut self, c: Cid, from: usize, to: usize) {
-        self.inst[c as usize].controller = from as i8;
+        self.state.inst[c as usize].controller = from as i8;
         self.change_control(c, to);
-        debug_assert_eq!(self.inst[c as usize].zone, Zone::Play);
+        debug_assert_eq!(self.state.inst[c as usize].zone, Zone::Play);
     }
 }

@@ -2,22 +2,23 @@
 //! legality (R9.3, E46, E47), the Campaign window (R9.4) and simultaneous damage (R9.5, E48).
 
 use super::decision::{DecisionKind, Opt};
-use super::state::{glog, Cid, Game, Inst};
+use super::trace::glog;
+use super::state::{Cid, Game, Inst};
 use crate::cards::Static;
 
 impl Game<'_> {
     pub fn can_start_campaign(&self, p: usize) -> bool {
         // scenario tests set readiness by hand: look at the board there
-        self.players[p].campaigns < self.db.rules.campaigns_per_turn as u8
-            && self.round_mods.max_attackers.is_none_or(|n| n > 0)
-            && if self.full_checks { self.players[p].play.iter().any(|&c| self.can_attack(c)) } else { self.players[p].able > 0 }
+        self.state.players[p].campaigns < self.db.rules.campaigns_per_turn as u8
+            && self.state.round_mods.max_attackers.is_none_or(|n| n > 0)
+            && if self.hooks.full_checks { self.state.players[p].play.iter().any(|&c| self.can_attack(c)) } else { self.cache.able[p] > 0 }
     }
 
     /// Blockers a Propaganda attacker needs against `defender`.
     fn propaganda_need(&self, defender: usize) -> usize {
         let mut need = self.db.rules.propaganda_min_blockers;
-        for &c in &self.players[defender].play {
-            if !self.inst[c as usize].is(Inst::F_STATIC) {
+        for &c in &self.state.players[defender].play {
+            if !self.state.inst[c as usize].is(Inst::F_STATIC) {
                 continue;
             }
             for s in &self.def(c).statics {
@@ -30,13 +31,13 @@ impl Game<'_> {
     }
 
     fn solo_blocker(&self, c: Cid) -> bool {
-        self.inst[c as usize].is(Inst::F_STATIC) && self.def(c).statics.iter().any(|s| matches!(s, Static::BlocksPropagandaAlone))
+        self.state.inst[c as usize].is(Inst::F_STATIC) && self.def(c).statics.iter().any(|s| matches!(s, Static::BlocksPropagandaAlone))
     }
 
     fn blockers_of(&self, a: Cid) -> (usize, bool) {
         let mut n = 0;
         let mut solo = false;
-        for &(b, x) in &self.campaign.blocks {
+        for &(b, x) in &self.state.campaign.blocks {
             if x == a {
                 n += 1;
                 solo |= self.solo_blocker(b);
@@ -47,65 +48,65 @@ impl Game<'_> {
 
     /// Run the whole Campaign for the active player.
     pub fn campaign(&mut self) {
-        let p = self.active;
-        self.players[p].campaigns += 1;
+        let p = self.state.active;
+        self.state.players[p].campaigns += 1;
         self.invalidate_attackers();
-        self.campaign.active = true;
-        self.campaign.attackers.clear();
-        self.campaign.blocks.clear();
-        self.campaign.blocked.clear();
+        self.state.campaign.active = true;
+        self.state.campaign.attackers.clear();
+        self.state.campaign.blocks.clear();
+        self.state.campaign.blocked.clear();
         // Step 1: attackers (at least one, E44)
         // "at most N Figures may attack" (Veszélyhelyzet): N = 0 means none may
-        let max = self.round_mods.max_attackers.map_or(usize::MAX, |n| n.max(0) as usize);
+        let max = self.state.round_mods.max_attackers.map_or(usize::MAX, |n| n.max(0) as usize);
         // the Figures that can attack, in play order: declaring changes nothing else, so
         // the list only loses each declared attacker
-        let mut able = std::mem::take(&mut self.scratch_cards);
+        let mut able = std::mem::take(&mut self.scratch.cards);
         able.clear();
-        able.extend(self.players[p].play.iter().copied().filter(|&c| self.can_attack(c)));
+        able.extend(self.state.players[p].play.iter().copied().filter(|&c| self.can_attack(c)));
         loop {
-            if self.campaign.attackers.len() >= max {
+            if self.state.campaign.attackers.len() >= max {
                 break;
             }
-            self.opts.clear();
+            self.scratch.opts.clear();
             for &c in &able {
-                for q in 1..self.n {
-                    let q = (p + q) % self.n;
-                    if self.players[q].alive {
-                        self.opts.push(Opt::Attack(c, q as u8));
+                for q in 1..self.state.n {
+                    let q = (p + q) % self.state.n;
+                    if self.state.players[q].alive {
+                        self.scratch.opts.push(Opt::Attack(c, q as u8));
                     }
                 }
             }
-            if self.opts.is_empty() {
+            if self.scratch.opts.is_empty() {
                 break;
             }
-            if !self.campaign.attackers.is_empty() {
-                self.opts.push(Opt::Done);
+            if !self.state.campaign.attackers.is_empty() {
+                self.scratch.opts.push(Opt::Done);
             }
             match self.decide(p, DecisionKind::Attackers) {
                 Opt::Attack(c, q) => {
                     able.retain(|&x| x != c);
                     self.set_exhausted(c, true);
-                    self.campaign.attackers.push((c, q));
+                    self.state.campaign.attackers.push((c, q));
                     // attacking changes the stats of the attackers only (Lone counts them all)
                     self.invalidate_attackers();
-                    self.players[p].attacks += 1;
+                    self.state.players[p].attacks += 1;
                     glog!(self, "  {} attacks P{q}", self.name(c));
                 }
                 _ => break,
             }
         }
-        self.scratch_cards = able;
+        self.scratch.cards = able;
         // Step 2: blocks, attacked players in turn order after the active player (E46, E75)
-        for i in 1..self.n {
-            let d = (p + i) % self.n;
-            if self.players[d].alive && self.campaign.attackers.iter().any(|a| a.1 as usize == d) {
+        for i in 1..self.state.n {
+            let d = (p + i) % self.state.n;
+            if self.state.players[d].alive && self.state.campaign.attackers.iter().any(|a| a.1 as usize == d) {
                 self.declare_blocks(d);
             }
         }
-        let mut blocked = std::mem::take(&mut self.campaign.blocked);
+        let mut blocked = std::mem::take(&mut self.state.campaign.blocked);
         blocked.clear();
-        blocked.extend(self.campaign.attackers.iter().map(|a| a.0).filter(|&a| self.campaign.blocks.iter().any(|b| b.1 == a)));
-        self.campaign.blocked = blocked;
+        blocked.extend(self.state.campaign.attackers.iter().map(|a| a.0).filter(|&a| self.state.campaign.blocks.iter().any(|b| b.1 == a)));
+        self.state.campaign.blocked = blocked;
         // Step 3: Campaign window, led by the attacker
         self.window(p);
         if self.halted() {
@@ -120,35 +121,35 @@ impl Game<'_> {
 
     /// Forget the memoised stats of every current attacker.
     pub(crate) fn invalidate_attackers(&self) {
-        for &(a, _) in &self.campaign.attackers {
-            self.stat_memo[a as usize].set((0, 0, 0));
+        for &(a, _) in &self.state.campaign.attackers {
+            self.forget_stats(a);
         }
     }
 
     fn end_campaign(&mut self) {
         // attackers lose "while attacking" bonuses: recheck Credibility
-        self.damaged = true;
+        self.cache.damaged = true;
         self.invalidate_attackers();
-        self.campaign.active = false;
-        self.campaign.attackers.clear();
-        self.campaign.blocks.clear();
-        self.campaign.blocked.clear();
+        self.state.campaign.active = false;
+        self.state.campaign.attackers.clear();
+        self.state.campaign.blocks.clear();
+        self.state.campaign.blocked.clear();
     }
 
     /// Defender `d` declares all blocks at once (legal declarations only).
     fn declare_blocks(&mut self, d: usize) {
         let need = self.propaganda_need(d);
         // ready Figures not blocking yet, in play order (each block removes its blocker)
-        let mut free = std::mem::take(&mut self.scratch_cards);
+        let mut free = std::mem::take(&mut self.scratch.cards);
         free.clear();
-        free.extend(self.players[d].play.iter().copied().filter(|&b| {
-            self.inst[b as usize].is(Inst::F_FIGURE) && !self.inst[b as usize].exhausted && !self.campaign.blocks.iter().any(|x| x.0 == b)
+        free.extend(self.state.players[d].play.iter().copied().filter(|&b| {
+            self.state.inst[b as usize].is(Inst::F_FIGURE) && !self.state.inst[b as usize].exhausted && !self.state.campaign.blocks.iter().any(|x| x.0 == b)
         }));
         loop {
-            self.opts.clear();
+            self.scratch.opts.clear();
             // an incomplete Propaganda block must be completed first
             let mut forced: Option<Cid> = None;
-            for &(a, q) in &self.campaign.attackers {
+            for &(a, q) in &self.state.campaign.attackers {
                 if q as usize == d && self.has_propaganda(a) {
                     let (n, solo) = self.blockers_of(a);
                     if n > 0 && n < need && !solo {
@@ -157,7 +158,7 @@ impl Game<'_> {
                     }
                 }
             }
-            for &(a, q) in self.campaign.attackers.iter() {
+            for &(a, q) in self.state.campaign.attackers.iter() {
                 if q as usize != d || self.unblockable(a) {
                     continue;
                 }
@@ -171,48 +172,48 @@ impl Game<'_> {
                     if prop && !self.solo_blocker(b) && free.len() < need {
                         continue;
                     }
-                    self.opts.push(Opt::Block(b, a));
+                    self.scratch.opts.push(Opt::Block(b, a));
                 }
             }
             if forced.is_none() {
-                self.opts.push(Opt::Done);
+                self.scratch.opts.push(Opt::Done);
             }
-            if self.opts.is_empty() {
+            if self.scratch.opts.is_empty() {
                 // cannot happen: a forced block always has enough free blockers
                 break;
             }
             match self.decide(d, DecisionKind::Blocks) {
                 Opt::Block(b, a) => {
                     glog!(self, "  {} blocks {}", self.name(b), self.name(a));
-                    self.campaign.blocks.push((b, a));
+                    self.state.campaign.blocks.push((b, a));
                     free.retain(|&x| x != b);
                 }
                 _ => break,
             }
         }
-        self.scratch_cards = free;
+        self.scratch.cards = free;
     }
 
     /// R9.5.1: all combat damage at once.
     fn combat_damage(&mut self) {
-        let p = self.active;
-        let extra = self.round_mods.unblocked_extra_damage;
-        let mut dmg_to_figs = std::mem::take(&mut self.scratch_damage);
+        let p = self.state.active;
+        let extra = self.state.round_mods.unblocked_extra_damage;
+        let mut dmg_to_figs = std::mem::take(&mut self.scratch.damage);
         dmg_to_figs.clear();
         let mut dmg_to_players = [0i32; 4];
-        let mut blockers = std::mem::take(&mut self.scratch_cards);
-        for k in 0..self.campaign.attackers.len() {
-            let (a, q) = self.campaign.attackers[k];
-            if !self.in_play(a) || self.controller(a) != p || !self.players[q as usize].alive {
+        let mut blockers = std::mem::take(&mut self.scratch.cards);
+        for k in 0..self.state.campaign.attackers.len() {
+            let (a, q) = self.state.campaign.attackers[k];
+            if !self.in_play(a) || self.controller(a) != p || !self.state.players[q as usize].alive {
                 continue;
             }
             let inf = self.influence(a).max(0);
             blockers.clear();
-            blockers.extend(self.campaign.blocks.iter().filter(|b| b.1 == a).map(|b| b.0).filter(|&b| self.in_play(b) && self.controller(b) == q as usize));
+            blockers.extend(self.state.campaign.blocks.iter().filter(|b| b.1 == a).map(|b| b.0).filter(|&b| self.in_play(b) && self.controller(b) == q as usize));
             for &b in &blockers {
                 dmg_to_figs.push((a, self.influence(b).max(0)));
             }
-            if self.campaign.blocked.contains(&a) {
+            if self.state.campaign.blocked.contains(&a) {
                 match blockers.len() {
                     0 => {}
                     1 => dmg_to_figs.push((blockers[0], inf)),
@@ -222,9 +223,9 @@ impl Game<'_> {
                         // can field more than 32 Figures); allocated only for multi-blocks
                         let mut split = vec![0i16; blockers.len()];
                         for _ in 0..inf {
-                            self.opts.clear();
+                            self.scratch.opts.clear();
                             for &b in &blockers {
-                                self.opts.push(Opt::Card(b));
+                                self.scratch.opts.push(Opt::Card(b));
                             }
                             if let Opt::Card(b) = self.decide(p, DecisionKind::DivideDamage) {
                                 // unwrap: the options offered were exactly Opt::Card(b) for b in blockers
@@ -244,14 +245,12 @@ impl Game<'_> {
         for &(c, n) in &dmg_to_figs {
             if n > 0 {
                 glog!(self, "  {} takes {n} combat damage", self.name(c));
-                self.inst[c as usize].damage = self.inst[c as usize].damage.saturating_add(n);
-                self.damaged = true;
-                self.wounded.push(c);
+                self.damage_card(c, n);
             }
         }
-        self.scratch_damage = dmg_to_figs;
-        self.scratch_cards = blockers;
-        for q in 0..self.n {
+        self.scratch.damage = dmg_to_figs;
+        self.scratch.cards = blockers;
+        for q in 0..self.state.n {
             if dmg_to_players[q] > 0 {
                 glog!(self, "  P{q} takes {} combat damage", dmg_to_players[q]);
                 self.lose_support(q, dmg_to_players[q], p as i32);

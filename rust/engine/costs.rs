@@ -2,7 +2,8 @@
 //! abilities (E22, E25). Payment is automatic: the payer uses the pool first, then Bases,
 //! then resource abilities of Institutions and Figures, keeping flexible sources for last.
 
-use super::state::{glog, Cid, Game, Inst, Zone};
+use super::trace::glog;
+use super::state::{Cid, Game, Inst};
 use crate::cards::Cost;
 
 /// A cost change: increases add generic, reductions cut only generic and never below 0.
@@ -15,17 +16,17 @@ impl Game<'_> {
     /// Cost to play card `c` from `p`'s hand (Defector, Alaptörvény, Pegasus-botrány).
     #[inline(always)]
     pub fn play_cost(&self, p: usize, c: Cid) -> Cost {
-        let i = &self.inst[c as usize];
+        let i = &self.state.inst[c as usize];
         let mut red = 0;
         let mut inc = 0;
         if i.defector > 0 && self.opponents(p).any(|q| self.board_count(q).institutions > 0) {
             red += i.defector as i16;
         }
         if i.is(Inst::F_INSTITUTION) {
-            red += self.round_mods.institution_cost_reduction;
+            red += self.state.round_mods.institution_cost_reduction;
         }
         if i.is(Inst::F_REACTION) {
-            inc += self.round_mods.reaction_cost_increase;
+            inc += self.state.round_mods.reaction_cost_increase;
         }
         adjust(i.cost, inc, red)
     }
@@ -33,25 +34,25 @@ impl Game<'_> {
     /// Cost to recruit a Newsfeed card (NOlimpia, Rekordinfláció, Alaptörvény).
     #[inline]
     pub fn recruit_cost(&self, c: Cid) -> Cost {
-        let i = &self.inst[c as usize];
-        let delta = self.round_mods.recruit_cost_delta;
-        let red = if i.is(Inst::F_INSTITUTION) { self.round_mods.institution_cost_reduction } else { 0 } - delta.min(0);
+        let i = &self.state.inst[c as usize];
+        let delta = self.state.round_mods.recruit_cost_delta;
+        let red = if i.is(Inst::F_INSTITUTION) { self.state.round_mods.institution_cost_reduction } else { 0 } - delta.min(0);
         adjust(i.cost, delta.max(0), red)
     }
 
     /// Cost of `p`'s basic Exposé against `target` (R10.3.1, Médiatörvény, Közmédia).
     pub fn expose_cost(&self, target: usize) -> Cost {
-        let inc = self.round_mods.expose_cost_increase + self.board_count(target).expose_tax;
+        let inc = self.state.round_mods.expose_cost_increase + self.board_count(target).expose_tax;
         adjust(self.db.rules.expose_cost, inc, 0)
     }
 
     pub fn swap_cost(&self) -> Cost {
-        adjust(self.db.rules.swap_cost, self.round_mods.swap_cost_increase, 0)
+        adjust(self.db.rules.swap_cost, self.state.round_mods.swap_cost_increase, 0)
     }
 
     /// Card `c` as a ready resource source: (its resource or None = any, units).
     fn source_usable(&self, c: Cid) -> Option<(Option<usize>, i16)> {
-        let i = &self.inst[c as usize];
+        let i = &self.state.inst[c as usize];
         if i.exhausted || i.source < 0 {
             return None;
         }
@@ -65,9 +66,9 @@ impl Game<'_> {
     /// Units available: per resource (pool + fixed sources) and "any" units.
     #[inline]
     pub fn available(&self, p: usize) -> ([i16; 3], i16) {
-        let pl = &self.players[p];
+        let pl = &self.state.players[p];
         // scenario tests set readiness by hand: count afresh there
-        let acc = if self.full_checks { self.count_ready(p) } else { pl.ready };
+        let acc = if self.hooks.full_checks { self.count_ready(p) } else { self.cache.ready[p] };
         let lane = |k: u32| (acc >> (16 * k)) as u16 as i16;
         ([pl.pool[0] + lane(0), pl.pool[1] + lane(1), pl.pool[2] + lane(2)], lane(3))
     }
@@ -77,15 +78,15 @@ impl Game<'_> {
     /// card without a source has 0 units, so its masked lane gets nothing).
     pub fn count_ready(&self, p: usize) -> u64 {
         let mut acc: u64 = 0;
-        for &c in &self.players[p].play {
-            acc = acc.wrapping_add(Self::ready_word(&self.inst[c as usize]));
+        for &c in &self.state.players[p].play {
+            acc = acc.wrapping_add(Self::ready_word(&self.state.inst[c as usize]));
         }
         acc
     }
 
     /// The Figures of `p` that could attack now, counted afresh (see `Player::able`).
     pub fn count_able(&self, p: usize) -> u16 {
-        self.players[p].play.iter().map(|&c| Self::able(&self.inst[c as usize])).sum()
+        self.state.players[p].play.iter().map(|&c| Self::able(&self.state.inst[c as usize])).sum()
     }
 
     #[inline(always)]
@@ -97,40 +98,6 @@ impl Game<'_> {
     #[inline(always)]
     pub(crate) fn able(i: &Inst) -> u16 {
         ((i.flags & (Inst::F_FIGURE | Inst::F_CANT_ATTACK) == Inst::F_FIGURE) & Self::source_ready(i)) as u16
-    }
-
-    /// Take card `c` out of its controller's ready units and attackers (before a change),
-    /// when in play.
-    #[inline]
-    pub(crate) fn ready_out(&mut self, c: Cid) {
-        let i = &self.inst[c as usize];
-        if i.zone == Zone::Play {
-            let (w, a) = (Self::ready_word(i), Self::able(i));
-            let pl = &mut self.players[i.controller as usize];
-            pl.ready = pl.ready.wrapping_sub(w);
-            pl.able = pl.able.wrapping_sub(a);
-        }
-    }
-
-    /// Put card `c` back into its controller's ready units and attackers (after a
-    /// change), when in play.
-    #[inline]
-    pub(crate) fn ready_in(&mut self, c: Cid) {
-        let i = &self.inst[c as usize];
-        if i.zone == Zone::Play {
-            let (w, a) = (Self::ready_word(i), Self::able(i));
-            let pl = &mut self.players[i.controller as usize];
-            pl.ready = pl.ready.wrapping_add(w);
-            pl.able = pl.able.wrapping_add(a);
-        }
-    }
-
-    /// Exhaust or ready a card, keeping the ready units in step.
-    #[inline]
-    pub fn set_exhausted(&mut self, c: Cid, v: bool) {
-        self.ready_out(c);
-        self.inst[c as usize].exhausted = v;
-        self.ready_in(c);
     }
 
     /// The card's source could be exhausted now (ignoring whether it has one).
@@ -176,7 +143,7 @@ impl Game<'_> {
         if r.is_none() && n > 1 {
             // "choose … for each" (Matolcsy György): one unit for `want`, then the cost's
             // unpaid pips, the rest for `want`
-            let pool = &mut self.players[p].pool;
+            let pool = &mut self.state.players[p].pool;
             pool[res] += 1;
             let mut left = n - 1;
             for q in 0..3 {
@@ -186,7 +153,7 @@ impl Game<'_> {
             }
             pool[res] += left;
         } else {
-            self.players[p].pool[res] += n;
+            self.state.players[p].pool[res] += n;
         }
     }
 
@@ -207,10 +174,10 @@ impl Game<'_> {
             return;
         }
         glog!(self, "  P{p} pays {}", cost.braces());
-        let mut src = std::mem::take(&mut self.scratch_src);
+        let mut src = std::mem::take(&mut self.scratch.sources);
         src.clear();
-        for &c in &self.players[p].play {
-            let i = &self.inst[c as usize];
+        for &c in &self.state.players[p].play {
+            let i = &self.state.inst[c as usize];
             // branch-free: push, then keep only a ready source
             src.push((c, i.source as u8, i.src_rank));
             let keep = (i.source >= 0) & Self::source_ready(i);
@@ -218,7 +185,7 @@ impl Game<'_> {
             src.truncate(n);
         }
         self.pay_from(p, cost, &mut src);
-        self.scratch_src = src;
+        self.scratch.sources = src;
     }
 
     fn pay_from(&mut self, p: usize, cost: Cost, src: &mut [(Cid, u8, u8)]) {
@@ -227,10 +194,10 @@ impl Game<'_> {
         for r in 0..3 {
             let mut need = cost.pips[r];
             while need > 0 {
-                let in_pool = self.players[p].pool[r];
+                let in_pool = self.state.players[p].pool[r];
                 if in_pool > 0 {
                     let take = need.min(in_pool);
-                    self.players[p].pool[r] -= take;
+                    self.state.players[p].pool[r] -= take;
                     need -= take;
                     continue;
                 }
@@ -263,11 +230,11 @@ impl Game<'_> {
         // `fixed` = pool + ready single-resource sources, kept up to date as we go
         let (mut fixed, _) = self.available(p);
         while need > 0 {
-            let pool = self.players[p].pool;
+            let pool = self.state.players[p].pool;
             // unwrap: the range 0..3 is not empty
             let r = (0..3).max_by_key(|&r| pool[r]).unwrap();
             if pool[r] > 0 {
-                self.players[p].pool[r] -= 1;
+                self.state.players[p].pool[r] -= 1;
                 fixed[r] -= 1;
                 need -= 1;
                 continue;
@@ -292,11 +259,11 @@ impl Game<'_> {
             let (c, s, _) = src[best];
             let want = if s < 3 { Some(s as usize) } else { None };
             // units of an "any" source now sit in the pool and count as fixed
-            let before = self.players[p].pool;
+            let before = self.state.players[p].pool;
             self.tap_card(p, c, want, [0; 3]);
             if s == 3 {
                 for r in 0..3 {
-                    fixed[r] += self.players[p].pool[r] - before[r];
+                    fixed[r] += self.state.players[p].pool[r] - before[r];
                 }
             }
         }

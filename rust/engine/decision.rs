@@ -69,44 +69,44 @@ impl<'a, 'db> SeatView<'a, 'db> {
         SeatView { g, seat }
     }
     pub fn n_players(&self) -> usize {
-        self.g.n
+        self.g.state.n
     }
     pub fn hand(&self) -> &[Cid] {
-        &self.g.players[self.seat].hand
+        &self.g.state.players[self.seat].hand
     }
     pub fn hand_size(&self, p: usize) -> usize {
-        self.g.players[p].hand.len()
+        self.g.state.players[p].hand.len()
     }
     pub fn deck_size(&self, p: usize) -> usize {
-        self.g.players[p].deck.len()
+        self.g.state.players[p].deck.len()
     }
     pub fn support(&self, p: usize) -> i32 {
-        self.g.players[p].support
+        self.g.state.players[p].support
     }
     pub fn scandal(&self, p: usize) -> i32 {
-        self.g.players[p].scandal
+        self.g.state.players[p].scandal
     }
     pub fn alive(&self, p: usize) -> bool {
-        self.g.players[p].alive
+        self.g.state.players[p].alive
     }
     pub fn in_play(&self, p: usize) -> &[Cid] {
-        &self.g.players[p].play
+        &self.g.state.players[p].play
     }
     pub fn oblivion(&self, p: usize) -> &[Cid] {
-        &self.g.players[p].oblivion
+        &self.g.state.players[p].oblivion
     }
     pub fn newsfeed_row(&self) -> &[Cid] {
-        &self.g.news_row
+        &self.g.state.news_row
     }
     pub fn active(&self) -> usize {
-        self.g.active
+        self.g.state.active
     }
     pub fn round(&self) -> u32 {
-        self.g.round
+        self.g.state.round
     }
     /// Card id of a card the seat can see; None for hidden cards.
     pub fn card_id(&self, c: Cid) -> Option<&'db str> {
-        let i = &self.g.inst[c as usize];
+        let i = &self.g.state.inst[c as usize];
         let visible = match i.zone {
             Zone::Hand => i.owner as usize == self.seat,
             Zone::Deck | Zone::NewsDeck | Zone::EventDeck => false,
@@ -121,19 +121,19 @@ impl<'a, 'db> SeatView<'a, 'db> {
     }
     /// State of a card in play: (controller, exhausted, damage, counters).
     pub fn in_play_state(&self, c: Cid) -> Option<(usize, bool, i16, i16)> {
-        let i = &self.g.inst[c as usize];
+        let i = &self.g.state.inst[c as usize];
         (i.zone == Zone::Play).then_some((i.controller as usize, i.exhausted, i.damage, i.counters))
     }
     /// A Figure in play (public information).
     #[inline]
     pub fn is_figure_in_play(&self, c: Cid) -> bool {
-        let i = &self.g.inst[c as usize];
+        let i = &self.g.state.inst[c as usize];
         i.zone == Zone::Play && i.is(super::state::Inst::F_FIGURE)
     }
     /// A ready (not exhausted) Figure in play.
     #[inline]
     pub fn is_ready_figure(&self, c: Cid) -> bool {
-        let i = &self.g.inst[c as usize];
+        let i = &self.g.state.inst[c as usize];
         i.zone == Zone::Play && i.is(super::state::Inst::F_FIGURE) && !i.exhausted
     }
     pub fn can_attack(&self, c: Cid) -> bool {
@@ -147,27 +147,27 @@ impl<'a, 'db> SeatView<'a, 'db> {
     }
     /// The Campaign in progress: (attacker, attacked seat) and (blocker, attacker).
     pub fn campaign(&self) -> CampaignView<'_> {
-        (&self.g.campaign.attackers, &self.g.campaign.blocks)
+        (&self.g.state.campaign.attackers, &self.g.state.campaign.blocks)
     }
     /// Action cards on the chain, bottom to top: (card, controller).
     pub fn chain(&self) -> impl Iterator<Item = (Cid, usize)> + '_ {
-        self.g.chain.iter().map(|it| (it.card, it.controller as usize))
+        self.g.state.chain.iter().map(|it| (it.card, it.controller as usize))
     }
     pub fn rules(&self) -> &'db crate::cards::Rules {
         &self.g.db.rules
     }
     pub fn pool(&self) -> [i16; 3] {
-        self.g.players[self.seat].pool
+        self.g.state.players[self.seat].pool
     }
     pub fn mulligans(&self) -> u8 {
-        self.g.players[self.seat].mulligans
+        self.g.state.players[self.seat].mulligans
     }
     pub fn turn(&self) -> u32 {
-        self.g.turn
+        self.g.state.turn
     }
     /// The card whose target is being chosen (for `DecisionKind::Target`).
     pub fn target_source(&self) -> Option<&'db crate::cards::CardDef> {
-        self.g.target_source.map(|c| self.g.def(c))
+        self.g.state.target_source.map(|c| self.g.def(c))
     }
     /// Cost of playing own hand card `c` now, with every change.
     pub fn play_cost(&self, c: Cid) -> crate::cards::Cost {
@@ -179,44 +179,44 @@ impl<'a, 'db> SeatView<'a, 'db> {
     /// The result depends only on what the seat can see and on `rng`.
     pub fn determinize(&self, rng: &mut crate::rng::Rng, policies: Vec<crate::bots::Policy>) -> Game<'db> {
         let mut g = self.g.clone();
-        g.log = None;
-        g.decisions = None;
-        g.check_invariants = false;
+        g.trace.log = None;
+        g.trace.decisions = None;
+        g.trace.check_invariants = false;
         g.policies = policies;
         let mut pool: Vec<Cid> = Vec::with_capacity(64);
-        for p in 0..g.n {
+        for p in 0..g.state.n {
             pool.clear();
             let hidden_hand = p != self.seat;
             if hidden_hand {
-                pool.extend_from_slice(&g.players[p].hand);
+                pool.extend_from_slice(&g.state.players[p].hand);
             }
-            pool.extend_from_slice(&g.players[p].deck);
+            pool.extend_from_slice(&g.state.players[p].deck);
             // canonical order first, so the arrangement of hidden cards cannot matter
-            pool.sort_unstable_by_key(|&c| (g.inst[c as usize].def, c));
+            pool.sort_unstable_by_key(|&c| (g.state.inst[c as usize].def, c));
             rng.shuffle(&mut pool);
-            let hn = if hidden_hand { g.players[p].hand.len() } else { 0 };
+            let hn = if hidden_hand { g.state.players[p].hand.len() } else { 0 };
             if hidden_hand {
                 for (i, &c) in pool[..hn].iter().enumerate() {
-                    g.players[p].hand[i] = c;
-                    g.inst[c as usize].zone = Zone::Hand;
+                    g.state.players[p].hand[i] = c;
+                    g.state.inst[c as usize].zone = Zone::Hand;
                 }
             }
-            let dn = g.players[p].deck.len();
+            let dn = g.state.players[p].deck.len();
             for (i, &c) in pool[hn..hn + dn].iter().enumerate() {
-                g.players[p].deck[i] = c;
-                g.inst[c as usize].zone = Zone::Deck;
+                g.state.players[p].deck[i] = c;
+                g.state.inst[c as usize].zone = Zone::Deck;
             }
         }
         g.recount_hands();
-        for deck in [&mut g.news_deck, &mut g.event_deck] {
+        for deck in [&mut g.state.news_deck, &mut g.state.event_deck] {
             deck.sort_unstable();
             rng.shuffle(deck);
         }
         // cards of the same definition are interchangeable: canonical instance order per def
-        g.rng_shuffle = crate::rng::Rng::new(rng.next_u64());
-        g.rng_events = crate::rng::Rng::new(rng.next_u64());
-        g.rng_dice = crate::rng::Rng::new(rng.next_u64());
-        g.forced_die = None;
+        g.state.rng_shuffle = crate::rng::Rng::new(rng.next_u64());
+        g.state.rng_events = crate::rng::Rng::new(rng.next_u64());
+        g.state.rng_dice = crate::rng::Rng::new(rng.next_u64());
+        g.hooks.forced_die = None;
         g
     }
     pub fn unity(&self, p: usize) -> bool {
@@ -231,34 +231,34 @@ impl<'a, 'db> SeatView<'a, 'db> {
 }
 
 impl Game<'_> {
-    /// Ask `seat`'s policy to choose among `self.opts`. A single option is taken without
+    /// Ask `seat`'s policy to choose among `self.scratch.opts`. A single option is taken without
     /// asking (R8.8, automatic pass).
     pub fn decide(&mut self, seat: usize, kind: DecisionKind) -> Opt {
-        debug_assert!(!self.opts.is_empty(), "no options for {kind:?}");
-        if self.opts.len() == 1 {
-            return self.opts[0];
+        debug_assert!(!self.scratch.opts.is_empty(), "no options for {kind:?}");
+        if self.scratch.opts.len() == 1 {
+            return self.scratch.opts[0];
         }
         // the random policy needs no view: answer in place
         if let crate::bots::Policy::Random(rng) = &mut self.policies[seat] {
-            let i = rng.below(self.opts.len());
-            return self.opts[i];
+            let i = rng.below(self.scratch.opts.len());
+            return self.scratch.opts[i];
         }
-        if let Some(d) = self.decisions.as_mut() {
-            d.push((seat as u8, kind, self.opts.clone()));
+        if let Some(d) = self.trace.decisions.as_mut() {
+            d.push((seat as u8, kind, self.scratch.opts.clone()));
         }
         let mut pol = std::mem::take(&mut self.policies[seat]);
         let i = {
             let view = SeatView::new(self, seat);
-            pol.choose(&view, kind, &self.opts)
+            pol.choose(&view, kind, &self.scratch.opts)
         };
         self.policies[seat] = pol;
-        if i >= self.opts.len() {
+        if i >= self.scratch.opts.len() {
             // a policy answered with something not offered: recorded, never applied
-            if self.invariant_error.is_none() {
-                self.invariant_error = Some(format!("seat {seat} answered option {i} of {} ({kind:?})", self.opts.len()));
+            if self.trace.invariant_error.is_none() {
+                self.trace.invariant_error = Some(format!("seat {seat} answered option {i} of {} ({kind:?})", self.scratch.opts.len()));
             }
-            return self.opts[0];
+            return self.scratch.opts[0];
         }
-        self.opts[i]
+        self.scratch.opts[i]
     }
 }

@@ -2,7 +2,8 @@
 //! abilities, and every `Effect` of the vocabulary.
 
 use super::decision::{DecisionKind, Opt};
-use super::state::{glog, Cid, Game, Inst, Tgt, Zone};
+use super::trace::glog;
+use super::state::{Cid, Game, Inst, Tgt, Zone};
 use crate::cards::{Ability, ActivationCost, Effect, TargetKind, Trigger};
 
 impl Game<'_> {
@@ -11,17 +12,17 @@ impl Game<'_> {
         match kind {
             TargetKind::None => f(Opt::NoTarget),
             TargetKind::Opponent => {
-                for q in 1..self.n {
-                    let q = (p + q) % self.n;
-                    if self.players[q].alive {
+                for q in 1..self.state.n {
+                    let q = (p + q) % self.state.n;
+                    if self.state.players[q].alive {
                         f(Opt::Player(q as u8));
                     }
                 }
             }
             TargetKind::Figure | TargetKind::OtherFigureOptional | TargetKind::FigureOrInstitution | TargetKind::InstitutionOptional => {
-                for q in 0..self.n {
-                    for &c in &self.players[q].play {
-                        let it = &self.inst[c as usize];
+                for q in 0..self.state.n {
+                    for &c in &self.state.players[q].play {
+                        let it = &self.state.inst[c as usize];
                         let fig = it.is(Inst::F_FIGURE);
                         let inst = it.is(Inst::F_INSTITUTION);
                         let ok = match kind {
@@ -40,14 +41,14 @@ impl Game<'_> {
                 }
             }
             TargetKind::OwnFigure | TargetKind::OtherOwnFigure => {
-                for &c in &self.players[p].play {
-                    if self.inst[c as usize].is(Inst::F_FIGURE) && !(kind == TargetKind::OtherOwnFigure && c == source) {
+                for &c in &self.state.players[p].play {
+                    if self.state.inst[c as usize].is(Inst::F_FIGURE) && !(kind == TargetKind::OtherOwnFigure && c == source) {
                         f(Opt::Card(c));
                     }
                 }
             }
             TargetKind::Action => {
-                for it in &self.chain {
+                for it in &self.state.chain {
                     if it.card != source {
                         f(Opt::Card(it.card));
                     }
@@ -56,27 +57,27 @@ impl Game<'_> {
         }
     }
 
-    /// Fill `self.opts` with the legal targets.
+    /// Fill `self.scratch.opts` with the legal targets.
     pub fn target_options(&mut self, p: usize, kind: TargetKind, source: Cid) {
-        let mut opts = std::mem::take(&mut self.opts);
+        let mut opts = std::mem::take(&mut self.scratch.opts);
         opts.clear();
         self.for_each_target(p, kind, source, |o| opts.push(o));
-        self.opts = opts;
+        self.scratch.opts = opts;
     }
 
     /// Whether `kind` has a legal target (optional targets always do).
     pub fn has_target(&self, p: usize, kind: TargetKind, source: Cid) -> bool {
-        let fig = |c: Cid| self.inst[c as usize].is(Inst::F_FIGURE);
-        let inst = |c: Cid| self.inst[c as usize].is(Inst::F_INSTITUTION);
-        let any_in_play = |f: &dyn Fn(Cid) -> bool| (0..self.n).any(|q| self.players[q].play.iter().any(|&c| f(c)));
+        let fig = |c: Cid| self.state.inst[c as usize].is(Inst::F_FIGURE);
+        let inst = |c: Cid| self.state.inst[c as usize].is(Inst::F_INSTITUTION);
+        let any_in_play = |f: &dyn Fn(Cid) -> bool| (0..self.state.n).any(|q| self.state.players[q].play.iter().any(|&c| f(c)));
         match kind {
             TargetKind::None | TargetKind::OtherFigureOptional | TargetKind::InstitutionOptional => true,
-            TargetKind::Opponent => (1..self.n).any(|i| self.players[(p + i) % self.n].alive),
+            TargetKind::Opponent => (1..self.state.n).any(|i| self.state.players[(p + i) % self.state.n].alive),
             TargetKind::Figure => any_in_play(&fig),
             TargetKind::FigureOrInstitution => any_in_play(&|c| fig(c) || inst(c)),
-            TargetKind::OwnFigure => self.players[p].play.iter().any(|&c| fig(c)),
-            TargetKind::OtherOwnFigure => self.players[p].play.iter().any(|&c| fig(c) && c != source),
-            TargetKind::Action => self.chain.iter().any(|it| it.card != source),
+            TargetKind::OwnFigure => self.state.players[p].play.iter().any(|&c| fig(c)),
+            TargetKind::OtherOwnFigure => self.state.players[p].play.iter().any(|&c| fig(c) && c != source),
+            TargetKind::Action => self.state.chain.iter().any(|it| it.card != source),
         }
     }
 
@@ -86,10 +87,10 @@ impl Game<'_> {
             return Some(Tgt::None);
         }
         self.target_options(p, kind, source);
-        if self.opts.is_empty() {
+        if self.scratch.opts.is_empty() {
             return None;
         }
-        self.target_source = Some(source);
+        self.state.target_source = Some(source);
         let t = match self.decide(p, DecisionKind::Target) {
             Opt::Player(q) => Tgt::Player(q),
             Opt::Card(c) => Tgt::Card(c),
@@ -105,7 +106,7 @@ impl Game<'_> {
 
     /// A card as a target in the log: its name and where it is.
     fn target_label(&self, c: Cid) -> String {
-        let i = &self.inst[c as usize];
+        let i = &self.state.inst[c as usize];
         match i.zone {
             Zone::Chain => format!("{} (P{}'s, on the chain)", self.name(c), i.controller),
             _ => format!("{} (P{}'s)", self.name(c), i.controller),
@@ -116,10 +117,10 @@ impl Game<'_> {
     pub fn target_valid(&self, kind: TargetKind, t: Tgt) -> bool {
         match t {
             Tgt::None => true,
-            Tgt::Player(q) => self.players[q as usize].alive,
+            Tgt::Player(q) => self.state.players[q as usize].alive,
             Tgt::Card(c) => {
                 if kind == TargetKind::Action {
-                    self.inst[c as usize].zone == Zone::Chain
+                    self.state.inst[c as usize].zone == Zone::Chain
                 } else {
                     self.in_play(c)
                 }
@@ -131,7 +132,7 @@ impl Game<'_> {
     pub fn run_triggers(&mut self, c: Cid, p: usize, t: Trigger) {
         let d = self.def(c);
         for ab in d.abilities.iter().filter(|a| a.trigger == t) {
-            if self.outcome.is_some() {
+            if self.state.outcome.is_some() {
                 return;
             }
             let Some(tgt) = self.choose_target(p, ab.target, c) else { continue };
@@ -141,8 +142,8 @@ impl Game<'_> {
 
     /// "Whenever you put a Base into play" (Magyar Péter).
     pub fn base_played_triggers(&mut self, p: usize) {
-        for i in 0..self.players[p].play.len() {
-            let c = self.players[p].play[i];
+        for i in 0..self.state.players[p].play.len() {
+            let c = self.state.players[p].play[i];
             if self.def(c).has_base_played {
                 self.run_triggers(c, p, Trigger::BasePlayed);
             }
@@ -161,7 +162,7 @@ impl Game<'_> {
         }
         let p = self.controller(c);
         if ab.cost == ActivationCost::Exhaust
-            && (self.inst[c as usize].exhausted || (d.ctype.is_figure() && self.summoning_sick(c))) {
+            && (self.state.inst[c as usize].exhausted || (d.ctype.is_figure() && self.summoning_sick(c))) {
                 return false;
             }
         if !self.condition(p, ab.condition) {
@@ -196,11 +197,11 @@ impl Game<'_> {
         let tcard = if let Tgt::Card(c) = tgt { Some(c) } else { None };
         let tplayer = if let Tgt::Player(q) = tgt { Some(q as usize) } else { None };
         match ab.effect {
-            Effect::AddResource { res, n } => self.players[p].pool[res] += n,
-            Effect::AddAnyResources { n } => self.players[p].pool[crate::cards::M] += n,
+            Effect::AddResource { res, n } => self.state.players[p].pool[res] += n,
+            Effect::AddAnyResources { n } => self.state.players[p].pool[crate::cards::M] += n,
             Effect::RemoveScandal { n } => self.remove_scandal(p, n as i32),
             Effect::RemoveAllScandal => {
-                let s = self.players[p].scandal;
+                let s = self.state.players[p].scandal;
                 self.remove_scandal(p, s)
             }
             Effect::GainSupport { n } => self.gain_support(p, n as i32),
@@ -216,8 +217,8 @@ impl Game<'_> {
                 }
             }
             Effect::EachOpponentLosesSupport { n } => {
-                for i in 1..self.n {
-                    let q = (p + i) % self.n;
+                for i in 1..self.state.n {
+                    let q = (p + i) % self.state.n;
                     self.lose_support(q, n as i32, p as i32);
                 }
             }
@@ -228,9 +229,7 @@ impl Game<'_> {
             }
             Effect::Damage { n } => {
                 if let Some(c) = tcard {
-                    self.inst[c as usize].damage = self.inst[c as usize].damage.saturating_add(n);
-                    self.damaged = true;
-                    self.wounded.push(c);
+                    self.damage_card(c, n);
                     glog!(self, "  {} takes {n} damage", self.name(c));
                 }
             }
@@ -242,8 +241,7 @@ impl Game<'_> {
             }
             Effect::GrantPropaganda => {
                 if let Some(c) = tcard {
-                    self.inst[c as usize].eot_propaganda = true;
-                    self.eot_touched = true;
+                    self.until_end_of_turn(c, |i| i.eot_propaganda = true);
                 }
             }
             Effect::ReturnToHand { controller_scandal } => {
@@ -258,8 +256,8 @@ impl Game<'_> {
             }
             Effect::Neutralize => {
                 if let Some(c) = tcard {
-                    if let Some(i) = self.chain.iter().position(|it| it.card == c) {
-                        self.chain.remove(i);
+                    if let Some(i) = self.state.chain.iter().position(|it| it.card == c) {
+                        self.state.chain.remove(i);
                         glog!(self, "  {} is Neutralized", self.name(c));
                         self.to_graveyard(c);
                     }
@@ -281,33 +279,30 @@ impl Game<'_> {
             }
             Effect::SympathySelf { n } => self.add_counters(source, n),
             Effect::SympathyEach { n } => {
-                for i in 0..self.players[p].play.len() {
-                    let c = self.players[p].play[i];
+                for i in 0..self.state.players[p].play.len() {
+                    let c = self.state.players[p].play[i];
                     self.add_counters(c, n);
                 }
             }
             Effect::PumpByOpponentScandal { max } => {
                 if let Some(c) = tcard {
-                    let x = self.opponents(p).map(|q| self.players[q].scandal).max().unwrap_or(0).min(max as i32) as i16;
-                    self.inst[c as usize].eot_influence += x;
-                    self.inst[c as usize].eot_credibility += x;
-                    self.eot_touched = true;
-                    self.stat_memo[c as usize].set((0, 0, 0));
+                    let x = self.opponents(p).map(|q| self.state.players[q].scandal).max().unwrap_or(0).min(max as i32) as i16;
+                    self.until_end_of_turn(c, |i| {
+                        i.eot_influence += x;
+                        i.eot_credibility += x;
+                    });
                     glog!(self, "  {} gets +{x}/+{x}", self.name(c));
                 }
             }
             Effect::Rally { influence, credibility } => {
-                self.eot_touched = true;
-                for i in 0..self.players[p].play.len() {
-                    let c = self.players[p].play[i];
+                for i in 0..self.state.players[p].play.len() {
+                    let c = self.state.players[p].play[i];
                     if self.ctype(c).is_figure() {
-                        self.ready_out(c);
-                        let it = &mut self.inst[c as usize];
-                        it.eot_influence += influence;
-                        it.eot_credibility += credibility;
-                        self.stat_memo[c as usize].set((0, 0, 0));
-                        it.eot_momentum = true;
-                        self.ready_in(c);
+                        self.until_end_of_turn(c, |it| {
+                            it.eot_influence += influence;
+                            it.eot_credibility += credibility;
+                            it.eot_momentum = true;
+                        });
                     }
                 }
             }
@@ -318,9 +313,9 @@ impl Game<'_> {
             Effect::CreateTokens { token, n } => self.create_tokens(p, token, n as i32),
             Effect::Defect { n } => self.defect(p, source, n as i32),
             Effect::DieRoll(t) => {
-                let roll = match self.forced_die {
+                let roll = match self.hooks.forced_die {
                     Some(r) => r as i16,
-                    None => self.rng_dice.below(6) as i16 + 1,
+                    None => self.state.rng_dice.below(6) as i16 + 1,
                 };
                 glog!(self, "  {} rolls {roll}", self.name(source));
                 if roll <= t.self_max {
@@ -352,8 +347,8 @@ impl Game<'_> {
     /// Create up to `n` token cards of kind `token` under `p`'s control (E3: limited supply).
     pub fn create_tokens(&mut self, p: usize, token: u16, n: i32) {
         for _ in 0..n {
-            let Some(i) = self.token_box.iter().position(|&c| self.inst[c as usize].def == token) else { return };
-            let c = self.token_box.remove(i);
+            let Some(i) = self.state.token_box.iter().position(|&c| self.state.inst[c as usize].def == token) else { return };
+            let c = self.state.token_box.remove(i);
             glog!(self, "  P{p} creates {}", self.name(c));
             self.enter_play(c, p);
         }
@@ -361,15 +356,15 @@ impl Game<'_> {
 
     /// Simicska Lajos: at 4+ Scandal his owner loses him to the opponent with most Support.
     fn defect(&mut self, p: usize, c: Cid, n: i32) {
-        if !self.in_play(c) || self.inst[c as usize].owner as usize != p || self.controller(c) != p {
+        if !self.in_play(c) || self.state.inst[c as usize].owner as usize != p || self.controller(c) != p {
             return;
         }
-        if self.players[p].scandal < n {
+        if self.state.players[p].scandal < n {
             return;
         }
         let mut best: Option<usize> = None;
         for q in self.opponents(p) {
-            if best.is_none_or(|b| self.players[q].support > self.players[b].support) {
+            if best.is_none_or(|b| self.state.players[q].support > self.state.players[b].support) {
                 best = Some(q);
             }
         }

@@ -1,55 +1,56 @@
 //! Events (R12): the procedure in the start player's Wake (E63, E64) and Event effects (E65).
 
 use super::decision::{DecisionKind, Opt};
-use super::state::{glog, Game, RoundMods, Zone};
+use super::trace::glog;
+use super::state::{Game, RoundMods, Zone};
 use crate::cards::{Effect, RoundMod, Trigger};
 
 impl Game<'_> {
     /// R12.6: flip an Event, rotate the Newsfeed, apply the Event.
     pub fn event_procedure(&mut self) {
         // one Event a round (R12.1): a second flip in the same round breaks an invariant
-        if self.check_invariants && self.invariant_error.is_none() && self.event_round == self.round {
-            self.invariant_error = Some(format!("turn {}: a second Event procedure in round {}", self.turn, self.round));
+        if self.trace.check_invariants && self.trace.invariant_error.is_none() && self.state.event_round == self.state.round {
+            self.trace.invariant_error = Some(format!("turn {}: a second Event procedure in round {}", self.state.turn, self.state.round));
         }
-        self.event_round = self.round;
+        self.state.event_round = self.state.round;
         // (1) reshuffle the discard pile if the deck is empty
-        if self.event_deck.is_empty() && !self.event_discard.is_empty() {
-            let mut d = std::mem::take(&mut self.event_discard);
+        if self.state.event_deck.is_empty() && !self.state.event_discard.is_empty() {
+            let mut d = std::mem::take(&mut self.state.event_discard);
             for &c in &d {
-                self.inst[c as usize].zone = Zone::EventDeck;
+                self.state.inst[c as usize].zone = Zone::EventDeck;
             }
-            self.rng_events.shuffle(&mut d);
-            self.event_deck = d;
+            self.state.rng_events.shuffle(&mut d);
+            self.state.event_deck = d;
             glog!(self, "The Event discard pile is shuffled into a new Event deck");
         }
         // (2)+(3) flip; the previous Event goes to the discard pile and its round effect ends
-        let new = self.event_deck.pop();
-        if let Some(old) = self.event_in_force.take() {
-            self.inst[old as usize].zone = Zone::EventDiscard;
-            self.event_discard.push(old);
+        let new = self.state.event_deck.pop();
+        if let Some(old) = self.state.event_in_force.take() {
+            self.state.inst[old as usize].zone = Zone::EventDiscard;
+            self.state.event_discard.push(old);
             glog!(self, "  {} goes to the Event discard pile", self.name(old));
         }
         // round modifiers touch only attacking Figures' stats, and no Campaign is under way
         // during the Event procedure, so no memoised stats change here
-        debug_assert!(!self.campaign.active);
-        self.round_mods = RoundMods::default();
+        debug_assert!(!self.state.campaign.active);
+        self.state.round_mods = RoundMods::default();
         // (4) the leftmost Newsfeed card goes to the bottom of the Newsfeed deck; refill
-        if !self.news_row.is_empty() {
-            let c = self.news_row.remove(0);
-            self.inst[c as usize].zone = Zone::NewsDeck;
-            self.news_deck.insert(0, c);
+        if !self.state.news_row.is_empty() {
+            let c = self.state.news_row.remove(0);
+            self.state.inst[c as usize].zone = Zone::NewsDeck;
+            self.state.news_deck.insert(0, c);
             glog!(self, "  Newsfeed rotation: {} goes to the bottom of the Newsfeed deck", self.name(c));
         }
         self.refill_row();
         // (5) the new Event
         if let Some(e) = new {
-            self.inst[e as usize].zone = Zone::EventInForce;
-            self.event_in_force = Some(e);
+            self.state.inst[e as usize].zone = Zone::EventInForce;
+            self.state.event_in_force = Some(e);
             glog!(self, "Event: {}", self.name(e));
             let d = self.def(e);
             for ab in d.abilities.iter().filter(|a| a.trigger == Trigger::Event) {
                 self.event_effect(&ab.effect);
-                if self.outcome.is_some() {
+                if self.state.outcome.is_some() {
                     return;
                 }
             }
@@ -60,8 +61,8 @@ impl Game<'_> {
 
     /// Players in turn order from the start player (E65).
     fn event_order(&self) -> impl Iterator<Item = usize> + '_ {
-        let s = self.start_player;
-        (0..self.n).map(move |i| (s + i) % self.n).filter(move |&q| self.players[q].alive)
+        let s = self.state.start_player;
+        (0..self.state.n).map(move |i| (s + i) % self.state.n).filter(move |&q| self.state.players[q].alive)
     }
 
     pub fn event_effect(&mut self, e: &Effect) {
@@ -76,12 +77,12 @@ impl Game<'_> {
         match *e {
             Effect::AllGainSupport { n } => order.for_each(|q| self.gain_support(q, n as i32)),
             Effect::LowestSupportGainSupport { n } => {
-                let low = self.players.iter().filter(|p| p.alive).map(|p| p.support).min().unwrap_or(0);
-                order.filter(|&q| self.players[q].support == low).collect::<Vec<_>>().into_iter().for_each(|q| self.gain_support(q, n as i32));
+                let low = self.state.players.iter().filter(|p| p.alive).map(|p| p.support).min().unwrap_or(0);
+                order.filter(|&q| self.state.players[q].support == low).collect::<Vec<_>>().into_iter().for_each(|q| self.gain_support(q, n as i32));
             }
             Effect::AllGainScandal { n } => order.for_each(|q| self.gain_scandal(q, n as i32)),
             Effect::MostInstitutionsGainScandal { n, min } => {
-                let most = (0..self.n).filter(|&q| self.players[q].alive).map(|q| self.institutions(q)).max().unwrap_or(0);
+                let most = (0..self.state.n).filter(|&q| self.state.players[q].alive).map(|q| self.institutions(q)).max().unwrap_or(0);
                 if most >= min as i32 {
                     let who: Vec<usize> = order.filter(|&q| self.institutions(q) == most).collect();
                     who.into_iter().for_each(|q| self.gain_scandal(q, n as i32));
@@ -94,31 +95,31 @@ impl Game<'_> {
                 }
             }
             Effect::RefreshNewsfeed => {
-                let row = std::mem::take(&mut self.news_row);
+                let row = std::mem::take(&mut self.state.news_row);
                 for c in row {
-                    self.inst[c as usize].zone = Zone::NewsDeck;
-                    self.news_deck.insert(0, c);
+                    self.state.inst[c as usize].zone = Zone::NewsDeck;
+                    self.state.news_deck.insert(0, c);
                     glog!(self, "  {} goes to the bottom of the Newsfeed deck", self.name(c));
                 }
                 self.refill_row();
             }
             Effect::AllDraw { n } => order.for_each(|q| self.draw(q, n as i32)),
             Effect::MostScandalLoseSupport { n, min } => {
-                let most = self.players.iter().filter(|p| p.alive).map(|p| p.scandal).max().unwrap_or(0);
+                let most = self.state.players.iter().filter(|p| p.alive).map(|p| p.scandal).max().unwrap_or(0);
                 if most >= min as i32 {
-                    let who: Vec<usize> = order.filter(|&q| self.players[q].scandal == most).collect();
+                    let who: Vec<usize> = order.filter(|&q| self.state.players[q].scandal == most).collect();
                     who.into_iter().for_each(|q| self.lose_support(q, n as i32, -1));
                 }
             }
             Effect::AllSympathy { n } => {
                 for q in order {
-                    self.opts.clear();
-                    for &c in &self.players[q].play {
-                        if self.db.def(self.inst[c as usize].def).ctype.is_figure() {
-                            self.opts.push(Opt::Card(c));
+                    self.scratch.opts.clear();
+                    for &c in &self.state.players[q].play {
+                        if self.db.def(self.state.inst[c as usize].def).ctype.is_figure() {
+                            self.scratch.opts.push(Opt::Card(c));
                         }
                     }
-                    if !self.opts.is_empty() {
+                    if !self.scratch.opts.is_empty() {
                         if let Opt::Card(c) = self.decide(q, DecisionKind::Target) {
                             self.add_counters(c, n);
                         }
@@ -126,7 +127,7 @@ impl Game<'_> {
                 }
             }
             Effect::Round(m) => {
-                let r = &mut self.round_mods;
+                let r = &mut self.state.round_mods;
                 match m {
                     RoundMod::ExposeCostIncrease(n) => r.expose_cost_increase += n,
                     RoundMod::InstitutionCostReduction(n) => r.institution_cost_reduction += n,

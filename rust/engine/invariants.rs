@@ -7,7 +7,7 @@ use crate::cards::Faction;
 
 impl Game<'_> {
     pub fn invariants(&self) -> Result<(), String> {
-        let n = self.inst.len();
+        let n = self.state.inst.len();
         let mut seen = vec![0u8; n];
         let mut mark = |c: Cid, z: Zone, what: &str| -> Result<(), String> {
             let i = c as usize;
@@ -15,39 +15,39 @@ impl Game<'_> {
                 return Err(format!("{what}: card instance {i} does not exist"));
             }
             seen[i] += 1;
-            if self.inst[i].zone != z {
-                return Err(format!("{} is listed in {what} but its zone is {:?}", self.name(c), self.inst[i].zone));
+            if self.state.inst[i].zone != z {
+                return Err(format!("{} is listed in {what} but its zone is {:?}", self.name(c), self.state.inst[i].zone));
             }
             Ok(())
         };
-        for (p, pl) in self.players.iter().enumerate() {
+        for (p, pl) in self.state.players.iter().enumerate() {
             for &c in &pl.deck {
                 mark(c, Zone::Deck, "a deck")?;
             }
             for &c in &pl.hand {
                 mark(c, Zone::Hand, "a hand")?;
             }
-            if !self.full_checks && pl.able != self.count_able(p) {
-                return Err(format!("P{p} has {} Figures counted able to attack, {} on its board", pl.able, self.count_able(p)));
+            if !self.hooks.full_checks && self.cache.able[p] != self.count_able(p) {
+                return Err(format!("P{p} has {} Figures counted able to attack, {} on its board", self.cache.able[p], self.count_able(p)));
             }
-            if !self.full_checks && pl.ready != self.count_ready(p) {
-                return Err(format!("P{p}'s counted ready resources {:x} differ from its board {:x}", pl.ready, self.count_ready(p)));
+            if !self.hooks.full_checks && self.cache.ready[p] != self.count_ready(p) {
+                return Err(format!("P{p}'s counted ready resources {:x} differ from its board {:x}", self.cache.ready[p], self.count_ready(p)));
             }
-            let cached = self.board_count[p].get();
-            if cached.gen == pl.board_gen && !self.full_checks && cached != self.tally_board(p) {
+            let cached = self.cache.board_count[p].get();
+            if cached.gen == self.cache.player_gen[p] && !self.hooks.full_checks && cached != self.tally_board(p) {
                 return Err(format!("P{p}'s cached board counts {cached:?} are stale: {:?}", self.tally_board(p)));
             }
-            let reactions = pl.hand.iter().filter(|&&c| self.inst[c as usize].is(Inst::F_REACTION)).count();
-            if reactions != pl.reactions as usize {
-                return Err(format!("P{p} holds {reactions} Reactions but {} are counted", pl.reactions));
+            let reactions = pl.hand.iter().filter(|&&c| self.state.inst[c as usize].is(Inst::F_REACTION)).count();
+            if reactions != self.cache.reactions[p] as usize {
+                return Err(format!("P{p} holds {reactions} Reactions but {} are counted", self.cache.reactions[p]));
             }
             for &c in &pl.oblivion {
                 mark(c, Zone::Oblivion, "an Oblivion")?;
             }
             for &c in &pl.play {
                 mark(c, Zone::Play, "play")?;
-                if self.inst[c as usize].controller as usize != p {
-                    return Err(format!("{} is in P{p}'s play but controlled by {}", self.name(c), self.inst[c as usize].controller));
+                if self.state.inst[c as usize].controller as usize != p {
+                    return Err(format!("{} is in P{p}'s play but controlled by {}", self.name(c), self.state.inst[c as usize].controller));
                 }
                 if !pl.alive {
                     return Err(format!("eliminated P{p} still controls {}", self.name(c)));
@@ -59,37 +59,37 @@ impl Game<'_> {
             if pl.pool.iter().any(|&x| x < 0) {
                 return Err(format!("P{p} has a negative resource pool {:?}", pl.pool));
             }
-            if pl.alive && pl.support <= 0 && self.outcome.is_none() {
+            if pl.alive && pl.support <= 0 && self.state.outcome.is_none() {
                 return Err(format!("P{p} is in the game with Support {}", pl.support));
             }
             for &c in pl.deck.iter().chain(&pl.hand).chain(&pl.oblivion) {
-                if self.inst[c as usize].owner as usize != p {
-                    return Err(format!("{} is in P{p}'s private zones but owned by {}", self.name(c), self.inst[c as usize].owner));
+                if self.state.inst[c as usize].owner as usize != p {
+                    return Err(format!("{} is in P{p}'s private zones but owned by {}", self.name(c), self.state.inst[c as usize].owner));
                 }
             }
         }
-        for &c in &self.news_row {
+        for &c in &self.state.news_row {
             mark(c, Zone::NewsRow, "the Newsfeed row")?;
         }
-        for &c in &self.news_deck {
+        for &c in &self.state.news_deck {
             mark(c, Zone::NewsDeck, "the Newsfeed deck")?;
         }
-        for &c in &self.event_deck {
+        for &c in &self.state.event_deck {
             mark(c, Zone::EventDeck, "the Event deck")?;
         }
-        for &c in &self.event_discard {
+        for &c in &self.state.event_discard {
             mark(c, Zone::EventDiscard, "the Event discard pile")?;
         }
-        if let Some(c) = self.event_in_force {
+        if let Some(c) = self.state.event_in_force {
             mark(c, Zone::EventInForce, "the Event in force")?;
         }
-        for &c in &self.token_box {
+        for &c in &self.state.token_box {
             mark(c, Zone::Box, "the box")?;
         }
-        for &c in &self.removed {
+        for &c in &self.state.removed {
             mark(c, Zone::Removed, "removed from the game")?;
         }
-        for it in &self.chain {
+        for it in &self.state.chain {
             mark(it.card, Zone::Chain, "the chain")?;
         }
         for (i, &k) in seen.iter().enumerate() {
@@ -97,7 +97,7 @@ impl Game<'_> {
                 return Err(format!("{} (instance {i}) is in {k} zones", self.name(i as Cid)));
             }
         }
-        for (i, it) in self.inst.iter().enumerate() {
+        for (i, it) in self.state.inst.iter().enumerate() {
             if it.damage < 0 || it.counters < 0 {
                 return Err(format!("{} has damage {} counters {}", self.name(i as Cid), it.damage, it.counters));
             }
@@ -106,18 +106,18 @@ impl Game<'_> {
                 return Err(format!("{} was removed from the game but is ownerless", self.name(i as Cid)));
             }
         }
-        if self.outcome.is_none() {
-            for pl in &self.players {
+        if self.state.outcome.is_none() {
+            for pl in &self.state.players {
                 for &c in &pl.play {
-                    if self.inst[c as usize].is(super::state::Inst::F_FIGURE) && self.inst[c as usize].damage >= self.credibility(c) {
-                        return Err(format!("{} has damage {} >= Credibility {} after a state check", self.name(c), self.inst[c as usize].damage, self.credibility(c)));
+                    if self.state.inst[c as usize].is(super::state::Inst::F_FIGURE) && self.state.inst[c as usize].damage >= self.credibility(c) {
+                        return Err(format!("{} has damage {} >= Credibility {} after a state check", self.name(c), self.state.inst[c as usize].damage, self.credibility(c)));
                     }
                 }
             }
         }
         let size = self.db.rules.newsfeed_row_size as usize;
-        if self.news_row.len() < size && !self.news_deck.is_empty() {
-            return Err(format!("the Newsfeed row has {} cards while the Newsfeed deck has {}", self.news_row.len(), self.news_deck.len()));
+        if self.state.news_row.len() < size && !self.state.news_deck.is_empty() {
+            return Err(format!("the Newsfeed row has {} cards while the Newsfeed deck has {}", self.state.news_row.len(), self.state.news_deck.len()));
         }
         Ok(())
     }

@@ -1,5 +1,21 @@
 //! The Kétharmad rules engine (rules.md R1–R17). Plain Rust, no PyO3.
 //!
+//! A `Game` holds one concept per part, each in its own file:
+//! - `state::State`: the rules state (players and their zones, card instances, the Newsfeed
+//!   and Event decks, chain, Campaign, turn and round, random streams, outcome): everything
+//!   that decides what happens next. `Game::state()` reads it.
+//! - `caches::Caches`: values derived from the state for speed (board generations, memoised
+//!   stats, board counts, ready resources, dirty hints). The module documents the protocol
+//!   and holds the few card mutations that keep it (`damage_card`, `until_end_of_turn`,
+//!   `set_exhausted`, `board_changed` …).
+//! - `scratch::Scratch`: reusable buffers (decision options, attacker lists, payments),
+//!   meaningless between actions.
+//! - `trace::Trace`: recorders (log, decisions, plays, invariant checking); `glog!`.
+//! - `hooks::TestHooks`: test switches (a fixed die, full checks).
+//! - the seats' policies (which the step API of issue 12 moves out of the engine).
+//!
+//! Fields are crate-private; effect code changes cards only through the rules functions.
+//!
 //! Where things happen:
 //! - `state`: zones, card instances, players, moving cards between zones
 //! - `setup`: shuffles, opening hands, mulligans (R3)
@@ -15,22 +31,28 @@
 //! - `checks`: state checks, elimination, Voter takeover, end of game (R14, R15)
 //! - `invariants`: whole-state consistency checks used by tests and the fuzzer
 //! - `decision`: the options offered to policies and what a seat may see
+//! - `scenario` (tests only, feature `scenario`): build a position by hand, script answers
 
+pub mod caches;
 pub mod checks;
 pub mod combat;
 pub mod costs;
 pub mod decision;
 pub mod effects;
 pub mod events;
+pub mod hooks;
 pub mod invariants;
 pub mod newsfeed;
 pub mod priority;
+#[cfg(any(test, feature = "scenario"))]
 pub mod scenario;
+pub mod scratch;
 pub mod scandal;
 pub mod setup;
 pub mod state;
 pub mod stats;
+pub mod trace;
 pub mod turn;
 
 pub use decision::{DecisionKind, Opt, SeatView};
-pub use state::{Cid, EndReason, Game, GameConfig, Inst, Outcome, Player, Zone};
+pub use state::{Cid, EndReason, Game, GameConfig, Inst, Outcome, Player, State, Zone};

@@ -1,27 +1,28 @@
 //! The Newsfeed row and Recruit (R11).
 
-use super::state::{glog, Cid, Game, Inst, Zone};
+use super::trace::glog;
+use super::state::{Cid, Game, Inst, Zone};
 
 impl Game<'_> {
     /// Refill the row from the top of the Newsfeed deck (E58, E59).
     pub fn refill_row(&mut self) {
         let size = self.db.rules.newsfeed_row_size as usize;
-        while self.news_row.len() < size {
-            let Some(c) = self.news_deck.pop() else { break };
-            self.inst[c as usize].zone = Zone::NewsRow;
-            self.news_row.push(c);
+        while self.state.news_row.len() < size {
+            let Some(c) = self.state.news_deck.pop() else { break };
+            self.state.inst[c as usize].zone = Zone::NewsRow;
+            self.state.news_row.push(c);
             glog!(self, "  Newsfeed row: {} is turned face up", self.name(c));
         }
     }
 
     pub fn can_recruit(&self, p: usize, c: Cid) -> bool {
-        self.players[p].recruits < self.db.rules.recruits_per_turn as u8 && self.can_pay(p, self.recruit_cost(c)) && self.recruit_extra_ok(p, c)
+        self.state.players[p].recruits < self.db.rules.recruits_per_turn as u8 && self.can_pay(p, self.recruit_cost(c)) && self.recruit_extra_ok(p, c)
     }
 
     /// A recruited Action needs what playing it needs (a target, a Figure to Sacrifice).
     #[inline(always)]
     pub(crate) fn recruit_extra_ok(&self, p: usize, c: Cid) -> bool {
-        self.inst[c as usize].flags & (Inst::F_SACRIFICE_CAST | Inst::F_NEEDS_TARGET) == 0 || self.can_play_extra(p, c)
+        self.state.inst[c as usize].flags & (Inst::F_SACRIFICE_CAST | Inst::F_NEEDS_TARGET) == 0 || self.can_play_extra(p, c)
     }
 
     /// Recruit (E60): pay, the card enters play under `p`'s control, the row is refilled. A
@@ -29,13 +30,13 @@ impl Game<'_> {
     /// main priority and afterwards to the bottom of the Newsfeed deck (E61).
     pub fn recruit(&mut self, p: usize, c: Cid) {
         let cost = self.recruit_cost(c);
-        self.players[p].recruits += 1;
+        self.state.players[p].recruits += 1;
         self.record_play(p, c);
         // unwrap: Recruit is offered only for cards in the row (turn.rs), and paying does not change it
-        let i = self.news_row.iter().position(|&x| x == c).expect("not in row");
-        self.news_row.remove(i);
+        let i = self.state.news_row.iter().position(|&x| x == c).expect("not in row");
+        self.state.news_row.remove(i);
         glog!(self, "P{p} recruits {}", self.name(c));
-        if self.inst[c as usize].is(Inst::F_ACTION) {
+        if self.state.inst[c as usize].is(Inst::F_ACTION) {
             self.cast_action(p, c, cost);
         } else {
             self.pay(p, cost);

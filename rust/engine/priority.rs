@@ -2,7 +2,8 @@
 //! automatic passing (E43).
 
 use super::decision::{DecisionKind, Opt};
-use super::state::{glog, ChainItem, Cid, Game, Inst, Tgt, Zone};
+use super::trace::glog;
+use super::state::{ChainItem, Cid, Game, Inst, Tgt, Zone};
 use crate::cards::{TargetKind, Trigger};
 
 impl Game<'_> {
@@ -16,7 +17,7 @@ impl Game<'_> {
     /// conditions (Sacrifice to cast, a required target) branch.
     #[inline(always)]
     pub fn can_play_from_hand_with(&self, p: usize, c: Cid, in_window: bool, avail: ([i16; 3], i16)) -> bool {
-        let it = &self.inst[c as usize];
+        let it = &self.state.inst[c as usize];
         // Bases are played as Bases; Events and tokens are never in hand
         let kind = (it.flags & (Inst::F_FIGURE | Inst::F_INSTITUTION | Inst::F_ACTION) != 0)
             & !it.is(Inst::F_BASE)
@@ -31,7 +32,7 @@ impl Game<'_> {
     /// The rare extra conditions of playing `c`: a Figure to Sacrifice, a legal target.
     #[inline(never)]
     pub(crate) fn can_play_extra(&self, p: usize, c: Cid) -> bool {
-        let it = &self.inst[c as usize];
+        let it = &self.state.inst[c as usize];
         if it.is(Inst::F_SACRIFICE_CAST) && self.figure_count(p) == 0 {
             return false;
         }
@@ -52,7 +53,7 @@ impl Game<'_> {
     pub fn play_card(&mut self, p: usize, c: Cid) {
         let d = self.def(c);
         self.take_from_hand(p, c);
-        self.players[p].cards_played += 1;
+        self.state.players[p].cards_played += 1;
         self.record_play(p, c);
         glog!(self, "P{p} plays {}", d.name);
         if d.ctype.is_action() {
@@ -78,9 +79,9 @@ impl Game<'_> {
             }
             self.pay(p, cost);
             if d.sacrifice_to_cast {
-                self.opts.clear();
+                self.scratch.opts.clear();
                 for f in self.figures(p).collect::<smallvec_like::Buf>().iter() {
-                    self.opts.push(Opt::Card(*f));
+                    self.scratch.opts.push(Opt::Card(*f));
                 }
                 if let Opt::Card(f) = self.decide(p, DecisionKind::Sacrifice) {
                     glog!(self, "  P{p} sacrifices {}", self.name(f));
@@ -88,15 +89,15 @@ impl Game<'_> {
                     self.state_check();
                 }
             }
-            self.inst[c as usize].zone = Zone::Chain;
-            self.inst[c as usize].controller = p as i8;
-            self.chain.push(ChainItem { card: c, controller: p as u8, targets });
+            self.state.inst[c as usize].zone = Zone::Chain;
+            self.state.inst[c as usize].controller = p as i8;
+            self.state.chain.push(ChainItem { card: c, controller: p as u8, targets });
         }
     }
 
     /// Resolve the top card of the chain (R8.2, R13.3.1 fizzling, R10.1.1 Scandal N).
     pub fn resolve_top(&mut self) {
-        let Some(it) = self.chain.pop() else { return };
+        let Some(it) = self.state.chain.pop() else { return };
         let c = it.card;
         let p = it.controller as usize;
         let d = self.def(c);
@@ -112,20 +113,20 @@ impl Game<'_> {
         }
         if targeted > 0 && gone == targeted {
             glog!(self, "  {} does nothing: its targets are gone", d.name);
-        } else if self.players[p].alive {
+        } else if self.state.players[p].alive {
             glog!(self, "  {} resolves", d.name);
             if d.kw.scandal > 0 {
                 self.gain_scandal(p, d.kw.scandal as i32);
             }
             for (i, ab) in d.abilities.iter().filter(|a| a.trigger == Trigger::Resolve).enumerate() {
-                if self.outcome.is_some() {
+                if self.state.outcome.is_some() {
                     break;
                 }
                 let t = if i < 4 { it.targets[i] } else { Tgt::None };
                 self.do_effect(p, c, ab, t);
             }
         }
-        if self.inst[c as usize].zone == Zone::Chain {
+        if self.state.inst[c as usize].zone == Zone::Chain {
             self.to_graveyard(c);
         }
         self.state_check();
@@ -133,8 +134,7 @@ impl Game<'_> {
 
     /// Fill `opts` with `p`'s responses in a window; false if only passing is possible.
     fn respond_options(&mut self, p: usize) -> bool {
-        let pl = &self.players[p];
-        let has_reaction = pl.reactions > 0;
+        let has_reaction = self.cache.reactions[p] > 0;
         let has_instant = self.board_count(p).flags & Inst::F_INSTANT != 0;
         if !has_reaction && !has_instant {
             return false;
@@ -142,12 +142,12 @@ impl Game<'_> {
         let mut found: smallvec_like::Buf = Default::default();
         let avail = if has_reaction { self.available(p) } else { ([0; 3], 0) };
         if has_reaction {
-            for i in 0..self.players[p].hand.len() {
-                let c = self.players[p].hand[i];
-                if !self.inst[c as usize].is(Inst::F_REACTION) {
+            for i in 0..self.state.players[p].hand.len() {
+                let c = self.state.players[p].hand[i];
+                if !self.state.inst[c as usize].is(Inst::F_REACTION) {
                     continue;
                 }
-                let dup = found.iter().any(|&x| self.inst[x as usize].def == self.inst[c as usize].def);
+                let dup = found.iter().any(|&x| self.state.inst[x as usize].def == self.state.inst[c as usize].def);
                 if !dup && self.can_play_from_hand_with(p, c, true, avail) {
                     found.push(c);
                 }
@@ -156,9 +156,9 @@ impl Game<'_> {
         let mut acts: [(Cid, u8); 8] = [(0, 0); 8];
         let mut na = 0;
         if has_instant {
-            for i in 0..self.players[p].play.len() {
-                let c = self.players[p].play[i];
-                if !self.inst[c as usize].is(Inst::F_INSTANT) {
+            for i in 0..self.state.players[p].play.len() {
+                let c = self.state.players[p].play[i];
+                if !self.state.inst[c as usize].is(Inst::F_INSTANT) {
                     continue;
                 }
                 let nab = self.def(c).abilities.len();
@@ -173,13 +173,13 @@ impl Game<'_> {
         if found.is_empty() && na == 0 {
             return false;
         }
-        self.opts.clear();
-        self.opts.push(Opt::Pass);
+        self.scratch.opts.clear();
+        self.scratch.opts.push(Opt::Pass);
         for &c in found.iter() {
-            self.opts.push(Opt::Play(c));
+            self.scratch.opts.push(Opt::Play(c));
         }
         for &(c, a) in &acts[..na] {
-            self.opts.push(Opt::Activate(c, a));
+            self.scratch.opts.push(Opt::Activate(c, a));
         }
         true
     }
@@ -200,7 +200,7 @@ impl Game<'_> {
                 if guard > 200 {
                     break;
                 }
-                if self.players[p].alive {
+                if self.state.players[p].alive {
                     if self.respond_options(p) {
                         match self.decide(p, DecisionKind::Respond) {
                             Opt::Play(c) => {
@@ -220,9 +220,9 @@ impl Game<'_> {
                         passes += 1;
                     }
                 }
-                p = if p + 1 == self.n { 0 } else { p + 1 };
+                p = if p + 1 == self.state.n { 0 } else { p + 1 };
             }
-            if self.chain.is_empty() || self.halted() {
+            if self.state.chain.is_empty() || self.halted() {
                 return;
             }
             self.resolve_top();

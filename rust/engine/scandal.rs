@@ -2,29 +2,30 @@
 //! every Exposé (basic and cards'), Outrage, Border Closure's cuts.
 
 use super::decision::{DecisionKind, Opt};
-use super::state::{glog, Game, Inst};
+use super::trace::glog;
+use super::state::{Game, Inst};
 use crate::cards::Static;
 
 impl Game<'_> {
     /// `p` gains `n` Scandal (nothing stops a gain). Triggers Outrage of `p`'s opponents.
     pub fn gain_scandal(&mut self, p: usize, n: i32) {
-        if n <= 0 || !self.players[p].alive {
+        if n <= 0 || !self.state.players[p].alive {
             return;
         }
-        self.players[p].scandal += n;
-        glog!(self, "  P{p} gains {n} Scandal (now {})", self.players[p].scandal);
+        self.state.players[p].scandal += n;
+        glog!(self, "  P{p} gains {n} Scandal (now {})", self.state.players[p].scandal);
         // Outrage: the first time in each turn that any of q's opponents gains Scandal, each
         // Outrage Figure q controls at that moment gets its counters (a Figure that enters
         // later in the turn waits for the next turn's first gain)
-        let turn = self.turn;
+        let turn = self.state.turn;
         let k = self.db.rules.outrage_sympathy as i16;
-        for q in 0..self.n {
-            if q == p || !self.players[q].alive || self.players[q].outrage_turn == turn {
+        for q in 0..self.state.n {
+            if q == p || !self.state.players[q].alive || self.state.players[q].outrage_turn == turn {
                 continue;
             }
-            self.players[q].outrage_turn = turn;
-            for i in 0..self.players[q].play.len() {
-                let c = self.players[q].play[i];
+            self.state.players[q].outrage_turn = turn;
+            for i in 0..self.state.players[q].play.len() {
+                let c = self.state.players[q].play[i];
                 if self.def(c).kw.outrage {
                     glog!(self, "  Outrage: {}", self.name(c));
                     self.add_counters(c, k);
@@ -38,34 +39,34 @@ impl Game<'_> {
         if n <= 0 || self.border_closed_for(p) {
             return;
         }
-        let s = &mut self.players[p].scandal;
+        let s = &mut self.state.players[p].scandal;
         *s = (*s - n).max(0);
-        glog!(self, "  P{p} removes Scandal (now {})", self.players[p].scandal);
+        glog!(self, "  P{p} removes Scandal (now {})", self.state.players[p].scandal);
     }
 
     /// `p` gains `n` Support; Border Closure stops it.
     pub fn gain_support(&mut self, p: usize, n: i32) {
-        if n <= 0 || !self.players[p].alive || self.border_closed_for(p) {
+        if n <= 0 || !self.state.players[p].alive || self.border_closed_for(p) {
             return;
         }
-        self.players[p].support += n;
-        glog!(self, "  P{p} gains {n} Support (now {})", self.players[p].support);
+        self.state.players[p].support += n;
+        glog!(self, "  P{p} gains {n} Support (now {})", self.state.players[p].support);
     }
 
     /// `p` loses `n` Support, credited to seat `by` (-1 = nobody) for Voter takeover.
     pub fn lose_support(&mut self, p: usize, n: i32, by: i32) {
-        if n <= 0 || !self.players[p].alive {
+        if n <= 0 || !self.state.players[p].alive {
             return;
         }
-        self.players[p].support -= n;
-        self.last_reducer[p] = by as i8;
-        glog!(self, "  P{p} loses {n} Support (now {})", self.players[p].support);
+        self.state.players[p].support -= n;
+        self.state.last_reducer[p] = by as i8;
+        glog!(self, "  P{p} loses {n} Support (now {})", self.state.players[p].support);
     }
 
     /// The Scandal threshold in the Draw step (R10.2.1).
     pub fn scandal_threshold_check(&mut self, p: usize) {
         let r = &self.db.rules;
-        if self.players[p].scandal >= r.scandal_threshold {
+        if self.state.players[p].scandal >= r.scandal_threshold {
             let loss = r.scandal_threshold_loss;
             glog!(self, "  P{p} is at the Scandal threshold");
             self.lose_support(p, loss, -1);
@@ -75,18 +76,18 @@ impl Game<'_> {
     /// An Exposé by `performer` against `target` taking up to `n` (+ bonuses) Scandal
     /// (R10.3, R10.4, cards.md §2). `basic`: the basic Exposé (Stop Soros applies).
     pub fn expose(&mut self, performer: usize, target: usize, n: i32, basic: bool) {
-        if !self.players[target].alive {
+        if !self.state.players[target].alive {
             return;
         }
-        self.players[performer].exposes_total += 1;
+        self.state.players[performer].exposes_total += 1;
         // Jakab Péter: an Exposé against a player other than his controller begins with +1 Scandal
         let mut extra = 0;
-        for q in 0..self.n {
-            if !self.players[q].alive || q == target {
+        for q in 0..self.state.n {
+            if !self.state.players[q].alive || q == target {
                 continue;
             }
-            for &c in &self.players[q].play {
-                if !self.inst[c as usize].is(Inst::F_STATIC) {
+            for &c in &self.state.players[q].play {
+                if !self.state.inst[c as usize].is(Inst::F_STATIC) {
                     continue;
                 }
                 for s in &self.def(c).statics {
@@ -101,10 +102,10 @@ impl Game<'_> {
         }
         let mut max = n;
         if basic {
-            max += self.round_mods.basic_expose_bonus as i32;
+            max += self.state.round_mods.basic_expose_bonus as i32;
         }
-        for &c in &self.players[performer].play {
-            if !self.inst[c as usize].is(Inst::F_STATIC) {
+        for &c in &self.state.players[performer].play {
+            if !self.state.inst[c as usize].is(Inst::F_STATIC) {
                 continue;
             }
             for s in &self.def(c).statics {
@@ -115,13 +116,13 @@ impl Game<'_> {
                 }
             }
         }
-        let can = max.min(self.players[target].scandal).max(0);
+        let can = max.min(self.state.players[target].scandal).max(0);
         let k = if can == 0 {
             0
         } else {
-            self.opts.clear();
+            self.scratch.opts.clear();
             for a in (0..=can).rev() {
-                self.opts.push(Opt::Amount(a as u8));
+                self.scratch.opts.push(Opt::Amount(a as u8));
             }
             match self.decide(performer, DecisionKind::ExposeAmount) {
                 Opt::Amount(a) => a as i32,
@@ -130,7 +131,7 @@ impl Game<'_> {
         };
         glog!(self, "  P{performer} exposes P{target}: takes {k} Scandal");
         if k > 0 {
-            self.players[target].scandal -= k;
+            self.state.players[target].scandal -= k;
             let loss = k * self.db.rules.expose_loss_per_token;
             self.lose_support(target, loss, performer as i32);
         }

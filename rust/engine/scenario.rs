@@ -1,6 +1,11 @@
 //! Scenario helper for tests: build a game state directly (cards in hand, in play, Support,
 //! Scandal …) and script each seat's answers, then drive single actions or whole turns.
 //!
+//!
+//! Test scaffolding only: compiled for the crate's own tests and with the `scenario` feature
+//! (which the integration tests, benches and examples enable through the crate's
+//! dev-dependency on itself), never into the Python extension.
+//!
 //! ```ignore
 //! let db = scenario::db(&[]);
 //! let mut g = scenario::game(&db, &["ner", "tisza"]);
@@ -9,7 +14,8 @@
 //! ```
 
 use super::decision::Opt;
-use super::state::{Cid, Game, GameConfig, Zone};
+use super::hooks::TestHooks;
+use super::state::{Cid, Game, GameConfig, State, Zone};
 use crate::bots::Policy;
 use crate::cards::{build_db, load_raw, CardDb, ParamValue, FACTIONS};
 
@@ -31,22 +37,38 @@ pub fn game<'db>(db: &'db CardDb, factions: &[&str]) -> Game<'db> {
     let cfg = GameConfig { factions: f, seed: 1, start_player: Some(0) };
     let pol = (0..factions.len()).map(|_| Policy::Scripted(Default::default())).collect();
     let mut g = Game::new(db, &cfg, pol);
-    for p in 0..g.n {
-        g.players[p].support = db.rules.starting_support;
+    for p in 0..g.state.n {
+        g.state.players[p].support = db.rules.starting_support;
     }
     g.refill_row();
-    g.active = 0;
-    g.start_player = 0;
-    g.first_start_player = 0;
-    g.round = 1;
-    g.turn = 1;
-    g.first_turn_done = true;
+    g.state.active = 0;
+    g.state.start_player = 0;
+    g.state.first_start_player = 0;
+    g.state.round = 1;
+    g.state.turn = 1;
+    g.state.first_turn_done = true;
     // tests set damage by hand: state checks always scan every Figure
-    g.full_checks = true;
+    g.hooks.full_checks = true;
     g
 }
 
 impl Game<'_> {
+    /// The rules state, to edit by hand. Edits bypass the cache-keeping moves (`caches`): a
+    /// scenario game (`game`) sets `full_checks` so that every cache is recounted.
+    pub fn state_mut(&mut self) -> &mut State {
+        &mut self.state
+    }
+
+    /// Test switches (a fixed die, full checks).
+    pub fn hooks_mut(&mut self) -> &mut TestHooks {
+        &mut self.hooks
+    }
+
+    /// Forget the answers scripted for `seat` (and make it a scripted seat).
+    pub fn clear_script(&mut self, seat: usize) {
+        self.policies[seat] = Policy::Scripted(Default::default());
+    }
+
     /// Script the next answers of `seat`.
     pub fn script(&mut self, seat: usize, answers: &[Opt]) {
         match &mut self.policies[seat] {
@@ -69,23 +91,23 @@ impl Game<'_> {
     /// deck or the box. Panics if none is left.
     pub fn find_free(&mut self, seat: usize, id: &str) -> Cid {
         let d = self.db.index_of(id).unwrap_or_else(|| panic!("unknown card {id}"));
-        let is = |g: &Game, c: Cid| g.inst[c as usize].def == d;
-        if let Some(i) = self.players[seat].deck.iter().position(|&c| is(self, c)) {
-            return self.players[seat].deck.remove(i);
+        let is = |g: &Game, c: Cid| g.state.inst[c as usize].def == d;
+        if let Some(i) = self.state.players[seat].deck.iter().position(|&c| is(self, c)) {
+            return self.state.players[seat].deck.remove(i);
         }
-        if let Some(i) = self.news_deck.iter().position(|&c| is(self, c)) {
-            return self.news_deck.remove(i);
+        if let Some(i) = self.state.news_deck.iter().position(|&c| is(self, c)) {
+            return self.state.news_deck.remove(i);
         }
-        if let Some(i) = self.news_row.iter().position(|&c| is(self, c)) {
-            let c = self.news_row.remove(i);
+        if let Some(i) = self.state.news_row.iter().position(|&c| is(self, c)) {
+            let c = self.state.news_row.remove(i);
             self.refill_row();
             return c;
         }
-        if let Some(i) = self.event_deck.iter().position(|&c| is(self, c)) {
-            return self.event_deck.remove(i);
+        if let Some(i) = self.state.event_deck.iter().position(|&c| is(self, c)) {
+            return self.state.event_deck.remove(i);
         }
-        if let Some(i) = self.token_box.iter().position(|&c| is(self, c)) {
-            return self.token_box.remove(i);
+        if let Some(i) = self.state.token_box.iter().position(|&c| is(self, c)) {
+            return self.state.token_box.remove(i);
         }
         panic!("no free copy of {id} for seat {seat}")
     }
@@ -93,7 +115,7 @@ impl Game<'_> {
     /// Put a card into `seat`'s hand (from its deck).
     pub fn put_in_hand(&mut self, seat: usize, id: &str) -> Cid {
         let c = self.find_free(seat, id);
-        self.inst[c as usize].zone = Zone::Hand;
+        self.state.inst[c as usize].zone = Zone::Hand;
         self.hand_push(seat, c);
         c
     }
@@ -101,8 +123,8 @@ impl Game<'_> {
     /// Put a card on top of `seat`'s deck.
     pub fn put_on_deck(&mut self, seat: usize, id: &str) -> Cid {
         let c = self.find_free(seat, id);
-        self.inst[c as usize].zone = Zone::Deck;
-        self.players[seat].deck.push(c);
+        self.state.inst[c as usize].zone = Zone::Deck;
+        self.state.players[seat].deck.push(c);
         c
     }
 
@@ -116,16 +138,16 @@ impl Game<'_> {
 
     /// Card `c` (taken out of its zone by the caller) is in play for `seat`, quietly.
     fn place_in_play(&mut self, seat: usize, c: Cid) {
-        let seq = self.seq;
-        self.seq += 1;
-        let i = &mut self.inst[c as usize];
+        let seq = self.state.seq;
+        self.state.seq += 1;
+        let i = &mut self.state.inst[c as usize];
         i.zone = Zone::Play;
         i.controller = seat as i8;
         i.entered = seq;
-        self.players[seat].play.push(c);
+        self.state.players[seat].play.push(c);
         self.ready_in(c);
-        self.board_gen += 1;
-        self.players[seat].board_gen += 1;
+        self.cache.board_gen += 1;
+        self.cache.player_gen[seat] += 1;
     }
 
     /// Play a card into play the real way (enters play: Scandal N and triggers), free.
@@ -140,12 +162,12 @@ impl Game<'_> {
     pub fn add_bases(&mut self, seat: usize, res: usize, n: usize) -> Vec<Cid> {
         let mut out = Vec::new();
         for _ in 0..n {
-            let i = self.players[seat]
+            let i = self.state.players[seat]
                 .deck
                 .iter()
                 .position(|&c| self.def(c).produces == Some(res))
                 .unwrap_or_else(|| panic!("no Base of resource {res} left in seat {seat}'s deck"));
-            let c = self.players[seat].deck.remove(i);
+            let c = self.state.players[seat].deck.remove(i);
             self.place_in_play(seat, c);
             out.push(c);
         }
@@ -155,8 +177,8 @@ impl Game<'_> {
     /// Make `id` the Event in force (its "this round" effect applies; one-shots happen now).
     pub fn force_event(&mut self, id: &str) -> Cid {
         let c = self.find_free(0, id);
-        self.event_deck.push(c);
-        self.inst[c as usize].zone = Zone::EventDeck;
+        self.state.event_deck.push(c);
+        self.state.inst[c as usize].zone = Zone::EventDeck;
         // the procedure flips the top card: ours
         self.event_procedure();
         c
@@ -164,6 +186,6 @@ impl Game<'_> {
 
     /// Ready, non-Fresh resources count available to `seat` (pool + sources).
     pub fn zone_of(&self, c: Cid) -> Zone {
-        self.inst[c as usize].zone
+        self.state.inst[c as usize].zone
     }
 }

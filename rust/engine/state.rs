@@ -1,8 +1,13 @@
-//! Game state: card instances, zones, players, and the primitive card moves.
+//! The rules state (`State`: card instances, zones, players …), the `Game` that holds it
+//! beside its caches, buffers, recorders and agents, and the primitive card moves (draw,
+//! enter and leave play, change control), which keep the caches in step (`caches`).
 
 use crate::bots::Policy;
 use crate::cards::{CardDb, CardDef, CardType, Faction};
-use crate::engine::decision::Opt;
+use crate::engine::scratch::Scratch;
+use crate::engine::caches::Caches;
+use crate::engine::hooks::TestHooks;
+use crate::engine::trace::Trace;
 use crate::rng::{Rng, Stream};
 
 /// A card instance in one game (162 cards at most).
@@ -265,25 +270,6 @@ impl std::ops::IndexMut<usize> for Insts {
     }
 }
 
-/// Per card instance: (`board_gen` when computed, Influence, Credibility); key 0 = not
-/// valid. A fixed array like `Insts`.
-#[derive(Clone, Debug)]
-pub struct StatMemo(pub Box<[std::cell::Cell<(u32, i16, i16)>; 256]>);
-
-impl Default for StatMemo {
-    fn default() -> StatMemo {
-        StatMemo(Box::new([const { std::cell::Cell::new((0, 0, 0)) }; 256]))
-    }
-}
-
-impl std::ops::Index<usize> for StatMemo {
-    type Output = std::cell::Cell<(u32, i16, i16)>;
-    #[inline(always)]
-    fn index(&self, i: usize) -> &Self::Output {
-        &self.0[i]
-    }
-}
-
 #[derive(Clone, Debug, Default)]
 pub struct Player {
     pub faction: u8,
@@ -291,22 +277,9 @@ pub struct Player {
     pub scandal: i32,
     /// Resource pool: F, M, U (R6.4.1).
     pub pool: [i16; 3],
-    /// Bumped whenever a card it controls enters, leaves or changes sides (cache key of
-    /// `Game::board_count`).
-    pub board_gen: u32,
-    /// Units the ready resource sources it controls would give, in four 16-bit lanes
-    /// (F, M, U, any). Kept in step by every change of a source's readiness
-    /// (`Game::set_exhausted`, entering and leaving play, control, Wake, Close); checked
-    /// by `invariants`.
-    pub ready: u64,
-    /// Figures it controls that could attack now (`Game::can_attack`), kept in step with
-    /// `ready` by the same changes.
-    pub able: u16,
     /// Top of the deck is the end of the vector.
     pub deck: Vec<Cid>,
     pub hand: Vec<Cid>,
-    /// Reaction cards in `hand` (kept in step by every hand move; checked by `invariants`).
-    pub reactions: u8,
     pub oblivion: Vec<Cid>,
     /// Cards in play this player controls, in the order they entered.
     pub play: Vec<Cid>,
@@ -398,34 +371,6 @@ pub struct Campaign {
     pub blocked: Vec<Cid>,
 }
 
-/// A player's board-wide static stat bonuses, valid while `gen` equals `Game::board_gen`.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct StatCache {
-    pub gen: u32,
-    /// (+Influence, +Credibility) for all Figures / for Figures other than the source.
-    pub all: (i16, i16),
-    pub others: (i16, i16),
-    pub unity: bool,
-}
-
-/// Counts over the cards a player controls, valid while `gen` equals `Game::board_gen`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct BoardCount {
-    pub gen: u32,
-    pub institutions: u8,
-    pub figures: u8,
-    /// Sum of the Exposé taxes of its statics (Médiatörvény, Közmédia).
-    pub expose_tax: i16,
-    /// The `Inst::F_COUNTED` bits of all its cards ORed together.
-    pub flags: u16,
-    /// Its cards with activated abilities (`Inst::F_ACTIVATED`), in play order (the first
-    /// `activated`; more than 8 such cards are not listed, see `Game::main_options`).
-    pub activated: u8,
-    pub with_abilities: [Cid; 8],
-    /// The parties of its Figures (one bit each), for Unity.
-    pub parties: u32,
-}
-
 /// Inputs of one game besides the card set.
 #[derive(Clone, Debug)]
 pub struct GameConfig {
@@ -435,11 +380,16 @@ pub struct GameConfig {
     pub start_player: Option<u8>,
 }
 
+/// The rules state of one game: everything that decides what happens next, and nothing
+/// else. Caches, buffers, recorders, test switches and the agents live beside it in `Game`.
+/// Plain data: read it through `Game::state`; only the engine changes it (and scenario tests,
+/// through `Game::state_mut`).
 #[derive(Clone)]
-pub struct Game<'db> {
-    pub db: &'db CardDb,
+pub struct State {
+    /// Seats (2 to 4).
     pub n: usize,
     pub players: Vec<Player>,
+    /// The card instances, indexed by `Cid`.
     pub inst: Insts,
     pub news_row: Vec<Cid>,
     pub news_deck: Vec<Cid>,
@@ -472,51 +422,32 @@ pub struct Game<'db> {
     pub rng_shuffle: Rng,
     pub rng_events: Rng,
     pub rng_dice: Rng,
-    /// Fixed die result for tests.
-    pub forced_die: Option<u8>,
-    pub policies: Vec<Policy>,
-    pub opts: Vec<Opt>,
-    /// Bumped whenever a card enters or leaves play or changes control (cache key).
-    pub board_gen: u32,
-    /// Per card: (`board_gen` when computed, Influence, Credibility); key 0 = not valid.
-    pub stat_memo: StatMemo,
-    /// Damage was dealt (or an attacker stopped attacking) since the last state check.
-    pub damaged: bool,
-    /// The cards dealt damage this turn (cleared at Close with the damage): only they can
-    /// hold damage.
-    pub wounded: Vec<Cid>,
-    /// An "until end of turn" change (Influence, Credibility, Propaganda, Momentum) was made
-    /// this turn (cleared at Close).
-    pub eot_touched: bool,
-    /// Cards that entered play Fresh since the last Close.
-    pub fresh_cards: Vec<Cid>,
-    /// Some Figure of this game has printed Credibility <= 0 (it can die undamaged).
-    pub fragile: bool,
-    /// `board_gen` at the last state check.
-    pub checked_gen: u32,
-    /// Always scan every Figure in state checks (scenario tests that set damage by hand).
-    pub full_checks: bool,
-    pub stat_cache: [std::cell::Cell<StatCache>; 4],
-    pub board_count: [std::cell::Cell<BoardCount>; 4],
     /// The card whose target is being chosen (shown to policies).
     pub target_source: Option<Cid>,
-    /// Reusable buffers (no allocation per Campaign).
-    pub scratch_cards: Vec<Cid>,
-    pub scratch_damage: Vec<(Cid, i16)>,
-    /// Ready resource sources of the payer: (card, resource 0..2 or 3 = any, rank).
-    pub scratch_src: Vec<(Cid, u8, u8)>,
+    /// "Leaves play" triggers waiting for the next state check (R8.6): (card, controller).
     pub pending_leave: Vec<(Cid, u8)>,
-    pub log: Option<Vec<String>>,
-    /// Tests: every decision put to a policy (seat, kind, options), recorded when Some. Only
-    /// decisions with more than one option asked of a non-random policy are recorded (a
-    /// single option is taken without asking, R8.8).
-    pub decisions: Option<Vec<(u8, super::decision::DecisionKind, Vec<Opt>)>>,
-    /// Card plays (seat, card definition, turn), recorded when Some.
-    pub plays: Option<Vec<(u8, u16, u16)>>,
-    /// Invariant checking after every action (fuzzer).
-    pub check_invariants: bool,
-    pub invariant_error: Option<String>,
+    /// The game's seed (its random streams derive from it).
     pub seed: u64,
+}
+
+/// One game: the rules state and what the engine keeps beside it. Fields are crate-private;
+/// outside the crate a game is read through `state()`, `opts()`, `trace()` and `policies()`.
+#[derive(Clone)]
+pub struct Game<'db> {
+    pub(crate) db: &'db CardDb,
+    /// The rules state.
+    pub(crate) state: State,
+    /// The agents answering each seat's decisions (the step API of issue 12 moves them out
+    /// of the engine).
+    pub(crate) policies: Vec<Policy>,
+    /// Derived from the rules state, for speed (`caches`).
+    pub(crate) cache: Caches,
+    /// Reusable buffers (no meaning between actions).
+    pub(crate) scratch: Scratch,
+    /// Recorders (log, decisions, plays, invariant checking).
+    pub(crate) trace: Trace,
+    /// Test switches.
+    pub(crate) hooks: TestHooks,
     /// The starting card instances of this game (copied by the next game that reuses this
     /// one's buffers, `Game::new_reusing`).
     proto: Proto,
@@ -550,14 +481,9 @@ struct Buffers {
     removed: Vec<Cid>,
     chain: Vec<ChainItem>,
     campaign: Campaign,
-    opts: Vec<Opt>,
-    scratch_cards: Vec<Cid>,
-    scratch_damage: Vec<(Cid, i16)>,
-    scratch_src: Vec<(Cid, u8, u8)>,
+    scratch: Scratch,
     pending_leave: Vec<(Cid, u8)>,
-    stat_memo: StatMemo,
-    fresh_cards: Vec<Cid>,
-    wounded: Vec<Cid>,
+    cache: Caches,
     proto: Proto,
 }
 
@@ -567,55 +493,35 @@ impl From<Game<'_>> for Buffers {
             v.clear();
             v
         }
-        let c = g.campaign;
+        let c = g.state.campaign;
         Buffers {
-            players: g.players,
+            players: g.state.players,
             inst: {
-                let mut i = g.inst;
+                let mut i = g.state.inst;
                 i.clear();
                 i
             },
-            news_row: clear(g.news_row),
-            news_deck: clear(g.news_deck),
-            event_deck: clear(g.event_deck),
-            event_discard: clear(g.event_discard),
-            token_box: clear(g.token_box),
-            removed: clear(g.removed),
-            chain: clear(g.chain),
+            news_row: clear(g.state.news_row),
+            news_deck: clear(g.state.news_deck),
+            event_deck: clear(g.state.event_deck),
+            event_discard: clear(g.state.event_discard),
+            token_box: clear(g.state.token_box),
+            removed: clear(g.state.removed),
+            chain: clear(g.state.chain),
             campaign: Campaign { active: false, attackers: clear(c.attackers), blocks: clear(c.blocks), blocked: clear(c.blocked) },
-            opts: clear(g.opts),
-            scratch_cards: clear(g.scratch_cards),
-            scratch_damage: clear(g.scratch_damage),
-            scratch_src: clear(g.scratch_src),
-            pending_leave: clear(g.pending_leave),
-            stat_memo: g.stat_memo,
-            fresh_cards: clear(g.fresh_cards),
-            wounded: clear(g.wounded),
+            scratch: {
+                let mut s = g.scratch;
+                s.clear();
+                s
+            },
+            pending_leave: clear(g.state.pending_leave),
+            cache: g.cache,
             proto: g.proto,
         }
     }
 }
 
-macro_rules! glog {
-    ($g:expr, $($arg:tt)*) => {
-        if $g.log.is_some() {
-            let s = format!($($arg)*);
-            if let Some(log) = $g.log.as_mut() {
-                log.push(s);
-            }
-        }
-    };
-}
-pub(crate) use glog;
-
-/// "1 card", "2 cards" (for the log).
-pub(crate) fn cards(k: usize) -> String {
-    if k == 1 {
-        "1 card".into()
-    } else {
-        format!("{k} cards")
-    }
-}
+use super::trace::{cards, glog};
 
 impl<'db> Game<'db> {
     /// A game ready to be set up: every card instance created, in its starting zone.
@@ -639,8 +545,7 @@ impl<'db> Game<'db> {
             *pl = fresh;
         }
         players.resize_with(n, Player::default);
-        let mut g = Game {
-            db,
+        let state = State {
             n,
             players,
             inst: b.inst,
@@ -671,62 +576,50 @@ impl<'db> Game<'db> {
             rng_shuffle: Rng::stream(cfg.seed, Stream::Shuffle as u64),
             rng_events: Rng::stream(cfg.seed, Stream::Events as u64),
             rng_dice: Rng::stream(cfg.seed, Stream::Dice as u64),
-            forced_die: None,
-            policies,
-            opts: b.opts,
             target_source: None,
-            scratch_cards: b.scratch_cards,
-            scratch_damage: b.scratch_damage,
-            scratch_src: b.scratch_src,
-            board_gen: 1,
-            stat_memo: b.stat_memo,
-            damaged: false,
-            wounded: b.wounded,
-            eot_touched: false,
-            fresh_cards: b.fresh_cards,
-            fragile: false,
-            checked_gen: 0,
-            full_checks: false,
-            stat_cache: Default::default(),
-            board_count: Default::default(),
             pending_leave: b.pending_leave,
-            log: None,
-            decisions: None,
-            plays: None,
-            check_invariants: false,
-            invariant_error: None,
             seed: cfg.seed,
+        };
+        let mut g = Game {
+            db,
+            state,
+            policies,
+            scratch: b.scratch,
+            cache: {
+                let mut c = b.cache;
+                c.reset();
+                c
+            },
+            trace: Trace::default(),
+            hooks: TestHooks::default(),
             proto: Proto::default(),
         };
         // capacities for a whole game (no-ops for reused buffers)
-        g.news_row.reserve(4);
-        g.news_deck.reserve(16);
-        g.event_deck.reserve(20);
-        g.event_discard.reserve(20);
-        g.token_box.reserve(8);
-        g.chain.reserve(8);
-        g.opts.reserve(64);
-        g.scratch_cards.reserve(32);
-        g.scratch_damage.reserve(32);
-        g.scratch_src.reserve(32);
+        g.state.news_row.reserve(4);
+        g.state.news_deck.reserve(16);
+        g.state.event_deck.reserve(20);
+        g.state.event_discard.reserve(20);
+        g.state.token_box.reserve(8);
+        g.state.chain.reserve(8);
+        g.scratch.reserve();
         // the starting instances depend only on the card set and the factions: a reused
         // game that had the same ones copies them instead of building each from its card
         let mut proto = b.proto;
         let db_key = db as *const CardDb as usize;
         let copy = proto.db == db_key && proto.factions == cfg.factions && !proto.insts.is_empty();
         if copy {
-            g.inst.extend_from_slice(&proto.insts);
+            g.state.inst.extend_from_slice(&proto.insts);
         }
         let mut next: usize = 0;
         let mut make = |g: &mut Game<'db>, d: u16, owner: i8, zone: Zone| -> Cid {
             if !copy {
-                g.inst.push(Inst::for_def(d, db.def(d), owner, zone));
+                g.state.inst.push(Inst::for_def(d, db.def(d), owner, zone));
             }
             next += 1;
             (next - 1) as Cid
         };
         for (seat, &f) in cfg.factions.iter().enumerate() {
-            let p = &mut g.players[seat];
+            let p = &mut g.state.players[seat];
             p.faction = f;
             p.alive = true;
             p.outrage_turn = u32::MAX;
@@ -738,40 +631,72 @@ impl<'db> Game<'db> {
             p.play.reserve(24);
             for &d in &db.decks[f as usize] {
                 let c = make(&mut g, d, seat as i8, Zone::Deck);
-                g.players[seat].deck.push(c);
+                g.state.players[seat].deck.push(c);
             }
         }
         for &d in &db.newsfeed {
             let c = make(&mut g, d, -1, Zone::NewsDeck);
-            g.news_deck.push(c);
+            g.state.news_deck.push(c);
         }
         for &d in &db.events {
             let c = make(&mut g, d, -1, Zone::EventDeck);
-            g.event_deck.push(c);
+            g.state.event_deck.push(c);
         }
         for &(d, count) in &db.tokens {
             for _ in 0..count {
                 let c = make(&mut g, d, -1, Zone::Box);
-                g.token_box.push(c);
+                g.state.token_box.push(c);
             }
         }
-        debug_assert_eq!(next, g.inst.len());
+        debug_assert_eq!(next, g.state.inst.len());
         if !copy {
             proto.insts.clear();
-            proto.insts.extend_from_slice(g.inst.as_slice());
+            proto.insts.extend_from_slice(g.state.inst.as_slice());
             proto.db = db_key;
             proto.factions.clear();
             proto.factions.extend_from_slice(&cfg.factions);
         }
         g.proto = proto;
-        g.stat_memo.0.fill(std::cell::Cell::new((0, 0, 0)));
-        g.fragile = g.inst.iter().any(|i| i.is(Inst::F_FIGURE) && i.base_credibility <= 0);
+        g.cache.fragile = g.state.inst.iter().any(|i| i.is(Inst::F_FIGURE) && i.base_credibility <= 0);
         g
+    }
+
+    /// The card set.
+    #[inline]
+    pub fn db(&self) -> &'db CardDb {
+        self.db
+    }
+
+    /// The rules state, read-only: the engine changes it only through its rules functions,
+    /// which keep the caches in step (`caches`).
+    #[inline]
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// What the recorders hold.
+    pub fn trace(&self) -> &Trace {
+        &self.trace
+    }
+
+    /// Turn recorders on or off, or take what they recorded (recording changes no game).
+    pub fn trace_mut(&mut self) -> &mut Trace {
+        &mut self.trace
+    }
+
+    /// The policy of each seat.
+    pub fn policies(&self) -> &[Policy] {
+        &self.policies
+    }
+
+    /// The options of the latest decision built (`main_options`, target options …).
+    pub fn opts(&self) -> &[crate::engine::Opt] {
+        &self.scratch.opts
     }
 
     #[inline]
     pub fn def(&self, c: Cid) -> &'db CardDef {
-        self.db.def(self.inst[c as usize].def)
+        self.db.def(self.state.inst[c as usize].def)
     }
     #[inline]
     pub fn ctype(&self, c: Cid) -> CardType {
@@ -783,41 +708,41 @@ impl<'db> Game<'db> {
     }
     #[inline]
     pub fn controller(&self, c: Cid) -> usize {
-        self.inst[c as usize].controller as usize
+        self.state.inst[c as usize].controller as usize
     }
     #[inline]
     pub fn in_play(&self, c: Cid) -> bool {
-        self.inst[c as usize].zone == Zone::Play
+        self.state.inst[c as usize].zone == Zone::Play
     }
     /// Halt every loop of the current turn: the game is over or the active player is out.
     #[inline]
     pub fn halted(&self) -> bool {
-        self.outcome.is_some() || !self.players[self.active].alive
+        self.state.outcome.is_some() || !self.state.players[self.state.active].alive
     }
     #[inline]
     pub fn alive(&self, p: usize) -> bool {
-        self.players[p].alive
+        self.state.players[p].alive
     }
     /// The next seat after `p` in turn order that is still in the game.
     pub fn next_alive(&self, p: usize) -> usize {
         let mut q = p;
-        for _ in 0..self.n {
-            q = (q + 1) % self.n;
-            if self.players[q].alive {
+        for _ in 0..self.state.n {
+            q = (q + 1) % self.state.n;
+            if self.state.players[q].alive {
                 return q;
             }
         }
         p
     }
     pub fn alive_count(&self) -> usize {
-        self.players.iter().filter(|p| p.alive).count()
+        self.state.players.iter().filter(|p| p.alive).count()
     }
     /// Opponents of `p` that are still in the game, in turn order after `p`.
     pub fn opponents(&self, p: usize) -> impl Iterator<Item = usize> + '_ {
-        (1..self.n).map(move |i| (p + i) % self.n).filter(move |&q| self.players[q].alive)
+        (1..self.state.n).map(move |i| (p + i) % self.state.n).filter(move |&q| self.state.players[q].alive)
     }
     pub fn faction_name(&self, p: usize) -> &'static str {
-        crate::cards::FACTIONS[self.players[p].faction as usize]
+        crate::cards::FACTIONS[self.state.players[p].faction as usize]
     }
 
     // ----- primitive moves -------------------------------------------------------------
@@ -828,17 +753,17 @@ impl<'db> Game<'db> {
     pub fn draw(&mut self, p: usize, n: i32) {
         let mut k = 0;
         for _ in 0..n {
-            if let Some(c) = self.players[p].deck.pop() {
-                self.inst[c as usize].zone = Zone::Hand;
+            if let Some(c) = self.state.players[p].deck.pop() {
+                self.state.inst[c as usize].zone = Zone::Hand;
                 self.hand_push(p, c);
                 k += 1;
-                if self.turn > 0 {
-                    self.players[p].drawn |= 1u128 << (self.inst[c as usize].def & 127);
+                if self.state.turn > 0 {
+                    self.state.players[p].drawn |= 1u128 << (self.state.inst[c as usize].def & 127);
                 }
             } else {
                 // the deck stays empty: the cards drawn are all drawn before the first loss
                 if k > 0 {
-                    glog!(self, "  P{p} draws {} ({})", cards(k), self.names(&self.players[p].hand[self.players[p].hand.len() - k..]));
+                    glog!(self, "  P{p} draws {} ({})", cards(k), self.names(&self.state.players[p].hand[self.state.players[p].hand.len() - k..]));
                     k = 0;
                 }
                 let loss = self.db.rules.empty_deck_loss;
@@ -847,7 +772,7 @@ impl<'db> Game<'db> {
             }
         }
         if k > 0 {
-            glog!(self, "  P{p} draws {} ({})", cards(k), self.names(&self.players[p].hand[self.players[p].hand.len() - k..]));
+            glog!(self, "  P{p} draws {} ({})", cards(k), self.names(&self.state.players[p].hand[self.state.players[p].hand.len() - k..]));
         }
     }
 
@@ -856,113 +781,62 @@ impl<'db> Game<'db> {
         cs.iter().map(|&c| self.name(c)).collect::<Vec<_>>().join(", ")
     }
 
-    /// Card `c` entered, left or changed sides: renew what depends on the board. A plain
-    /// Base carries no stats, statics, party, abilities or Institution count, so it changes
-    /// nothing cached.
-    #[inline]
-    pub fn board_changed(&mut self, c: Cid) {
-        let i = &self.inst[c as usize];
-        if i.flags & Inst::F_BASE == 0 || i.flags & Inst::F_COUNTED != 0 || i.party_bit != 0 {
-            self.board_gen += 1;
-            let ctl = self.inst[c as usize].controller;
-            if ctl >= 0 {
-                self.players[ctl as usize].board_gen += 1;
-            }
-        }
-    }
-
-    /// Counts over the cards `p` controls (cached until `p`'s board changes; counted
-    /// afresh in scenario tests, which may place cards by hand).
-    #[inline]
-    pub fn board_count(&self, p: usize) -> BoardCount {
-        let cached = self.board_count[p].get();
-        if cached.gen == self.players[p].board_gen && !self.full_checks {
-            return cached;
-        }
-        self.count_board(p)
-    }
-
-    #[cold]
-    fn count_board(&self, p: usize) -> BoardCount {
-        let out = self.tally_board(p);
-        self.board_count[p].set(out);
-        out
-    }
-
-    /// `board_count` computed afresh (not stored).
-    pub fn tally_board(&self, p: usize) -> BoardCount {
-        let mut out = BoardCount { gen: self.players[p].board_gen, ..Default::default() };
-        for &c in &self.players[p].play {
-            let i = &self.inst[c as usize];
-            out.flags |= i.flags & Inst::F_COUNTED;
-            if i.is(Inst::F_ACTIVATED) && (out.activated as usize) < out.with_abilities.len() {
-                out.with_abilities[out.activated as usize] = c;
-                out.activated += 1;
-            }
-            out.institutions += i.is(Inst::F_INSTITUTION) as u8;
-            out.figures += i.is(Inst::F_FIGURE) as u8;
-            out.expose_tax += i.expose_tax;
-            out.parties |= i.party_bit;
-        }
-        out
-    }
-
     /// Record that `p` played (or recruited) card `c` now.
     pub fn record_play(&mut self, p: usize, c: Cid) {
-        let d = self.inst[c as usize].def;
-        self.players[p].played |= 1u128 << (d & 127);
-        if let Some(v) = self.plays.as_mut() {
-            v.push((p as u8, d, self.turn.min(u16::MAX as u32) as u16));
+        let d = self.state.inst[c as usize].def;
+        self.state.players[p].played |= 1u128 << (d & 127);
+        if let Some(v) = self.trace.plays.as_mut() {
+            v.push((p as u8, d, self.state.turn.min(u16::MAX as u32) as u16));
         }
     }
 
     pub fn take_from_hand(&mut self, p: usize, c: Cid) {
-        let r = self.inst[c as usize].is(Inst::F_REACTION) as u8;
-        let pl = &mut self.players[p];
+        let r = self.state.inst[c as usize].is(Inst::F_REACTION) as u8;
+        let pl = &mut self.state.players[p];
         // unwrap: every caller passes an option built from `p`'s hand (play, Base, Swap, bottom, discard)
         let i = pl.hand.iter().position(|&x| x == c).expect("card not in hand");
         pl.hand.remove(i);
-        pl.reactions -= r;
+        self.cache.reactions[p] -= r;
     }
 
     /// Add `c` to the end of `p`'s hand (the caller sets its zone).
     #[inline]
     pub fn hand_push(&mut self, p: usize, c: Cid) {
-        let r = self.inst[c as usize].is(Inst::F_REACTION) as u8;
-        let pl = &mut self.players[p];
+        let r = self.state.inst[c as usize].is(Inst::F_REACTION) as u8;
+        let pl = &mut self.state.players[p];
         pl.hand.push(c);
-        pl.reactions += r;
+        self.cache.reactions[p] += r;
     }
 
     /// Recount what is kept in step with the hands (after editing hands directly).
     pub fn recount_hands(&mut self) {
-        for p in 0..self.n {
-            let n = self.players[p].hand.iter().filter(|&&c| self.inst[c as usize].is(Inst::F_REACTION)).count();
-            self.players[p].reactions = n as u8;
+        for p in 0..self.state.n {
+            let n = self.state.players[p].hand.iter().filter(|&&c| self.state.inst[c as usize].is(Inst::F_REACTION)).count();
+            self.cache.reactions[p] = n as u8;
         }
     }
 
     /// Put a card into a player's Oblivion, a Newsfeed card to the bottom of the Newsfeed
     /// deck, a token card back to the box (R5.2.1).
     pub fn to_graveyard(&mut self, c: Cid) {
-        let i = &mut self.inst[c as usize];
+        let i = &mut self.state.inst[c as usize];
         let f = self.db.def(i.def).faction;
         i.controller = -1;
         match f {
             Faction::Newsfeed => {
                 i.zone = Zone::NewsDeck;
-                self.news_deck.insert(0, c);
+                self.state.news_deck.insert(0, c);
                 glog!(self, "  {} goes to the bottom of the Newsfeed deck", self.name(c));
             }
             Faction::Token => {
                 i.zone = Zone::Box;
-                self.token_box.push(c);
+                self.state.token_box.push(c);
                 glog!(self, "  {} goes back to the box", self.name(c));
             }
             _ => {
                 i.zone = Zone::Oblivion;
                 let o = i.owner as usize;
-                self.players[o].oblivion.push(c);
+                self.state.players[o].oblivion.push(c);
                 glog!(self, "  {} goes to P{o}'s Oblivion", self.name(c));
             }
         }
@@ -973,8 +847,8 @@ impl<'db> Game<'db> {
     pub fn enter_play(&mut self, c: Cid, p: usize) {
         let d = self.def(c);
         {
-            let seq = self.seq;
-            let i = &mut self.inst[c as usize];
+            let seq = self.state.seq;
+            let i = &mut self.state.inst[c as usize];
             i.zone = Zone::Play;
             i.controller = p as i8;
             i.end_turn_state();
@@ -983,10 +857,10 @@ impl<'db> Game<'db> {
             i.counters = 0;
             i.entered = seq;
         }
-        self.seq += 1;
-        self.players[p].play.push(c);
-        if self.inst[c as usize].fresh {
-            self.fresh_cards.push(c);
+        self.state.seq += 1;
+        self.state.players[p].play.push(c);
+        if self.state.inst[c as usize].fresh {
+            self.cache.fresh_cards.push(c);
         }
         self.ready_in(c);
         self.board_changed(c);
@@ -1006,16 +880,16 @@ impl<'db> Game<'db> {
     pub fn leave_play(&mut self, c: Cid, to_hand: bool) {
         self.ready_out(c);
         self.board_changed(c);
-        let ctrl = self.inst[c as usize].controller as usize;
-        let pl = &mut self.players[ctrl].play;
+        let ctrl = self.state.inst[c as usize].controller as usize;
+        let pl = &mut self.state.players[ctrl].play;
         if let Some(i) = pl.iter().position(|&x| x == c) {
             pl.remove(i);
         }
         self.campaign_remove(c);
         let d = self.def(c);
-        let lost = self.inst[c as usize].counters;
+        let lost = self.state.inst[c as usize].counters;
         {
-            let i = &mut self.inst[c as usize];
+            let i = &mut self.state.inst[c as usize];
             i.end_turn_state();
             i.counters = 0;
             i.exhausted = false;
@@ -1024,16 +898,16 @@ impl<'db> Game<'db> {
             glog!(self, "  {} leaves play: its {lost} Sympathy counter(s) are removed", self.name(c));
         }
         if to_hand && matches!(d.faction, Faction::Ner | Faction::Osszefogas | Faction::Tisza | Faction::Radikalisok) {
-            let owner = self.inst[c as usize].owner as usize;
-            self.inst[c as usize].zone = Zone::Hand;
-            self.inst[c as usize].controller = -1;
+            let owner = self.state.inst[c as usize].owner as usize;
+            self.state.inst[c as usize].zone = Zone::Hand;
+            self.state.inst[c as usize].controller = -1;
             self.hand_push(owner, c);
             glog!(self, "  {} returns to P{owner}'s hand", self.name(c));
         } else {
             self.to_graveyard(c);
         }
         if d.has_leave {
-            self.pending_leave.push((c, ctrl as u8));
+            self.state.pending_leave.push((c, ctrl as u8));
         }
     }
 
@@ -1041,19 +915,19 @@ impl<'db> Game<'db> {
     pub fn remove_from_game(&mut self, c: Cid) {
         self.ready_out(c);
         self.board_changed(c);
-        let i = &mut self.inst[c as usize];
+        let i = &mut self.state.inst[c as usize];
         i.zone = Zone::Removed;
         i.controller = -1;
-        self.removed.push(c);
+        self.state.removed.push(c);
     }
 
     pub fn campaign_remove(&mut self, c: Cid) {
-        if self.campaign.active {
+        if self.state.campaign.active {
             // the attackers' count changes (Lone): forget their memoised stats
             self.invalidate_attackers();
-            self.stat_memo[c as usize].set((0, 0, 0));
-            self.campaign.attackers.retain(|a| a.0 != c);
-            self.campaign.blocks.retain(|b| b.0 != c && b.1 != c);
+            self.forget_stats(c);
+            self.state.campaign.attackers.retain(|a| a.0 != c);
+            self.state.campaign.blocks.retain(|b| b.0 != c && b.1 != c);
         }
     }
 
@@ -1065,18 +939,18 @@ impl<'db> Game<'db> {
         }
         self.board_changed(c);
         self.ready_out(c);
-        let pl = &mut self.players[from].play;
+        let pl = &mut self.state.players[from].play;
         if let Some(i) = pl.iter().position(|&x| x == c) {
             pl.remove(i);
         }
         self.campaign_remove(c);
-        self.inst[c as usize].controller = to as i8;
+        self.state.inst[c as usize].controller = to as i8;
         self.ready_in(c);
         self.board_changed(c);
         // keep entered order: insert by `entered`
-        let e = self.inst[c as usize].entered;
-        let pos = self.players[to].play.iter().position(|&x| self.inst[x as usize].entered > e).unwrap_or(self.players[to].play.len());
-        self.players[to].play.insert(pos, c);
+        let e = self.state.inst[c as usize].entered;
+        let pos = self.state.players[to].play.iter().position(|&x| self.state.inst[x as usize].entered > e).unwrap_or(self.state.players[to].play.len());
+        self.state.players[to].play.insert(pos, c);
     }
 
     pub fn start_policy_streams(seed: u64, n: usize, kinds: &[crate::bots::BotSpec]) -> Vec<Policy> {

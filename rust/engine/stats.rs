@@ -1,7 +1,9 @@
 //! Influence and Credibility with every static bonus (Sympathy counters, Supermajority, Unity,
 //! Joint Candidate, lords, Lone, Events), and the board conditions cards test.
 
-use super::state::{glog, Cid, Game, Inst, StatCache};
+use super::trace::glog;
+use super::caches::StatCache;
+use super::state::{Cid, Game, Inst};
 use crate::cards::{Condition, Static, Who};
 
 impl Game<'_> {
@@ -20,8 +22,8 @@ impl Game<'_> {
         let mut need = self.db.rules.supermajority_institutions;
         let mut inc = 0;
         for q in self.opponents(p) {
-            for &c in &self.players[q].play {
-                if !self.inst[c as usize].is(Inst::F_STATIC) {
+            for &c in &self.state.players[q].play {
+                if !self.state.inst[c as usize].is(Inst::F_STATIC) {
                     continue;
                 }
                 for s in &self.def(c).statics {
@@ -63,14 +65,14 @@ impl Game<'_> {
 
     /// `p`'s board-wide static bonuses, cached until the board changes (`board_gen`).
     fn board_bonus(&self, p: usize) -> StatCache {
-        let cached = self.stat_cache[p].get();
-        if cached.gen == self.board_gen {
+        let cached = self.cache.stat_cache[p].get();
+        if cached.gen == self.cache.board_gen {
             return cached;
         }
-        let mut out = StatCache { gen: self.board_gen, ..Default::default() };
+        let mut out = StatCache { gen: self.cache.board_gen, ..Default::default() };
         let mut unity: Option<bool> = None;
-        for &s in &self.players[p].play {
-            if !self.inst[s as usize].is(Inst::F_STATIC) {
+        for &s in &self.state.players[p].play {
+            if !self.state.inst[s as usize].is(Inst::F_STATIC) {
                 continue;
             }
             for st in &self.def(s).statics {
@@ -85,7 +87,7 @@ impl Game<'_> {
             }
         }
         out.unity = unity.unwrap_or_else(|| self.unity(p));
-        self.stat_cache[p].set(out);
+        self.cache.stat_cache[p].set(out);
         out
     }
 
@@ -95,7 +97,7 @@ impl Game<'_> {
         let b = self.board_bonus(p);
         let mut inf = b.all.0 + b.others.0;
         let mut cred = b.all.1 + b.others.1;
-        let it = &self.inst[c as usize];
+        let it = &self.state.inst[c as usize];
         if it.is(Inst::F_JOINT) && b.unity {
             let r = &self.db.rules;
             inf += r.joint_candidate_influence as i16;
@@ -119,7 +121,7 @@ impl Game<'_> {
     }
 
     fn attacking(&self, c: Cid) -> bool {
-        self.campaign.active && self.campaign.attackers.iter().any(|a| a.0 == c)
+        self.state.campaign.active && self.state.campaign.attackers.iter().any(|a| a.0 == c)
     }
 
     /// Current Influence of a Figure in play.
@@ -139,11 +141,11 @@ impl Game<'_> {
     /// invalidate the cards they touch. Scenario games (`full_checks`) always recompute, since
     /// tests edit counters by hand; debug builds verify every memoised value.
     fn stats(&self, c: Cid) -> (i16, i16) {
-        if self.full_checks {
+        if self.hooks.full_checks {
             return self.compute_stats(c);
         }
-        let key = self.board_gen;
-        let m = self.stat_memo[c as usize].get();
+        let key = self.cache.board_gen;
+        let m = self.cache.stat_memo[c as usize].get();
         if m.0 == key {
             #[cfg(debug_assertions)]
             {
@@ -153,12 +155,12 @@ impl Game<'_> {
             return (m.1, m.2);
         }
         let v = self.compute_stats(c);
-        self.stat_memo[c as usize].set((key, v.0, v.1));
+        self.cache.stat_memo[c as usize].set((key, v.0, v.1));
         v
     }
 
     fn compute_stats(&self, c: Cid) -> (i16, i16) {
-        let i = &self.inst[c as usize];
+        let i = &self.state.inst[c as usize];
         let r = &self.db.rules;
         let (bi, bc) = self.static_bonus(c);
         // in i32, clamped: extreme parameter values (99 counters a turn, 10 stats a counter)
@@ -167,9 +169,9 @@ impl Game<'_> {
         let mut inf = w(i.base_influence) + w(i.counters) * r.counter_influence + w(i.eot_influence) + w(bi);
         let mut cred = w(i.base_credibility) + w(i.counters) * r.counter_credibility + w(i.eot_credibility) + w(bc);
         if self.attacking(c) {
-            inf += w(self.round_mods.attacker_influence);
-            cred += w(self.round_mods.attacker_credibility);
-            if i.lone > 0 && self.campaign.attackers.len() == 1 {
+            inf += w(self.state.round_mods.attacker_influence);
+            cred += w(self.state.round_mods.attacker_credibility);
+            if i.lone > 0 && self.state.campaign.attackers.len() == 1 {
                 inf += w(i.lone);
             }
         }
@@ -178,34 +180,34 @@ impl Game<'_> {
     }
 
     pub fn has_momentum(&self, c: Cid) -> bool {
-        self.def(c).kw.momentum || self.inst[c as usize].eot_momentum
+        self.def(c).kw.momentum || self.state.inst[c as usize].eot_momentum
     }
 
     pub fn has_propaganda(&self, c: Cid) -> bool {
-        let i = &self.inst[c as usize];
+        let i = &self.state.inst[c as usize];
         i.is(Inst::F_PROPAGANDA) || i.eot_propaganda
     }
 
     /// Fresh and without Momentum (R6.6).
     pub fn summoning_sick(&self, c: Cid) -> bool {
-        self.inst[c as usize].fresh && !self.has_momentum(c)
+        self.state.inst[c as usize].fresh && !self.has_momentum(c)
     }
 
     /// A Figure that is ready, not Fresh without Momentum, and not barred from attacking
     /// (the same test `Player::able` counts).
     pub fn can_attack(&self, c: Cid) -> bool {
-        Self::able(&self.inst[c as usize]) != 0
+        Self::able(&self.state.inst[c as usize]) != 0
     }
 
     /// Magyar Péter: can't be blocked while he has N or more counters.
     pub fn unblockable(&self, c: Cid) -> bool {
-        let i = &self.inst[c as usize];
+        let i = &self.state.inst[c as usize];
         let n = i.counters;
         i.is(Inst::F_STATIC) && self.def(c).statics.iter().any(|s| matches!(*s, Static::UnblockableWithCounters { n: k } if n >= k))
     }
 
     pub fn figures(&self, p: usize) -> impl Iterator<Item = Cid> + '_ {
-        self.players[p].play.iter().copied().filter(move |&c| self.inst[c as usize].is(Inst::F_FIGURE))
+        self.state.players[p].play.iter().copied().filter(move |&c| self.state.inst[c as usize].is(Inst::F_FIGURE))
     }
 
     pub fn figure_count(&self, p: usize) -> i32 {
@@ -215,10 +217,10 @@ impl Game<'_> {
     /// Put `n` Sympathy counters on a Figure.
     pub fn add_counters(&mut self, c: Cid, n: i16) {
         if n > 0 && self.in_play(c) && self.ctype(c).is_figure() {
-            let i = &mut self.inst[c as usize];
+            let i = &mut self.state.inst[c as usize];
             i.counters = i.counters.saturating_add(n);
-            self.stat_memo[c as usize].set((0, 0, 0));
-            glog!(self, "  {} gets {n} Sympathy counter(s) (now {})", self.name(c), self.inst[c as usize].counters);
+            self.forget_stats(c);
+            glog!(self, "  {} gets {n} Sympathy counter(s) (now {})", self.name(c), self.state.inst[c as usize].counters);
         }
     }
 }

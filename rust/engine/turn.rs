@@ -1,7 +1,8 @@
 //! Running a game: the turn loop, the four steps of a turn (R7) and main priority (E39).
 
 use super::decision::{DecisionKind, Opt};
-use super::state::{glog, EndReason, Game, Inst, Outcome, Zone};
+use super::trace::glog;
+use super::state::{EndReason, Game, Inst, Outcome, Zone};
 use crate::cards::Trigger;
 
 impl Game<'_> {
@@ -15,50 +16,50 @@ impl Game<'_> {
     /// Play turns from the beginning of the active player's turn until the game ends.
     pub fn run_loop(&mut self) -> Outcome {
         loop {
-            let p = self.active;
-            if p == self.start_player {
-                self.round += 1;
-                if self.round as i32 > self.db.rules.max_rounds || self.round > self.round_limit {
-                    self.round -= 1;
-                    self.outcome = Some(Outcome { winner: None, reason: EndReason::UnfinishedRoundCap });
+            let p = self.state.active;
+            if p == self.state.start_player {
+                self.state.round += 1;
+                if self.state.round as i32 > self.db.rules.max_rounds || self.state.round > self.state.round_limit {
+                    self.state.round -= 1;
+                    self.state.outcome = Some(Outcome { winner: None, reason: EndReason::UnfinishedRoundCap });
                     glog!(self, "Safety cap: {} rounds, the game is unfinished", self.db.rules.max_rounds);
                     break;
                 }
             }
             self.take_turn();
-            if self.outcome.is_some() {
+            if self.state.outcome.is_some() {
                 break;
             }
-            self.active = self.next_alive(self.active);
+            self.state.active = self.next_alive(self.state.active);
         }
         // unwrap: the loop exits only by `break`, each right after the outcome is set
-        self.outcome.unwrap()
+        self.state.outcome.unwrap()
     }
 
     /// Continue a game stopped at the active player's main-priority decision with `choice`
     /// (used by search bots on a copy of the game): the rest of the turn, then the game.
     pub fn continue_with(&mut self, choice: Opt) -> Outcome {
-        let p = self.active;
+        let p = self.state.active;
         self.count_action();
-        if self.outcome.is_none() && self.apply_main(p, choice) {
+        if self.state.outcome.is_none() && self.apply_main(p, choice) {
             self.action_phase(p);
         }
         self.close(p);
-        self.first_turn_done = true;
-        if self.outcome.is_none() {
-            self.active = self.next_alive(self.active);
+        self.state.first_turn_done = true;
+        if self.state.outcome.is_none() {
+            self.state.active = self.next_alive(self.state.active);
             self.run_loop();
         }
         // unwrap: run_loop returns only once an outcome is set (game end or safety cap)
-        self.outcome.unwrap()
+        self.state.outcome.unwrap()
     }
 
     /// Count one action against the per-turn safety cap.
     pub fn count_action(&mut self) {
-        self.actions_this_turn += 1;
-        self.total_actions += 1;
-        if self.actions_this_turn as i32 > self.db.rules.max_actions_per_turn && self.outcome.is_none() {
-            self.outcome = Some(Outcome { winner: None, reason: EndReason::UnfinishedActionCap });
+        self.state.actions_this_turn += 1;
+        self.state.total_actions += 1;
+        if self.state.actions_this_turn as i32 > self.db.rules.max_actions_per_turn && self.state.outcome.is_none() {
+            self.state.outcome = Some(Outcome { winner: None, reason: EndReason::UnfinishedActionCap });
         }
         self.check();
     }
@@ -66,31 +67,31 @@ impl Game<'_> {
     /// Invariant check hook (fuzzer).
     #[inline]
     pub fn check(&mut self) {
-        if self.check_invariants && self.invariant_error.is_none() {
+        if self.trace.check_invariants && self.trace.invariant_error.is_none() {
             if let Err(e) = self.invariants() {
-                self.invariant_error = Some(format!("turn {} round {}: {e}", self.turn, self.round));
+                self.trace.invariant_error = Some(format!("turn {} round {}: {e}", self.state.turn, self.state.round));
             }
         }
     }
 
     pub fn take_turn(&mut self) {
-        let p = self.active;
-        if self.check_invariants && self.invariant_error.is_none() && self.players.iter().any(|q| q.pool != [0; 3]) {
-            self.invariant_error = Some(format!("turn {}: resources did not vanish at the end of the turn", self.turn));
+        let p = self.state.active;
+        if self.trace.check_invariants && self.trace.invariant_error.is_none() && self.state.players.iter().any(|q| q.pool != [0; 3]) {
+            self.trace.invariant_error = Some(format!("turn {}: resources did not vanish at the end of the turn", self.state.turn));
         }
-        if self.check_invariants && self.invariant_error.is_none() {
-            let lasting = self.players.iter().flat_map(|q| q.play.iter()).find(|&&c| {
-                let i = &self.inst[c as usize];
+        if self.trace.check_invariants && self.trace.invariant_error.is_none() {
+            let lasting = self.state.players.iter().flat_map(|q| q.play.iter()).find(|&&c| {
+                let i = &self.state.inst[c as usize];
                 i.fresh || i.damage != 0 || i.eot_influence != 0 || i.eot_credibility != 0 || i.eot_propaganda || i.eot_momentum
             });
             if let Some(&c) = lasting {
-                self.invariant_error = Some(format!("turn {}: {} kept damage, Freshness or an end-of-turn change", self.turn, self.name(c)));
+                self.trace.invariant_error = Some(format!("turn {}: {} kept damage, Freshness or an end-of-turn change", self.state.turn, self.name(c)));
             }
         }
-        self.turn += 1;
-        self.actions_this_turn = 0;
+        self.state.turn += 1;
+        self.state.actions_this_turn = 0;
         {
-            let pl = &mut self.players[p];
+            let pl = &mut self.state.players[p];
             pl.bases_played = 0;
             pl.recruits = 0;
             pl.exposes = 0;
@@ -100,14 +101,14 @@ impl Game<'_> {
         glog!(
             self,
             "-- Round {} turn {}: P{} ({}) Support {} Scandal {} hand {} deck {}",
-            self.round,
-            self.turn,
+            self.state.round,
+            self.state.turn,
             p,
             self.faction_name(p),
-            self.players[p].support,
-            self.players[p].scandal,
-            self.players[p].hand.len(),
-            self.players[p].deck.len()
+            self.state.players[p].support,
+            self.state.players[p].scandal,
+            self.state.players[p].hand.len(),
+            self.state.players[p].deck.len()
         );
         self.wake(p);
         if !self.halted() {
@@ -117,7 +118,7 @@ impl Game<'_> {
             self.action_phase(p);
         }
         self.close(p);
-        self.first_turn_done = true;
+        self.state.first_turn_done = true;
     }
 
     /// Wake (E29): ready, start-of-turn effects, the Event procedure, Wake window.
@@ -125,27 +126,27 @@ impl Game<'_> {
         // a new round begins only if `p` is the start player as its turn begins: one who
         // becomes it during this Wake (the start player knocked out by a start-of-turn
         // Exposé) begins the next round with its next turn (R12.1, R12.9, E66)
-        let starts_round = p == self.start_player;
+        let starts_round = p == self.state.start_player;
         let (mut ready, mut able) = (0u64, 0u16);
-        for i in 0..self.players[p].play.len() {
-            let c = self.players[p].play[i];
-            let it = &mut self.inst[c as usize];
+        for i in 0..self.state.players[p].play.len() {
+            let c = self.state.players[p].play[i];
+            let it = &mut self.state.inst[c as usize];
             it.exhausted = false;
             ready = ready.wrapping_add(Self::ready_word(it));
             able += Self::able(it);
         }
-        self.players[p].ready = ready;
-        self.players[p].able = able;
+        self.cache.ready[p] = ready;
+        self.cache.able[p] = able;
         let per = self.db.rules.movement_per_turn as i16;
         let mut i = 0;
-        while i < self.players[p].play.len() {
-            let c = self.players[p].play[i];
-            if !self.inst[c as usize].is(Inst::F_WAKE) {
+        while i < self.state.players[p].play.len() {
+            let c = self.state.players[p].play[i];
+            if !self.state.inst[c as usize].is(Inst::F_WAKE) {
                 i += 1;
                 continue;
             }
             let d = self.def(c);
-            if d.kw.movement > 0 && self.inst[c as usize].counters < d.kw.movement {
+            if d.kw.movement > 0 && self.state.inst[c as usize].counters < d.kw.movement {
                 self.add_counters(c, per);
             }
             if d.has_start_of_turn {
@@ -156,7 +157,7 @@ impl Game<'_> {
                 }
             }
             // the card may have left (Simicska defecting): only advance if it is still here
-            if self.players[p].play.get(i) == Some(&c) {
+            if self.state.players[p].play.get(i) == Some(&c) {
                 i += 1;
             }
         }
@@ -172,7 +173,7 @@ impl Game<'_> {
     /// Draw (E30): draw, Scandal threshold, Draw window.
     fn draw_step(&mut self, p: usize) {
         let r = &self.db.rules;
-        let skip = !self.first_turn_done && r.start_player_skips_first_draw && p == self.start_player;
+        let skip = !self.state.first_turn_done && r.start_player_skips_first_draw && p == self.state.start_player;
         if !skip {
             self.draw(p, r.draws_per_turn);
         }
@@ -186,10 +187,10 @@ impl Game<'_> {
     /// Main priority options (E39), in a fixed order: end, hand (in hand order, one per
     /// card name), activations, recruits, Exposés, Campaign.
     pub fn main_options(&mut self, p: usize) {
-        self.opts.clear();
-        self.opts.push(Opt::EndPhase);
+        self.scratch.opts.clear();
+        self.scratch.opts.push(Opt::EndPhase);
         let r = &self.db.rules;
-        let base_ok = (self.players[p].bases_played as i32) < r.bases_per_turn;
+        let base_ok = (self.state.players[p].bases_played as i32) < r.bases_per_turn;
         let avail = self.available(p);
         let swap_ok = Self::can_pay_from(avail, self.swap_cost());
         // one option per card name; the pushes are branch-free (`push_if`) because whether a
@@ -197,58 +198,58 @@ impl Game<'_> {
         // `seen`: a filter of the card names met so far (bit = name mod 64); a hit is
         // confirmed by looking back through the hand (repeats are rare)
         let mut seen: u64 = 0;
-        for i in 0..self.players[p].hand.len() {
-            let c = self.players[p].hand[i];
-            let it = &self.inst[c as usize];
+        for i in 0..self.state.players[p].hand.len() {
+            let c = self.state.players[p].hand[i];
+            let it = &self.state.inst[c as usize];
             let def = it.def;
             let bit = 1u64 << (def & 63);
             let mut first = seen & bit == 0;
             seen |= bit;
             if !first {
-                let hand = &self.players[p].hand[..i];
-                first = !hand.iter().any(|&x| self.inst[x as usize].def == def);
+                let hand = &self.state.players[p].hand[..i];
+                first = !hand.iter().any(|&x| self.state.inst[x as usize].def == def);
             }
             let base = it.is(Inst::F_BASE);
             let play = !base && self.can_play_from_hand_with(p, c, false, avail);
             // a Base offers PlayBase then Swap, any other card Play
             let (o, ok) = if base { (Opt::PlayBase(c), base_ok) } else { (Opt::Play(c), play) };
-            push_if(&mut self.opts, o, first & ok);
-            push_if(&mut self.opts, Opt::Swap(c), first & base & swap_ok);
+            push_if(&mut self.scratch.opts, o, first & ok);
+            push_if(&mut self.scratch.opts, Opt::Swap(c), first & base & swap_ok);
         }
         let bc = self.board_count(p);
         if bc.activated > 0 {
             // a full list may have left cards out: then scan the whole board
             let full = bc.activated as usize == bc.with_abilities.len();
-            let n = if full { self.players[p].play.len() } else { bc.activated as usize };
+            let n = if full { self.state.players[p].play.len() } else { bc.activated as usize };
             for i in 0..n {
-                let c = if full { self.players[p].play[i] } else { bc.with_abilities[i] };
-                if self.inst[c as usize].is(Inst::F_ACTIVATED) {
+                let c = if full { self.state.players[p].play[i] } else { bc.with_abilities[i] };
+                if self.state.inst[c as usize].is(Inst::F_ACTIVATED) {
                     let d = self.def(c);
                     for a in 0..d.abilities.len() {
                         if self.can_activate(c, a, false) {
-                            self.opts.push(Opt::Activate(c, a as u8));
+                            self.scratch.opts.push(Opt::Activate(c, a as u8));
                         }
                     }
                 }
             }
         }
-        if (self.players[p].recruits as i32) < self.db.rules.recruits_per_turn {
-            for i in 0..self.news_row.len() {
-                let c = self.news_row[i];
+        if (self.state.players[p].recruits as i32) < self.db.rules.recruits_per_turn {
+            for i in 0..self.state.news_row.len() {
+                let c = self.state.news_row[i];
                 let ok = Self::can_pay_from(avail, self.recruit_cost(c)) && self.recruit_extra_ok(p, c);
-                push_if(&mut self.opts, Opt::Recruit(c), ok);
+                push_if(&mut self.scratch.opts, Opt::Recruit(c), ok);
             }
         }
-        if (self.players[p].exposes as i32) < self.db.rules.exposes_per_turn {
+        if (self.state.players[p].exposes as i32) < self.db.rules.exposes_per_turn {
             let mut q = p;
-            for _ in 1..self.n {
-                q = if q + 1 == self.n { 0 } else { q + 1 };
-                let ok = self.players[q].alive & Self::can_pay_from(avail, self.expose_cost(q));
-                push_if(&mut self.opts, Opt::Expose(q as u8), ok);
+            for _ in 1..self.state.n {
+                q = if q + 1 == self.state.n { 0 } else { q + 1 };
+                let ok = self.state.players[q].alive & Self::can_pay_from(avail, self.expose_cost(q));
+                push_if(&mut self.scratch.opts, Opt::Expose(q as u8), ok);
             }
         }
         if self.can_start_campaign(p) {
-            self.opts.push(Opt::Campaign);
+            self.scratch.opts.push(Opt::Campaign);
         }
     }
 
@@ -259,12 +260,12 @@ impl Game<'_> {
                 return;
             }
             self.main_options(p);
-            if self.opts.len() > 1 {
-                self.players[p].main_decisions += 1;
+            if self.scratch.opts.len() > 1 {
+                self.state.players[p].main_decisions += 1;
             }
             let choice = self.decide(p, DecisionKind::Main);
             self.count_action();
-            if self.outcome.is_some() || !self.apply_main(p, choice) {
+            if self.state.outcome.is_some() || !self.apply_main(p, choice) {
                 return;
             }
         }
@@ -277,8 +278,8 @@ impl Game<'_> {
             Opt::EndPhase => return false,
             Opt::PlayBase(c) => {
                 self.take_from_hand(p, c);
-                self.players[p].bases_played += 1;
-                self.players[p].cards_played += 1;
+                self.state.players[p].bases_played += 1;
+                self.state.players[p].cards_played += 1;
                 self.record_play(p, c);
                 glog!(self, "P{p} plays Base {}", self.name(c));
                 self.enter_play(c, p);
@@ -289,8 +290,8 @@ impl Game<'_> {
                 let cost = self.swap_cost();
                 self.pay(p, cost);
                 self.take_from_hand(p, c);
-                self.inst[c as usize].zone = Zone::Oblivion;
-                self.players[p].oblivion.push(c);
+                self.state.inst[c as usize].zone = Zone::Oblivion;
+                self.state.players[p].oblivion.push(c);
                 self.draw(p, 1);
                 self.state_check();
             }
@@ -301,7 +302,7 @@ impl Game<'_> {
                 glog!(self, "P{p} uses the basic Exposé against P{q}");
                 let cost = self.expose_cost(q as usize);
                 self.pay(p, cost);
-                self.players[p].exposes += 1;
+                self.state.players[p].exposes += 1;
                 let n = self.db.rules.expose_max_taken;
                 self.expose(p, q as usize, n, true);
                 self.state_check();
@@ -325,73 +326,35 @@ impl Game<'_> {
     /// Close (E31): damage and "until end of turn" effects end, hand limit, pools empty.
     fn close(&mut self, p: usize) {
         // an eliminated active player's Actions left on the chain go away without effect (E34)
-        while let Some(it) = self.chain.pop() {
-            if self.inst[it.card as usize].zone == Zone::Chain {
+        while let Some(it) = self.state.chain.pop() {
+            if self.state.inst[it.card as usize].zone == Zone::Chain {
                 self.to_graveyard(it.card);
             }
         }
         self.invalidate_attackers();
-        self.campaign.active = false;
-        self.campaign.attackers.clear();
-        self.campaign.blocks.clear();
-        if !self.full_checks && self.wounded.is_empty() && !self.eot_touched {
-            // nothing but Freshness to end: only the cards that entered play this turn
-            for i in 0..self.fresh_cards.len() {
-                let c = self.fresh_cards[i];
-                if self.inst[c as usize].fresh {
-                    self.ready_out(c);
-                    self.inst[c as usize].fresh = false;
-                    self.ready_in(c);
-                }
-            }
-            for q in 0..self.n {
-                self.players[q].pool = [0; 3];
-            }
-        } else {
-            self.end_turn_effects();
-        }
-        self.fresh_cards.clear();
-        self.wounded.clear();
-        self.eot_touched = false;
-        if self.outcome.is_some() || !self.players[p].alive {
+        self.state.campaign.active = false;
+        self.state.campaign.attackers.clear();
+        self.state.campaign.blocks.clear();
+        self.end_turn_changes();
+        if self.state.outcome.is_some() || !self.state.players[p].alive {
             return;
         }
         // the end of "until end of turn" toughness can't kill (damage is gone too)
         let limit = self.db.rules.hand_limit as usize;
-        while self.players[p].hand.len() > limit {
-            self.opts.clear();
-            for &c in &self.players[p].hand {
-                self.opts.push(Opt::Card(c));
+        while self.state.players[p].hand.len() > limit {
+            self.scratch.opts.clear();
+            for &c in &self.state.players[p].hand {
+                self.scratch.opts.push(Opt::Card(c));
             }
             if let Opt::Card(c) = self.decide(p, DecisionKind::Discard) {
                 self.take_from_hand(p, c);
-                self.inst[c as usize].zone = Zone::Oblivion;
-                self.players[p].oblivion.push(c);
+                self.state.inst[c as usize].zone = Zone::Oblivion;
+                self.state.players[p].oblivion.push(c);
                 glog!(self, "  P{p} discards {} to Oblivion (hand limit)", self.name(c));
             }
         }
         self.state_check();
         self.check();
-    }
-
-    /// Close for every card in play: damage, "until end of turn" changes and Freshness end.
-    fn end_turn_effects(&mut self) {
-        for q in 0..self.n {
-            let (mut ready, mut able) = (0u64, 0u16);
-            for i in 0..self.players[q].play.len() {
-                let c = self.players[q].play[i];
-                let it = &mut self.inst[c as usize];
-                if it.eot_influence != 0 || it.eot_credibility != 0 {
-                    self.stat_memo[c as usize].set((0, 0, 0));
-                }
-                it.end_turn_state();
-                ready = ready.wrapping_add(Self::ready_word(it));
-                able += Self::able(it);
-            }
-            self.players[q].pool = [0; 3];
-            self.players[q].ready = ready;
-            self.players[q].able = able;
-        }
     }
 }
 
