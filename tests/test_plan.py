@@ -207,3 +207,43 @@ def test_an_executor_gets_at_most_its_window_of_shards_at_once() -> None:
     assert 1 <= ex.most <= 3
     for a, b in zip(local, got):
         _frames_equal(a, b)
+
+
+def test_outcome_cells_played_together_equal_one_call_each() -> None:
+    """run_plan plays consecutive "outcomes" cells of one card set, parameters, seat count,
+    seed and threads in one core call (_core.simulate_cells); each cell's arrays are the ones
+    its own call gives, whatever the grouping."""
+    from ketharmad.lab.plan import _outcome_group, run_shards_together
+
+    cells = [
+        cell(TEXT, ["ner", "tisza"], ["heuristic", "random"], {}, 0, 23, start_player=0, output="outcomes"),
+        cell(TEXT, ["tisza", "ner"], ["random", "aggro"], {}, 100, 17, output="outcomes"),
+        cell(TEXT, ["ner", "osszefogas"], ["heuristic", "heuristic"], {}, 7, 1, start_player=1, output="outcomes"),
+        cell(TEXT, ["ner", "tisza"], ["random", "random"], {"rules.starting_support": 18}, 0, 9, output="outcomes"),
+        cell(TEXT, ["ner", "tisza", "osszefogas", "radikalisok"], ["random"] * 4, {}, 40, 15, output="outcomes"),
+        cell(TEXT, ["tisza", "ner", "radikalisok", "osszefogas"], ["heuristic"] * 4, {}, 3, 11, output="outcomes"),
+        cell(TEXT, ["ner", "tisza"], ["random", "random"], {}, 0, 5, output="games"),
+    ]
+    plan = Plan(11, cells)
+    work = list(shards(plan))
+    # groups: the first three cells (same params, 2 seats), the override alone, the two
+    # 4-seat cells, the "games" cell alone
+    sizes = []
+    k = 0
+    while k < len(work):
+        g = _outcome_group(work, k)
+        sizes.append(len(g))
+        k += len(g)
+    assert sizes == [3, 1, 2, 1]
+    together = run_plan(plan)
+    for s, got in zip(work, together):
+        alone = run_shard(s)
+        if s.cell.output == "outcomes":
+            assert got.keys() == alone.keys()
+            for key in alone:
+                assert np.array_equal(got[key], alone[key]), key
+            assert got["game"].tolist() == list(range(s.first_game, s.first_game + s.games))
+        else:
+            _frames_equal(got, alone)
+    with pytest.raises(ValueError, match="share their number of seats"):
+        run_shards_together([work[0], work[4]])

@@ -160,6 +160,18 @@ def simulate_stats(
     instead of rows (memory does not depend on ``games``); independent of ``threads`` and of
     how a range is cut (sums of per-game counts). Errors as ``simulate``."""
 
+def simulate_cells(
+    card_data: str,
+    cells: list[tuple[list[str], list[BotSpec], int, int, Optional[int]]],
+    seed: int,
+    threads: Optional[int] = None,
+    params: Optional[dict[str, ParamValue]] = None,
+) -> dict[str, dict[str, npt.NDArray[np.generic]]]:
+    """Several cells ``(decks, bots, first_game, games, start_player)`` of one card set,
+    parameters, seed and seat count in one call: the rows of each cell are those ``simulate``
+    gives for it, cell after cell (``lab.plan.run_shards_together`` splits them). Errors as
+    ``simulate``; cells with different seat counts raise ``ValueError``."""
+
 def card_data_hash(card_data: str) -> str:
     """FNV-1a hash of the card-data text, 16 hex digits."""
 

@@ -297,6 +297,85 @@ impl Columns {
     }
 }
 
+/// Several cells of one card set in one call: cell `k` plays games `firsts[k] ..
+/// firsts[k] + specs[k].games` of the batch `specs[k]` describes, exactly as
+/// [`run_batch_stoppable`] would, and the rows come back in cell order, then game order.
+/// Every cell must have the same number of seats, seed and threads. One call instead of one
+/// per cell: a balance evaluation is dozens of cells of a few dozen games, and the per-call
+/// cost (thread wake-up, the tail of each parallel loop, the conversion) would otherwise be
+/// paid per cell.
+pub fn run_cells_stoppable(db: &CardDb, specs: &[BatchSpec], firsts: &[u64], stop: &Stop) -> Result<Columns, BatchError> {
+    let (Some(first), true) = (specs.first(), specs.len() == firsts.len()) else {
+        return Err(BatchError::Invalid("give one first game per cell, and at least one cell".into()));
+    };
+    let n = first.factions.len();
+    let mut starts = Vec::with_capacity(specs.len() + 1); // global index of each cell's first game
+    let mut total: u64 = 0;
+    for (spec, &f) in specs.iter().zip(firsts) {
+        spec.validate(db).map_err(BatchError::Invalid)?;
+        if spec.factions.len() != n || spec.seed != first.seed || spec.threads != first.threads {
+            return Err(BatchError::Invalid("the cells of one call must share their number of seats, seed and threads".into()));
+        }
+        f.checked_add(spec.games)
+            .filter(|&e| e <= i64::MAX as u64)
+            .ok_or_else(|| BatchError::Invalid(format!("first_game + games must be below 2^63, got {f} + {}", spec.games)))?;
+        starts.push(total);
+        total = total
+            .checked_add(spec.games)
+            .filter(|&t| t <= i64::MAX as u64)
+            .ok_or_else(|| BatchError::Invalid("too many games in one call".into()))?;
+    }
+    starts.push(total);
+    let mut c = Columns { n_seats: n, ..Default::default() };
+    c.reserve(total)?;
+    let locate = |j: u64| -> (usize, u64) {
+        let k = starts.partition_point(|&s| s <= j) - 1;
+        (k, firsts[k] + (j - starts[k]))
+    };
+    let play_block = |lo: u64, hi: u64, out: &mut Vec<Result<GameResult, BatchError>>| {
+        (0..(hi - lo) as usize)
+            .into_par_iter()
+            .map_init(
+                || None,
+                |slot, d| {
+                    let (k, i) = locate(lo + d as u64);
+                    let spec = &specs[k];
+                    if stop.requested() {
+                        return Err(BatchError::Stopped);
+                    }
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| play_one_stoppable(slot, db, spec, i, false, false, false, Some(stop)).0))
+                        .map_err(|e| BatchError::Panicked(format!("game {i} (seed {}) panicked: {}", game_seed(spec.seed, i), panic_message(&*e))))
+                },
+            )
+            .collect_into_vec(out);
+    };
+    let mut run = || -> Result<(), BatchError> {
+        let block = BLOCK_PER_THREAD * rayon::current_num_threads() as u64;
+        let mut buf = Vec::new();
+        let mut lo = 0;
+        while lo < total {
+            if stop.requested() {
+                return Err(BatchError::Stopped);
+            }
+            let hi = total.min(lo + block);
+            play_block(lo, hi, &mut buf);
+            if stop.requested() {
+                return Err(BatchError::Stopped);
+            }
+            for r in buf.drain(..) {
+                c.push(&r?)?;
+            }
+            lo = hi;
+        }
+        Ok(())
+    };
+    match first.threads {
+        Some(t) => thread_pool(t).map_err(BatchError::Invalid)?.install(run)?,
+        None => run()?,
+    }
+    Ok(c)
+}
+
 /// Run a batch on `threads` threads (None = all cores). A panic inside a game is reported
 /// with its index and seed.
 pub fn run_batch(db: &CardDb, spec: &BatchSpec) -> Result<Columns, String> {

@@ -9,7 +9,7 @@
 //! `RuntimeError`.
 
 use crate::batch::{
-    available_threads, panic_message, play_one_stoppable, pools_built, reduce_batch_stoppable, run_batch_stoppable, schema, BatchError, BatchSpec,
+    available_threads, panic_message, play_one_stoppable, pools_built, reduce_batch_stoppable, run_batch_stoppable, run_cells_stoppable, schema, BatchError, BatchSpec,
     Columns, FrameAs, RawColumn, Stats, Stop, GAME_ROW_BYTES, MAX_THREADS, PLAY_ROW_BYTES, SEAT_ROW_BYTES, TURN_BINS,
 };
 use crate::bots::{search, BotSpec, BOT_KINDS};
@@ -539,6 +539,40 @@ fn simulate<'py>(
     })
 }
 
+/// Several cells of one card set and parameters in one call (`run_cells_stoppable`): each
+/// cell is `(decks, bots, first_game, games, start_player)`; the rows of every cell come back
+/// in one set of columns, cell after cell, each cell's rows those `simulate` gives for it.
+#[pyfunction]
+#[pyo3(signature = (card_data, cells, seed, threads=None, params=None))]
+fn simulate_cells<'py>(
+    py: Python<'py>,
+    card_data: &str,
+    cells: &Bound<'py, PyList>,
+    seed: u64,
+    threads: Option<i64>,
+    params: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    guarded("simulate_cells", || {
+        let db = make_db(card_data, params)?;
+        let mut specs = Vec::with_capacity(cells.len());
+        let mut firsts = Vec::with_capacity(cells.len());
+        for item in cells.iter() {
+            let (decks, bots, first_game, games, start_player): (Vec<String>, Bound<'py, PyList>, u64, i64, Option<u8>) = item.extract()?;
+            check_counts(games, threads)?;
+            specs.push(spec_from(decks, &bots, games as u64, seed, threads.map(|t| t as usize), start_player)?);
+            firsts.push(first_game);
+        }
+        let res = run_interruptible(py, "simulate_cells", |stop| run_cells_stoppable(&db, &specs, &firsts, stop))?;
+        py.check_signals()?;
+        match res {
+            Ok(c) => columns_to_py(py, c),
+            Err(BatchError::Panicked(e)) => Err(PyRuntimeError::new_err(e)),
+            Err(BatchError::Stopped) => Err(PyRuntimeError::new_err("the batch was stopped without a signal")),
+            Err(BatchError::Invalid(e)) | Err(BatchError::Memory(e)) => Err(verr(e)),
+        }
+    })
+}
+
 /// Replay one game of a batch with its readable log.
 #[pyfunction]
 #[pyo3(signature = (card_data, decks, bots, seed, game, params=None, start_player=None))]
@@ -659,6 +693,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(columns, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate_cells, m)?)?;
     m.add_function(wrap_pyfunction!(play, m)?)?;
     m.add_function(wrap_pyfunction!(bot_table, m)?)?;
     m.add_function(wrap_pyfunction!(_pools_built, m)?)?;

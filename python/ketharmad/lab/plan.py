@@ -22,6 +22,7 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import functools
+import json
 import signal
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -226,6 +227,51 @@ def run_shard(shard: Shard) -> Union[Frames, Outcomes, Stats, CardCounts]:
         card_records=card_records_frame(raw["players"], players["faction"]),
         plays=plays_frame(raw["plays"], list(c.decks), card_ids(c.card_text)) if c.record_plays else None,
     )
+
+
+def _together_key(s: Shard) -> Any:
+    c = s.cell
+    if c.output != "outcomes" or c.record_plays:
+        return None
+    return (len(c.decks), s.seed, s.threads, json.dumps(sorted(dict(c.params).items())))
+
+
+def _outcome_group(work: Sequence[Shard], k: int) -> list[Shard]:
+    """``work[k]`` and the shards right after it that one core call can play with it
+    (:func:`run_shards_together`): ``"outcomes"`` cells of the same card data, parameters,
+    number of seats, seed and threads."""
+    key = _together_key(work[k])
+    group = [work[k]]
+    if key is None:
+        return group
+    text = work[k].cell.card_text
+    for s in work[k + 1 :]:
+        if _together_key(s) != key or (s.cell.card_text is not text and s.cell.card_text != text):
+            break
+        group.append(s)
+    return group
+
+
+def run_shards_together(group: Sequence[Shard]) -> list[Outcomes]:
+    """Play several ``"outcomes"`` shards of one card set, parameters, seat count, seed and
+    threads in one core call (``_core.simulate_cells``) and return each shard's outcomes, the
+    same arrays :func:`run_shard` gives for it: a balance evaluation is dozens of cells of a
+    few dozen games, and one call pays the per-call cost (thread wake-up, the tail of the
+    parallel loop, the conversion) once instead of per cell."""
+    s0 = group[0]
+    c0 = s0.cell
+    raw = _core.simulate_cells(
+        c0.card_text,
+        [(list(s.cell.decks), list(s.cell.bots), s.first_game, s.games, s.cell.start_player) for s in group],
+        s0.seed, s0.threads, dict(c0.params),
+    )  # fmt: skip
+    games = raw["games"]
+    out: list[Outcomes] = []
+    at = 0
+    for s in group:
+        out.append({k: v[at : at + s.games] for k, v in games.items()})
+        at += s.games
+    return out
 
 
 class ShardError(RuntimeError):
@@ -461,14 +507,20 @@ def run_plan(
     collected = _Collected(plan, work)
     try:
         if executor is None:
-            for k, s in enumerate(work):
+            k = 0
+            while k < len(work):
+                group = _outcome_group(work, k)
                 try:
-                    collected.put(k, run_shard(s))
+                    results = run_shards_together(group) if len(group) > 1 else [run_shard(work[k])]
                 except Exception as e:
-                    e.add_note(f"in shard {describe_shard(s)}")
+                    e.add_note(f"in shard {describe_shard(work[k])}" + (
+                        f" (and the {len(group) - 1} shard(s) after it, played together)" if len(group) > 1 else ""))
                     raise
+                for j, r in enumerate(results):
+                    collected.put(k + j, r)
                 if meter is not None:
-                    meter.advance(s.games)
+                    meter.advance(sum(w.games for w in group))
+                k += len(group)
         else:
             _run_on(executor, work, meter, collected.put)
     except KeyboardInterrupt:
