@@ -16,7 +16,11 @@ measured:
 * ``api``: the public ``ketharmad.simulate`` with distinct seeds (seed ``s + k`` for call k),
   so every call pays the full public path (argument checks, card file, frames, SimResult);
 * ``runner``: the internal runner ``ketharmad._api.run_batch`` with ``first_game`` offsets,
-  which plays exactly the same games as the single call.
+  which plays exactly the same games as the single call;
+* ``balance``: what ``ketharmad.balance`` does: the balance evaluator's evaluation of one
+  block of the default targets (36 cells: 12 two-player cells of 50 games, 24 four-player
+  seatings of 6, 744 games) ``--calls`` times on fresh blocks, against one evaluation of
+  ``--calls`` blocks (``--games`` does not apply).
 
 The 1-call and K-call runs alternate within each repeat, so machine load hits both alike.
 ``--baseline DIR`` also loads another installed copy of the package (``DIR/ketharmad``, e.g.
@@ -81,6 +85,25 @@ def _runs(km: ModuleType, mode: str, bots: str, games: int, calls: int, seed: in
 
         return one, many
 
+    if mode == "balance":
+        evaluate = importlib.import_module(f"{km.__name__}.lab.balance.evaluate")
+        targets = importlib.import_module(f"{km.__name__}.lab.balance.targets")
+        ev = evaluate.Evaluator(km._data.load_card_data(None), targets.load_targets(None), bots, seed, None, 50, 6, {})
+        at = [0]  # fresh blocks every run (the evaluator caches what it has played)
+
+        def one_b() -> object:
+            at[0] += calls
+            return ev.outcomes({}, at[0] - calls, at[0])
+
+        def many_b() -> object:
+            out = []
+            for _ in range(calls):
+                at[0] += 1
+                out.append(ev.outcomes({}, at[0] - 1, at[0]))
+            return out
+
+        return one_b, many_b
+
     api, data = km._api, km._data
     specs = [bots, bots]
 
@@ -103,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=5, help="runs per figure (default 5)")
     parser.add_argument("--seed", type=int, default=0, help="batch seed (default 0)")
     parser.add_argument("--bots", default="random,heuristic", help="comma-separated bot kinds (default random,heuristic)")
-    parser.add_argument("--mode", default="api,runner", help="comma-separated: api, runner (default both)")
+    parser.add_argument("--mode", default="api,runner,balance", help="comma-separated: api, runner, balance (default all)")
     parser.add_argument("--baseline", metavar="DIR", help="also time the ketharmad package installed in DIR, alternating")
     args = parser.parse_args(argv)
     if args.calls < 1 or args.games < args.calls:
