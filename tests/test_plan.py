@@ -247,3 +247,19 @@ def test_outcome_cells_played_together_equal_one_call_each() -> None:
             _frames_equal(got, alone)
     with pytest.raises(ValueError, match="share their number of seats"):
         run_shards_together([work[0], work[4]])
+
+
+def test_simulate_first_game_is_a_range_of_the_batch() -> None:
+    """simulate(first_game=a, games=n) plays games a .. a+n-1 of the batch: the rows of one
+    bigger call (issue 11: the first_game offset is public API)."""
+    whole = ketharmad.simulate(["ner", "tisza", "osszefogas"], "random", games=50, seed=4, record_plays=True)
+    part = ketharmad.simulate(["ner", "tisza", "osszefogas"], "random", games=30, seed=4, first_game=20,
+                              record_plays=True)  # fmt: skip
+    assert part.first_game == 20 and part.n_games == 30
+    assert part.games.equals(whole.games.filter(pl.col("game") >= 20))
+    assert part.players.equals(whole.players.filter(pl.col("game") >= 20))
+    assert part.card_records.equals(whole.card_records.filter(pl.col("game") >= 20))
+    assert part.plays.equals(whole.plays.filter(pl.col("game") >= 20))
+    for bad in (-1, 1.5, 2**63):
+        with pytest.raises(ValueError, match="first_game"):
+            ketharmad.simulate(games=10, first_game=bad)

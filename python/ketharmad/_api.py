@@ -201,6 +201,7 @@ def simulate(
     progress: bool = False,
     executor: Any = None,
     cluster: Any = None,
+    first_game: int = 0,
 ) -> SimResult:
     """Play ``games`` bot games in parallel and return the results as polars tables.
 
@@ -240,6 +241,10 @@ def simulate(
             a scheduler address or a ``dask.distributed.Client``. Shards of ``chunk_size``
             games (default ``CLUSTER_SHARD_GAMES``, 10,000) on ``threads`` core threads each
             (default 1); the rows are the same. Not together with ``executor``.
+        first_game: play games ``first_game .. first_game + games - 1`` of the batch with
+            this seed (default 0): the same rows as those of one bigger call, so a run can
+            be cut into ranges by hand (one per machine, say) and the pieces concatenated;
+            the ``game`` column holds the absolute index.
 
     Returns:
         A :class:`SimResult` with ``.games``, ``.players``, ``.card_records`` (the opening /
@@ -260,6 +265,9 @@ def simulate(
     params_ = check_params(params)
     start_ = check_start_player(start_player, len(decks_))
     chunk_ = check_chunk_size(chunk_size)
+    first_ = check_int("first_game", first_game, 0)
+    if first_ + games_ > 2**63 - 1:
+        raise ValueError(f"first_game + games must be below 2^63, got {first_} + {games_}")
     if not isinstance(record_plays, bool):
         raise ValueError(f"record_plays must be True or False, got {record_plays!r}")
     progress = check_flag("progress", progress)
@@ -283,6 +291,7 @@ def simulate(
         frames = run_batch(
             text, decks_, bots_, games_, seed_, threads_, params_, start_player=start_,
             record_plays=record_plays, chunk_size=chunk_, progress=meter, executor=ex,
+            first_game=first_,
         )  # fmt: skip
     elapsed = time.perf_counter() - start
     if meter is not None:
@@ -302,6 +311,7 @@ def simulate(
         threads=threads_,
         card_data=describe_card_data(card_data),
         elapsed=elapsed,
+        first_game=first_,
     )
 
 

@@ -30,8 +30,8 @@ class SimResult:
             :func:`ketharmad.card_stats`.
         plays: None unless the batch ran with ``record_plays=True``; then one row per card
             played or recruited: ``game, seat, faction, card`` (card id), ``turn``.
-        decks, bots, seed, params, threads, start_player: the (normalised) arguments of the
-            run.
+        decks, bots, seed, params, threads, start_player, first_game: the (normalised)
+            arguments of the run.
         card_data: ``"packaged"`` or the path of the card-data file used.
         elapsed: wall-clock seconds the run took.
     """
@@ -52,6 +52,7 @@ class SimResult:
         plays: Optional[pl.DataFrame] = None,
         start_player: Optional[int] = None,
         card_text: Optional[str] = None,
+        first_game: int = 0,
     ) -> None:
         self.games = games
         self.players = players
@@ -66,6 +67,7 @@ class SimResult:
         self.threads = threads
         self.card_data = card_data
         self.elapsed = elapsed
+        self.first_game = first_game
 
     @property
     def n_games(self) -> int:
