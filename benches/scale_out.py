@@ -155,7 +155,9 @@ def main() -> None:
     for n in (1, 10, 20, 100):
         secs = 1e9 / (per_worker * a.workers * n)
         print(f"  {n:>4} machine(s): {secs / 3600:6.2f} h  ({secs / 60:8.1f} min)")
-    print("(matchups and sweep above 1,000,000 games run on reductions: shards return integer counts and the client keeps no rows; simulate, card_stats, tournament and balance still keep about 300 bytes per game)")
+    print("(matchups, sweep and card_stats above their row limits, and tournament always, run on reductions: "
+          "shards return integer counts and the client keeps no rows; balance keeps at most 256 MiB of per-game "
+          "outcomes; simulate returns rows, about 300 bytes per 2-seat game)")
 
 
 if __name__ == "__main__":
