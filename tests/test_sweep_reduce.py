@@ -304,3 +304,21 @@ def test_reductions_run_where_rows_do_not_fit_under_an_address_space_limit():
     c = np.array(counts, dtype=np.int64)
     assert c.shape == (2, 1, 3 + 2 * 2)
     assert (c[:, 0, 3] + c[:, 0, 4] + c[:, 0, 2] == 200_000).all() and (c[:, 0, 1] == unfinished).all()
+
+
+def test_sweep_file_rows_key(tmp_path):
+    """A sweep file may say rows = true / false; --rows / --no-rows on the command line win;
+    anything else is refused naming the key."""
+    from ketharmad.lab.sweep import load_sweep_file
+
+    grid = tmp_path / "grid.toml"
+    grid.write_text('decks = ["ner", "tisza"]\nbots = "random"\nrows = false\n[grid]\n"rules.starting_support" = [18, 22]\n')
+    assert load_sweep_file(str(grid))["rows"] is False
+    args = ["sweep", str(grid), "--games", "30", "--seed", "3", "--no-plots"]
+    assert main([*args, "--out", str(tmp_path / "file")]) == 0
+    assert not (tmp_path / "file" / "sweep_games").exists()  # the file's rows = false
+    assert main([*args, "--rows", "--out", str(tmp_path / "flag")]) == 0
+    assert (tmp_path / "flag" / "sweep_games").exists()  # the flag wins
+    grid.write_text('rows = "no"\n[grid]\n"rules.starting_support" = [18, 22]\n')
+    with pytest.raises(ValueError, match="rows must be true or false"):
+        load_sweep_file(str(grid))

@@ -1043,7 +1043,7 @@ def _sweep_md(result: Any, folder: Path, plots: bool) -> list[str]:
 
 _SWEEP_KEYS = {
     "grid", "points", "decks", "bots", "games", "seed", "baseline", "params", "start_player",
-    "threads", "card_data",
+    "threads", "card_data", "rows",
 }  # fmt: skip
 
 
@@ -1067,8 +1067,9 @@ def load_sweep_file(path: str) -> dict[str, Any]:
 
     Keys: a ``[grid]`` table of lists (or ``[[points]]`` tables), optional ``decks`` ("all",
     a list of factions or a list of lists), ``bots``, ``games``, ``seed``, ``baseline``,
-    ``start_player``, ``threads``, ``card_data`` (relative to the file) and a ``[params]``
-    table of fixed overrides. Parameter names may be quoted (``"rules.starting_support"``)
+    ``start_player``, ``threads``, ``card_data`` (relative to the file), ``rows`` (true or
+    false; the command line's ``--rows`` / ``--no-rows`` win) and a ``[params]`` table of
+    fixed overrides. Parameter names may be quoted (``"rules.starting_support"``)
     or bare dotted keys. The file may be at most 1 MiB, its tables and arrays nested at most
     32 deep; otherwise, or when it is not valid TOML, ``ValueError``.
     """
@@ -1104,6 +1105,10 @@ def load_sweep_file(path: str) -> dict[str, Any]:
         kwargs["baseline"] = _flatten(b) if isinstance(b, Mapping) else b
     if "card_data" in doc:
         kwargs["card_data"] = os.path.join(os.path.dirname(os.path.abspath(path)), doc["card_data"])
+    if "rows" in doc:
+        if not isinstance(doc["rows"], bool):
+            raise ValueError(f"sweep file {path}: rows must be true or false, got {doc['rows']!r}")
+        kwargs["rows"] = doc["rows"]
     return kwargs
 
 
@@ -1133,9 +1138,11 @@ def _cmd_sweep(args: argparse.Namespace) -> None:
     kwargs.setdefault("games", 1000)
     games = kwargs["games"]
     per_call = games if isinstance(games, int) and not isinstance(games, bool) and games > 0 else 1
+    from_file = kwargs.pop("rows", None)
+    rows = from_file if args.rows is None else args.rows
     with cluster_for(args) as cluster:
         result = sweep(**kwargs, chunk_size=chunk_for(args, per_call), progress=progress_enabled(args),
-                       cluster=cluster, rows=args.rows)  # fmt: skip
+                       cluster=cluster, rows=rows)  # fmt: skip
     finish(result, args)
 
 
