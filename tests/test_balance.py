@@ -408,3 +408,24 @@ def test_a_bounded_cache_gives_the_same_run(tmp_path: Path, monkeypatch, with_jo
         key = next(iter(j.index))
         assert j.get(key)["key"] == key
         j.close()
+
+
+def test_robustness_search_sample(tmp_path: Path) -> None:
+    """`.robustness_search`: every metric before and after the edits with the search bot on
+    every seat, played on the screen's blocks (the history has both points under that bot)."""
+    sb = {"kind": "search", "iterations": 2}
+    res = ketharmad.balance(SMALL, bots="random", budget=20_000, seed=2, robustness_bots=None, robustness_search=sb)
+    assert res.best.height >= 1, res.notes
+    t = res.robustness_search
+    assert t is not None and t.height == 2 and set(t["metric"]) == {"2p ner-tisza", "2p ner-osszefogas"}
+    assert any(n.startswith("search sample (") for n in res.notes)
+    h = res.history.filter((pl.col("stage") == "robustness") & (pl.col("bots") != ""))
+    assert h.height == 2 and set(h["point"]) == {"{}", ketharmad.lab.balance.evaluate.point_key(res.best_point)}
+    after = h.filter(pl.col("point") != "{}").row(0, named=True)
+    before = h.filter(pl.col("point") == "{}").row(0, named=True)
+    for r in t.iter_rows(named=True):
+        assert r["after"] == pytest.approx(after[f"m:{r['metric']}"], abs=1e-12)
+        assert r["before"] == pytest.approx(before[f"m:{r['metric']}"], abs=1e-12)
+        assert r["games"] > 0 and r["after_ci_low"] <= r["after"] <= r["after_ci_high"]
+    # "auto" takes no search sample for the random bot, and None skips it
+    assert ketharmad.balance(SMALL, bots="random", budget=4_000, robustness_bots=None).robustness_search is None

@@ -59,6 +59,8 @@ DEFAULT_GAMES_4P = 6
 _SHARE = {"screen": 0.20, "descend": 0.40, "search": 0.10, "race": 0.10, "confirm": 0.20}
 #: Finalists entering the race, parameters in the search space.
 MAX_FINALISTS = 8
+#: The search-bot sample of ``.robustness_search`` ("auto"): cheap search, every seat.
+SEARCH_SAMPLE = {"kind": "search", "iterations": 10}
 MAX_SEARCH_PARAMS = 12
 MAX_TRIALS = 400
 BEAM_WIDTH = 6
@@ -752,6 +754,9 @@ class BalanceResult(LabResult):
             ci_high, in_band`` on the holdout games (baseline and best).
         robustness: the edits' effects under a second bot profile (``sign_changed`` flags an
             edit whose effect flips), or None when the budget did not allow it.
+        robustness_search: a search-bot sample: every metric before and after the edits
+            with the search bot on every seat (the screen's blocks), or None (skipped; the
+            notes say why).
         history: every evaluation: stage, point, games, each metric's value, worst deviation.
         overrides: the parameter overrides of the best proposal (with ``params=``), ready for
             ``params=``; ``write_card_data(path)`` writes a card file with them applied.
@@ -865,6 +870,7 @@ def balance(
     progress: bool = False,
     threads: Optional[int] = None,
     robustness_bots: Any = "auto",
+    robustness_search: Any = "auto",
     games_2p: int = DEFAULT_GAMES_2P,
     games_4p: int = DEFAULT_GAMES_4P,
 ) -> BalanceResult:
@@ -891,6 +897,9 @@ def balance(
         threads: worker threads (None = all cores); results do not depend on it.
         robustness_bots: the second bot profile of ``.robustness`` ("auto": ``aggro`` for the
             heuristic family, ``heuristic`` otherwise; None: skip).
+        robustness_search: the search-bot sample of ``.robustness_search`` ("auto": the
+            search bot at 10 iterations on every seat when ``bots`` is of the heuristic
+            family, None otherwise; None: skip; or any bot spec).
         games_2p, games_4p: games per block of a 2-player cell (pair and start side) and of a
             4-player seating.
 
@@ -935,6 +944,13 @@ def balance(
             alt_bots = "control"
     elif robustness_bots is not None:
         alt_bots = _check_bot_spec(robustness_bots, "robustness_bots")
+    search_bots: Any = None
+    if robustness_search == "auto":
+        kind = spec if isinstance(spec, str) else spec.get("kind")
+        if kind in ("heuristic", "control", "aggro"):
+            search_bots = dict(SEARCH_SAMPLE)
+    elif robustness_search is not None:
+        search_bots = _check_bot_spec(robustness_search, "robustness_search")
 
     jr = None
     if journal is not None:
@@ -949,7 +965,7 @@ def balance(
     space = _valid_space(ev, space)
     run = _Run(ev, tg, space, budget_, meter)
     try:
-        result = _balance(run, tg, space, seed_, alt_bots)
+        result = _balance(run, tg, space, seed_, alt_bots, search_bots)
         if run.used > budget_:
             run.notes.append(
                 f"used {run.used:,} games, more than the budget of {budget_:,}: the screen measures every "
@@ -1004,7 +1020,7 @@ def _builds(ev: Evaluator, name: str, value: int) -> bool:
     return True
 
 
-def _balance(run: _Run, tg: Targets, space: list[ParamSpace], seed: int, alt_bots: Any) -> dict[str, Any]:
+def _balance(run: _Run, tg: Targets, space: list[ParamSpace], seed: int, alt_bots: Any, search_bots: Any = None) -> dict[str, Any]:
     metrics = tg.metrics
     spc = run.space
     s, base_st, effects = run.screen()
@@ -1156,6 +1172,39 @@ def _balance(run: _Run, tg: Targets, space: list[ParamSpace], seed: int, alt_bot
     elif alt_bots is None:
         run.notes.append("robustness skipped (robustness_bots=None)")
 
+    # ---- a search-bot sample: the starting point and best on the screen's blocks
+    robustness_search = None
+    if search_bots is not None and best.point:
+        rb = s
+        if run.used + 2 * rb * run.G <= run.budget * 1.05:
+            run.meter.stage = "search sample"
+            try:
+                run.ev.validate({}, search_bots)
+                rrng = [(0, rb)]
+                sb = run.st(run.vectors({}, rrng, "robustness", search_bots))
+                sa = run.st(run.vectors(best.point, rrng, "robustness", search_bots))
+                robustness_search = pl.DataFrame(
+                    [
+                        {
+                            "metric": m.name, "bots": str(search_bots), "low": m.low, "high": m.high,
+                            "before": sb[m.name].value, "after": sa[m.name].value,
+                            "after_ci_low": sa[m.name].value - z95 * sa[m.name].se,
+                            "after_ci_high": sa[m.name].value + z95 * sa[m.name].se,
+                            "in_band": m.low <= sa[m.name].value <= m.high, "games": sa[m.name].n,
+                        }  # fmt: skip
+                        for m in metrics
+                    ]
+                )
+                before_s, after_s = _summary(metrics, sb), _summary(metrics, sa)
+                run.notes.append(
+                    f"search sample ({search_bots}, {rb * run.G:,} games a point): worst deviation "
+                    f"{100 * before_s['worst_deviation']:.1f} -> {100 * after_s['worst_deviation']:.1f} points"
+                )
+            except ValueError as e:
+                run.notes.append(f"search sample skipped: {e}")
+        else:
+            run.notes.append("search sample skipped: not enough budget left")
+
     # ---- tables
     cands: dict[str, Candidate] = {}
     for c in [*descent, *proposals, *pool, *finalists]:
@@ -1221,6 +1270,7 @@ def _balance(run: _Run, tg: Targets, space: list[ParamSpace], seed: int, alt_bot
         "before": _metric_table(metrics, base_hold, z95),
         "after": _metric_table(metrics, best_st, z95),
         "robustness": robustness,
+        "robustness_search": robustness_search,
         "history": hist,
         "screen": screen_df,
         "overrides": {**run.ev.base_params, **best.point},
