@@ -263,3 +263,18 @@ def test_simulate_first_game_is_a_range_of_the_batch() -> None:
     for bad in (-1, 1.5, 2**63):
         with pytest.raises(ValueError, match="first_game"):
             ketharmad.simulate(games=10, first_game=bad)
+
+
+def test_outcome_groups_are_bounded_in_games(monkeypatch) -> None:
+    """A group played together holds at most TOGETHER_GAMES games (its columns are held at
+    once); the results do not change."""
+    from ketharmad.lab import plan as plan_mod
+
+    cells = [cell(TEXT, ["ner", "tisza"], ["random", "random"], {}, 30 * i, 30, output="outcomes") for i in range(5)]
+    p = Plan(3, cells)
+    whole = run_plan(p)
+    monkeypatch.setattr(plan_mod, "TOGETHER_GAMES", 70)  # two cells of 30 fit, a third does not
+    work = list(shards(p))
+    assert [len(plan_mod._outcome_group(work, k)) for k in (0, 2, 4)] == [2, 2, 1]
+    for a, b in zip(whole, run_plan(p)):
+        assert all(np.array_equal(a[key], b[key]) for key in a)

@@ -229,6 +229,11 @@ def run_shard(shard: Shard) -> Union[Frames, Outcomes, Stats, CardCounts]:
     )
 
 
+#: At most this many games in one core call of :func:`run_shards_together` (its columns,
+#: about 100-350 bytes a game with the per-seat ones, are held at once).
+TOGETHER_GAMES = 100_000
+
+
 def _together_key(s: Shard) -> Any:
     c = s.cell
     if c.output != "outcomes" or c.record_plays:
@@ -245,8 +250,12 @@ def _outcome_group(work: Sequence[Shard], k: int) -> list[Shard]:
     if key is None:
         return group
     text = work[k].cell.card_text
+    games = work[k].games
     for s in work[k + 1 :]:
         if _together_key(s) != key or (s.cell.card_text is not text and s.cell.card_text != text):
+            break
+        games += s.games
+        if games > TOGETHER_GAMES:  # the core call's columns are held at once: bound them
             break
         group.append(s)
     return group
