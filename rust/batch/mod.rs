@@ -297,85 +297,6 @@ impl Columns {
     }
 }
 
-/// Several cells of one card set in one call: cell `k` plays games `firsts[k] ..
-/// firsts[k] + specs[k].games` of the batch `specs[k]` describes, exactly as
-/// [`run_batch_stoppable`] would, and the rows come back in cell order, then game order.
-/// Every cell must have the same number of seats, seed and threads. One call instead of one
-/// per cell: a balance evaluation is dozens of cells of a few dozen games, and the per-call
-/// cost (thread wake-up, the tail of each parallel loop, the conversion) would otherwise be
-/// paid per cell.
-pub fn run_cells_stoppable(db: &CardDb, specs: &[BatchSpec], firsts: &[u64], stop: &Stop) -> Result<Columns, BatchError> {
-    let (Some(first), true) = (specs.first(), specs.len() == firsts.len()) else {
-        return Err(BatchError::Invalid("give one first game per cell, and at least one cell".into()));
-    };
-    let n = first.factions.len();
-    let mut starts = Vec::with_capacity(specs.len() + 1); // global index of each cell's first game
-    let mut total: u64 = 0;
-    for (spec, &f) in specs.iter().zip(firsts) {
-        spec.validate(db).map_err(BatchError::Invalid)?;
-        if spec.factions.len() != n || spec.seed != first.seed || spec.threads != first.threads {
-            return Err(BatchError::Invalid("the cells of one call must share their number of seats, seed and threads".into()));
-        }
-        f.checked_add(spec.games)
-            .filter(|&e| e <= i64::MAX as u64)
-            .ok_or_else(|| BatchError::Invalid(format!("first_game + games must be below 2^63, got {f} + {}", spec.games)))?;
-        starts.push(total);
-        total = total
-            .checked_add(spec.games)
-            .filter(|&t| t <= i64::MAX as u64)
-            .ok_or_else(|| BatchError::Invalid("too many games in one call".into()))?;
-    }
-    starts.push(total);
-    let mut c = Columns { n_seats: n, ..Default::default() };
-    c.reserve(total)?;
-    let locate = |j: u64| -> (usize, u64) {
-        let k = starts.partition_point(|&s| s <= j) - 1;
-        (k, firsts[k] + (j - starts[k]))
-    };
-    let play_block = |lo: u64, hi: u64, out: &mut Vec<Result<GameResult, BatchError>>| {
-        (0..(hi - lo) as usize)
-            .into_par_iter()
-            .map_init(
-                || None,
-                |slot, d| {
-                    let (k, i) = locate(lo + d as u64);
-                    let spec = &specs[k];
-                    if stop.requested() {
-                        return Err(BatchError::Stopped);
-                    }
-                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| play_one_stoppable(slot, db, spec, i, false, false, false, Some(stop)).0))
-                        .map_err(|e| BatchError::Panicked(format!("game {i} (seed {}) panicked: {}", game_seed(spec.seed, i), panic_message(&*e))))
-                },
-            )
-            .collect_into_vec(out);
-    };
-    let mut run = || -> Result<(), BatchError> {
-        let block = BLOCK_PER_THREAD * rayon::current_num_threads() as u64;
-        let mut buf = Vec::new();
-        let mut lo = 0;
-        while lo < total {
-            if stop.requested() {
-                return Err(BatchError::Stopped);
-            }
-            let hi = total.min(lo + block);
-            play_block(lo, hi, &mut buf);
-            if stop.requested() {
-                return Err(BatchError::Stopped);
-            }
-            for r in buf.drain(..) {
-                c.push(&r?)?;
-            }
-            lo = hi;
-        }
-        Ok(())
-    };
-    match first.threads {
-        Some(t) => thread_pool(t).map_err(BatchError::Invalid)?.install(run)?,
-        None => run()?,
-    }
-    Ok(c)
-}
-
 /// Run a batch on `threads` threads (None = all cores). A panic inside a game is reported
 /// with its index and seed.
 pub fn run_batch(db: &CardDb, spec: &BatchSpec) -> Result<Columns, String> {
@@ -404,24 +325,64 @@ const BLOCK_PER_THREAD: u64 = 1024;
 /// `run_batch_with` that ends early with `BatchError::Stopped` once `stop` is requested: it
 /// is polled before every game (and by search bots before every rollout).
 pub fn run_batch_stoppable(db: &CardDb, spec: &BatchSpec, record_plays: bool, first_game: u64, stop: &Stop) -> Result<Columns, BatchError> {
-    spec.validate(db).map_err(BatchError::Invalid)?;
-    let end = first_game
-        .checked_add(spec.games)
-        .filter(|&e| e <= i64::MAX as u64)
-        .ok_or_else(|| BatchError::Invalid(format!("first_game + games must be below 2^63, got {first_game} + {}", spec.games)))?;
-    let n = spec.factions.len();
+    play_cells(db, std::slice::from_ref(spec), &[first_game], record_plays, stop)
+}
+
+/// Several cells of one card set in one call: cell `k` plays games `firsts[k] ..
+/// firsts[k] + specs[k].games` of the batch `specs[k]` describes, exactly as
+/// [`run_batch_stoppable`] would, and the rows come back in cell order, then game order.
+/// Every cell must have the same number of seats, seed and threads. One call instead of one
+/// per cell: a balance evaluation is dozens of cells of a few dozen games, and the per-call
+/// cost (thread wake-up, the tail of each parallel loop, the conversion) would otherwise be
+/// paid per cell.
+pub fn run_cells_stoppable(db: &CardDb, specs: &[BatchSpec], firsts: &[u64], stop: &Stop) -> Result<Columns, BatchError> {
+    play_cells(db, specs, firsts, false, stop)
+}
+
+/// The one batch loop behind [`run_batch_stoppable`] and [`run_cells_stoppable`]: games are
+/// numbered across the cells, played a block at a time in parallel (one reusable game per
+/// worker) and appended to the columns in order, so only one block of per-game records is
+/// held at a time. A stop request wins over results of games cut short by it; a panic is
+/// reported with its game and seed.
+fn play_cells(db: &CardDb, specs: &[BatchSpec], firsts: &[u64], record_plays: bool, stop: &Stop) -> Result<Columns, BatchError> {
+    let (Some(first), true) = (specs.first(), specs.len() == firsts.len()) else {
+        return Err(BatchError::Invalid("give one first game per cell, and at least one cell".into()));
+    };
+    let n = first.factions.len();
+    let mut starts = Vec::with_capacity(specs.len() + 1); // index of each cell's first game across the cells
+    let mut total: u64 = 0;
+    for (spec, &f) in specs.iter().zip(firsts) {
+        spec.validate(db).map_err(BatchError::Invalid)?;
+        if spec.factions.len() != n || spec.seed != first.seed || spec.threads != first.threads {
+            return Err(BatchError::Invalid("the cells of one call must share their number of seats, seed and threads".into()));
+        }
+        f.checked_add(spec.games)
+            .filter(|&e| e <= i64::MAX as u64)
+            .ok_or_else(|| BatchError::Invalid(format!("first_game + games must be below 2^63, got {f} + {}", spec.games)))?;
+        starts.push(total);
+        total = total
+            .checked_add(spec.games)
+            .filter(|&t| t <= i64::MAX as u64)
+            .ok_or_else(|| BatchError::Invalid("too many games in one call".into()))?;
+    }
+    starts.push(total);
     let mut c = Columns { n_seats: n, ..Default::default() };
-    c.reserve(spec.games)?;
+    c.reserve(total)?;
     // test hook: make game N panic, to check that a panic is reported with its game and seed
     let panic_at: Option<u64> = std::env::var("KETHARMAD_TEST_PANIC_GAME").ok().and_then(|v| v.parse().ok());
+    let locate = |j: u64| -> (usize, u64) {
+        let k = starts.partition_point(|&s| s <= j) - 1;
+        (k, firsts[k] + (j - starts[k]))
+    };
     let play_block = |lo: u64, hi: u64, out: &mut Vec<Result<GameResult, BatchError>>| {
         (0..(hi - lo) as usize)
             .into_par_iter()
             // one reusable game per worker
             .map_init(
                 || None,
-                |slot, k| {
-                    let i = lo + k as u64;
+                |slot, d| {
+                    let (k, i) = locate(lo + d as u64);
+                    let spec = &specs[k];
                     if stop.requested() {
                         return Err(BatchError::Stopped);
                     }
@@ -439,12 +400,12 @@ pub fn run_batch_stoppable(db: &CardDb, spec: &BatchSpec, record_plays: bool, fi
     let mut run = || -> Result<(), BatchError> {
         let block = BLOCK_PER_THREAD * rayon::current_num_threads() as u64;
         let mut buf = Vec::new();
-        let mut lo = first_game;
-        while lo < end {
+        let mut lo = 0;
+        while lo < total {
             if stop.requested() {
                 return Err(BatchError::Stopped);
             }
-            let hi = end.min(lo + block);
+            let hi = total.min(lo + block);
             play_block(lo, hi, &mut buf);
             // a stop request wins over results of games cut short by it
             if stop.requested() {
@@ -457,7 +418,7 @@ pub fn run_batch_stoppable(db: &CardDb, spec: &BatchSpec, record_plays: bool, fi
         }
         Ok(())
     };
-    match spec.threads {
+    match first.threads {
         Some(t) => thread_pool(t).map_err(BatchError::Invalid)?.install(run)?,
         None => run()?,
     }
