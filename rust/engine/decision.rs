@@ -182,6 +182,7 @@ impl<'a, 'db> SeatView<'a, 'db> {
         g.trace.log = None;
         g.trace.decisions = None;
         g.trace.check_invariants = false;
+        g.drive = None;
         g.policies = policies;
         let mut pool: Vec<Cid> = Vec::with_capacity(64);
         for p in 0..g.state.n {
@@ -237,6 +238,9 @@ impl Game<'_> {
         debug_assert!(!self.scratch.opts.is_empty(), "no options for {kind:?}");
         if self.scratch.opts.len() == 1 {
             return self.scratch.opts[0];
+        }
+        if self.drive.is_some() {
+            return self.decide_driven(seat, kind);
         }
         // the random policy needs no view: answer in place
         if let crate::bots::Policy::Random(rng) = &mut self.policies[seat] {

@@ -31,6 +31,7 @@
 //! - `checks`: state checks, elimination, Voter takeover, end of game (R14, R15)
 //! - `invariants`: whole-state consistency checks used by tests and the fuzzer
 //! - `decision`: the options offered to policies and what a seat may see
+//! - `step`: driving a game one decision at a time (checkpoint + answers, the coroutine stepper)
 //! - `scenario` (tests only, feature `scenario`): build a position by hand, script answers
 
 pub mod caches;
@@ -51,6 +52,7 @@ pub mod scandal;
 pub mod setup;
 pub mod state;
 pub mod stats;
+pub mod step;
 pub mod trace;
 pub mod turn;
 
