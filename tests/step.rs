@@ -204,3 +204,35 @@ fn bad_answers_are_refused() {
     assert!(s.pending().is_none());
     assert!(s.apply(0).unwrap_err().contains("over"));
 }
+
+/// Search at every decision (`every` = 1) plays games that end properly, searches decisions
+/// other than main priority (it plays more rollouts than main-only search on the same
+/// games), and reproduces.
+#[test]
+fn search_at_every_decision() {
+    let db = db();
+    let every = BotSpec::parse("search", vec![("iterations".into(), 6.0), ("rollout_rounds".into(), 3.0), ("every".into(), 1.0)]).unwrap();
+    let main = BotSpec::parse("search", vec![("iterations".into(), 6.0), ("rollout_rounds".into(), 3.0)]).unwrap();
+    let heur = spec("heuristic");
+    let rollouts = |g: &Game| match &g.policies()[0] {
+        Policy::Search(s) => s.rollouts,
+        _ => 0,
+    };
+    let (mut r_every, mut r_main) = (0, 0);
+    for seed in 0..3u64 {
+        let cfg = GameConfig { factions: vec![1, 2], seed, start_player: None };
+        let mut a = Game::new(&db, &cfg, Game::start_policy_streams(seed, 2, &[every.clone(), heur.clone()]));
+        a.record_from_start(None);
+        let oa = a.run(None);
+        let mut b = Game::new(&db, &cfg, Game::start_policy_streams(seed, 2, &[every.clone(), heur.clone()]));
+        b.record_from_start(None);
+        let ob = b.run(None);
+        assert_eq!(summary(&a, oa), summary(&b, ob), "seed {seed}: search at every decision does not reproduce");
+        assert!(oa.winner.is_some() || oa.reason != ketharmad::engine::EndReason::LastPlayerStanding);
+        let mut c = Game::new(&db, &cfg, Game::start_policy_streams(seed, 2, &[main.clone(), heur.clone()]));
+        c.run(None);
+        r_every += rollouts(&a);
+        r_main += rollouts(&c);
+    }
+    assert!(r_every > r_main, "every-decision search played {r_every} rollouts, main-only {r_main}");
+}

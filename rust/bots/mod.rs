@@ -53,6 +53,11 @@ impl BotSpec {
                                 return Err(format!("bot knob 'width' must be a whole number in 1..=64, got {v}"));
                             }
                         }
+                        "every" => {
+                            if !(*v == 0.0 || *v == 1.0) {
+                                return Err(format!("bot knob 'every' must be 0 (search main-priority decisions) or 1 (every decision), got {v}"));
+                            }
+                        }
                         "rollout_rounds" => {
                             if !(v.fract() == 0.0 && *v >= 1.0 && *v <= search::MAX_ROLLOUT_ROUNDS as f64) {
                                 return Err(format!(
@@ -66,7 +71,7 @@ impl BotSpec {
                                 return Err(format!("bot knob '{k}' must be a number in 0..=1, got {v}"));
                             }
                         }
-                        _ => return Err(format!("bot 'search' has no knob '{k}' (knobs: iterations, width, rollout_rounds and the heuristic's)")),
+                        _ => return Err(format!("bot 'search' has no knob '{k}' (knobs: iterations, width, rollout_rounds, every and the heuristic's)")),
                     }
                 }
             }
@@ -113,6 +118,7 @@ impl Policy {
                     rng,
                 );
                 s.rollout_rounds = get("rollout_rounds", search::DEFAULT_ROLLOUT_ROUNDS as f64) as u32;
+                s.every = get("every", 0.0) == 1.0;
                 Policy::Search(Box::new(s))
             }
             _ => Policy::Random(rng),

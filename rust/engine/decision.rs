@@ -220,6 +220,20 @@ impl<'a, 'db> SeatView<'a, 'db> {
         g.hooks.forced_die = None;
         g
     }
+    /// The game keeps a record of its answers (`engine::step`), so a decision other than
+    /// main priority can be searched (`rollout`).
+    pub fn recorded(&self) -> bool {
+        self.g.drive.as_ref().is_some_and(|d| d.record)
+    }
+
+    /// One search rollout from this decision (of kind `kind`): a re-dealt copy replays the
+    /// game since its last checkpoint, answers this decision with `candidate`, and `policies`
+    /// play on until the end or round `round_limit`. Returns the outcome, whether the copy
+    /// offered `candidate` at this decision, and the rounds played after this one.
+    pub fn rollout(&self, rng: &mut crate::rng::Rng, kind: DecisionKind, candidate: Opt, policies: Vec<crate::bots::Policy>, round_limit: u32) -> (super::state::Outcome, bool, u32) {
+        self.g.rollout_from(self.seat, kind, rng, candidate, policies, round_limit)
+    }
+
     pub fn unity(&self, p: usize) -> bool {
         self.g.unity(p)
     }

@@ -318,8 +318,10 @@ impl<'db> Game<'db> {
         g.state.round_limit = round_limit;
         let start = self.state.round;
         let out = g.run_from_checkpoint();
-        let missed = g.drive.as_ref().unwrap().forced_missed;
-        (out, !missed, g.state.round.saturating_sub(start))
+        let d = g.drive.as_ref().unwrap();
+        // offered: the copy reached this decision and the candidate was among its options
+        let offered = d.forced.is_none() && !d.forced_missed;
+        (out, offered, g.state.round.saturating_sub(start))
     }
 
     /// The driving record, if any.
