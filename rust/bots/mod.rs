@@ -103,7 +103,15 @@ pub enum Policy {
     /// script is used up, the most passive option is taken (Keep, Pass, EndPhase, Done,
     /// NoTarget, the largest Amount), else the first.
     Scripted(std::collections::VecDeque<Opt>),
+    /// Tests: call the function at every decision of this seat (more than one option), then
+    /// answer as the wrapped policy would.
+    #[cfg(any(test, feature = "scenario"))]
+    Probe(ProbeFn, Box<Policy>),
 }
+
+/// What a `Policy::Probe` calls at each decision.
+#[cfg(any(test, feature = "scenario"))]
+pub type ProbeFn = fn(&SeatView, DecisionKind, &[Opt]);
 
 impl Policy {
     pub fn new(spec: &BotSpec, rng: Rng) -> Policy {
@@ -132,6 +140,11 @@ impl Policy {
             Policy::Heuristic(k) => heuristic::choose(k, _view, _kind, opts),
             Policy::Search(s) => s.choose(_view, _kind, opts),
             Policy::Unset => 0,
+            #[cfg(any(test, feature = "scenario"))]
+            Policy::Probe(f, inner) => {
+                f(_view, _kind, opts);
+                inner.choose(_view, _kind, opts)
+            }
             Policy::Scripted(q) => {
                 if let Some(want) = q.front().copied() {
                     if let Some(i) = opts.iter().position(|&o| o == want) {

@@ -237,6 +237,11 @@ impl<'a, 'db> SeatView<'a, 'db> {
     pub fn unity(&self, p: usize) -> bool {
         self.g.unity(p)
     }
+    /// Tests (a `Policy::Probe`): the whole game behind the view.
+    #[cfg(any(test, feature = "scenario"))]
+    pub fn game(&self) -> &'a Game<'db> {
+        self.g
+    }
     pub fn influence(&self, c: Cid) -> Option<i16> {
         self.g.in_play(c).then(|| self.g.influence(c))
     }
