@@ -460,6 +460,14 @@ pub fn columns_of<'py>(py: Python<'py>, games: &Bound<'py, PyList>) -> PyResult<
         let mut r = GameResult::of_game(game, &out, g.game, g.gseed);
         r.invariant_error = game.trace.invariant_error.clone();
         r.plays = game.trace.plays.clone().unwrap_or_default();
+        // the bots asked through `bot_action`/`advance` live here, not in the engine
+        for (seat, _, b) in &g.bots {
+            if let Some(Policy::Search(s)) = b.as_any().downcast_ref::<Policy>() {
+                let p = &mut r.players[*seat];
+                p.rollouts = p.rollouts.saturating_add(s.rollouts);
+                p.unfinished_rollouts = p.unfinished_rollouts.saturating_add(s.unfinished_rollouts);
+            }
+        }
         c.push(&r).map_err(|e| verr(e.to_string()))?;
     }
     let c = c.ok_or_else(|| verr("columns_of needs at least one game".into()))?;
