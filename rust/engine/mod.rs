@@ -31,6 +31,7 @@
 //! - `checks`: state checks, elimination, Voter takeover, end of game (R14, R15)
 //! - `invariants`: whole-state consistency checks used by tests and the fuzzer
 //! - `decision`: the options offered to policies and what a seat may see
+//! - `agent`: the one agent interface (`Agent`); the bots implement it outside the engine
 //! - `step`: driving a game one decision at a time (checkpoint + answers, the coroutine stepper)
 //! - `actions`: the fixed action space of the step API (stable integer ids for options)
 //! - `observe`: what a seat may see as a fixed-length tensor and as plain data
