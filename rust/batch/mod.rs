@@ -207,6 +207,10 @@ pub fn play_one_stoppable<'db>(
             }
         }
     }
+    if g.policies.iter().any(|p| matches!(p, Policy::Search(s) if s.every)) {
+        // search at every decision rolls out from the game's record (engine::step)
+        g.record_from_start(spec.start_player);
+    }
     if log {
         g.trace.log = Some(Vec::with_capacity(1024));
     }

@@ -53,6 +53,11 @@ impl BotSpec {
                                 return Err(format!("bot knob 'width' must be a whole number in 1..=64, got {v}"));
                             }
                         }
+                        "every" => {
+                            if !(*v == 0.0 || *v == 1.0) {
+                                return Err(format!("bot knob 'every' must be 0 (search main-priority decisions) or 1 (every decision), got {v}"));
+                            }
+                        }
                         "rollout_rounds" => {
                             if !(v.fract() == 0.0 && *v >= 1.0 && *v <= search::MAX_ROLLOUT_ROUNDS as f64) {
                                 return Err(format!(
@@ -66,7 +71,7 @@ impl BotSpec {
                                 return Err(format!("bot knob '{k}' must be a number in 0..=1, got {v}"));
                             }
                         }
-                        _ => return Err(format!("bot 'search' has no knob '{k}' (knobs: iterations, width, rollout_rounds and the heuristic's)")),
+                        _ => return Err(format!("bot 'search' has no knob '{k}' (knobs: iterations, width, rollout_rounds, every and the heuristic's)")),
                     }
                 }
             }
@@ -98,7 +103,15 @@ pub enum Policy {
     /// script is used up, the most passive option is taken (Keep, Pass, EndPhase, Done,
     /// NoTarget, the largest Amount), else the first.
     Scripted(std::collections::VecDeque<Opt>),
+    /// Tests: call the function at every decision of this seat (more than one option), then
+    /// answer as the wrapped policy would.
+    #[cfg(any(test, feature = "scenario"))]
+    Probe(ProbeFn, Box<Policy>),
 }
+
+/// What a `Policy::Probe` calls at each decision.
+#[cfg(any(test, feature = "scenario"))]
+pub type ProbeFn = fn(&SeatView, DecisionKind, &[Opt]);
 
 impl Policy {
     pub fn new(spec: &BotSpec, rng: Rng) -> Policy {
@@ -113,6 +126,7 @@ impl Policy {
                     rng,
                 );
                 s.rollout_rounds = get("rollout_rounds", search::DEFAULT_ROLLOUT_ROUNDS as f64) as u32;
+                s.every = get("every", 0.0) == 1.0;
                 Policy::Search(Box::new(s))
             }
             _ => Policy::Random(rng),
@@ -126,6 +140,11 @@ impl Policy {
             Policy::Heuristic(k) => heuristic::choose(k, _view, _kind, opts),
             Policy::Search(s) => s.choose(_view, _kind, opts),
             Policy::Unset => 0,
+            #[cfg(any(test, feature = "scenario"))]
+            Policy::Probe(f, inner) => {
+                f(_view, _kind, opts);
+                inner.choose(_view, _kind, opts)
+            }
             Policy::Scripted(q) => {
                 if let Some(want) = q.front().copied() {
                     if let Some(i) = opts.iter().position(|&o| o == want) {

@@ -1,8 +1,15 @@
-//! The search bot (`"search"`): determinized Monte-Carlo search at every main-priority
-//! decision. Each iteration re-deals everything the seat cannot see (SeatView::determinize),
-//! plays one candidate option and then the whole game out with heuristic policies, and scores
-//! a win for the seat. The budget is a fixed number of iterations per decision, never a clock,
-//! so games reproduce. All other decisions (targets, blocks, …) use the heuristic.
+//! The search bot (`"search"`): determinized Monte-Carlo search. Each iteration re-deals
+//! everything the seat cannot see, plays one candidate option and then the whole game out
+//! with heuristic policies, and scores a win for the seat. The budget is a fixed number of
+//! iterations per decision, never a clock, so games reproduce.
+//!
+//! By default (knob `every` = 0) it searches main-priority decisions only (re-dealing with
+//! `SeatView::determinize` and continuing with `Game::continue_with`); all other decisions
+//! (targets, blocks, …) use the heuristic. With `every` = 1 it searches every decision with
+//! two or more options (mulligan, targets, attacks, blocks, reactions, damage division,
+//! Exposé amounts, discards, sacrifices) the same way through the game's record
+//! (`engine::step`: `Game::rollout_from` replays the answers since the last checkpoint in a
+//! re-dealt copy); main-priority decisions are searched exactly as with `every` = 0.
 //!
 //! A rollout plays at most `rollout_rounds` rounds after the round of the decision; one cut
 //! there (or by the game's own round or action cap) is *unfinished*: it scores ½, like a game
@@ -36,12 +43,14 @@ pub struct Search {
     pub unfinished_rollouts: u32,
     /// Most rounds a rollout of this game played after its decision's round.
     pub longest_rollout: u32,
+    /// Search every decision, not only main priority (knob `every`).
+    pub every: bool,
 }
 
 impl Search {
     /// A search policy with the default rollout bound and fresh counters.
     pub fn new(iterations: u32, width: usize, knobs: Knobs, rng: Rng) -> Search {
-        Search { iterations, width, rollout_rounds: DEFAULT_ROLLOUT_ROUNDS, knobs, rng, stop: None, rollouts: 0, unfinished_rollouts: 0, longest_rollout: 0 }
+        Search { iterations, width, rollout_rounds: DEFAULT_ROLLOUT_ROUNDS, knobs, rng, stop: None, rollouts: 0, unfinished_rollouts: 0, longest_rollout: 0, every: false }
     }
 
     fn stopped(&self) -> bool {
@@ -50,7 +59,13 @@ impl Search {
 
     pub fn choose(&mut self, v: &SeatView, kind: DecisionKind, opts: &[Opt]) -> usize {
         let h = heuristic::choose(&self.knobs, v, kind, opts);
-        if kind != DecisionKind::Main || opts.len() < 2 || self.iterations == 0 || self.stopped() {
+        if opts.len() < 2 || self.iterations == 0 || self.stopped() {
+            return h;
+        }
+        if kind != DecisionKind::Main {
+            if self.every && v.recorded() {
+                return self.choose_other(v, kind, opts, h);
+            }
             return h;
         }
         // candidates: the heuristic's best `width` options (by its score), always incl. its pick
@@ -98,5 +113,53 @@ impl Search {
             }
         }
         cand[best].0
+    }
+
+    /// Search a decision other than main priority: the heuristic's pick and the other
+    /// options in their offered order, at most `width`; each iteration plays one of them in a
+    /// re-dealt copy that replays the game since its last checkpoint.
+    fn choose_other(&mut self, v: &SeatView, kind: DecisionKind, opts: &[Opt], h: usize) -> usize {
+        let mut cand: Vec<usize> = vec![h];
+        cand.extend((0..opts.len()).filter(|&i| i != h));
+        cand.truncate(self.width.max(1));
+        if cand.len() == 1 {
+            return h;
+        }
+        let k = cand.len();
+        let mut wins = vec![0f64; k];
+        let mut plays = vec![0u32; k];
+        let me = v.seat;
+        let limit = v.round().saturating_add(self.rollout_rounds);
+        for it in 0..self.iterations.max(k as u32) {
+            if self.stopped() {
+                return h;
+            }
+            let j = it as usize % k;
+            let pols: Vec<Policy> = (0..v.n_players()).map(|_| Policy::Heuristic(Box::new(self.knobs.clone()))).collect();
+            let (out, offered, rounds) = v.rollout(&mut self.rng, kind, opts[cand[j]], pols, limit);
+            self.rollouts = self.rollouts.saturating_add(1);
+            self.longest_rollout = self.longest_rollout.max(rounds);
+            if matches!(out.reason, EndReason::UnfinishedRoundCap | EndReason::UnfinishedActionCap) {
+                self.unfinished_rollouts = self.unfinished_rollouts.saturating_add(1);
+            }
+            if !offered {
+                // the re-dealt copy reached another decision: the rollout says nothing here
+                continue;
+            }
+            plays[j] += 1;
+            wins[j] += match out.winner {
+                Some(w) if w as usize == me => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
+            };
+        }
+        let rate = |j: usize| if plays[j] == 0 { -1.0 } else { wins[j] / plays[j] as f64 };
+        let mut best = 0;
+        for j in 1..k {
+            if rate(j) > rate(best) {
+                best = j;
+            }
+        }
+        cand[best]
     }
 }

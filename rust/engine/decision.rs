@@ -182,6 +182,7 @@ impl<'a, 'db> SeatView<'a, 'db> {
         g.trace.log = None;
         g.trace.decisions = None;
         g.trace.check_invariants = false;
+        g.drive = None;
         g.policies = policies;
         let mut pool: Vec<Cid> = Vec::with_capacity(64);
         for p in 0..g.state.n {
@@ -219,8 +220,27 @@ impl<'a, 'db> SeatView<'a, 'db> {
         g.hooks.forced_die = None;
         g
     }
+    /// The game keeps a record of its answers (`engine::step`), so a decision other than
+    /// main priority can be searched (`rollout`).
+    pub fn recorded(&self) -> bool {
+        self.g.drive.as_ref().is_some_and(|d| d.record)
+    }
+
+    /// One search rollout from this decision (of kind `kind`): a re-dealt copy replays the
+    /// game since its last checkpoint, answers this decision with `candidate`, and `policies`
+    /// play on until the end or round `round_limit`. Returns the outcome, whether the copy
+    /// offered `candidate` at this decision, and the rounds played after this one.
+    pub fn rollout(&self, rng: &mut crate::rng::Rng, kind: DecisionKind, candidate: Opt, policies: Vec<crate::bots::Policy>, round_limit: u32) -> (super::state::Outcome, bool, u32) {
+        self.g.rollout_from(self.seat, kind, rng, candidate, policies, round_limit)
+    }
+
     pub fn unity(&self, p: usize) -> bool {
         self.g.unity(p)
+    }
+    /// Tests (a `Policy::Probe`): the whole game behind the view.
+    #[cfg(any(test, feature = "scenario"))]
+    pub fn game(&self) -> &'a Game<'db> {
+        self.g
     }
     pub fn influence(&self, c: Cid) -> Option<i16> {
         self.g.in_play(c).then(|| self.g.influence(c))
@@ -237,6 +257,9 @@ impl Game<'_> {
         debug_assert!(!self.scratch.opts.is_empty(), "no options for {kind:?}");
         if self.scratch.opts.len() == 1 {
             return self.scratch.opts[0];
+        }
+        if self.drive.is_some() {
+            return self.decide_driven(seat, kind);
         }
         // the random policy needs no view: answer in place
         if let crate::bots::Policy::Random(rng) = &mut self.policies[seat] {

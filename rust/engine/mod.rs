@@ -31,8 +31,12 @@
 //! - `checks`: state checks, elimination, Voter takeover, end of game (R14, R15)
 //! - `invariants`: whole-state consistency checks used by tests and the fuzzer
 //! - `decision`: the options offered to policies and what a seat may see
+//! - `step`: driving a game one decision at a time (checkpoint + answers, the coroutine stepper)
+//! - `actions`: the fixed action space of the step API (stable integer ids for options)
+//! - `observe`: what a seat may see as a fixed-length tensor and as plain data
 //! - `scenario` (tests only, feature `scenario`): build a position by hand, script answers
 
+pub mod actions;
 pub mod caches;
 pub mod checks;
 pub mod combat;
@@ -43,6 +47,7 @@ pub mod events;
 pub mod hooks;
 pub mod invariants;
 pub mod newsfeed;
+pub mod observe;
 pub mod priority;
 #[cfg(any(test, feature = "scenario"))]
 pub mod scenario;
@@ -51,6 +56,7 @@ pub mod scandal;
 pub mod setup;
 pub mod state;
 pub mod stats;
+pub mod step;
 pub mod trace;
 pub mod turn;
 

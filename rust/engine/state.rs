@@ -189,6 +189,22 @@ impl Inst {
             ..Default::default()
         }
     }
+    /// This instance as a copy of definition `def` (re-dealt hidden cards, `step`): the
+    /// printed values change, where it is and what happened to it stay.
+    pub(crate) fn with_def(self, def: u16, d: &CardDef) -> Inst {
+        let mut n = Inst::for_def(def, d, self.owner, self.zone);
+        n.controller = self.controller;
+        n.exhausted = self.exhausted;
+        n.fresh = self.fresh;
+        n.damage = self.damage;
+        n.counters = self.counters;
+        n.eot_influence = self.eot_influence;
+        n.eot_credibility = self.eot_credibility;
+        n.eot_propaganda = self.eot_propaganda;
+        n.eot_momentum = self.eot_momentum;
+        n.entered = self.entered;
+        n
+    }
     #[inline]
     pub fn is(&self, flag: u16) -> bool {
         self.flags & flag != 0
@@ -448,6 +464,8 @@ pub struct Game<'db> {
     pub(crate) trace: Trace,
     /// Test switches.
     pub(crate) hooks: TestHooks,
+    /// Driving from outside (`step`): checkpoint and answers; None in the batch fast path.
+    pub(crate) drive: Option<Box<crate::engine::step::Drive>>,
     /// The starting card instances of this game (copied by the next game that reuses this
     /// one's buffers, `Game::new_reusing`).
     proto: Proto,
@@ -592,6 +610,7 @@ impl<'db> Game<'db> {
             },
             trace: Trace::default(),
             hooks: TestHooks::default(),
+            drive: None,
             proto: Proto::default(),
         };
         // capacities for a whole game (no-ops for reused buffers)
