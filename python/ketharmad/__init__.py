@@ -28,6 +28,7 @@ from ._files import write_run
 from .lab.report import write_report
 from .lab.matchups import MatchupResult, matchups
 from ._results import GameLog, SimResult
+from .step import Action, Game
 from .lab.sweep import SweepResult, sweep
 from .lab.tournament import TournamentResult, bots, tournament
 
@@ -63,6 +64,8 @@ __all__ = [
     "FACTIONS",
     "END_REASONS",
     "BOT_KINDS",
+    "Action",
+    "Game",
     "GameLog",
     "SimResult",
     "MatchupResult",

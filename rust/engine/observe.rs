@@ -104,7 +104,6 @@ pub fn layout(db: &CardDb) -> Vec<(String, usize)> {
         ("decision_kind".into(), KINDS.len()),
         ("round".into(), 1),
         ("turn".into(), 1),
-        ("actions_this_turn".into(), 1),
         ("active_seat".into(), SEATS),
         ("start_seat".into(), SEATS),
         ("pool".into(), 3),
@@ -137,7 +136,7 @@ pub fn layout(db: &CardDb) -> Vec<(String, usize)> {
 pub fn size(db: &CardDb) -> usize {
     let d = db.cards.len();
     // the lengths of `layout`, summed without allocating (a test checks they agree)
-    SEATS + KINDS.len() + 3 + 2 * SEATS + 3 + d
+    SEATS + KINDS.len() + 2 + 2 * SEATS + 3 + d
         + SEATS * (SEAT_SCALARS.len() + SEAT_VECTORS.len() * d)
         + d + 3 + d + d + ROUND_MODS.len()
         + (2 + SEATS) + d + d
@@ -186,7 +185,8 @@ pub fn tensor_at(g: &Game, seat: usize, decision: Option<(usize, DecisionKind)>,
     }
     w.take(1)[0] = st.round as f32;
     w.take(1)[0] = st.turn as f32;
-    w.take(1)[0] = st.actions_this_turn as f32;
+    // not the actions taken this turn: whether a window counted an action tells whether an
+    // opponent could have responded (hidden cards)
     w.take(SEATS)[rel(st.active)] = 1.0;
     w.take(SEATS)[rel(st.start_player)] = 1.0;
     {

@@ -387,9 +387,20 @@ pub struct Stepper<'db> {
 impl<'db> Stepper<'db> {
     /// A new game, stopped at its first decision (mulligans come first, R3.3).
     pub fn new(db: &'db CardDb, cfg: &GameConfig) -> Stepper<'db> {
+        Stepper::with_recorders(db, cfg, false, false)
+    }
+
+    /// `new`, keeping the readable log (`log`) and every card play (`plays`).
+    pub fn with_recorders(db: &'db CardDb, cfg: &GameConfig, log: bool, plays: bool) -> Stepper<'db> {
         let n = cfg.factions.len();
         let mut g = Game::new(db, cfg, (0..n).map(|_| Policy::Unset).collect());
         g.record_from_start(cfg.start_player);
+        if log {
+            g.trace.log = Some(Vec::with_capacity(1024));
+        }
+        if plays {
+            g.trace.plays = Some(Vec::with_capacity(64));
+        }
         Stepper::launch(Box::new(g))
     }
 

@@ -25,6 +25,8 @@ use std::sync::mpsc::{sync_channel, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+mod step;
+
 fn verr(e: String) -> PyErr {
     PyValueError::new_err(e)
 }
@@ -699,6 +701,8 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_pools_built, m)?)?;
     m.add_function(wrap_pyfunction!(_card_cache_stats, m)?)?;
     m.add_function(wrap_pyfunction!(_card_cache_clear, m)?)?;
+    m.add_function(wrap_pyfunction!(step::columns_of, m)?)?;
+    m.add_class::<step::PyGame>()?;
     m.add("MAX_THREADS", MAX_THREADS)?;
     m.add("AVAILABLE_THREADS", available_threads())?;
     // bytes of the raw result columns: per game, per game and seat, per card play

@@ -1,0 +1,128 @@
+"""The step API (issue 12): one game driven one decision at a time, from Python.
+
+>>> import ketharmad
+>>> g = ketharmad.Game(["ner", "tisza"], seed=1, game=0)
+>>> while not g.is_over:
+...     g.step(g.bot_action("heuristic"))      # or any id from g.legal_action_ids()
+>>> g.winner, g.returns()
+
+The game stops at every decision with two or more options (single options are taken
+automatically, as in :func:`ketharmad.simulate`). Every option has an id in a fixed action
+space of ``num_actions`` ids (the same id means the same thing in every game of the card
+set: see :meth:`Game.describe_action` and docs/step_api.md). Stepping a game with
+``bot_action(bots[g.current_player])`` plays exactly game ``game`` of
+``simulate(decks, bots, seed=seed)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, NamedTuple, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _core
+from ._data import CardDataSource, load_card_data
+
+
+class Action(NamedTuple):
+    """A legal action: its id in the fixed action space and a readable label."""
+
+    id: int
+    label: str
+
+    def __int__(self) -> int:
+        return self.id
+
+
+class Game(_core.Game):
+    """One Kétharmad game stopped at a decision (see the module documentation).
+
+    Args:
+        decks: one faction per seat (2-4 seats), from ``ketharmad.FACTIONS``.
+        seed, game: the batch seed and the game's index in that batch: the game is game
+            ``game`` of ``simulate(decks, ..., seed=seed)``.
+        params: parameter overrides ``{name: value}`` (see :func:`ketharmad.parameters`).
+        card_data: None for the packaged card set, ``"balanced"``, or a TOML file's path.
+        start_player: None draws the start seat from the game's seed; a seat fixes it.
+        log: keep the readable log (:attr:`log`); costs a string per action.
+        record_plays: keep every card play (for :func:`ketharmad._core.columns_of`).
+
+    The stepping methods (``step``, ``legal_action_ids``, ``current_player`` …) are the
+    core's own (no Python layer in the hot loop).
+    """
+
+    __slots__ = ()
+
+    def __new__(
+        cls,
+        decks: Sequence[str] = ("ner", "tisza"),
+        *,
+        seed: int = 0,
+        game: int = 0,
+        params: Optional[Mapping[str, Union[int, bool, str]]] = None,
+        card_data: CardDataSource = None,
+        start_player: Optional[int] = None,
+        log: bool = False,
+        record_plays: bool = False,
+    ) -> "Game":
+        if isinstance(decks, str):
+            raise ValueError("decks must be a list of faction names, one per seat, not a string")
+        for name, v in (("seed", seed), ("game", game)):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
+                raise ValueError(f"{name} must be a whole number >= 0, got {v!r}")
+        return super().__new__(
+            cls,
+            load_card_data(card_data),
+            list(decks),
+            int(seed),
+            int(game),
+            dict(params) if params else None,
+            start_player,
+            bool(log),
+            bool(record_plays),
+        )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    @property
+    def _core(self) -> "Game":
+        """The core game (this object itself; kept for ``_core.columns_of``)."""
+        return self
+
+    # The core's own members: num_players, num_actions, observation_size, seed, game,
+    # decks, current_player, decision_kind ("mulligan", "bottom", "main", "respond",
+    # "target", "attackers", "blocks", "divide_damage", "expose_amount", "discard",
+    # "sacrifice"; None once over), is_over, winner, end_reason, round, turn, log,
+    # returns() (+1 winner, -1 the others; all 0 without a winner), legal_action_ids(),
+    # action_mask(), step(action), step_index(i), observation(seat),
+    # observation_tensor(seat), describe_action(id), advance(bots). docs/step_api.md.
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions of the pending decision, with readable labels."""
+        return [Action(i, label) for i, label in super().legal_actions()]
+
+    def bot_action(self, spec: Union[str, Mapping[str, Any]] = "heuristic") -> int:
+        """The id a built-in bot (``"random"``, ``"heuristic"``, ``{"kind": "search", ...}``)
+        would choose here, with the seeded stream :func:`ketharmad.simulate` gives that
+        seat's bot in this game (each call advances it, as in the batch)."""
+        return super().bot_action(dict(spec) if isinstance(spec, Mapping) else spec)
+
+    def advance(self, bots: Sequence[Union[None, str, Mapping[str, Any]]]) -> None:
+        """Let built-in bots play: ``bots`` has one entry per seat, a bot spec or None.
+        Seats with a spec are answered in Rust until a None seat must decide (or the game is
+        over)."""
+        super().advance([dict(b) if isinstance(b, Mapping) else b for b in bots])
+
+    def clone(self) -> "Game":
+        """An independent copy at the same decision (the same continuation for the same
+        answers; built-in bots' streams are copied too)."""
+        return _core.Game.__new__(type(self), "", [], 0, 0, None, None, False, False, self)
+
+    def determinize(self, seat: int, seed: int) -> "Game":
+        """A copy in which everything ``seat`` cannot see is re-dealt at random (with
+        ``seed``) from what it could be, and the future randomness reseeded: a sample of the
+        seat's information set, for search. It replays the game since its last checkpoint
+        and stops at the same decision (``current_player``/``decision_kind`` tell if the
+        re-dealt cards led elsewhere, which is rare)."""
+        return _core.Game.__new__(type(self), "", [], 0, 0, None, None, False, False, self, int(seat), int(seed))
