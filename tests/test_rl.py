@@ -95,7 +95,7 @@ def test_aec_episode_rewards_are_the_returns():
 def test_aec_episodes_are_the_batch_games(decks, spec):
     """reset(seed=s) plays game 0 of batch s, each reset() the next: answered with
     bot_action, the episodes are simulate's rows 0, 1."""
-    env = ketharmad.env(decks)
+    env = ketharmad.env(decks, log=True)
     ref = ketharmad.simulate(decks, bots=spec, games=2, seed=17)
 
     def bot(env, agent, obs):
@@ -104,10 +104,9 @@ def test_aec_episodes_are_the_batch_games(decks, spec):
     for i, seed in enumerate([17, None]):
         total, steps, game = _play_aec(env, bot, seed=seed)
         row = ref.games.row(i, named=True)
-        assert game.winner == row["winner"]
-        assert steps == row["actions"] or steps <= row["actions"]  # single options are automatic
+        assert (game.winner, game.turn, game.round) == (row["winner"], row["turns"], row["rounds"])
         assert [total[f"seat_{s}"] for s in range(len(decks))] == list(game.returns())
-    assert env.unwrapped.game.log == ketharmad.play(decks, bots=spec, seed=17, game=1).log[: len(game.log)]
+        assert game.log == ketharmad.play(decks, bots=spec, seed=17, game=i).log
 
 
 def test_aec_illegal_action_and_dead_step_errors():
@@ -176,7 +175,7 @@ def test_gym_episode_against_heuristic_bots():
 
 
 def test_gym_illegal_actions():
-    env = ketharmad.gym_env(TWO_P, seat=0)
+    env = ketharmad.gym_env(TWO_P, seat=0, log=True)
     obs, info = env.reset(seed=5)
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     log_len = len(env.game.log)
@@ -194,7 +193,7 @@ def test_gym_illegal_actions():
 def test_gym_episodes_are_the_batch_games(decks, spec, seat):
     """The agent's seat answered with bot_action(spec): the episodes are the games of
     simulate(decks, bots=spec) (the opponents' built-in decisions use their own streams)."""
-    env = ketharmad.gym_env(decks, seat=seat, opponents=spec)
+    env = ketharmad.gym_env(decks, seat=seat, opponents=spec, log=True)
     ref = ketharmad.simulate(decks, bots=spec, games=3, seed=40)
     for i, seed in enumerate([40, None, None]):
         obs, info = env.reset(seed=seed)
@@ -203,7 +202,8 @@ def test_gym_episodes_are_the_batch_games(decks, spec, seat):
         while not terminated:
             obs, reward, terminated, truncated, info = env.step(env.game.bot_action(spec))
         row = ref.games.row(i, named=True)
-        assert env.game.winner == row["winner"]
+        assert (env.game.winner, env.game.turn) == (row["winner"], row["turns"])
+        assert env.game.log == ketharmad.play(decks, bots=spec, seed=40, game=i).log
 
 
 def test_bad_arguments():

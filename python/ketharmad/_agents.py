@@ -97,10 +97,14 @@ def call_agent(agent: Any, seat: int, game_index: int, g: Any, rng: np.random.Ge
     return a
 
 
-def _game_class() -> Any:
+def _new_game(card_text: str, decks: Sequence[str], params: Mapping[str, Any], seed: int, game_index: int,
+              start_player: Optional[int], record_plays: bool) -> Any:
+    """``ketharmad.Game`` from the card-data *text* of a plan cell (the public constructor
+    takes a card set name or path): the core constructor the class itself calls."""
     from .step import Game
 
-    return Game
+    return _core.Game.__new__(Game, card_text, list(decks), int(seed), int(game_index), dict(params) or None,
+                              start_player, False, bool(record_plays))  # fmt: skip
 
 
 def play_one(
@@ -111,12 +115,12 @@ def play_one(
     seed: int,
     game_index: int,
     start_player: Optional[int] = None,
+    record_plays: bool = False,
 ) -> Any:
     """Play game ``game_index`` of the batch with seed ``seed``: built-in seats in Rust
     (``Game.advance``), agent seats called here. Returns the finished :class:`Game`."""
     builtin = [None if is_agent(b) else b for b in bots]
-    g = _game_class()(list(decks), seed=seed, game=game_index, params=dict(params), card_data=card_text,
-                      start_player=start_player)  # fmt: skip
+    g = _new_game(card_text, decks, params, seed, game_index, start_player, record_plays)
     rngs: dict[int, np.random.Generator] = {}
     for s, b in enumerate(bots):
         if is_agent(b):
@@ -162,10 +166,10 @@ def play_games(
     parts: list[dict[str, Any]] = []
     block: list[Any] = []
     for i in range(first_game, first_game + games):
-        block.append(play_one(card_text, decks, bots, params, seed, i, start_player)._core)
+        block.append(play_one(card_text, decks, bots, params, seed, i, start_player, record_plays))
         if len(block) == COLUMNS_BLOCK:
-            parts.append(_core.columns_of(block, record_plays=record_plays))
+            parts.append(_core.columns_of(block))
             block = []
     if block:
-        parts.append(_core.columns_of(block, record_plays=record_plays))
+        parts.append(_core.columns_of(block))
     return _concat(parts)

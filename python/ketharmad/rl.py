@@ -150,6 +150,7 @@ class KetharmadAECEnv(AECEnv):
         card_data: Any = None,
         start_player: Optional[int] = None,
         render_mode: Optional[str] = None,
+        log: bool = False,
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in _RENDER_MODES:
@@ -159,6 +160,7 @@ class KetharmadAECEnv(AECEnv):
         self.card_data = card_data
         self.start_player = start_player
         self.render_mode = render_mode
+        self.log = bool(log) or render_mode is not None
         Game = _game_class()
         # a probe game checks decks, params and card data now and sizes the spaces
         probe = Game(self.decks, seed=0, game=0, params=params, card_data=card_data, start_player=start_player)
@@ -187,7 +189,7 @@ class KetharmadAECEnv(AECEnv):
         batch_seed, index = self._episodes.next(seed, lambda: np.random.SeedSequence().entropy % 2**63)
         self.game = _game_class()(
             self.decks, seed=batch_seed, game=index, params=self.params, card_data=self.card_data,
-            start_player=self.start_player,
+            start_player=self.start_player, log=self.log,
         )  # fmt: skip
         self._render = _Render()
         self.agents = list(self.possible_agents)
@@ -255,6 +257,7 @@ def env(
     card_data: Any = None,
     start_player: Optional[int] = None,
     render_mode: Optional[str] = None,
+    log: bool = False,
 ) -> KetharmadAECEnv:
     """A PettingZoo AEC environment of one Kétharmad game per episode.
 
@@ -269,10 +272,11 @@ def env(
     cap ends without winner, returns all 0, also as a termination) and takes its dead step
     (``step(None)``). ``reset(seed=s)``: game 0 of batch ``s``; ``reset()``: the next game of
     the batch. ``render_mode``: None, ``"ansi"`` (``render()`` returns the log lines since the
-    last call and the pending decision) or ``"human"`` (prints them after every step).
+    last call and the pending decision) or ``"human"`` (prints them after every step). ``log``: keep the game's readable log
+    (``env.unwrapped.game.log``; on whenever ``render_mode`` is set; costs a string per action).
     """
     return KetharmadAECEnv(decks, params=params, card_data=card_data, start_player=start_player,
-                           render_mode=render_mode)  # fmt: skip
+                           render_mode=render_mode, log=log)  # fmt: skip
 
 
 class KetharmadGymEnv(gymnasium.Env):
@@ -292,6 +296,7 @@ class KetharmadGymEnv(gymnasium.Env):
         render_mode: Optional[str] = None,
         illegal_action: str = "ignore",
         illegal_reward: float = 0.0,
+        log: bool = False,
     ) -> None:
         if render_mode is not None and render_mode not in _RENDER_MODES:
             raise ValueError(f"render_mode must be None or one of {_RENDER_MODES}, got {render_mode!r}")
@@ -307,6 +312,7 @@ class KetharmadGymEnv(gymnasium.Env):
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
+        self.log = bool(log) or render_mode is not None
         Game = _game_class()
         probe = Game(self.decks, seed=0, game=0, params=params, card_data=card_data, start_player=start_player)
         probe.advance(self.bots)  # checks the opponents' specs now
@@ -332,7 +338,7 @@ class KetharmadGymEnv(gymnasium.Env):
         batch_seed, index = self._episodes.next(seed, lambda: self.np_random.integers(0, 2**63 - 1))
         self.game = _game_class()(
             self.decks, seed=batch_seed, game=index, params=self.params, card_data=self.card_data,
-            start_player=self.start_player,
+            start_player=self.start_player, log=self.log,
         )  # fmt: skip
         self._render = _Render()
         self.game.advance(self.bots)
@@ -412,6 +418,7 @@ def gym_env(
     render_mode: Optional[str] = None,
     illegal_action: str = "ignore",
     illegal_reward: float = 0.0,
+    log: bool = False,
 ) -> KetharmadGymEnv:
     """A Gymnasium environment that plays seat ``seat`` of one game per episode; the other
     seats are played by built-in bots (``opponents``: one spec such as ``"heuristic"`` or
@@ -430,11 +437,12 @@ def gym_env(
     the reward is ``illegal_reward`` (default 0.0) and ``info["illegal_action"]`` is True;
     ``illegal_action="raise"`` raises ``ValueError`` naming the legal ids instead. Seeding as
     :func:`env`: ``reset(seed=s)`` plays game 0 of batch ``s``, later ``reset()`` the next
-    games. Also registered as ``gymnasium.make("ketharmad/Ketharmad-v0", decks=...)``.
+    games. ``log``: keep the game's readable log (``env.game.log``; on with a
+    ``render_mode``). Also registered as ``gymnasium.make("ketharmad/Ketharmad-v0", decks=...)``.
     """
     return KetharmadGymEnv(decks, seat=seat, opponents=opponents, params=params, card_data=card_data,
                            start_player=start_player, render_mode=render_mode, illegal_action=illegal_action,
-                           illegal_reward=illegal_reward)  # fmt: skip
+                           illegal_reward=illegal_reward, log=log)  # fmt: skip
 
 
 if GYM_ID not in gymnasium.registry:
