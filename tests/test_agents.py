@@ -192,3 +192,30 @@ def test_agent_rng_is_seeded_by_seed_game_and_seat():
     firsts = list(seen.values())
     want = [float(np.random.default_rng([31, g, 0]).random()) for g in range(2)]
     assert firsts == want
+
+
+def test_tensor_observing_agent():
+    seen = []
+
+    def tensor_agent(observation, legal_actions, rng):
+        seen.append(observation)
+        return legal_actions[0].id
+
+    tensor_agent.observes = "tensor"
+    ketharmad.simulate(TWO_P, bots=[tensor_agent, "heuristic"], games=2, seed=1)
+    g = ketharmad.Game(TWO_P)
+    assert seen and all(isinstance(o, np.ndarray) and o.dtype == np.float32 and o.shape == (g.observation_size,)
+                        for o in seen)  # fmt: skip
+
+    def dict_agent(observation, legal_actions, rng):
+        assert observation["seat"] == 0 and isinstance(observation["hand"], list)
+        return legal_actions[0].id
+
+    ketharmad.simulate(TWO_P, bots=[dict_agent, "heuristic"], games=1, seed=1)
+
+    def bad(observation, legal_actions, rng):
+        return legal_actions[0].id
+
+    bad.observes = "pixels"
+    with pytest.raises(ValueError, match="observes must be 'dict' or 'tensor'"):
+        ketharmad.simulate(TWO_P, bots=[bad, "heuristic"], games=1, seed=1)

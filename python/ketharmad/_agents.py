@@ -9,7 +9,8 @@ An agent is either
   plays, before the game's first decision.
 
 ``observation`` is :meth:`ketharmad.Game.observation` of the deciding seat (a dict of what
-it may see), ``legal_actions`` the list of :class:`ketharmad.Action` ``(id, label)`` of
+it may see; an agent with the attribute ``observes = "tensor"`` gets
+:meth:`ketharmad.Game.observation_tensor` instead, much cheaper), ``legal_actions`` the list of :class:`ketharmad.Action` ``(id, label)`` of
 :meth:`ketharmad.Game.legal_actions`, ``rng`` a ``numpy.random.Generator`` seeded with
 ``(batch seed, game index, seat)`` — the same stream for the same game and seat however the
 batch is cut, so results are reproducible. The answer is an action id (an int, numpy integer
@@ -61,6 +62,17 @@ def agent_label(agent: Any) -> str:
     return f"python:{name}"
 
 
+def observes(agent: Any) -> str:
+    """What the agent is given as ``observation``: its ``observes`` attribute, ``"dict"``
+    (default: :meth:`ketharmad.Game.observation`) or ``"tensor"``
+    (:meth:`ketharmad.Game.observation_tensor`, the float32 vector of the RL environments;
+    about 35 times cheaper to build than the dict)."""
+    kind = getattr(agent, "observes", "dict")
+    if kind not in ("dict", "tensor"):
+        raise ValueError(f"{agent_label(agent)}: observes must be 'dict' or 'tensor', got {kind!r}")
+    return kind
+
+
 def validation_bots(bots: Sequence[Any]) -> list[Any]:
     """The bots with every agent replaced by ``"random"``, for the core's configuration check."""
     return ["random" if is_agent(b) else b for b in bots]
@@ -80,7 +92,7 @@ def call_agent(agent: Any, seat: int, game_index: int, g: Any, rng: np.random.Ge
     """Ask ``agent`` (playing ``seat`` in game ``game_index``) for its answer to ``g``'s
     pending decision; return the checked action id."""
     legal = g.legal_actions()
-    obs = g.observation(seat)
+    obs = g.observation_tensor(seat) if observes(agent) == "tensor" else g.observation(seat)
     act = getattr(agent, "act", None)
     if callable(act):
         agent.rng = rng
@@ -120,6 +132,9 @@ def play_one(
     """Play game ``game_index`` of the batch with seed ``seed``: built-in seats in Rust
     (``Game.advance``), agent seats called here. Returns the finished :class:`Game`."""
     builtin = [None if is_agent(b) else b for b in bots]
+    for b in bots:
+        if is_agent(b):
+            observes(b)  # a bad ``observes`` fails before the game
     g = _new_game(card_text, decks, params, seed, game_index, start_player, record_plays)
     rngs: dict[int, np.random.Generator] = {}
     for s, b in enumerate(bots):
