@@ -224,10 +224,23 @@ impl Inst {
 
 /// The card instances of a game, at most 256 (a `Cid` is a byte): a fixed array, so that
 /// indexing by a `Cid` needs no bounds check.
-#[derive(Clone)]
 pub struct Insts {
     v: Box<[Inst; 256]>,
     len: usize,
+}
+
+impl Clone for Insts {
+    fn clone(&self) -> Insts {
+        let mut n = Insts::default();
+        n.clone_from(self);
+        n
+    }
+    /// Copies only the instances in use (a checkpoint of the step API is taken at every
+    /// main-priority decision).
+    fn clone_from(&mut self, src: &Insts) {
+        self.v[..src.len].copy_from_slice(&src.v[..src.len]);
+        self.len = src.len;
+    }
 }
 
 impl Default for Insts {
@@ -286,7 +299,7 @@ impl std::ops::IndexMut<usize> for Insts {
     }
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Player {
     pub faction: u8,
     pub support: i32,
@@ -322,6 +335,42 @@ pub struct Player {
     pub opening: u128,
     pub drawn: u128,
     pub played: u128,
+}
+
+impl Clone for Player {
+    fn clone(&self) -> Player {
+        let Player { faction, support, scandal, pool, deck, hand, oblivion, play, alive, outrage_turn, eliminated_round, eliminated_order, bases_played, recruits, exposes, campaigns, cards_played, attacks, exposes_total, mulligans, turns_taken, main_decisions, opening, drawn, played } = self;
+        Player { faction: faction.clone(), support: support.clone(), scandal: scandal.clone(), pool: pool.clone(), deck: deck.clone(), hand: hand.clone(), oblivion: oblivion.clone(), play: play.clone(), alive: alive.clone(), outrage_turn: outrage_turn.clone(), eliminated_round: eliminated_round.clone(), eliminated_order: eliminated_order.clone(), bases_played: bases_played.clone(), recruits: recruits.clone(), exposes: exposes.clone(), campaigns: campaigns.clone(), cards_played: cards_played.clone(), attacks: attacks.clone(), exposes_total: exposes_total.clone(), mulligans: mulligans.clone(), turns_taken: turns_taken.clone(), main_decisions: main_decisions.clone(), opening: opening.clone(), drawn: drawn.clone(), played: played.clone() }
+    }
+    /// Field by field, reusing this one's vectors.
+    fn clone_from(&mut self, src: &Player) {
+        let Player { faction, support, scandal, pool, deck, hand, oblivion, play, alive, outrage_turn, eliminated_round, eliminated_order, bases_played, recruits, exposes, campaigns, cards_played, attacks, exposes_total, mulligans, turns_taken, main_decisions, opening, drawn, played } = src;
+        self.faction = faction.clone();
+        self.support = support.clone();
+        self.scandal = scandal.clone();
+        self.pool = pool.clone();
+        self.deck.clone_from(deck);
+        self.hand.clone_from(hand);
+        self.oblivion.clone_from(oblivion);
+        self.play.clone_from(play);
+        self.alive = alive.clone();
+        self.outrage_turn = outrage_turn.clone();
+        self.eliminated_round = eliminated_round.clone();
+        self.eliminated_order = eliminated_order.clone();
+        self.bases_played = bases_played.clone();
+        self.recruits = recruits.clone();
+        self.exposes = exposes.clone();
+        self.campaigns = campaigns.clone();
+        self.cards_played = cards_played.clone();
+        self.attacks = attacks.clone();
+        self.exposes_total = exposes_total.clone();
+        self.mulligans = mulligans.clone();
+        self.turns_taken = turns_taken.clone();
+        self.main_decisions = main_decisions.clone();
+        self.opening = opening.clone();
+        self.drawn = drawn.clone();
+        self.played = played.clone();
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -376,7 +425,7 @@ pub struct RoundMods {
 }
 
 /// The Campaign in progress (R9).
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Campaign {
     pub active: bool,
     /// (attacker, attacked seat)
@@ -385,6 +434,21 @@ pub struct Campaign {
     pub blocks: Vec<(Cid, Cid)>,
     /// attackers that were blocked when blocks were declared (R9.3.2)
     pub blocked: Vec<Cid>,
+}
+
+impl Clone for Campaign {
+    fn clone(&self) -> Campaign {
+        let Campaign { active, attackers, blocks, blocked } = self;
+        Campaign { active: active.clone(), attackers: attackers.clone(), blocks: blocks.clone(), blocked: blocked.clone() }
+    }
+    /// Field by field, reusing this one's vectors.
+    fn clone_from(&mut self, src: &Campaign) {
+        let Campaign { active, attackers, blocks, blocked } = src;
+        self.active = active.clone();
+        self.attackers.clone_from(attackers);
+        self.blocks.clone_from(blocks);
+        self.blocked.clone_from(blocked);
+    }
 }
 
 /// Inputs of one game besides the card set.
@@ -400,7 +464,6 @@ pub struct GameConfig {
 /// else. Caches, buffers, recorders, test switches and the agents live beside it in `Game`.
 /// Plain data: read it through `Game::state`; only the engine changes it (and scenario tests,
 /// through `Game::state_mut`).
-#[derive(Clone)]
 pub struct State {
     /// Seats (2 to 4).
     pub n: usize,
@@ -444,6 +507,51 @@ pub struct State {
     pub pending_leave: Vec<(Cid, u8)>,
     /// The game's seed (its random streams derive from it).
     pub seed: u64,
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        let State { n, players, inst, news_row, news_deck, event_deck, event_discard, event_in_force, token_box, removed, chain, campaign, round_mods, active, start_player, first_start_player, turn, round, round_limit, seq, actions_this_turn, total_actions, first_turn_done, event_round, outcome, last_reducer, eliminations, rng_shuffle, rng_events, rng_dice, target_source, pending_leave, seed } = self;
+        State { n: n.clone(), players: players.clone(), inst: inst.clone(), news_row: news_row.clone(), news_deck: news_deck.clone(), event_deck: event_deck.clone(), event_discard: event_discard.clone(), event_in_force: event_in_force.clone(), token_box: token_box.clone(), removed: removed.clone(), chain: chain.clone(), campaign: campaign.clone(), round_mods: round_mods.clone(), active: active.clone(), start_player: start_player.clone(), first_start_player: first_start_player.clone(), turn: turn.clone(), round: round.clone(), round_limit: round_limit.clone(), seq: seq.clone(), actions_this_turn: actions_this_turn.clone(), total_actions: total_actions.clone(), first_turn_done: first_turn_done.clone(), event_round: event_round.clone(), outcome: outcome.clone(), last_reducer: last_reducer.clone(), eliminations: eliminations.clone(), rng_shuffle: rng_shuffle.clone(), rng_events: rng_events.clone(), rng_dice: rng_dice.clone(), target_source: target_source.clone(), pending_leave: pending_leave.clone(), seed: seed.clone() }
+    }
+    /// Field by field, reusing this state's vectors (the step API's checkpoints).
+    fn clone_from(&mut self, src: &State) {
+        // exhaustive: a new field fails to compile here until it is copied
+        let State { n, players, inst, news_row, news_deck, event_deck, event_discard, event_in_force, token_box, removed, chain, campaign, round_mods, active, start_player, first_start_player, turn, round, round_limit, seq, actions_this_turn, total_actions, first_turn_done, event_round, outcome, last_reducer, eliminations, rng_shuffle, rng_events, rng_dice, target_source, pending_leave, seed } = src;
+        self.n = n.clone();
+        self.players.clone_from(players);
+        self.inst.clone_from(inst);
+        self.news_row.clone_from(news_row);
+        self.news_deck.clone_from(news_deck);
+        self.event_deck.clone_from(event_deck);
+        self.event_discard.clone_from(event_discard);
+        self.event_in_force = event_in_force.clone();
+        self.token_box.clone_from(token_box);
+        self.removed.clone_from(removed);
+        self.chain.clone_from(chain);
+        self.campaign.clone_from(campaign);
+        self.round_mods = round_mods.clone();
+        self.active = active.clone();
+        self.start_player = start_player.clone();
+        self.first_start_player = first_start_player.clone();
+        self.turn = turn.clone();
+        self.round = round.clone();
+        self.round_limit = round_limit.clone();
+        self.seq = seq.clone();
+        self.actions_this_turn = actions_this_turn.clone();
+        self.total_actions = total_actions.clone();
+        self.first_turn_done = first_turn_done.clone();
+        self.event_round = event_round.clone();
+        self.outcome = outcome.clone();
+        self.last_reducer = last_reducer.clone();
+        self.eliminations = eliminations.clone();
+        self.rng_shuffle = rng_shuffle.clone();
+        self.rng_events = rng_events.clone();
+        self.rng_dice = rng_dice.clone();
+        self.target_source = target_source.clone();
+        self.pending_leave.clone_from(pending_leave);
+        self.seed = seed.clone();
+    }
 }
 
 /// One game: the rules state and what the engine keeps beside it. Fields are crate-private;

@@ -33,6 +33,20 @@ pub struct PyGame {
     n: usize,
 }
 
+/// The action space of a card set, built once per compiled card set (the card cache keeps
+/// the few in use; dead ones are dropped here when a new one is built).
+fn action_space(db: &Arc<CardDb>) -> Arc<ActionSpace> {
+    static SPACES: std::sync::Mutex<Vec<(std::sync::Weak<CardDb>, Arc<ActionSpace>)>> = std::sync::Mutex::new(Vec::new());
+    let mut v = SPACES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, s)) = v.iter().find(|(w, _)| std::ptr::eq(w.as_ptr(), Arc::as_ptr(db))) {
+        return s.clone();
+    }
+    v.retain(|(w, _)| w.strong_count() > 0);
+    let s = Arc::new(ActionSpace::new(db));
+    v.push((Arc::downgrade(db), s.clone()));
+    s
+}
+
 fn stepper(db: &Arc<CardDb>, cfg: &GameConfig, log: bool, plays: bool) -> Stepper<'static> {
     // SAFETY: the card set is kept alive by the `Arc` in the same `PyGame`, which drops the
     // stepper first (field order); the 'static lifetime never leaves the struct.
@@ -200,7 +214,7 @@ impl PyGame {
             spec.validate(&db).map_err(verr)?;
             let gseed = game_seed(seed, game);
             let cfg = GameConfig { factions, seed: gseed, start_player };
-            let space = Arc::new(ActionSpace::new(&db));
+            let space = action_space(&db);
             let st = stepper(&db, &cfg, log, record_plays);
             Ok(PyGame { st, db, space, bots: Vec::new(), seed, game, gseed, n })
         })
