@@ -219,3 +219,11 @@ def test_tensor_observing_agent():
     bad.observes = "pixels"
     with pytest.raises(ValueError, match="observes must be 'dict' or 'tensor'"):
         ketharmad.simulate(TWO_P, bots=[bad, "heuristic"], games=1, seed=1)
+
+
+def test_write_run_names_agents_by_label(tmp_path):
+    res = ketharmad.simulate(TWO_P, bots=[random_agent, "heuristic"], games=2, seed=1)
+    paths = res.write_parquet(tmp_path, run_id="r1")
+    games = pl.read_parquet(paths["games"])
+    assert games["run_bots"][0] == '["python:random_agent", "heuristic"]'
+    assert games.height == 2
