@@ -21,7 +21,7 @@ fn summary(g: &mut Game, o: Outcome) -> Summary {
 /// game there, unfinished), rebuild the caches, check the invariants and play on.
 fn play(db: &CardDb, factions: &[u8], bots: &[BotSpec], seed: u64, rebuild: bool) -> (Summary, u32) {
     let cfg = GameConfig { factions: factions.to_vec(), seed, start_player: None };
-    let mut g = Game::new(db, &cfg, Game::start_policy_streams(seed, factions.len(), bots));
+    let mut g = Game::new(db, &cfg, ketharmad::bots::seat_policies(seed, factions.len(), bots));
     g.trace_mut().plays = Some(Vec::new());
     if !rebuild {
         let o = g.run(None);

@@ -39,14 +39,14 @@ fn r10_3_basic_expose_takes_up_to_two() {
 // ======================================================================================
 
 use ketharmad::batch::{play_one, BatchSpec};
-use ketharmad::bots::{BotSpec, Policy};
+use ketharmad::bots::BotSpec;
 use ketharmad::cards::{build_db, load_raw, CardDb, ParamValue, Trigger};
 use ketharmad::engine::{Cid, DecisionKind, EndReason, Game, GameConfig, Outcome, SeatView};
 
 /// A game before setup (every card in its deck, hands empty), all seats scripted.
 fn fresh<'a>(db: &'a CardDb, factions: &[u8], seed: u64) -> Game<'a> {
     let cfg = GameConfig { factions: factions.to_vec(), seed, start_player: Some(0) };
-    let pol = factions.iter().map(|_| Policy::Scripted(Default::default())).collect();
+    let pol: Vec<ketharmad::engine::agent::Scripted> = factions.iter().map(|_| Default::default()).collect();
     Game::new(db, &cfg, pol)
 }
 

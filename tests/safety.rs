@@ -121,7 +121,7 @@ fn search_game(db: &CardDb, knobs: &[(&str, f64)], seed: u64) -> (EndReason, u32
     let pols = vec![Policy::new(&search(knobs), Rng::new(seed)), Policy::new(&BotSpec::parse("heuristic", vec![]).unwrap(), Rng::new(seed + 1))];
     let mut g = Game::new(db, &cfg, pols);
     let out = g.run(None);
-    let s = match &g.policies()[0] {
+    let s = match g.policy::<Policy>(0).unwrap() {
         Policy::Search(s) => (**s).clone(),
         _ => unreachable!(),
     };
@@ -178,7 +178,7 @@ fn a_stopped_search_takes_no_more_rollouts() {
     }
     let mut g = Game::new(&db, &cfg, vec![pol, Policy::new(&BotSpec::parse("heuristic", vec![]).unwrap(), Rng::new(2))]);
     g.run(None);
-    match &g.policies()[0] {
+    match g.policy::<Policy>(0).unwrap() {
         Policy::Search(s) => assert_eq!(s.rollouts, 0),
         _ => unreachable!(),
     }

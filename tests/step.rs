@@ -5,7 +5,7 @@
 use ketharmad::bots::{BotSpec, Policy};
 use ketharmad::cards::{build_db, load_raw, CardDb};
 use ketharmad::engine::step::Stepper;
-use ketharmad::engine::{DecisionKind, Game, GameConfig, Outcome};
+use ketharmad::engine::{DecisionKind, Game, GameConfig, IntoAgents, Outcome};
 use ketharmad::rng::Rng;
 
 fn db() -> CardDb {
@@ -46,11 +46,11 @@ fn stepped_games_equal_batch_games() {
         let games = if kinds.contains(&"search") { 2 } else { 12 };
         for seed in 0..games {
             let cfg = GameConfig { factions: factions.clone(), seed, start_player: None };
-            let mut g = Game::new(&db, &cfg, Game::start_policy_streams(seed, factions.len(), &bots));
+            let mut g = Game::new(&db, &cfg, ketharmad::bots::seat_policies(seed, factions.len(), &bots));
             let o = g.run(None);
             let want = summary(&g, o);
             let mut s = Stepper::new(&db, &cfg);
-            let mut pols = Game::start_policy_streams(seed, factions.len(), &bots);
+            let mut pols = ketharmad::bots::seat_policies(seed, factions.len(), &bots).into_agents();
             s.advance(&mut pols, 0);
             let got = summary(s.game(), s.outcome().expect("the game ends"));
             assert_eq!(got, want, "factions {factions:?} bots {kinds:?} seed {seed}");
@@ -199,7 +199,7 @@ fn bad_answers_are_refused() {
     let n = s.pending().unwrap().2.len();
     let e = s.apply(n).unwrap_err();
     assert!(e.contains("does not exist"), "{e}");
-    let mut pols: Vec<Policy> = Game::start_policy_streams(3, 2, &[spec("random"), spec("random")]);
+    let mut pols = ketharmad::bots::seat_policies(3, 2, &[spec("random"), spec("random")]).into_agents();
     s.advance(&mut pols, 0);
     assert!(s.pending().is_none());
     assert!(s.apply(0).unwrap_err().contains("over"));
@@ -214,22 +214,22 @@ fn search_at_every_decision() {
     let every = BotSpec::parse("search", vec![("iterations".into(), 6.0), ("rollout_rounds".into(), 3.0), ("every".into(), 1.0)]).unwrap();
     let main = BotSpec::parse("search", vec![("iterations".into(), 6.0), ("rollout_rounds".into(), 3.0)]).unwrap();
     let heur = spec("heuristic");
-    let rollouts = |g: &Game| match &g.policies()[0] {
+    let rollouts = |g: &Game| match g.policy::<Policy>(0).unwrap() {
         Policy::Search(s) => s.rollouts,
         _ => 0,
     };
     let (mut r_every, mut r_main) = (0, 0);
     for seed in 0..3u64 {
         let cfg = GameConfig { factions: vec![1, 2], seed, start_player: None };
-        let mut a = Game::new(&db, &cfg, Game::start_policy_streams(seed, 2, &[every.clone(), heur.clone()]));
+        let mut a = Game::new(&db, &cfg, ketharmad::bots::seat_policies(seed, 2, &[every.clone(), heur.clone()]));
         a.record_from_start(None);
         let oa = a.run(None);
-        let mut b = Game::new(&db, &cfg, Game::start_policy_streams(seed, 2, &[every.clone(), heur.clone()]));
+        let mut b = Game::new(&db, &cfg, ketharmad::bots::seat_policies(seed, 2, &[every.clone(), heur.clone()]));
         b.record_from_start(None);
         let ob = b.run(None);
         assert_eq!(summary(&a, oa), summary(&b, ob), "seed {seed}: search at every decision does not reproduce");
         assert!(oa.winner.is_some() || oa.reason != ketharmad::engine::EndReason::LastPlayerStanding);
-        let mut c = Game::new(&db, &cfg, Game::start_policy_streams(seed, 2, &[main.clone(), heur.clone()]));
+        let mut c = Game::new(&db, &cfg, ketharmad::bots::seat_policies(seed, 2, &[main.clone(), heur.clone()]));
         c.run(None);
         r_every += rollouts(&a);
         r_main += rollouts(&c);

@@ -170,7 +170,7 @@ fn probe(v: &SeatView, kind: DecisionKind, opts: &[Opt]) {
             observe::tensor_at(g, seat, dec, &mut a);
             let oa = observe::observation_at(g, seat, dec);
             let rng = cx.rng.as_mut().expect("rng");
-            let det = v.determinize(rng, vec![Policy::Unset; n]);
+            let det = v.determinize(rng, vec![ketharmad::engine::NoAgent; n]);
             observe::tensor_at(&det, seat, dec, &mut b);
             let ob = observe::observation_at(&det, seat, dec);
             cx.observed += 1;
@@ -203,7 +203,7 @@ fn probe(v: &SeatView, kind: DecisionKind, opts: &[Opt]) {
 fn play(db: &CardDb, f: &[u8], bots: &[BotSpec], seed: u64) {
     let n = f.len();
     let cfg = GameConfig { factions: f.to_vec(), seed, start_player: None };
-    let pols = Game::start_policy_streams(seed, n, bots).into_iter().map(|p| Policy::Probe(probe, Box::new(p))).collect();
+    let pols: Vec<Policy> = ketharmad::bots::seat_policies(seed, n, bots).into_iter().map(|p| Policy::Probe(probe, Box::new(p))).collect();
     let mut g = Game::new(db, &cfg, pols);
     g.run(None);
     assert!(g.state().outcome.is_some());

@@ -335,7 +335,7 @@ macro_rules! result_columns {
 }
 
 fn search_counts(g: &Game, seat: usize) -> (u32, u32) {
-    match g.policies.get(seat) {
+    match g.policy::<Policy>(seat) {
         Some(Policy::Search(s)) => (s.rollouts, s.unfinished_rollouts),
         _ => (0, 0),
     }

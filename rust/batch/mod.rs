@@ -198,16 +198,17 @@ pub fn play_one_stoppable<'db>(
 ) -> (GameResult, Option<Vec<String>>) {
     let seed = game_seed(spec.seed, index);
     let cfg = GameConfig { factions: spec.factions.clone(), seed, start_player: spec.start_player };
-    let policies = Game::start_policy_streams(seed, spec.factions.len(), &spec.bots);
-    let mut g = Game::new_reusing(db, &cfg, policies, slot.take());
+    let mut policies = crate::bots::seat_policies(seed, spec.factions.len(), &spec.bots);
     if let Some(stop) = stop {
-        for p in g.policies.iter_mut() {
+        for p in policies.iter_mut() {
             if let Policy::Search(s) = p {
                 s.stop = Some(stop.clone());
             }
         }
     }
-    if g.policies.iter().any(|p| matches!(p, Policy::Search(s) if s.every)) {
+    let every = policies.iter().any(|p| matches!(p, Policy::Search(s) if s.every));
+    let mut g = Game::new_reusing(db, &cfg, policies, slot.take());
+    if every {
         // search at every decision rolls out from the game's record (engine::step)
         g.record_from_start(spec.start_player);
     }

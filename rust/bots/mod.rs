@@ -4,7 +4,7 @@
 pub mod heuristic;
 pub mod search;
 
-use crate::engine::{DecisionKind, Opt, SeatView};
+use crate::engine::{Agent, DecisionKind, Opt, SeatView};
 use crate::rng::Rng;
 
 /// Bot kinds and presets a spec may name.
@@ -99,10 +99,6 @@ pub enum Policy {
     Heuristic(Box<heuristic::Knobs>),
     /// Determinized Monte-Carlo search over the heuristic.
     Search(Box<search::Search>),
-    /// Tests: answers taken in order; each must be among the offered options. When the
-    /// script is used up, the most passive option is taken (Keep, Pass, EndPhase, Done,
-    /// NoTarget, the largest Amount), else the first.
-    Scripted(std::collections::VecDeque<Opt>),
     /// Tests: call the function at every decision of this seat (more than one option), then
     /// answer as the wrapped policy would.
     #[cfg(any(test, feature = "scenario"))]
@@ -145,36 +141,35 @@ impl Policy {
                 f(_view, _kind, opts);
                 inner.choose(_view, _kind, opts)
             }
-            Policy::Scripted(q) => {
-                if let Some(want) = q.front().copied() {
-                    if let Some(i) = opts.iter().position(|&o| o == want) {
-                        q.pop_front();
-                        return i;
-                    }
-                    panic!("scripted answer {want:?} is not among the options {opts:?} ({_kind:?})");
-                }
-                passive(opts)
-            }
         }
     }
 }
 
-/// The most passive option: what a scripted seat does when it has nothing left to say.
-pub fn passive(opts: &[Opt]) -> usize {
-    let rank = |o: &Opt| match o {
-        Opt::Keep | Opt::Pass | Opt::EndPhase | Opt::Done | Opt::NoTarget => 0,
-        Opt::Amount(_) => 1,
-        _ => 2,
-    };
-    let mut best = 0;
-    for (i, o) in opts.iter().enumerate() {
-        if rank(o) < rank(&opts[best]) {
-            best = i;
+impl Agent for Policy {
+    #[inline]
+    fn choose(&mut self, view: &SeatView<'_, '_>, kind: DecisionKind, opts: &[Opt]) -> usize {
+        Policy::choose(self, view, kind, opts)
+    }
+    #[inline]
+    fn choose_blind(&mut self, n: usize) -> Option<usize> {
+        match self {
+            Policy::Random(rng) => Some(rng.below(n)),
+            _ => None,
         }
     }
-    if let Opt::Amount(_) = opts[best] {
-        // the largest amount (offered first)
-        return 0;
+    fn clone_agent(&self) -> Box<dyn Agent> {
+        Box::new(self.clone())
     }
-    best
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
+}
+
+/// One policy per seat for game seed `seed`, each with its own random stream (the streams a
+/// batch gives its bots).
+pub fn seat_policies(seed: u64, n: usize, kinds: &[BotSpec]) -> Vec<Policy> {
+    (0..n).map(|s| Policy::new(&kinds[s], Rng::stream(seed, crate::rng::Stream::Policy0 as u64 + s as u64))).collect()
 }

@@ -177,13 +177,13 @@ impl<'a, 'db> SeatView<'a, 'db> {
     /// what it could be (each player's hidden cards: hand (other seats) and deck; the Newsfeed
     /// and Event decks), the future randomness is reseeded, and every seat plays `policies`.
     /// The result depends only on what the seat can see and on `rng`.
-    pub fn determinize(&self, rng: &mut crate::rng::Rng, policies: Vec<crate::bots::Policy>) -> Game<'db> {
+    pub fn determinize(&self, rng: &mut crate::rng::Rng, policies: impl super::agent::IntoAgents) -> Game<'db> {
         let mut g = self.g.clone();
         g.trace.log = None;
         g.trace.decisions = None;
         g.trace.check_invariants = false;
         g.drive = None;
-        g.policies = policies;
+        g.policies = policies.into_agents();
         let mut pool: Vec<Cid> = Vec::with_capacity(64);
         for p in 0..g.state.n {
             pool.clear();
@@ -230,8 +230,8 @@ impl<'a, 'db> SeatView<'a, 'db> {
     /// game since its last checkpoint, answers this decision with `candidate`, and `policies`
     /// play on until the end or round `round_limit`. Returns the outcome, whether the copy
     /// offered `candidate` at this decision, and the rounds played after this one.
-    pub fn rollout(&self, rng: &mut crate::rng::Rng, kind: DecisionKind, candidate: Opt, policies: Vec<crate::bots::Policy>, round_limit: u32) -> (super::state::Outcome, bool, u32) {
-        self.g.rollout_from(self.seat, kind, rng, candidate, policies, round_limit)
+    pub fn rollout(&self, rng: &mut crate::rng::Rng, kind: DecisionKind, candidate: Opt, policies: impl super::agent::IntoAgents, round_limit: u32) -> (super::state::Outcome, bool, u32) {
+        self.g.rollout_from(self.seat, kind, rng, candidate, policies.into_agents(), round_limit)
     }
 
     pub fn unity(&self, p: usize) -> bool {
@@ -261,15 +261,14 @@ impl Game<'_> {
         if self.drive.is_some() {
             return self.decide_driven(seat, kind);
         }
-        // the random policy needs no view: answer in place
-        if let crate::bots::Policy::Random(rng) = &mut self.policies[seat] {
-            let i = rng.below(self.scratch.opts.len());
-            return self.scratch.opts[i];
+        // an agent that needs no view (the random bot) answers in place
+        if let Some(i) = self.policies[seat].choose_blind(self.scratch.opts.len()) {
+            return self.scratch.opts[i.min(self.scratch.opts.len() - 1)];
         }
         if let Some(d) = self.trace.decisions.as_mut() {
             d.push((seat as u8, kind, self.scratch.opts.clone()));
         }
-        let mut pol = std::mem::take(&mut self.policies[seat]);
+        let mut pol = std::mem::replace(&mut self.policies[seat], Box::new(super::agent::NoAgent));
         let i = {
             let view = SeatView::new(self, seat);
             pol.choose(&view, kind, &self.scratch.opts)

@@ -12,7 +12,7 @@
 //!   meaningless between actions.
 //! - `trace::Trace`: recorders (log, decisions, plays, invariant checking); `glog!`.
 //! - `hooks::TestHooks`: test switches (a fixed die, full checks).
-//! - the seats' policies (which the step API of issue 12 moves out of the engine).
+//! - the seats' agents (`agent::Agent`, the one interface; the bots implement it outside).
 //!
 //! Fields are crate-private; effect code changes cards only through the rules functions.
 //!
@@ -37,6 +37,7 @@
 //! - `scenario` (tests only, feature `scenario`): build a position by hand, script answers
 
 pub mod actions;
+pub mod agent;
 pub mod caches;
 pub mod checks;
 pub mod combat;
@@ -60,5 +61,6 @@ pub mod step;
 pub mod trace;
 pub mod turn;
 
+pub use agent::{Agent, Agents, IntoAgents, NoAgent};
 pub use decision::{DecisionKind, Opt, SeatView};
 pub use state::{Cid, EndReason, Game, GameConfig, Inst, Outcome, Player, State, Zone};

@@ -16,7 +16,7 @@
 use super::decision::Opt;
 use super::hooks::TestHooks;
 use super::state::{Cid, Game, GameConfig, State, Zone};
-use crate::bots::Policy;
+use crate::engine::agent::Scripted;
 use crate::cards::{build_db, load_raw, CardDb, ParamValue, FACTIONS};
 
 /// The default card set with integer parameter overrides.
@@ -35,7 +35,7 @@ pub fn game<'db>(db: &'db CardDb, factions: &[&str]) -> Game<'db> {
     // unwrap: test scaffolding; a test naming an unknown faction should fail loudly
     let f: Vec<u8> = factions.iter().map(|x| FACTIONS.iter().position(|y| y == x).expect("faction") as u8).collect();
     let cfg = GameConfig { factions: f, seed: 1, start_player: Some(0) };
-    let pol = (0..factions.len()).map(|_| Policy::Scripted(Default::default())).collect();
+    let pol: Vec<Scripted> = (0..factions.len()).map(|_| Scripted::default()).collect();
     let mut g = Game::new(db, &cfg, pol);
     for p in 0..g.state.n {
         g.state.players[p].support = db.rules.starting_support;
@@ -66,25 +66,20 @@ impl Game<'_> {
 
     /// Forget the answers scripted for `seat` (and make it a scripted seat).
     pub fn clear_script(&mut self, seat: usize) {
-        self.policies[seat] = Policy::Scripted(Default::default());
+        self.policies[seat] = Box::new(Scripted::default());
     }
 
     /// Script the next answers of `seat`.
     pub fn script(&mut self, seat: usize, answers: &[Opt]) {
-        match &mut self.policies[seat] {
-            Policy::Scripted(q) => q.extend(answers.iter().copied()),
-            p => {
-                *p = Policy::Scripted(answers.iter().copied().collect());
-            }
+        match self.policies[seat].as_any_mut().downcast_mut::<Scripted>() {
+            Some(q) => q.0.extend(answers.iter().copied()),
+            None => self.policies[seat] = Box::new(Scripted(answers.iter().copied().collect())),
         }
     }
 
     /// Answers of `seat` not used yet.
     pub fn script_left(&self, seat: usize) -> usize {
-        match &self.policies[seat] {
-            Policy::Scripted(q) => q.len(),
-            _ => 0,
-        }
+        self.policy::<Scripted>(seat).map_or(0, |q| q.0.len())
     }
 
     /// Find an instance of card `id` outside play: in `seat`'s deck, the Newsfeed, the Event

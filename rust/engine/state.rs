@@ -2,7 +2,7 @@
 //! beside its caches, buffers, recorders and agents, and the primitive card moves (draw,
 //! enter and leave play, change control), which keep the caches in step (`caches`).
 
-use crate::bots::Policy;
+use crate::engine::agent::{Agent, Agents, IntoAgents};
 use crate::cards::{CardDb, CardDef, CardType, Faction};
 use crate::engine::scratch::Scratch;
 use crate::engine::caches::Caches;
@@ -563,7 +563,7 @@ pub struct Game<'db> {
     pub(crate) state: State,
     /// The agents answering each seat's decisions (the step API of issue 12 moves them out
     /// of the engine).
-    pub(crate) policies: Vec<Policy>,
+    pub(crate) policies: Agents,
     /// Derived from the rules state, for speed (`caches`).
     pub(crate) cache: Caches,
     /// Reusable buffers (no meaning between actions).
@@ -651,13 +651,14 @@ use super::trace::{cards, glog};
 
 impl<'db> Game<'db> {
     /// A game ready to be set up: every card instance created, in its starting zone.
-    pub fn new(db: &'db CardDb, cfg: &GameConfig, policies: Vec<Policy>) -> Game<'db> {
+    pub fn new(db: &'db CardDb, cfg: &GameConfig, policies: impl IntoAgents) -> Game<'db> {
         Self::new_reusing(db, cfg, policies, None)
     }
 
     /// `new`, reusing the buffers of a finished game (`donor`) so that a batch allocates
     /// nothing per game. Every field is set afresh; only vector capacities carry over.
-    pub fn new_reusing(db: &'db CardDb, cfg: &GameConfig, policies: Vec<Policy>, donor: Option<Game<'db>>) -> Game<'db> {
+    pub fn new_reusing(db: &'db CardDb, cfg: &GameConfig, policies: impl IntoAgents, donor: Option<Game<'db>>) -> Game<'db> {
+        let policies = policies.into_agents();
         let n = cfg.factions.len();
         let b = donor.map(Buffers::from).unwrap_or_default();
         let mut players = b.players;
@@ -812,8 +813,13 @@ impl<'db> Game<'db> {
     }
 
     /// The policy of each seat.
-    pub fn policies(&self) -> &[Policy] {
+    pub fn policies(&self) -> &[Box<dyn Agent>] {
         &self.policies
+    }
+
+    /// Seat `seat`'s agent as a `T`, if it is one (e.g. `g.policy::<bots::Policy>(0)`).
+    pub fn policy<T: 'static>(&self, seat: usize) -> Option<&T> {
+        self.policies.get(seat)?.as_any().downcast_ref::<T>()
     }
 
     /// The options of the latest decision built (`main_options`, target options …).
@@ -1080,7 +1086,4 @@ impl<'db> Game<'db> {
         self.state.players[to].play.insert(pos, c);
     }
 
-    pub fn start_policy_streams(seed: u64, n: usize, kinds: &[crate::bots::BotSpec]) -> Vec<Policy> {
-        (0..n).map(|s| Policy::new(&kinds[s], Rng::stream(seed, Stream::Policy0 as u64 + s as u64))).collect()
-    }
 }

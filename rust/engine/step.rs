@@ -23,7 +23,7 @@
 
 use super::decision::{DecisionKind, Opt, SeatView};
 use super::state::{Cid, Game, GameConfig, Outcome, State, Zone};
-use crate::bots::Policy;
+use super::agent::{passive, Agent, Agents, NoAgent};
 use crate::cards::CardDb;
 use crate::rng::Rng;
 use corosensei::{Coroutine, CoroutineResult, Yielder};
@@ -114,10 +114,6 @@ impl Drive {
     }
 }
 
-/// The most passive option (Keep, Pass, EndPhase, Done, NoTarget; else the first).
-fn passive(opts: &[Opt]) -> usize {
-    opts.iter().position(|o| matches!(o, Opt::Keep | Opt::Pass | Opt::EndPhase | Opt::Done | Opt::NoTarget)).unwrap_or(0)
-}
 
 impl<'db> Game<'db> {
     /// `decide` for a game with a `Drive` (cold: the batch path never comes here).
@@ -246,7 +242,7 @@ impl<'db> Game<'db> {
 
     /// The seat's policy answers the decision in `scratch.opts`.
     fn ask_policy(&mut self, seat: usize, kind: DecisionKind) -> Opt {
-        let mut pol = std::mem::take(&mut self.policies[seat]);
+        let mut pol = std::mem::replace(&mut self.policies[seat], Box::new(NoAgent));
         let i = {
             let view = SeatView::new(self, seat);
             pol.choose(&view, kind, &self.scratch.opts)
@@ -307,7 +303,7 @@ impl<'db> Game<'db> {
     /// see re-dealt, the answers since the checkpoint replayed, `candidate` answering the
     /// current decision, then `policies` for every decision until the end or the round
     /// `round_limit`. Returns the outcome and whether the candidate was offered in the copy.
-    pub fn rollout_from(&self, seat: usize, kind: DecisionKind, rng: &mut Rng, candidate: Opt, policies: Vec<Policy>, round_limit: u32) -> (Outcome, bool, u32) {
+    pub fn rollout_from(&self, seat: usize, kind: DecisionKind, rng: &mut Rng, candidate: Opt, policies: Agents, round_limit: u32) -> (Outcome, bool, u32) {
         let mut g = self.rebuilt(Some((seat, kind, rng)));
         g.policies = policies;
         g.trace = Default::default();
@@ -393,7 +389,7 @@ impl<'db> Stepper<'db> {
     /// `new`, keeping the readable log (`log`) and every card play (`plays`).
     pub fn with_recorders(db: &'db CardDb, cfg: &GameConfig, log: bool, plays: bool) -> Stepper<'db> {
         let n = cfg.factions.len();
-        let mut g = Game::new(db, cfg, (0..n).map(|_| Policy::Unset).collect());
+        let mut g = Game::new(db, cfg, vec![NoAgent; n]);
         g.record_from_start(cfg.start_player);
         if log {
             g.trace.log = Some(Vec::with_capacity(1024));
@@ -495,7 +491,7 @@ impl<'db> Stepper<'db> {
 impl<'db> Stepper<'db> {
     /// What `policy` would answer to the pending decision (an index into its options), with
     /// the policy's own state (its random stream advances). None once the game is over.
-    pub fn policy_choice(&self, policy: &mut Policy) -> Option<usize> {
+    pub fn policy_choice(&self, policy: &mut dyn Agent) -> Option<usize> {
         let (seat, kind, opts) = self.pending()?;
         let view = SeatView::new(&self.game, seat);
         Some(policy.choose(&view, kind, opts).min(opts.len() - 1))
@@ -504,13 +500,13 @@ impl<'db> Stepper<'db> {
     /// Answer pending decisions with `policies[seat]` until a seat in `stop_for` (bit = seat)
     /// must decide, or the game is over (built-in bots play in Rust between two external
     /// answers).
-    pub fn advance(&mut self, policies: &mut [Policy], stop_for: u8) {
+    pub fn advance(&mut self, policies: &mut [Box<dyn Agent>], stop_for: u8) {
         while let Some((seat, _, _)) = self.pending() {
             if stop_for & (1 << seat) != 0 {
                 return;
             }
             // unwrap: pending is Some
-            let i = self.policy_choice(&mut policies[seat]).unwrap();
+            let i = self.policy_choice(&mut *policies[seat]).unwrap();
             self.resume(i);
         }
     }

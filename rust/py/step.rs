@@ -7,6 +7,7 @@
 use super::{columns_to_py, guarded, make_db, parse_bots, parse_decks, verr};
 use crate::batch::{Columns, GameResult};
 use crate::bots::Policy;
+use crate::engine::{Agent, NoAgent};
 use crate::cards::{CardDb, FACTIONS};
 use crate::engine::actions::ActionSpace;
 use crate::engine::observe::{self, Observation};
@@ -26,7 +27,7 @@ pub struct PyGame {
     db: Arc<CardDb>,
     space: Arc<ActionSpace>,
     /// Built-in bots asked so far: (seat, spec label, policy with its own stream).
-    bots: Vec<(usize, String, Policy)>,
+    bots: Vec<(usize, String, Box<dyn Agent>)>,
     seed: u64,
     game: u64,
     gseed: u64,
@@ -80,7 +81,7 @@ impl PyGame {
             return i;
         }
         let pol = Policy::new(spec, Rng::stream(self.gseed, Stream::Policy0 as u64 + seat as u64));
-        self.bots.push((seat, label, pol));
+        self.bots.push((seat, label, Box::new(pol)));
         self.bots.len() - 1
     }
 
@@ -381,7 +382,7 @@ impl PyGame {
                 return Err(verr("the game is over: no decision to answer".into()));
             };
             let b = self.bot(seat, &specs[0]);
-            let i = self.st.policy_choice(&mut self.bots[b].2).unwrap_or(0);
+            let i = self.st.policy_choice(&mut *self.bots[b].2).unwrap_or(0);
             let (_, _, opts) = self.st.pending().unwrap();
             Ok(self.space.id(self.st.game(), seat, opts[i]))
         })
@@ -402,7 +403,7 @@ impl PyGame {
             }
         }
         guarded("Game.advance", || {
-            let mut pols: Vec<Policy> = (0..self.n).map(|_| Policy::Unset).collect();
+            let mut pols: Vec<Box<dyn Agent>> = (0..self.n).map(|_| Box::new(NoAgent) as Box<dyn Agent>).collect();
             let mut slots = vec![usize::MAX; self.n];
             let mut stop_for = 0u8;
             for (s, sp) in specs.iter().enumerate() {
@@ -410,7 +411,7 @@ impl PyGame {
                     Some(sp) => {
                         let b = self.bot(s, sp);
                         slots[s] = b;
-                        pols[s] = std::mem::take(&mut self.bots[b].2);
+                        pols[s] = std::mem::replace(&mut self.bots[b].2, Box::new(NoAgent));
                     }
                     None => stop_for |= 1 << s,
                 }
@@ -459,6 +460,14 @@ pub fn columns_of<'py>(py: Python<'py>, games: &Bound<'py, PyList>) -> PyResult<
         let mut r = GameResult::of_game(game, &out, g.game, g.gseed);
         r.invariant_error = game.trace.invariant_error.clone();
         r.plays = game.trace.plays.clone().unwrap_or_default();
+        // the bots asked through `bot_action`/`advance` live here, not in the engine
+        for (seat, _, b) in &g.bots {
+            if let Some(Policy::Search(s)) = b.as_any().downcast_ref::<Policy>() {
+                let p = &mut r.players[*seat];
+                p.rollouts = p.rollouts.saturating_add(s.rollouts);
+                p.unfinished_rollouts = p.unfinished_rollouts.saturating_add(s.unfinished_rollouts);
+            }
+        }
         c.push(&r).map_err(|e| verr(e.to_string()))?;
     }
     let c = c.ok_or_else(|| verr("columns_of needs at least one game".into()))?;
