@@ -112,22 +112,12 @@ def test_builtin_bots_through_python_path_equal_simulate(decks, bots):
     assert_frame_equal(py.plays, rust.plays)
 
 
-SEARCH_COUNTERS = ["rollouts", "unfinished_rollouts"]
-
-
 def test_builtin_bots_through_python_path_with_search_bot():
     py, rust = _python_path_frames(TWO_P, [{"kind": "search", "iterations": 8}, "heuristic"], seed=4, first=0,
                                    games=3, start_player=1)  # fmt: skip
     assert_frame_equal(py.games, rust.games)
-    assert_frame_equal(py.players.drop(SEARCH_COUNTERS), rust.players.drop(SEARCH_COUNTERS))
+    assert_frame_equal(py.players, rust.players)  # rollout counters included
     assert int(rust.players["rollouts"].sum()) > 0
-
-
-@pytest.mark.xfail(reason="the search bot's rollout counters of Game.advance do not reach _core.columns_of yet")
-def test_search_counters_through_python_path():
-    py, rust = _python_path_frames(TWO_P, [{"kind": "search", "iterations": 8}, "heuristic"], seed=4, first=0,
-                                   games=3, start_player=1)  # fmt: skip
-    assert_frame_equal(py.players.select(SEARCH_COUNTERS), rust.players.select(SEARCH_COUNTERS))
 
 
 def test_illegal_answer_names_seat_and_legal_ids():
