@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Install the package (release build) with its test dependencies, then run every test:
+# Install the package (release build) with its test dependencies and the rl extra (pettingzoo,
+# gymnasium), then run every test:
 # the Rust tests (rules, cards, fuzzer at CI size) and the Python suite.
 # Fails on any failing test, and when pytest collects no tests (exit code 5).
 # Uses the pip that is installed (23.2.1 or newer) and never upgrades it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m pip install --quiet ".[test]"
+python3 -m pip install --quiet ".[test,rl]"
+# the RL environment tests (tests/test_rl.py) must run here, not be skipped for want of the extra
+export KH_REQUIRE_RL=1
 cargo test --release
 set +e
 python3 -m pytest -q tests

@@ -17,6 +17,8 @@ Balance lab (docs/balance_lab.md):
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import _core, stats
 from ._api import cards, parameters, play, simulate
 from .lab.balance import BalanceResult, balance
@@ -30,6 +32,9 @@ from .step import Action, Game
 from .lab.sweep import SweepResult, sweep
 from .lab.tournament import TournamentResult, bots, tournament
 
+if TYPE_CHECKING:  # the rl extra is optional: imported by env() / gym_env() only
+    from . import rl
+
 #: The faction (deck) names, in the core's order.
 FACTIONS: tuple[str, ...] = tuple(_core.FACTIONS)
 #: Why a game ended, in the core's code order.
@@ -38,6 +43,22 @@ END_REASONS: tuple[str, ...] = tuple(_core.END_REASONS)
 BOT_KINDS: tuple[str, ...] = tuple(_core.BOT_KINDS)
 
 __version__: str = _core.version()
+
+
+def env(*args: object, **kwargs: object) -> "rl.KetharmadAECEnv":
+    """A PettingZoo AEC environment (one agent per seat); see :func:`ketharmad.rl.env`.
+    Needs the ``rl`` extra (``pip install 'ketharmad[rl]'``), imported only here."""
+    from .rl import env as _env
+
+    return _env(*args, **kwargs)  # type: ignore[arg-type]
+
+
+def gym_env(*args: object, **kwargs: object) -> "rl.KetharmadGymEnv":
+    """A Gymnasium environment playing one seat against built-in bots; see
+    :func:`ketharmad.rl.gym_env`. Needs the ``rl`` extra (``pip install 'ketharmad[rl]'``)."""
+    from .rl import gym_env as _gym_env
+
+    return _gym_env(*args, **kwargs)  # type: ignore[arg-type]
 
 __all__ = [
     "FACTIONS",
@@ -61,6 +82,8 @@ __all__ = [
     "bots",
     "tournament",
     "__version__",
+    "env",
+    "gym_env",
     "cards",
     "export_card_data",
     "parameters",

@@ -10,6 +10,7 @@ from typing import Any, Optional, Union
 import polars as pl
 
 from . import _core
+from ._agents import validation_bots
 from ._data import CardDataSource, describe_card_data, load_card_data
 from ._frames import card_frame, parameter_frame
 from ._progress import Progress, auto_chunk_size
@@ -209,7 +210,16 @@ def simulate(
         decks: one faction name per seat (2-4 seats), from ``ketharmad.FACTIONS``; seat 0
             plays ``decks[0]``. The same faction may appear twice (mirror match).
         bots: one bot spec for every seat (``"random"`` or ``{"kind": "random", ...}``) or a
-            list with exactly one spec per seat.
+            list with exactly one spec per seat. A seat may be played by a Python agent
+            instead: a callable ``agent(observation, legal_actions, rng) -> action_id`` or
+            an object with ``act(observation, legal_actions) -> action_id`` (its ``rng``
+            attribute is set before every call; optional ``reset(seat, rng)`` hook at the
+            start of every game). ``rng`` is a ``numpy.random.Generator`` seeded with
+            ``(seed, game index, seat)``, so the batch is reproducible. A batch with any
+            agent is played game by game with :class:`ketharmad.Game` (built-in seats still
+            decide in Rust; ``threads`` is not used) and is much slower: see
+            ``SimResult.games_per_second`` and docs/python_agents.md. An answer that is not
+            a legal action id raises ``ValueError`` naming the seat and the legal ids.
         games: number of games, > 0.
         seed: batch seed, >= 0. Game ``i`` gets its own seed derived from it, so results do
             not depend on ``threads``; ``play(..., seed=seed, game=i)`` replays game ``i``.
@@ -258,7 +268,7 @@ def simulate(
         KeyboardInterrupt: on Ctrl-C, within about a second (the games stop between games).
     """
     decks_ = check_decks(decks)
-    bots_ = check_bots(bots, len(decks_))
+    bots_ = check_bots(bots, len(decks_), agents=True)
     games_ = check_int("games", games, 1)
     seed_ = check_seed(seed)
     threads_ = check_threads(threads)
@@ -281,11 +291,11 @@ def simulate(
     )  # fmt: skip
     if chunk_ is not None and chunk_ < games_:
         # fail on bad decks / bots / params before the first chunk prints anything
-        _core.validate(text, decks_, bots_, params_)
+        _core.validate(text, decks_, validation_bots(bots_), params_)
     meter = Progress(games_, "simulate", enabled=bool(progress)) if progress else None
 
     if cluster is not None or executor is not None:
-        _core.validate(text, decks_, bots_, params_)  # here, before any shard is sent
+        _core.validate(text, decks_, validation_bots(bots_), params_)  # here, before any shard is sent
     start = time.perf_counter()
     with executor_for(executor, cluster) as ex:
         frames = run_batch(

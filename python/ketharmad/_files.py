@@ -55,7 +55,14 @@ class _Writable(Protocol):
 
 
 def _json(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=_json_default)
+
+
+def _json_default(value: Any) -> str:
+    """A Python agent among the bots is written as its label (``"python:<name>"``)."""
+    from ._agents import agent_label, is_agent
+
+    return agent_label(value) if is_agent(value) else str(value)
 
 
 def provenance(

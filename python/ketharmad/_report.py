@@ -120,8 +120,11 @@ def sim_result_repr(result: SimResult) -> str:
     st = game_stats(result.games)
     head = (
         f"SimResult({st['n']:,} games, {' vs '.join(result.decks)}, seed={result.seed}, "
-        f"params: {_params_label(result.params)}, {result.elapsed:.2f} s)"
+        f"params: {_params_label(result.params)}, {result.elapsed:.2f} s, "
+        f"{result.games_per_second:,.0f} games/s)"
     )
+    if result.python_agents:
+        head += f"; Python agents in seats {result.python_agents}, played game by game in Python"
     lines = [
         head,
         *("  " + line for line in _summary_lines(result.summary(), ["seat", "faction", "bot"])),

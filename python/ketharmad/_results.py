@@ -33,7 +33,7 @@ class SimResult:
         decks, bots, seed, params, threads, start_player, first_game: the (normalised)
             arguments of the run.
         card_data: ``"packaged"`` or the path of the card-data file used.
-        elapsed: wall-clock seconds the run took.
+        elapsed: wall-clock seconds the run took (``games_per_second`` from it).
     """
 
     def __init__(
@@ -73,6 +73,18 @@ class SimResult:
     def n_games(self) -> int:
         """Number of games in the batch."""
         return self.games.height
+
+    @property
+    def games_per_second(self) -> float:
+        """Games played per wall-clock second of the run (``n_games / elapsed``)."""
+        return self.n_games / self.elapsed if self.elapsed > 0 else float("nan")
+
+    @property
+    def python_agents(self) -> list[int]:
+        """The seats played by Python agents (empty for a Rust batch)."""
+        from ._agents import is_agent
+
+        return [s for s, b in enumerate(self.bots) if is_agent(b)]
 
     def summary(self, by: str = "seat") -> pl.DataFrame:
         """Win rates with Wilson 95 % intervals.

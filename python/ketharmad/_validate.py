@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any, Optional, Union
 
 from . import _core
+from ._agents import agent_label, is_agent
 
 __all__ = [
     "BotSpec",
@@ -70,8 +71,13 @@ def check_decks(decks: object) -> list[str]:
     return list(decks)
 
 
-def _check_bot_spec(spec: object, where: str) -> BotSpec:
+def _check_bot_spec(spec: object, where: str, agents: bool = False) -> BotSpec:
+    """A built-in bot spec checked (str or dict with a known ``kind``); with ``agents`` a
+    Python agent (:mod:`ketharmad._agents`: a callable or an object with ``act``) is
+    accepted as it is."""
     kinds = list(_core.BOT_KINDS)
+    if agents and is_agent(spec):
+        return spec  # type: ignore[return-value]
     if isinstance(spec, str):
         kind = spec
     elif isinstance(spec, Mapping):
@@ -84,9 +90,15 @@ def _check_bot_spec(spec: object, where: str) -> BotSpec:
         kind = spec["kind"]
         spec = dict(spec)
     else:
+        agent_hint = (
+            " or a Python agent (a callable agent(observation, legal_actions, rng) or an object "
+            "with act(observation, legal_actions))"
+            if agents
+            else ""
+        )
         raise ValueError(
             f"{where}: a bot must be a str such as 'random' or a dict such as "
-            f"{{'kind': 'random'}}, got {type(spec).__name__}"
+            f"{{'kind': 'random'}}{agent_hint}, got {type(spec).__name__}"
         )
     if kind not in kinds:
         raise ValueError(f"{where}: unknown bot kind {kind!r}; valid kinds: {', '.join(kinds)}")
@@ -100,14 +112,14 @@ def _check_bot_spec(spec: object, where: str) -> BotSpec:
     return spec
 
 
-def check_bots(bots: object, n_seats: int) -> list[BotSpec]:
+def check_bots(bots: object, n_seats: int, agents: bool = False) -> list[BotSpec]:
     """Expand ``bots`` to one spec per seat.
 
-    A single str or dict applies to every seat; a list or tuple must have exactly one spec per
-    seat.
+    A single str or dict (or, with ``agents``, one Python agent) applies to every seat; a list
+    or tuple must have exactly one spec per seat.
     """
-    if isinstance(bots, (str, Mapping)):
-        spec = _check_bot_spec(bots, "bots")
+    if isinstance(bots, (str, Mapping)) or (agents and is_agent(bots)):
+        spec = _check_bot_spec(bots, "bots", agents)
         return [dict(spec) if isinstance(spec, dict) else spec for _ in range(n_seats)]
     if isinstance(bots, (list, tuple)):
         if len(bots) != n_seats:
@@ -115,14 +127,17 @@ def check_bots(bots: object, n_seats: int) -> list[BotSpec]:
                 f"bots must be one spec for all seats or a list with exactly one spec per seat "
                 f"({n_seats}), got a list of {len(bots)}"
             )
-        return [_check_bot_spec(b, f"bots[{i}]") for i, b in enumerate(bots)]
+        return [_check_bot_spec(b, f"bots[{i}]", agents) for i, b in enumerate(bots)]
     raise ValueError(
         f"bots must be a str, a dict or a list with one spec per seat, got {type(bots).__name__}"
     )
 
 
 def bot_label(spec: BotSpec) -> str:
-    """Short string form of a bot spec: ``"random"`` or ``"kind(option=value, ...)"``."""
+    """Short string form of a bot spec: ``"random"`` or ``"kind(option=value, ...)"``; a
+    Python agent: ``"python:<name>"``."""
+    if is_agent(spec):
+        return agent_label(spec)
     if isinstance(spec, str):
         return spec
     options = {k: v for k, v in spec.items() if k != "kind"}

@@ -242,7 +242,7 @@ def _check_single_bot(bots: object) -> BotSpec:
             "matchups takes one bot spec for every seat (seats are fixed per side), "
             f"got a list of {len(bots)}"
         )
-    return _check_bot_spec(bots, "bots")
+    return _check_bot_spec(bots, "bots", agents=True)
 
 
 def _seat_bots(spec: BotSpec, n: int) -> list[Any]:
@@ -292,6 +292,10 @@ def matchups(
     All games of a call are games of ONE batch (seed ``seed``) with distinct game indices, so
     any of them can be replayed: ``play([faction_0, faction_1], bots, seed=batch_seed,
     game=game, start_player=start_player, params=...)``.
+
+    ``bots``: one built-in bot spec, or a Python agent (see :func:`ketharmad.simulate`,
+    docs/python_agents.md) that then plays every seat (each seat with its own generator);
+    its games are played game by game with :class:`ketharmad.Game`, much slower.
 
     ``executor``: None, or a ``concurrent.futures.Executor`` the plan runner
     (:mod:`ketharmad.lab.plan`) submits its shards to; the results are the same.

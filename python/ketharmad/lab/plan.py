@@ -36,6 +36,7 @@ from .. import _core
 from .._frames import card_records_frame, games_frame, players_frame, plays_frame
 from .._progress import Progress
 from .._reduce import CardCounts, Stats
+from .._agents import has_agents, play_games, validation_bots
 from .._validate import bot_label
 
 __all__ = [
@@ -144,7 +145,7 @@ class Plan:
                 continue
             seen.add(key)
             try:
-                _core.validate(c.card_text, list(c.decks), list(c.bots), dict(c.params))
+                _core.validate(c.card_text, list(c.decks), validation_bots(c.bots), dict(c.params))
             except ValueError as e:
                 raise ValueError(f"{c.label}: {e}" if c.label else str(e)) from None
 
@@ -196,8 +197,11 @@ def shards(plan: Plan, shard_size: Optional[int] = None, threads: Optional[int] 
 
 
 def run_shard(shard: Shard) -> Union[Frames, Outcomes, Stats, CardCounts]:
-    """Play one shard with the Rust batch and return it as its cell's ``output`` asks."""
+    """Play one shard with the Rust batch (or, for a cell with Python agents, game by game:
+    :func:`_run_agent_shard`) and return it as its cell's ``output`` asks."""
     c = shard.cell
+    if has_agents(c.bots):
+        return _run_agent_shard(shard)
     if c.output == "stats":
         raw_stats = _core.simulate_stats(
             c.card_text, list(c.decks), list(c.bots), shard.games, shard.seed, shard.threads,
@@ -209,14 +213,35 @@ def run_shard(shard: Shard) -> Union[Frames, Outcomes, Stats, CardCounts]:
         dict(c.params), start_player=c.start_player, record_plays=c.record_plays,
         first_game=shard.first_game,
     )  # fmt: skip
+    return _converted(c, raw, shard.games)
+
+
+def _run_agent_shard(shard: Shard) -> Union[Frames, Outcomes, Stats, CardCounts]:
+    """A shard of a cell with Python agents (:mod:`ketharmad._agents`): played game by game
+    with :class:`ketharmad.Game` (built-in seats in Rust between the agents' calls); its
+    columns are those the Rust batch builds (``_core.columns_of``), converted by the same
+    code; ``"stats"`` are reduced from the frames (:meth:`Stats.from_frames`)."""
+    c = shard.cell
+    raw = play_games(c.card_text, c.decks, c.bots, c.params, shard.seed, shard.first_game, shard.games,
+                     start_player=c.start_player, record_plays=c.record_plays)  # fmt: skip
+    if c.output == "stats":
+        games = games_frame(raw["games"])
+        players = players_frame(raw["players"], [bot_label(b) for b in c.bots])
+        return Stats.from_frames(games, players, c.decks)
+    return _converted(c, raw, shard.games)
+
+
+def _converted(c: Cell, raw: dict[str, Any], n_games: int) -> Union[Frames, Outcomes, CardCounts]:
+    """A shard's raw core columns (``_core.simulate``'s dict) as its cell's ``output`` asks
+    (any but ``"stats"``)."""
     if c.output == "outcomes":
         return dict(raw["games"])
     if c.output == "card_counts":
         # counted here, from this shard's frames only: memory is bounded by the shard
         records = card_records_frame(raw["players"])
         plays = plays_frame(raw["plays"], list(c.decks), card_ids(c.card_text)) if c.record_plays else None
-        del raw
-        return CardCounts.from_frames(records, plays, c.decks, card_ids(c.card_text), games=shard.games)
+        raw.clear()
+        return CardCounts.from_frames(records, plays, c.decks, card_ids(c.card_text), games=n_games)
     games = games_frame(raw["games"])
     if c.output == "games":
         return Frames(games, None, None, None)
@@ -236,7 +261,7 @@ TOGETHER_GAMES = 100_000
 
 def _together_key(s: Shard) -> Any:
     c = s.cell
-    if c.output != "outcomes" or c.record_plays:
+    if c.output != "outcomes" or c.record_plays or has_agents(c.bots):
         return None
     return (len(c.decks), s.seed, s.threads, json.dumps(sorted(dict(c.params).items())))
 

@@ -165,6 +165,10 @@ def tournament(
     default decks (default 960 = 40 per pairing and seating), of 2 with one pairing; other
     values raise ``ValueError`` naming the nearest allowed ones.
 
+    A bot may be a Python agent (see :func:`ketharmad.simulate`, docs/python_agents.md):
+    its games are played game by game with :class:`ketharmad.Game`, the opponent's built-in
+    decisions in Rust; labelled ``python:<name>``.
+
     Returns a :class:`TournamentResult`: ``pairs`` (bot_a, bot_b, games, wins_a, wins_b,
     unfinished, win_rate_a, ci_low, ci_high; the rate counts decided games and is null, like
     its interval, when no game of the pair was decided) and ``ratings`` (bot, rating on the
@@ -175,7 +179,7 @@ def tournament(
     """
     if isinstance(bots, (str, Mapping)) or len(bots) < 2:
         raise ValueError("tournament needs a list of at least two bot specs")
-    specs = [_check_bot_spec(b, f"bots[{i}]") for i, b in enumerate(bots)]
+    specs = [_check_bot_spec(b, f"bots[{i}]", agents=True) for i, b in enumerate(bots)]
     labels = [bot_label(s) for s in specs]
     if len(set(labels)) != len(labels):
         raise ValueError(f"tournament bots must be different specs, got {labels}")

@@ -1,0 +1,449 @@
+"""Reinforcement-learning environments over :class:`ketharmad.Game` (the ``rl`` extra).
+
+* :func:`env`: a PettingZoo AEC environment, one agent per seat (``"seat_0"`` ..
+  ``"seat_{n-1}"``), every decision of the game a step of the seat that decides.
+* :func:`gym_env`: a Gymnasium environment that plays one seat; the other seats are
+  answered by built-in bots (in Rust, through :meth:`ketharmad.Game.advance`).
+
+Both observe ``{"observation": float32 vector (Game.observation_tensor), "action_mask": int8
+0/1 vector over the fixed action space}`` and act with an action id in
+``Discrete(Game.num_actions)``. Rewards come from :meth:`ketharmad.Game.returns` when the
+game ends (winner +1, the others -1, all 0 without a winner) and are 0 before.
+
+Seeding: ``reset(seed=s)`` plays game 0 of the batch with seed ``s`` (the game of
+``ketharmad.simulate(decks, seed=s)`` row 0, whatever the agents then do); every later
+``reset()`` without a seed plays the next game index of that batch (1, 2, ...), so a run of
+episodes is reproducible from its first seed. A first ``reset()`` without any seed draws the
+batch seed from fresh entropy. See docs/rl.md.
+
+Install with ``pip install 'ketharmad[rl]'`` (pettingzoo and gymnasium); ``import
+ketharmad`` does not need them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Optional, Union
+
+import numpy as np
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ImportError as _e:  # pragma: no cover - exercised without the extra only
+    raise ImportError(
+        "ketharmad's RL environments need pettingzoo and gymnasium: "
+        "pip install 'ketharmad[rl]'"
+    ) from _e
+
+from ._validate import _check_bot_spec, check_decks, check_int, check_seed
+
+__all__ = ["env", "gym_env", "KetharmadAECEnv", "KetharmadGymEnv", "GYM_ID"]
+
+#: The id :func:`gym_env` is registered under: ``gymnasium.make(GYM_ID, decks=[...])``.
+GYM_ID = "ketharmad/Ketharmad-v0"
+
+_RENDER_MODES = ["human", "ansi"]
+
+
+def _game_class() -> Any:
+    from .step import Game
+
+    return Game
+
+
+def _agent_name(seat: int) -> str:
+    return f"seat_{seat}"
+
+
+class _Episodes:
+    """The batch seed and game index of the next episode (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.seed: Optional[int] = None
+        self.game = -1
+
+    def next(self, seed: Optional[int], fresh: Any) -> tuple[int, int]:
+        if seed is not None:
+            self.seed, self.game = check_seed(seed), 0
+        elif self.seed is None:
+            self.seed, self.game = int(fresh()), 0
+        else:
+            self.game += 1
+        return self.seed, self.game
+
+
+def _observation_space(game: Any) -> spaces.Dict:
+    low, high = _tensor_bounds(game)
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(low, high, (game.observation_size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (game.num_actions,), np.int8),
+        }
+    )
+
+
+def _tensor_bounds(game: Any) -> tuple[Any, Any]:
+    """Per-entry bounds of the observation tensor: the Game's own when it declares them,
+    else the whole float32 range."""
+    bounds = getattr(game, "observation_bounds", None)
+    if callable(bounds):
+        low, high = bounds()
+        return np.asarray(low, np.float32), np.asarray(high, np.float32)
+    info = np.finfo(np.float32)
+    return float(info.min), float(info.max)
+
+
+def _observe(game: Any, seat: int) -> dict[str, np.ndarray]:
+    """The seat's observation dict (fresh arrays): its tensor and, when it is the seat to
+    decide, the legal-action mask (else all zeros)."""
+    tensor = np.array(game.observation_tensor(seat), dtype=np.float32, copy=True)
+    if not game.is_over and game.current_player == seat:
+        mask = np.asarray(game.action_mask()).astype(np.int8)
+    else:
+        mask = np.zeros(game.num_actions, dtype=np.int8)
+    return {"observation": tensor, "action_mask": mask}
+
+
+def _action_id(action: Any) -> int:
+    """An action id from an int, a numpy integer, a 0-d/1-element array or an Action."""
+    if hasattr(action, "id") and not isinstance(action, np.ndarray):
+        action = action.id
+    arr = np.asarray(action)
+    if arr.size != 1 or arr.dtype.kind not in "iu":
+        raise ValueError(f"an action must be an integer action id, got {action!r}")
+    return int(arr.reshape(()))
+
+
+class _Render:
+    """Text rendering shared by both environments: the log lines since the last call and the
+    decision now pending."""
+
+    def __init__(self) -> None:
+        self.shown = 0
+
+    def text(self, game: Any) -> str:
+        if game is None:
+            return ""
+        log = list(game.log)
+        lines = log[self.shown :]
+        self.shown = len(log)
+        if game.is_over:
+            lines.append(f"game over: winner {game.winner}, returns {list(game.returns())}")
+        else:
+            labels = ", ".join(f"{a.id}: {a.label}" for a in game.legal_actions())
+            lines.append(f"seat {game.current_player} decides ({game.decision_kind}): {labels}")
+        return "\n".join(lines)
+
+
+class KetharmadAECEnv(AECEnv):
+    """The PettingZoo AEC environment of :func:`env` (see there)."""
+
+    metadata = {"render_modes": _RENDER_MODES, "name": "ketharmad_v0", "is_parallelizable": False}
+
+    def __init__(
+        self,
+        decks: Sequence[str],
+        *,
+        params: Optional[Mapping[str, Any]] = None,
+        card_data: Any = None,
+        start_player: Optional[int] = None,
+        render_mode: Optional[str] = None,
+        log: bool = False,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in _RENDER_MODES:
+            raise ValueError(f"render_mode must be None or one of {_RENDER_MODES}, got {render_mode!r}")
+        self.decks = check_decks(decks)
+        self.params = params
+        self.card_data = card_data
+        self.start_player = start_player
+        self.render_mode = render_mode
+        self.log = bool(log) or render_mode is not None
+        Game = _game_class()
+        # a probe game checks decks, params and card data now and sizes the spaces
+        probe = Game(self.decks, seed=0, game=0, params=params, card_data=card_data, start_player=start_player)
+        self.possible_agents = [_agent_name(s) for s in range(probe.num_players)]
+        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
+        self.observation_spaces = {a: _observation_space(probe) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(probe.num_actions) for a in self.possible_agents}
+        self.game: Any = None
+        self._episodes = _Episodes()
+        self._render = _Render()
+        self.agents = []
+        self.rewards = {}
+        self._cumulative_rewards = {}
+        self.terminations = {}
+        self.truncations = {}
+        self.infos = {}
+        self.agent_selection = self.possible_agents[0]
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
+        batch_seed, index = self._episodes.next(seed, lambda: np.random.SeedSequence().entropy % 2**63)
+        self.game = _game_class()(
+            self.decks, seed=batch_seed, game=index, params=self.params, card_data=self.card_data,
+            start_player=self.start_player, log=self.log,
+        )  # fmt: skip
+        self._render = _Render()
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        if self.game.is_over:  # no decision at all (not seen in practice): end at once
+            self._finish()
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = _agent_name(self.game.current_player)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        return _observe(self.game, self._seat[agent])
+
+    def _finish(self) -> None:
+        returns = self.game.returns()
+        for a in self.agents:
+            self.rewards[a] = float(returns[self._seat[a]])
+            self.terminations[a] = True
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} must act (an action id), got None: the game is not over")
+        self.game.step(_action_id(action))  # ValueError naming the legal ids if illegal
+        self._cumulative_rewards[agent] = 0.0
+        if self.game.is_over:
+            self._finish()
+        else:
+            for a in self.agents:
+                self.rewards[a] = 0.0
+            self.agent_selection = _agent_name(self.game.current_player)
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> Optional[str]:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode (use render_mode='ansi' or 'human')")
+            return None
+        text = self._render.text(self.game)
+        if self.render_mode == "ansi":
+            return text
+        if text:
+            print(text)
+        return None
+
+    def close(self) -> None:
+        pass
+
+    def __str__(self) -> str:
+        return self.metadata["name"]
+
+
+def env(
+    decks: Sequence[str] = ("ner", "tisza"),
+    *,
+    params: Optional[Mapping[str, Any]] = None,
+    card_data: Any = None,
+    start_player: Optional[int] = None,
+    render_mode: Optional[str] = None,
+    log: bool = False,
+) -> KetharmadAECEnv:
+    """A PettingZoo AEC environment of one Kétharmad game per episode.
+
+    Agents ``"seat_0"`` .. ``"seat_{n-1}"`` (one per deck); ``agent_selection`` is the seat
+    whose decision is pending (seats do not simply alternate: a response or a block is
+    asked of another seat). Action space ``Discrete(Game.num_actions)``, the fixed action
+    space (the same id means the same thing in every game); observation ``{"observation":
+    Box(float32, observation_size), "action_mask": Box(int8 0/1, num_actions)}`` — the mask
+    is all zeros for a seat that is not deciding. An action outside the mask raises
+    ``ValueError`` naming the legal ids. Rewards: :meth:`ketharmad.Game.returns` when the
+    game ends, 0 before; then every agent is terminated (a game cut by the round or action
+    cap ends without winner, returns all 0, also as a termination) and takes its dead step
+    (``step(None)``). ``reset(seed=s)``: game 0 of batch ``s``; ``reset()``: the next game of
+    the batch. ``render_mode``: None, ``"ansi"`` (``render()`` returns the log lines since the
+    last call and the pending decision) or ``"human"`` (prints them after every step). ``log``: keep the game's readable log
+    (``env.unwrapped.game.log``; on whenever ``render_mode`` is set; costs a string per action).
+    """
+    return KetharmadAECEnv(decks, params=params, card_data=card_data, start_player=start_player,
+                           render_mode=render_mode, log=log)  # fmt: skip
+
+
+class KetharmadGymEnv(gymnasium.Env):
+    """The Gymnasium environment of :func:`gym_env` (see there)."""
+
+    metadata = {"render_modes": _RENDER_MODES, "render_fps": 4}
+
+    def __init__(
+        self,
+        decks: Sequence[str] = ("ner", "tisza"),
+        *,
+        seat: int = 0,
+        opponents: Any = "heuristic",
+        params: Optional[Mapping[str, Any]] = None,
+        card_data: Any = None,
+        start_player: Optional[int] = None,
+        render_mode: Optional[str] = None,
+        illegal_action: str = "ignore",
+        illegal_reward: float = 0.0,
+        log: bool = False,
+    ) -> None:
+        if render_mode is not None and render_mode not in _RENDER_MODES:
+            raise ValueError(f"render_mode must be None or one of {_RENDER_MODES}, got {render_mode!r}")
+        if illegal_action not in ("ignore", "raise"):
+            raise ValueError(f"illegal_action must be 'ignore' or 'raise', got {illegal_action!r}")
+        self.decks = check_decks(decks)
+        n = len(self.decks)
+        self.seat = check_int("seat", seat, 0, n - 1)
+        self.bots = _opponent_bots(opponents, n, self.seat)
+        self.params = params
+        self.card_data = card_data
+        self.start_player = start_player
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.log = bool(log) or render_mode is not None
+        Game = _game_class()
+        probe = Game(self.decks, seed=0, game=0, params=params, card_data=card_data, start_player=start_player)
+        probe.advance(self.bots)  # checks the opponents' specs now
+        self.observation_space = _observation_space(probe)
+        self.action_space = spaces.Discrete(probe.num_actions)
+        self.game: Any = None
+        self._episodes = _Episodes()
+        self._render = _Render()
+
+    def _obs_info(self, **extra: Any) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        obs = _observe(self.game, self.seat)
+        info: dict[str, Any] = {
+            "action_mask": obs["action_mask"].copy(),
+            "decision_kind": None if self.game.is_over else self.game.decision_kind,
+            **extra,
+        }
+        return obs, info
+
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        super().reset(seed=seed)
+        batch_seed, index = self._episodes.next(seed, lambda: self.np_random.integers(0, 2**63 - 1))
+        self.game = _game_class()(
+            self.decks, seed=batch_seed, game=index, params=self.params, card_data=self.card_data,
+            start_player=self.start_player, log=self.log,
+        )  # fmt: skip
+        self._render = _Render()
+        self.game.advance(self.bots)
+        if self.render_mode == "human":
+            self.render()
+        return self._obs_info(batch_seed=batch_seed, game=index)
+
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        if self.game is None:
+            raise RuntimeError("call reset() before step()")
+        if self.game.is_over:
+            raise RuntimeError("the game is over: call reset() to start the next one")
+        a = _action_id(action)
+        if not (0 <= a < self.game.num_actions and bool(self.game.action_mask()[a])):
+            if self.illegal_action == "raise":
+                self.game.step(a)  # raises ValueError naming the legal ids
+            obs, info = self._obs_info(illegal_action=True)
+            return obs, self.illegal_reward, False, False, info
+        self.game.step(a)
+        self.game.advance(self.bots)
+        terminated = bool(self.game.is_over)
+        reward = float(self.game.returns()[self.seat]) if terminated else 0.0
+        if self.render_mode == "human":
+            self.render()
+        obs, info = self._obs_info(illegal_action=False)
+        if terminated:
+            info["winner"] = self.game.winner
+        return obs, reward, terminated, False, info
+
+    def render(self) -> Optional[str]:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode (use render_mode='ansi' or 'human')")
+            return None
+        text = self._render.text(self.game)
+        if self.render_mode == "ansi":
+            return text
+        if text:
+            print(text)
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+def _opponent_bots(opponents: Any, n: int, seat: int) -> list[Any]:
+    """One built-in bot spec per seat and None at ``seat``: ``opponents`` is one spec for
+    every other seat or a list with one entry per seat (the entry at ``seat`` must be None)."""
+    if isinstance(opponents, (str, Mapping)):
+        spec = _check_bot_spec(opponents, "opponents")
+        return [None if s == seat else (dict(spec) if isinstance(spec, Mapping) else spec) for s in range(n)]
+    if isinstance(opponents, (list, tuple)):
+        if len(opponents) != n:
+            raise ValueError(
+                f"opponents must be one bot spec for every other seat or a list with one entry per "
+                f"seat ({n}, None at seat {seat}), got a list of {len(opponents)}"
+            )
+        out: list[Any] = []
+        for s, spec in enumerate(opponents):
+            if s == seat:
+                if spec is not None:
+                    raise ValueError(f"opponents[{seat}] must be None: seat {seat} is the environment's agent")
+                out.append(None)
+            else:
+                out.append(_check_bot_spec(spec, f"opponents[{s}]"))
+        return out
+    raise ValueError(f"opponents must be a bot spec or a list of them, got {type(opponents).__name__}")
+
+
+def gym_env(
+    decks: Sequence[str] = ("ner", "tisza"),
+    *,
+    seat: int = 0,
+    opponents: Any = "heuristic",
+    params: Optional[Mapping[str, Any]] = None,
+    card_data: Any = None,
+    start_player: Optional[int] = None,
+    render_mode: Optional[str] = None,
+    illegal_action: str = "ignore",
+    illegal_reward: float = 0.0,
+    log: bool = False,
+) -> KetharmadGymEnv:
+    """A Gymnasium environment that plays seat ``seat`` of one game per episode; the other
+    seats are played by built-in bots (``opponents``: one spec such as ``"heuristic"`` or
+    ``{"kind": "search", "iterations": 50}`` for every other seat, or a list with one spec per
+    seat and None at ``seat``), in Rust between the agent's steps, each with its own seeded
+    stream as in :func:`ketharmad.simulate`.
+
+    Observation ``{"observation": float32 vector, "action_mask": int8 0/1 vector}`` (as
+    :func:`env`), also ``info["action_mask"]`` (for maskable-policy libraries) and
+    ``info["decision_kind"]``. Action ``Discrete(Game.num_actions)``. Reward: the seat's
+    :meth:`ketharmad.Game.returns` entry when the game ends (+1 won, -1 lost, 0 no winner), 0
+    before; ``terminated`` then (a capped game is a termination too, never a truncation).
+
+    An action outside the mask (``illegal_action="ignore"``, the default, so that unmasked
+    samplers and ``gymnasium.utils.env_checker.check_env`` work): the game does not change,
+    the reward is ``illegal_reward`` (default 0.0) and ``info["illegal_action"]`` is True;
+    ``illegal_action="raise"`` raises ``ValueError`` naming the legal ids instead. Seeding as
+    :func:`env`: ``reset(seed=s)`` plays game 0 of batch ``s``, later ``reset()`` the next
+    games. ``log``: keep the game's readable log (``env.game.log``; on with a
+    ``render_mode``). Also registered as ``gymnasium.make("ketharmad/Ketharmad-v0", decks=...)``.
+    """
+    return KetharmadGymEnv(decks, seat=seat, opponents=opponents, params=params, card_data=card_data,
+                           start_player=start_player, render_mode=render_mode, illegal_action=illegal_action,
+                           illegal_reward=illegal_reward, log=log)  # fmt: skip
+
+
+if GYM_ID not in gymnasium.registry:
+    gymnasium.register(GYM_ID, entry_point=KetharmadGymEnv, disable_env_checker=True)

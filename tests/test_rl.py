@@ -1,0 +1,234 @@
+"""RL environments (issue 12 item 5): the PettingZoo AEC environment passes PettingZoo's
+api_test and seed_test, the Gymnasium single-seat environment passes check_env, and both
+play the batch's games (replay equivalence with simulate)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+import ketharmad
+from conftest import FOUR_P, THREE_P, TWO_P
+
+if os.environ.get("KH_REQUIRE_RL"):  # scripts/test.sh (CI) installs the rl extra: never skip there
+    import gymnasium
+    import pettingzoo
+else:
+    gymnasium = pytest.importorskip("gymnasium")
+    pettingzoo = pytest.importorskip("pettingzoo")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from ketharmad import rl  # noqa: E402
+
+# PettingZoo's api_test warns about every Dict observation with an action mask (the convention
+# its own classic games use, which it exempts by name): these two warnings only; any other
+# warning fails the test (pytest turns warnings into errors).
+DICT_OBS_WARNINGS = (
+    "Observation is not a NumPy array",
+    "Observation space for each agent probably should be gymnasium.spaces.box or gymnasium.spaces.discrete",
+)
+
+
+def _api_test(env, cycles):
+    with warnings.catch_warnings():
+        for msg in DICT_OBS_WARNINGS:
+            warnings.filterwarnings("ignore", message=msg)
+        api_test(env, num_cycles=cycles)
+
+
+@pytest.mark.parametrize("decks", [TWO_P, THREE_P, FOUR_P])
+def test_pettingzoo_api_test(decks):
+    env = ketharmad.env(decks, render_mode="ansi")
+    _api_test(env, 1000)
+    assert env.possible_agents == [f"seat_{i}" for i in range(len(decks))]
+
+
+@pytest.mark.parametrize("decks", [TWO_P, THREE_P])
+def test_pettingzoo_seed_test(decks):
+    seed_test(lambda: ketharmad.env(decks), num_cycles=200)
+
+
+def _play_aec(env, choose, seed=None):
+    """Play one episode of the AEC env; returns (final rewards per agent, steps, the game)."""
+    env.reset(seed=seed)
+    total = {a: 0.0 for a in env.agents}
+    steps = 0
+    game = env.unwrapped.game
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        total[agent] += reward
+        if term or trunc:
+            env.step(None)
+            continue
+        seat = int(agent.split("_")[1])
+        assert game.current_player == seat
+        assert np.array_equal(obs["action_mask"].astype(bool), game.action_mask())
+        env.step(choose(env, agent, obs))
+        steps += 1
+    return total, steps, game
+
+
+def test_aec_episode_rewards_are_the_returns():
+    env = ketharmad.env(THREE_P)
+    rng = np.random.default_rng(0)
+
+    def masked_random(env, agent, obs):
+        return int(rng.choice(np.flatnonzero(obs["action_mask"])))
+
+    total, steps, game = _play_aec(env, masked_random, seed=4)
+    assert game.is_over and steps > 0
+    assert env.agents == []  # every agent took its dead step
+    assert [total[f"seat_{s}"] for s in range(3)] == list(game.returns())
+    if game.winner is not None:
+        assert total[f"seat_{game.winner}"] == 1.0
+        assert sum(total.values()) == 1.0 - 2.0
+
+
+@pytest.mark.parametrize("decks,spec", [(TWO_P, "heuristic"), (THREE_P, "random"), (FOUR_P, "aggro")])
+def test_aec_episodes_are_the_batch_games(decks, spec):
+    """reset(seed=s) plays game 0 of batch s, each reset() the next: answered with
+    bot_action, the episodes are simulate's rows 0, 1."""
+    env = ketharmad.env(decks, log=True)
+    ref = ketharmad.simulate(decks, bots=spec, games=2, seed=17)
+
+    def bot(env, agent, obs):
+        return env.unwrapped.game.bot_action(spec)
+
+    for i, seed in enumerate([17, None]):
+        total, steps, game = _play_aec(env, bot, seed=seed)
+        row = ref.games.row(i, named=True)
+        assert (game.winner, game.turn, game.round) == (row["winner"], row["turns"], row["rounds"])
+        assert [total[f"seat_{s}"] for s in range(len(decks))] == list(game.returns())
+        assert game.log == ketharmad.play(decks, bots=spec, seed=17, game=i).log
+
+
+def test_aec_illegal_action_and_dead_step_errors():
+    env = ketharmad.env(TWO_P)
+    env.reset(seed=1)
+    mask = env.observe(env.agent_selection)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(ValueError, match="legal"):
+        env.step(illegal)
+    with pytest.raises(ValueError, match="must act"):
+        env.step(None)
+    # finish the game, then a dead agent may only pass None
+    _play_aec(env, lambda e, a, o: int(np.flatnonzero(o["action_mask"])[0]), seed=1)
+    env.reset(seed=1)
+    game = env.unwrapped.game
+    while not game.is_over:
+        env.step(int(game.legal_action_ids()[0]))
+    with pytest.raises(ValueError, match="None"):
+        env.step(0)
+
+
+def test_aec_observation_mask_is_zero_for_waiting_seats():
+    env = ketharmad.env(THREE_P)
+    env.reset(seed=3)
+    for agent in env.agents:
+        obs = env.observe(agent)
+        assert obs["observation"].dtype == np.float32
+        assert obs["action_mask"].dtype == np.int8
+        assert obs in env.observation_space(agent)
+        assert obs["action_mask"].any() == (agent == env.agent_selection)
+
+
+def test_aec_render_ansi_shows_the_log_and_the_decision():
+    env = ketharmad.env(TWO_P, render_mode="ansi")
+    env.reset(seed=2)
+    text = env.render()
+    game = env.unwrapped.game
+    assert f"seat {game.current_player} decides ({game.decision_kind})" in text
+    assert all(f"{a.id}: {a.label}" in text for a in game.legal_actions())
+
+
+def test_gymnasium_check_env():
+    made = gymnasium.make(rl.GYM_ID, decks=TWO_P)
+    check_env(made.unwrapped)  # warnings are errors here: none may be raised
+    check_env(ketharmad.gym_env(THREE_P, seat=2, opponents=["random", "heuristic", None]), skip_render_check=True)
+
+
+def test_gym_episode_against_heuristic_bots():
+    env = ketharmad.gym_env(THREE_P, seat=1, opponents="heuristic")
+    rng = np.random.default_rng(1)
+    obs, info = env.reset(seed=8)
+    assert np.array_equal(obs["action_mask"], info["action_mask"])
+    steps, terminated, reward = 0, False, 0.0
+    while not terminated:
+        assert env.game.current_player == 1
+        a = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        obs, reward, terminated, truncated, info = env.step(a)
+        assert not truncated and info["illegal_action"] is False
+        steps += 1
+    assert steps > 0
+    assert reward == env.game.returns()[1]
+    assert info["winner"] == env.game.winner
+    assert not obs["action_mask"].any()
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+
+
+def test_gym_illegal_actions():
+    env = ketharmad.gym_env(TWO_P, seat=0, log=True)
+    obs, info = env.reset(seed=5)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    log_len = len(env.game.log)
+    obs2, reward, terminated, truncated, info2 = env.step(illegal)
+    assert info2["illegal_action"] is True and reward == 0.0 and not terminated
+    assert np.array_equal(obs["observation"], obs2["observation"])
+    assert len(env.game.log) == log_len  # nothing happened
+    strict = ketharmad.gym_env(TWO_P, seat=0, illegal_action="raise")
+    strict.reset(seed=5)
+    with pytest.raises(ValueError, match="legal"):
+        strict.step(illegal)
+
+
+@pytest.mark.parametrize("decks,spec,seat", [(TWO_P, "heuristic", 0), (THREE_P, "random", 2)])
+def test_gym_episodes_are_the_batch_games(decks, spec, seat):
+    """The agent's seat answered with bot_action(spec): the episodes are the games of
+    simulate(decks, bots=spec) (the opponents' built-in decisions use their own streams)."""
+    env = ketharmad.gym_env(decks, seat=seat, opponents=spec, log=True)
+    ref = ketharmad.simulate(decks, bots=spec, games=3, seed=40)
+    for i, seed in enumerate([40, None, None]):
+        obs, info = env.reset(seed=seed)
+        assert (info["batch_seed"], info["game"]) == (40, i)
+        terminated = env.game.is_over
+        while not terminated:
+            obs, reward, terminated, truncated, info = env.step(env.game.bot_action(spec))
+        row = ref.games.row(i, named=True)
+        assert (env.game.winner, env.game.turn) == (row["winner"], row["turns"])
+        assert env.game.log == ketharmad.play(decks, bots=spec, seed=40, game=i).log
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="render_mode"):
+        ketharmad.env(TWO_P, render_mode="rgb_array")
+    with pytest.raises(ValueError, match="faction"):
+        ketharmad.env(["ner", "nope"])
+    with pytest.raises(ValueError, match=r"opponents\[0\] must be None"):
+        ketharmad.gym_env(TWO_P, seat=0, opponents=["random", "random"])
+    with pytest.raises(ValueError, match="seat"):
+        ketharmad.gym_env(TWO_P, seat=2)
+    with pytest.raises(ValueError, match="unknown bot kind"):
+        ketharmad.gym_env(TWO_P, opponents="nope")
+
+
+def test_import_without_the_extra():
+    code = (
+        "import sys\n"
+        "import ketharmad\n"
+        "assert 'pettingzoo' not in sys.modules and 'gymnasium' not in sys.modules\n"
+        "sys.modules['pettingzoo'] = None\n"
+        "try:\n"
+        "    ketharmad.env(['ner', 'tisza'])\n"
+        "except ImportError as e:\n"
+        "    print(e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "pip install 'ketharmad[rl]'" in out
