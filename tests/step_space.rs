@@ -161,6 +161,14 @@ fn probe(v: &SeatView, kind: DecisionKind, opts: &[Opt]) {
                 err(cx, format!("{kind:?}: empty label for {o:?}"));
             }
         }
+        // the mask is true exactly at the ids, and `ids` lists them in option order
+        let mut mask = vec![false; space.size()];
+        space.mask(g, seat, opts, &mut mask);
+        let mut listed = Vec::new();
+        space.ids(g, seat, opts, &mut listed);
+        if listed != ids || mask.iter().filter(|&&m| m).count() != opts.len() || ids.iter().any(|&i| !mask[i as usize]) {
+            err(cx, format!("{kind:?}: mask or ids disagree with the option ids"));
+        }
         if cx.check_obs {
             let n = g.state().n;
             let size = observe::size(g.db());
@@ -345,11 +353,31 @@ fn sizes_and_layouts_agree() {
             assert!(space.meaning(id).is_some());
         }
         assert!(space.meaning(space.size() as u32).is_none());
+        // the widths docs/step_api.md gives: Attack 4F, Block F², CardPlay 4P, CardChain 4C
+        let part = |k: ActKind| parts.iter().find(|p| p.0 == k).map_or(0, |p| p.2);
+        let f = part(ActKind::Attack) / 4;
+        assert_eq!(part(ActKind::Attack), 4 * f);
+        assert_eq!(part(ActKind::Block), f * f);
+        let figures: u32 = (0..db.cards.len() as u16)
+            .filter(|&d| db.def(d).ctype.is_figure())
+            .map(|d| {
+                let decks: Vec<u32> = db.decks.iter().map(|k| k.iter().filter(|&&x| x == d).count() as u32).collect();
+                let own = if db.rules.allow_mirror { 4 * decks.iter().max().unwrap() } else { decks.iter().sum() };
+                own + db.newsfeed.iter().filter(|&&x| x == d).count() as u32 + db.tokens.iter().filter(|t| t.0 == d).map(|t| t.1 as u32).sum::<u32>()
+            })
+            .sum();
+        assert_eq!(f, figures, "F = the most Figures one seat can control");
+        assert_eq!(part(ActKind::CardPlay) % 4, 0);
+        assert_eq!(part(ActKind::CardChain) % 4, 0);
+        assert_eq!((part(ActKind::Player), part(ActKind::Expose), part(ActKind::Amount)), (4, 4, 256));
+        assert_eq!(observe::size(&db), 29 * db.cards.len() + 138);
         assert_eq!(space.describe(space.size() as u32), format!("unknown id {}", space.size()));
     }
     let db = db();
     let space = ActionSpace::new(&db);
     eprintln!("action space {}: {:?}; observation {}", space.size(), space.parts(), observe::size(&db));
+    let m = ActionSpace::new(&mirror_db());
+    eprintln!("mirror: action space {}: {:?}", m.size(), m.parts());
     // the 2-, 3- and 4-seat tensors of one card set have one length
     let mut buf = vec![0f32; observe::size(&db)];
     for f in [&["ner", "tisza"][..], &["ner", "tisza", "radikalisok"], &["ner", "tisza", "radikalisok", "osszefogas"]] {
@@ -441,7 +469,7 @@ fn actions_on_the_chain_get_distinct_ids() {
     let db = mirror_db();
     let space = ActionSpace::new(&db);
     let mut g = scenario::game(&db, &["osszefogas", "osszefogas", "ner"]);
-    let mut push = |g: &mut Game, seat: usize| {
+    let push = |g: &mut Game, seat: usize| {
         let c = g.find_free(seat, "osz_kozerdeku_adatigenyles");
         let st = g.state_mut();
         st.inst[c as usize].zone = Zone::Chain;
