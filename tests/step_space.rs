@@ -496,3 +496,74 @@ fn actions_on_the_chain_get_distinct_ids() {
     assert_eq!((m(2, y1).copy, m(2, y1).seat), (0, 2));
     assert_eq!(space.label_in(&g, 2, Some(DecisionKind::Target), Opt::Card(x2)), "target Közérdekű adatigénylés #2 (P0's, on the chain)");
 }
+
+/// The tensor puts each value where `layout` (and docs/step_api.md) says, seen from either
+/// seat of a hand-built position, and `Observation` holds the same facts by absolute seat.
+#[test]
+fn tensor_sections_hold_what_the_layout_names() {
+    let db = db();
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    let bunbak = db.index_of("ner_bunbak").unwrap() as usize;
+    let sziget = db.index_of("tis_tisza_sziget").unwrap() as usize;
+    g.put_in_hand(0, "ner_bunbak");
+    g.put_in_hand(0, "ner_bunbak");
+    let s1 = g.put_in_play(1, "tis_tisza_sziget");
+    let s2 = g.put_in_play(1, "tis_tisza_sziget");
+    {
+        let st = g.state_mut();
+        st.inst[s1 as usize].exhausted = true;
+        st.inst[s1 as usize].damage = 1;
+        st.inst[s2 as usize].counters = 2;
+        st.players[1].scandal = 3;
+        st.active = 1;
+    }
+    let layout = observe::layout(&db);
+    let at = |name: &str| -> usize {
+        let mut o = 0;
+        for (n, len) in &layout {
+            if n == name {
+                return o;
+            }
+            o += len;
+        }
+        panic!("no section {name}")
+    };
+    let scalar = |name: &str| observe::SEAT_SCALARS.iter().position(|&x| x == name).unwrap();
+    let mut t0 = vec![0f32; observe::size(&db)];
+    let mut t1 = vec![0f32; observe::size(&db)];
+    observe::tensor_at(&g, 0, Some((1, DecisionKind::Blocks)), &mut t0);
+    observe::tensor_at(&g, 1, Some((1, DecisionKind::Blocks)), &mut t1);
+    // seat 0 sees its two Bűnbaks; seat 1 sees only that seat +1 holds two cards
+    assert_eq!(t0[at("hand") + bunbak], 2.0);
+    assert_eq!(t1[at("hand") + bunbak], 0.0);
+    assert_eq!(t1[at("seat1.scalars") + scalar("hand_size")], 2.0);
+    // seat 1's board: seat +1 for seat 0, seat +0 for itself
+    for (t, b) in [(&t0, "seat1"), (&t1, "seat0")] {
+        assert_eq!(t[at(&format!("{b}.in_play")) + sziget], 2.0);
+        assert_eq!(t[at(&format!("{b}.exhausted")) + sziget], 1.0);
+        assert_eq!(t[at(&format!("{b}.damage")) + sziget], 1.0);
+        assert_eq!(t[at(&format!("{b}.counters")) + sziget], 2.0);
+        assert_eq!(t[at(&format!("{b}.scalars")) + scalar("scandal")], 3.0);
+        assert_eq!(t[at(&format!("{b}.scalars")) + scalar("figures")], 2.0);
+        assert_eq!(t[at(&format!("{b}.scalars")) + scalar("ready_figures")], 1.0);
+        assert_eq!(t[at(&format!("{b}.scalars")) + scalar("faction_tisza")], 1.0);
+    }
+    // the active and deciding seat is seat 1: +1 for seat 0, +0 for seat 1; the kind one-hot
+    assert_eq!((t0[at("active_seat") + 1], t1[at("active_seat")]), (1.0, 1.0));
+    assert_eq!((t0[at("decision_seat") + 1], t1[at("decision_seat")]), (1.0, 1.0));
+    assert_eq!(t0[at("decision_kind") + observe::kind_index(DecisionKind::Blocks)], 1.0);
+    assert_eq!(t0[at("decision_kind")..at("decision_kind") + observe::KINDS.len()].iter().sum::<f32>(), 1.0);
+    // the missing seats of a 2-seat game are zero
+    assert!(t0[at("seat2.scalars")..at("newsfeed_row")].iter().all(|&x| x == 0.0));
+    let o = observe::observation_at(&g, 0, Some((1, DecisionKind::Blocks)));
+    assert_eq!(o.hand, vec!["ner_bunbak".to_string(); 2]);
+    assert_eq!(o.decision, Some((1, "blocks")));
+    let p1 = &o.players[1];
+    assert_eq!((p1.faction.as_str(), p1.scandal, p1.hand_size, p1.in_play.len()), ("tisza", 3, 0, 2));
+    assert_eq!((p1.in_play[0].card.as_str(), p1.in_play[0].exhausted, p1.in_play[0].damage), ("tis_tisza_sziget", true, 1));
+    assert_eq!(p1.in_play[1].counters, 2);
+    assert!(p1.in_play[0].influence.is_some());
+    let o1 = observe::observation_at(&g, 1, None);
+    assert!(o1.hand.is_empty());
+    assert_eq!(o1.players[0].hand_size, 2);
+}
