@@ -180,6 +180,10 @@ fn probe(v: &SeatView, kind: DecisionKind, opts: &[Opt]) {
             let rng = cx.rng.as_mut().expect("rng");
             let det = v.determinize(rng, vec![Policy::Unset; n]);
             observe::tensor_at(&det, seat, dec, &mut b);
+            // the ids read only what the seat can see: the same after the re-deal
+            if opts.iter().any(|&o| space.id(&det, seat, o) != space.id(g, seat, o)) {
+                err(cx, format!("{kind:?}: an option's id changed when hidden cards were re-dealt"));
+            }
             let ob = observe::observation_at(&det, seat, dec);
             cx.observed += 1;
             if a != b {
@@ -309,8 +313,8 @@ fn ids_are_unique_in_mirror_games() {
     assert!(ctx.decisions > 5_000, "only {} decisions", ctx.decisions);
 }
 
-/// (c): at every decision of many games the observing seat's tensor and `Observation` are
-/// the same after `determinize` re-deals everything it cannot see, while the re-dealt hands
+/// (c): at every decision of many games the observing seat's tensor, `Observation` and option
+/// ids are the same after `determinize` re-deals everything it cannot see, while the re-dealt hands
 /// of other seats did change (and their owners' tensors with them: the tensor does show a
 /// hand to its owner, so the check could fail).
 #[test]
