@@ -374,7 +374,7 @@ fn sizes_and_layouts_agree() {
         assert_eq!(part(ActKind::CardPlay) % 4, 0);
         assert_eq!(part(ActKind::CardChain) % 4, 0);
         assert_eq!((part(ActKind::Player), part(ActKind::Expose), part(ActKind::Amount)), (4, 4, 256));
-        assert_eq!(observe::size(&db), 29 * db.cards.len() + 138);
+        assert_eq!(observe::size(&db), 29 * db.cards.len() + 137);
         assert_eq!(space.describe(space.size() as u32), format!("unknown id {}", space.size()));
     }
     let db = db();
