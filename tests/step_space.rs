@@ -161,6 +161,14 @@ fn probe(v: &SeatView, kind: DecisionKind, opts: &[Opt]) {
                 err(cx, format!("{kind:?}: empty label for {o:?}"));
             }
         }
+        // the mask is true exactly at the ids, and `ids` lists them in option order
+        let mut mask = vec![false; space.size()];
+        space.mask(g, seat, opts, &mut mask);
+        let mut listed = Vec::new();
+        space.ids(g, seat, opts, &mut listed);
+        if listed != ids || mask.iter().filter(|&&m| m).count() != opts.len() || ids.iter().any(|&i| !mask[i as usize]) {
+            err(cx, format!("{kind:?}: mask or ids disagree with the option ids"));
+        }
         if cx.check_obs {
             let n = g.state().n;
             let size = observe::size(g.db());
@@ -172,6 +180,10 @@ fn probe(v: &SeatView, kind: DecisionKind, opts: &[Opt]) {
             let rng = cx.rng.as_mut().expect("rng");
             let det = v.determinize(rng, vec![ketharmad::engine::NoAgent; n]);
             observe::tensor_at(&det, seat, dec, &mut b);
+            // the ids read only what the seat can see: the same after the re-deal
+            if opts.iter().any(|&o| space.id(&det, seat, o) != space.id(g, seat, o)) {
+                err(cx, format!("{kind:?}: an option's id changed when hidden cards were re-dealt"));
+            }
             let ob = observe::observation_at(&det, seat, dec);
             cx.observed += 1;
             if a != b {
@@ -301,8 +313,8 @@ fn ids_are_unique_in_mirror_games() {
     assert!(ctx.decisions > 5_000, "only {} decisions", ctx.decisions);
 }
 
-/// (c): at every decision of many games the observing seat's tensor and `Observation` are
-/// the same after `determinize` re-deals everything it cannot see, while the re-dealt hands
+/// (c): at every decision of many games the observing seat's tensor, `Observation` and option
+/// ids are the same after `determinize` re-deals everything it cannot see, while the re-dealt hands
 /// of other seats did change (and their owners' tensors with them: the tensor does show a
 /// hand to its owner, so the check could fail).
 #[test]
@@ -345,11 +357,31 @@ fn sizes_and_layouts_agree() {
             assert!(space.meaning(id).is_some());
         }
         assert!(space.meaning(space.size() as u32).is_none());
+        // the widths docs/step_api.md gives: Attack 4F, Block F², CardPlay 4P, CardChain 4C
+        let part = |k: ActKind| parts.iter().find(|p| p.0 == k).map_or(0, |p| p.2);
+        let f = part(ActKind::Attack) / 4;
+        assert_eq!(part(ActKind::Attack), 4 * f);
+        assert_eq!(part(ActKind::Block), f * f);
+        let figures: u32 = (0..db.cards.len() as u16)
+            .filter(|&d| db.def(d).ctype.is_figure())
+            .map(|d| {
+                let decks: Vec<u32> = db.decks.iter().map(|k| k.iter().filter(|&&x| x == d).count() as u32).collect();
+                let own = if db.rules.allow_mirror { 4 * decks.iter().max().unwrap() } else { decks.iter().sum() };
+                own + db.newsfeed.iter().filter(|&&x| x == d).count() as u32 + db.tokens.iter().filter(|t| t.0 == d).map(|t| t.1 as u32).sum::<u32>()
+            })
+            .sum();
+        assert_eq!(f, figures, "F = the most Figures one seat can control");
+        assert_eq!(part(ActKind::CardPlay) % 4, 0);
+        assert_eq!(part(ActKind::CardChain) % 4, 0);
+        assert_eq!((part(ActKind::Player), part(ActKind::Expose), part(ActKind::Amount)), (4, 4, 256));
+        assert_eq!(observe::size(&db), 29 * db.cards.len() + 137);
         assert_eq!(space.describe(space.size() as u32), format!("unknown id {}", space.size()));
     }
     let db = db();
     let space = ActionSpace::new(&db);
     eprintln!("action space {}: {:?}; observation {}", space.size(), space.parts(), observe::size(&db));
+    let m = ActionSpace::new(&mirror_db());
+    eprintln!("mirror: action space {}: {:?}", m.size(), m.parts());
     // the 2-, 3- and 4-seat tensors of one card set have one length
     let mut buf = vec![0f32; observe::size(&db)];
     for f in [&["ner", "tisza"][..], &["ner", "tisza", "radikalisok"], &["ner", "tisza", "radikalisok", "osszefogas"]] {
@@ -441,7 +473,7 @@ fn actions_on_the_chain_get_distinct_ids() {
     let db = mirror_db();
     let space = ActionSpace::new(&db);
     let mut g = scenario::game(&db, &["osszefogas", "osszefogas", "ner"]);
-    let mut push = |g: &mut Game, seat: usize| {
+    let push = |g: &mut Game, seat: usize| {
         let c = g.find_free(seat, "osz_kozerdeku_adatigenyles");
         let st = g.state_mut();
         st.inst[c as usize].zone = Zone::Chain;
@@ -467,4 +499,75 @@ fn actions_on_the_chain_get_distinct_ids() {
     assert_eq!((m(0, y1).copy, m(0, y1).seat), (0, 1));
     assert_eq!((m(2, y1).copy, m(2, y1).seat), (0, 2));
     assert_eq!(space.label_in(&g, 2, Some(DecisionKind::Target), Opt::Card(x2)), "target Közérdekű adatigénylés #2 (P0's, on the chain)");
+}
+
+/// The tensor puts each value where `layout` (and docs/step_api.md) says, seen from either
+/// seat of a hand-built position, and `Observation` holds the same facts by absolute seat.
+#[test]
+fn tensor_sections_hold_what_the_layout_names() {
+    let db = db();
+    let mut g = scenario::game(&db, &["ner", "tisza"]);
+    let bunbak = db.index_of("ner_bunbak").unwrap() as usize;
+    let sziget = db.index_of("tis_tisza_sziget").unwrap() as usize;
+    g.put_in_hand(0, "ner_bunbak");
+    g.put_in_hand(0, "ner_bunbak");
+    let s1 = g.put_in_play(1, "tis_tisza_sziget");
+    let s2 = g.put_in_play(1, "tis_tisza_sziget");
+    {
+        let st = g.state_mut();
+        st.inst[s1 as usize].exhausted = true;
+        st.inst[s1 as usize].damage = 1;
+        st.inst[s2 as usize].counters = 2;
+        st.players[1].scandal = 3;
+        st.active = 1;
+    }
+    let layout = observe::layout(&db);
+    let at = |name: &str| -> usize {
+        let mut o = 0;
+        for (n, len) in &layout {
+            if n == name {
+                return o;
+            }
+            o += len;
+        }
+        panic!("no section {name}")
+    };
+    let scalar = |name: &str| observe::SEAT_SCALARS.iter().position(|&x| x == name).unwrap();
+    let mut t0 = vec![0f32; observe::size(&db)];
+    let mut t1 = vec![0f32; observe::size(&db)];
+    observe::tensor_at(&g, 0, Some((1, DecisionKind::Blocks)), &mut t0);
+    observe::tensor_at(&g, 1, Some((1, DecisionKind::Blocks)), &mut t1);
+    // seat 0 sees its two Bűnbaks; seat 1 sees only that seat +1 holds two cards
+    assert_eq!(t0[at("hand") + bunbak], 2.0);
+    assert_eq!(t1[at("hand") + bunbak], 0.0);
+    assert_eq!(t1[at("seat1.scalars") + scalar("hand_size")], 2.0);
+    // seat 1's board: seat +1 for seat 0, seat +0 for itself
+    for (t, b) in [(&t0, "seat1"), (&t1, "seat0")] {
+        assert_eq!(t[at(&format!("{b}.in_play")) + sziget], 2.0);
+        assert_eq!(t[at(&format!("{b}.exhausted")) + sziget], 1.0);
+        assert_eq!(t[at(&format!("{b}.damage")) + sziget], 1.0);
+        assert_eq!(t[at(&format!("{b}.counters")) + sziget], 2.0);
+        assert_eq!(t[at(&format!("{b}.scalars")) + scalar("scandal")], 3.0);
+        assert_eq!(t[at(&format!("{b}.scalars")) + scalar("figures")], 2.0);
+        assert_eq!(t[at(&format!("{b}.scalars")) + scalar("ready_figures")], 1.0);
+        assert_eq!(t[at(&format!("{b}.scalars")) + scalar("faction_tisza")], 1.0);
+    }
+    // the active and deciding seat is seat 1: +1 for seat 0, +0 for seat 1; the kind one-hot
+    assert_eq!((t0[at("active_seat") + 1], t1[at("active_seat")]), (1.0, 1.0));
+    assert_eq!((t0[at("decision_seat") + 1], t1[at("decision_seat")]), (1.0, 1.0));
+    assert_eq!(t0[at("decision_kind") + observe::kind_index(DecisionKind::Blocks)], 1.0);
+    assert_eq!(t0[at("decision_kind")..at("decision_kind") + observe::KINDS.len()].iter().sum::<f32>(), 1.0);
+    // the missing seats of a 2-seat game are zero
+    assert!(t0[at("seat2.scalars")..at("newsfeed_row")].iter().all(|&x| x == 0.0));
+    let o = observe::observation_at(&g, 0, Some((1, DecisionKind::Blocks)));
+    assert_eq!(o.hand, vec!["ner_bunbak".to_string(); 2]);
+    assert_eq!(o.decision, Some((1, "blocks")));
+    let p1 = &o.players[1];
+    assert_eq!((p1.faction.as_str(), p1.scandal, p1.hand_size, p1.in_play.len()), ("tisza", 3, 0, 2));
+    assert_eq!((p1.in_play[0].card.as_str(), p1.in_play[0].exhausted, p1.in_play[0].damage), ("tis_tisza_sziget", true, 1));
+    assert_eq!(p1.in_play[1].counters, 2);
+    assert!(p1.in_play[0].influence.is_some());
+    let o1 = observe::observation_at(&g, 1, None);
+    assert!(o1.hand.is_empty());
+    assert_eq!(o1.players[0].hand_size, 2);
 }

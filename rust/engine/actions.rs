@@ -471,6 +471,23 @@ impl ActionSpace {
         base + Self::rel(g, seat, i.controller.max(0) as usize) * width + s
     }
 
+    /// The ids of `opts`, in order, into `out` (cleared first; no allocation once `out` has
+    /// room).
+    pub fn ids(&self, g: &Game, seat: usize, opts: &[Opt], out: &mut Vec<u32>) {
+        out.clear();
+        out.extend(opts.iter().map(|&o| self.id(g, seat, o)));
+    }
+
+    /// The legal-action mask of `opts`: `mask` (length `size()`) true exactly at their ids.
+    pub fn mask(&self, g: &Game, seat: usize, opts: &[Opt], mask: &mut [bool]) {
+        mask.fill(false);
+        for &o in opts {
+            if let Some(m) = mask.get_mut(self.id(g, seat, o) as usize) {
+                *m = true;
+            }
+        }
+    }
+
     /// The index in `opts` of the option with id `id`, None if none of them has it.
     pub fn decode(&self, g: &Game, seat: usize, id: u32, opts: &[Opt]) -> Option<usize> {
         if id == Self::INVALID {
