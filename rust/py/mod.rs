@@ -656,7 +656,8 @@ fn bot_table_impl<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
     for (k, d, t) in KNOBS {
         row(k, "knob", "heuristic, aggro, control, search", *d, 0.0, 1.0, t.to_string());
     }
-    row("iterations", "knob", "search", 200.0, 1.0, 1_000_000.0, "rollouts per main decision (a fixed budget, never a clock)".into());
+    row("iterations", "knob", "search", 200.0, 1.0, 1_000_000.0, "rollouts per searched decision (a fixed budget, never a clock)".into());
+    row("every", "knob", "search", 0.0, 0.0, 1.0, "0: search main-priority decisions only; 1: every decision with two or more options (targets, blocks, attacks, reactions, damage division, mulligans ...)".into());
     row("width", "knob", "search", 6.0, 1.0, 64.0, "options searched per decision (the heuristic's favourites)".into());
     row(
         "rollout_rounds",
