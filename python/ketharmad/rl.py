@@ -233,15 +233,7 @@ class KetharmadAECEnv(AECEnv):
             self.render()
 
     def render(self) -> Optional[str]:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode (use render_mode='ansi' or 'human')")
-            return None
-        text = self._render.text(self.game)
-        if self.render_mode == "ansi":
-            return text
-        if text:
-            print(text)
-        return None
+        return _render(self)
 
     def close(self) -> None:
         pass
@@ -369,18 +361,23 @@ class KetharmadGymEnv(gymnasium.Env):
         return obs, reward, terminated, False, info
 
     def render(self) -> Optional[str]:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode (use render_mode='ansi' or 'human')")
-            return None
-        text = self._render.text(self.game)
-        if self.render_mode == "ansi":
-            return text
-        if text:
-            print(text)
-        return None
+        return _render(self)
 
     def close(self) -> None:
         pass
+
+
+def _render(env: Any) -> Optional[str]:
+    """The log lines since the last render: returned ("ansi") or printed ("human")."""
+    if env.render_mode is None:
+        gymnasium.logger.warn("render() called without a render_mode (use render_mode='ansi' or 'human')")
+        return None
+    text = env._render.text(env.game)
+    if env.render_mode == "ansi":
+        return text
+    if text:
+        print(text)
+    return None
 
 
 def _opponent_bots(opponents: Any, n: int, seat: int) -> list[Any]:

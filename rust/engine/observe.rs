@@ -298,21 +298,8 @@ pub fn tensor_at(g: &Game, seat: usize, decision: Option<(usize, DecisionKind)>,
         }
     }
     {
-        let m = &st.round_mods;
         let v = w.take(ROUND_MODS.len());
-        let vals = [
-            m.expose_cost_increase,
-            m.institution_cost_reduction,
-            m.attacker_influence,
-            m.attacker_credibility,
-            m.recruit_cost_delta,
-            m.basic_expose_bonus,
-            m.max_attackers.is_some() as i16,
-            m.max_attackers.unwrap_or(0),
-            m.reaction_cost_increase,
-            m.swap_cost_increase,
-            m.unblocked_extra_damage,
-        ];
+        let vals = round_mod_values(&st.round_mods);
         for (i, &x) in vals.iter().enumerate() {
             v[i] = x as f32;
         }
@@ -492,20 +479,7 @@ pub fn observation_at(g: &Game, seat: usize, decision: Option<(usize, DecisionKi
             }
         })
         .collect();
-    let m = &st.round_mods;
-    let mods = [
-        m.expose_cost_increase,
-        m.institution_cost_reduction,
-        m.attacker_influence,
-        m.attacker_credibility,
-        m.recruit_cost_delta,
-        m.basic_expose_bonus,
-        m.max_attackers.is_some() as i16,
-        m.max_attackers.unwrap_or(0),
-        m.reaction_cost_increase,
-        m.swap_cost_increase,
-        m.unblocked_extra_damage,
-    ];
+    let mods = round_mod_values(&st.round_mods);
     let round_mods = ROUND_MODS.iter().zip(mods).filter(|x| x.1 != 0).map(|(&k, v)| (k, v as i32)).collect();
     let cp = &st.campaign;
     let campaign = cp.active.then(|| CampaignObservation {
@@ -543,4 +517,21 @@ pub fn observation_at(g: &Game, seat: usize, decision: Option<(usize, DecisionKi
 /// `observation_at` without a pending decision.
 pub fn observation(g: &Game, seat: usize) -> Observation {
     observation_at(g, seat, None)
+}
+
+/// The "this round" modifiers in `ROUND_MODS` order.
+fn round_mod_values(m: &crate::engine::state::RoundMods) -> [i16; 11] {
+    [
+        m.expose_cost_increase,
+        m.institution_cost_reduction,
+        m.attacker_influence,
+        m.attacker_credibility,
+        m.recruit_cost_delta,
+        m.basic_expose_bonus,
+        m.max_attackers.is_some() as i16,
+        m.max_attackers.unwrap_or(0),
+        m.reaction_cost_increase,
+        m.swap_cost_increase,
+        m.unblocked_extra_damage,
+    ]
 }
