@@ -302,9 +302,13 @@ if __name__ == "__main__":
         print("KeyboardInterrupt", flush=True)
         # the cancelled tasks leave the scheduler (submissions still in flight at the signal
         # are cancelled as they arrive); the shards already running finish on their workers
+        left = None
         for _ in range(100):
-            left = c.run_on_scheduler(lambda dask_scheduler: sum(
-                1 for ts in dask_scheduler.tasks.values() if ts.state in ("queued", "no-worker", "waiting")))
+            try:
+                left = c.run_on_scheduler(lambda dask_scheduler: sum(
+                    1 for ts in dask_scheduler.tasks.values() if ts.state in ("queued", "no-worker", "waiting")))
+            except Exception as e:  # a loaded machine can time a call out: ask again
+                print(f"run_on_scheduler failed: {e!r}", file=sys.stderr, flush=True)
             if left == 0:
                 break
             time.sleep(0.1)
