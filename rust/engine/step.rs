@@ -26,7 +26,11 @@ use super::state::{Cid, Game, GameConfig, Outcome, State, Zone};
 use super::agent::{passive, Agent, Agents, NoAgent};
 use crate::cards::CardDb;
 use crate::rng::Rng;
+use corosensei::stack::DefaultStack;
 use corosensei::{Coroutine, CoroutineResult, Yielder};
+
+/// Stack of a driven game's coroutine.
+const STACK_BYTES: usize = 8 << 20;
 
 /// One answer given to a decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -404,7 +408,10 @@ impl<'db> Stepper<'db> {
     /// its first live decision.
     fn launch(mut game: Box<Game<'db>>) -> Stepper<'db> {
         let ptr = &mut *game as *mut Game<'db> as usize;
-        let co = Coroutine::new(move |y: &Yielder<usize, ()>, _: usize| {
+        // 8 MiB, the main thread's usual size (reserved, only touched pages are committed):
+        // rules code and search rollouts recurse as deep here as on any thread
+        let stack = DefaultStack::new(STACK_BYTES).expect("could not reserve a stack for a driven game");
+        let co = Coroutine::with_stack(stack, move |y: &Yielder<usize, ()>, _: usize| {
             // SAFETY: `ptr` is the boxed game of the `Stepper` owning this coroutine; the box
             // never moves and is dropped after the coroutine (field order). Lifetimes are
             // erased only for the closure's `'static` bound; the card set outlives both.
