@@ -90,7 +90,7 @@ fn labels(spec: &BatchSpec) -> Vec<String> {
 }
 
 fn spec(factions: Vec<u8>, bots: Vec<BotSpec>, seed: u64) -> BatchSpec {
-    BatchSpec { factions, bots, games: 1, seed, threads: Some(1), start_player: None }
+    BatchSpec { factions, bots, games: 1, seed, threads: Some(1), start_player: None, ..Default::default() }
 }
 
 /// 2 to 4 distinct factions in a random seating.
@@ -143,7 +143,7 @@ where
 // ----- random policy -------------------------------------------------------------------------
 
 fn fuzz_random(db: &CardDb, factions: Vec<u8>, n: u64, seed: u64) -> u64 {
-    let s = BatchSpec { bots: vec![BotSpec::random(); factions.len()], factions, games: n, seed, threads: Some(1), start_player: None };
+    let s = BatchSpec { bots: vec![BotSpec::random(); factions.len()], factions, games: n, seed, threads: Some(1), start_player: None, ..Default::default() };
     let unfinished: u64 = (0..n).into_par_iter().map(|i| (checked_game(db, &s, i, "random").end_reason >= 2) as u64).sum();
     unfinished
 }

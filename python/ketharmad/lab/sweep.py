@@ -121,7 +121,7 @@ def deck_pairings(decks: object) -> list[list[str]]:
         if decks != "all":
             raise ValueError(f"decks must be 'all', a deck list or a list of deck lists, got {decks!r}")
         return [[a, b] for a, b in itertools.permutations(_core.FACTIONS, 2)]
-    if isinstance(decks, (list, tuple)) and decks and all(isinstance(d, str) for d in decks):
+    if isinstance(decks, (list, tuple)) and decks and all(not isinstance(d, (list, tuple)) for d in decks):
         return [check_decks(list(decks))]
     if isinstance(decks, (list, tuple)) and decks:
         out = [check_decks(list(d) if isinstance(d, (list, tuple)) else d) for d in decks]
