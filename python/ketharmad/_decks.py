@@ -61,15 +61,10 @@ def _list_string(name: str, cards: object, where: str) -> str:
 
 def read_deck_file(path: "str | os.PathLike[str]") -> str:
     """The deck string of a deck file (see the module documentation)."""
-    import tomllib
+    from ._data import read_toml_file
 
     p = Path(path)
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise ValueError(f"deck file {str(p)!r} cannot be read: {e.strerror or e}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise ValueError(f"deck file {str(p)!r} is not valid TOML: {e}") from None
+    data = read_toml_file(p, "deck file")
     extra = sorted(set(data) - {"name", "cards"})
     if extra:
         raise ValueError(
@@ -99,7 +94,7 @@ def deck_string(deck: DeckArg) -> str:
         return _list_string(name, deck["cards"], f"deck {name!r}")
     raise ValueError(
         "a deck is a faction name, a Mixed deck 'a+b', a custom deck {'name': ..., 'cards': "
-        f"{{...}}} or a deck file path, got {type(deck).__name__} {deck!r}"
+        f"{{...}}}} or a deck file path, got {type(deck).__name__} {deck!r}"
     )
 
 

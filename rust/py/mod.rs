@@ -364,6 +364,25 @@ fn validate(card_data: &str, decks: Vec<String>, bots: &Bound<'_, PyList>, param
     })
 }
 
+/// The cards each seat's deck holds in game `game` of the batch `seed` (card definition
+/// indices, one per copy, in card-file order): a Mixed deck's choice of that game (E90).
+#[pyfunction]
+#[pyo3(signature = (card_data, decks, seed, game, params=None))]
+fn deck_lists(card_data: &str, decks: Vec<String>, seed: u64, game: u64, params: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<Vec<u16>>> {
+    guarded("deck_lists", || {
+        let db = make_db(card_data, params)?;
+        let (factions, list) = parse_decks(&db, &decks)?;
+        let gseed = crate::rng::game_seed(seed, game);
+        Ok((0..factions.len())
+            .map(|s| {
+                let mut out = Vec::new();
+                list.get(s).cloned().unwrap_or(crate::cards::Deck::Faction(factions[s])).deal(&db, gseed, s, &mut out);
+                out
+            })
+            .collect())
+    })
+}
+
 /// A raw column as a numpy array (the Vec is handed over, not copied).
 fn raw_to_py<'py>(py: Python<'py>, c: RawColumn) -> Bound<'py, PyAny> {
     match c {
@@ -686,6 +705,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(card_table, m)?)?;
     m.add_function(wrap_pyfunction!(parameter_table, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(deck_lists, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(columns, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_stats, m)?)?;
