@@ -224,3 +224,13 @@ def test_cli_plays_mixed_decks(tmp_path):
         capture_output=True, text=True, check=True,
     )
     assert "ner+tisza vs osszefogas" in out.stdout
+
+
+def test_shipped_example_deck_file_is_legal_and_plays():
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "examples" / "decks" / "ner_osszefogas_media.toml"
+    r = k.simulate([path, "tisza"], bots="heuristic", games=20, seed=1)
+    assert r.players.filter(pl.col("seat") == 0)["deck"].unique().to_list() == ["ner_osz_media"]
+    seat = mixed_cards([path, "tisza"], 1, 0)[0]
+    assert sum(seat.values()) == 30

@@ -6,7 +6,7 @@ Every entry point takes a seat's deck as one of
 * a Mixed deck, ``"ner+tisza"`` (R16.4, E90: 9 non-Base cards and 6 Bases from each faction
   deck, chosen per game from the game's seed; ``rules.mixed_deck_non_base`` and
   ``rules.mixed_deck_bases``);
-* a custom list, ``{"name": "tempo", "cards": {"ner_bazis_forint": 4, ...}}``;
+* a custom list, ``{"name": "tempo", "cards": {"ner_base_kozbeszerzes": 4, ...}}``;
 * the path of a deck file (``str`` ending in ``.toml`` or a ``pathlib.Path``): a TOML file
   with an optional ``name = "..."`` (default: the file name without ``.toml``) and a
   ``[cards]`` table of ``card_id = copies``.
