@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["deck_string", "deck_label", "deck_faction", "read_deck_file", "DeckArg"]
+__all__ = ["deck_string", "deck_label", "deck_faction", "deck_factions", "read_deck_file", "DeckArg"]
 
 DeckArg = Any  # str | Mapping[str, Any] | os.PathLike
 
@@ -109,3 +109,11 @@ def deck_faction(deck: str) -> str:
     Mixed deck's first; a custom list's label (its main faction is known to the core only)."""
     label = deck_label(deck)
     return label.split("+", 1)[0] if "[" not in deck else label
+
+
+def deck_factions(deck: str) -> "frozenset[str] | None":
+    """The faction decks a deck string takes cards from: ``{f}``, ``{a, b}``; None for a
+    custom list (known to the core only: a caller treats it as any faction)."""
+    if "[" in deck:
+        return None
+    return frozenset(deck.split("+"))
