@@ -234,3 +234,11 @@ def test_shipped_example_deck_file_is_legal_and_plays():
     assert r.players.filter(pl.col("seat") == 0)["deck"].unique().to_list() == ["ner_osz_media"]
     seat = mixed_cards([path, "tisza"], 1, 0)[0]
     assert sum(seat.values()) == 30
+
+
+def test_sweep_knows_a_mixed_deck_holds_both_factions():
+    sw = k.sweep({"tis_tisza_sziget.influence": [1, 3]}, decks=[["ner+tisza", "osszefogas"], ["ner", "osszefogas"]],
+                 games=4, bots="random")
+    affect = dict(zip(sw.table["matchup"], sw.table["can_affect"]))
+    assert affect["ner+tisza vs osszefogas"] is True
+    assert affect["ner vs osszefogas"] is False
