@@ -31,7 +31,7 @@ fn main() {
             }
             for a_seat in 0..2usize {
                 let bots = if a_seat == 0 { vec![a.clone(), b.clone()] } else { vec![b.clone(), a.clone()] };
-                let spec = BatchSpec { factions: vec![x, y], bots, games: per, seed: 1000 + (x * 4 + y) as u64, threads: None, start_player: None };
+                let spec = BatchSpec { factions: vec![x, y], bots, games: per, seed: 1000 + (x * 4 + y) as u64, threads: None, start_player: None, ..Default::default() };
                 let c = run_batch(&db, &spec).unwrap();
                 for (g, &w) in c.games.winner.iter().enumerate() {
                     total += 1;

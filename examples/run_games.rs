@@ -34,7 +34,7 @@ fn main() {
         Err(_) => vec![BotSpec::random(); f.len()],
     };
     let seed: u64 = std::env::var("KETHARMAD_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(1);
-    let spec = BatchSpec { bots, factions: f, games: n, seed, threads: Some(1), start_player: None };
+    let spec = BatchSpec { bots, factions: f, games: n, seed, threads: Some(1), start_player: None, ..Default::default() };
     if let Ok(g) = std::env::var("KETHARMAD_LOG") {
         let (_, log) = play_one(&db, &spec, g.parse().unwrap(), true, false);
         for l in log.unwrap() {

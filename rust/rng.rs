@@ -28,6 +28,8 @@ pub enum Stream {
     Shuffle = 1,
     Events = 2,
     Dice = 3,
+    /// Mixed decks' choice of cards (E90): `Deck + seat`.
+    Deck = 4,
     Policy0 = 16,
 }
 

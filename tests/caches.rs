@@ -20,7 +20,7 @@ fn summary(g: &mut Game, o: Outcome) -> Summary {
 /// Play one game; with `rebuild`, stop at the start of every round (the round limit ends the
 /// game there, unfinished), rebuild the caches, check the invariants and play on.
 fn play(db: &CardDb, factions: &[u8], bots: &[BotSpec], seed: u64, rebuild: bool) -> (Summary, u32) {
-    let cfg = GameConfig { factions: factions.to_vec(), seed, start_player: None };
+    let cfg = GameConfig { factions: factions.to_vec(), seed, start_player: None, ..Default::default() };
     let mut g = Game::new(db, &cfg, ketharmad::bots::seat_policies(seed, factions.len(), bots));
     g.trace_mut().plays = Some(Vec::new());
     if !rebuild {

@@ -20,6 +20,7 @@ fn cells_in_one_call_are_the_cells_played_alone() {
             seed: 5,
             threads,
             start_player: start,
+            ..Default::default()
         };
         let specs = vec![
             cell([0, 2], ["heuristic", "random"], 37, Some(0)),
@@ -40,7 +41,7 @@ fn cells_in_one_call_are_the_cells_played_alone() {
         }
         assert_eq!(all.games.winner.len(), at);
         // different seat counts in one call are refused, not mixed
-        let four = BatchSpec { factions: vec![0, 1, 2, 3], bots: vec![bot("random"); 4], games: 3, seed: 5, threads, start_player: None };
+        let four = BatchSpec { factions: vec![0, 1, 2, 3], bots: vec![bot("random"); 4], games: 3, seed: 5, threads, start_player: None, ..Default::default() };
         assert!(run_cells_stoppable(&db, &[specs[0].clone(), four], &[0, 0], &Stop::new()).is_err());
     }
 }

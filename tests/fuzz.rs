@@ -90,7 +90,7 @@ fn labels(spec: &BatchSpec) -> Vec<String> {
 }
 
 fn spec(factions: Vec<u8>, bots: Vec<BotSpec>, seed: u64) -> BatchSpec {
-    BatchSpec { factions, bots, games: 1, seed, threads: Some(1), start_player: None }
+    BatchSpec { factions, bots, games: 1, seed, threads: Some(1), start_player: None, ..Default::default() }
 }
 
 /// 2 to 4 distinct factions in a random seating.
@@ -143,7 +143,7 @@ where
 // ----- random policy -------------------------------------------------------------------------
 
 fn fuzz_random(db: &CardDb, factions: Vec<u8>, n: u64, seed: u64) -> u64 {
-    let s = BatchSpec { bots: vec![BotSpec::random(); factions.len()], factions, games: n, seed, threads: Some(1), start_player: None };
+    let s = BatchSpec { bots: vec![BotSpec::random(); factions.len()], factions, games: n, seed, threads: Some(1), start_player: None, ..Default::default() };
     let unfinished: u64 = (0..n).into_par_iter().map(|i| (checked_game(db, &s, i, "random").end_reason >= 2) as u64).sum();
     unfinished
 }
@@ -344,4 +344,72 @@ fn parameter_sampler_covers_the_registry() {
     assert!(seen_min.len() > reg.len() / 2 && seen_max.len() > reg.len() / 3, "{} / {} of {}", seen_min.len(), seen_max.len(), reg.len());
     assert!(seen_min.contains("ev_veszelyhelyzet.max_attackers"));
     assert!(costs > 0 && bools > 0 && swaps > 100);
+}
+
+// ----- Mixed decks and custom lists (docs/decks.md) --------------------------------------------
+
+/// Games with Mixed decks (E90) and custom lists: random seatings of 2 to 4 seats whose decks
+/// are Mixed pairs, faction decks and (with `rules.allow_mirror`) lists drawn from a Mixed
+/// game's deal, random and heuristic-family bots. KETHARMAD_FUZZ_DECK_GAMES (300).
+#[test]
+fn decks_mixed_and_custom() {
+    use ketharmad::cards::decks::parse_decks;
+    let db = db();
+    let mirror = build_db(&raw(), &[("rules.allow_mirror".to_string(), ParamValue::Bool(true))]).unwrap();
+    let n = env("KETHARMAD_FUZZ_DECK_GAMES", 300);
+    let make = |i: u64| -> (BatchSpec, String, bool) {
+        let mut rng = Rng::new(base_seed() ^ 0xDEC5 ^ i.wrapping_mul(0x9E37_79B9));
+        let mut f = vec![0u8, 1, 2, 3];
+        rng.shuffle(&mut f);
+        // two Mixed decks, or one Mixed and one or two faction decks, or (mirrors allowed)
+        // Mixed decks and faction decks freely, with a custom list
+        let (decks, mirrors): (Vec<String>, bool) = match rng.below(3) {
+            0 => (vec![format!("{}+{}", FACTIONS[f[0] as usize], FACTIONS[f[1] as usize]), format!("{}+{}", FACTIONS[f[2] as usize], FACTIONS[f[3] as usize])], false),
+            1 => {
+                let mut d = vec![format!("{}+{}", FACTIONS[f[0] as usize], FACTIONS[f[1] as usize]), FACTIONS[f[2] as usize].to_string()];
+                if rng.below(2) == 1 {
+                    d.push(FACTIONS[f[3] as usize].to_string());
+                }
+                (d, false)
+            }
+            _ => {
+                let seats = 2 + rng.below(3);
+                let mut d: Vec<String> = (0..seats).map(|_| {
+                    let a = rng.below(4);
+                    let b = (a + 1 + rng.below(3)) % 4;
+                    if rng.below(3) == 0 { FACTIONS[a].to_string() } else { format!("{}+{}", FACTIONS[a], FACTIONS[b]) }
+                }).collect();
+                // a custom list: the NER deck less one copy of a two-copy card plus one more
+                // copy of nothing else would be illegal; take the whole NER deck as a list
+                let mut counts: Vec<(String, usize)> = Vec::new();
+                for &c in &mirror.decks[0] {
+                    let id = &mirror.def(c).id;
+                    match counts.iter_mut().find(|(x, _)| x == id) {
+                        Some(e) => e.1 += 1,
+                        None => counts.push((id.clone(), 1)),
+                    }
+                }
+                d[0] = format!("list_ner[{}]", counts.iter().map(|(x, k)| format!("{x}*{k}")).collect::<Vec<_>>().join(","));
+                (d, true)
+            }
+        };
+        let use_db = if mirrors { &mirror } else { &db };
+        let (factions, deck_list) = parse_decks(use_db, &decks).unwrap_or_else(|e| panic!("{decks:?}: {e}"));
+        let bots: Vec<BotSpec> = (0..factions.len()).map(|_| if rng.below(2) == 0 { BotSpec::random() } else { heuristic_bot(&mut rng) }).collect();
+        let s = BatchSpec { factions, decks: deck_list, bots, games: 1, seed: base_seed() + 7000 + i, threads: Some(1), start_player: None };
+        s.validate(use_db).unwrap_or_else(|e| panic!("{decks:?}: {e}"));
+        let label = format!("decks {decks:?}, bots {:?}, seed {}", labels(&s), s.seed);
+        (s, label, mirrors)
+    };
+    let out: Vec<(u64, u64)> = (0..n)
+        .into_par_iter()
+        .map(|i| {
+            let (s, ctx, mirrors) = make(i);
+            let r = checked_game(if mirrors { &mirror } else { &db }, &s, 0, &ctx);
+            ((r.end_reason >= 2) as u64, r.turns as u64)
+        })
+        .collect();
+    let unfinished: u64 = out.iter().map(|x| x.0).sum();
+    assert!(unfinished * 20 <= n, "{unfinished} of {n} deck games unfinished");
+    assert!(out.iter().map(|x| x.1).sum::<u64>() > n * 10, "games too short to mean anything");
 }

@@ -31,7 +31,7 @@ fn records_follow_draws_and_plays() {
 #[test]
 fn opening_hand_and_play_log_in_a_whole_game() {
     let db = scenario::db(&[]);
-    let spec = BatchSpec { factions: vec![0, 2], bots: vec![BotSpec::random(); 2], games: 1, seed: 3, threads: Some(1), start_player: None };
+    let spec = BatchSpec { factions: vec![0, 2], bots: vec![BotSpec::random(); 2], games: 1, seed: 3, threads: Some(1), start_player: None, ..Default::default() };
     for i in 0..20 {
         let (r, _) = play_one_with(&db, &spec, i, false, false, true);
         for s in 0..2 {

@@ -16,7 +16,7 @@ fn bot(kind: &str) -> BotSpec {
 }
 
 fn spec(factions: Vec<u8>, bots: Vec<BotSpec>, games: u64, seed: u64, threads: Option<usize>) -> BatchSpec {
-    BatchSpec { factions, bots, games, seed, threads, start_player: None }
+    BatchSpec { factions, bots, games, seed, threads, start_player: None, ..Default::default() }
 }
 
 /// The statistics computed from the rows of a batch, independently of `Stats::add_game`.

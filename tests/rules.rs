@@ -45,7 +45,7 @@ use ketharmad::engine::{Cid, DecisionKind, EndReason, Game, GameConfig, Outcome,
 
 /// A game before setup (every card in its deck, hands empty), all seats scripted.
 fn fresh<'a>(db: &'a CardDb, factions: &[u8], seed: u64) -> Game<'a> {
-    let cfg = GameConfig { factions: factions.to_vec(), seed, start_player: Some(0) };
+    let cfg = GameConfig { factions: factions.to_vec(), seed, start_player: Some(0), ..Default::default() };
     let pol: Vec<ketharmad::engine::agent::Scripted> = factions.iter().map(|_| Default::default()).collect();
     Game::new(db, &cfg, pol)
 }
@@ -720,6 +720,7 @@ fn r7_8_e35_round_cap_game_is_unfinished() {
         seed: 42,
         threads: Some(1),
         start_player: Some(0),
+        ..Default::default()
     };
     let (r, _) = play_one(&db, &spec, 0, false, true);
     assert_eq!(r.end_reason, EndReason::UnfinishedRoundCap as u8);
@@ -1730,6 +1731,7 @@ fn r3_1_1_e5_no_mirror_matches() {
         seed: 1,
         threads: Some(1),
         start_player: None,
+        ..Default::default()
     };
     let db = scenario::db(&[]);
     let e = spec.validate(&db).expect_err("mirror rejected");
@@ -2103,7 +2105,7 @@ fn log_follows_every_card_of_the_winner() {
     let db = build_db(&load_raw(ketharmad::DEFAULT_CARD_DATA).unwrap(), &[]).unwrap();
     let mut checked = 0;
     for (seed, f) in [(1u64, vec![0u8, 2]), (2, vec![1, 3]), (3, vec![2, 1]), (4, vec![3, 0]), (5, vec![0, 1, 2, 3])] {
-        let spec = BatchSpec { bots: vec![BotSpec::random(); f.len()], factions: f.clone(), games: 4, seed, threads: Some(1), start_player: None };
+        let spec = BatchSpec { bots: vec![BotSpec::random(); f.len()], factions: f.clone(), games: 4, seed, threads: Some(1), start_player: None, ..Default::default() };
         for i in 0..4 {
             let mut slot = None;
             let (r, log) = ketharmad::batch::play_one_in(&mut slot, &db, &spec, i, true, false, false);
@@ -2149,7 +2151,7 @@ fn log_follows_every_card_of_the_winner() {
 fn log_on_or_off_same_games() {
     let db = build_db(&load_raw(ketharmad::DEFAULT_CARD_DATA).unwrap(), &[]).unwrap();
     for f in [vec![0u8, 2], vec![1, 2, 3], vec![3, 2, 1, 0]] {
-        let spec = BatchSpec { bots: vec![BotSpec::random(); f.len()], factions: f.clone(), games: 30, seed: 9, threads: Some(1), start_player: None };
+        let spec = BatchSpec { bots: vec![BotSpec::random(); f.len()], factions: f.clone(), games: 30, seed: 9, threads: Some(1), start_player: None, ..Default::default() };
         for i in 0..30 {
             let (a, _) = play_one(&db, &spec, i, false, false);
             let (b, log) = play_one(&db, &spec, i, true, false);

@@ -25,7 +25,7 @@ const ENDLESS: &[(&str, i64)] = &[
 ];
 
 fn spec(bots: Vec<BotSpec>, games: u64, threads: Option<usize>) -> BatchSpec {
-    BatchSpec { factions: vec![0, 2], bots, games, seed: 7, threads, start_player: None }
+    BatchSpec { factions: vec![0, 2], bots, games, seed: 7, threads, start_player: None, ..Default::default() }
 }
 
 fn search(knobs: &[(&str, f64)]) -> BotSpec {
@@ -117,7 +117,7 @@ fn thread_pools_are_capped_at_the_cores_and_reused() {
 /// Play one 2-player game, seat 0 a search bot with `knobs`, seat 1 the heuristic; return
 /// the outcome, the round it ended in and seat 0's search policy after the game.
 fn search_game(db: &CardDb, knobs: &[(&str, f64)], seed: u64) -> (EndReason, u32, Search) {
-    let cfg = GameConfig { factions: vec![0, 2], seed, start_player: None };
+    let cfg = GameConfig { factions: vec![0, 2], seed, start_player: None, ..Default::default() };
     let pols = vec![Policy::new(&search(knobs), Rng::new(seed)), Policy::new(&BotSpec::parse("heuristic", vec![]).unwrap(), Rng::new(seed + 1))];
     let mut g = Game::new(db, &cfg, pols);
     let out = g.run(None);
@@ -171,7 +171,7 @@ fn a_stopped_search_takes_no_more_rollouts() {
     let db = db_with(&[]);
     let stop = Stop::new();
     stop.request();
-    let cfg = GameConfig { factions: vec![0, 2], seed: 1, start_player: None };
+    let cfg = GameConfig { factions: vec![0, 2], seed: 1, start_player: None, ..Default::default() };
     let mut pol = Policy::new(&search(&[("iterations", 50.0)]), Rng::new(1));
     if let Policy::Search(s) = &mut pol {
         s.stop = Some(stop.clone());

@@ -45,7 +45,7 @@ fn stepped_games_equal_batch_games() {
         let bots: Vec<BotSpec> = kinds.iter().map(|k| spec(k)).collect();
         let games = if kinds.contains(&"search") { 2 } else { 12 };
         for seed in 0..games {
-            let cfg = GameConfig { factions: factions.clone(), seed, start_player: None };
+            let cfg = GameConfig { factions: factions.clone(), seed, start_player: None, ..Default::default() };
             let mut g = Game::new(&db, &cfg, ketharmad::bots::seat_policies(seed, factions.len(), &bots));
             let o = g.run(None);
             let want = summary(&g, o);
@@ -84,7 +84,7 @@ fn a_copy_at_every_decision_continues_like_the_original() {
     let mut kinds_seen = [0u32; 11];
     for seed in 0..6u64 {
         let factions = if seed % 2 == 0 { vec![0u8, 1, 2, 3] } else { vec![(seed % 4) as u8, ((seed + 1) % 4) as u8] };
-        let cfg = GameConfig { factions, seed, start_player: None };
+        let cfg = GameConfig { factions, seed, start_player: None, ..Default::default() };
         let mut s = Stepper::new(&db, &cfg);
         let mut rng = Rng::new(seed + 100);
         let mut k = 0u64;
@@ -125,7 +125,7 @@ fn a_redealt_copy_keeps_what_the_seat_sees() {
     let mut changed_hidden = 0;
     let mut canonical = 0;
     for seed in 0..4u64 {
-        let cfg = GameConfig { factions: vec![0, 1, 2, 3], seed, start_player: None };
+        let cfg = GameConfig { factions: vec![0, 1, 2, 3], seed, start_player: None, ..Default::default() };
         let mut s = Stepper::new(&db, &cfg);
         let mut rng = Rng::new(seed + 7);
         let mut k = 0;
@@ -194,7 +194,7 @@ fn layout(s: &ketharmad::engine::State) -> Vec<Vec<u16>> {
 #[test]
 fn bad_answers_are_refused() {
     let db = db();
-    let cfg = GameConfig { factions: vec![0, 1], seed: 3, start_player: None };
+    let cfg = GameConfig { factions: vec![0, 1], seed: 3, start_player: None, ..Default::default() };
     let mut s = Stepper::new(&db, &cfg);
     let n = s.pending().unwrap().2.len();
     let e = s.apply(n).unwrap_err();
@@ -220,7 +220,7 @@ fn search_at_every_decision() {
     };
     let (mut r_every, mut r_main) = (0, 0);
     for seed in 0..3u64 {
-        let cfg = GameConfig { factions: vec![1, 2], seed, start_player: None };
+        let cfg = GameConfig { factions: vec![1, 2], seed, start_player: None, ..Default::default() };
         let mut a = Game::new(&db, &cfg, ketharmad::bots::seat_policies(seed, 2, &[every.clone(), heur.clone()]));
         a.record_from_start(None);
         let oa = a.run(None);

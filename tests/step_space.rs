@@ -214,7 +214,7 @@ fn probe(v: &SeatView, kind: DecisionKind, opts: &[Opt]) {
 /// Play game `index` of factions `f` with `bots`, every seat probed; panics on a finding.
 fn play(db: &CardDb, f: &[u8], bots: &[BotSpec], seed: u64) {
     let n = f.len();
-    let cfg = GameConfig { factions: f.to_vec(), seed, start_player: None };
+    let cfg = GameConfig { factions: f.to_vec(), seed, start_player: None, ..Default::default() };
     let pols: Vec<Policy> = ketharmad::bots::seat_policies(seed, n, bots).into_iter().map(|p| Policy::Probe(probe, Box::new(p))).collect();
     let mut g = Game::new(db, &cfg, pols);
     g.run(None);

@@ -217,6 +217,7 @@ def _reference_frames(raw: dict, bot_labels: list[str]) -> tuple[pl.DataFrame, .
     p = arrays({k: v for k, v in raw["players"].items() if k not in CARD_RECORD_BITS})
     p = p.with_columns(
         codes("faction", _core.FACTIONS, pl.String),
+        codes("faction", _core.FACTIONS, pl.String).alias("deck"),
         codes("seat", bot_labels, pl.String).alias("bot"),
         nonneg("eliminated_round"),
     )

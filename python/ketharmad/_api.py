@@ -207,8 +207,12 @@ def simulate(
     """Play ``games`` bot games in parallel and return the results as polars tables.
 
     Args:
-        decks: one faction name per seat (2-4 seats), from ``ketharmad.FACTIONS``; seat 0
-            plays ``decks[0]``. The same faction may appear twice (mirror match).
+        decks: one deck per seat (2-4 seats); seat 0 plays ``decks[0]``. A deck is a
+            faction name from ``ketharmad.FACTIONS``, a Mixed deck ``"a+b"`` (R16.4, E90: 9
+            non-Base cards and 6 Bases from each faction, dealt per game), a custom list
+            ``{"name": ..., "cards": {card_id: copies}}`` or a deck file path (docs/decks.md);
+            ``players["deck"]`` carries its label. Two decks taking cards from one faction deck
+            (a mirror match) need ``params={"rules.allow_mirror": True}``.
         bots: one bot spec for every seat (``"random"`` or ``{"kind": "random", ...}``) or a
             list with exactly one spec per seat. A seat may be played by a Python agent
             instead: a callable ``agent(observation, legal_actions, rng) -> action_id`` or

@@ -92,6 +92,12 @@ def parameter_table(card_data: str) -> dict[str, list[Any]]:
 def validate(
     card_data: str, decks: list[str], bots: list[BotSpec], params: dict[str, ParamValue]
 ) -> None: ...
+def deck_lists(
+    card_data: str, decks: list[str], seed: int, game: int, params: Optional[dict[str, ParamValue]] = None
+) -> list[list[int]]:
+    """The cards (definition indices, one per copy) each seat's deck holds in game ``game`` of
+    the batch ``seed`` (a Mixed deck's choice of that game; docs/decks.md)."""
+    ...
 def simulate(
     card_data: str,
     decks: list[str],

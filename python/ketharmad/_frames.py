@@ -59,8 +59,9 @@ GAME_COLUMNS = _names("games")
 CARD_RECORD_BITS = tuple(c.name for c in COLUMNS if c.table == "players" and c.frame == "card_record")
 CARD_RECORD_SETS = tuple(dict.fromkeys(n.rsplit("_", 1)[0] for n in CARD_RECORD_BITS))
 #: Columns of the players frame, in order: the core's players columns but the card sets, with
-#: ``bot`` (added here, from the seat) after ``faction``.
-PLAYER_COLUMNS = [x for n in _names("players", ("card_record",)) for x in ((n, "bot") if n == "faction" else (n,))]
+#: ``deck`` (the deck label: the faction, "a+b" for a Mixed deck, a custom list's name) and
+#: ``bot`` (both added here, from the seat) after ``faction``.
+PLAYER_COLUMNS = [x for n in _names("players", ("card_record",)) for x in ((n, "deck", "bot") if n == "faction" else (n,))]
 #: The key columns the card_records frame repeats from the players columns.
 CARD_RECORD_KEYS = ("game", "seat", "faction", "won")
 CARD_RECORD_COLUMNS = [*CARD_RECORD_KEYS, *CARD_RECORD_BITS]
@@ -173,15 +174,31 @@ def games_frame(raw: Mapping[str, Any]) -> pl.DataFrame:
     return _frame({k: _converted("games", k, v) for k, v in raw.items()}, GAME_COLUMNS)
 
 
-def players_frame(raw: Mapping[str, Any], bot_labels: Sequence[str]) -> pl.DataFrame:
-    """One row per (game, seat): faction and bot as strings, ``eliminated_round`` null if never.
+def players_frame(
+    raw: Mapping[str, Any], bot_labels: Sequence[str], deck_labels: Optional[Sequence[str]] = None
+) -> pl.DataFrame:
+    """One row per (game, seat): faction, deck and bot as strings, ``eliminated_round`` null
+    if never. ``deck_labels``: each seat's deck label (docs/decks.md); None: the faction.
 
     The card-record bitset columns (``opening_lo`` ... ``played_hi``) are left out: they go to
     :func:`card_records_frame`.
     """
     cols = {k: _converted("players", k, v) for k, v in raw.items() if k not in CARD_RECORD_BITS}
+    if deck_labels is None:
+        cols["deck"] = cols["faction"].alias("deck")
+    else:
+        cols["deck"] = _labelled("deck", raw["seat"], deck_labels)
     cols["bot"] = _labelled("bot", raw["seat"], bot_labels)
     return _frame(cols, PLAYER_COLUMNS)
+
+
+def seat_factions(raw_players: Mapping[str, Any], decks: Sequence[str]) -> list[str]:
+    """Each seat's faction (the core's ``faction`` codes of the first game's rows: a Mixed
+    deck's first faction, a custom list's main one); ``decks`` when there are no rows."""
+    codes = np.asarray(raw_players["faction"])[: len(decks)]
+    if len(codes) < len(decks):
+        return list(decks)
+    return [_core.FACTIONS[int(c)] for c in codes]
 
 
 def card_records_frame(raw: Mapping[str, Any], faction: Optional[pl.Series] = None) -> pl.DataFrame:

@@ -24,6 +24,7 @@ import polars as pl
 
 from . import _core
 from ._data import CardDataSource, load_card_data
+from ._decks import deck_faction, deck_label
 from ._validate import bot_label, check_bots, check_decks, check_int, check_params, check_seed, check_threads
 from .stats import wilson_bounds
 
@@ -152,7 +153,7 @@ class Stats:
         (Wilson 95 %; the denominator is every game) — the table of ``SimResult.summary()``
         of the same games when ``bots`` (one spec or label per seat) is given."""
         cols: dict[str, Any] = {"seat": pl.Series(range(len(self.decks)), dtype=pl.Int8),
-                                "faction": list(self.decks)}  # fmt: skip
+                                "faction": [deck_faction(d) for d in self.decks]}  # fmt: skip
         if bots is not None:
             if len(bots) != len(self.decks):
                 raise ValueError(f"got {len(bots)} bots for {len(self.decks)} seats")
@@ -165,14 +166,17 @@ class Stats:
         """One row per faction played, seats pooled (in order of first seat): ``faction,
         games`` ((game, seat) pairs of it), ``wins, win_rate, ci_low, ci_high`` — the table of
         ``SimResult.summary(by="faction")`` of the same games."""
-        order = list(dict.fromkeys(self.decks))
-        index = [list(_core.FACTIONS).index(f) for f in order]
+        # pooled by deck from the per-seat wins (each seat plays one deck all batch): the same
+        # as the per-faction counts for faction decks, and defined for Mixed and custom decks
+        labels = [deck_label(d) for d in self.decks]
+        order = list(dict.fromkeys(labels))
+        seats = [[s for s, lab in enumerate(labels) if lab == o] for o in order]
         return _with_rates(
             pl.DataFrame(
                 {
                     "faction": order,
-                    "games": pl.Series([self.seats_faction[i] for i in index], dtype=pl.Int64),
-                    "wins": pl.Series([self.wins_faction[i] for i in index], dtype=pl.Int64),
+                    "games": pl.Series([self.games * len(ss) for ss in seats], dtype=pl.Int64),
+                    "wins": pl.Series([sum(self.wins_seat[s] for s in ss) for ss in seats], dtype=pl.Int64),
                 }
             )
         )

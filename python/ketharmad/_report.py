@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from . import _core
+from ._decks import deck_label
 from .stats import wilson_interval
 
 if TYPE_CHECKING:
@@ -87,7 +88,7 @@ def sim_report(result: SimResult) -> str:
     rate = n / result.elapsed if result.elapsed > 0 else float("inf")
     bots = sorted(set(result.players["bot"].unique().to_list()))
     lines = [
-        f"Ketharmad simulation: {n:,} games, {' vs '.join(result.decks)}, seed {result.seed}",
+        f"Ketharmad simulation: {n:,} games, {' vs '.join(deck_label(d) for d in result.decks)}, seed {result.seed}",
         f"bots: {', '.join(bots)}   threads: {_threads_label(result.threads)}   "
         f"card data: {result.card_data}   params: {_params_label(result.params)}",
         f"time: {result.elapsed:.2f} s ({rate:,.0f} games/s)",
@@ -119,7 +120,7 @@ def sim_result_repr(result: SimResult) -> str:
     """Compact multi-line repr of a SimResult: the run's arguments and the seat summary."""
     st = game_stats(result.games)
     head = (
-        f"SimResult({st['n']:,} games, {' vs '.join(result.decks)}, seed={result.seed}, "
+        f"SimResult({st['n']:,} games, {' vs '.join(deck_label(d) for d in result.decks)}, seed={result.seed}, "
         f"params: {_params_label(result.params)}, {result.elapsed:.2f} s, "
         f"{result.games_per_second:,.0f} games/s)"
     )

@@ -7,6 +7,7 @@ from typing import Any, Optional, Union
 import polars as pl
 
 from . import _core
+from ._decks import deck_label
 from .stats import wilson_bounds
 
 __all__ = ["SimResult", "GameLog"]
@@ -91,7 +92,8 @@ class SimResult:
 
         ``by="seat"`` (default): one row per seat with columns ``seat, faction, bot, games,
         wins, win_rate, ci_low, ci_high``. ``by="faction"``: one row per faction, pooling the
-        seats that play it (useful for mirror matches). The denominator is every game,
+        seats that play it (useful for mirror matches); a Mixed deck or a custom list is a row
+        of its own, named by its deck label (docs/decks.md). The denominator is every game,
         including games nobody won.
         """
         if by == "seat":
@@ -100,7 +102,11 @@ class SimResult:
             keys = ["faction"]
         else:
             raise ValueError(f"by must be 'seat' or 'faction', got {by!r}")
-        table = self.players.group_by(keys, maintain_order=True).agg(
+        players = self.players
+        if by == "faction" and "deck" in players.columns:
+            # pooled by deck: a Mixed deck or a custom list is a row of its own (docs/decks.md)
+            players = players.drop("faction").rename({"deck": "faction"})
+        table = players.group_by(keys, maintain_order=True).agg(
             games=pl.len().cast(pl.Int64),
             wins=pl.col("won").sum().cast(pl.Int64),
         )
@@ -184,9 +190,9 @@ class GameLog:
         if self.winner is None:
             head = "no winner"
         else:
-            head = f"winner: seat {self.winner} ({self.decks[self.winner]})"
+            head = f"winner: seat {self.winner} ({deck_label(self.decks[self.winner])})"
         seats = "; ".join(
-            f"seat {i} {f} support {s} scandal {c}"
+            f"seat {i} {deck_label(f)} support {s} scandal {c}"
             for i, (f, s, c) in enumerate(zip(self.decks, self.support, self.scandal))
         )
         length = f"{self.turns} turns, {self.rounds} rounds ({self.end_reason})"

@@ -52,23 +52,30 @@ def check_flag(name: str, value: object) -> bool:
 
 
 def check_decks(decks: object) -> list[str]:
-    """Return ``decks`` as a list of 2–4 known faction names."""
+    """Return ``decks`` as a list of 2-4 deck strings (:mod:`ketharmad._decks`): a faction
+    name, a Mixed deck ``"a+b"``, a custom deck ``{"name": ..., "cards": {...}}`` or a deck
+    file path per seat. The core checks each against the card set."""
+    from ._decks import deck_string
+
     if isinstance(decks, (str, bytes)) or not isinstance(decks, (list, tuple)):
         raise ValueError(
-            f"decks must be a list of {MIN_SEATS}-{MAX_SEATS} faction names, "
-            f"e.g. ['ner', 'tisza'], got {decks!r}"
+            f"decks must be a list of {MIN_SEATS}-{MAX_SEATS} decks (faction names, Mixed "
+            f"decks 'a+b', custom decks), e.g. ['ner', 'tisza'], got {decks!r}"
         )
     if not MIN_SEATS <= len(decks) <= MAX_SEATS:
         raise ValueError(
-            f"decks must name {MIN_SEATS}-{MAX_SEATS} factions (one per seat), got {len(decks)}"
+            f"decks must name {MIN_SEATS}-{MAX_SEATS} decks (one per seat), got {len(decks)}"
         )
     factions = list(_core.FACTIONS)
+    out = []
     for deck in decks:
-        if not isinstance(deck, str) or deck not in factions:
+        if isinstance(deck, str) and not any(ch in deck for ch in "+[") and not deck.endswith(".toml") and deck not in factions:
             raise ValueError(
-                f"unknown faction {deck!r} in decks; valid factions: {', '.join(factions)}"
+                f"unknown faction {deck!r} in decks; valid factions: {', '.join(factions)} "
+                "(or a Mixed deck 'a+b', a custom deck, a deck file: docs/decks.md)"
             )
-    return list(decks)
+        out.append(deck_string(deck))
+    return out
 
 
 def _check_bot_spec(spec: object, where: str, agents: bool = False) -> BotSpec:

@@ -267,8 +267,9 @@ def _parser() -> argparse.ArgumentParser:
             "--decks",
             nargs="+",
             default=["ner", "tisza"],
-            metavar="FACTION",
-            help="one faction per seat, 2-4 (default: ner tisza)",
+            metavar="DECK",
+            help="one deck per seat, 2-4: a faction, a Mixed deck such as ner+tisza, or a deck "
+            "file path ending in .toml (docs/decks.md) (default: ner tisza)",
         )
         p.add_argument(
             "--bots",
@@ -324,7 +325,7 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("bots", help="list bots and knobs, or run a tournament between bot specs")
     p.add_argument("specs", nargs="*", metavar="BOT", help="bot specs (names or JSON); none = list bots")
-    p.add_argument("--decks", nargs=2, metavar="FACTION", help="one deck pairing (default: all 12)")
+    p.add_argument("--decks", nargs=2, metavar="DECK", help="one deck pairing: factions, Mixed decks a+b or deck files (default: all 12)")
     p.add_argument("--games", type=int, default=480,
                    help="games per pair of bots: a multiple of 24, or of 2 with --decks (default: 480)")  # fmt: skip
     p.add_argument("--seed", type=int, default=0, help="seed (default: 0)")

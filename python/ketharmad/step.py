@@ -22,6 +22,7 @@ import numpy as np
 
 from . import _core
 from ._data import CardDataSource, load_card_data
+from ._validate import check_decks
 
 
 class Action(NamedTuple):
@@ -38,7 +39,9 @@ class Game(_core.Game):
     """One Kétharmad game stopped at a decision (see the module documentation).
 
     Args:
-        decks: one faction per seat (2-4 seats), from ``ketharmad.FACTIONS``.
+        decks: one deck per seat (2-4 seats): a faction from ``ketharmad.FACTIONS``, a Mixed
+            deck ``"a+b"``, a custom deck ``{"name": ..., "cards": {...}}`` or a deck file
+            (docs/decks.md). ``Game.decks`` gives each seat's deck label.
         seed, game: the batch seed and the game's index in that batch: the game is game
             ``game`` of ``simulate(decks, ..., seed=seed)``.
         params: parameter overrides ``{name: value}`` (see :func:`ketharmad.parameters`).
@@ -73,7 +76,7 @@ class Game(_core.Game):
         return super().__new__(
             cls,
             load_card_data(card_data),
-            list(decks),
+            check_decks(decks),
             int(seed),
             int(game),
             dict(params) if params else None,

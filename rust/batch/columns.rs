@@ -369,7 +369,9 @@ result_columns! {
         game: i64 => Plain = index as i64;
         /// Seat number, 0-based.
         seat: i8 => Plain = s as i8;
-        /// The seat's deck: a code into `FACTIONS` (the faction name in the frame).
+        /// The seat's faction: a code into `FACTIONS` (the faction name in the frame); for a
+        /// Mixed deck its first faction, for a custom list the faction most of its cards come
+        /// from (the frame's `deck` column names the deck, docs/decks.md).
         faction: u8 => Faction = p.faction;
         /// Whether this seat won.
         won: bool => Plain = out.winner == Some(s as u8);

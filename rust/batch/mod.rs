@@ -8,7 +8,7 @@
 //! held; thread pools are built once per size and reused.
 
 use crate::bots::{BotSpec, Policy};
-use crate::cards::{CardDb, FACTIONS};
+use crate::cards::CardDb;
 use crate::engine::{Game, GameConfig};
 use crate::rng::game_seed;
 use rayon::prelude::*;
@@ -106,9 +106,13 @@ pub fn thread_pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, String> {
 }
 
 /// What to play.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct BatchSpec {
+    /// Each seat's faction (for a Mixed deck or a list: `Deck::faction`).
     pub factions: Vec<u8>,
+    /// Each seat's deck when not every seat plays its faction's own deck (`cards::decks`);
+    /// empty: seat i plays the deck of `factions[i]`.
+    pub decks: Vec<crate::cards::Deck>,
     pub bots: Vec<BotSpec>,
     pub games: u64,
     pub seed: u64,
@@ -130,25 +134,18 @@ impl BatchSpec {
         if self.games == 0 {
             return Err("games must be a positive number".into());
         }
-        if !db.rules.allow_mirror {
-            for i in 0..n {
-                for j in 0..i {
-                    if self.factions[i] == self.factions[j] {
-                        return Err(format!(
-                            "faction '{}' is used twice; set rules.allow_mirror = true for mirror matches",
-                            FACTIONS[self.factions[i] as usize]
-                        ));
-                    }
-                }
-            }
+        if !self.decks.is_empty() && self.decks.len() != n {
+            return Err(format!("got {} decks for {n} seats", self.decks.len()));
         }
+        crate::cards::decks::check_disjoint(db, &self.factions, &self.decks)?;
         if self.threads == Some(0) {
             return Err("threads must be at least 1".into());
         }
         if let Some(t) = self.threads.filter(|&t| t > MAX_THREADS) {
             return Err(format!("threads must be at most {MAX_THREADS}, got {t} (this machine has {} cores)", available_threads()));
         }
-        let cards = self.factions.iter().map(|&f| db.decks[f as usize].len()).sum::<usize>()
+        let deck_len = |i: usize| self.decks.get(i).map_or(db.decks[self.factions[i] as usize].len(), |d| d.len(db));
+        let cards = (0..n).map(deck_len).sum::<usize>()
             + db.newsfeed.len()
             + db.events.len()
             + db.tokens.iter().map(|&(_, k)| k as usize).sum::<usize>();
@@ -197,7 +194,7 @@ pub fn play_one_stoppable<'db>(
     stop: Option<&Stop>,
 ) -> (GameResult, Option<Vec<String>>) {
     let seed = game_seed(spec.seed, index);
-    let cfg = GameConfig { factions: spec.factions.clone(), seed, start_player: spec.start_player };
+    let cfg = GameConfig { factions: spec.factions.clone(), seed, start_player: spec.start_player, decks: spec.decks.clone() };
     let mut policies = crate::bots::seat_policies(seed, spec.factions.len(), &spec.bots);
     if let Some(stop) = stop {
         for p in policies.iter_mut() {

@@ -1,11 +1,13 @@
 //! Cards as data: the card-data model, the TOML loader, the parameter registry and the
 //! closed effect vocabulary. Nothing here knows about a game in progress.
 
+pub mod decks;
 pub mod effects;
 pub mod loader;
 pub mod model;
 pub mod params;
 
+pub use decks::Deck;
 pub use effects::*;
 pub use loader::{load_raw, RawDb};
 pub use model::*;

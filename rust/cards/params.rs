@@ -74,6 +74,14 @@ pub struct Rules {
     pub newsfeed_row_size: i32,
     pub token_card_limit: i32,
     pub allow_mirror: bool,
+    /// Cards in a custom deck list of one faction (R2.1; docs/decks.md).
+    pub deck_size: i32,
+    /// A Mixed deck's non-Base cards from each faction (R16.4, E90).
+    pub mixed_deck_non_base: i32,
+    /// A Mixed deck's Bases from each faction (R16.4, E90).
+    pub mixed_deck_bases: i32,
+    /// A custom list may hold more copies of a card than its faction deck (E90 lifted).
+    pub allow_extra_copies: bool,
     pub max_rounds: i32,
     pub max_actions_per_turn: i32,
     pub supermajority_institutions: i32,
@@ -107,6 +115,9 @@ const RULE_INTS: &[(&str, i64, i64, i64, &str)] = &[
     ("rules.voter_takeover_gain", 5, 0, 50, "Support for knocking out an opponent in your turn (R15.4)"),
     ("rules.newsfeed_row_size", 3, 0, 12, "face-up Newsfeed cards (R11.1)"),
     ("rules.token_card_limit", 4, 0, 8, "token cards of each kind in the box (R2.7.1, E3)"),
+    ("rules.deck_size", 31, 1, 200, "cards in a custom deck list of one faction (R2.1; docs/decks.md)"),
+    ("rules.mixed_deck_non_base", 9, 0, 18, "non-Base cards a Mixed deck takes from each faction (R16.4, E90)"),
+    ("rules.mixed_deck_bases", 6, 0, 13, "Bases a Mixed deck takes from each faction (R16.4, E90)"),
     ("rules.max_rounds", 500, 1, 100_000, "safety cap: rounds before a game is unfinished (R7.8, E35)"),
     ("rules.max_actions_per_turn", 1000, 10, 100_000, "safety cap: actions in one turn (R7.8, E35)"),
     ("keyword.supermajority.institutions", 2, 0, 20, "Institutions Supermajority needs"),
@@ -121,6 +132,7 @@ const RULE_INTS: &[(&str, i64, i64, i64, &str)] = &[
 const RULE_BOOLS: &[(&str, bool, &str)] = &[
     ("rules.start_player_skips_first_draw", true, "the start player skips the first draw (R3.7)"),
     ("rules.allow_mirror", false, "allow two players with the same faction (R3.1.1, E5)"),
+    ("rules.allow_extra_copies", false, "a custom deck list may hold more copies of a card than its faction deck (E90 lifted; docs/decks.md)"),
 ];
 const RULE_COSTS: &[(&str, &str, &str)] = &[
     ("rules.expose_cost", "{1}{M}", "cost of the basic Exposé (R10.3.1, E51)"),
@@ -396,6 +408,10 @@ fn rules_from(v: &Values) -> Rules {
         newsfeed_row_size: g("rules.newsfeed_row_size"),
         token_card_limit: g("rules.token_card_limit"),
         allow_mirror: g("rules.allow_mirror") != 0,
+        deck_size: g("rules.deck_size"),
+        mixed_deck_non_base: g("rules.mixed_deck_non_base"),
+        mixed_deck_bases: g("rules.mixed_deck_bases"),
+        allow_extra_copies: g("rules.allow_extra_copies") != 0,
         max_rounds: g("rules.max_rounds"),
         max_actions_per_turn: g("rules.max_actions_per_turn"),
         supermajority_institutions: g("keyword.supermajority.institutions"),

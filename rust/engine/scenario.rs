@@ -34,7 +34,7 @@ pub fn db(overrides: &[(&str, i64)]) -> CardDb {
 pub fn game<'db>(db: &'db CardDb, factions: &[&str]) -> Game<'db> {
     // unwrap: test scaffolding; a test naming an unknown faction should fail loudly
     let f: Vec<u8> = factions.iter().map(|x| FACTIONS.iter().position(|y| y == x).expect("faction") as u8).collect();
-    let cfg = GameConfig { factions: f, seed: 1, start_player: Some(0) };
+    let cfg = GameConfig { factions: f, seed: 1, start_player: Some(0), ..Default::default() };
     let pol: Vec<Scripted> = (0..factions.len()).map(|_| Scripted::default()).collect();
     let mut g = Game::new(db, &cfg, pol);
     for p in 0..g.state.n {

@@ -452,12 +452,16 @@ impl Clone for Campaign {
 }
 
 /// Inputs of one game besides the card set.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct GameConfig {
+    /// Each seat's faction (for a Mixed deck or a list: `Deck::faction`).
     pub factions: Vec<u8>,
     pub seed: u64,
     /// Fixed start player (seat) or None for a random one (R3.6.1).
     pub start_player: Option<u8>,
+    /// Each seat's deck when not every seat plays its faction's own deck (Mixed decks,
+    /// custom lists: `cards::decks`); empty: seat i plays the deck of `factions[i]`.
+    pub decks: Vec<crate::cards::Deck>,
 }
 
 /// The rules state of one game: everything that decides what happens next, and nothing
@@ -586,6 +590,7 @@ pub struct Proto {
     insts: Vec<Inst>,
     db: usize,
     factions: Vec<u8>,
+    decks: Vec<crate::cards::Deck>,
 }
 
 impl Clone for Proto {
@@ -734,7 +739,7 @@ impl<'db> Game<'db> {
         // game that had the same ones copies them instead of building each from its card
         let mut proto = b.proto;
         let db_key = db as *const CardDb as usize;
-        let copy = proto.db == db_key && proto.factions == cfg.factions && !proto.insts.is_empty();
+        let copy = proto.db == db_key && proto.factions == cfg.factions && proto.decks == cfg.decks && cfg.decks.iter().all(|d| d.is_fixed()) && !proto.insts.is_empty();
         if copy {
             g.state.inst.extend_from_slice(&proto.insts);
         }
@@ -757,6 +762,16 @@ impl<'db> Game<'db> {
             p.hand.reserve(16);
             p.oblivion.reserve(40);
             p.play.reserve(24);
+            if let Some(deck) = cfg.decks.get(seat) {
+                // a Mixed deck or a list (cards::decks; a Mixed deck's choice is per game)
+                let mut defs = Vec::new();
+                deck.deal(db, cfg.seed, seat, &mut defs);
+                for d in defs {
+                    let c = make(&mut g, d, seat as i8, Zone::Deck);
+                    g.state.players[seat].deck.push(c);
+                }
+                continue;
+            }
             for &d in &db.decks[f as usize] {
                 let c = make(&mut g, d, seat as i8, Zone::Deck);
                 g.state.players[seat].deck.push(c);
@@ -783,6 +798,7 @@ impl<'db> Game<'db> {
             proto.db = db_key;
             proto.factions.clear();
             proto.factions.extend_from_slice(&cfg.factions);
+            proto.decks.clone_from(&cfg.decks);
         }
         g.proto = proto;
         g.cache.fragile = g.state.inst.iter().any(|i| i.is(Inst::F_FIGURE) && i.base_credibility <= 0);

@@ -131,20 +131,13 @@ fn parse_bots(bots: &Bound<'_, PyList>) -> PyResult<Vec<BotSpec>> {
     Ok(out)
 }
 
-fn parse_decks(decks: &[String]) -> PyResult<Vec<u8>> {
+/// Each seat's deck string (a faction, "a+b" Mixed, or "name[id*n,...]": `cards::decks`),
+/// checked against the card set: (factions, decks; empty when all are faction decks).
+fn parse_decks(db: &CardDb, decks: &[String]) -> PyResult<(Vec<u8>, Vec<crate::cards::Deck>)> {
     if !(2..=4).contains(&decks.len()) {
         return Err(verr(format!("a game needs 2 to 4 decks, got {}", decks.len())));
     }
-    decks
-        .iter()
-        .map(|d| {
-            FACTIONS
-                .iter()
-                .position(|f| f == d)
-                .map(|i| i as u8)
-                .ok_or_else(|| verr(format!("unknown faction '{d}' (known: {})", FACTIONS.join(", "))))
-        })
-        .collect()
+    crate::cards::decks::parse_decks(db, decks).map_err(verr)
 }
 
 /// The process-wide cache of parsed and compiled card data, so that a run of many small
@@ -356,10 +349,10 @@ fn parameter_table_impl<'py>(py: Python<'py>, card_data: &str) -> PyResult<Bound
 }
 
 #[allow(clippy::too_many_arguments)]
-fn spec_from(decks: Vec<String>, bots: &Bound<'_, PyList>, games: u64, seed: u64, threads: Option<usize>, start_player: Option<u8>) -> PyResult<BatchSpec> {
-    let factions = parse_decks(&decks)?;
+fn spec_from(db: &CardDb, decks: Vec<String>, bots: &Bound<'_, PyList>, games: u64, seed: u64, threads: Option<usize>, start_player: Option<u8>) -> PyResult<BatchSpec> {
+    let (factions, decks) = parse_decks(db, &decks)?;
     let bots = parse_bots(bots)?;
-    Ok(BatchSpec { factions, bots, games, seed, threads, start_player })
+    Ok(BatchSpec { factions, decks, bots, games, seed, threads, start_player })
 }
 
 #[pyfunction]
@@ -367,7 +360,26 @@ fn spec_from(decks: Vec<String>, bots: &Bound<'_, PyList>, games: u64, seed: u64
 fn validate(card_data: &str, decks: Vec<String>, bots: &Bound<'_, PyList>, params: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
     guarded("validate", || {
         let db = make_db(card_data, params)?;
-        spec_from(decks, bots, 1, 0, None, None)?.validate(&db).map_err(verr)
+        spec_from(&db, decks, bots, 1, 0, None, None)?.validate(&db).map_err(verr)
+    })
+}
+
+/// The cards each seat's deck holds in game `game` of the batch `seed` (card definition
+/// indices, one per copy, in card-file order): a Mixed deck's choice of that game (E90).
+#[pyfunction]
+#[pyo3(signature = (card_data, decks, seed, game, params=None))]
+fn deck_lists(card_data: &str, decks: Vec<String>, seed: u64, game: u64, params: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<Vec<u16>>> {
+    guarded("deck_lists", || {
+        let db = make_db(card_data, params)?;
+        let (factions, list) = parse_decks(&db, &decks)?;
+        let gseed = crate::rng::game_seed(seed, game);
+        Ok((0..factions.len())
+            .map(|s| {
+                let mut out = Vec::new();
+                list.get(s).cloned().unwrap_or(crate::cards::Deck::Faction(factions[s])).deal(&db, gseed, s, &mut out);
+                out
+            })
+            .collect())
     })
 }
 
@@ -493,7 +505,7 @@ fn simulate_stats<'py>(
     guarded("simulate_stats", || {
         check_counts(games, threads)?;
         let db = make_db(card_data, params)?;
-        let spec = spec_from(decks, bots, games as u64, seed, threads.map(|t| t as usize), start_player)?;
+        let spec = spec_from(&db, decks, bots, games as u64, seed, threads.map(|t| t as usize), start_player)?;
         spec.validate(&db).map_err(verr)?;
         let res = run_interruptible(py, "simulate_stats", |stop| reduce_batch_stoppable(&db, &spec, first_game, stop))?;
         py.check_signals()?;
@@ -527,7 +539,7 @@ fn simulate<'py>(
     guarded("simulate", || {
         check_counts(games, threads)?;
         let db = make_db(card_data, params)?;
-        let spec = spec_from(decks, bots, games as u64, seed, threads.map(|t| t as usize), start_player)?;
+        let spec = spec_from(&db, decks, bots, games as u64, seed, threads.map(|t| t as usize), start_player)?;
         spec.validate(&db).map_err(verr)?;
         let res = run_interruptible(py, "simulate", |stop| run_batch_stoppable(&db, &spec, record_plays, first_game, stop))?;
         // a Ctrl-C that came during the last slice: raise it before touching numpy
@@ -561,7 +573,7 @@ fn simulate_cells<'py>(
         for item in cells.iter() {
             let (decks, bots, first_game, games, start_player): (Vec<String>, Bound<'py, PyList>, u64, i64, Option<u8>) = item.extract()?;
             check_counts(games, threads)?;
-            specs.push(spec_from(decks, &bots, games as u64, seed, threads.map(|t| t as usize), start_player)?);
+            specs.push(spec_from(&db, decks, &bots, games as u64, seed, threads.map(|t| t as usize), start_player)?);
             firsts.push(first_game);
         }
         let res = run_interruptible(py, "simulate_cells", |stop| run_cells_stoppable(&db, &specs, &firsts, stop))?;
@@ -591,7 +603,7 @@ fn play<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     guarded("play", || {
         let db = make_db(card_data, params)?;
-        let spec = spec_from(decks, bots, 1, seed, Some(1), start_player)?;
+        let spec = spec_from(&db, decks, bots, 1, seed, Some(1), start_player)?;
         spec.validate(&db).map_err(verr)?;
         let res = run_interruptible(py, "play", |stop| {
             catch_unwind(AssertUnwindSafe(|| play_one_stoppable(&mut None, &db, &spec, game, true, false, false, Some(stop))))
@@ -693,6 +705,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(card_table, m)?)?;
     m.add_function(wrap_pyfunction!(parameter_table, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(deck_lists, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(columns, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_stats, m)?)?;

@@ -32,6 +32,8 @@ pub struct PyGame {
     game: u64,
     gseed: u64,
     n: usize,
+    /// Each seat's deck label (a faction, "a+b", a custom list's name).
+    labels: Arc<Vec<String>>,
 }
 
 /// The action space of a card set, built once per compiled card set (the card cache keeps
@@ -86,7 +88,7 @@ impl PyGame {
     }
 
     fn copy_with(&self, st: Stepper<'static>) -> PyGame {
-        PyGame { st, db: self.db.clone(), space: self.space.clone(), bots: self.bots.clone(), seed: self.seed, game: self.game, gseed: self.gseed, n: self.n }
+        PyGame { st, db: self.db.clone(), space: self.space.clone(), bots: self.bots.clone(), seed: self.seed, game: self.game, gseed: self.gseed, n: self.n, labels: self.labels.clone() }
     }
 
     fn illegal(&self, what: String) -> PyErr {
@@ -196,7 +198,11 @@ impl PyGame {
         }
         guarded("Game", || {
             let db = make_db(card_data, params)?;
-            let factions = parse_decks(&decks)?;
+            let (factions, deck_list) = parse_decks(&db, &decks)?;
+            let labels: Vec<String> = match deck_list.is_empty() {
+                true => factions.iter().map(|&f| FACTIONS[f as usize].to_string()).collect(),
+                false => deck_list.iter().map(|d| d.label()).collect(),
+            };
             let n = factions.len();
             if let Some(s) = start_player {
                 if s as usize >= n {
@@ -206,6 +212,7 @@ impl PyGame {
             // the same check a batch makes (cards per game)
             let spec = crate::batch::BatchSpec {
                 factions: factions.clone(),
+                decks: deck_list.clone(),
                 bots: vec![crate::bots::BotSpec::random(); n],
                 games: 1,
                 seed,
@@ -214,10 +221,10 @@ impl PyGame {
             };
             spec.validate(&db).map_err(verr)?;
             let gseed = game_seed(seed, game);
-            let cfg = GameConfig { factions, seed: gseed, start_player };
+            let cfg = GameConfig { factions, seed: gseed, start_player, decks: deck_list };
             let space = action_space(&db);
             let st = stepper(&db, &cfg, log, record_plays);
-            Ok(PyGame { st, db, space, bots: Vec::new(), seed, game, gseed, n })
+            Ok(PyGame { st, db, space, bots: Vec::new(), seed, game, gseed, n, labels: Arc::new(labels) })
         })
     }
 
@@ -242,8 +249,8 @@ impl PyGame {
         self.game
     }
     #[getter]
-    fn decks(&self) -> Vec<&'static str> {
-        self.st.game().state().players.iter().map(|p| FACTIONS[p.faction as usize]).collect()
+    fn decks(&self) -> Vec<String> {
+        self.labels.to_vec()
     }
     #[getter]
     fn current_player(&self) -> Option<usize> {

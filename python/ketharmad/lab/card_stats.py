@@ -383,8 +383,10 @@ def card_table(counts: CardCounts, text: str, params: Mapping[str, Any]) -> pl.D
         on="card_index",
         how="inner",
     )  # fmt: skip
-    own = pl.col("card_faction") == pl.col("faction")
     news = pl.col("card_faction") == NEWSFEED
+    # a seat's own cards: its faction's, and (Mixed decks, custom lists: docs/decks.md) any
+    # other faction card that was in its hand (with faction decks that never happens)
+    own = (pl.col("card_faction") == pl.col("faction")) | (~news & (pl.col("in_hand_games") > 0))
     t = t.filter((own | news) & (pl.col("copies") > 0))
     hand_cols = ["opening_games", "opening_wins", "drawn_games", "drawn_wins", "in_hand_games",
                  "in_hand_wins"]  # fmt: skip

@@ -33,7 +33,8 @@ import numpy as np
 import polars as pl
 
 from .. import _core
-from .._frames import card_records_frame, games_frame, players_frame, plays_frame
+from .._decks import deck_label
+from .._frames import card_records_frame, games_frame, players_frame, plays_frame, seat_factions
 from .._progress import Progress
 from .._reduce import CardCounts, Stats
 from .._agents import has_agents, play_games, validation_bots
@@ -226,7 +227,7 @@ def _run_agent_shard(shard: Shard) -> Union[Frames, Outcomes, Stats, CardCounts]
                      start_player=c.start_player, record_plays=c.record_plays)  # fmt: skip
     if c.output == "stats":
         games = games_frame(raw["games"])
-        players = players_frame(raw["players"], [bot_label(b) for b in c.bots])
+        players = players_frame(raw["players"], [bot_label(b) for b in c.bots], [deck_label(d) for d in c.decks])
         return Stats.from_frames(games, players, c.decks)
     return _converted(c, raw, shard.games)
 
@@ -239,18 +240,18 @@ def _converted(c: Cell, raw: dict[str, Any], n_games: int) -> Union[Frames, Outc
     if c.output == "card_counts":
         # counted here, from this shard's frames only: memory is bounded by the shard
         records = card_records_frame(raw["players"])
-        plays = plays_frame(raw["plays"], list(c.decks), card_ids(c.card_text)) if c.record_plays else None
+        plays = plays_frame(raw["plays"], seat_factions(raw["players"], c.decks), card_ids(c.card_text)) if c.record_plays else None
         raw.clear()
         return CardCounts.from_frames(records, plays, c.decks, card_ids(c.card_text), games=n_games)
     games = games_frame(raw["games"])
     if c.output == "games":
         return Frames(games, None, None, None)
-    players = players_frame(raw["players"], [bot_label(b) for b in c.bots])
+    players = players_frame(raw["players"], [bot_label(b) for b in c.bots], [deck_label(d) for d in c.decks])
     return Frames(
         games=games,
         players=players,
         card_records=card_records_frame(raw["players"], players["faction"]),
-        plays=plays_frame(raw["plays"], list(c.decks), card_ids(c.card_text)) if c.record_plays else None,
+        plays=plays_frame(raw["plays"], seat_factions(raw["players"], c.decks), card_ids(c.card_text)) if c.record_plays else None,
     )
 
 

@@ -121,7 +121,7 @@ def deck_pairings(decks: object) -> list[list[str]]:
         if decks != "all":
             raise ValueError(f"decks must be 'all', a deck list or a list of deck lists, got {decks!r}")
         return [[a, b] for a, b in itertools.permutations(_core.FACTIONS, 2)]
-    if isinstance(decks, (list, tuple)) and decks and all(isinstance(d, str) for d in decks):
+    if isinstance(decks, (list, tuple)) and decks and all(not isinstance(d, (list, tuple)) for d in decks):
         return [check_decks(list(decks))]
     if isinstance(decks, (list, tuple)) and decks:
         out = [check_decks(list(d) if isinstance(d, (list, tuple)) else d) for d in decks]
@@ -355,6 +355,15 @@ def _current_values(text: str, base: dict[str, ParamValue]) -> dict[str, Any]:
 
 def _is_current(point: Mapping[str, ParamValue], current: Mapping[str, Any]) -> bool:
     return all(n in current and current[n] == v and type(current[n]) is type(v) for n, v in point.items())
+
+
+def _deck_touches(deck: str, factions: Any) -> bool:
+    """Whether a deck string may hold cards of one of ``factions`` (a Mixed deck: either of
+    its two; a custom list: any, docs/decks.md)."""
+    from .._decks import deck_factions
+
+    mine = deck_factions(deck)
+    return mine is None or bool(mine & set(factions))
 
 
 def _owners(text: str) -> dict[str, Optional[str]]:
@@ -647,7 +656,7 @@ def _sweep_table(
 ) -> pl.DataFrame:
     """``.table`` from the statistics (the same for rows and reductions)."""
     swept_owners = {owners.get(n) for n in names}
-    can_affect = [None in swept_owners or bool(swept_owners & set(d)) for d in pairings]
+    can_affect = [None in swept_owners or any(_deck_touches(x, swept_owners) for x in d) for d in pairings]
     matchup_info = pl.DataFrame(
         {
             "matchup": [matchup_label(d) for d in pairings],
@@ -725,11 +734,11 @@ def _point_summary(
         n_affected = games = won = base_won = discordant = 0
         for j, d in enumerate(pairings):
             if faction is not None:
-                hit = faction in d
+                hit = any(_deck_touches(x, {faction}) for x in d)
             else:
-                hit = None in who or bool(who & set(d))
+                hit = None in who or any(_deck_touches(x, who) for x in d)
             if hit:
-                seat = d.index(faction) if faction else 0
+                seat = next(s for s, x in enumerate(d) if _deck_touches(x, {faction})) if faction else 0
                 n_affected += 1
                 games += stats.games(i, j)
                 won += stats.wins(i, j, seat)

@@ -109,7 +109,7 @@ def _deck_pairs(decks: Optional[Sequence[Any]]) -> list[list[str]]:
     factions = list(_core.FACTIONS)
     if decks is None:
         return [[a, b] for a, b in itertools.permutations(factions, 2)]
-    if len(decks) > 0 and all(isinstance(d, str) for d in decks):
+    if len(decks) > 0 and all(not isinstance(d, (list, tuple)) for d in decks):
         return [check_decks(list(decks))]
     out = [check_decks(list(d)) for d in decks]
     if not out:
