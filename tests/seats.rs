@@ -81,3 +81,58 @@ fn seat_refactor_changes_no_game() {
     }
     assert!(bad.is_empty(), "outcome hashes differ from main:\n{}", bad.join("\n"));
 }
+
+/// A seating other than the free-for-all reaches the rules through the seat model alone: a
+/// Coalition-like seating (teams {0, 2} and {1, 3}, each team's Support and Scandal in one
+/// pool) changes opponents, "opponent" targets, Exposé options, Outrage and elimination without
+/// any other change. (The Coalition format itself, with its setup, partner blocking and team
+/// victory, comes later; this only shows the plumbing is real.)
+#[test]
+fn a_team_seating_changes_opponents_and_pools() {
+    use ketharmad::cards::TargetKind;
+    use ketharmad::engine::{scenario, Opt, Seating, Seats};
+    let db = scenario::db(&[]);
+    let mut g = scenario::game(&db, &["ner", "osszefogas", "tisza", "radikalisok"]);
+    // the free-for-all first: everyone else is an opponent, nobody an ally
+    assert_eq!(g.opponents(0).collect::<Vec<_>>(), vec![1, 2, 3]);
+    assert_eq!(g.allies(0).count(), 0);
+    assert!((1..4).all(|q| g.is_enemy(0, q)));
+    let e = [Seats(0b1010), Seats(0b0101), Seats(0b1010), Seats(0b0101)];
+    let a = [Seats(0b0100), Seats(0b1000), Seats(0b0001), Seats(0b0010)];
+    g.state_mut().seating = Seating::new(4, &e, &a, &[0, 1, 0, 1]).unwrap();
+    for p in 0..4 {
+        g.state_mut().set_support(p, 20);
+    }
+    assert_eq!(g.opponents(0).collect::<Vec<_>>(), vec![1, 3]);
+    assert_eq!(g.opponents(3).collect::<Vec<_>>(), vec![0, 2]);
+    assert_eq!(g.allies(0).collect::<Vec<_>>(), vec![2]);
+    assert!(!g.is_enemy(0, 2) && g.is_enemy(2, 1));
+    // "target opponent" offers only the other team
+    let src = g.put_in_hand(0, "ner_orban_viktor");
+    g.target_options(0, TargetKind::Opponent, src);
+    assert_eq!(g.opts(), &[Opt::Player(1), Opt::Player(3)]);
+    // Outrage counts a gain by an opponent only: seat 2 (seat 0's ally) gaining Scandal
+    // marks seats 1 and 3, not seat 0; seat 1 (an opponent) gaining marks seat 0
+    let turn = g.state().turn;
+    g.gain_scandal(2, 1);
+    let marked = |g: &ketharmad::engine::Game| (0..4).map(|p| g.state().players[p].outrage_turn == turn).collect::<Vec<_>>();
+    assert_eq!(marked(&g), vec![false, true, false, true]);
+    g.gain_scandal(1, 1);
+    assert_eq!(marked(&g), vec![true, true, true, true]);
+    // one pool per team: seat 2's loss is seat 0's, seat 3's Scandal is seat 1's
+    g.lose_support(2, 3, 1);
+    assert_eq!((0..4).map(|p| g.support_of(p)).collect::<Vec<_>>(), vec![17, 20, 17, 20]);
+    g.gain_scandal(3, 2);
+    assert_eq!((0..4).map(|p| g.scandal_pool_of(p)).collect::<Vec<_>>(), vec![1, 3, 1, 3]);
+    // Exposé options: only the other team
+    g.add_bases(0, 1, 3);
+    g.main_options(0);
+    let exposes: Vec<Opt> = g.opts().iter().copied().filter(|o| matches!(o, Opt::Expose(_))).collect();
+    assert_eq!(exposes, vec![Opt::Expose(1), Opt::Expose(3)]);
+    // the shared pool at 0 eliminates both members in one state check
+    g.lose_support(1, 20, 0);
+    g.state_check();
+    let alive: Vec<bool> = g.state().players.iter().map(|p| p.alive).collect();
+    assert_eq!(alive, vec![true, false, true, false]);
+    assert!(g.state().outcome.is_none(), "two seats remain (the team victory rule, E87, comes with the format)");
+}

@@ -2,7 +2,7 @@
 //! simultaneous elimination (R14.5.1, E74) and the end of the game.
 
 use super::trace::glog;
-use super::seats::MAX_SEATS;
+use super::seats::{Seats, MAX_SEATS};
 use super::state::{Cid, EndReason, Game, Inst, Outcome, Zone};
 use crate::cards::{Faction, Static, Trigger};
 
@@ -72,41 +72,36 @@ impl Game<'_> {
             // (2) refill the Newsfeed row
             self.refill_row();
             // (3) eliminations
-            let mut out = [false; MAX_SEATS];
-            let mut any = false;
+            let mut out = Seats::EMPTY;
             for p in 0..self.state.n {
                 if self.state.players[p].alive && self.state.support_of(p) <= 0 {
                     if self.rescue(p) {
                         // the rescuer left play: check again (stats may have dropped)
                         changed = true;
                     } else {
-                        out[p] = true;
-                        any = true;
+                        out = out.with(p);
                     }
                 }
             }
-            if any {
+            if !out.is_empty() {
                 changed = true;
                 let before = self.alive_count();
-                let eliminated = out.iter().filter(|&&x| x).count();
+                let eliminated = out.len();
                 // (4) Voter takeover credit, decided before the players leave
                 let mut gains = [0i32; MAX_SEATS];
-                for p in 0..self.state.n {
-                    if out[p] {
-                        let credited = if self.db.rules.voter_takeover_credit_active {
-                            self.state.active as i8
-                        } else {
-                            self.state.last_reducer[p]
-                        };
-                        if credited >= 0 && credited as usize == self.state.active && self.state.is_enemy(credited as usize, p) {
-                            gains[credited as usize] += self.db.rules.voter_takeover_gain;
-                        }
+                for p in out.iter() {
+                    let credited = if self.db.rules.voter_takeover_credit_active {
+                        self.state.active as i8
+                    } else {
+                        self.state.last_reducer[p]
+                    };
+                    // "knocks out an opponent" (R15.4): an enemy of the eliminated seat
+                    if credited >= 0 && credited as usize == self.state.active && self.state.is_enemy(credited as usize, p) {
+                        gains[credited as usize] += self.db.rules.voter_takeover_gain;
                     }
                 }
-                for p in 0..self.state.n {
-                    if out[p] {
-                        self.eliminate(p);
-                    }
+                for p in out.iter() {
+                    self.eliminate(p);
                 }
                 // (5) end of the game
                 if eliminated == before {

@@ -95,7 +95,7 @@ impl Game<'_> {
         }
         self.scratch.cards = able;
         // Step 2: blocks, attacked players in turn order after the active player (E46, E75)
-        for d in self.state.seating.enemies[p].after(p, self.state.n) {
+        for d in self.state.seating.enemy_order(p) {
             if self.state.players[d].alive && self.state.campaign.attackers.iter().any(|a| a.1 as usize == d) {
                 self.declare_blocks(d);
             }

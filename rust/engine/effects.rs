@@ -214,7 +214,8 @@ impl Game<'_> {
                 }
             }
             Effect::EachOpponentLosesSupport { n } => {
-                for q in self.opponent_seats(p).after(p, self.state.n) {
+                // every enemy in turn order (Support changes eliminate no one before the state check)
+                for q in self.state.seating.enemy_order(p) {
                     self.lose_support(q, n as i32, p as i32);
                 }
             }

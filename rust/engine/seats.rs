@@ -15,7 +15,7 @@
 //! A `Seats` is a bitmask over at most `MAX_SEATS` seats: copying it borrows nothing, so a
 //! loop that changes the game can walk a snapshot (`Seats::after`).
 
-use super::state::{Game, State};
+use super::state::{Game, Player, State};
 
 /// Most seats a game's arrays hold (war of the gods, V4, seats up to nine). The rules
 /// validation still allows 2 to 4 (`BatchSpec::validate`, the Python API).
@@ -101,24 +101,116 @@ impl Iterator for SeatsAfter {
     }
 }
 
+/// Seats in a fixed order, packed four bits each (seat + 1; 0 ends the list), so that a walk
+/// costs a shift and a mask per seat: no modulo, no borrow. At most eight seats (the others of
+/// a nine-seat game).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SeatOrder(u32);
+
+impl SeatOrder {
+    /// The seats of `s` in turn order after `p` in a game of `n` seats (`p` itself left out).
+    pub fn after(s: Seats, p: usize, n: usize) -> SeatOrder {
+        let mut packed = 0u32;
+        let mut shift = 0;
+        for q in s.without(p).after(p, n) {
+            packed |= ((q + 1) as u32) << shift;
+            shift += 4;
+        }
+        SeatOrder(packed)
+    }
+}
+
+impl Iterator for SeatOrder {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let q = (self.0 & 15) as usize - 1;
+        self.0 >>= 4;
+        Some(q)
+    }
+}
+
 /// Who is whose opponent and ally, and which pool each seat's Support and Scandal live in.
+/// Built for a number of seats; the turn-order lists are derived from the sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Seating {
-    pub enemies: [Seats; MAX_SEATS],
-    pub allies: [Seats; MAX_SEATS],
+    enemies: [Seats; MAX_SEATS],
+    allies: [Seats; MAX_SEATS],
     /// The seat whose `Player::support` and `Player::scandal` hold seat `p`'s pool.
-    pub pool: [u8; MAX_SEATS],
+    pool: [u8; MAX_SEATS],
+    enemy_order: [SeatOrder; MAX_SEATS],
+    ally_order: [SeatOrder; MAX_SEATS],
 }
 
 impl Seating {
     /// The free-for-all of `n` seats (R15): everyone against everyone, no allies, a pool each.
     pub fn free_for_all(n: usize) -> Seating {
-        let mut s = Seating { enemies: [Seats::EMPTY; MAX_SEATS], allies: [Seats::EMPTY; MAX_SEATS], pool: [0; MAX_SEATS] };
-        for p in 0..n.min(MAX_SEATS) {
-            s.enemies[p] = Seats::all(n).without(p);
-            s.pool[p] = p as u8;
+        let n = n.min(MAX_SEATS);
+        let enemies: Vec<Seats> = (0..n).map(|p| Seats::all(n).without(p)).collect();
+        let pool: Vec<u8> = (0..n as u8).collect();
+        // unwrap: the free-for-all is a valid seating of any size up to MAX_SEATS
+        Seating::new(n, &enemies, &vec![Seats::EMPTY; n], &pool).unwrap()
+    }
+
+    /// A seating of `n` seats: each seat's enemies and allies, and the seat holding its pool.
+    /// A seat is neither its own enemy nor its own ally, and no seat is both an enemy and an
+    /// ally; the relation need not be symmetric (a directed enemy graph, V4).
+    pub fn new(n: usize, enemies: &[Seats], allies: &[Seats], pool: &[u8]) -> Result<Seating, String> {
+        if !(1..=MAX_SEATS).contains(&n) {
+            return Err(format!("a seating has 1 to {MAX_SEATS} seats, got {n}"));
         }
-        s
+        if enemies.len() != n || allies.len() != n || pool.len() != n {
+            return Err(format!("a seating of {n} seats needs {n} enemy sets, ally sets and pools"));
+        }
+        let mut s = Seating {
+            enemies: [Seats::EMPTY; MAX_SEATS],
+            allies: [Seats::EMPTY; MAX_SEATS],
+            pool: [0; MAX_SEATS],
+            enemy_order: [SeatOrder::default(); MAX_SEATS],
+            ally_order: [SeatOrder::default(); MAX_SEATS],
+        };
+        let outside = !Seats::all(n).0;
+        for p in 0..n {
+            let (e, a) = (enemies[p], allies[p]);
+            if e.contains(p) || a.contains(p) {
+                return Err(format!("seat {p} cannot be its own enemy or ally"));
+            }
+            if e.0 & a.0 != 0 {
+                return Err(format!("seat {p} has a seat that is both an enemy and an ally"));
+            }
+            if (e.0 | a.0) & outside != 0 || pool[p] as usize >= n {
+                return Err(format!("seat {p} names a seat outside 0..{n}"));
+            }
+            s.enemies[p] = e;
+            s.allies[p] = a;
+            s.pool[p] = pool[p];
+            s.enemy_order[p] = SeatOrder::after(e, p, n);
+            s.ally_order[p] = SeatOrder::after(a, p, n);
+        }
+        Ok(s)
+    }
+    /// `p`'s enemies (in or out of the game).
+    #[inline]
+    pub fn enemies(&self, p: usize) -> Seats {
+        self.enemies[p]
+    }
+    /// `p`'s allies (in or out of the game).
+    #[inline]
+    pub fn allies(&self, p: usize) -> Seats {
+        self.allies[p]
+    }
+    /// `p`'s enemies in turn order after `p` (in or out of the game).
+    #[inline]
+    pub fn enemy_order(&self, p: usize) -> SeatOrder {
+        self.enemy_order[p]
+    }
+    /// The seat holding `p`'s Support and Scandal pool.
+    #[inline]
+    pub fn pool(&self, p: usize) -> usize {
+        self.pool[p] as usize
     }
 }
 
@@ -188,9 +280,8 @@ impl State {
     }
     /// Opponents of `p` that are still in the game, in turn order after `p` (R15.5).
     #[inline]
-    pub fn opponents(&self, p: usize) -> impl Iterator<Item = usize> + '_ {
-        let e = self.seating.enemies[p];
-        (1..self.n).map(move |i| (p + i) % self.n).filter(move |&q| e.contains(q) && self.players[q].alive)
+    pub fn opponents(&self, p: usize) -> InGame<'_> {
+        InGame { players: &self.players, seats: self.seating.enemy_order[p] }
     }
     /// The same seats as a set (a snapshot: borrows nothing; walk it with `after(p, n)`).
     #[inline]
@@ -199,16 +290,35 @@ impl State {
     }
     /// `p`'s allies still in the game, in turn order after `p` (none in the free-for-all).
     #[inline]
-    pub fn allies(&self, p: usize) -> impl Iterator<Item = usize> + '_ {
-        let a = self.seating.allies[p];
-        a.after(p, self.n).filter(move |&q| self.players[q].alive)
+    pub fn allies(&self, p: usize) -> InGame<'_> {
+        InGame { players: &self.players, seats: self.seating.ally_order[p] }
+    }
+}
+
+/// The seats of a `SeatOrder` that are still in the game when the walk reaches them.
+#[derive(Clone)]
+pub struct InGame<'a> {
+    players: &'a [Player],
+    seats: SeatOrder,
+}
+
+impl Iterator for InGame<'_> {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        loop {
+            let q = self.seats.next()?;
+            if self.players[q].alive {
+                return Some(q);
+            }
+        }
     }
 }
 
 impl Game<'_> {
     /// Opponents of `p` that are still in the game, in turn order after `p`.
     #[inline]
-    pub fn opponents(&self, p: usize) -> impl Iterator<Item = usize> + '_ {
+    pub fn opponents(&self, p: usize) -> InGame<'_> {
         self.state.opponents(p)
     }
     /// Opponents of `p` still in the game as a set (for loops that change the game).
@@ -218,7 +328,7 @@ impl Game<'_> {
     }
     /// `p`'s allies still in the game (none in the free-for-all).
     #[inline]
-    pub fn allies(&self, p: usize) -> impl Iterator<Item = usize> + '_ {
+    pub fn allies(&self, p: usize) -> InGame<'_> {
         self.state.allies(p)
     }
     #[inline]
@@ -254,9 +364,25 @@ mod tests {
     #[test]
     fn free_for_all_seating() {
         let s = Seating::free_for_all(3);
-        assert_eq!(s.enemies[0], Seats(0b110));
-        assert_eq!(s.enemies[2], Seats(0b011));
-        assert!(s.allies.iter().all(|a| a.is_empty()));
-        assert_eq!(&s.pool[..3], &[0, 1, 2]);
+        assert_eq!(s.enemies(0), Seats(0b110));
+        assert_eq!(s.enemies(2), Seats(0b011));
+        assert!((0..3).all(|p| s.allies(p).is_empty()));
+        assert_eq!((0..3).map(|p| s.pool(p)).collect::<Vec<_>>(), vec![0, 1, 2]);
+        assert_eq!(s.enemy_order(1).collect::<Vec<_>>(), vec![2, 0]);
+        assert_eq!(Seating::free_for_all(9).enemy_order(4).collect::<Vec<_>>(), vec![5, 6, 7, 8, 0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn seating_of_teams_and_errors() {
+        // Coalition seating (E81): teams {0, 2} and {1, 3}, seat 0 and 1 hold the pools
+        let e = [Seats(0b1010), Seats(0b0101), Seats(0b1010), Seats(0b0101)];
+        let a = [Seats(0b0100), Seats(0b1000), Seats(0b0001), Seats(0b0010)];
+        let s = Seating::new(4, &e, &a, &[0, 1, 0, 1]).unwrap();
+        assert_eq!(s.enemy_order(2).collect::<Vec<_>>(), vec![3, 1]);
+        assert_eq!(s.pool(2), 0);
+        assert!(Seating::new(2, &[Seats(0b11), Seats(0b01)], &[Seats::EMPTY; 2], &[0, 1]).unwrap_err().contains("own enemy"));
+        assert!(Seating::new(2, &[Seats(0b10), Seats(0b01)], &[Seats(0b10), Seats::EMPTY], &[0, 1]).unwrap_err().contains("both"));
+        assert!(Seating::new(2, &[Seats(0b110), Seats(0b01)], &[Seats::EMPTY; 2], &[0, 1]).unwrap_err().contains("outside"));
+        assert!(Seating::new(2, &[Seats(0b10), Seats(0b01)], &[Seats::EMPTY; 2], &[0, 2]).unwrap_err().contains("outside"));
     }
 }

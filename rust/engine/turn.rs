@@ -242,7 +242,7 @@ impl Game<'_> {
         }
         if (self.state.players[p].exposes as i32) < self.db.rules.exposes_per_turn {
             // every opponent (an enemy still in the game, `seats`), in turn order after p
-            let enemies = self.state.seating.enemies[p];
+            let enemies = self.state.seating.enemies(p);
             let mut q = p;
             for _ in 1..self.state.n {
                 q = if q + 1 == self.state.n { 0 } else { q + 1 };
