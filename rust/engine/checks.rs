@@ -157,7 +157,9 @@ impl Game<'_> {
         true
     }
 
-    /// Remove an eliminated player (R15.3.1).
+    /// Remove an eliminated player (R15.3.1). Rare: kept out of the state check's hot loop.
+    #[cold]
+    #[inline(never)]
     pub fn eliminate(&mut self, p: usize) {
         glog!(self, "P{p} ({}) is eliminated", self.faction_name(p));
         self.state.players[p].alive = false;
