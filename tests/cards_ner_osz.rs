@@ -1015,7 +1015,7 @@ fn osz_karacsony_gergely_no_rescue_under_opponents_border_closure() {
     g.state_mut().players[1].support = 3;
     g.campaign();
     assert!(!g.state().players[1].alive, "no rescue under Border Closure");
-    assert_eq!(g.state().outcome.map(|o| o.winner), Some(Some(0)));
+    assert_eq!(g.state().outcome.map(|o| o.winner()), Some(Some(0)));
     inv(&g);
 }
 
@@ -1033,7 +1033,7 @@ fn osz_karacsony_gergely_no_rescue_when_the_same_damage_destroys_him() {
     assert_eq!(g.script_left(0), 0);
     assert_eq!(g.script_left(1), 0);
     assert!(!g.state().players[1].alive, "Karácsony died in the same damage: no rescue");
-    assert_eq!(g.state().outcome.map(|o| o.winner), Some(Some(0)));
+    assert_eq!(g.state().outcome.map(|o| o.winner()), Some(Some(0)));
     inv(&g);
 }
 

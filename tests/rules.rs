@@ -109,7 +109,7 @@ fn r1_2_1_e2_elimination_is_immediate() {
     g.campaign();
     assert_eq!(g.state().players[1].support, -1, "2 combat damage from 1 Support");
     assert!(!g.state().players[1].alive);
-    assert_eq!(g.state().outcome, Some(Outcome { winner: Some(0), reason: EndReason::LastPlayerStanding }));
+    assert_eq!(g.state().outcome, Some(Outcome::won_by(0, EndReason::LastPlayerStanding)));
     assert!(g.halted(), "the game stops at once, before Close");
     assert!(ex(&g, s));
     ok(&g);
@@ -125,7 +125,7 @@ fn r1_2_1_e2_exactly_zero_support_eliminates() {
     assert!(g.state().players[1].alive, "not before the state check");
     g.state_check();
     assert!(!g.state().players[1].alive);
-    assert_eq!(g.state().outcome.unwrap().winner, Some(0));
+    assert_eq!(g.state().outcome.unwrap().winner(), Some(0));
     ok(&g);
 }
 
@@ -144,7 +144,7 @@ fn r1_4_r14_5_1_e74_simultaneous_elimination_active_player_wins() {
         // Kegyelmi botrány: the player(s) with most Scandal lose 2 Support
         g.force_event("ev_kegyelmi_botrany");
         assert!(!g.state().players[0].alive && !g.state().players[1].alive);
-        assert_eq!(g.state().outcome, Some(Outcome { winner: Some(active as u8), reason: EndReason::SimultaneousElimination }));
+        assert_eq!(g.state().outcome, Some(Outcome::won_by(active, EndReason::SimultaneousElimination)));
     }
 }
 
@@ -158,7 +158,7 @@ fn r14_5_1_e74_survivor_wins_normally() {
     g.state_mut().players[0].scandal = 3;
     g.state_mut().players[1].scandal = 1; // not the most
     g.force_event("ev_kegyelmi_botrany");
-    assert_eq!(g.state().outcome, Some(Outcome { winner: Some(1), reason: EndReason::LastPlayerStanding }));
+    assert_eq!(g.state().outcome, Some(Outcome::won_by(1, EndReason::LastPlayerStanding)));
     assert_eq!(g.state().players[1].support, 20);
 }
 
@@ -1922,10 +1922,10 @@ fn r14_4_e73_two_player_game_ends_at_first_elimination() {
     let mut g = scenario::game(&db, &["radikalisok", "tisza"]);
     g.state_mut().players[1].support = 1;
     g.enter_free(0, "rad_novak_elod");
-    assert_eq!(g.state().outcome, Some(Outcome { winner: Some(0), reason: EndReason::LastPlayerStanding }));
+    assert_eq!(g.state().outcome, Some(Outcome::won_by(0, EndReason::LastPlayerStanding)));
     g.state_mut().players[0].support = -3;
     g.state_check();
-    assert_eq!(g.state().outcome.unwrap().winner, Some(0), "the outcome is final");
+    assert_eq!(g.state().outcome.unwrap().winner(), Some(0), "the outcome is final");
 }
 
 // R12.1, R12.9 (E66): in a 3-player game the start player is knocked out by the next player's
@@ -2189,7 +2189,7 @@ fn r1_3_last_player_remaining_wins() {
             assert!(g.state().outcome.is_none(), "{} players left: the game goes on", 3 - k);
         }
     }
-    assert_eq!(g.state().outcome, Some(Outcome { winner: Some(2), reason: EndReason::LastPlayerStanding }));
+    assert_eq!(g.state().outcome, Some(Outcome::won_by(2, EndReason::LastPlayerStanding)));
     ok(&g);
 }
 

@@ -228,7 +228,7 @@ fn search_at_every_decision() {
         b.record_from_start(None);
         let ob = b.run(None);
         assert_eq!(summary(&a, oa), summary(&b, ob), "seed {seed}: search at every decision does not reproduce");
-        assert!(oa.winner.is_some() || oa.reason != ketharmad::engine::EndReason::LastPlayerStanding);
+        assert!(oa.winner().is_some() || oa.reason != ketharmad::engine::EndReason::LastPlayerStanding);
         let mut c = Game::new(&db, &cfg, ketharmad::bots::seat_policies(seed, 2, &[main.clone(), heur.clone()]));
         c.run(None);
         r_every += rollouts(&a);

@@ -18,7 +18,7 @@
 //! Adding a column is one entry in the list (and the engine counter it reads).
 
 use crate::bots::Policy;
-use crate::engine::{Game, Outcome};
+use crate::engine::{Game, Outcome, MAX_SEATS};
 use std::collections::TryReserveError;
 
 /// A column value type: how its values are stored and exported. A scalar is one column; a
@@ -202,7 +202,7 @@ macro_rules! result_columns {
         #[derive(Clone, Debug, Default)]
         pub struct GameResult {
             $( $(#[doc = $gdoc])+ pub $gname: $gty, )+
-            pub players: [SeatResult; 4],
+            pub players: [SeatResult; MAX_SEATS],
             pub invariant_error: Option<String>,
             /// (seat, card definition, turn) of every card played, when recorded.
             pub plays: Vec<(u8, u16, u16)>,
@@ -352,7 +352,7 @@ result_columns! {
         /// The game's own seed, derived from the batch seed and `game`.
         seed: u64 => Plain = seed;
         /// Winning seat; -1 (null in the frame) when no seat won (an unfinished game).
-        winner: i8 => NullIfNegative = out.winner.map_or(-1, |w| w as i8);
+        winner: i8 => NullIfNegative = out.winner().map_or(-1, |w| w as i8);
         /// Turns played, counting every seat's turns.
         turns: i32 => Plain = g.state.turn as i32;
         /// Rounds played.
@@ -374,11 +374,11 @@ result_columns! {
         /// from (the frame's `deck` column names the deck, docs/decks.md).
         faction: u8 => Faction = p.faction;
         /// Whether this seat won.
-        won: bool => Plain = out.winner == Some(s as u8);
+        won: bool => Plain = out.won(s);
         /// Support at the end of the game.
-        support: i32 => Plain = p.support;
+        support: i32 => Plain = g.state.support_of(s);
         /// Scandal at the end of the game.
-        scandal: i32 => Plain = p.scandal;
+        scandal: i32 => Plain = g.state.scandal_pool_of(s);
         /// Whether the seat was eliminated.
         eliminated: bool => Plain = !p.alive;
         /// Round in which the seat was eliminated; -1 (null in the frame) if it was not.

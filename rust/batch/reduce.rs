@@ -12,7 +12,7 @@
 
 use super::{game_seed, panic_message, play_one_stoppable, thread_pool, BatchError, BatchSpec, GameResult, Stop};
 use crate::cards::{CardDb, FACTIONS};
-use crate::engine::{EndReason, Game};
+use crate::engine::{EndReason, Game, MAX_SEATS};
 use rayon::prelude::*;
 
 /// Bins of the game-length histograms: bin `t` counts games of `t` turns (rounds) for `t`
@@ -26,7 +26,7 @@ pub struct Stats {
     pub n_seats: usize,
     pub games: u64,
     /// Games won by each seat (the first `n_seats` entries are used).
-    pub wins_seat: [u64; 4],
+    pub wins_seat: [u64; MAX_SEATS],
     /// Games won by a seat of each faction (`FACTIONS` order).
     pub wins_faction: [u64; FACTIONS.len()],
     /// (game, seat) pairs played by each faction (`FACTIONS` order): games × seats of it.
@@ -54,7 +54,7 @@ impl Stats {
         Stats {
             n_seats,
             games: 0,
-            wins_seat: [0; 4],
+            wins_seat: [0; MAX_SEATS],
             wins_faction: [0; FACTIONS.len()],
             seats_faction: [0; FACTIONS.len()],
             unfinished: 0,

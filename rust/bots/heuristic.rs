@@ -2,7 +2,7 @@
 //! the offered options, steered by named numeric knobs. It sees only its seat's view.
 
 use crate::cards::{CardDef, CardType, Effect, Static, TargetKind};
-use crate::engine::{DecisionKind, Opt, SeatView};
+use crate::engine::{DecisionKind, Opt, SeatView, MAX_SEATS};
 use crate::engine::state::Cid;
 
 /// The knobs (all in 0..=1 unless noted) and their defaults.
@@ -176,7 +176,7 @@ fn discard(v: &SeatView, opts: &[Opt]) -> usize {
 }
 
 fn opponents<'a>(v: &'a SeatView) -> impl Iterator<Item = usize> + 'a {
-    (1..v.n_players()).map(move |i| (v.seat + i) % v.n_players()).filter(move |&q| v.alive(q))
+    v.opponents(v.seat)
 }
 
 fn max_opp_scandal(v: &SeatView) -> i32 {
@@ -383,7 +383,7 @@ fn main_score(k: &Knobs, v: &SeatView, o: &Opt, lz: &mut Lazy) -> f64 {
             } else {
                 let power = lz.power(v);
                 *lz.campaign.get_or_insert_with(|| {
-                    let mut blk = [(0usize, 0i16); 4];
+                    let mut blk = [(0usize, 0i16); MAX_SEATS];
                     for q in opponents(v) {
                         blk[q] = blockers_of(v, q);
                     }
@@ -569,7 +569,7 @@ fn attackers(k: &Knobs, v: &SeatView, opts: &[Opt]) -> usize {
     // keep blockers home when the swing back would hurt too much
     let threat = counter_power(v);
     let home_guard = threat as f64 >= v.support(me) as f64 * (0.35 + 0.6 * k.aggression);
-    let mut blk = [(0usize, 0i16); 4];
+    let mut blk = [(0usize, 0i16); MAX_SEATS];
     for q in opponents(v) {
         blk[q] = blockers_of(v, q);
     }

@@ -98,11 +98,13 @@ impl Search {
             if matches!(out.reason, EndReason::UnfinishedRoundCap | EndReason::UnfinishedActionCap) {
                 self.unfinished_rollouts = self.unfinished_rollouts.saturating_add(1);
             }
-            wins[j] += match out.winner {
-                Some(w) if w as usize == me => 1.0,
-                Some(_) => 0.0,
-                // no winner: simultaneous elimination, or an unfinished rollout (counted above)
-                None => 0.5,
+            // no winner: an unfinished rollout (counted above)
+            wins[j] += if out.won(me) {
+                1.0
+            } else if out.winners.is_empty() {
+                0.5
+            } else {
+                0.0
             };
         }
         let mut best = 0;
@@ -147,10 +149,12 @@ impl Search {
                 continue;
             }
             plays[j] += 1;
-            wins[j] += match out.winner {
-                Some(w) if w as usize == me => 1.0,
-                Some(_) => 0.0,
-                None => 0.5,
+            wins[j] += if out.won(me) {
+                1.0
+            } else if out.winners.is_empty() {
+                0.5
+            } else {
+                0.0
             };
         }
         let rate = |j: usize| if plays[j] == 0 { -1.0 } else { wins[j] / plays[j] as f64 };

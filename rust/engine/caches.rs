@@ -45,6 +45,7 @@
 //! every consumer ignore the caches (state checks scan every Figure, counts are recounted,
 //! Close resets every card).
 
+use super::seats::MAX_SEATS;
 use super::state::{Cid, Game, Inst};
 
 /// Per card instance: (`board_gen` when computed, Influence, Credibility); key 0 = not
@@ -101,21 +102,21 @@ pub struct Caches {
     /// changing sides, and with eliminations. Starts at 1.
     pub board_gen: u32,
     /// Generation of each seat's board (the cards it controls).
-    pub player_gen: [u32; 4],
+    pub player_gen: [u32; MAX_SEATS],
     /// Per card: (`board_gen` when computed, Influence, Credibility); recomputed by
     /// `Game::compute_stats`.
     pub stat_memo: StatMemo,
     /// Per seat: board-wide static bonuses (`Game::board_bonus`).
-    pub stat_cache: [std::cell::Cell<StatCache>; 4],
+    pub stat_cache: [std::cell::Cell<StatCache>; MAX_SEATS],
     /// Per seat: counts over its cards in play (`Game::tally_board`).
-    pub board_count: [std::cell::Cell<BoardCount>; 4],
+    pub board_count: [std::cell::Cell<BoardCount>; MAX_SEATS],
     /// Per seat: units its ready resource sources would give, in four 16-bit lanes
     /// (F, M, U, any) (`Game::count_ready`).
-    pub ready: [u64; 4],
+    pub ready: [u64; MAX_SEATS],
     /// Per seat: Figures it controls that could attack now (`Game::count_able`).
-    pub able: [u16; 4],
+    pub able: [u16; MAX_SEATS],
     /// Per seat: Reaction cards in its hand.
-    pub reactions: [u8; 4],
+    pub reactions: [u8; MAX_SEATS],
     /// Damage was dealt (or an attacker stopped attacking) since the last state check.
     pub damaged: bool,
     /// `board_gen` at the last state check.
@@ -136,13 +137,13 @@ impl Default for Caches {
     fn default() -> Caches {
         Caches {
             board_gen: 1,
-            player_gen: [0; 4],
+            player_gen: [0; MAX_SEATS],
             stat_memo: StatMemo::default(),
             stat_cache: Default::default(),
             board_count: Default::default(),
-            ready: [0; 4],
-            able: [0; 4],
-            reactions: [0; 4],
+            ready: [0; MAX_SEATS],
+            able: [0; MAX_SEATS],
+            reactions: [0; MAX_SEATS],
             damaged: false,
             checked_gen: 0,
             wounded: Vec::new(),
@@ -158,13 +159,13 @@ impl Caches {
     /// of a finished one.
     pub(crate) fn reset(&mut self) {
         self.board_gen = 1;
-        self.player_gen = [0; 4];
+        self.player_gen = [0; MAX_SEATS];
         self.stat_memo.0.fill(std::cell::Cell::new((0, 0, 0)));
         self.stat_cache = Default::default();
         self.board_count = Default::default();
-        self.ready = [0; 4];
-        self.able = [0; 4];
-        self.reactions = [0; 4];
+        self.ready = [0; MAX_SEATS];
+        self.able = [0; MAX_SEATS];
+        self.reactions = [0; MAX_SEATS];
         self.damaged = false;
         self.checked_gen = 0;
         self.wounded.clear();
@@ -265,7 +266,7 @@ impl Game<'_> {
     pub fn rebuild_caches(&mut self) {
         self.cache.reset();
         // generation 0 is what the empty default counts carry: start every seat past it
-        self.cache.player_gen = [1; 4];
+        self.cache.player_gen = [1; MAX_SEATS];
         for p in 0..self.state.n {
             self.cache.ready[p] = self.count_ready(p);
             self.cache.able[p] = self.count_able(p);

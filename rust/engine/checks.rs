@@ -2,6 +2,7 @@
 //! simultaneous elimination (R14.5.1, E74) and the end of the game.
 
 use super::trace::glog;
+use super::seats::{Seats, MAX_SEATS};
 use super::state::{Cid, EndReason, Game, Inst, Outcome, Zone};
 use crate::cards::{Faction, Static, Trigger};
 
@@ -71,53 +72,48 @@ impl Game<'_> {
             // (2) refill the Newsfeed row
             self.refill_row();
             // (3) eliminations
-            let mut out = [false; 4];
-            let mut any = false;
+            let mut out = Seats::EMPTY;
             for p in 0..self.state.n {
-                if self.state.players[p].alive && self.state.players[p].support <= 0 {
+                if self.state.players[p].alive && self.state.support_of(p) <= 0 {
                     if self.rescue(p) {
                         // the rescuer left play: check again (stats may have dropped)
                         changed = true;
                     } else {
-                        out[p] = true;
-                        any = true;
+                        out = out.with(p);
                     }
                 }
             }
-            if any {
+            if !out.is_empty() {
                 changed = true;
                 let before = self.alive_count();
-                let eliminated = out.iter().filter(|&&x| x).count();
+                let eliminated = out.len();
                 // (4) Voter takeover credit, decided before the players leave
-                let mut gains = [0i32; 4];
-                for p in 0..self.state.n {
-                    if out[p] {
-                        let credited = if self.db.rules.voter_takeover_credit_active {
-                            self.state.active as i8
-                        } else {
-                            self.state.last_reducer[p]
-                        };
-                        if credited >= 0 && credited as usize == self.state.active && credited as usize != p {
-                            gains[credited as usize] += self.db.rules.voter_takeover_gain;
-                        }
+                let mut gains = [0i32; MAX_SEATS];
+                for p in out.iter() {
+                    let credited = if self.db.rules.voter_takeover_credit_active {
+                        self.state.active as i8
+                    } else {
+                        self.state.last_reducer[p]
+                    };
+                    // "knocks out an opponent" (R15.4): an enemy of the eliminated seat
+                    if credited >= 0 && credited as usize == self.state.active && self.state.is_enemy(credited as usize, p) {
+                        gains[credited as usize] += self.db.rules.voter_takeover_gain;
                     }
                 }
-                for p in 0..self.state.n {
-                    if out[p] {
-                        self.eliminate(p);
-                    }
+                for p in out.iter() {
+                    self.eliminate(p);
                 }
                 // (5) end of the game
                 if eliminated == before {
                     glog!(self, "Everyone left is eliminated at once: the active player P{} wins", self.state.active);
-                    self.state.outcome = Some(Outcome { winner: Some(self.state.active as u8), reason: EndReason::SimultaneousElimination });
+                    self.state.outcome = Some(Outcome::won_by(self.state.active, EndReason::SimultaneousElimination));
                     return;
                 }
                 if self.alive_count() == 1 {
                     // unwrap: alive_count() == 1 was just checked, so one seat is alive
                     let w = (0..self.state.n).find(|&q| self.state.players[q].alive).unwrap();
                     glog!(self, "P{w} ({}) wins", self.faction_name(w));
-                    self.state.outcome = Some(Outcome { winner: Some(w as u8), reason: EndReason::LastPlayerStanding });
+                    self.state.outcome = Some(Outcome::won_by(w, EndReason::LastPlayerStanding));
                     return;
                 }
                 for p in 0..self.state.n {
@@ -157,11 +153,13 @@ impl Game<'_> {
         }
         glog!(self, "  {} saves P{p}: sacrificed, Support becomes {n}", self.name(c));
         self.leave_play(c, false);
-        self.state.players[p].support = n as i32;
+        self.state.set_support(p, n as i32);
         true
     }
 
-    /// Remove an eliminated player (R15.3.1).
+    /// Remove an eliminated player (R15.3.1). Rare: kept out of the state check's hot loop.
+    #[cold]
+    #[inline(never)]
     pub fn eliminate(&mut self, p: usize) {
         glog!(self, "P{p} ({}) is eliminated", self.faction_name(p));
         self.state.players[p].alive = false;
@@ -250,7 +248,7 @@ impl Game<'_> {
                 i += 1;
             }
         }
-        self.state.players[p].scandal = 0;
+        self.state.set_scandal(p, 0);
         self.state.players[p].pool = [0; 3];
         self.cache.ready[p] = 0;
         self.cache.able[p] = 0;

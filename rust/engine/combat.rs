@@ -3,6 +3,7 @@
 
 use super::decision::{DecisionKind, Opt};
 use super::trace::glog;
+use super::seats::MAX_SEATS;
 use super::state::{Cid, Game, Inst};
 use crate::cards::Static;
 
@@ -69,11 +70,8 @@ impl Game<'_> {
             }
             self.scratch.opts.clear();
             for &c in &able {
-                for q in 1..self.state.n {
-                    let q = (p + q) % self.state.n;
-                    if self.state.players[q].alive {
-                        self.scratch.opts.push(Opt::Attack(c, q as u8));
-                    }
+                for q in self.state.opponents(p) {
+                    self.scratch.opts.push(Opt::Attack(c, q as u8));
                 }
             }
             if self.scratch.opts.is_empty() {
@@ -97,8 +95,7 @@ impl Game<'_> {
         }
         self.scratch.cards = able;
         // Step 2: blocks, attacked players in turn order after the active player (E46, E75)
-        for i in 1..self.state.n {
-            let d = (p + i) % self.state.n;
+        for d in self.state.seating.enemy_order(p) {
             if self.state.players[d].alive && self.state.campaign.attackers.iter().any(|a| a.1 as usize == d) {
                 self.declare_blocks(d);
             }
@@ -200,7 +197,7 @@ impl Game<'_> {
         let extra = self.state.round_mods.unblocked_extra_damage;
         let mut dmg_to_figs = std::mem::take(&mut self.scratch.damage);
         dmg_to_figs.clear();
-        let mut dmg_to_players = [0i32; 4];
+        let mut dmg_to_players = [0i32; MAX_SEATS];
         let mut blockers = std::mem::take(&mut self.scratch.cards);
         for k in 0..self.state.campaign.attackers.len() {
             let (a, q) = self.state.campaign.attackers[k];

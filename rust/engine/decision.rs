@@ -81,10 +81,22 @@ impl<'a, 'db> SeatView<'a, 'db> {
         self.g.state.players[p].deck.len()
     }
     pub fn support(&self, p: usize) -> i32 {
-        self.g.state.players[p].support
+        self.g.state.support_of(p)
     }
     pub fn scandal(&self, p: usize) -> i32 {
-        self.g.state.players[p].scandal
+        self.g.state.scandal_pool_of(p)
+    }
+    /// `p`'s opponents still in the game, in turn order after `p` (`Game::opponents`).
+    pub fn opponents(&self, p: usize) -> impl Iterator<Item = usize> + '_ {
+        self.g.state.opponents(p)
+    }
+    /// `p`'s allies still in the game (none in the free-for-all).
+    pub fn allies(&self, p: usize) -> impl Iterator<Item = usize> + '_ {
+        self.g.state.allies(p)
+    }
+    /// Whether `q` is an enemy of `p` (every other seat in the free-for-all).
+    pub fn is_enemy(&self, p: usize, q: usize) -> bool {
+        self.g.state.is_enemy(p, q)
     }
     pub fn alive(&self, p: usize) -> bool {
         self.g.state.players[p].alive

@@ -12,11 +12,8 @@ impl Game<'_> {
         match kind {
             TargetKind::None => f(Opt::NoTarget),
             TargetKind::Opponent => {
-                for q in 1..self.state.n {
-                    let q = (p + q) % self.state.n;
-                    if self.state.players[q].alive {
-                        f(Opt::Player(q as u8));
-                    }
+                for q in self.opponents(p) {
+                    f(Opt::Player(q as u8));
                 }
             }
             TargetKind::Figure | TargetKind::OtherFigureOptional | TargetKind::FigureOrInstitution | TargetKind::InstitutionOptional => {
@@ -72,7 +69,7 @@ impl Game<'_> {
         let any_in_play = |f: &dyn Fn(Cid) -> bool| (0..self.state.n).any(|q| self.state.players[q].play.iter().any(|&c| f(c)));
         match kind {
             TargetKind::None | TargetKind::OtherFigureOptional | TargetKind::InstitutionOptional => true,
-            TargetKind::Opponent => (1..self.state.n).any(|i| self.state.players[(p + i) % self.state.n].alive),
+            TargetKind::Opponent => self.opponents(p).next().is_some(),
             TargetKind::Figure => any_in_play(&fig),
             TargetKind::FigureOrInstitution => any_in_play(&|c| fig(c) || inst(c)),
             TargetKind::OwnFigure => self.state.players[p].play.iter().any(|&c| fig(c)),
@@ -201,7 +198,7 @@ impl Game<'_> {
             Effect::AddAnyResources { n } => self.state.players[p].pool[crate::cards::M] += n,
             Effect::RemoveScandal { n } => self.remove_scandal(p, n as i32),
             Effect::RemoveAllScandal => {
-                let s = self.state.players[p].scandal;
+                let s = self.state.scandal_pool_of(p);
                 self.remove_scandal(p, s)
             }
             Effect::GainSupport { n } => self.gain_support(p, n as i32),
@@ -217,8 +214,8 @@ impl Game<'_> {
                 }
             }
             Effect::EachOpponentLosesSupport { n } => {
-                for i in 1..self.state.n {
-                    let q = (p + i) % self.state.n;
+                // every enemy in turn order (Support changes eliminate no one before the state check)
+                for q in self.state.seating.enemy_order(p) {
                     self.lose_support(q, n as i32, p as i32);
                 }
             }
@@ -286,7 +283,7 @@ impl Game<'_> {
             }
             Effect::PumpByOpponentScandal { max } => {
                 if let Some(c) = tcard {
-                    let x = self.opponents(p).map(|q| self.state.players[q].scandal).max().unwrap_or(0).min(max as i32) as i16;
+                    let x = self.opponents(p).map(|q| self.state.scandal_pool_of(q)).max().unwrap_or(0).min(max as i32) as i16;
                     self.until_end_of_turn(c, |i| {
                         i.eot_influence += x;
                         i.eot_credibility += x;
@@ -359,12 +356,12 @@ impl Game<'_> {
         if !self.in_play(c) || self.state.inst[c as usize].owner as usize != p || self.controller(c) != p {
             return;
         }
-        if self.state.players[p].scandal < n {
+        if self.state.scandal_pool_of(p) < n {
             return;
         }
         let mut best: Option<usize> = None;
         for q in self.opponents(p) {
-            if best.is_none_or(|b| self.state.players[q].support > self.state.players[b].support) {
+            if best.is_none_or(|b| self.state.support_of(q) > self.state.support_of(b)) {
                 best = Some(q);
             }
         }

@@ -2,6 +2,7 @@
 
 use super::decision::{DecisionKind, Opt};
 use super::trace::glog;
+use super::seats::MAX_SEATS;
 use super::state::{Game, RoundMods, Zone};
 use crate::cards::{Effect, RoundMod, Trigger};
 
@@ -66,8 +67,8 @@ impl Game<'_> {
     }
 
     pub fn event_effect(&mut self, e: &Effect) {
-        let order: [usize; 4] = {
-            let mut o = [usize::MAX; 4];
+        let order: [usize; MAX_SEATS] = {
+            let mut o = [usize::MAX; MAX_SEATS];
             for (i, q) in self.event_order().enumerate() {
                 o[i] = q;
             }
@@ -77,8 +78,8 @@ impl Game<'_> {
         match *e {
             Effect::AllGainSupport { n } => order.for_each(|q| self.gain_support(q, n as i32)),
             Effect::LowestSupportGainSupport { n } => {
-                let low = self.state.players.iter().filter(|p| p.alive).map(|p| p.support).min().unwrap_or(0);
-                order.filter(|&q| self.state.players[q].support == low).collect::<Vec<_>>().into_iter().for_each(|q| self.gain_support(q, n as i32));
+                let low = (0..self.state.n).filter(|&q| self.state.players[q].alive).map(|q| self.state.support_of(q)).min().unwrap_or(0);
+                order.filter(|&q| self.state.support_of(q) == low).collect::<Vec<_>>().into_iter().for_each(|q| self.gain_support(q, n as i32));
             }
             Effect::AllGainScandal { n } => order.for_each(|q| self.gain_scandal(q, n as i32)),
             Effect::MostInstitutionsGainScandal { n, min } => {
@@ -105,9 +106,9 @@ impl Game<'_> {
             }
             Effect::AllDraw { n } => order.for_each(|q| self.draw(q, n as i32)),
             Effect::MostScandalLoseSupport { n, min } => {
-                let most = self.state.players.iter().filter(|p| p.alive).map(|p| p.scandal).max().unwrap_or(0);
+                let most = (0..self.state.n).filter(|&q| self.state.players[q].alive).map(|q| self.state.scandal_pool_of(q)).max().unwrap_or(0);
                 if most >= min as i32 {
-                    let who: Vec<usize> = order.filter(|&q| self.state.players[q].scandal == most).collect();
+                    let who: Vec<usize> = order.filter(|&q| self.state.scandal_pool_of(q) == most).collect();
                     who.into_iter().for_each(|q| self.lose_support(q, n as i32, -1));
                 }
             }

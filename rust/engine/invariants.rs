@@ -53,14 +53,14 @@ impl Game<'_> {
                     return Err(format!("eliminated P{p} still controls {}", self.name(c)));
                 }
             }
-            if pl.scandal < 0 {
-                return Err(format!("P{p} has negative Scandal {}", pl.scandal));
+            if self.state.scandal_pool_of(p) < 0 {
+                return Err(format!("P{p} has negative Scandal {}", self.state.scandal_pool_of(p)));
             }
             if pl.pool.iter().any(|&x| x < 0) {
                 return Err(format!("P{p} has a negative resource pool {:?}", pl.pool));
             }
-            if pl.alive && pl.support <= 0 && self.state.outcome.is_none() {
-                return Err(format!("P{p} is in the game with Support {}", pl.support));
+            if pl.alive && self.state.support_of(p) <= 0 && self.state.outcome.is_none() {
+                return Err(format!("P{p} is in the game with Support {}", self.state.support_of(p)));
             }
             for &c in pl.deck.iter().chain(&pl.hand).chain(&pl.oblivion) {
                 if self.state.inst[c as usize].owner as usize != p {

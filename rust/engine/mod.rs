@@ -28,6 +28,8 @@
 //! - `effects`: carrying out card effects (the vocabulary of `cards::effects`)
 //! - `stats`: Influence/Credibility with every static bonus, Unity, Supermajority
 //! - `costs`: cost changes and paying from Bases and resource abilities (R6)
+//! - `seats`: opponents, allies and the enemy relation; whose Support and Scandal pool a seat
+//!   uses (`support_of`, `scandal_pool_of`); `Seats` bitmasks; `MAX_SEATS`
 //! - `checks`: state checks, elimination, Voter takeover, end of game (R14, R15)
 //! - `invariants`: whole-state consistency checks used by tests and the fuzzer
 //! - `decision`: the options offered to policies and what a seat may see
@@ -54,6 +56,7 @@ pub mod priority;
 #[cfg(any(test, feature = "scenario"))]
 pub mod scenario;
 pub mod scratch;
+pub mod seats;
 pub mod scandal;
 pub mod setup;
 pub mod state;
@@ -64,4 +67,5 @@ pub mod turn;
 
 pub use agent::{Agent, Agents, IntoAgents, NoAgent};
 pub use decision::{DecisionKind, Opt, SeatView};
+pub use seats::{Seating, Seats, MAX_SEATS};
 pub use state::{Cid, EndReason, Game, GameConfig, Inst, Outcome, Player, State, Zone};

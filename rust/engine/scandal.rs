@@ -12,15 +12,15 @@ impl Game<'_> {
         if n <= 0 || !self.state.players[p].alive {
             return;
         }
-        self.state.players[p].scandal += n;
-        glog!(self, "  P{p} gains {n} Scandal (now {})", self.state.players[p].scandal);
+        self.state.add_scandal(p, n);
+        glog!(self, "  P{p} gains {n} Scandal (now {})", self.state.scandal_pool_of(p));
         // Outrage: the first time in each turn that any of q's opponents gains Scandal, each
         // Outrage Figure q controls at that moment gets its counters (a Figure that enters
         // later in the turn waits for the next turn's first gain)
         let turn = self.state.turn;
         let k = self.db.rules.outrage_sympathy as i16;
         for q in 0..self.state.n {
-            if q == p || !self.state.players[q].alive || self.state.players[q].outrage_turn == turn {
+            if !self.state.is_enemy(q, p) || !self.state.players[q].alive || self.state.players[q].outrage_turn == turn {
                 continue;
             }
             self.state.players[q].outrage_turn = turn;
@@ -39,9 +39,9 @@ impl Game<'_> {
         if n <= 0 || self.border_closed_for(p) {
             return;
         }
-        let s = &mut self.state.players[p].scandal;
-        *s = (*s - n).max(0);
-        glog!(self, "  P{p} removes Scandal (now {})", self.state.players[p].scandal);
+        let s = (self.state.scandal_pool_of(p) - n).max(0);
+        self.state.set_scandal(p, s);
+        glog!(self, "  P{p} removes Scandal (now {})", self.state.scandal_pool_of(p));
     }
 
     /// `p` gains `n` Support; Border Closure stops it.
@@ -49,8 +49,8 @@ impl Game<'_> {
         if n <= 0 || !self.state.players[p].alive || self.border_closed_for(p) {
             return;
         }
-        self.state.players[p].support += n;
-        glog!(self, "  P{p} gains {n} Support (now {})", self.state.players[p].support);
+        self.state.add_support(p, n);
+        glog!(self, "  P{p} gains {n} Support (now {})", self.state.support_of(p));
     }
 
     /// `p` loses `n` Support, credited to seat `by` (-1 = nobody) for Voter takeover.
@@ -58,15 +58,15 @@ impl Game<'_> {
         if n <= 0 || !self.state.players[p].alive {
             return;
         }
-        self.state.players[p].support -= n;
+        self.state.add_support(p, -n);
         self.state.last_reducer[p] = by as i8;
-        glog!(self, "  P{p} loses {n} Support (now {})", self.state.players[p].support);
+        glog!(self, "  P{p} loses {n} Support (now {})", self.state.support_of(p));
     }
 
     /// The Scandal threshold in the Draw step (R10.2.1).
     pub fn scandal_threshold_check(&mut self, p: usize) {
         let r = &self.db.rules;
-        if self.state.players[p].scandal >= r.scandal_threshold {
+        if self.state.scandal_pool_of(p) >= r.scandal_threshold {
             let loss = r.scandal_threshold_loss;
             glog!(self, "  P{p} is at the Scandal threshold");
             self.lose_support(p, loss, -1);
@@ -116,7 +116,7 @@ impl Game<'_> {
                 }
             }
         }
-        let can = max.min(self.state.players[target].scandal).max(0);
+        let can = max.min(self.state.scandal_pool_of(target)).max(0);
         let k = if can == 0 {
             0
         } else {
@@ -131,7 +131,7 @@ impl Game<'_> {
         };
         glog!(self, "  P{performer} exposes P{target}: takes {k} Scandal");
         if k > 0 {
-            self.state.players[target].scandal -= k;
+            self.state.add_scandal(target, -k);
             let loss = k * self.db.rules.expose_loss_per_token;
             self.lose_support(target, loss, performer as i32);
         }

@@ -38,7 +38,7 @@ pub fn game<'db>(db: &'db CardDb, factions: &[&str]) -> Game<'db> {
     let pol: Vec<Scripted> = (0..factions.len()).map(|_| Scripted::default()).collect();
     let mut g = Game::new(db, &cfg, pol);
     for p in 0..g.state.n {
-        g.state.players[p].support = db.rules.starting_support;
+        g.state.set_support(p, db.rules.starting_support);
     }
     g.refill_row();
     g.state.active = 0;

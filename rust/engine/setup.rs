@@ -36,7 +36,7 @@ impl Game<'_> {
             if self.state.n == 2 && p != self.state.start_player {
                 s += r.second_player_bonus;
             }
-            self.state.players[p].support = s;
+            self.state.set_support(p, s);
         }
         glog!(
             self,

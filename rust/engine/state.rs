@@ -8,6 +8,7 @@ use crate::engine::scratch::Scratch;
 use crate::engine::caches::Caches;
 use crate::engine::hooks::TestHooks;
 use crate::engine::trace::Trace;
+use crate::engine::seats::{Seating, Seats, MAX_SEATS};
 use crate::rng::{Rng, Stream};
 
 /// A card instance in one game (162 cards at most).
@@ -302,6 +303,9 @@ impl std::ops::IndexMut<usize> for Insts {
 #[derive(Debug, Default)]
 pub struct Player {
     pub faction: u8,
+    /// Support and Scandal of the pool this seat holds (`State::seating.pool`): read and
+    /// change them through `State::support_of` / `scandal_pool_of` and their setters, which
+    /// map a seat to its pool (its own in the free-for-all, a team's in Coalition).
     pub support: i32,
     pub scandal: i32,
     /// Resource pool: F, M, U (R6.4.1).
@@ -386,10 +390,36 @@ impl EndReason {
         ["last_player_standing", "simultaneous_elimination", "unfinished_round_cap", "unfinished_action_cap"];
 }
 
+/// How a game ended: the seats that won (one seat in the free-for-all, a team in a team
+/// format, none when unfinished) and, in a format that scores them, victory points per seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Outcome {
-    pub winner: Option<u8>,
+    pub winners: Seats,
     pub reason: EndReason,
+    /// Victory points per seat (`None` when the format scores none: every format so far).
+    pub points: Option<[i16; MAX_SEATS]>,
+}
+
+impl Outcome {
+    /// `seat` alone won.
+    pub fn won_by(seat: usize, reason: EndReason) -> Outcome {
+        Outcome { winners: Seats::one(seat), reason, points: None }
+    }
+    /// Nobody won (an unfinished game).
+    pub fn no_winner(reason: EndReason) -> Outcome {
+        Outcome { winners: Seats::EMPTY, reason, points: None }
+    }
+    /// The winning seat: the single winner in the free-for-all (the lowest seat of a winning
+    /// team), None when nobody won. This is the `winner` column.
+    #[inline]
+    pub fn winner(&self) -> Option<u8> {
+        self.winners.first().map(|w| w as u8)
+    }
+    /// Whether `seat` is among the winners.
+    #[inline]
+    pub fn won(&self, seat: usize) -> bool {
+        self.winners.contains(seat)
+    }
 }
 
 /// Target chosen when a card is played or an ability is used.
@@ -469,7 +499,7 @@ pub struct GameConfig {
 /// Plain data: read it through `Game::state`; only the engine changes it (and scenario tests,
 /// through `Game::state_mut`).
 pub struct State {
-    /// Seats (2 to 4).
+    /// Seats (2 to 4 today; the arrays hold `seats::MAX_SEATS`).
     pub n: usize,
     pub players: Vec<Player>,
     /// The card instances, indexed by `Cid`.
@@ -500,7 +530,9 @@ pub struct State {
     pub event_round: u32,
     pub outcome: Option<Outcome>,
     /// Who is credited with the latest Support reduction of each seat (-1 = nobody) (R15.4.1).
-    pub last_reducer: [i8; 4],
+    pub last_reducer: [i8; MAX_SEATS],
+    /// Opponents, allies and Support/Scandal pools of the seats (`seats`).
+    pub seating: Seating,
     pub eliminations: i8,
     pub rng_shuffle: Rng,
     pub rng_events: Rng,
@@ -515,13 +547,13 @@ pub struct State {
 
 impl Clone for State {
     fn clone(&self) -> State {
-        let State { n, players, inst, news_row, news_deck, event_deck, event_discard, event_in_force, token_box, removed, chain, campaign, round_mods, active, start_player, first_start_player, turn, round, round_limit, seq, actions_this_turn, total_actions, first_turn_done, event_round, outcome, last_reducer, eliminations, rng_shuffle, rng_events, rng_dice, target_source, pending_leave, seed } = self;
-        State { n: n.clone(), players: players.clone(), inst: inst.clone(), news_row: news_row.clone(), news_deck: news_deck.clone(), event_deck: event_deck.clone(), event_discard: event_discard.clone(), event_in_force: event_in_force.clone(), token_box: token_box.clone(), removed: removed.clone(), chain: chain.clone(), campaign: campaign.clone(), round_mods: round_mods.clone(), active: active.clone(), start_player: start_player.clone(), first_start_player: first_start_player.clone(), turn: turn.clone(), round: round.clone(), round_limit: round_limit.clone(), seq: seq.clone(), actions_this_turn: actions_this_turn.clone(), total_actions: total_actions.clone(), first_turn_done: first_turn_done.clone(), event_round: event_round.clone(), outcome: outcome.clone(), last_reducer: last_reducer.clone(), eliminations: eliminations.clone(), rng_shuffle: rng_shuffle.clone(), rng_events: rng_events.clone(), rng_dice: rng_dice.clone(), target_source: target_source.clone(), pending_leave: pending_leave.clone(), seed: seed.clone() }
+        let State { n, players, inst, news_row, news_deck, event_deck, event_discard, event_in_force, token_box, removed, chain, campaign, round_mods, active, start_player, first_start_player, turn, round, round_limit, seq, actions_this_turn, total_actions, first_turn_done, event_round, outcome, last_reducer, seating, eliminations, rng_shuffle, rng_events, rng_dice, target_source, pending_leave, seed } = self;
+        State { n: n.clone(), players: players.clone(), inst: inst.clone(), news_row: news_row.clone(), news_deck: news_deck.clone(), event_deck: event_deck.clone(), event_discard: event_discard.clone(), event_in_force: event_in_force.clone(), token_box: token_box.clone(), removed: removed.clone(), chain: chain.clone(), campaign: campaign.clone(), round_mods: round_mods.clone(), active: active.clone(), start_player: start_player.clone(), first_start_player: first_start_player.clone(), turn: turn.clone(), round: round.clone(), round_limit: round_limit.clone(), seq: seq.clone(), actions_this_turn: actions_this_turn.clone(), total_actions: total_actions.clone(), first_turn_done: first_turn_done.clone(), event_round: event_round.clone(), outcome: outcome.clone(), last_reducer: last_reducer.clone(), seating: seating.clone(), eliminations: eliminations.clone(), rng_shuffle: rng_shuffle.clone(), rng_events: rng_events.clone(), rng_dice: rng_dice.clone(), target_source: target_source.clone(), pending_leave: pending_leave.clone(), seed: seed.clone() }
     }
     /// Field by field, reusing this state's vectors (the step API's checkpoints).
     fn clone_from(&mut self, src: &State) {
         // exhaustive: a new field fails to compile here until it is copied
-        let State { n, players, inst, news_row, news_deck, event_deck, event_discard, event_in_force, token_box, removed, chain, campaign, round_mods, active, start_player, first_start_player, turn, round, round_limit, seq, actions_this_turn, total_actions, first_turn_done, event_round, outcome, last_reducer, eliminations, rng_shuffle, rng_events, rng_dice, target_source, pending_leave, seed } = src;
+        let State { n, players, inst, news_row, news_deck, event_deck, event_discard, event_in_force, token_box, removed, chain, campaign, round_mods, active, start_player, first_start_player, turn, round, round_limit, seq, actions_this_turn, total_actions, first_turn_done, event_round, outcome, last_reducer, seating, eliminations, rng_shuffle, rng_events, rng_dice, target_source, pending_leave, seed } = src;
         self.n = n.clone();
         self.players.clone_from(players);
         self.inst.clone_from(inst);
@@ -548,6 +580,7 @@ impl Clone for State {
         self.event_round = event_round.clone();
         self.outcome = outcome.clone();
         self.last_reducer = last_reducer.clone();
+        self.seating = seating.clone();
         self.eliminations = eliminations.clone();
         self.rng_shuffle = rng_shuffle.clone();
         self.rng_events = rng_events.clone();
@@ -703,7 +736,8 @@ impl<'db> Game<'db> {
             first_turn_done: false,
             event_round: 0,
             outcome: None,
-            last_reducer: [-1; 4],
+            last_reducer: [-1; MAX_SEATS],
+            seating: Seating::free_for_all(n),
             eliminations: 0,
             rng_shuffle: Rng::stream(cfg.seed, Stream::Shuffle as u64),
             rng_events: Rng::stream(cfg.seed, Stream::Events as u64),
@@ -885,10 +919,6 @@ impl<'db> Game<'db> {
     }
     pub fn alive_count(&self) -> usize {
         self.state.players.iter().filter(|p| p.alive).count()
-    }
-    /// Opponents of `p` that are still in the game, in turn order after `p`.
-    pub fn opponents(&self, p: usize) -> impl Iterator<Item = usize> + '_ {
-        (1..self.state.n).map(move |i| (p + i) % self.state.n).filter(move |&q| self.state.players[q].alive)
     }
     pub fn faction_name(&self, p: usize) -> &'static str {
         crate::cards::FACTIONS[self.state.players[p].faction as usize]

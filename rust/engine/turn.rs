@@ -21,7 +21,7 @@ impl Game<'_> {
                 self.state.round += 1;
                 if self.state.round as i32 > self.db.rules.max_rounds || self.state.round > self.state.round_limit {
                     self.state.round -= 1;
-                    self.state.outcome = Some(Outcome { winner: None, reason: EndReason::UnfinishedRoundCap });
+                    self.state.outcome = Some(Outcome::no_winner(EndReason::UnfinishedRoundCap));
                     glog!(self, "Safety cap: {} rounds, the game is unfinished", self.db.rules.max_rounds);
                     break;
                 }
@@ -59,7 +59,7 @@ impl Game<'_> {
         self.state.actions_this_turn += 1;
         self.state.total_actions += 1;
         if self.state.actions_this_turn as i32 > self.db.rules.max_actions_per_turn && self.state.outcome.is_none() {
-            self.state.outcome = Some(Outcome { winner: None, reason: EndReason::UnfinishedActionCap });
+            self.state.outcome = Some(Outcome::no_winner(EndReason::UnfinishedActionCap));
         }
         self.check();
     }
@@ -105,8 +105,8 @@ impl Game<'_> {
             self.state.turn,
             p,
             self.faction_name(p),
-            self.state.players[p].support,
-            self.state.players[p].scandal,
+            self.state.support_of(p),
+            self.state.scandal_pool_of(p),
             self.state.players[p].hand.len(),
             self.state.players[p].deck.len()
         );
@@ -241,10 +241,12 @@ impl Game<'_> {
             }
         }
         if (self.state.players[p].exposes as i32) < self.db.rules.exposes_per_turn {
+            // every opponent (an enemy still in the game, `seats`), in turn order after p
+            let enemies = self.state.seating.enemies(p);
             let mut q = p;
             for _ in 1..self.state.n {
                 q = if q + 1 == self.state.n { 0 } else { q + 1 };
-                let ok = self.state.players[q].alive & Self::can_pay_from(avail, self.expose_cost(q));
+                let ok = self.state.players[q].alive & enemies.contains(q) & Self::can_pay_from(avail, self.expose_cost(q));
                 push_if(&mut self.scratch.opts, Opt::Expose(q as u8), ok);
             }
         }

@@ -266,7 +266,7 @@ impl PyGame {
     }
     #[getter]
     fn winner(&self) -> Option<u8> {
-        self.st.outcome().and_then(|o| o.winner)
+        self.st.outcome().and_then(|o| o.winner())
     }
     #[getter]
     fn end_reason(&self) -> Option<&'static str> {
@@ -363,10 +363,8 @@ impl PyGame {
     /// +1 for the winner, -1 for the others; 0 for all without a winner or before the end.
     fn returns(&self) -> Vec<f64> {
         match self.st.outcome() {
-            Some(o) => match o.winner {
-                Some(w) => (0..self.n).map(|s| if s == w as usize { 1.0 } else { -1.0 }).collect(),
-                None => vec![0.0; self.n],
-            },
+            Some(o) if !o.winners.is_empty() => (0..self.n).map(|s| if o.won(s) { 1.0 } else { -1.0 }).collect(),
+            Some(_) => vec![0.0; self.n],
             None => vec![0.0; self.n],
         }
     }
