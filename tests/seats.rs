@@ -45,7 +45,7 @@ fn outcome_hash(db: &CardDb, factions: &[u8], bots: &[&str], games: u64) -> u64 
             BotSpec::parse(kind, knobs.collect()).unwrap()
         })
         .collect();
-    let spec = BatchSpec { bots, factions: factions.to_vec(), games, seed: 7, threads: Some(1), start_player: None };
+    let spec = BatchSpec { bots, factions: factions.to_vec(), games, seed: 7, threads: Some(1), start_player: None, ..Default::default() };
     spec.validate(db).unwrap();
     let mut slot = None;
     let mut h = 0xcbf2_9ce4_8422_2325u64;
