@@ -236,3 +236,33 @@ fn search_at_every_decision() {
     }
     assert!(r_every > r_main, "every-decision search played {r_every} rollouts, main-only {r_main}");
 }
+
+/// Re-dealing for a seat other than the deciding one (an observer's sample) still stops at
+/// the pending decision of the deciding seat, and keeps the observer's own hand.
+#[test]
+fn a_copy_redealt_for_another_seat_stops_at_the_same_decision() {
+    let db = db();
+    let (mut same, mut total) = (0, 0);
+    for seed in 0..3u64 {
+        let cfg = GameConfig { factions: vec![0, 1, 2, 3], seed, start_player: None, ..Default::default() };
+        let mut s = Stepper::new(&db, &cfg);
+        let mut rng = Rng::new(seed + 70);
+        let mut k = 0u64;
+        while let Some((seat, kind, opts)) = s.pending() {
+            let n = opts.len();
+            if k % 4 == 0 {
+                let viewer = (seat + 1 + (k as usize % 3)) % 4;
+                let w = s.determinized(viewer, &mut Rng::new(k));
+                total += 1;
+                if w.pending().is_some_and(|(ws, wk, _)| (ws, wk) == (seat, kind)) && w.game().state().turn == s.game().state().turn {
+                    same += 1;
+                    assert_eq!(w.game().state().players[viewer].hand, s.game().state().players[viewer].hand);
+                }
+            }
+            k += 1;
+            s.apply(rng.below(n)).unwrap();
+        }
+    }
+    assert!(total > 50, "{total}");
+    assert!(same * 100 >= total * 95, "{same} of {total} copies stopped at the deciding seat's decision");
+}

@@ -66,8 +66,8 @@ pub struct Drive {
     pub(crate) lenient: bool,
     used: Vec<Answer>,
     /// The decision a re-dealt copy catches up to: it stays lenient (passive answers) until
-    /// this seat has a decision of this kind with the script used up.
-    target: Option<(u8, DecisionKind)>,
+    /// this seat has a decision of this kind in this turn with the script used up.
+    target: Option<(u8, DecisionKind, u32)>,
     /// Keep checkpoints and answers (off for search rollouts, which are never copied).
     pub(crate) record: bool,
     /// The first live decision takes this answer if it is offered (a search candidate).
@@ -174,7 +174,7 @@ impl<'db> Game<'db> {
             d.used.push(Answer { seat: seat as u8, kind, opt: o });
             return o;
         }
-        if d.lenient && d.target.is_some_and(|t| t != (seat as u8, kind)) {
+        if d.lenient && d.target.is_some_and(|t| t != (seat as u8, kind, self.state.turn)) {
             // a decision the original did not have between its last answer and the decision
             // being caught up to (another seat holds other hidden cards here): passive
             let o = self.scratch.opts[passive(&self.scratch.opts)];
@@ -271,8 +271,9 @@ impl<'db> Game<'db> {
     }
 
     /// A copy of this driven game rebuilt at its checkpoint, ready to replay its answers.
-    /// `relabel`: re-deal what `seat` cannot see (see `Stepper::determinized`).
-    fn rebuilt(&self, relabel: Option<(usize, DecisionKind, &mut Rng)>) -> Game<'db> {
+    /// `relabel`: re-deal what `seat` cannot see (see `Stepper::determinized`) and catch up
+    /// to the decision `target` (deciding seat, kind, turn: the one the original stands at).
+    fn rebuilt(&self, relabel: Option<(usize, (u8, DecisionKind), &mut Rng)>) -> Game<'db> {
         let mut g = self.clone();
         // unwrap: only called on driven games
         let d = g.drive.as_mut().unwrap();
@@ -285,9 +286,9 @@ impl<'db> Game<'db> {
         d.forced_missed = false;
         d.reseeded = false;
         let mut state = (*d.checkpoint).clone();
-        if let Some((seat, kind, rng)) = relabel {
+        if let Some((seat, target, rng)) = relabel {
             relabel_hidden(self.db, &self.state, &mut state, seat, rng);
-            d.target = Some((seat as u8, kind));
+            d.target = Some((target.0, target.1, self.state.turn));
             d.checkpoint = Box::new(state.clone());
             d.lenient = true;
             // reseeded where the copy catches up (the index is known then)
@@ -308,7 +309,7 @@ impl<'db> Game<'db> {
     /// current decision, then `policies` for every decision until the end or the round
     /// `round_limit`. Returns the outcome and whether the candidate was offered in the copy.
     pub fn rollout_from(&self, seat: usize, kind: DecisionKind, rng: &mut Rng, candidate: Opt, policies: Agents, round_limit: u32) -> (Outcome, bool, u32) {
-        let mut g = self.rebuilt(Some((seat, kind, rng)));
+        let mut g = self.rebuilt(Some((seat, (seat as u8, kind), rng)));
         g.policies = policies;
         g.trace = Default::default();
         let d = g.drive.as_mut().unwrap();
@@ -488,10 +489,10 @@ impl<'db> Stepper<'db> {
     /// It may still reach another decision (`pending` tells: rarely, when hidden cards changed
     /// what `seat` was offered); it depends only on what `seat` can see and on `rng`.
     pub fn determinized(&self, seat: usize, rng: &mut Rng) -> Stepper<'db> {
-        let Some((_, kind, _)) = self.pending() else {
+        let Some((decider, kind, _)) = self.pending() else {
             return self.replayed();
         };
-        Stepper::launch(Box::new(self.game.rebuilt(Some((seat, kind, rng)))))
+        Stepper::launch(Box::new(self.game.rebuilt(Some((seat, (decider as u8, kind), rng)))))
     }
 }
 
