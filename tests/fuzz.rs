@@ -76,7 +76,7 @@ fn checked_game(db: &CardDb, spec: &BatchSpec, index: u64, context: &str) -> Gam
             // R1.3: the last player remaining wins (Coalition, E87: the last team, both partners)
             assert!(!r.players[w].eliminated, "{}: the winner was eliminated", at());
             assert_eq!(alive, if coalition { 2 } else { 1 }, "{}: game ended with {alive} players left", at());
-            assert!((0..n).all(|s| r.players[s].won == !r.players[s].eliminated), "{}: the survivors are not exactly the winners", at());
+            assert!((0..n).all(|s| r.players[s].won != r.players[s].eliminated), "{}: the survivors are not exactly the winners", at());
         } else {
             // R14.5.1: everyone left was eliminated at once; the active player (and partner) wins
             assert_eq!(alive, 0, "{}: simultaneous elimination with {alive} players left", at());
