@@ -334,7 +334,7 @@ fn parameter_sampler_covers_the_registry() {
     let mut rng = Rng::new(3);
     let mut seen_min = std::collections::HashSet::new();
     let mut seen_max = std::collections::HashSet::new();
-    let (mut costs, mut bools, mut swaps) = (0, 0, 0);
+    let (mut costs, mut bools, mut swaps, mut coalition) = (0, 0, 0, 0);
     for _ in 0..4000 {
         let o = sample_params(&raw, &mut rng);
         build_db(&raw, &o).unwrap_or_else(|e| panic!("{o:?}: {e}"));
@@ -348,6 +348,7 @@ fn parameter_sampler_covers_the_registry() {
                     seen_max.insert(name.clone());
                 }
                 ParamValue::Str(s) if s.starts_with('{') => costs += 1,
+                ParamValue::Str(s) if s == "coalition" => coalition += 1,
                 ParamValue::Bool(_) => bools += 1,
                 _ => {}
             }
@@ -357,6 +358,9 @@ fn parameter_sampler_covers_the_registry() {
     assert!(seen_min.len() > reg.len() / 2 && seen_max.len() > reg.len() / 3, "{} / {} of {}", seen_min.len(), seen_max.len(), reg.len());
     assert!(seen_min.contains("ev_veszelyhelyzet.max_attackers"));
     assert!(costs > 0 && bools > 0 && swaps > 100);
+    // the Coalition format (rules.format) is among the sampled sets: random_parameters_in_range
+    // then plays it with four decks
+    assert!(coalition > 0, "rules.format = coalition never sampled");
 }
 
 // ----- Mixed decks and custom lists (docs/decks.md) --------------------------------------------
