@@ -31,7 +31,7 @@
 
 use ketharmad::batch::{play_one, BatchSpec, GameResult};
 use ketharmad::bots::{heuristic, BotSpec};
-use ketharmad::cards::{build_db, load_raw, registry, CardDb, CardType, ParamKind, ParamValue, RawDb, FACTIONS};
+use ketharmad::cards::{build_db, load_raw, registry, CardDb, CardType, Format, ParamKind, ParamValue, RawDb, FACTIONS};
 use ketharmad::rng::Rng;
 use rayon::prelude::*;
 
@@ -71,13 +71,21 @@ fn checked_game(db: &CardDb, spec: &BatchSpec, index: u64, context: &str) -> Gam
         let w = r.winner as usize;
         assert!(r.winner >= 0 && w < n, "{}: finished game without a winner", at());
         let alive = (0..n).filter(|&s| !r.players[s].eliminated).count();
+        let coalition = db.rules.format == Format::Coalition;
         if r.end_reason == 0 {
-            // R1.3: the last player remaining wins
+            // R1.3: the last player remaining wins (Coalition, E87: the last team, both partners)
             assert!(!r.players[w].eliminated, "{}: the winner was eliminated", at());
-            assert_eq!(alive, 1, "{}: game ended with {alive} players left", at());
+            assert_eq!(alive, if coalition { 2 } else { 1 }, "{}: game ended with {alive} players left", at());
+            assert!((0..n).all(|s| r.players[s].won != r.players[s].eliminated), "{}: the survivors are not exactly the winners", at());
         } else {
-            // R14.5.1: everyone left was eliminated at once; the active player wins
+            // R14.5.1: everyone left was eliminated at once; the active player (and partner) wins
             assert_eq!(alive, 0, "{}: simultaneous elimination with {alive} players left", at());
+        }
+        if coalition {
+            // E81, E87: partners (seats 0 + 2, 1 + 3) win or lose together
+            assert!(r.players[0].won == r.players[2].won && r.players[1].won == r.players[3].won, "{}: partners split", at());
+            assert_eq!((0..n).filter(|&s| r.players[s].won).count(), 2, "{}: a team of two wins", at());
+            assert!(r.winner == 0 || r.winner == 1, "{}: the winner column is the lower seat of the team", at());
         }
     } else {
         assert_eq!(r.winner, -1, "{}: an unfinished game has no winner", at());
@@ -247,8 +255,8 @@ fn sample_params(raw: &RawDb, rng: &mut Rng) -> Vec<(String, ParamValue)> {
             }
             ParamKind::Bool => ParamValue::Bool(rng.below(2) == 1),
             ParamKind::Choice => {
-                let choices = ["source", "active_player"];
-                ParamValue::Str(choices[rng.below(2)].into())
+                let choices: &[&str] = if p.name == "rules.format" { Format::NAMES } else { &["source", "active_player"] };
+                ParamValue::Str(choices[rng.below(choices.len())].into())
             }
             ParamKind::Cost => {
                 let mut s = format!("{{{}}}", rng.below(5));
@@ -296,7 +304,12 @@ fn random_parameters_in_range() {
             let mut rng = Rng::stream(seed, k);
             let params = sample_params(&raw, &mut rng);
             let db = build_db(&raw, &params).unwrap_or_else(|e| panic!("in-range parameters {params:?} were refused: {e}"));
-            let f = seating(&mut rng);
+            let mut f = seating(&mut rng);
+            if db.rules.format == Format::Coalition {
+                // Coalition needs four decks (E81)
+                f = vec![0, 1, 2, 3];
+                rng.shuffle(&mut f);
+            }
             let bots: Vec<BotSpec> = f.iter().map(|_| if rng.below(2) == 0 { BotSpec::random() } else { heuristic_bot(&mut rng) }).collect();
             let mut s = spec(f, bots, seed.wrapping_add(k * 1_000_003));
             s.games = per;
@@ -321,7 +334,7 @@ fn parameter_sampler_covers_the_registry() {
     let mut rng = Rng::new(3);
     let mut seen_min = std::collections::HashSet::new();
     let mut seen_max = std::collections::HashSet::new();
-    let (mut costs, mut bools, mut swaps) = (0, 0, 0);
+    let (mut costs, mut bools, mut swaps, mut coalition) = (0, 0, 0, 0);
     for _ in 0..4000 {
         let o = sample_params(&raw, &mut rng);
         build_db(&raw, &o).unwrap_or_else(|e| panic!("{o:?}: {e}"));
@@ -335,6 +348,7 @@ fn parameter_sampler_covers_the_registry() {
                     seen_max.insert(name.clone());
                 }
                 ParamValue::Str(s) if s.starts_with('{') => costs += 1,
+                ParamValue::Str(s) if s == "coalition" => coalition += 1,
                 ParamValue::Bool(_) => bools += 1,
                 _ => {}
             }
@@ -344,6 +358,9 @@ fn parameter_sampler_covers_the_registry() {
     assert!(seen_min.len() > reg.len() / 2 && seen_max.len() > reg.len() / 3, "{} / {} of {}", seen_min.len(), seen_max.len(), reg.len());
     assert!(seen_min.contains("ev_veszelyhelyzet.max_attackers"));
     assert!(costs > 0 && bools > 0 && swaps > 100);
+    // the Coalition format (rules.format) is among the sampled sets: random_parameters_in_range
+    // then plays it with four decks
+    assert!(coalition > 0, "rules.format = coalition never sampled");
 }
 
 // ----- Mixed decks and custom lists (docs/decks.md) --------------------------------------------

@@ -85,8 +85,8 @@ fn seat_refactor_changes_no_game() {
 /// A seating other than the free-for-all reaches the rules through the seat model alone: a
 /// Coalition-like seating (teams {0, 2} and {1, 3}, each team's Support and Scandal in one
 /// pool) changes opponents, "opponent" targets, Exposé options, Outrage and elimination without
-/// any other change. (The Coalition format itself, with its setup, partner blocking and team
-/// victory, comes later; this only shows the plumbing is real.)
+/// any other change. (The Coalition format itself, with its setup and partner blocking, is
+/// `rules.format = "coalition"`: tests/coalition.rs.)
 #[test]
 fn a_team_seating_changes_opponents_and_pools() {
     use ketharmad::cards::TargetKind;
@@ -134,5 +134,6 @@ fn a_team_seating_changes_opponents_and_pools() {
     g.state_check();
     let alive: Vec<bool> = g.state().players.iter().map(|p| p.alive).collect();
     assert_eq!(alive, vec![true, false, true, false]);
-    assert!(g.state().outcome.is_none(), "two seats remain (the team victory rule, E87, comes with the format)");
+    // the team victory rule (E87, tests/coalition.rs): the surviving team wins together
+    assert_eq!(g.state().outcome.map(|o| o.winners), Some(Seats(0b0101)));
 }

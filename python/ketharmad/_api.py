@@ -21,6 +21,7 @@ from ._validate import (
     check_flag,
     check_int,
     check_params,
+    with_format,
     check_seed,
     check_threads,
 )
@@ -203,6 +204,7 @@ def simulate(
     executor: Any = None,
     cluster: Any = None,
     first_game: int = 0,
+    format: Optional[str] = None,
 ) -> SimResult:
     """Play ``games`` bot games in parallel and return the results as polars tables.
 
@@ -259,6 +261,11 @@ def simulate(
             this seed (default 0): the same rows as those of one bigger call, so a run can
             be cut into ranges by hand (one per machine, say) and the pieces concatenated;
             the ``game`` column holds the absolute index.
+        format: the game format (docs/formats.md): None or ``"ffa"`` (the free-for-all,
+            R15) or ``"coalition"`` (2 against 2, R16.2-R16.3: exactly 4 decks, seats 0 + 2
+            against 1 + 3, a shared 30 Support per team, ``rules.coalition_support``; both
+            partners of the winning team have ``won``, the ``winner`` column holds the lower
+            seat). It is the parameter ``rules.format``, so the result's ``params`` carry it.
 
     Returns:
         A :class:`SimResult` with ``.games``, ``.players``, ``.card_records`` (the opening /
@@ -276,7 +283,7 @@ def simulate(
     games_ = check_int("games", games, 1)
     seed_ = check_seed(seed)
     threads_ = check_threads(threads)
-    params_ = check_params(params)
+    params_ = with_format(check_params(params), format, len(decks_))
     start_ = check_start_player(start_player, len(decks_))
     chunk_ = check_chunk_size(chunk_size)
     first_ = check_int("first_game", first_game, 0)
@@ -337,6 +344,7 @@ def play(
     params: Optional[Mapping[str, Union[int, bool, str]]] = None,
     card_data: CardDataSource = None,
     start_player: Optional[int] = None,
+    format: Optional[str] = None,
 ) -> GameLog:
     """Replay one game with its full log.
 
@@ -344,7 +352,7 @@ def play(
     ``simulate(decks, bots, seed=seed, params=params, ...)``: same winner, length and final
     state. Print the result (``print(log)``) to read the game. Pass the same ``start_player``
     as the batch (e.g. to replay a game of :func:`ketharmad.matchups`, whose ``games`` rows
-    carry ``batch_seed``, ``game`` and ``start_player``).
+    carry ``batch_seed``, ``game`` and ``start_player``). ``format`` as in :func:`simulate`.
 
     Raises:
         ValueError: on any invalid argument, parameter or card data, and before any game
@@ -356,7 +364,7 @@ def play(
     bots_ = check_bots(bots, len(decks_))
     seed_ = check_seed(seed)
     game_ = check_int("game", game, 0)
-    params_ = check_params(params)
+    params_ = with_format(check_params(params), format, len(decks_))
     start_ = check_start_player(start_player, len(decks_))
     text = load_card_data(card_data)
     raw = _core.play(text, decks_, bots_, seed_, game_, params_, start_player=start_)

@@ -215,3 +215,44 @@ def check_params(params: object) -> dict[str, Union[int, bool, str]]:
                 f"got {type(value).__name__} {value!r}"
             )
     return out
+
+
+#: The game formats built so far (docs/formats.md); ``format=`` sets ``rules.format``.
+FORMATS = ("ffa", "coalition")
+#: Formats the issue plans that are not built yet (a clear error instead of "unknown").
+PLANNED_FORMATS = ("quick", "pairs", "circle", "gods", "diplomacy")
+#: Seats a format needs (None: any 2 to 4).
+FORMAT_SEATS = {"ffa": None, "coalition": 4}
+
+
+def with_format(
+    params: dict[str, Union[int, bool, str]], format: object, n_decks: int
+) -> dict[str, Union[int, bool, str]]:
+    """The parameter overrides with the game ``format`` set (``rules.format``).
+
+    ``None`` leaves ``params`` as they are (the free-for-all unless they set
+    ``rules.format``); ``"ffa"`` adds nothing, so its results keep the same ``params``.
+    ValueError for an unknown format, a format not built yet, a ``rules.format`` override
+    that disagrees, or the wrong number of decks (Coalition: exactly 4, E81).
+    """
+    if format is None:
+        format = params.get("rules.format", "ffa")
+        if format not in FORMATS:
+            return params  # the core names the allowed values
+    if not isinstance(format, str) or format not in FORMATS:
+        known = ", ".join(repr(f) for f in FORMATS)
+        if isinstance(format, str) and format in PLANNED_FORMATS:
+            raise ValueError(f"format {format!r} is not built yet; known formats: {known}")
+        raise ValueError(f"unknown format {format!r}; known formats: {known}")
+    given = params.get("rules.format")
+    if given is not None and given != format:
+        raise ValueError(f"format={format!r} disagrees with params['rules.format'] = {given!r}")
+    need = FORMAT_SEATS[format]
+    if need is not None and n_decks != need:
+        raise ValueError(
+            f"the {format} format needs exactly {need} decks (two teams of two: seats 0 + 2 "
+            f"against 1 + 3), got {n_decks}"
+        )
+    if format == "ffa":
+        return params
+    return {**params, "rules.format": format}

@@ -22,7 +22,7 @@ import numpy as np
 
 from . import _core
 from ._data import CardDataSource, load_card_data
-from ._validate import check_decks
+from ._validate import check_decks, check_params, with_format
 
 
 class Action(NamedTuple):
@@ -49,6 +49,8 @@ class Game(_core.Game):
         start_player: None draws the start seat from the game's seed; a seat fixes it.
         log: keep the readable log (:attr:`log`); costs a string per action.
         record_plays: keep every card play (for :func:`ketharmad._core.columns_of`).
+        format: the game format, as in :func:`ketharmad.simulate` (``"ffa"``, the default,
+            or ``"coalition"``: exactly 4 decks; ``returns()`` gives +1 to both winners).
 
     The stepping methods (``step``, ``legal_action_ids``, ``current_player`` …) are the
     core's own (no Python layer in the hot loop).
@@ -67,19 +69,22 @@ class Game(_core.Game):
         start_player: Optional[int] = None,
         log: bool = False,
         record_plays: bool = False,
+        format: Optional[str] = None,
     ) -> "Game":
         if isinstance(decks, str):
             raise ValueError("decks must be a list of faction names, one per seat, not a string")
         for name, v in (("seed", seed), ("game", game)):
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
                 raise ValueError(f"{name} must be a whole number >= 0, got {v!r}")
+        decks_ = check_decks(decks)
+        params_ = with_format(check_params(params), format, len(decks_)) or None
         return super().__new__(
             cls,
             load_card_data(card_data),
-            check_decks(decks),
+            decks_,
             int(seed),
             int(game),
-            dict(params) if params else None,
+            params_,
             start_player,
             bool(log),
             bool(record_plays),

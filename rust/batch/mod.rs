@@ -128,6 +128,9 @@ impl BatchSpec {
         if !(2..=4).contains(&n) {
             return Err(format!("a game needs 2 to 4 decks, got {n}"));
         }
+        if db.rules.format == crate::cards::Format::Coalition && n != 4 {
+            return Err(format!("the coalition format needs exactly 4 decks (two teams of two: seats 0 + 2 against 1 + 3), got {n}"));
+        }
         if self.bots.len() != n {
             return Err(format!("got {} bot specs for {n} seats", self.bots.len()));
         }

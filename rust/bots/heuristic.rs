@@ -619,7 +619,8 @@ fn blocks(k: &Knobs, v: &SeatView, opts: &[Opt]) -> usize {
     let done = opts.iter().position(|&o| o == Opt::Done);
     let incoming: i32 = att
         .iter()
-        .filter(|a| a.1 as usize == me && !blk.iter().any(|b| b.1 == a.0))
+        // our own attackers and, in a team format, the partner's: they hit the shared pool (E82, E86)
+        .filter(|a| (a.1 as usize == me || v.allies(me).any(|x| x == a.1 as usize)) && !blk.iter().any(|b| b.1 == a.0))
         .map(|a| v.influence(a.0).unwrap_or(0).max(0) as i32)
         .sum();
     // chump-block when the unblocked damage would take a large bite of our Support

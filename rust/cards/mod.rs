@@ -11,4 +11,4 @@ pub use decks::Deck;
 pub use effects::*;
 pub use loader::{load_raw, RawDb};
 pub use model::*;
-pub use params::{build_db, registry, ParamInfo, ParamKind, ParamValue, Rules};
+pub use params::{build_db, registry, Format, ParamInfo, ParamKind, ParamValue, Rules};

@@ -92,6 +92,30 @@ pub struct Rules {
     pub outrage_sympathy: i32,
     pub counter_influence: i32,
     pub counter_credibility: i32,
+    /// The game format (`rules.format`; docs/formats.md).
+    pub format: Format,
+    /// Coalition: each team's shared starting Support (R16.2, R17 `coalition_support`).
+    pub coalition_support: i32,
+    /// Coalition: a player may block with the partner's Figures (R16.3.6, E86).
+    pub coalition_partner_blocking: bool,
+}
+
+/// The game formats built so far (`rules.format`, docs/formats.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    /// Everyone against everyone (R15): 2 to 4 seats.
+    #[default]
+    Ffa,
+    /// 2 against 2 (R16.2–R16.3, E81–E89): seats 0 + 2 against 1 + 3.
+    Coalition,
+}
+
+impl Format {
+    /// The format names, in the order of the `rules.format` choice.
+    pub const NAMES: &'static [&'static str] = &["ffa", "coalition"];
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
 }
 
 /// (name, default, min, max, description) of integer and bool rule parameters.
@@ -120,6 +144,7 @@ const RULE_INTS: &[(&str, i64, i64, i64, &str)] = &[
     ("rules.mixed_deck_bases", 6, 0, 13, "Bases a Mixed deck takes from each faction (R16.4, E90)"),
     ("rules.max_rounds", 500, 1, 100_000, "safety cap: rounds before a game is unfinished (R7.8, E35)"),
     ("rules.max_actions_per_turn", 1000, 10, 100_000, "safety cap: actions in one turn (R7.8, E35)"),
+    ("rules.coalition_support", 30, 1, 1000, "Coalition: each team's shared starting Support (R16.2)"),
     ("keyword.supermajority.institutions", 2, 0, 20, "Institutions Supermajority needs"),
     ("keyword.unity.parties", 3, 0, 10, "different parties Unity needs"),
     ("keyword.joint_candidate.influence_bonus", 2, 0, 20, "Joint Candidate's Influence bonus"),
@@ -132,17 +157,17 @@ const RULE_INTS: &[(&str, i64, i64, i64, &str)] = &[
 const RULE_BOOLS: &[(&str, bool, &str)] = &[
     ("rules.start_player_skips_first_draw", true, "the start player skips the first draw (R3.7)"),
     ("rules.allow_mirror", false, "allow two players with the same faction (R3.1.1, E5)"),
+    ("rules.coalition_partner_blocking", true, "Coalition: a player may block with the partner's Figures (R16.3.6, E86)"),
     ("rules.allow_extra_copies", false, "a custom deck list may hold more copies of a card than its faction deck (E90 lifted; docs/decks.md)"),
 ];
 const RULE_COSTS: &[(&str, &str, &str)] = &[
     ("rules.expose_cost", "{1}{M}", "cost of the basic Exposé (R10.3.1, E51)"),
     ("rules.swap_cost", "{1}", "cost of Swap (R6.7)"),
 ];
-const RULE_CHOICES: &[(&str, &[&str], &str)] = &[(
-    "rules.voter_takeover_credit",
-    &["source", "active_player"],
-    "who is credited with a knock-out (R15.4.1, E77)",
-)];
+const RULE_CHOICES: &[(&str, &[&str], &str)] = &[
+    ("rules.voter_takeover_credit", &["source", "active_player"], "who is credited with a knock-out (R15.4.1, E77)"),
+    ("rules.format", Format::NAMES, "the game format: ffa (R15) or coalition (2 against 2, R16.2-R16.3; needs 4 decks)"),
+];
 
 const NUMBERED_KW: &[&str] = &["scandal", "expose", "movement", "sympathy", "defector", "lone"];
 
@@ -422,6 +447,9 @@ fn rules_from(v: &Values) -> Rules {
         outrage_sympathy: g("keyword.outrage.sympathy"),
         counter_influence: g("keyword.sympathy.counter_influence"),
         counter_credibility: g("keyword.sympathy.counter_credibility"),
+        format: if g("rules.format") == 1 { Format::Coalition } else { Format::Ffa },
+        coalition_support: g("rules.coalition_support"),
+        coalition_partner_blocking: g("rules.coalition_partner_blocking") != 0,
     }
 }
 

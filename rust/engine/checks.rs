@@ -75,7 +75,7 @@ impl Game<'_> {
             let mut out = Seats::EMPTY;
             for p in 0..self.state.n {
                 if self.state.players[p].alive && self.state.support_of(p) <= 0 {
-                    if self.rescue(p) {
+                    if self.rescue(p) || self.rescue_by_ally(p) {
                         // the rescuer left play: check again (stats may have dropped)
                         changed = true;
                     } else {
@@ -106,7 +106,14 @@ impl Game<'_> {
                 // (5) end of the game
                 if eliminated == before {
                     glog!(self, "Everyone left is eliminated at once: the active player P{} wins", self.state.active);
-                    self.state.outcome = Some(Outcome::won_by(self.state.active, EndReason::SimultaneousElimination));
+                    self.state.outcome = Some(self.team_outcome(self.state.active, EndReason::SimultaneousElimination));
+                    return;
+                }
+                if self.state.seating.has_teams() && self.one_team_left() {
+                    // E87: the other team is out; the survivors (one team) win together
+                    let w = self.state.alive_seats();
+                    glog!(self, "The team of P{} wins", w.first().unwrap_or(0));
+                    self.state.outcome = Some(Outcome { winners: w, reason: EndReason::LastPlayerStanding, points: None });
                     return;
                 }
                 if self.alive_count() == 1 {
@@ -140,6 +147,33 @@ impl Game<'_> {
                 break;
             }
         }
+    }
+
+    /// The outcome in which `w` and its allies still in the game win (just `w` in the
+    /// free-for-all): a team format's simultaneous elimination (E87, R14.5.1).
+    fn team_outcome(&self, w: usize, reason: EndReason) -> Outcome {
+        // the allies whether in the game or not: here everyone has just left
+        let winners = crate::engine::Seats(crate::engine::Seats::one(w).0 | self.state.seating.allies(w).0);
+        Outcome { winners, reason, points: None }
+    }
+
+    /// Whether every seat still in the game is an ally of every other (no enemies left).
+    #[cold]
+    fn one_team_left(&self) -> bool {
+        let alive = self.state.alive_seats();
+        alive.iter().all(|p| self.state.seating.enemies(p).0 & alive.0 == 0)
+    }
+
+    /// A team format (E82): a team-mate's Karácsony Gergely also saves the shared pool (the
+    /// knock-out of the pool knocks out its controller too). None in the free-for-all.
+    fn rescue_by_ally(&mut self, p: usize) -> bool {
+        let allies = crate::engine::Seats(self.state.seating.allies(p).0 & self.state.alive_seats().0);
+        for q in allies.iter() {
+            if self.rescue(q) {
+                return true;
+            }
+        }
+        false
     }
 
     /// Karácsony Gergely's rescue: replaces a knock-out once (not under Border Closure).

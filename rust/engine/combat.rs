@@ -31,6 +31,13 @@ impl Game<'_> {
         need.max(1) as usize
     }
 
+    /// Whether `d` may block attackers that attack `q`: its own (R9.3.1) and, in a team
+    /// format with partner blocking, its partner's (E86).
+    #[inline]
+    fn defends(&self, d: usize, q: usize) -> bool {
+        q == d || (self.db.rules.coalition_partner_blocking && self.state.is_ally(d, q))
+    }
+
     fn solo_blocker(&self, c: Cid) -> bool {
         self.state.inst[c as usize].is(Inst::F_STATIC) && self.def(c).statics.iter().any(|s| matches!(s, Static::BlocksPropagandaAlone))
     }
@@ -96,7 +103,7 @@ impl Game<'_> {
         self.scratch.cards = able;
         // Step 2: blocks, attacked players in turn order after the active player (E46, E75)
         for d in self.state.seating.enemy_order(p) {
-            if self.state.players[d].alive && self.state.campaign.attackers.iter().any(|a| a.1 as usize == d) {
+            if self.state.players[d].alive && self.state.campaign.attackers.iter().any(|a| self.defends(d, a.1 as usize)) {
                 self.declare_blocks(d);
             }
         }
@@ -147,7 +154,7 @@ impl Game<'_> {
             // an incomplete Propaganda block must be completed first
             let mut forced: Option<Cid> = None;
             for &(a, q) in &self.state.campaign.attackers {
-                if q as usize == d && self.has_propaganda(a) {
+                if self.defends(d, q as usize) && self.has_propaganda(a) {
                     let (n, solo) = self.blockers_of(a);
                     if n > 0 && n < need && !solo {
                         forced = Some(a);
@@ -156,7 +163,7 @@ impl Game<'_> {
                 }
             }
             for &(a, q) in self.state.campaign.attackers.iter() {
-                if q as usize != d || self.unblockable(a) {
+                if !self.defends(d, q as usize) || self.unblockable(a) {
                     continue;
                 }
                 if let Some(f) = forced {
@@ -206,7 +213,7 @@ impl Game<'_> {
             }
             let inf = self.influence(a).max(0);
             blockers.clear();
-            blockers.extend(self.state.campaign.blocks.iter().filter(|b| b.1 == a).map(|b| b.0).filter(|&b| self.in_play(b) && self.controller(b) == q as usize));
+            blockers.extend(self.state.campaign.blocks.iter().filter(|b| b.1 == a).map(|b| b.0).filter(|&b| self.in_play(b) && self.defends(self.controller(b), q as usize)));
             for &b in &blockers {
                 dmg_to_figs.push((a, self.influence(b).max(0)));
             }

@@ -16,6 +16,7 @@
 //! loop that changes the game can walk a snapshot (`Seats::after`).
 
 use super::state::{Game, Player, State};
+use crate::cards::Format;
 
 /// Most seats a game's arrays hold (war of the gods, V4, seats up to nine). The rules
 /// validation still allows 2 to 4 (`BatchSpec::validate`, the Python API).
@@ -207,10 +208,37 @@ impl Seating {
     pub fn enemy_order(&self, p: usize) -> SeatOrder {
         self.enemy_order[p]
     }
+    /// Whether some seat has an ally (a team format).
+    #[inline]
+    pub fn has_teams(&self) -> bool {
+        self.allies.iter().any(|a| !a.is_empty())
+    }
     /// The seat holding `p`'s Support and Scandal pool.
     #[inline]
     pub fn pool(&self, p: usize) -> usize {
         self.pool[p] as usize
+    }
+}
+
+impl Seating {
+    /// The seating of `format` for `n` seats. Coalition (E81–E83) needs 4 seats (checked by
+    /// `BatchSpec::validate` and the Python API); with another count it falls back to the
+    /// free-for-all.
+    pub fn of_format(format: Format, n: usize) -> Seating {
+        match format {
+            Format::Coalition if n == 4 => Seating::coalition(),
+            _ => Seating::free_for_all(n),
+        }
+    }
+
+    /// Coalition (E81–E83): teams {0, 2} and {1, 3} (partners opposite, so turns alternate
+    /// between the teams); the partner is the ally, the other team the enemies; each team's
+    /// Support and Scandal live in its lower seat (0 and 1).
+    pub fn coalition() -> Seating {
+        let e = [Seats(0b1010), Seats(0b0101), Seats(0b1010), Seats(0b0101)];
+        let a = [Seats(0b0100), Seats(0b1000), Seats(0b0001), Seats(0b0010)];
+        // unwrap: a fixed, valid seating
+        Seating::new(4, &e, &a, &[0, 1, 0, 1]).unwrap()
     }
 }
 

@@ -36,6 +36,10 @@ impl Game<'_> {
             if self.state.n == 2 && p != self.state.start_player {
                 s += r.second_player_bonus;
             }
+            if r.format == crate::cards::Format::Coalition {
+                // E82, E88: the team pool starts at the shared Support, no second-player bonus
+                s = r.coalition_support;
+            }
             self.state.set_support(p, s);
         }
         glog!(

@@ -737,7 +737,7 @@ impl<'db> Game<'db> {
             event_round: 0,
             outcome: None,
             last_reducer: [-1; MAX_SEATS],
-            seating: Seating::free_for_all(n),
+            seating: Seating::of_format(db.rules.format, n),
             eliminations: 0,
             rng_shuffle: Rng::stream(cfg.seed, Stream::Shuffle as u64),
             rng_events: Rng::stream(cfg.seed, Stream::Events as u64),
