@@ -170,3 +170,25 @@ def test_python_dash_m():
     )
     assert proc.returncode == 2
     assert proc.stderr.startswith("error:")
+
+
+def test_format_coalition_from_the_command_line(capsys):
+    """--format coalition (R16.2, E87): partners win together; the numbers equal the API's."""
+    import ketharmad
+
+    argv = ["simulate", "--decks", "ner", "tisza", "osszefogas", "radikalisok", "--format", "coalition",
+            "--games", "200", "--seed", "3", "--bots", "heuristic"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "rules.format=coalition" in out
+    r = ketharmad.simulate(["ner", "tisza", "osszefogas", "radikalisok"], bots="heuristic", games=200, seed=3,
+                           format="coalition")
+    import polars as pl
+
+    wins = r.players.group_by("seat").agg(pl.col("won").sum()).sort("seat")["won"].to_list()
+    assert wins[0] == wins[2] and wins[1] == wins[3] and wins[0] + wins[1] == 200
+    for seat, w in enumerate(wins):
+        assert f"{w:5d}" in out or f" {w} " in out
+    assert main(["play", "--decks", "ner", "tisza", "osszefogas", "radikalisok", "--format", "coalition", "--seed", "3"]) == 0
+    assert "The team of P" in capsys.readouterr().out
+    assert "not built yet" in run_error(["simulate", "--format", "circle"], capsys)

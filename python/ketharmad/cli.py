@@ -115,6 +115,7 @@ def _cmd_simulate(args: argparse.Namespace) -> None:
             params=_params(args.param, args.params, args.card_data),
             card_data=args.card_data,
             cluster=cluster,
+            format=args.format,
         )
     print(sim_report(result))
     if args.out:
@@ -253,6 +254,7 @@ def _cmd_play(args: argparse.Namespace) -> None:
         game=args.game,
         params=_params(args.param, args.params, args.card_data),
         card_data=args.card_data,
+        format=args.format,
     )
     print(log)
 
@@ -279,6 +281,12 @@ def _parser() -> argparse.ArgumentParser:
             help="one bot for all seats or one per seat (default: random)",
         )
         p.add_argument("--seed", type=int, default=0, help="batch seed (default: 0)")
+        p.add_argument(
+            "--format",
+            default=None,
+            metavar="FORMAT",
+            help="ffa (default, free-for-all) or coalition (2 against 2, needs 4 decks; docs/formats.md)",
+        )
         p.add_argument(
             "--param",
             action="append",
