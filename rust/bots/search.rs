@@ -53,6 +53,24 @@ impl Search {
         Search { iterations, width, rollout_rounds: DEFAULT_ROLLOUT_ROUNDS, knobs, rng, stop: None, rollouts: 0, unfinished_rollouts: 0, longest_rollout: 0, every: false }
     }
 
+    /// Count one rollout (played `rounds` rounds after the decision's) and score it for
+    /// seat `me`: 1 won, 0 lost, ½ without a winner (simultaneous elimination, or an
+    /// unfinished rollout, counted in `unfinished_rollouts`).
+    fn count_rollout(&mut self, out: &crate::engine::Outcome, rounds: u32, me: usize) -> f64 {
+        self.rollouts = self.rollouts.saturating_add(1);
+        self.longest_rollout = self.longest_rollout.max(rounds);
+        if matches!(out.reason, EndReason::UnfinishedRoundCap | EndReason::UnfinishedActionCap) {
+            self.unfinished_rollouts = self.unfinished_rollouts.saturating_add(1);
+        }
+        if out.won(me) {
+            1.0
+        } else if out.winners.is_empty() {
+            0.5
+        } else {
+            0.0
+        }
+    }
+
     fn stopped(&self) -> bool {
         self.stop.as_ref().is_some_and(|s| s.requested())
     }
@@ -93,19 +111,7 @@ impl Search {
             g.state.round_limit = start.saturating_add(self.rollout_rounds);
             let out = g.continue_with(opts[cand[j].0]);
             plays[j] += 1;
-            self.rollouts = self.rollouts.saturating_add(1);
-            self.longest_rollout = self.longest_rollout.max(g.state.round - start);
-            if matches!(out.reason, EndReason::UnfinishedRoundCap | EndReason::UnfinishedActionCap) {
-                self.unfinished_rollouts = self.unfinished_rollouts.saturating_add(1);
-            }
-            // no winner: an unfinished rollout (counted above)
-            wins[j] += if out.won(me) {
-                1.0
-            } else if out.winners.is_empty() {
-                0.5
-            } else {
-                0.0
-            };
+            wins[j] += self.count_rollout(&out, g.state.round - start, me);
         }
         let mut best = 0;
         for j in 1..k {
@@ -139,23 +145,13 @@ impl Search {
             let j = it as usize % k;
             let pols: Vec<Policy> = (0..v.n_players()).map(|_| Policy::Heuristic(Box::new(self.knobs.clone()))).collect();
             let (out, offered, rounds) = v.rollout(&mut self.rng, kind, opts[cand[j]], pols, limit);
-            self.rollouts = self.rollouts.saturating_add(1);
-            self.longest_rollout = self.longest_rollout.max(rounds);
-            if matches!(out.reason, EndReason::UnfinishedRoundCap | EndReason::UnfinishedActionCap) {
-                self.unfinished_rollouts = self.unfinished_rollouts.saturating_add(1);
-            }
+            let score = self.count_rollout(&out, rounds, me);
             if !offered {
                 // the re-dealt copy reached another decision: the rollout says nothing here
                 continue;
             }
             plays[j] += 1;
-            wins[j] += if out.won(me) {
-                1.0
-            } else if out.winners.is_empty() {
-                0.5
-            } else {
-                0.0
-            };
+            wins[j] += score;
         }
         let rate = |j: usize| if plays[j] == 0 { -1.0 } else { wins[j] / plays[j] as f64 };
         let mut best = 0;
