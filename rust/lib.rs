@@ -10,6 +10,7 @@ pub mod batch;
 pub mod bots;
 pub mod cards;
 pub mod engine;
+pub mod harness;
 pub mod rng;
 
 #[cfg(feature = "python")]

@@ -1,0 +1,149 @@
+//! The game-generic harness (issue 14): one interface every game implements, and the parts
+//! that work over any game through it (seeded batch runner, random and search agents, step API,
+//! RL environment, lab).
+//!
+//! A game is a plain-Rust state machine: `Rules::new_game` deals a game from parameters, a seat
+//! count and a seed; then, while `to_move()` names a seat, that seat picks one of
+//! `legal_actions` and the driver calls `apply`. Chance (shuffles, dice) happens inside `apply`
+//! and `new_game` from the state's own seeded streams, so a game is a pure function of
+//! (parameters, seats, seed, actions). Actions are ids of a fixed action space per game
+//! (`action_space`), so masks and RL heads are stable.
+//!
+//! Kétharmad keeps its own fast batch path and implements this interface through its stepper
+//! (`engine::step`); Schotten Totten 2 (`games::schotten_totten2`) and Osztrakon
+//! (`games::osztrakon`) implement it directly.
+
+use crate::rng::Rng;
+
+/// A game's named parameter: every rule number and every model assumption (design rule 2).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameParam {
+    pub name: &'static str,
+    /// Default value; ints and bools are stored as f64 exactly, choices as their index.
+    pub default: f64,
+    pub min: f64,
+    pub max: f64,
+    pub kind: ParamKind,
+    /// The choice names of a `ParamKind::Choice` (empty otherwise).
+    pub choices: &'static [&'static str],
+    pub description: &'static str,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamKind {
+    Int,
+    Float,
+    Bool,
+    Choice,
+}
+
+/// One value a caller gives for a parameter.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Str(String),
+}
+
+/// Resolve overrides against a registry: unknown names, wrong kinds, values out of range and
+/// unknown choices are errors that name the parameter. Returns one f64 per registry entry.
+pub fn resolve(registry: &[GameParam], overrides: &[(String, Value)]) -> Result<Vec<f64>, String> {
+    let mut out: Vec<f64> = registry.iter().map(|p| p.default).collect();
+    for (name, v) in overrides {
+        let i = registry.iter().position(|p| p.name == name).ok_or_else(|| {
+            let near: Vec<&str> = registry
+                .iter()
+                .filter(|p| p.name.rsplit('.').next() == name.rsplit('.').next())
+                .map(|p| p.name)
+                .take(3)
+                .collect();
+            if near.is_empty() {
+                format!("unknown parameter '{name}'")
+            } else {
+                format!("unknown parameter '{name}' (similar: {})", near.join(", "))
+            }
+        })?;
+        let p = &registry[i];
+        let x = match (p.kind, v) {
+            (ParamKind::Int, Value::Int(x)) => *x as f64,
+            (ParamKind::Float, Value::Float(x)) => *x,
+            (ParamKind::Float, Value::Int(x)) => *x as f64,
+            (ParamKind::Bool, Value::Bool(b)) => *b as i64 as f64,
+            (ParamKind::Choice, Value::Str(s)) => p
+                .choices
+                .iter()
+                .position(|c| c == s)
+                .ok_or_else(|| format!("parameter '{name}': '{s}' is not one of {}", p.choices.join(", ")))?
+                as f64,
+            (k, _) => return Err(format!("parameter '{name}': expected a value of kind {k:?}")),
+        };
+        if !x.is_finite() || x < p.min || x > p.max {
+            return Err(format!("parameter '{name}': value {x} is out of range {}..={}", p.min, p.max));
+        }
+        out[i] = x;
+    }
+    Ok(out)
+}
+
+/// What one finished (or capped) game reports, seat by seat. The batch runner turns these into
+/// columns: one row per game plus one row per (game, seat).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Outcome {
+    /// The winning seats (empty: a draw or an unfinished game).
+    pub winners: Vec<u8>,
+    /// Final score per seat (+1 win / −1 loss / 0 draw for win-loss games; points otherwise).
+    pub returns: Vec<f64>,
+    /// The game stopped at a safety cap, not by its rules.
+    pub unfinished: bool,
+    /// A short reason, e.g. "breach", "five_sections", "deck_out", "cap".
+    pub end_reason: &'static str,
+    /// Turns (or days/rounds: the game's own unit, documented per game).
+    pub turns: u32,
+    /// Extra per-game numeric columns (name, value), the same names in every game of a game type.
+    pub game_columns: Vec<(&'static str, f64)>,
+    /// Extra per-seat numeric columns (name, one value per seat).
+    pub seat_columns: Vec<(&'static str, Vec<f64>)>,
+}
+
+/// One game in progress. `Clone` copies the whole game (for search and the step API).
+pub trait GameState: Clone + Send {
+    /// Seats in this game.
+    fn seats(&self) -> usize;
+    /// The seat that must act now, or None when the game is over.
+    fn to_move(&self) -> Option<usize>;
+    /// The legal action ids of the seat to move (cleared first; empty when the game is over).
+    fn legal_actions(&self, out: &mut Vec<u32>);
+    /// Play `action` for the seat to move. An illegal id is an error naming it; the state is
+    /// unchanged then.
+    fn apply(&mut self, action: u32) -> Result<(), String>;
+    /// A label for an action id in this state ("play Red 7 on section 3").
+    fn describe_action(&self, action: u32) -> String;
+    /// What `seat` sees, as a fixed-length vector (`Rules::observation_len`).
+    fn observe(&self, seat: usize, out: &mut [f32]);
+    /// Replace everything `seat` cannot see with a random deal consistent with what it can see
+    /// (for search and re-dealt copies); public information and `seat`'s own hand stay.
+    fn determinize(&mut self, seat: usize, rng: &mut Rng);
+    /// The outcome; meaningful once `to_move()` is None.
+    fn outcome(&self) -> Outcome;
+}
+
+/// A game type: its name, parameters, seat counts and how to deal a game.
+pub trait Rules: Send + Sync {
+    type State: GameState;
+    /// The game's API name ("schotten_totten_2", "osztrakon").
+    fn name(&self) -> &'static str;
+    /// Every parameter of this game (names like "rules.sections_to_win", "model.noise").
+    fn registry(&self) -> Vec<GameParam>;
+    /// The seat counts this game allows (inclusive).
+    fn seat_range(&self) -> (usize, usize);
+    /// The side names of a game with asymmetric seats ("attacker", "defender"), else empty.
+    fn sides(&self) -> Vec<&'static str>;
+    /// The number of action ids.
+    fn action_space(&self, seats: usize) -> usize;
+    /// The observation length for a game of `seats` seats.
+    fn observation_len(&self, seats: usize) -> usize;
+    /// Deal game `game` of a batch with `batch_seed` for `seats` seats with the resolved
+    /// parameter values (one per `registry` entry). Uses `rng::game_seed(batch_seed, game)`.
+    fn new_game(&self, values: &[f64], seats: usize, batch_seed: u64, game: u64) -> Result<Self::State, String>;
+}
