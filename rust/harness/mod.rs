@@ -147,3 +147,39 @@ pub trait Rules: Send + Sync {
     /// parameter values (one per `registry` entry). Uses `rng::game_seed(batch_seed, game)`.
     fn new_game(&self, values: &[f64], seats: usize, batch_seed: u64, game: u64) -> Result<Self::State, String>;
 }
+
+/// A policy for one seat of a game: picks one of `legal` (never empty) in state `s`, drawing
+/// any randomness from `rng` (the seat's own seeded stream, so results do not depend on
+/// threads). Game-specific bots (Schotten Totten 2's greedy, Osztrakon's B1 policies) and the
+/// generic random and search agents all implement it.
+pub trait Agent<S: GameState>: Send {
+    fn act(&mut self, s: &S, legal: &[u32], rng: &mut Rng) -> u32;
+}
+
+/// Play one game to its end with one agent per seat; `rngs[seat]` are the seats' streams.
+/// Returns the outcome (a game still running after `max_actions` actions is unfinished).
+pub fn play_out<S: GameState>(s: &mut S, agents: &mut [Box<dyn Agent<S> + '_>], rngs: &mut [Rng], max_actions: u64) -> Outcome {
+    let mut legal = Vec::with_capacity(64);
+    let mut n = 0u64;
+    while let Some(seat) = s.to_move() {
+        if n >= max_actions {
+            let mut o = s.outcome();
+            o.unfinished = true;
+            o.winners.clear();
+            o.end_reason = "cap";
+            return o;
+        }
+        s.legal_actions(&mut legal);
+        let a = agents[seat].act(s, &legal, &mut rngs[seat]);
+        // an agent returning an illegal id is a bug in that agent: report it as the outcome
+        if s.apply(a).is_err() {
+            let mut o = s.outcome();
+            o.unfinished = true;
+            o.winners.clear();
+            o.end_reason = "illegal_action";
+            return o;
+        }
+        n += 1;
+    }
+    s.outcome()
+}
