@@ -4,7 +4,7 @@
 
 use ketharmad::batch::{play_one, play_one_in, BatchSpec, GameResult};
 use ketharmad::bots::BotSpec;
-use ketharmad::cards::{build_db, load_raw, CardDb, Format, ParamValue};
+use ketharmad::cards::{build_db, load_raw, CardDb, ParamValue};
 use ketharmad::engine::{scenario, EndReason, Game, GameConfig, Opt, Seats};
 use ketharmad::engine::agent::Scripted;
 
@@ -20,7 +20,7 @@ fn coalition_db(extra: &[(&str, ParamValue)]) -> CardDb {
 fn game<'db>(db: &'db CardDb, factions: &[&str]) -> Game<'db> {
     let mut g = scenario::game(db, factions);
     for p in 0..4 {
-        g.state_mut().set_support(p, db.rules.coalition_support);
+        g.state_mut().set_support(p, db.rules.format.support);
     }
     g
 }
@@ -37,13 +37,13 @@ fn alive(g: &Game) -> Vec<bool> {
 #[test]
 fn r17_coalition_parameters() {
     let db = coalition_db(&[]);
-    assert_eq!(db.rules.format, Format::Coalition);
-    assert_eq!(db.rules.coalition_support, 30);
-    assert!(db.rules.coalition_partner_blocking);
-    assert_eq!(scenario::db(&[]).rules.format, Format::Ffa, "the free-for-all is the default");
+    assert_eq!(db.rules.format.name, "coalition");
+    assert_eq!(db.rules.format.support, 30);
+    assert!(db.rules.format.partner_blocking);
+    assert_eq!(scenario::db(&[]).rules.format.name, "ffa", "the free-for-all is the default");
     let raw = load_raw(ketharmad::DEFAULT_CARD_DATA).unwrap();
-    let e = build_db(&raw, &[("rules.format".into(), ParamValue::Str("circle".into()))]).unwrap_err();
-    assert!(e.contains("ffa") && e.contains("coalition"), "{e}");
+    let e = build_db(&raw, &[("rules.format".into(), ParamValue::Str("chess".into()))]).unwrap_err();
+    assert!(e.contains("ffa") && e.contains("coalition") && e.contains("circle"), "{e}");
 }
 
 // E81: partners sit opposite (seats 0 + 2 against 1 + 3), so turns alternate teams; E88: 7
@@ -162,7 +162,7 @@ fn e86_partner_blocking_offered_and_resolving() {
     assert_eq!(supports(&g), vec![30, 30, 30, 30], "blocked: the team pool takes nothing");
 
     // the strict variant (`coalition_partner_blocking = false`, TF 169.2.4): no block offered
-    let strict = coalition_db(&[("rules.coalition_partner_blocking", ParamValue::Bool(false))]);
+    let strict = coalition_db(&[("format.coalition.partner_blocking", ParamValue::Bool(false))]);
     let (mut g, s, f) = partner_block_game(&strict);
     g.campaign();
     assert_eq!(g.state().inst[f as usize].damage, 0);

@@ -31,7 +31,8 @@
 
 use ketharmad::batch::{play_one, BatchSpec, GameResult};
 use ketharmad::bots::{heuristic, BotSpec};
-use ketharmad::cards::{build_db, load_raw, registry, CardDb, CardType, Format, ParamKind, ParamValue, RawDb, FACTIONS};
+use ketharmad::cards::formats::{check_built, Scoring};
+use ketharmad::cards::{build_db, load_raw, registry, CardDb, CardType, ParamKind, ParamValue, RawDb, FACTIONS};
 use ketharmad::rng::Rng;
 use rayon::prelude::*;
 
@@ -71,7 +72,7 @@ fn checked_game(db: &CardDb, spec: &BatchSpec, index: u64, context: &str) -> Gam
         let w = r.winner as usize;
         assert!(r.winner >= 0 && w < n, "{}: finished game without a winner", at());
         let alive = (0..n).filter(|&s| !r.players[s].eliminated).count();
-        let coalition = db.rules.format == Format::Coalition;
+        let coalition = db.rules.format.scoring == Scoring::Team;
         if r.end_reason == 0 {
             // R1.3: the last player remaining wins (Coalition, E87: the last team, both partners)
             assert!(!r.players[w].eliminated, "{}: the winner was eliminated", at());
@@ -230,7 +231,12 @@ fn search_bot_small() {
 fn sample_params(raw: &RawDb, rng: &mut Rng) -> Vec<(String, ParamValue)> {
     let reg = registry(raw);
     let faction_card = |card: &str| raw.cards.iter().find(|c| c.id == card).is_some_and(|c| FACTIONS.contains(&c.faction.as_str()));
-    let pool: Vec<_> = reg.iter().filter(|p| !(p.name.ends_with(".copies") && faction_card(&p.card))).collect();
+    // format.NAME.* values recombine mechanisms (tests/formats.rs fuzzes every format); here
+    // only the choice of format is sampled, among the formats the engine plays
+    let pool: Vec<_> = reg
+        .iter()
+        .filter(|p| !(p.name.ends_with(".copies") && faction_card(&p.card)) && !p.name.starts_with("format."))
+        .collect();
     let mut out: Vec<(String, ParamValue)> = Vec::new();
     let k = 1 + rng.below(6);
     for _ in 0..k {
@@ -255,8 +261,12 @@ fn sample_params(raw: &RawDb, rng: &mut Rng) -> Vec<(String, ParamValue)> {
             }
             ParamKind::Bool => ParamValue::Bool(rng.below(2) == 1),
             ParamKind::Choice => {
-                let choices: &[&str] = if p.name == "rules.format" { Format::NAMES } else { &["source", "active_player"] };
-                ParamValue::Str(choices[rng.below(choices.len())].into())
+                let choices: Vec<&String> = if p.name == "rules.format" {
+                    raw.formats.iter().filter(|f| check_built(&f.spec).is_ok() && f.spec.seats_min <= 4).map(|f| &f.name).collect()
+                } else {
+                    p.choices.iter().collect()
+                };
+                ParamValue::Str(choices[rng.below(choices.len())].clone())
             }
             ParamKind::Cost => {
                 let mut s = format!("{{{}}}", rng.below(5));
@@ -305,10 +315,12 @@ fn random_parameters_in_range() {
             let params = sample_params(&raw, &mut rng);
             let db = build_db(&raw, &params).unwrap_or_else(|e| panic!("in-range parameters {params:?} were refused: {e}"));
             let mut f = seating(&mut rng);
-            if db.rules.format == Format::Coalition {
-                // Coalition needs four decks (E81)
+            let (lo, hi) = (db.rules.format.seats_min.max(2), db.rules.format.seats_max.min(4));
+            if !(lo..=hi).contains(&f.len()) {
+                // the format's seat count (Coalition: four decks, E81)
                 f = vec![0, 1, 2, 3];
                 rng.shuffle(&mut f);
+                f.truncate(lo + rng.below(hi - lo + 1));
             }
             let bots: Vec<BotSpec> = f.iter().map(|_| if rng.below(2) == 0 { BotSpec::random() } else { heuristic_bot(&mut rng) }).collect();
             let mut s = spec(f, bots, seed.wrapping_add(k * 1_000_003));
@@ -330,7 +342,8 @@ fn random_parameters_in_range() {
 #[test]
 fn parameter_sampler_covers_the_registry() {
     let raw = raw();
-    let reg = registry(&raw);
+    // format.NAME.* values are not sampled here (tests/formats.rs)
+    let reg: Vec<_> = registry(&raw).into_iter().filter(|p| !p.name.starts_with("format.")).collect();
     let mut rng = Rng::new(3);
     let mut seen_min = std::collections::HashSet::new();
     let mut seen_max = std::collections::HashSet::new();

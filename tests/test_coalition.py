@@ -47,7 +47,7 @@ def test_coalition_differs_from_the_free_for_all(batch):
 
 
 def test_coalition_support_is_a_parameter():
-    r = k.simulate(DECKS, bots="random", games=30, seed=1, format="coalition", params={"rules.coalition_support": 1})
+    r = k.simulate(DECKS, bots="random", games=30, seed=1, format="coalition", params={"format.coalition.support": 1})
     short = k.simulate(DECKS, bots="random", games=30, seed=1, format="coalition")
     assert r.games["turns"].mean() < short.games["turns"].mean()
 
@@ -68,7 +68,7 @@ def test_game_stepping_in_coalition():
         (dict(decks=["ner", "tisza"], format="coalition"), "exactly 4 decks"),
         (dict(decks=DECKS, format="circle"), "not built yet"),
         (dict(decks=DECKS, format="teams"), "unknown format"),
-        (dict(decks=DECKS, format=3), "known formats: 'ffa', 'coalition'"),
+        (dict(decks=DECKS, format=3), "format must be a format name"),
         (dict(decks=DECKS, format="ffa", params={"rules.format": "coalition"}), "disagrees"),
         (dict(decks=["ner", "tisza", "osszefogas"], params={"rules.format": "coalition"}), "exactly 4 decks"),
     ],

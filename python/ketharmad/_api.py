@@ -21,6 +21,7 @@ from ._validate import (
     check_flag,
     check_int,
     check_params,
+    split_format,
     with_format,
     check_seed,
     check_threads,
@@ -262,10 +263,14 @@ def simulate(
             be cut into ranges by hand (one per machine, say) and the pieces concatenated;
             the ``game`` column holds the absolute index.
         format: the game format (docs/formats.md): None or ``"ffa"`` (the free-for-all,
-            R15) or ``"coalition"`` (2 against 2, R16.2-R16.3: exactly 4 decks, seats 0 + 2
-            against 1 + 3, a shared 30 Support per team, ``rules.coalition_support``; both
-            partners of the winning team have ``won``, the ``winner`` column holds the lower
-            seat). It is the parameter ``rules.format``, so the result's ``params`` carry it.
+            R15), ``"quick"`` (R16.1), ``"coalition"`` (2 against 2, R16.2-R16.3: exactly 4
+            decks, seats 0 + 2 against 1 + 3, a shared 30 Support per team,
+            ``format.coalition.support``; both partners of the winning team have ``won``,
+            the ``winner`` column holds the lower seat), another shipped format, a format of
+            the card data, or a user format given as a dict (``{"name": "mine", "base":
+            "coalition", "support": 25}``) or the path of a TOML file with one
+            ``[formats.NAME]`` table. It is the parameter ``rules.format``, so the result's
+            ``params`` carry it.
 
     Returns:
         A :class:`SimResult` with ``.games``, ``.players``, ``.card_records`` (the opening /
@@ -293,7 +298,7 @@ def simulate(
         raise ValueError(f"record_plays must be True or False, got {record_plays!r}")
     progress = check_flag("progress", progress)
     check_cluster_arg(cluster, executor)
-    text = load_card_data(card_data)
+    text = load_card_data(card_data) + split_format(format)[1]
     if progress and chunk_ is None and cluster is None:
         chunk_ = auto_chunk_size(games_)
     check_memory(
@@ -366,7 +371,7 @@ def play(
     game_ = check_int("game", game, 0)
     params_ = with_format(check_params(params), format, len(decks_))
     start_ = check_start_player(start_player, len(decks_))
-    text = load_card_data(card_data)
+    text = load_card_data(card_data) + split_format(format)[1]
     raw = _core.play(text, decks_, bots_, seed_, game_, params_, start_player=start_)
     return GameLog(raw, decks=decks_, bots=bots_, batch_seed=seed_, game=game_, params=params_)
 

@@ -217,12 +217,60 @@ def check_params(params: object) -> dict[str, Union[int, bool, str]]:
     return out
 
 
-#: The game formats built so far (docs/formats.md); ``format=`` sets ``rules.format``.
-FORMATS = ("ffa", "coalition")
-#: Formats the issue plans that are not built yet (a clear error instead of "unknown").
-PLANNED_FORMATS = ("quick", "pairs", "circle", "gods", "diplomacy")
-#: Seats a format needs (None: any 2 to 4).
-FORMAT_SEATS = {"ffa": None, "coalition": 4}
+def _toml_value(v: object, where: str) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_toml_value(x, where) for x in v) + "]"
+    raise ValueError(f"{where}: a format value must be an int, bool, str or list, got {type(v).__name__} {v!r}")
+
+
+def split_format(format: object) -> tuple[Optional[str], str]:
+    """The format's name and the TOML text that defines it (docs/formats.md).
+
+    ``None`` or a name (``"coalition"``, a format of the card data): the name and ``""``.
+    A dict ``{"name": ..., "base": ..., key: value}`` or the path of a TOML file with one
+    ``[formats.NAME]`` table: a user format, returned as the name and a ``[formats.NAME]``
+    table to add to the card data (the core checks every key and value).
+    """
+    if format is None:
+        return None, ""
+    if isinstance(format, (str, os.PathLike)) and str(format).endswith(".toml"):
+        from ._data import read_toml_file
+
+        table = read_toml_file(format, "format file")
+        formats = table.get("formats")
+        if not isinstance(formats, Mapping) or len(formats) != 1:
+            raise ValueError(
+                f"format file {os.fspath(format)!r} must hold exactly one [formats.NAME] table, "
+                f"got {sorted(formats) if isinstance(formats, Mapping) else 'none'}"
+            )
+        (name, body), = formats.items()
+        if not isinstance(body, Mapping):
+            raise ValueError(f"format file {os.fspath(format)!r}: formats.{name} must be a table")
+        format = {"name": name, **body}
+    if isinstance(format, Mapping):
+        name = format.get("name")
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"a format given as a dict needs a 'name' string, got {name!r}")
+        lines = [f"\n[formats.{name}]"]
+        for key, value in format.items():
+            if key == "name":
+                continue
+            if not isinstance(key, str) or not key.replace("_", "").isalnum():
+                raise ValueError(f"format {name!r}: bad key {key!r}")
+            lines.append(f"{key} = {_toml_value(value, f'format {name!r} key {key!r}')}")
+        return name, "\n".join(lines) + "\n"
+    if not isinstance(format, str):
+        raise ValueError(
+            "format must be a format name (e.g. 'ffa', 'coalition', 'circle'), a dict "
+            f"defining one, or the path of a format TOML file, got {type(format).__name__} {format!r}"
+        )
+    return format, ""
 
 
 def with_format(
@@ -232,27 +280,15 @@ def with_format(
 
     ``None`` leaves ``params`` as they are (the free-for-all unless they set
     ``rules.format``); ``"ffa"`` adds nothing, so its results keep the same ``params``.
-    ValueError for an unknown format, a format not built yet, a ``rules.format`` override
-    that disagrees, or the wrong number of decks (Coalition: exactly 4, E81).
+    ValueError for a ``rules.format`` override that disagrees. The core checks the name
+    (known formats), whether the engine plays it and the number of decks.
     """
     if format is None:
-        format = params.get("rules.format", "ffa")
-        if format not in FORMATS:
-            return params  # the core names the allowed values
-    if not isinstance(format, str) or format not in FORMATS:
-        known = ", ".join(repr(f) for f in FORMATS)
-        if isinstance(format, str) and format in PLANNED_FORMATS:
-            raise ValueError(f"format {format!r} is not built yet; known formats: {known}")
-        raise ValueError(f"unknown format {format!r}; known formats: {known}")
-    given = params.get("rules.format")
-    if given is not None and given != format:
-        raise ValueError(f"format={format!r} disagrees with params['rules.format'] = {given!r}")
-    need = FORMAT_SEATS[format]
-    if need is not None and n_decks != need:
-        raise ValueError(
-            f"the {format} format needs exactly {need} decks (two teams of two: seats 0 + 2 "
-            f"against 1 + 3), got {n_decks}"
-        )
-    if format == "ffa":
         return params
-    return {**params, "rules.format": format}
+    name, _ = split_format(format)
+    given = params.get("rules.format")
+    if given is not None and given != name:
+        raise ValueError(f"format={name!r} disagrees with params['rules.format'] = {given!r}")
+    if name == "ffa":
+        return params
+    return {**params, "rules.format": name}

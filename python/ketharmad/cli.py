@@ -285,7 +285,7 @@ def _parser() -> argparse.ArgumentParser:
             "--format",
             default=None,
             metavar="FORMAT",
-            help="ffa (default, free-for-all) or coalition (2 against 2, needs 4 decks; docs/formats.md)",
+            help="a format name (ffa, quick, coalition, ...; docs/formats.md) or the path of a format TOML file",
         )
         p.add_argument(
             "--param",

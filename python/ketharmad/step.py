@@ -22,7 +22,7 @@ import numpy as np
 
 from . import _core
 from ._data import CardDataSource, load_card_data
-from ._validate import check_decks, check_params, with_format
+from ._validate import check_decks, check_params, split_format, with_format
 
 
 class Action(NamedTuple):
@@ -69,7 +69,7 @@ class Game(_core.Game):
         start_player: Optional[int] = None,
         log: bool = False,
         record_plays: bool = False,
-        format: Optional[str] = None,
+        format: Any = None,
     ) -> "Game":
         if isinstance(decks, str):
             raise ValueError("decks must be a list of faction names, one per seat, not a string")
@@ -80,7 +80,7 @@ class Game(_core.Game):
         params_ = with_format(check_params(params), format, len(decks_)) or None
         return super().__new__(
             cls,
-            load_card_data(card_data),
+            load_card_data(card_data) + split_format(format)[1],
             decks_,
             int(seed),
             int(game),

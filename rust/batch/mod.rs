@@ -125,12 +125,19 @@ impl BatchSpec {
     /// Check the inputs that do not depend on the card set.
     pub fn validate(&self, db: &CardDb) -> Result<(), String> {
         let n = self.factions.len();
+        let f = &db.rules.format;
+        crate::cards::formats::check_built(f)?;
+        if !(f.seats_min..=f.seats_max).contains(&n) {
+            return Err(if f.seats_min == f.seats_max {
+                format!("the {} format needs exactly {} decks, got {n}", f.name, f.seats_min)
+            } else {
+                format!("the {} format needs {} to {} decks, got {n}", f.name, f.seats_min, f.seats_max)
+            });
+        }
         if !(2..=4).contains(&n) {
             return Err(format!("a game needs 2 to 4 decks, got {n}"));
         }
-        if db.rules.format == crate::cards::Format::Coalition && n != 4 {
-            return Err(format!("the coalition format needs exactly 4 decks (two teams of two: seats 0 + 2 against 1 + 3), got {n}"));
-        }
+        crate::engine::Seating::of_format(f, n)?;
         if self.bots.len() != n {
             return Err(format!("got {} bot specs for {n} seats", self.bots.len()));
         }

@@ -77,6 +77,9 @@ pub struct RawDb {
     /// Rule and keyword-wide parameter values of the file's top-level `[params]` table
     /// (`"rules.starting_support" = 25`): they replace the built-in defaults.
     pub rule_params: Vec<(String, super::params::ParamValue)>,
+    /// The formats a game may pick (`rules.format`): the shipped ones, then the file's own
+    /// `[formats.NAME]` tables (docs/formats.md).
+    pub formats: Vec<super::formats::RawFormat>,
 }
 
 pub const KEYWORD_IDS: &[&str] = &[
@@ -117,7 +120,7 @@ fn parse_raw(text: &str) -> Result<RawDb, String> {
     let table: toml::Table =
         toml::from_str(text).map_err(|e| format!("malformed card data: {}", e.message()))?;
     for key in table.keys() {
-        if !matches!(key.as_str(), "meta" | "keyword" | "card" | "params") {
+        if !matches!(key.as_str(), "meta" | "keyword" | "card" | "params" | "formats") {
             return Err(format!("malformed card data: unknown top-level table '{key}'"));
         }
     }
@@ -155,6 +158,9 @@ fn parse_raw(text: &str) -> Result<RawDb, String> {
         validate_card(&card)?;
         cards.push(card);
     }
+    // formats before [params], which may pick one of the file's own (rules.format)
+    let mut formats = super::formats::default_formats();
+    super::formats::read_formats(&table, &mut formats).map_err(|e| format!("malformed card data: {e}"))?;
     let rule_params = match table.get("params") {
         None => Vec::new(),
         Some(v) => {
@@ -165,7 +171,7 @@ fn parse_raw(text: &str) -> Result<RawDb, String> {
             out
         }
     };
-    Ok(RawDb { cards, keywords, hash: fnv1a(text), rule_params })
+    Ok(RawDb { cards, keywords, hash: fnv1a(text), rule_params, formats })
 }
 
 /// The `[params]` table as `(dotted name, value)` pairs: quoted dotted keys

@@ -3,6 +3,7 @@
 
 pub mod decks;
 pub mod effects;
+pub mod formats;
 pub mod loader;
 pub mod model;
 pub mod params;
@@ -11,4 +12,5 @@ pub use decks::Deck;
 pub use effects::*;
 pub use loader::{load_raw, RawDb};
 pub use model::*;
-pub use params::{build_db, registry, Format, ParamInfo, ParamKind, ParamValue, Rules};
+pub use formats::FormatSpec;
+pub use params::{build_db, registry, ParamInfo, ParamKind, ParamValue, Rules};

@@ -36,6 +36,8 @@ pub struct ParamInfo {
     pub max: i64,
     pub card: String,
     pub description: String,
+    /// The names of a choice parameter's values, in index order (empty for other kinds).
+    pub choices: Vec<String>,
 }
 
 /// A parameter value as given by a caller.
@@ -92,30 +94,8 @@ pub struct Rules {
     pub outrage_sympathy: i32,
     pub counter_influence: i32,
     pub counter_credibility: i32,
-    /// The game format (`rules.format`; docs/formats.md).
-    pub format: Format,
-    /// Coalition: each team's shared starting Support (R16.2, R17 `coalition_support`).
-    pub coalition_support: i32,
-    /// Coalition: a player may block with the partner's Figures (R16.3.6, E86).
-    pub coalition_partner_blocking: bool,
-}
-
-/// The game formats built so far (`rules.format`, docs/formats.md).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Format {
-    /// Everyone against everyone (R15): 2 to 4 seats.
-    #[default]
-    Ffa,
-    /// 2 against 2 (R16.2–R16.3, E81–E89): seats 0 + 2 against 1 + 3.
-    Coalition,
-}
-
-impl Format {
-    /// The format names, in the order of the `rules.format` choice.
-    pub const NAMES: &'static [&'static str] = &["ffa", "coalition"];
-    pub fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
+    /// The game format (`rules.format` with its `format.NAME.*` values; docs/formats.md).
+    pub format: super::formats::FormatSpec,
 }
 
 /// (name, default, min, max, description) of integer and bool rule parameters.
@@ -144,7 +124,6 @@ const RULE_INTS: &[(&str, i64, i64, i64, &str)] = &[
     ("rules.mixed_deck_bases", 6, 0, 13, "Bases a Mixed deck takes from each faction (R16.4, E90)"),
     ("rules.max_rounds", 500, 1, 100_000, "safety cap: rounds before a game is unfinished (R7.8, E35)"),
     ("rules.max_actions_per_turn", 1000, 10, 100_000, "safety cap: actions in one turn (R7.8, E35)"),
-    ("rules.coalition_support", 30, 1, 1000, "Coalition: each team's shared starting Support (R16.2)"),
     ("keyword.supermajority.institutions", 2, 0, 20, "Institutions Supermajority needs"),
     ("keyword.unity.parties", 3, 0, 10, "different parties Unity needs"),
     ("keyword.joint_candidate.influence_bonus", 2, 0, 20, "Joint Candidate's Influence bonus"),
@@ -157,7 +136,6 @@ const RULE_INTS: &[(&str, i64, i64, i64, &str)] = &[
 const RULE_BOOLS: &[(&str, bool, &str)] = &[
     ("rules.start_player_skips_first_draw", true, "the start player skips the first draw (R3.7)"),
     ("rules.allow_mirror", false, "allow two players with the same faction (R3.1.1, E5)"),
-    ("rules.coalition_partner_blocking", true, "Coalition: a player may block with the partner's Figures (R16.3.6, E86)"),
     ("rules.allow_extra_copies", false, "a custom deck list may hold more copies of a card than its faction deck (E90 lifted; docs/decks.md)"),
 ];
 const RULE_COSTS: &[(&str, &str, &str)] = &[
@@ -166,7 +144,6 @@ const RULE_COSTS: &[(&str, &str, &str)] = &[
 ];
 const RULE_CHOICES: &[(&str, &[&str], &str)] = &[
     ("rules.voter_takeover_credit", &["source", "active_player"], "who is credited with a knock-out (R15.4.1, E77)"),
-    ("rules.format", Format::NAMES, "the game format: ffa (R15) or coalition (2 against 2, R16.2-R16.3; needs 4 decks)"),
 ];
 
 const NUMBERED_KW: &[&str] = &["scandal", "expose", "movement", "sympathy", "defector", "lone"];
@@ -184,6 +161,7 @@ pub fn registry(raw: &RawDb) -> Vec<ParamInfo> {
             max,
             card: "rules".into(),
             description: desc.into(),
+            choices: Vec::new(),
         });
     }
     for &(name, d, desc) in RULE_BOOLS {
@@ -196,6 +174,7 @@ pub fn registry(raw: &RawDb) -> Vec<ParamInfo> {
             max: 1,
             card: "rules".into(),
             description: desc.into(),
+            choices: Vec::new(),
         });
     }
     for &(name, d, desc) in RULE_COSTS {
@@ -209,6 +188,7 @@ pub fn registry(raw: &RawDb) -> Vec<ParamInfo> {
             max: Cost::MAX_PART as i64,
             card: "rules".into(),
             description: format!("{desc}; generic total 0..={m}, at most {m} pips of each of F, M, U", m = Cost::MAX_PART),
+            choices: Vec::new(),
         });
     }
     for &(name, choices, desc) in RULE_CHOICES {
@@ -221,8 +201,23 @@ pub fn registry(raw: &RawDb) -> Vec<ParamInfo> {
             max: choices.len() as i64 - 1,
             card: "rules".into(),
             description: format!("{desc}; one of {}", choices.join(", ")),
+            choices: choices.iter().map(|c| c.to_string()).collect(),
         });
     }
+    // the game format: a choice among the known formats (shipped and the card data's own)
+    let names: Vec<String> = raw.formats.iter().map(|f| f.name.clone()).collect();
+    out.push(ParamInfo {
+        name: "rules.format".into(),
+        default: names.iter().position(|n| n == "ffa").unwrap_or(0) as i64,
+        default_str: "ffa".into(),
+        kind: ParamKind::Choice,
+        min: 0,
+        max: names.len() as i64 - 1,
+        card: "rules".into(),
+        description: format!("the game format (docs/formats.md); one of {}", names.join(", ")),
+        choices: names,
+    });
+    super::formats::format_params(&raw.formats, &mut out);
     for (name, value) in &raw.rule_params {
         // checked by the loader (`check_rule_params`): known names, right kinds, in range
         if let Some(p) = out.iter_mut().find(|p| p.name == *name) {
@@ -237,8 +232,7 @@ pub fn registry(raw: &RawDb) -> Vec<ParamInfo> {
                 }
                 ParamValue::Str(s) => {
                     if p.kind == ParamKind::Choice {
-                        let choices = RULE_CHOICES.iter().find(|c| c.0 == name).map(|c| c.1).unwrap_or(&[]);
-                        p.default = choices.iter().position(|c| c == s).unwrap_or(0) as i64;
+                        p.default = p.choices.iter().position(|c| c == s).unwrap_or(0) as i64;
                     }
                     p.default_str = s.clone();
                 }
@@ -256,6 +250,7 @@ pub fn registry(raw: &RawDb) -> Vec<ParamInfo> {
                 max,
                 card: c.id.clone(),
                 description: desc.into(),
+                choices: Vec::new(),
             })
         };
         let copies_max = if c.public_figure || matches!(c.faction.as_str(), "newsfeed" | "event") { 1 } else { 31 };
@@ -292,7 +287,7 @@ pub fn registry(raw: &RawDb) -> Vec<ParamInfo> {
 /// Check the rule and keyword-wide values of a card file's `[params]` table as overrides of
 /// the built-in rules: known names, right kinds, values in range.
 pub fn check_rule_params(pairs: &[(String, ParamValue)]) -> Result<(), String> {
-    let empty = RawDb { cards: Vec::new(), keywords: Vec::new(), hash: 0, rule_params: Vec::new() };
+    let empty = RawDb { cards: Vec::new(), keywords: Vec::new(), hash: 0, rule_params: Vec::new(), formats: super::formats::default_formats() };
     let reg = registry(&empty);
     apply_overrides(&reg, pairs).map(|_| ())
 }
@@ -381,15 +376,14 @@ fn apply_overrides<'a>(reg: &'a [ParamInfo], overrides: &[(String, ParamValue)])
                 costs.insert(p.name.as_str(), c);
             }
             (ParamKind::Choice, ParamValue::Str(s)) => {
-                let choices = RULE_CHOICES
-                    .iter()
-                    .find(|c| c.0 == name)
-                    .ok_or_else(|| format!("parameter '{name}': no choices registered"))?
-                    .1;
-                let i = choices
-                    .iter()
-                    .position(|c| c == s)
-                    .ok_or_else(|| format!("parameter '{name}': '{}' is not one of {}", clip(s), choices.join(", ")))?;
+                let choices = &p.choices;
+                let i = choices.iter().position(|c| c == s).ok_or_else(|| {
+                    if name == "rules.format" {
+                        format!("unknown format '{}'; known formats: {}", clip(s), choices.join(", "))
+                    } else {
+                        format!("parameter '{name}': '{}' is not one of {}", clip(s), choices.join(", "))
+                    }
+                })?;
                 ints.insert(p.name.as_str(), i as i64);
             }
             (kind, v) => {
@@ -405,9 +399,13 @@ fn apply_overrides<'a>(reg: &'a [ParamInfo], overrides: &[(String, ParamValue)])
     Ok(Values { ints, costs })
 }
 
-fn rules_from(v: &Values) -> Rules {
+fn rules_from(v: &Values, reg: &[ParamInfo], raw: &RawDb) -> Result<Rules, String> {
     let g = |n: &str| v.rule(n) as i32;
-    Rules {
+    // rules.format is registered with the known format names as its choices
+    let names = &reg.iter().find(|p| p.name == "rules.format").map(|p| p.choices.clone()).unwrap_or_default();
+    let fname = names.get(v.rule("rules.format") as usize).cloned().unwrap_or_else(|| "ffa".into());
+    let format = super::formats::resolve(&raw.formats, &fname, &|n| v.ints.get(n).copied().unwrap_or(0))?;
+    Ok(Rules {
         starting_support: g("rules.starting_support"),
         second_player_bonus: g("rules.second_player_bonus"),
         opening_hand: g("rules.opening_hand"),
@@ -428,7 +426,8 @@ fn rules_from(v: &Values) -> Rules {
         swap_cost: v.costs["rules.swap_cost"],
         empty_deck_loss: g("rules.empty_deck_loss"),
         propaganda_min_blockers: g("rules.propaganda_min_blockers"),
-        voter_takeover_gain: g("rules.voter_takeover_gain"),
+        // a format may switch Voter takeover off (the circle's victory points replace it, V3)
+        voter_takeover_gain: if format.voter_takeover { g("rules.voter_takeover_gain") } else { 0 },
         voter_takeover_credit_active: g("rules.voter_takeover_credit") == 1,
         newsfeed_row_size: g("rules.newsfeed_row_size"),
         token_card_limit: g("rules.token_card_limit"),
@@ -447,17 +446,15 @@ fn rules_from(v: &Values) -> Rules {
         outrage_sympathy: g("keyword.outrage.sympathy"),
         counter_influence: g("keyword.sympathy.counter_influence"),
         counter_credibility: g("keyword.sympathy.counter_credibility"),
-        format: if g("rules.format") == 1 { Format::Coalition } else { Format::Ffa },
-        coalition_support: g("rules.coalition_support"),
-        coalition_partner_blocking: g("rules.coalition_partner_blocking") != 0,
-    }
+        format,
+    })
 }
 
 /// Compile the raw card set with parameter overrides into a playable `CardDb`.
 pub fn build_db(raw: &RawDb, overrides: &[(String, ParamValue)]) -> Result<CardDb, String> {
     let reg = registry(raw);
     let vals = apply_overrides(&reg, overrides)?;
-    let rules = rules_from(&vals);
+    let rules = rules_from(&vals, &reg, raw)?;
     let mut parties: Vec<String> = Vec::new();
     let mut cards = Vec::with_capacity(raw.cards.len());
     if raw.cards.len() > 128 {

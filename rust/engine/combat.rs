@@ -35,7 +35,7 @@ impl Game<'_> {
     /// format with partner blocking, its partner's (E86).
     #[inline]
     fn defends(&self, d: usize, q: usize) -> bool {
-        q == d || (self.db.rules.coalition_partner_blocking && self.state.is_ally(d, q))
+        q == d || (self.db.rules.format.partner_blocking && self.state.is_ally(d, q))
     }
 
     fn solo_blocker(&self, c: Cid) -> bool {

@@ -68,5 +68,5 @@ pub mod turn;
 pub use agent::{Agent, Agents, IntoAgents, NoAgent};
 pub use decision::{DecisionKind, Opt, SeatView};
 pub use seats::{Seating, Seats, MAX_SEATS};
-pub use crate::cards::Format;
+pub use crate::cards::FormatSpec;
 pub use state::{Cid, EndReason, Game, GameConfig, Inst, Outcome, Player, State, Zone};

@@ -16,7 +16,7 @@
 //! loop that changes the game can walk a snapshot (`Seats::after`).
 
 use super::state::{Game, Player, State};
-use crate::cards::Format;
+use crate::cards::formats::{Enemies, FormatSpec, GraphReading, Pools, Teams};
 
 /// Most seats a game's arrays hold (war of the gods, V4, seats up to nine). The rules
 /// validation still allows 2 to 4 (`BatchSpec::validate`, the Python API).
@@ -221,14 +221,69 @@ impl Seating {
 }
 
 impl Seating {
-    /// The seating of `format` for `n` seats. Coalition (E81–E83) needs 4 seats (checked by
-    /// `BatchSpec::validate` and the Python API); with another count it falls back to the
-    /// free-for-all.
-    pub fn of_format(format: Format, n: usize) -> Seating {
-        match format {
-            Format::Coalition if n == 4 => Seating::coalition(),
-            _ => Seating::free_for_all(n),
+    /// The seating a format gives `n` seats (docs/formats.md): teams, enemies and pools. The
+    /// seat count is checked against the format by `BatchSpec::validate`; here a format that
+    /// cannot seat `n` is an error too.
+    pub fn of_format(f: &FormatSpec, n: usize) -> Result<Seating, String> {
+        let n = n.min(MAX_SEATS);
+        // teams: each seat's team-mates
+        let mut allies = vec![Seats::EMPTY; n];
+        match &f.teams {
+            Teams::None => {}
+            Teams::Opposite => {
+                if n % 2 != 0 {
+                    return Err(format!("format '{}': partners opposite need an even number of seats, got {n}", f.name));
+                }
+                for p in 0..n {
+                    allies[p] = Seats::one((p + n / 2) % n);
+                }
+            }
+            Teams::Listed(teams) => {
+                for t in teams {
+                    for &a in t {
+                        for &b in t {
+                            if a != b && (a as usize) < n && (b as usize) < n {
+                                allies[a as usize] = allies[a as usize].with(b as usize);
+                            }
+                        }
+                    }
+                }
+            }
         }
+        let enemies: Vec<Seats> = (0..n)
+            .map(|p| {
+                let others = Seats(Seats::all(n).without(p).0 & !allies[p].0);
+                match f.enemies {
+                    Enemies::All => others,
+                    Enemies::Neighbours => {
+                        let (l, r) = ((p + 1) % n, (p + n - 1) % n);
+                        Seats(Seats::one(l).with(r).0 & others.0)
+                    }
+                    Enemies::Graph => {
+                        let mut e = Seats::EMPTY;
+                        for (q, list) in f.graph.iter().enumerate() {
+                            for &t in list {
+                                let t = t as usize;
+                                if q == p && t < n {
+                                    e = e.with(t);
+                                }
+                                if t == p && q < n && f.graph_reading == GraphReading::Symmetric {
+                                    e = e.with(q);
+                                }
+                            }
+                        }
+                        Seats(e.0 & others.0)
+                    }
+                }
+            })
+            .collect();
+        let pool: Vec<u8> = (0..n)
+            .map(|p| match f.pools {
+                Pools::Seat => p as u8,
+                Pools::Team => allies[p].with(p).first().unwrap_or(p) as u8,
+            })
+            .collect();
+        Seating::new(n, &enemies, &allies, &pool)
     }
 
     /// Coalition (E81–E83): teams {0, 2} and {1, 3} (partners opposite, so turns alternate

@@ -31,14 +31,13 @@ impl Game<'_> {
         };
         self.state.active = self.state.start_player;
         self.state.first_start_player = self.state.start_player;
+        // the format's starting Support (Quick E79-E80: 15; Coalition E82, E88: the team
+        // pool's 30, no second-player bonus); 0 keeps rules.starting_support
+        let f = &r.format;
         for p in 0..self.state.n {
-            let mut s = r.starting_support;
-            if self.state.n == 2 && p != self.state.start_player {
+            let mut s = if f.support > 0 { f.support } else { r.starting_support };
+            if self.state.n == 2 && p != self.state.start_player && f.second_player_bonus {
                 s += r.second_player_bonus;
-            }
-            if r.format == crate::cards::Format::Coalition {
-                // E82, E88: the team pool starts at the shared Support, no second-player bonus
-                s = r.coalition_support;
             }
             self.state.set_support(p, s);
         }

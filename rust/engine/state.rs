@@ -737,7 +737,8 @@ impl<'db> Game<'db> {
             event_round: 0,
             outcome: None,
             last_reducer: [-1; MAX_SEATS],
-            seating: Seating::of_format(db.rules.format, n),
+            // BatchSpec::validate and the step API check the format seats `n`
+            seating: Seating::of_format(&db.rules.format, n).unwrap_or_else(|_| Seating::free_for_all(n)),
             eliminations: 0,
             rng_shuffle: Rng::stream(cfg.seed, Stream::Shuffle as u64),
             rng_events: Rng::stream(cfg.seed, Stream::Events as u64),
