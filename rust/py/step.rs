@@ -349,7 +349,27 @@ impl PyGame {
     fn observation<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyDict>> {
         self.check_seat(seat)?;
         let dec = self.st.pending().map(|p| (p.0, p.1));
-        obs_to_py(py, observe::observation_at(self.st.game(), seat, dec))
+        let g = self.st.game();
+        let d = obs_to_py(py, observe::observation_at(g, seat, dec))?;
+        // the format's relations (docs/step_api.md): team-mates and opponents still in the
+        // game, in turn order after `seat`, and each seat's relation to `seat`
+        d.set_item("allies", g.allies(seat).collect::<Vec<usize>>())?;
+        d.set_item("enemies", g.opponents(seat).collect::<Vec<usize>>())?;
+        let st = &g.state;
+        let players = d.get_item("players")?.expect("players set by obs_to_py");
+        for q in 0..st.n {
+            let rel = if q == seat {
+                "self"
+            } else if st.is_ally(seat, q) {
+                "ally"
+            } else if st.is_enemy(seat, q) {
+                "enemy"
+            } else {
+                "neutral"
+            };
+            players.get_item(q)?.set_item("relation", rel)?;
+        }
+        Ok(d)
     }
 
     fn observation_tensor<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyArray1<f32>>> {
