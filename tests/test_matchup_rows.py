@@ -149,7 +149,8 @@ def test_reductions_are_not_refused_for_memory_rows_are(monkeypatch):
 
 def test_a_reduction_result_writes_its_tables_report_and_plots(tmp_path):
     red = ketharmad.matchups(games_per_side=10, bots="random", seed=4, rows=False)
-    assert set(red.tables()) == {"matchups", "matchup_lengths", "matchup_positions", "start_player"}
+    assert set(red.tables()) == {"matchups", "matchup_lengths", "matchup_positions", "start_player",
+                                 "matchup_by_seat", "matchup_by_deck"}
     assert red._decks() == ketharmad.matchups(games_per_side=10, bots="random", seed=4, rows=True)._decks()
     written = red.write_parquet(tmp_path / "pq")
     assert "matchup_games" not in written

@@ -12,6 +12,7 @@ import polars as pl
 from . import _core
 from ._agents import validation_bots
 from ._data import CardDataSource, describe_card_data, load_card_data
+from ._formats import apply_format
 from ._frames import card_frame, parameter_frame
 from ._progress import Progress, auto_chunk_size
 from ._results import GameLog, SimResult
@@ -21,8 +22,6 @@ from ._validate import (
     check_flag,
     check_int,
     check_params,
-    split_format,
-    with_format,
     check_seed,
     check_threads,
 )
@@ -288,7 +287,7 @@ def simulate(
     games_ = check_int("games", games, 1)
     seed_ = check_seed(seed)
     threads_ = check_threads(threads)
-    params_ = with_format(check_params(params), format, len(decks_))
+    text, params_ = apply_format(load_card_data(card_data), check_params(params), format)
     start_ = check_start_player(start_player, len(decks_))
     chunk_ = check_chunk_size(chunk_size)
     first_ = check_int("first_game", first_game, 0)
@@ -298,7 +297,6 @@ def simulate(
         raise ValueError(f"record_plays must be True or False, got {record_plays!r}")
     progress = check_flag("progress", progress)
     check_cluster_arg(cluster, executor)
-    text = load_card_data(card_data) + split_format(format)[1]
     if progress and chunk_ is None and cluster is None:
         chunk_ = auto_chunk_size(games_)
     check_memory(
@@ -369,9 +367,8 @@ def play(
     bots_ = check_bots(bots, len(decks_))
     seed_ = check_seed(seed)
     game_ = check_int("game", game, 0)
-    params_ = with_format(check_params(params), format, len(decks_))
+    text, params_ = apply_format(load_card_data(card_data), check_params(params), format)
     start_ = check_start_player(start_player, len(decks_))
-    text = load_card_data(card_data) + split_format(format)[1]
     raw = _core.play(text, decks_, bots_, seed_, game_, params_, start_player=start_)
     return GameLog(raw, decks=decks_, bots=bots_, batch_seed=seed_, game=game_, params=params_)
 

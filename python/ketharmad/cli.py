@@ -281,12 +281,9 @@ def _parser() -> argparse.ArgumentParser:
             help="one bot for all seats or one per seat (default: random)",
         )
         p.add_argument("--seed", type=int, default=0, help="batch seed (default: 0)")
-        p.add_argument(
-            "--format",
-            default=None,
-            metavar="FORMAT",
-            help="a format name (ffa, quick, coalition, ...; docs/formats.md) or the path of a format TOML file",
-        )
+        from .lab.cli import format_arg
+
+        format_arg(p)
         p.add_argument(
             "--param",
             action="append",
@@ -333,7 +330,9 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("bots", help="list bots and knobs, or run a tournament between bot specs")
     p.add_argument("specs", nargs="*", metavar="BOT", help="bot specs (names or JSON); none = list bots")
-    p.add_argument("--decks", nargs=2, metavar="DECK", help="one deck pairing: factions, Mixed decks a+b or deck files (default: all 12)")
+    p.add_argument("--decks", nargs="+", metavar="DECK",
+                   help="one deck pairing: factions, Mixed decks a+b or deck files (default: all 12); "
+                        "4 decks a1 b1 a2 b2 with a 2-against-2 --format")  # fmt: skip
     p.add_argument("--games", type=int, default=480,
                    help="games per pair of bots: a multiple of 24, or of 2 with --decks (default: 480)")  # fmt: skip
     p.add_argument("--seed", type=int, default=0, help="seed (default: 0)")
@@ -341,6 +340,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--param", action="append", metavar="NAME=VALUE", help="parameter override")
     p.add_argument("--params", metavar="FILE", help=PARAMS_FILE_HELP)
     p.add_argument("--card-data", metavar="PATH|SET", help=CARD_DATA_HELP)
+    from .lab.cli import format_arg
+
+    format_arg(p)
     cluster_args(p)
     from .lab.tournament import _cmd_bots
 

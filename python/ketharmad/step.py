@@ -22,7 +22,8 @@ import numpy as np
 
 from . import _core
 from ._data import CardDataSource, load_card_data
-from ._validate import check_decks, check_params, split_format, with_format
+from ._formats import apply_format
+from ._validate import check_decks, check_params
 
 
 class Action(NamedTuple):
@@ -77,14 +78,14 @@ class Game(_core.Game):
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
                 raise ValueError(f"{name} must be a whole number >= 0, got {v!r}")
         decks_ = check_decks(decks)
-        params_ = with_format(check_params(params), format, len(decks_)) or None
+        text, params_ = apply_format(load_card_data(card_data), check_params(params), format)
         return super().__new__(
             cls,
-            load_card_data(card_data) + split_format(format)[1],
+            text,
             decks_,
             int(seed),
             int(game),
-            params_,
+            params_ or None,
             start_player,
             bool(log),
             bool(record_plays),

@@ -28,6 +28,7 @@ import polars as pl
 
 from .. import _core
 from .._data import CardDataSource, describe_card_data, load_card_data
+from .._formats import apply_format
 from .._progress import Progress
 from .._reduce import N_CARD_BITS, CardCounts, card_sets_frame, count_card_sets, expand_bits
 from .._report import ci_text, format_table, pct, signed_pct
@@ -200,6 +201,7 @@ def card_stats(
     executor: Any = None,
     cluster: Any = None,
     rows: Optional[bool] = None,
+    format: Any = None,
 ) -> CardStatsResult:
     """Per card and faction win rates, 17lands style, from a batch or from games played here.
 
@@ -213,8 +215,8 @@ def card_stats(
       batch ``simulate(decks, bots, games=N, seed=s, params=..., card_data=...,
       start_player=..., record_plays=True)`` (the same games) and counts them. ``bots``
       defaults to ``"heuristic"``, ``games`` to 10,000, ``seed`` to 0; ``threads``,
-      ``params``, ``card_data``, ``start_player``, ``progress``, ``executor`` and ``cluster``
-      as for :func:`ketharmad.simulate`. ``rows``: True keeps the games' rows (``.batch``, a
+      ``params``, ``card_data``, ``start_player``, ``progress``, ``executor``, ``cluster``
+      and ``format`` (the game format, docs/formats.md) as for :func:`ketharmad.simulate`. ``rows``: True keeps the games' rows (``.batch``, a
       SimResult with card records and plays; refused before any game runs when they would
       not fit in memory); False keeps only the counts: every shard of ``chunk_size`` games
       (default ``SHARD_GAMES`` = 10,000, or the cluster's shard size) counts its own card
@@ -252,7 +254,7 @@ def card_stats(
     """
     run_args = dict(decks=decks, bots=bots, games=games, seed=seed, threads=threads, params=params,
                     start_player=start_player, chunk_size=chunk_size, executor=executor, cluster=cluster,
-                    rows=rows)  # fmt: skip
+                    rows=rows, format=format)  # fmt: skip
     given = [k for k, v in run_args.items() if v is not None]
     if progress is not False:
         given.append("progress")
@@ -326,6 +328,7 @@ def _run(
     executor: Any,
     cluster: Any,
     rows: Optional[bool],
+    format: Any = None,
 ) -> CardStatsResult:
     """The run form of :func:`card_stats`: check every argument, then play."""
     from .._api import check_chunk_size, check_start_player, simulate
@@ -335,13 +338,12 @@ def _run(
     games_ = check_int("games", 10_000 if games is None else games, 1)
     seed_ = check_seed(0 if seed is None else seed)
     threads_ = check_threads(threads)
-    params_ = check_params(params)
+    text, params_ = apply_format(load_card_data(card_data), check_params(params), format)
     start_ = check_start_player(start_player, len(decks_))
     chunk_ = check_chunk_size(chunk_size)
     progress_ = check_flag("progress", progress)
     check_cluster_arg(cluster, executor)
     keep = games_ <= ROWS_AUTO_LIMIT if rows is None else check_flag("rows", rows)
-    text = load_card_data(card_data)
     if len(card_ids(text)) > N_BITS:
         raise ValueError(f"card sets hold {N_BITS} cards, the card data has {len(card_ids(text))}")
     output = "frames" if keep else "card_counts"
@@ -350,7 +352,8 @@ def _run(
     if keep:
         # the batch form on simulate's batch (the same plan: one cell of every game)
         batch = simulate(decks_, bots_, games_, seed_, threads_, params_, card_data, start_, record_plays=True,
-                         chunk_size=chunk_, progress=progress_, executor=executor, cluster=cluster)  # fmt: skip
+                         chunk_size=chunk_, progress=progress_, executor=executor, cluster=cluster,
+                         format=format)  # fmt: skip
         res = _from_batch(batch, None)
         res.plan = plan.describe()
         return res
@@ -573,6 +576,7 @@ def _run_card_stats(args: argparse.Namespace, cluster: Any) -> CardStatsResult:
         progress=progress_enabled(args),
         cluster=cluster,
         rows=args.rows,
+        format=args.format,
     )
 
 

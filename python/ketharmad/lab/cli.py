@@ -17,7 +17,7 @@ from typing import Any, Optional
 from .._data import CARD_DATA_HELP
 
 __all__ = [
-    "add_lab_commands", "lab_args", "check_out", "finish", "progress_enabled", "chunk_for", "cluster_args",
+    "add_lab_commands", "lab_args", "format_arg", "check_out", "finish", "progress_enabled", "chunk_for", "cluster_args",
     "cluster_for",
 ]  # fmt: skip
 
@@ -105,6 +105,17 @@ def finish(result: Any, args: argparse.Namespace) -> None:
     print(f"wrote run {run_id} to {args.out}: Parquet tables {tables}; report {report}")
 
 
+FORMAT_HELP = (
+    "the game format: a name (ffa, quick, coalition, ...; `ketharmad formats` lists them, "
+    "docs/formats.md) or the path of a TOML file with one [formats.NAME] table (default: ffa)"
+)
+
+
+def format_arg(p: argparse.ArgumentParser) -> None:
+    """``--format NAME|FILE`` (every command that plays games)."""
+    p.add_argument("--format", default=None, metavar="FORMAT", help=FORMAT_HELP)
+
+
 def lab_args(p: argparse.ArgumentParser, games_help: str, games_default: Optional[int]) -> None:
     p.add_argument("--games", type=int, default=games_default, help=games_help)
     p.add_argument("--bots", nargs="+", default=None, metavar="BOT",
@@ -117,6 +128,7 @@ def lab_args(p: argparse.ArgumentParser, games_help: str, games_default: Optiona
 
     p.add_argument("--params", metavar="FILE", help=PARAMS_FILE_HELP)
     p.add_argument("--card-data", metavar="PATH|SET", help=CARD_DATA_HELP)
+    format_arg(p)
     p.add_argument("--out", metavar="FOLDER",
                    help="write Parquet tables (with provenance) and report.md + PNG plots here")  # fmt: skip
     p.add_argument("--run-id", metavar="ID",

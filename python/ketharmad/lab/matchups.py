@@ -19,6 +19,8 @@ import polars as pl
 from .. import _core
 from .._api import check_chunk_size, check_memory
 from .._data import CardDataSource, describe_card_data, load_card_data
+from .._decks import deck_factions, deck_label
+from .._formats import FormatInfo, apply_format, format_info, team_splits
 from .._progress import Progress
 from .._reduce import TURN_BINS, Stats
 from .._report import _cell_text, _lab_params_label, ci_text, format_table, pct
@@ -46,13 +48,31 @@ LENGTH_QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
 DEFAULT_FFA_GAMES = 1920
 #: Games per pair and start player in a 2-player matchup table by default.
 DEFAULT_GAMES_PER_SIDE = 2000
+#: Games per team pairing (4 seat rotations) of a 2-against-2 format's team-pair table.
+DEFAULT_TEAM_GAMES = 2000
 #: ``rows=None``: keep the per-game rows of a run of at most this many games, reductions
 #: (integer statistics, memory flat in the number of games) above.
 ROWS_AUTO_LIMIT = 1_000_000
 
 
-def _faction_order(col: str) -> pl.Expr:
-    return pl.col(col).replace_strict(list(_core.FACTIONS), list(range(len(_core.FACTIONS))))
+def _faction_order(col: str, order: Sequence[str]) -> pl.Expr:
+    """Sort key: the side's place in ``order`` (the run's deck labels)."""
+    return pl.col(col).replace_strict(list(order), list(range(len(order))), return_dtype=pl.Int64)
+
+
+def _side_col(players: pl.DataFrame) -> pl.Expr:
+    """A players table's side: its deck label (``deck``; a Mixed deck's ``faction`` is its
+    first faction), as the column ``faction`` of the matchup tables."""
+    return pl.col("deck" if "deck" in players.columns else "faction").alias("faction")
+
+
+def _labels_of(decks: Sequence[str]) -> list[str]:
+    return [deck_label(d) for d in decks]
+
+
+def _plan_order(plan: Plan) -> list[str]:
+    """The deck labels of a plan in order of first appearance (the run's side order)."""
+    return list(dict.fromkeys(deck_label(d) for c in plan.cells for d in c.decks))
 
 
 def _rate_columns(wins: str, games: str, prefix: str = "") -> list[pl.Expr]:
@@ -163,8 +183,14 @@ class MatchupResult(LabResult):
             ``.plan`` order: 2 players, pair k with seat ``side`` starting is cell
             ``2 k + side``; 3-4 players, one cell per seating); None with rows.
         rows: whether the per-game rows were kept.
-        bots, seed, params, games_per_side (2 players) / games_per_seating (3-4 players),
-        card_data, elapsed: the run's arguments and wall time.
+        by_seat, by_deck: win rate (a seat wins when its team wins) by seat and by deck label,
+            with ``points_mean`` when the format scores victory points (rows only).
+        sides: the deck labels of the sides, in order.
+        format: the format's name; teams: True for a team-pair table (a 2-against-2
+            format: ``.table`` has one row per team and pairing).
+        bots, seed, params, games_per_side (2 players) / games_per_seating (3-4 players and
+        teams: games per seating / rotation), card_data, elapsed: the run's arguments and
+        wall time.
     """
 
     def __init__(self, **kw: Any) -> None:
@@ -187,6 +213,11 @@ class MatchupResult(LabResult):
         self.elapsed: float = kw["elapsed"]
         self._card_text: str = kw["card_text"]
         self.plan = kw.get("plan")
+        self.sides: list[str] = list(kw.get("sides") or _core.FACTIONS)
+        self.format: str = kw.get("format", "ffa")
+        self.teams: bool = bool(kw.get("teams", False))
+        self.by_seat: Optional[pl.DataFrame] = kw.get("by_seat")
+        self.by_deck: Optional[pl.DataFrame] = kw.get("by_deck")
 
     kind = "matchups"
 
@@ -199,13 +230,17 @@ class MatchupResult(LabResult):
         if self.n_players != 2:
             raise ValueError("matrix() is for 2-player matchups; use .table for 3-4 players")
         wide = self.table.pivot(on="opponent", index="faction", values=value)
-        return wide.select("faction", *[f for f in _core.FACTIONS if f in wide.columns])
+        return wide.select("faction", *[f for f in self.sides if f in wide.columns])
 
     def tables(self) -> dict[str, pl.DataFrame]:
         """The tables by name; ``matchup_games``/``matchup_players`` only when rows were kept."""
         suffix = "" if self.n_players == 2 else f"_{self.n_players}p"
+        if self.teams:
+            suffix = f"_{self.format}"
         out = {
             f"matchups{suffix}": self.table,
+            f"matchup_by_seat{suffix}": self.by_seat,
+            f"matchup_by_deck{suffix}": self.by_deck,
             f"matchup_games{suffix}": self.games,
             f"matchup_players{suffix}": self.players,
             f"matchup_lengths{suffix}": self.lengths,
@@ -250,7 +285,7 @@ def _seat_bots(spec: BotSpec, n: int) -> list[Any]:
 
 
 def matchups(
-    players: int = 2,
+    players: Optional[int] = None,
     games_per_side: Optional[int] = None,
     bots: BotSpec = "heuristic",
     seed: int = 0,
@@ -263,8 +298,32 @@ def matchups(
     executor: Any = None,
     cluster: Any = None,
     rows: Optional[bool] = None,
+    decks: Optional[Sequence[Any]] = None,
+    format: Any = None,
 ) -> MatchupResult:
-    """Every faction against every other, with the start player balanced.
+    """Every faction (or deck) against every other, with the start player balanced.
+
+    ``decks``: the sides (default the four factions): factions, Mixed decks ``"a+b"``,
+    custom lists or deck files (docs/decks.md), each labelled by its deck label in every
+    table (the ``faction`` columns hold the labels). A cell whose decks take cards from one
+    faction deck (a mirror, ``"ner+tisza"`` against ``"tisza"``, a custom list) gets
+    ``rules.allow_mirror = True``. With more than four sides a 3-4 player run plays every
+    ordered choice of them (``games`` a multiple of that number).
+
+    ``format``: the game format (docs/formats.md), as in :func:`ketharmad.simulate`.
+    ``players`` defaults to 2, or the format's smallest seat count when that is more
+    (Coalition: 4). A 2-against-2 format (``"coalition"``, partners opposite) gives the
+    **team-pair table** instead: every split of the sides into two teams of two (3 for four
+    sides), each played in the 4 rotations of the seating ``[a1, b1, a2, b2]`` (so every
+    team holds seats 0 + 2 and 1 + 3 and every deck every seat) with seat 0 starting (each
+    team starts in two rotations); ``games`` per team pairing (a multiple of 4, default
+    2,000). ``.table`` has one row per team and pairing, best first: ``team`` ("a + b"),
+    ``against``, ``games, wins, win_rate, ci_low, ci_high`` (Wilson 95 %; unfinished games
+    count as losses of both teams), ``unfinished, no_winner, on_play_games,
+    on_play_win_rate`` (when the team started). The start-player table compares the start
+    player's team with the even share of a team (50 %). Every run also has ``.by_seat`` and
+    ``.by_deck``: win rate by seat and by deck (a seat wins when its team wins) and, when the
+    format scores victory points, ``points_mean``.
 
     **2 players** (default): each unordered pair of factions, mirrors included (10 pairs),
     plays ``2 * games_per_side`` games: ``games_per_side`` with each side as the start player
@@ -315,11 +374,20 @@ def matchups(
     Returns a :class:`MatchupResult` (``.table``, ``.start_player``, ``.positions``,
     ``.lengths``, ``.games``, ``.players``, ``.matrix()``, ``.write_parquet(folder)``).
     """
-    n = check_int("players", players, 2, 4)
     spec = _check_single_bot(bots)
     seed_ = check_seed(seed)
     threads_ = check_threads(threads)
-    params_ = check_params(params)
+    text, params_ = apply_format(load_card_data(card_data), check_params(params), format)
+    info = format_info(text, params_)
+    if players is None:
+        n = max(2, info.seats_min)
+    else:
+        n = check_int("players", players, 2, 9)
+    if not info.seats_min <= n <= info.seats_max:
+        raise ValueError(
+            f"the {info.name!r} format plays {info.seats_min}-{info.seats_max} seats, got players={n}"
+        )
+    sides = _sides(decks)
     chunk_ = check_chunk_size(chunk_size)
     progress = check_flag("progress", progress)
     check_cluster_arg(cluster, executor)
@@ -333,9 +401,19 @@ def matchups(
     if n > 2 and games_per_side is not None:
         raise ValueError(
             f"games_per_side is for 2-player matchups; for {n} players give games (in total, "
-            "a multiple of 24)"
+            "a multiple of the seatings)"
         )
-    text = load_card_data(card_data)
+    if info.team_pairs:
+        if len(sides) < 4:
+            raise ValueError(f"the {info.name!r} format's team-pair table needs at least 4 decks, got {len(sides)}")
+        per_pairing = DEFAULT_TEAM_GAMES if games is None else check_int("games", games, 4)
+        if per_pairing % 4:
+            raise ValueError(
+                f"games (per team pairing, 4 seat rotations) must be a multiple of 4, got {per_pairing}"
+            )
+        keep = rows if rows is not None else per_pairing * len(team_splits(sides)) <= ROWS_AUTO_LIMIT
+        return _team_pairs(sides, per_pairing // 4, spec, seed_, params_, threads_, text, card_data, chunk_,
+                           progress, executor, cluster, keep, info)  # fmt: skip
     if n == 2:
         if games is not None:
             per_cell = check_int("games", games, 2)
@@ -347,12 +425,14 @@ def matchups(
         else:
             gps_ = DEFAULT_GAMES_PER_SIDE if games_per_side is None else games_per_side
             gps = check_int("games_per_side", gps_, 1)
-        # 10 pairs (mirrors included) x 2 start sides x gps games
-        keep = rows if rows is not None else 20 * gps <= ROWS_AUTO_LIMIT
+        n_pairs = len(sides) * (len(sides) + 1) // 2  # mirrors included
+        keep = rows if rows is not None else 2 * n_pairs * gps <= ROWS_AUTO_LIMIT
         return _two_player(gps, spec, seed_, params_, threads_, text, card_data, chunk_, progress, executor,
-                           cluster, keep)  # fmt: skip
-    total = DEFAULT_FFA_GAMES if games is None else check_int("games", games, 24)
-    seatings = list(itertools.permutations(_core.FACTIONS, n))
+                           cluster, keep, sides, info)  # fmt: skip
+    if len(sides) < n:
+        raise ValueError(f"a {n}-player matchup needs at least {n} decks, got {len(sides)}")
+    seatings = list(itertools.permutations(sides, n))
+    total = DEFAULT_FFA_GAMES * len(seatings) // 24 if games is None else check_int("games", games, len(seatings))
     if total % len(seatings):
         raise ValueError(
             f"games must be a multiple of {len(seatings)} (every seating equally often), got "
@@ -362,8 +442,56 @@ def matchups(
     keep = rows if rows is not None else total <= ROWS_AUTO_LIMIT
     return _free_for_all(
         n, seatings, total // len(seatings), spec, seed_, params_, threads_, text, card_data,
-        chunk_, progress, executor, cluster, keep,
+        chunk_, progress, executor, cluster, keep, info,
     )  # fmt: skip
+
+
+def _sides(decks: Any) -> list[str]:
+    """The matchup's sides as deck strings: the four factions, or ``decks`` (factions, Mixed
+    decks ``"a+b"``, custom lists, deck files; docs/decks.md) with distinct labels."""
+    from .._decks import deck_string
+
+    if decks is None:
+        return list(_core.FACTIONS)
+    if isinstance(decks, (str, bytes, Mapping)) or not isinstance(decks, (list, tuple)):
+        raise ValueError(
+            "decks must be a list of decks (factions, Mixed decks 'a+b', custom decks, deck files), "
+            f"one per side, got {decks!r}"
+        )
+    if len(decks) < 2:
+        raise ValueError(f"decks must name at least 2 sides, got {len(decks)}")
+    factions = list(_core.FACTIONS)
+    out = []
+    for d in decks:
+        if isinstance(d, str) and not any(ch in d for ch in "+[") and not d.endswith(".toml") and d not in factions:
+            raise ValueError(f"unknown faction {d!r} in decks; valid factions: {', '.join(factions)} "
+                             "(or a Mixed deck 'a+b', a custom deck, a deck file: docs/decks.md)")  # fmt: skip
+        out.append(deck_string(d))
+    labels = [deck_label(d) for d in out]
+    twice = sorted({x for x in labels if labels.count(x) > 1})
+    if twice:
+        raise ValueError(f"decks: each side needs its own label, got {', '.join(twice)} more than once")
+    return out
+
+
+def _shares_a_deck(decks: Sequence[str]) -> bool:
+    """Whether two of ``decks`` take cards from one faction deck (a mirror match: the cell
+    needs ``rules.allow_mirror``); a custom list counts as sharing (its factions are known to
+    the core only)."""
+    seen: set[str] = set()
+    for d in decks:
+        fs = deck_factions(d)
+        if fs is None or fs & seen:
+            return True
+        seen |= fs
+    return False
+
+
+def _cell_params(params: Mapping[str, Union[int, bool, str]], decks: Sequence[str]) -> dict[str, Union[int, bool, str]]:
+    p = dict(params)
+    if _shares_a_deck(decks):
+        p.setdefault("rules.allow_mirror", True)
+    return p
 
 
 def _two_player(
@@ -379,9 +507,10 @@ def _two_player(
     executor: Any = None,
     cluster: Any = None,
     rows: bool = True,
+    sides: Sequence[str] = _core.FACTIONS,
+    info: Optional[FormatInfo] = None,
 ) -> MatchupResult:
-    factions = list(_core.FACTIONS)
-    pairs = [(a, b) for i, a in enumerate(factions) for b in factions[i:]]
+    pairs = [(a, b) for i, a in enumerate(sides) for b in sides[i:]]
     if rows:  # reductions keep no rows: nothing grows with the games
         check_memory(f"matchups(games_per_side={gps:,})", 2 * gps * len(pairs), 2, min(chunk or gps, gps),
                      tables=("games", "players"), chunked=chunk is not None)  # fmt: skip
@@ -389,9 +518,7 @@ def _two_player(
     # cell 2k + side: pair k with seat `side` starting, games (2k + side) * gps ..
     plan = Plan(seed)
     for k, (a, b) in enumerate(pairs):
-        p = dict(params)
-        if a == b:
-            p.setdefault("rules.allow_mirror", True)
+        p = _cell_params(params, [a, b])
         for side in (0, 1):
             plan.add(cell(text, [a, b], bots, p, (2 * k + side) * gps, gps, start_player=side,
                           output="frames" if rows else "stats"))  # fmt: skip
@@ -406,6 +533,7 @@ def _two_player(
         tables = _two_player_rows(plan, results, seed)
     else:
         tables = _two_player_stats(plan, results)
+    tables.update(_standings(plan, results, rows, info))
     return MatchupResult(
         n_players=2,
         **tables,
@@ -418,6 +546,8 @@ def _two_player(
         elapsed=elapsed,
         card_text=text,
         plan=plan.describe(),
+        sides=_labels_of(sides),
+        format=info.name if info else "ffa",
     )
 
 
@@ -426,7 +556,7 @@ def _two_player_rows(plan: Plan, results: list[Any], seed: int) -> dict[str, Any
     games_parts = []
     players_parts = []
     for c, frames in zip(plan.cells, results):
-        a, b = c.decks
+        a, b = _labels_of(c.decks)
         games_parts.append(
             frames.games.with_columns(
                 batch_seed=pl.lit(seed, pl.UInt64),
@@ -446,6 +576,7 @@ def _two_player_rows(plan: Plan, results: list[Any], seed: int) -> dict[str, Any
         "start_faction", "winner", "winner_faction", "turns", "rounds", "end_reason", "actions",
     )  # fmt: skip
     players = _with_positions(pl.concat(players_parts, rechunk=False), g, 2)
+    order = _plan_order(plan)
 
     # one row per game and side; a mirror game counts once, from seat 0
     def side(seat: int) -> pl.DataFrame:
@@ -477,16 +608,17 @@ def _two_player_rows(plan: Plan, results: list[Any], seed: int) -> dict[str, Any
         on_draw_wins=(pl.col("won") & ~pl.col("on_play")).sum().cast(pl.Int64),
     )
     return dict(
-        table=_two_player_table(counts),
+        table=_two_player_table(counts, order),
         start_player=_start_player_table(g, 2),
-        positions=_positions_table(players),
-        lengths=long.group_by(keys).agg(_length_aggs()).sort(_faction_order("faction"), _faction_order("opponent")),
+        positions=_positions_table(players, order),
+        lengths=long.group_by(keys).agg(_length_aggs()).sort(_faction_order("faction", order),
+                                                              _faction_order("opponent", order)),
         games=g,
         players=players,
     )
 
 
-def _two_player_table(counts: pl.DataFrame) -> pl.DataFrame:
+def _two_player_table(counts: pl.DataFrame, order: Sequence[str]) -> pl.DataFrame:
     """The 2-player ``.table`` from its per-cell counts (``faction, opponent, games, wins,
     unfinished, no_winner, start_wins, on_play_games, on_play_wins, on_draw_wins``)."""
     return (
@@ -495,7 +627,7 @@ def _two_player_table(counts: pl.DataFrame) -> pl.DataFrame:
             on_play_win_rate=rate("on_play_wins", "on_play_games"),
             on_draw_win_rate=rate("on_draw_wins", pl.col("games") - pl.col("on_play_games")),
         )
-        .sort(_faction_order("faction"), _faction_order("opponent"))
+        .sort(_faction_order("faction", order), _faction_order("opponent", order))
         .select(
             "faction", "opponent", "games", "wins", "win_rate", "ci_low", "ci_high",
             "unfinished", "no_winner", "start_wins", "start_win_rate", "start_ci_low",
@@ -512,7 +644,7 @@ def _two_player_stats(plan: Plan, results: list[Stats]) -> dict[str, Any]:
     lengths: list[dict[str, Any]] = []
     for k in range(0, len(results), 2):
         s0, s1 = results[k], results[k + 1]  # seat 0 starts, seat 1 starts
-        a, b = plan.cells[k].decks
+        a, b = _labels_of(plan.cells[k].decks)
         both = s0.merge(s1)
         shared = dict(games=both.games, unfinished=_unfinished_count(both), no_winner=both.unfinished,
                       start_wins=s0.wins_seat[0] + s1.wins_seat[1])  # fmt: skip
@@ -526,8 +658,9 @@ def _two_player_stats(plan: Plan, results: list[Stats]) -> dict[str, Any]:
             lengths.append(dict(faction=me, opponent=other, **_stats_lengths(both)))
     ints = ("games", "wins", "unfinished", "no_winner", "start_wins", "on_play_games", "on_play_wins", "on_draw_wins")
     schema = {"faction": pl.String, "opponent": pl.String, **{c: pl.Int64 for c in ints}}
-    table = _two_player_table(pl.DataFrame(counts, schema=schema))
-    order = [_faction_order("faction"), _faction_order("opponent")]
+    sides = _plan_order(plan)
+    table = _two_player_table(pl.DataFrame(counts, schema=schema), sides)
+    order = [_faction_order("faction", sides), _faction_order("opponent", sides)]
     return dict(
         table=table,
         start_player=_stats_start_player(plan, results),
@@ -553,14 +686,14 @@ def _stats_positions(plan: Plan, results: list[Stats]) -> pl.DataFrame:
     acc: dict[tuple[str, int], list[int]] = {}
     for c, s in zip(plan.cells, results):
         n = len(c.decks)
-        for seat, faction in enumerate(c.decks):
+        for seat, faction in enumerate(_labels_of(c.decks)):
             got = acc.setdefault((faction, (seat - c.start_player) % n), [0, 0])
             got[0] += s.games
             got[1] += s.wins_seat[seat]
     rows = [(f, pos, g, w) for (f, pos), (g, w) in acc.items()]
     counts = pl.DataFrame(rows, schema={"faction": pl.String, "position": pl.Int8, "games": pl.Int64,
                                         "wins": pl.Int64}, orient="row")  # fmt: skip
-    return _positions_rates(counts)
+    return _positions_rates(counts, _plan_order(plan))
 
 
 def _with_positions(players: pl.DataFrame, games: pl.DataFrame, n: int) -> pl.DataFrame:
@@ -577,16 +710,16 @@ def _with_positions(players: pl.DataFrame, games: pl.DataFrame, n: int) -> pl.Da
     )
 
 
-def _positions_table(players: pl.DataFrame) -> pl.DataFrame:
-    counts = players.group_by("faction", "position").agg(
+def _positions_table(players: pl.DataFrame, order: Sequence[str]) -> pl.DataFrame:
+    counts = players.group_by(_side_col(players), "position").agg(
         games=pl.len().cast(pl.Int64), wins=pl.col("won").sum().cast(pl.Int64)
     )
-    return _positions_rates(counts)
+    return _positions_rates(counts, order)
 
 
-def _positions_rates(counts: pl.DataFrame) -> pl.DataFrame:
+def _positions_rates(counts: pl.DataFrame, order: Sequence[str]) -> pl.DataFrame:
     """The positions table from its counts (``faction, position, games, wins``)."""
-    return counts.with_columns(*_rate_columns("wins", "games")).sort(_faction_order("faction"), "position")
+    return counts.with_columns(*_rate_columns("wins", "games")).sort(_faction_order("faction", order), "position")
 
 
 def _free_for_all(
@@ -604,6 +737,7 @@ def _free_for_all(
     executor: Any = None,
     cluster: Any = None,
     rows: bool = True,
+    info: Optional[FormatInfo] = None,
 ) -> MatchupResult:
     bots = _seat_bots(spec, n)
     if rows:
@@ -611,8 +745,8 @@ def _free_for_all(
                      min(chunk or per, per), tables=("games", "players"), chunked=chunk is not None)  # fmt: skip
     # cell s: seating s, seat 0 starting, games s * per ..
     output = "frames" if rows else "stats"
-    plan = Plan(seed, [cell(text, seating, bots, params, s * per, per, start_player=0, output=output)
-                       for s, seating in enumerate(seatings)])  # fmt: skip
+    plan = Plan(seed, [cell(text, seating, bots, _cell_params(params, seating), s * per, per, start_player=0,
+                            output=output) for s, seating in enumerate(seatings)])  # fmt: skip
     plan.validate()
     meter = Progress(plan.games, f"matchups {n}p", enabled=progress)
     start = time.perf_counter()
@@ -621,6 +755,9 @@ def _free_for_all(
     elapsed = time.perf_counter() - start
     meter.close()
     tables = _free_for_all_rows(n, seatings, results, seed) if rows else _free_for_all_stats(n, plan, results)
+    tables.update(_standings(plan, results, rows, info))
+    if info is not None and info.teams:  # the start player's team against a team's even share
+        tables["start_player"] = tables["start_player"].with_columns(even_share=pl.lit(1.0 / len(info.teams)))
     return MatchupResult(
         n_players=n,
         **tables,
@@ -633,6 +770,136 @@ def _free_for_all(
         elapsed=elapsed,
         card_text=text,
         plan=plan.describe(),
+        sides=list(dict.fromkeys(f for seating in seatings for f in _labels_of(seating))),
+        format=info.name if info else "ffa",
+    )
+
+
+def _standings(plan: Plan, results: list[Any], rows: bool, info: Optional[FormatInfo]) -> dict[str, pl.DataFrame]:
+    """``by_seat`` and ``by_deck`` (lab/standings.py) from the rows or the reductions."""
+    from .standings import deck_table, seat_table, stats_tables
+
+    order = _plan_order(plan)
+    if rows:
+        players = pl.concat([r.players for r in results], rechunk=False)
+        return dict(by_seat=seat_table(players), by_deck=deck_table(players, order))
+    lead = info.lead_seat if info is not None else (lambda seat: seat)
+    by_seat, by_deck = stats_tables(plan.cells, results, lead, order)
+    return dict(by_seat=by_seat, by_deck=by_deck)
+
+
+def _team_pairs(
+    sides: Sequence[str],
+    per: int,
+    spec: BotSpec,
+    seed: int,
+    params: dict[str, Union[int, bool, str]],
+    threads: Optional[int],
+    text: str,
+    card_data: CardDataSource,
+    chunk: Optional[int],
+    progress: bool,
+    executor: Any,
+    cluster: Any,
+    rows: bool,
+    info: FormatInfo,
+) -> MatchupResult:
+    """The team-pair table of a 2-against-2 format: every split of ``sides`` into two teams
+    of two, each in the 4 rotations of ``[a1, b1, a2, b2]`` (partners opposite, E81) with
+    seat 0 starting; ``per`` games per rotation. Cell ``4 s + r``: split ``s``, rotation
+    ``r``, games ``(4 s + r) * per ..``."""
+    splits = team_splits(list(sides))
+    bots = _seat_bots(spec, 4)
+    if rows:
+        check_memory(f"matchups(format={info.name!r}, games={4 * per * len(splits):,})", 4 * per * len(splits), 4,
+                     min(chunk or per, per), tables=("games", "players"), chunked=chunk is not None)  # fmt: skip
+    output = "frames" if rows else "stats"
+    plan = Plan(seed)
+    for si, ((a1, a2), (b1, b2)) in enumerate(splits):
+        cycle = [a1, b1, a2, b2]
+        for r in range(4):
+            decks = cycle[r:] + cycle[:r]
+            plan.add(cell(text, decks, bots, _cell_params(params, decks), (4 * si + r) * per, per, start_player=0,
+                          output=output, label=f"{' + '.join(_labels_of((a1, a2)))} against "
+                                               f"{' + '.join(_labels_of((b1, b2)))}, rotation {r}"))  # fmt: skip
+    plan.validate()
+    meter = Progress(plan.games, f"matchups {info.name}", enabled=progress)
+    start = time.perf_counter()
+    with executor_for(executor, cluster) as ex:
+        results = run_plan(plan, threads=threads, shard_size=chunk, progress=meter, executor=ex)
+    elapsed = time.perf_counter() - start
+    meter.close()
+    # per cell: games won by the team of seats 0 + 2 (winner column 0) and of 1 + 3 (1)
+    counts: list[tuple[int, int, int, int]] = []  # games, wins seat 0, wins seat 1, unfinished (capped)
+    no_winner: list[int] = []
+    for res in results:
+        if rows:
+            g = res.games
+            counts.append((g.height, int((g["winner"] == 0).sum()), int((g["winner"] == 1).sum()),
+                           int(g.select(_unfinished().sum()).item())))  # fmt: skip
+            no_winner.append(int(g["winner"].null_count()))
+        else:
+            counts.append((res.games, res.wins_seat[0], res.wins_seat[1], _unfinished_count(res)))
+            no_winner.append(res.unfinished)
+    table_rows = []
+    for si, ((a1, a2), (b1, b2)) in enumerate(splits):
+        acc = {"A": [0, 0, 0], "B": [0, 0, 0]}  # games, wins, games as the start team
+        unf = nw = 0
+        for r in range(4):
+            k = 4 * si + r
+            games_k, w0, w1, u = counts[k]
+            even = r % 2 == 0  # rotations 0 and 2 seat team A at 0 + 2 (it starts)
+            for team, wins, starts in (("A", w0 if even else w1, even), ("B", w1 if even else w0, not even)):
+                acc[team][0] += games_k
+                acc[team][1] += wins
+                acc[team][2] += games_k if starts else 0
+            unf += u
+            nw += no_winner[k]
+        start_wins = {"A": 0, "B": 0}
+        for r in range(4):
+            _, w0, _w1, _ = counts[4 * si + r]
+            start_wins["A" if r % 2 == 0 else "B"] += w0  # seat 0 starts: team of 0 + 2
+        for team, members, other in (("A", (a1, a2), (b1, b2)), ("B", (b1, b2), (a1, a2))):
+            g_, w_, on_play = acc[team]
+            table_rows.append(dict(team=" + ".join(_labels_of(members)), against=" + ".join(_labels_of(other)),
+                                   games=g_, wins=w_, unfinished=unf, no_winner=nw, on_play_games=on_play,
+                                   on_play_wins=start_wins[team]))  # fmt: skip
+    ints = ("games", "wins", "unfinished", "no_winner", "on_play_games", "on_play_wins")
+    counts_df = pl.DataFrame(table_rows, schema={"team": pl.String, "against": pl.String, **{c: pl.Int64 for c in ints}})
+    table = (
+        counts_df.with_columns(*_rate_columns("wins", "games"), on_play_win_rate=rate("on_play_wins", "on_play_games"))
+        .sort("win_rate", "team", descending=[True, False])
+        .select("team", "against", "games", "wins", "win_rate", "ci_low", "ci_high", "unfinished", "no_winner",
+                "on_play_games", "on_play_win_rate")
+    )  # fmt: skip
+    if rows:
+        tables = _free_for_all_rows(4, [c.decks for c in plan.cells], results, seed)
+        tables["games"] = tables["games"].with_columns(
+            team_0=pl.format("{} + {}", "faction_0", "faction_2"), team_1=pl.format("{} + {}", "faction_1", "faction_3"))
+    else:
+        tables = _free_for_all_stats(4, plan, results)
+    tables["table"] = table
+    tables.update(_standings(plan, results, rows, info))
+    # the start player's team won (seat 0 starts every cell: the team of seats 0 + 2)
+    games_all = sum(c[0] for c in counts)
+    sw = sum(c[1] for c in counts)
+    tables["start_player"] = _start_player_rates(
+        pl.DataFrame({"games": [games_all], "start_wins": [sw]}, schema={"games": pl.Int64, "start_wins": pl.Int64}), 2)
+    return MatchupResult(
+        n_players=4,
+        **tables,
+        n_games=plan.games,
+        bots=spec,
+        seed=seed,
+        params=params,
+        games_per_seating=per,
+        card_data=describe_card_data(card_data),
+        elapsed=elapsed,
+        card_text=text,
+        plan=plan.describe(),
+        sides=_labels_of(sides),
+        format=info.name,
+        teams=True,
     )
 
 
@@ -645,7 +912,7 @@ def _free_for_all_rows(n: int, seatings: list[tuple[str, ...]], results: list[An
             frames.games.with_columns(
                 batch_seed=pl.lit(seed, pl.UInt64),
                 seating=pl.lit(s, pl.Int16),
-                **{f"faction_{i}": pl.lit(f) for i, f in enumerate(seating)},
+                **{f"faction_{i}": pl.lit(f) for i, f in enumerate(_labels_of(seating))},
             )
         )
         players_parts.append(frames.players)
@@ -664,7 +931,7 @@ def _free_for_all_rows(n: int, seatings: list[tuple[str, ...]], results: list[An
     flags = g.select("game", unfinished=_unfinished(), no_winner=pl.col("winner").is_null())
     counts = (
         players.join(flags, on="game", how="left")
-        .group_by("faction")
+        .group_by(_side_col(players))
         .agg(
             games=pl.len().cast(pl.Int64),
             wins=pl.col("won").sum().cast(pl.Int64),
@@ -674,17 +941,18 @@ def _free_for_all_rows(n: int, seatings: list[tuple[str, ...]], results: list[An
             on_play_wins=(pl.col("won") & (pl.col("position") == 0)).sum().cast(pl.Int64),
         )
     )
+    order = list(dict.fromkeys(f for seating in seatings for f in _labels_of(seating)))
     return dict(
-        table=_free_for_all_table(counts, n),
+        table=_free_for_all_table(counts, n, order),
         start_player=_start_player_table(g, n),
-        positions=_positions_table(players),
+        positions=_positions_table(players, order),
         lengths=g.select(_length_aggs()),
         games=g,
         players=players,
     )
 
 
-def _free_for_all_table(counts: pl.DataFrame, n: int) -> pl.DataFrame:
+def _free_for_all_table(counts: pl.DataFrame, n: int, order: Sequence[str]) -> pl.DataFrame:
     """The free-for-all ``.table`` from its per-faction counts (``faction, games, wins,
     unfinished, no_winner, on_play_games, on_play_wins``)."""
     return (
@@ -693,7 +961,7 @@ def _free_for_all_table(counts: pl.DataFrame, n: int) -> pl.DataFrame:
             on_play_win_rate=rate("on_play_wins", "on_play_games"),
             even_share=pl.lit(1.0 / n),
         )
-        .sort(_faction_order("faction"))
+        .sort(_faction_order("faction", order))
         .select(
             "faction", "games", "wins", "win_rate", "ci_low", "ci_high", "even_share",
             "unfinished", "no_winner", "on_play_games", "on_play_win_rate",
@@ -707,7 +975,7 @@ def _free_for_all_stats(n: int, plan: Plan, results: list[Stats]) -> dict[str, A
     acc: dict[str, list[int]] = {}
     for c, s in zip(plan.cells, results):
         unfinished = _unfinished_count(s)
-        for seat, faction in enumerate(c.decks):
+        for seat, faction in enumerate(_labels_of(c.decks)):
             a = acc.setdefault(faction, [0] * 6)
             on_play = seat == c.start_player
             for i, v in enumerate((s.games, s.wins_seat[seat], unfinished, s.unfinished,
@@ -719,7 +987,7 @@ def _free_for_all_stats(n: int, plan: Plan, results: list[Stats]) -> dict[str, A
     # the lengths of all games: the seatings' statistics pooled (their deck orders differ)
     whole = functools.reduce(Stats.merge, [dataclasses.replace(s, decks=()) for s in results])
     return dict(
-        table=_free_for_all_table(counts, n),
+        table=_free_for_all_table(counts, n, _plan_order(plan)),
         start_player=_stats_start_player(plan, results),
         positions=_stats_positions(plan, results),
         lengths=_lengths_frame([_stats_lengths(whole)], []),
@@ -732,7 +1000,7 @@ def _free_for_all_stats(n: int, plan: Plan, results: list[Stats]) -> dict[str, A
 
 def matchup_matrix_rows(result: Any) -> tuple[list[str], list[list[str]]]:
     """Headers and rows of the 2-player win-rate matrix (row faction vs column opponent)."""
-    factions = [f for f in _core.FACTIONS if f in set(result.table["faction"].to_list())]
+    factions = [f for f in result.sides if f in set(result.table["faction"].to_list())]
     cells = {(r["faction"], r["opponent"]): r for r in result.table.iter_rows(named=True)}
     rows = []
     for f in factions:
@@ -755,8 +1023,17 @@ def matchups_text(result: Any) -> str:
         f"bots {bot_label(result.bots)}, seed {result.seed}, params: "
         f"{_lab_params_label(result.params)}, {result.elapsed:.2f} s)"
     )
+    if result.format != "ffa":
+        head = head.replace("MatchupResult(", f"MatchupResult(format {result.format}, ", 1)
     lines = [head]
-    if result.n_players == 2:
+    if result.teams:
+        headers, rows, right = team_table_rows(result)
+        lines.append(
+            f"team win rate over every split into two teams, {4 * result.games_per_seating:,} games per "
+            "pairing (4 seat rotations, seat 0 starts), Wilson 95% CI, best first:"
+        )
+        lines += ["  " + s for s in format_table(headers, rows, right)]
+    elif result.n_players == 2:
         lines.append(
             f"win rate of the row faction against the column faction, {2 * result.games_per_side:,} "
             "games per cell (each side starts half), Wilson 95% CI; mirror cells from seat 0:"
@@ -790,10 +1067,21 @@ def matchups_text(result: Any) -> str:
     return "\n".join(lines)
 
 
+def team_table_rows(result: Any) -> tuple[list[str], list[list[str]], list[bool]]:
+    """Headers, rows and alignment of the team-pair table as text."""
+    rows = [
+        [r["team"], r["against"], f"{r['games']:,}", f"{r['wins']:,}", pct(r["win_rate"]),
+         ci_text(r["ci_low"], r["ci_high"]), pct(r["on_play_win_rate"])]
+        for r in result.table.iter_rows(named=True)
+    ]  # fmt: skip
+    return (["team", "against", "games", "wins", "win rate", "95% CI", "as start team"], rows,
+            [False, False, True, True, True, False, True])  # fmt: skip
+
+
 def plot_matchup_heatmap(result: Any, path: Path) -> Path:
     """4x4 heatmap of the row faction's win rate, each cell annotated with its interval."""
     t = result.table
-    factions = [f for f in _core.FACTIONS if f in set(t["faction"].to_list())]
+    factions = [f for f in result.sides if f in set(t["faction"].to_list())]
     cells = {(r["faction"], r["opponent"]): r for r in t.iter_rows(named=True)}
     k = len(factions)
     grid = [[cells[(f, o)]["win_rate"] if (f, o) in cells else math.nan for o in factions] for f in factions]
@@ -863,10 +1151,24 @@ def _matchups_md(result: Any, folder: Path, plots: bool) -> list[str]:
     from .._validate import bot_label
 
     sp = result.start_player.row(0, named=True)
-    out = [f"# Matchups: {result.n_players} players, bots {bot_label(result.bots)}", ""]
+    fmt = "" if result.format == "ffa" else f", format {result.format}"
+    out = [f"# Matchups: {result.n_players} players{fmt}, bots {bot_label(result.bots)}", ""]
     out += _provenance_md(result, None)
     out.append("")
-    if result.n_players == 2:
+    keys: list[str] = []
+    if result.teams:
+        headers, rows, right = team_table_rows(result)
+        out += [
+            "## Team pairs",
+            "",
+            f"Every split of the decks into two teams of two, {4 * result.games_per_seating:,} games per "
+            "pairing: the 4 rotations of the seating a1 b1 a2 b2 (partners opposite), seat 0 starting, "
+            "so each team starts half the games. Wilson 95% intervals; unfinished games count as "
+            "losses of both teams.",
+            "",
+            md_table(headers, rows, right),
+        ]
+    elif result.n_players == 2:
         out += [
             "## Win-rate matrix",
             "",
@@ -892,7 +1194,7 @@ def _matchups_md(result: Any, folder: Path, plots: bool) -> list[str]:
             rows, [False, False, True, True, True, False, True, True, True, True],
         ))  # fmt: skip
         keys = ["faction", "opponent"]
-    else:
+    elif not result.teams:
         out += [
             "## Win rate per faction",
             "",
@@ -912,7 +1214,14 @@ def _matchups_md(result: Any, folder: Path, plots: bool) -> list[str]:
             ["faction", "games", "wins", "win rate", "95% CI", "unfinished", "as start player"],
             rows, [False, True, True, True, False, True, True],
         ))  # fmt: skip
-        keys = []
+    if result.by_seat is not None:
+        has_points = "points_mean" in result.by_seat.columns
+        for title, table, key in (("seat", result.by_seat, "seat"), ("deck", result.by_deck, "deck")):
+            rows = [[str(r[key]), f"{r['games']:,}", f"{r['wins']:,}", pct(r["win_rate"]), ci_text(r["ci_low"], r["ci_high"])]
+                    + ([f"{r['points_mean']:.2f}"] if has_points else []) for r in table.iter_rows(named=True)]  # fmt: skip
+            out += ["", f"## By {title}", "", md_table(
+                [key, "games", "wins", "win rate", "95% CI"] + (["mean points"] if has_points else []), rows,
+                [key == "seat", True, True, True, False] + ([True] if has_points else []))]  # fmt: skip
     pos_rows = [
         [r["faction"], str(r["position"]), f"{r['games']:,}", pct(r["win_rate"]), ci_text(r["ci_low"], r["ci_high"])]
         for r in result.positions.iter_rows(named=True)
@@ -937,7 +1246,7 @@ def _matchups_md(result: Any, folder: Path, plots: bool) -> list[str]:
 
 def _cmd_matchups(args: argparse.Namespace) -> None:
     check_out(args)
-    if args.players == 2:
+    if args.players in (None, 2) and args.format in (None, "ffa", "quick"):
         per_call = args.games // 2 if args.games else (args.games_per_side or 2000)
     else:
         per_call = (args.games or 1920) // 24 or 1
@@ -962,6 +1271,8 @@ def _run_matchups(args: argparse.Namespace, per_call: int, cluster: Any) -> Matc
         progress=progress_enabled(args),
         cluster=cluster,
         rows=args.rows,
+        decks=args.decks,
+        format=args.format,
     )
 
 
@@ -973,8 +1284,11 @@ def add_command(sub: Any) -> None:
         "matchups",
         help="faction matchup matrix (2p, start player balanced) or free-for-all (3-4p)",
     )
-    p.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
-                   help="2: the 4x4 matrix; 3 or 4: free-for-all over all 24 seatings")  # fmt: skip
+    p.add_argument("--players", type=int, choices=range(2, 10), default=None, metavar="N",
+                   help="2: the matrix of the sides; 3 or 4: free-for-all over every seating (default: 2, "
+                        "or the format's smallest seat count: 4 for coalition, the team-pair table)")  # fmt: skip
+    p.add_argument("--decks", nargs="+", default=None, metavar="DECK",
+                   help="the sides: factions, Mixed decks a+b or deck files (default: the four factions)")  # fmt: skip
     p.add_argument("--games-per-side", type=int, default=None,
                    help="2 players: games per pair with each side starting (default: 2000)")  # fmt: skip
     lab_args(p, "2 players: games per cell (instead of --games-per-side); 3-4 players: "

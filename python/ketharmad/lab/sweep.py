@@ -22,6 +22,7 @@ from .. import _core
 from .._api import check_chunk_size, check_memory, check_start_player
 from .plan import Plan, Shard, cell, describe_shard, run_plan, run_shard, run_tasks
 from .._data import CardDataSource, describe_card_data, load_card_data
+from .._formats import apply_format
 from .._progress import Progress
 from .._validate import (
     check_bots,
@@ -411,6 +412,7 @@ def sweep(
     executor: Any = None,
     cluster: Any = None,
     rows: Optional[bool] = None,
+    format: Any = None,
 ) -> SweepResult:
     """Play the same games at every point of a parameter grid and compare with a baseline.
 
@@ -446,6 +448,10 @@ def sweep(
             game runs when they would not fit in memory). ``.table``, ``.summary`` and the
             plots are computed from the same :class:`SweepStats` either way, so they are the
             same bit for bit; without rows ``.games`` is None.
+        format: the game format of every point (docs/formats.md), as in
+            :func:`ketharmad.simulate`: a name, a dict or a format file; it is the parameter
+            ``rules.format``, so a grid may also sweep ``rules.format`` itself (or a format's
+            ``format.NAME.KEY`` numbers).
 
     Every point is validated (``_core.validate``) for every matchup before any game runs, so
     an unknown parameter name or a value out of range fails at once.
@@ -475,13 +481,12 @@ def sweep(
     games_ = check_int("games", games, 1)
     seed_ = check_seed(seed)
     threads_ = check_threads(threads)
-    base = check_params(params)
+    text, base = apply_format(load_card_data(card_data), check_params(params), format)
     chunk_ = check_chunk_size(chunk_size)
     progress = check_flag("progress", progress)
     check_cluster_arg(cluster, executor)
     if rows is not None:
         rows = check_flag("rows", rows)
-    text = load_card_data(card_data)
     current_values = _current_values(text, base)
     current = [_is_current(p, current_values) for p in points]
     base_index = _baseline_index(baseline, points, current.index(True) if any(current) else None)
@@ -1052,7 +1057,7 @@ def _sweep_md(result: Any, folder: Path, plots: bool) -> list[str]:
 
 _SWEEP_KEYS = {
     "grid", "points", "decks", "bots", "games", "seed", "baseline", "params", "start_player",
-    "threads", "card_data", "rows",
+    "threads", "card_data", "rows", "format",
 }  # fmt: skip
 
 
@@ -1076,7 +1081,9 @@ def load_sweep_file(path: str) -> dict[str, Any]:
 
     Keys: a ``[grid]`` table of lists (or ``[[points]]`` tables), optional ``decks`` ("all",
     a list of factions or a list of lists), ``bots``, ``games``, ``seed``, ``baseline``,
-    ``start_player``, ``threads``, ``card_data`` (relative to the file), ``rows`` (true or
+    ``start_player``, ``threads``, ``card_data`` (relative to the file), ``format`` (a name,
+    a ``[format]`` table as ``format=`` takes a dict, or a format file relative to the file;
+    ``--format`` wins), ``rows`` (true or
     false; the command line's ``--rows`` / ``--no-rows`` win) and a ``[params]`` table of
     fixed overrides. Parameter names may be quoted (``"rules.starting_support"``)
     or bare dotted keys. The file may be at most 1 MiB, its tables and arrays nested at most
@@ -1114,6 +1121,11 @@ def load_sweep_file(path: str) -> dict[str, Any]:
         kwargs["baseline"] = _flatten(b) if isinstance(b, Mapping) else b
     if "card_data" in doc:
         kwargs["card_data"] = os.path.join(os.path.dirname(os.path.abspath(path)), doc["card_data"])
+    if "format" in doc:
+        f = doc["format"]
+        if isinstance(f, str) and f.endswith(".toml"):  # a format file, relative to the sweep file
+            f = os.path.join(os.path.dirname(os.path.abspath(path)), f)
+        kwargs["format"] = f
     if "rows" in doc:
         if not isinstance(doc["rows"], bool):
             raise ValueError(f"sweep file {path}: rows must be true or false, got {doc['rows']!r}")
@@ -1141,6 +1153,8 @@ def _cmd_sweep(args: argparse.Namespace) -> None:
         kwargs["baseline"] = args.baseline
     if args.card_data:
         kwargs["card_data"] = args.card_data
+    if args.format is not None:
+        kwargs["format"] = args.format
     overrides = _params(args.param, args.params, kwargs.get("card_data"))
     if overrides:
         kwargs["params"] = {**kwargs.get("params", {}), **overrides}

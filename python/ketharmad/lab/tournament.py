@@ -15,6 +15,7 @@ import polars as pl
 
 from .. import _core
 from .._data import CardDataSource, describe_card_data, load_card_data
+from .._formats import apply_format, format_info
 from .._validate import _check_bot_spec, bot_label, check_decks, check_int, check_params, check_seed, check_threads
 from ..stats import rate, wilson_bounds
 from .cluster import check_cluster_arg, executor_for
@@ -105,18 +106,27 @@ class TournamentResult(LabResult):
         return out
 
 
-def _deck_pairs(decks: Optional[Sequence[Any]]) -> list[list[str]]:
+def _deck_pairs(decks: Optional[Sequence[Any]], seats: int = 2) -> list[list[str]]:
+    """The deck lineups: 2-player pairings, or with ``seats = 4`` (a 2-against-2 format)
+    lineups of four decks, partners opposite (default: the three splits of the factions,
+    ``[a1, b1, a2, b2]``)."""
     factions = list(_core.FACTIONS)
     if decks is None:
+        if seats == 4:
+            from .._formats import team_splits
+
+            return [[a1, b1, a2, b2] for (a1, a2), (b1, b2) in team_splits(factions)]
         return [[a, b] for a, b in itertools.permutations(factions, 2)]
     if len(decks) > 0 and all(not isinstance(d, (list, tuple)) for d in decks):
-        return [check_decks(list(decks))]
-    out = [check_decks(list(d)) for d in decks]
+        out = [check_decks(list(decks))]
+    else:
+        out = [check_decks(list(d)) for d in decks]
     if not out:
         raise ValueError("decks must name at least one deck pairing")
     for d in out:
-        if len(d) != 2:
-            raise ValueError(f"tournament decks must be 2-player pairings, got {d}")
+        if len(d) != seats:
+            what = "2-player pairings" if seats == 2 else "lineups of 4 decks (seats 0 + 2 against 1 + 3)"
+            raise ValueError(f"tournament decks must be {what}, got {d}")
     return out
 
 
@@ -151,6 +161,7 @@ def tournament(
     card_data: CardDataSource = None,
     executor: Any = None,
     cluster: Any = None,
+    format: Any = None,
 ) -> TournamentResult:
     """Play every pair of ``bots`` against each other.
 
@@ -164,6 +175,11 @@ def tournament(
     must therefore be a multiple of ``2 × (number of deck pairings)``: of 24 with the
     default decks (default 960 = 40 per pairing and seating), of 2 with one pairing; other
     values raise ``ValueError`` naming the nearest allowed ones.
+
+    ``format``: the game format (docs/formats.md), as in :func:`ketharmad.simulate`. A
+    2-against-2 format (``"coalition"``) plays lineups of four decks (``decks``: one or a list
+    of ``[a1, b1, a2, b2]``; default the three splits of the four factions), one bot on seats
+    0 + 2 and the other on 1 + 3, then swapped; ``games`` is then a multiple of 2 x lineups.
 
     A bot may be a Python agent (see :func:`ketharmad.simulate`, docs/python_agents.md):
     its games are played game by game with :class:`ketharmad.Game`, the opponent's built-in
@@ -183,7 +199,14 @@ def tournament(
     labels = [bot_label(s) for s in specs]
     if len(set(labels)) != len(labels):
         raise ValueError(f"tournament bots must be different specs, got {labels}")
-    pairings = _deck_pairs(decks)
+    text, params_ = apply_format(load_card_data(card_data), check_params(params), format)
+    teams = format_info(text, params_)
+    if teams.seats_min > 2 and not teams.team_pairs:
+        raise ValueError(
+            f"tournament plays two bots against each other: a 2-player format or a 2-against-2 "
+            f"format, not {teams.name!r} ({teams.seats_min}-{teams.seats_max} seats)"
+        )
+    pairings = _deck_pairs(decks, 4 if teams.team_pairs else 2)
     games_ = check_int("games", games, 1)
     seed_ = check_seed(seed)
     cells = 2 * len(pairings)
@@ -198,8 +221,6 @@ def tournament(
     per_cell = games_ // cells
     threads_ = check_threads(threads)
     check_cluster_arg(cluster, executor)
-    params_ = check_params(params)
-    text = load_card_data(card_data)
     # one batch (seed ``seed``): deck pairing d plays games d * per_cell .. (d + 1) * per_cell
     # - 1, the same games for both seatings and every pair of bots (common random numbers)
     plan = Plan(seed_)
@@ -208,6 +229,7 @@ def tournament(
         for d, deck in enumerate(pairings):
             for a_seat in (0, 1):
                 seat_bots = [specs[i], specs[j]] if a_seat == 0 else [specs[j], specs[i]]
+                seat_bots = (seat_bots * 2)[: len(deck)]  # 2 against 2: partners play the same bot
                 plan.add(cell(text, deck, seat_bots, params_, d * per_cell, per_cell, output="stats"))
     plan.validate()
     # every shard reduces its games to integer counts (ketharmad._reduce.Stats): memory does
@@ -275,7 +297,7 @@ def _cmd_bots(args: argparse.Namespace) -> None:
     with cluster_for(args) as cluster:
         res = tournament(specs, decks=decks, games=args.games, seed=args.seed, threads=args.threads,
                          params=_params(args.param, args.params, args.card_data), card_data=args.card_data,
-                         cluster=cluster)  # fmt: skip
+                         cluster=cluster, format=args.format)  # fmt: skip
     print(f"tournament: {res.games_per_pair:,} games per pair, seats swapped, "
           f"{len(res.decks)} deck pairing(s), common seeds per pairing")
     with pl.Config(tbl_rows=100, fmt_str_lengths=60, tbl_width_chars=160, float_precision=3):

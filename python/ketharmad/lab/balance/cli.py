@@ -55,6 +55,7 @@ def _run(args: argparse.Namespace, targets: Any, progress: Any, cluster: Any) ->
         progress=bool(progress),
         threads=args.threads,
         cluster=cluster,
+        format=args.format,
     )
 
 
@@ -73,7 +74,8 @@ def add_balance_command(sub: Any) -> None:
     p.add_argument("--no-plots", action="store_true", help="report.md without plots (default: plots when matplotlib is installed)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress line on stderr (default: when stderr is a terminal)")  # fmt: skip
-    from ..cli import cluster_args
+    from ..cli import cluster_args, format_arg
 
+    format_arg(p)
     cluster_args(p)
     p.set_defaults(func=_cmd_balance)

@@ -44,7 +44,8 @@ from .evaluate import DESCENT_BLOCK, HOLDOUT_BLOCK, Evaluator, Journal, MetricSt
 from .targets import DEFAULT_SEARCH_STEPS, Metric, ParamSpace, Targets, load_targets
 from ..._data import CardDataSource, describe_card_data, load_card_data
 from ..._frames import parameter_frame
-from ..._validate import _check_bot_spec, check_flag, check_int, check_params, check_seed, check_threads
+from ..._formats import apply_format
+from ..._validate import _check_bot_spec, check_flag, check_int, check_params, check_seed, check_threads, split_format
 from ..result import LabResult
 
 __all__ = ["balance", "BalanceResult", "write_card_data"]
@@ -873,6 +874,7 @@ def balance(
     robustness_search: Any = "auto",
     games_2p: int = DEFAULT_GAMES_2P,
     games_4p: int = DEFAULT_GAMES_4P,
+    format: Any = None,
 ) -> BalanceResult:
     """Find the fewest parameter edits that bring every target metric into its band.
 
@@ -902,6 +904,11 @@ def balance(
             family, None otherwise; None: skip; or any bot spec).
         games_2p, games_4p: games per block of a 2-player cell (pair and start side) and of a
             4-player seating.
+        format: the game format every metric is measured in (docs/formats.md), as in
+            :func:`ketharmad.simulate`; the targets may name it instead (``format = "quick"``
+            at the top of the file; both given and different is a ``ValueError``). It is the
+            parameter ``rules.format`` of the starting point; ``format.NAME.KEY`` numbers join
+            the search space only when ``change.allow`` names them.
 
     Returns a :class:`BalanceResult`. Raises ``ValueError`` naming the field for bad targets
     or arguments; ``KeyboardInterrupt`` within about a second of Ctrl-C (the journal stays
@@ -913,18 +920,18 @@ def balance(
             return balance(
                 targets, bots=bots, seed=seed, budget=budget, executor=ex, card_data=card_data,
                 params=params, journal=journal, progress=progress, threads=threads,
-                robustness_bots=robustness_bots, games_2p=games_2p, games_4p=games_4p,
+                robustness_bots=robustness_bots, games_2p=games_2p, games_4p=games_4p, format=format,
             )  # fmt: skip
     t0 = time.perf_counter()
     tg = load_targets(targets)
     spec = _check_bot_spec(bots, "bots")
     seed_ = check_seed(seed)
     threads_ = check_threads(threads)
-    base_params = check_params(params)
+    fmt = _balance_format(format, tg.format)
+    text, base_params = apply_format(load_card_data(card_data), check_params(params), fmt)
     progress = check_flag("progress", progress)
     g2 = check_int("games_2p", games_2p, 1, 100_000)
     g4 = check_int("games_4p", games_4p, 1, 100_000)
-    text = load_card_data(card_data)
     table = parameter_frame(_core.parameter_table(text))
     # the starting point: params= values replace the registry defaults of the space
     if base_params:
@@ -982,6 +989,16 @@ def balance(
         games_2p=g2, games_4p=g4,
     )  # fmt: skip
     return BalanceResult(**result)
+
+
+def _balance_format(given: Any, in_targets: Any) -> Any:
+    """The run's format: ``format=`` or the targets' ``format``; both and different: error."""
+    if given is None or in_targets is None:
+        return given if given is not None else in_targets
+    if split_format(given)[0] != split_format(in_targets)[0]:
+        raise ValueError(f"format={split_format(given)[0]!r} disagrees with the targets' format "
+                         f"{split_format(in_targets)[0]!r}")  # fmt: skip
+    return given
 
 
 def _valid_space(ev: Evaluator, space: list[ParamSpace]) -> list[ParamSpace]:

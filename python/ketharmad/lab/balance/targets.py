@@ -21,7 +21,7 @@ __all__ = ["Metric", "Targets", "ParamSpace", "load_targets", "param_kind", "MAX
 #: Largest targets file read.
 from ..._data import MAX_TOML_FILE_BYTES as MAX_TARGETS_FILE_BYTES  # noqa: E402
 
-_SECTIONS = {"two_player", "four_player", "start_player", "turns", "change"}
+_SECTIONS = {"two_player", "four_player", "start_player", "turns", "change", "format"}
 _KINDS = ("influence", "credibility", "cost_generic", "cost_pip", "copies", "keyword", "text", "rule")
 _NUMBERED_KEYWORDS = {"scandal", "expose", "movement", "defector", "lone", "sympathy"}
 
@@ -104,6 +104,9 @@ class Targets:
     max_edits: int
     max_edits_per_card: int
     source: dict[str, Any] = field(default_factory=dict)
+    #: The game format the metrics are measured in (``format = "quick"``, a table as
+    #: ``format=`` takes a dict, or a format file path); None: the free-for-all.
+    format: Any = None
 
     @property
     def pairs(self) -> list[tuple[str, str]]:
@@ -153,10 +156,10 @@ class Targets:
 
 
 def _allowed(name: str, patterns: list[str]) -> bool:
-    rule = name.startswith(("rules.", "keyword."))
+    rule = name.startswith(("rules.", "keyword.", "format."))
     for pat in patterns:
-        if rule and not (pat.startswith(("rules.", "keyword.")) or pat == name):
-            continue  # rules.* only when listed explicitly
+        if rule and not (pat.startswith(("rules.", "keyword.", "format.")) or pat == name):
+            continue  # rules.*, keyword.* and format.* only when listed explicitly
         if fnmatch.fnmatchcase(name, pat):
             return True
     return False
@@ -165,7 +168,7 @@ def _allowed(name: str, patterns: list[str]) -> bool:
 def param_kind(name: str) -> str:
     """The kind of a parameter for steps and bounds: influence, credibility, cost_generic,
     cost_pip, copies, keyword (a keyword's N), text (a number of the rules text), rule."""
-    if name.startswith(("rules.", "keyword.")):
+    if name.startswith(("rules.", "keyword.", "format.")):
         return "rule"
     fieldname = name.split(".", 1)[1]
     if fieldname in ("influence", "credibility", "cost_generic", "copies"):
@@ -327,7 +330,12 @@ def parse_targets(doc: Mapping[str, Any]) -> Targets:
             raise ValueError(f"{where}: min {kinds[kind]['min']} is above max {kinds[kind]['max']}")
     max_edits = _int("targets.change.max_edits", ch.get("max_edits", DEFAULT_MAX_EDITS), 1)
     per_card = _int("targets.change.max_edits_per_card", ch.get("max_edits_per_card", DEFAULT_MAX_EDITS_PER_CARD), 1)
-    return Targets(metrics, allow, freeze, kinds, max_edits, per_card, source=dict(doc))
+    fmt = doc.get("format")
+    if fmt is not None and not isinstance(fmt, (str, Mapping)):
+        raise ValueError(f"targets.format must be a format name, a table or a format file path, got {fmt!r}")
+    if isinstance(fmt, Mapping) and "name" not in fmt:
+        raise ValueError("targets.format as a table needs a name, e.g. { name = \"mine\", base = \"quick\" }")
+    return Targets(metrics, allow, freeze, kinds, max_edits, per_card, source=dict(doc), format=fmt)
 
 
 def load_targets(targets: Union[str, "os.PathLike[str]", Mapping[str, Any], Targets, None]) -> Targets:
@@ -344,7 +352,10 @@ def load_targets(targets: Union[str, "os.PathLike[str]", Mapping[str, Any], Targ
         path = os.fspath(targets)
         doc = read_toml_file(path, "targets file")
         try:
-            return parse_targets(doc)
+            tg = parse_targets(doc)
         except ValueError as e:
             raise ValueError(f"targets file {path}: {e}") from None
+        if isinstance(tg.format, str) and tg.format.endswith(".toml"):  # relative to the targets file
+            tg.format = os.path.join(os.path.dirname(os.path.abspath(path)), tg.format)
+        return tg
     raise ValueError(f"targets must be a TOML file path, a dict or None, got {type(targets).__name__}")
