@@ -1,73 +1,42 @@
 """The Coalition team-pair table (rules.md R16.2-R16.3; docs/formats.md): which two factions make
-the strongest coalition.
+the strongest coalition. A thin wrapper of the library's ``ketharmad.matchups(format="coalition")``.
 
-    python benches/coalition_pairs.py --games 500            # per seating (4 per split)
+    python benches/coalition_pairs.py --games 2000           # per team pairing (4 rotations)
     python benches/coalition_pairs.py --games 2000 --bots heuristic --threads 2
+    python benches/coalition_pairs.py --games 400 --decks ner tisza osszefogas radikalisok ner+tisza
 
-The four factions split into two teams in three ways; each split is played in the 4 rotations
-of the seating ``[a, c, b, d]`` (partners opposite, E81), so every team holds seats 0 + 2 and
-1 + 3 and every faction every seat. Prints each team's win rate over its split with a 95 %
-Wilson interval, best first (unfinished games count as losses for both teams; their number is
-printed), and the games per second.
+Every split of the decks into two teams of two is played in the 4 rotations of the seating
+``[a1, b1, a2, b2]`` (partners opposite, E81), seat 0 starting, so every team holds seats 0 + 2
+and 1 + 3, starts half its games, and every deck sits in every seat. Prints each team's win
+rate over its pairing with a 95 % Wilson interval, best first (unfinished games count as
+losses for both teams), the win rate by seat and by deck, and the games per second.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
-import time
 
 import polars as pl
 
 import ketharmad as k
 
 
-def wilson(w: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = w / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (c - h, c + h)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games", type=int, default=500, help="games per seating (4 seatings per split)")
+    ap.add_argument("--games", type=int, default=2000, help="games per team pairing (a multiple of 4)")
     ap.add_argument("--bots", default="heuristic")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--decks", nargs="+", default=None, help="the decks to split (default: the four factions)")
     a = ap.parse_args()
-    f = list(k.FACTIONS)
-    splits = [((f[0], f[1]), (f[2], f[3])), ((f[0], f[2]), (f[1], f[3])), ((f[0], f[3]), (f[1], f[2]))]
-    rows = []
-    total, t0 = 0, time.perf_counter()
-    for si, ((a1, a2), (b1, b2)) in enumerate(splits):
-        cycle = [a1, b1, a2, b2]
-        wins = {(a1, a2): 0, (b1, b2): 0}
-        n = unfinished = 0
-        for r in range(4):
-            decks = cycle[r:] + cycle[:r]
-            res = k.simulate(decks, bots=a.bots, games=a.games, seed=a.seed + 10 * si + r, threads=a.threads, format="coalition")
-            total += a.games
-            w = res.games["winner"]
-            unfinished += w.null_count()
-            n += a.games
-            team_of_seat0 = tuple(sorted((decks[0], decks[2]), key=f.index))
-            team_of_seat1 = tuple(sorted((decks[1], decks[3]), key=f.index))
-            for team, seat in ((team_of_seat0, 0), (team_of_seat1, 1)):
-                key = (a1, a2) if set(team) == {a1, a2} else (b1, b2)
-                wins[key] += int((w == seat).sum())
-        for team, wn in wins.items():
-            lo, hi = wilson(wn, n)
-            rows.append({"team": " + ".join(team), "against": " + ".join(next(t for t in wins if t != team)),
-                         "games": n, "wins": wn, "win_rate": wn / n, "ci_low": lo, "ci_high": hi, "unfinished": unfinished})
-    el = time.perf_counter() - t0
-    table = pl.DataFrame(rows).sort("win_rate", descending=True)
-    with pl.Config(tbl_rows=20, float_precision=3, tbl_width_chars=120):
-        print(table)
-    print(f"{total} Coalition games ({a.bots}) in {el:.1f} s: {total / el:.0f} games/s")
+    r = k.matchups(format="coalition", games=a.games, bots=a.bots, seed=a.seed, threads=a.threads, decks=a.decks,
+                   rows=False)  # fmt: skip
+    with pl.Config(tbl_rows=100, float_precision=3, tbl_width_chars=140, tbl_hide_dataframe_shape=True):
+        print(r.table)
+        print(r.by_seat)
+        print(r.by_deck)
+    print(r.text().splitlines()[-1])
+    print(f"{r.n_games} Coalition games ({a.bots}) in {r.elapsed:.1f} s: {r.n_games / r.elapsed:.0f} games/s")
 
 
 if __name__ == "__main__":

@@ -24,9 +24,11 @@ from ._api import cards, parameters, play, simulate
 from .lab.balance import BalanceResult, balance
 from .lab.card_stats import CardStatsResult, card_stats
 from ._export import export_card_data
+from ._formats import formats
 from ._files import write_run
 from .lab.report import write_report
 from .lab.matchups import MatchupResult, matchups
+from .lab.standings import deck_table, seat_table
 from ._results import GameLog, SimResult
 from .step import Action, Game
 from .lab.sweep import SweepResult, sweep
@@ -86,6 +88,9 @@ __all__ = [
     "gym_env",
     "cards",
     "export_card_data",
+    "formats",
+    "seat_table",
+    "deck_table",
     "parameters",
     "play",
     "simulate",

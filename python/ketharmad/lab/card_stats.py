@@ -437,9 +437,11 @@ def _cards_frame(text: str) -> pl.DataFrame:
 def card_stats_text(result: Any, per_faction: int = 5) -> str:
     """Plain-text summary of a CardStatsResult: the best and worst cards by IWD per faction."""
     t = result.table
+    fmt = (getattr(result, "params", None) or {}).get("rules.format")
     lines = [
         f"CardStatsResult({t.height} rows, {result.n_games:,} games, "
-        f"{' vs '.join(result.decks)}); IWD = in-hand win rate - not-seen win rate"
+        + (f"format {fmt}, " if fmt is not None else "")
+        + f"{' vs '.join(result.decks)}); IWD = in-hand win rate - not-seen win rate"
     ]
     for faction in t["faction"].unique(maintain_order=True).to_list():
         part = t.filter((pl.col("faction") == faction) & pl.col("iwd").is_not_null()).sort(

@@ -680,7 +680,7 @@ def _stats_start_player(plan: Plan, results: list[Stats]) -> pl.DataFrame:
     return _start_player_rates(counts, len(plan.cells[0].decks))
 
 
-def _stats_positions(plan: Plan, results: list[Stats]) -> pl.DataFrame:
+def _stats_positions(plan: Plan, results: list[Stats], lead: Any = None) -> pl.DataFrame:
     """The positions table from per-cell reductions: seat s of a cell whose start seat is p
     plays at turn-order position (s - p) mod n."""
     acc: dict[tuple[str, int], list[int]] = {}
@@ -689,7 +689,7 @@ def _stats_positions(plan: Plan, results: list[Stats]) -> pl.DataFrame:
         for seat, faction in enumerate(_labels_of(c.decks)):
             got = acc.setdefault((faction, (seat - c.start_player) % n), [0, 0])
             got[0] += s.games
-            got[1] += s.wins_seat[seat]
+            got[1] += s.wins_seat[seat if lead is None else lead(seat)]  # a team wins together
     rows = [(f, pos, g, w) for (f, pos), (g, w) in acc.items()]
     counts = pl.DataFrame(rows, schema={"faction": pl.String, "position": pl.Int8, "games": pl.Int64,
                                         "wins": pl.Int64}, orient="row")  # fmt: skip
@@ -754,7 +754,8 @@ def _free_for_all(
         results = run_plan(plan, threads=threads, shard_size=chunk, progress=meter, executor=ex)
     elapsed = time.perf_counter() - start
     meter.close()
-    tables = _free_for_all_rows(n, seatings, results, seed) if rows else _free_for_all_stats(n, plan, results)
+    lead = info.lead_seat if info is not None and info.teams else None
+    tables = _free_for_all_rows(n, seatings, results, seed) if rows else _free_for_all_stats(n, plan, results, lead)
     tables.update(_standings(plan, results, rows, info))
     if info is not None and info.teams:  # the start player's team against a team's even share
         tables["start_player"] = tables["start_player"].with_columns(even_share=pl.lit(1.0 / len(info.teams)))
@@ -877,7 +878,7 @@ def _team_pairs(
         tables["games"] = tables["games"].with_columns(
             team_0=pl.format("{} + {}", "faction_0", "faction_2"), team_1=pl.format("{} + {}", "faction_1", "faction_3"))
     else:
-        tables = _free_for_all_stats(4, plan, results)
+        tables = _free_for_all_stats(4, plan, results, info.lead_seat)
     tables["table"] = table
     tables.update(_standings(plan, results, rows, info))
     # the start player's team won (seat 0 starts every cell: the team of seats 0 + 2)
@@ -969,7 +970,7 @@ def _free_for_all_table(counts: pl.DataFrame, n: int, order: Sequence[str]) -> p
     )
 
 
-def _free_for_all_stats(n: int, plan: Plan, results: list[Stats]) -> dict[str, Any]:
+def _free_for_all_stats(n: int, plan: Plan, results: list[Stats], lead: Any = None) -> dict[str, Any]:
     """The same free-for-all tables from the cells' reductions (one cell per seating, seat 0
     starting): a faction's counts are sums over the seatings it sits in."""
     acc: dict[str, list[int]] = {}
@@ -978,8 +979,9 @@ def _free_for_all_stats(n: int, plan: Plan, results: list[Stats]) -> dict[str, A
         for seat, faction in enumerate(_labels_of(c.decks)):
             a = acc.setdefault(faction, [0] * 6)
             on_play = seat == c.start_player
-            for i, v in enumerate((s.games, s.wins_seat[seat], unfinished, s.unfinished,
-                                   s.games if on_play else 0, s.wins_seat[seat] if on_play else 0)):  # fmt: skip
+            won = s.wins_seat[seat if lead is None else lead(seat)]  # a seat wins when its team wins
+            for i, v in enumerate((s.games, won, unfinished, s.unfinished,
+                                   s.games if on_play else 0, won if on_play else 0)):  # fmt: skip
                 a[i] += v
     cols = ("games", "wins", "unfinished", "no_winner", "on_play_games", "on_play_wins")
     counts = pl.DataFrame([(f, *v) for f, v in acc.items()],
@@ -989,7 +991,7 @@ def _free_for_all_stats(n: int, plan: Plan, results: list[Stats]) -> dict[str, A
     return dict(
         table=_free_for_all_table(counts, n, _plan_order(plan)),
         start_player=_stats_start_player(plan, results),
-        positions=_stats_positions(plan, results),
+        positions=_stats_positions(plan, results, lead),
         lengths=_lengths_frame([_stats_lengths(whole)], []),
         games=None,
         players=None,

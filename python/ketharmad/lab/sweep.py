@@ -880,6 +880,9 @@ def sweep_text(result: Any) -> str:
         f"{result.games_per_point:,} games, seed {result.seed}, baseline point "
         f"{result.baseline}, {result.elapsed:.2f} s; every point plays the same game seeds)"
     )
+    fmt = (result.params or {}).get("rules.format")
+    if fmt is not None:
+        head = head.replace("SweepResult(", f"SweepResult(format {fmt}, ", 1)
     lines = [head, sweep_parameters_line(result)]
     if getattr(result, "summary", None) is not None:
         headers, rows, right = sweep_summary_rows(result)
