@@ -275,3 +275,21 @@ def test_cli_format_runs(tmp_path, capsys):
                  "--format", str(fmt)]) == 0  # fmt: skip
     out = capsys.readouterr().out
     assert "ner+tisza" in out and "rules.format=mine" in out
+
+
+# ---------------------------------------------------------------- the text report
+
+
+def test_report_compares_the_start_team_with_a_teams_share():
+    from ketharmad._report import sim_report
+
+    res = ketharmad.simulate(FOUR, "heuristic", games=60, seed=4, format="coalition")
+    text = sim_report(res)
+    start = res.players.join(res.games.select("game", "start_player"), on="game")
+    wins = int(start.filter(pl.col("seat") == pl.col("start_player"))["won"].sum())
+    assert f"start player's team wins: {wins:,} of 60" in text
+    assert "even share would be 50.0%" in text
+    # the winner column names the team's lower seat: a start seat 2 or 3 never equals it
+    assert wins > int((res.games["winner"] == res.games["start_player"]).sum())
+    ffa = sim_report(ketharmad.simulate(FOUR, "heuristic", games=20, seed=4))
+    assert "start player wins:" in ffa and "even share would be 25.0%" in ffa

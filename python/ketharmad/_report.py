@@ -101,12 +101,20 @@ def sim_report(result: SimResult) -> str:
             "pooled by faction:",
             *_summary_lines(result.summary(by="faction"), ["faction"]),
         ]
-    lo, hi = wilson_interval(st["start_wins"], n)
-    seats = len(result.decks)
+    teams = _teams(result)
+    if teams:
+        # a team format: the start player's team won (its `won`: both partners win, E87),
+        # against a team's even share (50 % for two teams), not a seat's
+        start = result.players.join(result.games.select("game", "start_player"), on="game")
+        start_wins = int(start.filter(pl.col("seat") == pl.col("start_player"))["won"].sum())
+        who, share = "start player's team wins", 1 / len(teams)
+    else:
+        start_wins, who, share = st["start_wins"], "start player wins", 1 / len(result.decks)
+    lo, hi = wilson_interval(start_wins, n)
     lines += [
         "",
-        f"start player wins: {st['start_wins']:,} of {n:,} ({pct(st['start_wins'] / n)}, "
-        f"95% CI [{pct(lo)}, {pct(hi)}]; even share would be {pct(1 / seats)})",
+        f"{who}: {start_wins:,} of {n:,} ({pct(start_wins / n)}, "
+        f"95% CI [{pct(lo)}, {pct(hi)}]; even share would be {pct(share)})",
         f"game length: turns mean {st['turns_mean']:.1f}, median {st['turns_median']:g}; "
         f"rounds mean {st['rounds_mean']:.1f}, median {st['rounds_median']:g}",
         f"no winner: {n - st['decided']:,}; unfinished (hit a cap): {st['unfinished']:,} "
@@ -114,6 +122,20 @@ def sim_report(result: SimResult) -> str:
         "end reasons: " + ", ".join(f"{r} {c:,}" for r, c in st["end_reasons"].items()),
     ]
     return "\n".join(lines)
+
+
+def _teams(result: Any) -> tuple[tuple[int, ...], ...]:
+    """The teams of the result's format (``()`` without teams), as the core seats them."""
+    fmt = (result.params or {}).get("rules.format")
+    text = getattr(result, "_card_text", None)
+    if fmt is None or text is None:
+        return ()
+    from ._formats import format_info
+
+    try:
+        return format_info(text, result.params).teams
+    except ValueError:
+        return ()
 
 
 def sim_result_repr(result: SimResult) -> str:
