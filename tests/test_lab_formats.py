@@ -293,3 +293,13 @@ def test_report_compares_the_start_team_with_a_teams_share():
     assert wins > int((res.games["winner"] == res.games["start_player"]).sum())
     ffa = sim_report(ketharmad.simulate(FOUR, "heuristic", games=20, seed=4))
     assert "start player wins:" in ffa and "even share would be 25.0%" in ffa
+
+
+def test_cli_formats_lists_the_core_formats(capsys):
+    assert main(["formats"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[1].startswith("ffa")
+    line = next(x for x in out.splitlines() if x.startswith("coalition"))
+    assert "4-4" in line and "team" in line and "yes" in line
+    for row in ketharmad.formats().iter_rows(named=True):
+        assert any(x.startswith(row["format"]) for x in out.splitlines())

@@ -244,6 +244,18 @@ def _cmd_params(args: argparse.Namespace) -> None:
     )
 
 
+def _cmd_formats(args: argparse.Namespace) -> None:
+    from ._formats import formats
+    from ._report import format_table
+
+    table = formats(args.card_data, args.format)
+    rows = [[r["format"], f"{r['seats_min']}-{r['seats_max']}", r["scoring"], r["pools"],
+             "yes" if r["played"] else "no: " + (r["reason"] or "")] for r in table.iter_rows(named=True)]  # fmt: skip
+    for line in format_table(["format", "seats", "scoring", "pools", "played"], rows, [False] * 5):
+        print(line)
+    print("select one with --format NAME (or a TOML file with one [formats.NAME] table); docs/formats.md")
+
+
 def _cmd_play(args: argparse.Namespace) -> None:
     from ._api import play
 
@@ -327,6 +339,11 @@ def _parser() -> argparse.ArgumentParser:
                         "(case and accents ignored: orban finds Orbán Viktor)")
     p.add_argument("--card-data", metavar="PATH|SET", help=CARD_DATA_HELP)
     p.set_defaults(func=_cmd_params)
+
+    p = sub.add_parser("formats", help="list the game formats, their seats and whether the engine plays them")
+    p.add_argument("--card-data", metavar="PATH|SET", help=CARD_DATA_HELP)
+    p.add_argument("--format", metavar="FILE", default=None, help="also a format of your own (a TOML file)")
+    p.set_defaults(func=_cmd_formats)
 
     p = sub.add_parser("bots", help="list bots and knobs, or run a tournament between bot specs")
     p.add_argument("specs", nargs="*", metavar="BOT", help="bot specs (names or JSON); none = list bots")
