@@ -31,11 +31,10 @@ def main() -> None:
     a = ap.parse_args()
     r = k.matchups(format="coalition", games=a.games, bots=a.bots, seed=a.seed, threads=a.threads, decks=a.decks,
                    rows=False)  # fmt: skip
+    print(r.text())
     with pl.Config(tbl_rows=100, float_precision=3, tbl_width_chars=140, tbl_hide_dataframe_shape=True):
-        print(r.table)
         print(r.by_seat)
         print(r.by_deck)
-    print(r.text().splitlines()[-1])
     print(f"{r.n_games} Coalition games ({a.bots}) in {r.elapsed:.1f} s: {r.n_games / r.elapsed:.0f} games/s")
 
 

@@ -1061,7 +1061,8 @@ def matchups_text(result: Any) -> str:
             )
         ]
     lines.append(
-        f"start player wins {pct(sp['win_rate'])} {ci_text(sp['ci_low'], sp['ci_high'])} of "
+        f"start player{chr(39) + 's team' if result.teams else ''} wins {pct(sp['win_rate'])} "
+        f"{ci_text(sp['ci_low'], sp['ci_high'])} of "
         f"{sp['games']:,} games (even share {pct(sp['even_share'])}); "
         + ("see .table, .start_player, .positions, .lengths, .games" if result.rows else
            "see .table, .start_player, .positions, .lengths, .stats (reductions: no per-game rows kept)")
@@ -1232,7 +1233,8 @@ def _matchups_md(result: Any, folder: Path, plots: bool) -> list[str]:
         "",
         "## Start player",
         "",
-        f"The start player won {pct(sp['win_rate'])} {ci_text(sp['ci_low'], sp['ci_high'])} of "
+        f"The start player{chr(39) + 's team' if result.teams else ''} won {pct(sp['win_rate'])} "
+        f"{ci_text(sp['ci_low'], sp['ci_high'])} of "
         f"{sp['games']:,} games (even share {pct(sp['even_share'])}).",
         "",
         md_table(["faction", "turn-order position", "games", "win rate", "95% CI"], pos_rows,
