@@ -303,3 +303,19 @@ def test_cli_formats_lists_the_core_formats(capsys):
     assert "4-4" in line and "team" in line and "yes" in line
     for row in ketharmad.formats().iter_rows(named=True):
         assert any(x.startswith(row["format"]) for x in out.splitlines())
+
+
+def test_sweep_and_targets_files_name_a_format(tmp_path):
+    from ketharmad.lab.balance.targets import load_targets
+    from ketharmad.lab.sweep import load_sweep_file
+
+    (tmp_path / "mine.toml").write_text('[formats.mine]\nbase = "quick"\nsupport = 20\n')
+    (tmp_path / "g.toml").write_text('format = "mine.toml"\n[grid]\n"rules.opening_hand" = [6, 7]\n')
+    kw = load_sweep_file(str(tmp_path / "g.toml"))
+    assert kw["format"] == str(tmp_path / "mine.toml")
+    s = ketharmad.sweep(**kw, games=4, bots="random")
+    assert s.params["rules.format"] == "mine"
+    (tmp_path / "t.toml").write_text('format = "mine.toml"\n[two_player]\npairs = { "ner-tisza" = 0.5 }\n')
+    assert load_targets(str(tmp_path / "t.toml")).format == str(tmp_path / "mine.toml")
+    with pytest.raises(ValueError, match="targets.format"):
+        load_targets({"format": 3})
