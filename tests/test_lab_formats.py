@@ -319,3 +319,15 @@ def test_sweep_and_targets_files_name_a_format(tmp_path):
     assert load_targets(str(tmp_path / "t.toml")).format == str(tmp_path / "mine.toml")
     with pytest.raises(ValueError, match="targets.format"):
         load_targets({"format": 3})
+
+
+def test_team_pair_result_writes_its_tables_and_report(tmp_path):
+    pytest.importorskip("matplotlib")
+    r = ketharmad.matchups(format="coalition", games=4, bots="random", seed=2)
+    written = r.write_parquet(tmp_path / "pq")
+    assert {"matchups_coalition", "matchup_by_seat_coalition", "matchup_by_deck_coalition"} <= set(written)
+    assert_frame_equal(pl.read_parquet(written["matchups_coalition"]).select(r.table.columns), r.table)
+    report = r.write_report(tmp_path / "rep")
+    text = report.read_text()
+    assert "## Team pairs" in text and "## By deck" in text and "start player's team won" in text
+    assert (tmp_path / "rep" / "matchups_coalition_teams.png").exists()

@@ -268,6 +268,8 @@ class MatchupResult(LabResult):
         root.mkdir(parents=True, exist_ok=True)
         if self.n_players == 2:
             return [plot_matchup_heatmap(self, root / "matchups_heatmap.png")]
+        if self.teams:
+            return [plot_faction_bars(self, root / f"matchups_{self.format}_teams.png")]
         return [plot_faction_bars(self, root / f"matchups_{self.n_players}p_bars.png")]
 
 
@@ -1118,19 +1120,23 @@ def plot_matchup_heatmap(result: Any, path: Path) -> Path:
 
 
 def plot_faction_bars(result: Any, path: Path) -> Path:
-    """Free-for-all win rate per faction with Wilson error bars and the even share."""
+    """Free-for-all win rate per faction (team-pair table: per team) with Wilson error bars
+    and the even share."""
     t = result.table
-    fig = _figure(6.5, 4)
+    key = "team" if result.teams else "faction"
+    fig = _figure(6.5 if key == "faction" else 9, 4)
     ax = fig.add_subplot(1, 1, 1)
     x = list(range(t.height))
     rate = t["win_rate"].to_list()
     err = [[r - lo for r, lo in zip(rate, t["ci_low"].to_list())],
            [hi - r for r, hi in zip(rate, t["ci_high"].to_list())]]  # fmt: skip
     ax.bar(x, rate, yerr=err, capsize=4, color="#6a8fbf")
-    ax.axhline(1.0 / result.n_players, color="grey", ls="--", lw=1, label="even share")
-    ax.set_xticks(x, t["faction"].to_list())
+    ax.axhline(0.5 if result.teams else 1.0 / result.n_players, color="grey", ls="--", lw=1, label="even share")
+    labels = t[key].to_list() if key == "faction" else [f"{a}\nvs {b}" for a, b in zip(t["team"], t["against"])]
+    ax.set_xticks(x, labels, fontsize=7 if result.teams else None)
     ax.set_ylabel("win rate")
-    ax.set_title(f"{result.n_players}-player free-for-all ({result.n_games:,} games, Wilson 95% CI)", fontsize=9)
+    what = f"{result.format} team pairs" if result.teams else f"{result.n_players}-player free-for-all"
+    ax.set_title(f"{what} ({result.n_games:,} games, Wilson 95% CI)", fontsize=9)
     ax.legend(fontsize=8)
     return _save(fig, path)
 
@@ -1171,6 +1177,10 @@ def _matchups_md(result: Any, folder: Path, plots: bool) -> list[str]:
             "",
             md_table(headers, rows, right),
         ]
+        if plots:
+            name = f"matchups_{result.format}_teams.png"
+            plot_faction_bars(result, folder / name)
+            out += ["", f"![team win rates]({name})"]
     elif result.n_players == 2:
         out += [
             "## Win-rate matrix",
