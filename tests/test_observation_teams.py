@@ -47,3 +47,24 @@ def test_coalition_winners_see_no_enemy_left_and_keep_their_partner():
         assert o["allies"] == [q for q in in_game if q != seat]
     assert g.winner in in_game  # the winner column holds the team's lower seat
     assert [r > 0 for r in g.returns()] == [q in in_game for q in range(4)]
+
+
+def test_rl_environments_take_a_format():
+    pytest.importorskip("pettingzoo")
+    import numpy as np
+
+    e = k.env(FOUR, format="coalition")
+    e.reset(seed=3)
+    while e.agents:
+        obs, _r, term, trunc, _info = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    ret = e.unwrapped.game.returns()
+    assert ret[0] == ret[2] and ret[1] == ret[3] and ret[0] == -ret[1]  # partners share the reward
+    g = k.gym_env(FOUR, format="coalition", seat=2)
+    g.reset(seed=1)
+    assert g.game.observation(2)["allies"] == [0]
+    with pytest.raises(ValueError, match="exactly 4 decks"):
+        k.env(["ner", "tisza"], format="coalition")

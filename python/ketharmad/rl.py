@@ -148,6 +148,7 @@ class KetharmadAECEnv(AECEnv):
         *,
         params: Optional[Mapping[str, Any]] = None,
         card_data: Any = None,
+        format: Any = None,
         start_player: Optional[int] = None,
         render_mode: Optional[str] = None,
         log: bool = False,
@@ -158,12 +159,14 @@ class KetharmadAECEnv(AECEnv):
         self.decks = check_decks(decks)
         self.params = params
         self.card_data = card_data
+        self.format = format
         self.start_player = start_player
         self.render_mode = render_mode
         self.log = bool(log) or render_mode is not None
         Game = _game_class()
         # a probe game checks decks, params and card data now and sizes the spaces
-        probe = Game(self.decks, seed=0, game=0, params=params, card_data=card_data, start_player=start_player)
+        probe = Game(self.decks, seed=0, game=0, params=params, card_data=card_data, start_player=start_player,
+                     format=format)
         self.possible_agents = [_agent_name(s) for s in range(probe.num_players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
         self.observation_spaces = {a: _observation_space(probe) for a in self.possible_agents}
@@ -188,7 +191,7 @@ class KetharmadAECEnv(AECEnv):
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
         batch_seed, index = self._episodes.next(seed, lambda: np.random.SeedSequence().entropy % 2**63)
         self.game = _game_class()(
-            self.decks, seed=batch_seed, game=index, params=self.params, card_data=self.card_data,
+            self.decks, seed=batch_seed, game=index, params=self.params, card_data=self.card_data, format=self.format,
             start_player=self.start_player, log=self.log,
         )  # fmt: skip
         self._render = _Render()
@@ -247,6 +250,7 @@ def env(
     *,
     params: Optional[Mapping[str, Any]] = None,
     card_data: Any = None,
+    format: Any = None,
     start_player: Optional[int] = None,
     render_mode: Optional[str] = None,
     log: bool = False,
@@ -266,8 +270,10 @@ def env(
     the batch. ``render_mode``: None, ``"ansi"`` (``render()`` returns the log lines since the
     last call and the pending decision) or ``"human"`` (prints them after every step). ``log``: keep the game's readable log
     (``env.unwrapped.game.log``; on whenever ``render_mode`` is set; costs a string per action).
+    ``format``: the game format (docs/formats.md), as in :func:`ketharmad.simulate`
+    (``"coalition"``: each partner's reward is its team's).
     """
-    return KetharmadAECEnv(decks, params=params, card_data=card_data, start_player=start_player,
+    return KetharmadAECEnv(decks, params=params, card_data=card_data, format=format, start_player=start_player,
                            render_mode=render_mode, log=log)  # fmt: skip
 
 
@@ -284,6 +290,7 @@ class KetharmadGymEnv(gymnasium.Env):
         opponents: Any = "heuristic",
         params: Optional[Mapping[str, Any]] = None,
         card_data: Any = None,
+        format: Any = None,
         start_player: Optional[int] = None,
         render_mode: Optional[str] = None,
         illegal_action: str = "ignore",
@@ -300,13 +307,15 @@ class KetharmadGymEnv(gymnasium.Env):
         self.bots = _opponent_bots(opponents, n, self.seat)
         self.params = params
         self.card_data = card_data
+        self.format = format
         self.start_player = start_player
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
         self.log = bool(log) or render_mode is not None
         Game = _game_class()
-        probe = Game(self.decks, seed=0, game=0, params=params, card_data=card_data, start_player=start_player)
+        probe = Game(self.decks, seed=0, game=0, params=params, card_data=card_data, start_player=start_player,
+                     format=format)
         probe.advance(self.bots)  # checks the opponents' specs now
         self.observation_space = _observation_space(probe)
         self.action_space = spaces.Discrete(probe.num_actions)
@@ -329,7 +338,7 @@ class KetharmadGymEnv(gymnasium.Env):
         super().reset(seed=seed)
         batch_seed, index = self._episodes.next(seed, lambda: self.np_random.integers(0, 2**63 - 1))
         self.game = _game_class()(
-            self.decks, seed=batch_seed, game=index, params=self.params, card_data=self.card_data,
+            self.decks, seed=batch_seed, game=index, params=self.params, card_data=self.card_data, format=self.format,
             start_player=self.start_player, log=self.log,
         )  # fmt: skip
         self._render = _Render()
@@ -411,6 +420,7 @@ def gym_env(
     opponents: Any = "heuristic",
     params: Optional[Mapping[str, Any]] = None,
     card_data: Any = None,
+    format: Any = None,
     start_player: Optional[int] = None,
     render_mode: Optional[str] = None,
     illegal_action: str = "ignore",
@@ -437,7 +447,7 @@ def gym_env(
     games. ``log``: keep the game's readable log (``env.game.log``; on with a
     ``render_mode``). Also registered as ``gymnasium.make("ketharmad/Ketharmad-v0", decks=...)``.
     """
-    return KetharmadGymEnv(decks, seat=seat, opponents=opponents, params=params, card_data=card_data,
+    return KetharmadGymEnv(decks, seat=seat, opponents=opponents, params=params, card_data=card_data, format=format,
                            start_player=start_player, render_mode=render_mode, illegal_action=illegal_action,
                            illegal_reward=illegal_reward, log=log)  # fmt: skip
 
