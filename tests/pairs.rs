@@ -390,3 +390,25 @@ fn pairs_is_reproducible_and_differs_from_coalition() {
     }
     assert_eq!(same, 0);
 }
+
+// The step API plays the same Pairs and diplomacy games as the batch (the decline to start
+// in setup, team priority, the bots' pact filter, driven from outside).
+#[test]
+fn stepped_pairs_and_diplomacy_games_equal_batch_games() {
+    use ketharmad::engine::step::Stepper;
+    use ketharmad::engine::IntoAgents;
+    for (fmt, factions) in [("pairs", vec![0u8, 1, 2, 3]), ("diplomacy", vec![3, 1, 0]), ("diplomacy", vec![2, 3, 0, 1])] {
+        let db = db_of(fmt, &[]);
+        let bots: Vec<BotSpec> = ["random", "heuristic", "aggro", "control"][..factions.len()].iter().map(|k| BotSpec::parse(k, vec![]).unwrap()).collect();
+        for seed in 0..8u64 {
+            let cfg = GameConfig { factions: factions.clone(), seed, start_player: None, ..Default::default() };
+            let mut g = Game::new(&db, &cfg, ketharmad::bots::seat_policies(seed, factions.len(), &bots));
+            let o = g.run(None);
+            let mut s = Stepper::new(&db, &cfg);
+            let mut pols = ketharmad::bots::seat_policies(seed, factions.len(), &bots).into_agents();
+            s.advance(&mut pols, 0);
+            let key = |g: &Game| (g.state().turn, g.state().total_actions, g.state().first_start_player, g.state().players.iter().map(|p| (p.support, p.scandal, p.hand.clone(), p.play.clone(), p.pacts_broken)).collect::<Vec<_>>());
+            assert_eq!((s.outcome().unwrap(), key(s.game())), (o, key(&g)), "{fmt} {factions:?} seed {seed}");
+        }
+    }
+}
