@@ -150,11 +150,16 @@ impl Policy {
 /// partner, a player target that is one (the target of a card's Exposé is chosen this way),
 /// or starting a Campaign when every opponent left is a pact partner.
 pub fn breaks_pact(v: &SeatView, kind: DecisionKind, o: Opt) -> bool {
-    let me = v.seat;
+    breaks_with(v, v.pact_partners(v.seat), kind, o)
+}
+
+/// `breaks_pact` with the deciding seat's pact partners computed once.
+#[inline]
+fn breaks_with(v: &SeatView, partners: crate::engine::Seats, kind: DecisionKind, o: Opt) -> bool {
     match (kind, o) {
-        (_, Opt::Expose(q)) | (_, Opt::Attack(_, q)) => v.pact_holds(me, q as usize),
-        (DecisionKind::Target, Opt::Player(q)) => v.pact_holds(me, q as usize),
-        (DecisionKind::Main, Opt::Campaign) => v.opponents(me).all(|q| v.pact_holds(me, q)),
+        (_, Opt::Expose(q)) | (_, Opt::Attack(_, q)) => partners.contains(q as usize),
+        (DecisionKind::Target, Opt::Player(q)) => partners.contains(q as usize),
+        (DecisionKind::Main, Opt::Campaign) => v.opponents(v.seat).all(|q| partners.contains(q)),
         _ => false,
     }
 }
@@ -165,11 +170,12 @@ impl Policy {
     /// out (no pact holds, or no option breaks one, or all do).
     #[cold]
     fn honour_pacts(&mut self, view: &SeatView, kind: DecisionKind, opts: &[Opt]) -> Option<usize> {
-        if !view.any_pact_of(view.seat) {
+        let partners = view.pact_partners(view.seat);
+        if partners.is_empty() || !opts.iter().any(|&o| breaks_with(view, partners, kind, o)) {
             return None;
         }
-        let keep: Vec<usize> = (0..opts.len()).filter(|&i| !breaks_pact(view, kind, opts[i])).collect();
-        if keep.len() == opts.len() || keep.is_empty() {
+        let keep: Vec<usize> = (0..opts.len()).filter(|&i| !breaks_with(view, partners, kind, opts[i])).collect();
+        if keep.is_empty() {
             return None;
         }
         let sub: Vec<Opt> = keep.iter().map(|&i| opts[i]).collect();

@@ -109,6 +109,10 @@ impl<'a, 'db> SeatView<'a, 'db> {
     pub fn any_pact_of(&self, p: usize) -> bool {
         self.g.any_pact_of(p)
     }
+    /// The seats with which `p` has a pact that holds now.
+    pub fn pact_partners(&self, p: usize) -> super::seats::Seats {
+        self.g.pact_partners(p)
+    }
     pub fn alive(&self, p: usize) -> bool {
         self.g.state.players[p].alive
     }

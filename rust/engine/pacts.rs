@@ -15,6 +15,7 @@
 //! `pact_until_players` seats are in the game, and (with `pact_rounds` R > 0) the game is in
 //! its first R rounds.
 
+use super::seats::Seats;
 use super::state::Game;
 use super::trace::glog;
 use crate::cards::FormatSpec;
@@ -23,11 +24,35 @@ impl Game<'_> {
     /// Whether a pact between `p` and `q` holds now.
     #[inline]
     pub fn pact_holds(&self, p: usize, q: usize) -> bool {
-        let f = &self.db.rules.format;
-        if f.pacts.is_empty() {
+        if self.db.rules.format.pacts.is_empty() {
             return false;
         }
-        self.pact_index(f, p, q).is_some()
+        self.pact_partners(p).contains(q)
+    }
+
+    /// The seats with which `p` has a pact that holds now (the bots' filter asks once per
+    /// decision).
+    pub fn pact_partners(&self, p: usize) -> Seats {
+        let f = &self.db.rules.format;
+        let mut s = Seats::EMPTY;
+        if f.pacts.is_empty()
+            || !self.state.players[p].alive
+            || self.alive_count() as i32 <= f.pact_until_players
+            || (f.pact_rounds > 0 && self.state.round as i32 > f.pact_rounds)
+        {
+            return s;
+        }
+        for (i, &(a, b)) in f.pacts.iter().enumerate().take(16) {
+            let (a, b) = (a as usize, b as usize);
+            if self.state.pacts_void >> i & 1 != 0 {
+                continue;
+            }
+            let other = if a == p { b } else if b == p { a } else { continue };
+            if other < self.state.n && other != p && self.state.players[other].alive {
+                s = s.with(other);
+            }
+        }
+        s
     }
 
     /// The first pact between `p` and `q` that holds now.
@@ -48,10 +73,9 @@ impl Game<'_> {
         })
     }
 
-    /// Whether some pact of `p` holds now (the bots' filter runs only then).
+    /// Whether some pact of `p` holds now.
     pub fn any_pact_of(&self, p: usize) -> bool {
-        let f = &self.db.rules.format;
-        !f.pacts.is_empty() && (0..self.state.n).any(|q| self.pact_index(f, p, q).is_some())
+        !self.pact_partners(p).is_empty()
     }
 
     /// `p` breaks its pact with `q` (a Campaign attacking `q` or an Exposé against `q` while
