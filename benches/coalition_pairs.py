@@ -4,6 +4,7 @@ the strongest coalition. A thin wrapper of the library's ``ketharmad.matchups(fo
     python benches/coalition_pairs.py --games 2000           # per team pairing (4 rotations)
     python benches/coalition_pairs.py --games 2000 --bots heuristic --threads 2
     python benches/coalition_pairs.py --games 400 --decks ner tisza osszefogas radikalisok ner+tisza
+    python benches/coalition_pairs.py --games 500 --format pairs   # pairs play (V2)
 
 Every split of the decks into two teams of two is played in the 4 rotations of the seating
 ``[a1, b1, a2, b2]`` (partners opposite, E81), seat 0 starting, so every team holds seats 0 + 2
@@ -28,14 +29,15 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--decks", nargs="+", default=None, help="the decks to split (default: the four factions)")
+    ap.add_argument("--format", default="coalition", help="a team format of four seats (coalition, pairs)")
     a = ap.parse_args()
-    r = k.matchups(format="coalition", games=a.games, bots=a.bots, seed=a.seed, threads=a.threads, decks=a.decks,
+    r = k.matchups(format=a.format, games=a.games, bots=a.bots, seed=a.seed, threads=a.threads, decks=a.decks,
                    rows=False)  # fmt: skip
     print(r.text())
     with pl.Config(tbl_rows=100, float_precision=3, tbl_width_chars=140, tbl_hide_dataframe_shape=True):
         print(r.by_seat)
         print(r.by_deck)
-    print(f"{r.n_games} Coalition games ({a.bots}) in {r.elapsed:.1f} s: {r.n_games / r.elapsed:.0f} games/s")
+    print(f"{r.n_games} {a.format} games ({a.bots}) in {r.elapsed:.1f} s: {r.n_games / r.elapsed:.0f} games/s")
 
 
 if __name__ == "__main__":

@@ -277,6 +277,17 @@ fn ids_are_unique_decodable_and_stable_at_every_decision() {
                 }
             }
         }
+        // the formats' decisions (same card set, same ids): pairs play's decline to start
+        // (TF 169.2.10), team priority; diplomacy's pact-honouring bots
+        for (fmt, f) in [("pairs", vec![0u8, 1, 2, 3]), ("diplomacy", vec![2, 0, 3])] {
+            let fdb = build_db(&load_raw(ketharmad::DEFAULT_CARD_DATA).unwrap(), &[("rules.format".into(), ParamValue::Str(fmt.into()))]).unwrap();
+            for (mi, mix) in mixes.iter().enumerate() {
+                let bots: Vec<BotSpec> = mix[..f.len()].iter().map(|k| spec(k)).collect();
+                for i in 0..3 {
+                    play(&fdb, &f, &bots, 90_000 + 100 * mi as u64 + i);
+                }
+            }
+        }
     });
     report(&ctx);
     eprintln!("action space {size}; {} decisions, {} options, {} distinct ids; {:?}; {:?}", ctx.decisions, ctx.options, ctx.seen.len(), ctx.kinds, ctx.act_kinds);
@@ -374,7 +385,7 @@ fn sizes_and_layouts_agree() {
         assert_eq!(part(ActKind::CardPlay) % 4, 0);
         assert_eq!(part(ActKind::CardChain) % 4, 0);
         assert_eq!((part(ActKind::Player), part(ActKind::Expose), part(ActKind::Amount)), (4, 4, 256));
-        assert_eq!(observe::size(&db), 29 * db.cards.len() + 137);
+        assert_eq!(observe::size(&db), 29 * db.cards.len() + 138, "137 + the decision_kind one-hot of DeclineStart");
         assert_eq!(space.describe(space.size() as u32), format!("unknown id {}", space.size()));
     }
     let db = db();

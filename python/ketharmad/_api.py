@@ -265,7 +265,12 @@ def simulate(
             R15), ``"quick"`` (R16.1), ``"coalition"`` (2 against 2, R16.2-R16.3: exactly 4
             decks, seats 0 + 2 against 1 + 3, a shared 30 Support per team,
             ``format.coalition.support``; both partners of the winning team have ``won``,
-            the ``winner`` column holds the lower seat), another shipped format, a format of
+            the ``winner`` column holds the lower seat), ``"pairs"`` (pairs play, V2:
+            Coalition with 40 Support, the loss checked at the end of a turn, priority by
+            team, one attacked opponent per Campaign, the right to decline the start),
+            ``"diplomacy"`` (V1: 3 or 4 decks, a non-aggression pact between seats 0 and 1
+            that the built-in bots honour; the ``pacts_broken`` column counts breaks),
+            another shipped format, a format of
             the card data, or a user format given as a dict (``{"name": "mine", "base":
             "coalition", "support": 25}``) or the path of a TOML file with one
             ``[formats.NAME]`` table. It is the parameter ``rules.format``, so the result's

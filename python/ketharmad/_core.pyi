@@ -64,6 +64,7 @@ class _PlayResult(TypedDict):
     main_decisions: list[int]  # per seat
     rollouts: list[int]  # per seat
     unfinished_rollouts: list[int]  # per seat
+    pacts_broken: list[int]  # per seat
     # columns: end
 
 class _Column(TypedDict):
@@ -121,9 +122,9 @@ def simulate(
     players (length ``games * n_seats``, game-major, seat-minor): game int64, seat int8,
     faction uint8, won bool, support int32, scandal int32, eliminated bool, eliminated_round
     int32, cards_played int32, attacks int32, exposes int32, mulligans int8, turns_taken
-    int32, main_decisions int32, rollouts uint32, unfinished_rollouts uint32, opening_lo
-    uint64, opening_hi uint64, drawn_lo uint64, drawn_hi uint64, played_lo uint64, played_hi
-    uint64.
+    int32, main_decisions int32, rollouts uint32, unfinished_rollouts uint32, pacts_broken
+    uint32, opening_lo uint64, opening_hi uint64, drawn_lo uint64, drawn_hi uint64,
+    played_lo uint64, played_hi uint64.
 
     plays (length one per card play; empty unless ``record_plays``): game int64, seat int8,
     card uint16, turn uint16.

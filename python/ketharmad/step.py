@@ -51,7 +51,8 @@ class Game(_core.Game):
         log: keep the readable log (:attr:`log`); costs a string per action.
         record_plays: keep every card play (for :func:`ketharmad._core.columns_of`).
         format: the game format, as in :func:`ketharmad.simulate` (``"ffa"``, the default,
-            or ``"coalition"``: exactly 4 decks; ``returns()`` gives +1 to both winners).
+            or ``"coalition"`` and ``"pairs"``: exactly 4 decks; ``returns()`` gives +1 to
+            both winners; ``"diplomacy"``: 3 or 4 decks).
 
     The stepping methods (``step``, ``legal_action_ids``, ``current_player`` …) are the
     core's own (no Python layer in the hot loop).
@@ -102,7 +103,7 @@ class Game(_core.Game):
     # The core's own members: num_players, num_actions, observation_size, seed, game,
     # decks, current_player, decision_kind ("mulligan", "bottom", "main", "respond",
     # "target", "attackers", "blocks", "divide_damage", "expose_amount", "discard",
-    # "sacrifice"; None once over), is_over, winner, end_reason, round, turn, log,
+    # "sacrifice", "decline_start"; None once over), is_over, winner, end_reason, round, turn, log,
     # returns() (+1 winner, -1 the others; all 0 without a winner), legal_action_ids(),
     # action_mask(), step(action), step_index(i), observation(seat),
     # observation_tensor(seat), describe_action(id), advance(bots). docs/step_api.md.

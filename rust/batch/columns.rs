@@ -399,6 +399,8 @@ result_columns! {
         rollouts: u32 => Plain = search_counts(g, s).0;
         /// Search bots: rollouts cut unfinished by a round or action cap or `rollout_rounds` (0 for other bots).
         unfinished_rollouts: u32 => Plain = search_counts(g, s).1;
+        /// Diplomacy: non-aggression pacts the seat broke (an attack or Exposé against a pact partner while the pact held; 0 without pacts).
+        pacts_broken: u32 => Plain = p.pacts_broken;
         /// Card set: cards in the kept opening hand (bit k = card definition k, the row order of the card table).
         opening: u128 => CardRecord = p.opening;
         /// Card set: cards drawn after the opening hand.

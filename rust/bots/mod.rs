@@ -145,10 +145,55 @@ impl Policy {
     }
 }
 
+/// Whether answering `o` to a decision of `kind` would break a pact of the deciding seat
+/// that holds now (diplomacy, V1; `engine::pacts`): an Exposé or an attacker against a pact
+/// partner, a player target that is one (the target of a card's Exposé is chosen this way),
+/// or starting a Campaign when every opponent left is a pact partner.
+pub fn breaks_pact(v: &SeatView, kind: DecisionKind, o: Opt) -> bool {
+    breaks_with(v, v.pact_partners(v.seat), kind, o)
+}
+
+/// `breaks_pact` with the deciding seat's pact partners computed once.
+#[inline]
+fn breaks_with(v: &SeatView, partners: crate::engine::Seats, kind: DecisionKind, o: Opt) -> bool {
+    match (kind, o) {
+        (_, Opt::Expose(q)) | (_, Opt::Attack(_, q)) => partners.contains(q as usize),
+        (DecisionKind::Target, Opt::Player(q)) => partners.contains(q as usize),
+        (DecisionKind::Main, Opt::Campaign) => v.opponents(v.seat).all(|q| partners.contains(q)),
+        _ => false,
+    }
+}
+
+impl Policy {
+    /// The built-in bots honour pacts (V1): while one of the seat's pacts holds, the options
+    /// that would break it are left out, unless every option would. None: nothing to leave
+    /// out (no pact holds, or no option breaks one, or all do).
+    #[cold]
+    fn honour_pacts(&mut self, view: &SeatView, kind: DecisionKind, opts: &[Opt]) -> Option<usize> {
+        let partners = view.pact_partners(view.seat);
+        if partners.is_empty() || !opts.iter().any(|&o| breaks_with(view, partners, kind, o)) {
+            return None;
+        }
+        let keep: Vec<usize> = (0..opts.len()).filter(|&i| !breaks_with(view, partners, kind, opts[i])).collect();
+        if keep.is_empty() {
+            return None;
+        }
+        let sub: Vec<Opt> = keep.iter().map(|&i| opts[i]).collect();
+        let j = if sub.len() == 1 { 0 } else { Policy::choose(self, view, kind, &sub) };
+        Some(keep[j.min(keep.len() - 1)])
+    }
+}
+
 impl Agent for Policy {
     #[inline]
     fn choose(&mut self, view: &SeatView<'_, '_>, kind: DecisionKind, opts: &[Opt]) -> usize {
-        Policy::choose(self, view, kind, opts)
+        if view.rules().format.pacts.is_empty() {
+            return Policy::choose(self, view, kind, opts);
+        }
+        match self.honour_pacts(view, kind, opts) {
+            Some(i) => i,
+            None => Policy::choose(self, view, kind, opts),
+        }
     }
     #[inline]
     fn choose_blind(&mut self, n: usize) -> Option<usize> {

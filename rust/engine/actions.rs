@@ -506,6 +506,8 @@ impl ActionSpace {
     pub fn label_in(&self, g: &Game, seat: usize, kind: Option<DecisionKind>, o: Opt) -> String {
         let card = |c: Cid| self.card_name(g, c);
         match o {
+            Opt::Keep if kind == Some(DecisionKind::DeclineStart) => "start the game".into(),
+            Opt::Pass if kind == Some(DecisionKind::DeclineStart) => "decline to start".into(),
             Opt::Keep => "keep the hand".into(),
             Opt::Mulligan => "mulligan".into(),
             Opt::EndPhase => "end the Action phase".into(),

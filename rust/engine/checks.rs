@@ -4,6 +4,7 @@
 use super::trace::glog;
 use super::seats::{Seats, MAX_SEATS};
 use super::state::{Cid, EndReason, Game, Inst, Outcome, Zone};
+use crate::cards::formats::Elimination;
 use crate::cards::{Faction, Static, Trigger};
 
 impl Game<'_> {
@@ -71,10 +72,12 @@ impl Game<'_> {
             }
             // (2) refill the Newsfeed row
             self.refill_row();
-            // (3) eliminations
+            // (3) eliminations (with `format.elimination = "end_of_turn"` only in the state
+            // check at the end of a turn, TF 169.2.7: `end_of_turn_check`)
             let mut out = Seats::EMPTY;
+            let deferred = self.db.rules.format.elimination == Elimination::EndOfTurn && !self.state.turn_end_check;
             for p in 0..self.state.n {
-                if self.state.players[p].alive && self.state.support_of(p) <= 0 {
+                if self.state.players[p].alive && self.state.support_of(p) <= 0 && !deferred {
                     if self.rescue(p) || self.rescue_by_ally(p) {
                         // the rescuer left play: check again (stats may have dropped)
                         changed = true;
@@ -147,6 +150,18 @@ impl Game<'_> {
                 break;
             }
         }
+    }
+
+    /// The state check at the end of a turn that eliminates under `format.elimination =
+    /// "end_of_turn"` (TF 169.2.7): a pool still at 0 or less after Close is out; until then
+    /// Support may recover. Nothing to do with immediate elimination (E2).
+    pub fn end_of_turn_check(&mut self) {
+        if self.db.rules.format.elimination != Elimination::EndOfTurn {
+            return;
+        }
+        self.state.turn_end_check = true;
+        self.state_check();
+        self.state.turn_end_check = false;
     }
 
     /// The outcome in which `w` and its allies still in the game win (just `w` in the

@@ -71,14 +71,20 @@ impl Game<'_> {
         let mut able = std::mem::take(&mut self.scratch.cards);
         able.clear();
         able.extend(self.state.players[p].play.iter().copied().filter(|&c| self.can_attack(c)));
+        // TF 169.2.13 (`format.one_opponent_per_campaign`): once the first attacker names its
+        // opponent, every other attacker attacks that one
+        let one = self.db.rules.format.one_opponent_per_campaign;
         loop {
             if self.state.campaign.attackers.len() >= max {
                 break;
             }
             self.scratch.opts.clear();
+            let only = if one { self.state.campaign.attackers.first().map(|x| x.1 as usize) } else { None };
             for &c in &able {
                 for q in self.state.opponents(p) {
-                    self.scratch.opts.push(Opt::Attack(c, q as u8));
+                    if only.is_none_or(|o| o == q) {
+                        self.scratch.opts.push(Opt::Attack(c, q as u8));
+                    }
                 }
             }
             if self.scratch.opts.is_empty() {
@@ -89,6 +95,9 @@ impl Game<'_> {
             }
             match self.decide(p, DecisionKind::Attackers) {
                 Opt::Attack(c, q) => {
+                    if self.pact_holds(p, q as usize) {
+                        self.break_pact(p, q as usize);
+                    }
                     able.retain(|&x| x != c);
                     self.set_exhausted(c, true);
                     self.state.campaign.attackers.push((c, q));

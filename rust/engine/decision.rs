@@ -56,6 +56,9 @@ pub enum DecisionKind {
     Discard,
     /// An additional cost (Sacrifice a Figure).
     Sacrifice,
+    /// The start player may decline to start (`format.decline_to_start`, TF 169.2.10):
+    /// `Keep` starts, `Pass` declines.
+    DeclineStart,
 }
 
 /// What one seat may see (R5.5): its own hand, public zones, sizes of hidden zones.
@@ -97,6 +100,18 @@ impl<'a, 'db> SeatView<'a, 'db> {
     /// Whether `q` is an enemy of `p` (every other seat in the free-for-all).
     pub fn is_enemy(&self, p: usize, q: usize) -> bool {
         self.g.state.is_enemy(p, q)
+    }
+    /// Whether a non-aggression pact between `p` and `q` holds now (diplomacy, V1).
+    pub fn pact_holds(&self, p: usize, q: usize) -> bool {
+        self.g.pact_holds(p, q)
+    }
+    /// Whether some pact of `p` holds now.
+    pub fn any_pact_of(&self, p: usize) -> bool {
+        self.g.any_pact_of(p)
+    }
+    /// The seats with which `p` has a pact that holds now.
+    pub fn pact_partners(&self, p: usize) -> super::seats::Seats {
+        self.g.pact_partners(p)
     }
     pub fn alive(&self, p: usize) -> bool {
         self.g.state.players[p].alive
@@ -273,9 +288,12 @@ impl Game<'_> {
         if self.drive.is_some() {
             return self.decide_driven(seat, kind);
         }
-        // an agent that needs no view (the random bot) answers in place
-        if let Some(i) = self.policies[seat].choose_blind(self.scratch.opts.len()) {
-            return self.scratch.opts[i.min(self.scratch.opts.len() - 1)];
+        // an agent that needs no view (the random bot) answers in place; with pacts in the
+        // format it looks (the bots honour pacts: `bots::Policy`)
+        if self.db.rules.format.pacts.is_empty() {
+            if let Some(i) = self.policies[seat].choose_blind(self.scratch.opts.len()) {
+                return self.scratch.opts[i.min(self.scratch.opts.len() - 1)];
+            }
         }
         if let Some(d) = self.trace.decisions.as_mut() {
             d.push((seat as u8, kind, self.scratch.opts.clone()));

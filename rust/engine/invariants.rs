@@ -59,7 +59,7 @@ impl Game<'_> {
             if pl.pool.iter().any(|&x| x < 0) {
                 return Err(format!("P{p} has a negative resource pool {:?}", pl.pool));
             }
-            if pl.alive && self.state.support_of(p) <= 0 && self.state.outcome.is_none() {
+            if pl.alive && self.state.support_of(p) <= 0 && self.state.outcome.is_none() && self.db.rules.format.elimination == crate::cards::formats::Elimination::Immediate {
                 return Err(format!("P{p} is in the game with Support {}", self.state.support_of(p)));
             }
             for &c in pl.deck.iter().chain(&pl.hand).chain(&pl.oblivion) {

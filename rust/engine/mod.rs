@@ -30,6 +30,7 @@
 //! - `costs`: cost changes and paying from Bases and resource abilities (R6)
 //! - `seats`: opponents, allies and the enemy relation; whose Support and Scandal pool a seat
 //!   uses (`support_of`, `scandal_pool_of`); `Seats` bitmasks; `MAX_SEATS`
+//! - `pacts`: diplomacy's non-aggression pacts (V1): when one holds, breaking it
 //! - `checks`: state checks, elimination, Voter takeover, end of game (R14, R15)
 //! - `invariants`: whole-state consistency checks used by tests and the fuzzer
 //! - `decision`: the options offered to policies and what a seat may see
@@ -52,6 +53,7 @@ pub mod hooks;
 pub mod invariants;
 pub mod newsfeed;
 pub mod observe;
+pub mod pacts;
 pub mod priority;
 #[cfg(any(test, feature = "scenario"))]
 pub mod scenario;

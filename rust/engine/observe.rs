@@ -16,7 +16,7 @@ use crate::cards::CardDb;
 pub const SEATS: usize = 4;
 
 /// Every decision kind, in the order of the tensor's one-hot.
-pub const KINDS: [DecisionKind; 11] = [
+pub const KINDS: [DecisionKind; 12] = [
     DecisionKind::Mulligan,
     DecisionKind::Bottom,
     DecisionKind::Main,
@@ -28,6 +28,7 @@ pub const KINDS: [DecisionKind; 11] = [
     DecisionKind::ExposeAmount,
     DecisionKind::Discard,
     DecisionKind::Sacrifice,
+    DecisionKind::DeclineStart,
 ];
 
 /// The step API's name of a decision kind ("mulligan", "main", "divide_damage" …).
@@ -44,6 +45,7 @@ pub fn kind_name(k: DecisionKind) -> &'static str {
         DecisionKind::ExposeAmount => "expose_amount",
         DecisionKind::Discard => "discard",
         DecisionKind::Sacrifice => "sacrifice",
+        DecisionKind::DeclineStart => "decline_start",
     }
 }
 

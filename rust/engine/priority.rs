@@ -2,6 +2,8 @@
 //! automatic passing (E43).
 
 use super::decision::{DecisionKind, Opt};
+use super::seats::{Seats, MAX_SEATS};
+use crate::cards::formats::Priority;
 use super::trace::glog;
 use super::state::{ChainItem, Cid, Game, Inst, Tgt, Zone};
 use crate::cards::{TargetKind, Trigger};
@@ -187,6 +189,9 @@ impl Game<'_> {
     /// A priority window led by `lead` (E37): priority goes round in turn order; when every
     /// player has passed in succession the top of the chain resolves, or the window closes.
     pub fn window(&mut self, lead: usize) {
+        if self.db.rules.format.priority == Priority::Team {
+            return self.window_team();
+        }
         loop {
             let mut passes = 0;
             let mut p = lead;
@@ -221,6 +226,104 @@ impl Game<'_> {
                     }
                 }
                 p = if p + 1 == self.state.n { 0 } else { p + 1 };
+            }
+            if self.state.chain.is_empty() || self.halted() {
+                return;
+            }
+            self.resolve_top();
+        }
+    }
+}
+
+impl Game<'_> {
+    /// `p` answers one priority decision: plays a Reaction or uses an ability (true), or
+    /// passes (false, also when it has nothing to play: R8.8).
+    fn respond_once(&mut self, p: usize) -> bool {
+        if !self.state.players[p].alive || !self.respond_options(p) {
+            return false;
+        }
+        let acted = match self.decide(p, DecisionKind::Respond) {
+            Opt::Play(c) => {
+                self.play_card(p, c);
+                true
+            }
+            Opt::Activate(c, a) => {
+                self.activate(c, a as usize);
+                true
+            }
+            _ => false,
+        };
+        self.count_action();
+        acted
+    }
+
+    /// The teams still in the game in priority order: the active player's team first, then
+    /// each other team in the turn order of its first member after the active player. A
+    /// team is a seat with its allies (a seat alone in a format without teams).
+    fn priority_teams(&self) -> ([Seats; MAX_SEATS], usize) {
+        let a = self.state.active;
+        let n = self.state.n;
+        let alive = self.state.alive_seats();
+        let mut teams = [Seats::EMPTY; MAX_SEATS];
+        let mut k = 0;
+        let mut covered = Seats::EMPTY;
+        for q in alive.with(a).after(if a == 0 { n - 1 } else { a - 1 }, n) {
+            if covered.contains(q) {
+                continue;
+            }
+            let t = Seats((self.state.seating.allies(q).0 | Seats::one(q).0) & (alive.0 | Seats::one(a).0));
+            covered = Seats(covered.0 | t.0);
+            teams[k] = t;
+            k += 1;
+        }
+        (teams, k)
+    }
+
+    /// A priority window with `format.priority = "team"` (TF 169.2.11–12): priority passes
+    /// between teams, not players. The active player leads every window and cannot hand the
+    /// lead to the partner: it plays or passes alone, then the next team has priority. A team
+    /// with priority names one member to act, asked in turn order from the active player
+    /// (the first who plays acts for the team), or passes when every member passes; after a
+    /// play priority goes to the next team. When every team has passed in succession the
+    /// top of the chain resolves and the active player leads again, or the window closes.
+    /// The lead's own pass is not its team's pass: its partner may still act once the other
+    /// team has had priority.
+    pub fn window_team(&mut self) {
+        let a = self.state.active;
+        loop {
+            if self.halted() {
+                return;
+            }
+            let mut guard = 0;
+            // the lead: the active player alone
+            self.respond_once(a);
+            let mut holder = 1usize;
+            let mut passes = 0usize;
+            loop {
+                if self.halted() {
+                    return;
+                }
+                guard += 1;
+                if guard > 400 {
+                    break;
+                }
+                let (teams, k) = self.priority_teams();
+                if passes >= k {
+                    break;
+                }
+                let team = teams[holder % k];
+                let mut acted = false;
+                for q in team.after(if a == 0 { self.state.n - 1 } else { a - 1 }, self.state.n) {
+                    if self.respond_once(q) {
+                        acted = true;
+                        break;
+                    }
+                    if self.halted() {
+                        return;
+                    }
+                }
+                passes = if acted { 0 } else { passes + 1 };
+                holder = holder % k + 1;
             }
             if self.state.chain.is_empty() || self.halted() {
                 return;

@@ -79,6 +79,9 @@ impl Game<'_> {
         if !self.state.players[target].alive {
             return;
         }
+        if self.pact_holds(performer, target) {
+            self.break_pact(performer, target);
+        }
         self.state.players[performer].exposes_total += 1;
         // Jakab Péter: an Exposé against a player other than his controller begins with +1 Scandal
         let mut extra = 0;

@@ -69,6 +69,11 @@ impl Game<'_> {
         self.policies[seat] = Box::new(Scripted::default());
     }
 
+    /// Let `agent` answer `seat`'s decisions (tests with an agent of their own).
+    pub fn set_agent(&mut self, seat: usize, agent: Box<dyn crate::engine::Agent>) {
+        self.policies[seat] = agent;
+    }
+
     /// Script the next answers of `seat`.
     pub fn script(&mut self, seat: usize, answers: &[Opt]) {
         match self.policies[seat].as_any_mut().downcast_mut::<Scripted>() {

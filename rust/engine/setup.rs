@@ -29,6 +29,18 @@ impl Game<'_> {
             Some(s) => s as usize % self.state.n,
             None => self.state.rng_shuffle.below(self.state.n),
         };
+        // TF 169.2.10 (`format.decline_to_start`): the start player may decline; then the
+        // next seat in turn order starts (in pairs play an opponent) and cannot decline
+        if r.format.decline_to_start && self.state.n > 1 {
+            let s = self.state.start_player;
+            self.scratch.opts.clear();
+            self.scratch.opts.push(Opt::Keep);
+            self.scratch.opts.push(Opt::Pass);
+            if self.decide(s, DecisionKind::DeclineStart) == Opt::Pass {
+                self.state.start_player = (s + 1) % self.state.n;
+                glog!(self, "P{s} declines to start: P{} starts", self.state.start_player);
+            }
+        }
         self.state.active = self.state.start_player;
         self.state.first_start_player = self.state.start_player;
         // the format's starting Support (Quick E79-E80: 15; Coalition E82, E88: the team

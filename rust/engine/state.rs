@@ -334,6 +334,8 @@ pub struct Player {
     pub turns_taken: u32,
     /// Main-priority decisions taken (with more than one option).
     pub main_decisions: u32,
+    /// Non-aggression pacts this seat broke (diplomacy, V1).
+    pub pacts_broken: u32,
     /// Card records (bit = card definition index): in the kept opening hand, drawn later,
     /// played from hand or recruited.
     pub opening: u128,
@@ -343,12 +345,12 @@ pub struct Player {
 
 impl Clone for Player {
     fn clone(&self) -> Player {
-        let Player { faction, support, scandal, pool, deck, hand, oblivion, play, alive, outrage_turn, eliminated_round, eliminated_order, bases_played, recruits, exposes, campaigns, cards_played, attacks, exposes_total, mulligans, turns_taken, main_decisions, opening, drawn, played } = self;
-        Player { faction: faction.clone(), support: support.clone(), scandal: scandal.clone(), pool: pool.clone(), deck: deck.clone(), hand: hand.clone(), oblivion: oblivion.clone(), play: play.clone(), alive: alive.clone(), outrage_turn: outrage_turn.clone(), eliminated_round: eliminated_round.clone(), eliminated_order: eliminated_order.clone(), bases_played: bases_played.clone(), recruits: recruits.clone(), exposes: exposes.clone(), campaigns: campaigns.clone(), cards_played: cards_played.clone(), attacks: attacks.clone(), exposes_total: exposes_total.clone(), mulligans: mulligans.clone(), turns_taken: turns_taken.clone(), main_decisions: main_decisions.clone(), opening: opening.clone(), drawn: drawn.clone(), played: played.clone() }
+        let Player { faction, support, scandal, pool, deck, hand, oblivion, play, alive, outrage_turn, eliminated_round, eliminated_order, bases_played, recruits, exposes, campaigns, cards_played, attacks, exposes_total, mulligans, turns_taken, main_decisions, pacts_broken, opening, drawn, played } = self;
+        Player { faction: faction.clone(), support: support.clone(), scandal: scandal.clone(), pool: pool.clone(), deck: deck.clone(), hand: hand.clone(), oblivion: oblivion.clone(), play: play.clone(), alive: alive.clone(), outrage_turn: outrage_turn.clone(), eliminated_round: eliminated_round.clone(), eliminated_order: eliminated_order.clone(), bases_played: bases_played.clone(), recruits: recruits.clone(), exposes: exposes.clone(), campaigns: campaigns.clone(), cards_played: cards_played.clone(), attacks: attacks.clone(), exposes_total: exposes_total.clone(), mulligans: mulligans.clone(), turns_taken: turns_taken.clone(), main_decisions: main_decisions.clone(), pacts_broken: pacts_broken.clone(), opening: opening.clone(), drawn: drawn.clone(), played: played.clone() }
     }
     /// Field by field, reusing this one's vectors.
     fn clone_from(&mut self, src: &Player) {
-        let Player { faction, support, scandal, pool, deck, hand, oblivion, play, alive, outrage_turn, eliminated_round, eliminated_order, bases_played, recruits, exposes, campaigns, cards_played, attacks, exposes_total, mulligans, turns_taken, main_decisions, opening, drawn, played } = src;
+        let Player { faction, support, scandal, pool, deck, hand, oblivion, play, alive, outrage_turn, eliminated_round, eliminated_order, bases_played, recruits, exposes, campaigns, cards_played, attacks, exposes_total, mulligans, turns_taken, main_decisions, pacts_broken, opening, drawn, played } = src;
         self.faction = faction.clone();
         self.support = support.clone();
         self.scandal = scandal.clone();
@@ -371,6 +373,7 @@ impl Clone for Player {
         self.mulligans = mulligans.clone();
         self.turns_taken = turns_taken.clone();
         self.main_decisions = main_decisions.clone();
+        self.pacts_broken = pacts_broken.clone();
         self.opening = opening.clone();
         self.drawn = drawn.clone();
         self.played = played.clone();
@@ -543,17 +546,22 @@ pub struct State {
     pub pending_leave: Vec<(Cid, u8)>,
     /// The game's seed (its random streams derive from it).
     pub seed: u64,
+    /// The end-of-turn state check of `format.elimination = "end_of_turn"` is running
+    /// (TF 169.2.7): only then does a pool at 0 eliminate.
+    pub turn_end_check: bool,
+    /// Pacts (index into `format.pacts`, bit i) that were broken and no longer hold (V1).
+    pub pacts_void: u16,
 }
 
 impl Clone for State {
     fn clone(&self) -> State {
-        let State { n, players, inst, news_row, news_deck, event_deck, event_discard, event_in_force, token_box, removed, chain, campaign, round_mods, active, start_player, first_start_player, turn, round, round_limit, seq, actions_this_turn, total_actions, first_turn_done, event_round, outcome, last_reducer, seating, eliminations, rng_shuffle, rng_events, rng_dice, target_source, pending_leave, seed } = self;
-        State { n: n.clone(), players: players.clone(), inst: inst.clone(), news_row: news_row.clone(), news_deck: news_deck.clone(), event_deck: event_deck.clone(), event_discard: event_discard.clone(), event_in_force: event_in_force.clone(), token_box: token_box.clone(), removed: removed.clone(), chain: chain.clone(), campaign: campaign.clone(), round_mods: round_mods.clone(), active: active.clone(), start_player: start_player.clone(), first_start_player: first_start_player.clone(), turn: turn.clone(), round: round.clone(), round_limit: round_limit.clone(), seq: seq.clone(), actions_this_turn: actions_this_turn.clone(), total_actions: total_actions.clone(), first_turn_done: first_turn_done.clone(), event_round: event_round.clone(), outcome: outcome.clone(), last_reducer: last_reducer.clone(), seating: seating.clone(), eliminations: eliminations.clone(), rng_shuffle: rng_shuffle.clone(), rng_events: rng_events.clone(), rng_dice: rng_dice.clone(), target_source: target_source.clone(), pending_leave: pending_leave.clone(), seed: seed.clone() }
+        let State { n, players, inst, news_row, news_deck, event_deck, event_discard, event_in_force, token_box, removed, chain, campaign, round_mods, active, start_player, first_start_player, turn, round, round_limit, seq, actions_this_turn, total_actions, first_turn_done, event_round, outcome, last_reducer, seating, eliminations, rng_shuffle, rng_events, rng_dice, target_source, pending_leave, seed, turn_end_check, pacts_void } = self;
+        State { n: n.clone(), players: players.clone(), inst: inst.clone(), news_row: news_row.clone(), news_deck: news_deck.clone(), event_deck: event_deck.clone(), event_discard: event_discard.clone(), event_in_force: event_in_force.clone(), token_box: token_box.clone(), removed: removed.clone(), chain: chain.clone(), campaign: campaign.clone(), round_mods: round_mods.clone(), active: active.clone(), start_player: start_player.clone(), first_start_player: first_start_player.clone(), turn: turn.clone(), round: round.clone(), round_limit: round_limit.clone(), seq: seq.clone(), actions_this_turn: actions_this_turn.clone(), total_actions: total_actions.clone(), first_turn_done: first_turn_done.clone(), event_round: event_round.clone(), outcome: outcome.clone(), last_reducer: last_reducer.clone(), seating: seating.clone(), eliminations: eliminations.clone(), rng_shuffle: rng_shuffle.clone(), rng_events: rng_events.clone(), rng_dice: rng_dice.clone(), target_source: target_source.clone(), pending_leave: pending_leave.clone(), seed: seed.clone(), turn_end_check: turn_end_check.clone(), pacts_void: pacts_void.clone() }
     }
     /// Field by field, reusing this state's vectors (the step API's checkpoints).
     fn clone_from(&mut self, src: &State) {
         // exhaustive: a new field fails to compile here until it is copied
-        let State { n, players, inst, news_row, news_deck, event_deck, event_discard, event_in_force, token_box, removed, chain, campaign, round_mods, active, start_player, first_start_player, turn, round, round_limit, seq, actions_this_turn, total_actions, first_turn_done, event_round, outcome, last_reducer, seating, eliminations, rng_shuffle, rng_events, rng_dice, target_source, pending_leave, seed } = src;
+        let State { n, players, inst, news_row, news_deck, event_deck, event_discard, event_in_force, token_box, removed, chain, campaign, round_mods, active, start_player, first_start_player, turn, round, round_limit, seq, actions_this_turn, total_actions, first_turn_done, event_round, outcome, last_reducer, seating, eliminations, rng_shuffle, rng_events, rng_dice, target_source, pending_leave, seed, turn_end_check, pacts_void } = src;
         self.n = n.clone();
         self.players.clone_from(players);
         self.inst.clone_from(inst);
@@ -588,6 +596,8 @@ impl Clone for State {
         self.target_source = target_source.clone();
         self.pending_leave.clone_from(pending_leave);
         self.seed = seed.clone();
+        self.turn_end_check = *turn_end_check;
+        self.pacts_void = *pacts_void;
     }
 }
 
@@ -746,6 +756,8 @@ impl<'db> Game<'db> {
             target_source: None,
             pending_leave: b.pending_leave,
             seed: cfg.seed,
+            turn_end_check: false,
+            pacts_void: 0,
         };
         let mut g = Game {
             db,

@@ -88,6 +88,13 @@ impl Game<'_> {
                 self.trace.invariant_error = Some(format!("turn {}: {} kept damage, Freshness or an end-of-turn change", self.state.turn, self.name(c)));
             }
         }
+        if self.trace.check_invariants && self.trace.invariant_error.is_none() && self.state.outcome.is_none() {
+            // every format: a seat in the game starts a turn above 0 (end-of-turn elimination
+            // lets a pool sit at 0 only within a turn, TF 169.2.7)
+            if let Some(q) = (0..self.state.n).find(|&q| self.state.players[q].alive && self.state.support_of(q) <= 0) {
+                self.trace.invariant_error = Some(format!("turn {}: P{q} is in the game with Support {} as a turn starts", self.state.turn, self.state.support_of(q)));
+            }
+        }
         self.state.turn += 1;
         self.state.actions_this_turn = 0;
         {
@@ -356,6 +363,8 @@ impl Game<'_> {
             }
         }
         self.state_check();
+        // TF 169.2.7: the loss is checked at the end of the turn (a no-op for E2)
+        self.end_of_turn_check();
         self.check();
     }
 }
