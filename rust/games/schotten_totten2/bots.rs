@@ -82,25 +82,61 @@ fn p_at_least(q: usize, k: usize, n: usize, d: usize) -> f64 {
 }
 
 /// What one seat knows when it estimates a side: the cards it holds for sure (`hand`), the
-/// cards it cannot see (`pool`, n of them), and how many of those it will still get (`d`).
+/// cards it cannot see (`pool`, n of them), and how many of those it will still get (`d`),
+/// with the hypergeometric odds tabulated once per decision.
 #[derive(Clone, Copy)]
 struct Outlook {
     hand: u64,
     pool: u64,
-    n: usize,
-    d: usize,
+    /// tail[k][q] = P(at least q of k marked pool cards among the d draws), k ≤ 12, q ≤ 4
+    tail: [[f64; 5]; 13],
+    /// all[m] = P(m given pool cards all among the d draws)
+    all: [f64; 5],
 }
 
 impl Outlook {
+    fn new(hand: u64, pool: u64, d: usize) -> Outlook {
+        let n = pool.count_ones() as usize;
+        let d = d.min(n);
+        let mut tail = [[0.0; 5]; 13];
+        for (k, row) in tail.iter_mut().enumerate() {
+            for (q, x) in row.iter_mut().enumerate() {
+                *x = p_at_least(q, k.min(n), n, d);
+            }
+        }
+        let mut all = [0.0; 5];
+        for (m, x) in all.iter_mut().enumerate() {
+            *x = p_all(m, n, d);
+        }
+        Outlook { hand, pool, tail, all }
+    }
     /// P(every card of `need` ends up available).
+    #[inline]
     fn p_need(&self, need: u64) -> f64 {
         if need & !(self.hand | self.pool) != 0 {
             return 0.0;
         }
-        p_all((need & !self.hand).count_ones() as usize, self.n, self.d)
+        let m = (need & !self.hand).count_ones() as usize;
+        if m < 5 {
+            self.all[m]
+        } else {
+            0.0
+        }
     }
+    #[inline]
     fn copies(&self, set: u64) -> (usize, usize) {
         ((set & self.hand).count_ones() as usize, (set & self.pool).count_ones() as usize)
+    }
+    /// P(at least q of the u pool cards of a group).
+    #[inline]
+    fn at_least(&self, q: usize, u: usize) -> f64 {
+        if q == 0 {
+            1.0
+        } else if q > 4 || u > 12 {
+            p_at_least(q, u, self.pool.count_ones() as usize, 0)
+        } else {
+            self.tail[u][q]
+        }
     }
 }
 
@@ -162,7 +198,7 @@ fn expected_key(side: &[u8], cap: usize, cond: Cond, keep: bool, o: &Outlook, co
                 continue;
             }
             let (h, u) = o.copies(value_cards(v));
-            let p = if h >= r { 1.0 } else { p_at_least(r - h, u, o.n, o.d) };
+            let p = if h >= r { 1.0 } else { o.at_least(r - h, u) };
             if p >= best.0 && p > 0.0 {
                 best = (p, key(SAME, (cap * v as usize) as i32, cond) as f64);
             }
@@ -173,7 +209,7 @@ fn expected_key(side: &[u8], cap: usize, cond: Cond, keep: bool, o: &Outlook, co
         let mut best = (0.0, 0.0);
         for c in c_lo..c_hi {
             let (h, u) = o.copies(colour_cards(c, 0xFFF));
-            let p = if h >= r { 1.0 } else { p_at_least(r - h, u, o.n, o.d) };
+            let p = if h >= r { 1.0 } else { o.at_least(r - h, u) };
             if p > best.0 {
                 best = (p, key(COLOUR, dsum + 6 * r as i32, cond) as f64);
             }
@@ -191,7 +227,7 @@ fn expected_key(side: &[u8], cap: usize, cond: Cond, keep: bool, o: &Outlook, co
             for v in cards::iter((w & !dvals) as u64) {
                 let (h, u) = o.copies(value_cards(v));
                 if h == 0 {
-                    p *= p_at_least(1, u, o.n, o.d);
+                    p *= o.at_least(1, u);
                 }
             }
             if p >= best.0 && p > 0.0 {
@@ -241,17 +277,18 @@ const SCALE: f64 = 25.0;
 struct View<'a> {
     s: &'a State,
     me: usize,
-    pool: u64,
-    n: usize,
-    draws_me: usize,
-    draws_opp: usize,
+    /// my outlook without my hand (the hand is set per candidate play) and the opponent's
+    mine: Outlook,
+    theirs: Outlook,
 }
 
 impl<'a> View<'a> {
     fn new(s: &'a State, me: usize) -> View<'a> {
         let pool = s.hands[1 - me] | s.deck_set;
         let left = s.deck_len as usize;
-        View { s, me, pool, n: pool.count_ones() as usize, draws_me: left / 2, draws_opp: left / 2 + s.hands[1 - me].count_ones() as usize }
+        let mine = Outlook::new(0, pool, left / 2);
+        let theirs = Outlook::new(0, pool, left / 2 + s.hands[1 - me].count_ones() as usize);
+        View { s, me, mine, theirs }
     }
 
     /// P(the Attacker wins section `sec`) with these sides and my hand `hand`.
@@ -264,8 +301,8 @@ impl<'a> View<'a> {
             let (ka, kd) = (strength(att, f.cond, keep), strength(def, f.cond, keep));
             return (ka > kd || (ka == kd && att_done < def_done)) as u8 as f64;
         }
-        let mine = Outlook { hand, pool: self.pool, n: self.n, d: self.draws_me };
-        let theirs = Outlook { hand: 0, pool: self.pool, n: self.n, d: self.draws_opp };
+        let mine = Outlook { hand, ..self.mine };
+        let theirs = self.theirs;
         let (oa, od) = if self.me == ATTACKER { (mine, theirs) } else { (theirs, mine) };
         let ea = expected_key(att, cap, f.cond, keep, &oa, s.p.colours, s.p.max_value);
         let ed = expected_key(def, cap, f.cond, keep, &od, s.p.colours, s.p.max_value);
