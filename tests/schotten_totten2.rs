@@ -570,7 +570,7 @@ fn invariant_fuzzer() {
     for game in 0..n {
         let p = variants[game as usize % variants.len()];
         let mut s = State::from_seed(p, ketharmad::rng::game_seed(99, game));
-        let names = [["random", "random"], ["greedy", "random"], ["random", "greedy"], ["greedy", "greedy"]][(game / 4 % 4) as usize];
+        let names = [["random:prep=0.3", "random:prep=0.3"], ["greedy", "random"], ["random:prep=0.2", "greedy"], ["greedy", "greedy"]][(game / 4 % 4) as usize];
         let mut agents: Vec<Box<dyn Agent<State>>> = (0..2)
             .map(|i| ketharmad::harness::agents::make_agent(&rules, &ketharmad::harness::agents::AgentSpec::parse(names[i]).unwrap(), &v, 2, i).unwrap())
             .collect();
@@ -639,7 +639,7 @@ fn determinize_keeps_the_seats_view() {
     let rules = SchottenTotten2;
     let mut changed = 0;
     for seed in 0..50 {
-        let mut s = play_prefix(seed, 10 + seed as usize % 30);
+        let s = play_prefix(seed, 10 + seed as usize % 30);
         if s.to_move().is_none() {
             continue;
         }
@@ -717,15 +717,25 @@ fn parameter_errors_name_the_parameter_r11_4() {
     let _ = (LEFT_DITCH, RIGHT_DITCH);
 }
 
+/// R13: the bots are ordered as they should be: greedy beats random on either side, the
+/// search agent beats random; every game ends by the rules.
 #[test]
-fn smoke_random_and_greedy_games_finish() {
+fn bots_are_ordered_r13() {
     let v = resolve(&SchottenTotten2.registry(), &[]).unwrap();
-    for agents in [["random", "random"], ["greedy", "greedy"], ["random", "greedy"], ["greedy", "random"]] {
-        let a: Vec<String> = agents.iter().map(|s| s.to_string()).collect();
-        let cols = run(&SchottenTotten2, &v, 2, &a, 2000, 1, None).unwrap();
-        let att = cols.wins(0) as f64 / cols.len() as f64;
-        let unfinished = cols.unfinished.iter().filter(|&&u| u).count();
-        eprintln!("{agents:?}: attacker {att:.3}, unfinished {unfinished}, mean turns {:.1}", cols.turns.iter().map(|&t| t as f64).sum::<f64>() / cols.len() as f64);
-        assert_eq!(unfinished, 0);
-    }
+    let rate = |a: &str, d: &str, games: u64| {
+        let cols = run(&SchottenTotten2, &v, 2, &[a.to_string(), d.to_string()], games, 3, None).unwrap();
+        assert_eq!(cols.unfinished.iter().filter(|&&u| u).count(), 0);
+        cols.wins(0) as f64 / games as f64
+    };
+    let base = rate("random", "random", 2000);
+    assert!(base > 0.3 && base < 0.55, "random vs random: {base}");
+    let ga = rate("greedy", "random", 400);
+    let gd = rate("random", "greedy", 400);
+    assert!(ga > base + 0.3, "greedy attacker {ga} vs base {base}");
+    assert!(gd < base - 0.25, "greedy defender lets random win {gd} vs base {base}");
+    let sa = rate("search:iterations=200", "random", 40);
+    assert!(sa > base + 0.1, "search attacker {sa} vs base {base}");
+    // the preparation rate of the random bot is an option; retreating at random is ruinous
+    let rr = rate("random:prep=0.5", "random", 2000);
+    assert!(rr < base - 0.2, "{rr} vs {base}");
 }

@@ -16,10 +16,11 @@ fn unit(rng: &mut Rng) -> f64 {
 }
 
 /// R13.1: always claims what it can (R4.1); otherwise uniform over the legal plays. In the
-/// preparation step it takes a preparation action with probability `prep` (then uniform over
-/// them: retreat sets or oil sections) and skips otherwise — uniform over all legal actions
-/// would retreat almost every turn, since one section set of k occupied sections gives
-/// 2^k − 1 retreat actions against one skip.
+/// preparation step it takes a preparation action with probability `prep` (option
+/// `random:prep=0.3`, default 0: never), then uniform over them (retreat sets or oil
+/// sections), and skips otherwise. Uniform over all legal actions would retreat almost every
+/// turn — k occupied sections give 2^k − 1 retreat actions against one skip — and a random
+/// Attacker who retreats even half of the time wins almost never (tests/schotten_totten2.rs).
 #[derive(Clone, Copy, Debug)]
 pub struct RandomBot {
     pub prep: f64,
@@ -33,7 +34,10 @@ impl Agent<State> for RandomBot {
         match s.phase {
             Phase::Prep => {
                 let n = legal.iter().filter(|&&a| a != SKIP).count();
-                if n == 0 || unit(rng) >= self.prep {
+                // an Attacker without a free slot retreats rather than pass (a pass draws
+                // nothing, R4.2, so two full sides would stall the game)
+                let stuck = s.current as usize == ATTACKER && s.open_sections(ATTACKER) == 0;
+                if n == 0 || (!stuck && unit(rng) >= self.prep) {
                     SKIP
                 } else {
                     *legal.iter().filter(|&&a| a != SKIP).nth(rng.below(n)).unwrap()
@@ -409,6 +413,22 @@ impl GreedyBot {
                 if lost {
                     mask |= 1 << sec;
                 }
+            }
+            if mask == 0 && s.open_sections(ATTACKER) == 0 {
+                // no free slot: give up the section with the worst chance rather than pass
+                let v = View::new(s, me);
+                let mut worst = (f64::INFINITY, 0usize);
+                for sec in 0..7 {
+                    let (a, d) = (&s.sides[ATTACKER][sec], &s.sides[DEFENDER][sec]);
+                    if a.n == 0 {
+                        continue;
+                    }
+                    let p = v.weight(sec) * v.p_attacker(sec, a.cards(), a.done, d.cards(), d.done, s.hands[me]);
+                    if p < worst.0 {
+                        worst = (p, sec);
+                    }
+                }
+                mask = 1 << worst.1;
             }
             let id = if mask != 0 { Action::Retreat(mask).id() } else { SKIP };
             if legal.contains(&id) {
