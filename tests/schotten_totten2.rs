@@ -412,9 +412,7 @@ fn random_position(rng: &mut Rng) -> (Vec<u8>, u64, usize, Cond, bool) {
             let v = rng.below(12) as u8;
             let mut cols: Vec<u8> = (0..5).collect();
             rng.shuffle(&mut cols);
-            for i in 0..k {
-                def.push(card(cols[i], v));
-            }
+            def.extend(cols.iter().take(k).map(|&col| card(col, v)));
         }
         _ => def.extend(all.iter().take(k).copied()),
     }

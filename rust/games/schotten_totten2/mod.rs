@@ -70,7 +70,7 @@ impl Rules for SchottenTotten2 {
             }
             "greedy" => {
                 spec.check_opts(&[])?;
-                Ok(Some(Box::new(bots::GreedyBot::default())))
+                Ok(Some(Box::new(bots::GreedyBot)))
             }
             _ => Ok(None),
         }
