@@ -31,6 +31,7 @@ from .lab.matchups import MatchupResult, matchups
 from .lab.standings import deck_table, seat_table
 from ._results import GameLog, SimResult
 from .step import Action, Game
+from .games import GameResult, games, simulate_game
 from .lab.sweep import SweepResult, sweep
 from .lab.tournament import TournamentResult, bots, tournament
 
@@ -95,4 +96,7 @@ __all__ = [
     "play",
     "simulate",
     "stats",
+    "games",
+    "simulate_game",
+    "GameResult",
 ]

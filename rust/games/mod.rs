@@ -1,0 +1,3 @@
+//! Games on the generic harness (`crate::harness`) besides Kétharmad.
+
+pub mod schotten_totten2;
