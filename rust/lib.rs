@@ -10,6 +10,7 @@ pub mod batch;
 pub mod bots;
 pub mod cards;
 pub mod engine;
+pub mod games;
 pub mod harness;
 pub mod rng;
 

@@ -1,0 +1,3 @@
+//! Games other than Kétharmad on the game-generic harness (issue 14).
+
+pub mod osztrakon;
