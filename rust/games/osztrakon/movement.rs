@@ -7,6 +7,12 @@ use super::stacks::Path;
 /// Move the asker (already popped off the Sun's stack). Returns true if he reached the temple.
 pub fn move_asker(path: &mut Path, asker: u8, from: u8, advance: Option<u32>, temple: u8) -> bool {
     match advance {
+        // `rules.unanimity_fails = false`: a success with D = 0 leaves him where he is; he waits
+        // under the Sun like a failed asker so that he does not ask twice the same day (R3.5)
+        Some(0) => {
+            path.to_pile(asker);
+            false
+        }
         Some(d) => {
             let to = from as u32 + d;
             if to >= temple as u32 {
