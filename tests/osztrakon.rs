@@ -759,3 +759,127 @@ fn determinize_keeps_the_seats_observation() {
         }
     }
 }
+
+// ---------------------------------------------------------------- policies (M5)
+
+fn choose(s: &State, name: &str) -> u32 {
+    let mut legal = Vec::new();
+    s.legal_actions(&mut legal);
+    agent(name).unwrap().act(s, &legal, &mut Rng::new(3))
+}
+
+#[test]
+fn greedy_safe_and_race_askers_m51() {
+    // n = 12 on its last day (3): the asker at 8 is the last to ask; the leader is at 12.
+    // Only S in {6, 7} (D = 5 or 4: on top at 12 or beyond) wins. Candidates p-hat 0.55 and 0.7:
+    // greedy (E_adv 2.50 vs 2.80) takes 0.7, race (P(S in {6,7}) 0.44 vs 0.35) takes 0.55,
+    // safe (P_succ) takes 0.7.
+    let mut s = layout(prm(), 12, &[(12, &[1]), (10, &[2, 3, 4, 5, 6, 7, 8, 9, 10, 11]), (8, &[0])], 8, 3, RULE_NONE, 0);
+    for j in 1..12 {
+        s.stats.day_order[j] = j as u8;
+    }
+    s.m = 2;
+    s.cand_hat[0] = 0.55;
+    s.cand_hat[1] = 0.7;
+    assert_eq!(choose(&s, "greedy"), A_CAND0 + 1);
+    assert_eq!(choose(&s, "safe"), A_CAND0 + 1);
+    assert_eq!(choose(&s, "race"), A_CAND0);
+    // the vote: the side he believes in (p-hat 0.3 -> white)
+    s.cand_hat[0] = 0.3;
+    s.apply(A_CAND0).unwrap();
+    assert_eq!(choose(&s, "greedy"), A_WHITE);
+    // b1 follows policy.objective
+    let mut p = prm();
+    p.objective = 2;
+    let mut s2 = layout(p, 12, &[(12, &[1]), (10, &[2, 3, 4, 5, 6, 7, 8, 9, 10, 11]), (8, &[0])], 8, 3, RULE_NONE, 0);
+    for j in 1..12 {
+        s2.stats.day_order[j] = j as u8;
+    }
+    s2.m = 2;
+    s2.cand_hat[0] = 0.55;
+    s2.cand_hat[1] = 0.7;
+    assert_eq!(choose(&s2, "b1"), A_CAND0);
+}
+
+#[test]
+fn betrayal_asker_prefers_the_even_question_m55() {
+    // M5.5: under Betrayal the candidate nearest 0.5 maximises E[min(B, N - B)]
+    let mut s = layout(prm(), 8, &[(9, &[0]), (4, &[1, 2, 3, 4, 5, 6, 7])], 9, 2, RULE_BETRAYAL, 0);
+    s.m = 3;
+    s.cand_hat[..3].copy_from_slice(&[0.7, 0.52, 0.35]);
+    assert_eq!(choose(&s, "greedy"), A_CAND0 + 1);
+    // without Betrayal the greedy asker takes 0.35 (white, r = 0.65 near the optimum)
+    let mut s = layout(prm(), 8, &[(9, &[0]), (4, &[1, 2, 3, 4, 5, 6, 7])], 9, 2, RULE_NONE, 0);
+    s.m = 3;
+    s.cand_hat[..3].copy_from_slice(&[0.8, 0.52, 0.35]);
+    assert_eq!(choose(&s, "greedy"), A_CAND0 + 2);
+}
+
+#[test]
+fn disciple_threshold_m52() {
+    use ketharmad::games::osztrakon::policies::{disciple_gain, disciple_threshold};
+    // n = 8 (5 days), day 2: theta = 1 × 3 / 4. Seat 1 at 8 (cap 1), seat 2 at 6 (cap 3)
+    let mut s = layout(prm(), 8, &[(9, &[0]), (8, &[1]), (6, &[2]), (3, &[3, 4, 5, 6, 7])], 9, 2, RULE_NONE, ALL);
+    s.apply(A_CAND0).unwrap();
+    assert!((disciple_threshold(&s) - 0.75).abs() < 1e-12);
+    s.hat[1] = 0.62;
+    s.hat[2] = 0.38; // he believes in white with the same confidence
+    // Bin(7, 0.62): P(4) = 0.2841, P(5) = 0.2782, P(6) = 0.1513
+    let g1 = disciple_gain(&s, 1);
+    let g2 = disciple_gain(&s, 2);
+    assert!((g1 - (0.2841 + 0.2782 + 0.1513)).abs() < 2e-3, "{g1}");
+    assert!((g2 - (3.0 * 0.2841 + 2.0 * 0.2782 + 0.1513)).abs() < 5e-3, "{g2}");
+    // farthest first: seat 3 (at 3, cap 6) declares
+    assert_eq!(s.decider(), Some(3));
+    assert_eq!(choose(&s, "greedy"), A_DECLARE);
+    s.apply(A_PASS).unwrap();
+    assert_eq!(s.decider(), Some(2));
+    assert_eq!(choose(&s, "greedy"), A_DECLARE, "g 1.56 >= 0.75");
+    s.apply(A_PASS).unwrap();
+    assert_eq!(s.decider(), Some(1));
+    assert_eq!(choose(&s, "greedy"), A_PASS, "g 0.71 < 0.75");
+    assert_eq!(choose(&s, "greedy+always"), A_DECLARE);
+    assert_eq!(choose(&s, "b1+never"), A_PASS);
+    // the last day: theta = 0, use it or lose it
+    let mut s = layout(prm(), 8, &[(9, &[0]), (8, &[1]), (3, &[2, 3, 4, 5, 6, 7])], 9, 5, RULE_NONE, 1 << 1);
+    s.apply(A_CAND0).unwrap();
+    assert_eq!(disciple_threshold(&s), 0.0);
+    assert_eq!(choose(&s, "greedy"), A_DECLARE);
+}
+
+#[test]
+fn corruption_and_divination_targets_m53_m54() {
+    // informed Corruption names the others least likely to vote like the asker (needs tau > 0);
+    // informed Divination the least predictable
+    let mut p = prm();
+    p.tau = 1.0;
+    p.tau_obs = 0.0;
+    p.corruption_targets = 1;
+    p.divination_targets = 1;
+    let mut s = layout(p, 8, &[(9, &[0]), (4, &[1, 2, 3, 4, 5, 6, 7])], 9, 2, RULE_CORRUPTION, 0);
+    s.apply(A_CAND0).unwrap();
+    s.hat[0] = 0.6;
+    s.eta_hat[..8].copy_from_slice(&[0.0, 0.5, -2.0, 1.0, 0.2, -0.5, 2.0, 0.1]);
+    s.apply(A_BLACK).unwrap();
+    assert_eq!(choose(&s, "b1"), A_NAME0 + 2, "the strongest white leaning");
+    let mut s = layout(p, 8, &[(9, &[0]), (4, &[1, 2, 3, 4, 5, 6, 7])], 9, 2, RULE_DIVINATION, 0);
+    s.apply(A_CAND0).unwrap();
+    s.hat[0] = 0.6;
+    // logit 0.6 = 0.405: eta -0.4 puts seat 5 nearest 0.5
+    s.eta_hat[..8].copy_from_slice(&[0.0, 0.5, -2.0, 1.0, 0.2, -0.4, 2.0, 0.1]);
+    s.apply(A_BLACK).unwrap();
+    assert_eq!(choose(&s, "b1"), A_NAME0 + 5);
+    // Divination change: the two named both voted white (seats 1, 2); with a Bayes belief the
+    // asker who voted black on p-hat 0.52 switches to white
+    let mut p = prm();
+    p.belief_bayes = true;
+    p.belief_kappa = 2.0;
+    let mut s = layout(p, 8, &[(9, &[0]), (4, &[1, 2, 3, 4, 5, 6, 7])], 9, 2, RULE_DIVINATION, 0);
+    s.apply(A_CAND0).unwrap();
+    s.hat[0] = 0.52;
+    s.forced_votes = Some(mask(&[3, 4]));
+    s.apply(A_BLACK).unwrap();
+    s.apply(A_NAME0 + 1).unwrap();
+    s.apply(A_NAME0 + 2).unwrap();
+    assert_eq!(choose(&s, "greedy"), A_SWITCH);
+}
