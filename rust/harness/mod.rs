@@ -15,6 +15,9 @@
 
 use crate::rng::Rng;
 
+pub mod agents;
+pub mod batch;
+
 /// A game's named parameter: every rule number and every model assumption (design rule 2).
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameParam {
@@ -146,6 +149,17 @@ pub trait Rules: Send + Sync {
     /// Deal game `game` of a batch with `batch_seed` for `seats` seats with the resolved
     /// parameter values (one per `registry` entry). Uses `rng::game_seed(batch_seed, game)`.
     fn new_game(&self, values: &[f64], seats: usize, batch_seed: u64, game: u64) -> Result<Self::State, String>;
+    /// The game's own agent names (e.g. "greedy"); the generic "random" and "search" are
+    /// added by `agents::agent_names` unless the game overrides them here.
+    fn agent_names(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+    /// Build one of the game's own agents for `seat`, or None when `spec.name` is not one of
+    /// them (the generic agents are tried next). Errors name the bad option.
+    #[allow(clippy::type_complexity)]
+    fn make_agent(&self, _spec: &agents::AgentSpec, _values: &[f64], _seats: usize, _seat: usize) -> Result<Option<Box<dyn Agent<Self::State>>>, String> {
+        Ok(None)
+    }
 }
 
 /// A policy for one seat of a game: picks one of `legal` (never empty) in state `s`, drawing

@@ -1,0 +1,364 @@
+//! The seeded batch runner over any [`Rules`]: game `i` of a batch is dealt from
+//! `rng::game_seed(batch_seed, i)` and seat `s` draws its policy randomness from
+//! `Rng::stream(seed, Stream::Policy0 + s)`, agents are built fresh for every game, and games are
+//! played in fixed blocks of [`BLOCK`] in parallel and appended in game order — so the columns
+//! never depend on the thread count.
+
+use super::agents::{make_agent, AgentSpec};
+use super::{play_out, Agent, Outcome, Rules};
+use crate::batch::{panic_message, thread_pool, Stop, MAX_THREADS};
+use crate::rng::{game_seed, Rng, Stream};
+use rayon::prelude::*;
+
+/// Games per parallel block (fixed: the split never depends on the thread count).
+pub const BLOCK: u64 = 4096;
+
+/// A game stopping after this many actions is recorded as unfinished ("cap").
+pub const MAX_ACTIONS_PER_GAME: u64 = 1_000_000;
+
+/// Columns of a generic batch: one row per game, and one row per (game, seat).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GenericColumns {
+    pub game_name: &'static str,
+    pub seats: usize,
+    /// Side names per seat (asymmetric games) or empty.
+    pub sides: Vec<&'static str>,
+    /// The agent spec of each seat, as given.
+    pub agents: Vec<String>,
+    // per game
+    pub game: Vec<u64>,
+    pub seed: Vec<u64>,
+    /// The winning seat, or -1 (draw, unfinished, or several winners: see `winners_mask`).
+    pub winner: Vec<i64>,
+    /// Bit s set: seat s is among the winners.
+    pub winners_mask: Vec<u64>,
+    pub turns: Vec<u32>,
+    pub end_reason: Vec<&'static str>,
+    pub unfinished: Vec<bool>,
+    /// The Outcome's extra per-game columns, in the game's order.
+    pub game_extra: Vec<(&'static str, Vec<f64>)>,
+    // per (game, seat)
+    pub seat_game: Vec<u64>,
+    pub seat: Vec<u8>,
+    pub seat_win: Vec<bool>,
+    pub seat_return: Vec<f64>,
+    pub seat_extra: Vec<(&'static str, Vec<f64>)>,
+}
+
+impl GenericColumns {
+    pub fn len(&self) -> usize {
+        self.game.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.game.is_empty()
+    }
+
+    fn push(&mut self, game: u64, seed: u64, o: &Outcome) -> Result<(), String> {
+        if self.game.is_empty() {
+            self.game_extra = o.game_columns.iter().map(|(n, _)| (*n, Vec::new())).collect();
+            self.seat_extra = o.seat_columns.iter().map(|(n, _)| (*n, Vec::new())).collect();
+        }
+        if o.game_columns.len() != self.game_extra.len() || o.seat_columns.len() != self.seat_extra.len() {
+            return Err(format!("game {game}: its outcome has other extra columns than the first game's"));
+        }
+        self.game.push(game);
+        self.seed.push(seed);
+        let mut mask = 0u64;
+        for &w in &o.winners {
+            mask |= 1u64 << w;
+        }
+        self.winner.push(if o.winners.len() == 1 { o.winners[0] as i64 } else { -1 });
+        self.winners_mask.push(mask);
+        self.turns.push(o.turns);
+        self.end_reason.push(o.end_reason);
+        self.unfinished.push(o.unfinished);
+        for (col, (n, v)) in self.game_extra.iter_mut().zip(&o.game_columns) {
+            if col.0 != *n {
+                return Err(format!("game {game}: extra column '{n}' where '{}' was expected", col.0));
+            }
+            col.1.push(*v);
+        }
+        for s in 0..self.seats {
+            self.seat_game.push(game);
+            self.seat.push(s as u8);
+            self.seat_win.push(mask >> s & 1 == 1);
+            self.seat_return.push(o.returns.get(s).copied().unwrap_or(0.0));
+        }
+        for (col, (n, v)) in self.seat_extra.iter_mut().zip(&o.seat_columns) {
+            if col.0 != *n || v.len() != self.seats {
+                return Err(format!("game {game}: extra seat column '{n}' does not match"));
+            }
+            col.1.extend_from_slice(v);
+        }
+        Ok(())
+    }
+
+    /// Wins of `seat` (counting shared wins).
+    pub fn wins(&self, seat: usize) -> u64 {
+        self.winners_mask.iter().filter(|&&m| m >> seat & 1 == 1).count() as u64
+    }
+}
+
+/// Build the agents of one game (checked once up front, then once per game).
+fn build_agents<R: Rules>(rules: &R, specs: &[AgentSpec], values: &[f64], seats: usize) -> Result<Vec<Box<dyn Agent<R::State>>>, String>
+where
+    R::State: 'static,
+{
+    (0..seats).map(|s| make_agent(rules, &specs[s], values, seats, s)).collect()
+}
+
+/// Play game `game` of batch `batch_seed` with fresh agents; returns its seed and outcome.
+pub fn play_game<R: Rules>(rules: &R, values: &[f64], seats: usize, specs: &[AgentSpec], batch_seed: u64, game: u64) -> Result<(u64, Outcome), String>
+where
+    R::State: 'static,
+{
+    let seed = game_seed(batch_seed, game);
+    let mut s = rules.new_game(values, seats, batch_seed, game)?;
+    let mut agents = build_agents(rules, specs, values, seats)?;
+    let mut rngs: Vec<Rng> = (0..seats).map(|i| Rng::stream(seed, Stream::Policy0 as u64 + i as u64)).collect();
+    let o = play_out(&mut s, &mut agents, &mut rngs, MAX_ACTIONS_PER_GAME);
+    Ok((seed, o))
+}
+
+/// Run `games` games (indices 0..games) of `rules` with resolved parameter `values`, one agent
+/// spec per seat, on `threads` threads (None: all cores).
+pub fn run<R: Rules>(rules: &R, values: &[f64], seats: usize, agents: &[String], games: u64, batch_seed: u64, threads: Option<usize>) -> Result<GenericColumns, String>
+where
+    R::State: 'static,
+{
+    run_range(rules, values, seats, agents, 0, games, batch_seed, threads, &Stop::new())
+}
+
+/// `run` over games `first .. first + games`, stoppable between games through `stop`.
+#[allow(clippy::too_many_arguments)]
+pub fn run_range<R: Rules>(
+    rules: &R,
+    values: &[f64],
+    seats: usize,
+    agents: &[String],
+    first: u64,
+    games: u64,
+    batch_seed: u64,
+    threads: Option<usize>,
+    stop: &Stop,
+) -> Result<GenericColumns, String>
+where
+    R::State: 'static,
+{
+    let (lo, hi) = rules.seat_range();
+    if seats < lo || seats > hi {
+        return Err(format!("{} takes {lo} to {hi} seats, got {seats}", rules.name()));
+    }
+    if agents.len() != seats {
+        return Err(format!("got {} agent specs for {seats} seats", agents.len()));
+    }
+    if values.len() != rules.registry().len() {
+        return Err(format!("got {} parameter values, {} has {} parameters", values.len(), rules.name(), rules.registry().len()));
+    }
+    if threads == Some(0) {
+        return Err("threads must be at least 1".into());
+    }
+    if let Some(t) = threads.filter(|&t| t > MAX_THREADS) {
+        return Err(format!("threads must be at most {MAX_THREADS}, got {t}"));
+    }
+    first.checked_add(games).filter(|&e| e <= i64::MAX as u64).ok_or("first game + games must be below 2^63")?;
+    let specs: Vec<AgentSpec> = agents.iter().map(|a| AgentSpec::parse(a)).collect::<Result<_, _>>()?;
+    // bad agent names and options fail here, before any game
+    build_agents(rules, &specs, values, seats)?;
+    // and bad parameter combinations too
+    rules.new_game(values, seats, batch_seed, first)?;
+    let mut c = GenericColumns { game_name: rules.name(), seats, sides: rules.sides(), agents: agents.to_vec(), ..Default::default() };
+    let cap = usize::try_from(games).map_err(|_| "too many games")?;
+    c.game.try_reserve(cap).map_err(|_| format!("not enough memory for the columns of {games} games"))?;
+    let pool = thread_pool(threads.unwrap_or_else(crate::batch::available_threads))?;
+    let mut buf: Vec<Result<(u64, Outcome), String>> = Vec::new();
+    pool.install(|| -> Result<(), String> {
+        let mut lo = first;
+        let end = first + games;
+        while lo < end {
+            if stop.requested() {
+                return Err("the batch was stopped".into());
+            }
+            let hi = end.min(lo + BLOCK);
+            (0..(hi - lo) as usize)
+                .into_par_iter()
+                .map(|d| {
+                    let g = lo + d as u64;
+                    if stop.requested() {
+                        return Err("the batch was stopped".into());
+                    }
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| play_game(rules, values, seats, &specs, batch_seed, g)))
+                        .map_err(|e| format!("game {g} (seed {}) panicked: {}", game_seed(batch_seed, g), panic_message(&*e)))?
+                })
+                .collect_into_vec(&mut buf);
+            for (g, r) in (lo..hi).zip(buf.drain(..)) {
+                let (seed, o) = r?;
+                c.push(g, seed, &o)?;
+            }
+            lo = hi;
+        }
+        Ok(())
+    })?;
+    Ok(c)
+}
+
+/// Wilson score interval for `k` successes in `n` trials at z (1.96 for 95 %).
+pub fn wilson(k: u64, n: u64, z: f64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let (k, n) = (k as f64, n as f64);
+    let p = k / n;
+    let d = 1.0 + z * z / n;
+    let mid = (p + z * z / (2.0 * n)) / d;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / d;
+    ((mid - half).max(0.0), (mid + half).min(1.0))
+}
+
+#[cfg(test)]
+mod tests {
+    //! A toy game (Nim with hidden piles) exercises the runner and the agents without any real
+    //! game: take 1..=3 from a pile; whoever takes the last counter wins.
+    use super::*;
+    use crate::harness::{GameParam, GameState, ParamKind};
+
+    #[derive(Clone)]
+    struct Nim {
+        left: u32,
+        turn: usize,
+        seats: usize,
+        winner: Option<usize>,
+        turns: u32,
+    }
+
+    impl GameState for Nim {
+        fn seats(&self) -> usize {
+            self.seats
+        }
+        fn to_move(&self) -> Option<usize> {
+            if self.winner.is_some() {
+                None
+            } else {
+                Some(self.turn)
+            }
+        }
+        fn legal_actions(&self, out: &mut Vec<u32>) {
+            out.clear();
+            if self.winner.is_none() {
+                out.extend((1..=3u32).filter(|&k| k <= self.left));
+            }
+        }
+        fn apply(&mut self, a: u32) -> Result<(), String> {
+            if self.winner.is_some() || a == 0 || a > 3 || a > self.left {
+                return Err(format!("illegal action {a}"));
+            }
+            self.left -= a;
+            self.turns += 1;
+            if self.left == 0 {
+                self.winner = Some(self.turn);
+            }
+            self.turn = (self.turn + 1) % self.seats;
+            Ok(())
+        }
+        fn describe_action(&self, a: u32) -> String {
+            format!("take {a}")
+        }
+        fn observe(&self, _seat: usize, out: &mut [f32]) {
+            out[0] = self.left as f32;
+        }
+        fn determinize(&mut self, _seat: usize, _rng: &mut Rng) {}
+        fn outcome(&self) -> Outcome {
+            let w = self.winner;
+            Outcome {
+                winners: w.map(|w| vec![w as u8]).unwrap_or_default(),
+                returns: (0..self.seats).map(|s| if w == Some(s) { 1.0 } else { -1.0 }).collect(),
+                unfinished: false,
+                end_reason: "last_counter",
+                turns: self.turns,
+                game_columns: vec![("start", 0.0)],
+                seat_columns: vec![("took_last", (0..self.seats).map(|s| (w == Some(s)) as u8 as f64).collect())],
+            }
+        }
+    }
+
+    struct NimRules;
+    impl Rules for NimRules {
+        type State = Nim;
+        fn name(&self) -> &'static str {
+            "nim"
+        }
+        fn registry(&self) -> Vec<GameParam> {
+            vec![GameParam { name: "rules.max_start", default: 30.0, min: 4.0, max: 100.0, kind: ParamKind::Int, choices: &[], description: "largest pile" }]
+        }
+        fn seat_range(&self) -> (usize, usize) {
+            (2, 3)
+        }
+        fn sides(&self) -> Vec<&'static str> {
+            Vec::new()
+        }
+        fn action_space(&self, _: usize) -> usize {
+            4
+        }
+        fn observation_len(&self, _: usize) -> usize {
+            1
+        }
+        fn new_game(&self, v: &[f64], seats: usize, batch_seed: u64, game: u64) -> Result<Nim, String> {
+            let mut r = Rng::stream(game_seed(batch_seed, game), Stream::Shuffle as u64);
+            Ok(Nim { left: 4 + r.below(v[0] as usize - 3) as u32, turn: 0, seats, winner: None, turns: 0 })
+        }
+    }
+
+    fn vals() -> Vec<f64> {
+        crate::harness::resolve(&NimRules.registry(), &[]).unwrap()
+    }
+
+    #[test]
+    fn one_and_two_threads_give_identical_columns() {
+        let a = ["random".to_string(), "search:iterations=50".to_string()];
+        let c1 = run(&NimRules, &vals(), 2, &a, 3000, 11, Some(1)).unwrap();
+        let c2 = run(&NimRules, &vals(), 2, &a, 3000, 11, Some(2)).unwrap();
+        assert_eq!(c1, c2);
+        assert_eq!(c1.len(), 3000);
+        assert_eq!(c1.seat.len(), 6000);
+        assert_eq!(c1.seat_extra[0].0, "took_last");
+        // every game has exactly one winner, and it took the last counter
+        for i in 0..c1.len() {
+            let w = c1.winner[i] as usize;
+            assert!(w < 2);
+            assert_eq!(c1.seat_extra[0].1[2 * i + w], 1.0);
+        }
+        // a different seed gives different games
+        let c3 = run(&NimRules, &vals(), 2, &a, 3000, 12, Some(2)).unwrap();
+        assert_ne!(c1.winner, c3.winner);
+    }
+
+    #[test]
+    fn search_beats_random_at_nim() {
+        // perfect play wins from any pile not a multiple of 4; the search must find most of it
+        let a = ["search:iterations=300".to_string(), "random".to_string()];
+        let c = run(&NimRules, &vals(), 2, &a, 400, 5, Some(2)).unwrap();
+        let r = ["random".to_string(), "random".to_string()];
+        let cr = run(&NimRules, &vals(), 2, &r, 400, 5, Some(2)).unwrap();
+        assert!(c.wins(0) as f64 > cr.wins(0) as f64 + 80.0, "search {} vs random {}", c.wins(0), cr.wins(0));
+    }
+
+    #[test]
+    fn bad_input_is_an_error_naming_it() {
+        let v = vals();
+        let e = run(&NimRules, &v, 2, &["random".into(), "greedy".into()], 10, 1, None).unwrap_err();
+        assert!(e.contains("unknown agent 'greedy'"), "{e}");
+        let e = run(&NimRules, &v, 4, &vec!["random".to_string(); 4], 10, 1, None).unwrap_err();
+        assert!(e.contains("2 to 3 seats"), "{e}");
+        let e = run(&NimRules, &v, 2, &["search:iters=3".into(), "random".into()], 10, 1, None).unwrap_err();
+        assert!(e.contains("unknown option 'iters'"), "{e}");
+        let e = run(&NimRules, &v, 2, &["random".into()], 10, 1, None).unwrap_err();
+        assert!(e.contains("1 agent specs for 2 seats"), "{e}");
+        assert_eq!(AgentSpec::parse("search:iterations=7,rollout=random").unwrap().opt("iterations"), Some(&crate::harness::Value::Int(7)));
+    }
+
+    #[test]
+    fn wilson_interval() {
+        let (lo, hi) = wilson(50, 100, 1.96);
+        assert!((lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3, "{lo} {hi}");
+    }
+}
