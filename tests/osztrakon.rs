@@ -883,3 +883,26 @@ fn corruption_and_divination_targets_m53_m54() {
     s.apply(A_NAME0 + 2).unwrap();
     assert_eq!(choose(&s, "greedy"), A_SWITCH);
 }
+
+#[test]
+fn generic_batch_runner_over_osztrakon() {
+    // the harness batch runner: named agents, 1 vs 2 threads identical, one winner per game,
+    // search through the generic ISMCTS agent with a B1 rollout
+    use ketharmad::harness::batch::run;
+    let v = resolve(&Osztrakon.registry(), &[]).unwrap();
+    let names: Vec<String> = ["b1", "greedy+never", "race", "random", "search:iterations=20,rollout=greedy", "safe"].iter().map(|s| s.to_string()).collect();
+    let c1 = run(&Osztrakon, &v, 6, &names, 300, 9, Some(1)).unwrap();
+    let c2 = run(&Osztrakon, &v, 6, &names, 300, 9, Some(2)).unwrap();
+    assert_eq!(c1, c2);
+    assert!(c1.winner.iter().all(|&w| (0..6).contains(&w)));
+    assert!(c1.unfinished.iter().all(|&u| !u));
+    let e = run(&Osztrakon, &v, 6, &vec!["clever".to_string(); 6], 10, 1, None).unwrap_err();
+    assert!(e.contains("clever"), "{e}");
+    let e = run(&Osztrakon, &v, 4, &vec!["b1".to_string(); 4], 10, 1, None).unwrap_err();
+    assert!(e.contains("5 to 12"), "{e}");
+    // greedy askers beat random askers at the same table
+    let mixed: Vec<String> = (0..8).map(|j| if j % 2 == 0 { "greedy" } else { "random" }.to_string()).collect();
+    let c = run(&Osztrakon, &v, 8, &mixed, 2000, 3, None).unwrap();
+    let greedy: u64 = (0..8).step_by(2).map(|j| c.wins(j)).sum();
+    assert!(greedy > 1400, "greedy seats won {greedy} of 2000");
+}

@@ -42,7 +42,8 @@ pub use params::Params;
 pub use policies::{agent, OszAgent, AGENT_NAMES};
 pub use state::{Phase, State};
 
-use crate::harness::{GameParam, GameState, Outcome, Rules};
+use crate::harness::agents::AgentSpec;
+use crate::harness::{Agent, GameParam, GameState, Outcome, Rules};
 use crate::rng::{game_seed, Rng, Stream};
 
 /// The Osztrakon game type.
@@ -99,6 +100,18 @@ impl Rules for Osztrakon {
     fn new_game(&self, values: &[f64], seats: usize, batch_seed: u64, game: u64) -> Result<State, String> {
         let prm = Params::from_values(values)?;
         new_game_with(prm, seats, game_seed(batch_seed, game))
+    }
+    fn agent_names(&self) -> Vec<&'static str> {
+        policies::AGENT_NAMES.iter().copied().filter(|&n| n != "random").collect()
+    }
+    fn make_agent(&self, spec: &AgentSpec, _values: &[f64], _seats: usize, _seat: usize) -> Result<Option<Box<dyn Agent<State>>>, String> {
+        // "random" and "search" are the generic agents; every other name must be a B1 policy
+        if spec.name == "random" || spec.name == "search" || spec.name == "ismcts" {
+            return Ok(None);
+        }
+        let a = agent(&spec.name)?;
+        spec.check_opts(&[])?;
+        Ok(Some(Box::new(a)))
     }
 }
 
