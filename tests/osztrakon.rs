@@ -516,9 +516,7 @@ fn play_tracked(p: Params, n: usize, seed: u64, names: &[&str]) -> (State, Vec<u
     let mut legal = Vec::new();
     let mut per_day = vec![0u16];
     let mut last_pos = [0u8; 12];
-    for j in 0..n {
-        last_pos[j] = s.path.pos[j];
-    }
+    last_pos[..n].copy_from_slice(&s.path.pos[..n]);
     let mut laurels = s.laurel.count_ones();
     let mut guard = 0;
     while let Some(seat) = s.to_move() {
