@@ -1,5 +1,7 @@
 //! The Osztrakon balance study (issue 14, spec B2) on the generic batch runner:
 //! `cargo run --release --example osztrakon_study -- --games 100000 [--threads 2] [--parts base,skill,special,disciples,policy] [--n 5,6,...] [--seed 1]`
+//! `... -- --registry` prints the parameter table; `... -- --games 20000 --throughput` the
+//! single-thread speed (engine + b1 agents through `play_out`, and the batch runner).
 //! Prints markdown tables (95 % Wilson intervals for rates, ±1.96 SE for means) and the
 //! throughput of every cell. Every cell uses the same batch seed, so games are reproducible.
 
@@ -223,7 +225,48 @@ fn main() {
     let seed: u64 = get("--seed").and_then(|s| s.parse().ok()).unwrap_or(1);
     let parts: Vec<String> = get("--parts").unwrap_or_else(|| "base,skill,special,disciples,policy".into()).split(',').map(String::from).collect();
     let ns: Vec<usize> = get("--n").map(|s| s.split(',').map(|x| x.parse().unwrap()).collect()).unwrap_or_else(|| (5..=12).collect());
+    if args.iter().any(|a| a == "--registry") {
+        println!("| name | kind | default | range / choices | meaning |");
+        println!("|---|---|---|---|---|");
+        for p in Osztrakon.registry() {
+            let (def, range) = match p.kind {
+                ketharmad::harness::ParamKind::Choice => (p.choices[p.default as usize].to_string(), p.choices.join(", ")),
+                ketharmad::harness::ParamKind::Bool => ((p.default != 0.0).to_string(), "true, false".into()),
+                _ => (format!("{}", (p.default * 1e4).round() / 1e4), format!("{} … {}", p.min, p.max)),
+            };
+            println!("| `{}` | {:?} | {} | {} | {} |", p.name, p.kind, def, range, p.description);
+        }
+        return;
+    }
     let all = |name: &str, n: usize| vec![name.to_string(); n];
+    if args.iter().any(|a| a == "--throughput") {
+        // one thread, no batch runner: the engine and the b1 agents alone (play_out), plus the
+        // generic batch runner on one thread for comparison
+        use ketharmad::games::osztrakon::{agent, new_game_with, seat_rng, Params, State};
+        use ketharmad::harness::{play_out, Agent};
+        println!("| n | games | play_out games/s (1 thread) | turns/s | batch runner games/s (1 thread) |");
+        println!("|---|---|---|---|---|");
+        let v = resolve(&Osztrakon.registry(), &[]).unwrap();
+        for &n in &ns {
+            let prm = Params::defaults();
+            let t = Instant::now();
+            let (mut turns, mut h) = (0u64, 0u64);
+            let mut agents: Vec<Box<dyn Agent<State>>> = (0..n).map(|_| Box::new(agent("b1").unwrap()) as Box<dyn Agent<State>>).collect();
+            for g in 0..games {
+                let mut s = new_game_with(prm, n, g).unwrap();
+                let mut rngs: Vec<_> = (0..n).map(|j| seat_rng(g, j)).collect();
+                let o = play_out(&mut s, &mut agents, &mut rngs, 1_000_000);
+                turns += o.turns as u64;
+                h = h.wrapping_mul(31).wrapping_add(o.winners[0] as u64 + 16 * o.turns as u64);
+            }
+            let secs = t.elapsed().as_secs_f64();
+            let tb = Instant::now();
+            let c = run(&Osztrakon, &v, n, &all("b1", n), games, seed, Some(1)).unwrap();
+            let sb = tb.elapsed().as_secs_f64();
+            println!("| {n} | {games} | {:.0} | {:.0} | {:.0} |  <!-- hash {h:x} -->", games as f64 / secs, turns as f64 / secs, c.len() as f64 / sb);
+        }
+        return;
+    }
     let t0 = Instant::now();
     println!("Osztrakon study: {games} games per cell, batch seed {seed}, threads {threads:?}");
     let mut total_games = 0u64;
