@@ -1,3 +1,4 @@
-//! Games other than Kétharmad on the game-generic harness (issue 14).
+//! Games on the generic harness (`crate::harness`) besides Kétharmad (issue 14).
 
 pub mod osztrakon;
+pub mod schotten_totten2;
