@@ -904,3 +904,37 @@ fn generic_batch_runner_over_osztrakon() {
     let greedy: u64 = (0..8).step_by(2).map(|j| c.wins(j)).sum();
     assert!(greedy > 1400, "greedy seats won {greedy} of 2000");
 }
+
+#[test]
+fn turn_log_and_day_columns_r114() {
+    // R11.4: one row per turn, consistent with R6 scoring; per-day ranks end in the final ranks
+    let mut p = prm();
+    p.layout = 1;
+    for n in [5, 9, 12] {
+        for seed in 0..30u64 {
+            let (log, o) = log_of(p, n, seed, &["b1", "race", "greedy+always"]);
+            assert_eq!(log.len() as u32, o.turns);
+            let sc = Scoring { others: (n - 1) as u8, half_is_success: true, unanimity_fails: true };
+            for r in &log {
+                let others = ((1u32 << n) - 1) as u16 & !(1 << r.asker);
+                let asker_black = r.black & (1 << r.asker) != 0;
+                let s = if asker_black { (r.black & others).count_ones() } else { (!r.black & others).count_ones() };
+                assert_eq!(s, r.s as u32);
+                assert_eq!(r.success, sc.success(s));
+                assert_eq!(r.d as u32, if r.success { n as u32 - 1 - s } else { 0 });
+                if r.disciple != NONE && r.success && r.d > 0 {
+                    // R8.4: never past the Sun (the asker's position before moving)
+                    // (unless the asker reached the temple: the game ends before the disciple moves)
+                    let temple = r.position as u32 + r.d as u32 >= 17;
+                    assert!(temple || (r.disciple_to <= r.position && r.disciple_to > r.disciple_from), "{r:?}");
+                }
+                assert!(r.p >= p.p_min && r.p <= 1.0 - p.p_min);
+            }
+            let col = |name: &str| o.seat_columns.iter().find(|c| c.0 == name).map(|c| c.1.clone());
+            let days = [6, 6, 5, 5, 4, 4, 3, 3][n - 5];
+            let last = col(&format!("rank_day{days}")).unwrap();
+            assert_eq!(last, col("final_rank").unwrap());
+            assert!(col(&format!("rank_day{}", days + 1)).is_none());
+        }
+    }
+}
