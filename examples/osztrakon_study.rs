@@ -1,5 +1,5 @@
 //! The Osztrakon balance study (issue 14, spec B2) on the generic batch runner:
-//! `cargo run --release --example osztrakon_study -- --games 100000 [--threads 2] [--parts base,skill,special,disciples,policy] [--n 5,6,...] [--seed 1]`
+//! `cargo run --release --example osztrakon_study -- --games 100000 [--threads 2] [--parts base,skill,special,incidence,disciples,policy] [--n 5,6,...] [--seed 1]`
 //! `... -- --registry` prints the parameter table; `... -- --games 20000 --throughput` the
 //! single-thread speed (engine + b1 agents through `play_out`, and the batch runner).
 //! Prints markdown tables (95 % Wilson intervals for rates, ±1.96 SE for means) and the
@@ -223,7 +223,7 @@ fn main() {
     let games: u64 = get("--games").and_then(|s| s.parse().ok()).unwrap_or(10_000);
     let threads: Option<usize> = get("--threads").and_then(|s| s.parse().ok());
     let seed: u64 = get("--seed").and_then(|s| s.parse().ok()).unwrap_or(1);
-    let parts: Vec<String> = get("--parts").unwrap_or_else(|| "base,skill,special,disciples,policy".into()).split(',').map(String::from).collect();
+    let parts: Vec<String> = get("--parts").unwrap_or_else(|| "base,skill,special,incidence,disciples,policy".into()).split(',').map(String::from).collect();
     let ns: Vec<usize> = get("--n").map(|s| s.split(',').map(|x| x.parse().unwrap()).collect()).unwrap_or_else(|| (5..=12).collect());
     if args.iter().any(|a| a == "--registry") {
         println!("| name | kind | default | range / choices | meaning |");
@@ -358,6 +358,32 @@ fn main() {
                 }
                 println!("| {layout} | {n} | | none | {:.0} | {:.3} | {:.3} | | | |", turns[0], succ[0] / turns[0].max(1.0), adv[0] / turns[0].max(1.0));
             }
+        }
+    }
+
+    if parts.iter().any(|p| p == "incidence") {
+        println!("\n### Special-day incidence per day (B2.7), placeholder layout (INVENTED): share of games whose day d runs under each rule\n");
+        println!("| n | day 2 C / D / B | day 3 | day 4 | day 5 | day 6 |");
+        println!("|---|---|---|---|---|---|");
+        for &n in &ns {
+            let over = vec![("rules.special_layout".to_string(), Value::Str("placeholder".into()))];
+            let x = cell(n, &over, &all("b1", n), games, seed, threads);
+            total_games += x.c.len() as u64;
+            total_secs += x.secs;
+            let c = &x.c;
+            let days = c.game_extra.iter().filter(|e| e.0.starts_with("rule_day")).count();
+            let mut cols = Vec::new();
+            for d in 2..=6 {
+                if d > days {
+                    cols.push("–".to_string());
+                    continue;
+                }
+                let r = gcol(c, &format!("rule_day{d}"));
+                let played = r.iter().filter(|&&v| v >= 0.0).count() as f64;
+                let share = |k: f64| 100.0 * r.iter().filter(|&&v| v == k).count() as f64 / played.max(1.0);
+                cols.push(format!("{:.1} / {:.1} / {:.1} %", share(1.0), share(2.0), share(3.0)));
+            }
+            println!("| {n} | {} |", cols.join(" | "));
         }
     }
 

@@ -1,8 +1,8 @@
 //! R11: the end of the game and the record (R11.4) as harness `Outcome` columns.
 //! `turns` counts questions (turns, R5). Per game: winner, overwhelming (R11.3) and its day,
 //! tie (the winner shares the leading position, decided by stack order, R11.1), days played,
-//! lead changes between days, disciple counts, and per special rule the turns, successes and
-//! advance. Per seat: final position and rank, initial stack order, order of asking on the last
+//! lead changes between days, disciple counts, per special rule the turns, successes and
+//! advance, and the rule of every day (`rule_dayD`, -1 = not played). Per seat: final position and rank, initial stack order, order of asking on the last
 //! day played, asks/successes/advance, disciple day and gain, read noise, rank after each day.
 
 use super::params::{RULE_NAMES, MAX_DAYS};
@@ -14,6 +14,11 @@ const RANK_DAY: [&str; MAX_DAYS] = [
     "rank_day1", "rank_day2", "rank_day3", "rank_day4", "rank_day5", "rank_day6", "rank_day7",
     "rank_day8", "rank_day9", "rank_day10", "rank_day11", "rank_day12", "rank_day13", "rank_day14",
     "rank_day15", "rank_day16", "rank_day17", "rank_day18", "rank_day19", "rank_day20",
+];
+const RULE_DAY: [&str; MAX_DAYS] = [
+    "rule_day1", "rule_day2", "rule_day3", "rule_day4", "rule_day5", "rule_day6", "rule_day7",
+    "rule_day8", "rule_day9", "rule_day10", "rule_day11", "rule_day12", "rule_day13", "rule_day14",
+    "rule_day15", "rule_day16", "rule_day17", "rule_day18", "rule_day19", "rule_day20",
 ];
 const RULE_TURNS: [&str; 4] = ["turns_none", "turns_corruption", "turns_divination", "turns_betrayal"];
 const RULE_SUCC: [&str; 4] = ["succ_none", "succ_corruption", "succ_divination", "succ_betrayal"];
@@ -96,6 +101,10 @@ impl State {
             o.game_columns.push((RULE_TURNS[r], st.rule_turns[r] as f64));
             o.game_columns.push((RULE_SUCC[r], st.rule_succ[r] as f64));
             o.game_columns.push((RULE_ADV[r], st.rule_adv[r] as f64));
+        }
+        // the rule of every day (params::RULE_NAMES index; -1 = not played)
+        for d in 0..days.min(MAX_DAYS) {
+            o.game_columns.push((RULE_DAY[d], if d < done { st.day_rules[d] as f64 } else { -1.0 }));
         }
         let col = |f: &dyn Fn(usize) -> f64| (0..n).map(f).collect::<Vec<f64>>();
         o.seat_columns = vec![
