@@ -86,7 +86,7 @@ fn leader_stats(c: &GenericColumns, d: usize) -> (u64, u64, f64) {
 
 fn base_tables(cells: &[(usize, Cell)], title: &str) {
     println!("\n### {title}: leader advantage (B2.1)\n");
-    println!("| n | games | P(win | leader after day 1) | day 2 | day 3 | day 4 | day 5 | Kendall τ day 1 → final | last full day τ | lead changes / game |");
+    println!("| n | games | P(win \\| leader after day 1) | day 2 | day 3 | day 4 | day 5 | Kendall τ day 1 → final | last full day τ | lead changes / game |");
     println!("|---|---|---|---|---|---|---|---|---|---|");
     for (n, x) in cells {
         let c = &x.c;
@@ -314,7 +314,7 @@ fn main() {
 
     if parts.iter().any(|p| p == "special") {
         println!("\n### Special days (B2.7) — INVENTED layouts (R9.5: the printed symbols are unknown; no figure here is a property of the real game)\n");
-        println!("| layout | n | turns of days ≥ 2 under a special rule | rule | turns under it | success rate | advance per turn | P(win | leader after day 1) | overwhelming | games/s |");
+        println!("| layout | n | turns of days ≥ 2 under a special rule | rule | turns under it | success rate | advance per turn | P(win \\| leader after day 1) | overwhelming | games/s |");
         println!("|---|---|---|---|---|---|---|---|---|---|");
         let names = ["none", "corruption", "divination", "betrayal"];
         for layout in ["placeholder", "all_corruption", "all_divination", "all_betrayal"] {
@@ -389,7 +389,7 @@ fn main() {
 
     if parts.iter().any(|p| p == "disciples") {
         println!("\n### Disciple policy (B1 `disciple_theta`; B2.6 catch-up): every seat the same policy\n");
-        println!("| n | policy | P(win | leader after day 1) | P(win | leader after the second-to-last day) | lead changes / game | moves / game | decisive disciple moves | games/s |");
+        println!("| n | policy | P(win \\| leader after day 1) | P(win \\| leader after the second-to-last day) | lead changes / game | moves / game | decisive disciple moves | games/s |");
         println!("|---|---|---|---|---|---|---|---|");
         for &n in &ns {
             for (label, name, over) in [
