@@ -1,5 +1,5 @@
 //! The Osztrakon balance study (issue 14, spec B2) on the generic batch runner:
-//! `cargo run --release --example osztrakon_study -- --games 100000 [--threads 2] [--parts base,skill,special,incidence,disciples,policy] [--n 5,6,...] [--seed 1]`
+//! `cargo run --release --example osztrakon_study -- --games 100000 [--threads 2] [--parts base,skill,special,incidence,disciples,policy,sweep] [--n 5,6,...] [--seed 1]`
 //! `... -- --registry` prints the parameter table; `... -- --games 20000 --throughput` the
 //! single-thread speed (engine + b1 agents through `play_out`, and the batch runner).
 //! Prints markdown tables (95 % Wilson intervals for rates, ±1.96 SE for means) and the
@@ -223,7 +223,7 @@ fn main() {
     let games: u64 = get("--games").and_then(|s| s.parse().ok()).unwrap_or(10_000);
     let threads: Option<usize> = get("--threads").and_then(|s| s.parse().ok());
     let seed: u64 = get("--seed").and_then(|s| s.parse().ok()).unwrap_or(1);
-    let parts: Vec<String> = get("--parts").unwrap_or_else(|| "base,skill,special,incidence,disciples,policy".into()).split(',').map(String::from).collect();
+    let parts: Vec<String> = get("--parts").unwrap_or_else(|| "base,skill,special,incidence,disciples,policy,sweep".into()).split(',').map(String::from).collect();
     let ns: Vec<usize> = get("--n").map(|s| s.split(',').map(|x| x.parse().unwrap()).collect()).unwrap_or_else(|| (5..=12).collect());
     if args.iter().any(|a| a == "--registry") {
         println!("| name | kind | default | range / choices | meaning |");
@@ -415,6 +415,53 @@ fn main() {
                     mean(gcol(c, "lead_changes")),
                     mean(gcol(c, "disciple_moves")),
                     pct(dec, c.len() as u64),
+                    c.len() as f64 / x.secs
+                );
+            }
+        }
+    }
+
+    if parts.iter().any(|p| p == "sweep") {
+        println!("\n### Sensitivity to rule resolutions and model assumptions (B1): every seat b1\n");
+        println!("| setting | n | P(win \\| leader after day 1) | P(win \\| leader after the second-to-last day) | lead changes / game | ties | overwhelming | success rate per turn | advance per turn | games/s |");
+        println!("|---|---|---|---|---|---|---|---|---|---|");
+        let f = |k: &str, v: f64| (k.to_string(), Value::Float(v));
+        let b = |k: &str, v: bool| (k.to_string(), Value::Bool(v));
+        let settings: Vec<(&str, Vec<(String, Value)>)> = vec![
+            ("defaults", vec![]),
+            ("half_is_success = false", vec![b("rules.half_is_success", false)]),
+            ("unanimity_fails = false", vec![b("rules.unanimity_fails", false)]),
+            ("temple_position = 16", vec![("rules.temple_position".to_string(), Value::Int(16))]),
+            ("q_alpha = 1", vec![f("model.q_alpha", 1.0)]),
+            ("q_alpha = 5", vec![f("model.q_alpha", 5.0)]),
+            ("kappa = 5 (correlated)", vec![f("model.kappa", 5.0)]),
+            ("spoiler_rate = 0.5", vec![f("model.spoiler_rate", 0.5)]),
+            ("read_noise = 0 (all)", vec![f("model.read_noise", 0.0)]),
+            ("read_noise = 1 (all)", vec![f("model.read_noise", 1.0)]),
+        ];
+        for (label, over) in &settings {
+            for &n in &ns {
+                let x = cell(n, over, &all("b1", n), games, seed, threads);
+                total_games += x.c.len() as u64;
+                total_secs += x.secs;
+                let c = &x.c;
+                let days = days_of(c);
+                let (k1, m1, _) = leader_stats(c, 1);
+                let (kl, ml) = if days > 1 { let (a, b, _) = leader_stats(c, days - 1); (a, b) } else { (0, 0) };
+                let ties = gcol(c, "tie").iter().filter(|&&t| t > 0.0).count() as u64;
+                let ovs = gcol(c, "overwhelming").iter().filter(|&&t| t > 0.0).count() as u64;
+                let asks: f64 = scol(c, "asks").iter().sum();
+                let succ: f64 = scol(c, "successes").iter().sum();
+                let adv: f64 = scol(c, "advance").iter().sum();
+                println!(
+                    "| {label} | {n} | {} | {} | {} | {} | {} | {:.3} | {:.3} | {:.0} |",
+                    rate(k1, m1),
+                    rate(kl, ml),
+                    mean(gcol(c, "lead_changes")),
+                    pct(ties, c.len() as u64),
+                    pct(ovs, c.len() as u64),
+                    succ / asks,
+                    adv / asks,
                     c.len() as f64 / x.secs
                 );
             }
