@@ -29,6 +29,7 @@ from .lab.report import write_report
 from .lab.matchups import MatchupResult, matchups
 from ._results import GameLog, SimResult
 from .step import Action, Game
+from .games import GameResult, games, simulate_game
 from .lab.sweep import SweepResult, sweep
 from .lab.tournament import TournamentResult, bots, tournament
 
@@ -90,4 +91,7 @@ __all__ = [
     "play",
     "simulate",
     "stats",
+    "games",
+    "simulate_game",
+    "GameResult",
 ]

@@ -194,3 +194,19 @@ def play(
     params: Optional[dict[str, ParamValue]] = None,
     start_player: Optional[int] = None,
 ) -> _PlayResult: ...
+
+def generic_simulate(
+    game: str,
+    agents: list[str],
+    games: int,
+    seed: int,
+    threads: Optional[int] = None,
+    params: Optional[dict[str, Union[int, float, bool, str]]] = None,
+    first_game: int = 0,
+) -> dict[str, Any]:
+    """A seeded batch of a game on the generic harness (``rust/py/games.rs``): ``games`` and
+    ``players`` dicts of numpy columns (``end_reason`` a list of str), plus ``game_name``,
+    ``sides``, ``agents``."""
+
+def game_table() -> list[dict[str, Any]]:
+    """The games on the generic harness: name, sides, min/max seats, agents, parameters."""

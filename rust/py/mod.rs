@@ -26,6 +26,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 mod step;
+mod games;
 
 fn verr(e: String) -> PyErr {
     PyValueError::new_err(e)
@@ -717,6 +718,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_card_cache_clear, m)?)?;
     m.add_function(wrap_pyfunction!(step::columns_of, m)?)?;
     m.add_class::<step::PyGame>()?;
+    games::register(m)?;
     m.add("MAX_THREADS", MAX_THREADS)?;
     m.add("AVAILABLE_THREADS", available_threads())?;
     // bytes of the raw result columns: per game, per game and seat, per card play

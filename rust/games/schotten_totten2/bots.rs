@@ -16,10 +16,11 @@ fn unit(rng: &mut Rng) -> f64 {
 }
 
 /// R13.1: always claims what it can (R4.1); otherwise uniform over the legal plays. In the
-/// preparation step it takes a preparation action with probability `prep` (then uniform over
-/// them: retreat sets or oil sections) and skips otherwise — uniform over all legal actions
-/// would retreat almost every turn, since one section set of k occupied sections gives
-/// 2^k − 1 retreat actions against one skip.
+/// preparation step it takes a preparation action with probability `prep` (option
+/// `random:prep=0.3`, default 0: never), then uniform over them (retreat sets or oil
+/// sections), and skips otherwise. Uniform over all legal actions would retreat almost every
+/// turn — k occupied sections give 2^k − 1 retreat actions against one skip — and a random
+/// Attacker who retreats even half of the time wins almost never (tests/schotten_totten2.rs).
 #[derive(Clone, Copy, Debug)]
 pub struct RandomBot {
     pub prep: f64,
@@ -33,7 +34,10 @@ impl Agent<State> for RandomBot {
         match s.phase {
             Phase::Prep => {
                 let n = legal.iter().filter(|&&a| a != SKIP).count();
-                if n == 0 || unit(rng) >= self.prep {
+                // an Attacker without a free slot retreats rather than pass (a pass draws
+                // nothing, R4.2, so two full sides would stall the game)
+                let stuck = s.current as usize == ATTACKER && s.open_sections(ATTACKER) == 0;
+                if n == 0 || (!stuck && unit(rng) >= self.prep) {
                     SKIP
                 } else {
                     *legal.iter().filter(|&&a| a != SKIP).nth(rng.below(n)).unwrap()
@@ -82,25 +86,61 @@ fn p_at_least(q: usize, k: usize, n: usize, d: usize) -> f64 {
 }
 
 /// What one seat knows when it estimates a side: the cards it holds for sure (`hand`), the
-/// cards it cannot see (`pool`, n of them), and how many of those it will still get (`d`).
+/// cards it cannot see (`pool`, n of them), and how many of those it will still get (`d`),
+/// with the hypergeometric odds tabulated once per decision.
 #[derive(Clone, Copy)]
 struct Outlook {
     hand: u64,
     pool: u64,
-    n: usize,
-    d: usize,
+    /// tail[k][q] = P(at least q of k marked pool cards among the d draws), k ≤ 12, q ≤ 4
+    tail: [[f64; 5]; 13],
+    /// all[m] = P(m given pool cards all among the d draws)
+    all: [f64; 5],
 }
 
 impl Outlook {
+    fn new(hand: u64, pool: u64, d: usize) -> Outlook {
+        let n = pool.count_ones() as usize;
+        let d = d.min(n);
+        let mut tail = [[0.0; 5]; 13];
+        for (k, row) in tail.iter_mut().enumerate() {
+            for (q, x) in row.iter_mut().enumerate() {
+                *x = p_at_least(q, k.min(n), n, d);
+            }
+        }
+        let mut all = [0.0; 5];
+        for (m, x) in all.iter_mut().enumerate() {
+            *x = p_all(m, n, d);
+        }
+        Outlook { hand, pool, tail, all }
+    }
     /// P(every card of `need` ends up available).
+    #[inline]
     fn p_need(&self, need: u64) -> f64 {
         if need & !(self.hand | self.pool) != 0 {
             return 0.0;
         }
-        p_all((need & !self.hand).count_ones() as usize, self.n, self.d)
+        let m = (need & !self.hand).count_ones() as usize;
+        if m < 5 {
+            self.all[m]
+        } else {
+            0.0
+        }
     }
+    #[inline]
     fn copies(&self, set: u64) -> (usize, usize) {
         ((set & self.hand).count_ones() as usize, (set & self.pool).count_ones() as usize)
+    }
+    /// P(at least q of the u pool cards of a group).
+    #[inline]
+    fn at_least(&self, q: usize, u: usize) -> f64 {
+        if q == 0 {
+            1.0
+        } else if q > 4 || u > 12 {
+            p_at_least(q, u, self.pool.count_ones() as usize, 0)
+        } else {
+            self.tail[u][q]
+        }
     }
 }
 
@@ -162,7 +202,7 @@ fn expected_key(side: &[u8], cap: usize, cond: Cond, keep: bool, o: &Outlook, co
                 continue;
             }
             let (h, u) = o.copies(value_cards(v));
-            let p = if h >= r { 1.0 } else { p_at_least(r - h, u, o.n, o.d) };
+            let p = if h >= r { 1.0 } else { o.at_least(r - h, u) };
             if p >= best.0 && p > 0.0 {
                 best = (p, key(SAME, (cap * v as usize) as i32, cond) as f64);
             }
@@ -173,7 +213,7 @@ fn expected_key(side: &[u8], cap: usize, cond: Cond, keep: bool, o: &Outlook, co
         let mut best = (0.0, 0.0);
         for c in c_lo..c_hi {
             let (h, u) = o.copies(colour_cards(c, 0xFFF));
-            let p = if h >= r { 1.0 } else { p_at_least(r - h, u, o.n, o.d) };
+            let p = if h >= r { 1.0 } else { o.at_least(r - h, u) };
             if p > best.0 {
                 best = (p, key(COLOUR, dsum + 6 * r as i32, cond) as f64);
             }
@@ -191,7 +231,7 @@ fn expected_key(side: &[u8], cap: usize, cond: Cond, keep: bool, o: &Outlook, co
             for v in cards::iter((w & !dvals) as u64) {
                 let (h, u) = o.copies(value_cards(v));
                 if h == 0 {
-                    p *= p_at_least(1, u, o.n, o.d);
+                    p *= o.at_least(1, u);
                 }
             }
             if p >= best.0 && p > 0.0 {
@@ -241,17 +281,18 @@ const SCALE: f64 = 25.0;
 struct View<'a> {
     s: &'a State,
     me: usize,
-    pool: u64,
-    n: usize,
-    draws_me: usize,
-    draws_opp: usize,
+    /// my outlook without my hand (the hand is set per candidate play) and the opponent's
+    mine: Outlook,
+    theirs: Outlook,
 }
 
 impl<'a> View<'a> {
     fn new(s: &'a State, me: usize) -> View<'a> {
         let pool = s.hands[1 - me] | s.deck_set;
         let left = s.deck_len as usize;
-        View { s, me, pool, n: pool.count_ones() as usize, draws_me: left / 2, draws_opp: left / 2 + s.hands[1 - me].count_ones() as usize }
+        let mine = Outlook::new(0, pool, left / 2);
+        let theirs = Outlook::new(0, pool, left / 2 + s.hands[1 - me].count_ones() as usize);
+        View { s, me, mine, theirs }
     }
 
     /// P(the Attacker wins section `sec`) with these sides and my hand `hand`.
@@ -264,8 +305,8 @@ impl<'a> View<'a> {
             let (ka, kd) = (strength(att, f.cond, keep), strength(def, f.cond, keep));
             return (ka > kd || (ka == kd && att_done < def_done)) as u8 as f64;
         }
-        let mine = Outlook { hand, pool: self.pool, n: self.n, d: self.draws_me };
-        let theirs = Outlook { hand: 0, pool: self.pool, n: self.n, d: self.draws_opp };
+        let mine = Outlook { hand, ..self.mine };
+        let theirs = self.theirs;
         let (oa, od) = if self.me == ATTACKER { (mine, theirs) } else { (theirs, mine) };
         let ea = expected_key(att, cap, f.cond, keep, &oa, s.p.colours, s.p.max_value);
         let ed = expected_key(def, cap, f.cond, keep, &od, s.p.colours, s.p.max_value);
@@ -372,6 +413,22 @@ impl GreedyBot {
                 if lost {
                     mask |= 1 << sec;
                 }
+            }
+            if mask == 0 && s.open_sections(ATTACKER) == 0 {
+                // no free slot: give up the section with the worst chance rather than pass
+                let v = View::new(s, me);
+                let mut worst = (f64::INFINITY, 0usize);
+                for sec in 0..7 {
+                    let (a, d) = (&s.sides[ATTACKER][sec], &s.sides[DEFENDER][sec]);
+                    if a.n == 0 {
+                        continue;
+                    }
+                    let p = v.weight(sec) * v.p_attacker(sec, a.cards(), a.done, d.cards(), d.done, s.hands[me]);
+                    if p < worst.0 {
+                        worst = (p, sec);
+                    }
+                }
+                mask = 1 << worst.1;
             }
             let id = if mask != 0 { Action::Retreat(mask).id() } else { SKIP };
             if legal.contains(&id) {

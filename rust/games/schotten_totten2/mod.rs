@@ -65,12 +65,12 @@ impl Rules for SchottenTotten2 {
         match spec.name.as_str() {
             "random" => {
                 spec.check_opts(&["prep"])?;
-                let prep = spec.float_opt("prep", 0.5, 0.0, 1.0)?;
+                let prep = spec.float_opt("prep", 0.0, 0.0, 1.0)?;
                 Ok(Some(Box::new(bots::RandomBot { prep })))
             }
             "greedy" => {
                 spec.check_opts(&[])?;
-                Ok(Some(Box::new(bots::GreedyBot::default())))
+                Ok(Some(Box::new(bots::GreedyBot)))
             }
             _ => Ok(None),
         }

@@ -155,6 +155,7 @@ pub fn best_key_brute(def: &[u8], pool: u64, cap: usize, cond: Cond, keep: bool)
     buf[..def.len()].copy_from_slice(def);
     let mut best = i32::MIN;
     let mut idx = [0usize; 4];
+    #[allow(clippy::too_many_arguments)]
     fn rec(cards: &[u8], start: usize, depth: usize, r: usize, k: usize, idx: &mut [usize; 4], buf: &mut [u8; 4], cond: Cond, keep: bool, best: &mut i32) {
         if depth == r {
             *best = (*best).max(strength(&buf[..k + r], cond, keep));

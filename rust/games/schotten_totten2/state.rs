@@ -634,7 +634,7 @@ impl State {
                 }
             }
         }
-        if self.hands[0].count_ones() > self.p.hand_size as u32 || self.hands[1].count_ones() > self.p.hand_size as u32 {
+        if !self.p.no_play_draws && (self.hands[0].count_ones() > self.p.hand_size as u32 || self.hands[1].count_ones() > self.p.hand_size as u32) {
             return Err("a hand is larger than the hand size".into());
         }
         if self.cauldrons > self.p.cauldrons {

@@ -1,0 +1,131 @@
+"""Games on the game-generic harness (issue 14).
+
+>>> import ketharmad
+>>> [g["name"] for g in ketharmad.games()]
+['ketharmad', 'schotten_totten_2']
+>>> r = ketharmad.simulate_game("schotten_totten_2", bots=["greedy", "random"], games=2000, seed=1)
+>>> r.summary()            # Attacker win rate with a Wilson 95 % interval
+>>> r.games, r.players     # polars DataFrames: one row per game / per (game, seat)
+
+Bots are spec strings: ``"random"``, ``"greedy"``, ``"search"``,
+``"search:iterations=400,c=0.7,rollout=random"``; ``params`` names any parameter the game
+lists in :func:`games` (``{"rules.oil_target": "newest", "wall.gate.intact_cards": 3}``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional, Sequence, Union
+
+import polars as pl
+
+from . import _core
+from .stats import wilson_interval
+
+__all__ = ["games", "simulate_game", "GameResult"]
+
+ParamValue = Union[int, float, bool, str]
+
+
+def games() -> list[dict[str, Any]]:
+    """Every game the package simulates, as dicts: ``name``, ``sides`` (side names of an
+    asymmetric game; Kétharmad's factions), ``min_seats``, ``max_seats``, ``agents`` (bot
+    names) and ``parameters`` (one dict per parameter: name, kind, default, min, max, choices,
+    description; Kétharmad's are listed by :func:`ketharmad.parameters`)."""
+    out: list[dict[str, Any]] = [
+        {
+            "name": "ketharmad",
+            "sides": list(_core.FACTIONS),
+            "min_seats": 2,
+            "max_seats": 4,
+            "agents": list(_core.BOT_KINDS),
+            "parameters": [],
+        }
+    ]
+    out.extend(_core.game_table())
+    return out
+
+
+def _game_info(game: str) -> dict[str, Any]:
+    for g in games():
+        if g["name"] == game:
+            return g
+    known = ", ".join(g["name"] for g in games())
+    raise ValueError(f"unknown game {game!r} (known: {known})")
+
+
+@dataclass
+class GameResult:
+    """A batch of one game on the generic harness."""
+
+    game: str
+    bots: list[str]
+    sides: list[str]
+    seed: int
+    games: pl.DataFrame
+    players: pl.DataFrame
+
+    def summary(self) -> pl.DataFrame:
+        """Per seat: side, bot, wins, games, win rate and its Wilson 95 % interval."""
+        n = self.games.height
+        rows = []
+        for seat, bot in enumerate(self.bots):
+            wins = int(self.players.filter(pl.col("seat") == seat)["win"].sum())
+            lo, hi = wilson_interval(wins, n)
+            rows.append(
+                {
+                    "seat": seat,
+                    "side": self.sides[seat] if seat < len(self.sides) else str(seat),
+                    "bot": bot,
+                    "wins": wins,
+                    "games": n,
+                    "win_rate": wins / n if n else float("nan"),
+                    "ci_low": lo,
+                    "ci_high": hi,
+                }
+            )
+        return pl.DataFrame(rows)
+
+    def attacker_win_rate(self) -> tuple[float, float, float]:
+        """Schotten Totten 2: the Attacker's (seat 0) win rate and its Wilson 95 % interval."""
+        if self.game != "schotten_totten_2":
+            raise ValueError(f"attacker_win_rate is defined for schotten_totten_2, not {self.game!r}")
+        s = self.summary().row(0, named=True)
+        return (s["win_rate"], s["ci_low"], s["ci_high"])
+
+
+def simulate_game(
+    game: str = "schotten_totten_2",
+    bots: Optional[Sequence[str]] = None,
+    games: int = 1000,
+    seed: int = 0,
+    threads: Optional[int] = None,
+    params: Optional[dict[str, ParamValue]] = None,
+    first_game: int = 0,
+) -> GameResult:
+    """Play ``games`` seeded games of ``game`` with one bot spec per seat (default: random
+    everywhere at the game's smallest seat count). Game ``i`` is the same whatever
+    ``threads`` is. Errors (unknown game, parameter, bot or option; wrong seat count) are
+    ``ValueError`` naming the problem."""
+    if game == "ketharmad":
+        raise ValueError("simulate_game runs the games on the generic harness; use ketharmad.simulate for Kétharmad")
+    info = _game_info(game)
+    if bots is None:
+        bots = ["random"] * info["min_seats"]
+    if isinstance(bots, str):
+        raise ValueError("bots must be a list of bot specs, one per seat")
+    bots = list(bots)
+    if not info["min_seats"] <= len(bots) <= info["max_seats"]:
+        raise ValueError(
+            f"{game} takes {info['min_seats']} to {info['max_seats']} seats, got {len(bots)} bots"
+            + (f" (seats: {', '.join(info['sides'])})" if info["sides"] else "")
+        )
+    for b in bots:
+        if not isinstance(b, str):
+            raise ValueError(f"a bot spec must be a string like 'greedy' or 'search:iterations=200', got {b!r}")
+    if isinstance(games, bool) or not isinstance(games, int):
+        raise ValueError(f"games must be an int, got {games!r}")
+    raw = _core.generic_simulate(game, bots, games, seed, threads, params, first_game)
+    g = pl.DataFrame(raw["games"])
+    p = pl.DataFrame(raw["players"])
+    return GameResult(game=game, bots=bots, sides=list(raw["sides"]), seed=seed, games=g, players=p)
