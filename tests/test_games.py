@@ -79,3 +79,27 @@ def test_bad_input_is_a_value_error_naming_it(kwargs: dict, message: str) -> Non
     args.update(kwargs)
     with pytest.raises(ValueError, match=message):
         ketharmad.simulate_game(**args)
+
+
+def test_osztrakon_from_python() -> None:
+    """Osztrakon (osztrakon.md R2, R11) through the same generic entry: 5-12 seats, one winner
+    per finished game, thread-independent, its parameters listed and checked."""
+    gs = {g["name"]: g for g in ketharmad.games()}
+    osz = gs["osztrakon"]
+    assert (osz["min_seats"], osz["max_seats"]) == (5, 12)
+    assert {"random", "b1", "greedy"} <= set(osz["agents"])
+    names = {p["name"] for p in osz["parameters"]}
+    assert any(n.startswith("model.") for n in names) and any(n.startswith("rules.") for n in names)
+    a = ketharmad.simulate_game("osztrakon", bots=["b1"] * 6, games=300, seed=3, threads=1)
+    b = ketharmad.simulate_game("osztrakon", bots=["b1"] * 6, games=300, seed=3, threads=2)
+    assert a.games.equals(b.games) and a.players.equals(b.players)
+    assert a.players.height == 300 * 6
+    finished = a.games.filter(~pl.col("unfinished"))
+    assert finished.height > 290
+    wins = a.players.join(finished.select("game"), on="game").group_by("game").agg(pl.col("win").sum())
+    assert wins.height == finished.height
+    assert (wins["win"] == 1).all()  # R11: one winner per finished game (ties go by stack order)
+    with pytest.raises(ValueError, match="5 to 12 seats"):
+        ketharmad.simulate_game("osztrakon", bots=["b1"] * 4, games=10)
+    with pytest.raises(ValueError, match="unknown parameter"):
+        ketharmad.simulate_game("osztrakon", bots=["b1"] * 5, games=10, params={"model.nois": 1.0})

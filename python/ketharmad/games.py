@@ -2,7 +2,7 @@
 
 >>> import ketharmad
 >>> [g["name"] for g in ketharmad.games()]
-['ketharmad', 'schotten_totten_2']
+['ketharmad', 'schotten_totten_2', 'osztrakon']
 >>> r = ketharmad.simulate_game("schotten_totten_2", bots=["greedy", "random"], games=2000, seed=1)
 >>> r.summary()            # Attacker win rate with a Wilson 95 % interval
 >>> r.games, r.players     # polars DataFrames: one row per game / per (game, seat)

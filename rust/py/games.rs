@@ -3,6 +3,7 @@
 //! one of them and returns numpy columns. Bad input is a `ValueError` naming it.
 
 use super::{check_counts, guarded, run_interruptible, verr};
+use crate::games::osztrakon::Osztrakon;
 use crate::games::schotten_totten2::SchottenTotten2;
 use crate::harness::agents::agent_names;
 use crate::harness::batch::{run_range, GenericColumns};
@@ -13,7 +14,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString};
 
 /// The API names of the games on the generic harness.
-const GAMES: [&str; 1] = ["schotten_totten_2"];
+const GAMES: [&str; 2] = ["schotten_totten_2", "osztrakon"];
 
 fn parse_values(params: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, Value)>> {
     let mut out = Vec::new();
@@ -110,6 +111,7 @@ fn generic_simulate<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     guarded("generic_simulate", || match game {
         "schotten_totten_2" => simulate_with(py, &SchottenTotten2, agents, games, seed, threads, params, first_game),
+        "osztrakon" => simulate_with(py, &Osztrakon, agents, games, seed, threads, params, first_game),
         other => Err(verr(format!("unknown game '{other}' (known: ketharmad, {})", GAMES.join(", ")))),
     })
 }
@@ -157,6 +159,7 @@ fn game_table<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
     guarded("game_table", || {
         let out = PyList::empty(py);
         out.append(describe(py, &SchottenTotten2)?)?;
+        out.append(describe(py, &Osztrakon)?)?;
         Ok(out)
     })
 }
