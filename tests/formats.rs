@@ -159,11 +159,12 @@ fn seatings_of_format_data() {
     assert_eq!(d.enemies(6), Seats::one(5).with(1).with(4), "directed: Leah acts only against Rhatt, Sheran, Elenios");
     assert_eq!(gods.enemies, Enemies::Graph);
     // formats whose mechanisms are not played yet say so
-    for n in ["pairs", "circle", "gods", "diplomacy"] {
+    for n in ["pairs", "diplomacy"] {
         let e = check_built(&f(n)).unwrap_err();
         assert!(e.contains("not built yet"), "{e}");
     }
-    for n in ["ffa", "quick", "coalition"] {
+    // the circle (V3) and war of the gods (V4) are played (tests/circle.rs, tests/gods.rs)
+    for n in ["ffa", "quick", "coalition", "circle", "gods"] {
         check_built(&f(n)).unwrap();
     }
     assert_eq!(f("circle").scoring, Scoring::VictoryPoints);

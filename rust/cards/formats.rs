@@ -399,11 +399,7 @@ pub fn check_spec(s: &FormatSpec) -> Result<(), String> {
 pub fn check_built(s: &FormatSpec) -> Result<(), String> {
     let name = &s.name;
     let missing: Vec<&str> = [
-        (s.enemies == Enemies::Neighbours, "enemies = \"neighbours\""),
-        (s.enemies == Enemies::Graph, "enemies = \"graph\""),
-        (s.attack == Attack::Left, "attack = \"left\""),
         (s.elimination == Elimination::EndOfTurn, "elimination = \"end_of_turn\""),
-        (s.scoring == Scoring::VictoryPoints, "scoring = \"victory_points\""),
         (s.priority == Priority::Team, "priority = \"team\""),
         (s.one_opponent_per_campaign, "one_opponent_per_campaign = true"),
         (s.decline_to_start, "decline_to_start = true"),

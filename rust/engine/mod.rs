@@ -31,6 +31,8 @@
 //! - `seats`: opponents, allies and the enemy relation; whose Support and Scandal pool a seat
 //!   uses (`support_of`, `scandal_pool_of`); `Seats` bitmasks; `MAX_SEATS`
 //! - `checks`: state checks, elimination, Voter takeover, end of game (R14, R15)
+//! - `points`: seating rebuilt after eliminations (the circle V3, war of the gods V4) and
+//!   victory points (V3)
 //! - `invariants`: whole-state consistency checks used by tests and the fuzzer
 //! - `decision`: the options offered to policies and what a seat may see
 //! - `agent`: the one agent interface (`Agent`); the bots implement it outside the engine
@@ -52,6 +54,7 @@ pub mod hooks;
 pub mod invariants;
 pub mod newsfeed;
 pub mod observe;
+pub mod points;
 pub mod priority;
 #[cfg(any(test, feature = "scenario"))]
 pub mod scenario;
@@ -69,4 +72,4 @@ pub use agent::{Agent, Agents, IntoAgents, NoAgent};
 pub use decision::{DecisionKind, Opt, SeatView};
 pub use seats::{Seating, Seats, MAX_SEATS};
 pub use crate::cards::FormatSpec;
-pub use state::{Cid, EndReason, Game, GameConfig, Inst, Outcome, Player, State, Zone};
+pub use state::{Cid, EndReason, Game, GameConfig, Inst, Outcome, Player, State, Zone, MAX_INSTS};
