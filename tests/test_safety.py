@@ -225,7 +225,7 @@ def test_batches_too_large_for_memory_are_refused_not_aborted() -> None:
             assert "would need about" in msg and "available" in msg and "would fit" in msg, msg
     assert "not enough memory for the results of 1000000000 games" in out["core"]
     assert "GB" in out["core"]
-    assert "would need about 889" in out["simulate"]  # GB: ~890 bytes per game
+    assert "would need about 897" in out["simulate"]  # GB: ~897 bytes per game
     assert "matchups(games_per_side=100,000,000,000)" in out["matchups"]
 
 
