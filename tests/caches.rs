@@ -5,11 +5,11 @@
 
 use ketharmad::bots::BotSpec;
 use ketharmad::cards::{build_db, load_raw, CardDb};
-use ketharmad::engine::{scenario, EndReason, Game, GameConfig, Opt, Outcome};
+use ketharmad::engine::{scenario, Cid, EndReason, Game, GameConfig, Opt, Outcome};
 
 /// What a finished game looks like from outside: its outcome, length, every card play
 /// (seat, card, turn) and each seat's final Support, Scandal and zones.
-type Summary = (Outcome, u32, u32, Vec<(u8, u16, u16)>, Vec<(i32, i32, Vec<u8>, Vec<u8>, Vec<u8>)>);
+type Summary = (Outcome, u32, u32, Vec<(u8, u16, u16)>, Vec<(i32, i32, Vec<Cid>, Vec<Cid>, Vec<Cid>)>);
 
 fn summary(g: &mut Game, o: Outcome) -> Summary {
     let s = g.state();

@@ -5,7 +5,7 @@
 use ketharmad::batch::{play_one, play_one_in, BatchSpec, GameResult};
 use ketharmad::bots::BotSpec;
 use ketharmad::cards::{build_db, load_raw, CardDb, ParamValue};
-use ketharmad::engine::{scenario, EndReason, Game, GameConfig, Opt, Seats};
+use ketharmad::engine::{scenario, Cid, EndReason, Game, GameConfig, Opt, Seats};
 use ketharmad::engine::agent::Scripted;
 
 /// The default card set in the Coalition format, with extra parameter overrides.
@@ -138,7 +138,7 @@ fn e85_threshold_per_member_against_the_pool() {
 
 /// Seat 0 (Radikálisok) attacks seat 1 with Sneider Tamás (2/2); seat 1 has no Figure, its
 /// partner seat 3 (Tisza) has Forsthoffer Ágnes (1/3) ready.
-fn partner_block_game(db: &CardDb) -> (Game<'_>, u8, u8) {
+fn partner_block_game(db: &CardDb) -> (Game<'_>, Cid, Cid) {
     let mut g = game(db, &["radikalisok", "ner", "osszefogas", "tisza"]);
     let s = g.put_in_play(0, "rad_sneider_tamas");
     let f = g.put_in_play(3, "tis_forsthoffer_agnes");

@@ -13,7 +13,7 @@ use ketharmad::bots::BotSpec;
 use ketharmad::cards::formats::{Elimination, Priority};
 use ketharmad::cards::{build_db, load_raw, CardDb, ParamValue};
 use ketharmad::engine::agent::{passive, Scripted};
-use ketharmad::engine::{scenario, Agent, DecisionKind, EndReason, Game, GameConfig, Opt, SeatView, Seats};
+use ketharmad::engine::{scenario, Agent, Cid, DecisionKind, EndReason, Game, GameConfig, Opt, SeatView, Seats};
 
 /// The default card set in format `format`, with extra parameter overrides.
 fn db_of(format: &str, extra: &[(&str, ParamValue)]) -> CardDb {
@@ -175,7 +175,7 @@ impl Agent for Rec {
 /// Four Radikálisok seats (mirror), each with Tojásdobálás in hand and a Street Base to pay
 /// for it, two Figures in play to target; every seat a recording agent. Returns the game, the
 /// shared log and each seat's Tojásdobálás.
-fn priority_game(db: &CardDb) -> (Game<'_>, Arc<Mutex<Vec<usize>>>, Vec<u8>) {
+fn priority_game(db: &CardDb) -> (Game<'_>, Arc<Mutex<Vec<usize>>>, Vec<Cid>) {
     let mut g = game(db, &["radikalisok"; 4]);
     let log = Arc::new(Mutex::new(Vec::new()));
     // two Figures to target, so that one is left after an egg knocks one out
@@ -233,7 +233,7 @@ fn tf169_2_11_after_a_play_the_other_team_has_priority() {
 }
 
 /// Seat 0 (Radikálisok) with two Figures able to attack: Sneider Tamás and a Radikális aktivista.
-fn campaign_game(db: &CardDb) -> (Game<'_>, u8, u8) {
+fn campaign_game(db: &CardDb) -> (Game<'_>, Cid, Cid) {
     let mut g = game(db, &["radikalisok", "ner", "osszefogas", "tisza"]);
     let a = g.put_in_play(0, "rad_sneider_tamas");
     let b = g.put_in_play(0, "rad_radikalis_aktivista");

@@ -5,7 +5,7 @@ use ketharmad::batch::{play_one_with, BatchSpec};
 use ketharmad::bots::BotSpec;
 use ketharmad::engine::{scenario, Opt};
 
-fn bit(g: &ketharmad::engine::Game, c: u8) -> u128 {
+fn bit(g: &ketharmad::engine::Game, c: ketharmad::engine::Cid) -> u128 {
     1u128 << g.state().inst[c as usize].def
 }
 

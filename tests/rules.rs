@@ -2634,9 +2634,9 @@ fn r9_5_1_e48_damage_division_among_more_than_32_blockers() {
     let db = scenario::db(&[("rules.token_card_limit", 8), ("tok_szakadar.copies", 8), ("tok_kerites.copies", 8)]);
     let mut g = scenario::game(&db, &["ner", "tisza"]);
     let o = g.put_in_play(0, "ner_orban_viktor"); // 5/6
-    let pool: Vec<u8> = g.state().players[1].deck.iter().chain(&g.state().players[1].hand).chain(&g.state().news_deck).chain(&g.state().news_row).chain(&g.state().token_box).copied().collect();
+    let pool: Vec<Cid> = g.state().players[1].deck.iter().chain(&g.state().players[1].hand).chain(&g.state().news_deck).chain(&g.state().news_row).chain(&g.state().token_box).copied().collect();
     let ids: Vec<String> = pool.into_iter().filter(|&c| g.def(c).ctype.is_figure()).map(|c| g.def(c).id.clone()).collect();
-    let mut blockers: Vec<u8> = ids.iter().map(|id| g.put_in_play(1, id)).collect();
+    let mut blockers: Vec<Cid> = ids.iter().map(|id| g.put_in_play(1, id)).collect();
     // and a NER Figure that changed sides
     let defector = g.put_in_play(0, "ner_simicska_lajos");
     g.change_control(defector, 1);

@@ -5,7 +5,7 @@
 use ketharmad::bots::{BotSpec, Policy};
 use ketharmad::cards::{build_db, load_raw, CardDb};
 use ketharmad::engine::step::Stepper;
-use ketharmad::engine::{DecisionKind, Game, GameConfig, IntoAgents, Outcome};
+use ketharmad::engine::{Cid, DecisionKind, Game, GameConfig, IntoAgents, Outcome};
 use ketharmad::rng::Rng;
 
 fn db() -> CardDb {
@@ -13,7 +13,7 @@ fn db() -> CardDb {
     build_db(&load_raw(&text).unwrap(), &[]).unwrap()
 }
 
-type Summary = (Outcome, u32, u32, Vec<(i32, i32, Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>)>);
+type Summary = (Outcome, u32, u32, Vec<(i32, i32, Vec<Cid>, Vec<Cid>, Vec<Cid>, Vec<Cid>)>);
 
 fn summary(g: &Game, o: Outcome) -> Summary {
     let s = g.state();
@@ -182,7 +182,7 @@ fn a_redealt_copy_keeps_what_the_seat_sees() {
 
 /// Every zone of a state as card definitions (what re-dealing changes), with Support.
 fn layout(s: &ketharmad::engine::State) -> Vec<Vec<u16>> {
-    let defs = |v: &[u8]| v.iter().map(|&c| s.inst[c as usize].def).collect::<Vec<u16>>();
+    let defs = |v: &[Cid]| v.iter().map(|&c| s.inst[c as usize].def).collect::<Vec<u16>>();
     let mut out = vec![defs(&s.news_row), defs(&s.news_deck), defs(&s.event_deck)];
     for p in &s.players {
         out.extend([defs(&p.hand), defs(&p.deck), defs(&p.play), defs(&p.oblivion), vec![p.support as u16, p.scandal as u16]]);

@@ -191,4 +191,5 @@ def test_format_coalition_from_the_command_line(capsys):
         assert f"{w:5d}" in out or f" {w} " in out
     assert main(["play", "--decks", "ner", "tisza", "osszefogas", "radikalisok", "--format", "coalition", "--seed", "3"]) == 0
     assert "The team of P" in capsys.readouterr().out
-    assert "not built yet" in run_error(["simulate", "--format", "circle"], capsys)
+    # the circle is played (tests/test_circle_gods.py): two decks are the wrong count
+    assert "the circle format needs 3 to 4 decks, got 2" in run_error(["simulate", "--format", "circle"], capsys)

@@ -70,7 +70,8 @@ def test_frames_follow_the_schema_and_its_hints(raw4):
                 continue
             values = raw[table][name]
             if hint == "plain":
-                assert np.array_equal(df[name].to_numpy(), values), name
+                # `points` is NaN in formats without victory points
+                assert np.array_equal(df[name].to_numpy(), values, equal_nan=values.dtype.kind == "f"), name
             elif hint == "null_if_negative":
                 assert (values < 0).any() and (values >= 0).any(), f"{name}: the case has no nulls or no values"
                 assert np.array_equal(df[name].is_null().to_numpy(), values < 0), name
@@ -102,7 +103,11 @@ def test_play_returns_the_rows_of_the_same_game():
         for n in names["games"]:
             assert got[n] == raw["games"][n][game], n
         for n in want_keys - {"log", *names["games"]}:
-            assert got[n] == raw["players"][n][3 * game : 3 * game + 3].tolist(), n
+            want = raw["players"][n][3 * game : 3 * game + 3]
+            if want.dtype.kind == "f":  # `points`: NaN in formats without victory points
+                assert np.array_equal(np.asarray(got[n], dtype=want.dtype), want, equal_nan=True), n
+            else:
+                assert got[n] == want.tolist(), n
         assert got["rollouts"][2] > 0
     assert res.games["turns"].to_list() == raw["games"]["turns"].tolist()
 

@@ -12,9 +12,10 @@ from conftest import TWO_P, first_card_block, packaged_card_text
     ("kwargs", "match"),
     [
         ({"decks": ["ner", "fidesz"]}, "fidesz"),
-        ({"decks": ["ner"]}, "2-4"),
-        ({"decks": ["ner", "tisza", "osszefogas", "radikalisok", "ner"]}, "2-4"),
-        ({"decks": []}, "2-4"),
+        ({"decks": ["ner"]}, "2-9 decks"),
+        # five decks: the free-for-all's own range (war of the gods takes 5-9)
+        ({"decks": ["ner", "tisza", "osszefogas", "radikalisok", "ner"]}, "ffa format needs 2 to 4 decks, got 5"),
+        ({"decks": []}, "2-9 decks"),
         ({"decks": "ner"}, "decks"),
         ({"decks": ["ner", 3]}, "faction"),
         ({"games": 0}, "games"),
@@ -121,7 +122,7 @@ def test_duplicate_card_id_rejected(tmp_path):
     ("kwargs", "match"),
     [
         ({"decks": ["ner", "fidesz"]}, "fidesz"),
-        ({"decks": ["ner"]}, "2-4"),
+        ({"decks": ["ner"]}, "2-9 decks"),
         ({"game": -1}, "game"),
         ({"game": "3"}, "game"),
         ({"seed": -2}, "seed"),
@@ -190,21 +191,23 @@ def test_malformed_card_data_names_card_and_field(tmp_path, old, new, must_name)
         ketharmad.cards(card_data=path)
 
 
-def test_game_with_more_than_256_cards_rejected(tmp_path):
-    """Card ids are bytes: a card file whose game would hold more than 256 cards is refused
-    with a clear error instead of playing a broken game."""
+def test_game_with_more_than_512_cards_rejected(tmp_path):
+    """A game holds at most 512 card instances (docs/engine_choices.md "The card limit"): a
+    card file whose game would hold more is refused with a clear error instead of playing a
+    broken game."""
     text = packaged_card_text()
     blocks = text.split("[[card]]")
-    newsfeed = [i for i, b in enumerate(blocks) if 'faction = "newsfeed"' in b][:4]
-    assert len(newsfeed) == 4
+    newsfeed = [i for i, b in enumerate(blocks) if 'faction = "newsfeed"' in b]
+    assert len(newsfeed) == 12
     for i in newsfeed:
         assert "\ncopies = 1\n" in blocks[i]
         blocks[i] = blocks[i].replace("\ncopies = 1\n", "\ncopies = 31\n", 1)
     path = tmp_path / "big.toml"
     path.write_text("[[card]]".join(blocks), encoding="utf-8")
     four = ["ner", "osszefogas", "tisza", "radikalisok"]
-    with pytest.raises(ValueError, match="at most 256 fit"):
+    # 4 x 31 + 12 x 31 + 18 + 8 = 522 cards
+    with pytest.raises(ValueError, match="would hold 522 cards .*at most 512 fit"):
         ketharmad.simulate(four, games=3, card_data=path)
-    # the same file is fine for two decks (fewer cards)
+    # the same file is fine for two decks (460 cards)
     res = ketharmad.simulate(TWO_P, games=3, seed=1, card_data=path)
     assert res.games.height == 3

@@ -209,9 +209,10 @@ def simulate(
     """Play ``games`` bot games in parallel and return the results as polars tables.
 
     Args:
-        decks: one deck per seat (2-4 seats); seat 0 plays ``decks[0]``. A deck is a
-            faction name from ``ketharmad.FACTIONS``, a Mixed deck ``"a+b"`` (R16.4, E90: 9
-            non-Base cards and 6 Bases from each faction, dealt per game), a custom list
+        decks: one deck per seat (2-4 seats; 3-4 in the circle, 5-9 in war of the gods,
+            docs/formats.md); seat 0 plays ``decks[0]``. A deck is a faction name from
+            ``ketharmad.FACTIONS``, a Mixed deck ``"a+b"`` (R16.4, E90: 9 non-Base cards and
+            6 Bases from each faction, dealt per game), a custom list
             ``{"name": ..., "cards": {card_id: copies}}`` or a deck file path (docs/decks.md);
             ``players["deck"]`` carries its label. Two decks taking cards from one faction deck
             (a mirror match) need ``params={"rules.allow_mirror": True}``.

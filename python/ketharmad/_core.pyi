@@ -52,6 +52,7 @@ class _PlayResult(TypedDict):
     seat: list[int]  # per seat
     faction: list[int]  # per seat
     won: list[bool]  # per seat
+    points: list[int]  # per seat
     support: list[int]  # per seat
     scandal: list[int]  # per seat
     eliminated: list[bool]  # per seat
@@ -120,9 +121,9 @@ def simulate(
     int32, end_reason uint8, start_player int8, actions int32.
 
     players (length ``games * n_seats``, game-major, seat-minor): game int64, seat int8,
-    faction uint8, won bool, support int32, scandal int32, eliminated bool, eliminated_round
-    int32, cards_played int32, attacks int32, exposes int32, mulligans int8, turns_taken
-    int32, main_decisions int32, rollouts uint32, unfinished_rollouts uint32, pacts_broken
+    faction uint8, won bool, points float32, support int32, scandal int32, eliminated bool,
+    eliminated_round int32, cards_played int32, attacks int32, exposes int32, mulligans
+    int8, turns_taken int32, main_decisions int32, rollouts uint32, unfinished_rollouts
     uint32, opening_lo uint64, opening_hi uint64, drawn_lo uint64, drawn_hi uint64,
     played_lo uint64, played_hi uint64.
 

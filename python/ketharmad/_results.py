@@ -19,12 +19,13 @@ class SimResult:
     Attributes:
         games: one row per game (``game, seed, winner, turns, rounds, end_reason,
             start_player, actions``); ``winner`` is null when no seat won.
-        players: one row per (game, seat) (``game, seat, faction, bot, won, support,
+        players: one row per (game, seat) (``game, seat, faction, bot, won, points, support,
             scandal, eliminated, eliminated_round, cards_played, attacks, exposes,
             mulligans, turns_taken, main_decisions, rollouts, unfinished_rollouts,
             pacts_broken``; ``rollouts`` and ``unfinished_rollouts`` count a search bot's
             rollouts and those cut unfinished, 0 for other bots; ``pacts_broken`` the
-            diplomacy pacts the seat broke, docs/formats.md), game-major, seat-minor.
+            diplomacy pacts the seat broke, docs/formats.md; ``points`` the victory points
+            of a format that scores them, the circle, NaN otherwise), game-major, seat-minor.
         card_records: one row per (game, seat): ``game, seat, faction, won`` and the card
             sets ``opening_lo/hi`` (kept opening hand), ``drawn_lo/hi`` (drawn later),
             ``played_lo/hi`` (played from hand or recruited) as two uint64 halves of a

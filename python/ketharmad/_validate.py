@@ -29,7 +29,9 @@ __all__ = [
 BotSpec = Union[str, Mapping[str, Any]]
 
 MIN_SEATS = 2
-MAX_SEATS = 4
+#: Most seats any format has (war of the gods, V4); each format checks its own range in the
+#: core ("the ffa format needs 2 to 4 decks, got 5").
+MAX_SEATS = 9
 _U64_MAX = 2**64 - 1
 _I64_MAX = 2**63 - 1
 
@@ -52,9 +54,10 @@ def check_flag(name: str, value: object) -> bool:
 
 
 def check_decks(decks: object) -> list[str]:
-    """Return ``decks`` as a list of 2-4 deck strings (:mod:`ketharmad._decks`): a faction
+    """Return ``decks`` as a list of 2-9 deck strings (:mod:`ketharmad._decks`): a faction
     name, a Mixed deck ``"a+b"``, a custom deck ``{"name": ..., "cards": {...}}`` or a deck
-    file path per seat. The core checks each against the card set."""
+    file path per seat. The core checks each against the card set, and the number of decks
+    against the format (2-4 in the free-for-all, 5-9 in war of the gods)."""
     from ._decks import deck_string
 
     if isinstance(decks, (str, bytes)) or not isinstance(decks, (list, tuple)):

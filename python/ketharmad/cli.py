@@ -282,8 +282,8 @@ def _parser() -> argparse.ArgumentParser:
             nargs="+",
             default=["ner", "tisza"],
             metavar="DECK",
-            help="one deck per seat, 2-4: a faction, a Mixed deck such as ner+tisza, or a deck "
-            "file path ending in .toml (docs/decks.md) (default: ner tisza)",
+            help="one deck per seat, 2-4 (5-9 with --format gods): a faction, a Mixed deck such as "
+            "ner+tisza, or a deck file path ending in .toml (docs/decks.md) (default: ner tisza)",
         )
         p.add_argument(
             "--bots",

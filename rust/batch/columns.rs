@@ -46,6 +46,7 @@ pub enum RawColumn {
     U32(Vec<u32>),
     I64(Vec<i64>),
     U64(Vec<u64>),
+    F32(Vec<f32>),
 }
 
 impl RawColumn {
@@ -59,6 +60,7 @@ impl RawColumn {
             RawColumn::U32(v) => v.len(),
             RawColumn::I64(v) => v.len(),
             RawColumn::U64(v) => v.len(),
+            RawColumn::F32(v) => v.len(),
         }
     }
     pub fn is_empty(&self) -> bool {
@@ -98,6 +100,7 @@ scalar_column! {
     u32 => "uint32", U32;
     i64 => "int64", I64;
     u64 => "uint64", U64;
+    f32 => "float32", F32;
 }
 
 /// A 128-bit card set: two uint64 columns, the low half (card definitions 0..63) and the high
@@ -373,8 +376,12 @@ result_columns! {
         /// Mixed deck its first faction, for a custom list the faction most of its cards come
         /// from (the frame's `deck` column names the deck, docs/decks.md).
         faction: u8 => Faction = p.faction;
-        /// Whether this seat won.
+        /// Whether this seat won (a team format: every member of the winning team; victory
+        /// points: every seat with the most points after the tie-break).
         won: bool => Plain = out.won(s);
+        /// Victory points at the end of the game (formats scoring them, the circle: V3);
+        /// NaN in a format without victory points.
+        points: f32 => Plain = if g.scores_points() { g.state.points[s] as f32 / 10.0 } else { f32::NAN };
         /// Support at the end of the game.
         support: i32 => Plain = g.state.support_of(s);
         /// Scandal at the end of the game.

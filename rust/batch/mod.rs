@@ -134,8 +134,8 @@ impl BatchSpec {
                 format!("the {} format needs {} to {} decks, got {n}", f.name, f.seats_min, f.seats_max)
             });
         }
-        if !(2..=4).contains(&n) {
-            return Err(format!("a game needs 2 to 4 decks, got {n}"));
+        if !(2..=crate::engine::MAX_SEATS).contains(&n) {
+            return Err(format!("a game needs 2 to {} decks, got {n}", crate::engine::MAX_SEATS));
         }
         crate::engine::Seating::of_format(f, n)?;
         if self.bots.len() != n {
@@ -159,8 +159,8 @@ impl BatchSpec {
             + db.newsfeed.len()
             + db.events.len()
             + db.tokens.iter().map(|&(_, k)| k as usize).sum::<usize>();
-        if cards > 256 {
-            return Err(format!("a game of these decks would hold {cards} cards (decks, Newsfeed, Events, tokens); at most 256 fit"));
+        if cards > crate::engine::MAX_INSTS {
+            return Err(format!("a game of these decks would hold {cards} cards (decks, Newsfeed, Events, tokens); at most {} fit", crate::engine::MAX_INSTS));
         }
         Ok(())
     }

@@ -46,16 +46,16 @@
 //! Close resets every card).
 
 use super::seats::MAX_SEATS;
-use super::state::{Cid, Game, Inst};
+use super::state::{Cid, Game, Inst, MAX_INSTS};
 
 /// Per card instance: (`board_gen` when computed, Influence, Credibility); key 0 = not
 /// valid. A fixed array like `Insts`.
 #[derive(Clone, Debug)]
-pub struct StatMemo(pub Box<[std::cell::Cell<(u32, i16, i16)>; 256]>);
+pub struct StatMemo(pub Box<[std::cell::Cell<(u32, i16, i16)>; MAX_INSTS]>);
 
 impl Default for StatMemo {
     fn default() -> StatMemo {
-        StatMemo(Box::new([const { std::cell::Cell::new((0, 0, 0)) }; 256]))
+        StatMemo(Box::new([const { std::cell::Cell::new((0, 0, 0)) }; MAX_INSTS]))
     }
 }
 
@@ -63,7 +63,7 @@ impl std::ops::Index<usize> for StatMemo {
     type Output = std::cell::Cell<(u32, i16, i16)>;
     #[inline(always)]
     fn index(&self, i: usize) -> &Self::Output {
-        &self.0[i]
+        &self.0[i & (MAX_INSTS - 1)]
     }
 }
 
@@ -155,12 +155,13 @@ impl Default for Caches {
 }
 
 impl Caches {
-    /// The caches of a new game, keeping the buffers (`stat_memo`, `wounded`, `fresh_cards`)
-    /// of a finished one.
-    pub(crate) fn reset(&mut self) {
+    /// The caches of a new game of `insts` card instances, keeping the buffers
+    /// (`stat_memo`, `wounded`, `fresh_cards`) of a finished one. Only the memo entries of
+    /// the game's instances are cleared (no other is read).
+    pub(crate) fn reset(&mut self, insts: usize) {
         self.board_gen = 1;
         self.player_gen = [0; MAX_SEATS];
-        self.stat_memo.0.fill(std::cell::Cell::new((0, 0, 0)));
+        self.stat_memo.0[..insts.min(MAX_INSTS)].fill(std::cell::Cell::new((0, 0, 0)));
         self.stat_cache = Default::default();
         self.board_count = Default::default();
         self.ready = [0; MAX_SEATS];
@@ -264,7 +265,7 @@ impl Game<'_> {
     /// recounted, the dirty hints derived from the cards (damage, "until end of turn"
     /// changes, Freshness). The game then plays on exactly as it would have.
     pub fn rebuild_caches(&mut self) {
-        self.cache.reset();
+        self.cache.reset(self.state.inst.len());
         // generation 0 is what the empty default counts carry: start every seat past it
         self.cache.player_gen = [1; MAX_SEATS];
         for p in 0..self.state.n {

@@ -103,8 +103,16 @@ impl Game<'_> {
                         gains[credited as usize] += self.db.rules.voter_takeover_gain;
                     }
                 }
+                if self.scores_points() {
+                    self.credit_points(out);
+                }
                 for p in out.iter() {
                     self.eliminate(p);
+                }
+                if self.scores_points() && self.alive_count() <= 1 {
+                    // V3: the most victory points win
+                    self.state.outcome = Some(self.points_outcome());
+                    return;
                 }
                 // (5) end of the game
                 if eliminated == before {
@@ -212,6 +220,8 @@ impl Game<'_> {
     pub fn eliminate(&mut self, p: usize) {
         glog!(self, "P{p} ({}) is eliminated", self.faction_name(p));
         self.state.players[p].alive = false;
+        // the circle closes, a seat may lose its last enemy (V3, V4)
+        self.reseat();
         self.board_changed_everywhere();
         self.state.players[p].eliminated_round = self.state.round as i32;
         self.state.players[p].eliminated_order = self.state.eliminations;

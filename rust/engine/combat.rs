@@ -13,6 +13,8 @@ impl Game<'_> {
         self.state.players[p].campaigns < self.db.rules.campaigns_per_turn as u8
             && self.state.round_mods.max_attackers.is_none_or(|n| n > 0)
             && if self.hooks.full_checks { self.state.players[p].play.iter().any(|&c| self.can_attack(c)) } else { self.cache.able[p] > 0 }
+            // a seat may have no one to attack (V4, `no_enemy_left = "none"`)
+            && self.state.attack_targets(p).next().is_some()
     }
 
     /// Blockers a Propaganda attacker needs against `defender`.
@@ -81,7 +83,7 @@ impl Game<'_> {
             self.scratch.opts.clear();
             let only = if one { self.state.campaign.attackers.first().map(|x| x.1 as usize) } else { None };
             for &c in &able {
-                for q in self.state.opponents(p) {
+                for q in self.state.attack_targets(p) {
                     if only.is_none_or(|o| o == q) {
                         self.scratch.opts.push(Opt::Attack(c, q as u8));
                     }

@@ -115,6 +115,24 @@ impl Game<'_> {
                 }
             }
         }
+        // the circle and war of the gods: the seating is the format's among the seats still in
+        if self.seating_follows_eliminations() {
+            let alive = self.state.alive_seats();
+            if let Ok(s) = super::seats::Seating::of_format_among(&self.db.rules.format, self.state.n, alive) {
+                if s != self.state.seating {
+                    return Err(format!("the seating is not the format's among the seats still in {alive:?}"));
+                }
+            }
+        }
+        // victory points: one award per elimination and one for the last standing at most
+        if self.scores_points() {
+            let f = &self.db.rules.format;
+            let total: i32 = self.state.points.iter().map(|&x| x as i32).sum();
+            let most = self.state.eliminations as i32 * f.points_elimination + if self.state.outcome.is_some() { f.points_last_standing } else { 0 };
+            if total > most || self.state.points.iter().any(|&x| x < 0) {
+                return Err(format!("victory points {:?} after {} eliminations", &self.state.points[..self.state.n], self.state.eliminations));
+            }
+        }
         let size = self.db.rules.newsfeed_row_size as usize;
         if self.state.news_row.len() < size && !self.state.news_deck.is_empty() {
             return Err(format!("the Newsfeed row has {} cards while the Newsfeed deck has {}", self.state.news_row.len(), self.state.news_deck.len()));

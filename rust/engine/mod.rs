@@ -32,6 +32,8 @@
 //!   uses (`support_of`, `scandal_pool_of`); `Seats` bitmasks; `MAX_SEATS`
 //! - `pacts`: diplomacy's non-aggression pacts (V1): when one holds, breaking it
 //! - `checks`: state checks, elimination, Voter takeover, end of game (R14, R15)
+//! - `points`: seating rebuilt after eliminations (the circle V3, war of the gods V4) and
+//!   victory points (V3)
 //! - `invariants`: whole-state consistency checks used by tests and the fuzzer
 //! - `decision`: the options offered to policies and what a seat may see
 //! - `agent`: the one agent interface (`Agent`); the bots implement it outside the engine
@@ -54,6 +56,7 @@ pub mod invariants;
 pub mod newsfeed;
 pub mod observe;
 pub mod pacts;
+pub mod points;
 pub mod priority;
 #[cfg(any(test, feature = "scenario"))]
 pub mod scenario;
@@ -71,4 +74,4 @@ pub use agent::{Agent, Agents, IntoAgents, NoAgent};
 pub use decision::{DecisionKind, Opt, SeatView};
 pub use seats::{Seating, Seats, MAX_SEATS};
 pub use crate::cards::FormatSpec;
-pub use state::{Cid, EndReason, Game, GameConfig, Inst, Outcome, Player, State, Zone};
+pub use state::{Cid, EndReason, Game, GameConfig, Inst, Outcome, Player, State, Zone, MAX_INSTS};

@@ -16,7 +16,7 @@
 //! loop that changes the game can walk a snapshot (`Seats::after`).
 
 use super::state::{Game, Player, State};
-use crate::cards::formats::{Enemies, FormatSpec, GraphReading, Pools, Teams};
+use crate::cards::formats::{Attack, Enemies, FormatSpec, GraphReading, NoEnemyLeft, Pools, Teams};
 
 /// Most seats a game's arrays hold (war of the gods, V4, seats up to nine). The rules
 /// validation still allows 2 to 4 (`BatchSpec::validate`, the Python API).
@@ -144,6 +144,9 @@ pub struct Seating {
     pool: [u8; MAX_SEATS],
     enemy_order: [SeatOrder; MAX_SEATS],
     ally_order: [SeatOrder; MAX_SEATS],
+    /// The seats each seat's Campaign may attack, in turn order: its enemies, or with
+    /// `attack = "left"` (the circle, V3) only its left neighbour among the seats still in.
+    attack_order: [SeatOrder; MAX_SEATS],
 }
 
 impl Seating {
@@ -172,6 +175,7 @@ impl Seating {
             pool: [0; MAX_SEATS],
             enemy_order: [SeatOrder::default(); MAX_SEATS],
             ally_order: [SeatOrder::default(); MAX_SEATS],
+            attack_order: [SeatOrder::default(); MAX_SEATS],
         };
         let outside = !Seats::all(n).0;
         for p in 0..n {
@@ -190,6 +194,7 @@ impl Seating {
             s.pool[p] = pool[p];
             s.enemy_order[p] = SeatOrder::after(e, p, n);
             s.ally_order[p] = SeatOrder::after(a, p, n);
+            s.attack_order[p] = s.enemy_order[p];
         }
         Ok(s)
     }
@@ -208,6 +213,11 @@ impl Seating {
     pub fn enemy_order(&self, p: usize) -> SeatOrder {
         self.enemy_order[p]
     }
+    /// The seats `p`'s Campaign may attack, in turn order after `p` (in or out of the game).
+    #[inline]
+    pub fn attack_order(&self, p: usize) -> SeatOrder {
+        self.attack_order[p]
+    }
     /// Whether some seat has an ally (a team format).
     #[inline]
     pub fn has_teams(&self) -> bool {
@@ -225,17 +235,35 @@ impl Seating {
     /// seat count is checked against the format by `BatchSpec::validate`; here a format that
     /// cannot seat `n` is an error too.
     pub fn of_format(f: &FormatSpec, n: usize) -> Result<Seating, String> {
+        Seating::of_format_among(f, n, Seats::all(n.min(MAX_SEATS)))
+    }
+
+    /// The seating a format gives `n` seats of which `alive` are still in the game (an
+    /// elimination rebuilds it, `Game::reseat`; allocates nothing unless it fails):
+    /// - `enemies = "neighbours"` (the circle, V3): the left and right neighbour among the
+    ///   seats still in (the circle closes after an elimination);
+    /// - `enemies = "graph"` (war of the gods, V4): the seats the graph lists (or its symmetric
+    ///   closure) that are still in;
+    /// - `no_enemy_left = "any"`: a seat still in whose enemies are all out may act against
+    ///   every other seat still in (but its allies); "none": against no one;
+    /// - `attack = "left"`: a Campaign attacks only the left neighbour among the seats still
+    ///   in (when it is an enemy); `"enemies"`: any enemy.
+    ///
+    /// Seats out of the game get no enemies. With every seat in, "all" enemies and
+    /// `attack = "enemies"`, it is the seating the game starts with.
+    pub fn of_format_among(f: &FormatSpec, n: usize, alive: Seats) -> Result<Seating, String> {
         let n = n.min(MAX_SEATS);
+        let alive = Seats(alive.0 & Seats::all(n).0);
         // teams: each seat's team-mates
-        let mut allies = vec![Seats::EMPTY; n];
+        let mut allies = [Seats::EMPTY; MAX_SEATS];
         match &f.teams {
             Teams::None => {}
             Teams::Opposite => {
                 if n % 2 != 0 {
                     return Err(format!("format '{}': partners opposite need an even number of seats, got {n}", f.name));
                 }
-                for p in 0..n {
-                    allies[p] = Seats::one((p + n / 2) % n);
+                for (p, a) in allies.iter_mut().enumerate().take(n) {
+                    *a = Seats::one((p + n / 2) % n);
                 }
             }
             Teams::Listed(teams) => {
@@ -250,40 +278,53 @@ impl Seating {
                 }
             }
         }
-        let enemies: Vec<Seats> = (0..n)
-            .map(|p| {
-                let others = Seats(Seats::all(n).without(p).0 & !allies[p].0);
-                match f.enemies {
-                    Enemies::All => others,
-                    Enemies::Neighbours => {
-                        let (l, r) = ((p + 1) % n, (p + n - 1) % n);
-                        Seats(Seats::one(l).with(r).0 & others.0)
-                    }
-                    Enemies::Graph => {
-                        let mut e = Seats::EMPTY;
-                        for (q, list) in f.graph.iter().enumerate() {
-                            for &t in list {
-                                let t = t as usize;
-                                if q == p && t < n {
-                                    e = e.with(t);
-                                }
-                                if t == p && q < n && f.graph_reading == GraphReading::Symmetric {
-                                    e = e.with(q);
-                                }
+        // the next seat still in after p (left), and the one before p (right)
+        let left = |p: usize| (1..n).map(|k| (p + k) % n).find(|&q| alive.contains(q)).unwrap_or(p);
+        let right = |p: usize| (1..n).map(|k| (p + n - k) % n).find(|&q| alive.contains(q)).unwrap_or(p);
+        let mut enemies = [Seats::EMPTY; MAX_SEATS];
+        for p in 0..n {
+            let others = Seats(Seats::all(n).without(p).0 & !allies[p].0);
+            enemies[p] = match f.enemies {
+                // every other seat, in or out: the free-for-all's seating never changes
+                Enemies::All => others,
+                _ if !alive.contains(p) => Seats::EMPTY,
+                Enemies::Neighbours => Seats(Seats::one(left(p)).with(right(p)).0 & others.0 & alive.0),
+                Enemies::Graph => {
+                    let mut e = Seats::EMPTY;
+                    for (q, list) in f.graph.iter().enumerate() {
+                        for &t in list {
+                            let t = t as usize;
+                            if q == p && t < n {
+                                e = e.with(t);
+                            }
+                            if t == p && q < n && f.graph_reading == GraphReading::Symmetric {
+                                e = e.with(q);
                             }
                         }
-                        Seats(e.0 & others.0)
                     }
+                    Seats(e.0 & others.0 & alive.0)
                 }
-            })
-            .collect();
-        let pool: Vec<u8> = (0..n)
-            .map(|p| match f.pools {
+            };
+            if enemies[p].is_empty() && alive.contains(p) && f.no_enemy_left == NoEnemyLeft::Any {
+                enemies[p] = Seats(others.0 & alive.0);
+            }
+        }
+        let mut pool = [0u8; MAX_SEATS];
+        for p in 0..n {
+            pool[p] = match f.pools {
                 Pools::Seat => p as u8,
                 Pools::Team => allies[p].with(p).first().unwrap_or(p) as u8,
-            })
-            .collect();
-        Seating::new(n, &enemies, &allies, &pool)
+            };
+        }
+        let mut s = Seating::new(n, &enemies[..n], &allies[..n], &pool[..n])?;
+        if f.attack == Attack::Left {
+            for p in 0..n {
+                let l = left(p);
+                let a = if alive.contains(p) && s.enemies[p].contains(l) { Seats::one(l) } else { Seats::EMPTY };
+                s.attack_order[p] = SeatOrder::after(a, p, n);
+            }
+        }
+        Ok(s)
     }
 
     /// Coalition (E81–E83): teams {0, 2} and {1, 3} (partners opposite, so turns alternate
@@ -365,6 +406,12 @@ impl State {
     #[inline]
     pub fn opponents(&self, p: usize) -> InGame<'_> {
         InGame { players: &self.players, seats: self.seating.enemy_order[p] }
+    }
+    /// The seats `p`'s Campaign may attack that are still in the game, in turn order after
+    /// `p`: its opponents, or only its left neighbour (`attack = "left"`, V3).
+    #[inline]
+    pub fn attack_targets(&self, p: usize) -> InGame<'_> {
+        InGame { players: &self.players, seats: self.seating.attack_order[p] }
     }
     /// The same seats as a set (a snapshot: borrows nothing; walk it with `after(p, n)`).
     #[inline]

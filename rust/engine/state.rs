@@ -11,8 +11,13 @@ use crate::engine::trace::Trace;
 use crate::engine::seats::{Seating, Seats, MAX_SEATS};
 use crate::rng::{Rng, Stream};
 
-/// A card instance in one game (162 cards at most).
-pub type Cid = u8;
+/// A card instance in one game: at most `MAX_INSTS` (512) per game, enough for nine seats of
+/// 31-card decks with the Newsfeed, Events and tokens (war of the gods, V4).
+pub type Cid = u16;
+
+/// Most card instances a game holds (`Insts`, `StatMemo`: a fixed array each, indexed by a
+/// `Cid` masked with `MAX_INSTS - 1`, so no bounds check).
+pub const MAX_INSTS: usize = 512;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Zone {
@@ -223,10 +228,10 @@ impl Inst {
     }
 }
 
-/// The card instances of a game, at most 256 (a `Cid` is a byte): a fixed array, so that
-/// indexing by a `Cid` needs no bounds check.
+/// The card instances of a game, at most `MAX_INSTS`: a fixed array, so that indexing by a
+/// `Cid` (masked to the array) needs no bounds check.
 pub struct Insts {
-    v: Box<[Inst; 256]>,
+    v: Box<[Inst; MAX_INSTS]>,
     len: usize,
 }
 
@@ -246,7 +251,7 @@ impl Clone for Insts {
 
 impl Default for Insts {
     fn default() -> Insts {
-        Insts { v: Box::new([Inst::default(); 256]), len: 0 }
+        Insts { v: Box::new([Inst::default(); MAX_INSTS]), len: 0 }
     }
 }
 
@@ -272,7 +277,7 @@ impl Insts {
     pub fn clear(&mut self) {
         self.len = 0;
     }
-    /// Add an instance (a game has at most 256; the card set is checked to fit).
+    /// Add an instance (a game has at most `MAX_INSTS`; `BatchSpec::validate` checks it fits).
     pub fn push(&mut self, i: Inst) {
         self.v[self.len] = i;
         self.len += 1;
@@ -288,7 +293,7 @@ impl std::ops::Index<usize> for Insts {
     #[inline(always)]
     fn index(&self, i: usize) -> &Inst {
         debug_assert!(i < self.len, "card instance {i} of {}", self.len);
-        &self.v[i]
+        &self.v[i & (MAX_INSTS - 1)]
     }
 }
 
@@ -296,7 +301,7 @@ impl std::ops::IndexMut<usize> for Insts {
     #[inline(always)]
     fn index_mut(&mut self, i: usize) -> &mut Inst {
         debug_assert!(i < self.len, "card instance {i} of {}", self.len);
-        &mut self.v[i]
+        &mut self.v[i & (MAX_INSTS - 1)]
     }
 }
 
@@ -537,6 +542,8 @@ pub struct State {
     /// Opponents, allies and Support/Scandal pools of the seats (`seats`).
     pub seating: Seating,
     pub eliminations: i8,
+    /// Victory points of each seat in tenths (V3; all 0 in a format without points).
+    pub points: [i16; MAX_SEATS],
     pub rng_shuffle: Rng,
     pub rng_events: Rng,
     pub rng_dice: Rng,
@@ -555,13 +562,13 @@ pub struct State {
 
 impl Clone for State {
     fn clone(&self) -> State {
-        let State { n, players, inst, news_row, news_deck, event_deck, event_discard, event_in_force, token_box, removed, chain, campaign, round_mods, active, start_player, first_start_player, turn, round, round_limit, seq, actions_this_turn, total_actions, first_turn_done, event_round, outcome, last_reducer, seating, eliminations, rng_shuffle, rng_events, rng_dice, target_source, pending_leave, seed, turn_end_check, pacts_void } = self;
-        State { n: n.clone(), players: players.clone(), inst: inst.clone(), news_row: news_row.clone(), news_deck: news_deck.clone(), event_deck: event_deck.clone(), event_discard: event_discard.clone(), event_in_force: event_in_force.clone(), token_box: token_box.clone(), removed: removed.clone(), chain: chain.clone(), campaign: campaign.clone(), round_mods: round_mods.clone(), active: active.clone(), start_player: start_player.clone(), first_start_player: first_start_player.clone(), turn: turn.clone(), round: round.clone(), round_limit: round_limit.clone(), seq: seq.clone(), actions_this_turn: actions_this_turn.clone(), total_actions: total_actions.clone(), first_turn_done: first_turn_done.clone(), event_round: event_round.clone(), outcome: outcome.clone(), last_reducer: last_reducer.clone(), seating: seating.clone(), eliminations: eliminations.clone(), rng_shuffle: rng_shuffle.clone(), rng_events: rng_events.clone(), rng_dice: rng_dice.clone(), target_source: target_source.clone(), pending_leave: pending_leave.clone(), seed: seed.clone(), turn_end_check: turn_end_check.clone(), pacts_void: pacts_void.clone() }
+        let State { n, players, inst, news_row, news_deck, event_deck, event_discard, event_in_force, token_box, removed, chain, campaign, round_mods, active, start_player, first_start_player, turn, round, round_limit, seq, actions_this_turn, total_actions, first_turn_done, event_round, outcome, last_reducer, seating, eliminations, points, rng_shuffle, rng_events, rng_dice, target_source, pending_leave, seed, turn_end_check, pacts_void } = self;
+        State { n: n.clone(), players: players.clone(), inst: inst.clone(), news_row: news_row.clone(), news_deck: news_deck.clone(), event_deck: event_deck.clone(), event_discard: event_discard.clone(), event_in_force: event_in_force.clone(), token_box: token_box.clone(), removed: removed.clone(), chain: chain.clone(), campaign: campaign.clone(), round_mods: round_mods.clone(), active: active.clone(), start_player: start_player.clone(), first_start_player: first_start_player.clone(), turn: turn.clone(), round: round.clone(), round_limit: round_limit.clone(), seq: seq.clone(), actions_this_turn: actions_this_turn.clone(), total_actions: total_actions.clone(), first_turn_done: first_turn_done.clone(), event_round: event_round.clone(), outcome: outcome.clone(), last_reducer: last_reducer.clone(), seating: seating.clone(), eliminations: eliminations.clone(), points: points.clone(), rng_shuffle: rng_shuffle.clone(), rng_events: rng_events.clone(), rng_dice: rng_dice.clone(), target_source: target_source.clone(), pending_leave: pending_leave.clone(), seed: seed.clone(), turn_end_check: turn_end_check.clone(), pacts_void: pacts_void.clone() }
     }
     /// Field by field, reusing this state's vectors (the step API's checkpoints).
     fn clone_from(&mut self, src: &State) {
         // exhaustive: a new field fails to compile here until it is copied
-        let State { n, players, inst, news_row, news_deck, event_deck, event_discard, event_in_force, token_box, removed, chain, campaign, round_mods, active, start_player, first_start_player, turn, round, round_limit, seq, actions_this_turn, total_actions, first_turn_done, event_round, outcome, last_reducer, seating, eliminations, rng_shuffle, rng_events, rng_dice, target_source, pending_leave, seed, turn_end_check, pacts_void } = src;
+        let State { n, players, inst, news_row, news_deck, event_deck, event_discard, event_in_force, token_box, removed, chain, campaign, round_mods, active, start_player, first_start_player, turn, round, round_limit, seq, actions_this_turn, total_actions, first_turn_done, event_round, outcome, last_reducer, seating, eliminations, points, rng_shuffle, rng_events, rng_dice, target_source, pending_leave, seed, turn_end_check, pacts_void } = src;
         self.n = n.clone();
         self.players.clone_from(players);
         self.inst.clone_from(inst);
@@ -590,6 +597,7 @@ impl Clone for State {
         self.last_reducer = last_reducer.clone();
         self.seating = seating.clone();
         self.eliminations = eliminations.clone();
+        self.points = points.clone();
         self.rng_shuffle = rng_shuffle.clone();
         self.rng_events = rng_events.clone();
         self.rng_dice = rng_dice.clone();
@@ -750,6 +758,7 @@ impl<'db> Game<'db> {
             // BatchSpec::validate and the step API check the format seats `n`
             seating: Seating::of_format(&db.rules.format, n).unwrap_or_else(|_| Seating::free_for_all(n)),
             eliminations: 0,
+            points: [0; MAX_SEATS],
             rng_shuffle: Rng::stream(cfg.seed, Stream::Shuffle as u64),
             rng_events: Rng::stream(cfg.seed, Stream::Events as u64),
             rng_dice: Rng::stream(cfg.seed, Stream::Dice as u64),
@@ -764,11 +773,8 @@ impl<'db> Game<'db> {
             state,
             policies,
             scratch: b.scratch,
-            cache: {
-                let mut c = b.cache;
-                c.reset();
-                c
-            },
+            // reset once the instances are made (below): it clears their memo entries
+            cache: b.cache,
             trace: Trace::default(),
             hooks: TestHooks::default(),
             drive: None,
@@ -848,6 +854,7 @@ impl<'db> Game<'db> {
             proto.decks.clone_from(&cfg.decks);
         }
         g.proto = proto;
+        g.cache.reset(g.state.inst.len());
         g.cache.fragile = g.state.inst.iter().any(|i| i.is(Inst::F_FIGURE) && i.base_credibility <= 0);
         g
     }
@@ -982,6 +989,7 @@ impl<'db> Game<'db> {
         }
     }
 
+    #[inline]
     pub fn take_from_hand(&mut self, p: usize, c: Cid) {
         let r = self.state.inst[c as usize].is(Inst::F_REACTION) as u8;
         let pl = &mut self.state.players[p];

@@ -135,8 +135,8 @@ fn parse_bots(bots: &Bound<'_, PyList>) -> PyResult<Vec<BotSpec>> {
 /// Each seat's deck string (a faction, "a+b" Mixed, or "name[id*n,...]": `cards::decks`),
 /// checked against the card set: (factions, decks; empty when all are faction decks).
 fn parse_decks(db: &CardDb, decks: &[String]) -> PyResult<(Vec<u8>, Vec<crate::cards::Deck>)> {
-    if !(2..=4).contains(&decks.len()) {
-        return Err(verr(format!("a game needs 2 to 4 decks, got {}", decks.len())));
+    if !(2..=crate::engine::MAX_SEATS).contains(&decks.len()) {
+        return Err(verr(format!("a game needs 2 to {} decks, got {}", crate::engine::MAX_SEATS, decks.len())));
     }
     crate::cards::decks::parse_decks(db, decks).map_err(verr)
 }
@@ -395,6 +395,7 @@ fn raw_to_py<'py>(py: Python<'py>, c: RawColumn) -> Bound<'py, PyAny> {
         RawColumn::U32(v) => v.into_pyarray(py).into_any(),
         RawColumn::I64(v) => v.into_pyarray(py).into_any(),
         RawColumn::U64(v) => v.into_pyarray(py).into_any(),
+        RawColumn::F32(v) => v.into_pyarray(py).into_any(),
     }
 }
 
@@ -409,6 +410,7 @@ fn raw_item<'py>(py: Python<'py>, c: &RawColumn, i: usize) -> PyResult<Bound<'py
         RawColumn::U32(v) => v[i].into_pyobject(py)?.into_any(),
         RawColumn::I64(v) => v[i].into_pyobject(py)?.into_any(),
         RawColumn::U64(v) => v[i].into_pyobject(py)?.into_any(),
+        RawColumn::F32(v) => (v[i] as f64).into_pyobject(py)?.into_any(),
     })
 }
 

@@ -220,6 +220,13 @@ impl PyGame {
                 start_player,
             };
             spec.validate(&db).map_err(verr)?;
+            if n > observe::SEATS {
+                return Err(verr(format!(
+                    "ketharmad.Game plays 2 to {} seats, got {n}: its observation and action space hold {} seats; play {n}-seat games (war of the gods) with simulate() or play()",
+                    observe::SEATS,
+                    observe::SEATS
+                )));
+            }
             let gseed = game_seed(seed, game);
             let cfg = GameConfig { factions, seed: gseed, start_player, decks: deck_list };
             let space = action_space(&db);
