@@ -124,8 +124,8 @@ def simulate(
     faction uint8, won bool, points float32, support int32, scandal int32, eliminated bool,
     eliminated_round int32, cards_played int32, attacks int32, exposes int32, mulligans
     int8, turns_taken int32, main_decisions int32, rollouts uint32, unfinished_rollouts
-    uint32, opening_lo uint64, opening_hi uint64, drawn_lo uint64, drawn_hi uint64,
-    played_lo uint64, played_hi uint64.
+    uint32, pacts_broken uint32, opening_lo uint64, opening_hi uint64, drawn_lo uint64,
+    drawn_hi uint64, played_lo uint64, played_hi uint64.
 
     plays (length one per card play; empty unless ``record_plays``): game int64, seat int8,
     card uint16, turn uint16.
