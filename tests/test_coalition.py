@@ -66,7 +66,7 @@ def test_game_stepping_in_coalition():
     "kwargs, message",
     [
         (dict(decks=["ner", "tisza"], format="coalition"), "exactly 4 decks"),
-        (dict(decks=DECKS, format="pairs"), "not built yet"),
+        (dict(decks=DECKS, format={"name": "solo_priority", "priority": "team"}), "needs teams"),
         (dict(decks=DECKS, format="teams"), "unknown format"),
         (dict(decks=DECKS, format=3), "format must be a format name"),
         (dict(decks=DECKS, format="ffa", params={"rules.format": "coalition"}), "disagrees"),

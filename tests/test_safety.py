@@ -225,7 +225,7 @@ def test_batches_too_large_for_memory_are_refused_not_aborted() -> None:
             assert "would need about" in msg and "available" in msg and "would fit" in msg, msg
     assert "not enough memory for the results of 1000000000 games" in out["core"]
     assert "GB" in out["core"]
-    assert "would need about 897" in out["simulate"]  # GB: ~900 bytes per game (4 bytes per seat more with pacts_broken)
+    assert "would need about 905" in out["simulate"]  # GB: ~905 bytes per game (pacts_broken and points: 4 bytes per seat each)
     assert "matchups(games_per_side=100,000,000,000)" in out["matchups"]
 
 

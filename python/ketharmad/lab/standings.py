@@ -36,12 +36,14 @@ def _players(x: Any) -> pl.DataFrame:
 
 def _table(players: pl.DataFrame, key: str, out: str) -> pl.DataFrame:
     aggs = [pl.len().cast(pl.Int64).alias("games"), pl.col("won").sum().cast(pl.Int64).alias("wins")]
-    if "points" in players.columns:
+    # the points column is NaN in formats that score no victory points (docs/formats.md)
+    has_points = "points" in players.columns and bool(players["points"].cast(pl.Float64).is_not_nan().any())
+    if has_points:
         aggs.append(pl.col("points").cast(pl.Float64).mean().alias("points_mean"))
     low, high = wilson_bounds("wins", "games")
     t = players.group_by(pl.col(key).alias(out)).agg(aggs)
     t = t.with_columns(win_rate=rate("wins", "games"), ci_low=low, ci_high=high)
-    cols = [out, "games", "wins", "win_rate", "ci_low", "ci_high"] + (["points_mean"] if "points" in players.columns else [])
+    cols = [out, "games", "wins", "win_rate", "ci_low", "ci_high"] + (["points_mean"] if has_points else [])
     return t.select(cols)
 
 
