@@ -10,7 +10,8 @@ smallest seat count), the four factions (repeated with ``rules.allow_mirror`` ab
 seats), random start player. Each row plays the same game indices of one seed through the
 plan runner with ``output="outcomes"`` (the core's per-game columns, no table conversion),
 best of ``--repeat`` runs, and is compared with the free-for-all of the same seat count and
-bots: ``ratio`` = games/s of the format / games/s of ffa (above 1: faster). Mean turns per
+bots (formats of more than 4 seats: the 4-seat ffa): ``ratio`` = games/s of the format /
+games/s of ffa (above 1: faster). Mean turns per
 game are printed too: a format with shorter games plays more of them per second.
 """
 
@@ -62,8 +63,9 @@ def main() -> None:
         ffa: dict[int, tuple[float, float]] = {}
         for row in played:
             n = seats_for(row)
+            # the free-for-all seats 2 to 4: a format of more seats (gods) is compared with 4
             if n not in ffa:
-                ffa[n] = rate("ffa", n, bots, a.games, a.threads, a.repeat, text)
+                ffa[n] = rate("ffa", min(n, 4), bots, a.games, a.threads, a.repeat, text)
             gps, turns = ffa[n] if row["format"] == "ffa" else rate(row["format"], n, bots, a.games, a.threads, a.repeat, text)
             base = ffa[n][0]
             print(f"{row['format']:<12} {n:>5} {bots:<10} {gps:>10,.0f} {base:>12,.0f} {gps / base:>6.2f} {turns:>6.1f}")
