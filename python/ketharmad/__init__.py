@@ -31,7 +31,7 @@ from .lab.matchups import MatchupResult, matchups
 from .lab.standings import deck_table, seat_table
 from ._results import GameLog, SimResult
 from .step import Action, Game
-from .games import GameResult, games, simulate_game
+from .games import GameResult, HarnessGame, game_state, games, simulate_game
 from .lab.sweep import SweepResult, sweep
 from .lab.tournament import TournamentResult, bots, tournament
 
@@ -99,4 +99,6 @@ __all__ = [
     "games",
     "simulate_game",
     "GameResult",
+    "game_state",
+    "HarnessGame",
 ]
