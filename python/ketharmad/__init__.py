@@ -56,6 +56,14 @@ def env(*args: object, **kwargs: object) -> "rl.KetharmadAECEnv":
     return _env(*args, **kwargs)  # type: ignore[arg-type]
 
 
+def game_env(*args: object, **kwargs: object) -> "rl.HarnessAECEnv":
+    """A PettingZoo AEC environment of Schotten Totten 2 or Osztrakon; see
+    :func:`ketharmad.rl.game_env`. Needs the ``rl`` extra (``pip install 'ketharmad[rl]'``)."""
+    from .rl import game_env as _game_env
+
+    return _game_env(*args, **kwargs)  # type: ignore[arg-type]
+
+
 def gym_env(*args: object, **kwargs: object) -> "rl.KetharmadGymEnv":
     """A Gymnasium environment playing one seat against built-in bots; see
     :func:`ketharmad.rl.gym_env`. Needs the ``rl`` extra (``pip install 'ketharmad[rl]'``)."""
@@ -101,4 +109,5 @@ __all__ = [
     "GameResult",
     "game_state",
     "HarnessGame",
+    "game_env",
 ]
