@@ -223,3 +223,23 @@ def test_step_api_bad_input_is_a_value_error() -> None:
         o.bot_action("b1")
     with pytest.raises(ValueError, match="the game is over"):
         o.step(0)
+
+
+def test_simulate_with_game_is_simulate_game() -> None:
+    """ketharmad.simulate(game=...) dispatches to simulate_game; Kétharmad-only arguments are
+    refused by name; without game= it is Kétharmad's simulate."""
+    a = ketharmad.simulate(game="schotten_totten_2", bots=["greedy", "random"], games=200, seed=3, threads=1)
+    b = ketharmad.simulate_game("schotten_totten_2", bots=["greedy", "random"], games=200, seed=3)
+    assert isinstance(a, ketharmad.GameResult)
+    assert a.games.equals(b.games) and a.players.equals(b.players)
+    c = ketharmad.simulate(game="osztrakon", bots="b1", games=50, seed=1, params={"model.read_noise": 0.25}, first_game=5)
+    d = ketharmad.simulate_game("osztrakon", bots=["b1"] * 5, games=50, seed=1, params={"model.read_noise": 0.25}, first_game=5)
+    assert c.games.equals(d.games) and c.games["game"][0] == 5
+    with pytest.raises(ValueError, match="decks: Kétharmad only"):
+        ketharmad.simulate(["ner", "tisza"], game="schotten_totten_2")
+    with pytest.raises(ValueError, match="card_data, format: Kétharmad only"):
+        ketharmad.simulate(game="osztrakon", bots="b1", card_data="balanced", format="quick")
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        ketharmad.simulate(game="chess")
+    k = ketharmad.simulate(games=20, seed=1)
+    assert k.players["deck"].unique().sort().to_list() == ["ner", "tisza"]
