@@ -193,3 +193,59 @@ def test_format_coalition_from_the_command_line(capsys):
     assert "The team of P" in capsys.readouterr().out
     # the circle is played (tests/test_circle_gods.py): two decks are the wrong count
     assert "the circle format needs 3 to 4 decks, got 2" in run_error(["simulate", "--format", "circle"], capsys)
+
+
+# ---- simulate --game (issue 14): the games on the generic harness -----------------------------
+
+
+def _seat_rows(out: str) -> dict[int, list[str]]:
+    """The seat lines of a `simulate --game` summary: seat -> its fields."""
+    rows = {}
+    for line in out.splitlines():
+        f = line.split()
+        if f and f[0].isdigit() and "[" in line:
+            rows[int(f[0])] = f
+    return rows
+
+
+def test_simulate_game_schotten_totten_2(capsys, tmp_path):
+    out_file = tmp_path / "st2.csv"
+    argv = ["simulate", "--game", "schotten_totten_2", "--bots", "greedy", "random", "--games", "400",
+            "--seed", "5", "--threads", "1", "--param", "rules.damages_to_win=3", "--out", str(out_file)]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "schotten_totten_2: 400 games, 2 seats, seed 5" in out and "games/s" in out
+    r = ketharmad.simulate_game("schotten_totten_2", bots=["greedy", "random"], games=400, seed=5,
+                                params={"rules.damages_to_win": 3})
+    s = r.summary()
+    rows = _seat_rows(out)
+    assert [rows[i][1:3] for i in (0, 1)] == [["attacker", "greedy"], ["defender", "random"]]
+    for i in (0, 1):
+        assert int(rows[i][3].replace(",", "")) == s["wins"][i]
+        assert rows[i][4] == f"{s['win_rate'][i]:.1%}"
+        assert rows[i][5] == f"[{s['ci_low'][i]:.1%},"
+    assert pl.read_csv(out_file).height == 800
+    # Kétharmad-only options are refused by name
+    err = run_error(["simulate", "--game", "schotten_totten_2", "--decks", "ner", "tisza"], capsys)
+    assert "--decks is for Kétharmad" in err
+    err = run_error(["simulate", "--game", "schotten_totten_2", "--param", "rules.hand_sise=5"], capsys)
+    assert "rules.hand_sise" in err
+
+
+def test_simulate_game_osztrakon(capsys):
+    bots = ["b1", "random", "greedy", "safe", "race", "b1", "b1"]
+    argv = ["simulate", "--game", "osztrakon", "--bots", *bots, "--games", "300", "--seed", "2",
+            "--param", "model.read_noise=0.25"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "osztrakon: 300 games, 7 seats, seed 2" in out
+    r = ketharmad.simulate_game("osztrakon", bots=bots, games=300, seed=2, params={"model.read_noise": 0.25})
+    wins = r.summary()["wins"].to_list()
+    rows = _seat_rows(out)
+    assert sorted(rows) == list(range(7))
+    assert [int(rows[i][3].replace(",", "")) for i in range(7)] == wins
+    assert [rows[i][2] for i in range(7)] == bots
+    assert run_error(["simulate", "--game", "osztrakon", "--bots", "b1", "b1", "b1"], capsys).count("5 to 12 seats") == 1
+    # without --game, simulate is Kétharmad as before
+    assert main(["simulate", "--games", "50", "--seed", "1"]) == 0
+    assert "ner" in capsys.readouterr().out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -103,3 +104,142 @@ def test_osztrakon_from_python() -> None:
         ketharmad.simulate_game("osztrakon", bots=["b1"] * 4, games=10)
     with pytest.raises(ValueError, match="unknown parameter"):
         ketharmad.simulate_game("osztrakon", bots=["b1"] * 5, games=10, params={"model.nois": 1.0})
+
+
+# ---- the step API of the harness games: ketharmad.game_state ------------------------------
+
+CASES = [
+    ("schotten_totten_2", ["greedy", "random"]),
+    ("schotten_totten_2", ["random", "search:iterations=30"]),
+    ("osztrakon", ["b1", "random", "greedy", "b1", "safe", "race"]),
+]
+
+
+def _play(g: ketharmad.HarnessGame, bots: list[str]) -> int:
+    n = 0
+    while not g.is_over:
+        p = g.current_player
+        a = g.bot_action(bots[p])
+        assert g.action_mask()[a]
+        g.step(a)
+        n += 1
+    assert g.current_player is None
+    return n
+
+
+@pytest.mark.parametrize(("game", "bots"), CASES)
+def test_bot_action_replays_the_simulate_game_rows(game: str, bots: list[str]) -> None:
+    """Stepping bot_action(bots[current_player]) plays exactly row i of simulate_game with the
+    same seed: same winner(s), turns, end reason and returns."""
+    n = 6 if bots[1].startswith("search") else 12
+    r = ketharmad.simulate_game(game, bots=bots, games=n, seed=7, first_game=3)
+    for row in r.games.iter_rows(named=True):
+        g = ketharmad.game_state(game, seats=len(bots), seed=7, game_index=row["game"])
+        _play(g, bots)
+        assert g.winner == (None if row["winner"] < 0 else row["winner"])
+        assert sum(1 << w for w in g.winners) == row["winners_mask"]
+        assert g.turns == row["turns"]
+        assert g.end_reason == row["end_reason"]
+        ret = r.players.filter(pl.col("game") == row["game"]).sort("seat")["return"].to_list()
+        assert g.returns() == ret
+
+
+@pytest.mark.parametrize(("game", "bots"), [CASES[0], CASES[2]])
+def test_clone_continues_identically_and_is_independent(game: str, bots: list[str]) -> None:
+    g = ketharmad.game_state(game, seats=len(bots), seed=5, game_index=1)
+    for _ in range(10):
+        g.step(g.bot_action(bots[g.current_player]))
+    c = g.clone()
+    assert np.array_equal(c.observation_tensor(0), g.observation_tensor(0))
+    # both continue with the same bot streams: the same actions and end
+    while not g.is_over:
+        a = g.bot_action(bots[g.current_player])
+        assert c.bot_action(bots[c.current_player]) == a
+        g.step(a)
+        c.step(a)
+        assert np.array_equal(c.observation_tensor(1), g.observation_tensor(1))
+    assert c.is_over and (c.winners, c.turns, c.returns()) == (g.winners, g.turns, g.returns())
+    # a copy taken earlier does not move with the original
+    h = ketharmad.game_state(game, seats=len(bots), seed=5, game_index=1)
+    k = h.clone()
+    before = (h.current_player, h.legal_action_ids(), h.observation_tensor(h.current_player))
+    h.step(h.bot_action(bots[h.current_player]))
+    assert (k.current_player, k.legal_action_ids()) == before[:2]
+    assert np.array_equal(k.observation_tensor(before[0]), before[2])
+    assert not np.array_equal(h.observation_tensor(before[0]), before[2])
+
+
+@pytest.mark.parametrize(("game", "bots"), [CASES[0], CASES[2]])
+def test_determinize_keeps_what_the_seat_sees(game: str, bots: list[str]) -> None:
+    g = ketharmad.game_state(game, seats=len(bots), seed=11, game_index=0)
+    for _ in range(8):
+        g.step(g.bot_action(bots[g.current_player]))
+    seat = g.current_player
+    changed_other = 0
+    for s in range(6):
+        d = g.determinize(seat, s)
+        assert np.array_equal(d.observation_tensor(seat), g.observation_tensor(seat))
+        assert d.current_player == g.current_player
+        assert d.legal_action_ids() == g.legal_action_ids()
+        other = (seat + 1) % len(bots)
+        changed_other += not np.array_equal(d.observation_tensor(other), g.observation_tensor(other))
+        _play(d, bots)  # a re-dealt copy plays to an end
+    if game == "schotten_totten_2":
+        # the opponent's hand is re-dealt: its own view changes in some copies
+        assert changed_other > 0
+
+
+def test_step_api_bad_input_is_a_value_error() -> None:
+    g = ketharmad.game_state("schotten_totten_2", seed=1)
+    legal = g.legal_action_ids()
+    assert g.num_actions == len(g.action_mask()) and g.action_mask().dtype == np.bool_
+    assert sorted(np.flatnonzero(g.action_mask()).tolist()) == sorted(legal)
+    assert g.observation_tensor(0).dtype == np.float32 and g.observation_tensor(0).shape == (g.observation_size,)
+    bad = next(a for a in range(g.num_actions) if a not in legal)
+    with pytest.raises(ValueError, match=rf"action {bad} is not legal; legal actions for seat 0: {legal[0]} \("):
+        g.step(bad)
+    with pytest.raises(ValueError, match="not an action id"):
+        g.step(-1)
+    assert g.legal_action_ids() == legal  # unchanged
+    with pytest.raises(ValueError, match="seat 2 does not exist"):
+        g.observation_tensor(2)
+    with pytest.raises(ValueError, match="unknown agent 'alphazero'"):
+        g.bot_action("alphazero")
+    with pytest.raises(ValueError, match="outside the action space"):
+        g.describe_action(g.num_actions)
+    assert "play" in g.describe_action(legal[0])
+    with pytest.raises(ValueError, match="5 to 12 seats"):
+        ketharmad.game_state("osztrakon", seats=4)
+    with pytest.raises(ValueError, match="unknown parameter"):
+        ketharmad.game_state("osztrakon", params={"model.nois": 1.0})
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        ketharmad.game_state("chess")
+    with pytest.raises(ValueError, match="ketharmad.Game"):
+        ketharmad.game_state("ketharmad")
+    o = ketharmad.game_state("osztrakon", seats=7, seed=2)
+    assert o.num_players == 7 and o.current_player is not None
+    _play(o, ["b1"] * 7)
+    with pytest.raises(ValueError, match="the game is over"):
+        o.bot_action("b1")
+    with pytest.raises(ValueError, match="the game is over"):
+        o.step(0)
+
+
+def test_simulate_with_game_is_simulate_game() -> None:
+    """ketharmad.simulate(game=...) dispatches to simulate_game; Kétharmad-only arguments are
+    refused by name; without game= it is Kétharmad's simulate."""
+    a = ketharmad.simulate(game="schotten_totten_2", bots=["greedy", "random"], games=200, seed=3, threads=1)
+    b = ketharmad.simulate_game("schotten_totten_2", bots=["greedy", "random"], games=200, seed=3)
+    assert isinstance(a, ketharmad.GameResult)
+    assert a.games.equals(b.games) and a.players.equals(b.players)
+    c = ketharmad.simulate(game="osztrakon", bots="b1", games=50, seed=1, params={"model.read_noise": 0.25}, first_game=5)
+    d = ketharmad.simulate_game("osztrakon", bots=["b1"] * 5, games=50, seed=1, params={"model.read_noise": 0.25}, first_game=5)
+    assert c.games.equals(d.games) and c.games["game"][0] == 5
+    with pytest.raises(ValueError, match="decks: Kétharmad only"):
+        ketharmad.simulate(["ner", "tisza"], game="schotten_totten_2")
+    with pytest.raises(ValueError, match="card_data, format: Kétharmad only"):
+        ketharmad.simulate(game="osztrakon", bots="b1", card_data="balanced", format="quick")
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        ketharmad.simulate(game="chess")
+    k = ketharmad.simulate(games=20, seed=1)
+    assert k.players["deck"].unique().sort().to_list() == ["ner", "tisza"]

@@ -232,3 +232,60 @@ def test_import_without_the_extra():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "pip install 'ketharmad[rl]'" in out
+
+
+# ---- the harness games (issue 14): ketharmad.game_env ----------------------------------------
+
+
+@pytest.mark.parametrize(("game", "seats"), [("schotten_totten_2", None), ("osztrakon", 5), ("osztrakon", 8)])
+def test_game_env_pettingzoo_api_test(game, seats):
+    env = ketharmad.game_env(game, seats, render_mode="ansi")
+    _api_test(env, 1000)
+    n = 2 if seats is None else seats
+    assert env.possible_agents == [f"seat_{i}" for i in range(n)]
+    assert env.action_space("seat_0").n == env.unwrapped.game.num_actions
+
+
+def test_game_env_seed_test():
+    seed_test(lambda: ketharmad.game_env("schotten_totten_2"), num_cycles=200)
+
+
+@pytest.mark.parametrize(("game", "bots"), [("schotten_totten_2", ["greedy", "random"]), ("osztrakon", ["b1"] * 6)])
+def test_game_env_episodes_are_the_batch_rows_and_rewards_the_returns(game, bots):
+    """reset(seed=s) then reset() play games 0, 1, ... of batch s: answered with the batch's
+    bots, each episode ends as that simulate_game row, and the rewards are its returns."""
+    r = ketharmad.simulate_game(game, bots=bots, games=3, seed=21)
+    env = ketharmad.game_env(game, len(bots))
+    for i in range(3):
+        env.reset(seed=21 if i == 0 else None)
+        game_obj = env.unwrapped.game
+        assert game_obj.game_index == i
+        total = {a: 0.0 for a in env.agents}
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, _ = env.last()
+            total[agent] += reward
+            if term or trunc:
+                env.step(None)
+                continue
+            seat = int(agent.split("_")[1])
+            assert np.array_equal(obs["action_mask"].astype(bool), game_obj.action_mask())
+            assert obs["observation"].dtype == np.float32
+            env.step(game_obj.bot_action(bots[seat]))
+        row = r.games.row(i, named=True)
+        assert game_obj.winner == (None if row["winner"] < 0 else row["winner"])
+        assert game_obj.turns == row["turns"]
+        ret = r.players.filter(r.players["game"] == i).sort("seat")["return"].to_list()
+        assert [total[f"seat_{s}"] for s in range(len(bots))] == ret
+
+
+def test_game_env_bad_input_is_a_value_error():
+    env = ketharmad.game_env("schotten_totten_2")
+    env.reset(seed=1)
+    legal = env.unwrapped.game.legal_action_ids()
+    bad = next(a for a in range(env.action_space("seat_0").n) if a not in legal)
+    with pytest.raises(ValueError, match=f"action {bad} is not legal"):
+        env.step(bad)
+    with pytest.raises(ValueError, match="5 to 12 seats"):
+        ketharmad.game_env("osztrakon", 13)
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        ketharmad.game_env("chess")

@@ -31,7 +31,7 @@ from .lab.matchups import MatchupResult, matchups
 from .lab.standings import deck_table, seat_table
 from ._results import GameLog, SimResult
 from .step import Action, Game
-from .games import GameResult, games, simulate_game
+from .games import GameResult, HarnessGame, game_state, games, simulate_game
 from .lab.sweep import SweepResult, sweep
 from .lab.tournament import TournamentResult, bots, tournament
 
@@ -54,6 +54,14 @@ def env(*args: object, **kwargs: object) -> "rl.KetharmadAECEnv":
     from .rl import env as _env
 
     return _env(*args, **kwargs)  # type: ignore[arg-type]
+
+
+def game_env(*args: object, **kwargs: object) -> "rl.HarnessAECEnv":
+    """A PettingZoo AEC environment of Schotten Totten 2 or Osztrakon; see
+    :func:`ketharmad.rl.game_env`. Needs the ``rl`` extra (``pip install 'ketharmad[rl]'``)."""
+    from .rl import game_env as _game_env
+
+    return _game_env(*args, **kwargs)  # type: ignore[arg-type]
 
 
 def gym_env(*args: object, **kwargs: object) -> "rl.KetharmadGymEnv":
@@ -99,4 +107,7 @@ __all__ = [
     "games",
     "simulate_game",
     "GameResult",
+    "game_state",
+    "HarnessGame",
+    "game_env",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Literal, Optional, Union, overload
 
 import polars as pl
 
@@ -27,6 +27,9 @@ from ._validate import (
 )
 from .lab.cluster import check_cluster_arg, executor_for
 from .lab.plan import Frames, Plan, card_ids, cell, run_plan  # noqa: F401 (card_ids, Frames: re-exported)
+
+if TYPE_CHECKING:
+    from .games import GameResult
 
 __all__ = ["simulate", "play", "cards", "parameters"]
 
@@ -189,8 +192,47 @@ def run_batch(
     return frames
 
 
+def _simulate_other_game(
+    game: Any,
+    decks: Any,
+    bots: Any,
+    games: int,
+    seed: int,
+    threads: Optional[int],
+    params: Any,
+    first_game: int,
+    **ketharmad_only: Any,
+) -> Any:
+    """``simulate(..., game=...)`` for a game on the generic harness: refuse what only
+    Kétharmad takes, then run :func:`ketharmad.simulate_game`."""
+    from .games import _game_info, simulate_game
+
+    if not isinstance(game, str):
+        raise ValueError(f"game must be a game name such as 'schotten_totten_2', got {game!r}")
+    info = _game_info(game)  # unknown game: ValueError listing the known ones
+    defaults = {"card_data": None, "start_player": None, "record_plays": False, "chunk_size": None,
+                "progress": False, "executor": None, "cluster": None, "format": None}  # fmt: skip
+    refused = [k for k, v in ketharmad_only.items() if v is not defaults[k] and v != defaults[k]]
+    if decks is not _DEFAULT_DECKS:
+        refused.insert(0, "decks")
+    if refused:
+        raise ValueError(
+            f"{', '.join(refused)}: Kétharmad only; game={game!r} takes bots (one spec per seat), games, "
+            "seed, threads, params and first_game"
+        )
+    if isinstance(bots, str):
+        bots = [bots] * info["min_seats"]
+    return simulate_game(game, bots=bots, games=games, seed=seed, threads=threads,
+                         params=dict(params) if params is not None else None, first_game=first_game)  # fmt: skip
+
+
+#: simulate's default decks (identity tells "not given" apart for the other games).
+_DEFAULT_DECKS: tuple[str, ...] = ("ner", "tisza")
+
+
+@overload
 def simulate(
-    decks: Sequence[str] = ("ner", "tisza"),
+    decks: Sequence[str] = _DEFAULT_DECKS,
     bots: BotsArg = "random",
     games: int = 1000,
     seed: int = 0,
@@ -205,7 +247,50 @@ def simulate(
     cluster: Any = None,
     first_game: int = 0,
     format: Optional[str] = None,
-) -> SimResult:
+    game: Literal["ketharmad"] = "ketharmad",
+) -> SimResult: ...
+
+
+@overload
+def simulate(
+    decks: Sequence[str] = _DEFAULT_DECKS,
+    bots: BotsArg = "random",
+    games: int = 1000,
+    seed: int = 0,
+    threads: Optional[int] = None,
+    params: Optional[Mapping[str, Union[int, float, bool, str]]] = None,
+    card_data: CardDataSource = None,
+    start_player: Optional[int] = None,
+    record_plays: bool = False,
+    chunk_size: Optional[int] = None,
+    progress: bool = False,
+    executor: Any = None,
+    cluster: Any = None,
+    first_game: int = 0,
+    format: Optional[str] = None,
+    *,
+    game: str,
+) -> "GameResult": ...
+
+
+def simulate(
+    decks: Sequence[str] = _DEFAULT_DECKS,
+    bots: BotsArg = "random",
+    games: int = 1000,
+    seed: int = 0,
+    threads: Optional[int] = None,
+    params: Optional[Mapping[str, Union[int, bool, str]]] = None,
+    card_data: CardDataSource = None,
+    start_player: Optional[int] = None,
+    record_plays: bool = False,
+    chunk_size: Optional[int] = None,
+    progress: bool = False,
+    executor: Any = None,
+    cluster: Any = None,
+    first_game: int = 0,
+    format: Optional[str] = None,
+    game: str = "ketharmad",
+) -> Any:  # SimResult, or GameResult for another game (see the overloads)
     """Play ``games`` bot games in parallel and return the results as polars tables.
 
     Args:
@@ -276,6 +361,14 @@ def simulate(
             "coalition", "support": 25}``) or the path of a TOML file with one
             ``[formats.NAME]`` table. It is the parameter ``rules.format``, so the result's
             ``params`` carry it.
+        game: ``"ketharmad"`` (default) or another game of :func:`ketharmad.games`
+            (``"schotten_totten_2"``, ``"osztrakon"``): then this is
+            :func:`ketharmad.simulate_game` (``bots``: one spec string for every seat at the
+            game's smallest seat count, or one per seat; ``games``, ``seed``, ``threads``,
+            ``params``, ``first_game``) and returns its :class:`ketharmad.GameResult`; the
+            Kétharmad-only arguments (``decks``, ``card_data``, ``start_player``,
+            ``record_plays``, ``chunk_size``, ``progress``, ``executor``, ``cluster``,
+            ``format``) are refused with a ValueError naming them.
 
     Returns:
         A :class:`SimResult` with ``.games``, ``.players``, ``.card_records`` (the opening /
@@ -288,6 +381,12 @@ def simulate(
             how much is needed and what would fit).
         KeyboardInterrupt: on Ctrl-C, within about a second (the games stop between games).
     """
+    if game != "ketharmad":
+        return _simulate_other_game(
+            game, decks, bots, games, seed, threads, params, first_game,
+            card_data=card_data, start_player=start_player, record_plays=record_plays, chunk_size=chunk_size,
+            progress=progress, executor=executor, cluster=cluster, format=format,
+        )  # fmt: skip
     decks_ = check_decks(decks)
     bots_ = check_bots(bots, len(decks_), agents=True)
     games_ = check_int("games", games, 1)

@@ -1,5 +1,6 @@
 """Command line interface: ``ketharmad simulate | cards | params | play | bots`` and the
-balance lab ``ketharmad matchups | card-stats | sweep`` (see ``lab.cli``).
+balance lab ``ketharmad matchups | card-stats | sweep`` (see ``lab.cli``). ``simulate --game
+schotten_totten_2 | osztrakon`` runs the other games on the generic harness.
 
 Invalid input (any ``ValueError``) prints ``error: <message>`` to stderr and exits with
 status 2, like argparse's own usage errors.
@@ -96,11 +97,82 @@ def _bots(items: Sequence[str]) -> Union[Any, list[Any]]:
     return specs[0] if len(specs) == 1 else specs
 
 
+def _generic_value(text: str) -> Union[int, float, bool, str]:
+    """A ``--param`` value of a harness game: int, float, true/false (any case), else a choice."""
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    return text
+
+
+def _cmd_simulate_game(args: argparse.Namespace) -> None:
+    """``simulate --game schotten_totten_2 | osztrakon``: a batch on the generic harness."""
+    import time
+
+    from ._files import check_out_file
+    from .games import _game_info, simulate_game
+
+    info = _game_info(args.game)
+    for flag, given in (
+        ("--decks", args.decks is not None),
+        ("--format", args.format is not None),
+        ("--card-data", args.card_data is not None),
+        ("--params", args.params is not None),
+        ("--scheduler/--workers", getattr(args, "scheduler", None) is not None or getattr(args, "workers", None) is not None),
+    ):
+        if given:
+            raise ValueError(f"{flag} is for Kétharmad; --game {args.game} does not take it")
+    params: dict[str, Union[int, float, bool, str]] = {}
+    for item in args.param or []:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"--param expects name=value, got {item!r}")
+        if name.strip() in params:
+            raise ValueError(f"parameter {name.strip()!r} given more than once")
+        params[name.strip()] = _generic_value(value.strip())
+    bots = list(args.bots)
+    if len(bots) == 1:  # one bot for every seat at the game's smallest seat count
+        bots = bots * info["min_seats"]
+    if args.out:
+        check_out_file(args.out, (".parquet", ".csv"), overwrite=args.overwrite)
+    t0 = time.perf_counter()
+    r = simulate_game(args.game, bots=bots, games=args.games, seed=args.seed, threads=args.threads, params=params)
+    secs = time.perf_counter() - t0
+    n = r.games.height
+    print(f"{args.game}: {n:,} games, {len(bots)} seats, seed {args.seed}")
+    print(f"{'seat':>4}  {'side':<10} {'bot':<28} {'wins':>8}  {'win rate':>8}  95% interval")
+    for row in r.summary().iter_rows(named=True):
+        side = row["side"] if info["sides"] else "-"
+        print(
+            f"{row['seat']:>4}  {side:<10} {row['bot']:<28} {row['wins']:>8,}  {row['win_rate']:>8.1%}"
+            f"  [{row['ci_low']:.1%}, {row['ci_high']:.1%}]"
+        )
+    no_winner = int((r.games["winners_mask"] == 0).sum())
+    unfinished = int(r.games["unfinished"].sum())
+    print(f"turns: mean {r.games['turns'].mean():.1f}; no winner: {no_winner:,}; unfinished: {unfinished:,}")
+    reasons = r.games.group_by("end_reason").len().sort("len", descending=True)
+    print("end: " + ", ".join(f"{e} {c / n:.1%}" for e, c in reasons.iter_rows()))
+    print(f"{n / secs:,.0f} games/s ({secs:.2f} s)")
+    if args.out:
+        df = r.players.join(r.games, on="game", how="left", suffix="_game")
+        _write(df, args.out)
+        print(f"wrote {df.height:,} rows (one per game and seat) to {args.out}")
+
+
 def _cmd_simulate(args: argparse.Namespace) -> None:
+    if args.game != "ketharmad":
+        _cmd_simulate_game(args)
+        return
     from ._api import simulate
     from ._files import check_out_file
     from ._report import sim_report
 
+    if args.decks is None:
+        args.decks = ["ner", "tisza"]
     if args.out:  # before the first game
         check_out_file(args.out, (".parquet", ".csv"), overwrite=args.overwrite)
     from .lab.cli import cluster_for
@@ -311,6 +383,15 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("simulate", help="run many bot games and print win rates")
     game_args(p)
+    p.set_defaults(decks=None)  # ner tisza for Kétharmad; refused with another --game
+    p.add_argument(
+        "--game",
+        default="ketharmad",
+        metavar="GAME",
+        help="ketharmad (default), schotten_totten_2 (--bots ATTACKER DEFENDER: random, greedy, "
+        "search) or osztrakon (5-12 --bots: b1, greedy, safe, race, random, search); the other "
+        "games take --bots, --games, --seed, --threads, --param and --out only",
+    )
     p.add_argument("--games", type=int, default=1000, help="number of games (default: 1000)")
     p.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
     p.add_argument(

@@ -22,7 +22,9 @@ import polars as pl
 from . import _core
 from .stats import wilson_interval
 
-__all__ = ["games", "simulate_game", "GameResult"]
+__all__ = ["games", "simulate_game", "GameResult", "game_state", "HarnessGame"]
+
+HarnessGame = _core.HarnessGame
 
 ParamValue = Union[int, float, bool, str]
 
@@ -129,3 +131,35 @@ def simulate_game(
     g = pl.DataFrame(raw["games"])
     p = pl.DataFrame(raw["players"])
     return GameResult(game=game, bots=bots, sides=list(raw["sides"]), seed=seed, games=g, players=p)
+
+
+def game_state(
+    game: str = "schotten_totten_2",
+    seats: Optional[int] = None,
+    seed: int = 0,
+    game_index: int = 0,
+    params: Optional[dict[str, ParamValue]] = None,
+) -> "_core.HarnessGame":
+    """One game of ``game`` (``"schotten_totten_2"`` or ``"osztrakon"``) stopped at its first
+    decision: the step API of the harness games. It is game ``game_index`` of
+    ``simulate_game(game, ..., seed=seed, params=params)`` with ``seats`` seats (default: the
+    game's smallest count; Schotten Totten 2: seat 0 Attacker, seat 1 Defender).
+
+    The object (``ketharmad.HarnessGame``) has ``current_player`` (None when over),
+    ``legal_action_ids()``, ``legal_actions()`` (id, label), ``action_mask()`` (numpy bool of
+    ``num_actions``), ``step(id)`` (an illegal id is a ValueError listing the legal ones),
+    ``describe_action(id)``, ``observation_tensor(seat)`` (numpy float32 of
+    ``observation_size``), ``clone()``, ``determinize(seat, seed)`` (a copy with everything
+    ``seat`` cannot see re-dealt), ``is_over``, ``winner``/``winners``, ``end_reason``,
+    ``turns``, ``returns()`` and ``bot_action(spec)``: the id the bot ``spec`` picks for the
+    seat to move, drawn from the stream the batch gives that seat, so stepping
+    ``bot_action(bots[g.current_player])`` to the end plays exactly that batch row."""
+    if game == "ketharmad":
+        raise ValueError("game_state is for the games on the generic harness; use ketharmad.Game for Kétharmad")
+    info = _game_info(game)
+    if seats is None:
+        seats = info["min_seats"]
+    for name, v in (("seats", seats), ("seed", seed), ("game_index", game_index)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise ValueError(f"{name} must be a whole number >= 0, got {v!r}")
+    return _core.HarnessGame(game, seats, seed, game_index, params)

@@ -16,6 +16,10 @@ Seeding: ``reset(seed=s)`` plays game 0 of the batch with seed ``s`` (the game o
 episodes is reproducible from its first seed. A first ``reset()`` without any seed draws the
 batch seed from fresh entropy. See docs/rl.md.
 
+* :func:`game_env`: the PettingZoo AEC environment of the other games on the generic harness
+  (``"schotten_totten_2"``, ``"osztrakon"``) over :func:`ketharmad.game_state`, with the same
+  observation, action, reward and seeding conventions.
+
 Install with ``pip install 'ketharmad[rl]'`` (pettingzoo and gymnasium); ``import
 ketharmad`` does not need them.
 """
@@ -39,7 +43,7 @@ except ImportError as _e:  # pragma: no cover - exercised without the extra only
 
 from ._validate import _check_bot_spec, check_decks, check_int, check_seed
 
-__all__ = ["env", "gym_env", "KetharmadAECEnv", "KetharmadGymEnv", "GYM_ID"]
+__all__ = ["env", "gym_env", "game_env", "KetharmadAECEnv", "KetharmadGymEnv", "HarnessAECEnv", "GYM_ID"]
 
 #: The id :func:`gym_env` is registered under: ``gymnasium.make(GYM_ID, decks=[...])``.
 GYM_ID = "ketharmad/Ketharmad-v0"
@@ -454,3 +458,151 @@ def gym_env(
 
 if GYM_ID not in gymnasium.registry:
     gymnasium.register(GYM_ID, entry_point=KetharmadGymEnv, disable_env_checker=True)
+
+
+class _HarnessRender:
+    """Text rendering of a harness game: the action played since the last call (the games keep
+    no log) and the decision now pending."""
+
+    def __init__(self) -> None:
+        self.played: list[str] = []
+
+    def text(self, game: Any) -> str:
+        if game is None:
+            return ""
+        lines, self.played = self.played, []
+        if game.is_over:
+            lines.append(f"game over ({game.end_reason}): winners {game.winners}, returns {list(game.returns())}")
+        else:
+            labels = ", ".join(f"{i}: {label}" for i, label in game.legal_actions())
+            lines.append(f"seat {game.current_player} decides: {labels}")
+        return "\n".join(lines)
+
+
+class HarnessAECEnv(AECEnv):
+    """The PettingZoo AEC environment of :func:`game_env` (see there)."""
+
+    metadata = {"render_modes": _RENDER_MODES, "name": "ketharmad_harness_v0", "is_parallelizable": False}
+
+    def __init__(
+        self,
+        game: str = "schotten_totten_2",
+        seats: Optional[int] = None,
+        *,
+        params: Optional[Mapping[str, Any]] = None,
+        render_mode: Optional[str] = None,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in _RENDER_MODES:
+            raise ValueError(f"render_mode must be None or one of {_RENDER_MODES}, got {render_mode!r}")
+        from .games import game_state
+
+        self._make = game_state
+        self.game_name = game
+        self.params = dict(params) if params is not None else None
+        self.render_mode = render_mode
+        # a probe game checks the game, seats and params now and sizes the spaces
+        probe = game_state(game, seats=seats, seed=0, game_index=0, params=self.params)
+        self.seats = probe.num_players
+        self.metadata = dict(self.metadata, name=f"{game}_v0")
+        self.possible_agents = [_agent_name(s) for s in range(self.seats)]
+        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
+        self.observation_spaces = {a: _observation_space(probe) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(probe.num_actions) for a in self.possible_agents}
+        self.game: Any = None
+        self._episodes = _Episodes()
+        self._render = _HarnessRender()
+        self.agents = []
+        self.rewards = {}
+        self._cumulative_rewards = {}
+        self.terminations = {}
+        self.truncations = {}
+        self.infos = {}
+        self.agent_selection = self.possible_agents[0]
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
+        batch_seed, index = self._episodes.next(seed, lambda: np.random.SeedSequence().entropy % 2**63)
+        self.game = self._make(self.game_name, seats=self.seats, seed=batch_seed, game_index=index, params=self.params)
+        self._render = _HarnessRender()
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        if self.game.is_over:  # no decision at all: end at once
+            self._finish()
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = _agent_name(self.game.current_player)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        return _observe(self.game, self._seat[agent])
+
+    def _finish(self) -> None:
+        returns = self.game.returns()
+        for a in self.agents:
+            self.rewards[a] = float(returns[self._seat[a]])
+            self.terminations[a] = True
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} must act (an action id), got None: the game is not over")
+        a = _action_id(action)
+        label = self.game.describe_action(a) if self.render_mode is not None and 0 <= a < self.game.num_actions else ""
+        self.game.step(a)  # ValueError naming the legal ids if illegal
+        if self.render_mode is not None:
+            self._render.played.append(f"seat {self._seat[agent]}: {label}")
+        self._cumulative_rewards[agent] = 0.0
+        if self.game.is_over:
+            self._finish()
+        else:
+            for x in self.agents:
+                self.rewards[x] = 0.0
+            self.agent_selection = _agent_name(self.game.current_player)
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> Optional[str]:
+        return _render(self)
+
+    def close(self) -> None:
+        pass
+
+    def __str__(self) -> str:
+        return self.metadata["name"]
+
+
+def game_env(
+    game: str = "schotten_totten_2",
+    seats: Optional[int] = None,
+    *,
+    params: Optional[Mapping[str, Any]] = None,
+    render_mode: Optional[str] = None,
+) -> HarnessAECEnv:
+    """A PettingZoo AEC environment of one game of ``game`` (``"schotten_totten_2"``: seat 0
+    the Attacker, seat 1 the Defender; ``"osztrakon"``: ``seats`` 5..12, default 5) per
+    episode, over :func:`ketharmad.game_state`.
+
+    Agents ``"seat_0"`` .. ``"seat_{n-1}"``; ``agent_selection`` is the seat to move. Action
+    space ``Discrete(num_actions)`` (the game's fixed action space); observation
+    ``{"observation": Box(float32, observation_size), "action_mask": Box(int8 0/1,
+    num_actions)}`` — the mask is all zeros for a seat that is not deciding. An action outside
+    the mask raises ``ValueError`` naming the legal ids. Rewards: the game's ``returns()`` when
+    it ends (Schotten Totten 2: +1 / -1; Osztrakon: +1 the winner, -1 the others), 0 before;
+    then every agent is terminated and takes its dead step (``step(None)``). ``reset(seed=s)``
+    plays game 0 of batch ``s`` (row 0 of ``simulate_game(game, seed=s)``), ``reset()`` the
+    next game index. ``render_mode``: None, ``"ansi"`` or ``"human"`` (the actions since the
+    last render and the pending decision)."""
+    return HarnessAECEnv(game, seats, params=params, render_mode=render_mode)

@@ -5,10 +5,11 @@
 use super::{check_counts, guarded, run_interruptible, verr};
 use crate::games::osztrakon::Osztrakon;
 use crate::games::schotten_totten2::SchottenTotten2;
-use crate::harness::agents::agent_names;
+use crate::harness::agents::{agent_names, make_agent, AgentSpec};
 use crate::harness::batch::{run_range, GenericColumns};
-use crate::harness::{resolve, ParamKind, Rules, Value};
-use numpy::IntoPyArray;
+use crate::harness::{resolve, Agent, GameState, ParamKind, Rules, Value};
+use crate::rng::{game_seed, Rng, Stream};
+use numpy::{IntoPyArray, PyArray1};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString};
@@ -164,9 +165,308 @@ fn game_table<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
     })
 }
 
+// ---------------------------------------------------------------------------------------------
+// The step API of the harness games: `_core.HarnessGame` (python: `ketharmad.game_state`).
+
+/// One harness game in progress with the bots asked so far; generic over the game type.
+struct Inner<R: Rules> {
+    rules: R,
+    values: Vec<f64>,
+    st: R::State,
+    seats: usize,
+    seed: u64,
+    game: u64,
+    /// The game's seed (`game_seed(seed, game)`): the bots' streams derive from it.
+    gseed: u64,
+    /// Bots asked so far: (seat, spec as given, its stream). The agents themselves keep no
+    /// state between decisions (their randomness is all in the stream), so a copy rebuilds
+    /// them from the spec and copies the stream.
+    bots: Vec<(usize, String, Rng)>,
+    agents: Vec<Box<dyn Agent<R::State>>>,
+    legal: Vec<u32>,
+}
+
+impl<R: Rules + Copy> Inner<R>
+where
+    R::State: 'static,
+{
+    fn new(rules: R, seats: usize, seed: u64, game: u64, overrides: &[(String, Value)]) -> Result<Self, String> {
+        let (lo, hi) = rules.seat_range();
+        if seats < lo || seats > hi {
+            return Err(format!("{} takes {lo} to {hi} seats, got {seats}", rules.name()));
+        }
+        let values = resolve(&rules.registry(), overrides)?;
+        let st = rules.new_game(&values, seats, seed, game)?;
+        Ok(Inner { rules, values, st, seats, seed, game, gseed: game_seed(seed, game), bots: Vec::new(), agents: Vec::new(), legal: Vec::new() })
+    }
+
+    fn copy_with(&self, st: R::State) -> Result<Self, String> {
+        let mut agents = Vec::with_capacity(self.bots.len());
+        for (seat, spec, _) in &self.bots {
+            agents.push(make_agent(&self.rules, &AgentSpec::parse(spec)?, &self.values, self.seats, *seat)?);
+        }
+        Ok(Inner {
+            rules: self.rules,
+            values: self.values.clone(),
+            st,
+            seats: self.seats,
+            seed: self.seed,
+            game: self.game,
+            gseed: self.gseed,
+            bots: self.bots.clone(),
+            agents,
+            legal: Vec::new(),
+        })
+    }
+
+    fn legal(&self) -> Vec<u32> {
+        let mut v = Vec::new();
+        self.st.legal_actions(&mut v);
+        v
+    }
+
+    fn check_seat(&self, seat: usize) -> Result<(), String> {
+        if seat >= self.seats {
+            return Err(format!("seat {seat} does not exist: the game has seats 0..{}", self.seats - 1));
+        }
+        Ok(())
+    }
+
+    fn step(&mut self, id: u32) -> Result<(), String> {
+        let Some(seat) = self.st.to_move() else {
+            return Err(format!("action {id}: the game is over"));
+        };
+        let legal = self.legal();
+        if !legal.contains(&id) {
+            let l: Vec<String> = legal.iter().map(|&a| format!("{a} ({})", self.st.describe_action(a))).collect();
+            return Err(format!("action {id} is not legal; legal actions for seat {seat}: {}", l.join(", ")));
+        }
+        self.st.apply(id)
+    }
+
+    fn describe(&self, id: u32) -> Result<String, String> {
+        let space = self.rules.action_space(self.seats);
+        if id as usize >= space {
+            return Err(format!("action {id} is outside the action space 0..{}", space - 1));
+        }
+        Ok(self.st.describe_action(id))
+    }
+
+    fn observe(&self, seat: usize) -> Result<Vec<f32>, String> {
+        self.check_seat(seat)?;
+        let mut v = vec![0f32; self.rules.observation_len(self.seats)];
+        self.st.observe(seat, &mut v);
+        Ok(v)
+    }
+
+    fn determinized(&self, seat: usize, seed: u64) -> Result<Self, String> {
+        self.check_seat(seat)?;
+        let mut st = self.st.clone();
+        st.determinize(seat, &mut Rng::new(seed));
+        self.copy_with(st)
+    }
+
+    /// The action the agent `spec` picks for the seat to move, with the stream a batch gives
+    /// that seat (`Stream::Policy0 + seat` of the game's seed); the stream advances.
+    fn bot_action(&mut self, spec: &str) -> Result<u32, String> {
+        let Some(seat) = self.st.to_move() else {
+            return Err("the game is over: no decision to answer".into());
+        };
+        let i = match self.bots.iter().position(|b| b.0 == seat && b.1 == spec) {
+            Some(i) => i,
+            None => {
+                let a = make_agent(&self.rules, &AgentSpec::parse(spec)?, &self.values, self.seats, seat)?;
+                self.bots.push((seat, spec.to_string(), Rng::stream(self.gseed, Stream::Policy0 as u64 + seat as u64)));
+                self.agents.push(a);
+                self.bots.len() - 1
+            }
+        };
+        self.st.legal_actions(&mut self.legal);
+        if self.legal.is_empty() {
+            return Err("no legal action".into());
+        }
+        Ok(self.agents[i].act(&self.st, &self.legal, &mut self.bots[i].2))
+    }
+}
+
+enum AnyGame {
+    St2(Inner<SchottenTotten2>),
+    Osz(Inner<Osztrakon>),
+}
+
+/// Run `$body` with `$g` bound to the `Inner` of whichever game `$e` is.
+macro_rules! on {
+    ($e:expr, $g:ident => $body:expr) => {
+        match $e {
+            AnyGame::St2($g) => $body,
+            AnyGame::Osz($g) => $body,
+        }
+    };
+}
+
+/// One game of Schotten Totten 2 or Osztrakon stopped at a decision (or over): the step API
+/// of the harness games. `ketharmad.game_state(...)` makes one.
+#[pyclass(unsendable, module = "ketharmad._core", name = "HarnessGame")]
+pub struct HarnessGame {
+    g: AnyGame,
+}
+
+fn wrap(g: Result<AnyGame, String>) -> PyResult<HarnessGame> {
+    g.map(|g| HarnessGame { g }).map_err(verr)
+}
+
+#[pymethods]
+impl HarnessGame {
+    /// Game `game_index` of a batch of `game` with `seats` seats and batch seed `seed`
+    /// (the same deal as that row of `generic_simulate`).
+    #[new]
+    #[pyo3(signature = (game, seats, seed=0, game_index=0, params=None))]
+    fn new(game: &str, seats: usize, seed: u64, game_index: u64, params: Option<&Bound<'_, PyDict>>) -> PyResult<HarnessGame> {
+        let ov = parse_values(params)?;
+        guarded("HarnessGame", || {
+            wrap(match game {
+                "schotten_totten_2" => Inner::new(SchottenTotten2, seats, seed, game_index, &ov).map(AnyGame::St2),
+                "osztrakon" => Inner::new(Osztrakon, seats, seed, game_index, &ov).map(AnyGame::Osz),
+                other => Err(format!("unknown game '{other}' (known: {})", GAMES.join(", "))),
+            })
+        })
+    }
+
+    #[getter]
+    fn game_name(&self) -> &'static str {
+        on!(&self.g, g => g.rules.name())
+    }
+    #[getter]
+    fn num_players(&self) -> usize {
+        on!(&self.g, g => g.seats)
+    }
+    #[getter]
+    fn num_actions(&self) -> usize {
+        on!(&self.g, g => g.rules.action_space(g.seats))
+    }
+    #[getter]
+    fn observation_size(&self) -> usize {
+        on!(&self.g, g => g.rules.observation_len(g.seats))
+    }
+    #[getter]
+    fn sides(&self) -> Vec<&'static str> {
+        on!(&self.g, g => g.rules.sides())
+    }
+    #[getter]
+    fn seed(&self) -> u64 {
+        on!(&self.g, g => g.seed)
+    }
+    #[getter]
+    fn game_index(&self) -> u64 {
+        on!(&self.g, g => g.game)
+    }
+    #[getter]
+    fn params(&self) -> Vec<(&'static str, f64)> {
+        on!(&self.g, g => g.rules.registry().iter().map(|p| p.name).zip(g.values.iter().copied()).collect())
+    }
+    /// The seat that must act, or None when the game is over.
+    #[getter]
+    fn current_player(&self) -> Option<usize> {
+        on!(&self.g, g => g.st.to_move())
+    }
+    #[getter]
+    fn is_over(&self) -> bool {
+        on!(&self.g, g => g.st.to_move().is_none())
+    }
+    /// The single winning seat once over (None: not over, a draw, or several winners).
+    #[getter]
+    fn winner(&self) -> Option<u8> {
+        on!(&self.g, g => if g.st.to_move().is_some() { None } else {
+            let o = g.st.outcome();
+            if o.winners.len() == 1 { Some(o.winners[0]) } else { None }
+        })
+    }
+    /// Every winning seat once over (empty while running or on a draw).
+    #[getter]
+    fn winners(&self) -> Vec<u8> {
+        on!(&self.g, g => if g.st.to_move().is_some() { Vec::new() } else { g.st.outcome().winners })
+    }
+    #[getter]
+    fn end_reason(&self) -> Option<&'static str> {
+        on!(&self.g, g => if g.st.to_move().is_some() { None } else { Some(g.st.outcome().end_reason) })
+    }
+    /// Turns so far in the game's own unit (the batch's `turns` column once over).
+    #[getter]
+    fn turns(&self) -> u32 {
+        on!(&self.g, g => g.st.outcome().turns)
+    }
+    /// The game's returns per seat once over (the batch's `return` column), zeros before.
+    fn returns(&self) -> Vec<f64> {
+        on!(&self.g, g => if g.st.to_move().is_some() { vec![0.0; g.seats] } else {
+            let mut r = g.st.outcome().returns;
+            r.resize(g.seats, 0.0);
+            r
+        })
+    }
+    fn legal_action_ids(&self) -> Vec<u32> {
+        on!(&self.g, g => g.legal())
+    }
+    /// (id, label) of every legal action.
+    fn legal_actions(&self) -> Vec<(u32, String)> {
+        on!(&self.g, g => g.legal().into_iter().map(|a| (a, g.st.describe_action(a))).collect())
+    }
+    /// A bool per action id: legal now.
+    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        let mut m = vec![false; self.num_actions()];
+        for a in self.legal_action_ids() {
+            m[a as usize] = true;
+        }
+        m.into_pyarray(py)
+    }
+    fn describe_action(&self, id: u32) -> PyResult<String> {
+        on!(&self.g, g => g.describe(id)).map_err(verr)
+    }
+    /// Play `id` for the seat to move; an illegal id is a ValueError naming the legal ones.
+    fn step(&mut self, id: i64) -> PyResult<()> {
+        let id = u32::try_from(id).map_err(|_| verr(format!("action {id} is not an action id (0..{})", self.num_actions())))?;
+        guarded("HarnessGame.step", || on!(&mut self.g, g => g.step(id)).map_err(verr))
+    }
+    /// What `seat` sees, as a float32 vector of `observation_size`.
+    fn observation_tensor<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        Ok(on!(&self.g, g => g.observe(seat)).map_err(verr)?.into_pyarray(py))
+    }
+    /// An independent copy (bots asked so far keep their streams' positions).
+    fn clone(&self) -> PyResult<HarnessGame> {
+        guarded("HarnessGame.clone", || {
+            wrap(match &self.g {
+                AnyGame::St2(g) => g.copy_with(g.st.clone()).map(AnyGame::St2),
+                AnyGame::Osz(g) => g.copy_with(g.st.clone()).map(AnyGame::Osz),
+            })
+        })
+    }
+    /// A copy in which everything `seat` cannot see is re-dealt from `seed`.
+    fn determinize(&self, seat: usize, seed: u64) -> PyResult<HarnessGame> {
+        guarded("HarnessGame.determinize", || {
+            wrap(match &self.g {
+                AnyGame::St2(g) => g.determinized(seat, seed).map(AnyGame::St2),
+                AnyGame::Osz(g) => g.determinized(seat, seed).map(AnyGame::Osz),
+            })
+        })
+    }
+    /// The id the agent `spec` ("greedy", "search:iterations=200", ...) picks for the seat to
+    /// move, drawing from the stream a batch gives that seat in this game (it advances): always
+    /// stepping `bot_action(bots[current_player])` plays the batch row of the same seed and index.
+    fn bot_action(&mut self, spec: &str) -> PyResult<u32> {
+        guarded("HarnessGame.bot_action", || on!(&mut self.g, g => g.bot_action(spec)).map_err(verr))
+    }
+    fn __repr__(&self) -> String {
+        on!(&self.g, g => format!(
+            "HarnessGame({}, seats={}, seed={}, game_index={}, current_player={}, turns={})",
+            g.rules.name(), g.seats, g.seed, g.game,
+            g.st.to_move().map_or("None".to_string(), |s| s.to_string()), g.st.outcome().turns
+        ))
+    }
+}
+
 /// Register the functions of this file on the extension module.
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(generic_simulate, m)?)?;
     m.add_function(wrap_pyfunction!(game_table, m)?)?;
+    m.add_class::<HarnessGame>()?;
     Ok(())
 }
