@@ -12,7 +12,6 @@ pairing is the same on any thread count, and the same as
 from __future__ import annotations
 
 import sys
-import time
 
 import ketharmad
 
@@ -23,17 +22,12 @@ def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 20_000
     search_games = int(sys.argv[2]) if len(sys.argv) > 2 else 200
     threads = int(sys.argv[3]) if len(sys.argv) > 3 else None
+    t = ketharmad.game_matchups("schotten_totten_2", BOTS, games=games, seed=1, threads=threads,
+                                games_for={"search": search_games})  # fmt: skip
     print(f"{'attacker':>8} {'defender':>8} {'games':>7} {'attacker win rate':>18} {'95% CI':>17} {'games/s':>9}")
-    for a in BOTS:
-        for d in BOTS:
-            n = search_games if "search" in (a, d) else games
-            if a == d == "search":
-                n = max(1, search_games // 2)
-            t = time.perf_counter()
-            r = ketharmad.simulate_game("schotten_totten_2", bots=[a, d], games=n, seed=1, threads=threads)
-            secs = time.perf_counter() - t
-            rate, lo, hi = r.attacker_win_rate()
-            print(f"{a:>8} {d:>8} {n:>7} {rate:>18.4f} {f'[{lo:.4f}, {hi:.4f}]':>17} {n / secs:>9.0f}")
+    for r in t.iter_rows(named=True):
+        ci = f"[{r['ci_low']:.4f}, {r['ci_high']:.4f}]"
+        print(f"{r['seat0_bot']:>8} {r['seat1_bot']:>8} {r['games']:>7} {r['seat0_win_rate']:>18.4f} {ci:>17} {r['games_per_second']:>9.0f}")
 
 
 if __name__ == "__main__":

@@ -243,3 +243,40 @@ def test_simulate_with_game_is_simulate_game() -> None:
         ketharmad.simulate(game="chess")
     k = ketharmad.simulate(games=20, seed=1)
     assert k.players["deck"].unique().sort().to_list() == ["ner", "tisza"]
+
+
+def test_game_matchups_two_seats_equals_simulate_game() -> None:
+    """The bot-pairing table (issue 14, matchups with bots as sides): every ordered pair; each
+    row counts the games of simulate_game with the same seed; games_for lowers a cell."""
+    t = ketharmad.game_matchups("schotten_totten_2", ["random", "greedy"], games=300, seed=5, games_for={"greedy": 200})
+    assert t.height == 4
+    assert t.select("seat0_bot", "seat1_bot").rows() == [
+        ("random", "random"), ("random", "greedy"), ("greedy", "random"), ("greedy", "greedy")
+    ]
+    assert t["games"].to_list() == [300, 200, 200, 200]
+    for row in t.iter_rows(named=True):
+        r = ketharmad.simulate_game("schotten_totten_2", [row["seat0_bot"], row["seat1_bot"]], games=row["games"], seed=5)
+        assert row["seat0_wins"] == int((r.games["winner"] == 0).sum())
+        assert row["seat0_wins"] + row["seat1_wins"] + row["no_winner"] == row["games"]
+        assert row["ci_low"] <= row["seat0_win_rate"] <= row["ci_high"]
+    g = t.filter((pl.col("seat0_bot") == "greedy") & (pl.col("seat1_bot") == "random"))
+    assert g["seat0_win_rate"][0] > 0.9  # the greedy attacker beats a random defender (R13.2)
+
+
+def test_game_matchups_many_seats_rotates_the_bot() -> None:
+    """Osztrakon: one seat plays the bot, the field the others, the bot's seat rotating; the
+    wins equal those counted from simulate_game with the same game ranges."""
+    t = ketharmad.game_matchups("osztrakon", ["b1"], games=100, seed=2, field="random", seats=5)
+    row = t.row(0, named=True)
+    assert (row["bot"], row["field"], row["seats"], row["games"]) == ("b1", "random", 5, 100)
+    wins = 0
+    for s in range(5):
+        lineup = ["random"] * 5
+        lineup[s] = "b1"
+        r = ketharmad.simulate_game("osztrakon", lineup, games=20, seed=2, first_game=20 * s)
+        wins += int(r.players.filter(pl.col("seat") == s)["win"].sum())
+    assert row["wins"] == wins and row["even_share"] == 0.2
+    with pytest.raises(ValueError, match="name the field"):
+        ketharmad.game_matchups("osztrakon", ["b1"], games=10)
+    with pytest.raises(ValueError, match="5 to 12 seats"):
+        ketharmad.game_matchups("osztrakon", ["b1", "random"], games=10, seats=3)

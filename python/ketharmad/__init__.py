@@ -31,7 +31,7 @@ from .lab.matchups import MatchupResult, matchups
 from .lab.standings import deck_table, seat_table
 from ._results import GameLog, SimResult
 from .step import Action, Game
-from .games import GameResult, HarnessGame, game_state, games, simulate_game
+from .games import GameResult, HarnessGame, game_matchups, game_state, games, simulate_game
 from .lab.sweep import SweepResult, sweep
 from .lab.tournament import TournamentResult, bots, tournament
 
@@ -106,6 +106,7 @@ __all__ = [
     "stats",
     "games",
     "simulate_game",
+    "game_matchups",
     "GameResult",
     "game_state",
     "HarnessGame",

@@ -14,6 +14,8 @@ lists in :func:`games` (``{"rules.oil_target": "newest", "wall.gate.intact_cards
 
 from __future__ import annotations
 
+import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence, Union
 
@@ -131,6 +133,90 @@ def simulate_game(
     g = pl.DataFrame(raw["games"])
     p = pl.DataFrame(raw["players"])
     return GameResult(game=game, bots=bots, sides=list(raw["sides"]), seed=seed, games=g, players=p)
+
+
+def game_matchups(
+    game: str,
+    bots: Sequence[str],
+    games: int = 1000,
+    seed: int = 0,
+    threads: Optional[int] = None,
+    params: Optional[dict[str, ParamValue]] = None,
+    seats: Optional[int] = None,
+    field: Optional[str] = None,
+    games_for: Optional[Mapping[str, int]] = None,
+) -> pl.DataFrame:
+    """The bot-pairing table of a game on the generic harness: ``matchups`` with bots as the
+    sides (issue 14).
+
+    * A game of two seats (Schotten Totten 2: attacker, defender): every ordered pair of
+      ``bots``, one row each: ``seat0_bot, seat1_bot, games, seat0_wins, seat1_wins,
+      no_winner, seat0_win_rate, ci_low, ci_high`` (Wilson 95 %), ``games_per_second``.
+    * A game of more seats (Osztrakon, ``seats`` = 5..12, default the smallest): every bot
+      of ``bots`` against a field of ``field`` (default: every other bot of ``bots`` in turn):
+      one seat plays the bot, the others the field, the bot's seat rotating over all seats
+      (``games`` split evenly, seat ``s`` in the ``s``-th share). One row each: ``bot, field,
+      seats, games, wins, win_rate, ci_low, ci_high, even_share`` (1 / seats),
+      ``games_per_second``.
+
+    ``games_for`` lowers the games of a cell whose bot specs contain one of its keys (e.g.
+    ``{"search": 500}``). The games of a cell are games ``0 ..`` of :func:`simulate_game`
+    with ``seed`` (two-seat games), or the rotation's share of them, so every row can be
+    replayed.
+    """
+    if isinstance(bots, str) or not bots:
+        raise ValueError("bots must be a non-empty list of bot specs")
+    bots = list(bots)
+    info = _game_info(game)
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ValueError(f"games must be a positive int, got {games!r}")
+    limits = dict(games_for or {})
+
+    def n_games(specs: Sequence[str]) -> int:
+        caps = [v for k, v in limits.items() if any(k in b for b in specs)]
+        return min([games, *caps])
+
+    rows = []
+    if info["max_seats"] == 2:
+        for a in bots:
+            for b in bots:
+                n = n_games([a, b])
+                t = time.perf_counter()
+                r = simulate_game(game, [a, b], games=n, seed=seed, threads=threads, params=params)
+                secs = time.perf_counter() - t
+                w0 = int((r.games["winner"] == 0).sum())
+                w1 = int((r.games["winner"] == 1).sum())
+                lo, hi = wilson_interval(w0, n)
+                rows.append({"seat0_bot": a, "seat1_bot": b, "games": n, "seat0_wins": w0, "seat1_wins": w1,
+                             "no_winner": n - w0 - w1, "seat0_win_rate": w0 / n, "ci_low": lo, "ci_high": hi,
+                             "games_per_second": n / secs})  # fmt: skip
+        return pl.DataFrame(rows)
+    k = info["min_seats"] if seats is None else seats
+    if not info["min_seats"] <= k <= info["max_seats"]:
+        raise ValueError(f"{game} takes {info['min_seats']} to {info['max_seats']} seats, got seats={k}")
+    if field is None and len(bots) < 2:
+        raise ValueError("with one bot, name the field it plays against (field='random')")
+    for bot in bots:
+        for other in [field] if field is not None else [b for b in bots if b != bot]:
+            n = n_games([bot, other])
+            wins = played = 0
+            t = time.perf_counter()
+            for s in range(k):
+                share = n // k + (1 if s < n % k else 0)
+                if share == 0:
+                    continue
+                lineup = [other] * k
+                lineup[s] = bot
+                first = s * (n // k) + min(s, n % k)
+                r = simulate_game(game, lineup, games=share, seed=seed, threads=threads, params=params, first_game=first)
+                wins += int(r.players.filter(pl.col("seat") == s)["win"].sum())
+                played += share
+            secs = time.perf_counter() - t
+            lo, hi = wilson_interval(wins, played)
+            rows.append({"bot": bot, "field": other, "seats": k, "games": played, "wins": wins,
+                         "win_rate": wins / played, "ci_low": lo, "ci_high": hi, "even_share": 1 / k,
+                         "games_per_second": played / secs})  # fmt: skip
+    return pl.DataFrame(rows)
 
 
 def game_state(
