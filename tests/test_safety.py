@@ -63,6 +63,25 @@ def _interrupt(code: str, delay: float = 1.0) -> tuple[Optional[int], str, str, 
 
 # ---------------------------------------------------------------------------------- Ctrl-C
 
+
+def _stopped_by_the_signal(rc: Optional[int], out: str, err: str) -> bool:
+    """The child caught the KeyboardInterrupt and exited 0 — or polars raised it twice.
+
+    polars 2.x (seen with 2.1.0) raises KeyboardInterrupt from a ``collect`` that a Ctrl-C
+    interrupts and then Python raises it once more from the still-pending signal, inside the
+    ``except KeyboardInterrupt`` block (reproduced without ketharmad: a loop of
+    ``df.with_columns(...).sum()`` interrupted 15 times, 2 double raises). The child then dies of
+    SIGINT having stopped at once; that is polars' defect, not a call that failed to stop.
+    """
+    if rc == 0 and "KeyboardInterrupt" in out:
+        return True
+    return (
+        rc == -signal.SIGINT
+        and "polars" in err
+        and "During handling of the above exception, another exception occurred" in err
+        and err.rstrip().endswith("KeyboardInterrupt")
+    )
+
 _API_CALLS = {
     # the very first batch call of the process (the numpy C API was once loaded lazily here)
     "simulate_first_call": "ketharmad.simulate(games=10**6, bots='heuristic', threads=2)",
@@ -97,7 +116,7 @@ def test_ctrl_c_stops_every_api_call_with_keyboard_interrupt(name: str) -> None:
     )
     assert rc is not None, f"{name}: still running {took:.1f} s after SIGINT"
     assert "PanicException" not in err, err[-2000:]
-    assert rc == 0 and "KeyboardInterrupt" in out, (rc, out, err[-2000:])
+    assert _stopped_by_the_signal(rc, out, err), (rc, out, err[-2000:])
     assert took < EXIT_WITHIN, f"{name}: took {took:.1f} s to stop"
 
 
@@ -116,7 +135,7 @@ def test_ctrl_c_stops_card_stats() -> None:
             sys.exit(0)
         """
     )
-    assert rc == 0 and "KeyboardInterrupt" in out, (rc, out, err[-2000:])
+    assert _stopped_by_the_signal(rc, out, err), (rc, out, err[-2000:])
     assert took < EXIT_WITHIN, f"card_stats took {took:.1f} s to stop"
 
 
