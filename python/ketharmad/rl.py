@@ -141,7 +141,96 @@ class _Render:
         return "\n".join(lines)
 
 
-class KetharmadAECEnv(AECEnv):
+class _SeatAECEnv(AECEnv):
+    """What both AEC environments share: agents ``seat_i``, spaces from a probe game, one game
+    per episode (``_new_game``), rewards = the game's returns at the end."""
+
+    def _spaces_from(self, probe: Any) -> None:
+        self.possible_agents = [_agent_name(s) for s in range(probe.num_players)]
+        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
+        self.observation_spaces = {a: _observation_space(probe) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(probe.num_actions) for a in self.possible_agents}
+        self.game: Any = None
+        self._episodes = _Episodes()
+        self._render = self._new_render()
+        self.agents = []
+        self.rewards = {}
+        self._cumulative_rewards = {}
+        self.terminations = {}
+        self.truncations = {}
+        self.infos = {}
+        self.agent_selection = self.possible_agents[0]
+
+    def _new_game(self, batch_seed: int, index: int) -> Any:
+        raise NotImplementedError
+
+    def _new_render(self) -> Any:
+        raise NotImplementedError
+
+    def _play(self, agent: str, action: int) -> None:
+        self.game.step(action)  # ValueError naming the legal ids if illegal
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
+        batch_seed, index = self._episodes.next(seed, lambda: np.random.SeedSequence().entropy % 2**63)
+        self.game = self._new_game(batch_seed, index)
+        self._render = self._new_render()
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        if self.game.is_over:  # no decision at all (not seen in practice): end at once
+            self._finish()
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = _agent_name(self.game.current_player)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        return _observe(self.game, self._seat[agent])
+
+    def _finish(self) -> None:
+        returns = self.game.returns()
+        for a in self.agents:
+            self.rewards[a] = float(returns[self._seat[a]])
+            self.terminations[a] = True
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} must act (an action id), got None: the game is not over")
+        self._play(agent, _action_id(action))
+        self._cumulative_rewards[agent] = 0.0
+        if self.game.is_over:
+            self._finish()
+        else:
+            for a in self.agents:
+                self.rewards[a] = 0.0
+            self.agent_selection = _agent_name(self.game.current_player)
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> Optional[str]:
+        return _render(self)
+
+    def close(self) -> None:
+        pass
+
+    def __str__(self) -> str:
+        return self.metadata["name"]
+
+
+class KetharmadAECEnv(_SeatAECEnv):
     """The PettingZoo AEC environment of :func:`env` (see there)."""
 
     metadata = {"render_modes": _RENDER_MODES, "name": "ketharmad_v0", "is_parallelizable": False}
@@ -171,82 +260,16 @@ class KetharmadAECEnv(AECEnv):
         # a probe game checks decks, params and card data now and sizes the spaces
         probe = Game(self.decks, seed=0, game=0, params=params, card_data=card_data, start_player=start_player,
                      format=format)
-        self.possible_agents = [_agent_name(s) for s in range(probe.num_players)]
-        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
-        self.observation_spaces = {a: _observation_space(probe) for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(probe.num_actions) for a in self.possible_agents}
-        self.game: Any = None
-        self._episodes = _Episodes()
-        self._render = _Render()
-        self.agents = []
-        self.rewards = {}
-        self._cumulative_rewards = {}
-        self.terminations = {}
-        self.truncations = {}
-        self.infos = {}
-        self.agent_selection = self.possible_agents[0]
+        self._spaces_from(probe)
 
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
-
-    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
-        batch_seed, index = self._episodes.next(seed, lambda: np.random.SeedSequence().entropy % 2**63)
-        self.game = _game_class()(
+    def _new_game(self, batch_seed: int, index: int) -> Any:
+        return _game_class()(
             self.decks, seed=batch_seed, game=index, params=self.params, card_data=self.card_data, format=self.format,
             start_player=self.start_player, log=self.log,
         )  # fmt: skip
-        self._render = _Render()
-        self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
-        if self.game.is_over:  # no decision at all (not seen in practice): end at once
-            self._finish()
-            self.agent_selection = self.agents[0]
-        else:
-            self.agent_selection = _agent_name(self.game.current_player)
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        return _observe(self.game, self._seat[agent])
-
-    def _finish(self) -> None:
-        returns = self.game.returns()
-        for a in self.agents:
-            self.rewards[a] = float(returns[self._seat[a]])
-            self.terminations[a] = True
-
-    def step(self, action: Any) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        if action is None:
-            raise ValueError(f"{agent} must act (an action id), got None: the game is not over")
-        self.game.step(_action_id(action))  # ValueError naming the legal ids if illegal
-        self._cumulative_rewards[agent] = 0.0
-        if self.game.is_over:
-            self._finish()
-        else:
-            for a in self.agents:
-                self.rewards[a] = 0.0
-            self.agent_selection = _agent_name(self.game.current_player)
-        self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
-
-    def render(self) -> Optional[str]:
-        return _render(self)
-
-    def close(self) -> None:
-        pass
-
-    def __str__(self) -> str:
-        return self.metadata["name"]
+    def _new_render(self) -> Any:
+        return _Render()
 
 
 def env(
@@ -479,7 +502,7 @@ class _HarnessRender:
         return "\n".join(lines)
 
 
-class HarnessAECEnv(AECEnv):
+class HarnessAECEnv(_SeatAECEnv):
     """The PettingZoo AEC environment of :func:`game_env` (see there)."""
 
     metadata = {"render_modes": _RENDER_MODES, "name": "ketharmad_harness_v0", "is_parallelizable": False}
@@ -505,83 +528,20 @@ class HarnessAECEnv(AECEnv):
         probe = game_state(game, seats=seats, seed=0, game_index=0, params=self.params)
         self.seats = probe.num_players
         self.metadata = dict(self.metadata, name=f"{game}_v0")
-        self.possible_agents = [_agent_name(s) for s in range(self.seats)]
-        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
-        self.observation_spaces = {a: _observation_space(probe) for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(probe.num_actions) for a in self.possible_agents}
-        self.game: Any = None
-        self._episodes = _Episodes()
-        self._render = _HarnessRender()
-        self.agents = []
-        self.rewards = {}
-        self._cumulative_rewards = {}
-        self.terminations = {}
-        self.truncations = {}
-        self.infos = {}
-        self.agent_selection = self.possible_agents[0]
+        self._spaces_from(probe)
 
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
+    def _new_game(self, batch_seed: int, index: int) -> Any:
+        return self._make(self.game_name, seats=self.seats, seed=batch_seed, game_index=index, params=self.params)
 
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
+    def _new_render(self) -> Any:
+        return _HarnessRender()
 
-    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
-        batch_seed, index = self._episodes.next(seed, lambda: np.random.SeedSequence().entropy % 2**63)
-        self.game = self._make(self.game_name, seats=self.seats, seed=batch_seed, game_index=index, params=self.params)
-        self._render = _HarnessRender()
-        self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
-        if self.game.is_over:  # no decision at all: end at once
-            self._finish()
-            self.agent_selection = self.agents[0]
-        else:
-            self.agent_selection = _agent_name(self.game.current_player)
-
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        return _observe(self.game, self._seat[agent])
-
-    def _finish(self) -> None:
-        returns = self.game.returns()
-        for a in self.agents:
-            self.rewards[a] = float(returns[self._seat[a]])
-            self.terminations[a] = True
-
-    def step(self, action: Any) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        if action is None:
-            raise ValueError(f"{agent} must act (an action id), got None: the game is not over")
-        a = _action_id(action)
-        label = self.game.describe_action(a) if self.render_mode is not None and 0 <= a < self.game.num_actions else ""
-        self.game.step(a)  # ValueError naming the legal ids if illegal
+    def _play(self, agent: str, action: int) -> None:
+        # the harness games keep no log: the renderer is told what was played
+        label = self.game.describe_action(action) if self.render_mode is not None and 0 <= action < self.game.num_actions else ""
+        self.game.step(action)  # ValueError naming the legal ids if illegal
         if self.render_mode is not None:
             self._render.played.append(f"seat {self._seat[agent]}: {label}")
-        self._cumulative_rewards[agent] = 0.0
-        if self.game.is_over:
-            self._finish()
-        else:
-            for x in self.agents:
-                self.rewards[x] = 0.0
-            self.agent_selection = _agent_name(self.game.current_player)
-        self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
-
-    def render(self) -> Optional[str]:
-        return _render(self)
-
-    def close(self) -> None:
-        pass
-
-    def __str__(self) -> str:
-        return self.metadata["name"]
 
 
 def game_env(
