@@ -116,6 +116,17 @@ def format_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", default=None, metavar="FORMAT", help=FORMAT_HELP)
 
 
+GAME_HELP = (
+    "the game: ketharmad (default), schotten_totten_2 or osztrakon "
+    "(`ketharmad games` lists them, with their bots, seats and parameters)"
+)
+
+
+def game_arg(p: argparse.ArgumentParser) -> None:
+    """``--game NAME`` (every command that plays games; default Kétharmad)."""
+    p.add_argument("--game", default="ketharmad", metavar="GAME", help=GAME_HELP)
+
+
 def lab_args(p: argparse.ArgumentParser, games_help: str, games_default: Optional[int]) -> None:
     p.add_argument("--games", type=int, default=games_default, help=games_help)
     p.add_argument("--bots", nargs="+", default=None, metavar="BOT",
