@@ -289,7 +289,7 @@ def _seat_bots(spec: BotSpec, n: int) -> list[Any]:
 def matchups(
     players: Optional[int] = None,
     games_per_side: Optional[int] = None,
-    bots: BotSpec = "heuristic",
+    bots: Any = None,
     seed: int = 0,
     params: Optional[Mapping[str, Union[int, bool, str]]] = None,
     threads: Optional[int] = None,
@@ -302,7 +302,11 @@ def matchups(
     rows: Optional[bool] = None,
     decks: Optional[Sequence[Any]] = None,
     format: Any = None,
-) -> MatchupResult:
+    game: str = "ketharmad",
+    seats: Optional[int] = None,
+    field: Optional[str] = None,
+    games_for: Optional[Mapping[str, int]] = None,
+) -> Any:  # MatchupResult; GameMatchupResult for another game
     """Every faction (or deck) against every other, with the start player balanced.
 
     ``decks``: the sides (default the four factions): factions, Mixed decks ``"a+b"``,
@@ -354,7 +358,7 @@ def matchups(
     any of them can be replayed: ``play([faction_0, faction_1], bots, seed=batch_seed,
     game=game, start_player=start_player, params=...)``.
 
-    ``bots``: one built-in bot spec, or a Python agent (see :func:`ketharmad.simulate`,
+    ``bots``: one built-in bot spec (default ``"heuristic"``), or a Python agent (see :func:`ketharmad.simulate`,
     docs/python_agents.md) that then plays every seat (each seat with its own generator);
     its games are played game by game with :class:`ketharmad.Game`, much slower.
 
@@ -375,8 +379,41 @@ def matchups(
 
     Returns a :class:`MatchupResult` (``.table``, ``.start_player``, ``.positions``,
     ``.lengths``, ``.games``, ``.players``, ``.matrix()``, ``.write_parquet(folder)``).
+
+    **Other games** (``game="schotten_totten_2"`` or ``"osztrakon"``, docs/games.md): the
+    sides are bots. ``bots``: a list of bot specs (default: the game's bots except
+    ``search``); ``games``: games per cell (default 1,000); ``seed``, ``threads``,
+    ``params`` (the game's parameters, :func:`ketharmad.games`), ``rows``. Schotten Totten 2
+    plays every ordered pairing (``attacker_bot`` against ``defender_bot``: the Attacker's
+    win rate with its Wilson interval); Osztrakon plays each bot on one seat against a
+    ``field`` of another bot (default: every other bot of ``bots`` in turn) on the other
+    ``seats - 1`` seats (``seats`` 5-12, default 5), its seat rotating. ``games_for`` caps
+    the games of a cell whose bot specs contain a key (``{"search": 200}``). Returns a
+    :class:`ketharmad.lab.harness.GameMatchupResult` (``.table``, ``.by_side``, ``.games``,
+    ``.matrix()``, reports as above). The Kétharmad-only arguments (``players``,
+    ``games_per_side``, ``card_data``, ``chunk_size``, ``progress``, ``executor``,
+    ``cluster``, ``decks``, ``format``) are refused with a ValueError naming them, and
+    ``seats``, ``field``, ``games_for`` with Kétharmad.
     """
-    spec = _check_single_bot(bots)
+    if game != "ketharmad":
+        from .harness import game_lab_matchups, harness_info, refuse
+
+        harness_info(game)
+        refuse(game, "matchups", {
+            "players": players is not None, "games_per_side": games_per_side is not None,
+            "card_data": card_data is not None, "chunk_size": chunk_size is not None, "progress": progress is not False,
+            "executor": executor is not None, "cluster": cluster is not None, "decks": decks is not None,
+            "format": format is not None,
+        }, "bots (a list of specs), games (per cell), seed, threads, params, rows, seats, field and games_for")  # fmt: skip
+        if isinstance(bots, str):
+            raise ValueError(f"matchups(game={game!r}) takes a list of bot specs (the sides), got {bots!r}")
+        return game_lab_matchups(game, bots, games=games, seed=seed, threads=threads, params=params, seats=seats,
+                                 field=field, games_for=games_for, rows=rows)  # fmt: skip
+    from .harness import refuse_harness_only
+
+    refuse_harness_only("matchups", {"seats": seats is not None, "field": field is not None,
+                                     "games_for": games_for is not None})  # fmt: skip
+    spec = _check_single_bot("heuristic" if bots is None else bots)
     seed_ = check_seed(seed)
     threads_ = check_threads(threads)
     text, params_ = apply_format(load_card_data(card_data), check_params(params), format)

@@ -130,31 +130,60 @@ def _deck_pairs(decks: Optional[Sequence[Any]], seats: int = 2) -> list[list[str
     return out
 
 
-def _bradley_terry(names: list[str], wins: dict[tuple[int, int], float], iters: int = 200) -> list[float]:
-    """Bradley–Terry strengths by the MM algorithm (Hunter 2004), geometric mean 1."""
-    k = len(names)
-    p = [1.0] * k
+def luce_ratings(
+    n_bots: int, groups: Sequence[tuple[Mapping[int, int], Mapping[int, float], float]], iters: int = 20_000
+) -> list[float]:
+    """Strengths of a Luce choice model by the MM algorithm (Hunter 2004): the winner of a
+    game is seat ``s`` with probability ``p(bot of s) / (sum of p over the game's seats)``;
+    with two seats of different bots this is Bradley–Terry. ``groups``: one entry per group
+    of identical games, ``(seats per bot index, wins per bot index, number of games)`` (a
+    game without winner may be credited in shares). A weak prior keeps every strength
+    finite (a bot that never or always won included): each bot also played one virtual game
+    against a reference bot of strength 1 and won half of it. Iterates until no relative
+    strength changes by more than 1e-9 or ``iters`` rounds; geometric mean 1."""
+    wins = [0.0] * n_bots
+    for _, w, _ in groups:
+        for i, x in w.items():
+            wins[i] += x
+    p = [1.0] * n_bots
+    last: Optional[list[float]] = None
     for _ in range(iters):
         new = []
-        for i in range(k):
-            w_i = sum(wins.get((i, j), 0.0) for j in range(k) if j != i)
-            denom = 0.0
-            for j in range(k):
-                if j == i:
-                    continue
-                n_ij = wins.get((i, j), 0.0) + wins.get((j, i), 0.0)
-                if n_ij > 0:
-                    denom += n_ij / (p[i] + p[j])
-            new.append((w_i + 0.5) / (denom + 1.0 / p[i]) if denom > 0 else p[i])  # +0.5: a weak prior
-        g = math.exp(sum(math.log(x) for x in new) / k)
-        p = [x / g for x in new]
-    return p
+        for i in range(n_bots):
+            denom = 1.0 / (p[i] + 1.0)  # the virtual game against the reference
+            for counts, _, n in groups:
+                if i in counts:
+                    denom += n * counts[i] / sum(c * p[j] for j, c in counts.items())
+            new.append((wins[i] + 0.5) / denom)
+        p = new
+        shown = _geo_normalized(p)
+        if last is not None and all(abs(a / b - 1.0) < 1e-9 for a, b in zip(shown, last)):
+            break
+        last = shown
+    return _geo_normalized(p)
+
+
+def _geo_normalized(p: Sequence[float]) -> list[float]:
+    g = math.exp(sum(math.log(x) for x in p) / len(p))
+    return [x / g for x in p]
+
+
+def _bradley_terry(names: list[str], wins: dict[tuple[int, int], float]) -> list[float]:
+    """Bradley–Terry strengths (:func:`luce_ratings` with two seats), geometric mean 1:
+    ``wins[(i, j)]`` = games bot i won against bot j."""
+    groups = []
+    for i in range(len(names)):
+        for j in range(i + 1, len(names)):
+            n = wins.get((i, j), 0.0) + wins.get((j, i), 0.0)
+            if n > 0:
+                groups.append(({i: 1, j: 1}, {i: wins.get((i, j), 0.0), j: wins.get((j, i), 0.0)}, n))
+    return luce_ratings(len(names), groups)
 
 
 def tournament(
     bots: Sequence[BotSpec],
     decks: Optional[Sequence[Any]] = None,
-    games: int = 960,
+    games: Optional[int] = None,
     seed: int = 0,
     threads: Optional[int] = None,
     params: Optional[Mapping[str, Union[int, bool, str]]] = None,
@@ -162,7 +191,9 @@ def tournament(
     executor: Any = None,
     cluster: Any = None,
     format: Any = None,
-) -> TournamentResult:
+    game: str = "ketharmad",
+    seats: Optional[int] = None,
+) -> Any:  # TournamentResult; GameTournamentResult for another game
     """Play every pair of ``bots`` against each other.
 
     Each pair plays ``games`` 2-player games in total, spread evenly over the deck pairings
@@ -192,7 +223,37 @@ def tournament(
     ``concurrent.futures.Executor`` the plan runner submits its shards to (same results);
     ``cluster``: run on Dask instead (``"local"``, a scheduler address or a
     ``dask.distributed.Client``; the ``dask`` extra, docs/scale_out.md), same results.
+
+    **Other games** (``game="schotten_totten_2"`` or ``"osztrakon"``, docs/games.md):
+    ``bots`` are spec strings of the game's bots. Schotten Totten 2: every pair of bots
+    plays ``games`` games (default 1,000, a multiple of 2), each bot on each side (Attacker,
+    Defender) in half of them, both seatings on the same games ``0 .. games/2 - 1`` of
+    :func:`ketharmad.simulate_game` (common random numbers). Osztrakon: every bot plays
+    ``games`` games (default 200 x seats, a multiple of ``seats``) alone against a field of
+    each other bot on the other ``seats - 1`` seats (``seats`` 5-12, default 5), its seat
+    rotating, the same games for every pair. Ratings: the Bradley–Terry fit above (Elo
+    scale); with more seats its Luce generalisation (a game's winner is seat ``s`` with
+    probability ``p(bot of s) / sum over the seats``), which is Bradley–Terry for two seats.
+    Returns a :class:`ketharmad.lab.harness.GameTournamentResult` (``.pairs``, ``.ratings``
+    with win rates and Wilson intervals), the same for a seed on any ``threads``. The
+    Kétharmad-only arguments (``decks``, ``card_data``, ``executor``, ``cluster``,
+    ``format``) are refused with a ValueError naming them; ``seats`` with Kétharmad.
     """
+    if game != "ketharmad":
+        from .harness import game_lab_tournament, harness_info, refuse
+
+        harness_info(game)
+        refuse(game, "tournament", {"decks": decks is not None, "card_data": card_data is not None,
+                                    "executor": executor is not None, "cluster": cluster is not None,
+                                    "format": format is not None},
+               "bots, games (per pair), seed, threads, params and seats")  # fmt: skip
+        return game_lab_tournament(game, bots, games=games, seed=seed, threads=threads, params=params, seats=seats)
+    if seats is not None:
+        from .harness import refuse_harness_only
+
+        refuse_harness_only("tournament", {"seats": True})
+    if games is None:
+        games = 960
     if isinstance(bots, (str, Mapping)) or len(bots) < 2:
         raise ValueError("tournament needs a list of at least two bot specs")
     specs = [_check_bot_spec(b, f"bots[{i}]", agents=True) for i, b in enumerate(bots)]
