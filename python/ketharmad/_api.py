@@ -445,22 +445,35 @@ def simulate(
 
 
 def play(
-    decks: Sequence[str],
+    decks: Sequence[str] = _DEFAULT_DECKS,
     bots: BotsArg = "random",
     seed: int = 0,
-    game: int = 0,
+    game: Union[int, str] = "ketharmad",
     params: Optional[Mapping[str, Union[int, bool, str]]] = None,
     card_data: CardDataSource = None,
     start_player: Optional[int] = None,
     format: Optional[str] = None,
-) -> GameLog:
+    index: Optional[int] = None,
+) -> Any:  # GameLog; HarnessLog for another game
     """Replay one game with its full log.
 
-    ``play(decks, bots, seed, game=k, params)`` replays exactly game ``k`` of
+    ``play(decks, bots, seed, index=k, params)`` replays exactly game ``k`` of
     ``simulate(decks, bots, seed=seed, params=params, ...)``: same winner, length and final
     state. Print the result (``print(log)``) to read the game. Pass the same ``start_player``
     as the batch (e.g. to replay a game of :func:`ketharmad.matchups`, whose ``games`` rows
     carry ``batch_seed``, ``game`` and ``start_player``). ``format`` as in :func:`simulate`.
+
+    ``game``: a game name (``"ketharmad"``, the default, ``"schotten_totten_2"`` or
+    ``"osztrakon"``) or, as before, an int: the game's index in the batch (``play(decks,
+    bots, seed, game=k)`` still replays game ``k``; ``index=k`` says the same; giving both an
+    int ``game`` and ``index`` is an error). Another game (docs/games.md): ``bots`` one spec
+    string for every seat at the game's smallest seat count or one per seat (Schotten Totten
+    2: ``[attacker, defender]``; Osztrakon: 5-12), ``seed``, ``index`` and ``params`` (the
+    game's); it replays game ``index`` of :func:`ketharmad.simulate_game` with the same
+    arguments and returns a :class:`ketharmad._harness_play.HarnessLog` (``.actions``: one row
+    per decision with its ``describe_action`` label; ``.winner``, ``.turns``,
+    ``.end_reason``); ``decks``, ``card_data``, ``start_player`` and ``format`` are refused
+    with a ValueError naming them.
 
     Raises:
         ValueError: on any invalid argument, parameter or card data, and before any game
@@ -468,10 +481,29 @@ def play(
             how much is needed and what would fit).
         KeyboardInterrupt: on Ctrl-C, within about a second (the games stop between games).
     """
+    if isinstance(game, str):
+        name, game_ = game, (0 if index is None else index)
+    else:
+        if index is not None:
+            raise ValueError(
+                f"give the game's index once: index={index!r} or (the older form) game={game!r}; "
+                "game= otherwise names the game ('ketharmad', 'schotten_totten_2', 'osztrakon')"
+            )
+        name, game_ = "ketharmad", game
+    if name != "ketharmad":
+        from ._harness_play import play_game
+        from .lab.harness import harness_info, refuse
+
+        harness_info(name)
+        refuse(name, "play", {"decks": decks is not _DEFAULT_DECKS, "card_data": card_data is not None,
+                              "start_player": start_player is not None, "format": format is not None},
+               "bots (one spec per seat), seed, index and params")  # fmt: skip
+        return play_game(name, bots, seed=check_seed(seed), index=check_int("index", game_, 0),
+                         params=dict(params) if params is not None else None)  # fmt: skip
     decks_ = check_decks(decks)
     bots_ = check_bots(bots, len(decks_))
     seed_ = check_seed(seed)
-    game_ = check_int("game", game, 0)
+    game_ = check_int("game" if index is None else "index", game_, 0)
     text, params_ = apply_format(load_card_data(card_data), check_params(params), format)
     start_ = check_start_player(start_player, len(decks_))
     raw = _core.play(text, decks_, bots_, seed_, game_, params_, start_player=start_)

@@ -18,7 +18,8 @@ batch seed from fresh entropy. See docs/rl.md.
 
 * :func:`game_env`: the PettingZoo AEC environment of the other games on the generic harness
   (``"schotten_totten_2"``, ``"osztrakon"``) over :func:`ketharmad.game_state`, with the same
-  observation, action, reward and seeding conventions.
+  observation, action, reward and seeding conventions; ``env(game="schotten_totten_2" |
+  "osztrakon", seats=...)`` returns it too.
 
 Install with ``pip install 'ketharmad[rl]'`` (pettingzoo and gymnasium); ``import
 ketharmad`` does not need them.
@@ -272,8 +273,12 @@ class KetharmadAECEnv(_SeatAECEnv):
         return _Render()
 
 
+#: env's default decks (identity tells "not given" apart for the other games).
+_DEFAULT_DECKS: tuple[str, ...] = ("ner", "tisza")
+
+
 def env(
-    decks: Sequence[str] = ("ner", "tisza"),
+    decks: Sequence[str] = _DEFAULT_DECKS,
     *,
     params: Optional[Mapping[str, Any]] = None,
     card_data: Any = None,
@@ -281,8 +286,16 @@ def env(
     start_player: Optional[int] = None,
     render_mode: Optional[str] = None,
     log: bool = False,
-) -> KetharmadAECEnv:
+    game: str = "ketharmad",
+    seats: Optional[int] = None,
+) -> Any:  # KetharmadAECEnv; HarnessAECEnv for another game
     """A PettingZoo AEC environment of one Kétharmad game per episode.
+
+    ``game``: ``"ketharmad"`` (default) or another game of :func:`ketharmad.games`
+    (``"schotten_totten_2"``, ``"osztrakon"``): then this is :func:`game_env` (``seats``,
+    ``params``, ``render_mode``); the Kétharmad-only arguments (``decks``, ``card_data``,
+    ``format``, ``start_player``, ``log``) are refused with a ValueError naming them, and
+    ``seats`` with Kétharmad.
 
     Agents ``"seat_0"`` .. ``"seat_{n-1}"`` (one per deck); ``agent_selection`` is the seat
     whose decision is pending (seats do not simply alternate: a response or a block is
@@ -300,6 +313,17 @@ def env(
     ``format``: the game format (docs/formats.md), as in :func:`ketharmad.simulate`
     (``"coalition"``: each partner's reward is its team's).
     """
+    if game != "ketharmad":
+        from .lab.harness import harness_info, refuse
+
+        harness_info(game)
+        refuse(game, "env", {"decks": decks is not _DEFAULT_DECKS, "card_data": card_data is not None,
+                             "format": format is not None, "start_player": start_player is not None,
+                             "log": log is not False}, "seats, params and render_mode (it is game_env)")  # fmt: skip
+        return game_env(game, seats, params=params, render_mode=render_mode)
+    if seats is not None:
+        raise ValueError("seats is for the games on the generic harness (env(game='osztrakon', seats=7)); "
+                         "a Kétharmad game has one seat per deck")
     return KetharmadAECEnv(decks, params=params, card_data=card_data, format=format, start_player=start_player,
                            render_mode=render_mode, log=log)  # fmt: skip
 
@@ -453,6 +477,7 @@ def gym_env(
     illegal_action: str = "ignore",
     illegal_reward: float = 0.0,
     log: bool = False,
+    game: str = "ketharmad",
 ) -> KetharmadGymEnv:
     """A Gymnasium environment that plays seat ``seat`` of one game per episode; the other
     seats are played by built-in bots (``opponents``: one spec such as ``"heuristic"`` or
@@ -473,7 +498,18 @@ def gym_env(
     :func:`env`: ``reset(seed=s)`` plays game 0 of batch ``s``, later ``reset()`` the next
     games. ``log``: keep the game's readable log (``env.game.log``; on with a
     ``render_mode``). Also registered as ``gymnasium.make("ketharmad/Ketharmad-v0", decks=...)``.
+
+    ``game``: Kétharmad only for now; another game's name is a ValueError pointing to
+    ``env(game=...)``, its PettingZoo environment.
     """
+    if game != "ketharmad":
+        from .lab.harness import harness_info
+
+        harness_info(game)
+        raise ValueError(
+            f"gym_env plays Kétharmad only; for {game} use ketharmad.rl.env(game={game!r}) (PettingZoo AEC, "
+            "every seat an agent) and answer the other seats with game.bot_action(spec)"
+        )
     return KetharmadGymEnv(decks, seat=seat, opponents=opponents, params=params, card_data=card_data, format=format,
                            start_player=start_player, render_mode=render_mode, illegal_action=illegal_action,
                            illegal_reward=illegal_reward, log=log)  # fmt: skip

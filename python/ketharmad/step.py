@@ -36,6 +36,24 @@ class Action(NamedTuple):
         return self.id
 
 
+#: Game's default decks (identity tells "not given" apart for the other games).
+_DEFAULT_DECKS: tuple[str, ...] = ("ner", "tisza")
+
+
+def _harness_game(game: str, decks: Any, seed: int, index: Optional[int], params: Any, seats: Optional[int],
+                  **ketharmad_only: Any) -> Any:
+    """``Game(game=...)`` of a game on the generic harness: its step object (game_state)."""
+    from .games import game_state
+    from .lab.harness import harness_info, refuse
+
+    harness_info(game)
+    given = {"decks": decks is not _DEFAULT_DECKS}
+    given.update({k: (v is not None and v is not False) for k, v in ketharmad_only.items()})
+    refuse(game, "Game", given, "seats, seed, index and params (it is ketharmad.game_state)")
+    return game_state(game, seats=seats, seed=seed, game_index=0 if index is None else index,
+                      params=dict(params) if params is not None else None)  # fmt: skip
+
+
 class Game(_core.Game):
     """One Kétharmad game stopped at a decision (see the module documentation).
 
@@ -43,8 +61,17 @@ class Game(_core.Game):
         decks: one deck per seat (2-4 seats): a faction from ``ketharmad.FACTIONS``, a Mixed
             deck ``"a+b"``, a custom deck ``{"name": ..., "cards": {...}}`` or a deck file
             (docs/decks.md). ``Game.decks`` gives each seat's deck label.
-        seed, game: the batch seed and the game's index in that batch: the game is game
-            ``game`` of ``simulate(decks, ..., seed=seed)``.
+        seed, index: the batch seed and the game's index in that batch: the game is game
+            ``index`` of ``simulate(decks, ..., seed=seed)``.
+        game: the game's name (``"ketharmad"``, the default) or, as before, its index in
+            the batch (an int: ``Game(decks, seed=s, game=k)`` is ``Game(decks, seed=s,
+            index=k)``; not both). ``Game(game="schotten_totten_2" | "osztrakon", seats=...,
+            seed=s, index=k, params=...)`` returns that game's step object instead, a
+            :class:`ketharmad.HarnessGame` (the same as :func:`ketharmad.game_state`; not an
+            instance of this class), and refuses the Kétharmad-only arguments (``decks``,
+            ``card_data``, ``start_player``, ``log``, ``record_plays``, ``format``).
+        seats: the seat count of another game (default its smallest: Schotten Totten 2 2,
+            Osztrakon 5); not for Kétharmad (its seats are its decks).
         params: parameter overrides ``{name: value}`` (see :func:`ketharmad.parameters`).
         card_data: None for the packaged card set, ``"balanced"``, or a TOML file's path.
         start_player: None draws the start seat from the game's seed; a seat fixes it.
@@ -62,20 +89,32 @@ class Game(_core.Game):
 
     def __new__(
         cls,
-        decks: Sequence[str] = ("ner", "tisza"),
+        decks: Sequence[str] = _DEFAULT_DECKS,
         *,
         seed: int = 0,
-        game: int = 0,
+        game: Union[int, str] = "ketharmad",
         params: Optional[Mapping[str, Union[int, bool, str]]] = None,
         card_data: CardDataSource = None,
         start_player: Optional[int] = None,
         log: bool = False,
         record_plays: bool = False,
         format: Any = None,
+        index: Optional[int] = None,
+        seats: Optional[int] = None,
     ) -> "Game":
+        if isinstance(game, str):
+            if game != "ketharmad":
+                return _harness_game(game, decks, seed, index, params, seats, card_data=card_data,  # type: ignore[return-value]
+                                     start_player=start_player, log=log, record_plays=record_plays, format=format)
+            game = 0 if index is None else index
+        elif index is not None:
+            raise ValueError(f"give the game's index once: index={index!r} or (the older form) game={game!r}")
+        if seats is not None:
+            raise ValueError("seats is for the games on the generic harness (Game(game='osztrakon', seats=7)); "
+                             "a Kétharmad game has one seat per deck")
         if isinstance(decks, str):
             raise ValueError("decks must be a list of faction names, one per seat, not a string")
-        for name, v in (("seed", seed), ("game", game)):
+        for name, v in (("seed", seed), ("game" if index is None else "index", game)):
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
                 raise ValueError(f"{name} must be a whole number >= 0, got {v!r}")
         decks_ = check_decks(decks)

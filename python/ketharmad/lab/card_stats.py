@@ -185,6 +185,27 @@ def _effective_copies(cards: pl.DataFrame, params: dict[str, Any]) -> pl.Expr:
     )
 
 
+#: Why each game on the generic harness has no card statistics (``card_stats(game=...)``).
+NO_CARD_STATS = {
+    "schotten_totten_2": "its cards are plain numbered colour cards (0-11 in five colours) without "
+                         "text of their own, and its batch records no per-card plays to rate",
+    "osztrakon": "it has no cards: its players ask questions and vote (laurels, votes, the stack), "
+                 "so there is nothing to rate per card",
+}
+
+
+def _refuse_game(game: object) -> None:
+    """``card_stats(game=...)`` for another game: a ValueError naming the game and why."""
+    from .harness import harness_info
+
+    info = harness_info(game)
+    why = NO_CARD_STATS.get(info["name"], "it records no per-card plays")
+    raise ValueError(
+        f"card_stats is Kétharmad's per-card statistics; game={info['name']!r} has none: {why}. "
+        f"Use ketharmad.matchups(game={info['name']!r}, bots=[...]) or simulate_game for its win rates"
+    )
+
+
 def card_stats(
     batch: Any = None,
     card_data: CardDataSource = None,
@@ -202,6 +223,7 @@ def card_stats(
     cluster: Any = None,
     rows: Optional[bool] = None,
     format: Any = None,
+    game: str = "ketharmad",
 ) -> CardStatsResult:
     """Per card and faction win rates, 17lands style, from a batch or from games played here.
 
@@ -251,7 +273,13 @@ def card_stats(
     Returns a :class:`CardStatsResult` (``.table``, ``.counts``, ``.batch``, ``.top()``,
     ``.write_parquet(folder)``, ``.write_report(folder)``) with the games' provenance (seed,
     bots, params, card data, plan).
+
+    ``game``: Kétharmad only: ``"schotten_totten_2"`` (plain numbered colour cards, no
+    per-card records) and ``"osztrakon"`` (no cards) raise a ValueError naming the game and
+    why (docs/games.md).
     """
+    if game != "ketharmad":
+        _refuse_game(game)
     run_args = dict(decks=decks, bots=bots, games=games, seed=seed, threads=threads, params=params,
                     start_player=start_player, chunk_size=chunk_size, executor=executor, cluster=cluster,
                     rows=rows, format=format)  # fmt: skip
@@ -329,6 +357,7 @@ def _run(
     cluster: Any,
     rows: Optional[bool],
     format: Any = None,
+    game: str = "ketharmad",
 ) -> CardStatsResult:
     """The run form of :func:`card_stats`: check every argument, then play."""
     from .._api import check_chunk_size, check_start_player, simulate
