@@ -189,8 +189,8 @@ def _effective_copies(cards: pl.DataFrame, params: dict[str, Any]) -> pl.Expr:
 NO_CARD_STATS = {
     "schotten_totten_2": "its cards are plain numbered colour cards (0-11 in five colours) without "
                          "text of their own, and its batch records no per-card plays to rate",
-    "osztrakon": "it has no cards: its players ask questions and vote (laurels, votes, the stack), "
-                 "so there is nothing to rate per card",
+    "osztrakon": "its cards (philosophers, ostrakon ballots, path, calendar and topic cards) are "
+                 "fixed components, not a deck drawn and played from hand, so no card has plays to rate",
 }
 
 
@@ -275,7 +275,7 @@ def card_stats(
     bots, params, card data, plan).
 
     ``game``: Kétharmad only: ``"schotten_totten_2"`` (plain numbered colour cards, no
-    per-card records) and ``"osztrakon"`` (no cards) raise a ValueError naming the game and
+    per-card records) and ``"osztrakon"`` (no deck played from hand) raise a ValueError naming the game and
     why (docs/games.md).
     """
     if game != "ketharmad":
