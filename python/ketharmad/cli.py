@@ -1,6 +1,8 @@
-"""Command line interface: ``ketharmad simulate | cards | params | play | bots`` and the
-balance lab ``ketharmad matchups | card-stats | sweep`` (see ``lab.cli``). ``simulate --game
-schotten_totten_2 | osztrakon`` runs the other games on the generic harness.
+"""Command line interface: ``ketharmad simulate | cards | params | play | bots | games`` and
+the balance lab ``ketharmad matchups | card-stats | sweep`` (see ``lab.cli``). ``--game
+schotten_totten_2 | osztrakon`` runs the other games on the generic harness (``simulate``,
+``play``, ``matchups``, ``bots``, ``params``; ``card-stats`` refuses them, saying why);
+``ketharmad games`` lists the games. docs/games.md.
 
 Invalid input (any ``ValueError``) prints ``error: <message>`` to stderr and exits with
 status 2, like argparse's own usage errors.
@@ -269,6 +271,11 @@ def _cmd_cards_export(args: argparse.Namespace) -> None:
 
 
 def _cmd_params(args: argparse.Namespace) -> None:
+    if args.game != "ketharmad":
+        from .lab.harness import cmd_game_params
+
+        cmd_game_params(args)
+        return
     from ._api import cards, parameters
     from ._export import match_parameters
     from ._report import format_table
@@ -328,14 +335,39 @@ def _cmd_formats(args: argparse.Namespace) -> None:
     print("select one with --format NAME (or a TOML file with one [formats.NAME] table); docs/formats.md")
 
 
+def _play_game_index(game: Optional[str], index: Optional[int]) -> tuple[str, int]:
+    """``play --game GAME|N --index N``: the game's name and the index. An integer ``--game``
+    is the index (its older meaning); giving it and ``--index`` is an error."""
+    if game is not None and game.strip().lstrip("-").isdigit():
+        if index is not None:
+            raise ValueError(f"--game {game} is the game's index (the older form of --index); "
+                             f"give --index {index} or --game {game}, not both")  # fmt: skip
+        return "ketharmad", int(game)
+    return game or "ketharmad", 0 if index is None else index
+
+
+def _cmd_games(args: argparse.Namespace) -> None:
+    from .lab.harness import cmd_games
+
+    cmd_games(args)
+
+
 def _cmd_play(args: argparse.Namespace) -> None:
     from ._api import play
 
+    name, index = _play_game_index(args.game, args.index)
+    if name != "ketharmad":
+        from .lab.harness import cli_play
+
+        cli_play(args, name, index)
+        return
+    if args.decks is None:
+        args.decks = ["ner", "tisza"]
     log = play(
         decks=args.decks,
         bots=_bots(args.bots),
         seed=args.seed,
-        game=args.game,
+        index=index,
         params=_params(args.param, args.params, args.card_data),
         card_data=args.card_data,
         format=args.format,
@@ -414,11 +446,17 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--overwrite", action="store_true", help="with --export: replace FILE")
     p.set_defaults(func=_cmd_cards)
 
-    p = sub.add_parser("params", help="print the tunable parameters")
+    p = sub.add_parser("games", help="list the games (Kétharmad and the harness games), seats, sides, bots")
+    p.set_defaults(func=_cmd_games)
+
+    p = sub.add_parser("params", help="print the tunable parameters (of --game GAME)")
     p.add_argument("--match", metavar="TEXT",
                    help="only parameters whose name, card id or card name contains TEXT "
                         "(case and accents ignored: orban finds Orbán Viktor)")
     p.add_argument("--card-data", metavar="PATH|SET", help=CARD_DATA_HELP)
+    from .lab.cli import game_arg
+
+    game_arg(p)
     p.set_defaults(func=_cmd_params)
 
     p = sub.add_parser("formats", help="list the game formats, their seats and whether the engine plays them")
@@ -431,8 +469,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--decks", nargs="+", metavar="DECK",
                    help="one deck pairing: factions, Mixed decks a+b or deck files (default: all 12); "
                         "4 decks a1 b1 a2 b2 with a 2-against-2 --format")  # fmt: skip
-    p.add_argument("--games", type=int, default=480,
-                   help="games per pair of bots: a multiple of 24, or of 2 with --decks (default: 480)")  # fmt: skip
+    p.add_argument("--games", type=int, default=None,
+                   help="games per pair of bots: a multiple of 24, or of 2 with --decks (default: 480); "
+                        "--game schotten_totten_2: a multiple of 2 (default 1000), osztrakon: of --seats "
+                        "(default 200 x seats)")  # fmt: skip
+    game_arg(p)
+    p.add_argument("--seats", type=int, default=None, metavar="N",
+                   help="--game osztrakon: seats, 5-12 (default: 5); each bot plays alone against fields of the others")  # fmt: skip
     p.add_argument("--seed", type=int, default=0, help="seed (default: 0)")
     p.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
     p.add_argument("--param", action="append", metavar="NAME=VALUE", help="parameter override")
@@ -448,7 +491,12 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="replay one game of a batch and print its log")
     game_args(p)
-    p.add_argument("--game", type=int, default=0, help="game number within the batch (default: 0)")
+    p.set_defaults(decks=None)  # ner tisza for Kétharmad; refused with another --game
+    p.add_argument("--game", default=None, metavar="GAME|N",
+                   help="the game: ketharmad (default), schotten_totten_2 or osztrakon; a number N keeps its "
+                        "older meaning, the game's index within the batch (= --index N)")  # fmt: skip
+    p.add_argument("--index", type=int, default=None, metavar="N",
+                   help="the game's index within the batch (default: 0)")  # fmt: skip
     p.set_defaults(func=_cmd_play)
 
     from .lab.cli import add_lab_commands

@@ -586,6 +586,8 @@ def _card_stats_md(result: Any, folder: Path, plots: bool) -> list[str]:
 
 
 def _cmd_card_stats(args: argparse.Namespace) -> None:
+    if args.game != "ketharmad":
+        _refuse_game(args.game)
     check_out(args)
     with cluster_for(args) as cluster:
         result = _run_card_stats(args, cluster)
@@ -624,4 +626,7 @@ def add_command(sub: Any) -> None:
                         "with --no-rows, only per-card counts: the same card_stats table in memory "
                         f"that does not grow with the games (default: rows up to {ROWS_AUTO_LIMIT:,} "
                         "games)")  # fmt: skip
+    from .cli import game_arg
+
+    game_arg(p)  # another game is refused, saying why (no per-card records)
     p.set_defaults(func=_cmd_card_stats)

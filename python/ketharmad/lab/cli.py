@@ -123,7 +123,10 @@ GAME_HELP = (
 
 
 def game_arg(p: argparse.ArgumentParser) -> None:
-    """``--game NAME`` (every command that plays games; default Kétharmad)."""
+    """``--game NAME`` (every command that plays games; default Kétharmad). Adding it twice
+    to one parser is harmless (a command and a shared helper may both call it)."""
+    if any("--game" in a.option_strings for a in p._actions):
+        return
     p.add_argument("--game", default="ketharmad", metavar="GAME", help=GAME_HELP)
 
 

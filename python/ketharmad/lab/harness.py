@@ -350,8 +350,26 @@ class GameMatchupResult(_HarnessLabResult):
         headers, rows = self._grid()
         lines = [self._head(), self._caption()]
         lines += ["  " + s for s in format_table(headers, rows, [False] + [True] * (len(headers) - 1))]
+        lines.append("cells:")
+        lines += ["  " + s for s in format_table(*self._count_rows())]
         lines.append("see .table, .by_side" + (", .games" if self.rows else " (no per-game rows kept)"))
         return "\n".join(lines)
+
+    def _count_rows(self) -> tuple[list[str], list[list[str]], list[bool]]:
+        """The cells' counts as text: headers, rows, alignment."""
+        from .._report import ci_text, pct
+
+        if self.field_table:
+            rows = [[r["bot"], r["field"], f"{r['games']:,}", f"{r['wins']:,}", pct(r["win_rate"]),
+                     ci_text(r["ci_low"], r["ci_high"])] for r in self.table.iter_rows(named=True)]  # fmt: skip
+            return (["bot", "field", "games", "wins", "win rate", "95% CI"], rows,
+                    [False, False, True, True, True, False])  # fmt: skip
+        s0, s1 = self.sides
+        rows = [[r[f"{s0}_bot"], r[f"{s1}_bot"], f"{r['games']:,}", f"{r[f'{s0}_wins']:,}", f"{r[f'{s1}_wins']:,}",
+                 f"{r['no_winner']:,}", pct(r[f"{s0}_win_rate"]), ci_text(r["ci_low"], r["ci_high"])]
+                for r in self.table.iter_rows(named=True)]  # fmt: skip
+        return ([s0, s1, "games", f"{s0} wins", f"{s1} wins", "no winner", f"{s0} win rate", "95% CI"], rows,
+                [False, False, True, True, True, True, True, False])  # fmt: skip
 
     def _markdown(self, folder: Optional[Path], plots: bool) -> list[str]:
         from .._report import ci_text, pct
@@ -421,6 +439,9 @@ def plot_heatmap(result: GameMatchupResult, path: Path) -> Path:
     return _save(fig, path)
 
 
+_RATING_RIGHT = [False, True, True, True, True, False, True]
+
+
 class GameTournamentResult(_HarnessLabResult):
     """The result of ``ketharmad.tournament(bots, game="schotten_totten_2" | "osztrakon")``.
 
@@ -476,15 +497,29 @@ class GameTournamentResult(_HarnessLabResult):
 
     _RATING_HEADERS = ["bot", "rating", "games", "wins", "win rate", "95% CI", "even share"]
 
+    def _pair_rows(self) -> tuple[list[str], list[list[str]], list[bool]]:
+        from .._report import ci_text, pct
+
+        if self.seats == 2:
+            s0 = self.sides[0]
+            rows = [[r["bot_a"], r["bot_b"], f"{r['games']:,}", f"{r['wins_a']:,}", f"{r['wins_b']:,}",
+                     f"{r['no_winner']:,}", pct(r["win_rate_a"]), ci_text(r["ci_low"], r["ci_high"]),
+                     pct(r[f"a_{s0}_win_rate"]), pct(r[f"b_{s0}_win_rate"])] for r in self.pairs.iter_rows(named=True)]  # fmt: skip
+            return (["bot a", "bot b", "games", "wins a", "wins b", "no winner", "win rate a", "95% CI",
+                     f"a as {s0}", f"b as {s0}"], rows, [False, False] + [True] * 5 + [False, True, True])  # fmt: skip
+        rows = [[r["bot"], r["field"], f"{r['games']:,}", f"{r['wins']:,}", pct(r["win_rate"]),
+                 ci_text(r["ci_low"], r["ci_high"])] for r in self.pairs.iter_rows(named=True)]  # fmt: skip
+        return ["bot", "field", "games", "wins", "win rate", "95% CI"], rows, [False, False, True, True, True, False]
+
     def text(self) -> str:
         from .._report import _lab_params_label, format_table
 
         lines = [f"GameTournamentResult({self.game}, {len(self.bots)} bots, {self.n_games:,} games, seed {self.seed}, "
                  f"params: {_lab_params_label(self.params)}, {self.elapsed:.2f} s)", self._how() + ";",
                  "ratings (Bradley-Terry, Elo scale), best first:"]  # fmt: skip
-        lines += ["  " + s for s in format_table(self._RATING_HEADERS, self._rating_rows(), [False] + [True] * 6)]
-        with pl.Config(tbl_rows=100, tbl_cols=20, fmt_str_lengths=60, tbl_width_chars=160, float_precision=3):
-            lines.append(f"pairs:\n{self.pairs}")
+        lines += ["  " + s for s in format_table(self._RATING_HEADERS, self._rating_rows(), _RATING_RIGHT)]
+        lines.append("pairs:" if self.seats == 2 else "each bot alone against the field of another:")
+        lines += ["  " + s for s in format_table(*self._pair_rows())]
         return "\n".join(lines)
 
     def _markdown(self, folder: Optional[Path], plots: bool) -> list[str]:
@@ -495,19 +530,8 @@ class GameTournamentResult(_HarnessLabResult):
         out += _provenance_md(self, None)
         out += ["", self._how()[0].upper() + self._how()[1:] + ".", "",
                 "## Ratings (Bradley–Terry, Elo scale)", "",
-                md_table(self._RATING_HEADERS, self._rating_rows(), [False] + [True] * 6), "", "## Pairs", ""]  # fmt: skip
-        if self.seats == 2:
-            s0 = self.sides[0]
-            rows = [[r["bot_a"], r["bot_b"], f"{r['games']:,}", f"{r['wins_a']:,}", f"{r['wins_b']:,}",
-                     f"{r['no_winner']:,}", pct(r["win_rate_a"]), ci_text(r["ci_low"], r["ci_high"]),
-                     pct(r[f"a_{s0}_win_rate"]), pct(r[f"b_{s0}_win_rate"])] for r in self.pairs.iter_rows(named=True)]  # fmt: skip
-            out.append(md_table(["bot a", "bot b", "games", "wins a", "wins b", "no winner", "win rate a", "95% CI",
-                                 f"a as {s0}", f"b as {s0}"], rows, [False, False] + [True] * 6 + [False, True, True]))  # fmt: skip
-        else:
-            rows = [[r["bot"], r["field"], f"{r['games']:,}", f"{r['wins']:,}", pct(r["win_rate"]),
-                     ci_text(r["ci_low"], r["ci_high"])] for r in self.pairs.iter_rows(named=True)]  # fmt: skip
-            out.append(md_table(["bot", "field", "games", "wins", "win rate", "95% CI"], rows,
-                                [False, False, True, True, True, False]))  # fmt: skip
+                md_table(self._RATING_HEADERS, self._rating_rows(), _RATING_RIGHT), "", "## Pairs", ""]  # fmt: skip
+        out.append(md_table(*self._pair_rows()))
         return out
 
 
@@ -726,3 +750,151 @@ def game_lab_tournament(
     ratings = pl.DataFrame(rating_rows).sort("rating", descending=True, maintain_order=True)
     return GameTournamentResult(game=game, info=info, seats=k, sides=sides, pairs=pl.DataFrame(rows), ratings=ratings,
                                 bots=bots_, seed=seed_, params=params_, games_per_pair=n, elapsed=elapsed)  # fmt: skip
+
+
+# ---------------------------------------------------------------- command line
+
+
+def cli_refuse(args: Any, command: str, flags: Sequence[tuple[str, str]], takes: str) -> None:
+    """Refuse the Kétharmad-only flags of a command given with ``--game`` of another game."""
+    given = []
+    for flag, attr in flags:
+        v = getattr(args, attr, None)
+        if v is not None and v is not False:
+            given.append(flag)
+    if given:
+        raise ValueError(f"{', '.join(given)}: Kétharmad only; `ketharmad {command} --game {args.game}` takes {takes}")
+
+
+def cli_params(items: Optional[Sequence[str]]) -> dict[str, ParamValue]:
+    """``--param name=value`` of a harness game (int, float, true/false, else a choice)."""
+    from ..cli import _generic_value
+
+    out: dict[str, ParamValue] = {}
+    for item in items or []:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"--param expects name=value, got {item!r}")
+        if name.strip() in out:
+            raise ValueError(f"parameter {name.strip()!r} given more than once")
+        out[name.strip()] = _generic_value(value.strip())
+    return out
+
+
+def cli_bot_list(items: Optional[Sequence[str]]) -> Optional[list[str]]:
+    """``--bots`` of a harness game: spec strings (JSON specs are Kétharmad's)."""
+    if items is None:
+        return None
+    for b in items:
+        if b.lstrip().startswith("{"):
+            raise ValueError(f"--bots: {b!r}: the games on the harness take spec strings such as "
+                             "'search:iterations=200', not JSON")  # fmt: skip
+    return list(items)
+
+
+def cli_games_for(items: Optional[Sequence[str]]) -> Optional[dict[str, int]]:
+    """``--games-for TEXT=N``: cap the games of a cell whose bot specs contain TEXT."""
+    if not items:
+        return None
+    out = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        try:
+            n = int(value)
+        except ValueError:
+            n = -1
+        if not sep or not key or n < 1:
+            raise ValueError(f"--games-for expects TEXT=N (N >= 1), e.g. search=200, got {item!r}")
+        out[key] = n
+    return out
+
+
+def cli_matchups(args: Any) -> GameMatchupResult:
+    """``ketharmad matchups --game schotten_totten_2 | osztrakon``."""
+    cli_refuse(args, "matchups", [("--players", "players"), ("--decks", "decks"), ("--games-per-side", "games_per_side"),
+                                  ("--params", "params"), ("--card-data", "card_data"), ("--format", "format"),
+                                  ("--scheduler", "scheduler"), ("--workers", "workers"), ("--progress", "progress")],
+               "--bots, --games (per cell), --seed, --threads, --param, --seats, --field, --games-for, --rows "
+               "and --out")  # fmt: skip
+    return game_lab_matchups(args.game, cli_bot_list(args.bots), games=args.games,
+                             seed=0 if args.seed is None else args.seed, threads=args.threads,
+                             params=cli_params(args.param), seats=args.seats, field=args.field,
+                             games_for=cli_games_for(args.games_for), rows=args.rows)  # fmt: skip
+
+
+def cli_tournament(args: Any) -> None:
+    """``ketharmad bots --game schotten_totten_2 | osztrakon [SPEC ...]``."""
+    info = harness_info(args.game)
+    cli_refuse(args, "bots", [("--decks", "decks"), ("--params", "params"), ("--card-data", "card_data"),
+                              ("--format", "format"), ("--scheduler", "scheduler"), ("--workers", "workers")],
+               "bot specs, --games (per pair), --seed, --threads, --param and --seats")  # fmt: skip
+    if not args.specs:
+        print(f"{info['name']}: bots " + ", ".join(info["agents"]))
+        print("options of the search bot (ISMCTS): search:iterations=N,c=X,rollout=BOT,max_rollout_actions=N "
+              "(rollout: another bot of the game, default its random bot)")
+        print(f"run a tournament: ketharmad bots --game {info['name']} " + " ".join(_default_bots(info)[:3]))
+        return
+    res = game_lab_tournament(args.game, cli_bot_list(args.specs) or [], games=args.games, seed=args.seed,
+                              threads=args.threads, params=cli_params(args.param), seats=args.seats)  # fmt: skip
+    print(res)
+
+
+def cli_play(args: Any, name: str, index: int) -> None:
+    """``ketharmad play --game schotten_totten_2 | osztrakon [--index N]``."""
+    from .._harness_play import play_game
+
+    harness_info(name)
+    args.game = name
+    cli_refuse(args, "play", [("--decks", "decks"), ("--params", "params"), ("--card-data", "card_data"),
+                              ("--format", "format")], "--bots (one for every seat or one per seat), --seed, "
+               "--index and --param")  # fmt: skip
+    bots = cli_bot_list(args.bots) or ["random"]
+    print(play_game(name, bots[0] if len(bots) == 1 else bots, seed=args.seed, index=index,
+                    params=cli_params(args.param)))  # fmt: skip
+
+
+def cmd_games(args: Any) -> None:
+    """``ketharmad games``: every game with its seats, sides, bots and parameter count."""
+    from .. import parameters
+    from .._report import format_table
+    from ..games import games
+
+    rows = []
+    for g in games():
+        n_params = parameters().height if g["name"] == "ketharmad" else len(g["parameters"])
+        seats = f"{g['min_seats']}-{g['max_seats']}" if g["min_seats"] != g["max_seats"] else str(g["min_seats"])
+        sides = ", ".join(g["sides"]) if g["sides"] else "-"
+        if g["name"] == "ketharmad":
+            sides = "factions: " + sides
+        rows.append([g["name"], seats, sides, ", ".join(g["agents"]), str(n_params)])
+    for line in format_table(["game", "seats", "sides", "bots", "parameters"], rows, [False, True, False, False, True]):
+        print(line)
+    print("choose one with --game NAME (simulate, play, matchups, bots, params, ...) or game=NAME in Python; "
+          "docs/games.md")  # fmt: skip
+
+
+def cmd_game_params(args: Any) -> None:
+    """``ketharmad params --game schotten_totten_2 | osztrakon [--match TEXT]``."""
+    from .._report import format_table
+
+    info = harness_info(args.game)
+    if args.card_data is not None:
+        raise ValueError(f"--card-data: Kétharmad only; `ketharmad params --game {args.game}` takes --match")
+    rows = []
+    for p in info["parameters"]:
+        if args.match and args.match.lower() not in p["name"].lower() and args.match.lower() not in p["description"].lower():
+            continue
+        if p["kind"] in ("int", "float"):
+            fmt = (lambda x: str(int(x))) if p["kind"] == "int" else (lambda x: f"{x:g}")
+            rng = f"{fmt(p['min'])}..{fmt(p['max'])}"
+        elif p["choices"]:
+            rng = " | ".join(str(c) for c in p["choices"])
+        else:
+            rng = ""
+        default = str(p["default"]).lower() if isinstance(p["default"], bool) else str(p["default"])
+        rows.append([p["name"], p["kind"], default, rng, p["description"]])
+    if args.match and not rows:
+        raise ValueError(f"no parameter of {args.game} has {args.match!r} in its name or description")
+    for line in format_table(["name", "kind", "default", "range", "description"], rows, [False, False, True, False, False]):
+        print(line)
+    print(f"({len(rows)} parameters of {args.game}; override with --param name=value or params={{name: value}})")

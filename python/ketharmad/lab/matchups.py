@@ -1297,6 +1297,14 @@ def _matchups_md(result: Any, folder: Path, plots: bool) -> list[str]:
 
 def _cmd_matchups(args: argparse.Namespace) -> None:
     check_out(args)
+    if args.game != "ketharmad":
+        from .harness import cli_matchups
+
+        finish(cli_matchups(args), args)
+        return
+    for flag, v in (("--seats", args.seats), ("--field", args.field), ("--games-for", args.games_for)):
+        if v is not None:
+            raise ValueError(f"{flag} is for the games on the generic harness (--game schotten_totten_2 | osztrakon)")
     if args.players in (None, 2) and args.format in (None, "ffa", "quick"):
         per_call = args.games // 2 if args.games else (args.games_per_side or 2000)
     else:
@@ -1348,4 +1356,13 @@ def add_command(sub: Any) -> None:
                    help="keep the per-game rows (matchup_games/matchup_players tables) or, with "
                         "--no-rows, only per-cell reductions: the same tables in memory that does "
                         f"not grow with the games (default: rows up to {ROWS_AUTO_LIMIT:,} games)")  # fmt: skip
+    from .cli import game_arg
+
+    game_arg(p)
+    p.add_argument("--seats", type=int, default=None, metavar="N",
+                   help="--game osztrakon: seats of the bot-against-field table, 5-12 (default: 5)")  # fmt: skip
+    p.add_argument("--field", default=None, metavar="BOT",
+                   help="--game osztrakon: the field every --bots bot plays against (default: each other bot)")  # fmt: skip
+    p.add_argument("--games-for", action="append", default=None, metavar="TEXT=N",
+                   help="another --game: at most N games in a cell whose bot specs contain TEXT (e.g. search=200)")  # fmt: skip
     p.set_defaults(func=_cmd_matchups)

@@ -343,6 +343,15 @@ def tournament(
 def _cmd_bots(args: argparse.Namespace) -> None:
     from ..cli import _bots, _params
 
+    if args.game != "ketharmad":
+        from .harness import cli_tournament
+
+        cli_tournament(args)
+        return
+    if args.seats is not None:
+        raise ValueError("--seats is for the games on the generic harness (--game osztrakon)")
+    if args.games is None:
+        args.games = 480
     if not args.specs:
         table = bots()
         with pl.Config(tbl_rows=100, fmt_str_lengths=90, tbl_width_chars=160):
