@@ -13,6 +13,9 @@ Balance lab (docs/balance_lab.md):
 ...                                              record_plays=True))   # 17lands-style card rates
 >>> sw = ketharmad.sweep({"ner_orban_viktor.influence": [4, 5, 6]}, decks="all")
 >>> ketharmad.write_run(m, "runs/")                     # Parquet with provenance
+
+Other games (docs/games.md): ``game="schotten_totten_2" | "osztrakon"`` on simulate, play,
+matchups, tournament, Game and env; ``ketharmad.games()`` lists them.
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ from .step import Action, Game
 from .games import GameResult, HarnessGame, game_matchups, game_state, games, simulate_game
 from .lab.sweep import SweepResult, sweep
 from .lab.tournament import TournamentResult, bots, tournament
+from .lab.harness import GameMatchupResult, GameTournamentResult
+from ._harness_play import HarnessLog
 
 if TYPE_CHECKING:  # the rl extra is optional: imported by env() / gym_env() only
     from . import rl
@@ -49,8 +54,9 @@ __version__: str = _core.version()
 
 
 def env(*args: object, **kwargs: object) -> "rl.KetharmadAECEnv":
-    """A PettingZoo AEC environment (one agent per seat); see :func:`ketharmad.rl.env`.
-    Needs the ``rl`` extra (``pip install 'ketharmad[rl]'``), imported only here."""
+    """A PettingZoo AEC environment (one agent per seat); see :func:`ketharmad.rl.env`
+    (``game="schotten_totten_2" | "osztrakon"``: :func:`game_env`). Needs the ``rl`` extra
+    (``pip install 'ketharmad[rl]'``), imported only here."""
     from .rl import env as _env
 
     return _env(*args, **kwargs)  # type: ignore[arg-type]
@@ -111,4 +117,7 @@ __all__ = [
     "game_state",
     "HarnessGame",
     "game_env",
+    "GameMatchupResult",
+    "GameTournamentResult",
+    "HarnessLog",
 ]
