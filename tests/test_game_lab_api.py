@@ -322,6 +322,23 @@ def test_cli_tournament_prints_the_api_ratings(capsys):
     assert "b1, greedy, safe, race" in capsys.readouterr().out
 
 
+def test_bots_of_a_game_and_the_search_options_it_lists_are_accepted():
+    for game in (ST2, OSZ):
+        t = ketharmad.bots(game=game)
+        assert t.filter(pl.col("entry") == "bot")["name"].to_list() == next(
+            g["agents"] for g in ketharmad.games() if g["name"] == game)
+        seats = 2 if game == ST2 else 5
+        # every listed option, at its listed default, is one the search bot accepts
+        knobs = t.filter(pl.col("entry") == "knob")
+        opts = ",".join(f"{n}={'random' if n == 'rollout' else f'{d:g}'}" for n, d in knobs.select("name", "default").rows()
+                        if n != "iterations")  # fmt: skip
+        assert knobs["name"].to_list() == ["iterations", "c", "max_rollout_actions", "rollout"]
+        r = ketharmad.simulate_game(game, [f"search:iterations=3,{opts}"] + ["random"] * (seats - 1), games=1, seed=1)
+        assert r.games.height == 1
+    with pytest.raises(ValueError, match="unknown game 'go'"):
+        ketharmad.bots(game="go")
+
+
 def test_cli_play_with_a_game_name_and_the_old_integer(capsys):
     assert main(["play", "--game", OSZ, "--bots", "b1", "--seed", "6", "--index", "2"]) == 0
     out = capsys.readouterr().out.strip().splitlines()

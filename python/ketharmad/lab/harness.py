@@ -752,6 +752,32 @@ def game_lab_tournament(
                                 bots=bots_, seed=seed_, params=params_, games_per_pair=n, elapsed=elapsed)  # fmt: skip
 
 
+# ---------------------------------------------------------------- bots
+
+#: The options of the harness's search bot (``rust/harness/agents.rs``, ``make_agent``):
+#: name, default, min, max, description.
+SEARCH_OPTIONS = (
+    ("iterations", 200.0, 1.0, 1e7, "ISMCTS iterations per decision (each on a fresh determinization)"),
+    ("c", 0.7, 0.0, 100.0, "UCB exploration constant"),
+    ("max_rollout_actions", 1e4, 1.0, 1e8, "actions a rollout may take; a rollout cut there adds no reward"),
+    ("rollout", math.nan, math.nan, math.nan, "the bot that plays the rollouts: a bot name of the game (default random)"),
+)
+
+
+def harness_bot_table(game: str) -> pl.DataFrame:
+    """``ketharmad.bots(game=...)``: the game's bots (``entry == "bot"``) and the search bot's
+    options (``entry == "knob"``), in the columns of the Kétharmad table."""
+    info = harness_info(game)
+    rows = [{"name": b, "entry": "bot", "applies_to": "", "default": math.nan, "min": math.nan, "max": math.nan,
+             "description": "ISMCTS over determinizations (options below): search:iterations=400,c=0.7"
+             if b == "search" else f"a bot of {game} (docs/games.md)"} for b in info["agents"]]  # fmt: skip
+    rows += [{"name": n, "entry": "knob", "applies_to": "search", "default": d, "min": lo, "max": hi, "description": t}
+             for n, d, lo, hi, t in SEARCH_OPTIONS]  # fmt: skip
+    return pl.DataFrame(rows, schema={"name": pl.String, "entry": pl.String, "applies_to": pl.String,
+                                      "default": pl.Float64, "min": pl.Float64, "max": pl.Float64,
+                                      "description": pl.String})  # fmt: skip
+
+
 # ---------------------------------------------------------------- command line
 
 
@@ -829,9 +855,10 @@ def cli_tournament(args: Any) -> None:
                               ("--format", "format"), ("--scheduler", "scheduler"), ("--workers", "workers")],
                "bot specs, --games (per pair), --seed, --threads, --param and --seats")  # fmt: skip
     if not args.specs:
+        with pl.Config(tbl_rows=100, fmt_str_lengths=90, tbl_width_chars=160):
+            print(harness_bot_table(info["name"]))
         print(f"{info['name']}: bots " + ", ".join(info["agents"]))
-        print("options of the search bot (ISMCTS): search:iterations=N,c=X,rollout=BOT,max_rollout_actions=N "
-              "(rollout: another bot of the game, default its random bot)")
+        print("options of the search bot (ISMCTS): search:iterations=N,c=X,rollout=BOT,max_rollout_actions=N")
         print(f"run a tournament: ketharmad bots --game {info['name']} " + " ".join(_default_bots(info)[:3]))
         return
     res = game_lab_tournament(args.game, cli_bot_list(args.specs) or [], games=args.games, seed=args.seed,

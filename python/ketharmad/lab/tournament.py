@@ -27,10 +27,16 @@ __all__ = ["bots", "tournament", "TournamentResult"]
 BotSpec = Union[str, Mapping[str, Any]]
 
 
-def bots() -> pl.DataFrame:
+def bots(game: str = "ketharmad") -> pl.DataFrame:
     """Bot kinds and presets (``entry == "bot"``) and their knobs (``entry == "knob"``) with
     defaults and ranges. A spec is a name (``"aggro"``) or a dict such as
-    ``{"kind": "heuristic", "aggression": 0.8}`` or ``{"kind": "search", "iterations": 200}``."""
+    ``{"kind": "heuristic", "aggression": 0.8}`` or ``{"kind": "search", "iterations": 200}``.
+    ``game``: another game of :func:`ketharmad.games` lists its bots and the options of the
+    harness's search bot (its specs are strings: ``"search:iterations=400,c=0.7"``)."""
+    if game != "ketharmad":
+        from .harness import harness_bot_table
+
+        return harness_bot_table(game)
     return pl.DataFrame(_core.bot_table())
 
 
