@@ -128,14 +128,9 @@ def _cmd_simulate_game(args: argparse.Namespace) -> None:
     ):
         if given:
             raise ValueError(f"{flag} is for Kétharmad; --game {args.game} does not take it")
-    params: dict[str, Union[int, float, bool, str]] = {}
-    for item in args.param or []:
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip():
-            raise ValueError(f"--param expects name=value, got {item!r}")
-        if name.strip() in params:
-            raise ValueError(f"parameter {name.strip()!r} given more than once")
-        params[name.strip()] = _generic_value(value.strip())
+    from .lab.harness import cli_params
+
+    params = cli_params(args.param)
     bots = list(args.bots)
     if len(bots) == 1:  # one bot for every seat at the game's smallest seat count
         bots = bots * info["min_seats"]
