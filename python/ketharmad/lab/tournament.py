@@ -26,6 +26,10 @@ __all__ = ["bots", "tournament", "TournamentResult"]
 
 BotSpec = Union[str, Mapping[str, Any]]
 
+#: Kétharmad's games per pair of bots when ``games`` is not given (a multiple of 24: 2
+#: seatings x 12 deck pairings). The harness games have their own defaults.
+DEFAULT_GAMES = 960
+
 
 def bots(game: str = "ketharmad") -> pl.DataFrame:
     """Bot kinds and presets (``entry == "bot"``) and their knobs (``entry == "knob"``) with
@@ -259,7 +263,7 @@ def tournament(
 
         refuse_harness_only("tournament", {"seats": True})
     if games is None:
-        games = 960
+        games = DEFAULT_GAMES
     if isinstance(bots, (str, Mapping)) or len(bots) < 2:
         raise ValueError("tournament needs a list of at least two bot specs")
     specs = [_check_bot_spec(b, f"bots[{i}]", agents=True) for i, b in enumerate(bots)]
