@@ -1170,6 +1170,16 @@ def load_sweep_file(path: str) -> dict[str, Any]:
 def _cmd_sweep(args: argparse.Namespace) -> None:
     from ..cli import _bots, _params
 
+    if args.game != "ketharmad":
+        from .game_sweep import cmd_game_sweep
+
+        cmd_game_sweep(args)
+        return
+    if args.grid is not None:
+        raise ValueError("--grid is for the harness games (--game schotten_totten_2 | osztrakon); "
+                         "a Kétharmad sweep reads its grid from GRID.toml")  # fmt: skip
+    if args.grid_file is None:
+        raise ValueError("the sweep needs its GRID.toml file")
     kwargs = load_sweep_file(args.grid_file)
     check_out(args)
     if args.games is not None:
@@ -1206,9 +1216,15 @@ def add_command(sub: Any) -> None:
     """Register ``ketharmad sweep`` on the CLI's subparsers."""
     from .cli import lab_args
 
+    from .cli import game_arg
+
     p = sub.add_parser("sweep", help="parameter sweep over common random numbers (grid TOML file)")
-    p.add_argument("grid_file", metavar="GRID.toml",
+    p.add_argument("grid_file", metavar="GRID.toml", nargs="?",
                    help="TOML with a [grid] table of lists and optional decks/bots/games/seed")  # fmt: skip
+    game_arg(p)
+    p.add_argument("--grid", action="append", metavar="NAME=V1,V2,...",
+                   help="a swept parameter of a --game on the harness and its values, repeatable "
+                        "(instead of GRID.toml)")  # fmt: skip
     p.add_argument("--decks", nargs="+", metavar="FACTION",
                    help="one pairing, or 'all' for the 12 ordered pairs (overrides the file)")  # fmt: skip
     p.add_argument("--baseline", type=int, default=None, help="index of the baseline point (default: 0)")
