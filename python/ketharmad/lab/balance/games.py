@@ -13,7 +13,8 @@ same games of a block):
 1. **Search** — a deterministic beam of line searches on the search block (games
    ``0 .. games_per_block-1``): from the starting point, each allowed parameter is moved one
    step up and down and then on in the direction that lowers the loss (the worst metric's
-   distance from its target in units of its half band) while it keeps falling; the best
+   distance from its target in units of its half band) while it keeps falling (one step
+   that does not lower it is forgiven: the noise of one block); the best
    value of each parameter is a one-edit candidate. When no one-edit candidate has every
    metric in band, the best few are extended by a second parameter the same way, and so on
    up to ``max_edits``.
@@ -73,6 +74,8 @@ DEFAULT_MAX_STEPS = 5
 #: Float parameters without a step: this many steps span the parameter's range.
 FLOAT_STEPS = 10
 BEAM_WIDTH = 3
+#: Line search: steps in a row that may fail to lower the loss before a direction stops.
+LINE_PATIENCE = 1
 MAX_FINALISTS = 6
 CONFIRM_CANDIDATES = 3
 #: Share of the budget for the search and the race (the confirmation gets what is left).
@@ -377,6 +380,7 @@ def _line_search(ev: _Evaluator, parent: dict[str, Any], parent_loss: float, r: 
     ``cands``. False when the search budget ran out."""
     for direction in (1, -1):
         prev = parent_loss
+        misses = 0  # one step that does not improve is forgiven (noise of one block)
         for k in range(1, r.max_steps + 1):
             v = r.value(direction * k)
             if v is None:
@@ -390,8 +394,11 @@ def _line_search(ev: _Evaluator, parent: dict[str, Any], parent_loss: float, r: 
             lo = loss(ev.tg.metrics, st)
             cands[_key(point)] = (point, lo)
             if lo >= prev:
-                break
-            prev = lo
+                misses += 1
+                if misses > LINE_PATIENCE:
+                    break
+                continue
+            prev, misses = lo, 0
     return True
 
 
