@@ -256,3 +256,36 @@ def test_cli_balance_prints_before_after(capsys, st2_balance):
     (name, value), = st2_balance.best_point.items()
     assert name in out and f"{100 * st2_balance.after['value'][0]:.1f}%" in out
     assert "--target" in run_error(["balance", "--target", "attacker=0.5"], capsys)
+
+
+def test_balance_start_in_band_needs_no_edit():
+    # random vs random: the Attacker wins about 41 %; a band around it needs no edit
+    r = ketharmad.balance({"metrics": [{"bots": ["random", "random"], "low": 0.35, "high": 0.47}]},
+                          game=ST2, budget=5_000, games_per_block=500, seed=1)  # fmt: skip
+    assert r.best_point == {} and r.edits.height == 0 and r.best_confirmed
+    assert r.after["value"][0] == r.before["value"][0]
+    assert r.history.filter(pl.col("stage") == "search").height == 1  # only the start was measured
+
+
+def test_cli_balance_targets_file(capsys, tmp_path):
+    f = tmp_path / "t.toml"
+    f.write_text('game = "schotten_totten_2"\n[[metrics]]\nbots = ["random", "random"]\nseat = "attacker"\n'
+                 'low = 0.50\nhigh = 0.56\n[change]\nallow = ["rules.hand_size", "rules.damages_to_win"]\n')  # fmt: skip
+    assert main(["balance", "--game", ST2, str(f), "--budget", "20000", "--games-per-block", "500",
+                 "--seed", "2", "--out", str(tmp_path / "out")]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    assert "confirmed" in out and "rules.hand_size: 6 -> 5" in out
+    after = pl.read_parquet(next((tmp_path / "out" / "game_balance_after").glob("*.parquet")))
+    assert after["confirmed"].to_list() == [True]
+    assert "# Balance of schotten_totten_2" in (tmp_path / "out" / "report.md").read_text()
+    err = run_error(["balance", "--game", "osztrakon", str(f)], capsys)
+    assert "targets.game" in err
+
+
+def test_example_targets_file_parses():
+    from ketharmad.lab.balance.games import load_game_targets
+
+    tg = load_game_targets("examples/st2_targets.toml", ST2, None)
+    (m,) = tg.metrics
+    assert (m.kind, m.bots, m.seat, m.low, m.high) == ("win_rate", ("greedy", "greedy"), 0, 0.48, 0.52)
+    assert tg.max_edits == 2 and tg.ranges["rules.hand_size"] == {"min": 4.0, "max": 8.0}

@@ -585,7 +585,7 @@ def cmd_game_sweep(args: Any) -> None:
 
     kethamad_only_flags(args, [("--decks", "decks"), ("--card-data", "card_data"), ("--params", "params"),
                                ("--format", "format"), ("--rows/--no-rows", "rows"), ("--scheduler", "scheduler"),
-                               ("--workers", "workers")])  # fmt: skip
+                               ("--workers", "workers"), ("--progress", "progress")])  # fmt: skip
     if (args.grid_file is None) == (not args.grid):
         raise ValueError("give the grid either as a GRID.toml file or as --grid name=v1,v2,... (not both)")
     kwargs: dict[str, Any] = load_sweep_file(args.grid_file) if args.grid_file else {"grid": cli_grid(args.grid)}

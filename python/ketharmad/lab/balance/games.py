@@ -191,6 +191,9 @@ def _parse(doc: Any, game: str, info: Mapping[str, Any], bots: Any) -> GameTarge
         except ValueError as e:
             raise ValueError(f"{where}.bots: {e}") from None
         band = {k: m[k] for k in ("target", "tolerance", "low", "high") if k in m}
+        if kind != "seat_spread" and "target" not in band and "low" in band and "high" in band:
+            band["target"] = (_num(f"{where}.low", band["low"], 0, 1e6)
+                              + _num(f"{where}.high", band["high"], 0, 1e6)) / 2  # the middle of the band  # fmt: skip
         seat = 0
         if kind == "win_rate":
             seat = _seat(f"{where}.seat", m.get("seat", 0), list(info["sides"] or []), len(lineup))
@@ -480,17 +483,17 @@ def balance_game(
             break
         z = _N.inv_cdf(1 - 0.05 / (2 * len(survivors) * len(tg.metrics)))
         first = RACE_FIRST * (rnd + 1)
-        scored = []
+        scored, measured = [], []
         for p in survivors:
             st = ev.stats(p, first, games_r, z=z, stage=f"race {rnd}")
             dropped = any(_violates(m, st[m.name]) for m in tg.metrics)
             lo = loss(tg.metrics, st)
             race_rows.append({"round": rnd, "point": _key(p), "games": games_r, "loss": lo, "dropped": dropped})
+            measured.append((p, lo))
             if not dropped:
                 scored.append((p, lo))
         if not scored:  # every one shown out of band: keep the best to report
-            scored = [min(((p, loss(tg.metrics, ev.stats(p, first, games_r, z=z))) for p in survivors),
-                          key=lambda v: v[1])]  # fmt: skip
+            scored = [min(measured, key=lambda v: v[1])]
             notes.append(f"race round {rnd}: every finalist was shown out of band")
         scored.sort(key=lambda v: _rank(len(v[0]), v[1]))
         survivors = [p for p, _ in scored[: max(1, math.ceil(len(scored) / 2))]]
