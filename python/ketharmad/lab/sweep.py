@@ -10,7 +10,7 @@ import json
 import math
 import os
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional, Union
@@ -59,7 +59,7 @@ _UNFINISHED = np.array([i for i, r in enumerate(_core.END_REASONS) if r.startswi
 
 
 def _values(name: str, values: object) -> list[Any]:
-    if isinstance(values, (str, bool, int, np.integer, np.bool_)):
+    if isinstance(values, (str, bool, int, float, np.integer, np.floating, np.bool_)):
         return [values]
     if isinstance(values, (list, tuple, range, np.ndarray)):
         out = list(values)
@@ -72,9 +72,11 @@ def _values(name: str, values: object) -> list[Any]:
     )
 
 
-def grid_points(grid: object) -> list[dict[str, ParamValue]]:
+def grid_points(grid: object, check: Optional[Callable[[Mapping[str, Any]], dict[str, Any]]] = None) -> list[dict[str, Any]]:
     """The points of a grid: a dict ``{name: [values]}`` (the Cartesian product, first name
-    varying slowest) or an explicit list of point dicts ``[{name: value}, ...]``."""
+    varying slowest) or an explicit list of point dicts ``[{name: value}, ...]``. ``check``
+    turns a point into plain values (default: Kétharmad's :func:`check_params`; the harness
+    games pass their registry's check)."""
     if isinstance(grid, Mapping):
         if not grid:
             raise ValueError(
@@ -106,7 +108,7 @@ def grid_points(grid: object) -> list[dict[str, ParamValue]]:
     points = []
     seen: dict[str, int] = {}
     for i, point in enumerate(raw):
-        p = check_params(point)
+        p = (check or check_params)(point)
         key = json.dumps(p, sort_keys=True)
         if key in seen:
             raise ValueError(f"grid: point {i} repeats point {seen[key]} ({p})")
@@ -398,8 +400,8 @@ def _baseline_index(
 
 def sweep(
     grid: Union[Mapping[str, Any], Sequence[Mapping[str, Any]]],
-    decks: Any = ("ner", "tisza"),
-    bots: Any = "heuristic",
+    decks: Any = None,
+    bots: Any = None,
     games: int = 1000,
     seed: int = 0,
     threads: Optional[int] = None,
@@ -413,17 +415,27 @@ def sweep(
     cluster: Any = None,
     rows: Optional[bool] = None,
     format: Any = None,
-) -> SweepResult:
+    game: str = "ketharmad",
+) -> Any:
     """Play the same games at every point of a parameter grid and compare with a baseline.
+
+    ``game="schotten_totten_2"`` or ``"osztrakon"`` sweeps a game on the generic harness
+    (:func:`ketharmad.lab.game_sweep.game_sweep`, docs/balance_lab.md): ``grid`` and
+    ``params`` name that game's parameters (:func:`ketharmad.games`), ``bots`` is one bot
+    spec per seat (or one spec for every seat at the game's smallest count), ``games``,
+    ``seed``, ``threads`` and ``baseline`` as below; it returns a
+    :class:`~ketharmad.lab.game_sweep.GameSweepResult`. The Kétharmad-only arguments
+    (``decks``, ``card_data``, ``start_player``, ``chunk_size``, ``progress``, ``executor``,
+    ``cluster``, ``rows``, ``format``) are a ``ValueError`` naming them with another game.
 
     Args:
         grid: ``{name: [values]}`` (every combination; the first name varies slowest) or an
             explicit list of points ``[{name: value, ...}, ...]``. Names as in
             :func:`ketharmad.parameters`; a point's values override ``params``.
-        decks: one deck list (``["ner", "tisza"]``), a list of them, or ``"all"`` (the 12
+        decks: one deck list (default ``["ner", "tisza"]``), a list of them, or ``"all"`` (the 12
             ordered pairs of different factions). A pairing that repeats a faction gets
             ``rules.allow_mirror = True`` unless a point sets it.
-        bots: one spec for every seat or a list with one per seat.
+        bots: one spec for every seat or a list with one per seat (default ``"heuristic"``).
         games: games per point and matchup; every point plays games ``0 .. games-1`` of the
             batch with seed ``seed`` (common random numbers: same game seeds, same deals where
             the parameters do not change them).
@@ -476,6 +488,24 @@ def sweep(
     interval ``diff_ci_low``/``diff_ci_high`` (null when degenerate).
     ``grid`` must name at least one point (``{}`` and ``[]`` are refused alike).
     """
+    if not isinstance(game, str):
+        raise ValueError(f"game must be a name such as 'schotten_totten_2', got {game!r}")
+    if game != "ketharmad":
+        given = [name for name, value in (
+            ("decks", decks), ("card_data", card_data), ("start_player", start_player), ("chunk_size", chunk_size),
+            ("progress", progress or None), ("executor", executor), ("cluster", cluster), ("rows", rows),
+            ("format", format)) if value is not None]  # fmt: skip
+        if given:
+            raise ValueError(f"sweep(game={game!r}) does not take {', '.join(given)}: "
+                             f"{'it is' if len(given) == 1 else 'they are'} for Kétharmad only")  # fmt: skip
+        from .game_sweep import game_sweep
+
+        return game_sweep(grid, game, bots=bots, games=games, seed=seed, threads=threads, params=params,
+                          baseline=baseline)  # fmt: skip
+    if decks is None:
+        decks = ("ner", "tisza")
+    if bots is None:
+        bots = "heuristic"
     points = grid_points(grid)
     pairings = deck_pairings(decks)
     games_ = check_int("games", games, 1)
@@ -1140,6 +1170,16 @@ def load_sweep_file(path: str) -> dict[str, Any]:
 def _cmd_sweep(args: argparse.Namespace) -> None:
     from ..cli import _bots, _params
 
+    if args.game != "ketharmad":
+        from .game_sweep import cmd_game_sweep
+
+        cmd_game_sweep(args)
+        return
+    if args.grid is not None:
+        raise ValueError("--grid is for the harness games (--game schotten_totten_2 | osztrakon); "
+                         "a Kétharmad sweep reads its grid from GRID.toml")  # fmt: skip
+    if args.grid_file is None:
+        raise ValueError("the sweep needs its GRID.toml file")
     kwargs = load_sweep_file(args.grid_file)
     check_out(args)
     if args.games is not None:
@@ -1176,9 +1216,15 @@ def add_command(sub: Any) -> None:
     """Register ``ketharmad sweep`` on the CLI's subparsers."""
     from .cli import lab_args
 
+    from .cli import game_arg
+
     p = sub.add_parser("sweep", help="parameter sweep over common random numbers (grid TOML file)")
-    p.add_argument("grid_file", metavar="GRID.toml",
+    p.add_argument("grid_file", metavar="GRID.toml", nargs="?",
                    help="TOML with a [grid] table of lists and optional decks/bots/games/seed")  # fmt: skip
+    game_arg(p)
+    p.add_argument("--grid", action="append", metavar="NAME=V1,V2,...",
+                   help="a swept parameter of a --game on the harness and its values, repeatable "
+                        "(instead of GRID.toml)")  # fmt: skip
     p.add_argument("--decks", nargs="+", metavar="FACTION",
                    help="one pairing, or 'all' for the 12 ordered pairs (overrides the file)")  # fmt: skip
     p.add_argument("--baseline", type=int, default=None, help="index of the baseline point (default: 0)")

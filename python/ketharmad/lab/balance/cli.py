@@ -15,6 +15,19 @@ def _cmd_balance(args: argparse.Namespace) -> None:
     from .report import write_balance_report
     from .targets import load_targets
 
+    if args.game != "ketharmad":
+        from .games import cmd_game_balance
+
+        cmd_game_balance(args)
+        return
+    harness = [flag for flag, attr in (("--target", "target"), ("--spread", "spread"), ("--allow", "allow"),
+                                       ("--range", "range"), ("--max-edits", "max_edits"),
+                                       ("--games-per-block", "games_per_block")) if getattr(args, attr) is not None]  # fmt: skip
+    if harness:
+        raise ValueError(f"{', '.join(harness)}: for the harness games (--game schotten_totten_2 | osztrakon); "
+                         "a Kétharmad balance reads TARGETS.toml")  # fmt: skip
+    if args.targets is None:
+        raise ValueError("the balance needs its TARGETS.toml file")
     targets = load_targets(args.targets)  # a bad file fails before anything else
     if args.out:
         from ..._files import check_out_folder
@@ -62,11 +75,25 @@ def _run(args: argparse.Namespace, targets: Any, progress: Any, cluster: Any) ->
 def add_balance_command(sub: Any) -> None:
     """Register ``ketharmad balance TARGETS.toml`` on the CLI's subparsers."""
     p = sub.add_parser("balance", help="find the fewest card-number edits that balance the matchups")
-    p.add_argument("targets", metavar="TARGETS.toml", help="targets file (docs/balance.md)")
+    p.add_argument("targets", metavar="TARGETS.toml", nargs="?", help="targets file (docs/balance.md)")
+    from ..cli import game_arg
+
+    game_arg(p)
+    g = p.add_argument_group("harness games (--game schotten_totten_2 | osztrakon; instead of TARGETS.toml)")
+    g.add_argument("--target", action="append", metavar="SEAT=LOW:HIGH",
+                   help="a seat's (side's) win rate band with the --bots lineup, e.g. attacker=0.48:0.52")  # fmt: skip
+    g.add_argument("--spread", type=float, metavar="HIGH",
+                   help="the largest |seat win rate - 1/n| allowed (games of more seats)")  # fmt: skip
+    g.add_argument("--allow", action="append", metavar="PATTERN",
+                   help="a parameter (fnmatch pattern) the search may move, repeatable (default: every int/float one)")  # fmt: skip
+    g.add_argument("--range", action="append", metavar="NAME=MIN:MAX[:STEP]", help="bounds and step of a parameter")
+    g.add_argument("--max-edits", type=int, metavar="K", help="edits at most (default: 3)")
+    g.add_argument("--games-per-block", type=int, metavar="N", help="games of a lineup per search block (default: 1000)")
     p.add_argument("--out", metavar="FOLDER", help="write Parquet tables, report.md, plots and cards_balanced.toml here")
-    p.add_argument("--budget", type=int, default=None, help="games in total (default: 3,000,000)")
+    p.add_argument("--budget", type=int, default=None,
+                   help="games in total (default: 3,000,000; harness games: 200,000)")  # fmt: skip
     p.add_argument("--seed", type=int, default=0, help="seed (default: 0)")
-    p.add_argument("--bots", nargs="+", default=None, metavar="BOT", help="bot spec (default: heuristic)")
+    p.add_argument("--bots", nargs="+", default=None, metavar="BOT", help="bot spec (default: heuristic); harness games: one per seat")
     p.add_argument("--journal", metavar="FILE", help="JSON-lines journal: resume an interrupted run")
     p.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
     p.add_argument("--param", action="append", metavar="NAME=VALUE", help="fixed override of the starting point")

@@ -860,7 +860,8 @@ def _metric_table(metrics: Sequence[Metric], st: Mapping[str, MetricStats], z: f
 def balance(
     targets: Any = None,
     *,
-    bots: Any = "heuristic",
+    game: str = "ketharmad",
+    bots: Any = None,
     seed: int = 0,
     budget: Optional[int] = None,
     executor: Any = None,
@@ -875,8 +876,21 @@ def balance(
     games_2p: int = DEFAULT_GAMES_2P,
     games_4p: int = DEFAULT_GAMES_4P,
     format: Any = None,
-) -> BalanceResult:
+    games_per_block: Optional[int] = None,
+) -> Any:
     """Find the fewest parameter edits that bring every target metric into its band.
+
+    ``game="schotten_totten_2"`` or ``"osztrakon"`` balances a game on the generic harness
+    (:func:`ketharmad.lab.balance.games.balance_game`, docs/balance.md "Harness games"):
+    ``targets`` is that path's targets (a win rate of a seat or side for a bot lineup, the
+    spread of the seats' win rates around 1/n, mean turns; the parameters allowed to move),
+    ``bots`` the default lineup of its metrics (one spec per seat), ``seed``, ``budget``,
+    ``threads``, ``params``, ``progress`` as below and ``games_per_block`` the games of a
+    lineup per search block (default 1,000); it returns a
+    :class:`~ketharmad.lab.balance.games.GameBalanceResult`. The Kétharmad-only arguments
+    (``executor``, ``cluster``, ``card_data``, ``journal``, ``robustness_bots``,
+    ``robustness_search``, ``games_2p``, ``games_4p``, ``format``) are a ``ValueError``
+    naming them with another game, and ``games_per_block`` with Kétharmad.
 
     Args:
         targets: a targets TOML path, a dict of the same shape, or None (every 2-player pair
@@ -914,6 +928,25 @@ def balance(
     or arguments; ``KeyboardInterrupt`` within about a second of Ctrl-C (the journal stays
     valid).
     """
+    if not isinstance(game, str):
+        raise ValueError(f"game must be a name such as 'schotten_totten_2', got {game!r}")
+    if game != "ketharmad":
+        given = [name for name, value, default in (
+            ("executor", executor, None), ("cluster", cluster, None), ("card_data", card_data, None),
+            ("journal", journal, None), ("robustness_bots", robustness_bots, "auto"),
+            ("robustness_search", robustness_search, "auto"), ("games_2p", games_2p, DEFAULT_GAMES_2P),
+            ("games_4p", games_4p, DEFAULT_GAMES_4P), ("format", format, None)) if value != default]  # fmt: skip
+        if given:
+            raise ValueError(f"balance(game={game!r}) does not take {', '.join(given)}: "
+                             f"{'it is' if len(given) == 1 else 'they are'} for Kétharmad only")  # fmt: skip
+        from .games import balance_game
+
+        return balance_game(targets, game=game, bots=bots, seed=seed, budget=budget, threads=threads, params=params,
+                            games_per_block=games_per_block, progress=progress)  # fmt: skip
+    if games_per_block is not None:
+        raise ValueError("games_per_block is for the harness games; Kétharmad's blocks are games_2p and games_4p")
+    if bots is None:
+        bots = "heuristic"
     check_cluster_arg(cluster, executor)
     if cluster is not None:  # one client for the whole run, closed at its end if made here
         with executor_for(None, cluster) as ex:
