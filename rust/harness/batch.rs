@@ -357,7 +357,7 @@ mod tests {
             "nim"
         }
         fn registry(&self) -> Vec<GameParam> {
-            vec![GameParam { name: "rules.max_start", default: 30.0, min: 4.0, max: 100.0, kind: ParamKind::Int, choices: &[], description: "largest pile" }]
+            vec![GameParam { name: "rules.max_start".into(), default: 30.0, min: 4.0, max: 100.0, kind: ParamKind::Int, choices: Vec::new(), description: "largest pile".into() }]
         }
         fn seat_range(&self) -> (usize, usize) {
             (2, 3)

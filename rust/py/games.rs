@@ -130,7 +130,7 @@ fn describe<'py, R: Rules>(py: Python<'py>, rules: &R) -> PyResult<Bound<'py, Py
     let ps = PyList::empty(py);
     for p in rules.registry() {
         let e = PyDict::new(py);
-        e.set_item("name", p.name)?;
+        e.set_item("name", p.name.as_ref())?;
         let kind = match p.kind {
             ParamKind::Int => "int",
             ParamKind::Float => "float",
@@ -141,13 +141,13 @@ fn describe<'py, R: Rules>(py: Python<'py>, rules: &R) -> PyResult<Bound<'py, Py
         match p.kind {
             ParamKind::Int => e.set_item("default", p.default as i64)?,
             ParamKind::Bool => e.set_item("default", p.default != 0.0)?,
-            ParamKind::Choice => e.set_item("default", p.choices[p.default as usize])?,
+            ParamKind::Choice => e.set_item("default", p.choices[p.default as usize].as_ref())?,
             ParamKind::Float => e.set_item("default", p.default)?,
         }
         e.set_item("min", p.min)?;
         e.set_item("max", p.max)?;
-        e.set_item("choices", p.choices.to_vec())?;
-        e.set_item("description", p.description)?;
+        e.set_item("choices", p.choices.iter().map(|c| c.as_ref()).collect::<Vec<&str>>())?;
+        e.set_item("description", p.description.as_ref())?;
         ps.append(e)?;
     }
     d.set_item("parameters", ps)?;
@@ -361,8 +361,8 @@ impl HarnessGame {
         on!(&self.g, g => g.game)
     }
     #[getter]
-    fn params(&self) -> Vec<(&'static str, f64)> {
-        on!(&self.g, g => g.rules.registry().iter().map(|p| p.name).zip(g.values.iter().copied()).collect())
+    fn params(&self) -> Vec<(String, f64)> {
+        on!(&self.g, g => g.rules.registry().into_iter().map(|p| p.name.into_owned()).zip(g.values.iter().copied()).collect())
     }
     /// The seat that must act, or None when the game is over.
     #[getter]
