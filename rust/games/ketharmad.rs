@@ -21,7 +21,7 @@
 
 use crate::batch::BatchSpec;
 use crate::bots::{BotSpec, Policy, BOT_KINDS};
-use crate::cards::{build_db, registry as card_registry, CardDb, Deck, ParamKind as CardKind, ParamValue, RawDb};
+use crate::cards::{build_db, registry as card_registry, CardDb, Deck, ParamKind as CardKind, ParamValue, RawDb, FACTIONS};
 use crate::engine::actions::ActionSpace;
 use crate::engine::observe;
 use crate::engine::step::Stepper;
@@ -205,8 +205,13 @@ impl Rules for KetharmadRules {
             n => (n, n),
         }
     }
+    /// Each seat's faction (`Deck::faction` for a Mixed deck or a list), or every faction
+    /// for a listing-only rules object.
     fn sides(&self) -> Vec<&'static str> {
-        Vec::new()
+        match self.factions.len() {
+            0 => FACTIONS.to_vec(),
+            _ => self.factions.iter().map(|&f| FACTIONS[f as usize]).collect(),
+        }
     }
     fn action_space(&self, _seats: usize) -> usize {
         self.set.space.size()
