@@ -14,6 +14,7 @@ lists in :func:`games` (``{"rules.oil_target": "newest", "wall.gate.intact_cards
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -43,11 +44,18 @@ def games() -> list[dict[str, Any]]:
     return list(_core.game_table())
 
 
+@functools.lru_cache(maxsize=1)
+def _table() -> tuple[dict[str, Any], ...]:
+    """The game table, built once per process for the checks of every call (``games()`` builds
+    a fresh copy for its caller: Kétharmad's entry lists hundreds of parameters)."""
+    return tuple(_core.game_table())
+
+
 def _game_info(game: str) -> dict[str, Any]:
-    for g in games():
+    for g in _table():
         if g["name"] == game:
             return g
-    known = ", ".join(g["name"] for g in games())
+    known = ", ".join(g["name"] for g in _table())
     raise ValueError(f"unknown game {game!r} (known: {known})")
 
 
