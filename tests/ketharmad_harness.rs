@@ -140,7 +140,7 @@ fn determinize_keeps_the_seats_view() {
         let mut s = r.new_game(&vals, 2, 77, g).unwrap();
         let mut rng = Rng::new(g);
         let mut step = 0;
-        while let Some(_) = s.to_move() {
+        while s.to_move().is_some() {
             if step % 7 == 3 {
                 for seat in 0..2 {
                     let mut d = s.clone();
