@@ -450,7 +450,7 @@ fn overwhelming_variant_finishes_the_day() {
 #[test]
 fn parameters_and_errors_e4() {
     let reg = Osztrakon.registry();
-    let mut names: Vec<&str> = reg.iter().map(|p| p.name).collect();
+    let mut names: Vec<&str> = reg.iter().map(|p| p.name.as_ref()).collect();
     assert!(names.iter().all(|n| n.starts_with("rules.") || n.starts_with("model.") || n.starts_with("policy.")));
     names.sort();
     names.dedup();

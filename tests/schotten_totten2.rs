@@ -704,7 +704,7 @@ fn parameter_errors_name_the_parameter_r11_4() {
     let p = Params::default();
     let cards: Vec<(u8, u8)> = p.wall.iter().map(|s| (s.intact.cards, s.damaged.cards)).collect();
     assert_eq!(cards, vec![(3, 3), (4, 2), (3, 3), (2, 4), (3, 3), (4, 2), (3, 3)]);
-    let names = r.iter().map(|p| p.name).collect::<Vec<_>>();
+    let names = r.iter().map(|p| p.name.as_ref()).collect::<Vec<&str>>();
     for n in ["rules.hand_size", "rules.cauldrons", "rules.damages_to_win", "rules.oil_target", "rules.restricted_keeps_colour_run", "rules.no_play_draws", "wall.right_ditch.intact_condition"] {
         assert!(names.contains(&n), "{n}");
     }

@@ -205,13 +205,20 @@ def generic_simulate(
     threads: Optional[int] = None,
     params: Optional[dict[str, Union[int, float, bool, str]]] = None,
     first_game: int = 0,
+    card_data: Optional[str] = None,
+    decks: Optional[list[str]] = None,
+    start_player: Optional[int] = None,
 ) -> dict[str, Any]:
     """A seeded batch of a game on the generic harness (``rust/py/games.rs``): ``games`` and
     ``players`` dicts of numpy columns (``end_reason`` a list of str), plus ``game_name``,
-    ``sides``, ``agents``."""
+    ``sides``, ``agents``. ``game="ketharmad"`` plays Kétharmad through its stepper adapter
+    and needs ``decks`` (one per seat); ``card_data`` (the card file's text), ``decks`` and
+    ``start_player`` are Kétharmad only, and its ``params`` are its card-data overrides."""
 
-def game_table() -> list[dict[str, Any]]:
-    """The games on the generic harness: name, sides, min/max seats, agents, parameters."""
+def game_table(card_data: Optional[str] = None, params: Optional[dict[str, Union[int, bool, str]]] = None) -> list[dict[str, Any]]:
+    """The games on the generic harness (Kétharmad first, its parameters those of
+    ``card_data``, default the packaged file, with ``params`` applied): name, sides, min/max
+    seats, agents, action_space, observation_len, parameters."""
 
 class HarnessGame:
     """One game on the generic harness stopped at a decision (``rust/py/games.rs``); made by

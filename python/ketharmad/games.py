@@ -14,6 +14,7 @@ lists in :func:`games` (``{"rules.oil_target": "newest", "wall.gate.intact_cards
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -34,27 +35,27 @@ ParamValue = Union[int, float, bool, str]
 def games() -> list[dict[str, Any]]:
     """Every game the package simulates, as dicts: ``name``, ``sides`` (side names of an
     asymmetric game; Kétharmad's factions), ``min_seats``, ``max_seats``, ``agents`` (bot
-    names) and ``parameters`` (one dict per parameter: name, kind, default, min, max, choices,
-    description; Kétharmad's are listed by :func:`ketharmad.parameters`)."""
-    out: list[dict[str, Any]] = [
-        {
-            "name": "ketharmad",
-            "sides": list(_core.FACTIONS),
-            "min_seats": 2,
-            "max_seats": 4,
-            "agents": list(_core.BOT_KINDS),
-            "parameters": [],
-        }
-    ]
-    out.extend(_core.game_table())
-    return out
+    names), ``action_space``, ``observation_len`` and ``parameters`` (one dict per parameter:
+    name, kind, default, min, max, choices, description). All come from the Rust table
+    (``_core.game_table``); Kétharmad's parameters are those of the packaged card file (every
+    number, switch and choice; the cost parameters are listed by
+    :func:`ketharmad.parameters`), its agents the built-in bots plus ``"ismcts"``, the
+    generic search of the harness."""
+    return list(_core.game_table())
+
+
+@functools.lru_cache(maxsize=1)
+def _table() -> tuple[dict[str, Any], ...]:
+    """The game table, built once per process for the checks of every call (``games()`` builds
+    a fresh copy for its caller: Kétharmad's entry lists hundreds of parameters)."""
+    return tuple(_core.game_table())
 
 
 def _game_info(game: str) -> dict[str, Any]:
-    for g in games():
+    for g in _table():
         if g["name"] == game:
             return g
-    known = ", ".join(g["name"] for g in games())
+    known = ", ".join(g["name"] for g in _table())
     raise ValueError(f"unknown game {game!r} (known: {known})")
 
 
@@ -106,13 +107,31 @@ def simulate_game(
     threads: Optional[int] = None,
     params: Optional[dict[str, ParamValue]] = None,
     first_game: int = 0,
+    *,
+    decks: Optional[Sequence[Any]] = None,
+    card_data: Any = None,
+    format: Optional[Any] = None,
+    start_player: Optional[int] = None,
 ) -> GameResult:
     """Play ``games`` seeded games of ``game`` with one bot spec per seat (default: random
     everywhere at the game's smallest seat count). Game ``i`` is the same whatever
     ``threads`` is. Errors (unknown game, parameter, bot or option; wrong seat count) are
-    ``ValueError`` naming the problem."""
+    ``ValueError`` naming the problem.
+
+    ``game="ketharmad"`` plays Kétharmad on the generic harness (its stepper adapter, much
+    slower than :func:`ketharmad.simulate`, which stays its fast batch): ``decks`` (one per
+    seat, default ``["ner", "tisza"]``), ``card_data``, ``format``, ``start_player`` and
+    ``params`` mean what they mean for :func:`ketharmad.simulate`; ``bots`` are the built-in
+    bots (``"random"``, ``"heuristic"``, ``"aggro"``, ``"control"``, ``"search"``, knobs as
+    options: ``"search:iterations=50"``) or ``"ismcts"``, the harness's generic search
+    (``"ismcts:iterations=200"``). With built-in bots the games are exactly those of
+    :func:`ketharmad.simulate` with the same seed. The Kétharmad-only keywords are refused
+    for the other games."""
     if game == "ketharmad":
-        raise ValueError("simulate_game runs the games on the generic harness; use ketharmad.simulate for Kétharmad")
+        return _simulate_ketharmad(bots, games, seed, threads, params, first_game, decks, card_data, format, start_player)
+    given = [k for k, v in (("decks", decks), ("card_data", card_data), ("format", format), ("start_player", start_player)) if v is not None]
+    if given:
+        raise ValueError(f"{', '.join(given)}: Kétharmad only, not for game={game!r}")
     info = _game_info(game)
     if bots is None:
         bots = ["random"] * info["min_seats"]
@@ -133,6 +152,49 @@ def simulate_game(
     g = pl.DataFrame(raw["games"])
     p = pl.DataFrame(raw["players"])
     return GameResult(game=game, bots=bots, sides=list(raw["sides"]), seed=seed, games=g, players=p)
+
+
+def _simulate_ketharmad(
+    bots: Optional[Sequence[str]],
+    games: int,
+    seed: int,
+    threads: Optional[int],
+    params: Any,
+    first_game: int,
+    decks: Optional[Sequence[Any]],
+    card_data: Any,
+    format: Optional[Any],
+    start_player: Optional[int],
+) -> GameResult:
+    """``simulate_game("ketharmad", ...)``: the inputs checked as :func:`ketharmad.simulate`
+    checks them, then the harness batch of ``KetharmadRules``."""
+    from ._api import check_start_player
+    from ._data import load_card_data
+    from ._formats import apply_format
+    from ._validate import check_decks, check_params
+
+    decks_ = check_decks(["ner", "tisza"] if decks is None else decks)
+    if bots is None:
+        bots = ["random"] * len(decks_)
+    if isinstance(bots, str):
+        bots = [bots] * len(decks_)
+    bots = list(bots)
+    for b in bots:
+        if not isinstance(b, str):
+            raise ValueError(f"a bot spec must be a string like 'heuristic' or 'ismcts:iterations=200', got {b!r}")
+    if len(bots) != len(decks_):
+        raise ValueError(f"ketharmad: got {len(bots)} bot specs for {len(decks_)} decks")
+    if isinstance(games, bool) or not isinstance(games, int):
+        raise ValueError(f"games must be an int, got {games!r}")
+    text, params_ = apply_format(load_card_data(card_data), check_params(params), format)
+    start = check_start_player(start_player, len(decks_))
+    raw = _core.generic_simulate(
+        "ketharmad", bots, games, seed, threads, params_ or None, first_game,
+        card_data=text, decks=decks_, start_player=start,
+    )  # fmt: skip
+    g = pl.DataFrame(raw["games"])
+    p = pl.DataFrame(raw["players"])
+    return GameResult(game="ketharmad", bots=bots, sides=list(raw["sides"]), seed=seed, games=g, players=p)
 
 
 def game_matchups(

@@ -10,8 +10,8 @@
 use crate::bots::{BotSpec, Policy};
 use crate::cards::CardDb;
 use crate::engine::{Game, GameConfig};
+use crate::harness::batch::Blocks;
 use crate::rng::game_seed;
-use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -351,11 +351,13 @@ pub fn run_cells_stoppable(db: &CardDb, specs: &[BatchSpec], firsts: &[u64], sto
     play_cells(db, specs, firsts, false, stop)
 }
 
-/// The one batch loop behind [`run_batch_stoppable`] and [`run_cells_stoppable`]: games are
-/// numbered across the cells, played a block at a time in parallel (one reusable game per
-/// worker) and appended to the columns in order, so only one block of per-game records is
-/// held at a time. A stop request wins over results of games cut short by it; a panic is
-/// reported with its game and seed.
+/// The batch behind [`run_batch_stoppable`] and [`run_cells_stoppable`]: games are numbered
+/// across the cells and played through the crate's one block runner
+/// ([`harness::batch::run_blocks`](crate::harness::batch::run_blocks): blocks in parallel, one
+/// reusable game per worker, appended to the columns in order, so only one block of per-game
+/// records is held at a time; a stop request wins over results of games cut short by it; a
+/// panic is reported with its game and seed). Each game is played by the engine calling its
+/// seats' bots directly (`play_one_stoppable`, the fast path).
 fn play_cells(db: &CardDb, specs: &[BatchSpec], firsts: &[u64], record_plays: bool, stop: &Stop) -> Result<Columns, BatchError> {
     let (Some(first), true) = (specs.first(), specs.len() == firsts.len()) else {
         return Err(BatchError::Invalid("give one first game per cell, and at least one cell".into()));
@@ -380,59 +382,26 @@ fn play_cells(db: &CardDb, specs: &[BatchSpec], firsts: &[u64], record_plays: bo
     starts.push(total);
     let mut c = Columns { n_seats: n, ..Default::default() };
     c.reserve(total)?;
-    // test hook: make game N panic, to check that a panic is reported with its game and seed
-    let panic_at: Option<u64> = std::env::var("KETHARMAD_TEST_PANIC_GAME").ok().and_then(|v| v.parse().ok());
     let locate = |j: u64| -> (usize, u64) {
         let k = starts.partition_point(|&s| s <= j) - 1;
         (k, firsts[k] + (j - starts[k]))
     };
-    let play_block = |lo: u64, hi: u64, out: &mut Vec<Result<GameResult, BatchError>>| {
-        (0..(hi - lo) as usize)
-            .into_par_iter()
-            // one reusable game per worker
-            .map_init(
-                || None,
-                |slot, d| {
-                    let (k, i) = locate(lo + d as u64);
-                    let spec = &specs[k];
-                    if stop.requested() {
-                        return Err(BatchError::Stopped);
-                    }
-                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        if panic_at == Some(i) {
-                            panic!("test panic requested by KETHARMAD_TEST_PANIC_GAME");
-                        }
-                        play_one_stoppable(slot, db, spec, i, false, false, record_plays, Some(stop)).0
-                    }))
-                    .map_err(|e| BatchError::Panicked(format!("game {i} (seed {}) panicked: {}", game_seed(spec.seed, i), panic_message(&*e))))
-                },
-            )
-            .collect_into_vec(out);
-    };
-    let mut run = || -> Result<(), BatchError> {
-        let block = BLOCK_PER_THREAD * rayon::current_num_threads() as u64;
-        let mut buf = Vec::new();
-        let mut lo = 0;
-        while lo < total {
-            if stop.requested() {
-                return Err(BatchError::Stopped);
-            }
-            let hi = total.min(lo + block);
-            play_block(lo, hi, &mut buf);
-            // a stop request wins over results of games cut short by it
-            if stop.requested() {
-                return Err(BatchError::Stopped);
-            }
-            for r in buf.drain(..) {
-                c.push(&r?)?;
-            }
-            lo = hi;
-        }
-        Ok(())
-    };
-    match first.threads {
-        Some(t) => thread_pool(t).map_err(BatchError::Invalid)?.install(run)?,
-        None => run()?,
-    }
+    crate::harness::batch::run_blocks(
+        total,
+        Blocks::PerThread(BLOCK_PER_THREAD),
+        first.threads,
+        stop,
+        |j| {
+            let (k, i) = locate(j);
+            (i, game_seed(specs[k].seed, i))
+        },
+        // one reusable game per worker
+        || None,
+        |slot, j| {
+            let (k, i) = locate(j);
+            Ok(play_one_stoppable(slot, db, &specs[k], i, false, false, record_plays, Some(stop)).0)
+        },
+        |r| c.push(&r),
+    )?;
     Ok(c)
 }

@@ -3,12 +3,98 @@
 //! `Rng::stream(seed, Stream::Policy0 + s)`, agents are built fresh for every game, and games are
 //! played in fixed blocks of [`BLOCK`] in parallel and appended in game order — so the columns
 //! never depend on the thread count.
+//!
+//! [`run_blocks`] is the one block runner of the crate: this generic batch and Kétharmad's own
+//! fast batch (`batch::run_batch_stoppable`, `batch::run_cells_stoppable`) both play through it.
 
 use super::agents::{make_agent, AgentSpec};
 use super::{play_out, Agent, Outcome, Rules};
-use crate::batch::{panic_message, thread_pool, Stop, MAX_THREADS};
+use crate::batch::{panic_message, thread_pool, BatchError, Stop, MAX_THREADS};
 use crate::rng::{game_seed, Rng, Stream};
 use rayon::prelude::*;
+
+/// How many games one parallel block of [`run_blocks`] holds. Results never depend on it
+/// (they are appended in game order), only how many per-game results are held at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Blocks {
+    /// A fixed number of games per block.
+    Fixed(u64),
+    /// This many games per worker thread of the pool the batch runs on.
+    PerThread(u64),
+}
+
+/// The one seeded block runner: plays positions `0..games` of a batch in blocks (`blocks`),
+/// each block in parallel on the pool of `threads` workers (`batch::thread_pool`; None: the
+/// current rayon pool) with one reusable slot per worker (`init`, rayon's `map_init`: a
+/// reusable game, buffers, or `()`), and hands the results to `push` in position order — so
+/// what `push` sees never depends on the thread count or the block size.
+///
+/// - `play(slot, j)` plays position `j` (the caller maps it to its game: a cell, a first game).
+/// - `label(j)` gives position `j`'s (game index, game seed), for the error of a game that
+///   panics ("game 17 (seed …) panicked: …") and for the test hook `KETHARMAD_TEST_PANIC_GAME`
+///   (the game of that index panics).
+/// - `stop` is checked before every block and every game; a stop request wins over the results
+///   of a block cut short by it (`BatchError::Stopped`).
+/// - The first error (of `play`, of a panic, of `push`) in position order ends the batch.
+#[allow(clippy::too_many_arguments)]
+pub fn run_blocks<W, T, I, P, L, F>(games: u64, blocks: Blocks, threads: Option<usize>, stop: &Stop, label: L, init: I, play: P, mut push: F) -> Result<(), BatchError>
+where
+    T: Send,
+    I: Fn() -> W + Sync + Send,
+    P: Fn(&mut W, u64) -> Result<T, BatchError> + Sync + Send,
+    L: Fn(u64) -> (u64, u64) + Sync,
+    F: FnMut(T) -> Result<(), BatchError> + Send,
+{
+    // test hook: make game N panic, to check that a panic is reported with its game and seed
+    let panic_at: Option<u64> = std::env::var("KETHARMAD_TEST_PANIC_GAME").ok().and_then(|v| v.parse().ok());
+    let mut run = || -> Result<(), BatchError> {
+        let block = match blocks {
+            Blocks::Fixed(b) => b,
+            Blocks::PerThread(b) => b * rayon::current_num_threads() as u64,
+        }
+        .max(1);
+        let mut buf: Vec<Result<T, BatchError>> = Vec::new();
+        let mut lo = 0;
+        while lo < games {
+            if stop.requested() {
+                return Err(BatchError::Stopped);
+            }
+            let hi = games.min(lo + block);
+            (0..(hi - lo) as usize)
+                .into_par_iter()
+                .map_init(&init, |slot, d| {
+                    let j = lo + d as u64;
+                    if stop.requested() {
+                        return Err(BatchError::Stopped);
+                    }
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        if panic_at.is_some() && panic_at == Some(label(j).0) {
+                            panic!("test panic requested by KETHARMAD_TEST_PANIC_GAME");
+                        }
+                        play(slot, j)
+                    }))
+                    .map_err(|e| {
+                        let (i, seed) = label(j);
+                        BatchError::Panicked(format!("game {i} (seed {seed}) panicked: {}", panic_message(&*e)))
+                    })?
+                })
+                .collect_into_vec(&mut buf);
+            // a stop request wins over results of games cut short by it
+            if stop.requested() {
+                return Err(BatchError::Stopped);
+            }
+            for r in buf.drain(..) {
+                push(r?)?;
+            }
+            lo = hi;
+        }
+        Ok(())
+    };
+    match threads {
+        Some(t) => thread_pool(t).map_err(BatchError::Invalid)?.install(run),
+        None => run(),
+    }
+}
 
 /// Games per parallel block (fixed: the split never depends on the thread count).
 pub const BLOCK: u64 = 4096;
@@ -170,35 +256,18 @@ where
     let mut c = GenericColumns { game_name: rules.name(), seats, sides: rules.sides(), agents: agents.to_vec(), ..Default::default() };
     let cap = usize::try_from(games).map_err(|_| "too many games")?;
     c.game.try_reserve(cap).map_err(|_| format!("not enough memory for the columns of {games} games"))?;
-    let pool = thread_pool(threads.unwrap_or_else(crate::batch::available_threads))?;
-    let mut buf: Vec<Result<(u64, Outcome), String>> = Vec::new();
-    pool.install(|| -> Result<(), String> {
-        let mut lo = first;
-        let end = first + games;
-        while lo < end {
-            if stop.requested() {
-                return Err("the batch was stopped".into());
-            }
-            let hi = end.min(lo + BLOCK);
-            (0..(hi - lo) as usize)
-                .into_par_iter()
-                .map(|d| {
-                    let g = lo + d as u64;
-                    if stop.requested() {
-                        return Err("the batch was stopped".into());
-                    }
-                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| play_game(rules, values, seats, &specs, batch_seed, g)))
-                        .map_err(|e| format!("game {g} (seed {}) panicked: {}", game_seed(batch_seed, g), panic_message(&*e)))?
-                })
-                .collect_into_vec(&mut buf);
-            for (g, r) in (lo..hi).zip(buf.drain(..)) {
-                let (seed, o) = r?;
-                c.push(g, seed, &o)?;
-            }
-            lo = hi;
-        }
-        Ok(())
-    })?;
+    let threads = threads.unwrap_or_else(crate::batch::available_threads);
+    run_blocks(
+        games,
+        Blocks::Fixed(BLOCK),
+        Some(threads),
+        stop,
+        |j| (first + j, game_seed(batch_seed, first + j)),
+        || (),
+        |_, j| play_game(rules, values, seats, &specs, batch_seed, first + j).map(|(seed, o)| (first + j, seed, o)).map_err(BatchError::Invalid),
+        |(g, seed, o)| c.push(g, seed, &o).map_err(BatchError::Invalid),
+    )
+    .map_err(|e| e.to_string())?;
     Ok(c)
 }
 
@@ -288,7 +357,7 @@ mod tests {
             "nim"
         }
         fn registry(&self) -> Vec<GameParam> {
-            vec![GameParam { name: "rules.max_start", default: 30.0, min: 4.0, max: 100.0, kind: ParamKind::Int, choices: &[], description: "largest pile" }]
+            vec![GameParam { name: "rules.max_start".into(), default: 30.0, min: 4.0, max: 100.0, kind: ParamKind::Int, choices: Vec::new(), description: "largest pile".into() }]
         }
         fn seat_range(&self) -> (usize, usize) {
             (2, 3)

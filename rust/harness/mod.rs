@@ -14,22 +14,31 @@
 //! (`games::osztrakon`) implement it directly.
 
 use crate::rng::Rng;
+use std::borrow::Cow;
 
 pub mod agents;
 pub mod batch;
 
 /// A game's named parameter: every rule number and every model assumption (design rule 2).
+/// Names, choices and descriptions are `Cow`: static for games whose parameters are fixed in
+/// code (Schotten Totten 2, Osztrakon), owned for Kétharmad, whose parameters come from its
+/// card data (`cards::registry`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameParam {
-    pub name: &'static str,
+    pub name: Cow<'static, str>,
     /// Default value; ints and bools are stored as f64 exactly, choices as their index.
     pub default: f64,
     pub min: f64,
     pub max: f64,
     pub kind: ParamKind,
     /// The choice names of a `ParamKind::Choice` (empty otherwise).
-    pub choices: &'static [&'static str],
-    pub description: &'static str,
+    pub choices: Vec<Cow<'static, str>>,
+    pub description: Cow<'static, str>,
+}
+
+/// The choice names of a static choice list, for [`GameParam::choices`].
+pub fn choices(names: &'static [&'static str]) -> Vec<Cow<'static, str>> {
+    names.iter().map(|&n| Cow::Borrowed(n)).collect()
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,11 +63,11 @@ pub enum Value {
 pub fn resolve(registry: &[GameParam], overrides: &[(String, Value)]) -> Result<Vec<f64>, String> {
     let mut out: Vec<f64> = registry.iter().map(|p| p.default).collect();
     for (name, v) in overrides {
-        let i = registry.iter().position(|p| p.name == name).ok_or_else(|| {
+        let i = registry.iter().position(|p| p.name == name.as_str()).ok_or_else(|| {
             let near: Vec<&str> = registry
                 .iter()
                 .filter(|p| p.name.rsplit('.').next() == name.rsplit('.').next())
-                .map(|p| p.name)
+                .map(|p| p.name.as_ref())
                 .take(3)
                 .collect();
             if near.is_empty() {
@@ -109,8 +118,10 @@ pub struct Outcome {
     pub seat_columns: Vec<(&'static str, Vec<f64>)>,
 }
 
-/// One game in progress. `Clone` copies the whole game (for search and the step API).
-pub trait GameState: Clone + Send {
+/// One game in progress. `Clone` copies the whole game (for search and the step API). A state
+/// lives on one worker (the batch runner deals, plays and drops it there), so it need not be
+/// `Send`: Kétharmad's state is a stepper on a coroutine stack (`games::ketharmad`).
+pub trait GameState: Clone {
     /// Seats in this game.
     fn seats(&self) -> usize;
     /// The seat that must act now, or None when the game is over.

@@ -1,8 +1,13 @@
 //! Python entry points of the game-generic harness (issue 14): `game_table()` lists the games
 //! on it, `generic_simulate(game, agents, games, seed, threads, params)` runs a seeded batch of
 //! one of them and returns numpy columns. Bad input is a `ValueError` naming it.
+//!
+//! Kétharmad is on the table too (`games::ketharmad::KetharmadRules`): `generic_simulate`
+//! plays it through the harness (the stepper adapter) with its card data, decks and start
+//! player; `simulate` stays its fast batch.
 
-use super::{check_counts, guarded, run_interruptible, verr};
+use super::{cached_raw, check_counts, guarded, make_db, parse_params, run_interruptible, verr};
+use crate::games::ketharmad::KetharmadRules;
 use crate::games::osztrakon::Osztrakon;
 use crate::games::schotten_totten2::SchottenTotten2;
 use crate::harness::agents::{agent_names, make_agent, AgentSpec};
@@ -14,8 +19,18 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString};
 
-/// The API names of the games on the generic harness.
+/// The API names of the games on the generic harness with a step API here (`HarnessGame`).
 const GAMES: [&str; 2] = ["schotten_totten_2", "osztrakon"];
+
+/// Kétharmad's rules for the harness: the card set of `card_data` (None: the packaged file)
+/// with `params` (Kétharmad's parameter overrides, through the card cache), dealing `decks`
+/// (empty: a listing-only rules object).
+fn ketharmad_rules(card_data: Option<&str>, params: Option<&Bound<'_, PyDict>>, decks: &[String], start_player: Option<u8>) -> PyResult<KetharmadRules> {
+    let text = card_data.unwrap_or(crate::DEFAULT_CARD_DATA);
+    let db = make_db(text, params)?;
+    let raw = cached_raw(text).map_err(verr)?;
+    KetharmadRules::with_db(raw, db, parse_params(params)?, decks, start_player).map_err(verr)
+}
 
 fn parse_values(params: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, Value)>> {
     let mut out = Vec::new();
@@ -97,8 +112,11 @@ where
 }
 
 /// Run `games` games of `game` with one agent spec per seat (e.g. `["greedy", "search:iterations=200"]`).
+/// Kétharmad (`game="ketharmad"`) also takes `card_data` (the card file's text; None: the
+/// packaged one), `decks` (one per seat) and `start_player`; its `params` are its card-data
+/// overrides.
 #[pyfunction]
-#[pyo3(signature = (game, agents, games, seed, threads=None, params=None, first_game=0))]
+#[pyo3(signature = (game, agents, games, seed, threads=None, params=None, first_game=0, card_data=None, decks=None, start_player=None))]
 #[allow(clippy::too_many_arguments)]
 fn generic_simulate<'py>(
     py: Python<'py>,
@@ -109,11 +127,36 @@ fn generic_simulate<'py>(
     threads: Option<i64>,
     params: Option<&Bound<'py, PyDict>>,
     first_game: u64,
+    card_data: Option<&str>,
+    decks: Option<Vec<String>>,
+    start_player: Option<u8>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    guarded("generic_simulate", || match game {
-        "schotten_totten_2" => simulate_with(py, &SchottenTotten2, agents, games, seed, threads, params, first_game),
-        "osztrakon" => simulate_with(py, &Osztrakon, agents, games, seed, threads, params, first_game),
-        other => Err(verr(format!("unknown game '{other}' (known: ketharmad, {})", GAMES.join(", ")))),
+    guarded("generic_simulate", || {
+        if game != "ketharmad" {
+            let given: Vec<&str> = [("card_data", card_data.is_some()), ("decks", decks.is_some()), ("start_player", start_player.is_some())]
+                .iter()
+                .filter(|x| x.1)
+                .map(|x| x.0)
+                .collect();
+            if !given.is_empty() {
+                return Err(verr(format!("{}: Kétharmad only, not for game '{game}'", given.join(", "))));
+            }
+        }
+        match game {
+            "ketharmad" => {
+                let decks = decks.ok_or_else(|| verr("ketharmad: give decks, one per seat".into()))?;
+                if decks.len() != agents.len() {
+                    return Err(verr(format!("ketharmad: got {} bot specs for {} decks", agents.len(), decks.len())));
+                }
+                check_counts(games, threads)?;
+                let rules = ketharmad_rules(card_data, params, &decks, start_player)?;
+                // the parameters are compiled into the rules' card set: its defaults
+                simulate_with(py, &rules, agents, games, seed, threads, None, first_game)
+            }
+            "schotten_totten_2" => simulate_with(py, &SchottenTotten2, agents, games, seed, threads, params, first_game),
+            "osztrakon" => simulate_with(py, &Osztrakon, agents, games, seed, threads, params, first_game),
+            other => Err(verr(format!("unknown game '{other}' (known: ketharmad, {})", GAMES.join(", ")))),
+        }
     })
 }
 
@@ -130,7 +173,7 @@ fn describe<'py, R: Rules>(py: Python<'py>, rules: &R) -> PyResult<Bound<'py, Py
     let ps = PyList::empty(py);
     for p in rules.registry() {
         let e = PyDict::new(py);
-        e.set_item("name", p.name)?;
+        e.set_item("name", p.name.as_ref())?;
         let kind = match p.kind {
             ParamKind::Int => "int",
             ParamKind::Float => "float",
@@ -141,13 +184,13 @@ fn describe<'py, R: Rules>(py: Python<'py>, rules: &R) -> PyResult<Bound<'py, Py
         match p.kind {
             ParamKind::Int => e.set_item("default", p.default as i64)?,
             ParamKind::Bool => e.set_item("default", p.default != 0.0)?,
-            ParamKind::Choice => e.set_item("default", p.choices[p.default as usize])?,
+            ParamKind::Choice => e.set_item("default", p.choices[p.default as usize].as_ref())?,
             ParamKind::Float => e.set_item("default", p.default)?,
         }
         e.set_item("min", p.min)?;
         e.set_item("max", p.max)?;
-        e.set_item("choices", p.choices.to_vec())?;
-        e.set_item("description", p.description)?;
+        e.set_item("choices", p.choices.iter().map(|c| c.as_ref()).collect::<Vec<&str>>())?;
+        e.set_item("description", p.description.as_ref())?;
         ps.append(e)?;
     }
     d.set_item("parameters", ps)?;
@@ -155,10 +198,15 @@ fn describe<'py, R: Rules>(py: Python<'py>, rules: &R) -> PyResult<Bound<'py, Py
 }
 
 /// One dict per game on the generic harness: name, sides, seat range, agents, parameters.
+/// Kétharmad's entry lists the parameters of `card_data` (None: the packaged card file) with
+/// `params` applied (numbers, switches and choices; the cost parameters are listed by
+/// `ketharmad.parameters()`), its factions as sides and the seat range of its format.
 #[pyfunction]
-fn game_table<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+#[pyo3(signature = (card_data=None, params=None))]
+fn game_table<'py>(py: Python<'py>, card_data: Option<&str>, params: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyList>> {
     guarded("game_table", || {
         let out = PyList::empty(py);
+        out.append(describe(py, &ketharmad_rules(card_data, params, &[], None)?)?)?;
         out.append(describe(py, &SchottenTotten2)?)?;
         out.append(describe(py, &Osztrakon)?)?;
         Ok(out)
@@ -361,8 +409,8 @@ impl HarnessGame {
         on!(&self.g, g => g.game)
     }
     #[getter]
-    fn params(&self) -> Vec<(&'static str, f64)> {
-        on!(&self.g, g => g.rules.registry().iter().map(|p| p.name).zip(g.values.iter().copied()).collect())
+    fn params(&self) -> Vec<(String, f64)> {
+        on!(&self.g, g => g.rules.registry().into_iter().map(|p| p.name.into_owned()).zip(g.values.iter().copied()).collect())
     }
     /// The seat that must act, or None when the game is over.
     #[getter]

@@ -90,7 +90,7 @@ impl Decl<'_> {
     #[allow(clippy::too_many_arguments)]
     fn add(&mut self, name: &'static str, kind: ParamKind, default: f64, min: f64, max: f64, choices: &'static [&'static str], description: &'static str) -> f64 {
         if let Some(l) = self.list.as_mut() {
-            l.push(GameParam { name, default, min, max, kind, choices, description });
+            l.push(GameParam { name: name.into(), default, min, max, kind, choices: crate::harness::choices(choices), description: description.into() });
         }
         let v = self.values.map(|v| v[self.i]).unwrap_or(default);
         self.i += 1;

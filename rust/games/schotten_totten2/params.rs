@@ -61,10 +61,10 @@ impl Default for Params {
 }
 
 fn int(name: &'static str, default: i64, min: i64, max: i64, description: &'static str) -> GameParam {
-    GameParam { name, default: default as f64, min: min as f64, max: max as f64, kind: ParamKind::Int, choices: &[], description }
+    GameParam { name: name.into(), default: default as f64, min: min as f64, max: max as f64, kind: ParamKind::Int, choices: Vec::new(), description: description.into() }
 }
 fn boolean(name: &'static str, default: bool, description: &'static str) -> GameParam {
-    GameParam { name, default: default as i64 as f64, min: 0.0, max: 1.0, kind: ParamKind::Bool, choices: &[], description }
+    GameParam { name: name.into(), default: default as i64 as f64, min: 0.0, max: 1.0, kind: ParamKind::Bool, choices: Vec::new(), description: description.into() }
 }
 
 /// The parameter registry (order is the order of `values`).
@@ -78,13 +78,13 @@ pub fn registry() -> Vec<GameParam> {
         int("rules.damages_to_win", 4, 1, 7, "R10.2 the Attacker wins when this many sections are damaged"),
         boolean("rules.damaged_twice_wins", true, "R10.2 claiming an already damaged section wins for the Attacker"),
         GameParam {
-            name: "rules.oil_target",
+            name: "rules.oil_target".into(),
             default: 0.0,
             min: 0.0,
             max: 1.0,
             kind: ParamKind::Choice,
-            choices: &OIL_TARGETS,
-            description: "R5.2.1 which Attacker card the oil removes: the oldest (closest to the wall, default) or the newest (Ruiqi's Java host)",
+            choices: crate::harness::choices(&OIL_TARGETS),
+            description: "R5.2.1 which Attacker card the oil removes: the oldest (closest to the wall, default) or the newest (Ruiqi's Java host)".into(),
         },
         boolean(
             "rules.restricted_keeps_colour_run",
@@ -92,13 +92,13 @@ pub fn registry() -> Vec<GameParam> {
             "R8.3.1 (open R16.2) a colour run keeps its rank on damaged Colour/Run sections; false: it counts as the named kind (Pulse)",
         ),
         GameParam {
-            name: "rules.proof_ignores_oil",
+            name: "rules.proof_ignores_oil".into(),
             default: 1.0,
             min: 1.0,
             max: 1.0,
             kind: ParamKind::Bool,
-            choices: &[],
-            description: "R9.3.5 the claim proof ignores unused cauldrons (only true: a claim resolves at once, oil cannot answer it)",
+            choices: Vec::new(),
+            description: "R9.3.5 the claim proof ignores unused cauldrons (only true: a claim resolves at once, oil cannot answer it)".into(),
         },
         boolean("rules.no_play_draws", false, "R4.2 (open R16.3) a player with no legal play still draws"),
         boolean(
@@ -113,13 +113,13 @@ pub fn registry() -> Vec<GameParam> {
         ),
         boolean("rules.zero_eleven", true, "R6.3 a 0 played against the opponent's 11 of its colour (or an 11 against the 0) discards both"),
         GameParam {
-            name: "rules.tactical",
+            name: "rules.tactical".into(),
             default: 0.0,
             min: 0.0,
             max: 0.0,
             kind: ParamKind::Bool,
-            choices: &[],
-            description: "R12 the tactical variant (not implemented: only false)",
+            choices: Vec::new(),
+            description: "R12 the tactical variant (not implemented: only false)".into(),
         },
     ];
     for (i, names) in WALL_NAMES.iter().enumerate() {
@@ -128,13 +128,13 @@ pub fn registry() -> Vec<GameParam> {
             [
                 int(cards, f.cards as i64, 2, 4, if which == "i" { "R2 cards per side of this section, intact" } else { "R2 cards per side of this section, damaged" }),
                 GameParam {
-                    name: cond,
+                    name: cond.into(),
                     default: f.cond as usize as f64,
                     min: 0.0,
                     max: (COND_NAMES.len() - 1) as f64,
                     kind: ParamKind::Choice,
-                    choices: &COND_NAMES,
-                    description: if which == "i" { "R2/R8.3 the formation condition of this section, intact" } else { "R2/R8.3 the formation condition, damaged" },
+                    choices: crate::harness::choices(&COND_NAMES),
+                    description: (if which == "i" { "R2/R8.3 the formation condition of this section, intact" } else { "R2/R8.3 the formation condition, damaged" }).into(),
                 },
             ]
         };

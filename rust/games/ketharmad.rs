@@ -1,0 +1,386 @@
+//! Kétharmad on the generic harness (issue 14 item 1): [`KetharmadRules`] and
+//! [`KetharmadState`] implement `harness::Rules` / `harness::GameState` over the engine's
+//! stepper (`engine::step::Stepper`), so the generic parts (batch runner, ISMCTS and random
+//! agents, step API) play Kétharmad like any other game.
+//!
+//! Two paths, one game: the fast batch (`batch::run_batch`) runs the engine with its seats'
+//! bots answering inside `Game::decide`; this adapter stops at every decision (a coroutine) and
+//! lets a harness `Agent` answer. The built-in bots ([`make_agent`](KetharmadRules) for
+//! `random`, `heuristic`, the presets and `search`) answer through `Stepper::policy_choice`
+//! with the stream a batch gives them (`Stream::Policy0 + seat` of the game seed: the stream
+//! the harness hands the seat's agent), so `harness::batch::run` with built-in bots gives the
+//! rows of `run_batch` with the same seed (tests/ketharmad_harness.rs).
+//!
+//! Actions are the fixed ids of `engine::actions::ActionSpace` (the step API's and the RL
+//! environment's), observations the tensor of `engine::observe`.
+//!
+//! Parameters: the card set's parameter table (`cards::registry`): every rule number and card
+//! number, listed with the values this rules object plays (its overrides applied). Cost
+//! parameters (`rules.expose_cost`, `rules.swap_cost`) are not numbers and are not listed; set
+//! them through the card-data overrides `KetharmadRules::new` takes.
+
+use crate::batch::BatchSpec;
+use crate::bots::{BotSpec, Policy, BOT_KINDS};
+use crate::cards::{build_db, registry as card_registry, CardDb, Deck, ParamKind as CardKind, ParamValue, RawDb, FACTIONS};
+use crate::engine::actions::ActionSpace;
+use crate::engine::observe;
+use crate::engine::step::Stepper;
+use crate::engine::{EndReason, GameConfig};
+use crate::harness::agents::AgentSpec;
+use crate::harness::{Agent, GameParam, GameState, Outcome, ParamKind, Rules, Value};
+use crate::rng::{game_seed, Rng};
+use std::borrow::Cow;
+use std::sync::{Arc, Mutex};
+
+/// The API name.
+pub const NAME: &str = "ketharmad";
+
+/// Kétharmad's built-in bot names as harness agents (`random` and `search` are Kétharmad's
+/// own; the generic ISMCTS is `ismcts`).
+pub const AGENTS: [&str; 6] = ["random", "heuristic", "aggro", "control", "search", "ismcts"];
+
+/// A compiled card set with its action space.
+#[derive(Clone)]
+struct Set {
+    db: Arc<CardDb>,
+    space: Arc<ActionSpace>,
+}
+
+/// Kétharmad's rules for the harness: a card set (overrides and format applied) and the decks
+/// it deals to its seats.
+pub struct KetharmadRules {
+    raw: Arc<RawDb>,
+    overrides: Vec<(String, ParamValue)>,
+    set: Set,
+    /// The parameter table (numbers only) and the values `set` was compiled with.
+    params: Vec<GameParam>,
+    values: Vec<f64>,
+    /// Each seat's deck as given, and as the engine takes it (factions; decks, empty when
+    /// every seat plays its faction's deck). Empty: a rules object for listing only.
+    deck_names: Vec<String>,
+    factions: Vec<u8>,
+    decks: Vec<Deck>,
+    start_player: Option<u8>,
+    /// The card set of other parameter values (`new_game` with values not the defaults): the
+    /// last one compiled.
+    other: Mutex<Option<(Vec<f64>, Set)>>,
+}
+
+fn kind_of(k: CardKind) -> Option<ParamKind> {
+    match k {
+        CardKind::Int => Some(ParamKind::Int),
+        CardKind::Bool => Some(ParamKind::Bool),
+        CardKind::Choice => Some(ParamKind::Choice),
+        CardKind::Cost => None,
+    }
+}
+
+/// The harness registry of a card set with `overrides` applied (defaults = the values played).
+fn params_of(raw: &RawDb, overrides: &[(String, ParamValue)]) -> Vec<GameParam> {
+    let mut out = Vec::new();
+    for p in card_registry(raw) {
+        let Some(kind) = kind_of(p.kind) else { continue };
+        let mut default = p.default as f64;
+        if let Some((_, v)) = overrides.iter().rev().find(|(n, _)| *n == p.name) {
+            default = match v {
+                ParamValue::Int(x) => *x as f64,
+                ParamValue::Bool(b) => *b as i64 as f64,
+                ParamValue::Str(s) => p.choices.iter().position(|c| c == s).unwrap_or(p.default as usize) as f64,
+            };
+        }
+        out.push(GameParam {
+            name: Cow::Owned(p.name),
+            default,
+            min: p.min as f64,
+            max: p.max as f64,
+            kind,
+            choices: p.choices.into_iter().map(Cow::Owned).collect(),
+            description: Cow::Owned(p.description),
+        });
+    }
+    out
+}
+
+impl KetharmadRules {
+    /// The rules of card set `raw` with parameter `overrides` (the same as `build_db` takes),
+    /// dealing `decks` (one per seat: a faction, "a+b", or a custom list, `cards::decks`;
+    /// empty for a rules object that only lists the game) with start seat `start_player`
+    /// (None: random, E9). Errors name the bad input.
+    pub fn new(raw: Arc<RawDb>, overrides: Vec<(String, ParamValue)>, decks: &[String], start_player: Option<u8>) -> Result<KetharmadRules, String> {
+        let db = Arc::new(build_db(&raw, &overrides)?);
+        KetharmadRules::with_db(raw, db, overrides, decks, start_player)
+    }
+
+    /// `new` with the card set already compiled from `raw` and `overrides` (the Python
+    /// bindings' card cache).
+    pub fn with_db(raw: Arc<RawDb>, db: Arc<CardDb>, overrides: Vec<(String, ParamValue)>, decks: &[String], start_player: Option<u8>) -> Result<KetharmadRules, String> {
+        let (factions, deck_list) = if decks.is_empty() { (Vec::new(), Vec::new()) } else { crate::cards::decks::parse_decks(&db, decks)? };
+        let n = factions.len();
+        if n > 0 {
+            if n > observe::SEATS {
+                return Err(format!("ketharmad on the harness plays 2 to {} seats (its observation and action space hold {}), got {n} decks", observe::SEATS, observe::SEATS));
+            }
+            if let Some(s) = start_player.filter(|&s| s as usize >= n) {
+                return Err(format!("start_player {s} does not exist: the game has seats 0..{}", n - 1));
+            }
+            let spec = BatchSpec { factions: factions.clone(), decks: deck_list.clone(), bots: vec![BotSpec::random(); n], games: 1, seed: 0, threads: Some(1), start_player };
+            spec.validate(&db)?;
+        }
+        let params = params_of(&raw, &overrides);
+        let values = params.iter().map(|p| p.default).collect();
+        let space = Arc::new(ActionSpace::new(&db));
+        Ok(KetharmadRules {
+            raw,
+            overrides,
+            set: Set { db, space },
+            params,
+            values,
+            deck_names: decks.to_vec(),
+            factions,
+            decks: deck_list,
+            start_player,
+            other: Mutex::new(None),
+        })
+    }
+
+    /// The card set played with the default values.
+    pub fn db(&self) -> &Arc<CardDb> {
+        &self.set.db
+    }
+
+    /// The seats' decks as given.
+    pub fn deck_names(&self) -> &[String] {
+        &self.deck_names
+    }
+
+    /// The card set of `values`: this one, or one compiled with the values that differ as
+    /// further overrides (cached: a batch compiles it once).
+    fn set_for(&self, values: &[f64]) -> Result<Set, String> {
+        if values == self.values.as_slice() {
+            return Ok(self.set.clone());
+        }
+        let mut other = self.other.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((v, s)) = other.as_ref() {
+            if v.as_slice() == values {
+                return Ok(s.clone());
+            }
+        }
+        let mut ov = self.overrides.clone();
+        for (p, (&v, &d)) in self.params.iter().zip(values.iter().zip(&self.values)) {
+            if v != d {
+                ov.push((
+                    p.name.to_string(),
+                    match p.kind {
+                        ParamKind::Bool => ParamValue::Bool(v != 0.0),
+                        ParamKind::Choice => ParamValue::Str(p.choices.get(v as usize).ok_or_else(|| format!("parameter '{}': no choice {v}", p.name))?.to_string()),
+                        _ => ParamValue::Int(v as i64),
+                    },
+                ));
+            }
+        }
+        let db = Arc::new(build_db(&self.raw, &ov)?);
+        let s = Set { space: Arc::new(ActionSpace::new(&db)), db };
+        *other = Some((values.to_vec(), s.clone()));
+        Ok(s)
+    }
+}
+
+impl Rules for KetharmadRules {
+    type State = KetharmadState;
+
+    fn name(&self) -> &'static str {
+        NAME
+    }
+    fn registry(&self) -> Vec<GameParam> {
+        self.params.clone()
+    }
+    /// The number of decks given (the seats are dealt their decks), or the format's range
+    /// capped at the observation's 4 seats for a listing-only rules object.
+    fn seat_range(&self) -> (usize, usize) {
+        match self.factions.len() {
+            0 => {
+                let f = &self.set.db.rules.format;
+                (f.seats_min.max(2), f.seats_max.min(observe::SEATS))
+            }
+            n => (n, n),
+        }
+    }
+    /// Each seat's faction (`Deck::faction` for a Mixed deck or a list), or every faction
+    /// for a listing-only rules object.
+    fn sides(&self) -> Vec<&'static str> {
+        match self.factions.len() {
+            0 => FACTIONS.to_vec(),
+            _ => self.factions.iter().map(|&f| FACTIONS[f as usize]).collect(),
+        }
+    }
+    fn action_space(&self, _seats: usize) -> usize {
+        self.set.space.size()
+    }
+    fn observation_len(&self, _seats: usize) -> usize {
+        observe::size(&self.set.db)
+    }
+    fn new_game(&self, values: &[f64], seats: usize, batch_seed: u64, game: u64) -> Result<KetharmadState, String> {
+        if self.factions.is_empty() {
+            return Err("ketharmad: give one deck per seat to deal a game".into());
+        }
+        if seats != self.factions.len() {
+            return Err(format!("ketharmad: got {seats} seats for {} decks ({})", self.factions.len(), self.deck_names.join(", ")));
+        }
+        if values.len() != self.values.len() {
+            return Err(format!("ketharmad: got {} parameter values for {} parameters", values.len(), self.values.len()));
+        }
+        let set = self.set_for(values)?;
+        let cfg = GameConfig { factions: self.factions.clone(), seed: game_seed(batch_seed, game), start_player: self.start_player, decks: self.decks.clone() };
+        // SAFETY: the card set is kept alive by the `Arc` in the same `KetharmadState`, which
+        // drops the stepper first (field order); the 'static lifetime never leaves the struct
+        // (the same owning pattern as the step API's `py::step::PyGame`).
+        let db: &'static CardDb = unsafe { &*Arc::as_ptr(&set.db) };
+        let st = Stepper::new(db, &cfg);
+        Ok(KetharmadState { st, db: set.db, space: set.space, n: seats })
+    }
+    fn agent_names(&self) -> Vec<&'static str> {
+        AGENTS.to_vec()
+    }
+    /// The built-in bots (`BOT_KINDS`) with their knobs as options
+    /// (`"search:iterations=50,width=3"`, `"heuristic:aggression=0.8"`); `ismcts` is left to
+    /// the generic search.
+    fn make_agent(&self, spec: &AgentSpec, _values: &[f64], _seats: usize, _seat: usize) -> Result<Option<Box<dyn Agent<KetharmadState>>>, String> {
+        if !BOT_KINDS.contains(&spec.name.as_str()) {
+            return Ok(None);
+        }
+        let mut knobs = Vec::with_capacity(spec.opts.len());
+        for (k, v) in &spec.opts {
+            let x = match v {
+                Value::Int(i) => *i as f64,
+                Value::Float(f) => *f,
+                Value::Bool(b) => *b as i64 as f64,
+                Value::Str(s) => return Err(format!("bot '{}': knob '{k}' must be a number, got '{s}'", spec.name)),
+            };
+            knobs.push((k.clone(), x));
+        }
+        let spec = BotSpec::parse(&spec.name, knobs)?;
+        Ok(Some(Box::new(BuiltinAgent { spec, policy: None })))
+    }
+}
+
+/// A built-in bot as a harness agent. Its policy is created at its first decision from the
+/// stream the harness gives the seat (`Stream::Policy0 + seat` of the game seed, the stream a
+/// batch gives the bot) and keeps its own copy from then on, exactly as in a batch.
+pub struct BuiltinAgent {
+    spec: BotSpec,
+    policy: Option<Policy>,
+}
+
+impl Agent<KetharmadState> for BuiltinAgent {
+    fn act(&mut self, s: &KetharmadState, legal: &[u32], rng: &mut Rng) -> u32 {
+        let spec = &self.spec;
+        let policy = self.policy.get_or_insert_with(|| Policy::new(spec, rng.clone()));
+        // `legal` is in the order of the pending options (`legal_actions`)
+        let i = s.st.policy_choice(policy).unwrap_or(0);
+        legal[i.min(legal.len() - 1)]
+    }
+}
+
+/// One Kétharmad game on the harness: a stepper stopped at a decision (or over).
+pub struct KetharmadState {
+    // dropped first: it borrows the card set below (see `KetharmadRules::new_game`)
+    st: Stepper<'static>,
+    db: Arc<CardDb>,
+    space: Arc<ActionSpace>,
+    n: usize,
+}
+
+impl Clone for KetharmadState {
+    /// A copy at the same decision (`Stepper::replayed`: rebuilt from its checkpoint).
+    fn clone(&self) -> KetharmadState {
+        KetharmadState { st: self.st.replayed(), db: self.db.clone(), space: self.space.clone(), n: self.n }
+    }
+}
+
+impl KetharmadState {
+    /// The stepper (the engine game at its pending decision).
+    pub fn stepper(&self) -> &Stepper<'static> {
+        &self.st
+    }
+}
+
+impl GameState for KetharmadState {
+    fn seats(&self) -> usize {
+        self.n
+    }
+    fn to_move(&self) -> Option<usize> {
+        self.st.pending().map(|p| p.0)
+    }
+    fn legal_actions(&self, out: &mut Vec<u32>) {
+        match self.st.pending() {
+            Some((seat, _, opts)) => self.space.ids(self.st.game(), seat, opts, out),
+            None => out.clear(),
+        }
+    }
+    fn apply(&mut self, action: u32) -> Result<(), String> {
+        let Some((seat, _, opts)) = self.st.pending() else {
+            return Err(format!("action {action}: the game is over"));
+        };
+        match self.space.decode(self.st.game(), seat, action, opts) {
+            Some(i) => self.st.apply(i),
+            None => Err(format!("action {action} ({}) is not legal for seat {seat} here", self.describe_action(action))),
+        }
+    }
+    fn describe_action(&self, action: u32) -> String {
+        if let Some((seat, kind, opts)) = self.st.pending() {
+            if let Some(i) = self.space.decode(self.st.game(), seat, action, opts) {
+                return self.space.label_in(self.st.game(), seat, Some(kind), opts[i]);
+            }
+        }
+        if (action as usize) < self.space.size() {
+            self.space.describe(action)
+        } else {
+            format!("action {action} (outside the action space 0..{})", self.space.size())
+        }
+    }
+    fn observe(&self, seat: usize, out: &mut [f32]) {
+        let dec = self.st.pending().map(|p| (p.0, p.1));
+        observe::tensor_at(self.st.game(), seat, dec, out);
+    }
+    fn determinize(&mut self, seat: usize, rng: &mut Rng) {
+        self.st = self.st.determinized(seat, rng);
+    }
+    /// Winners (one seat in the free-for-all, a team in a team format), returns +1 for a
+    /// winner and −1 for the others (0 for all without a winner), turns (every seat's turns,
+    /// the batch's `turns`), the end reason (`EndReason::NAMES`), game columns `rounds`,
+    /// `start_player`, `actions` and per-seat columns with the batch's `players` values
+    /// (`support`, `scandal`, `eliminated`, `eliminated_round`, `cards_played`, `attacks`,
+    /// `exposes`, `mulligans`, `turns_taken`, `main_decisions`).
+    fn outcome(&self) -> Outcome {
+        let g = self.st.game();
+        let n = self.n;
+        let Some(out) = self.st.outcome() else {
+            return Outcome { returns: vec![0.0; n], end_reason: "running", turns: g.state.turn, ..Default::default() };
+        };
+        let r = crate::batch::GameResult::of_game(g, &out, 0, 0);
+        let winners: Vec<u8> = (0..n).filter(|&s| out.won(s)).map(|s| s as u8).collect();
+        let returns = if winners.is_empty() { vec![0.0; n] } else { (0..n).map(|s| if out.won(s) { 1.0 } else { -1.0 }).collect() };
+        let p = &r.players[..n];
+        let col = |f: &dyn Fn(&crate::batch::SeatResult) -> f64| p.iter().map(f).collect::<Vec<f64>>();
+        Outcome {
+            winners,
+            returns,
+            unfinished: matches!(out.reason, EndReason::UnfinishedRoundCap | EndReason::UnfinishedActionCap),
+            end_reason: EndReason::NAMES[out.reason as usize],
+            turns: g.state.turn,
+            game_columns: vec![("rounds", r.rounds as f64), ("start_player", r.start_player as f64), ("actions", r.actions as f64)],
+            seat_columns: vec![
+                ("support", col(&|s| s.support as f64)),
+                ("scandal", col(&|s| s.scandal as f64)),
+                ("eliminated", col(&|s| s.eliminated as u8 as f64)),
+                ("eliminated_round", col(&|s| s.eliminated_round as f64)),
+                ("cards_played", col(&|s| s.cards_played as f64)),
+                ("attacks", col(&|s| s.attacks as f64)),
+                ("exposes", col(&|s| s.exposes as f64)),
+                ("mulligans", col(&|s| s.mulligans as f64)),
+                ("turns_taken", col(&|s| s.turns_taken as f64)),
+                ("main_decisions", col(&|s| s.main_decisions as f64)),
+            ],
+        }
+    }
+}
