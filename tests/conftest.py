@@ -14,6 +14,20 @@ THREE_P = ["ner", "osszefogas", "tisza"]
 FOUR_P = ["ner", "osszefogas", "tisza", "radikalisok"]
 
 
+def run_error(argv, capsys) -> str:
+    """Run the CLI's ``main(argv)`` expecting exit status 2 and a one-line error (no
+    traceback); return stderr."""
+    from ketharmad.cli import main
+
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "error:" in err
+    assert "Traceback" not in err
+    return err
+
+
 def packaged_card_text() -> str:
     """The text of the card-data file shipped in the package."""
     return (importlib.resources.files("ketharmad") / "data" / "cards.toml").read_text(

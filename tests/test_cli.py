@@ -10,17 +10,9 @@ import pytest
 
 import ketharmad
 from ketharmad.cli import main, parse_param
+from conftest import run_error
 
 
-def run_error(argv, capsys) -> str:
-    """Run ``main(argv)`` expecting exit status 2; return stderr."""
-    with pytest.raises(SystemExit) as info:
-        main(argv)
-    assert info.value.code == 2
-    err = capsys.readouterr().err
-    assert "error:" in err
-    assert "Traceback" not in err
-    return err
 
 
 def test_simulate_prints_summary(capsys):

@@ -11,17 +11,11 @@ import pytest
 
 import ketharmad
 from ketharmad.cli import main
+from conftest import run_error
 
 ST2 = "schotten_totten_2"
 
 
-def run_error(argv, capsys) -> str:
-    with pytest.raises(SystemExit) as info:
-        main(argv)
-    assert info.value.code == 2
-    err = capsys.readouterr().err
-    assert "error:" in err and "Traceback" not in err
-    return err
 
 
 # ---------------------------------------------------------------- sweep
@@ -210,7 +204,7 @@ def test_balance_errors_name_the_problem(kwargs, needle):
         ketharmad.balance(game=ST2, budget=100, **kwargs)
 
 
-def test_kethamad_balance_refuses_games_per_block():
+def test_ketharmad_balance_refuses_games_per_block():
     with pytest.raises(ValueError, match="games_per_block"):
         ketharmad.balance(None, games_per_block=10)
 

@@ -15,6 +15,7 @@ import pytest
 import ketharmad
 from ketharmad.cli import main
 from ketharmad.lab.tournament import _bradley_terry, luce_ratings
+from conftest import run_error
 
 ST2 = "schotten_totten_2"
 OSZ = "osztrakon"
@@ -24,13 +25,6 @@ def wins_by_seat(r: ketharmad.GameResult) -> list[int]:
     return [int(r.players.filter(pl.col("seat") == s)["win"].sum()) for s in range(len(r.bots))]
 
 
-def run_error(argv, capsys) -> str:
-    with pytest.raises(SystemExit) as info:
-        main(argv)
-    assert info.value.code == 2
-    err = capsys.readouterr().err
-    assert "error:" in err and "Traceback" not in err
-    return err
 
 
 # ---------------------------------------------------------------- matchups

@@ -531,7 +531,7 @@ def plot_game_sweep(res: GameSweepResult, name: str, path: Path) -> Path:
 # ---------------------------------------------------------------- command line
 
 
-def kethamad_only_flags(args: Any, flags: Sequence[tuple[str, str]]) -> None:
+def ketharmad_only_flags(args: Any, flags: Sequence[tuple[str, str]]) -> None:
     """Refuse the Kétharmad-only flags of a command run with another ``--game``."""
     given = [flag for flag, attr in flags if getattr(args, attr, None) not in (None, False, [])]
     if given:
@@ -583,7 +583,7 @@ def cmd_game_sweep(args: Any) -> None:
     from .cli import check_out, finish
     from .sweep import load_sweep_file
 
-    kethamad_only_flags(args, [("--decks", "decks"), ("--card-data", "card_data"), ("--params", "params"),
+    ketharmad_only_flags(args, [("--decks", "decks"), ("--card-data", "card_data"), ("--params", "params"),
                                ("--format", "format"), ("--rows/--no-rows", "rows"), ("--scheduler", "scheduler"),
                                ("--workers", "workers"), ("--progress", "progress")])  # fmt: skip
     if (args.grid_file is None) == (not args.grid):

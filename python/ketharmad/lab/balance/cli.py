@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 __all__ = ["add_balance_command"]
@@ -33,12 +32,9 @@ def _cmd_balance(args: argparse.Namespace) -> None:
         from ..._files import check_out_folder
 
         check_out_folder(args.out)
-    progress = args.progress
-    if progress is None:
-        try:
-            progress = sys.stderr.isatty()
-        except (AttributeError, ValueError):
-            progress = False
+    from ..cli import progress_enabled
+
+    progress = progress_enabled(args)
     from ..cli import cluster_for
 
     with cluster_for(args) as cluster:

@@ -716,21 +716,18 @@ def cli_targets(args: Any) -> dict[str, Any]:
 
 def cmd_game_balance(args: Any) -> None:
     """``ketharmad balance --game schotten_totten_2 --bots greedy greedy --target attacker=0.48:0.52``."""
-    from ..game_sweep import cli_bots, cli_params, kethamad_only_flags
+    from ..game_sweep import cli_bots, cli_params, ketharmad_only_flags
 
-    kethamad_only_flags(args, [("--card-data", "card_data"), ("--journal", "journal"), ("--format", "format"),
+    ketharmad_only_flags(args, [("--card-data", "card_data"), ("--journal", "journal"), ("--format", "format"),
                                ("--scheduler", "scheduler"), ("--workers", "workers")])  # fmt: skip
     doc = cli_targets(args)
     if args.out:
         from ..._files import check_out_folder
 
         check_out_folder(args.out)
-    progress = args.progress
-    if progress is None:
-        try:
-            progress = sys.stderr.isatty()
-        except (AttributeError, ValueError):
-            progress = False
+    from ..cli import progress_enabled
+
+    progress = progress_enabled(args)
     res = balance_game(doc, game=args.game, bots=cli_bots(args.game, args.bots), seed=args.seed,
                        budget=args.budget, threads=args.threads, params=cli_params(args.param),
                        games_per_block=args.games_per_block, progress=bool(progress))  # fmt: skip
