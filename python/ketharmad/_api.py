@@ -210,20 +210,22 @@ def _simulate_other_game(
     if not isinstance(game, str):
         raise ValueError(f"game must be a game name such as 'schotten_totten_2', got {game!r}")
     info = _game_info(game)  # unknown game: ValueError listing the known ones
-    defaults = {"card_data": None, "start_player": None, "record_plays": False, "chunk_size": None,
-                "progress": False, "executor": None, "cluster": None, "format": None}  # fmt: skip
+    defaults = {"card_data": None, "start_player": None, "record_plays": False, "progress": False,
+                "format": None}  # fmt: skip
+    run = {k: ketharmad_only.pop(k) for k in ("chunk_size", "executor", "cluster")}
     refused = [k for k, v in ketharmad_only.items() if v is not defaults[k] and v != defaults[k]]
     if decks is not _DEFAULT_DECKS:
         refused.insert(0, "decks")
     if refused:
         raise ValueError(
             f"{', '.join(refused)}: Kétharmad only; game={game!r} takes bots (one spec per seat), games, "
-            "seed, threads, params and first_game"
+            "seed, threads, params, first_game, chunk_size, executor and cluster"
         )
     if isinstance(bots, str):
         bots = [bots] * info["min_seats"]
     return simulate_game(game, bots=bots, games=games, seed=seed, threads=threads,
-                         params=dict(params) if params is not None else None, first_game=first_game)  # fmt: skip
+                         params=dict(params) if params is not None else None, first_game=first_game,
+                         **run)  # fmt: skip
 
 
 #: simulate's default decks (identity tells "not given" apart for the other games).

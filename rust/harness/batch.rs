@@ -215,19 +215,10 @@ where
     run_range(rules, values, seats, agents, 0, games, batch_seed, threads, &Stop::new())
 }
 
-/// `run` over games `first .. first + games`, stoppable between games through `stop`.
+/// Check a batch's inputs before any game (seat count, agent specs, parameter values and
+/// combinations, threads, game range) and parse the agent specs: errors name the problem.
 #[allow(clippy::too_many_arguments)]
-pub fn run_range<R: Rules>(
-    rules: &R,
-    values: &[f64],
-    seats: usize,
-    agents: &[String],
-    first: u64,
-    games: u64,
-    batch_seed: u64,
-    threads: Option<usize>,
-    stop: &Stop,
-) -> Result<GenericColumns, String>
+pub fn check_batch<R: Rules>(rules: &R, values: &[f64], seats: usize, agents: &[String], first: u64, games: u64, batch_seed: u64, threads: Option<usize>) -> Result<Vec<AgentSpec>, String>
 where
     R::State: 'static,
 {
@@ -253,6 +244,26 @@ where
     build_agents(rules, &specs, values, seats)?;
     // and bad parameter combinations too
     rules.new_game(values, seats, batch_seed, first)?;
+    Ok(specs)
+}
+
+/// `run` over games `first .. first + games`, stoppable between games through `stop`.
+#[allow(clippy::too_many_arguments)]
+pub fn run_range<R: Rules>(
+    rules: &R,
+    values: &[f64],
+    seats: usize,
+    agents: &[String],
+    first: u64,
+    games: u64,
+    batch_seed: u64,
+    threads: Option<usize>,
+    stop: &Stop,
+) -> Result<GenericColumns, String>
+where
+    R::State: 'static,
+{
+    let specs = check_batch(rules, values, seats, agents, first, games, batch_seed, threads)?;
     let mut c = GenericColumns { game_name: rules.name(), seats, sides: rules.sides(), agents: agents.to_vec(), ..Default::default() };
     let cap = usize::try_from(games).map_err(|_| "too many games")?;
     c.game.try_reserve(cap).map_err(|_| format!("not enough memory for the columns of {games} games"))?;
@@ -285,14 +296,14 @@ pub fn wilson(k: u64, n: u64, z: f64) -> (f64, f64) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     //! A toy game (Nim with hidden piles) exercises the runner and the agents without any real
     //! game: take 1..=3 from a pile; whoever takes the last counter wins.
     use super::*;
     use crate::harness::{GameParam, GameState, ParamKind};
 
     #[derive(Clone)]
-    struct Nim {
+    pub(crate) struct Nim {
         left: u32,
         turn: usize,
         seats: usize,
@@ -350,7 +361,7 @@ mod tests {
         }
     }
 
-    struct NimRules;
+    pub(crate) struct NimRules;
     impl Rules for NimRules {
         type State = Nim;
         fn name(&self) -> &'static str {
@@ -377,7 +388,7 @@ mod tests {
         }
     }
 
-    fn vals() -> Vec<f64> {
+    pub(crate) fn vals() -> Vec<f64> {
         crate::harness::resolve(&NimRules.registry(), &[]).unwrap()
     }
 

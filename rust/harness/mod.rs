@@ -18,6 +18,7 @@ use std::borrow::Cow;
 
 pub mod agents;
 pub mod batch;
+pub mod reduce;
 
 /// A game's named parameter: every rule number and every model assumption (design rule 2).
 /// Names, choices and descriptions are `Cow`: static for games whose parameters are fixed in

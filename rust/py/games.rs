@@ -12,6 +12,7 @@ use crate::games::osztrakon::Osztrakon;
 use crate::games::schotten_totten2::SchottenTotten2;
 use crate::harness::agents::{agent_names, make_agent, AgentSpec};
 use crate::harness::batch::{run_range, GenericColumns};
+use crate::harness::reduce::{reduce_range, GenericStats};
 use crate::harness::{resolve, Agent, GameState, ParamKind, Rules, Value};
 use crate::rng::{game_seed, Rng, Stream};
 use numpy::{IntoPyArray, PyArray1};
@@ -93,6 +94,7 @@ fn simulate_with<'py, R: Rules>(
     threads: Option<i64>,
     params: Option<&Bound<'py, PyDict>>,
     first_game: u64,
+    stats: bool,
 ) -> PyResult<Bound<'py, PyDict>>
 where
     R::State: 'static,
@@ -100,15 +102,62 @@ where
     check_counts(games, threads)?;
     let values = resolve(&rules.registry(), &parse_values(params)?).map_err(verr)?;
     let seats = agents.len();
-    let res = run_interruptible(py, "generic_simulate", |stop| {
-        run_range(rules, &values, seats, &agents, first_game, games as u64, seed, threads.map(|t| t as usize), stop)
+    let threads = threads.map(|t| t as usize);
+    let (name, games) = (if stats { "generic_reduce" } else { "generic_simulate" }, games as u64);
+    let res = run_interruptible(py, name, |stop| {
+        if stats {
+            reduce_range(rules, &values, seats, &agents, first_game, games, seed, threads, stop).map(Batch::Stats)
+        } else {
+            run_range(rules, &values, seats, &agents, first_game, games, seed, threads, stop).map(Batch::Rows)
+        }
     })?;
     py.check_signals()?;
     match res {
-        Ok(c) => columns_to_py(py, c),
+        Ok(Batch::Rows(c)) => columns_to_py(py, c),
+        Ok(Batch::Stats(st)) => stats_to_py(py, st),
         Err(e) if e.contains("panicked") => Err(PyRuntimeError::new_err(e)),
         Err(e) => Err(verr(e)),
     }
+}
+
+/// What a batch returns: its rows or its reduction.
+enum Batch {
+    Rows(GenericColumns),
+    Stats(GenericStats),
+}
+
+fn stats_to_py<'py>(py: Python<'py>, st: GenericStats) -> PyResult<Bound<'py, PyDict>> {
+    let out = PyDict::new(py);
+    out.set_item("game_name", st.game_name)?;
+    out.set_item("sides", st.sides)?;
+    out.set_item("agents", st.agents)?;
+    out.set_item("games", st.games)?;
+    out.set_item("wins", st.wins)?;
+    out.set_item("no_winner", st.no_winner)?;
+    out.set_item("shared", st.shared)?;
+    out.set_item("unfinished", st.unfinished)?;
+    let turns = PyDict::new(py);
+    for (t, n) in st.turns {
+        turns.set_item(t, n)?;
+    }
+    out.set_item("turns", turns)?;
+    let reasons = PyDict::new(py);
+    for (r, n) in st.end_reasons {
+        reasons.set_item(r, n)?;
+    }
+    out.set_item("end_reasons", reasons)?;
+    let sums = PyDict::new(py);
+    for (c, v) in st.game_sums {
+        sums.set_item(c, v)?;
+    }
+    out.set_item("game_sums", sums)?;
+    let seat_sums = PyDict::new(py);
+    for (c, v) in st.seat_sums {
+        seat_sums.set_item(c, v)?;
+    }
+    out.set_item("seat_sums", seat_sums)?;
+    out.set_item("return_sums", st.return_sums)?;
+    Ok(out)
 }
 
 /// Run `games` games of `game` with one agent spec per seat (e.g. `["greedy", "search:iterations=200"]`).
@@ -131,33 +180,72 @@ fn generic_simulate<'py>(
     decks: Option<Vec<String>>,
     start_player: Option<u8>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    guarded("generic_simulate", || {
-        if game != "ketharmad" {
-            let given: Vec<&str> = [("card_data", card_data.is_some()), ("decks", decks.is_some()), ("start_player", start_player.is_some())]
-                .iter()
-                .filter(|x| x.1)
-                .map(|x| x.0)
-                .collect();
-            if !given.is_empty() {
-                return Err(verr(format!("{}: Kétharmad only, not for game '{game}'", given.join(", "))));
-            }
+    guarded("generic_simulate", || generic_batch(py, game, agents, games, seed, threads, params, first_game, card_data, decks, start_player, false))
+}
+
+/// The reduction of the batch `generic_simulate` plays with the same arguments (the same
+/// games): games, wins per seat, no_winner, shared, unfinished, turns (turns -> games),
+/// end_reasons (reason -> games), game_sums / seat_sums (sums of the extra columns) and
+/// return_sums; no rows, so memory does not grow with the games (`harness::reduce`).
+#[pyfunction]
+#[pyo3(signature = (game, agents, games, seed, threads=None, params=None, first_game=0, card_data=None, decks=None, start_player=None))]
+#[allow(clippy::too_many_arguments)]
+fn generic_reduce<'py>(
+    py: Python<'py>,
+    game: &str,
+    agents: Vec<String>,
+    games: i64,
+    seed: u64,
+    threads: Option<i64>,
+    params: Option<&Bound<'py, PyDict>>,
+    first_game: u64,
+    card_data: Option<&str>,
+    decks: Option<Vec<String>>,
+    start_player: Option<u8>,
+) -> PyResult<Bound<'py, PyDict>> {
+    guarded("generic_reduce", || generic_batch(py, game, agents, games, seed, threads, params, first_game, card_data, decks, start_player, true))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn generic_batch<'py>(
+    py: Python<'py>,
+    game: &str,
+    agents: Vec<String>,
+    games: i64,
+    seed: u64,
+    threads: Option<i64>,
+    params: Option<&Bound<'py, PyDict>>,
+    first_game: u64,
+    card_data: Option<&str>,
+    decks: Option<Vec<String>>,
+    start_player: Option<u8>,
+    stats: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    if game != "ketharmad" {
+        let given: Vec<&str> = [("card_data", card_data.is_some()), ("decks", decks.is_some()), ("start_player", start_player.is_some())]
+            .iter()
+            .filter(|x| x.1)
+            .map(|x| x.0)
+            .collect();
+        if !given.is_empty() {
+            return Err(verr(format!("{}: Kétharmad only, not for game '{game}'", given.join(", "))));
         }
-        match game {
-            "ketharmad" => {
-                let decks = decks.ok_or_else(|| verr("ketharmad: give decks, one per seat".into()))?;
-                if decks.len() != agents.len() {
-                    return Err(verr(format!("ketharmad: got {} bot specs for {} decks", agents.len(), decks.len())));
-                }
-                check_counts(games, threads)?;
-                let rules = ketharmad_rules(card_data, params, &decks, start_player)?;
-                // the parameters are compiled into the rules' card set: its defaults
-                simulate_with(py, &rules, agents, games, seed, threads, None, first_game)
+    }
+    match game {
+        "ketharmad" => {
+            let decks = decks.ok_or_else(|| verr("ketharmad: give decks, one per seat".into()))?;
+            if decks.len() != agents.len() {
+                return Err(verr(format!("ketharmad: got {} bot specs for {} decks", agents.len(), decks.len())));
             }
-            "schotten_totten_2" => simulate_with(py, &SchottenTotten2, agents, games, seed, threads, params, first_game),
-            "osztrakon" => simulate_with(py, &Osztrakon, agents, games, seed, threads, params, first_game),
-            other => Err(verr(format!("unknown game '{other}' (known: ketharmad, {})", GAMES.join(", ")))),
+            check_counts(games, threads)?;
+            let rules = ketharmad_rules(card_data, params, &decks, start_player)?;
+            // the parameters are compiled into the rules' card set: its defaults
+            simulate_with(py, &rules, agents, games, seed, threads, None, first_game, stats)
         }
-    })
+        "schotten_totten_2" => simulate_with(py, &SchottenTotten2, agents, games, seed, threads, params, first_game, stats),
+        "osztrakon" => simulate_with(py, &Osztrakon, agents, games, seed, threads, params, first_game, stats),
+        other => Err(verr(format!("unknown game '{other}' (known: ketharmad, {})", GAMES.join(", ")))),
+    }
 }
 
 fn describe<'py, R: Rules>(py: Python<'py>, rules: &R) -> PyResult<Bound<'py, PyDict>> {
@@ -514,6 +602,7 @@ impl HarnessGame {
 /// Register the functions of this file on the extension module.
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(generic_simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(generic_reduce, m)?)?;
     m.add_function(wrap_pyfunction!(game_table, m)?)?;
     m.add_class::<HarnessGame>()?;
     Ok(())

@@ -157,12 +157,14 @@ class PointOutcomes:
 
 
 def play_point(game: str, bots: list[str], games: int, seed: int, threads: Optional[int],
-               params: Mapping[str, ParamValue], first_game: int = 0) -> PointOutcomes:  # fmt: skip
-    """Games ``first_game .. first_game + games - 1`` of the batch ``seed`` at ``params``."""
+               params: Mapping[str, ParamValue], first_game: int = 0,
+               run: Optional[Mapping[str, Any]] = None) -> PointOutcomes:  # fmt: skip
+    """Games ``first_game .. first_game + games - 1`` of the batch ``seed`` at ``params``;
+    ``run``: the ``chunk_size``/``executor`` of :func:`ketharmad.simulate_game`."""
     from ..games import simulate_game
 
     return PointOutcomes(simulate_game(game, bots, games=games, seed=seed, threads=threads, params=dict(params),
-                                       first_game=first_game))  # fmt: skip
+                                       first_game=first_game, **(run or {})))  # fmt: skip
 
 
 def paired_diff(a: np.ndarray, b: np.ndarray) -> tuple[float, Optional[float], Optional[float]]:
@@ -221,8 +223,14 @@ def game_sweep(
     threads: Optional[int] = None,
     params: Optional[Mapping[str, Any]] = None,
     baseline: Union[None, int, Mapping[str, Any]] = None,
+    chunk_size: Optional[int] = None,
+    executor: Any = None,
+    cluster: Any = None,
 ) -> "GameSweepResult":
-    """The sweep of a harness game; see :func:`ketharmad.sweep` (``game=``)."""
+    """The sweep of a harness game; see :func:`ketharmad.sweep` (``game=``). ``chunk_size``,
+    ``executor`` and ``cluster`` run every point's games as :func:`ketharmad.simulate_game`
+    runs them (points one after the other; a cluster opened once for the call)."""
+    from .cluster import check_cluster_arg, executor_for
     from .._validate import check_int, check_seed, check_threads
     from .sweep import grid_points
 
@@ -241,8 +249,13 @@ def game_sweep(
     base_index = _baseline(baseline, points, current)
     sides = sides_of(info, seats)
 
+    if chunk_size is not None:
+        check_int("chunk_size", chunk_size, 1)
+    check_cluster_arg(cluster, executor)
     t0 = time.perf_counter()
-    outs = [play_point(game, bots_, games_, seed_, threads_, {**base, **p}) for p in points]
+    with executor_for(executor, cluster) as ex:
+        run = {"chunk_size": chunk_size, "executor": ex}
+        outs = [play_point(game, bots_, games_, seed_, threads_, {**base, **p}, run=run) for p in points]
     elapsed = time.perf_counter() - t0
 
     names: list[str] = []

@@ -28,6 +28,7 @@ from typing import Any, Optional, Union
 import polars as pl
 
 from ..stats import wilson_interval
+from .cluster import executor_for
 from .result import LabResult
 from .tournament import luce_ratings
 
@@ -147,26 +148,31 @@ def _rotation(n: int, k: int) -> list[tuple[int, int, int]]:
 
 
 def _play_pair(game: str, a: str, b: str, n: int, seed: int, threads: Optional[int],
-               params: dict[str, ParamValue], keep: bool) -> dict[str, Any]:
-    """Games ``0 .. n - 1`` of ``a`` on seat 0 against ``b`` on seat 1."""
+               params: dict[str, ParamValue], keep: bool, run: Optional[Mapping[str, Any]] = None) -> dict[str, Any]:
+    """Games ``0 .. n - 1`` of ``a`` on seat 0 against ``b`` on seat 1. ``run``: the
+    ``chunk_size``/``executor`` of :func:`ketharmad.simulate_game`; without ``keep`` the
+    cell is reduced in the core (``output="stats"``: no rows)."""
     from ..games import simulate_game
 
     t = time.perf_counter()
-    r = simulate_game(game, [a, b], games=n, seed=seed, threads=threads, params=params or None)
+    r = simulate_game(game, [a, b], games=n, seed=seed, threads=threads, params=params or None,
+                      output="rows" if keep else "stats", **(run or {}))  # fmt: skip
     secs = time.perf_counter() - t
+    if not keep:
+        return {"games": n, "wins": list(r.wins), "no_winner": r.no_winner, "unfinished": r.unfinished,
+                "turns_mean": r.turns_mean, "secs": secs, "rows": None}  # fmt: skip
     wins = [int(r.players.filter(pl.col("seat") == s)["win"].sum()) for s in (0, 1)]
-    out = {"games": n, "wins": wins, "no_winner": int((r.games["winners_mask"] == 0).sum()),
-           "unfinished": int(r.games["unfinished"].sum()), "turns_mean": float(r.games["turns"].mean()),
-           "secs": secs, "rows": None}  # fmt: skip
-    if keep:
-        out["rows"] = r.games.with_columns(batch_seed=pl.lit(seed, pl.UInt64), seat0_bot=pl.lit(a), seat1_bot=pl.lit(b))
-    return out
+    return {"games": n, "wins": wins, "no_winner": int((r.games["winners_mask"] == 0).sum()),
+            "unfinished": int(r.games["unfinished"].sum()), "turns_mean": float(r.games["turns"].mean()),
+            "secs": secs,
+            "rows": r.games.with_columns(batch_seed=pl.lit(seed, pl.UInt64), seat0_bot=pl.lit(a), seat1_bot=pl.lit(b))}
 
 
 def _play_field(game: str, bot: str, field: str, k: int, n: int, seed: int, threads: Optional[int],
-                params: dict[str, ParamValue], keep: bool) -> dict[str, Any]:
+                params: dict[str, ParamValue], keep: bool, run: Optional[Mapping[str, Any]] = None) -> dict[str, Any]:
     """``n`` games of ``bot`` on one seat against ``field`` on the ``k - 1`` others, the
-    bot's seat rotating (seat ``s`` plays games ``first .. first + share - 1``)."""
+    bot's seat rotating (seat ``s`` plays games ``first .. first + share - 1``); ``run`` and
+    ``keep`` as for :func:`_play_pair`."""
     from ..games import simulate_game
 
     t = time.perf_counter()
@@ -178,22 +184,36 @@ def _play_field(game: str, bot: str, field: str, k: int, n: int, seed: int, thre
         lineup = [field] * k
         lineup[s] = bot
         r = simulate_game(game, lineup, games=share, seed=seed, threads=threads, params=params or None,
-                          first_game=first)  # fmt: skip
-        w = int(r.players.filter(pl.col("seat") == s)["win"].sum())
-        decided = int((r.games["winners_mask"] != 0).sum())
+                          first_game=first, output="rows" if keep else "stats", **(run or {}))  # fmt: skip
+        if keep:
+            w = int(r.players.filter(pl.col("seat") == s)["win"].sum())
+            decided = int((r.games["winners_mask"] != 0).sum())
+            unfinished += int(r.games["unfinished"].sum())
+            turns += float(r.games["turns"].sum())
+            parts.append(r.games.with_columns(batch_seed=pl.lit(seed, pl.UInt64), bot=pl.lit(bot), field=pl.lit(field),
+                                              bot_seat=pl.lit(s, pl.UInt8)))  # fmt: skip
+        else:
+            w = r.wins[s]
+            decided = r.games - r.no_winner
+            unfinished += r.unfinished
+            turns += float(sum(t_ * c for t_, c in r.turns.items()))
         wins += w
         field_wins += decided - w
         no_winner += share - decided
-        unfinished += int(r.games["unfinished"].sum())
-        turns += float(r.games["turns"].sum())
         per_seat.append((s, share, w))
-        if keep:
-            parts.append(r.games.with_columns(batch_seed=pl.lit(seed, pl.UInt64), bot=pl.lit(bot), field=pl.lit(field),
-                                              bot_seat=pl.lit(s, pl.UInt8)))  # fmt: skip
     secs = time.perf_counter() - t
     return {"games": n, "wins": wins, "field_wins": field_wins, "no_winner": no_winner, "unfinished": unfinished,
             "turns_mean": turns / n, "secs": secs, "per_seat": per_seat,
             "rows": pl.concat(parts) if keep and parts else None}  # fmt: skip
+
+
+def _run_args(chunk_size: object, executor: Any, cluster: Any) -> None:
+    """ValueError for a bad ``chunk_size`` or ``executor``/``cluster`` pair, before any game."""
+    from .cluster import check_cluster_arg
+
+    if chunk_size is not None:
+        _check_whole("chunk_size", chunk_size, 1)
+    check_cluster_arg(cluster, executor)
 
 
 # ---------------------------------------------------------------- results
@@ -549,8 +569,14 @@ def game_lab_matchups(
     field: Optional[str] = None,
     games_for: Optional[Mapping[str, int]] = None,
     rows: Optional[bool] = None,
+    chunk_size: Optional[int] = None,
+    executor: Any = None,
+    cluster: Any = None,
 ) -> GameMatchupResult:
-    """``ketharmad.matchups(game=...)`` for a game on the harness (see there)."""
+    """``ketharmad.matchups(game=...)`` for a game on the harness (see there). ``chunk_size``,
+    ``executor`` and ``cluster`` are those of :func:`ketharmad.simulate_game`: every cell's
+    games run through them (the cells one after the other; a cluster is opened once for the
+    call), with the same results as without."""
     info = harness_info(game)
     bots_ = _default_bots(info) if bots is None else check_bot_specs(bots)
     n = DEFAULT_GAMES if games is None else _check_whole("games", games, 1)
@@ -563,6 +589,7 @@ def game_lab_matchups(
         _check_whole(f"games_for[{key!r}]", v, 1)
     if rows is not None and not isinstance(rows, bool):
         raise ValueError(f"rows must be None, True or False, got {rows!r}")
+    _run_args(chunk_size, executor, cluster)
 
     def n_games(specs: Sequence[str]) -> int:
         return min([n, *(v for k, v in caps.items() if any(k in b for b in specs))])
@@ -588,8 +615,11 @@ def game_lab_matchups(
     # fail on a bad bot, option or parameter before the first cell: one game of each bot
     _probe(game, bots_ + ([field] if field else []), k, seed_, params_)
     start = time.perf_counter()
-    played = [(_play_pair(game, a, b, n_games((a, b)), seed_, threads, params_, keep) if two else
-               _play_field(game, a, b, k, n_games((a, b)), seed_, threads, params_, keep)) for a, b in cells]  # fmt: skip
+    with executor_for(executor, cluster) as ex:
+        run = {"chunk_size": chunk_size, "executor": ex}
+        played = [(_play_pair(game, a, b, n_games((a, b)), seed_, threads, params_, keep, run) if two else
+                   _play_field(game, a, b, k, n_games((a, b)), seed_, threads, params_, keep, run))
+                  for a, b in cells]  # fmt: skip
     elapsed = time.perf_counter() - start
     parts = [p["rows"] for p in played if p["rows"] is not None]
     games_rows = pl.concat(parts) if keep and parts else None
@@ -678,8 +708,12 @@ def game_lab_tournament(
     threads: Optional[int] = None,
     params: Optional[Mapping[str, ParamValue]] = None,
     seats: Optional[int] = None,
+    chunk_size: Optional[int] = None,
+    executor: Any = None,
+    cluster: Any = None,
 ) -> GameTournamentResult:
-    """``ketharmad.tournament(bots, game=...)`` for a game on the harness (see there)."""
+    """``ketharmad.tournament(bots, game=...)`` for a game on the harness (see there);
+    ``chunk_size``, ``executor`` and ``cluster`` as for :func:`game_lab_matchups`."""
     info = harness_info(game)
     if isinstance(bots, (str, Mapping)) or not isinstance(bots, (list, tuple)) or len(bots) < 2:
         raise ValueError("tournament needs a list of at least two bot specs")
@@ -698,7 +732,16 @@ def game_lab_tournament(
         why = "2 sides, each bot on each side equally often" if two else f"{k} seats, the lone bot on each equally often"
         raise ValueError(f"games must be a multiple of {unit} ({why}), got {n}; e.g. {allowed}")
     sides = _side_names(info, k)
+    _run_args(chunk_size, executor, cluster)
     _probe(game, bots_, k, seed_, params_)
+    with executor_for(executor, cluster) as ex:
+        return _tournament(game, info, bots_, n, seed_, threads, params_, k, two, sides,
+                           {"chunk_size": chunk_size, "executor": ex})  # fmt: skip
+
+
+def _tournament(game: str, info: dict[str, Any], bots_: list[str], n: int, seed_: int, threads: Optional[int],
+                params_: dict[str, ParamValue], k: int, two: bool, sides: list[str],
+                run: Mapping[str, Any]) -> GameTournamentResult:  # fmt: skip
     idx = {b: i for i, b in enumerate(bots_)}
     groups: list[tuple[dict[int, int], dict[int, float], int]] = []
     rows = []
@@ -710,8 +753,8 @@ def game_lab_tournament(
             for j in range(i + 1, len(bots_)):
                 a, b = bots_[i], bots_[j]
                 # the same games (0 .. half - 1) with a, then b on the first side
-                x = _play_pair(game, a, b, half, seed_, threads, params_, False)
-                y = _play_pair(game, b, a, half, seed_, threads, params_, False)
+                x = _play_pair(game, a, b, half, seed_, threads, params_, False, run)
+                y = _play_pair(game, b, a, half, seed_, threads, params_, False, run)
                 wa, wb = x["wins"][0] + y["wins"][1], x["wins"][1] + y["wins"][0]
                 none = x["no_winner"] + y["no_winner"]
                 r, lo, hi = _wilson(wa, n)
@@ -730,7 +773,7 @@ def game_lab_tournament(
             for b in bots_:
                 if a == b:
                     continue
-                p = _play_field(game, a, b, k, n, seed_, threads, params_, False)
+                p = _play_field(game, a, b, k, n, seed_, threads, params_, False, run)
                 r, lo, hi = _wilson(p["wins"], n)
                 rows.append({"bot": a, "field": b, "seats": k, "games": n, "wins": p["wins"], "win_rate": r,
                              "ci_low": lo, "ci_high": hi, "even_share": 1 / k})  # fmt: skip

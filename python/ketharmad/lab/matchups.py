@@ -390,10 +390,11 @@ def matchups(
     ``seats - 1`` seats (``seats`` 5-12, default 5), its seat rotating. ``games_for`` caps
     the games of a cell whose bot specs contain a key (``{"search": 200}``). Returns a
     :class:`ketharmad.lab.harness.GameMatchupResult` (``.table``, ``.by_side``, ``.games``,
-    ``.matrix()``, reports as above). The Kétharmad-only arguments (``players``,
-    ``games_per_side``, ``card_data``, ``chunk_size``, ``progress``, ``executor``,
-    ``cluster``, ``decks``, ``format``) are refused with a ValueError naming them, and
-    ``seats``, ``field``, ``games_for`` with Kétharmad.
+    ``.matrix()``, reports as above). ``chunk_size``, ``executor`` and ``cluster`` run every
+    cell's games as shards on that executor or Dask cluster (:func:`ketharmad.simulate_game`;
+    the same results as without). The Kétharmad-only arguments (``players``,
+    ``games_per_side``, ``card_data``, ``progress``, ``decks``, ``format``) are refused with
+    a ValueError naming them, and ``seats``, ``field``, ``games_for`` with Kétharmad.
     """
     if game != "ketharmad":
         from .harness import game_lab_matchups, harness_info, refuse
@@ -401,14 +402,15 @@ def matchups(
         harness_info(game)
         refuse(game, "matchups", {
             "players": players is not None, "games_per_side": games_per_side is not None,
-            "card_data": card_data is not None, "chunk_size": chunk_size is not None, "progress": progress is not False,
-            "executor": executor is not None, "cluster": cluster is not None, "decks": decks is not None,
+            "card_data": card_data is not None, "progress": progress is not False, "decks": decks is not None,
             "format": format is not None,
-        }, "bots (a list of specs), games (per cell), seed, threads, params, rows, seats, field and games_for")  # fmt: skip
+        }, "bots (a list of specs), games (per cell), seed, threads, params, rows, seats, field, games_for, "
+           "chunk_size, executor and cluster")  # fmt: skip
         if isinstance(bots, str):
             raise ValueError(f"matchups(game={game!r}) takes a list of bot specs (the sides), got {bots!r}")
         return game_lab_matchups(game, bots, games=games, seed=seed, threads=threads, params=params, seats=seats,
-                                 field=field, games_for=games_for, rows=rows)  # fmt: skip
+                                 field=field, games_for=games_for, rows=rows, chunk_size=chunk_size,
+                                 executor=executor, cluster=cluster)  # fmt: skip
     from .harness import refuse_harness_only
 
     refuse_harness_only("matchups", {"seats": seats is not None, "field": field is not None,

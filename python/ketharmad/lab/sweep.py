@@ -425,8 +425,9 @@ def sweep(
     spec per seat (or one spec for every seat at the game's smallest count), ``games``,
     ``seed``, ``threads`` and ``baseline`` as below; it returns a
     :class:`~ketharmad.lab.game_sweep.GameSweepResult`. The Kétharmad-only arguments
-    (``decks``, ``card_data``, ``start_player``, ``chunk_size``, ``progress``, ``executor``,
-    ``cluster``, ``rows``, ``format``) are a ``ValueError`` naming them with another game.
+    (``decks``, ``card_data``, ``start_player``, ``progress``, ``rows``, ``format``) are a
+    ``ValueError`` naming them with another game; ``chunk_size``, ``executor`` and ``cluster``
+    run its points' games as :func:`ketharmad.simulate_game` runs them (same results).
 
     Args:
         grid: ``{name: [values]}`` (every combination; the first name varies slowest) or an
@@ -492,16 +493,15 @@ def sweep(
         raise ValueError(f"game must be a name such as 'schotten_totten_2', got {game!r}")
     if game != "ketharmad":
         given = [name for name, value in (
-            ("decks", decks), ("card_data", card_data), ("start_player", start_player), ("chunk_size", chunk_size),
-            ("progress", progress or None), ("executor", executor), ("cluster", cluster), ("rows", rows),
-            ("format", format)) if value is not None]  # fmt: skip
+            ("decks", decks), ("card_data", card_data), ("start_player", start_player),
+            ("progress", progress or None), ("rows", rows), ("format", format)) if value is not None]  # fmt: skip
         if given:
             raise ValueError(f"sweep(game={game!r}) does not take {', '.join(given)}: "
                              f"{'it is' if len(given) == 1 else 'they are'} for Kétharmad only")  # fmt: skip
         from .game_sweep import game_sweep
 
         return game_sweep(grid, game, bots=bots, games=games, seed=seed, threads=threads, params=params,
-                          baseline=baseline)  # fmt: skip
+                          baseline=baseline, chunk_size=chunk_size, executor=executor, cluster=cluster)  # fmt: skip
     if decks is None:
         decks = ("ner", "tisza")
     if bots is None:

@@ -245,19 +245,20 @@ def tournament(
     scale); with more seats its Luce generalisation (a game's winner is seat ``s`` with
     probability ``p(bot of s) / sum over the seats``), which is Bradley–Terry for two seats.
     Returns a :class:`ketharmad.lab.harness.GameTournamentResult` (``.pairs``, ``.ratings``
-    with win rates and Wilson intervals), the same for a seed on any ``threads``. The
-    Kétharmad-only arguments (``decks``, ``card_data``, ``executor``, ``cluster``,
-    ``format``) are refused with a ValueError naming them; ``seats`` with Kétharmad.
+    with win rates and Wilson intervals), the same for a seed on any ``threads``, ``executor``
+    or ``cluster`` (each pair's games run on it as :func:`ketharmad.simulate_game` runs them).
+    The Kétharmad-only arguments (``decks``, ``card_data``, ``format``) are refused with a
+    ValueError naming them; ``seats`` with Kétharmad.
     """
     if game != "ketharmad":
         from .harness import game_lab_tournament, harness_info, refuse
 
         harness_info(game)
         refuse(game, "tournament", {"decks": decks is not None, "card_data": card_data is not None,
-                                    "executor": executor is not None, "cluster": cluster is not None,
                                     "format": format is not None},
-               "bots, games (per pair), seed, threads, params and seats")  # fmt: skip
-        return game_lab_tournament(game, bots, games=games, seed=seed, threads=threads, params=params, seats=seats)
+               "bots, games (per pair), seed, threads, params, seats, executor and cluster")  # fmt: skip
+        return game_lab_tournament(game, bots, games=games, seed=seed, threads=threads, params=params, seats=seats,
+                                   executor=executor, cluster=cluster)  # fmt: skip
     if seats is not None:
         from .harness import refuse_harness_only
 

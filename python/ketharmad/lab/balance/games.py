@@ -315,8 +315,9 @@ def _key(point: Mapping[str, Any]) -> str:
 
 class _Evaluator:
     def __init__(self, game: str, tg: GameTargets, seed: int, threads: Optional[int], base: Mapping[str, Any],
-                 budget: int, progress: bool) -> None:  # fmt: skip
+                 budget: int, progress: bool, run: Optional[Mapping[str, Any]] = None) -> None:  # fmt: skip
         self.game, self.tg, self.seed, self.threads, self.base = game, tg, seed, threads, dict(base)
+        self.run = run
         self.budget = budget
         self.used = 0
         self.cache: dict[tuple[str, tuple[str, ...], int, int], PointOutcomes] = {}
@@ -347,7 +348,7 @@ class _Evaluator:
             key = (_key(point), lineup, first, games)
             if key not in self.cache:
                 self.cache[key] = play_point(self.game, list(lineup), games, self.seed, self.threads,
-                                             {**self.base, **point}, first_game=first)  # fmt: skip
+                                             {**self.base, **point}, first_game=first, run=self.run)  # fmt: skip
                 self.used += games
             out[lineup] = self.cache[key]
         if self.progress:
@@ -421,8 +422,34 @@ def balance_game(
     params: Optional[Mapping[str, Any]] = None,
     games_per_block: Optional[int] = None,
     progress: bool = False,
+    executor: Any = None,
+    cluster: Any = None,
 ) -> "GameBalanceResult":
-    """The balancer of a harness game; see :func:`ketharmad.balance` (``game=``)."""
+    """The balancer of a harness game; see :func:`ketharmad.balance` (``game=``). ``executor``
+    / ``cluster`` run every evaluation's games as :func:`ketharmad.simulate_game` runs them
+    (a cluster opened once for the call); the result is the same as without."""
+    from ..cluster import check_cluster_arg, executor_for
+
+    check_cluster_arg(cluster, executor)
+    with executor_for(executor, cluster) as ex:
+        return _balance_game(targets, game=game, bots=bots, seed=seed, budget=budget, threads=threads, params=params,
+                             games_per_block=games_per_block, progress=progress,
+                             run={"executor": ex} if ex is not None else None)  # fmt: skip
+
+
+def _balance_game(
+    targets: Any,
+    *,
+    game: str,
+    bots: Any,
+    seed: int,
+    budget: Optional[int],
+    threads: Optional[int],
+    params: Optional[Mapping[str, Any]],
+    games_per_block: Optional[int],
+    progress: bool,
+    run: Optional[Mapping[str, Any]],
+) -> "GameBalanceResult":
     from ..._validate import check_flag, check_int, check_seed, check_threads
 
     t0 = time.perf_counter()
@@ -437,7 +464,7 @@ def balance_game(
     for lineup in tg.lineups:
         check_game_params(game, len(lineup), base, "params")
     space = _space(tg, info, {**{p["name"]: p["default"] for p in info["parameters"]}, **base})
-    ev = _Evaluator(game, tg, seed_, threads_, base, budget_, progress)
+    ev = _Evaluator(game, tg, seed_, threads_, base, budget_, progress, run)
     notes: list[str] = []
 
     # 1. search: beam of line searches on the search block (games 0 .. n-1)

@@ -932,7 +932,7 @@ def balance(
         raise ValueError(f"game must be a name such as 'schotten_totten_2', got {game!r}")
     if game != "ketharmad":
         given = [name for name, value, default in (
-            ("executor", executor, None), ("cluster", cluster, None), ("card_data", card_data, None),
+            ("card_data", card_data, None),
             ("journal", journal, None), ("robustness_bots", robustness_bots, "auto"),
             ("robustness_search", robustness_search, "auto"), ("games_2p", games_2p, DEFAULT_GAMES_2P),
             ("games_4p", games_4p, DEFAULT_GAMES_4P), ("format", format, None)) if value != default]  # fmt: skip
@@ -942,7 +942,8 @@ def balance(
         from .games import balance_game
 
         return balance_game(targets, game=game, bots=bots, seed=seed, budget=budget, threads=threads, params=params,
-                            games_per_block=games_per_block, progress=progress)  # fmt: skip
+                            games_per_block=games_per_block, progress=progress, executor=executor,
+                            cluster=cluster)  # fmt: skip
     if games_per_block is not None:
         raise ValueError("games_per_block is for the harness games; Kétharmad's blocks are games_2p and games_4p")
     if bots is None:
