@@ -8,8 +8,10 @@
 >>> r.games, r.players     # polars DataFrames: one row per game / per (game, seat)
 >>> s = ketharmad.simulate_game("osztrakon", games=10**6, seed=1, output="stats")  # counts, no rows
 >>> s.summary()            # the same table as r.summary(), from integer counts
+>>> import multiprocessing
 >>> from concurrent.futures import ProcessPoolExecutor
->>> with ProcessPoolExecutor(4) as ex:   # shards of 50,000 games on 4 processes, same games
+>>> spawn = multiprocessing.get_context("spawn")  # not fork: the core's thread pools do not survive it
+>>> with ProcessPoolExecutor(4, mp_context=spawn) as ex:   # shards of 50,000 games, same games
 ...     r = ketharmad.simulate_game("schotten_totten_2", games=10**6, chunk_size=50_000, executor=ex)
 
 Bots are spec strings: ``"random"``, ``"greedy"``, ``"search"``,
@@ -107,6 +109,11 @@ class GameResult:
         return (s["win_rate"], s["ci_low"], s["ci_high"])
 
 
+#: The columns every harness batch has (the Outcome's extra columns come after them).
+_BASE_GAME_COLUMNS = frozenset({"game", "seed", "winner", "winners_mask", "turns", "end_reason", "unfinished"})
+_BASE_SEAT_COLUMNS = frozenset({"game", "seat", "win", "return"})
+
+
 @dataclass
 class GameStats:
     """The reduction of a batch of one game on the generic harness (``simulate_game(...,
@@ -144,8 +151,11 @@ class GameStats:
         return cls(game=game, bots=list(bots), sides=list(raw["sides"]), seed=seed, games=int(raw["games"]),
                    wins=[int(w) for w in raw["wins"]], no_winner=int(raw["no_winner"]), shared=int(raw["shared"]),
                    unfinished=int(raw["unfinished"]), turns={int(k): int(v) for k, v in raw["turns"].items()},
-                   end_reasons=dict(sorted(raw["end_reasons"].items())), game_sums=dict(raw["game_sums"]),
-                   seat_sums={k: list(v) for k, v in raw["seat_sums"].items()},
+                   end_reasons=dict(sorted(raw["end_reasons"].items())),
+                   # an extra column named like a base column ("winner": Osztrakon's) shadows it in
+                   # the rows; its sum is no statistic (a sum of seat numbers): left out
+                   game_sums={k: v for k, v in raw["game_sums"].items() if k not in _BASE_GAME_COLUMNS},
+                   seat_sums={k: list(v) for k, v in raw["seat_sums"].items() if k not in _BASE_SEAT_COLUMNS},
                    return_sums=list(raw["return_sums"]))  # fmt: skip
 
     @classmethod
@@ -153,7 +163,7 @@ class GameStats:
         """The same counts computed from the rows of a :class:`GameResult` (polars)."""
         g, p = r.games, r.players
         seats = len(r.bots)
-        base = {"game", "seed", "winner", "winners_mask", "turns", "end_reason", "unfinished"}
+        base = _BASE_GAME_COLUMNS
         masks = g["winners_mask"].to_list()
         turns: dict[int, int] = {}
         for t in g["turns"].to_list():
@@ -162,7 +172,7 @@ class GameStats:
         for e in g["end_reason"].to_list():
             reasons[e] = reasons.get(e, 0) + 1
         by_seat = [p.filter(pl.col("seat") == s) for s in range(seats)]
-        pbase = {"game", "seat", "win", "return"}
+        pbase = _BASE_SEAT_COLUMNS
         return cls(
             game=r.game, bots=list(r.bots), sides=list(r.sides), seed=r.seed, games=g.height,
             wins=[int(sum(1 for m in masks if m >> s & 1)) for s in range(seats)],
