@@ -34,7 +34,7 @@ from .lab.matchups import MatchupResult, matchups
 from .lab.standings import deck_table, seat_table
 from ._results import GameLog, SimResult
 from .step import Action, Game
-from .games import GameResult, HarnessGame, game_matchups, game_state, games, simulate_game
+from .games import GameResult, GameStats, HarnessGame, game_matchups, game_state, games, simulate_game
 from .lab.sweep import SweepResult, sweep
 from .lab.tournament import TournamentResult, bots, tournament
 from .lab.harness import GameMatchupResult, GameTournamentResult
@@ -114,6 +114,7 @@ __all__ = [
     "simulate_game",
     "game_matchups",
     "GameResult",
+    "GameStats",
     "game_state",
     "HarnessGame",
     "game_env",

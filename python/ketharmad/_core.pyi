@@ -215,6 +215,25 @@ def generic_simulate(
     and needs ``decks`` (one per seat); ``card_data`` (the card file's text), ``decks`` and
     ``start_player`` are Kétharmad only, and its ``params`` are its card-data overrides."""
 
+def generic_reduce(
+    game: str,
+    agents: list[str],
+    games: int,
+    seed: int,
+    threads: Optional[int] = None,
+    params: Optional[dict[str, Union[int, float, bool, str]]] = None,
+    first_game: int = 0,
+    card_data: Optional[str] = None,
+    decks: Optional[list[str]] = None,
+    start_player: Optional[int] = None,
+) -> dict[str, Any]:
+    """The reduction of the batch ``generic_simulate`` plays with the same arguments
+    (``rust/harness/reduce.rs``): ``games``, ``wins`` (per seat), ``no_winner``, ``shared``,
+    ``unfinished``, ``turns`` ({turns: games}), ``end_reasons`` ({reason: games}),
+    ``game_sums`` / ``seat_sums`` (sums of the extra columns; per seat for the latter),
+    ``return_sums``, plus ``game_name``, ``sides``, ``agents``. No rows: memory does not grow
+    with ``games``."""
+
 def game_table(card_data: Optional[str] = None, params: Optional[dict[str, Union[int, bool, str]]] = None) -> list[dict[str, Any]]:
     """The games on the generic harness (Kétharmad first, its parameters those of
     ``card_data``, default the packaged file, with ``params`` applied): name, sides, min/max
