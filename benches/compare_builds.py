@@ -1,0 +1,76 @@
+"""Kétharmad batch speed of two builds in one run, and whether they play the same games.
+
+    pip install --no-deps --target /tmp/base .   # in a checkout of the older commit
+    python benches/compare_builds.py /tmp/base [games] [repeats]
+
+Imports the build installed under the given folder beside the installed ``ketharmad`` in
+one process and alternates them: ``_core.simulate`` over all 12 faction pairs × ``games``
+games (default 2,000), random and heuristic bots, 1 and 2 threads, ``repeats`` rounds
+(default 4; the order flips every round). Prints the median games/s of each build, their
+ratio, and hashes of the winner and turns columns (equal hashes: the same games).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+import ketharmad as after
+
+
+def load(directory: str, name: str):
+    pkg = os.path.join(directory, "ketharmad")
+    spec = importlib.util.spec_from_file_location(name, os.path.join(pkg, "__init__.py"),
+                                                  submodule_search_locations=[pkg])  # fmt: skip
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"no ketharmad build under {directory}")
+    m = importlib.util.module_from_spec(spec)
+    sys.modules[name] = m
+    spec.loader.exec_module(m)
+    return m
+
+
+def run(km, bots: str, threads: int, games: int) -> tuple[float, str]:
+    text = km._data.load_card_data(None)
+    pairs = [(a, b) for a in km.FACTIONS for b in km.FACTIONS if a != b]
+    h = hashlib.sha256()
+    t = time.perf_counter()
+    for a, b in pairs:
+        raw = km._core.simulate(text, [a, b], [bots, bots], games, 7, threads, {})
+        h.update(np.ascontiguousarray(raw["games"]["winner"]).tobytes())
+        h.update(np.ascontiguousarray(raw["games"]["turns"]).tobytes())
+    return len(pairs) * games / (time.perf_counter() - t), h.hexdigest()[:16]
+
+
+def main() -> None:
+    if len(sys.argv) < 2:
+        raise SystemExit(__doc__)
+    before = load(sys.argv[1], "ketharmad_before")
+    games = int(sys.argv[2]) if len(sys.argv) > 2 else 2000
+    repeats = int(sys.argv[3]) if len(sys.argv) > 3 else 4
+    builds = [("before", before), ("after", after)]
+    print(f"load average {os.getloadavg()}")
+    for bots in ("random", "heuristic"):
+        for threads in (1, 2):
+            rates: dict[str, list[float]] = {"before": [], "after": []}
+            hashes = {}
+            for rep in range(repeats):
+                for label, km in builds if rep % 2 == 0 else builds[::-1]:
+                    r, h = run(km, bots, threads, games)
+                    rates[label].append(r)
+                    hashes[label] = h
+            b, a = statistics.median(rates["before"]), statistics.median(rates["after"])
+            same = "same games" if hashes["before"] == hashes["after"] else "GAMES DIFFER"
+            print(f"{bots:9} threads={threads}: before {b:,.0f} games/s, after {a:,.0f} games/s, "
+                  f"after/before {a / b:.3f}; {same} ({hashes['before']} {hashes['after']})", flush=True)  # fmt: skip
+    print(f"load average {os.getloadavg()}")
+
+
+if __name__ == "__main__":
+    main()
