@@ -112,11 +112,12 @@ def test_chunked_osztrakon_rows_equal_one_call() -> None:
         _same_rows(one, ketharmad.simulate_game(OSZ, OSZ_BOTS, **kw, chunk_size=40, executor=ex))
 
 
-def test_process_pool_equals_local() -> None:
+@pytest.mark.parametrize("start", ["spawn", "fork"])
+def test_process_pool_equals_local(start: str) -> None:
     kw = dict(games=240, seed=12, params={"rules.damages_to_win": 3})
     local = ketharmad.simulate_game(ST2, ST2_BOTS, **kw)
-    # spawn: a forked child inherits the core's thread pools without their threads
-    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as ex:
+    # fork too: a forked child builds its own thread pools (batch::thread_pool)
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context(start)) as ex:
         _same_rows(local, ketharmad.simulate_game(ST2, ST2_BOTS, **kw, chunk_size=50, executor=ex, threads=1))
         # no chunk_size: one shard (a plain executor says no shard size)
         _same_rows(local, ketharmad.simulate_game(ST2, ST2_BOTS, **kw, executor=ex))

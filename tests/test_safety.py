@@ -343,6 +343,36 @@ def test_threads_above_the_limit_are_refused() -> None:
             _core.simulate(packaged_card_text(), ["ner", "tisza"], ["random", "random"], 10, 0, threads=bad)
 
 
+FORKED_WORKERS = """
+import concurrent.futures as cf, json, multiprocessing as mp, sys
+import ketharmad
+
+def kethar(seed):
+    return ketharmad.simulate(["ner", "tisza"], games=300, seed=seed, threads=THREADS).games["winner"].to_list()
+
+def harness(seed):
+    r = ketharmad.simulate_game("schotten_totten_2", bots=["random", "random"], games=300, seed=seed, threads=THREADS)
+    return r.games["winner"].to_list()
+
+if __name__ == "__main__":
+    here = [kethar(1), harness(1)]  # the parent's pools exist before the fork
+    with cf.ProcessPoolExecutor(2, mp_context=mp.get_context("fork")) as ex:
+        there = [ex.submit(kethar, 1).result(), ex.submit(harness, 1).result()]
+    print(json.dumps(here == there))
+"""
+
+
+@pytest.mark.parametrize("threads", ["None", "2"])
+def test_batches_run_in_forked_workers(threads: str) -> None:
+    """multiprocessing's default start method on Linux forks: a child inherits the parent's
+    thread pools without their threads. Batches in forked workers must still run (they
+    waited for ever before the pool cache knew its process) and give the parent's games."""
+    code = FORKED_WORKERS.replace("THREADS", threads)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip().splitlines()[-1] == "true"
+
+
 def test_thread_pools_are_reused_and_capped_at_the_cores() -> None:
     ketharmad.simulate(games=10, threads=2)
     built = _core._pools_built()

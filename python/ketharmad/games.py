@@ -8,10 +8,8 @@
 >>> r.games, r.players     # polars DataFrames: one row per game / per (game, seat)
 >>> s = ketharmad.simulate_game("osztrakon", games=10**6, seed=1, output="stats")  # counts, no rows
 >>> s.summary()            # the same table as r.summary(), from integer counts
->>> import multiprocessing
 >>> from concurrent.futures import ProcessPoolExecutor
->>> spawn = multiprocessing.get_context("spawn")  # not fork: the core's thread pools do not survive it
->>> with ProcessPoolExecutor(4, mp_context=spawn) as ex:   # shards of 50,000 games, same games
+>>> with ProcessPoolExecutor(4) as ex:   # shards of 50,000 games, same games
 ...     r = ketharmad.simulate_game("schotten_totten_2", games=10**6, chunk_size=50_000, executor=ex)
 
 Bots are spec strings: ``"random"``, ``"greedy"``, ``"search"``,

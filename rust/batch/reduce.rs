@@ -10,7 +10,7 @@
 //! Memory does not grow with the number of games: each rayon job keeps one accumulator and one
 //! reusable game, merged at the end; no per-game record is kept.
 
-use super::{game_seed, panic_message, play_one_stoppable, thread_pool, BatchError, BatchSpec, GameResult, Stop};
+use super::{game_seed, panic_message, play_one_stoppable, on_pool, BatchError, BatchSpec, GameResult, Stop};
 use crate::cards::{CardDb, FACTIONS};
 use crate::engine::{EndReason, Game, MAX_SEATS};
 use rayon::prelude::*;
@@ -166,10 +166,7 @@ pub fn reduce_batch_stoppable(db: &CardDb, spec: &BatchSpec, first_game: u64, st
                 },
             )
     };
-    let stats = match spec.threads {
-        Some(t) => thread_pool(t).map_err(BatchError::Invalid)?.install(run),
-        None => run(),
-    };
+    let stats = on_pool(spec.threads, run);
     // a stop request wins over the statistics of games cut short by it
     if stop.requested() {
         return Err(BatchError::Stopped);

@@ -9,7 +9,7 @@
 
 use super::agents::{make_agent, AgentSpec};
 use super::{play_out, Agent, Outcome, Rules};
-use crate::batch::{panic_message, thread_pool, BatchError, Stop, MAX_THREADS};
+use crate::batch::{panic_message, on_pool, BatchError, Stop, MAX_THREADS};
 use crate::rng::{game_seed, Rng, Stream};
 use rayon::prelude::*;
 
@@ -24,8 +24,8 @@ pub enum Blocks {
 }
 
 /// The one seeded block runner: plays positions `0..games` of a batch in blocks (`blocks`),
-/// each block in parallel on the pool of `threads` workers (`batch::thread_pool`; None: the
-/// current rayon pool) with one reusable slot per worker (`init`, rayon's `map_init`: a
+/// each block in parallel on the pool of `threads` workers (`batch::on_pool`; None: one
+/// worker per core) with one reusable slot per worker (`init`, rayon's `map_init`: a
 /// reusable game, buffers, or `()`), and hands the results to `push` in position order — so
 /// what `push` sees never depends on the thread count or the block size.
 ///
@@ -47,7 +47,7 @@ where
 {
     // test hook: make game N panic, to check that a panic is reported with its game and seed
     let panic_at: Option<u64> = std::env::var("KETHARMAD_TEST_PANIC_GAME").ok().and_then(|v| v.parse().ok());
-    let mut run = || -> Result<(), BatchError> {
+    let run = || -> Result<(), BatchError> {
         let block = match blocks {
             Blocks::Fixed(b) => b,
             Blocks::PerThread(b) => b * rayon::current_num_threads() as u64,
@@ -90,10 +90,7 @@ where
         }
         Ok(())
     };
-    match threads {
-        Some(t) => thread_pool(t).map_err(BatchError::Invalid)?.install(run),
-        None => run(),
-    }
+    on_pool(threads, run)
 }
 
 /// Games per parallel block (fixed: the split never depends on the thread count).
