@@ -19,7 +19,9 @@ batch seed from fresh entropy. See docs/rl.md.
 * :func:`game_env`: the PettingZoo AEC environment of the other games on the generic harness
   (``"schotten_totten_2"``, ``"osztrakon"``) over :func:`ketharmad.game_state`, with the same
   observation, action, reward and seeding conventions; ``env(game="schotten_totten_2" |
-  "osztrakon", seats=...)`` returns it too.
+  "osztrakon", seats=...)`` returns it too; :func:`gym_env` with ``game=`` their Gymnasium
+  environment (:class:`HarnessGymEnv`: one learning seat, the others played by the game's
+  bots through ``HarnessGame.bot_action``).
 
 Install with ``pip install 'ketharmad[rl]'`` (pettingzoo and gymnasium); ``import
 ketharmad`` does not need them.
