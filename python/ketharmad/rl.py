@@ -559,7 +559,7 @@ def gym_env(
     length of an ``opponents`` list); ``opponents`` a bot spec string of that game for every
     other seat (default ``"greedy"`` for Schotten Totten 2, ``"b1"`` for Osztrakon; options as
     ``"search:iterations=200"``) or a list with one per seat and None at ``seat`` — every
-    spec is checked when the environment is made. ``params``, ``render_mode``,
+    spec is checked when the environment is made (by a probe game, see docs/rl.md). ``params``, ``render_mode``,
     ``illegal_action`` and ``illegal_reward`` as above; observation, ``info["action_mask"]``,
     action space (the game's fixed action ids) and rewards (the game's ``returns()``) follow
     the same conventions; ``info["decision_kind"]`` is None (the harness games have one kind
