@@ -243,8 +243,10 @@ def test_env_with_a_game_name_passes_the_pettingzoo_api_test():
         assert len(env.possible_agents) == (2 if seats is None else seats)
     with pytest.raises(ValueError, match="start_player"):
         rl.env(game=OSZ, start_player=1)
-    with pytest.raises(ValueError, match=r"env\(game='osztrakon'\)"):
-        rl.gym_env(game=OSZ)
+    gym = rl.gym_env(game=OSZ, seats=6)  # the Gymnasium env of one seat (tests/test_rl.py)
+    assert isinstance(gym, rl.HarnessGymEnv) and (gym.game_name, gym.seats, gym.bots[1]) == (OSZ, 6, "b1")
+    with pytest.raises(ValueError, match=r"start_player: Kétharmad only; gym_env\(game='osztrakon'\)"):
+        rl.gym_env(game=OSZ, start_player=1)
 
 
 @pytest.mark.parametrize(("game", "why"), [(ST2, "numbered colour cards"), (OSZ, "not a deck")])

@@ -289,3 +289,146 @@ def test_game_env_bad_input_is_a_value_error():
         ketharmad.game_env("osztrakon", 13)
     with pytest.raises(ValueError, match="unknown game 'chess'"):
         ketharmad.game_env("chess")
+
+
+# --- gym_env(game=...) for the harness games (issue 14 item 4) ---
+
+
+@pytest.mark.parametrize(
+    ("game", "kwargs"),
+    [("schotten_totten_2", {}), ("schotten_totten_2", {"seat": 1, "opponents": "random"}),
+     ("osztrakon", {}), ("osztrakon", {"seats": 7, "seat": 4, "opponents": "greedy"})],
+)  # fmt: skip
+def test_harness_gym_check_env(game, kwargs):
+    env = ketharmad.gym_env(game=game, **kwargs)
+    check_env(env, skip_render_check=True)
+    probe = ketharmad.game_state(game, seats=env.unwrapped.seats)
+    assert env.action_space.n == probe.num_actions
+    assert env.observation_space["observation"].shape == (probe.observation_size,)
+    assert env.unwrapped.seats == kwargs.get("seats", 2 if game == "schotten_totten_2" else 5)
+    made = gymnasium.make(rl.HARNESS_GYM_IDS[game], **kwargs)
+    check_env(made.unwrapped, skip_render_check=True)
+
+
+def _play_gym(env, choose, seed=None):
+    """One episode: (observations, actions, rewards, final info); ``choose(env, obs, info)``."""
+    obs, info = env.reset(seed=seed)
+    observations, actions, rewards = [obs["observation"]], [], []
+    while True:
+        assert np.array_equal(info["action_mask"], obs["action_mask"])
+        assert np.array_equal(obs["action_mask"].astype(bool), env.unwrapped.game.action_mask())
+        assert env.unwrapped.game.current_player == env.unwrapped.seat
+        a = choose(env, obs, info)
+        obs, reward, term, trunc, info = env.step(a)
+        assert not trunc
+        actions.append(a)
+        rewards.append(reward)
+        observations.append(obs["observation"])
+        if term:
+            return observations, actions, rewards, info
+
+
+def _masked_random(rng):
+    return lambda env, obs, info: int(rng.choice(np.flatnonzero(info["action_mask"])))
+
+
+@pytest.mark.parametrize(("game", "kwargs"), [("schotten_totten_2", {"seat": 1}), ("osztrakon", {"seats": 6, "seat": 2})])
+def test_harness_gym_same_seed_same_episode(game, kwargs):
+    runs = []
+    for _ in range(2):
+        env = ketharmad.gym_env(game=game, **kwargs)
+        eps = [_play_gym(env, _masked_random(np.random.default_rng(3)), seed=11 if i == 0 else None) for i in range(2)]
+        runs.append(eps)
+    for (o1, a1, r1, i1), (o2, a2, r2, i2) in zip(*runs):
+        assert a1 == a2 and r1 == r2 and i1["winners"] == i2["winners"]
+        assert all(np.array_equal(x, y) for x, y in zip(o1, o2))
+    # the second episode is the batch's next game, not a repeat of the first
+    assert runs[0][0][1] != runs[0][1][1]
+
+
+@pytest.mark.parametrize(
+    ("game", "bots", "seat"),
+    [("schotten_totten_2", ["greedy", "random"], 0), ("schotten_totten_2", ["random", "greedy"], 1),
+     ("osztrakon", ["b1", "random", "b1", "greedy", "b1"], 3)],
+)  # fmt: skip
+def test_harness_gym_episodes_are_the_batch_rows(game, bots, seat):
+    """reset(seed=s) then reset() play games 0, 1, 2 of batch s: the learner choosing with
+    game.bot_action(bots[seat]) reproduces that simulate_game row (winner, turns, end reason)
+    and the last reward is the seat's return."""
+    r = ketharmad.simulate_game(game, bots=bots, games=3, seed=33)
+    opponents = [None if s == seat else b for s, b in enumerate(bots)]
+    env = ketharmad.gym_env(game=game, seat=seat, opponents=opponents)
+    for i in range(3):
+        _, _, rewards, info = _play_gym(env, lambda e, o, inf: e.unwrapped.game.bot_action(bots[seat]),
+                                        seed=33 if i == 0 else None)  # fmt: skip
+        g = env.unwrapped.game
+        assert (g.seed, g.game_index) == (33, i)
+        row = r.games.row(i, named=True)
+        assert info["winner"] == (None if row["winner"] < 0 else row["winner"])
+        assert g.turns == row["turns"]
+        assert info["end_reason"] == row["end_reason"]
+        ret = r.players.filter((r.players["game"] == i) & (r.players["seat"] == seat))["return"].item()
+        assert rewards[-1] == ret and all(x == 0.0 for x in rewards[:-1])
+
+
+def test_harness_gym_illegal_actions():
+    env = ketharmad.gym_env(game="schotten_totten_2", seat=0, illegal_reward=-0.5)
+    obs, info = env.reset(seed=2)
+    bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    before = obs["observation"].copy()
+    obs2, reward, term, trunc, info2 = env.step(bad)
+    assert (reward, term, trunc, info2["illegal_action"]) == (-0.5, False, False, True)
+    assert np.array_equal(obs2["observation"], before) and np.array_equal(info2["action_mask"], info["action_mask"])
+    for out_of_space in (-1, env.action_space.n):
+        assert env.step(out_of_space)[4]["illegal_action"] is True
+    good = int(np.flatnonzero(info["action_mask"])[0])
+    assert env.step(good)[4]["illegal_action"] is False
+    strict = ketharmad.gym_env(game="osztrakon", illegal_action="raise")
+    obs, info = strict.reset(seed=2)
+    bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    with pytest.raises(ValueError, match=f"action {bad} is not legal"):
+        strict.step(bad)
+    assert np.array_equal(strict.unwrapped.game.action_mask().astype(np.int8), info["action_mask"])  # unchanged
+    with pytest.raises(RuntimeError, match="reset"):
+        ketharmad.gym_env(game="osztrakon").step(0)
+
+
+def test_harness_gym_render_ansi_shows_the_bots_moves():
+    env = ketharmad.gym_env(game="schotten_totten_2", seat=1, render_mode="ansi")
+    _, info = env.reset(seed=4)
+    text = env.render()
+    assert text.startswith("seat 0: ") and "seat 1 decides" in text
+    a = int(np.flatnonzero(info["action_mask"])[0])
+    label = env.unwrapped.game.describe_action(a)
+    env.step(a)
+    text = env.render()
+    assert text.startswith(f"seat 1: {label}\n") and "\nseat 1 decides: " in text  # a preparation step may keep seat 1
+
+
+def test_harness_gym_bad_arguments_are_named():
+    with pytest.raises(ValueError, match="decks, card_data: Kétharmad only; gym_env"):
+        ketharmad.gym_env(["ner", "tisza"], game="schotten_totten_2", card_data="x")
+    with pytest.raises(ValueError, match="log: Kétharmad only"):
+        ketharmad.gym_env(game="osztrakon", log=True)
+    with pytest.raises(ValueError, match="seats is for the games on the generic harness"):
+        ketharmad.gym_env(TWO_P, seats=3)
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        ketharmad.gym_env(game="chess")
+    with pytest.raises(ValueError, match="seat must be"):
+        ketharmad.gym_env(game="schotten_totten_2", seat=2)
+    with pytest.raises(ValueError, match="5 to 12 seats"):
+        ketharmad.gym_env(game="osztrakon", seats=4)
+    with pytest.raises(ValueError, match=r"opponents: unknown bot 'heuristic' for schotten_totten_2 \(its bots: random, greedy"):
+        ketharmad.gym_env(game="schotten_totten_2", opponents="heuristic")
+    with pytest.raises(ValueError, match=r"opponents\[0\] must be None"):
+        ketharmad.gym_env(game="schotten_totten_2", opponents=["greedy", "greedy"])
+    with pytest.raises(ValueError, match=r"opponents\[2\]: unknown bot 'nope'"):
+        ketharmad.gym_env(game="osztrakon", opponents=[None, "b1", "nope", "b1", "b1"])
+    with pytest.raises(ValueError, match=r"opponents \(seat 1, 'search:bogus=1'\)"):
+        ketharmad.gym_env(game="schotten_totten_2", opponents="search:bogus=1")
+    with pytest.raises(ValueError, match="illegal_action must be"):
+        ketharmad.gym_env(game="schotten_totten_2", illegal_action="penalize")
+    with pytest.raises(ValueError, match="render_mode must be"):
+        ketharmad.gym_env(game="osztrakon", render_mode="rgb_array")
+    with pytest.raises(ValueError, match="unknown parameter|rules.nope"):
+        ketharmad.gym_env(game="osztrakon", params={"rules.nope": 1})

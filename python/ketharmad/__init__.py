@@ -70,9 +70,10 @@ def game_env(*args: object, **kwargs: object) -> "rl.HarnessAECEnv":
     return _game_env(*args, **kwargs)  # type: ignore[arg-type]
 
 
-def gym_env(*args: object, **kwargs: object) -> "rl.KetharmadGymEnv":
+def gym_env(*args: object, **kwargs: object) -> "rl.KetharmadGymEnv | rl.HarnessGymEnv":
     """A Gymnasium environment playing one seat against built-in bots; see
-    :func:`ketharmad.rl.gym_env`. Needs the ``rl`` extra (``pip install 'ketharmad[rl]'``)."""
+    :func:`ketharmad.rl.gym_env` (``game="schotten_totten_2" | "osztrakon"``:
+    :class:`ketharmad.rl.HarnessGymEnv`, the other seats played by that game's bots). Needs the ``rl`` extra (``pip install 'ketharmad[rl]'``)."""
     from .rl import gym_env as _gym_env
 
     return _gym_env(*args, **kwargs)  # type: ignore[arg-type]

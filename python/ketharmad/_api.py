@@ -512,20 +512,44 @@ def play(
     return GameLog(raw, decks=decks_, bots=bots_, batch_seed=seed_, game=game_, params=params_)
 
 
-def cards(card_data: CardDataSource = None) -> pl.DataFrame:
+def cards(card_data: CardDataSource = None, *, game: str = "ketharmad") -> pl.DataFrame:
     """The card reference: one row per distinct card, in file order.
 
     Columns include ``id, name, faction, type, copies, cost, influence, credibility,
     keywords, text`` (``influence``/``credibility`` are null for cards without them).
+
+    ``game``: Kétharmad's (the default). The games on the generic harness have no card table
+    (their cards are fixed components, not a card file): ``game="schotten_totten_2" |
+    "osztrakon"`` is a ValueError saying so and naming the doc that describes the components
+    (docs/schotten_totten2.md, docs/osztrakon.md); so is ``card_data`` with such a game.
     """
+    if game != "ketharmad":
+        from .games import no_card_table
+        from .lab.harness import harness_info
+
+        harness_info(game)
+        raise no_card_table(game, "cards")
     return card_frame(_core.card_table(load_card_data(card_data)))
 
 
-def parameters(card_data: CardDataSource = None, match: Optional[str] = None) -> pl.DataFrame:
+def parameters(card_data: CardDataSource = None, match: Optional[str] = None, *, game: str = "ketharmad") -> pl.DataFrame:
     """The tunable parameters accepted by ``params=``: name, default, kind, min, max, card,
     description (``default_str`` holds the default of ``cost`` parameters such as
     ``"{1}{M}"``). ``match``: only parameters whose name, card id or card name contains it,
-    ignoring case and accents (``"orban"`` finds Orbán Viktor's); adds ``card_name``."""
+    ignoring case and accents (``"orban"`` finds Orbán Viktor's); adds ``card_name``.
+
+    ``game="schotten_totten_2" | "osztrakon"``: that game's parameter table from
+    :func:`ketharmad.games` (:func:`ketharmad.games.harness_parameters`): ``name, kind,
+    default, default_str, min, max, choices, description``; ``match`` then looks in the name
+    and the description. ``card_data`` is Kétharmad's: a ValueError naming it with another
+    game."""
+    if game != "ketharmad":
+        from .games import harness_parameters
+        from .lab.harness import harness_info, refuse
+
+        harness_info(game)
+        refuse(game, "parameters", {"card_data": card_data is not None}, "match")
+        return harness_parameters(game, match)
     table = parameter_frame(_core.parameter_table(load_card_data(card_data)))
     if match is None:
         return table

@@ -126,7 +126,7 @@ def _probe_decks(n: int) -> list[str]:
     return [f[i % len(f)] for i in range(n)]
 
 
-def formats(card_data: CardDataSource = None, format: object = None) -> pl.DataFrame:
+def formats(card_data: CardDataSource = None, format: object = None, *, game: str = "ketharmad") -> pl.DataFrame:
     """Every format of the card data (the shipped ``formats.toml`` and the card data's own
     ``[formats.NAME]`` tables; with ``format=`` a user format too), one row each, ``ffa``
     first, then by name: ``format, seats_min, seats_max, scoring, pools, played`` (whether
@@ -134,7 +134,19 @@ def formats(card_data: CardDataSource = None, format: object = None) -> pl.DataF
     core's message when it does not, e.g. "format 'pairs' is not built yet: ...").
 
     The list comes from the core (the ``format.NAME.*`` parameters), so a format the engine
-    learns to play shows ``played = True`` without a change here."""
+    learns to play shows ``played = True`` without a change here.
+
+    Formats are Kétharmad's: ``game="schotten_totten_2" | "osztrakon"`` is a ValueError
+    (those games have fixed seatings: Schotten Totten 2 Attacker vs Defender, Osztrakon 5-12
+    seats, ``seats=``)."""
+    if game != "ketharmad":
+        from .lab.harness import harness_info
+
+        harness_info(game)
+        raise ValueError(
+            f"formats(game={game!r}): formats are Kétharmad's (its seatings and scorings); {game} has none "
+            "(choose its seat count with seats=, see docs/games.md)"
+        )
     text, _ = apply_format(load_card_data(card_data), {}, format)
     rows = _param_rows(text)
     names = sorted(dict.fromkeys(n.split(".")[1] for n in rows), key=lambda n: (n != "ffa", n))

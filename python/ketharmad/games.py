@@ -611,3 +611,59 @@ def game_state(
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
             raise ValueError(f"{name} must be a whole number >= 0, got {v!r}")
     return _core.HarnessGame(game, seats, seed, game_index, params)
+
+
+#: Where the components of a harness game are described (it has no card table).
+COMPONENT_DOCS = {"schotten_totten_2": "docs/schotten_totten2.md", "osztrakon": "docs/osztrakon.md"}
+
+_HARNESS_PARAMETER_SCHEMA = {
+    "name": pl.String, "kind": pl.String, "default": pl.Float64, "default_str": pl.String, "min": pl.Float64,
+    "max": pl.Float64, "choices": pl.List(pl.String), "description": pl.String,
+}  # fmt: skip
+
+
+def _default_text(p: Mapping[str, Any]) -> tuple[float, str]:
+    """A parameter's default as a number (bool 0/1, a choice its index in ``choices``) and as
+    text (``true``/``false``, the choice's name, the number)."""
+    d = p["default"]
+    if isinstance(d, bool):
+        return float(d), str(d).lower()
+    if isinstance(d, str):
+        choices = list(p["choices"])
+        return float(choices.index(d)) if d in choices else float("nan"), d
+    return float(d), str(d)
+
+
+def harness_parameters(game: str, match: Optional[str] = None) -> pl.DataFrame:
+    """The parameter table of a harness game (:func:`ketharmad.parameters` with ``game=``),
+    from its :func:`games` entry, in registry order: ``name, kind, default, default_str, min,
+    max, choices, description``. ``default`` is a number as in Kétharmad's table (a bool 0/1,
+    a choice its index in ``choices``), ``default_str`` its text (``true``/``false``, the
+    choice's name, the number); ``min``/``max`` are the registry's range (a choice's: its
+    index range). ``match``: only the parameters whose name or description contains it,
+    ignoring case and accents."""
+    from ._export import fold_text
+
+    info = _game_info(game)
+    if match is not None and not isinstance(match, str):
+        raise ValueError(f"match must be a str, got {type(match).__name__}")
+    needle = fold_text(match) if match is not None else None
+    rows = []
+    for p in info["parameters"]:
+        if needle is not None and needle not in fold_text(p["name"]) and needle not in fold_text(p["description"]):
+            continue
+        default, text = _default_text(p)
+        rows.append({"name": p["name"], "kind": p["kind"], "default": default, "default_str": text,
+                     "min": float(p["min"]), "max": float(p["max"]), "choices": [str(c) for c in p["choices"]],
+                     "description": p["description"]})  # fmt: skip
+    return pl.DataFrame(rows, schema=_HARNESS_PARAMETER_SCHEMA)
+
+
+def no_card_table(game: str, call: str) -> ValueError:
+    """The error of ``cards(game=...)`` for a harness game: it has no card table."""
+    _game_info(game)
+    where = COMPONENT_DOCS.get(game, "docs/games.md")
+    return ValueError(
+        f"{call}(game={game!r}): {game} has no card table (its cards are fixed components, not a card file); "
+        f"its components are described in {where}"
+    )

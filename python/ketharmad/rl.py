@@ -19,7 +19,9 @@ batch seed from fresh entropy. See docs/rl.md.
 * :func:`game_env`: the PettingZoo AEC environment of the other games on the generic harness
   (``"schotten_totten_2"``, ``"osztrakon"``) over :func:`ketharmad.game_state`, with the same
   observation, action, reward and seeding conventions; ``env(game="schotten_totten_2" |
-  "osztrakon", seats=...)`` returns it too.
+  "osztrakon", seats=...)`` returns it too; :func:`gym_env` with ``game=`` their Gymnasium
+  environment (:class:`HarnessGymEnv`: one learning seat, the others played by the game's
+  bots through ``HarnessGame.bot_action``).
 
 Install with ``pip install 'ketharmad[rl]'`` (pettingzoo and gymnasium); ``import
 ketharmad`` does not need them.
@@ -44,7 +46,8 @@ except ImportError as _e:  # pragma: no cover - exercised without the extra only
 
 from ._validate import _check_bot_spec, check_decks, check_int, check_seed
 
-__all__ = ["env", "gym_env", "game_env", "KetharmadAECEnv", "KetharmadGymEnv", "HarnessAECEnv", "GYM_ID"]
+__all__ = ["env", "gym_env", "game_env", "KetharmadAECEnv", "KetharmadGymEnv", "HarnessAECEnv", "HarnessGymEnv", "GYM_ID",
+           "HARNESS_GYM_IDS"]
 
 #: The id :func:`gym_env` is registered under: ``gymnasium.make(GYM_ID, decks=[...])``.
 GYM_ID = "ketharmad/Ketharmad-v0"
@@ -328,10 +331,107 @@ def env(
                            render_mode=render_mode, log=log)  # fmt: skip
 
 
-class KetharmadGymEnv(gymnasium.Env):
-    """The Gymnasium environment of :func:`gym_env` (see there)."""
+class _SeatGymEnv(gymnasium.Env):
+    """What both Gymnasium environments share: one learning seat, the other seats answered by
+    bots between its steps (``_advance``), one game per episode (``_new_game``), the
+    observation dict and ``info["action_mask"]``, the illegal-action handling and the
+    terminal reward from the game's returns."""
 
     metadata = {"render_modes": _RENDER_MODES, "render_fps": 4}
+
+    def _setup(self, render_mode: Optional[str], illegal_action: str, illegal_reward: Any) -> None:
+        if render_mode is not None and render_mode not in _RENDER_MODES:
+            raise ValueError(f"render_mode must be None or one of {_RENDER_MODES}, got {render_mode!r}")
+        if illegal_action not in ("ignore", "raise"):
+            raise ValueError(f"illegal_action must be 'ignore' or 'raise', got {illegal_action!r}")
+        try:
+            self.illegal_reward = float(illegal_reward)
+        except (TypeError, ValueError):
+            raise ValueError(f"illegal_reward must be a number, got {illegal_reward!r}") from None
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+
+    def _spaces_from(self, probe: Any) -> None:
+        self.observation_space = _observation_space(probe)
+        self.action_space = spaces.Discrete(probe.num_actions)
+        self.game: Any = None
+        self._episodes = _Episodes()
+        self._render = self._new_render()
+
+    def _new_game(self, batch_seed: int, index: int) -> Any:
+        raise NotImplementedError
+
+    def _new_render(self) -> Any:
+        raise NotImplementedError
+
+    def _advance(self) -> None:
+        """Play the other seats' bots until the learning seat decides or the game ends."""
+        raise NotImplementedError
+
+    def _play(self, action: int) -> None:
+        self.game.step(action)
+
+    def _decision_kind(self) -> Optional[str]:
+        return None
+
+    def _end_info(self) -> dict[str, Any]:
+        return {"winner": self.game.winner}
+
+    def _obs_info(self, **extra: Any) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        obs = _observe(self.game, self.seat)
+        info: dict[str, Any] = {
+            "action_mask": obs["action_mask"].copy(),
+            "decision_kind": None if self.game.is_over else self._decision_kind(),
+            **extra,
+        }
+        return obs, info
+
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        super().reset(seed=seed)
+        batch_seed, index = self._episodes.next(seed, lambda: self.np_random.integers(0, 2**63 - 1))
+        self.game = self._new_game(batch_seed, index)
+        self._render = self._new_render()
+        self._advance()
+        if self.render_mode == "human":
+            self.render()
+        obs, info = self._obs_info(batch_seed=batch_seed, game=index)
+        if self.game.is_over:  # the bots ended the game before the seat decided (not seen in practice)
+            info.update(self._end_info())
+        return obs, info
+
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        if self.game is None:
+            raise RuntimeError("call reset() before step()")
+        if self.game.is_over:
+            raise RuntimeError("the game is over: call reset() to start the next one")
+        a = _action_id(action)
+        if not (0 <= a < self.game.num_actions and bool(self.game.action_mask()[a])):
+            if self.illegal_action == "raise":
+                self.game.step(a)  # raises ValueError naming the legal ids
+            obs, info = self._obs_info(illegal_action=True)
+            return obs, self.illegal_reward, False, False, info
+        self._play(a)
+        self._advance()
+        terminated = bool(self.game.is_over)
+        reward = float(self.game.returns()[self.seat]) if terminated else 0.0
+        if self.render_mode == "human":
+            self.render()
+        obs, info = self._obs_info(illegal_action=False)
+        if terminated:
+            info.update(self._end_info())
+        return obs, reward, terminated, False, info
+
+    def render(self) -> Optional[str]:
+        return _render(self)
+
+    def close(self) -> None:
+        pass
+
+
+class KetharmadGymEnv(_SeatGymEnv):
+    """The Gymnasium environment of :func:`gym_env` (see there)."""
 
     def __init__(
         self,
@@ -348,10 +448,7 @@ class KetharmadGymEnv(gymnasium.Env):
         illegal_reward: float = 0.0,
         log: bool = False,
     ) -> None:
-        if render_mode is not None and render_mode not in _RENDER_MODES:
-            raise ValueError(f"render_mode must be None or one of {_RENDER_MODES}, got {render_mode!r}")
-        if illegal_action not in ("ignore", "raise"):
-            raise ValueError(f"illegal_action must be 'ignore' or 'raise', got {illegal_action!r}")
+        self._setup(render_mode, illegal_action, illegal_reward)
         self.decks = check_decks(decks)
         n = len(self.decks)
         self.seat = check_int("seat", seat, 0, n - 1)
@@ -360,71 +457,27 @@ class KetharmadGymEnv(gymnasium.Env):
         self.card_data = card_data
         self.format = format
         self.start_player = start_player
-        self.render_mode = render_mode
-        self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
         self.log = bool(log) or render_mode is not None
         Game = _game_class()
         probe = Game(self.decks, seed=0, game=0, params=params, card_data=card_data, start_player=start_player,
                      format=format)
         probe.advance(self.bots)  # checks the opponents' specs now
-        self.observation_space = _observation_space(probe)
-        self.action_space = spaces.Discrete(probe.num_actions)
-        self.game: Any = None
-        self._episodes = _Episodes()
-        self._render = _Render()
+        self._spaces_from(probe)
 
-    def _obs_info(self, **extra: Any) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        obs = _observe(self.game, self.seat)
-        info: dict[str, Any] = {
-            "action_mask": obs["action_mask"].copy(),
-            "decision_kind": None if self.game.is_over else self.game.decision_kind,
-            **extra,
-        }
-        return obs, info
-
-    def reset(
-        self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
-    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        super().reset(seed=seed)
-        batch_seed, index = self._episodes.next(seed, lambda: self.np_random.integers(0, 2**63 - 1))
-        self.game = _game_class()(
+    def _new_game(self, batch_seed: int, index: int) -> Any:
+        return _game_class()(
             self.decks, seed=batch_seed, game=index, params=self.params, card_data=self.card_data, format=self.format,
             start_player=self.start_player, log=self.log,
         )  # fmt: skip
-        self._render = _Render()
+
+    def _new_render(self) -> Any:
+        return _Render()
+
+    def _advance(self) -> None:
         self.game.advance(self.bots)
-        if self.render_mode == "human":
-            self.render()
-        return self._obs_info(batch_seed=batch_seed, game=index)
 
-    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
-        if self.game is None:
-            raise RuntimeError("call reset() before step()")
-        if self.game.is_over:
-            raise RuntimeError("the game is over: call reset() to start the next one")
-        a = _action_id(action)
-        if not (0 <= a < self.game.num_actions and bool(self.game.action_mask()[a])):
-            if self.illegal_action == "raise":
-                self.game.step(a)  # raises ValueError naming the legal ids
-            obs, info = self._obs_info(illegal_action=True)
-            return obs, self.illegal_reward, False, False, info
-        self.game.step(a)
-        self.game.advance(self.bots)
-        terminated = bool(self.game.is_over)
-        reward = float(self.game.returns()[self.seat]) if terminated else 0.0
-        if self.render_mode == "human":
-            self.render()
-        obs, info = self._obs_info(illegal_action=False)
-        if terminated:
-            info["winner"] = self.game.winner
-        return obs, reward, terminated, False, info
-
-    def render(self) -> Optional[str]:
-        return _render(self)
-
-    def close(self) -> None:
-        pass
+    def _decision_kind(self) -> Optional[str]:
+        return self.game.decision_kind
 
 
 def _render(env: Any) -> Optional[str]:
@@ -465,10 +518,10 @@ def _opponent_bots(opponents: Any, n: int, seat: int) -> list[Any]:
 
 
 def gym_env(
-    decks: Sequence[str] = ("ner", "tisza"),
+    decks: Sequence[str] = _DEFAULT_DECKS,
     *,
     seat: int = 0,
-    opponents: Any = "heuristic",
+    opponents: Any = None,
     params: Optional[Mapping[str, Any]] = None,
     card_data: Any = None,
     format: Any = None,
@@ -478,12 +531,13 @@ def gym_env(
     illegal_reward: float = 0.0,
     log: bool = False,
     game: str = "ketharmad",
-) -> KetharmadGymEnv:
+    seats: Optional[int] = None,
+) -> Any:  # KetharmadGymEnv; HarnessGymEnv for another game
     """A Gymnasium environment that plays seat ``seat`` of one game per episode; the other
     seats are played by built-in bots (``opponents``: one spec such as ``"heuristic"`` or
     ``{"kind": "search", "iterations": 50}`` for every other seat, or a list with one spec per
-    seat and None at ``seat``), in Rust between the agent's steps, each with its own seeded
-    stream as in :func:`ketharmad.simulate`.
+    seat and None at ``seat``; default ``"heuristic"``), in Rust between the agent's steps,
+    each with its own seeded stream as in :func:`ketharmad.simulate`.
 
     Observation ``{"observation": float32 vector, "action_mask": int8 0/1 vector}`` (as
     :func:`env`), also ``info["action_mask"]`` (for maskable-policy libraries) and
@@ -499,20 +553,43 @@ def gym_env(
     games. ``log``: keep the game's readable log (``env.game.log``; on with a
     ``render_mode``). Also registered as ``gymnasium.make("ketharmad/Ketharmad-v0", decks=...)``.
 
-    ``game``: Kétharmad only for now; another game's name is a ValueError pointing to
-    ``env(game=...)``, its PettingZoo environment.
+    ``game="schotten_totten_2" | "osztrakon"``: a :class:`HarnessGymEnv` over
+    :func:`ketharmad.game_state`. ``seat`` is the learning seat (Schotten Totten 2: 0 the
+    Attacker, 1 the Defender); ``seats`` the seat count (Osztrakon 5..12, default 5, or the
+    length of an ``opponents`` list); ``opponents`` a bot spec string of that game for every
+    other seat (default ``"greedy"`` for Schotten Totten 2, ``"b1"`` for Osztrakon; options as
+    ``"search:iterations=200"``) or a list with one per seat and None at ``seat`` — every
+    spec is checked when the environment is made (by a probe game, see docs/rl.md). ``params``, ``render_mode``,
+    ``illegal_action`` and ``illegal_reward`` as above; observation, ``info["action_mask"]``,
+    action space (the game's fixed action ids) and rewards (the game's ``returns()``) follow
+    the same conventions; ``info["decision_kind"]`` is None (the harness games have one kind
+    of decision) and the terminal step's info also holds ``winners`` and ``end_reason``.
+    ``reset(seed=s)`` plays game 0 of batch ``s`` and each later ``reset()`` the next game
+    index (``info["batch_seed"]``, ``info["game"]``): the deal of that row of
+    ``simulate_game(game, bots, seed=s)``, and the opponents draw from the stream the batch
+    gives their seat, so choosing the learner's actions with
+    ``env.unwrapped.game.bot_action(spec)`` plays exactly that row with ``spec`` at ``seat``.
+    The Kétharmad-only arguments (``decks``, ``card_data``, ``format``, ``start_player``,
+    ``log``) are refused with a ValueError naming them, and ``seats`` with Kétharmad. Also
+    registered as ``gymnasium.make("ketharmad/SchottenTotten2-v0" | "ketharmad/Osztrakon-v0",
+    seat=..., opponents=...)``.
     """
     if game != "ketharmad":
-        from .lab.harness import harness_info
+        from .lab.harness import harness_info, refuse
 
         harness_info(game)
-        raise ValueError(
-            f"gym_env plays Kétharmad only; for {game} use ketharmad.rl.env(game={game!r}) (PettingZoo AEC, "
-            "every seat an agent) and answer the other seats with game.bot_action(spec)"
-        )
-    return KetharmadGymEnv(decks, seat=seat, opponents=opponents, params=params, card_data=card_data, format=format,
-                           start_player=start_player, render_mode=render_mode, illegal_action=illegal_action,
-                           illegal_reward=illegal_reward, log=log)  # fmt: skip
+        refuse(game, "gym_env", {"decks": decks is not _DEFAULT_DECKS, "card_data": card_data is not None,
+                                 "format": format is not None, "start_player": start_player is not None,
+                                 "log": log is not False},
+               "seat, opponents, seats, params, render_mode, illegal_action and illegal_reward")  # fmt: skip
+        return HarnessGymEnv(game, seat=seat, opponents=opponents, seats=seats, params=params, render_mode=render_mode,
+                             illegal_action=illegal_action, illegal_reward=illegal_reward)  # fmt: skip
+    if seats is not None:
+        raise ValueError("seats is for the games on the generic harness (gym_env(game='osztrakon', seats=7)); "
+                         "a Kétharmad game has one seat per deck")
+    return KetharmadGymEnv(decks, seat=seat, opponents="heuristic" if opponents is None else opponents, params=params,
+                           card_data=card_data, format=format, start_player=start_player, render_mode=render_mode,
+                           illegal_action=illegal_action, illegal_reward=illegal_reward, log=log)  # fmt: skip
 
 
 if GYM_ID not in gymnasium.registry:
@@ -602,3 +679,123 @@ def game_env(
     next game index. ``render_mode``: None, ``"ansi"`` or ``"human"`` (the actions since the
     last render and the pending decision)."""
     return HarnessAECEnv(game, seats, params=params, render_mode=render_mode)
+
+
+#: The bot every other seat of :func:`gym_env` plays by default, per harness game.
+HARNESS_DEFAULT_OPPONENT = {"schotten_totten_2": "greedy", "osztrakon": "b1"}
+
+#: The ids the harness games' Gymnasium environments are registered under
+#: (``gymnasium.make(id, seat=..., opponents=...)``).
+HARNESS_GYM_IDS = {"schotten_totten_2": "ketharmad/SchottenTotten2-v0", "osztrakon": "ketharmad/Osztrakon-v0"}
+
+
+def _harness_opponents(game: str, opponents: Any, n: int, seat: int, agents: Sequence[str]) -> list[Optional[str]]:
+    """One bot spec string per seat and None at ``seat`` (as :func:`_opponent_bots`, strings
+    only: a harness bot is a spec such as ``"greedy"`` or ``"search:iterations=200"``)."""
+    if opponents is None:
+        opponents = HARNESS_DEFAULT_OPPONENT.get(game, "random")
+    if isinstance(opponents, str):
+        specs: list[Optional[str]] = [None if s == seat else opponents for s in range(n)]
+    elif isinstance(opponents, (list, tuple)):
+        if len(opponents) != n:
+            raise ValueError(
+                f"opponents must be one bot spec for every other seat or a list with one entry per "
+                f"seat ({n}, None at seat {seat}), got a list of {len(opponents)}"
+            )
+        specs = list(opponents)
+        if specs[seat] is not None:
+            raise ValueError(f"opponents[{seat}] must be None: seat {seat} is the environment's agent")
+    else:
+        raise ValueError(f"opponents must be a bot spec string (such as {agents[0]!r}) or a list of them, "
+                         f"got {type(opponents).__name__}")  # fmt: skip
+    for s, spec in enumerate(specs):
+        if s == seat:
+            continue
+        where = "opponents" if isinstance(opponents, str) else f"opponents[{s}]"
+        if not isinstance(spec, str):
+            raise ValueError(f"{where} must be a bot spec string of {game} ({', '.join(agents)}), got {spec!r}")
+        if spec.split(":", 1)[0] not in agents:
+            raise ValueError(f"{where}: unknown bot {spec!r} for {game} (its bots: {', '.join(agents)})")
+    return specs
+
+
+class HarnessGymEnv(_SeatGymEnv):
+    """The Gymnasium environment of :func:`gym_env` for a game on the generic harness
+    (``game="schotten_totten_2" | "osztrakon"``; see :func:`gym_env`)."""
+
+    def __init__(
+        self,
+        game: str = "schotten_totten_2",
+        *,
+        seat: int = 0,
+        opponents: Any = None,
+        seats: Optional[int] = None,
+        params: Optional[Mapping[str, Any]] = None,
+        render_mode: Optional[str] = None,
+        illegal_action: str = "ignore",
+        illegal_reward: float = 0.0,
+    ) -> None:
+        from .games import game_state
+        from .lab.harness import harness_info
+
+        info = harness_info(game)
+        self._setup(render_mode, illegal_action, illegal_reward)
+        self._make = game_state
+        self.game_name = game
+        self.params = dict(params) if params is not None else None
+        if seats is None and isinstance(opponents, (list, tuple)):
+            seats = len(opponents)  # a list of opponents gives the seat count
+        probe = game_state(game, seats=seats, seed=0, game_index=0, params=self.params)  # checks game, seats, params
+        self.seats = probe.num_players
+        self.seat = check_int("seat", seat, 0, self.seats - 1)
+        self.bots = _harness_opponents(game, opponents, self.seats, self.seat, list(info["agents"]))
+        self._check_bots(probe)
+        self._spaces_from(probe)
+
+    def _check_bots(self, probe: Any) -> None:
+        """Each opponent's spec (options too) is checked now: the probe game is played until
+        every bot has answered once (the learning seat plays its first legal action)."""
+        unchecked = {s for s, b in enumerate(self.bots) if b is not None}
+        for _ in range(64 * self.seats):
+            if probe.is_over or not unchecked:
+                return
+            cp = probe.current_player
+            if cp in unchecked:
+                try:
+                    action = probe.bot_action(self.bots[cp])
+                except ValueError as e:
+                    raise ValueError(f"opponents (seat {cp}, {self.bots[cp]!r}): {e}") from None
+                unchecked.discard(cp)
+            else:
+                action = probe.legal_action_ids()[0]
+            probe.step(action)
+
+    def _new_game(self, batch_seed: int, index: int) -> Any:
+        return self._make(self.game_name, seats=self.seats, seed=batch_seed, game_index=index, params=self.params)
+
+    def _new_render(self) -> Any:
+        return _HarnessRender()
+
+    def _step_seat(self, seat: int, action: int) -> None:
+        # the harness games keep no log: the renderer is told what was played
+        label = self.game.describe_action(action) if self.render_mode is not None else ""
+        self.game.step(action)
+        if self.render_mode is not None:
+            self._render.played.append(f"seat {seat}: {label}")
+
+    def _play(self, action: int) -> None:
+        self._step_seat(self.seat, action)
+
+    def _advance(self) -> None:
+        game = self.game
+        while not game.is_over and game.current_player != self.seat:
+            seat = game.current_player
+            self._step_seat(seat, game.bot_action(self.bots[seat]))
+
+    def _end_info(self) -> dict[str, Any]:
+        return {"winner": self.game.winner, "winners": list(self.game.winners), "end_reason": self.game.end_reason}
+
+
+for _game, _id in HARNESS_GYM_IDS.items():
+    if _id not in gymnasium.registry:
+        gymnasium.register(_id, entry_point=HarnessGymEnv, kwargs={"game": _game}, disable_env_checker=True)
