@@ -234,7 +234,34 @@ class _SeatAECEnv(AECEnv):
         return self.metadata["name"]
 
 
-class KetharmadAECEnv(_SeatAECEnv):
+class _KetharmadGames:
+    """The Kétharmad side of an environment (AEC or Gymnasium): its game settings, a probe
+    game that checks them, each episode's new game and the log renderer."""
+
+    def _set_games(self, decks: Sequence[str], params: Optional[Mapping[str, Any]], card_data: Any, format: Any,
+                   start_player: Optional[int], log: bool, render_mode: Optional[str]) -> Any:  # fmt: skip
+        """Keep the settings; return a probe game (game 0 of seed 0), which checks decks,
+        params and card data now and sizes the spaces."""
+        self.decks = check_decks(decks)
+        self.params = params
+        self.card_data = card_data
+        self.format = format
+        self.start_player = start_player
+        self.log = bool(log) or render_mode is not None
+        return _game_class()(self.decks, seed=0, game=0, params=params, card_data=card_data,
+                             start_player=start_player, format=format)  # fmt: skip
+
+    def _new_game(self, batch_seed: int, index: int) -> Any:
+        return _game_class()(
+            self.decks, seed=batch_seed, game=index, params=self.params, card_data=self.card_data, format=self.format,
+            start_player=self.start_player, log=self.log,
+        )  # fmt: skip
+
+    def _new_render(self) -> Any:
+        return _Render()
+
+
+class KetharmadAECEnv(_KetharmadGames, _SeatAECEnv):
     """The PettingZoo AEC environment of :func:`env` (see there)."""
 
     metadata = {"render_modes": _RENDER_MODES, "name": "ketharmad_v0", "is_parallelizable": False}
@@ -253,27 +280,8 @@ class KetharmadAECEnv(_SeatAECEnv):
         super().__init__()
         if render_mode is not None and render_mode not in _RENDER_MODES:
             raise ValueError(f"render_mode must be None or one of {_RENDER_MODES}, got {render_mode!r}")
-        self.decks = check_decks(decks)
-        self.params = params
-        self.card_data = card_data
-        self.format = format
-        self.start_player = start_player
         self.render_mode = render_mode
-        self.log = bool(log) or render_mode is not None
-        Game = _game_class()
-        # a probe game checks decks, params and card data now and sizes the spaces
-        probe = Game(self.decks, seed=0, game=0, params=params, card_data=card_data, start_player=start_player,
-                     format=format)
-        self._spaces_from(probe)
-
-    def _new_game(self, batch_seed: int, index: int) -> Any:
-        return _game_class()(
-            self.decks, seed=batch_seed, game=index, params=self.params, card_data=self.card_data, format=self.format,
-            start_player=self.start_player, log=self.log,
-        )  # fmt: skip
-
-    def _new_render(self) -> Any:
-        return _Render()
+        self._spaces_from(self._set_games(decks, params, card_data, format, start_player, log, render_mode))
 
 
 #: env's default decks (identity tells "not given" apart for the other games).
@@ -430,7 +438,7 @@ class _SeatGymEnv(gymnasium.Env):
         pass
 
 
-class KetharmadGymEnv(_SeatGymEnv):
+class KetharmadGymEnv(_KetharmadGames, _SeatGymEnv):
     """The Gymnasium environment of :func:`gym_env` (see there)."""
 
     def __init__(
@@ -449,29 +457,12 @@ class KetharmadGymEnv(_SeatGymEnv):
         log: bool = False,
     ) -> None:
         self._setup(render_mode, illegal_action, illegal_reward)
-        self.decks = check_decks(decks)
-        n = len(self.decks)
+        n = len(check_decks(decks))
         self.seat = check_int("seat", seat, 0, n - 1)
         self.bots = _opponent_bots(opponents, n, self.seat)
-        self.params = params
-        self.card_data = card_data
-        self.format = format
-        self.start_player = start_player
-        self.log = bool(log) or render_mode is not None
-        Game = _game_class()
-        probe = Game(self.decks, seed=0, game=0, params=params, card_data=card_data, start_player=start_player,
-                     format=format)
+        probe = self._set_games(decks, params, card_data, format, start_player, log, render_mode)
         probe.advance(self.bots)  # checks the opponents' specs now
         self._spaces_from(probe)
-
-    def _new_game(self, batch_seed: int, index: int) -> Any:
-        return _game_class()(
-            self.decks, seed=batch_seed, game=index, params=self.params, card_data=self.card_data, format=self.format,
-            start_player=self.start_player, log=self.log,
-        )  # fmt: skip
-
-    def _new_render(self) -> Any:
-        return _Render()
 
     def _advance(self) -> None:
         self.game.advance(self.bots)
@@ -615,7 +606,39 @@ class _HarnessRender:
         return "\n".join(lines)
 
 
-class HarnessAECEnv(_SeatAECEnv):
+class _HarnessGames:
+    """The harness side of an environment (AEC or Gymnasium): the game and its params, a
+    probe game that checks them, each episode's new game, and steps the renderer hears of
+    (the harness games keep no log)."""
+
+    def _set_games(self, game: str, seats: Optional[int], params: Optional[Mapping[str, Any]]) -> Any:
+        """Keep the settings; return a probe game (game 0 of seed 0), which checks the game,
+        seats and params now and sizes the spaces."""
+        from .games import game_state
+
+        self._make = game_state
+        self.game_name = game
+        self.params = dict(params) if params is not None else None
+        probe = game_state(game, seats=seats, seed=0, game_index=0, params=self.params)
+        self.seats = probe.num_players
+        return probe
+
+    def _new_game(self, batch_seed: int, index: int) -> Any:
+        return self._make(self.game_name, seats=self.seats, seed=batch_seed, game_index=index, params=self.params)
+
+    def _new_render(self) -> Any:
+        return _HarnessRender()
+
+    def _step_seat(self, seat: int, action: int) -> None:
+        """Play ``action`` for ``seat`` (a ValueError naming the legal ids if illegal)."""
+        game = self.game
+        label = game.describe_action(action) if self.render_mode is not None and 0 <= action < game.num_actions else ""
+        game.step(action)
+        if self.render_mode is not None:
+            self._render.played.append(f"seat {seat}: {label}")
+
+
+class HarnessAECEnv(_HarnessGames, _SeatAECEnv):
     """The PettingZoo AEC environment of :func:`game_env` (see there)."""
 
     metadata = {"render_modes": _RENDER_MODES, "name": "ketharmad_harness_v0", "is_parallelizable": False}
@@ -631,30 +654,13 @@ class HarnessAECEnv(_SeatAECEnv):
         super().__init__()
         if render_mode is not None and render_mode not in _RENDER_MODES:
             raise ValueError(f"render_mode must be None or one of {_RENDER_MODES}, got {render_mode!r}")
-        from .games import game_state
-
-        self._make = game_state
-        self.game_name = game
-        self.params = dict(params) if params is not None else None
         self.render_mode = render_mode
-        # a probe game checks the game, seats and params now and sizes the spaces
-        probe = game_state(game, seats=seats, seed=0, game_index=0, params=self.params)
-        self.seats = probe.num_players
+        probe = self._set_games(game, seats, params)
         self.metadata = dict(self.metadata, name=f"{game}_v0")
         self._spaces_from(probe)
 
-    def _new_game(self, batch_seed: int, index: int) -> Any:
-        return self._make(self.game_name, seats=self.seats, seed=batch_seed, game_index=index, params=self.params)
-
-    def _new_render(self) -> Any:
-        return _HarnessRender()
-
     def _play(self, agent: str, action: int) -> None:
-        # the harness games keep no log: the renderer is told what was played
-        label = self.game.describe_action(action) if self.render_mode is not None and 0 <= action < self.game.num_actions else ""
-        self.game.step(action)  # ValueError naming the legal ids if illegal
-        if self.render_mode is not None:
-            self._render.played.append(f"seat {self._seat[agent]}: {label}")
+        self._step_seat(self._seat[agent], action)
 
 
 def game_env(
@@ -719,7 +725,7 @@ def _harness_opponents(game: str, opponents: Any, n: int, seat: int, agents: Seq
     return specs
 
 
-class HarnessGymEnv(_SeatGymEnv):
+class HarnessGymEnv(_HarnessGames, _SeatGymEnv):
     """The Gymnasium environment of :func:`gym_env` for a game on the generic harness
     (``game="schotten_totten_2" | "osztrakon"``; see :func:`gym_env`)."""
 
@@ -735,18 +741,13 @@ class HarnessGymEnv(_SeatGymEnv):
         illegal_action: str = "ignore",
         illegal_reward: float = 0.0,
     ) -> None:
-        from .games import game_state
         from .lab.harness import harness_info
 
         info = harness_info(game)
         self._setup(render_mode, illegal_action, illegal_reward)
-        self._make = game_state
-        self.game_name = game
-        self.params = dict(params) if params is not None else None
         if seats is None and isinstance(opponents, (list, tuple)):
             seats = len(opponents)  # a list of opponents gives the seat count
-        probe = game_state(game, seats=seats, seed=0, game_index=0, params=self.params)  # checks game, seats, params
-        self.seats = probe.num_players
+        probe = self._set_games(game, seats, params)
         self.seat = check_int("seat", seat, 0, self.seats - 1)
         self.bots = _harness_opponents(game, opponents, self.seats, self.seat, list(info["agents"]))
         self._check_bots(probe)
@@ -769,19 +770,6 @@ class HarnessGymEnv(_SeatGymEnv):
             else:
                 action = probe.legal_action_ids()[0]
             probe.step(action)
-
-    def _new_game(self, batch_seed: int, index: int) -> Any:
-        return self._make(self.game_name, seats=self.seats, seed=batch_seed, game_index=index, params=self.params)
-
-    def _new_render(self) -> Any:
-        return _HarnessRender()
-
-    def _step_seat(self, seat: int, action: int) -> None:
-        # the harness games keep no log: the renderer is told what was played
-        label = self.game.describe_action(action) if self.render_mode is not None else ""
-        self.game.step(action)
-        if self.render_mode is not None:
-            self._render.played.append(f"seat {seat}: {label}")
 
     def _play(self, action: int) -> None:
         self._step_seat(self.seat, action)
