@@ -253,3 +253,22 @@ def test_a_dask_cluster_gives_the_local_result() -> None:
         on = ketharmad.matchups(game=ST2, bots=["random", "greedy"], games=40, seed=2, cluster=client)
         assert _drop_speed(on.table).equals(_drop_speed(local.table))
         client.cluster.close()
+
+
+def _without_timing(text: str) -> list[str]:
+    return [line for line in text.splitlines() if "games/s" not in line and " s)" not in line]
+
+
+def test_cli_workers_run_the_harness_games_on_dask(capsys) -> None:
+    """``--workers N`` (a local Dask cluster) on the harness games' commands prints what the
+    same command prints without it."""
+    pytest.importorskip("distributed")
+    from ketharmad.cli import main
+
+    for argv in (["simulate", "--game", ST2, "--bots", "random", "greedy", "--games", "300", "--seed", "4"],
+                 ["bots", "--game", ST2, "random", "greedy", "--games", "40", "--seed", "4"]):  # fmt: skip
+        assert main(argv) in (0, None)
+        here = _without_timing(capsys.readouterr().out)
+        assert main(argv + ["--workers", "2"]) in (0, None)
+        there = _without_timing(capsys.readouterr().out)
+        assert here == there and len(here) > 3

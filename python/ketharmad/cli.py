@@ -124,7 +124,6 @@ def _cmd_simulate_game(args: argparse.Namespace) -> None:
         ("--format", args.format is not None),
         ("--card-data", args.card_data is not None),
         ("--params", args.params is not None),
-        ("--scheduler/--workers", getattr(args, "scheduler", None) is not None or getattr(args, "workers", None) is not None),
     ):
         if given:
             raise ValueError(f"{flag} is for Kétharmad; --game {args.game} does not take it")
@@ -137,7 +136,11 @@ def _cmd_simulate_game(args: argparse.Namespace) -> None:
     if args.out:
         check_out_file(args.out, (".parquet", ".csv"), overwrite=args.overwrite)
     t0 = time.perf_counter()
-    r = simulate_game(args.game, bots=bots, games=args.games, seed=args.seed, threads=args.threads, params=params)
+    from .lab.cli import cluster_for
+
+    with cluster_for(args) as cluster:  # --scheduler / --workers: the shards run on Dask
+        r = simulate_game(args.game, bots=bots, games=args.games, seed=args.seed, threads=args.threads, params=params,
+                          cluster=cluster)  # fmt: skip
     secs = time.perf_counter() - t0
     n = r.games.height
     print(f"{args.game}: {n:,} games, {len(bots)} seats, seed {args.seed}")

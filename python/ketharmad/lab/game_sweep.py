@@ -597,8 +597,8 @@ def cmd_game_sweep(args: Any) -> None:
     from .sweep import load_sweep_file
 
     ketharmad_only_flags(args, [("--decks", "decks"), ("--card-data", "card_data"), ("--params", "params"),
-                               ("--format", "format"), ("--rows/--no-rows", "rows"), ("--scheduler", "scheduler"),
-                               ("--workers", "workers"), ("--progress", "progress")])  # fmt: skip
+                               ("--format", "format"), ("--rows/--no-rows", "rows"),
+                               ("--progress", "progress")])  # fmt: skip
     if (args.grid_file is None) == (not args.grid):
         raise ValueError("give the grid either as a GRID.toml file or as --grid name=v1,v2,... (not both)")
     kwargs: dict[str, Any] = load_sweep_file(args.grid_file) if args.grid_file else {"grid": cli_grid(args.grid)}
@@ -616,6 +616,9 @@ def cmd_game_sweep(args: Any) -> None:
     overrides = cli_params(args.param)
     if overrides:
         kwargs["params"] = {**kwargs.get("params", {}), **overrides}
+    from .cli import cluster_for
     from .sweep import sweep
 
-    finish(sweep(**kwargs, game=args.game), args)
+    with cluster_for(args) as cluster:
+        result = sweep(**kwargs, game=args.game, cluster=cluster)
+    finish(result, args)

@@ -882,21 +882,24 @@ def cli_matchups(args: Any) -> GameMatchupResult:
     """``ketharmad matchups --game schotten_totten_2 | osztrakon``."""
     cli_refuse(args, "matchups", [("--players", "players"), ("--decks", "decks"), ("--games-per-side", "games_per_side"),
                                   ("--params", "params"), ("--card-data", "card_data"), ("--format", "format"),
-                                  ("--scheduler", "scheduler"), ("--workers", "workers"), ("--progress", "progress")],
-               "--bots, --games (per cell), --seed, --threads, --param, --seats, --field, --games-for, --rows "
-               "and --out")  # fmt: skip
-    return game_lab_matchups(args.game, cli_bot_list(args.bots), games=args.games,
-                             seed=0 if args.seed is None else args.seed, threads=args.threads,
-                             params=cli_params(args.param), seats=args.seats, field=args.field,
-                             games_for=cli_games_for(args.games_for), rows=args.rows)  # fmt: skip
+                                  ("--progress", "progress")],
+               "--bots, --games (per cell), --seed, --threads, --param, --seats, --field, --games-for, --rows, "
+               "--scheduler/--workers and --out")  # fmt: skip
+    from .cli import cluster_for
+
+    with cluster_for(args) as cluster:
+        return game_lab_matchups(args.game, cli_bot_list(args.bots), games=args.games,
+                                 seed=0 if args.seed is None else args.seed, threads=args.threads,
+                                 params=cli_params(args.param), seats=args.seats, field=args.field,
+                                 games_for=cli_games_for(args.games_for), rows=args.rows, cluster=cluster)  # fmt: skip
 
 
 def cli_tournament(args: Any) -> None:
     """``ketharmad bots --game schotten_totten_2 | osztrakon [SPEC ...]``."""
     info = harness_info(args.game)
     cli_refuse(args, "bots", [("--decks", "decks"), ("--params", "params"), ("--card-data", "card_data"),
-                              ("--format", "format"), ("--scheduler", "scheduler"), ("--workers", "workers")],
-               "bot specs, --games (per pair), --seed, --threads, --param and --seats")  # fmt: skip
+                              ("--format", "format")],
+               "bot specs, --games (per pair), --seed, --threads, --param, --seats and --scheduler/--workers")  # fmt: skip
     if not args.specs:
         with pl.Config(tbl_rows=100, fmt_str_lengths=90, tbl_width_chars=160):
             print(harness_bot_table(info["name"]))
@@ -904,8 +907,12 @@ def cli_tournament(args: Any) -> None:
         print("options of the search bot (ISMCTS): search:iterations=N,c=X,rollout=BOT,max_rollout_actions=N")
         print(f"run a tournament: ketharmad bots --game {info['name']} " + " ".join(_default_bots(info)[:3]))
         return
-    res = game_lab_tournament(args.game, cli_bot_list(args.specs) or [], games=args.games, seed=args.seed,
-                              threads=args.threads, params=cli_params(args.param), seats=args.seats)  # fmt: skip
+    from .cli import cluster_for
+
+    with cluster_for(args) as cluster:
+        res = game_lab_tournament(args.game, cli_bot_list(args.specs) or [], games=args.games, seed=args.seed,
+                                  threads=args.threads, params=cli_params(args.param), seats=args.seats,
+                                  cluster=cluster)  # fmt: skip
     print(res)
 
 

@@ -745,8 +745,7 @@ def cmd_game_balance(args: Any) -> None:
     """``ketharmad balance --game schotten_totten_2 --bots greedy greedy --target attacker=0.48:0.52``."""
     from ..game_sweep import cli_bots, cli_params, ketharmad_only_flags
 
-    ketharmad_only_flags(args, [("--card-data", "card_data"), ("--journal", "journal"), ("--format", "format"),
-                               ("--scheduler", "scheduler"), ("--workers", "workers")])  # fmt: skip
+    ketharmad_only_flags(args, [("--card-data", "card_data"), ("--journal", "journal"), ("--format", "format")])  # fmt: skip
     doc = cli_targets(args)
     if args.out:
         from ..._files import check_out_folder
@@ -755,9 +754,12 @@ def cmd_game_balance(args: Any) -> None:
     from ..cli import progress_enabled
 
     progress = progress_enabled(args)
-    res = balance_game(doc, game=args.game, bots=cli_bots(args.game, args.bots), seed=args.seed,
-                       budget=args.budget, threads=args.threads, params=cli_params(args.param),
-                       games_per_block=args.games_per_block, progress=bool(progress))  # fmt: skip
+    from ..cli import cluster_for
+
+    with cluster_for(args) as cluster:
+        res = balance_game(doc, game=args.game, bots=cli_bots(args.game, args.bots), seed=args.seed,
+                           budget=args.budget, threads=args.threads, params=cli_params(args.param),
+                           games_per_block=args.games_per_block, progress=bool(progress), cluster=cluster)  # fmt: skip
     print(res.text())
     if args.out:
         from ..._files import write_run
