@@ -15,7 +15,7 @@ measured:
 
 * ``api``: the public ``ketharmad.simulate`` with distinct seeds (seed ``s + k`` for call k),
   so every call pays the full public path (argument checks, card file, frames, SimResult);
-* ``runner``: the internal runner ``ketharmad._api.run_batch`` with ``first_game`` offsets,
+* ``runner``: the internal runner ``ketharmad.api.run_batch`` with ``first_game`` offsets,
   which plays exactly the same games as the single call;
 * ``balance``: what ``ketharmad.balance`` does: the balance evaluator's evaluation of one
   block of the default targets (36 cells: 12 two-player cells of 50 games, 24 four-player

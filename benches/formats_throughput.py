@@ -22,8 +22,8 @@ import os
 import time
 
 import ketharmad as k
-from ketharmad._data import load_card_data
-from ketharmad.lab.plan import Plan, cell, run_plan
+from ketharmad.game.data import load_card_data
+from ketharmad.run.plan import Plan, cell, run_plan
 
 
 def seats_for(row: dict) -> int:

@@ -1,4 +1,4 @@
-"""Peak memory of a reduction (``ketharmad._reduce.simulate_stats``) against the number of games.
+"""Peak memory of a reduction (``ketharmad.run.reduce.simulate_stats``) against the number of games.
 
 A reduction keeps integer counts, not rows, so its peak RSS must not grow with the number of
 games. Each configuration runs in a fresh subprocess that reports its RSS before the call and
@@ -27,7 +27,7 @@ def rss_kib():
     return 0
 
 import ketharmad
-from ketharmad._reduce import simulate_stats
+from ketharmad.run.reduce import simulate_stats
 
 how, kwargs = json.loads(sys.argv[1])
 ketharmad.simulate(kwargs["decks"], bots=kwargs["bots"], games=10, seed=0, threads=1)  # warm-up

@@ -28,9 +28,9 @@ import sys
 _CHILD = r"""
 import json, os, resource, sys, threading, time
 import ketharmad
-from ketharmad.lab import cluster as kc
-from ketharmad.lab.plan import Plan, cell, run_plan
-from ketharmad._data import load_card_data
+from ketharmad.run import cluster as kc
+from ketharmad.run.plan import Plan, cell, run_plan
+from ketharmad.game.data import load_card_data
 
 try:
     import psutil

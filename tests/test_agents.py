@@ -10,8 +10,8 @@ from polars.testing import assert_frame_equal
 
 import ketharmad
 from conftest import FOUR_P, THREE_P, TWO_P, packaged_card_text
-from ketharmad import _agents
-from ketharmad.lab.plan import Shard, cell, run_shard
+from ketharmad.game import agents as _agents
+from ketharmad.run.plan import Shard, cell, run_shard
 
 
 def random_agent(observation, legal_actions, rng):
@@ -89,7 +89,7 @@ def _python_path_frames(decks, bots, seed, first, games, start_player=None, reco
     c = cell(text, decks, bots, {}, first, games, start_player=start_player, record_plays=record_plays)
     raw = _agents.play_games(text, decks, bots, {}, seed, first, games, start_player=start_player,
                              record_plays=record_plays)  # fmt: skip
-    from ketharmad.lab.plan import _converted
+    from ketharmad.run.plan import _converted
 
     return _converted(c, raw, games), run_shard(Shard(c, seed, first, games))
 

@@ -270,7 +270,7 @@ def test_rules_parameters_only_when_listed() -> None:
 
 def test_write_card_data_applies_each_field_kind(tmp_path: Path) -> None:
     from ketharmad.lab.balance.search import write_card_data
-    from ketharmad._data import load_card_data
+    from ketharmad.game.data import load_card_data
 
     over = {
         "ner_orban_viktor.cost_generic": 3, "ner_orban_viktor.influence": 6,

@@ -14,7 +14,7 @@ import polars as pl
 import pytest
 
 import ketharmad
-from ketharmad._data import describe_card_data, load_card_data
+from ketharmad.game.data import describe_card_data, load_card_data
 
 # the default targets of ketharmad.balance: 2 players 50 % +- 5, 4 players 25 % +- 4
 TWO_P_BAND, FOUR_P_BAND = 0.05, 0.04

@@ -70,7 +70,7 @@ def test_tournament_reduces_each_shard_to_counts(monkeypatch):
     """Issue 11 item 2: every shard of a tournament returns integer counts, not rows, so it
     is not refused for memory (the rows of a batch this size would be), and its counts are
     the rows' counts."""
-    from ketharmad import _api
+    from ketharmad import api as _api
 
     monkeypatch.setattr(_api, "available_memory", lambda: 64 * 1024)  # 64 KiB "free"
     with pytest.raises(ValueError, match="would need about"):

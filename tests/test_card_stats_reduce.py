@@ -17,10 +17,10 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import ketharmad
-from ketharmad._reduce import CARD_SETS, CardCounts
+from ketharmad.run.reduce import CARD_SETS, CardCounts
 from ketharmad.cli import main
 from ketharmad.lab import card_stats as cs_mod
-from ketharmad.lab.plan import Plan, card_ids, cell, run_plan, run_shard, shards
+from ketharmad.run.plan import Plan, card_ids, cell, run_plan, run_shard, shards
 
 from conftest import FOUR_P, TWO_P, packaged_card_text
 
@@ -153,7 +153,7 @@ def test_merging_other_counts_is_a_value_error() -> None:
     with pytest.raises(ValueError, match="plays"):
         a.merge(c)
     with pytest.raises(ValueError, match="CardCounts"):
-        a.merge(ketharmad._reduce.Stats.empty(TWO_P))
+        a.merge(ketharmad.run.reduce.Stats.empty(TWO_P))
 
 
 # ---------------------------------------------------------------- bad arguments
@@ -265,7 +265,7 @@ def test_counts_run_where_rows_are_refused_under_an_address_space_limit() -> Non
 
 
 def test_run_plan_merges_reductions_as_they_come_in_in_plan_order() -> None:
-    from ketharmad.lab.plan import _Collected, merge_shards
+    from ketharmad.run.plan import _Collected, merge_shards
 
     plan = _counts_plan([(0, 90), (90, 40)])
     work = list(shards(plan, 20))

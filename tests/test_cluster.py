@@ -1,4 +1,4 @@
-"""Dask scale-out (ketharmad.lab.cluster, docs/scale_out.md): every batch call run on a
+"""Dask scale-out (ketharmad.run.cluster, docs/scale_out.md): every batch call run on a
 LocalCluster of 2 worker processes gives the local result bit for bit; a killed worker's
 shards re-run elsewhere; a failed shard names its cell, games and seed; Ctrl-C cancels the
 futures; workers of another build are refused."""
@@ -20,8 +20,8 @@ import pytest
 from distributed import Client, LocalCluster
 
 import ketharmad
-from ketharmad.lab import cluster as kc
-from ketharmad.lab.plan import Plan, ShardError, cell, run_plan, run_shard, shards
+from ketharmad.run import cluster as kc
+from ketharmad.run.plan import Plan, ShardError, cell, run_plan, run_shard, shards
 
 from conftest import packaged_card_text
 

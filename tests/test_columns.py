@@ -17,7 +17,8 @@ import polars as pl
 import pytest
 
 import ketharmad
-from ketharmad import _core, _frames
+from ketharmad import _core
+from ketharmad.results import frames as _frames
 from conftest import FOUR_P, TWO_P, packaged_card_text
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,7 +13,7 @@ import pytest
 import ketharmad as k
 from conftest import packaged_card_text
 from ketharmad import _core
-from ketharmad._validate import check_decks
+from ketharmad.game.validate import check_decks
 
 CARDS = k.cards()
 FACTION_OF = dict(zip(CARDS["id"], CARDS["faction"]))
@@ -78,7 +78,7 @@ def test_results_carry_the_deck_label():
     assert by["wins"].sum() == p["won"].sum()
     assert "ner+osszefogas vs my_tisza" in str(r)
     # the reduction gives the same pooled table
-    from ketharmad._reduce import simulate_stats
+    from ketharmad.run.reduce import simulate_stats
 
     s = simulate_stats(["ner+osszefogas", custom], bots="heuristic", games=30, seed=4)
     assert s.faction_table().equals(by)

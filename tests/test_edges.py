@@ -14,7 +14,7 @@ import pytest
 
 import ketharmad
 from conftest import TWO_P
-from ketharmad._data import MAX_CARD_DATA_BYTES
+from ketharmad.game.data import MAX_CARD_DATA_BYTES
 from ketharmad.lab.sweep import MAX_SWEEP_FILE_BYTES, load_sweep_file
 from ketharmad.cli import main
 

@@ -195,7 +195,7 @@ def _reference_frames(raw: dict, bot_labels: list[str]) -> tuple[pl.DataFrame, .
     """The conversion as it was written before (lazy ``with_columns`` / ``select``)."""
     import numpy as np
 
-    from ketharmad._frames import CARD_RECORD_BITS, CARD_RECORD_COLUMNS, GAME_COLUMNS, PLAYER_COLUMNS
+    from ketharmad.results.frames import CARD_RECORD_BITS, CARD_RECORD_COLUMNS, GAME_COLUMNS, PLAYER_COLUMNS
 
     def arrays(cols):
         return pl.DataFrame({k: np.asarray(v) for k, v in cols.items()})
@@ -235,8 +235,8 @@ def _reference_frames(raw: dict, bot_labels: list[str]) -> tuple[pl.DataFrame, .
 )
 @pytest.mark.parametrize("direct", [True, False], ids=["direct-gather", "public-gather"])
 def test_eager_frames_equal_the_expression_form(decks, bots, params, direct, monkeypatch):
-    from ketharmad import _frames
-    from ketharmad._frames import card_records_frame, games_frame, players_frame
+    from ketharmad.results import frames as _frames
+    from ketharmad.results.frames import card_records_frame, games_frame, players_frame
 
     if direct and not _frames._direct_gather_ok():
         pytest.skip("this polars has no Series-level gather; the public path is used")

@@ -12,7 +12,7 @@ import pytest
 
 import ketharmad
 from conftest import TWO_P
-from ketharmad import _files
+from ketharmad.results import files as _files
 
 
 @pytest.fixture(scope="module")

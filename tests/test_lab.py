@@ -361,7 +361,7 @@ def test_sweep_all_decks_and_baseline_choice():
 
 
 def _check_provenance(df: pl.DataFrame, kind: str, params: dict, seed: int, games: int) -> None:
-    from ketharmad._files import PROVENANCE_COLUMNS
+    from ketharmad.results.files import PROVENANCE_COLUMNS
 
     assert list(df.columns[-len(PROVENANCE_COLUMNS):]) == list(PROVENANCE_COLUMNS)
     row = df.select(PROVENANCE_COLUMNS).unique()

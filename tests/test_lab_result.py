@@ -10,7 +10,7 @@ import pytest
 
 import ketharmad
 from ketharmad import _core
-from ketharmad.lab.result import LabResult
+from ketharmad.results.lab import LabResult
 
 from conftest import packaged_card_text
 

@@ -12,11 +12,12 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import ketharmad
-from ketharmad import _api, _core
-from ketharmad._reduce import TURN_BINS, Stats
+from ketharmad import _core
+from ketharmad import api as _api
+from ketharmad.run.reduce import TURN_BINS, Stats
 from ketharmad.cli import main
 from ketharmad.lab import matchups as mm
-from ketharmad.lab.plan import cell, Plan, run_plan
+from ketharmad.run.plan import cell, Plan, run_plan
 
 from conftest import packaged_card_text
 

@@ -1,4 +1,4 @@
-"""The plan runner (ketharmad.lab.plan): one seeding scheme, results independent of how cells
+"""The plan runner (ketharmad.run.plan): one seeding scheme, results independent of how cells
 are cut into shards or grouped, executors, and the features that run on it."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 
 import ketharmad
 from ketharmad import _core
-from ketharmad.lab.plan import Cell, Frames, Plan, cell, run_plan, run_shard, shards
+from ketharmad.run.plan import Cell, Frames, Plan, cell, run_plan, run_shard, shards
 
 from conftest import packaged_card_text
 
@@ -213,7 +213,7 @@ def test_outcome_cells_played_together_equal_one_call_each() -> None:
     """run_plan plays consecutive "outcomes" cells of one card set, parameters, seat count,
     seed and threads in one core call (_core.simulate_cells); each cell's arrays are the ones
     its own call gives, whatever the grouping."""
-    from ketharmad.lab.plan import _outcome_group, run_shards_together
+    from ketharmad.run.plan import _outcome_group, run_shards_together
 
     cells = [
         cell(TEXT, ["ner", "tisza"], ["heuristic", "random"], {}, 0, 23, start_player=0, output="outcomes"),
@@ -268,7 +268,7 @@ def test_simulate_first_game_is_a_range_of_the_batch() -> None:
 def test_outcome_groups_are_bounded_in_games(monkeypatch) -> None:
     """A group played together holds at most TOGETHER_GAMES games (its columns are held at
     once); the results do not change."""
-    from ketharmad.lab import plan as plan_mod
+    from ketharmad.run import plan as plan_mod
 
     cells = [cell(TEXT, ["ner", "tisza"], ["random", "random"], {}, 30 * i, 30, output="outcomes") for i in range(5)]
     p = Plan(3, cells)

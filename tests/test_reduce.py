@@ -1,4 +1,4 @@
-"""Reductions, not rows (issue 11, item 2): ``_core.simulate_stats`` / ``ketharmad._reduce``.
+"""Reductions, not rows (issue 11, item 2): ``_core.simulate_stats`` / ``ketharmad.run.reduce``.
 
 The statistics of a game range equal the reduction of the frames of ``simulate`` with the same
 arguments, do not depend on the thread count or on how the range is cut into pieces (merged
@@ -11,7 +11,7 @@ import pytest
 
 import ketharmad
 from ketharmad import _core
-from ketharmad._reduce import TURN_BINS, Stats, simulate_stats
+from ketharmad.run.reduce import TURN_BINS, Stats, simulate_stats
 from conftest import FOUR_P, TWO_P
 
 CASES = [
@@ -96,7 +96,7 @@ def test_ctrl_c_stops_a_reduction_with_keyboard_interrupt():
     rc, out, err, took = _interrupt(
         """
         import sys
-        from ketharmad._reduce import simulate_stats
+        from ketharmad.run.reduce import simulate_stats
         simulate_stats(games=10)
         print("ready", flush=True)
         try:

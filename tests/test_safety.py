@@ -216,7 +216,7 @@ calls = {
     # the core itself, without the Python check: fallible allocation of the result columns
     "core": lambda: _core.simulate(_core_text, ["ner", "tisza"], ["random", "random"], 10**9, 0),
 }
-from ketharmad._data import load_card_data
+from ketharmad.game.data import load_card_data
 _core_text = load_card_data(None)
 for name, call in calls.items():
     try:
@@ -273,7 +273,7 @@ def test_cli_refuses_a_batch_too_large_for_memory(argv: list[str]) -> None:
 
 
 def test_memory_check_names_what_would_fit() -> None:
-    from ketharmad._api import available_memory, check_memory, memory_needed
+    from ketharmad.api import available_memory, check_memory, memory_needed
 
     avail = available_memory()
     if avail is None:

@@ -18,10 +18,10 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import ketharmad
-from ketharmad import _api
+from ketharmad import api as _api
 from ketharmad.cli import main
 from ketharmad.lab import sweep as sw
-from ketharmad.lab.plan import Shard, ShardError, cell, run_tasks
+from ketharmad.run.plan import Shard, ShardError, cell, run_tasks
 
 from conftest import packaged_card_text
 

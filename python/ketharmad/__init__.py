@@ -23,22 +23,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import _core, stats
-from ._api import cards, parameters, play, simulate
+from .api import cards, parameters, play, simulate
 from .lab.balance import BalanceResult, balance
 from .lab.card_stats import CardStatsResult, card_stats
-from ._export import export_card_data
-from ._formats import formats
-from ._files import write_run
-from .lab.report import write_report
+from .results.export import export_card_data
+from .game.formats import formats
+from .results.files import write_run
+from .results.lab_report import write_report
 from .lab.matchups import MatchupResult, matchups
 from .lab.standings import deck_table, seat_table
-from ._results import GameLog, SimResult
+from .results.sim import GameLog, SimResult
 from .step import Action, Game
 from .games import GameResult, GameStats, HarnessGame, game_matchups, game_state, games, simulate_game
 from .lab.sweep import SweepResult, sweep
 from .lab.tournament import TournamentResult, bots, tournament
 from .lab.harness import GameMatchupResult, GameTournamentResult
-from ._harness_play import HarnessLog
+from .game.harness_play import HarnessLog
 
 if TYPE_CHECKING:  # the rl extra is optional: imported by env() / gym_env() only
     from . import rl

@@ -1,5 +1,5 @@
 """``python -m ketharmad``: same as the ``ketharmad`` command."""
 
-from .cli import main
+from .cli.main import main
 
 raise SystemExit(main())

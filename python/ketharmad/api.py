@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING, Any, Literal, Optional, Union, overload
 import polars as pl
 
 from . import _core
-from ._agents import validation_bots
-from ._data import CardDataSource, describe_card_data, load_card_data
-from ._formats import apply_format
-from ._frames import card_frame, parameter_frame
-from ._progress import Progress, auto_chunk_size
-from ._results import GameLog, SimResult
-from ._validate import (
+from .game.agents import validation_bots
+from .game.data import CardDataSource, describe_card_data, load_card_data
+from .game.formats import apply_format
+from .results.frames import card_frame, parameter_frame
+from .run.progress import Progress, auto_chunk_size
+from .results.sim import GameLog, SimResult
+from .game.validate import (
     check_bots,
     check_decks,
     check_flag,
@@ -25,11 +25,11 @@ from ._validate import (
     check_seed,
     check_threads,
 )
-from .lab.cluster import check_cluster_arg, executor_for
-from .lab.plan import Frames, Plan, card_ids, cell, run_plan  # noqa: F401 (card_ids, Frames: re-exported)
+from .run.cluster import check_cluster_arg, executor_for
+from .run.plan import Frames, Plan, card_ids, cell, run_plan  # noqa: F401 (card_ids, Frames: re-exported)
 
 if TYPE_CHECKING:
-    from .games import GameResult
+    from .game.harness import GameResult
 
 __all__ = ["simulate", "play", "cards", "parameters"]
 
@@ -205,7 +205,7 @@ def _simulate_other_game(
 ) -> Any:
     """``simulate(..., game=...)`` for a game on the generic harness: refuse what only
     Kétharmad takes, then run :func:`ketharmad.simulate_game`."""
-    from .games import _game_info, simulate_game
+    from .game.harness import _game_info, simulate_game
 
     if not isinstance(game, str):
         raise ValueError(f"game must be a game name such as 'schotten_totten_2', got {game!r}")
@@ -493,7 +493,7 @@ def play(
             )
         name, game_ = "ketharmad", game
     if name != "ketharmad":
-        from ._harness_play import play_game
+        from .game.harness_play import play_game
         from .lab.harness import harness_info, refuse
 
         harness_info(name)
@@ -524,7 +524,7 @@ def cards(card_data: CardDataSource = None, *, game: str = "ketharmad") -> pl.Da
     (docs/schotten_totten2.md, docs/osztrakon.md); so is ``card_data`` with such a game.
     """
     if game != "ketharmad":
-        from .games import no_card_table
+        from .game.harness import no_card_table
         from .lab.harness import harness_info
 
         harness_info(game)
@@ -544,7 +544,7 @@ def parameters(card_data: CardDataSource = None, match: Optional[str] = None, *,
     and the description. ``card_data`` is Kétharmad's: a ValueError naming it with another
     game."""
     if game != "ketharmad":
-        from .games import harness_parameters
+        from .game.harness import harness_parameters
         from .lab.harness import harness_info, refuse
 
         harness_info(game)
@@ -553,6 +553,6 @@ def parameters(card_data: CardDataSource = None, match: Optional[str] = None, *,
     table = parameter_frame(_core.parameter_table(load_card_data(card_data)))
     if match is None:
         return table
-    from ._export import match_parameters
+    from .results.export import match_parameters
 
     return match_parameters(table, cards(card_data), match)

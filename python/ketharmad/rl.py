@@ -44,7 +44,7 @@ except ImportError as _e:  # pragma: no cover - exercised without the extra only
         "pip install 'ketharmad[rl]'"
     ) from _e
 
-from ._validate import _check_bot_spec, check_decks, check_int, check_seed
+from .game.validate import _check_bot_spec, check_decks, check_int, check_seed
 
 __all__ = ["env", "gym_env", "game_env", "KetharmadAECEnv", "KetharmadGymEnv", "HarnessAECEnv", "HarnessGymEnv", "GYM_ID",
            "HARNESS_GYM_IDS"]
@@ -614,7 +614,7 @@ class _HarnessGames:
     def _set_games(self, game: str, seats: Optional[int], params: Optional[Mapping[str, Any]]) -> Any:
         """Keep the settings; return a probe game (game 0 of seed 0), which checks the game,
         seats and params now and sizes the spaces."""
-        from .games import game_state
+        from .game.harness import game_state
 
         self._make = game_state
         self.game_name = game

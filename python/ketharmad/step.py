@@ -21,9 +21,9 @@ from typing import Any, Mapping, NamedTuple, Optional, Sequence, Union
 import numpy as np
 
 from . import _core
-from ._data import CardDataSource, load_card_data
-from ._formats import apply_format
-from ._validate import check_decks, check_params
+from .game.data import CardDataSource, load_card_data
+from .game.formats import apply_format
+from .game.validate import check_decks, check_params
 
 
 class Action(NamedTuple):
@@ -43,7 +43,7 @@ _DEFAULT_DECKS: tuple[str, ...] = ("ner", "tisza")
 def _harness_game(game: str, decks: Any, seed: int, index: Optional[int], params: Any, seats: Optional[int],
                   **ketharmad_only: Any) -> Any:
     """``Game(game=...)`` of a game on the generic harness: its step object (game_state)."""
-    from .games import game_state
+    from .game.harness import game_state
     from .lab.harness import harness_info, refuse
 
     harness_info(game)

@@ -22,7 +22,7 @@ import polars as pl
 
 __all__ = ["main", "parse_param"]
 
-from ._data import CARD_DATA_HELP  # noqa: E402
+from ..game.data import CARD_DATA_HELP  # noqa: E402
 
 PARAMS_FILE_HELP = (
     "params TOML file of overrides, `name = value` (or [card_id] / [rules] tables); "
@@ -70,8 +70,8 @@ def _params(
 def _params_file(path: str, card_data: Optional[str]) -> dict[str, Union[int, bool, str]]:
     """The overrides of a params file; a name the card data does not have is an error naming
     the file and the key (with similar names, as ``ketharmad params --match`` finds them)."""
-    from ._api import parameters
-    from ._data import load_params_file
+    from ..api import parameters
+    from ..game.data import load_params_file
 
     values = load_params_file(path)
     known = set(parameters(card_data)["name"].to_list())
@@ -115,8 +115,8 @@ def _cmd_simulate_game(args: argparse.Namespace) -> None:
     """``simulate --game schotten_totten_2 | osztrakon``: a batch on the generic harness."""
     import time
 
-    from ._files import check_out_file
-    from .games import _game_info, simulate_game
+    from ..results.files import check_out_file
+    from ..game.harness import _game_info, simulate_game
 
     info = _game_info(args.game)
     for flag, given in (
@@ -127,7 +127,7 @@ def _cmd_simulate_game(args: argparse.Namespace) -> None:
     ):
         if given:
             raise ValueError(f"{flag} is for Kétharmad; --game {args.game} does not take it")
-    from .lab.harness import cli_params
+    from ..lab.harness import cli_params
 
     params = cli_params(args.param)
     bots = list(args.bots)
@@ -136,7 +136,7 @@ def _cmd_simulate_game(args: argparse.Namespace) -> None:
     if args.out:
         check_out_file(args.out, (".parquet", ".csv"), overwrite=args.overwrite)
     t0 = time.perf_counter()
-    from .lab.cli import cluster_for
+    from .lab import cluster_for
 
     with cluster_for(args) as cluster:  # --scheduler / --workers: the shards run on Dask
         r = simulate_game(args.game, bots=bots, games=args.games, seed=args.seed, threads=args.threads, params=params,
@@ -167,15 +167,15 @@ def _cmd_simulate(args: argparse.Namespace) -> None:
     if args.game != "ketharmad":
         _cmd_simulate_game(args)
         return
-    from ._api import simulate
-    from ._files import check_out_file
-    from ._report import sim_report
+    from ..api import simulate
+    from ..results.files import check_out_file
+    from ..results.report import sim_report
 
     if args.decks is None:
         args.decks = ["ner", "tisza"]
     if args.out:  # before the first game
         check_out_file(args.out, (".parquet", ".csv"), overwrite=args.overwrite)
-    from .lab.cli import cluster_for
+    from .lab import cluster_for
 
     with cluster_for(args) as cluster:
         result = simulate(
@@ -199,7 +199,7 @@ def _write(df: pl.DataFrame, path: str) -> None:
     """Write under a temporary name in the same folder, then rename: never a partial file."""
     from pathlib import Path
 
-    from ._files import write_atomic
+    from ..results.files import write_atomic
 
     out = Path(path)
     suffix = out.suffix.lower()
@@ -210,7 +210,7 @@ def _write(df: pl.DataFrame, path: str) -> None:
 
 
 def _cmd_cards(args: argparse.Namespace) -> None:
-    from ._api import cards
+    from ..api import cards
 
     if args.export:
         _cmd_cards_export(args)
@@ -223,7 +223,7 @@ def _cmd_cards(args: argparse.Namespace) -> None:
         if args.faction not in factions:
             raise ValueError(f"unknown faction {args.faction!r}; valid: {', '.join(factions)}")
         factions = [args.faction]
-    from ._report import format_table
+    from ..results.report import format_table
 
     ic = pl.format(
         "{}/{}",
@@ -256,7 +256,7 @@ def _cmd_cards(args: argparse.Namespace) -> None:
 
 
 def _cmd_cards_export(args: argparse.Namespace) -> None:
-    from ._export import export_card_data
+    from ..results.export import export_card_data
 
     if args.faction is not None:
         raise ValueError("--faction does not go with --export (the whole card set is written)")
@@ -270,13 +270,13 @@ def _cmd_cards_export(args: argparse.Namespace) -> None:
 
 def _cmd_params(args: argparse.Namespace) -> None:
     if args.game != "ketharmad":
-        from .lab.harness import cmd_game_params
+        from ..lab.harness import cmd_game_params
 
         cmd_game_params(args)
         return
-    from ._api import cards, parameters
-    from ._export import match_parameters
-    from ._report import format_table
+    from ..api import cards, parameters
+    from ..results.export import match_parameters
+    from ..results.report import format_table
 
     table = parameters(args.card_data)
     names = cards(args.card_data)
@@ -322,8 +322,8 @@ def _cmd_params(args: argparse.Namespace) -> None:
 
 
 def _cmd_formats(args: argparse.Namespace) -> None:
-    from ._formats import formats
-    from ._report import format_table
+    from ..game.formats import formats
+    from ..results.report import format_table
 
     table = formats(args.card_data, args.format)
     rows = [[r["format"], f"{r['seats_min']}-{r['seats_max']}", r["scoring"], r["pools"],
@@ -345,17 +345,17 @@ def _play_game_index(game: Optional[str], index: Optional[int]) -> tuple[str, in
 
 
 def _cmd_games(args: argparse.Namespace) -> None:
-    from .lab.harness import cmd_games
+    from ..lab.harness import cmd_games
 
     cmd_games(args)
 
 
 def _cmd_play(args: argparse.Namespace) -> None:
-    from ._api import play
+    from ..api import play
 
     name, index = _play_game_index(args.game, args.index)
     if name != "ketharmad":
-        from .lab.harness import cli_play
+        from ..lab.harness import cli_play
 
         cli_play(args, name, index)
         return
@@ -395,7 +395,7 @@ def _parser() -> argparse.ArgumentParser:
             help="one bot for all seats or one per seat (default: random)",
         )
         p.add_argument("--seed", type=int, default=0, help="batch seed (default: 0)")
-        from .lab.cli import format_arg
+        from .lab import format_arg
 
         format_arg(p)
         p.add_argument(
@@ -428,7 +428,7 @@ def _parser() -> argparse.ArgumentParser:
         "--out", metavar="FILE", help="write one row per game and seat (.parquet or .csv)"
     )
     p.add_argument("--overwrite", action="store_true", help="replace an existing --out file")
-    from .lab.cli import cluster_args
+    from .lab import cluster_args
 
     cluster_args(p)
     p.set_defaults(func=_cmd_simulate)
@@ -452,7 +452,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="only parameters whose name, card id or card name contains TEXT "
                         "(case and accents ignored: orban finds Orbán Viktor)")
     p.add_argument("--card-data", metavar="PATH|SET", help=CARD_DATA_HELP)
-    from .lab.cli import game_arg
+    from .lab import game_arg
 
     game_arg(p)
     p.set_defaults(func=_cmd_params)
@@ -479,11 +479,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--param", action="append", metavar="NAME=VALUE", help="parameter override")
     p.add_argument("--params", metavar="FILE", help=PARAMS_FILE_HELP)
     p.add_argument("--card-data", metavar="PATH|SET", help=CARD_DATA_HELP)
-    from .lab.cli import format_arg
+    from .lab import format_arg
 
     format_arg(p)
     cluster_args(p)
-    from .lab.tournament import _cmd_bots
+    from ..lab.tournament import _cmd_bots
 
     p.set_defaults(func=_cmd_bots)
 
@@ -497,17 +497,17 @@ def _parser() -> argparse.ArgumentParser:
                    help="the game's index within the batch (default: 0)")  # fmt: skip
     p.set_defaults(func=_cmd_play)
 
-    from .lab.cli import add_lab_commands
+    from .lab import add_lab_commands
 
     add_lab_commands(sub)
-    from .lab.balance.cli import add_balance_command
+    from .balance import add_balance_command
 
     add_balance_command(sub)
     return parser
 
 
 def _version() -> str:
-    from . import __version__
+    from .. import __version__
 
     return __version__
 

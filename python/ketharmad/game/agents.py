@@ -31,7 +31,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from . import _core
+from .. import _core
 
 __all__ = ["is_agent", "agent_label", "has_agents", "validation_bots", "play_games", "call_agent"]
 
@@ -113,7 +113,7 @@ def _new_game(card_text: str, decks: Sequence[str], params: Mapping[str, Any], s
               start_player: Optional[int], record_plays: bool) -> Any:
     """``ketharmad.Game`` from the card-data *text* of a plan cell (the public constructor
     takes a card set name or path): the core constructor the class itself calls."""
-    from .step import Game
+    from ..step import Game
 
     return _core.Game.__new__(Game, card_text, list(decks), int(seed), int(game_index), dict(params) or None,
                               start_player, False, bool(record_plays))  # fmt: skip

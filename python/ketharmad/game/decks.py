@@ -61,7 +61,7 @@ def _list_string(name: str, cards: object, where: str) -> str:
 
 def read_deck_file(path: "str | os.PathLike[str]") -> str:
     """The deck string of a deck file (see the module documentation)."""
-    from ._data import read_toml_file
+    from .data import read_toml_file
 
     p = Path(path)
     data = read_toml_file(p, "deck file")

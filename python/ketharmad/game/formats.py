@@ -18,9 +18,9 @@ from typing import Any, Optional, Union
 
 import polars as pl
 
-from . import _core
-from ._data import CardDataSource, load_card_data
-from ._validate import split_format, with_format
+from .. import _core
+from .data import CardDataSource, load_card_data
+from .validate import split_format, with_format
 
 __all__ = ["apply_format", "formats", "format_info", "FormatInfo"]
 
@@ -140,7 +140,7 @@ def formats(card_data: CardDataSource = None, format: object = None, *, game: st
     (those games have fixed seatings: Schotten Totten 2 Attacker vs Defender, Osztrakon 5-12
     seats, ``seats=``)."""
     if game != "ketharmad":
-        from .lab.harness import harness_info
+        from ..lab.harness import harness_info
 
         harness_info(game)
         raise ValueError(

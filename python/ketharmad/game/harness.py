@@ -29,8 +29,8 @@ from typing import Any, Optional, Sequence, Union
 import numpy as np
 import polars as pl
 
-from . import _core
-from .stats import wilson_interval
+from .. import _core
+from ..stats import wilson_interval
 
 __all__ = ["games", "simulate_game", "GameResult", "GameStats", "GameShard", "run_game_shard", "game_state",
            "HarnessGame", "GAME_OUTPUTS"]
@@ -314,7 +314,7 @@ def _concat_rows(parts: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _check_output_args(output: object, chunk_size: object, executor: Any, cluster: Any) -> Optional[int]:
-    from .lab.cluster import check_cluster_arg
+    from ..run.cluster import check_cluster_arg
 
     if output not in GAME_OUTPUTS:
         raise ValueError(f"output must be one of {', '.join(map(repr, GAME_OUTPUTS))}, got {output!r}")
@@ -339,8 +339,8 @@ def _run_batch(game: str, bots: list[str], games: int, seed: int, threads: Optio
         return {"stats": GameStats.from_core(raw, game, bots, seed)} if output == "stats" else raw
     if isinstance(games, int) and not isinstance(games, bool) and games < 1:
         raise ValueError(f"games must be a positive number, got {games}")
-    from .lab.cluster import executor_for
-    from .lab.plan import _run_on
+    from ..run.cluster import executor_for
+    from ..run.plan import _run_on
 
     if executor is not None or cluster is not None:
         # bad bots, parameters or seats are a ValueError here, before any shard is sent
@@ -466,10 +466,10 @@ def _simulate_ketharmad(
 ) -> Any:
     """``simulate_game("ketharmad", ...)``: the inputs checked as :func:`ketharmad.simulate`
     checks them, then the harness batch of ``KetharmadRules``."""
-    from ._api import check_start_player
-    from ._data import load_card_data
-    from ._formats import apply_format
-    from ._validate import check_decks, check_params
+    from ..api import check_start_player
+    from .data import load_card_data
+    from .formats import apply_format
+    from .validate import check_decks, check_params
 
     decks_ = check_decks(["ner", "tisza"] if decks is None else decks)
     if bots is None:
@@ -642,7 +642,7 @@ def harness_parameters(game: str, match: Optional[str] = None) -> pl.DataFrame:
     choice's name, the number); ``min``/``max`` are the registry's range (a choice's: its
     index range). ``match``: only the parameters whose name or description contains it,
     ignoring case and accents."""
-    from ._export import fold_text
+    from ..results.export import fold_text
 
     info = _game_info(game)
     if match is not None and not isinstance(match, str):

@@ -82,7 +82,7 @@ def play_game(
     """Replay game ``index`` of ``simulate_game(game, bots, seed=seed, params=params)`` with
     its log. ``bots``: one spec string for every seat at the game's smallest seat count, or
     one per seat."""
-    from .games import _game_info, game_state
+    from .harness import _game_info, game_state
 
     info = _game_info(game)
     if isinstance(bots, str):

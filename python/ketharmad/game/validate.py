@@ -12,8 +12,8 @@ import os
 from collections.abc import Mapping
 from typing import Any, Optional, Union
 
-from . import _core
-from ._agents import agent_label, is_agent
+from .. import _core
+from .agents import agent_label, is_agent
 
 __all__ = [
     "BotSpec",
@@ -58,7 +58,7 @@ def check_decks(decks: object) -> list[str]:
     name, a Mixed deck ``"a+b"``, a custom deck ``{"name": ..., "cards": {...}}`` or a deck
     file path per seat. The core checks each against the card set, and the number of decks
     against the format (2-4 in the free-for-all, 5-9 in war of the gods)."""
-    from ._decks import deck_string
+    from .decks import deck_string
 
     if isinstance(decks, (str, bytes)) or not isinstance(decks, (list, tuple)):
         raise ValueError(
@@ -191,7 +191,7 @@ def check_params(params: object) -> dict[str, Union[int, bool, str]]:
     if params is None:
         return {}
     if isinstance(params, (str, os.PathLike)):
-        from ._data import load_params_file
+        from .data import load_params_file
 
         params = load_params_file(params)
     if not isinstance(params, Mapping):
@@ -243,7 +243,7 @@ def split_format(format: object) -> tuple[Optional[str], str]:
     if format is None:
         return None, ""
     if isinstance(format, (str, os.PathLike)) and str(format).endswith(".toml"):
-        from ._data import read_toml_file
+        from .data import read_toml_file
 
         table = read_toml_file(format, "format file")
         formats = table.get("formats")

@@ -27,18 +27,18 @@ from typing import Any, Optional, Union
 import polars as pl
 
 from .. import _core
-from .._data import CardDataSource, describe_card_data, load_card_data
-from .._formats import apply_format
-from .._progress import Progress
-from .._reduce import N_CARD_BITS, CardCounts, card_sets_frame, count_card_sets, expand_bits
-from .._report import ci_text, format_table, pct, signed_pct
-from .._validate import check_bots, check_decks, check_flag, check_int, check_params, check_seed, check_threads
+from ..game.data import CardDataSource, describe_card_data, load_card_data
+from ..game.formats import apply_format
+from ..run.progress import Progress
+from ..run.reduce import N_CARD_BITS, CardCounts, card_sets_frame, count_card_sets, expand_bits
+from ..results.report import ci_text, format_table, pct, signed_pct
+from ..game.validate import check_bots, check_decks, check_flag, check_int, check_params, check_seed, check_threads
 from ..stats import Z95, rate, wilson_bounds
-from .cli import check_out, chunk_for, cluster_for, finish, progress_enabled
-from .cluster import check_cluster_arg, executor_for
-from .plan import Plan, card_ids, cell, run_plan
-from .report import _figure, _provenance_md, _save, md_table
-from .result import LabResult
+from ..cli.lab import check_out, chunk_for, cluster_for, finish, progress_enabled
+from ..run.cluster import check_cluster_arg, executor_for
+from ..run.plan import Plan, card_ids, cell, run_plan
+from ..results.lab_report import _figure, _provenance_md, _save, md_table
+from ..results.lab import LabResult
 
 __all__ = ["card_stats", "CardStatsResult", "expand_bits", "card_set_counts", "ROWS_AUTO_LIMIT", "SHARD_GAMES"]
 
@@ -156,7 +156,7 @@ class CardStatsResult(LabResult):
         ``card_records``, ``plays`` and ``summary``."""
         if self.batch is None:
             return {"card_stats": self.table}
-        from .._files import sim_tables
+        from ..results.files import sim_tables
 
         return {"card_stats": self.table, **sim_tables(self.batch)}
 
@@ -360,7 +360,7 @@ def _run(
     game: str = "ketharmad",
 ) -> CardStatsResult:
     """The run form of :func:`card_stats`: check every argument, then play."""
-    from .._api import check_chunk_size, check_start_player, simulate
+    from ..api import check_chunk_size, check_start_player, simulate
 
     decks_ = check_decks(decks)
     bots_ = check_bots("heuristic" if bots is None else bots, len(decks_))
@@ -458,7 +458,7 @@ def card_table(counts: CardCounts, text: str, params: Mapping[str, Any]) -> pl.D
 
 
 def _cards_frame(text: str) -> pl.DataFrame:
-    from .._frames import card_frame
+    from ..results.frames import card_frame
 
     return card_frame(_core.card_table(text))
 
@@ -595,7 +595,7 @@ def _cmd_card_stats(args: argparse.Namespace) -> None:
 
 
 def _run_card_stats(args: argparse.Namespace, cluster: Any) -> CardStatsResult:
-    from ..cli import _bots, _params
+    from ..cli.main import _bots, _params
 
     return card_stats(
         decks=args.decks,
@@ -615,7 +615,7 @@ def _run_card_stats(args: argparse.Namespace, cluster: Any) -> CardStatsResult:
 
 def add_command(sub: Any) -> None:
     """Register ``ketharmad card-stats`` on the CLI's subparsers."""
-    from .cli import lab_args
+    from ..cli.lab import lab_args
 
     p = sub.add_parser("card-stats", help="per-card win rates (17lands style) for one deck pairing")
     p.add_argument("--decks", nargs="+", default=["ner", "tisza"], metavar="FACTION",
@@ -626,7 +626,7 @@ def add_command(sub: Any) -> None:
                         "with --no-rows, only per-card counts: the same card_stats table in memory "
                         f"that does not grow with the games (default: rows up to {ROWS_AUTO_LIMIT:,} "
                         "games)")  # fmt: skip
-    from .cli import game_arg
+    from ..cli.lab import game_arg
 
     game_arg(p)  # another game is refused, saying why (no per-card records)
     p.set_defaults(func=_cmd_card_stats)

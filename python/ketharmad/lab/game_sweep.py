@@ -31,10 +31,10 @@ import numpy as np
 import polars as pl
 
 from .. import _core
-from .._report import ci_text, format_table, pct, signed_pct
+from ..results.report import ci_text, format_table, pct, signed_pct
 from ..stats import Z95, wilson_interval
-from .report import _figure, _save, _slug, md_table, require_matplotlib
-from .result import LabResult
+from ..results.lab_report import _figure, _save, _slug, md_table, require_matplotlib
+from ..results.lab import LabResult
 
 __all__ = ["game_sweep", "GameSweepResult", "harness_info", "check_game_params", "check_game_bots", "play_point",
            "PointOutcomes"]  # fmt: skip
@@ -47,7 +47,7 @@ ParamValue = Union[int, float, bool, str]
 
 def harness_info(game: object) -> dict[str, Any]:
     """The :func:`ketharmad.games` entry of a game on the generic harness."""
-    from ..games import _game_info
+    from ..game.harness import _game_info
 
     if not isinstance(game, str):
         raise ValueError(f"game must be a name such as 'schotten_totten_2', got {game!r}")
@@ -161,7 +161,7 @@ def play_point(game: str, bots: list[str], games: int, seed: int, threads: Optio
                run: Optional[Mapping[str, Any]] = None) -> PointOutcomes:  # fmt: skip
     """Games ``first_game .. first_game + games - 1`` of the batch ``seed`` at ``params``;
     ``run``: the ``chunk_size``/``executor`` of :func:`ketharmad.simulate_game`."""
-    from ..games import simulate_game
+    from ..game.harness import simulate_game
 
     return PointOutcomes(simulate_game(game, bots, games=games, seed=seed, threads=threads, params=dict(params),
                                        first_game=first_game, **(run or {})))  # fmt: skip
@@ -230,8 +230,8 @@ def game_sweep(
     """The sweep of a harness game; see :func:`ketharmad.sweep` (``game=``). ``chunk_size``,
     ``executor`` and ``cluster`` run every point's games as :func:`ketharmad.simulate_game`
     runs them (points one after the other; a cluster opened once for the call)."""
-    from .cluster import check_cluster_arg, executor_for
-    from .._validate import check_int, check_seed, check_threads
+    from ..run.cluster import check_cluster_arg, executor_for
+    from ..game.validate import check_int, check_seed, check_threads
     from .sweep import grid_points
 
     info = harness_info(game)
@@ -397,7 +397,7 @@ def harness_parquet_provenance(result: Any, kind: str) -> dict[str, Any]:
     """The Parquet provenance columns (:data:`ketharmad._files.PROVENANCE_COLUMNS`); the card
     data hash column holds ``game:<name>``, ``run_decks`` the game and its sides."""
     from .. import __version__
-    from .._files import _json
+    from ..results.files import _json
 
     p = harness_provenance(result, kind)
     return {"run_kind": kind, "run_version": __version__, "run_card_data_hash": f"game:{result.game}",
@@ -554,7 +554,7 @@ def ketharmad_only_flags(args: Any, flags: Sequence[tuple[str, str]]) -> None:
 
 def cli_params(items: Optional[Sequence[str]]) -> dict[str, ParamValue]:
     """``--param name=value`` of a harness game (int, float, true/false, else a choice name)."""
-    from ..cli import _generic_value
+    from ..cli.main import _generic_value
 
     out: dict[str, ParamValue] = {}
     for item in items or []:
@@ -570,7 +570,7 @@ def cli_params(items: Optional[Sequence[str]]) -> dict[str, ParamValue]:
 
 def cli_grid(items: Sequence[str]) -> dict[str, list[ParamValue]]:
     """``--grid name=v1,v2,...`` (repeatable) as a grid dict."""
-    from ..cli import _generic_value
+    from ..cli.main import _generic_value
 
     grid: dict[str, list[ParamValue]] = {}
     for item in items:
@@ -593,7 +593,7 @@ def cli_bots(game: str, items: Optional[Sequence[str]]) -> Any:
 
 def cmd_game_sweep(args: Any) -> None:
     """``ketharmad sweep --game schotten_totten_2 --grid rules.cauldrons=2,3,4 --bots greedy greedy``."""
-    from .cli import check_out, finish
+    from ..cli.lab import check_out, finish
     from .sweep import load_sweep_file
 
     ketharmad_only_flags(args, [("--decks", "decks"), ("--card-data", "card_data"), ("--params", "params"),
@@ -616,7 +616,7 @@ def cmd_game_sweep(args: Any) -> None:
     overrides = cli_params(args.param)
     if overrides:
         kwargs["params"] = {**kwargs.get("params", {}), **overrides}
-    from .cli import cluster_for
+    from ..cli.lab import cluster_for
     from .sweep import sweep
 
     with cluster_for(args) as cluster:

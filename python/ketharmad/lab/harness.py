@@ -28,8 +28,8 @@ from typing import Any, Optional, Union
 import polars as pl
 
 from ..stats import wilson_interval
-from .cluster import executor_for
-from .result import LabResult
+from ..run.cluster import executor_for
+from ..results.lab import LabResult
 from .tournament import luce_ratings
 
 __all__ = ["GameMatchupResult", "GameTournamentResult", "game_lab_matchups", "game_lab_tournament"]
@@ -48,7 +48,7 @@ DEFAULT_GAMES = 1000
 def harness_info(game: object) -> dict[str, Any]:
     """The :func:`ketharmad.games` entry of a game on the harness; ValueError naming the
     known games for anything else."""
-    from ..games import _game_info
+    from ..game.harness import _game_info
 
     if not isinstance(game, str):
         raise ValueError(f"game must be a game name such as 'schotten_totten_2', got {game!r}")
@@ -152,7 +152,7 @@ def _play_pair(game: str, a: str, b: str, n: int, seed: int, threads: Optional[i
     """Games ``0 .. n - 1`` of ``a`` on seat 0 against ``b`` on seat 1. ``run``: the
     ``chunk_size``/``executor`` of :func:`ketharmad.simulate_game`; without ``keep`` the
     cell is reduced in the core (``output="stats"``: no rows)."""
-    from ..games import simulate_game
+    from ..game.harness import simulate_game
 
     t = time.perf_counter()
     r = simulate_game(game, [a, b], games=n, seed=seed, threads=threads, params=params or None,
@@ -173,7 +173,7 @@ def _play_field(game: str, bot: str, field: str, k: int, n: int, seed: int, thre
     """``n`` games of ``bot`` on one seat against ``field`` on the ``k - 1`` others, the
     bot's seat rotating (seat ``s`` plays games ``first .. first + share - 1``); ``run`` and
     ``keep`` as for :func:`_play_pair`."""
-    from ..games import simulate_game
+    from ..game.harness import simulate_game
 
     t = time.perf_counter()
     wins = field_wins = no_winner = unfinished = 0
@@ -209,7 +209,7 @@ def _play_field(game: str, bot: str, field: str, k: int, n: int, seed: int, thre
 
 def _run_args(chunk_size: object, executor: Any, cluster: Any) -> None:
     """ValueError for a bad ``chunk_size`` or ``executor``/``cluster`` pair, before any game."""
-    from .cluster import check_cluster_arg
+    from ..run.cluster import check_cluster_arg
 
     if chunk_size is not None:
         _check_whole("chunk_size", chunk_size, 1)
@@ -246,7 +246,7 @@ class _HarnessLabResult(LabResult):
 
     def _provenance(self) -> dict[str, Any]:
         from .. import __version__
-        from .._files import _json
+        from ..results.files import _json
 
         p = self.provenance()
         return {
@@ -265,7 +265,7 @@ class _HarnessLabResult(LabResult):
 
 
 def _fmt_cell(rate: Optional[float], lo: Optional[float], hi: Optional[float]) -> str:
-    from .._report import _cell_text
+    from ..results.report import _cell_text
 
     return _cell_text(rate, lo, hi)
 
@@ -333,7 +333,7 @@ class GameMatchupResult(_HarnessLabResult):
         return out
 
     def _head(self) -> str:
-        from .._report import _lab_params_label
+        from ..results.report import _lab_params_label
 
         return (f"GameMatchupResult({self.game}, {self.seats} seats, {self.n_games:,} games, seed {self.seed}, "
                 f"params: {_lab_params_label(self.params)}, {self.elapsed:.2f} s)")  # fmt: skip
@@ -365,7 +365,7 @@ class GameMatchupResult(_HarnessLabResult):
                 f"{self.games_per_cell:,} games per cell, Wilson 95% CI:")  # fmt: skip
 
     def text(self) -> str:
-        from .._report import format_table
+        from ..results.report import format_table
 
         headers, rows = self._grid()
         lines = [self._head(), self._caption()]
@@ -377,7 +377,7 @@ class GameMatchupResult(_HarnessLabResult):
 
     def _count_rows(self) -> tuple[list[str], list[list[str]], list[bool]]:
         """The cells' counts as text: headers, rows, alignment."""
-        from .._report import ci_text, pct
+        from ..results.report import ci_text, pct
 
         if self.field_table:
             rows = [[r["bot"], r["field"], f"{r['games']:,}", f"{r['wins']:,}", pct(r["win_rate"]),
@@ -392,8 +392,8 @@ class GameMatchupResult(_HarnessLabResult):
                 [False, False, True, True, True, True, True, False])  # fmt: skip
 
     def _markdown(self, folder: Optional[Path], plots: bool) -> list[str]:
-        from .._report import ci_text, pct
-        from .report import _provenance_md, md_table
+        from ..results.report import ci_text, pct
+        from ..results.lab_report import _provenance_md, md_table
 
         out = [f"# Matchups: {self.game}, {self.seats} seats, bots {', '.join(self.bots)}", ""]
         out += _provenance_md(self, None)
@@ -428,8 +428,8 @@ class GameMatchupResult(_HarnessLabResult):
 def plot_heatmap(result: GameMatchupResult, path: Path) -> Path:
     """Heatmap of the table's win rate (first side's, or the lone bot's), centred on the
     even share, each cell annotated with its interval."""
-    from .._report import ci_text, pct
-    from .report import _figure, _save
+    from ..results.report import ci_text, pct
+    from ..results.lab_report import _figure, _save
 
     headers, _ = result._grid()
     if result.field_table:
@@ -509,7 +509,7 @@ class GameTournamentResult(_HarnessLabResult):
                 f"({self.seats} seats), its seat rotating over all seats, the same games for every pair")  # fmt: skip
 
     def _rating_rows(self) -> list[list[str]]:
-        from .._report import ci_text, pct
+        from ..results.report import ci_text, pct
 
         return [[r["bot"], f"{r['rating']:.0f}", f"{r['games']:,}", f"{r['wins']:,}", pct(r["win_rate"]),
                  ci_text(r["ci_low"], r["ci_high"]), pct(r["even_share"])]
@@ -518,7 +518,7 @@ class GameTournamentResult(_HarnessLabResult):
     _RATING_HEADERS = ["bot", "rating", "games", "wins", "win rate", "95% CI", "even share"]
 
     def _pair_rows(self) -> tuple[list[str], list[list[str]], list[bool]]:
-        from .._report import ci_text, pct
+        from ..results.report import ci_text, pct
 
         if self.seats == 2:
             s0 = self.sides[0]
@@ -532,7 +532,7 @@ class GameTournamentResult(_HarnessLabResult):
         return ["bot", "field", "games", "wins", "win rate", "95% CI"], rows, [False, False, True, True, True, False]
 
     def text(self) -> str:
-        from .._report import _lab_params_label, format_table
+        from ..results.report import _lab_params_label, format_table
 
         lines = [f"GameTournamentResult({self.game}, {len(self.bots)} bots, {self.n_games:,} games, seed {self.seed}, "
                  f"params: {_lab_params_label(self.params)}, {self.elapsed:.2f} s)", self._how() + ";",
@@ -543,8 +543,8 @@ class GameTournamentResult(_HarnessLabResult):
         return "\n".join(lines)
 
     def _markdown(self, folder: Optional[Path], plots: bool) -> list[str]:
-        from .._report import ci_text, pct
-        from .report import _provenance_md, md_table
+        from ..results.report import ci_text, pct
+        from ..results.lab_report import _provenance_md, md_table
 
         out = [f"# Tournament: {self.game}, {len(self.bots)} bots, {self.games_per_pair:,} games per pair", ""]
         out += _provenance_md(self, None)
@@ -634,7 +634,7 @@ def game_lab_matchups(
 
 def _probe(game: str, bots: Sequence[str], k: int, seed: int, params: dict[str, ParamValue]) -> None:
     """Check every bot spec and the parameters with one game each (errors name them)."""
-    from ..games import simulate_game
+    from ..game.harness import simulate_game
 
     for b in dict.fromkeys(bots):
         if b.startswith("search"):  # slow to play: a spec check against the random bot is enough
@@ -837,7 +837,7 @@ def cli_refuse(args: Any, command: str, flags: Sequence[tuple[str, str]], takes:
 
 def cli_params(items: Optional[Sequence[str]]) -> dict[str, ParamValue]:
     """``--param name=value`` of a harness game (int, float, true/false, else a choice)."""
-    from ..cli import _generic_value
+    from ..cli.main import _generic_value
 
     out: dict[str, ParamValue] = {}
     for item in items or []:
@@ -885,7 +885,7 @@ def cli_matchups(args: Any) -> GameMatchupResult:
                                   ("--progress", "progress")],
                "--bots, --games (per cell), --seed, --threads, --param, --seats, --field, --games-for, --rows, "
                "--scheduler/--workers and --out")  # fmt: skip
-    from .cli import cluster_for
+    from ..cli.lab import cluster_for
 
     with cluster_for(args) as cluster:
         return game_lab_matchups(args.game, cli_bot_list(args.bots), games=args.games,
@@ -907,7 +907,7 @@ def cli_tournament(args: Any) -> None:
         print("options of the search bot (ISMCTS): search:iterations=N,c=X,rollout=BOT,max_rollout_actions=N")
         print(f"run a tournament: ketharmad bots --game {info['name']} " + " ".join(_default_bots(info)[:3]))
         return
-    from .cli import cluster_for
+    from ..cli.lab import cluster_for
 
     with cluster_for(args) as cluster:
         res = game_lab_tournament(args.game, cli_bot_list(args.specs) or [], games=args.games, seed=args.seed,
@@ -918,7 +918,7 @@ def cli_tournament(args: Any) -> None:
 
 def cli_play(args: Any, name: str, index: int) -> None:
     """``ketharmad play --game schotten_totten_2 | osztrakon [--index N]``."""
-    from .._harness_play import play_game
+    from ..game.harness_play import play_game
 
     harness_info(name)
     args.game = name
@@ -933,8 +933,8 @@ def cli_play(args: Any, name: str, index: int) -> None:
 def cmd_games(args: Any) -> None:
     """``ketharmad games``: every game with its seats, sides, bots and parameter count."""
     from .. import parameters
-    from .._report import format_table
-    from ..games import games
+    from ..results.report import format_table
+    from ..game.harness import games
 
     rows = []
     for g in games():
@@ -952,7 +952,7 @@ def cmd_games(args: Any) -> None:
 
 def cmd_game_params(args: Any) -> None:
     """``ketharmad params --game schotten_totten_2 | osztrakon [--match TEXT]``."""
-    from .._report import format_table
+    from ..results.report import format_table
 
     info = harness_info(args.game)
     if args.card_data is not None:

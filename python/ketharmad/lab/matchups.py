@@ -17,14 +17,14 @@ from typing import Any, Optional, Union
 import polars as pl
 
 from .. import _core
-from .._api import check_chunk_size, check_memory
-from .._data import CardDataSource, describe_card_data, load_card_data
-from .._decks import deck_factions, deck_label
-from .._formats import FormatInfo, apply_format, format_info, team_splits
-from .._progress import Progress
-from .._reduce import TURN_BINS, Stats
-from .._report import _cell_text, _lab_params_label, ci_text, format_table, pct
-from .._validate import (
+from ..api import check_chunk_size, check_memory
+from ..game.data import CardDataSource, describe_card_data, load_card_data
+from ..game.decks import deck_factions, deck_label
+from ..game.formats import FormatInfo, apply_format, format_info, team_splits
+from ..run.progress import Progress
+from ..run.reduce import TURN_BINS, Stats
+from ..results.report import _cell_text, _lab_params_label, ci_text, format_table, pct
+from ..game.validate import (
     BotSpec,
     _check_bot_spec,
     check_flag,
@@ -34,11 +34,11 @@ from .._validate import (
     check_threads,
 )
 from ..stats import rate, wilson_bounds
-from .cluster import check_cluster_arg, executor_for
-from .cli import check_out, chunk_for, cluster_for, finish, progress_enabled
-from .plan import Plan, cell, run_plan
-from .report import _figure, _provenance_md, _save, md_table
-from .result import LabResult
+from ..run.cluster import check_cluster_arg, executor_for
+from ..cli.lab import check_out, chunk_for, cluster_for, finish, progress_enabled
+from ..run.plan import Plan, cell, run_plan
+from ..results.lab_report import _figure, _provenance_md, _save, md_table
+from ..results.lab import LabResult
 
 __all__ = ["matchups", "MatchupResult"]
 
@@ -490,7 +490,7 @@ def matchups(
 def _sides(decks: Any) -> list[str]:
     """The matchup's sides as deck strings: the four factions, or ``decks`` (factions, Mixed
     decks ``"a+b"``, custom lists, deck files; docs/decks.md) with distinct labels."""
-    from .._decks import deck_string
+    from ..game.decks import deck_string
 
     if decks is None:
         return list(_core.FACTIONS)
@@ -1058,7 +1058,7 @@ def matchup_matrix_rows(result: Any) -> tuple[list[str], list[list[str]]]:
 
 def matchups_text(result: Any) -> str:
     """Plain-text summary of a MatchupResult (its repr and the CLI output)."""
-    from .._validate import bot_label
+    from ..game.validate import bot_label
 
     sp = result.start_player.row(0, named=True)
     head = (
@@ -1196,7 +1196,7 @@ def _length_rows(lengths: pl.DataFrame, keys: Sequence[str]) -> tuple[list[str],
 
 
 def _matchups_md(result: Any, folder: Path, plots: bool) -> list[str]:
-    from .._validate import bot_label
+    from ..game.validate import bot_label
 
     sp = result.start_player.row(0, named=True)
     fmt = "" if result.format == "ffa" else f", format {result.format}"
@@ -1317,7 +1317,7 @@ def _cmd_matchups(args: argparse.Namespace) -> None:
 
 
 def _run_matchups(args: argparse.Namespace, per_call: int, cluster: Any) -> MatchupResult:
-    from ..cli import _bots, _params
+    from ..cli.main import _bots, _params
 
     return matchups(
         players=args.players,
@@ -1339,7 +1339,7 @@ def _run_matchups(args: argparse.Namespace, per_call: int, cluster: Any) -> Matc
 
 def add_command(sub: Any) -> None:
     """Register ``ketharmad matchups`` on the CLI's subparsers."""
-    from .cli import lab_args
+    from ..cli.lab import lab_args
 
     p = sub.add_parser(
         "matchups",
@@ -1358,7 +1358,7 @@ def add_command(sub: Any) -> None:
                    help="keep the per-game rows (matchup_games/matchup_players tables) or, with "
                         "--no-rows, only per-cell reductions: the same tables in memory that does "
                         f"not grow with the games (default: rows up to {ROWS_AUTO_LIMIT:,} games)")  # fmt: skip
-    from .cli import game_arg
+    from ..cli.lab import game_arg
 
     game_arg(p)
     p.add_argument("--seats", type=int, default=None, metavar="N",

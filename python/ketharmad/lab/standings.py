@@ -14,8 +14,8 @@ from typing import Any, Optional
 
 import polars as pl
 
-from .._decks import deck_label
-from .._reduce import Stats
+from ..game.decks import deck_label
+from ..run.reduce import Stats
 from ..stats import rate, wilson_bounds
 
 __all__ = ["seat_table", "deck_table"]

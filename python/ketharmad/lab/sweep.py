@@ -19,12 +19,12 @@ import numpy as np
 import polars as pl
 
 from .. import _core
-from .._api import check_chunk_size, check_memory, check_start_player
-from .plan import Plan, Shard, cell, describe_shard, run_plan, run_shard, run_tasks
-from .._data import CardDataSource, describe_card_data, load_card_data
-from .._formats import apply_format
-from .._progress import Progress
-from .._validate import (
+from ..api import check_chunk_size, check_memory, check_start_player
+from ..run.plan import Plan, Shard, cell, describe_shard, run_plan, run_shard, run_tasks
+from ..game.data import CardDataSource, describe_card_data, load_card_data
+from ..game.formats import apply_format
+from ..run.progress import Progress
+from ..game.validate import (
     check_bots,
     check_decks,
     check_flag,
@@ -33,14 +33,14 @@ from .._validate import (
     check_seed,
     check_threads,
 )
-from .._data import MAX_TOML_DEPTH as MAX_SWEEP_DEPTH
-from .._data import MAX_TOML_FILE_BYTES as MAX_SWEEP_FILE_BYTES
-from .._report import ci_text, format_table, pct, signed_pct
+from ..game.data import MAX_TOML_DEPTH as MAX_SWEEP_DEPTH
+from ..game.data import MAX_TOML_FILE_BYTES as MAX_SWEEP_FILE_BYTES
+from ..results.report import ci_text, format_table, pct, signed_pct
 from ..stats import Z95, wilson_bounds
-from .cluster import check_cluster_arg, executor_for
-from .cli import check_out, chunk_for, cluster_for, finish, progress_enabled
-from .report import _figure, _provenance_md, _save, _slug, md_table, require_matplotlib
-from .result import LabResult
+from ..run.cluster import check_cluster_arg, executor_for
+from ..cli.lab import check_out, chunk_for, cluster_for, finish, progress_enabled
+from ..results.lab_report import _figure, _provenance_md, _save, _slug, md_table, require_matplotlib
+from ..results.lab import LabResult
 
 __all__ = ["sweep", "SweepResult", "SweepStats", "grid_points", "deck_pairings", "load_sweep_file", "MAX_SWEEP_FILE_BYTES",
            "MAX_SWEEP_DEPTH", "ROWS_AUTO_LIMIT", "RANGE_GAMES"]  # fmt: skip
@@ -341,7 +341,7 @@ class SweepResult(LabResult):
 
 def _current_values(text: str, base: dict[str, ParamValue]) -> dict[str, Any]:
     """Every parameter's value without the grid: the card data's default, or ``params``."""
-    from .._frames import parameter_frame
+    from ..results.frames import parameter_frame
 
     info = parameter_frame(_core.parameter_table(text))
     out: dict[str, Any] = {}
@@ -363,7 +363,7 @@ def _is_current(point: Mapping[str, ParamValue], current: Mapping[str, Any]) -> 
 def _deck_touches(deck: str, factions: Any) -> bool:
     """Whether a deck string may hold cards of one of ``factions`` (a Mixed deck: either of
     its two; a custom list: any, docs/decks.md)."""
-    from .._decks import deck_factions
+    from ..game.decks import deck_factions
 
     mine = deck_factions(deck)
     return mine is None or bool(mine & set(factions))
@@ -372,7 +372,7 @@ def _deck_touches(deck: str, factions: Any) -> bool:
 def _owners(text: str) -> dict[str, Optional[str]]:
     """Parameter name -> the faction whose deck holds its card, or None when it can reach
     every game (rules.*, keyword.*, Newsfeed, Event and token cards)."""
-    from .._frames import card_frame, parameter_frame
+    from ..results.frames import card_frame, parameter_frame
 
     cards = card_frame(_core.card_table(text))
     faction = dict(zip(cards["id"].to_list(), cards["faction"].to_list()))
@@ -810,7 +810,7 @@ def _point_summary(
 
 def param_card_names(result: Any) -> dict[str, str]:
     """Swept parameter -> the name of its card (``"Orbán Viktor"``), for parameters of a card."""
-    from .._frames import card_frame, parameter_frame
+    from ..results.frames import card_frame, parameter_frame
 
     text = getattr(result, "_card_text", None)
     if text is None:
@@ -1096,14 +1096,14 @@ _SWEEP_KEYS = {
 
 
 def _depth(value: Any) -> int:
-    from .._data import toml_depth
+    from ..game.data import toml_depth
 
     return toml_depth(value, MAX_SWEEP_DEPTH)
 
 
 
 def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
-    from .._data import flatten_table
+    from ..game.data import flatten_table
 
     return flatten_table(table, prefix)
 
@@ -1122,7 +1122,7 @@ def load_sweep_file(path: str) -> dict[str, Any]:
     or bare dotted keys. The file may be at most 1 MiB, its tables and arrays nested at most
     32 deep; otherwise, or when it is not valid TOML, ``ValueError``.
     """
-    from .._data import read_toml_file
+    from ..game.data import read_toml_file
 
     doc = read_toml_file(path, "sweep file")
     unknown = sorted(set(doc) - _SWEEP_KEYS)
@@ -1168,7 +1168,7 @@ def load_sweep_file(path: str) -> dict[str, Any]:
 
 
 def _cmd_sweep(args: argparse.Namespace) -> None:
-    from ..cli import _bots, _params
+    from ..cli.main import _bots, _params
 
     if args.game != "ketharmad":
         from .game_sweep import cmd_game_sweep
@@ -1214,9 +1214,9 @@ def _cmd_sweep(args: argparse.Namespace) -> None:
 
 def add_command(sub: Any) -> None:
     """Register ``ketharmad sweep`` on the CLI's subparsers."""
-    from .cli import lab_args
+    from ..cli.lab import lab_args
 
-    from .cli import game_arg
+    from ..cli.lab import game_arg
 
     p = sub.add_parser("sweep", help="parameter sweep over common random numbers (grid TOML file)")
     p.add_argument("grid_file", metavar="GRID.toml", nargs="?",

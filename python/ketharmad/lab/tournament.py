@@ -14,13 +14,13 @@ from typing import Any, Optional, Union
 import polars as pl
 
 from .. import _core
-from .._data import CardDataSource, describe_card_data, load_card_data
-from .._formats import apply_format, format_info
-from .._validate import _check_bot_spec, bot_label, check_decks, check_int, check_params, check_seed, check_threads
+from ..game.data import CardDataSource, describe_card_data, load_card_data
+from ..game.formats import apply_format, format_info
+from ..game.validate import _check_bot_spec, bot_label, check_decks, check_int, check_params, check_seed, check_threads
 from ..stats import rate, wilson_bounds
-from .cluster import check_cluster_arg, executor_for
-from .plan import Plan, cell, run_plan
-from .result import LabResult
+from ..run.cluster import check_cluster_arg, executor_for
+from ..run.plan import Plan, cell, run_plan
+from ..results.lab import LabResult
 
 __all__ = ["bots", "tournament", "TournamentResult"]
 
@@ -89,8 +89,8 @@ class TournamentResult(LabResult):
             return f"pairs:\n{self.pairs}\nratings:\n{self.ratings}"
 
     def _markdown(self, folder: Any, plots: bool) -> list[str]:
-        from .._report import ci_text, pct
-        from .report import _provenance_md, md_table
+        from ..results.report import ci_text, pct
+        from ..results.lab_report import _provenance_md, md_table
 
         out = [f"# Tournament: {len(self.ratings)} bots, {self.games_per_pair:,} games per pair", ""]
         out += _provenance_md(self, None)
@@ -123,7 +123,7 @@ def _deck_pairs(decks: Optional[Sequence[Any]], seats: int = 2) -> list[list[str
     factions = list(_core.FACTIONS)
     if decks is None:
         if seats == 4:
-            from .._formats import team_splits
+            from ..game.formats import team_splits
 
             return [[a1, b1, a2, b2] for (a1, a2), (b1, b2) in team_splits(factions)]
         return [[a, b] for a, b in itertools.permutations(factions, 2)]
@@ -352,7 +352,7 @@ def tournament(
 
 
 def _cmd_bots(args: argparse.Namespace) -> None:
-    from ..cli import _bots, _params
+    from ..cli.main import _bots, _params
 
     if args.game != "ketharmad":
         from .harness import cli_tournament
@@ -373,7 +373,7 @@ def _cmd_bots(args: argparse.Namespace) -> None:
     if not isinstance(specs, list):
         specs = [specs]
     decks = [args.decks] if args.decks else None
-    from .cli import cluster_for
+    from ..cli.lab import cluster_for
 
     with cluster_for(args) as cluster:
         res = tournament(specs, decks=decks, games=args.games, seed=args.seed, threads=args.threads,

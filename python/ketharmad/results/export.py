@@ -14,9 +14,9 @@ from typing import Any, Optional, Union
 
 import polars as pl
 
-from . import _core
-from ._data import CardDataSource, describe_card_data, load_card_data
-from ._validate import check_params
+from .. import _core
+from ..game.data import CardDataSource, describe_card_data, load_card_data
+from ..game.validate import check_params
 
 __all__ = ["export_card_data", "render_card_data", "match_parameters", "fold_text"]
 
@@ -183,11 +183,11 @@ def render_card_text(text: str, params_: Mapping[str, ParamValue], source: str) 
 
     # the same checks (names, kinds, ranges, deck composition) as simulate(params=...)
     _core.validate(text, ["ner", "tisza"], ["random", "random"], params_)
-    from ._frames import parameter_frame
+    from .frames import parameter_frame
 
     info = parameter_frame(_core.parameter_table(text))
     doc = tomllib.loads(text)
-    from ._data import flatten_table
+    from ..game.data import flatten_table
 
     doc["params"] = flatten_table(doc.get("params", {}))
     _apply(doc, params_, info)
@@ -238,8 +238,8 @@ def export_card_data(
     Overrides are checked as ``simulate`` checks them (``ValueError`` naming the parameter);
     an existing file is refused unless ``overwrite``. Returns the path written.
     """
-    from ._files import check_out_file, write_atomic
-    from ._validate import check_flag
+    from .files import check_out_file, write_atomic
+    from ..game.validate import check_flag
 
     out = check_out_file(path, (".toml",), overwrite=check_flag("overwrite", overwrite),
                          name="card-data export path")  # fmt: skip
@@ -248,6 +248,6 @@ def export_card_data(
 
 
 def _version() -> str:
-    from . import __version__
+    from .. import __version__
 
     return __version__

@@ -20,7 +20,7 @@ from typing import Any, Callable, Optional, Protocol, Union
 
 import polars as pl
 
-from . import _core
+from .. import _core
 
 __all__ = [
     "PROVENANCE_COLUMNS",
@@ -60,7 +60,7 @@ def _json(value: Any) -> str:
 
 def _json_default(value: Any) -> str:
     """A Python agent among the bots is written as its label (``"python:<name>"``)."""
-    from ._agents import agent_label, is_agent
+    from ..game.agents import agent_label, is_agent
 
     return agent_label(value) if is_agent(value) else str(value)
 
@@ -75,7 +75,7 @@ def provenance(
     games: int,
 ) -> dict[str, Any]:
     """The provenance values of a run (without ``run_id`` and ``run_created``)."""
-    from . import __version__
+    from .. import __version__
 
     return {
         "run_kind": kind,
@@ -346,7 +346,7 @@ def sim_tables(result: Any, prefix: str = "") -> dict[str, pl.DataFrame]:
 
 def sim_card_text(result: Any) -> str:
     """The card-data text a SimResult was played with (the packaged file if unknown)."""
-    from ._data import load_card_data
+    from ..game.data import load_card_data
 
     text = getattr(result, "_card_text", None)
     if text is not None:

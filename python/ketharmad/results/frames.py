@@ -10,7 +10,7 @@ from typing import Any, Optional
 import numpy as np
 import polars as pl
 
-from . import _core
+from .. import _core
 
 __all__ = [
     "games_frame",

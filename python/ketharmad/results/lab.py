@@ -77,7 +77,7 @@ class LabResult:
 
     def _provenance(self) -> dict[str, Any]:
         """The provenance columns of the Parquet files (:data:`ketharmad._files.PROVENANCE_COLUMNS`)."""
-        from .._files import provenance
+        from .files import provenance
 
         p = self.provenance()
         return provenance(p["kind"], self._card_text, p["params"], p["bots"], p["decks"], p["seed"] or 0, p["games"])
@@ -98,7 +98,7 @@ class LabResult:
     ) -> dict[str, Any]:
         """Write the tables as ``folder/<table>/<run_id>.parquet`` with provenance columns;
         see :func:`ketharmad.write_run`. Returns ``{table: path}``."""
-        from .._files import write_run
+        from .files import write_run
 
         return write_run(self, folder, run_id=run_id, overwrite=overwrite)
 
@@ -106,7 +106,7 @@ class LabResult:
         self, folder: Union[str, "os.PathLike[str]"], plots: bool = True, run_id: Optional[str] = None
     ) -> Path:
         """Write ``folder/report.md`` and its plots; see :func:`ketharmad.write_report`."""
-        from .report import write_report
+        from .lab_report import write_report
 
         return write_report(self, folder, plots=plots, run_id=run_id)
 

@@ -48,7 +48,7 @@ def _figure(width: float, height: float) -> Any:
 
 
 def _save(fig: Any, path: Path) -> Path:
-    from .._files import write_atomic
+    from .files import write_atomic
 
     # under a temporary name, then renamed: a crash never leaves a truncated PNG
     return write_atomic(path, lambda tmp: fig.savefig(tmp, format="png", bbox_inches="tight"))
@@ -104,7 +104,7 @@ def write_report(
     ``to_markdown()`` is the text). ``plots=False`` writes the Markdown only (no matplotlib
     needed). Returns the path of ``report.md``.
     """
-    from .result import LabResult
+    from .lab import LabResult
 
     if not isinstance(result, LabResult):
         raise ValueError(
@@ -119,7 +119,7 @@ def write_report(
     if run_id:
         lines += ["", f"Parquet tables of this run: `*/{run_id}.parquet` in this folder "
                       "(read with `pl.scan_parquet(folder / '<table>' / '*.parquet')`)."]  # fmt: skip
-    from .._files import write_atomic
+    from .files import write_atomic
 
     text = "\n".join(lines) + "\n"
     return write_atomic(root / "report.md", lambda tmp: tmp.write_text(text, encoding="utf-8"))

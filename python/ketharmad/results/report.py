@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from . import _core
-from ._decks import deck_label
-from .stats import wilson_interval
+from .. import _core
+from ..game.decks import deck_label
+from ..stats import wilson_interval
 
 if TYPE_CHECKING:
-    from ._results import SimResult
+    from .sim import SimResult
 
 __all__ = ["format_table", "game_stats", "sim_report", "sim_result_repr"]
 
@@ -130,7 +130,7 @@ def _teams(result: Any) -> tuple[tuple[int, ...], ...]:
     text = getattr(result, "_card_text", None)
     if fmt is None or text is None:
         return ()
-    from ._formats import format_info
+    from ..game.formats import format_info
 
     try:
         return format_info(text, result.params).teams

@@ -6,9 +6,9 @@ from typing import Any, Optional, Union
 
 import polars as pl
 
-from . import _core
-from ._decks import deck_label
-from .stats import wilson_bounds
+from .. import _core
+from ..game.decks import deck_label
+from ..stats import wilson_bounds
 
 __all__ = ["SimResult", "GameLog"]
 
@@ -85,7 +85,7 @@ class SimResult:
     @property
     def python_agents(self) -> list[int]:
         """The seats played by Python agents (empty for a Rust batch)."""
-        from ._agents import is_agent
+        from ..game.agents import is_agent
 
         return [s for s, b in enumerate(self.bots) if is_agent(b)]
 
@@ -123,17 +123,17 @@ class SimResult:
         """Write ``games``, ``players``, ``card_records``, ``plays`` (if recorded) and the
         seat ``summary`` as ``folder/<table>/<run_id>.parquet`` with provenance columns; see
         :func:`ketharmad.write_run`. Returns ``{table: path}``."""
-        from ._files import write_run
+        from .files import write_run
 
         return write_run(self, folder, run_id=run_id, overwrite=overwrite)
 
     def _parquet_tables(self) -> dict[str, pl.DataFrame]:
-        from ._files import sim_tables
+        from .files import sim_tables
 
         return sim_tables(self)
 
     def _provenance(self) -> dict[str, Any]:
-        from ._files import sim_provenance
+        from .files import sim_provenance
 
         return sim_provenance(self)
 
@@ -142,7 +142,7 @@ class SimResult:
         return self.players.join(self.games, on="game", how="left").sort(["game", "seat"])
 
     def __repr__(self) -> str:
-        from ._report import sim_result_repr
+        from .report import sim_result_repr
 
         return sim_result_repr(self)
 

@@ -67,7 +67,7 @@ def _engine_fingerprint() -> str:
     """16 hex digits: the outcomes (seed, winner, turns, rounds, end reason, actions) of 12
     two-player and 12 four-player random-bot games with the packaged card data. Two builds
     that play any of them differently have different fingerprints."""
-    from .._data import load_card_data
+    from ..game.data import load_card_data
 
     text = load_card_data(None)
     h = hashlib.sha256()
@@ -81,7 +81,7 @@ def _engine_fingerprint() -> str:
 
 def _card_data_hash() -> str:
     """The core's hash of every packaged card set, in a fixed order."""
-    from .._data import CARD_SETS, _packaged_text
+    from ..game.data import CARD_SETS, _packaged_text
 
     parts = []
     for name in sorted(CARD_SETS):

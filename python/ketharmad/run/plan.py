@@ -33,12 +33,12 @@ import numpy as np
 import polars as pl
 
 from .. import _core
-from .._decks import deck_label
-from .._frames import card_records_frame, games_frame, players_frame, plays_frame, seat_factions
-from .._progress import Progress
-from .._reduce import CardCounts, Stats
-from .._agents import has_agents, play_games, validation_bots
-from .._validate import bot_label
+from ..game.decks import deck_label
+from ..results.frames import card_records_frame, games_frame, players_frame, plays_frame, seat_factions
+from .progress import Progress
+from .reduce import CardCounts, Stats
+from ..game.agents import has_agents, play_games, validation_bots
+from ..game.validate import bot_label
 
 __all__ = [
     "Cell",

@@ -22,11 +22,11 @@ from typing import Any, Optional, Union
 import numpy as np
 import polars as pl
 
-from . import _core
-from ._data import CardDataSource, load_card_data
-from ._decks import deck_faction, deck_label
-from ._validate import bot_label, check_bots, check_decks, check_int, check_params, check_seed, check_threads
-from .stats import wilson_bounds
+from .. import _core
+from ..game.data import CardDataSource, load_card_data
+from ..game.decks import deck_faction, deck_label
+from ..game.validate import bot_label, check_bots, check_decks, check_int, check_params, check_seed, check_threads
+from ..stats import wilson_bounds
 
 __all__ = ["Stats", "simulate_stats", "TURN_BINS", "CardCounts", "expand_bits", "CARD_SETS", "N_CARD_BITS"]
 

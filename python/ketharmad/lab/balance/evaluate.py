@@ -32,8 +32,8 @@ import numpy as np
 
 from ... import _core
 from .targets import Metric, Targets
-from ..plan import Plan, run_plan
-from ..plan import cell as plan_cell
+from ...run.plan import Plan, run_plan
+from ...run.plan import cell as plan_cell
 
 __all__ = ["Evaluator", "Journal", "HOLDOUT_BLOCK", "DESCENT_BLOCK", "point_key", "MetricStats"]
 

@@ -58,7 +58,7 @@ from ..game_sweep import (
     play_point,
     sides_of,
 )
-from ..result import LabResult
+from ...results.lab import LabResult
 from .targets import Metric, _band, _int, _num, _patterns, _table
 
 __all__ = ["balance_game", "GameBalanceResult", "GameTargets", "GameMetric", "load_game_targets",
@@ -153,7 +153,7 @@ def load_game_targets(targets: Any, game: str, bots: Any) -> GameTargets:
         return targets
     info = harness_info(game)
     if isinstance(targets, (str, os.PathLike)):
-        from ..._data import read_toml_file
+        from ...game.data import read_toml_file
 
         path = os.fspath(targets)
         doc = read_toml_file(path, "targets file")
@@ -428,7 +428,7 @@ def balance_game(
     """The balancer of a harness game; see :func:`ketharmad.balance` (``game=``). ``executor``
     / ``cluster`` run every evaluation's games as :func:`ketharmad.simulate_game` runs them
     (a cluster opened once for the call); the result is the same as without."""
-    from ..cluster import check_cluster_arg, executor_for
+    from ...run.cluster import check_cluster_arg, executor_for
 
     check_cluster_arg(cluster, executor)
     with executor_for(executor, cluster) as ex:
@@ -450,7 +450,7 @@ def _balance_game(
     progress: bool,
     run: Optional[Mapping[str, Any]],
 ) -> "GameBalanceResult":
-    from ..._validate import check_flag, check_int, check_seed, check_threads
+    from ...game.validate import check_flag, check_int, check_seed, check_threads
 
     t0 = time.perf_counter()
     info = harness_info(game)
@@ -659,7 +659,7 @@ def _edit_lines(res: GameBalanceResult) -> list[str]:
 
 
 def _text(res: GameBalanceResult) -> list[str]:
-    from ..._report import format_table
+    from ...results.report import format_table
 
     out = [f"balance of {res.game}: {len(res.best_point)} edit(s), "
            f"{'confirmed' if res.best_confirmed else 'NOT confirmed'} on {res.confirm_games:,} holdout games a "
@@ -672,7 +672,7 @@ def _text(res: GameBalanceResult) -> list[str]:
 
 
 def _markdown(res: GameBalanceResult, plots: bool) -> list[str]:
-    from ..report import md_table
+    from ...results.lab_report import md_table
 
     out = [f"# Balance of {res.game}", ""]
     out += harness_provenance_md(res)
@@ -706,7 +706,7 @@ def cli_targets(args: Any) -> dict[str, Any]:
     if args.targets and flags:
         raise ValueError("give the targets either as TARGETS.toml or as --target/--spread/--allow/--range/--max-edits")
     if args.targets:
-        from ..._data import read_toml_file
+        from ...game.data import read_toml_file
 
         return read_toml_file(args.targets, "targets file")
     doc: dict[str, Any] = {}
@@ -748,13 +748,13 @@ def cmd_game_balance(args: Any) -> None:
     ketharmad_only_flags(args, [("--card-data", "card_data"), ("--journal", "journal"), ("--format", "format")])  # fmt: skip
     doc = cli_targets(args)
     if args.out:
-        from ..._files import check_out_folder
+        from ...results.files import check_out_folder
 
         check_out_folder(args.out)
-    from ..cli import progress_enabled
+    from ...cli.lab import progress_enabled
 
     progress = progress_enabled(args)
-    from ..cli import cluster_for
+    from ...cli.lab import cluster_for
 
     with cluster_for(args) as cluster:
         res = balance_game(doc, game=args.game, bots=cli_bots(args.game, args.bots), seed=args.seed,
@@ -762,8 +762,8 @@ def cmd_game_balance(args: Any) -> None:
                            games_per_block=args.games_per_block, progress=bool(progress), cluster=cluster)  # fmt: skip
     print(res.text())
     if args.out:
-        from ..._files import write_run
-        from ..report import write_report
+        from ...results.files import write_run
+        from ...results.lab_report import write_report
 
         written = write_run(res, args.out)
         run_id = written["runs"].stem

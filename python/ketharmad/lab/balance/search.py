@@ -39,14 +39,14 @@ import numpy as np
 import polars as pl
 
 from ... import _core
-from ..cluster import check_cluster_arg, executor_for
+from ...run.cluster import check_cluster_arg, executor_for
 from .evaluate import DESCENT_BLOCK, HOLDOUT_BLOCK, Evaluator, Journal, MetricStats, card_text_hash, paired, point_key, stats
 from .targets import DEFAULT_SEARCH_STEPS, Metric, ParamSpace, Targets, load_targets
-from ..._data import CardDataSource, describe_card_data, load_card_data
-from ..._frames import parameter_frame
-from ..._formats import apply_format
-from ..._validate import _check_bot_spec, check_flag, check_int, check_params, check_seed, check_threads, split_format
-from ..result import LabResult
+from ...game.data import CardDataSource, describe_card_data, load_card_data
+from ...results.frames import parameter_frame
+from ...game.formats import apply_format
+from ...game.validate import _check_bot_spec, check_flag, check_int, check_params, check_seed, check_threads, split_format
+from ...results.lab import LabResult
 
 __all__ = ["balance", "BalanceResult", "write_card_data"]
 
@@ -827,9 +827,9 @@ def write_card_data(card_text: str, overrides: Mapping[str, Any], path: Union[st
     the key stays for callers of the first version)."""
     from pathlib import Path
 
-    from ..._export import render_card_text
-    from ..._files import write_atomic
-    from ..._validate import check_params
+    from ...results.export import render_card_text
+    from ...results.files import write_atomic
+    from ...game.validate import check_params
 
     text = render_card_text(card_text, check_params(dict(overrides)), "a ketharmad balance run")
     out = Path(path)

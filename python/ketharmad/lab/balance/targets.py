@@ -19,7 +19,7 @@ from ... import _core
 __all__ = ["Metric", "Targets", "ParamSpace", "load_targets", "param_kind", "MAX_TARGETS_FILE_BYTES"]
 
 #: Largest targets file read.
-from ..._data import MAX_TOML_FILE_BYTES as MAX_TARGETS_FILE_BYTES  # noqa: E402
+from ...game.data import MAX_TOML_FILE_BYTES as MAX_TARGETS_FILE_BYTES  # noqa: E402
 
 _SECTIONS = {"two_player", "four_player", "start_player", "turns", "change", "format"}
 _KINDS = ("influence", "credibility", "cost_generic", "cost_pip", "copies", "keyword", "text", "rule")
@@ -347,7 +347,7 @@ def load_targets(targets: Union[str, "os.PathLike[str]", Mapping[str, Any], Targ
     if isinstance(targets, Mapping):
         return parse_targets(targets)
     if isinstance(targets, (str, os.PathLike)):
-        from ..._data import read_toml_file
+        from ...game.data import read_toml_file
 
         path = os.fspath(targets)
         doc = read_toml_file(path, "targets file")
