@@ -10,7 +10,7 @@ from polars.testing import assert_frame_equal
 
 import ketharmad
 from conftest import FOUR_P, THREE_P, TWO_P, packaged_card_text
-from ketharmad.game import agents as _agents
+from ketharmad.run import agents as _agents
 from ketharmad.run.plan import Shard, cell, run_shard
 
 

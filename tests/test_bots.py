@@ -70,9 +70,9 @@ def test_tournament_reduces_each_shard_to_counts(monkeypatch):
     """Issue 11 item 2: every shard of a tournament returns integer counts, not rows, so it
     is not refused for memory (the rows of a batch this size would be), and its counts are
     the rows' counts."""
-    from ketharmad import api as _api
+    from ketharmad.run import memory as _memory
 
-    monkeypatch.setattr(_api, "available_memory", lambda: 64 * 1024)  # 64 KiB "free"
+    monkeypatch.setattr(_memory, "available_memory", lambda: 64 * 1024)  # 64 KiB "free"
     with pytest.raises(ValueError, match="would need about"):
         ketharmad.simulate(["ner", "tisza"], "random", games=400, seed=5)
     res = ketharmad.tournament(["random", "heuristic"], decks=["ner", "tisza"], games=400, seed=5)

@@ -129,7 +129,7 @@ def test_sweep_errors_name_the_problem(kwargs, needle):
 def test_sweep_error_before_any_game(monkeypatch):
     import sys
 
-    g = sys.modules["ketharmad.games"]  # the module (``ketharmad.games`` is the function)
+    g = sys.modules["ketharmad.run.harness"]  # the module that plays the harness batches
     calls = []
     monkeypatch.setattr(g._core, "generic_simulate", lambda *a, **k: calls.append(a))
     with pytest.raises(ValueError, match="grid point 1"):

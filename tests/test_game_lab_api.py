@@ -14,7 +14,7 @@ import pytest
 
 import ketharmad
 from ketharmad.cli import main
-from ketharmad.lab.tournament import _bradley_terry, luce_ratings
+from ketharmad.lab.ratings import _bradley_terry, luce_ratings
 from conftest import run_error
 
 ST2 = "schotten_totten_2"

@@ -281,7 +281,7 @@ def test_cli_format_runs(tmp_path, capsys):
 
 
 def test_report_compares_the_start_team_with_a_teams_share():
-    from ketharmad.results.report import sim_report
+    from ketharmad.results.sim import sim_report
 
     res = ketharmad.simulate(FOUR, "heuristic", games=60, seed=4, format="coalition")
     text = sim_report(res)

@@ -13,7 +13,7 @@ from polars.testing import assert_frame_equal
 
 import ketharmad
 from ketharmad import _core
-from ketharmad import api as _api
+from ketharmad.run import memory as _memory
 from ketharmad.run.reduce import TURN_BINS, Stats
 from ketharmad.cli import main
 from ketharmad.lab import matchups as mm
@@ -138,7 +138,7 @@ def test_rows_default_keeps_rows_for_small_runs_only(monkeypatch):
 
 
 def test_reductions_are_not_refused_for_memory_rows_are(monkeypatch):
-    monkeypatch.setattr(_api, "available_memory", lambda: 64 * 1024)  # 64 KiB "free"
+    monkeypatch.setattr(_memory, "available_memory", lambda: 64 * 1024)  # 64 KiB "free"
     with pytest.raises(ValueError, match="would need about"):
         ketharmad.matchups(games_per_side=50, bots="random", rows=True)
     with pytest.raises(ValueError, match="would need about"):

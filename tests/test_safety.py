@@ -273,7 +273,7 @@ def test_cli_refuses_a_batch_too_large_for_memory(argv: list[str]) -> None:
 
 
 def test_memory_check_names_what_would_fit() -> None:
-    from ketharmad.api import available_memory, check_memory, memory_needed
+    from ketharmad.run.memory import available_memory, check_memory, memory_needed
 
     avail = available_memory()
     if avail is None:

@@ -18,7 +18,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import ketharmad
-from ketharmad import api as _api
+from ketharmad.run import memory as _memory
 from ketharmad.cli import main
 from ketharmad.lab import sweep as sw
 from ketharmad.run.plan import Shard, ShardError, cell, run_tasks
@@ -200,7 +200,7 @@ def test_rows_default_keeps_rows_for_small_sweeps_only(monkeypatch):
 
 
 def test_reductions_are_not_refused_for_memory_rows_are(monkeypatch):
-    monkeypatch.setattr(_api, "available_memory", lambda: 16 * 1024)  # 16 KiB "free"
+    monkeypatch.setattr(_memory, "available_memory", lambda: 16 * 1024)  # 16 KiB "free"
     with pytest.raises(ValueError, match="would need about"):
         ketharmad.sweep(rows=True, **MIXED)
     assert ketharmad.sweep(rows=False, **MIXED).n_games == 1080

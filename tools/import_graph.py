@@ -238,6 +238,12 @@ def layers(adj: dict[str, set[str]], comps: list[list[str]]) -> dict[str, int]:
     return {m: memo[comp_of[m]] for m in adj}
 
 
+def _part(name: str, package: str) -> str:
+    """The top-level part of a module: its subpackage or top-level module (the root: the package)."""
+    short = _short(name, package)
+    return short.split(".")[0] if short != package else package
+
+
 def _short(name: str, package: str) -> str:
     return name[len(package) + 1 :] if name.startswith(package + ".") else name
 
@@ -285,6 +291,14 @@ def main(argv: list[str] | None = None) -> int:
             by_layer.setdefault(n, []).append(_short(m, pkg))
         for n in sorted(by_layer):
             print(f"  layer {n}: {', '.join(sorted(by_layer[n]))}")
+        parts: dict[str, set[str]] = {}
+        for e in graph.edges:
+            a, b = _part(e.src, pkg), _part(e.dst, pkg)
+            if a != b:
+                parts.setdefault(a, set()).add(b)
+        print("arrows between the top-level parts (subpackages and modules):")
+        for a in sorted(parts, key=lambda x: (-len(parts[x]), x)):
+            print(f"  {a} -> {', '.join(sorted(parts[a]))}")
         if in_func:
             print("imports of package modules inside functions:")
             for e in sorted(in_func, key=lambda e: (e.src, e.line)):

@@ -23,13 +23,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import _core, stats
+from ._version import __version__
 from .api import cards, parameters, play, simulate
 from .lab.balance import BalanceResult, balance
 from .lab.card_stats import CardStatsResult, card_stats
 from .results.export import export_card_data
 from .game.formats import formats
 from .results.files import write_run
-from .results.lab_report import write_report
+from .results.lab import write_report
 from .lab.matchups import MatchupResult, matchups
 from .lab.standings import deck_table, seat_table
 from .results.sim import GameLog, SimResult
@@ -50,14 +51,12 @@ END_REASONS: tuple[str, ...] = tuple(_core.END_REASONS)
 #: The bot kinds the core knows.
 BOT_KINDS: tuple[str, ...] = tuple(_core.BOT_KINDS)
 
-__version__: str = _core.version()
-
 
 def env(*args: object, **kwargs: object) -> "rl.KetharmadAECEnv":
     """A PettingZoo AEC environment (one agent per seat); see :func:`ketharmad.rl.env`
     (``game="schotten_totten_2" | "osztrakon"``: :func:`game_env`). Needs the ``rl`` extra
     (``pip install 'ketharmad[rl]'``), imported only here."""
-    from .rl import env as _env
+    from .rl import env as _env  # lazy: the rl extra (pettingzoo, gymnasium) is optional
 
     return _env(*args, **kwargs)  # type: ignore[arg-type]
 
@@ -65,7 +64,7 @@ def env(*args: object, **kwargs: object) -> "rl.KetharmadAECEnv":
 def game_env(*args: object, **kwargs: object) -> "rl.HarnessAECEnv":
     """A PettingZoo AEC environment of Schotten Totten 2 or Osztrakon; see
     :func:`ketharmad.rl.game_env`. Needs the ``rl`` extra (``pip install 'ketharmad[rl]'``)."""
-    from .rl import game_env as _game_env
+    from .rl import game_env as _game_env  # lazy: the rl extra (pettingzoo, gymnasium) is optional
 
     return _game_env(*args, **kwargs)  # type: ignore[arg-type]
 
@@ -74,7 +73,7 @@ def gym_env(*args: object, **kwargs: object) -> "rl.KetharmadGymEnv | rl.Harness
     """A Gymnasium environment playing one seat against built-in bots; see
     :func:`ketharmad.rl.gym_env` (``game="schotten_totten_2" | "osztrakon"``:
     :class:`ketharmad.rl.HarnessGymEnv`, the other seats played by that game's bots). Needs the ``rl`` extra (``pip install 'ketharmad[rl]'``)."""
-    from .rl import gym_env as _gym_env
+    from .rl import gym_env as _gym_env  # lazy: the rl extra (pettingzoo, gymnasium) is optional
 
     return _gym_env(*args, **kwargs)  # type: ignore[arg-type]
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, Optional, Union, overload
@@ -18,152 +17,30 @@ from .run.progress import Progress, auto_chunk_size
 from .results.sim import GameLog, SimResult
 from .game.validate import (
     check_bots,
+    check_chunk_size,
     check_decks,
     check_flag,
     check_int,
     check_params,
     check_seed,
+    check_start_player,
     check_threads,
 )
 from .run.cluster import check_cluster_arg, executor_for
 from .run.plan import Frames, Plan, card_ids, cell, run_plan  # noqa: F401 (card_ids, Frames: re-exported)
+from .game.harness import _game_info, harness_parameters, no_card_table, refuse
+from .run.harness import simulate_game
+from .results.export import match_parameters
+from .game.harness_play import play_game
+from .game.harness import harness_info
+from .run.memory import available_memory, check_memory, memory_needed  # noqa: F401 (available_memory, memory_needed: re-exported)
 
 if TYPE_CHECKING:
-    from .game.harness import GameResult
+    from .results.games import GameResult
 
 __all__ = ["simulate", "play", "cards", "parameters"]
 
 BotsArg = Union[str, Mapping[str, Any], Sequence[Union[str, Mapping[str, Any]]]]
-
-
-def check_start_player(start_player: object, n_seats: int) -> Optional[int]:
-    """None (random start seat per game) or a seat index in ``0..n_seats-1``."""
-    if start_player is None:
-        return None
-    return check_int("start_player", start_player, 0, n_seats - 1)
-
-
-def check_chunk_size(chunk_size: object) -> Optional[int]:
-    """None (one call) or a chunk size >= 1."""
-    if chunk_size is None:
-        return None
-    return check_int("chunk_size", chunk_size, 1)
-
-
-# Approximate bytes the polars tables of a batch take, per game (measured with
-# ``DataFrame.estimated_size()``, rounded up): the ``games`` table, and per seat the
-# ``players`` and ``card_records`` tables; with ``record_plays`` about 25 plays per seat and
-# game of about 40 bytes each.
-_TABLE_BYTES_PER_GAME = {"games": 40}
-_TABLE_BYTES_PER_SEAT = {"players": 72, "card_records": 72, "plays": 25 * 40}
-_ALL_TABLES = ("games", "players", "card_records")
-
-
-def _human_bytes(n: float) -> str:
-    for unit in ("bytes", "kB", "MB", "GB", "TB", "PB"):
-        if n < 1000 or unit == "PB":
-            return f"{n:.0f} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
-        n /= 1000
-    raise AssertionError("unreachable")
-
-
-def _proc_kib(path: str, key: str) -> Optional[int]:
-    try:
-        with open(path) as f:
-            for line in f:
-                if line.startswith(key + ":"):
-                    return int(line.split()[1])
-    except (OSError, ValueError, IndexError):
-        return None
-    return None
-
-
-def available_memory() -> Optional[int]:
-    """Bytes this process can still use, or None when unknown: the least of the system's
-    available memory (``MemAvailable``), the cgroup's limit less its usage, and the address
-    space limit (``RLIMIT_AS``) less the address space already mapped."""
-    limits: list[int] = []
-    avail = _proc_kib("/proc/meminfo", "MemAvailable")
-    if avail is not None:
-        limits.append(avail * 1024)
-    else:
-        try:
-            limits.append(os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
-        except (AttributeError, ValueError, OSError):
-            pass
-    try:
-        with open("/sys/fs/cgroup/memory.max") as f:
-            cap = f.read().strip()
-        with open("/sys/fs/cgroup/memory.current") as f:
-            used = int(f.read().strip())
-        if cap != "max":
-            limits.append(max(0, int(cap) - used))
-    except (OSError, ValueError):
-        pass
-    try:
-        import resource
-
-        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
-        if soft != resource.RLIM_INFINITY:
-            mapped = _proc_kib("/proc/self/status", "VmSize")
-            limits.append(max(0, soft - (mapped or 0) * 1024))
-    except (ImportError, OSError, ValueError):
-        pass
-    return min(limits) if limits else None
-
-
-def memory_needed(
-    n_seats: int, tables: Sequence[str] = _ALL_TABLES, record_plays: bool = False
-) -> tuple[int, int]:
-    """(bytes per game of the ``tables`` a call keeps, bytes per game of working memory while
-    one core call's games are converted: its raw columns plus every table built from them)."""
-    plays = ["plays"] if record_plays else []
-
-    def per_game(names: Sequence[str]) -> int:
-        return sum(
-            _TABLE_BYTES_PER_GAME.get(t, 0) + n_seats * _TABLE_BYTES_PER_SEAT.get(t, 0)
-            for t in names
-        )
-
-    kept = per_game([*tables, *plays])
-    raw = _core.GAME_ROW_BYTES + n_seats * _core.SEAT_ROW_BYTES
-    if record_plays:
-        raw += n_seats * 25 * _core.PLAY_ROW_BYTES
-    return kept, raw + per_game([*_ALL_TABLES, *plays])
-
-
-def check_memory(
-    what: str,
-    games: int,
-    n_seats: int,
-    per_call: int,
-    tables: Sequence[str] = _ALL_TABLES,
-    record_plays: bool = False,
-    chunked: bool = False,
-) -> None:
-    """Refuse (ValueError) a call whose results would not fit in the memory available, before
-    any game runs, saying how much it would need and what would fit."""
-    avail = available_memory()
-    if avail is None:
-        return  # unknown: the core's fallible allocation is the only guard
-    kept, work = memory_needed(n_seats, tables, record_plays)
-    need = kept * games + work * min(per_call, games)
-    if need <= avail:
-        return
-    call = min(per_call, games)
-    fit = max(0, (avail - work * call) // kept) if chunked else max(0, avail // (kept + work))
-    advice = f"play fewer games (about {fit:,} games in total would fit)"
-    if not chunked and kept * games + work * min(50_000, games) <= avail:
-        advice += (
-            "; or pass chunk_size=50_000: the result tables fit, only the working memory of "
-            "converting all games at once does not"
-        )
-    raise ValueError(
-        f"{what} would need about {_human_bytes(need)} of memory (the result tables, about "
-        f"{kept:,} bytes per game, plus about {work:,} bytes per game of working memory for "
-        f"each call of {call:,} games), but only about {_human_bytes(avail)} "
-        f"is available; {advice}"
-    )
 
 
 def run_batch(
@@ -205,8 +82,6 @@ def _simulate_other_game(
 ) -> Any:
     """``simulate(..., game=...)`` for a game on the generic harness: refuse what only
     Kétharmad takes, then run :func:`ketharmad.simulate_game`."""
-    from .game.harness import _game_info, simulate_game
-
     if not isinstance(game, str):
         raise ValueError(f"game must be a game name such as 'schotten_totten_2', got {game!r}")
     info = _game_info(game)  # unknown game: ValueError listing the known ones
@@ -338,7 +213,7 @@ def simulate(
             every chunk; without ``chunk_size`` a chunk size of about 1/50 of the batch
             (at least 2,000 games) is used (on a cluster: as the shards finish).
         executor: None, or a ``concurrent.futures.Executor`` the plan runner
-            (:mod:`ketharmad.lab.plan`) submits its shards (``chunk_size`` games each, one
+            (:mod:`ketharmad.run.plan`) submits its shards (``chunk_size`` games each, one
             shard without it) to; the rows are the same.
         cluster: run on Dask (the ``dask`` extra, docs/scale_out.md): ``"local"`` (a
             LocalCluster of one single-threaded worker process per core, closed at the end),
@@ -472,7 +347,7 @@ def play(
     string for every seat at the game's smallest seat count or one per seat (Schotten Totten
     2: ``[attacker, defender]``; Osztrakon: 5-12), ``seed``, ``index`` and ``params`` (the
     game's); it replays game ``index`` of :func:`ketharmad.simulate_game` with the same
-    arguments and returns a :class:`ketharmad._harness_play.HarnessLog` (``.actions``: one row
+    arguments and returns a :class:`ketharmad.game.harness_play.HarnessLog` (``.actions``: one row
     per decision with its ``describe_action`` label; ``.winner``, ``.turns``,
     ``.end_reason``); ``decks``, ``card_data``, ``start_player`` and ``format`` are refused
     with a ValueError naming them.
@@ -493,8 +368,6 @@ def play(
             )
         name, game_ = "ketharmad", game
     if name != "ketharmad":
-        from .game.harness_play import play_game
-        from .lab.harness import harness_info, refuse
 
         harness_info(name)
         refuse(name, "play", {"decks": decks is not _DEFAULT_DECKS, "card_data": card_data is not None,
@@ -524,8 +397,6 @@ def cards(card_data: CardDataSource = None, *, game: str = "ketharmad") -> pl.Da
     (docs/schotten_totten2.md, docs/osztrakon.md); so is ``card_data`` with such a game.
     """
     if game != "ketharmad":
-        from .game.harness import no_card_table
-        from .lab.harness import harness_info
 
         harness_info(game)
         raise no_card_table(game, "cards")
@@ -544,8 +415,6 @@ def parameters(card_data: CardDataSource = None, match: Optional[str] = None, *,
     and the description. ``card_data`` is Kétharmad's: a ValueError naming it with another
     game."""
     if game != "ketharmad":
-        from .game.harness import harness_parameters
-        from .lab.harness import harness_info, refuse
 
         harness_info(game)
         refuse(game, "parameters", {"card_data": card_data is not None}, "match")
@@ -553,6 +422,5 @@ def parameters(card_data: CardDataSource = None, match: Optional[str] = None, *,
     table = parameter_frame(_core.parameter_table(load_card_data(card_data)))
     if match is None:
         return table
-    from .results.export import match_parameters
 
     return match_parameters(table, cards(card_data), match)

@@ -1,19 +1,16 @@
 """``ketharmad.games``: Schotten Totten 2 and Osztrakon through the core's harness (re-exports;
-the code lives in :mod:`ketharmad.game.harness`)."""
+the code lives in :mod:`ketharmad.game.harness` (the game table, the step API),
+:mod:`ketharmad.run.harness` (batches) and :mod:`ketharmad.results.games` (their results))."""
 
-from .game.harness import (
-    GAME_OUTPUTS,
-    GameResult,
-    GameShard,
-    GameStats,
-    HarnessGame,
-    describe_game_shard,
-    game_matchups,
-    game_state,
-    games,
-    harness_parameters,
-    run_game_shard,
-    simulate_game,
+from .game.harness import HarnessGame, game_state, games, harness_parameters
+from .results.games import GameResult, GameStats
+from .run.harness import (
+           GAME_OUTPUTS,
+           GameShard,
+           describe_game_shard,
+           game_matchups,
+           run_game_shard,
+           simulate_game,
 )
 
 __all__ = ["games", "simulate_game", "game_matchups", "GameResult", "GameStats", "GameShard", "run_game_shard",

@@ -45,6 +45,9 @@ except ImportError as _e:  # pragma: no cover - exercised without the extra only
     ) from _e
 
 from .game.validate import _check_bot_spec, check_decks, check_int, check_seed
+from .step import Game
+from .game.harness import harness_info
+from .game.harness import game_state, refuse
 
 __all__ = ["env", "gym_env", "game_env", "KetharmadAECEnv", "KetharmadGymEnv", "HarnessAECEnv", "HarnessGymEnv", "GYM_ID",
            "HARNESS_GYM_IDS"]
@@ -56,8 +59,6 @@ _RENDER_MODES = ["human", "ansi"]
 
 
 def _game_class() -> Any:
-    from .step import Game
-
     return Game
 
 
@@ -325,7 +326,6 @@ def env(
     (``"coalition"``: each partner's reward is its team's).
     """
     if game != "ketharmad":
-        from .lab.harness import harness_info, refuse
 
         harness_info(game)
         refuse(game, "env", {"decks": decks is not _DEFAULT_DECKS, "card_data": card_data is not None,
@@ -566,7 +566,6 @@ def gym_env(
     seat=..., opponents=...)``.
     """
     if game != "ketharmad":
-        from .lab.harness import harness_info, refuse
 
         harness_info(game)
         refuse(game, "gym_env", {"decks": decks is not _DEFAULT_DECKS, "card_data": card_data is not None,
@@ -614,8 +613,6 @@ class _HarnessGames:
     def _set_games(self, game: str, seats: Optional[int], params: Optional[Mapping[str, Any]]) -> Any:
         """Keep the settings; return a probe game (game 0 of seed 0), which checks the game,
         seats and params now and sizes the spaces."""
-        from .game.harness import game_state
-
         self._make = game_state
         self.game_name = game
         self.params = dict(params) if params is not None else None
@@ -741,8 +738,6 @@ class HarnessGymEnv(_HarnessGames, _SeatGymEnv):
         illegal_action: str = "ignore",
         illegal_reward: float = 0.0,
     ) -> None:
-        from .lab.harness import harness_info
-
         info = harness_info(game)
         self._setup(render_mode, illegal_action, illegal_reward)
         if seats is None and isinstance(opponents, (list, tuple)):

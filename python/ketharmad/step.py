@@ -24,6 +24,8 @@ from . import _core
 from .game.data import CardDataSource, load_card_data
 from .game.formats import apply_format
 from .game.validate import check_decks, check_params
+from .game.harness import game_state, refuse
+from .game.harness import harness_info
 
 
 class Action(NamedTuple):
@@ -43,9 +45,6 @@ _DEFAULT_DECKS: tuple[str, ...] = ("ner", "tisza")
 def _harness_game(game: str, decks: Any, seed: int, index: Optional[int], params: Any, seats: Optional[int],
                   **ketharmad_only: Any) -> Any:
     """``Game(game=...)`` of a game on the generic harness: its step object (game_state)."""
-    from .game.harness import game_state
-    from .lab.harness import harness_info, refuse
-
     harness_info(game)
     given = {"decks": decks is not _DEFAULT_DECKS}
     given.update({k: (v is not None and v is not False) for k, v in ketharmad_only.items()})

@@ -1,6 +1,9 @@
 """The ``ketharmad`` command (``ketharmad.cli:main``): ``main`` parses and runs the commands,
-``lab`` and ``balance`` add the lab commands. Nothing in the package imports this layer."""
+``args`` holds the shared argument parsing, ``lab`` the options of the lab commands, and one
+module per lab command (``matchups``, ``card_stats``, ``sweep``, ``tournament``, ``harness``,
+``game_sweep``, ``balance``) its wiring. Nothing in the package imports this layer."""
 
-from .main import PARAMS_FILE_HELP, _params, _parser, main, parse_param
+from .args import PARAMS_FILE_HELP, _params, parse_param
+from .main import _parser, main
 
 __all__ = ["main", "parse_param", "PARAMS_FILE_HELP", "_params", "_parser"]

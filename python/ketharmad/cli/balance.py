@@ -8,14 +8,17 @@ from typing import Any
 __all__ = ["add_balance_command"]
 
 from ..game.data import CARD_DATA_HELP  # noqa: E402
+from ..lab.balance.report import write_balance_report
+from ..lab.balance.targets import load_targets
+from .lab import cluster_args, cluster_for, format_arg, game_arg, progress_enabled
+from ..lab.balance.search import balance
+from .args import _bots, _params
+from .balance_games import cmd_game_balance
+from ..results.files import check_out_folder, write_run
 
 
 def _cmd_balance(args: argparse.Namespace) -> None:
-    from ..lab.balance.report import write_balance_report
-    from ..lab.balance.targets import load_targets
-
     if args.game != "ketharmad":
-        from ..lab.balance.games import cmd_game_balance
 
         cmd_game_balance(args)
         return
@@ -29,19 +32,15 @@ def _cmd_balance(args: argparse.Namespace) -> None:
         raise ValueError("the balance needs its TARGETS.toml file")
     targets = load_targets(args.targets)  # a bad file fails before anything else
     if args.out:
-        from ..results.files import check_out_folder
 
         check_out_folder(args.out)
-    from .lab import progress_enabled
 
     progress = progress_enabled(args)
-    from .lab import cluster_for
 
     with cluster_for(args) as cluster:
         res = _run(args, targets, progress, cluster)
     print(res.text())
     if args.out:
-        from ..results.files import write_run
 
         written = write_run(res, args.out)
         run_id = written["runs"].stem
@@ -50,9 +49,6 @@ def _cmd_balance(args: argparse.Namespace) -> None:
 
 
 def _run(args: argparse.Namespace, targets: Any, progress: Any, cluster: Any) -> Any:
-    from ..lab.balance.search import balance
-    from .main import _bots, _params
-
     return balance(
         targets,
         bots=_bots(args.bots) if args.bots else "heuristic",
@@ -72,7 +68,6 @@ def add_balance_command(sub: Any) -> None:
     """Register ``ketharmad balance TARGETS.toml`` on the CLI's subparsers."""
     p = sub.add_parser("balance", help="find the fewest card-number edits that balance the matchups")
     p.add_argument("targets", metavar="TARGETS.toml", nargs="?", help="targets file (docs/balance.md)")
-    from .lab import game_arg
 
     game_arg(p)
     g = p.add_argument_group("harness games (--game schotten_totten_2 | osztrakon; instead of TARGETS.toml)")
@@ -97,7 +92,6 @@ def add_balance_command(sub: Any) -> None:
     p.add_argument("--no-plots", action="store_true", help="report.md without plots (default: plots when matplotlib is installed)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress line on stderr (default: when stderr is a terminal)")  # fmt: skip
-    from .lab import cluster_args, format_arg
 
     format_arg(p)
     cluster_args(p)

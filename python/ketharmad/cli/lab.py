@@ -15,9 +15,15 @@ from collections.abc import Iterator
 from typing import Any, Optional
 
 from ..game.data import CARD_DATA_HELP
+from ..run.progress import auto_chunk_size
+from ..run.cluster import _close, local_client
+from ..results.files import check_new_run, check_out_folder, write_run
+from ..results.lab import write_report
+from ..results.lab_report import require_matplotlib
+from .args import PARAMS_FILE_HELP
 
 __all__ = [
-    "add_lab_commands", "lab_args", "format_arg", "check_out", "finish", "progress_enabled", "chunk_for", "cluster_args",
+    "lab_args", "format_arg", "check_out", "finish", "progress_enabled", "chunk_for", "cluster_args",
     "cluster_for",
 ]  # fmt: skip
 
@@ -34,8 +40,6 @@ def progress_enabled(args: argparse.Namespace) -> bool:
 def chunk_for(args: argparse.Namespace, per_call: int) -> Optional[int]:
     """The chunk size of a progress meter here; None on a cluster (its shards, as they
     finish, advance the meter)."""
-    from ..run.progress import auto_chunk_size
-
     if getattr(args, "scheduler", None) or getattr(args, "workers", None) is not None:
         return None
     return auto_chunk_size(per_call) if progress_enabled(args) else None
@@ -65,7 +69,6 @@ def cluster_for(args: argparse.Namespace) -> Iterator[Any]:
         return
     if workers < 1:
         raise ValueError(f"--workers must be at least 1, got {workers}")
-    from ..run.cluster import _close, local_client
 
     client = local_client(workers)
     try:
@@ -81,12 +84,10 @@ def check_out(args: argparse.Namespace) -> None:
         if args.run_id is not None or args.overwrite:
             raise ValueError("--run-id and --overwrite need --out FOLDER")
         return
-    from ..results.files import check_new_run, check_out_folder
 
     folder = check_out_folder(args.out)
     check_new_run(folder, args.run_id, args.overwrite)
     if not args.no_plots:
-        from ..results.lab_report import require_matplotlib
 
         require_matplotlib()
 
@@ -95,8 +96,6 @@ def finish(result: Any, args: argparse.Namespace) -> None:
     print(result)
     if not args.out:
         return
-    from ..results.files import write_run
-    from ..results.lab_report import write_report
 
     written = write_run(result, args.out, run_id=args.run_id, overwrite=args.overwrite)
     run_id = written["runs"].stem
@@ -138,7 +137,6 @@ def lab_args(p: argparse.ArgumentParser, games_help: str, games_default: Optiona
     p.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
     p.add_argument("--param", action="append", metavar="NAME=VALUE",
                    help="parameter override, repeatable (see `ketharmad params`)")  # fmt: skip
-    from .main import PARAMS_FILE_HELP
 
     p.add_argument("--params", metavar="FILE", help=PARAMS_FILE_HELP)
     p.add_argument("--card-data", metavar="PATH|SET", help=CARD_DATA_HELP)
@@ -155,11 +153,3 @@ def lab_args(p: argparse.ArgumentParser, games_help: str, games_default: Optiona
     cluster_args(p)
 
 
-def add_lab_commands(sub: Any) -> None:
-    """Register ``matchups``, ``card-stats`` and ``sweep`` on the CLI's subparsers (each
-    feature module wires its own command)."""
-    from ..lab import card_stats, matchups, sweep
-
-    matchups.add_command(sub)
-    card_stats.add_command(sub)
-    sweep.add_command(sub)

@@ -1,5 +1,5 @@
 """Command line interface: ``ketharmad simulate | cards | params | play | bots | games`` and
-the balance lab ``ketharmad matchups | card-stats | sweep`` (see ``lab.cli``). ``--game
+the balance lab ``ketharmad matchups | card-stats | sweep`` (see ``cli.lab`` and one module per command). ``--game
 schotten_totten_2 | osztrakon`` runs the other games on the generic harness (``simulate``,
 ``play``, ``matchups``, ``bots``, ``params``; ``card-stats`` refuses them, saying why);
 ``ketharmad games`` lists the games. docs/games.md.
@@ -11,7 +11,6 @@ status 2, like argparse's own usage errors.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import textwrap
@@ -23,100 +22,25 @@ import polars as pl
 __all__ = ["main", "parse_param"]
 
 from ..game.data import CARD_DATA_HELP  # noqa: E402
-
-PARAMS_FILE_HELP = (
-    "params TOML file of overrides, `name = value` (or [card_id] / [rules] tables); "
-    "a --param of the same name overrides the file's value"
-)
-
-
-def parse_param(text: str) -> tuple[str, Union[int, bool, str]]:
-    """Parse ``name=value``: the value is an int if it parses as one, then ``true``/``false``
-    (any case) as a bool, else the string itself (e.g. a cost like ``{1}{M}``)."""
-    name, sep, value = text.partition("=")
-    name = name.strip()
-    if not sep or not name:
-        raise ValueError(f"--param expects name=value, got {text!r}")
-    value = value.strip()
-    try:
-        return name, int(value)
-    except ValueError:
-        pass
-    if value.lower() in ("true", "false"):
-        return name, value.lower() == "true"
-    return name, value
-
-
-def _params(
-    items: Optional[Sequence[str]],
-    params_file: Optional[str] = None,
-    card_data: Optional[str] = None,
-) -> dict[str, Union[int, bool, str]]:
-    """``--params FILE`` (a TOML table ``name = value``), then the ``--param name=value``
-    overrides on top: a ``--param`` replaces the file's value of the same name."""
-    out: dict[str, Union[int, bool, str]] = {}
-    if params_file:
-        out.update(_params_file(params_file, card_data))
-    given: set[str] = set()
-    for item in items or []:
-        name, value = parse_param(item)
-        if name in given:
-            raise ValueError(f"parameter {name!r} given more than once")
-        given.add(name)
-        out[name] = value
-    return out
-
-
-def _params_file(path: str, card_data: Optional[str]) -> dict[str, Union[int, bool, str]]:
-    """The overrides of a params file; a name the card data does not have is an error naming
-    the file and the key (with similar names, as ``ketharmad params --match`` finds them)."""
-    from ..api import parameters
-    from ..game.data import load_params_file
-
-    values = load_params_file(path)
-    known = set(parameters(card_data)["name"].to_list())
-    for name in values:
-        if name not in known:
-            import difflib
-
-            similar = difflib.get_close_matches(name, sorted(known), n=3, cutoff=0.8)
-            hint = f" (similar: {', '.join(similar)})" if similar else ""
-            raise ValueError(f"params file {path}: unknown parameter {name!r}{hint}")
-    return values
-
-
-def _bots(items: Sequence[str]) -> Union[Any, list[Any]]:
-    """``--bots random`` (all seats) or one per seat; a spec may be JSON: '{"kind": "random"}'."""
-    specs = []
-    for item in items:
-        if item.lstrip().startswith("{"):
-            try:
-                specs.append(json.loads(item))
-            except json.JSONDecodeError as e:
-                raise ValueError(f"--bots: {item!r} is not valid JSON: {e}") from None
-        else:
-            specs.append(item)
-    return specs[0] if len(specs) == 1 else specs
-
-
-def _generic_value(text: str) -> Union[int, float, bool, str]:
-    """A ``--param`` value of a harness game: int, float, true/false (any case), else a choice."""
-    for conv in (int, float):
-        try:
-            return conv(text)
-        except ValueError:
-            pass
-    if text.lower() in ("true", "false"):
-        return text.lower() == "true"
-    return text
-
+from .args import PARAMS_FILE_HELP, _bots, _params, parse_param
+from ..results.files import check_out_file, write_atomic
+from ..game.harness import _game_info
+from ..run.harness import simulate_game
+from .harness import cli_params, cli_play, cmd_game_params, cmd_games
+from . import card_stats, matchups, sweep
+from .lab import cluster_args, cluster_for, format_arg, game_arg
+from ..api import cards, parameters, play, simulate
+from ..results.report import format_table
+from ..results.sim import sim_report
+from ..results.export import export_card_data, match_parameters
+from ..game.formats import formats
+from .tournament import _cmd_bots
+from .balance import add_balance_command
+from .._version import __version__
 
 def _cmd_simulate_game(args: argparse.Namespace) -> None:
     """``simulate --game schotten_totten_2 | osztrakon``: a batch on the generic harness."""
     import time
-
-    from ..results.files import check_out_file
-    from ..game.harness import _game_info, simulate_game
 
     info = _game_info(args.game)
     for flag, given in (
@@ -127,7 +51,6 @@ def _cmd_simulate_game(args: argparse.Namespace) -> None:
     ):
         if given:
             raise ValueError(f"{flag} is for Kétharmad; --game {args.game} does not take it")
-    from ..lab.harness import cli_params
 
     params = cli_params(args.param)
     bots = list(args.bots)
@@ -136,7 +59,6 @@ def _cmd_simulate_game(args: argparse.Namespace) -> None:
     if args.out:
         check_out_file(args.out, (".parquet", ".csv"), overwrite=args.overwrite)
     t0 = time.perf_counter()
-    from .lab import cluster_for
 
     with cluster_for(args) as cluster:  # --scheduler / --workers: the shards run on Dask
         r = simulate_game(args.game, bots=bots, games=args.games, seed=args.seed, threads=args.threads, params=params,
@@ -167,15 +89,11 @@ def _cmd_simulate(args: argparse.Namespace) -> None:
     if args.game != "ketharmad":
         _cmd_simulate_game(args)
         return
-    from ..api import simulate
-    from ..results.files import check_out_file
-    from ..results.report import sim_report
 
     if args.decks is None:
         args.decks = ["ner", "tisza"]
     if args.out:  # before the first game
         check_out_file(args.out, (".parquet", ".csv"), overwrite=args.overwrite)
-    from .lab import cluster_for
 
     with cluster_for(args) as cluster:
         result = simulate(
@@ -199,8 +117,6 @@ def _write(df: pl.DataFrame, path: str) -> None:
     """Write under a temporary name in the same folder, then rename: never a partial file."""
     from pathlib import Path
 
-    from ..results.files import write_atomic
-
     out = Path(path)
     suffix = out.suffix.lower()
     if suffix not in (".parquet", ".csv"):
@@ -210,8 +126,6 @@ def _write(df: pl.DataFrame, path: str) -> None:
 
 
 def _cmd_cards(args: argparse.Namespace) -> None:
-    from ..api import cards
-
     if args.export:
         _cmd_cards_export(args)
         return
@@ -223,7 +137,6 @@ def _cmd_cards(args: argparse.Namespace) -> None:
         if args.faction not in factions:
             raise ValueError(f"unknown faction {args.faction!r}; valid: {', '.join(factions)}")
         factions = [args.faction]
-    from ..results.report import format_table
 
     ic = pl.format(
         "{}/{}",
@@ -256,8 +169,6 @@ def _cmd_cards(args: argparse.Namespace) -> None:
 
 
 def _cmd_cards_export(args: argparse.Namespace) -> None:
-    from ..results.export import export_card_data
-
     if args.faction is not None:
         raise ValueError("--faction does not go with --export (the whole card set is written)")
     params = _params(args.param, args.params, args.card_data)
@@ -270,13 +181,9 @@ def _cmd_cards_export(args: argparse.Namespace) -> None:
 
 def _cmd_params(args: argparse.Namespace) -> None:
     if args.game != "ketharmad":
-        from ..lab.harness import cmd_game_params
 
         cmd_game_params(args)
         return
-    from ..api import cards, parameters
-    from ..results.export import match_parameters
-    from ..results.report import format_table
 
     table = parameters(args.card_data)
     names = cards(args.card_data)
@@ -322,9 +229,6 @@ def _cmd_params(args: argparse.Namespace) -> None:
 
 
 def _cmd_formats(args: argparse.Namespace) -> None:
-    from ..game.formats import formats
-    from ..results.report import format_table
-
     table = formats(args.card_data, args.format)
     rows = [[r["format"], f"{r['seats_min']}-{r['seats_max']}", r["scoring"], r["pools"],
              "yes" if r["played"] else "no: " + (r["reason"] or "")] for r in table.iter_rows(named=True)]  # fmt: skip
@@ -345,17 +249,12 @@ def _play_game_index(game: Optional[str], index: Optional[int]) -> tuple[str, in
 
 
 def _cmd_games(args: argparse.Namespace) -> None:
-    from ..lab.harness import cmd_games
-
     cmd_games(args)
 
 
 def _cmd_play(args: argparse.Namespace) -> None:
-    from ..api import play
-
     name, index = _play_game_index(args.game, args.index)
     if name != "ketharmad":
-        from ..lab.harness import cli_play
 
         cli_play(args, name, index)
         return
@@ -395,7 +294,6 @@ def _parser() -> argparse.ArgumentParser:
             help="one bot for all seats or one per seat (default: random)",
         )
         p.add_argument("--seed", type=int, default=0, help="batch seed (default: 0)")
-        from .lab import format_arg
 
         format_arg(p)
         p.add_argument(
@@ -428,7 +326,6 @@ def _parser() -> argparse.ArgumentParser:
         "--out", metavar="FILE", help="write one row per game and seat (.parquet or .csv)"
     )
     p.add_argument("--overwrite", action="store_true", help="replace an existing --out file")
-    from .lab import cluster_args
 
     cluster_args(p)
     p.set_defaults(func=_cmd_simulate)
@@ -452,7 +349,6 @@ def _parser() -> argparse.ArgumentParser:
                    help="only parameters whose name, card id or card name contains TEXT "
                         "(case and accents ignored: orban finds Orbán Viktor)")
     p.add_argument("--card-data", metavar="PATH|SET", help=CARD_DATA_HELP)
-    from .lab import game_arg
 
     game_arg(p)
     p.set_defaults(func=_cmd_params)
@@ -479,11 +375,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--param", action="append", metavar="NAME=VALUE", help="parameter override")
     p.add_argument("--params", metavar="FILE", help=PARAMS_FILE_HELP)
     p.add_argument("--card-data", metavar="PATH|SET", help=CARD_DATA_HELP)
-    from .lab import format_arg
 
     format_arg(p)
     cluster_args(p)
-    from ..lab.tournament import _cmd_bots
 
     p.set_defaults(func=_cmd_bots)
 
@@ -497,18 +391,13 @@ def _parser() -> argparse.ArgumentParser:
                    help="the game's index within the batch (default: 0)")  # fmt: skip
     p.set_defaults(func=_cmd_play)
 
-    from .lab import add_lab_commands
-
     add_lab_commands(sub)
-    from .balance import add_balance_command
 
     add_balance_command(sub)
     return parser
 
 
 def _version() -> str:
-    from .. import __version__
-
     return __version__
 
 
@@ -542,3 +431,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+def add_lab_commands(sub: Any) -> None:
+    """Register ``matchups``, ``card-stats`` and ``sweep`` on the CLI's subparsers (each
+    feature module wires its own command)."""
+    matchups.add_command(sub)
+    card_stats.add_command(sub)
+    sweep.add_command(sub)

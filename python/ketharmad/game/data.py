@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import importlib.resources
+import unicodedata
 import os
 from collections.abc import Mapping
 from typing import Any, Optional, Union
@@ -227,3 +228,11 @@ def load_params_file(path: Union[str, "os.PathLike[str]"]) -> dict[str, Union[in
                 f"string, got {kind} {value!r}"
             )
     return out
+
+
+def fold_text(text: str) -> str:
+    """Lower-case, accents removed, ``_`` read as a space: ``"Orbán Viktor"``,
+    ``"orban_viktor"`` and ``"ORBAN VIKTOR"`` all fold to ``"orban viktor"``."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return " ".join(plain.casefold().replace("_", " ").split())

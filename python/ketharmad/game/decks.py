@@ -25,6 +25,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from .data import read_toml_file
+
 __all__ = ["deck_string", "deck_label", "deck_faction", "deck_factions", "read_deck_file", "DeckArg"]
 
 DeckArg = Any  # str | Mapping[str, Any] | os.PathLike
@@ -61,8 +63,6 @@ def _list_string(name: str, cards: object, where: str) -> str:
 
 def read_deck_file(path: "str | os.PathLike[str]") -> str:
     """The deck string of a deck file (see the module documentation)."""
-    from .data import read_toml_file
-
     p = Path(path)
     data = read_toml_file(p, "deck file")
     extra = sorted(set(data) - {"name", "cards"})

@@ -21,6 +21,7 @@ import polars as pl
 from .. import _core
 from .data import CardDataSource, load_card_data
 from .validate import split_format, with_format
+from .harness import harness_info
 
 __all__ = ["apply_format", "formats", "format_info", "FormatInfo"]
 
@@ -140,7 +141,6 @@ def formats(card_data: CardDataSource = None, format: object = None, *, game: st
     (those games have fixed seatings: Schotten Totten 2 Attacker vs Defender, Osztrakon 5-12
     seats, ``seats=``)."""
     if game != "ketharmad":
-        from ..lab.harness import harness_info
 
         harness_info(game)
         raise ValueError(

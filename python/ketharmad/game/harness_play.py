@@ -14,6 +14,8 @@ from typing import Any, Optional, Union
 
 import polars as pl
 
+from .harness import _game_info, game_state
+
 __all__ = ["HarnessLog", "play_game"]
 
 ParamValue = Union[int, float, bool, str]
@@ -82,8 +84,6 @@ def play_game(
     """Replay game ``index`` of ``simulate_game(game, bots, seed=seed, params=params)`` with
     its log. ``bots``: one spec string for every seat at the game's smallest seat count, or
     one per seat."""
-    from .harness import _game_info, game_state
-
     info = _game_info(game)
     if isinstance(bots, str):
         bots = [bots] * info["min_seats"]

@@ -14,6 +14,8 @@ from typing import Any, Optional, Union
 
 from .. import _core
 from .agents import agent_label, is_agent
+from .decks import deck_string
+from .data import load_params_file, read_toml_file
 
 __all__ = [
     "BotSpec",
@@ -54,12 +56,10 @@ def check_flag(name: str, value: object) -> bool:
 
 
 def check_decks(decks: object) -> list[str]:
-    """Return ``decks`` as a list of 2-9 deck strings (:mod:`ketharmad._decks`): a faction
+    """Return ``decks`` as a list of 2-9 deck strings (:mod:`ketharmad.game.decks`): a faction
     name, a Mixed deck ``"a+b"``, a custom deck ``{"name": ..., "cards": {...}}`` or a deck
     file path per seat. The core checks each against the card set, and the number of decks
     against the format (2-4 in the free-for-all, 5-9 in war of the gods)."""
-    from .decks import deck_string
-
     if isinstance(decks, (str, bytes)) or not isinstance(decks, (list, tuple)):
         raise ValueError(
             f"decks must be a list of {MIN_SEATS}-{MAX_SEATS} decks (faction names, Mixed "
@@ -83,7 +83,7 @@ def check_decks(decks: object) -> list[str]:
 
 def _check_bot_spec(spec: object, where: str, agents: bool = False) -> BotSpec:
     """A built-in bot spec checked (str or dict with a known ``kind``); with ``agents`` a
-    Python agent (:mod:`ketharmad._agents`: a callable or an object with ``act``) is
+    Python agent (:mod:`ketharmad.game.agents`: a callable or an object with ``act``) is
     accepted as it is."""
     kinds = list(_core.BOT_KINDS)
     if agents and is_agent(spec):
@@ -186,12 +186,11 @@ def check_params(params: object) -> dict[str, Union[int, bool, str]]:
 
     Names and value ranges are checked by the core; here only the shape and the value types.
     A ``str`` or ``os.PathLike`` is the path of a params file (see
-    :func:`ketharmad._data.load_params_file`): a TOML table ``name = value``.
+    :func:`ketharmad.game.data.load_params_file`): a TOML table ``name = value``.
     """
     if params is None:
         return {}
     if isinstance(params, (str, os.PathLike)):
-        from .data import load_params_file
 
         params = load_params_file(params)
     if not isinstance(params, Mapping):
@@ -243,7 +242,6 @@ def split_format(format: object) -> tuple[Optional[str], str]:
     if format is None:
         return None, ""
     if isinstance(format, (str, os.PathLike)) and str(format).endswith(".toml"):
-        from .data import read_toml_file
 
         table = read_toml_file(format, "format file")
         formats = table.get("formats")
@@ -295,3 +293,18 @@ def with_format(
     if name == "ffa":
         return params
     return {**params, "rules.format": name}
+
+
+def check_start_player(start_player: object, n_seats: int) -> Optional[int]:
+    """None (random start seat per game) or a seat index in ``0..n_seats-1``."""
+    if start_player is None:
+        return None
+    return check_int("start_player", start_player, 0, n_seats - 1)
+
+
+
+def check_chunk_size(chunk_size: object) -> Optional[int]:
+    """None (one call) or a chunk size >= 1."""
+    if chunk_size is None:
+        return None
+    return check_int("chunk_size", chunk_size, 1)

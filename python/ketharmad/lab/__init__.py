@@ -1,4 +1,6 @@
 """The balance lab, one module per feature: ``matchups``, ``sweep``, ``tournament``,
-``card_stats`` and ``balance``, each with its compute, result class, reports and CLI wiring;
-``plan`` is the runner every feature plays its games through and ``result`` the result base
-class (docs/balance_lab.md)."""
+``card_stats`` and ``balance``, each with its compute, result class and reports; the harness
+games' lab in ``harness`` and ``game_sweep``. Every feature plays its games through the plan
+runner (:mod:`ketharmad.run.plan`) and its result derives from
+:class:`ketharmad.results.lab.LabResult`; the commands live in :mod:`ketharmad.cli`
+(docs/balance_lab.md)."""

@@ -2,7 +2,7 @@
 
 The core records three 128-bit card sets per game and seat (kept opening hand, drawn later,
 played or recruited); bit k is card-definition k, the k-th row of ``ketharmad.cards()``.
-They are counted per faction and card (:class:`ketharmad._reduce.CardCounts`: numpy
+They are counted per faction and card (:class:`ketharmad.run.reduce.CardCounts`: numpy
 ``unpackbits`` over the uint64 halves, a chunk of rows at a time, so memory stays bounded),
 together with each card's plays and the sum of their turns, and polars turns the counts into
 rates with Wilson intervals.
@@ -16,7 +16,6 @@ table, bit for bit.
 
 from __future__ import annotations
 
-import argparse
 import math
 import os
 import time
@@ -34,11 +33,15 @@ from ..run.reduce import N_CARD_BITS, CardCounts, card_sets_frame, count_card_se
 from ..results.report import ci_text, format_table, pct, signed_pct
 from ..game.validate import check_bots, check_decks, check_flag, check_int, check_params, check_seed, check_threads
 from ..stats import Z95, rate, wilson_bounds
-from ..cli.lab import check_out, chunk_for, cluster_for, finish, progress_enabled
 from ..run.cluster import check_cluster_arg, executor_for
 from ..run.plan import Plan, card_ids, cell, run_plan
 from ..results.lab_report import _figure, _provenance_md, _save, md_table
 from ..results.lab import LabResult
+from .harness import harness_info
+from ..game.validate import check_chunk_size, check_start_player
+from ..api import simulate  # card_stats plays its batch through ketharmad.simulate (lab -> api)
+from ..results.frames import card_frame
+from ..results.files import sim_tables
 
 __all__ = ["card_stats", "CardStatsResult", "expand_bits", "card_set_counts", "ROWS_AUTO_LIMIT", "SHARD_GAMES"]
 
@@ -87,7 +90,7 @@ class CardStatsResult(LabResult):
 
     Attributes:
         table: one row per faction and card (see :func:`ketharmad.card_stats`).
-        counts: the :class:`ketharmad._reduce.CardCounts` the table was computed from.
+        counts: the :class:`ketharmad.run.reduce.CardCounts` the table was computed from.
         batch: the :class:`ketharmad.SimResult` of the games (its rows), or None when the
             run kept counts only (``rows``).
         rows: whether the per-game rows were kept (``batch`` is not None).
@@ -156,7 +159,6 @@ class CardStatsResult(LabResult):
         ``card_records``, ``plays`` and ``summary``."""
         if self.batch is None:
             return {"card_stats": self.table}
-        from ..results.files import sim_tables
 
         return {"card_stats": self.table, **sim_tables(self.batch)}
 
@@ -196,8 +198,6 @@ NO_CARD_STATS = {
 
 def _refuse_game(game: object) -> None:
     """``card_stats(game=...)`` for another game: a ValueError naming the game and why."""
-    from .harness import harness_info
-
     info = harness_info(game)
     why = NO_CARD_STATS.get(info["name"], "it records no per-card plays")
     raise ValueError(
@@ -243,7 +243,7 @@ def card_stats(
       not fit in memory); False keeps only the counts: every shard of ``chunk_size`` games
       (default ``SHARD_GAMES`` = 10,000, or the cluster's shard size) counts its own card
       records and plays where it runs (on the executor's or the cluster's workers) and
-      returns integers (:class:`ketharmad._reduce.CardCounts`), merged exactly here, so
+      returns integers (:class:`ketharmad.run.reduce.CardCounts`), merged exactly here, so
       memory does not grow with the number of games; ``.batch`` is None. None (default):
       rows for at most ``ROWS_AUTO_LIMIT`` (100,000) games, counts above.
 
@@ -360,8 +360,6 @@ def _run(
     game: str = "ketharmad",
 ) -> CardStatsResult:
     """The run form of :func:`card_stats`: check every argument, then play."""
-    from ..api import check_chunk_size, check_start_player, simulate
-
     decks_ = check_decks(decks)
     bots_ = check_bots("heuristic" if bots is None else bots, len(decks_))
     games_ = check_int("games", 10_000 if games is None else games, 1)
@@ -458,8 +456,6 @@ def card_table(counts: CardCounts, text: str, params: Mapping[str, Any]) -> pl.D
 
 
 def _cards_frame(text: str) -> pl.DataFrame:
-    from ..results.frames import card_frame
-
     return card_frame(_core.card_table(text))
 
 
@@ -585,48 +581,3 @@ def _card_stats_md(result: Any, folder: Path, plots: bool) -> list[str]:
     return out
 
 
-def _cmd_card_stats(args: argparse.Namespace) -> None:
-    if args.game != "ketharmad":
-        _refuse_game(args.game)
-    check_out(args)
-    with cluster_for(args) as cluster:
-        result = _run_card_stats(args, cluster)
-    finish(result, args)
-
-
-def _run_card_stats(args: argparse.Namespace, cluster: Any) -> CardStatsResult:
-    from ..cli.main import _bots, _params
-
-    return card_stats(
-        decks=args.decks,
-        bots=_bots(args.bots) if args.bots else "heuristic",
-        games=args.games,
-        seed=0 if args.seed is None else args.seed,
-        threads=args.threads,
-        params=_params(args.param, args.params, args.card_data),
-        card_data=args.card_data,
-        chunk_size=chunk_for(args, args.games),
-        progress=progress_enabled(args),
-        cluster=cluster,
-        rows=args.rows,
-        format=args.format,
-    )
-
-
-def add_command(sub: Any) -> None:
-    """Register ``ketharmad card-stats`` on the CLI's subparsers."""
-    from ..cli.lab import lab_args
-
-    p = sub.add_parser("card-stats", help="per-card win rates (17lands style) for one deck pairing")
-    p.add_argument("--decks", nargs="+", default=["ner", "tisza"], metavar="FACTION",
-                   help="one faction per seat, 2-4 (default: ner tisza)")  # fmt: skip
-    lab_args(p, "number of games (default: 10000)", 10000)
-    p.add_argument("--rows", action=argparse.BooleanOptionalAction, default=None,
-                   help="keep the per-game rows (games, players, card_records, plays tables) or, "
-                        "with --no-rows, only per-card counts: the same card_stats table in memory "
-                        f"that does not grow with the games (default: rows up to {ROWS_AUTO_LIMIT:,} "
-                        "games)")  # fmt: skip
-    from ..cli.lab import game_arg
-
-    game_arg(p)  # another game is refused, saying why (no per-card records)
-    p.set_defaults(func=_cmd_card_stats)

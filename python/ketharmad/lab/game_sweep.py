@@ -13,7 +13,7 @@ between the seats' win rates and the largest distance of a seat's rate from the 
 The grid is parsed by :func:`ketharmad.lab.sweep.grid_points` (the Kétharmad sweep's), the
 values checked against the game's parameter registry (:func:`ketharmad.games`) before any
 game runs, the intervals are those of :mod:`ketharmad.stats`, and the result is a
-:class:`~ketharmad.lab.result.LabResult` (text, Markdown, plots, Parquet with provenance).
+:class:`~ketharmad.results.lab.LabResult` (text, Markdown, plots, Parquet with provenance).
 """
 
 from __future__ import annotations
@@ -35,6 +35,13 @@ from ..results.report import ci_text, format_table, pct, signed_pct
 from ..stats import Z95, wilson_interval
 from ..results.lab_report import _figure, _save, _slug, md_table, require_matplotlib
 from ..results.lab import LabResult
+from ..game.harness import _game_info
+from ..run.harness import simulate_game
+from ..run.cluster import check_cluster_arg, executor_for
+from ..game.validate import check_int, check_seed, check_threads
+from .grid import grid_points
+from .._version import __version__
+from ..results.files import _json
 
 __all__ = ["game_sweep", "GameSweepResult", "harness_info", "check_game_params", "check_game_bots", "play_point",
            "PointOutcomes"]  # fmt: skip
@@ -47,8 +54,6 @@ ParamValue = Union[int, float, bool, str]
 
 def harness_info(game: object) -> dict[str, Any]:
     """The :func:`ketharmad.games` entry of a game on the generic harness."""
-    from ..game.harness import _game_info
-
     if not isinstance(game, str):
         raise ValueError(f"game must be a name such as 'schotten_totten_2', got {game!r}")
     if game == "ketharmad":
@@ -161,8 +166,6 @@ def play_point(game: str, bots: list[str], games: int, seed: int, threads: Optio
                run: Optional[Mapping[str, Any]] = None) -> PointOutcomes:  # fmt: skip
     """Games ``first_game .. first_game + games - 1`` of the batch ``seed`` at ``params``;
     ``run``: the ``chunk_size``/``executor`` of :func:`ketharmad.simulate_game`."""
-    from ..game.harness import simulate_game
-
     return PointOutcomes(simulate_game(game, bots, games=games, seed=seed, threads=threads, params=dict(params),
                                        first_game=first_game, **(run or {})))  # fmt: skip
 
@@ -230,10 +233,6 @@ def game_sweep(
     """The sweep of a harness game; see :func:`ketharmad.sweep` (``game=``). ``chunk_size``,
     ``executor`` and ``cluster`` run every point's games as :func:`ketharmad.simulate_game`
     runs them (points one after the other; a cluster opened once for the call)."""
-    from ..run.cluster import check_cluster_arg, executor_for
-    from ..game.validate import check_int, check_seed, check_threads
-    from .sweep import grid_points
-
     info = harness_info(game)
     bots_ = check_game_bots(game, bots)
     seats = len(bots_)
@@ -385,8 +384,6 @@ class GameSweepResult(LabResult):
 
 def harness_provenance(result: Any, kind: str) -> dict[str, Any]:
     """The provenance of a harness-game run: the game instead of card data."""
-    from .. import __version__
-
     return {"kind": kind, "version": __version__, "game": result.game, "card_data": result.game,
             "card_data_hash": "", "seed": result.seed, "bots": result.bots, "params": dict(result.params),
             "decks": {"game": result.game, "sides": result.sides}, "games": result._games_played(),
@@ -394,11 +391,8 @@ def harness_provenance(result: Any, kind: str) -> dict[str, Any]:
 
 
 def harness_parquet_provenance(result: Any, kind: str) -> dict[str, Any]:
-    """The Parquet provenance columns (:data:`ketharmad._files.PROVENANCE_COLUMNS`); the card
+    """The Parquet provenance columns (:data:`ketharmad.results.files.PROVENANCE_COLUMNS`); the card
     data hash column holds ``game:<name>``, ``run_decks`` the game and its sides."""
-    from .. import __version__
-    from ..results.files import _json
-
     p = harness_provenance(result, kind)
     return {"run_kind": kind, "run_version": __version__, "run_card_data_hash": f"game:{result.game}",
             "run_params": _json(p["params"]), "run_bots": _json(p["bots"]), "run_decks": _json(p["decks"]),
@@ -407,8 +401,6 @@ def harness_parquet_provenance(result: Any, kind: str) -> dict[str, Any]:
 
 def harness_provenance_md(result: Any, run_id: Optional[str] = None) -> list[str]:
     import datetime as _dt
-
-    from .. import __version__
 
     lines = [
         f"* created: {_dt.datetime.now(_dt.timezone.utc).strftime('%Y-%m-%d %H:%M:%S UTC')}",
@@ -544,81 +536,3 @@ def plot_game_sweep(res: GameSweepResult, name: str, path: Path) -> Path:
 # ---------------------------------------------------------------- command line
 
 
-def ketharmad_only_flags(args: Any, flags: Sequence[tuple[str, str]]) -> None:
-    """Refuse the Kétharmad-only flags of a command run with another ``--game``."""
-    given = [flag for flag, attr in flags if getattr(args, attr, None) not in (None, False, [])]
-    if given:
-        raise ValueError(f"{', '.join(given)} {'is' if len(given) == 1 else 'are'} for Kétharmad; "
-                         f"--game {args.game} does not take {'it' if len(given) == 1 else 'them'}")  # fmt: skip
-
-
-def cli_params(items: Optional[Sequence[str]]) -> dict[str, ParamValue]:
-    """``--param name=value`` of a harness game (int, float, true/false, else a choice name)."""
-    from ..cli.main import _generic_value
-
-    out: dict[str, ParamValue] = {}
-    for item in items or []:
-        name, sep, value = item.partition("=")
-        name = name.strip()
-        if not sep or not name:
-            raise ValueError(f"--param expects name=value, got {item!r}")
-        if name in out:
-            raise ValueError(f"parameter {name!r} given more than once")
-        out[name] = _generic_value(value.strip())
-    return out
-
-
-def cli_grid(items: Sequence[str]) -> dict[str, list[ParamValue]]:
-    """``--grid name=v1,v2,...`` (repeatable) as a grid dict."""
-    from ..cli.main import _generic_value
-
-    grid: dict[str, list[ParamValue]] = {}
-    for item in items:
-        name, sep, values = item.partition("=")
-        name = name.strip()
-        if not sep or not name or not values.strip():
-            raise ValueError(f"--grid expects name=v1,v2,..., got {item!r}")
-        if name in grid:
-            raise ValueError(f"--grid: parameter {name!r} given more than once")
-        grid[name] = [_generic_value(v.strip()) for v in values.split(",")]
-    return grid
-
-
-def cli_bots(game: str, items: Optional[Sequence[str]]) -> Any:
-    """``--bots A B ...``: one per seat, or one for every seat at the game's smallest count."""
-    if not items:
-        return None
-    return items[0] if len(items) == 1 else list(items)
-
-
-def cmd_game_sweep(args: Any) -> None:
-    """``ketharmad sweep --game schotten_totten_2 --grid rules.cauldrons=2,3,4 --bots greedy greedy``."""
-    from ..cli.lab import check_out, finish
-    from .sweep import load_sweep_file
-
-    ketharmad_only_flags(args, [("--decks", "decks"), ("--card-data", "card_data"), ("--params", "params"),
-                               ("--format", "format"), ("--rows/--no-rows", "rows"),
-                               ("--progress", "progress")])  # fmt: skip
-    if (args.grid_file is None) == (not args.grid):
-        raise ValueError("give the grid either as a GRID.toml file or as --grid name=v1,v2,... (not both)")
-    kwargs: dict[str, Any] = load_sweep_file(args.grid_file) if args.grid_file else {"grid": cli_grid(args.grid)}
-    check_out(args)
-    if args.games is not None:
-        kwargs["games"] = args.games
-    if args.seed is not None:
-        kwargs["seed"] = args.seed
-    if args.threads is not None:
-        kwargs["threads"] = args.threads
-    if args.bots:
-        kwargs["bots"] = cli_bots(args.game, args.bots)
-    if args.baseline is not None:
-        kwargs["baseline"] = args.baseline
-    overrides = cli_params(args.param)
-    if overrides:
-        kwargs["params"] = {**kwargs.get("params", {}), **overrides}
-    from ..cli.lab import cluster_for
-    from .sweep import sweep
-
-    with cluster_for(args) as cluster:
-        result = sweep(**kwargs, game=args.game, cluster=cluster)
-    finish(result, args)

@@ -30,7 +30,14 @@ import polars as pl
 from ..stats import wilson_interval
 from ..run.cluster import executor_for
 from ..results.lab import LabResult
-from .tournament import luce_ratings
+from ..game.harness import harness_info
+from .ratings import luce_ratings
+from ..run.harness import simulate_game
+from ..run.cluster import check_cluster_arg
+from ..results.report import _cell_text, _lab_params_label, ci_text, format_table, pct
+from ..results.lab_report import _figure, _provenance_md, _save, md_table
+from .._version import __version__
+from ..results.files import _json
 
 __all__ = ["GameMatchupResult", "GameTournamentResult", "game_lab_matchups", "game_lab_tournament"]
 
@@ -43,36 +50,6 @@ DEFAULT_GAMES = 1000
 
 
 # ---------------------------------------------------------------- argument checks
-
-
-def harness_info(game: object) -> dict[str, Any]:
-    """The :func:`ketharmad.games` entry of a game on the harness; ValueError naming the
-    known games for anything else."""
-    from ..game.harness import _game_info
-
-    if not isinstance(game, str):
-        raise ValueError(f"game must be a game name such as 'schotten_totten_2', got {game!r}")
-    return _game_info(game)
-
-
-def refuse(game: str, call: str, given: Mapping[str, bool], takes: str) -> None:
-    """ValueError naming every Kétharmad-only argument given with another game."""
-    names = [k for k, v in given.items() if v]
-    if names:
-        raise ValueError(
-            f"{', '.join(names)}: Kétharmad only; {call}(game={game!r}) takes {takes}"
-        )
-
-
-def refuse_harness_only(call: str, given: Mapping[str, bool]) -> None:
-    """ValueError naming every argument of the harness games given for Kétharmad."""
-    names = [k for k, v in given.items() if v]
-    if names:
-        raise ValueError(
-            f"{', '.join(names)}: only for the games on the generic harness "
-            f"({call}(game='schotten_totten_2' | 'osztrakon', ...)); Kétharmad does not take "
-            + ("it" if len(names) == 1 else "them")
-        )
 
 
 def check_bot_specs(bots: object, what: str = "bots") -> list[str]:
@@ -152,8 +129,6 @@ def _play_pair(game: str, a: str, b: str, n: int, seed: int, threads: Optional[i
     """Games ``0 .. n - 1`` of ``a`` on seat 0 against ``b`` on seat 1. ``run``: the
     ``chunk_size``/``executor`` of :func:`ketharmad.simulate_game`; without ``keep`` the
     cell is reduced in the core (``output="stats"``: no rows)."""
-    from ..game.harness import simulate_game
-
     t = time.perf_counter()
     r = simulate_game(game, [a, b], games=n, seed=seed, threads=threads, params=params or None,
                       output="rows" if keep else "stats", **(run or {}))  # fmt: skip
@@ -173,8 +148,6 @@ def _play_field(game: str, bot: str, field: str, k: int, n: int, seed: int, thre
     """``n`` games of ``bot`` on one seat against ``field`` on the ``k - 1`` others, the
     bot's seat rotating (seat ``s`` plays games ``first .. first + share - 1``); ``run`` and
     ``keep`` as for :func:`_play_pair`."""
-    from ..game.harness import simulate_game
-
     t = time.perf_counter()
     wins = field_wins = no_winner = unfinished = 0
     turns = 0.0
@@ -209,8 +182,6 @@ def _play_field(game: str, bot: str, field: str, k: int, n: int, seed: int, thre
 
 def _run_args(chunk_size: object, executor: Any, cluster: Any) -> None:
     """ValueError for a bad ``chunk_size`` or ``executor``/``cluster`` pair, before any game."""
-    from ..run.cluster import check_cluster_arg
-
     if chunk_size is not None:
         _check_whole("chunk_size", chunk_size, 1)
     check_cluster_arg(cluster, executor)
@@ -228,8 +199,6 @@ class _HarnessLabResult(LabResult):
     _info: dict[str, Any] = {}
 
     def provenance(self) -> dict[str, Any]:
-        from .. import __version__
-
         return {
             "kind": self.kind,
             "version": __version__,
@@ -245,9 +214,6 @@ class _HarnessLabResult(LabResult):
         }
 
     def _provenance(self) -> dict[str, Any]:
-        from .. import __version__
-        from ..results.files import _json
-
         p = self.provenance()
         return {
             "run_kind": p["kind"],
@@ -265,8 +231,6 @@ class _HarnessLabResult(LabResult):
 
 
 def _fmt_cell(rate: Optional[float], lo: Optional[float], hi: Optional[float]) -> str:
-    from ..results.report import _cell_text
-
     return _cell_text(rate, lo, hi)
 
 
@@ -333,8 +297,6 @@ class GameMatchupResult(_HarnessLabResult):
         return out
 
     def _head(self) -> str:
-        from ..results.report import _lab_params_label
-
         return (f"GameMatchupResult({self.game}, {self.seats} seats, {self.n_games:,} games, seed {self.seed}, "
                 f"params: {_lab_params_label(self.params)}, {self.elapsed:.2f} s)")  # fmt: skip
 
@@ -365,8 +327,6 @@ class GameMatchupResult(_HarnessLabResult):
                 f"{self.games_per_cell:,} games per cell, Wilson 95% CI:")  # fmt: skip
 
     def text(self) -> str:
-        from ..results.report import format_table
-
         headers, rows = self._grid()
         lines = [self._head(), self._caption()]
         lines += ["  " + s for s in format_table(headers, rows, [False] + [True] * (len(headers) - 1))]
@@ -377,8 +337,6 @@ class GameMatchupResult(_HarnessLabResult):
 
     def _count_rows(self) -> tuple[list[str], list[list[str]], list[bool]]:
         """The cells' counts as text: headers, rows, alignment."""
-        from ..results.report import ci_text, pct
-
         if self.field_table:
             rows = [[r["bot"], r["field"], f"{r['games']:,}", f"{r['wins']:,}", pct(r["win_rate"]),
                      ci_text(r["ci_low"], r["ci_high"])] for r in self.table.iter_rows(named=True)]  # fmt: skip
@@ -392,9 +350,6 @@ class GameMatchupResult(_HarnessLabResult):
                 [False, False, True, True, True, True, True, False])  # fmt: skip
 
     def _markdown(self, folder: Optional[Path], plots: bool) -> list[str]:
-        from ..results.report import ci_text, pct
-        from ..results.lab_report import _provenance_md, md_table
-
         out = [f"# Matchups: {self.game}, {self.seats} seats, bots {', '.join(self.bots)}", ""]
         out += _provenance_md(self, None)
         headers, rows = self._grid()
@@ -428,9 +383,6 @@ class GameMatchupResult(_HarnessLabResult):
 def plot_heatmap(result: GameMatchupResult, path: Path) -> Path:
     """Heatmap of the table's win rate (first side's, or the lone bot's), centred on the
     even share, each cell annotated with its interval."""
-    from ..results.report import ci_text, pct
-    from ..results.lab_report import _figure, _save
-
     headers, _ = result._grid()
     if result.field_table:
         rk, ck, val, even = "bot", "field", "win_rate", 1 / result.seats
@@ -509,8 +461,6 @@ class GameTournamentResult(_HarnessLabResult):
                 f"({self.seats} seats), its seat rotating over all seats, the same games for every pair")  # fmt: skip
 
     def _rating_rows(self) -> list[list[str]]:
-        from ..results.report import ci_text, pct
-
         return [[r["bot"], f"{r['rating']:.0f}", f"{r['games']:,}", f"{r['wins']:,}", pct(r["win_rate"]),
                  ci_text(r["ci_low"], r["ci_high"]), pct(r["even_share"])]
                 for r in self.ratings.iter_rows(named=True)]  # fmt: skip
@@ -518,8 +468,6 @@ class GameTournamentResult(_HarnessLabResult):
     _RATING_HEADERS = ["bot", "rating", "games", "wins", "win rate", "95% CI", "even share"]
 
     def _pair_rows(self) -> tuple[list[str], list[list[str]], list[bool]]:
-        from ..results.report import ci_text, pct
-
         if self.seats == 2:
             s0 = self.sides[0]
             rows = [[r["bot_a"], r["bot_b"], f"{r['games']:,}", f"{r['wins_a']:,}", f"{r['wins_b']:,}",
@@ -532,8 +480,6 @@ class GameTournamentResult(_HarnessLabResult):
         return ["bot", "field", "games", "wins", "win rate", "95% CI"], rows, [False, False, True, True, True, False]
 
     def text(self) -> str:
-        from ..results.report import _lab_params_label, format_table
-
         lines = [f"GameTournamentResult({self.game}, {len(self.bots)} bots, {self.n_games:,} games, seed {self.seed}, "
                  f"params: {_lab_params_label(self.params)}, {self.elapsed:.2f} s)", self._how() + ";",
                  "ratings (Bradley-Terry, Elo scale), best first:"]  # fmt: skip
@@ -543,9 +489,6 @@ class GameTournamentResult(_HarnessLabResult):
         return "\n".join(lines)
 
     def _markdown(self, folder: Optional[Path], plots: bool) -> list[str]:
-        from ..results.report import ci_text, pct
-        from ..results.lab_report import _provenance_md, md_table
-
         out = [f"# Tournament: {self.game}, {len(self.bots)} bots, {self.games_per_pair:,} games per pair", ""]
         out += _provenance_md(self, None)
         out += ["", self._how()[0].upper() + self._how()[1:] + ".", "",
@@ -634,8 +577,6 @@ def game_lab_matchups(
 
 def _probe(game: str, bots: Sequence[str], k: int, seed: int, params: dict[str, ParamValue]) -> None:
     """Check every bot spec and the parameters with one game each (errors name them)."""
-    from ..game.harness import simulate_game
-
     for b in dict.fromkeys(bots):
         if b.startswith("search"):  # slow to play: a spec check against the random bot is enough
             simulate_game(game, [b] + ["random"] * (k - 1), games=1, seed=seed, threads=1, params=params or None)
@@ -797,181 +738,6 @@ def _tournament(game: str, info: dict[str, Any], bots_: list[str], n: int, seed_
 
 # ---------------------------------------------------------------- bots
 
-#: The options of the harness's search bot (``rust/harness/agents.rs``, ``make_agent``):
-#: name, default, min, max, description.
-SEARCH_OPTIONS = (
-    ("iterations", 200.0, 1.0, 1e7, "ISMCTS iterations per decision (each on a fresh determinization)"),
-    ("c", 0.7, 0.0, 100.0, "UCB exploration constant"),
-    ("max_rollout_actions", 1e4, 1.0, 1e8, "actions a rollout may take; a rollout cut there adds no reward"),
-    ("rollout", math.nan, math.nan, math.nan, "the bot that plays the rollouts: a bot name of the game (default random)"),
-)
-
-
-def harness_bot_table(game: str) -> pl.DataFrame:
-    """``ketharmad.bots(game=...)``: the game's bots (``entry == "bot"``) and the search bot's
-    options (``entry == "knob"``), in the columns of the Kétharmad table."""
-    info = harness_info(game)
-    rows = [{"name": b, "entry": "bot", "applies_to": "", "default": math.nan, "min": math.nan, "max": math.nan,
-             "description": "ISMCTS over determinizations (options below): search:iterations=400,c=0.7"
-             if b == "search" else f"a bot of {game} (docs/games.md)"} for b in info["agents"]]  # fmt: skip
-    rows += [{"name": n, "entry": "knob", "applies_to": "search", "default": d, "min": lo, "max": hi, "description": t}
-             for n, d, lo, hi, t in SEARCH_OPTIONS]  # fmt: skip
-    return pl.DataFrame(rows, schema={"name": pl.String, "entry": pl.String, "applies_to": pl.String,
-                                      "default": pl.Float64, "min": pl.Float64, "max": pl.Float64,
-                                      "description": pl.String})  # fmt: skip
-
-
 # ---------------------------------------------------------------- command line
 
 
-def cli_refuse(args: Any, command: str, flags: Sequence[tuple[str, str]], takes: str) -> None:
-    """Refuse the Kétharmad-only flags of a command given with ``--game`` of another game."""
-    given = []
-    for flag, attr in flags:
-        v = getattr(args, attr, None)
-        if v is not None and v is not False:
-            given.append(flag)
-    if given:
-        raise ValueError(f"{', '.join(given)}: Kétharmad only; `ketharmad {command} --game {args.game}` takes {takes}")
-
-
-def cli_params(items: Optional[Sequence[str]]) -> dict[str, ParamValue]:
-    """``--param name=value`` of a harness game (int, float, true/false, else a choice)."""
-    from ..cli.main import _generic_value
-
-    out: dict[str, ParamValue] = {}
-    for item in items or []:
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip():
-            raise ValueError(f"--param expects name=value, got {item!r}")
-        if name.strip() in out:
-            raise ValueError(f"parameter {name.strip()!r} given more than once")
-        out[name.strip()] = _generic_value(value.strip())
-    return out
-
-
-def cli_bot_list(items: Optional[Sequence[str]]) -> Optional[list[str]]:
-    """``--bots`` of a harness game: spec strings (JSON specs are Kétharmad's)."""
-    if items is None:
-        return None
-    for b in items:
-        if b.lstrip().startswith("{"):
-            raise ValueError(f"--bots: {b!r}: the games on the harness take spec strings such as "
-                             "'search:iterations=200', not JSON")  # fmt: skip
-    return list(items)
-
-
-def cli_games_for(items: Optional[Sequence[str]]) -> Optional[dict[str, int]]:
-    """``--games-for TEXT=N``: cap the games of a cell whose bot specs contain TEXT."""
-    if not items:
-        return None
-    out = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        try:
-            n = int(value)
-        except ValueError:
-            n = -1
-        if not sep or not key or n < 1:
-            raise ValueError(f"--games-for expects TEXT=N (N >= 1), e.g. search=200, got {item!r}")
-        out[key] = n
-    return out
-
-
-def cli_matchups(args: Any) -> GameMatchupResult:
-    """``ketharmad matchups --game schotten_totten_2 | osztrakon``."""
-    cli_refuse(args, "matchups", [("--players", "players"), ("--decks", "decks"), ("--games-per-side", "games_per_side"),
-                                  ("--params", "params"), ("--card-data", "card_data"), ("--format", "format"),
-                                  ("--progress", "progress")],
-               "--bots, --games (per cell), --seed, --threads, --param, --seats, --field, --games-for, --rows, "
-               "--scheduler/--workers and --out")  # fmt: skip
-    from ..cli.lab import cluster_for
-
-    with cluster_for(args) as cluster:
-        return game_lab_matchups(args.game, cli_bot_list(args.bots), games=args.games,
-                                 seed=0 if args.seed is None else args.seed, threads=args.threads,
-                                 params=cli_params(args.param), seats=args.seats, field=args.field,
-                                 games_for=cli_games_for(args.games_for), rows=args.rows, cluster=cluster)  # fmt: skip
-
-
-def cli_tournament(args: Any) -> None:
-    """``ketharmad bots --game schotten_totten_2 | osztrakon [SPEC ...]``."""
-    info = harness_info(args.game)
-    cli_refuse(args, "bots", [("--decks", "decks"), ("--params", "params"), ("--card-data", "card_data"),
-                              ("--format", "format")],
-               "bot specs, --games (per pair), --seed, --threads, --param, --seats and --scheduler/--workers")  # fmt: skip
-    if not args.specs:
-        with pl.Config(tbl_rows=100, fmt_str_lengths=90, tbl_width_chars=160):
-            print(harness_bot_table(info["name"]))
-        print(f"{info['name']}: bots " + ", ".join(info["agents"]))
-        print("options of the search bot (ISMCTS): search:iterations=N,c=X,rollout=BOT,max_rollout_actions=N")
-        print(f"run a tournament: ketharmad bots --game {info['name']} " + " ".join(_default_bots(info)[:3]))
-        return
-    from ..cli.lab import cluster_for
-
-    with cluster_for(args) as cluster:
-        res = game_lab_tournament(args.game, cli_bot_list(args.specs) or [], games=args.games, seed=args.seed,
-                                  threads=args.threads, params=cli_params(args.param), seats=args.seats,
-                                  cluster=cluster)  # fmt: skip
-    print(res)
-
-
-def cli_play(args: Any, name: str, index: int) -> None:
-    """``ketharmad play --game schotten_totten_2 | osztrakon [--index N]``."""
-    from ..game.harness_play import play_game
-
-    harness_info(name)
-    args.game = name
-    cli_refuse(args, "play", [("--decks", "decks"), ("--params", "params"), ("--card-data", "card_data"),
-                              ("--format", "format")], "--bots (one for every seat or one per seat), --seed, "
-               "--index and --param")  # fmt: skip
-    bots = cli_bot_list(args.bots) or ["random"]
-    print(play_game(name, bots[0] if len(bots) == 1 else bots, seed=args.seed, index=index,
-                    params=cli_params(args.param)))  # fmt: skip
-
-
-def cmd_games(args: Any) -> None:
-    """``ketharmad games``: every game with its seats, sides, bots and parameter count."""
-    from .. import parameters
-    from ..results.report import format_table
-    from ..game.harness import games
-
-    rows = []
-    for g in games():
-        n_params = parameters().height if g["name"] == "ketharmad" else len(g["parameters"])
-        seats = f"{g['min_seats']}-{g['max_seats']}" if g["min_seats"] != g["max_seats"] else str(g["min_seats"])
-        sides = ", ".join(g["sides"]) if g["sides"] else "-"
-        if g["name"] == "ketharmad":
-            sides = "factions: " + sides
-        rows.append([g["name"], seats, sides, ", ".join(g["agents"]), str(n_params)])
-    for line in format_table(["game", "seats", "sides", "bots", "parameters"], rows, [False, True, False, False, True]):
-        print(line)
-    print("choose one with --game NAME (simulate, play, matchups, bots, params, ...) or game=NAME in Python; "
-          "docs/games.md")  # fmt: skip
-
-
-def cmd_game_params(args: Any) -> None:
-    """``ketharmad params --game schotten_totten_2 | osztrakon [--match TEXT]``."""
-    from ..results.report import format_table
-
-    info = harness_info(args.game)
-    if args.card_data is not None:
-        raise ValueError(f"--card-data: Kétharmad only; `ketharmad params --game {args.game}` takes --match")
-    rows = []
-    for p in info["parameters"]:
-        if args.match and args.match.lower() not in p["name"].lower() and args.match.lower() not in p["description"].lower():
-            continue
-        if p["kind"] in ("int", "float"):
-            fmt = (lambda x: str(int(x))) if p["kind"] == "int" else (lambda x: f"{x:g}")
-            rng = f"{fmt(p['min'])}..{fmt(p['max'])}"
-        elif p["choices"]:
-            rng = " | ".join(str(c) for c in p["choices"])
-        else:
-            rng = ""
-        default = str(p["default"]).lower() if isinstance(p["default"], bool) else str(p["default"])
-        rows.append([p["name"], p["kind"], default, rng, p["description"]])
-    if args.match and not rows:
-        raise ValueError(f"no parameter of {args.game} has {args.match!r} in its name or description")
-    for line in format_table(["name", "kind", "default", "range", "description"], rows, [False, False, True, False, False]):
-        print(line)
-    print(f"({len(rows)} parameters of {args.game}; override with --param name=value or params={{name: value}})")

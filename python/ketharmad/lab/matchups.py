@@ -3,7 +3,6 @@ free-for-all over every seating of three or four factions."""
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import functools
 import itertools
@@ -17,7 +16,8 @@ from typing import Any, Optional, Union
 import polars as pl
 
 from .. import _core
-from ..api import check_chunk_size, check_memory
+from ..game.validate import check_chunk_size
+from ..run.memory import check_memory
 from ..game.data import CardDataSource, describe_card_data, load_card_data
 from ..game.decks import deck_factions, deck_label
 from ..game.formats import FormatInfo, apply_format, format_info, team_splits
@@ -35,11 +35,15 @@ from ..game.validate import (
 )
 from ..stats import rate, wilson_bounds
 from ..run.cluster import check_cluster_arg, executor_for
-from ..cli.lab import check_out, chunk_for, cluster_for, finish, progress_enabled
 from ..run.plan import Plan, cell, run_plan
 from ..results.lab_report import _figure, _provenance_md, _save, md_table
 from ..results.lab import LabResult
 
+from ..game.harness import refuse, refuse_harness_only
+from ..game.decks import deck_string
+from .standings import deck_table, seat_table, stats_tables
+from ..game.validate import bot_label
+from .harness import game_lab_matchups, harness_info
 __all__ = ["matchups", "MatchupResult"]
 
 #: Game-length quantiles reported in ``.lengths``.
@@ -179,7 +183,7 @@ class MatchupResult(LabResult):
             (``rows``, see :func:`ketharmad.matchups`).
         players: the raw per-(game, seat) rows with ``position`` (turn order from the
             start player); None without rows.
-        stats: without rows, one :class:`ketharmad._reduce.Stats` per cell of the plan (in
+        stats: without rows, one :class:`ketharmad.run.reduce.Stats` per cell of the plan (in
             ``.plan`` order: 2 players, pair k with seat ``side`` starting is cell
             ``2 k + side``; 3-4 players, one cell per seating); None with rows.
         rows: whether the per-game rows were kept.
@@ -363,12 +367,12 @@ def matchups(
     its games are played game by game with :class:`ketharmad.Game`, much slower.
 
     ``executor``: None, or a ``concurrent.futures.Executor`` the plan runner
-    (:mod:`ketharmad.lab.plan`) submits its shards to; the results are the same.
+    (:mod:`ketharmad.run.plan`) submits its shards to; the results are the same.
     ``cluster``: run on Dask instead (``"local"``, a scheduler address or a
     ``dask.distributed.Client``; the ``dask`` extra, docs/scale_out.md); same results.
 
     ``rows``: keep the per-game rows (``.games``, ``.players``) or only reductions (integer
-    statistics per cell, :class:`ketharmad._reduce.Stats`; memory does not grow with the
+    statistics per cell, :class:`ketharmad.run.reduce.Stats`; memory does not grow with the
     number of games, so there is no memory check). None (default): rows for a run of at
     most 1,000,000 games (``ROWS_AUTO_LIMIT``), reductions above. False: reductions. True:
     rows (refused before any game runs when they would not fit in memory). The tables
@@ -397,7 +401,6 @@ def matchups(
     a ValueError naming them, and ``seats``, ``field``, ``games_for`` with Kétharmad.
     """
     if game != "ketharmad":
-        from .harness import game_lab_matchups, harness_info, refuse
 
         harness_info(game)
         refuse(game, "matchups", {
@@ -411,7 +414,6 @@ def matchups(
         return game_lab_matchups(game, bots, games=games, seed=seed, threads=threads, params=params, seats=seats,
                                  field=field, games_for=games_for, rows=rows, chunk_size=chunk_size,
                                  executor=executor, cluster=cluster)  # fmt: skip
-    from .harness import refuse_harness_only
 
     refuse_harness_only("matchups", {"seats": seats is not None, "field": field is not None,
                                      "games_for": games_for is not None})  # fmt: skip
@@ -490,8 +492,6 @@ def matchups(
 def _sides(decks: Any) -> list[str]:
     """The matchup's sides as deck strings: the four factions, or ``decks`` (factions, Mixed
     decks ``"a+b"``, custom lists, deck files; docs/decks.md) with distinct labels."""
-    from ..game.decks import deck_string
-
     if decks is None:
         return list(_core.FACTIONS)
     if isinstance(decks, (str, bytes, Mapping)) or not isinstance(decks, (list, tuple)):
@@ -819,8 +819,6 @@ def _free_for_all(
 
 def _standings(plan: Plan, results: list[Any], rows: bool, info: Optional[FormatInfo]) -> dict[str, pl.DataFrame]:
     """``by_seat`` and ``by_deck`` (lab/standings.py) from the rows or the reductions."""
-    from .standings import deck_table, seat_table, stats_tables
-
     order = _plan_order(plan)
     if rows:
         players = pl.concat([r.players for r in results], rechunk=False)
@@ -1058,8 +1056,6 @@ def matchup_matrix_rows(result: Any) -> tuple[list[str], list[list[str]]]:
 
 def matchups_text(result: Any) -> str:
     """Plain-text summary of a MatchupResult (its repr and the CLI output)."""
-    from ..game.validate import bot_label
-
     sp = result.start_player.row(0, named=True)
     head = (
         f"MatchupResult({result.n_players} players, {result.n_games:,} games, "
@@ -1196,8 +1192,6 @@ def _length_rows(lengths: pl.DataFrame, keys: Sequence[str]) -> tuple[list[str],
 
 
 def _matchups_md(result: Any, folder: Path, plots: bool) -> list[str]:
-    from ..game.validate import bot_label
-
     sp = result.start_player.row(0, named=True)
     fmt = "" if result.format == "ffa" else f", format {result.format}"
     out = [f"# Matchups: {result.n_players} players{fmt}, bots {bot_label(result.bots)}", ""]
@@ -1297,74 +1291,3 @@ def _matchups_md(result: Any, folder: Path, plots: bool) -> list[str]:
     return out
 
 
-def _cmd_matchups(args: argparse.Namespace) -> None:
-    check_out(args)
-    if args.game != "ketharmad":
-        from .harness import cli_matchups
-
-        finish(cli_matchups(args), args)
-        return
-    for flag, v in (("--seats", args.seats), ("--field", args.field), ("--games-for", args.games_for)):
-        if v is not None:
-            raise ValueError(f"{flag} is for the games on the generic harness (--game schotten_totten_2 | osztrakon)")
-    if args.players in (None, 2) and args.format in (None, "ffa", "quick"):
-        per_call = args.games // 2 if args.games else (args.games_per_side or 2000)
-    else:
-        per_call = (args.games or 1920) // 24 or 1
-    with cluster_for(args) as cluster:
-        result = _run_matchups(args, per_call, cluster)
-    finish(result, args)
-
-
-def _run_matchups(args: argparse.Namespace, per_call: int, cluster: Any) -> MatchupResult:
-    from ..cli.main import _bots, _params
-
-    return matchups(
-        players=args.players,
-        games_per_side=args.games_per_side,
-        games=args.games,
-        bots=_bots(args.bots) if args.bots else "heuristic",
-        seed=0 if args.seed is None else args.seed,
-        params=_params(args.param, args.params, args.card_data),
-        threads=args.threads,
-        card_data=args.card_data,
-        chunk_size=chunk_for(args, max(1, per_call)),
-        progress=progress_enabled(args),
-        cluster=cluster,
-        rows=args.rows,
-        decks=args.decks,
-        format=args.format,
-    )
-
-
-def add_command(sub: Any) -> None:
-    """Register ``ketharmad matchups`` on the CLI's subparsers."""
-    from ..cli.lab import lab_args
-
-    p = sub.add_parser(
-        "matchups",
-        help="faction matchup matrix (2p, start player balanced) or free-for-all (3-4p)",
-    )
-    p.add_argument("--players", type=int, choices=range(2, 10), default=None, metavar="N",
-                   help="2: the matrix of the sides; 3 or 4: free-for-all over every seating (default: 2, "
-                        "or the format's smallest seat count: 4 for coalition, the team-pair table)")  # fmt: skip
-    p.add_argument("--decks", nargs="+", default=None, metavar="DECK",
-                   help="the sides: factions, Mixed decks a+b or deck files (default: the four factions)")  # fmt: skip
-    p.add_argument("--games-per-side", type=int, default=None,
-                   help="2 players: games per pair with each side starting (default: 2000)")  # fmt: skip
-    lab_args(p, "2 players: games per cell (instead of --games-per-side); 3-4 players: "
-                "games in total, a multiple of 24 (default: 1920)", None)  # fmt: skip
-    p.add_argument("--rows", action=argparse.BooleanOptionalAction, default=None,
-                   help="keep the per-game rows (matchup_games/matchup_players tables) or, with "
-                        "--no-rows, only per-cell reductions: the same tables in memory that does "
-                        f"not grow with the games (default: rows up to {ROWS_AUTO_LIMIT:,} games)")  # fmt: skip
-    from ..cli.lab import game_arg
-
-    game_arg(p)
-    p.add_argument("--seats", type=int, default=None, metavar="N",
-                   help="--game osztrakon: seats of the bot-against-field table, 5-12 (default: 5)")  # fmt: skip
-    p.add_argument("--field", default=None, metavar="BOT",
-                   help="--game osztrakon: the field every --bots bot plays against (default: each other bot)")  # fmt: skip
-    p.add_argument("--games-for", action="append", default=None, metavar="TEXT=N",
-                   help="another --game: at most N games in a cell whose bot specs contain TEXT (e.g. search=200)")  # fmt: skip
-    p.set_defaults(func=_cmd_matchups)

@@ -4,13 +4,12 @@ game (paired differences)."""
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import json
 import math
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional, Union
@@ -19,7 +18,8 @@ import numpy as np
 import polars as pl
 
 from .. import _core
-from ..api import check_chunk_size, check_memory, check_start_player
+from ..game.validate import check_chunk_size, check_start_player
+from ..run.memory import check_memory
 from ..run.plan import Plan, Shard, cell, describe_shard, run_plan, run_shard, run_tasks
 from ..game.data import CardDataSource, describe_card_data, load_card_data
 from ..game.formats import apply_format
@@ -38,10 +38,14 @@ from ..game.data import MAX_TOML_FILE_BYTES as MAX_SWEEP_FILE_BYTES
 from ..results.report import ci_text, format_table, pct, signed_pct
 from ..stats import Z95, wilson_bounds
 from ..run.cluster import check_cluster_arg, executor_for
-from ..cli.lab import check_out, chunk_for, cluster_for, finish, progress_enabled
 from ..results.lab_report import _figure, _provenance_md, _save, _slug, md_table, require_matplotlib
 from ..results.lab import LabResult
 
+from ..results.frames import card_frame, parameter_frame
+from ..game.decks import deck_factions
+from ..game.data import flatten_table, read_toml_file, toml_depth
+from .game_sweep import game_sweep
+from .grid import grid_points
 __all__ = ["sweep", "SweepResult", "SweepStats", "grid_points", "deck_pairings", "load_sweep_file", "MAX_SWEEP_FILE_BYTES",
            "MAX_SWEEP_DEPTH", "ROWS_AUTO_LIMIT", "RANGE_GAMES"]  # fmt: skip
 
@@ -56,65 +60,6 @@ ROWS_AUTO_LIMIT = 1_000_000
 RANGE_GAMES = 50_000
 #: ``end_reason`` codes of the unfinished games (a round or action cap).
 _UNFINISHED = np.array([i for i, r in enumerate(_core.END_REASONS) if r.startswith("unfinished")], dtype=np.uint8)
-
-
-def _values(name: str, values: object) -> list[Any]:
-    if isinstance(values, (str, bool, int, float, np.integer, np.floating, np.bool_)):
-        return [values]
-    if isinstance(values, (list, tuple, range, np.ndarray)):
-        out = list(values)
-        if not out:
-            raise ValueError(f"grid: parameter {name!r} has an empty list of values")
-        return out
-    raise ValueError(
-        f"grid: the values of {name!r} must be a list such as [4, 5, 6], "
-        f"got {type(values).__name__}"
-    )
-
-
-def grid_points(grid: object, check: Optional[Callable[[Mapping[str, Any]], dict[str, Any]]] = None) -> list[dict[str, Any]]:
-    """The points of a grid: a dict ``{name: [values]}`` (the Cartesian product, first name
-    varying slowest) or an explicit list of point dicts ``[{name: value}, ...]``. ``check``
-    turns a point into plain values (default: Kétharmad's :func:`check_params`; the harness
-    games pass their registry's check)."""
-    if isinstance(grid, Mapping):
-        if not grid:
-            raise ValueError(
-                "grid: the table of parameters is empty; give {name: [values]} or a list of points"
-            )
-        names = list(grid)
-        for name in names:
-            if not isinstance(name, str):
-                raise ValueError(f"grid: parameter names must be strings, got {name!r}")
-        lists = [_values(n, grid[n]) for n in names]
-        raw = [dict(zip(names, combo)) for combo in itertools.product(*lists)]
-    elif isinstance(grid, (list, tuple)):
-        if not grid:
-            raise ValueError(
-                "grid: the list of points is empty; give {name: [values]} or a list of points"
-            )
-        raw = []
-        for i, point in enumerate(grid):
-            if not isinstance(point, Mapping):
-                raise ValueError(
-                    f"grid: point {i} must be a dict of parameter values, got {type(point).__name__}"
-                )
-            raw.append(dict(point))
-    else:
-        raise ValueError(
-            "grid must be a dict {name: [values]} or a list of point dicts, "
-            f"got {type(grid).__name__}"
-        )
-    points = []
-    seen: dict[str, int] = {}
-    for i, point in enumerate(raw):
-        p = (check or check_params)(point)
-        key = json.dumps(p, sort_keys=True)
-        if key in seen:
-            raise ValueError(f"grid: point {i} repeats point {seen[key]} ({p})")
-        seen[key] = i
-        points.append(p)
-    return points
 
 
 def deck_pairings(decks: object) -> list[list[str]]:
@@ -341,8 +286,6 @@ class SweepResult(LabResult):
 
 def _current_values(text: str, base: dict[str, ParamValue]) -> dict[str, Any]:
     """Every parameter's value without the grid: the card data's default, or ``params``."""
-    from ..results.frames import parameter_frame
-
     info = parameter_frame(_core.parameter_table(text))
     out: dict[str, Any] = {}
     for r in info.iter_rows(named=True):
@@ -363,8 +306,6 @@ def _is_current(point: Mapping[str, ParamValue], current: Mapping[str, Any]) -> 
 def _deck_touches(deck: str, factions: Any) -> bool:
     """Whether a deck string may hold cards of one of ``factions`` (a Mixed deck: either of
     its two; a custom list: any, docs/decks.md)."""
-    from ..game.decks import deck_factions
-
     mine = deck_factions(deck)
     return mine is None or bool(mine & set(factions))
 
@@ -372,8 +313,6 @@ def _deck_touches(deck: str, factions: Any) -> bool:
 def _owners(text: str) -> dict[str, Optional[str]]:
     """Parameter name -> the faction whose deck holds its card, or None when it can reach
     every game (rules.*, keyword.*, Newsfeed, Event and token cards)."""
-    from ..results.frames import card_frame, parameter_frame
-
     cards = card_frame(_core.card_table(text))
     faction = dict(zip(cards["id"].to_list(), cards["faction"].to_list()))
     info = parameter_frame(_core.parameter_table(text))
@@ -445,7 +384,7 @@ def sweep(
             ``params`` applied, when the grid has one; else the first point).
         start_player: None (drawn per game from its seed) or a fixed start seat.
         executor: None, or a ``concurrent.futures.Executor`` the plan runner
-            (:mod:`ketharmad.lab.plan`) submits its shards to; the results are the same.
+            (:mod:`ketharmad.run.plan`) submits its shards to; the results are the same.
         cluster: run on Dask instead: ``"local"``, a scheduler address or a
             ``dask.distributed.Client`` (the ``dask`` extra, docs/scale_out.md); same results.
         chunk_size: games per shard (with rows) or per range (without): results do not
@@ -498,7 +437,6 @@ def sweep(
         if given:
             raise ValueError(f"sweep(game={game!r}) does not take {', '.join(given)}: "
                              f"{'it is' if len(given) == 1 else 'they are'} for Kétharmad only")  # fmt: skip
-        from .game_sweep import game_sweep
 
         return game_sweep(grid, game, bots=bots, games=games, seed=seed, threads=threads, params=params,
                           baseline=baseline, chunk_size=chunk_size, executor=executor, cluster=cluster)  # fmt: skip
@@ -810,8 +748,6 @@ def _point_summary(
 
 def param_card_names(result: Any) -> dict[str, str]:
     """Swept parameter -> the name of its card (``"Orbán Viktor"``), for parameters of a card."""
-    from ..results.frames import card_frame, parameter_frame
-
     text = getattr(result, "_card_text", None)
     if text is None:
         return {}
@@ -959,8 +895,6 @@ def sweep_differences(result: Any, name: str) -> pl.DataFrame:
     is an unordered faction pair ("ner – tisza", the win rate of the first faction, both
     seatings pooled) for 2-player matchups, else the matchup (seat 0); only matchups a swept
     parameter can affect. Columns ``line, value, point, games, diff, lo, hi``."""
-    from ..stats import Z95
-
     base = result.points.filter(pl.col("point") == result.baseline).row(0, named=True)
     keep = result.points
     for other in result.parameters:
@@ -1096,15 +1030,11 @@ _SWEEP_KEYS = {
 
 
 def _depth(value: Any) -> int:
-    from ..game.data import toml_depth
-
     return toml_depth(value, MAX_SWEEP_DEPTH)
 
 
 
 def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
-    from ..game.data import flatten_table
-
     return flatten_table(table, prefix)
 
 
@@ -1122,8 +1052,6 @@ def load_sweep_file(path: str) -> dict[str, Any]:
     or bare dotted keys. The file may be at most 1 MiB, its tables and arrays nested at most
     32 deep; otherwise, or when it is not valid TOML, ``ValueError``.
     """
-    from ..game.data import read_toml_file
-
     doc = read_toml_file(path, "sweep file")
     unknown = sorted(set(doc) - _SWEEP_KEYS)
     if unknown:
@@ -1167,70 +1095,3 @@ def load_sweep_file(path: str) -> dict[str, Any]:
 
 
 
-def _cmd_sweep(args: argparse.Namespace) -> None:
-    from ..cli.main import _bots, _params
-
-    if args.game != "ketharmad":
-        from .game_sweep import cmd_game_sweep
-
-        cmd_game_sweep(args)
-        return
-    if args.grid is not None:
-        raise ValueError("--grid is for the harness games (--game schotten_totten_2 | osztrakon); "
-                         "a Kétharmad sweep reads its grid from GRID.toml")  # fmt: skip
-    if args.grid_file is None:
-        raise ValueError("the sweep needs its GRID.toml file")
-    kwargs = load_sweep_file(args.grid_file)
-    check_out(args)
-    if args.games is not None:
-        kwargs["games"] = args.games
-    if args.seed is not None:
-        kwargs["seed"] = args.seed
-    if args.threads is not None:
-        kwargs["threads"] = args.threads
-    if args.bots:
-        kwargs["bots"] = _bots(args.bots)
-    if args.decks:
-        kwargs["decks"] = "all" if args.decks == ["all"] else args.decks
-    if args.baseline is not None:
-        kwargs["baseline"] = args.baseline
-    if args.card_data:
-        kwargs["card_data"] = args.card_data
-    if args.format is not None:
-        kwargs["format"] = args.format
-    overrides = _params(args.param, args.params, kwargs.get("card_data"))
-    if overrides:
-        kwargs["params"] = {**kwargs.get("params", {}), **overrides}
-    kwargs.setdefault("games", 1000)
-    games = kwargs["games"]
-    per_call = games if isinstance(games, int) and not isinstance(games, bool) and games > 0 else 1
-    from_file = kwargs.pop("rows", None)
-    rows = from_file if args.rows is None else args.rows
-    with cluster_for(args) as cluster:
-        result = sweep(**kwargs, chunk_size=chunk_for(args, per_call), progress=progress_enabled(args),
-                       cluster=cluster, rows=rows)  # fmt: skip
-    finish(result, args)
-
-
-def add_command(sub: Any) -> None:
-    """Register ``ketharmad sweep`` on the CLI's subparsers."""
-    from ..cli.lab import lab_args
-
-    from ..cli.lab import game_arg
-
-    p = sub.add_parser("sweep", help="parameter sweep over common random numbers (grid TOML file)")
-    p.add_argument("grid_file", metavar="GRID.toml", nargs="?",
-                   help="TOML with a [grid] table of lists and optional decks/bots/games/seed")  # fmt: skip
-    game_arg(p)
-    p.add_argument("--grid", action="append", metavar="NAME=V1,V2,...",
-                   help="a swept parameter of a --game on the harness and its values, repeatable "
-                        "(instead of GRID.toml)")  # fmt: skip
-    p.add_argument("--decks", nargs="+", metavar="FACTION",
-                   help="one pairing, or 'all' for the 12 ordered pairs (overrides the file)")  # fmt: skip
-    p.add_argument("--baseline", type=int, default=None, help="index of the baseline point (default: 0)")
-    lab_args(p, "games per point and matchup (default: the file's, else 1000)", None)
-    p.add_argument("--rows", action=argparse.BooleanOptionalAction, default=None,
-                   help="keep the per-game rows (the sweep_games table) or, with --no-rows, only "
-                        "reductions: the same tables in memory that does not grow with the games "
-                        f"(default: rows up to {ROWS_AUTO_LIMIT:,} games in all)")  # fmt: skip
-    p.set_defaults(func=_cmd_sweep)

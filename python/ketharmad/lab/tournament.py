@@ -4,7 +4,6 @@ bots (Bradley–Terry, reported on the Elo scale)."""
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import math
 import time
@@ -21,6 +20,12 @@ from ..stats import rate, wilson_bounds
 from ..run.cluster import check_cluster_arg, executor_for
 from ..run.plan import Plan, cell, run_plan
 from ..results.lab import LabResult
+from .ratings import _bradley_terry
+from ..game.harness import harness_bot_table, refuse, refuse_harness_only
+from ..results.report import ci_text, pct
+from ..results.lab_report import _provenance_md, md_table
+from .harness import game_lab_tournament, harness_info
+from ..game.formats import team_splits
 
 __all__ = ["bots", "tournament", "TournamentResult"]
 
@@ -38,7 +43,6 @@ def bots(game: str = "ketharmad") -> pl.DataFrame:
     ``game``: another game of :func:`ketharmad.games` lists its bots and the options of the
     harness's search bot (its specs are strings: ``"search:iterations=400,c=0.7"``)."""
     if game != "ketharmad":
-        from .harness import harness_bot_table
 
         return harness_bot_table(game)
     return pl.DataFrame(_core.bot_table())
@@ -89,9 +93,6 @@ class TournamentResult(LabResult):
             return f"pairs:\n{self.pairs}\nratings:\n{self.ratings}"
 
     def _markdown(self, folder: Any, plots: bool) -> list[str]:
-        from ..results.report import ci_text, pct
-        from ..results.lab_report import _provenance_md, md_table
-
         out = [f"# Tournament: {len(self.ratings)} bots, {self.games_per_pair:,} games per pair", ""]
         out += _provenance_md(self, None)
         out += [
@@ -123,7 +124,6 @@ def _deck_pairs(decks: Optional[Sequence[Any]], seats: int = 2) -> list[list[str
     factions = list(_core.FACTIONS)
     if decks is None:
         if seats == 4:
-            from ..game.formats import team_splits
 
             return [[a1, b1, a2, b2] for (a1, a2), (b1, b2) in team_splits(factions)]
         return [[a, b] for a, b in itertools.permutations(factions, 2)]
@@ -138,56 +138,6 @@ def _deck_pairs(decks: Optional[Sequence[Any]], seats: int = 2) -> list[list[str
             what = "2-player pairings" if seats == 2 else "lineups of 4 decks (seats 0 + 2 against 1 + 3)"
             raise ValueError(f"tournament decks must be {what}, got {d}")
     return out
-
-
-def luce_ratings(
-    n_bots: int, groups: Sequence[tuple[Mapping[int, int], Mapping[int, float], float]], iters: int = 20_000
-) -> list[float]:
-    """Strengths of a Luce choice model by the MM algorithm (Hunter 2004): the winner of a
-    game is seat ``s`` with probability ``p(bot of s) / (sum of p over the game's seats)``;
-    with two seats of different bots this is Bradley–Terry. ``groups``: one entry per group
-    of identical games, ``(seats per bot index, wins per bot index, number of games)`` (a
-    game without winner may be credited in shares). A weak prior keeps every strength
-    finite (a bot that never or always won included): each bot also played one virtual game
-    against a reference bot of strength 1 and won half of it. Iterates until no relative
-    strength changes by more than 1e-9 or ``iters`` rounds; geometric mean 1."""
-    wins = [0.0] * n_bots
-    for _, w, _ in groups:
-        for i, x in w.items():
-            wins[i] += x
-    p = [1.0] * n_bots
-    last: Optional[list[float]] = None
-    for _ in range(iters):
-        new = []
-        for i in range(n_bots):
-            denom = 1.0 / (p[i] + 1.0)  # the virtual game against the reference
-            for counts, _, n in groups:
-                if i in counts:
-                    denom += n * counts[i] / sum(c * p[j] for j, c in counts.items())
-            new.append((wins[i] + 0.5) / denom)
-        p = new
-        shown = _geo_normalized(p)
-        if last is not None and all(abs(a / b - 1.0) < 1e-9 for a, b in zip(shown, last)):
-            break
-        last = shown
-    return _geo_normalized(p)
-
-
-def _geo_normalized(p: Sequence[float]) -> list[float]:
-    g = math.exp(sum(math.log(x) for x in p) / len(p))
-    return [x / g for x in p]
-
-
-def _bradley_terry(names: list[str], wins: dict[tuple[int, int], float]) -> list[float]:
-    """Bradley–Terry strengths (:func:`luce_ratings` with two seats), geometric mean 1:
-    ``wins[(i, j)]`` = games bot i won against bot j."""
-    groups = []
-    for i in range(len(names)):
-        for j in range(i + 1, len(names)):
-            n = wins.get((i, j), 0.0) + wins.get((j, i), 0.0)
-            if n > 0:
-                groups.append(({i: 1, j: 1}, {i: wins.get((i, j), 0.0), j: wins.get((j, i), 0.0)}, n))
-    return luce_ratings(len(names), groups)
 
 
 def tournament(
@@ -251,7 +201,6 @@ def tournament(
     ValueError naming them; ``seats`` with Kétharmad.
     """
     if game != "ketharmad":
-        from .harness import game_lab_tournament, harness_info, refuse
 
         harness_info(game)
         refuse(game, "tournament", {"decks": decks is not None, "card_data": card_data is not None,
@@ -260,7 +209,6 @@ def tournament(
         return game_lab_tournament(game, bots, games=games, seed=seed, threads=threads, params=params, seats=seats,
                                    executor=executor, cluster=cluster)  # fmt: skip
     if seats is not None:
-        from .harness import refuse_harness_only
 
         refuse_harness_only("tournament", {"seats": True})
     if games is None:
@@ -304,7 +252,7 @@ def tournament(
                 seat_bots = (seat_bots * 2)[: len(deck)]  # 2 against 2: partners play the same bot
                 plan.add(cell(text, deck, seat_bots, params_, d * per_cell, per_cell, output="stats"))
     plan.validate()
-    # every shard reduces its games to integer counts (ketharmad._reduce.Stats): memory does
+    # every shard reduces its games to integer counts (ketharmad.run.reduce.Stats): memory does
     # not grow with the number of games
     start = time.perf_counter()
     with executor_for(executor, cluster) as ex:
@@ -351,36 +299,3 @@ def tournament(
     )  # fmt: skip
 
 
-def _cmd_bots(args: argparse.Namespace) -> None:
-    from ..cli.main import _bots, _params
-
-    if args.game != "ketharmad":
-        from .harness import cli_tournament
-
-        cli_tournament(args)
-        return
-    if args.seats is not None:
-        raise ValueError("--seats is for the games on the generic harness (--game osztrakon)")
-    if args.games is None:
-        args.games = 480
-    if not args.specs:
-        table = bots()
-        with pl.Config(tbl_rows=100, fmt_str_lengths=90, tbl_width_chars=160):
-            print(table)
-        print("run a tournament: ketharmad bots random heuristic aggro --games 480")
-        return
-    specs = _bots(args.specs)
-    if not isinstance(specs, list):
-        specs = [specs]
-    decks = [args.decks] if args.decks else None
-    from ..cli.lab import cluster_for
-
-    with cluster_for(args) as cluster:
-        res = tournament(specs, decks=decks, games=args.games, seed=args.seed, threads=args.threads,
-                         params=_params(args.param, args.params, args.card_data), card_data=args.card_data,
-                         cluster=cluster, format=args.format)  # fmt: skip
-    print(f"tournament: {res.games_per_pair:,} games per pair, seats swapped, "
-          f"{len(res.decks)} deck pairing(s), common seeds per pairing")
-    with pl.Config(tbl_rows=100, fmt_str_lengths=60, tbl_width_chars=160, float_precision=3):
-        print(res.pairs)
-        print(res.ratings)

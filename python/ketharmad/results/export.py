@@ -7,7 +7,6 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import re
-import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Optional, Union
@@ -15,8 +14,13 @@ from typing import Any, Optional, Union
 import polars as pl
 
 from .. import _core
-from ..game.data import CardDataSource, describe_card_data, load_card_data
+from ..game.data import CardDataSource, describe_card_data, fold_text, load_card_data
 from ..game.validate import check_params
+from .frames import parameter_frame
+from ..game.data import flatten_table
+from .files import check_out_file, write_atomic
+from ..game.validate import check_flag
+from .._version import __version__
 
 __all__ = ["export_card_data", "render_card_data", "match_parameters", "fold_text"]
 
@@ -29,14 +33,6 @@ _NUMBERED = ("scandal", "expose", "movement", "sympathy", "defector", "lone")
 
 
 # ---------------------------------------------------------------- finding parameters
-
-
-def fold_text(text: str) -> str:
-    """Lower-case, accents removed, ``_`` read as a space: ``"Orbán Viktor"``,
-    ``"orban_viktor"`` and ``"ORBAN VIKTOR"`` all fold to ``"orban viktor"``."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return " ".join(plain.casefold().replace("_", " ").split())
 
 
 def match_parameters(table: pl.DataFrame, cards: pl.DataFrame, match: str) -> pl.DataFrame:
@@ -183,11 +179,9 @@ def render_card_text(text: str, params_: Mapping[str, ParamValue], source: str) 
 
     # the same checks (names, kinds, ranges, deck composition) as simulate(params=...)
     _core.validate(text, ["ner", "tisza"], ["random", "random"], params_)
-    from .frames import parameter_frame
 
     info = parameter_frame(_core.parameter_table(text))
     doc = tomllib.loads(text)
-    from ..game.data import flatten_table
 
     doc["params"] = flatten_table(doc.get("params", {}))
     _apply(doc, params_, info)
@@ -238,9 +232,6 @@ def export_card_data(
     Overrides are checked as ``simulate`` checks them (``ValueError`` naming the parameter);
     an existing file is refused unless ``overwrite``. Returns the path written.
     """
-    from .files import check_out_file, write_atomic
-    from ..game.validate import check_flag
-
     out = check_out_file(path, (".toml",), overwrite=check_flag("overwrite", overwrite),
                          name="card-data export path")  # fmt: skip
     text = render_card_data(params, card_data)
@@ -248,6 +239,4 @@ def export_card_data(
 
 
 def _version() -> str:
-    from .. import __version__
-
     return __version__

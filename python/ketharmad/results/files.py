@@ -21,6 +21,9 @@ from typing import Any, Callable, Optional, Protocol, Union
 import polars as pl
 
 from .. import _core
+from ..game.agents import agent_label, is_agent
+from .._version import __version__
+from ..game.data import load_card_data
 
 __all__ = [
     "PROVENANCE_COLUMNS",
@@ -60,8 +63,6 @@ def _json(value: Any) -> str:
 
 def _json_default(value: Any) -> str:
     """A Python agent among the bots is written as its label (``"python:<name>"``)."""
-    from ..game.agents import agent_label, is_agent
-
     return agent_label(value) if is_agent(value) else str(value)
 
 
@@ -75,8 +76,6 @@ def provenance(
     games: int,
 ) -> dict[str, Any]:
     """The provenance values of a run (without ``run_id`` and ``run_created``)."""
-    from .. import __version__
-
     return {
         "run_kind": kind,
         "run_version": __version__,
@@ -346,8 +345,6 @@ def sim_tables(result: Any, prefix: str = "") -> dict[str, pl.DataFrame]:
 
 def sim_card_text(result: Any) -> str:
     """The card-data text a SimResult was played with (the packaged file if unknown)."""
-    from ..game.data import load_card_data
-
     text = getattr(result, "_card_text", None)
     if text is not None:
         return text

@@ -16,7 +16,13 @@ from typing import Any, ClassVar, Optional, Union
 
 import polars as pl
 
-__all__ = ["LabResult"]
+from .. import _core
+from .._version import __version__
+from .files import provenance, write_run
+from .files import write_atomic
+from .lab_report import require_matplotlib
+
+__all__ = ["LabResult", "write_report"]
 
 
 class LabResult:
@@ -50,7 +56,7 @@ class LabResult:
     def _games_played(self) -> int:
         return int(getattr(self, "n_games", 0))
 
-    #: The plan the run played (one dict per cell, :meth:`ketharmad.lab.plan.Plan.describe`),
+    #: The plan the run played (one dict per cell, :meth:`ketharmad.run.plan.Plan.describe`),
     #: or None when the run kept no plan.
     plan: Optional[list[dict[str, Any]]] = None
 
@@ -60,8 +66,6 @@ class LabResult:
         """Where the numbers come from: ``kind``, ``version``, ``card_data`` (name) and
         ``card_data_hash``, ``seed``, ``bots``, ``params``, ``decks``, ``games`` and ``plan``
         (the cells, when kept)."""
-        from .. import _core, __version__
-
         return {
             "kind": self.kind,
             "version": __version__,
@@ -76,9 +80,7 @@ class LabResult:
         }
 
     def _provenance(self) -> dict[str, Any]:
-        """The provenance columns of the Parquet files (:data:`ketharmad._files.PROVENANCE_COLUMNS`)."""
-        from .files import provenance
-
+        """The provenance columns of the Parquet files (:data:`ketharmad.results.files.PROVENANCE_COLUMNS`)."""
         p = self.provenance()
         return provenance(p["kind"], self._card_text, p["params"], p["bots"], p["decks"], p["seed"] or 0, p["games"])
 
@@ -98,16 +100,12 @@ class LabResult:
     ) -> dict[str, Any]:
         """Write the tables as ``folder/<table>/<run_id>.parquet`` with provenance columns;
         see :func:`ketharmad.write_run`. Returns ``{table: path}``."""
-        from .files import write_run
-
         return write_run(self, folder, run_id=run_id, overwrite=overwrite)
 
     def write_report(
         self, folder: Union[str, "os.PathLike[str]"], plots: bool = True, run_id: Optional[str] = None
     ) -> Path:
         """Write ``folder/report.md`` and its plots; see :func:`ketharmad.write_report`."""
-        from .lab_report import write_report
-
         return write_report(self, folder, plots=plots, run_id=run_id)
 
     def __str__(self) -> str:
@@ -115,3 +113,36 @@ class LabResult:
 
     def __repr__(self) -> str:
         return self.text()
+
+
+def write_report(
+    result: Any,
+    folder: Union[str, "os.PathLike[str]"],
+    plots: bool = True,
+    run_id: Optional[str] = None,
+) -> Path:
+    """Write ``report.md`` (Markdown tables) and its PNG plots into ``folder``.
+
+    ``result``: a :class:`ketharmad.MatchupResult` (win-rate heatmap or faction bars),
+    :class:`ketharmad.CardStatsResult` (IWD bar chart), :class:`ketharmad.SweepResult`
+    (win rate against each swept parameter with error bars), :class:`ketharmad.TournamentResult`
+    or :class:`ketharmad.BalanceResult` (any :class:`~ketharmad.results.lab.LabResult`; its
+    ``to_markdown()`` is the text). ``plots=False`` writes the Markdown only (no matplotlib
+    needed). Returns the path of ``report.md``.
+    """
+    if not isinstance(result, LabResult):
+        raise ValueError(
+            "write_report needs the result of matchups, card_stats, sweep, tournament or balance, "
+            f"got {type(result).__name__}"
+        )
+    if plots:
+        require_matplotlib()
+    root = Path(folder)
+    root.mkdir(parents=True, exist_ok=True)
+    lines = result._markdown(root, plots)
+    if run_id:
+        lines += ["", f"Parquet tables of this run: `*/{run_id}.parquet` in this folder "
+                      "(read with `pl.scan_parquet(folder / '<table>' / '*.parquet')`)."]  # fmt: skip
+
+    text = "\n".join(lines) + "\n"
+    return write_atomic(root / "report.md", lambda tmp: tmp.write_text(text, encoding="utf-8"))

@@ -1,5 +1,5 @@
 """What the lab's reports share: ``report.md`` (:func:`write_report`, for any
-:class:`~ketharmad.lab.result.LabResult`), Markdown tables, the provenance lines and the PNG
+:class:`~ketharmad.results.lab.LabResult`), Markdown tables, the provenance lines and the PNG
 plot helpers (matplotlib, Agg). Each feature's own report and plots live in its module.
 
 matplotlib is optional (``pip install 'ketharmad[report]'``); it is imported only when a plot
@@ -10,12 +10,13 @@ pyplot backend is never touched.
 from __future__ import annotations
 
 import datetime as _dt
-import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any, Optional
 
-__all__ = ["write_report", "MissingDependencyError", "require_matplotlib"]
+from .files import write_atomic
+
+__all__ = ["MissingDependencyError", "require_matplotlib"]
 
 
 class MissingDependencyError(ImportError):
@@ -48,7 +49,6 @@ def _figure(width: float, height: float) -> Any:
 
 
 def _save(fig: Any, path: Path) -> Path:
-    from .files import write_atomic
 
     # under a temporary name, then renamed: a crash never leaves a truncated PNG
     return write_atomic(path, lambda tmp: fig.savefig(tmp, format="png", bbox_inches="tight"))
@@ -89,37 +89,3 @@ def _slug(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_" else "_" for c in name)
 
 
-def write_report(
-    result: Any,
-    folder: Union[str, "os.PathLike[str]"],
-    plots: bool = True,
-    run_id: Optional[str] = None,
-) -> Path:
-    """Write ``report.md`` (Markdown tables) and its PNG plots into ``folder``.
-
-    ``result``: a :class:`ketharmad.MatchupResult` (win-rate heatmap or faction bars),
-    :class:`ketharmad.CardStatsResult` (IWD bar chart), :class:`ketharmad.SweepResult`
-    (win rate against each swept parameter with error bars), :class:`ketharmad.TournamentResult`
-    or :class:`ketharmad.BalanceResult` (any :class:`~ketharmad.lab.result.LabResult`; its
-    ``to_markdown()`` is the text). ``plots=False`` writes the Markdown only (no matplotlib
-    needed). Returns the path of ``report.md``.
-    """
-    from .lab import LabResult
-
-    if not isinstance(result, LabResult):
-        raise ValueError(
-            "write_report needs the result of matchups, card_stats, sweep, tournament or balance, "
-            f"got {type(result).__name__}"
-        )
-    if plots:
-        require_matplotlib()
-    root = Path(folder)
-    root.mkdir(parents=True, exist_ok=True)
-    lines = result._markdown(root, plots)
-    if run_id:
-        lines += ["", f"Parquet tables of this run: `*/{run_id}.parquet` in this folder "
-                      "(read with `pl.scan_parquet(folder / '<table>' / '*.parquet')`)."]  # fmt: skip
-    from .files import write_atomic
-
-    text = "\n".join(lines) + "\n"
-    return write_atomic(root / "report.md", lambda tmp: tmp.write_text(text, encoding="utf-8"))

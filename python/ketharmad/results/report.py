@@ -8,18 +8,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import polars as pl
 
 from .. import _core
-from ..game.decks import deck_label
-from ..stats import wilson_interval
 
-if TYPE_CHECKING:
-    from .sim import SimResult
-
-__all__ = ["format_table", "game_stats", "sim_report", "sim_result_repr"]
+__all__ = ["format_table", "game_stats"]
 
 
 def pct(x: float | None) -> str:
@@ -79,84 +74,6 @@ def _threads_label(threads: int | None) -> str:
 
 def _params_label(params: dict[str, Any]) -> str:
     return ", ".join(f"{k}={v}" for k, v in params.items()) if params else "defaults"
-
-
-def sim_report(result: SimResult) -> str:
-    """The full human-readable report printed by ``ketharmad simulate``."""
-    st = game_stats(result.games)
-    n = st["n"]
-    rate = n / result.elapsed if result.elapsed > 0 else float("inf")
-    bots = sorted(set(result.players["bot"].unique().to_list()))
-    lines = [
-        f"Ketharmad simulation: {n:,} games, {' vs '.join(deck_label(d) for d in result.decks)}, seed {result.seed}",
-        f"bots: {', '.join(bots)}   threads: {_threads_label(result.threads)}   "
-        f"card data: {result.card_data}   params: {_params_label(result.params)}",
-        f"time: {result.elapsed:.2f} s ({rate:,.0f} games/s)",
-        "",
-        *_summary_lines(result.summary(), ["seat", "faction", "bot"]),
-    ]
-    if len(set(result.decks)) < len(result.decks):
-        lines += [
-            "",
-            "pooled by faction:",
-            *_summary_lines(result.summary(by="faction"), ["faction"]),
-        ]
-    teams = _teams(result)
-    if teams:
-        # a team format: the start player's team won (its `won`: both partners win, E87),
-        # against a team's even share (50 % for two teams), not a seat's
-        start = result.players.join(result.games.select("game", "start_player"), on="game")
-        start_wins = int(start.filter(pl.col("seat") == pl.col("start_player"))["won"].sum())
-        who, share = "start player's team wins", 1 / len(teams)
-    else:
-        start_wins, who, share = st["start_wins"], "start player wins", 1 / len(result.decks)
-    lo, hi = wilson_interval(start_wins, n)
-    lines += [
-        "",
-        f"{who}: {start_wins:,} of {n:,} ({pct(start_wins / n)}, "
-        f"95% CI [{pct(lo)}, {pct(hi)}]; even share would be {pct(share)})",
-        f"game length: turns mean {st['turns_mean']:.1f}, median {st['turns_median']:g}; "
-        f"rounds mean {st['rounds_mean']:.1f}, median {st['rounds_median']:g}",
-        f"no winner: {n - st['decided']:,}; unfinished (hit a cap): {st['unfinished']:,} "
-        f"({pct(st['unfinished'] / n)})",
-        "end reasons: " + ", ".join(f"{r} {c:,}" for r, c in st["end_reasons"].items()),
-    ]
-    return "\n".join(lines)
-
-
-def _teams(result: Any) -> tuple[tuple[int, ...], ...]:
-    """The teams of the result's format (``()`` without teams), as the core seats them."""
-    fmt = (result.params or {}).get("rules.format")
-    text = getattr(result, "_card_text", None)
-    if fmt is None or text is None:
-        return ()
-    from ..game.formats import format_info
-
-    try:
-        return format_info(text, result.params).teams
-    except ValueError:
-        return ()
-
-
-def sim_result_repr(result: SimResult) -> str:
-    """Compact multi-line repr of a SimResult: the run's arguments and the seat summary."""
-    st = game_stats(result.games)
-    head = (
-        f"SimResult({st['n']:,} games, {' vs '.join(deck_label(d) for d in result.decks)}, seed={result.seed}, "
-        f"params: {_params_label(result.params)}, {result.elapsed:.2f} s, "
-        f"{result.games_per_second:,.0f} games/s)"
-    )
-    if result.python_agents:
-        head += f"; Python agents in seats {result.python_agents}, played game by game in Python"
-    lines = [
-        head,
-        *("  " + line for line in _summary_lines(result.summary(), ["seat", "faction", "bot"])),
-    ]
-    lines.append(
-        f"  unfinished: {st['unfinished']:,}; turns mean {st['turns_mean']:.1f}; "
-        f"see .games, .players, .summary()"
-    )
-    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------- balance-lab text reports

@@ -4,7 +4,7 @@
 worker process per core, made for the call and closed at its end), a scheduler address
 (``"tcp://host:8786"``; a client is connected for the call and closed at its end) or a
 :class:`dask.distributed.Client` (used as it is and left open). The plan runner
-(:mod:`ketharmad.lab.plan`) submits its shards to the client's executor; results are the
+(:mod:`ketharmad.run.plan`) submits its shards to the client's executor; results are the
 same as on one machine (docs/scale_out.md).
 
 On first contact every worker reports its ketharmad version, a fingerprint of its engine
@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from typing import Any, Callable, Optional
 
 from .. import _core
+from ..game.data import _packaged_text, CARD_SETS, load_card_data
 
 __all__ = [
     "CLUSTER_SHARD_GAMES",
@@ -67,8 +68,6 @@ def _engine_fingerprint() -> str:
     """16 hex digits: the outcomes (seed, winner, turns, rounds, end reason, actions) of 12
     two-player and 12 four-player random-bot games with the packaged card data. Two builds
     that play any of them differently have different fingerprints."""
-    from ..game.data import load_card_data
-
     text = load_card_data(None)
     h = hashlib.sha256()
     for decks in (["ner", "tisza"], ["ner", "tisza", "osszefogas", "radikalisok"]):
@@ -81,8 +80,6 @@ def _engine_fingerprint() -> str:
 
 def _card_data_hash() -> str:
     """The core's hash of every packaged card set, in a fixed order."""
-    from ..game.data import CARD_SETS, _packaged_text
-
     parts = []
     for name in sorted(CARD_SETS):
         try:

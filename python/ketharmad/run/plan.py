@@ -37,7 +37,8 @@ from ..game.decks import deck_label
 from ..results.frames import card_records_frame, games_frame, players_frame, plays_frame, seat_factions
 from .progress import Progress
 from .reduce import CardCounts, Stats
-from ..game.agents import has_agents, play_games, validation_bots
+from ..game.agents import has_agents, validation_bots
+from .agents import play_games
 from ..game.validate import bot_label
 
 __all__ = [
@@ -61,9 +62,9 @@ __all__ = [
 #: tables, and plays when recorded, as polars DataFrames), ``"games"`` (the games table only)
 #: or ``"outcomes"`` (the core's raw per-game numpy columns: game, seed, winner (-1 none),
 #: turns, rounds, end_reason, start_player, actions; no conversion), or ``"stats"`` (a
-#: :class:`ketharmad._reduce.Stats` of integer counts, no rows: memory does not grow with the
+#: :class:`ketharmad.run.reduce.Stats` of integer counts, no rows: memory does not grow with the
 #: games; a cell's shards merge exactly, in plan order), or ``"card_counts"`` (a
-#: :class:`ketharmad._reduce.CardCounts`: the shard's card records, and plays when recorded,
+#: :class:`ketharmad.run.reduce.CardCounts`: the shard's card records, and plays when recorded,
 #: counted per faction and card where the shard runs; only the counts travel back).
 OUTPUTS = ("frames", "games", "outcomes", "stats", "card_counts")
 
@@ -218,7 +219,7 @@ def run_shard(shard: Shard) -> Union[Frames, Outcomes, Stats, CardCounts]:
 
 
 def _run_agent_shard(shard: Shard) -> Union[Frames, Outcomes, Stats, CardCounts]:
-    """A shard of a cell with Python agents (:mod:`ketharmad._agents`): played game by game
+    """A shard of a cell with Python agents (:mod:`ketharmad.game.agents`): played game by game
     with :class:`ketharmad.Game` (built-in seats in Rust between the agents' calls); its
     columns are those the Rust batch builds (``_core.columns_of``), converted by the same
     code; ``"stats"`` are reduced from the frames (:meth:`Stats.from_frames`)."""
@@ -509,8 +510,8 @@ def run_plan(
 ) -> list[Any]:
     """Play every cell of ``plan`` and return one result per cell, in plan order: a
     :class:`Frames` (``output="frames"``/``"games"``) or :data:`Outcomes` (``"outcomes"``),
-    the concatenation of its shards', or a :class:`~ketharmad._reduce.Stats` (``"stats"``)
-    or :class:`~ketharmad._reduce.CardCounts` (``"card_counts"``), the merge of its shards'
+    the concatenation of its shards', or a :class:`~ketharmad.run.reduce.Stats` (``"stats"``)
+    or :class:`~ketharmad.run.reduce.CardCounts` (``"card_counts"``), the merge of its shards'
     (as :func:`merge_shards` gives them). A reduction is merged into its cell's total as soon
     as the cell's earlier shards are in, so memory holds one total per cell, not one result
     per shard.
@@ -518,7 +519,7 @@ def run_plan(
     ``shard_size``: games per shard (None: one shard per cell, or the executor's
     ``shard_games`` when it has one, as a cluster's does); results do not depend on it.
     ``threads``: core threads per shard (None: all cores, or the executor's
-    ``shard_threads``). ``progress``: a :class:`~ketharmad._progress.Progress` advanced
+    ``shard_threads``). ``progress``: a :class:`~ketharmad.run.progress.Progress` advanced
     after every shard (the caller closes it), or True for a progress line of its own.
     ``executor``: None plays the shards here one by one; a ``concurrent.futures.Executor``
     gets every shard submitted as ``run_shard(shard)``, the meter advances as they finish

@@ -60,6 +60,11 @@ from ..game_sweep import (
 )
 from ...results.lab import LabResult
 from .targets import Metric, _band, _int, _num, _patterns, _table
+from ...run.cluster import check_cluster_arg, executor_for
+from ...game.validate import check_flag, check_int, check_seed, check_threads
+from ...results.report import format_table
+from ...results.lab_report import md_table
+from ...game.data import read_toml_file
 
 __all__ = ["balance_game", "GameBalanceResult", "GameTargets", "GameMetric", "load_game_targets",
            "DEFAULT_GAME_BUDGET", "DEFAULT_GAMES_PER_BLOCK", "RACE_FIRST", "CONFIRM_FIRST"]  # fmt: skip
@@ -153,7 +158,6 @@ def load_game_targets(targets: Any, game: str, bots: Any) -> GameTargets:
         return targets
     info = harness_info(game)
     if isinstance(targets, (str, os.PathLike)):
-        from ...game.data import read_toml_file
 
         path = os.fspath(targets)
         doc = read_toml_file(path, "targets file")
@@ -428,8 +432,6 @@ def balance_game(
     """The balancer of a harness game; see :func:`ketharmad.balance` (``game=``). ``executor``
     / ``cluster`` run every evaluation's games as :func:`ketharmad.simulate_game` runs them
     (a cluster opened once for the call); the result is the same as without."""
-    from ...run.cluster import check_cluster_arg, executor_for
-
     check_cluster_arg(cluster, executor)
     with executor_for(executor, cluster) as ex:
         return _balance_game(targets, game=game, bots=bots, seed=seed, budget=budget, threads=threads, params=params,
@@ -450,8 +452,6 @@ def _balance_game(
     progress: bool,
     run: Optional[Mapping[str, Any]],
 ) -> "GameBalanceResult":
-    from ...game.validate import check_flag, check_int, check_seed, check_threads
-
     t0 = time.perf_counter()
     info = harness_info(game)
     tg = load_game_targets(targets, game, bots)
@@ -659,8 +659,6 @@ def _edit_lines(res: GameBalanceResult) -> list[str]:
 
 
 def _text(res: GameBalanceResult) -> list[str]:
-    from ...results.report import format_table
-
     out = [f"balance of {res.game}: {len(res.best_point)} edit(s), "
            f"{'confirmed' if res.best_confirmed else 'NOT confirmed'} on {res.confirm_games:,} holdout games a "
            f"lineup (games {res.confirm_first_game}.. of seed {res.seed}); {res.used:,} games in all "
@@ -672,8 +670,6 @@ def _text(res: GameBalanceResult) -> list[str]:
 
 
 def _markdown(res: GameBalanceResult, plots: bool) -> list[str]:
-    from ...results.lab_report import md_table
-
     out = [f"# Balance of {res.game}", ""]
     out += harness_provenance_md(res)
     out += ["", f"Searched parameters: {', '.join(f'`{n}`' for n in res.space)}.", "", "## Recommended edits", ""]
@@ -689,83 +685,3 @@ def _markdown(res: GameBalanceResult, plots: bool) -> list[str]:
 # ---------------------------------------------------------------- command line
 
 
-def _band_arg(flag: str, text: str) -> dict[str, float]:
-    """``LOW:HIGH`` or ``TARGET`` (with the default tolerance) of a command-line band."""
-    lo, sep, hi = text.partition(":")
-    try:
-        return {"low": float(lo), "high": float(hi)} if sep else {"target": float(lo)}
-    except ValueError:
-        raise ValueError(f"{flag} expects LOW:HIGH (e.g. 0.48:0.52) or a target, got {text!r}") from None
-
-
-def cli_targets(args: Any) -> dict[str, Any]:
-    """The targets of ``ketharmad balance --game``: a TARGETS.toml file, or ``--target
-    SEAT=LOW:HIGH`` (a win rate with the ``--bots`` lineup; repeatable), ``--spread HIGH``,
-    ``--allow PATTERN`` (repeatable), ``--range NAME=MIN:MAX[:STEP]`` and ``--max-edits``."""
-    flags = args.target or args.spread is not None or args.allow or args.range or args.max_edits is not None
-    if args.targets and flags:
-        raise ValueError("give the targets either as TARGETS.toml or as --target/--spread/--allow/--range/--max-edits")
-    if args.targets:
-        from ...game.data import read_toml_file
-
-        return read_toml_file(args.targets, "targets file")
-    doc: dict[str, Any] = {}
-    metrics: list[dict[str, Any]] = []
-    for item in args.target or []:
-        seat, sep, band = item.partition("=")
-        if not sep:
-            raise ValueError(f"--target expects SEAT=LOW:HIGH (a seat index or side name), got {item!r}")
-        s: Any = int(seat) if seat.strip().isdigit() else seat.strip()
-        metrics.append({"kind": "win_rate", "seat": s, **_band_arg("--target", band)})
-    if args.spread is not None:
-        metrics.append({"kind": "seat_spread", "high": args.spread})
-    if metrics:
-        doc["metrics"] = metrics
-    change: dict[str, Any] = {}
-    if args.allow:
-        change["allow"] = list(args.allow)
-    for item in args.range or []:
-        name, sep, spec = item.partition("=")
-        parts = spec.split(":")
-        if not sep or len(parts) not in (2, 3):
-            raise ValueError(f"--range expects NAME=MIN:MAX or NAME=MIN:MAX:STEP, got {item!r}")
-        try:
-            nums = [float(x) for x in parts]
-        except ValueError:
-            raise ValueError(f"--range expects numbers in NAME=MIN:MAX[:STEP], got {item!r}") from None
-        change.setdefault("ranges", {})[name.strip()] = dict(zip(("min", "max", "step"), nums))
-    if args.max_edits is not None:
-        change["max_edits"] = args.max_edits
-    if change:
-        doc["change"] = change
-    return doc
-
-
-def cmd_game_balance(args: Any) -> None:
-    """``ketharmad balance --game schotten_totten_2 --bots greedy greedy --target attacker=0.48:0.52``."""
-    from ..game_sweep import cli_bots, cli_params, ketharmad_only_flags
-
-    ketharmad_only_flags(args, [("--card-data", "card_data"), ("--journal", "journal"), ("--format", "format")])  # fmt: skip
-    doc = cli_targets(args)
-    if args.out:
-        from ...results.files import check_out_folder
-
-        check_out_folder(args.out)
-    from ...cli.lab import progress_enabled
-
-    progress = progress_enabled(args)
-    from ...cli.lab import cluster_for
-
-    with cluster_for(args) as cluster:
-        res = balance_game(doc, game=args.game, bots=cli_bots(args.game, args.bots), seed=args.seed,
-                           budget=args.budget, threads=args.threads, params=cli_params(args.param),
-                           games_per_block=args.games_per_block, progress=bool(progress), cluster=cluster)  # fmt: skip
-    print(res.text())
-    if args.out:
-        from ...results.files import write_run
-        from ...results.lab_report import write_report
-
-        written = write_run(res, args.out)
-        run_id = written["runs"].stem
-        report = write_report(res, args.out, plots=False, run_id=run_id)
-        print(f"wrote run {run_id} to {args.out}: report {report}")

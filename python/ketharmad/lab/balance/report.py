@@ -9,6 +9,9 @@ from typing import Any, Optional
 import polars as pl
 
 from ...results.report import format_table
+from ...results.lab_report import _figure, _save, require_matplotlib
+from ... import _core
+from ...results.files import write_atomic
 
 __all__ = ["balance_text", "write_balance_report"]
 
@@ -110,9 +113,6 @@ def _md_table(headers: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def _heatmap(res: Any, table: pl.DataFrame, title: str, path: Path) -> Optional[Path]:
-    from ...results.lab_report import _figure, _save
-    from ... import _core
-
     t = table.filter(pl.col("kind") == "2p")
     if not t.height:
         return None
@@ -137,8 +137,6 @@ def _heatmap(res: Any, table: pl.DataFrame, title: str, path: Path) -> Optional[
 
 
 def _pareto_plot(res: Any, path: Path) -> Optional[Path]:
-    from ...results.lab_report import _figure, _save
-
     p = res.proposals
     if not p.height:
         return None
@@ -154,8 +152,6 @@ def _pareto_plot(res: Any, path: Path) -> Optional[Path]:
 
 
 def _sensitivity_plot(res: Any, path: Path, top: int = 12) -> Optional[Path]:
-    from ...results.lab_report import _figure, _save
-
     s = res.screen
     if not s.height:
         return None
@@ -174,11 +170,8 @@ def _sensitivity_plot(res: Any, path: Path, top: int = 12) -> Optional[Path]:
 def write_balance_report(res: Any, folder: Any, plots: Optional[bool] = None, run_id: Optional[str] = None) -> Path:
     """Write ``folder/report.md`` (with PNG plots: True, False, or None = when matplotlib is
     installed) and the card file with the edits applied (``folder/cards_balanced.toml``)."""
-    from ...results.files import write_atomic
-
     if plots is None:  # auto: plots when matplotlib is installed
         try:
-            from ...results.lab_report import require_matplotlib
 
             require_matplotlib()
             plots = True

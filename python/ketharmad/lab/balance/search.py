@@ -47,6 +47,10 @@ from ...results.frames import parameter_frame
 from ...game.formats import apply_format
 from ...game.validate import _check_bot_spec, check_flag, check_int, check_params, check_seed, check_threads, split_format
 from ...results.lab import LabResult
+from ...results.export import render_card_text
+from ...results.files import write_atomic
+from .report import balance_markdown, balance_text, write_balance_report
+from .games import balance_game
 
 __all__ = ["balance", "BalanceResult", "write_card_data"]
 
@@ -781,20 +785,14 @@ class BalanceResult(LabResult):
     def write_report(self, folder: Union[str, "os.PathLike[str]"], plots: Optional[bool] = None) -> Any:
         """Write ``folder/report.md`` (before/after heatmaps, Pareto and sensitivity plots when
         matplotlib is installed) and ``folder/cards_balanced.toml``; returns the report path."""
-        from .report import write_balance_report
-
         return write_balance_report(self, folder, plots=plots)
 
     kind = "balance"
 
     def text(self) -> str:
-        from .report import balance_text
-
         return balance_text(self)
 
     def _markdown(self, folder: Any, plots: bool) -> list[str]:
-        from .report import balance_markdown
-
         return balance_markdown(self, folder, plots)
 
     def tables(self) -> dict[str, pl.DataFrame]:
@@ -826,10 +824,6 @@ def write_card_data(card_text: str, overrides: Mapping[str, Any], path: Union[st
     Returns ``{"path": ..., "not_in_file": {}}`` (every parameter has a place in the file;
     the key stays for callers of the first version)."""
     from pathlib import Path
-
-    from ...results.export import render_card_text
-    from ...results.files import write_atomic
-    from ...game.validate import check_params
 
     text = render_card_text(card_text, check_params(dict(overrides)), "a ketharmad balance run")
     out = Path(path)
@@ -901,7 +895,7 @@ def balance(
             descend, search, race, confirm with ablation and robustness). The screen always measures
             each allowed parameter once, even when that exceeds a small budget.
         executor: None (play here) or a ``concurrent.futures.Executor`` the plan runner
-            submits its shards to (``ketharmad.lab.plan.run_plan``); results do not depend on it.
+            submits its shards to (``ketharmad.run.plan.run_plan``); results do not depend on it.
         cluster: run the games on Dask instead: ``"local"``, a scheduler address or a
             ``dask.distributed.Client`` (the ``dask`` extra, docs/scale_out.md); same results.
         card_data: the card file to balance (default: the packaged one).
@@ -939,7 +933,6 @@ def balance(
         if given:
             raise ValueError(f"balance(game={game!r}) does not take {', '.join(given)}: "
                              f"{'it is' if len(given) == 1 else 'they are'} for Kétharmad only")  # fmt: skip
-        from .games import balance_game
 
         return balance_game(targets, game=game, bots=bots, seed=seed, budget=budget, threads=threads, params=params,
                             games_per_block=games_per_block, progress=progress, executor=executor,

@@ -20,6 +20,7 @@ __all__ = ["Metric", "Targets", "ParamSpace", "load_targets", "param_kind", "MAX
 
 #: Largest targets file read.
 from ...game.data import MAX_TOML_FILE_BYTES as MAX_TARGETS_FILE_BYTES  # noqa: E402
+from ...game.data import read_toml_file
 
 _SECTIONS = {"two_player", "four_player", "start_player", "turns", "change", "format"}
 _KINDS = ("influence", "credibility", "cost_generic", "cost_pip", "copies", "keyword", "text", "rule")
@@ -347,7 +348,6 @@ def load_targets(targets: Union[str, "os.PathLike[str]", Mapping[str, Any], Targ
     if isinstance(targets, Mapping):
         return parse_targets(targets)
     if isinstance(targets, (str, os.PathLike)):
-        from ...game.data import read_toml_file
 
         path = os.fspath(targets)
         doc = read_toml_file(path, "targets file")

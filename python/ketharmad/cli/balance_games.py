@@ -1,0 +1,89 @@
+"""``ketharmad balance --game ...`` for the games on the generic harness: the targets from
+the command line or a TOML file and the call of the harness balancer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..game.data import read_toml_file
+from ..lab.balance.games import balance_game
+from ..results.files import check_out_folder, write_run
+from ..results.lab import write_report
+from .game_sweep import cli_bots, cli_params, ketharmad_only_flags
+from .lab import cluster_for, progress_enabled
+
+
+def _band_arg(flag: str, text: str) -> dict[str, float]:
+    """``LOW:HIGH`` or ``TARGET`` (with the default tolerance) of a command-line band."""
+    lo, sep, hi = text.partition(":")
+    try:
+        return {"low": float(lo), "high": float(hi)} if sep else {"target": float(lo)}
+    except ValueError:
+        raise ValueError(f"{flag} expects LOW:HIGH (e.g. 0.48:0.52) or a target, got {text!r}") from None
+
+
+
+def cli_targets(args: Any) -> dict[str, Any]:
+    """The targets of ``ketharmad balance --game``: a TARGETS.toml file, or ``--target
+    SEAT=LOW:HIGH`` (a win rate with the ``--bots`` lineup; repeatable), ``--spread HIGH``,
+    ``--allow PATTERN`` (repeatable), ``--range NAME=MIN:MAX[:STEP]`` and ``--max-edits``."""
+    flags = args.target or args.spread is not None or args.allow or args.range or args.max_edits is not None
+    if args.targets and flags:
+        raise ValueError("give the targets either as TARGETS.toml or as --target/--spread/--allow/--range/--max-edits")
+    if args.targets:
+
+        return read_toml_file(args.targets, "targets file")
+    doc: dict[str, Any] = {}
+    metrics: list[dict[str, Any]] = []
+    for item in args.target or []:
+        seat, sep, band = item.partition("=")
+        if not sep:
+            raise ValueError(f"--target expects SEAT=LOW:HIGH (a seat index or side name), got {item!r}")
+        s: Any = int(seat) if seat.strip().isdigit() else seat.strip()
+        metrics.append({"kind": "win_rate", "seat": s, **_band_arg("--target", band)})
+    if args.spread is not None:
+        metrics.append({"kind": "seat_spread", "high": args.spread})
+    if metrics:
+        doc["metrics"] = metrics
+    change: dict[str, Any] = {}
+    if args.allow:
+        change["allow"] = list(args.allow)
+    for item in args.range or []:
+        name, sep, spec = item.partition("=")
+        parts = spec.split(":")
+        if not sep or len(parts) not in (2, 3):
+            raise ValueError(f"--range expects NAME=MIN:MAX or NAME=MIN:MAX:STEP, got {item!r}")
+        try:
+            nums = [float(x) for x in parts]
+        except ValueError:
+            raise ValueError(f"--range expects numbers in NAME=MIN:MAX[:STEP], got {item!r}") from None
+        change.setdefault("ranges", {})[name.strip()] = dict(zip(("min", "max", "step"), nums))
+    if args.max_edits is not None:
+        change["max_edits"] = args.max_edits
+    if change:
+        doc["change"] = change
+    return doc
+
+
+
+def cmd_game_balance(args: Any) -> None:
+    """``ketharmad balance --game schotten_totten_2 --bots greedy greedy --target attacker=0.48:0.52``."""
+    ketharmad_only_flags(args, [("--card-data", "card_data"), ("--journal", "journal"), ("--format", "format")])  # fmt: skip
+    doc = cli_targets(args)
+    if args.out:
+
+        check_out_folder(args.out)
+
+    progress = progress_enabled(args)
+
+    with cluster_for(args) as cluster:
+        res = balance_game(doc, game=args.game, bots=cli_bots(args.game, args.bots), seed=args.seed,
+                           budget=args.budget, threads=args.threads, params=cli_params(args.param),
+                           games_per_block=args.games_per_block, progress=bool(progress), cluster=cluster)  # fmt: skip
+    print(res.text())
+    if args.out:
+
+        written = write_run(res, args.out)
+        run_id = written["runs"].stem
+        report = write_report(res, args.out, plots=False, run_id=run_id)
+        print(f"wrote run {run_id} to {args.out}: report {report}")

@@ -1,0 +1,89 @@
+"""``ketharmad matchups``: its options and the call of :func:`ketharmad.matchups` (or of the
+harness games' matchups with ``--game``)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..lab.matchups import ROWS_AUTO_LIMIT, MatchupResult, matchups
+from .args import _bots, _params
+from .harness import cli_matchups
+from .lab import (
+    check_out,
+    chunk_for,
+    cluster_for,
+    finish,
+    game_arg,
+    lab_args,
+    progress_enabled,
+)
+
+
+def _cmd_matchups(args: argparse.Namespace) -> None:
+    check_out(args)
+    if args.game != "ketharmad":
+
+        finish(cli_matchups(args), args)
+        return
+    for flag, v in (("--seats", args.seats), ("--field", args.field), ("--games-for", args.games_for)):
+        if v is not None:
+            raise ValueError(f"{flag} is for the games on the generic harness (--game schotten_totten_2 | osztrakon)")
+    if args.players in (None, 2) and args.format in (None, "ffa", "quick"):
+        per_call = args.games // 2 if args.games else (args.games_per_side or 2000)
+    else:
+        per_call = (args.games or 1920) // 24 or 1
+    with cluster_for(args) as cluster:
+        result = _run_matchups(args, per_call, cluster)
+    finish(result, args)
+
+
+
+def _run_matchups(args: argparse.Namespace, per_call: int, cluster: Any) -> MatchupResult:
+    return matchups(
+        players=args.players,
+        games_per_side=args.games_per_side,
+        games=args.games,
+        bots=_bots(args.bots) if args.bots else "heuristic",
+        seed=0 if args.seed is None else args.seed,
+        params=_params(args.param, args.params, args.card_data),
+        threads=args.threads,
+        card_data=args.card_data,
+        chunk_size=chunk_for(args, max(1, per_call)),
+        progress=progress_enabled(args),
+        cluster=cluster,
+        rows=args.rows,
+        decks=args.decks,
+        format=args.format,
+    )
+
+
+
+def add_command(sub: Any) -> None:
+    """Register ``ketharmad matchups`` on the CLI's subparsers."""
+    p = sub.add_parser(
+        "matchups",
+        help="faction matchup matrix (2p, start player balanced) or free-for-all (3-4p)",
+    )
+    p.add_argument("--players", type=int, choices=range(2, 10), default=None, metavar="N",
+                   help="2: the matrix of the sides; 3 or 4: free-for-all over every seating (default: 2, "
+                        "or the format's smallest seat count: 4 for coalition, the team-pair table)")  # fmt: skip
+    p.add_argument("--decks", nargs="+", default=None, metavar="DECK",
+                   help="the sides: factions, Mixed decks a+b or deck files (default: the four factions)")  # fmt: skip
+    p.add_argument("--games-per-side", type=int, default=None,
+                   help="2 players: games per pair with each side starting (default: 2000)")  # fmt: skip
+    lab_args(p, "2 players: games per cell (instead of --games-per-side); 3-4 players: "
+                "games in total, a multiple of 24 (default: 1920)", None)  # fmt: skip
+    p.add_argument("--rows", action=argparse.BooleanOptionalAction, default=None,
+                   help="keep the per-game rows (matchup_games/matchup_players tables) or, with "
+                        "--no-rows, only per-cell reductions: the same tables in memory that does "
+                        f"not grow with the games (default: rows up to {ROWS_AUTO_LIMIT:,} games)")  # fmt: skip
+
+    game_arg(p)
+    p.add_argument("--seats", type=int, default=None, metavar="N",
+                   help="--game osztrakon: seats of the bot-against-field table, 5-12 (default: 5)")  # fmt: skip
+    p.add_argument("--field", default=None, metavar="BOT",
+                   help="--game osztrakon: the field every --bots bot plays against (default: each other bot)")  # fmt: skip
+    p.add_argument("--games-for", action="append", default=None, metavar="TEXT=N",
+                   help="another --game: at most N games in a cell whose bot specs contain TEXT (e.g. search=200)")  # fmt: skip
+    p.set_defaults(func=_cmd_matchups)
