@@ -9,6 +9,8 @@ cd "$(dirname "$0")/.."
 python3 -m pip install --quiet ".[test,rl]"
 # the RL environment tests (tests/test_rl.py) must run here, not be skipped for want of the extra
 export KH_REQUIRE_RL=1
+# the package's import graph has no cycle, imports inside functions included (issue 23)
+python3 tools/import_graph.py --quiet
 cargo test --release
 set +e
 python3 -m pytest -q tests
