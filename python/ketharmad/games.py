@@ -2,16 +2,25 @@
 the code lives in :mod:`ketharmad.game.harness` (the game table, the step API),
 :mod:`ketharmad.run.harness` (batches) and :mod:`ketharmad.results.games` (their results))."""
 
-from .game.harness import HarnessGame, game_state, games, harness_parameters
+from .game.harness import (
+    COMPONENT_DOCS,
+    HarnessGame,
+    ParamValue,
+    game_state,
+    games,
+    harness_parameters,
+    no_card_table,
+)
 from .results.games import GameResult, GameStats
 from .run.harness import (
-           GAME_OUTPUTS,
-           GameShard,
-           describe_game_shard,
-           game_matchups,
-           run_game_shard,
-           simulate_game,
+    GAME_OUTPUTS,
+    GameShard,
+    describe_game_shard,
+    game_matchups,
+    run_game_shard,
+    simulate_game,
 )
 
 __all__ = ["games", "simulate_game", "game_matchups", "GameResult", "GameStats", "GameShard", "run_game_shard",
-           "describe_game_shard", "game_state", "harness_parameters", "HarnessGame", "GAME_OUTPUTS"]
+           "describe_game_shard", "game_state", "harness_parameters", "no_card_table", "HarnessGame", "GAME_OUTPUTS",
+           "COMPONENT_DOCS", "ParamValue"]
