@@ -16,6 +16,8 @@ from ._formats import apply_format
 from ._frames import card_frame, parameter_frame
 from ._progress import Progress, auto_chunk_size
 from ._results import GameLog, SimResult
+from .game.spec import GameSpec, setup_of
+from ._deprecation import issue_deprecation_warning
 from ._validate import (
     check_bots,
     check_decks,
@@ -271,7 +273,7 @@ def simulate(
     first_game: int = 0,
     format: Optional[str] = None,
     *,
-    game: str,
+    game: Union[str, GameSpec],
 ) -> "GameResult": ...
 
 
@@ -291,7 +293,7 @@ def simulate(
     cluster: Any = None,
     first_game: int = 0,
     format: Optional[str] = None,
-    game: str = "ketharmad",
+    game: Union[str, GameSpec] = "ketharmad",
 ) -> Any:  # SimResult, or GameResult for another game (see the overloads)
     """Play ``games`` bot games in parallel and return the results as polars tables.
 
@@ -383,6 +385,11 @@ def simulate(
             how much is needed and what would fit).
         KeyboardInterrupt: on Ctrl-C, within about a second (the games stop between games).
     """
+    if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
+        spec, decks_given, card_data, format, start_player, params = setup_of(
+            game, decks=None if decks is _DEFAULT_DECKS else decks, card_data=card_data, format=format,
+            start_player=start_player, params=params)  # fmt: skip
+        game, decks, bots = spec.name, _DEFAULT_DECKS if decks_given is None else decks_given, spec.seat_bots(bots)
     if game != "ketharmad":
         return _simulate_other_game(
             game, decks, bots, games, seed, threads, params, first_game,
@@ -450,7 +457,7 @@ def play(
     decks: Sequence[str] = _DEFAULT_DECKS,
     bots: BotsArg = "random",
     seed: int = 0,
-    game: Union[int, str] = "ketharmad",
+    game: Union[str, GameSpec, int] = "ketharmad",
     params: Optional[Mapping[str, Union[int, bool, str]]] = None,
     card_data: CardDataSource = None,
     start_player: Optional[int] = None,
@@ -483,6 +490,11 @@ def play(
             how much is needed and what would fit).
         KeyboardInterrupt: on Ctrl-C, within about a second (the games stop between games).
     """
+    if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
+        spec, decks_given, card_data, format, start_player, params = setup_of(
+            game, decks=None if decks is _DEFAULT_DECKS else decks, card_data=card_data, format=format,
+            start_player=start_player, params=params)  # fmt: skip
+        game, decks, bots = spec.name, _DEFAULT_DECKS if decks_given is None else decks_given, spec.seat_bots(bots)
     if isinstance(game, str):
         name, game_ = game, (0 if index is None else index)
     else:
@@ -491,6 +503,7 @@ def play(
                 f"give the game's index once: index={index!r} or (the older form) game={game!r}; "
                 "game= otherwise names the game ('ketharmad', 'schotten_totten_2', 'osztrakon')"
             )
+        issue_deprecation_warning("play(game=<int>) as the game's index", "play(index=...)")
         name, game_ = "ketharmad", game
     if name != "ketharmad":
         from ._harness_play import play_game
@@ -512,7 +525,7 @@ def play(
     return GameLog(raw, decks=decks_, bots=bots_, batch_seed=seed_, game=game_, params=params_)
 
 
-def cards(card_data: CardDataSource = None, *, game: str = "ketharmad") -> pl.DataFrame:
+def cards(card_data: CardDataSource = None, *, game: Union[str, GameSpec] = "ketharmad") -> pl.DataFrame:
     """The card reference: one row per distinct card, in file order.
 
     Columns include ``id, name, faction, type, copies, cost, influence, credibility,
@@ -523,6 +536,9 @@ def cards(card_data: CardDataSource = None, *, game: str = "ketharmad") -> pl.Da
     "osztrakon"`` is a ValueError saying so and naming the doc that describes the components
     (docs/schotten_totten2.md, docs/osztrakon.md); so is ``card_data`` with such a game.
     """
+    if isinstance(game, GameSpec):
+        spec, card_data = setup_of(game, card_data=card_data)
+        game = spec.name
     if game != "ketharmad":
         from .games import no_card_table
         from .lab.harness import harness_info
@@ -532,7 +548,9 @@ def cards(card_data: CardDataSource = None, *, game: str = "ketharmad") -> pl.Da
     return card_frame(_core.card_table(load_card_data(card_data)))
 
 
-def parameters(card_data: CardDataSource = None, match: Optional[str] = None, *, game: str = "ketharmad") -> pl.DataFrame:
+def parameters(
+    card_data: CardDataSource = None, match: Optional[str] = None, *, game: Union[str, GameSpec] = "ketharmad"
+) -> pl.DataFrame:
     """The tunable parameters accepted by ``params=``: name, default, kind, min, max, card,
     description (``default_str`` holds the default of ``cost`` parameters such as
     ``"{1}{M}"``). ``match``: only parameters whose name, card id or card name contains it,
@@ -543,6 +561,9 @@ def parameters(card_data: CardDataSource = None, match: Optional[str] = None, *,
     default, default_str, min, max, choices, description``; ``match`` then looks in the name
     and the description. ``card_data`` is Kétharmad's: a ValueError naming it with another
     game."""
+    if isinstance(game, GameSpec):
+        spec, card_data = setup_of(game, card_data=card_data)
+        game = spec.name
     if game != "ketharmad":
         from .games import harness_parameters
         from .lab.harness import harness_info, refuse

@@ -20,6 +20,7 @@ import polars as pl
 
 from . import _core
 from ._data import CardDataSource, load_card_data
+from .game.spec import GameSpec, setup_of
 from ._validate import split_format, with_format
 
 __all__ = ["apply_format", "formats", "format_info", "FormatInfo"]
@@ -126,7 +127,7 @@ def _probe_decks(n: int) -> list[str]:
     return [f[i % len(f)] for i in range(n)]
 
 
-def formats(card_data: CardDataSource = None, format: object = None, *, game: str = "ketharmad") -> pl.DataFrame:
+def formats(card_data: CardDataSource = None, format: object = None, *, game: Union[str, GameSpec] = "ketharmad") -> pl.DataFrame:
     """Every format of the card data (the shipped ``formats.toml`` and the card data's own
     ``[formats.NAME]`` tables; with ``format=`` a user format too), one row each, ``ffa``
     first, then by name: ``format, seats_min, seats_max, scoring, pools, played`` (whether
@@ -139,6 +140,9 @@ def formats(card_data: CardDataSource = None, format: object = None, *, game: st
     Formats are Kétharmad's: ``game="schotten_totten_2" | "osztrakon"`` is a ValueError
     (those games have fixed seatings: Schotten Totten 2 Attacker vs Defender, Osztrakon 5-12
     seats, ``seats=``)."""
+    if isinstance(game, GameSpec):  # a game value: its card data and format, with this call's
+        spec, card_data, format = setup_of(game, card_data=card_data, format=format)
+        game = spec.name
     if game != "ketharmad":
         from .lab.harness import harness_info
 

@@ -1,7 +1,7 @@
 """Games on the game-generic harness (issue 14).
 
 >>> import ketharmad
->>> [g["name"] for g in ketharmad.games()]
+>>> ketharmad.games()["name"].to_list()
 ['ketharmad', 'schotten_totten_2', 'osztrakon']
 >>> r = ketharmad.simulate_game("schotten_totten_2", bots=["greedy", "random"], games=2000, seed=1)
 >>> r.summary()            # Attacker win rate with a Wilson 95 % interval
@@ -40,16 +40,31 @@ HarnessGame = _core.HarnessGame
 ParamValue = Union[int, float, bool, str]
 
 
-def games() -> list[dict[str, Any]]:
-    """Every game the package simulates, as dicts: ``name``, ``sides`` (side names of an
-    asymmetric game; Kétharmad's factions), ``min_seats``, ``max_seats``, ``agents`` (bot
-    names), ``action_space``, ``observation_len`` and ``parameters`` (one dict per parameter:
-    name, kind, default, min, max, choices, description). All come from the Rust table
+#: The columns of :func:`games`, in order.
+GAMES_SCHEMA = {
+    "name": pl.String, "sides": pl.List(pl.String), "min_seats": pl.Int64, "max_seats": pl.Int64,
+    "agents": pl.List(pl.String), "action_space": pl.Int64, "observation_len": pl.Int64, "n_parameters": pl.Int64,
+}  # fmt: skip
+
+
+def games() -> pl.DataFrame:
+    """Every game the package simulates, one row each (Kétharmad first): ``name``, ``sides``
+    (side names of an asymmetric game; Kétharmad's factions), ``min_seats``, ``max_seats``,
+    ``agents`` (bot names), ``action_space``, ``observation_len`` and ``n_parameters`` (the
+    rows of ``ketharmad.parameters(game=name)``, where each parameter's name, kind, default,
+    range, choices and description are). All come from the Rust table
     (``_core.game_table``); Kétharmad's parameters are those of the packaged card file (every
-    number, switch and choice; the cost parameters are listed by
-    :func:`ketharmad.parameters`), its agents the built-in bots plus ``"ismcts"``, the
-    generic search of the harness."""
-    return list(_core.game_table())
+    number, switch and choice, and the cost parameters), its agents the built-in bots plus
+    ``"ismcts"``, the generic search of the harness. ``ketharmad.load_game(name)`` gives a
+    game's :class:`ketharmad.GameSpec` (``.info``: its full row)."""
+    from ._api import parameters
+    from .game.spec import GameSpec
+
+    rows = []
+    for g in _core.game_table():
+        n = parameters().height if GameSpec(g["name"]).is_ketharmad else len(g["parameters"])
+        rows.append({k: g[k] for k in GAMES_SCHEMA if k != "n_parameters"} | {"n_parameters": n})
+    return pl.DataFrame(rows, schema=GAMES_SCHEMA)
 
 
 @functools.lru_cache(maxsize=1)

@@ -45,6 +45,8 @@ except ImportError as _e:  # pragma: no cover - exercised without the extra only
     ) from _e
 
 from ._validate import _check_bot_spec, check_decks, check_int, check_seed
+from ._deprecation import deprecate_function
+from .game.spec import GameSpec, resolve
 
 __all__ = ["env", "gym_env", "game_env", "KetharmadAECEnv", "KetharmadGymEnv", "HarnessAECEnv", "HarnessGymEnv", "GYM_ID",
            "HARNESS_GYM_IDS"]
@@ -331,7 +333,7 @@ def env(
         refuse(game, "env", {"decks": decks is not _DEFAULT_DECKS, "card_data": card_data is not None,
                              "format": format is not None, "start_player": start_player is not None,
                              "log": log is not False}, "seats, params and render_mode (it is game_env)")  # fmt: skip
-        return game_env(game, seats, params=params, render_mode=render_mode)
+        return _game_env(game, seats, params=params, render_mode=render_mode)
     if seats is not None:
         raise ValueError("seats is for the games on the generic harness (env(game='osztrakon', seats=7)); "
                          "a Kétharmad game has one seat per deck")
@@ -663,7 +665,7 @@ class HarnessAECEnv(_HarnessGames, _SeatAECEnv):
         self._step_seat(self._seat[agent], action)
 
 
-def game_env(
+def _game_env(
     game: str = "schotten_totten_2",
     seats: Optional[int] = None,
     *,
@@ -685,6 +687,10 @@ def game_env(
     next game index. ``render_mode``: None, ``"ansi"`` or ``"human"`` (the actions since the
     last render and the pending decision)."""
     return HarnessAECEnv(game, seats, params=params, render_mode=render_mode)
+
+
+#: Deprecated in 0.2.0, removed in 0.3.0: ``env(game=...)``.
+game_env = deprecate_function("env(game=...)", name="game_env")(_game_env)
 
 
 #: The bot every other seat of :func:`gym_env` plays by default, per harness game.

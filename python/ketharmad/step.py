@@ -24,6 +24,8 @@ from . import _core
 from ._data import CardDataSource, load_card_data
 from ._formats import apply_format
 from ._validate import check_decks, check_params
+from ._deprecation import issue_deprecation_warning
+from .game.spec import GameSpec, setup_of
 
 
 class Action(NamedTuple):
@@ -92,7 +94,7 @@ class Game(_core.Game):
         decks: Sequence[str] = _DEFAULT_DECKS,
         *,
         seed: int = 0,
-        game: Union[int, str] = "ketharmad",
+        game: Union[str, GameSpec, int] = "ketharmad",
         params: Optional[Mapping[str, Union[int, bool, str]]] = None,
         card_data: CardDataSource = None,
         start_player: Optional[int] = None,
@@ -102,6 +104,11 @@ class Game(_core.Game):
         index: Optional[int] = None,
         seats: Optional[int] = None,
     ) -> "Game":
+        if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
+            spec, decks_given, card_data, format, start_player, params, seats = setup_of(
+                game, decks=None if decks is _DEFAULT_DECKS else decks, card_data=card_data, format=format,
+                start_player=start_player, params=params, seats=seats)  # fmt: skip
+            game, decks = spec.name, _DEFAULT_DECKS if decks_given is None else decks_given
         if isinstance(game, str):
             if game != "ketharmad":
                 return _harness_game(game, decks, seed, index, params, seats, card_data=card_data,  # type: ignore[return-value]
@@ -109,6 +116,8 @@ class Game(_core.Game):
             game = 0 if index is None else index
         elif index is not None:
             raise ValueError(f"give the game's index once: index={index!r} or (the older form) game={game!r}")
+        else:
+            issue_deprecation_warning("Game(game=<int>) as the game's index", "Game(index=...)")
         if seats is not None:
             raise ValueError("seats is for the games on the generic harness (Game(game='osztrakon', seats=7)); "
                              "a Kétharmad game has one seat per deck")

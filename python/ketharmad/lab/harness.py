@@ -932,18 +932,17 @@ def cli_play(args: Any, name: str, index: int) -> None:
 
 def cmd_games(args: Any) -> None:
     """``ketharmad games``: every game with its seats, sides, bots and parameter count."""
-    from .. import parameters
     from .._report import format_table
+    from ..game.spec import GameSpec
     from ..games import games
 
     rows = []
-    for g in games():
-        n_params = parameters().height if g["name"] == "ketharmad" else len(g["parameters"])
+    for g in games().iter_rows(named=True):
         seats = f"{g['min_seats']}-{g['max_seats']}" if g["min_seats"] != g["max_seats"] else str(g["min_seats"])
         sides = ", ".join(g["sides"]) if g["sides"] else "-"
-        if g["name"] == "ketharmad":
+        if GameSpec(g["name"]).is_ketharmad:
             sides = "factions: " + sides
-        rows.append([g["name"], seats, sides, ", ".join(g["agents"]), str(n_params)])
+        rows.append([g["name"], seats, sides, ", ".join(g["agents"]), str(g["n_parameters"])])
     for line in format_table(["game", "seats", "sides", "bots", "parameters"], rows, [False, True, False, False, True]):
         print(line)
     print("choose one with --game NAME (simulate, play, matchups, bots, params, ...) or game=NAME in Python; "
