@@ -387,8 +387,8 @@ def simulate(
     """
     if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
         spec, decks_given, card_data, format, start_player, params = setup_of(
-            game, decks=None if decks is _DEFAULT_DECKS else decks, card_data=card_data, format=format,
-            start_player=start_player, params=params)  # fmt: skip
+            game, "simulate", ("seats",), decks=None if decks is _DEFAULT_DECKS else decks, card_data=card_data,
+            format=format, start_player=start_player, params=params)  # fmt: skip
         game, decks, bots = spec.name, _DEFAULT_DECKS if decks_given is None else decks_given, spec.seat_bots(bots)
     if game != "ketharmad":
         return _simulate_other_game(
@@ -492,8 +492,8 @@ def play(
     """
     if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
         spec, decks_given, card_data, format, start_player, params = setup_of(
-            game, decks=None if decks is _DEFAULT_DECKS else decks, card_data=card_data, format=format,
-            start_player=start_player, params=params)  # fmt: skip
+            game, "play", ("seats",), decks=None if decks is _DEFAULT_DECKS else decks, card_data=card_data,
+            format=format, start_player=start_player, params=params)  # fmt: skip
         game, decks, bots = spec.name, _DEFAULT_DECKS if decks_given is None else decks_given, spec.seat_bots(bots)
     if isinstance(game, str):
         name, game_ = game, (0 if index is None else index)

@@ -46,7 +46,7 @@ except ImportError as _e:  # pragma: no cover - exercised without the extra only
 
 from ._validate import _check_bot_spec, check_decks, check_int, check_seed
 from ._deprecation import deprecate_function
-from .game.spec import GameSpec, resolve
+from .game.spec import GameSpec, setup_of
 
 __all__ = ["env", "gym_env", "game_env", "KetharmadAECEnv", "KetharmadGymEnv", "HarnessAECEnv", "HarnessGymEnv", "GYM_ID",
            "HARNESS_GYM_IDS"]
@@ -299,7 +299,7 @@ def env(
     start_player: Optional[int] = None,
     render_mode: Optional[str] = None,
     log: bool = False,
-    game: str = "ketharmad",
+    game: Union[str, GameSpec] = "ketharmad",
     seats: Optional[int] = None,
 ) -> Any:  # KetharmadAECEnv; HarnessAECEnv for another game
     """A PettingZoo AEC environment of one Kétharmad game per episode.
@@ -326,6 +326,11 @@ def env(
     ``format``: the game format (docs/formats.md), as in :func:`ketharmad.simulate`
     (``"coalition"``: each partner's reward is its team's).
     """
+    if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
+        spec, decks_given, card_data, format, start_player, params, seats = setup_of(
+            game, "env", decks=None if decks is _DEFAULT_DECKS else decks, card_data=card_data, format=format,
+            start_player=start_player, params=params, seats=seats)  # fmt: skip
+        game, decks = spec.name, _DEFAULT_DECKS if decks_given is None else decks_given
     if game != "ketharmad":
         from .lab.harness import harness_info, refuse
 
@@ -523,7 +528,7 @@ def gym_env(
     illegal_action: str = "ignore",
     illegal_reward: float = 0.0,
     log: bool = False,
-    game: str = "ketharmad",
+    game: Union[str, GameSpec] = "ketharmad",
     seats: Optional[int] = None,
 ) -> Any:  # KetharmadGymEnv; HarnessGymEnv for another game
     """A Gymnasium environment that plays seat ``seat`` of one game per episode; the other
@@ -567,6 +572,11 @@ def gym_env(
     registered as ``gymnasium.make("ketharmad/SchottenTotten2-v0" | "ketharmad/Osztrakon-v0",
     seat=..., opponents=...)``.
     """
+    if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
+        spec, decks_given, card_data, format, start_player, params, seats = setup_of(
+            game, "gym_env", decks=None if decks is _DEFAULT_DECKS else decks, card_data=card_data, format=format,
+            start_player=start_player, params=params, seats=seats)  # fmt: skip
+        game, decks = spec.name, _DEFAULT_DECKS if decks_given is None else decks_given
     if game != "ketharmad":
         from .lab.harness import harness_info, refuse
 

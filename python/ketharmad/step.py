@@ -106,7 +106,7 @@ class Game(_core.Game):
     ) -> "Game":
         if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
             spec, decks_given, card_data, format, start_player, params, seats = setup_of(
-                game, decks=None if decks is _DEFAULT_DECKS else decks, card_data=card_data, format=format,
+                game, "Game", decks=None if decks is _DEFAULT_DECKS else decks, card_data=card_data, format=format,
                 start_player=start_player, params=params, seats=seats)  # fmt: skip
             game, decks = spec.name, _DEFAULT_DECKS if decks_given is None else decks_given
         if isinstance(game, str):

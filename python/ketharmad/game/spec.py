@@ -308,10 +308,20 @@ def _explicit_params(game: GameSpec, params: Any) -> dict[str, Any]:
     return _harness_params(game.name, params)
 
 
-def setup_of(game: GameSpec, **given: Any) -> tuple[Any, ...]:
+def setup_of(game: GameSpec, call: Optional[str] = None, also: Sequence[str] = (), **given: Any) -> tuple[Any, ...]:
     """For an entry point given a :class:`GameSpec`: ``(spec, value of each given key)``,
     the spec :func:`resolve` merges and, per keyword in the order given, the merged setup's
-    value or, when neither the spec nor the call set it, the value passed (None)."""
+    value or, when neither the spec nor the call set it, the value passed (None).
+
+    ``call``: the entry point's name; then a setup key of the spec that it neither takes
+    (``given``) nor uses otherwise (``also``, e.g. ``"seats"`` for the bots of a seat) is a
+    ValueError naming it (a read-only table such as ``cards`` passes None: the rest of the
+    setup does not change it)."""
     spec = resolve(game, **given)
     setup = spec.setup
+    if call is not None:
+        unused = [k for k in setup if k not in given and k not in also]
+        if unused:
+            raise ValueError(f"{call}(game=GameSpec(...)) does not take the spec's {', '.join(unused)} "
+                             f"(it takes {', '.join([*given, *also])})")  # fmt: skip
     return (spec, *[setup.get(k, given[k]) for k in given])

@@ -29,6 +29,7 @@ import polars as pl
 from .. import _core
 from .._data import CardDataSource, describe_card_data, load_card_data
 from .._formats import apply_format
+from ..game.spec import GameSpec, setup_of
 from .._progress import Progress
 from .._reduce import N_CARD_BITS, CardCounts, card_sets_frame, count_card_sets, expand_bits
 from .._report import ci_text, format_table, pct, signed_pct
@@ -223,7 +224,7 @@ def card_stats(
     cluster: Any = None,
     rows: Optional[bool] = None,
     format: Any = None,
-    game: str = "ketharmad",
+    game: Union[str, GameSpec] = "ketharmad",
 ) -> CardStatsResult:
     """Per card and faction win rates, 17lands style, from a batch or from games played here.
 
@@ -278,6 +279,11 @@ def card_stats(
     per-card records) and ``"osztrakon"`` (no deck played from hand) raise a ValueError naming the game and
     why (docs/games.md).
     """
+    if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
+        spec, decks, card_data, params, start_player, format = setup_of(
+            game, "card_stats", decks=decks, card_data=card_data, params=params, start_player=start_player,
+            format=format)  # fmt: skip
+        game = spec.name
     if game != "ketharmad":
         _refuse_game(game)
     run_args = dict(decks=decks, bots=bots, games=games, seed=seed, threads=threads, params=params,

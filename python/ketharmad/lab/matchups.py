@@ -34,6 +34,7 @@ from .._validate import (
     check_threads,
 )
 from ..stats import rate, wilson_bounds
+from ..game.spec import GameSpec, setup_of
 from .cluster import check_cluster_arg, executor_for
 from .cli import check_out, chunk_for, cluster_for, finish, progress_enabled
 from .plan import Plan, cell, run_plan
@@ -302,7 +303,7 @@ def matchups(
     rows: Optional[bool] = None,
     decks: Optional[Sequence[Any]] = None,
     format: Any = None,
-    game: str = "ketharmad",
+    game: Union[str, GameSpec] = "ketharmad",
     seats: Optional[int] = None,
     field: Optional[str] = None,
     games_for: Optional[Mapping[str, int]] = None,
@@ -396,6 +397,10 @@ def matchups(
     ``games_per_side``, ``card_data``, ``progress``, ``decks``, ``format``) are refused with
     a ValueError naming them, and ``seats``, ``field``, ``games_for`` with Kétharmad.
     """
+    if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
+        spec, decks, card_data, format, params, seats = setup_of(
+            game, "matchups", decks=decks, card_data=card_data, format=format, params=params, seats=seats)  # fmt: skip
+        game = spec.name
     if game != "ketharmad":
         from .harness import game_lab_matchups, harness_info, refuse
 

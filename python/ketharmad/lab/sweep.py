@@ -19,6 +19,7 @@ import numpy as np
 import polars as pl
 
 from .. import _core
+from ..game.spec import GameSpec, setup_of
 from .._api import check_chunk_size, check_memory, check_start_player
 from .plan import Plan, Shard, cell, describe_shard, run_plan, run_shard, run_tasks
 from .._data import CardDataSource, describe_card_data, load_card_data
@@ -415,7 +416,7 @@ def sweep(
     cluster: Any = None,
     rows: Optional[bool] = None,
     format: Any = None,
-    game: str = "ketharmad",
+    game: Union[str, GameSpec] = "ketharmad",
 ) -> Any:
     """Play the same games at every point of a parameter grid and compare with a baseline.
 
@@ -489,6 +490,11 @@ def sweep(
     interval ``diff_ci_low``/``diff_ci_high`` (null when degenerate).
     ``grid`` must name at least one point (``{}`` and ``[]`` are refused alike).
     """
+    if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
+        spec, decks, card_data, start_player, format, params = setup_of(
+            game, "sweep", ("seats",), decks=decks, card_data=card_data, start_player=start_player, format=format,
+            params=params)  # fmt: skip
+        game, bots = spec.name, spec.seat_bots(bots)
     if not isinstance(game, str):
         raise ValueError(f"game must be a name such as 'schotten_totten_2', got {game!r}")
     if game != "ketharmad":

@@ -18,6 +18,7 @@ from .._data import CardDataSource, describe_card_data, load_card_data
 from .._formats import apply_format, format_info
 from .._validate import _check_bot_spec, bot_label, check_decks, check_int, check_params, check_seed, check_threads
 from ..stats import rate, wilson_bounds
+from ..game.spec import GameSpec, setup_of
 from .cluster import check_cluster_arg, executor_for
 from .plan import Plan, cell, run_plan
 from .result import LabResult
@@ -31,12 +32,14 @@ BotSpec = Union[str, Mapping[str, Any]]
 DEFAULT_GAMES = 960
 
 
-def bots(game: str = "ketharmad") -> pl.DataFrame:
+def bots(game: Union[str, GameSpec] = "ketharmad") -> pl.DataFrame:
     """Bot kinds and presets (``entry == "bot"``) and their knobs (``entry == "knob"``) with
     defaults and ranges. A spec is a name (``"aggro"``) or a dict such as
     ``{"kind": "heuristic", "aggression": 0.8}`` or ``{"kind": "search", "iterations": 200}``.
     ``game``: another game of :func:`ketharmad.games` lists its bots and the options of the
     harness's search bot (its specs are strings: ``"search:iterations=400,c=0.7"``)."""
+    if isinstance(game, GameSpec):  # a game value: its bots are its name's
+        game = game.name
     if game != "ketharmad":
         from .harness import harness_bot_table
 
@@ -201,7 +204,7 @@ def tournament(
     executor: Any = None,
     cluster: Any = None,
     format: Any = None,
-    game: str = "ketharmad",
+    game: Union[str, GameSpec] = "ketharmad",
     seats: Optional[int] = None,
 ) -> Any:  # TournamentResult; GameTournamentResult for another game
     """Play every pair of ``bots`` against each other.
@@ -250,6 +253,10 @@ def tournament(
     The Kétharmad-only arguments (``decks``, ``card_data``, ``format``) are refused with a
     ValueError naming them; ``seats`` with Kétharmad.
     """
+    if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
+        spec, decks, card_data, format, params, seats = setup_of(
+            game, "tournament", decks=decks, card_data=card_data, format=format, params=params, seats=seats)  # fmt: skip
+        game = spec.name
     if game != "ketharmad":
         from .harness import game_lab_tournament, harness_info, refuse
 

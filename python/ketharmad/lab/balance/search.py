@@ -45,6 +45,7 @@ from .targets import DEFAULT_SEARCH_STEPS, Metric, ParamSpace, Targets, load_tar
 from ..._data import CardDataSource, describe_card_data, load_card_data
 from ..._frames import parameter_frame
 from ..._formats import apply_format
+from ...game.spec import GameSpec, setup_of
 from ..._validate import _check_bot_spec, check_flag, check_int, check_params, check_seed, check_threads, split_format
 from ..result import LabResult
 
@@ -860,7 +861,7 @@ def _metric_table(metrics: Sequence[Metric], st: Mapping[str, MetricStats], z: f
 def balance(
     targets: Any = None,
     *,
-    game: str = "ketharmad",
+    game: Union[str, GameSpec] = "ketharmad",
     bots: Any = None,
     seed: int = 0,
     budget: Optional[int] = None,
@@ -928,6 +929,9 @@ def balance(
     or arguments; ``KeyboardInterrupt`` within about a second of Ctrl-C (the journal stays
     valid).
     """
+    if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
+        spec, card_data, format, params = setup_of(game, "balance", card_data=card_data, format=format, params=params)
+        game = spec.name
     if not isinstance(game, str):
         raise ValueError(f"game must be a name such as 'schotten_totten_2', got {game!r}")
     if game != "ketharmad":
