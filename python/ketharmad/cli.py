@@ -340,6 +340,9 @@ def _play_game_index(game: Optional[str], index: Optional[int]) -> tuple[str, in
         if index is not None:
             raise ValueError(f"--game {game} is the game's index (the older form of --index); "
                              f"give --index {index} or --game {game}, not both")  # fmt: skip
+        from ._deprecation import deprecation_message
+
+        print("warning: " + deprecation_message(f"--game {game} (the game's index)", f"--index {game}"), file=sys.stderr)
         return "ketharmad", int(game)
     return game or "ketharmad", 0 if index is None else index
 
