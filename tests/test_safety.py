@@ -347,6 +347,7 @@ def test_threads_above_the_limit_are_refused() -> None:
 FORKED_WORKERS = """
 import concurrent.futures as cf, json, multiprocessing as mp, sys
 import ketharmad
+from ketharmad.games import simulate_game
 
 def kethar(seed):
     return ketharmad.simulate(["ner", "tisza"], games=300, seed=seed, threads=THREADS).games["winner"].to_list()

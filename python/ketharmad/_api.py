@@ -318,7 +318,7 @@ def simulate(
             a legal action id raises ``ValueError`` naming the seat and the legal ids.
         games: number of games, > 0.
         seed: batch seed, >= 0. Game ``i`` gets its own seed derived from it, so results do
-            not depend on ``threads``; ``play(..., seed=seed, game=i)`` replays game ``i``.
+            not depend on ``threads``; ``play(..., seed=seed, index=i)`` replays game ``i``.
         threads: worker threads, 1 to 1024 (``ValueError`` above); None = all cores. More
             threads than the machine has cores are not started (results never depend on the
             thread count); pools are built once per size and reused.
@@ -366,8 +366,10 @@ def simulate(
             ``[formats.NAME]`` table. It is the parameter ``rules.format``, so the result's
             ``params`` carry it.
         game: ``"ketharmad"`` (default) or another game of :func:`ketharmad.games`
-            (``"schotten_totten_2"``, ``"osztrakon"``): then this is
-            :func:`ketharmad.simulate_game` (``bots``: one spec string for every seat at the
+            (``"schotten_totten_2"``, ``"osztrakon"``), or a :class:`ketharmad.GameSpec`
+            (:func:`ketharmad.load_game`: the game with its setup; keywords given here add to
+            it, ``params`` merged over the spec's, any other key set in both a ValueError).
+            Another game plays the harness batch (``ketharmad.games.simulate_game``) (``bots``: one spec string for every seat at the
             game's smallest seat count, or one per seat; ``games``, ``seed``, ``threads``,
             ``params``, ``first_game``) and returns its :class:`ketharmad.GameResult`; the
             Kétharmad-only arguments (``decks``, ``card_data``, ``start_player``,
@@ -473,9 +475,11 @@ def play(
     carry ``batch_seed``, ``game`` and ``start_player``). ``format`` as in :func:`simulate`.
 
     ``game``: a game name (``"ketharmad"``, the default, ``"schotten_totten_2"`` or
-    ``"osztrakon"``) or, as before, an int: the game's index in the batch (``play(decks,
-    bots, seed, game=k)`` still replays game ``k``; ``index=k`` says the same; giving both an
-    int ``game`` and ``index`` is an error). Another game (docs/games.md): ``bots`` one spec
+    ``"osztrakon"``) or a :class:`ketharmad.GameSpec` (:func:`ketharmad.load_game`: its setup
+    is used, explicit keywords add to it). An int ``game`` is the older form of ``index``
+    (``play(decks, bots, seed, game=k)`` still replays game ``k``, with a DeprecationWarning:
+    deprecated in 0.2.0, removed in 0.3.0; giving both an int ``game`` and ``index`` is an
+    error). Another game (docs/games.md): ``bots`` one spec
     string for every seat at the game's smallest seat count or one per seat (Schotten Totten
     2: ``[attacker, defender]``; Osztrakon: 5-12), ``seed``, ``index`` and ``params`` (the
     game's); it replays game ``index`` of :func:`ketharmad.simulate_game` with the same

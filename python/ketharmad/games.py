@@ -3,14 +3,15 @@
 >>> import ketharmad
 >>> ketharmad.games()["name"].to_list()
 ['ketharmad', 'schotten_totten_2', 'osztrakon']
->>> r = ketharmad.simulate_game("schotten_totten_2", bots=["greedy", "random"], games=2000, seed=1)
+>>> r = ketharmad.simulate(game="schotten_totten_2", bots=["greedy", "random"], games=2000, seed=1)
 >>> r.summary()            # Attacker win rate with a Wilson 95 % interval
 >>> r.games, r.players     # polars DataFrames: one row per game / per (game, seat)
->>> s = ketharmad.simulate_game("osztrakon", games=10**6, seed=1, output="stats")  # counts, no rows
+>>> from ketharmad.games import simulate_game   # the harness batch (ketharmad.simulate_game is deprecated)
+>>> s = simulate_game("osztrakon", games=10**6, seed=1, output="stats")  # counts, no rows
 >>> s.summary()            # the same table as r.summary(), from integer counts
 >>> from concurrent.futures import ProcessPoolExecutor
 >>> with ProcessPoolExecutor(4) as ex:   # shards of 50,000 games, same games
-...     r = ketharmad.simulate_game("schotten_totten_2", games=10**6, chunk_size=50_000, executor=ex)
+...     r = ketharmad.simulate(game="schotten_totten_2", games=10**6, chunk_size=50_000, executor=ex)
 
 Bots are spec strings: ``"random"``, ``"greedy"``, ``"search"``,
 ``"search:iterations=400,c=0.7,rollout=random"``; ``params`` names any parameter the game

@@ -250,12 +250,12 @@ class _KetharmadGames:
         self.format = format
         self.start_player = start_player
         self.log = bool(log) or render_mode is not None
-        return _game_class()(self.decks, seed=0, game=0, params=params, card_data=card_data,
+        return _game_class()(self.decks, seed=0, index=0, params=params, card_data=card_data,
                              start_player=start_player, format=format)  # fmt: skip
 
     def _new_game(self, batch_seed: int, index: int) -> Any:
         return _game_class()(
-            self.decks, seed=batch_seed, game=index, params=self.params, card_data=self.card_data, format=self.format,
+            self.decks, seed=batch_seed, index=index, params=self.params, card_data=self.card_data, format=self.format,
             start_player=self.start_player, log=self.log,
         )  # fmt: skip
 

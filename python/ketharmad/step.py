@@ -1,7 +1,7 @@
 """The step API (issue 12): one game driven one decision at a time, from Python.
 
 >>> import ketharmad
->>> g = ketharmad.Game(["ner", "tisza"], seed=1, game=0)
+>>> g = ketharmad.Game(["ner", "tisza"], seed=1, index=0)
 >>> while not g.is_over:
 ...     g.step(g.bot_action("heuristic"))      # or any id from g.legal_action_ids()
 >>> g.winner, g.returns()
@@ -65,11 +65,13 @@ class Game(_core.Game):
             (docs/decks.md). ``Game.decks`` gives each seat's deck label.
         seed, index: the batch seed and the game's index in that batch: the game is game
             ``index`` of ``simulate(decks, ..., seed=seed)``.
-        game: the game's name (``"ketharmad"``, the default) or, as before, its index in
-            the batch (an int: ``Game(decks, seed=s, game=k)`` is ``Game(decks, seed=s,
-            index=k)``; not both). ``Game(game="schotten_totten_2" | "osztrakon", seats=...,
+        game: the game's name (``"ketharmad"``, the default) or a
+            :class:`ketharmad.GameSpec` (:func:`ketharmad.load_game`: its setup, explicit
+            keywords added). An int is the older form of ``index`` (``Game(decks, seed=s,
+            game=k)`` is ``Game(decks, seed=s, index=k)``, with a DeprecationWarning:
+            deprecated in 0.2.0, removed in 0.3.0; not both). ``Game(game="schotten_totten_2" | "osztrakon", seats=...,
             seed=s, index=k, params=...)`` returns that game's step object instead, a
-            :class:`ketharmad.HarnessGame` (the same as :func:`ketharmad.game_state`; not an
+            :class:`ketharmad.HarnessGame` (what the deprecated ``game_state`` returned; not an
             instance of this class), and refuses the Kétharmad-only arguments (``decks``,
             ``card_data``, ``start_player``, ``log``, ``record_plays``, ``format``).
         seats: the seat count of another game (default its smallest: Schotten Totten 2 2,

@@ -357,7 +357,7 @@ def matchups(
 
     All games of a call are games of ONE batch (seed ``seed``) with distinct game indices, so
     any of them can be replayed: ``play([faction_0, faction_1], bots, seed=batch_seed,
-    game=game, start_player=start_player, params=...)``.
+    index=game, start_player=start_player, params=...)``.
 
     ``bots``: one built-in bot spec (default ``"heuristic"``), or a Python agent (see :func:`ketharmad.simulate`,
     docs/python_agents.md) that then plays every seat (each seat with its own generator);

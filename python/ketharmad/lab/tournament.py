@@ -215,7 +215,7 @@ def tournament(
     of one batch with seed ``seed`` (the plan runner's seeding): deck pairing ``d`` plays
     games ``d * n .. (d + 1) * n - 1`` (``n`` = games per pairing and seating), the same
     games for both seatings and every pair of bots (common random numbers), so only the bots
-    differ; ``play(deck, seat_bots, seed=seed, game=i)`` replays one. ``games``
+    differ; ``play(deck, seat_bots, seed=seed, index=i)`` replays one. ``games``
     must therefore be a multiple of ``2 × (number of deck pairings)``: of 24 with the
     default decks (default 960 = 40 per pairing and seating), of 2 with one pairing; other
     values raise ``ValueError`` naming the nearest allowed ones.
