@@ -59,8 +59,8 @@ __version__: str = _core.version()
 
 def env(*args: object, **kwargs: object) -> "rl.KetharmadAECEnv":
     """A PettingZoo AEC environment (one agent per seat); see :func:`ketharmad.rl.env`
-    (``game="schotten_totten_2" | "osztrakon"``: :func:`game_env`). Needs the ``rl`` extra
-    (``pip install 'ketharmad[rl]'``), imported only here."""
+    (``game="schotten_totten_2" | "osztrakon"`` or a :class:`GameSpec` of one: that game's
+    environment). Needs the ``rl`` extra (``pip install 'ketharmad[rl]'``), imported only here."""
     from .rl import env as _env
 
     return _env(*args, **kwargs)  # type: ignore[arg-type]

@@ -206,7 +206,7 @@ def _simulate_other_game(
     **ketharmad_only: Any,
 ) -> Any:
     """``simulate(..., game=...)`` for a game on the generic harness: refuse what only
-    Kétharmad takes, then run :func:`ketharmad.simulate_game`."""
+    Kétharmad takes, then run :func:`ketharmad.games.simulate_game`."""
     from .games import _game_info, simulate_game
 
     if not isinstance(game, str):
@@ -482,7 +482,7 @@ def play(
     error). Another game (docs/games.md): ``bots`` one spec
     string for every seat at the game's smallest seat count or one per seat (Schotten Totten
     2: ``[attacker, defender]``; Osztrakon: 5-12), ``seed``, ``index`` and ``params`` (the
-    game's); it replays game ``index`` of :func:`ketharmad.simulate_game` with the same
+    game's); it replays game ``index`` of :func:`ketharmad.games.simulate_game` with the same
     arguments and returns a :class:`ketharmad._harness_play.HarnessLog` (``.actions``: one row
     per decision with its ``describe_action`` label; ``.winner``, ``.turns``,
     ``.end_reason``); ``decks``, ``card_data``, ``start_player`` and ``format`` are refused

@@ -17,7 +17,7 @@ episodes is reproducible from its first seed. A first ``reset()`` without any se
 batch seed from fresh entropy. See docs/rl.md.
 
 * :func:`game_env`: the PettingZoo AEC environment of the other games on the generic harness
-  (``"schotten_totten_2"``, ``"osztrakon"``) over :func:`ketharmad.game_state`, with the same
+  (``"schotten_totten_2"``, ``"osztrakon"``) over :func:`ketharmad.games.game_state`, with the same
   observation, action, reward and seeding conventions; ``env(game="schotten_totten_2" |
   "osztrakon", seats=...)`` returns it too; :func:`gym_env` with ``game=`` their Gymnasium
   environment (:class:`HarnessGymEnv`: one learning seat, the others played by the game's
@@ -552,7 +552,7 @@ def gym_env(
     ``render_mode``). Also registered as ``gymnasium.make("ketharmad/Ketharmad-v0", decks=...)``.
 
     ``game="schotten_totten_2" | "osztrakon"``: a :class:`HarnessGymEnv` over
-    :func:`ketharmad.game_state`. ``seat`` is the learning seat (Schotten Totten 2: 0 the
+    :func:`ketharmad.games.game_state`. ``seat`` is the learning seat (Schotten Totten 2: 0 the
     Attacker, 1 the Defender); ``seats`` the seat count (Osztrakon 5..12, default 5, or the
     length of an ``opponents`` list); ``opponents`` a bot spec string of that game for every
     other seat (default ``"greedy"`` for Schotten Totten 2, ``"b1"`` for Osztrakon; options as
@@ -684,7 +684,7 @@ def _game_env(
 ) -> HarnessAECEnv:
     """A PettingZoo AEC environment of one game of ``game`` (``"schotten_totten_2"``: seat 0
     the Attacker, seat 1 the Defender; ``"osztrakon"``: ``seats`` 5..12, default 5) per
-    episode, over :func:`ketharmad.game_state`.
+    episode, over :func:`ketharmad.games.game_state`.
 
     Agents ``"seat_0"`` .. ``"seat_{n-1}"``; ``agent_selection`` is the seat to move. Action
     space ``Discrete(num_actions)`` (the game's fixed action space); observation

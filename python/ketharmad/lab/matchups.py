@@ -392,7 +392,7 @@ def matchups(
     the games of a cell whose bot specs contain a key (``{"search": 200}``). Returns a
     :class:`ketharmad.lab.harness.GameMatchupResult` (``.table``, ``.by_side``, ``.games``,
     ``.matrix()``, reports as above). ``chunk_size``, ``executor`` and ``cluster`` run every
-    cell's games as shards on that executor or Dask cluster (:func:`ketharmad.simulate_game`;
+    cell's games as shards on that executor or Dask cluster (:func:`ketharmad.games.simulate_game`;
     the same results as without). The Kétharmad-only arguments (``players``,
     ``games_per_side``, ``card_data``, ``progress``, ``decks``, ``format``) are refused with
     a ValueError naming them, and ``seats``, ``field``, ``games_for`` with Kétharmad.

@@ -428,7 +428,7 @@ def sweep(
     :class:`~ketharmad.lab.game_sweep.GameSweepResult`. The Kétharmad-only arguments
     (``decks``, ``card_data``, ``start_player``, ``progress``, ``rows``, ``format``) are a
     ``ValueError`` naming them with another game; ``chunk_size``, ``executor`` and ``cluster``
-    run its points' games as :func:`ketharmad.simulate_game` runs them (same results).
+    run its points' games as :func:`ketharmad.games.simulate_game` runs them (same results).
 
     Args:
         grid: ``{name: [values]}`` (every combination; the first name varies slowest) or an

@@ -241,7 +241,7 @@ def tournament(
     ``bots`` are spec strings of the game's bots. Schotten Totten 2: every pair of bots
     plays ``games`` games (default 1,000, a multiple of 2), each bot on each side (Attacker,
     Defender) in half of them, both seatings on the same games ``0 .. games/2 - 1`` of
-    :func:`ketharmad.simulate_game` (common random numbers). Osztrakon: every bot plays
+    :func:`ketharmad.games.simulate_game` (common random numbers). Osztrakon: every bot plays
     ``games`` games (default 200 x seats, a multiple of ``seats``) alone against a field of
     each other bot on the other ``seats - 1`` seats (``seats`` 5-12, default 5), its seat
     rotating, the same games for every pair. Ratings: the Bradley–Terry fit above (Elo
@@ -249,7 +249,7 @@ def tournament(
     probability ``p(bot of s) / sum over the seats``), which is Bradley–Terry for two seats.
     Returns a :class:`ketharmad.lab.harness.GameTournamentResult` (``.pairs``, ``.ratings``
     with win rates and Wilson intervals), the same for a seed on any ``threads``, ``executor``
-    or ``cluster`` (each pair's games run on it as :func:`ketharmad.simulate_game` runs them).
+    or ``cluster`` (each pair's games run on it as :func:`ketharmad.games.simulate_game` runs them).
     The Kétharmad-only arguments (``decks``, ``card_data``, ``format``) are refused with a
     ValueError naming them; ``seats`` with Kétharmad.
     """
