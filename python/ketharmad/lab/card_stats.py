@@ -203,7 +203,7 @@ def _refuse_game(game: object) -> None:
     why = NO_CARD_STATS.get(info["name"], "it records no per-card plays")
     raise ValueError(
         f"card_stats is Kétharmad's per-card statistics; game={info['name']!r} has none: {why}. "
-        f"Use ketharmad.matchups(game={info['name']!r}, bots=[...]) or simulate_game for its win rates"
+        f"Use ketharmad.matchups(game={info['name']!r}, bots=[...]) or ketharmad.simulate(game={info['name']!r}, ...) for its win rates"
     )
 
 
