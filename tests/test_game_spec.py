@@ -207,6 +207,28 @@ def test_matchups_and_tournament_with_a_spec_are_the_name_based_call():
         ketharmad.matchups(game=load_game(start_player=1), games_per_side=2)
 
 
+def test_sweep_card_stats_and_balance_with_a_spec_are_the_name_based_call():
+    st2 = load_game(ST2, params={"rules.colours": 4})
+    a = ketharmad.sweep({"rules.hand_size": [5, 6]}, bots=["random", "random"], games=40, seed=2, game=st2)
+    b = ketharmad.sweep({"rules.hand_size": [5, 6]}, bots=["random", "random"], games=40, seed=2, game=ST2,
+                        params={"rules.colours": 4})  # fmt: skip
+    assert _same(a.table, b.table)
+    k = load_game(decks=["ner", "tisza"], params={"rules.starting_support": 25})
+    a = ketharmad.sweep({"rules.opening_hand": [6, 7]}, bots="random", games=60, seed=2, game=k)
+    b = ketharmad.sweep({"rules.opening_hand": [6, 7]}, ["ner", "tisza"], "random", games=60, seed=2,
+                        params={"rules.starting_support": 25})  # fmt: skip
+    assert _same(a.table, b.table)
+    c = ketharmad.card_stats(game=k, bots="random", games=100, seed=1)
+    d = ketharmad.card_stats(decks=["ner", "tisza"], bots="random", games=100, seed=1, params={"rules.starting_support": 25})
+    assert _same(c.table, d.table)
+    targets = {"metrics": [{"bots": ["random", "random"], "seat": "attacker", "low": 0.50, "high": 0.56}],
+               "change": {"allow": ["rules.*"]}}  # fmt: skip
+    st5 = load_game(ST2, params={"rules.colours": 5})
+    x = ketharmad.balance(targets, game=st5, budget=4000, games_per_block=200, seed=2)
+    y = ketharmad.balance(targets, game=ST2, params={"rules.colours": 5}, budget=4000, games_per_block=200, seed=2)
+    assert x.best_point == y.best_point and _same(x.before, y.before) and _same(x.after, y.after)
+
+
 def test_explicit_setup_conflicting_with_the_spec_is_an_error_params_merge():
     k = load_game(decks=["ner", "tisza"], params={"rules.starting_support": 25, "rules.opening_hand": 6})
     with pytest.raises(ValueError, match=r"^decks given twice: in the GameSpec \(decks=\['ner', 'tisza'\]\)"):
