@@ -18,6 +18,7 @@ explicit setup keywords give one spec.
 
 from __future__ import annotations
 
+import copy
 import functools
 import os
 from collections.abc import Mapping, Sequence
@@ -51,12 +52,17 @@ def game_names() -> tuple[str, ...]:
     return tuple(g["name"] for g in _table())
 
 
-def game_info(name: object) -> dict[str, Any]:
-    """The game-table row of ``name`` (a copy); ValueError listing the known games."""
+def _row(name: object) -> dict[str, Any]:
+    """The cached game-table row of ``name`` (not to be changed); ValueError listing the known games."""
     for g in _table():
         if g["name"] == name:
-            return dict(g)
+            return g
     raise ValueError(f"unknown game {name!r} (known: {', '.join(game_names())})")
+
+
+def game_info(name: object) -> dict[str, Any]:
+    """The game-table row of ``name`` (a deep copy); ValueError listing the known games."""
+    return copy.deepcopy(_row(name))
 
 
 def _freeze(value: Any) -> Any:
@@ -108,20 +114,20 @@ class GameSpec:
     def sides(self) -> tuple[str, ...]:
         """The side names of an asymmetric game (Schotten Totten 2: attacker, defender);
         Kétharmad's factions; empty for Osztrakon."""
-        return tuple(self.info["sides"])
+        return tuple(_row(self.name)["sides"])
 
     @property
     def min_seats(self) -> int:
-        return int(self.info["min_seats"])
+        return int(_row(self.name)["min_seats"])
 
     @property
     def max_seats(self) -> int:
-        return int(self.info["max_seats"])
+        return int(_row(self.name)["max_seats"])
 
     @property
     def agents(self) -> tuple[str, ...]:
         """The game's bot names."""
-        return tuple(self.info["agents"])
+        return tuple(_row(self.name)["agents"])
 
     @property
     def n_seats(self) -> int:
@@ -249,7 +255,7 @@ def load_game(name: str = _KETHARMAD, **setup: Any) -> GameSpec:
     takes) or a bad value is a ValueError. A setup value of None is "not given"."""
     if not isinstance(name, str):
         raise ValueError(f"game must be a game name such as 'schotten_totten_2', got {name!r}")
-    info = game_info(name)
+    info = _row(name)
     setup = {k: v for k, v in setup.items() if v is not None}
     takes = KETHARMAD_SETUP if name == _KETHARMAD else HARNESS_SETUP
     unknown = [k for k in setup if k not in takes]
