@@ -3,7 +3,7 @@
 Both sides run the loop a Python user writes around a native engine: a random agent picks
 ``rng.choice(legal_actions)`` and applies it, one decision at a time, for about two seconds
 per measurement; ketharmad through ``ketharmad.Game`` (``g.legal_action_ids()``,
-``g.step(a)``, a new ``Game(decks, seed=..., game=i)`` per game), OpenSpiel through
+``g.step(a)``, a new ``Game(decks, seed=..., index=i)`` per game), OpenSpiel through
 ``pyspiel`` (``state.legal_actions()``, ``state.apply_action(a)``; chance nodes sampled and not
 counted). Rounds alternate between the sides so machine noise hits both alike; the medians
 and their ratio are printed. OpenSpiel runs in a second interpreter (``KH_OS_PY``) so the two
@@ -61,7 +61,7 @@ def kh(decks: list[str], seconds: float, first_game: int) -> dict[str, float]:
     i = first_game
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
-        g = ketharmad.Game(decks, seed=7, game=i)
+        g = ketharmad.Game(decks, seed=7, index=i)
         while not g.is_over:
             g.step(rng.choice(g.legal_action_ids()))
             n_steps += 1

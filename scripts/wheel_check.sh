@@ -71,7 +71,7 @@ from ketharmad import _core
 assert _core.__file__.startswith(sys.argv[1]), _core.__file__  # the installed wheel's module
 r = ketharmad.simulate(["ner", "tisza"], "heuristic", games=200, seed=0)
 assert r.n_games == 200 and r.games["winner"].null_count() < 200
-again = ketharmad.play(["ner", "tisza"], "heuristic", seed=0, game=17)
+again = ketharmad.play(["ner", "tisza"], "heuristic", seed=0, index=17)
 assert again.turns == r.games["turns"][17]
 print(f"API check: ketharmad {ketharmad.__version__} from {_core.__file__}: 200 games, replay ok")
 EOF

@@ -277,7 +277,7 @@ def test_default_override_is_a_no_op(batch2):
 
 @pytest.mark.parametrize("k", [0, 1, 17, 499])
 def test_play_reproduces_simulate_row(batch3, k):
-    log = ketharmad.play(THREE_P, seed=batch3.seed, game=k)
+    log = ketharmad.play(THREE_P, seed=batch3.seed, index=k)
     row = batch3.games.row(k, named=True)
     assert log.winner == row["winner"]
     assert log.turns == row["turns"]
@@ -291,7 +291,7 @@ def test_play_reproduces_simulate_row(batch3, k):
 
 @pytest.mark.parametrize("k", [0, 5, 1999])
 def test_play_reproduces_two_player_row(batch2, k):
-    log = ketharmad.play(TWO_P, seed=7, game=k)
+    log = ketharmad.play(TWO_P, seed=7, index=k)
     row = batch2.games.row(k, named=True)
     assert (log.winner, log.turns, log.rounds) == (row["winner"], row["turns"], row["rounds"])
     assert log.support == batch2.players.filter(pl.col("game") == k)["support"].to_list()
@@ -300,14 +300,14 @@ def test_play_reproduces_two_player_row(batch2, k):
 def test_play_reproduces_with_params():
     params = {"rules.starting_support": 5}
     res = ketharmad.simulate(FOUR_P, games=50, seed=3, params=params)
-    log = ketharmad.play(FOUR_P, seed=3, game=42, params=params)
+    log = ketharmad.play(FOUR_P, seed=3, index=42, params=params)
     assert (log.winner, log.turns, log.rounds) == tuple(
         res.games.row(42, named=True)[c] for c in ("winner", "turns", "rounds")
     )
 
 
 def test_game_log_contents():
-    log = ketharmad.play(TWO_P, seed=0, game=0)
+    log = ketharmad.play(TWO_P, seed=0, index=0)
     assert isinstance(log.log, list) and log.log
     assert all(isinstance(line, str) for line in log.log)
     assert log.winner is None or log.winner in (0, 1)

@@ -47,7 +47,7 @@ def test_circle_is_reproducible_and_differs_from_ffa():
     assert not ffa.games.equals(a.games)
     # formats without victory points: NaN
     assert ffa.players["points"].is_nan().all()
-    log = k.play(decks, bots="heuristic", seed=9, game=3, format="circle")
+    log = k.play(decks, bots="heuristic", seed=9, index=3, format="circle")
     assert log.winner == a.games.row(3, named=True)["winner"]
 
 

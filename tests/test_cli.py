@@ -9,6 +9,7 @@ import polars as pl
 import pytest
 
 import ketharmad
+from ketharmad.games import simulate_game  # the harness engine behind simulate(game=...)
 from ketharmad.cli import main, parse_param
 from conftest import run_error
 
@@ -132,9 +133,9 @@ def test_params_command(capsys):
 
 
 def test_play_command_prints_log(capsys):
-    assert main(["play", "--decks", "ner", "tisza", "--seed", "0", "--game", "0"]) == 0
+    assert main(["play", "--decks", "ner", "tisza", "--seed", "0", "--index", "0"]) == 0
     out = capsys.readouterr().out
-    assert out.strip() == str(ketharmad.play(["ner", "tisza"], seed=0, game=0)).strip()
+    assert out.strip() == str(ketharmad.play(["ner", "tisza"], seed=0, index=0)).strip()
 
 
 def test_parse_param():
@@ -207,7 +208,7 @@ def test_simulate_game_schotten_totten_2(capsys, tmp_path):
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "schotten_totten_2: 400 games, 2 seats, seed 5" in out and "games/s" in out
-    r = ketharmad.simulate_game("schotten_totten_2", bots=["greedy", "random"], games=400, seed=5,
+    r = simulate_game("schotten_totten_2", bots=["greedy", "random"], games=400, seed=5,
                                 params={"rules.damages_to_win": 3})
     s = r.summary()
     rows = _seat_rows(out)
@@ -231,7 +232,7 @@ def test_simulate_game_osztrakon(capsys):
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "osztrakon: 300 games, 7 seats, seed 2" in out
-    r = ketharmad.simulate_game("osztrakon", bots=bots, games=300, seed=2, params={"model.read_noise": 0.25})
+    r = simulate_game("osztrakon", bots=bots, games=300, seed=2, params={"model.read_noise": 0.25})
     wins = r.summary()["wins"].to_list()
     rows = _seat_rows(out)
     assert sorted(rows) == list(range(7))

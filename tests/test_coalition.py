@@ -35,7 +35,7 @@ def test_coalition_is_reproducible_and_replayable(batch):
     assert again.games.equals(batch.games)
     assert batch.params == {"rules.format": "coalition"}
     row = batch.games.row(5, named=True)
-    log = k.play(DECKS, bots="heuristic", seed=3, game=5, format="coalition")
+    log = k.play(DECKS, bots="heuristic", seed=3, index=5, format="coalition")
     assert log.winner == row["winner"]
 
 

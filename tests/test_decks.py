@@ -203,9 +203,9 @@ def test_replay_and_stepping_equal_simulate(decks):
     r = k.simulate(decks, bots=bots, games=6, seed=8, threads=1)
     for i in range(6):
         row = r.games.row(i, named=True)
-        log = k.play(decks, bots=bots, seed=8, game=i)
+        log = k.play(decks, bots=bots, seed=8, index=i)
         assert (log.winner, log.turns) == (row["winner"], row["turns"])
-        g = k.Game(decks, seed=8, game=i)
+        g = k.Game(decks, seed=8, index=i)
         while not g.is_over:
             g.step(g.bot_action(bots[g.current_player]))
         assert (g.winner, g.turn, g.round, g.end_reason) == (row["winner"], row["turns"], row["rounds"], row["end_reason"])

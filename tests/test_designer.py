@@ -184,7 +184,7 @@ def test_params_file_forms_are_the_same_overrides(tmp_path):
     assert not default.games.equals(ref.games)
     path = tmp_path / "tables.toml"
     # every entry point that takes params= takes the file
-    log = ketharmad.play(["ner", "tisza"], seed=4, game=3, params=path)
+    log = ketharmad.play(["ner", "tisza"], seed=4, index=3, params=path)
     assert log.winner == ref.games["winner"][3]
     m = ketharmad.matchups(games_per_side=5, bots="random", params=path)
     assert m.params == want

@@ -39,8 +39,8 @@ def test_batch_prefix_is_stable():
 
 
 def test_play_is_repeatable():
-    a = ketharmad.play(FOUR_P, seed=8, game=3)
-    b = ketharmad.play(FOUR_P, seed=8, game=3)
+    a = ketharmad.play(FOUR_P, seed=8, index=3)
+    b = ketharmad.play(FOUR_P, seed=8, index=3)
     assert a.log == b.log
     assert str(a) == str(b)
 

@@ -123,7 +123,7 @@ def test_duplicate_card_id_rejected(tmp_path):
     [
         ({"decks": ["ner", "fidesz"]}, "fidesz"),
         ({"decks": ["ner"]}, "2-9 decks"),
-        ({"game": -1}, "game"),
+        ({"index": -1}, "index"),
         ({"game": "3"}, "game"),
         ({"seed": -2}, "seed"),
         ({"bots": ["random"]}, "bots"),

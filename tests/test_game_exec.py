@@ -13,6 +13,7 @@ import polars as pl
 import pytest
 
 import ketharmad
+from ketharmad.games import simulate_game  # the harness engine behind simulate(game=...)
 from ketharmad import _core
 from ketharmad.games import GameShard, GameStats, run_game_shard
 
@@ -46,9 +47,9 @@ def _same_counts(a: GameStats, b: GameStats) -> None:
 
 @pytest.mark.parametrize("game, bots, n", [(ST2, ST2_BOTS, 300), (ST2, ["random", "random"], 300), (OSZ, OSZ_BOTS, 200)])
 def test_stats_count_what_the_rows_of_the_same_batch_count(game, bots, n) -> None:
-    rows = ketharmad.simulate_game(game, bots, games=n, seed=7, first_game=11, threads=2)
-    s1 = ketharmad.simulate_game(game, bots, games=n, seed=7, first_game=11, threads=1, output="stats")
-    s2 = ketharmad.simulate_game(game, bots, games=n, seed=7, first_game=11, threads=2, output="stats")
+    rows = simulate_game(game, bots, games=n, seed=7, first_game=11, threads=2)
+    s1 = simulate_game(game, bots, games=n, seed=7, first_game=11, threads=1, output="stats")
+    s2 = simulate_game(game, bots, games=n, seed=7, first_game=11, threads=2, output="stats")
     assert s1 == s2  # bit for bit, on any thread count
     assert isinstance(s1, GameStats) and s1.games == n
     _same_counts(s1, GameStats.from_result(rows))
@@ -64,7 +65,7 @@ def test_stats_count_what_the_rows_of_the_same_batch_count(game, bots, n) -> Non
 
 
 def test_stats_of_a_decided_st2_batch() -> None:
-    s = ketharmad.simulate_game(ST2, ST2_BOTS, games=200, seed=3, output="stats")
+    s = simulate_game(ST2, ST2_BOTS, games=200, seed=3, output="stats")
     # every game of Schotten Totten 2 has exactly one winner; the extra columns are counts
     assert sum(s.wins) == 200 and s.no_winner == 0 and s.shared == 0 and s.unfinished == 0
     assert set(s.end_reasons) <= {"damaged_twice", "fourth_damage", "deck_out"}
@@ -89,9 +90,9 @@ def test_generic_reduce_takes_generic_simulates_arguments() -> None:
 
 def test_ketharmad_through_the_harness_reduces_too() -> None:
     kw = dict(bots=["random", "random"], games=24, seed=5, decks=["ner", "tisza"])
-    rows = ketharmad.simulate_game("ketharmad", **kw)
-    _same_counts(ketharmad.simulate_game("ketharmad", **kw, output="stats"), GameStats.from_result(rows))
-    _same_rows(rows, ketharmad.simulate_game("ketharmad", **kw, chunk_size=7))
+    rows = simulate_game("ketharmad", **kw)
+    _same_counts(simulate_game("ketharmad", **kw, output="stats"), GameStats.from_result(rows))
+    _same_rows(rows, simulate_game("ketharmad", **kw, chunk_size=7))
 
 
 # ---------------------------------------------------------------- shards and executors
@@ -100,66 +101,66 @@ def test_ketharmad_through_the_harness_reduces_too() -> None:
 @pytest.mark.parametrize("chunk", [1, 7, 64, 299, 300, 5000])
 def test_chunked_rows_equal_one_call(chunk) -> None:
     kw = dict(games=300 if chunk > 1 else 40, seed=9, first_game=3)
-    _same_rows(ketharmad.simulate_game(ST2, ST2_BOTS, **kw),
-               ketharmad.simulate_game(ST2, ST2_BOTS, **kw, chunk_size=chunk))  # fmt: skip
+    _same_rows(simulate_game(ST2, ST2_BOTS, **kw),
+               simulate_game(ST2, ST2_BOTS, **kw, chunk_size=chunk))  # fmt: skip
 
 
 def test_chunked_osztrakon_rows_equal_one_call() -> None:
     kw = dict(games=150, seed=2, params={"model.read_noise": 0.3})
-    one = ketharmad.simulate_game(OSZ, OSZ_BOTS, **kw)
-    _same_rows(one, ketharmad.simulate_game(OSZ, OSZ_BOTS, **kw, chunk_size=40))
+    one = simulate_game(OSZ, OSZ_BOTS, **kw)
+    _same_rows(one, simulate_game(OSZ, OSZ_BOTS, **kw, chunk_size=40))
     with ThreadPoolExecutor(2) as ex:
-        _same_rows(one, ketharmad.simulate_game(OSZ, OSZ_BOTS, **kw, chunk_size=40, executor=ex))
+        _same_rows(one, simulate_game(OSZ, OSZ_BOTS, **kw, chunk_size=40, executor=ex))
 
 
 @pytest.mark.parametrize("start", ["spawn", "fork"])
 def test_process_pool_equals_local(start: str) -> None:
     kw = dict(games=240, seed=12, params={"rules.damages_to_win": 3})
-    local = ketharmad.simulate_game(ST2, ST2_BOTS, **kw)
+    local = simulate_game(ST2, ST2_BOTS, **kw)
     # fork too: a forked child builds its own thread pools (batch::thread_pool)
     with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context(start)) as ex:
-        _same_rows(local, ketharmad.simulate_game(ST2, ST2_BOTS, **kw, chunk_size=50, executor=ex, threads=1))
+        _same_rows(local, simulate_game(ST2, ST2_BOTS, **kw, chunk_size=50, executor=ex, threads=1))
         # no chunk_size: one shard (a plain executor says no shard size)
-        _same_rows(local, ketharmad.simulate_game(ST2, ST2_BOTS, **kw, executor=ex))
-        st = ketharmad.simulate_game(ST2, ST2_BOTS, **kw, chunk_size=50, executor=ex, output="stats")
-    assert st == ketharmad.simulate_game(ST2, ST2_BOTS, **kw, output="stats")
+        _same_rows(local, simulate_game(ST2, ST2_BOTS, **kw, executor=ex))
+        st = simulate_game(ST2, ST2_BOTS, **kw, chunk_size=50, executor=ex, output="stats")
+    assert st == simulate_game(ST2, ST2_BOTS, **kw, output="stats")
 
 
 @pytest.mark.parametrize("chunk", [1, 33, 100, 1000])
 def test_stats_merged_over_shards_equal_one_call(chunk) -> None:
     n = 40 if chunk == 1 else 250
-    one = ketharmad.simulate_game(ST2, ST2_BOTS, games=n, seed=4, output="stats")
-    assert ketharmad.simulate_game(ST2, ST2_BOTS, games=n, seed=4, output="stats", chunk_size=chunk) == one
+    one = simulate_game(ST2, ST2_BOTS, games=n, seed=4, output="stats")
+    assert simulate_game(ST2, ST2_BOTS, games=n, seed=4, output="stats", chunk_size=chunk) == one
     with ThreadPoolExecutor(3) as ex:  # shards finish in any order; merged in game order
-        assert ketharmad.simulate_game(ST2, ST2_BOTS, games=n, seed=4, output="stats", chunk_size=chunk,
+        assert simulate_game(ST2, ST2_BOTS, games=n, seed=4, output="stats", chunk_size=chunk,
                                        executor=ex) == one  # fmt: skip
     # Osztrakon: every count equal (its fractional column may differ in the last bits)
-    o = ketharmad.simulate_game(OSZ, OSZ_BOTS, games=120, seed=4, output="stats")
-    _same_counts(ketharmad.simulate_game(OSZ, OSZ_BOTS, games=120, seed=4, output="stats", chunk_size=chunk), o)
+    o = simulate_game(OSZ, OSZ_BOTS, games=120, seed=4, output="stats")
+    _same_counts(simulate_game(OSZ, OSZ_BOTS, games=120, seed=4, output="stats", chunk_size=chunk), o)
 
 
 def test_merge_and_shard_function() -> None:
     a = GameStats.from_core(run_game_shard(GameShard(ST2, tuple(ST2_BOTS), 1, 0, 30, output="stats")), ST2, ST2_BOTS, 1)
     b = GameStats.from_core(run_game_shard(GameShard(ST2, tuple(ST2_BOTS), 1, 30, 20, output="stats")), ST2, ST2_BOTS, 1)
-    assert a.merge(b) == ketharmad.simulate_game(ST2, ST2_BOTS, games=50, seed=1, output="stats")
-    other = ketharmad.simulate_game(ST2, ST2_BOTS, games=5, seed=2, output="stats")
+    assert a.merge(b) == simulate_game(ST2, ST2_BOTS, games=50, seed=1, output="stats")
+    other = simulate_game(ST2, ST2_BOTS, games=5, seed=2, output="stats")
     with pytest.raises(ValueError, match="different batches"):
         a.merge(other)
 
 
 def test_bad_arguments_are_value_errors() -> None:
     with pytest.raises(ValueError, match="output must be one of 'rows', 'stats'"):
-        ketharmad.simulate_game(ST2, ST2_BOTS, games=5, output="frames")
+        simulate_game(ST2, ST2_BOTS, games=5, output="frames")
     with pytest.raises(ValueError, match="chunk_size must be a whole number >= 1"):
-        ketharmad.simulate_game(ST2, ST2_BOTS, games=5, chunk_size=0)
+        simulate_game(ST2, ST2_BOTS, games=5, chunk_size=0)
     with ThreadPoolExecutor(1) as ex:
         with pytest.raises(ValueError, match="executor= or cluster=, not both"):
-            ketharmad.simulate_game(ST2, ST2_BOTS, games=5, executor=ex, cluster="local")
+            simulate_game(ST2, ST2_BOTS, games=5, executor=ex, cluster="local")
         # a bad bot is found here, before any shard is sent
         with pytest.raises(ValueError, match="unknown agent"):
-            ketharmad.simulate_game(ST2, ["greedy", "nobot"], games=5, executor=ex, chunk_size=2)
+            simulate_game(ST2, ["greedy", "nobot"], games=5, executor=ex, chunk_size=2)
     with pytest.raises(ValueError, match="unknown agent"):
-        ketharmad.simulate_game(ST2, ["greedy", "nobot"], games=5, chunk_size=2)
+        simulate_game(ST2, ["greedy", "nobot"], games=5, chunk_size=2)
 
 
 def test_simulate_with_game_passes_the_executor_down() -> None:
@@ -245,10 +246,10 @@ def test_a_dask_cluster_gives_the_local_result() -> None:
     with distributed.Client(distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                                      dashboard_address=":0")) as client:  # fmt: skip
         kw = dict(games=200, seed=3)
-        _same_rows(ketharmad.simulate_game(ST2, ST2_BOTS, **kw),
-                   ketharmad.simulate_game(ST2, ST2_BOTS, **kw, cluster=client, chunk_size=60))  # fmt: skip
-        assert ketharmad.simulate_game(ST2, ST2_BOTS, **kw, cluster=client, output="stats", chunk_size=60) == \
-            ketharmad.simulate_game(ST2, ST2_BOTS, **kw, output="stats")  # fmt: skip
+        _same_rows(simulate_game(ST2, ST2_BOTS, **kw),
+                   simulate_game(ST2, ST2_BOTS, **kw, cluster=client, chunk_size=60))  # fmt: skip
+        assert simulate_game(ST2, ST2_BOTS, **kw, cluster=client, output="stats", chunk_size=60) == \
+            simulate_game(ST2, ST2_BOTS, **kw, output="stats")  # fmt: skip
         local = ketharmad.matchups(game=ST2, bots=["random", "greedy"], games=40, seed=2)
         on = ketharmad.matchups(game=ST2, bots=["random", "greedy"], games=40, seed=2, cluster=client)
         assert _drop_speed(on.table).equals(_drop_speed(local.table))

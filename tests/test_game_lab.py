@@ -10,6 +10,7 @@ import polars as pl
 import pytest
 
 import ketharmad
+from ketharmad.games import simulate_game  # the harness engine behind simulate(game=...)
 from ketharmad.cli import main
 from conftest import run_error
 
@@ -31,7 +32,7 @@ def test_sweep_points_equal_simulate_game(st2_sweep):
     r = st2_sweep
     assert r.baseline == 1  # the point holding the default (4)
     for i, v in enumerate([3, 4, 5]):
-        direct = ketharmad.simulate_game(ST2, ["random", "random"], games=400, seed=7,
+        direct = simulate_game(ST2, ["random", "random"], games=400, seed=7,
                                          params={"rules.damages_to_win": v})  # fmt: skip
         s = direct.summary()
         rows = r.table.filter(pl.col("point") == i).sort("seat")
@@ -74,7 +75,7 @@ def test_osztrakon_sweep_per_seat_and_spread():
     r = ketharmad.sweep({"model.read_noise": [0.0, 2.5]}, game="osztrakon", bots=bots, games=1500, seed=3)
     assert r.table.height == 2 * 5
     for i, v in enumerate([0.0, 2.5]):
-        s = ketharmad.simulate_game("osztrakon", bots, games=1500, seed=3, params={"model.read_noise": v}).summary()
+        s = simulate_game("osztrakon", bots, games=1500, seed=3, params={"model.read_noise": v}).summary()
         rows = r.table.filter(pl.col("point") == i).sort("seat")
         assert rows["wins"].to_list() == s["wins"].to_list()
         rates = s["win_rate"].to_list()
@@ -162,7 +163,7 @@ def test_balance_reaches_a_reachable_band(st2_balance):
 def test_balance_confirmation_equals_simulate_game(st2_balance):
     r = st2_balance
     for table, params in ((r.after, r.overrides), (r.before, {})):
-        direct = ketharmad.simulate_game(ST2, ["random", "random"], games=r.confirm_games, seed=2,
+        direct = simulate_game(ST2, ["random", "random"], games=r.confirm_games, seed=2,
                                          first_game=r.confirm_first_game, params=params)  # fmt: skip
         wins = int((direct.games["winner"] == 0).sum())
         row = table.row(0, named=True)
@@ -178,7 +179,7 @@ def test_balance_osztrakon_seat_spread():
                            "change": {"allow": ["model.read_noise"]}},
                           game="osztrakon", budget=30_000, games_per_block=1000, seed=1)  # fmt: skip
     assert r.best_confirmed and list(r.best_point) == ["model.read_noise"]
-    direct = ketharmad.simulate_game("osztrakon", bots, games=r.confirm_games, seed=1,
+    direct = simulate_game("osztrakon", bots, games=r.confirm_games, seed=1,
                                      first_game=r.confirm_first_game, params=r.overrides).summary()  # fmt: skip
     rates = direct["win_rate"].to_list()
     assert r.after["value"][0] == pytest.approx(max(abs(x - 0.2) for x in rates))

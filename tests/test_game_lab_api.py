@@ -13,6 +13,7 @@ import polars as pl
 import pytest
 
 import ketharmad
+from ketharmad.games import game_matchups, game_state, simulate_game  # the harness engine behind simulate(game=...)
 from ketharmad.cli import main
 from ketharmad.lab.ratings import _bradley_terry, luce_ratings
 from conftest import run_error
@@ -36,14 +37,14 @@ def test_st2_matchups_cells_are_simulate_game_batches():
     assert m.sides == ["attacker", "defender"]
     assert m.table.height == 4
     for row in m.table.iter_rows(named=True):
-        r = ketharmad.simulate_game(ST2, [row["attacker_bot"], row["defender_bot"]], games=60, seed=5)
+        r = simulate_game(ST2, [row["attacker_bot"], row["defender_bot"]], games=60, seed=5)
         w0, w1 = wins_by_seat(r)
         assert (row["games"], row["attacker_wins"], row["defender_wins"]) == (60, w0, w1)
         assert row["attacker_win_rate"] == pytest.approx(w0 / 60)
         assert row["ci_low"] <= row["attacker_win_rate"] <= row["ci_high"]
         assert row["turns_mean"] == pytest.approx(r.games["turns"].mean())
     # the same counts as game_matchups (the bench's table), seat 0 = attacker
-    g = ketharmad.game_matchups(ST2, ["random", "greedy"], games=60, seed=5)
+    g = game_matchups(ST2, ["random", "greedy"], games=60, seed=5)
     assert m.table["attacker_wins"].to_list() == g["seat0_wins"].to_list()
     assert m.table["defender_wins"].to_list() == g["seat1_wins"].to_list()
     # by_side: each bot's wins on each side summed over its opponents
@@ -55,7 +56,7 @@ def test_st2_matchups_cells_are_simulate_game_batches():
     # the games rows are the batches' rows, labelled by cell
     assert m.games is not None and m.games.height == 240
     cell = m.games.filter((pl.col("seat0_bot") == "greedy") & (pl.col("seat1_bot") == "random"))
-    r = ketharmad.simulate_game(ST2, ["greedy", "random"], games=60, seed=5)
+    r = simulate_game(ST2, ["greedy", "random"], games=60, seed=5)
     assert cell.select(r.games.columns).equals(r.games)
     assert m.matrix().shape == (2, 3)
 
@@ -70,7 +71,7 @@ def test_osztrakon_matchups_field_rotation_is_simulate_game_ranges():
     for s, (first, share) in enumerate([(0, 4), (4, 4), (8, 4), (12, 4), (16, 4), (20, 3)]):
         lineup = ["random"] * 6
         lineup[s] = "b1"
-        r = ketharmad.simulate_game(OSZ, lineup, games=share, seed=3, first_game=first)
+        r = simulate_game(OSZ, lineup, games=share, seed=3, first_game=first)
         w = wins_by_seat(r)[s]
         wins += w
         seat_row = m.by_side.filter((pl.col("bot") == "b1") & (pl.col("seat") == s)).row(0, named=True)
@@ -79,7 +80,7 @@ def test_osztrakon_matchups_field_rotation_is_simulate_game_ranges():
     assert (row["games"], row["wins"]) == (23, wins)
     assert row["even_share"] == pytest.approx(1 / 6)
     assert row["wins"] + row["field_wins"] + row["no_winner"] == 23
-    g = ketharmad.game_matchups(OSZ, ["b1", "random"], games=23, seed=3, seats=6)
+    g = game_matchups(OSZ, ["b1", "random"], games=23, seed=3, seats=6)
     assert m.table["wins"].to_list() == g["wins"].to_list()
 
 
@@ -112,8 +113,8 @@ def test_st2_tournament_pairs_are_both_seatings_on_the_same_games():
     assert t.pairs.height == 3
     for row in t.pairs.iter_rows(named=True):
         a, b = row["bot_a"], row["bot_b"]
-        x = wins_by_seat(ketharmad.simulate_game(ST2, [a, b], games=8, seed=7))
-        y = wins_by_seat(ketharmad.simulate_game(ST2, [b, a], games=8, seed=7))
+        x = wins_by_seat(simulate_game(ST2, [a, b], games=8, seed=7))
+        y = wins_by_seat(simulate_game(ST2, [b, a], games=8, seed=7))
         assert (row["wins_a"], row["wins_b"]) == (x[0] + y[1], x[1] + y[0])
         assert row["a_attacker_win_rate"] == pytest.approx(x[0] / 8)
         assert row["b_attacker_win_rate"] == pytest.approx(y[0] / 8)
@@ -178,7 +179,7 @@ def test_luce_ratings_prior_and_symmetry():
 
 @pytest.mark.parametrize(("game", "bots"), [(ST2, ["greedy", "random"]), (OSZ, ["b1", "random", "safe", "race", "b1", "greedy"])])
 def test_play_replays_the_simulate_game_row(game, bots):
-    r = ketharmad.simulate_game(game, bots, games=4, seed=9)
+    r = simulate_game(game, bots, games=4, seed=9)
     for i in range(4):
         log = ketharmad.play(game=game, bots=bots, seed=9, index=i)
         assert isinstance(log, ketharmad.HarnessLog)
@@ -188,7 +189,7 @@ def test_play_replays_the_simulate_game_row(game, bots):
         assert log.end_reason == row["end_reason"]
         assert log.returns == r.players.filter(pl.col("game") == i).sort("seat")["return"].to_list()
         # the log's actions, stepped again, end the same game
-        g = ketharmad.game_state(game, seats=len(bots), seed=9, game_index=i)
+        g = game_state(game, seats=len(bots), seed=9, game_index=i)
         for a in log.actions["action"]:
             g.step(a)
         assert g.is_over and g.winner == log.winner
@@ -197,9 +198,11 @@ def test_play_replays_the_simulate_game_row(game, bots):
 
 
 def test_play_index_and_old_integer_game_are_the_same_game():
-    a = ketharmad.play(["ner", "tisza"], seed=2, game=5)
+    with pytest.deprecated_call(match=r"play\(game=<int>\).*0\.2\.0.*0\.3\.0.*play\(index=\.\.\.\)"):
+        a = ketharmad.play(["ner", "tisza"], seed=2, game=5)
     b = ketharmad.play(["ner", "tisza"], seed=2, index=5)
-    c = ketharmad.play(["ner", "tisza"], "random", 2, 5)
+    with pytest.deprecated_call(match=r"play\(index=\.\.\.\)"):
+        c = ketharmad.play(["ner", "tisza"], "random", 2, 5)
     assert a.log == b.log == c.log and a.game == 5
     with pytest.raises(ValueError, match="index=1 or"):
         ketharmad.play(["ner", "tisza"], game=5, index=1)
@@ -210,7 +213,7 @@ def test_play_index_and_old_integer_game_are_the_same_game():
 def test_game_with_a_game_name_is_the_harness_step_object():
     g = ketharmad.Game(game=ST2, seed=4, index=1)
     assert isinstance(g, ketharmad.HarnessGame) and g.game_index == 1
-    h = ketharmad.game_state(ST2, seed=4, game_index=1)
+    h = game_state(ST2, seed=4, game_index=1)
     while not g.is_over:
         a = g.bot_action("greedy" if g.current_player == 0 else "random")
         assert a == h.bot_action("greedy" if h.current_player == 0 else "random")
@@ -218,7 +221,8 @@ def test_game_with_a_game_name_is_the_harness_step_object():
         h.step(a)
     assert (g.winner, g.turns) == (h.winner, h.turns)
     assert ketharmad.Game(game=OSZ, seats=7).num_players == 7
-    old = ketharmad.Game(["ner", "tisza"], seed=1, game=3)
+    with pytest.deprecated_call(match=r"Game\(index=\.\.\.\)"):
+        old = ketharmad.Game(["ner", "tisza"], seed=1, game=3)
     assert old.game == 3 and ketharmad.Game(["ner", "tisza"], seed=1, index=3).game == 3
     with pytest.raises(ValueError, match="record_plays"):
         ketharmad.Game(game=OSZ, record_plays=True)
@@ -321,15 +325,15 @@ def test_cli_tournament_prints_the_api_ratings(capsys):
 def test_bots_of_a_game_and_the_search_options_it_lists_are_accepted():
     for game in (ST2, OSZ):
         t = ketharmad.bots(game=game)
-        assert t.filter(pl.col("entry") == "bot")["name"].to_list() == next(
-            g["agents"] for g in ketharmad.games() if g["name"] == game)
+        assert t.filter(pl.col("entry") == "bot")["name"].to_list() == list(
+            ketharmad.load_game(game).agents)
         seats = 2 if game == ST2 else 5
         # every listed option, at its listed default, is one the search bot accepts
         knobs = t.filter(pl.col("entry") == "knob")
         opts = ",".join(f"{n}={'random' if n == 'rollout' else f'{d:g}'}" for n, d in knobs.select("name", "default").rows()
                         if n != "iterations")  # fmt: skip
         assert knobs["name"].to_list() == ["iterations", "c", "max_rollout_actions", "rollout"]
-        r = ketharmad.simulate_game(game, [f"search:iterations=3,{opts}"] + ["random"] * (seats - 1), games=1, seed=1)
+        r = simulate_game(game, [f"search:iterations=3,{opts}"] + ["random"] * (seats - 1), games=1, seed=1)
         assert r.games.height == 1
     with pytest.raises(ValueError, match="unknown game 'go'"):
         ketharmad.bots(game="go")
@@ -342,7 +346,8 @@ def test_cli_play_with_a_game_name_and_the_old_integer(capsys):
     assert out[-1] == log.outcome()
     assert len(out) == 2 + log.actions.height
     assert main(["play", "--game", "4", "--seed", "1"]) == 0
-    old = capsys.readouterr().out
+    old, err = capsys.readouterr()
+    assert "--game 4 (the game's index) is deprecated in 0.2.0, removed in 0.3.0: use --index 4" in err
     assert main(["play", "--index", "4", "--seed", "1"]) == 0
     assert capsys.readouterr().out == old
     assert old.strip().splitlines()[-1] == ketharmad.play(["ner", "tisza"], seed=1, index=4).outcome()
@@ -353,12 +358,13 @@ def test_cli_play_with_a_game_name_and_the_old_integer(capsys):
 def test_cli_games_params_and_card_stats(capsys):
     assert main(["games"]) == 0
     out = capsys.readouterr().out
-    for g in ketharmad.games():
-        n = ketharmad.parameters().height if g["name"] == "ketharmad" else len(g["parameters"])
+    for g in ketharmad.games().iter_rows(named=True):
+        n = ketharmad.parameters(game=g["name"]).height
+        assert n == g["n_parameters"]
         assert re.search(rf"\n{g['name']}\s.*\s{n}\n", out), g["name"]
     assert main(["params", "--game", ST2]) == 0
     out = capsys.readouterr().out
-    assert f"({len(ketharmad.games()[1]['parameters'])} parameters of {ST2};" in out
+    assert f"({ketharmad.parameters(game=ST2).height} parameters of {ST2};" in out
     assert re.search(r"\nrules\.oil_target\s+choice\s+oldest\s+oldest \| newest", out)
     err = run_error(["card-stats", "--game", OSZ], capsys)
     assert "game='osztrakon' has none" in err

@@ -7,13 +7,14 @@ import polars as pl
 import pytest
 
 import ketharmad
+from ketharmad.games import simulate_game  # the harness engine behind simulate(game=...)
 
 HARNESS = ["schotten_totten_2", "osztrakon"]
 
 
 @pytest.mark.parametrize("game", HARNESS)
 def test_parameters_of_a_harness_game_are_its_registry(game):
-    entry = next(g for g in ketharmad.games() if g["name"] == game)
+    entry = ketharmad.load_game(game).info
     t = ketharmad.parameters(game=game)
     assert t.columns == ["name", "kind", "default", "default_str", "min", "max", "choices", "description"]
     assert t.schema["choices"] == pl.List(pl.String)
@@ -44,8 +45,8 @@ def test_parameters_match_and_every_default_is_accepted():
         s = row["default_str"]
         params[row["name"]] = (s == "true") if row["kind"] == "bool" else s if row["kind"] == "choice" else (
             int(s) if row["kind"] == "int" else float(s))  # fmt: skip
-    a = ketharmad.simulate_game("schotten_totten_2", ["greedy", "random"], games=20, seed=3, params=params)
-    b = ketharmad.simulate_game("schotten_totten_2", ["greedy", "random"], games=20, seed=3)
+    a = simulate_game("schotten_totten_2", ["greedy", "random"], games=20, seed=3, params=params)
+    b = simulate_game("schotten_totten_2", ["greedy", "random"], games=20, seed=3)
     assert a.games.equals(b.games)
 
 

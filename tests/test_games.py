@@ -7,10 +7,11 @@ import polars as pl
 import pytest
 
 import ketharmad
+from ketharmad.games import game_matchups, game_state, simulate_game  # the harness engine behind simulate(game=...)
 
 
 def test_games_lists_schotten_totten_2_with_sides_seats_and_parameters() -> None:
-    gs = {g["name"]: g for g in ketharmad.games()}
+    gs = {n: ketharmad.load_game(n).info for n in ketharmad.games()["name"]}
     assert "ketharmad" in gs
     st2 = gs["schotten_totten_2"]
     assert st2["sides"] == ["attacker", "defender"]
@@ -26,7 +27,7 @@ def test_games_lists_schotten_totten_2_with_sides_seats_and_parameters() -> None
 
 
 def test_simulate_game_columns_and_summary() -> None:
-    r = ketharmad.simulate_game("schotten_totten_2", bots=["greedy", "random"], games=300, seed=4, threads=2)
+    r = simulate_game("schotten_totten_2", bots=["greedy", "random"], games=300, seed=4, threads=2)
     assert r.games.height == 300
     assert r.players.height == 600
     assert set(r.games["end_reason"].unique()) <= {"fourth_damage", "damaged_twice", "deck_out"}
@@ -45,17 +46,17 @@ def test_simulate_game_columns_and_summary() -> None:
 
 
 def test_same_seed_same_games_any_threads() -> None:
-    a = ketharmad.simulate_game("schotten_totten_2", bots=["random", "greedy"], games=200, seed=9, threads=1)
-    b = ketharmad.simulate_game("schotten_totten_2", bots=["random", "greedy"], games=200, seed=9, threads=2)
+    a = simulate_game("schotten_totten_2", bots=["random", "greedy"], games=200, seed=9, threads=1)
+    b = simulate_game("schotten_totten_2", bots=["random", "greedy"], games=200, seed=9, threads=2)
     assert a.games.equals(b.games)
     assert a.players.equals(b.players)
-    c = ketharmad.simulate_game("schotten_totten_2", bots=["random", "greedy"], games=200, seed=10, threads=2)
+    c = simulate_game("schotten_totten_2", bots=["random", "greedy"], games=200, seed=10, threads=2)
     assert not a.games.equals(c.games)
 
 
 def test_parameters_change_games() -> None:
-    base = ketharmad.simulate_game("schotten_totten_2", bots=["random", "random"], games=400, seed=2)
-    more = ketharmad.simulate_game(
+    base = simulate_game("schotten_totten_2", bots=["random", "random"], games=400, seed=2)
+    more = simulate_game(
         "schotten_totten_2", bots=["random", "random"], games=400, seed=2, params={"rules.damages_to_win": 2}
     )
     assert more.attacker_win_rate()[0] > base.attacker_win_rate()[0]
@@ -79,20 +80,20 @@ def test_bad_input_is_a_value_error_naming_it(kwargs: dict, message: str) -> Non
     args = {"game": "schotten_totten_2", "bots": ["random", "random"], "games": 5, "seed": 1}
     args.update(kwargs)
     with pytest.raises(ValueError, match=message):
-        ketharmad.simulate_game(**args)
+        simulate_game(**args)
 
 
 def test_osztrakon_from_python() -> None:
     """Osztrakon (osztrakon.md R2, R11) through the same generic entry: 5-12 seats, one winner
     per finished game, thread-independent, its parameters listed and checked."""
-    gs = {g["name"]: g for g in ketharmad.games()}
+    gs = {n: ketharmad.load_game(n).info for n in ketharmad.games()["name"]}
     osz = gs["osztrakon"]
     assert (osz["min_seats"], osz["max_seats"]) == (5, 12)
     assert {"random", "b1", "greedy"} <= set(osz["agents"])
     names = {p["name"] for p in osz["parameters"]}
     assert any(n.startswith("model.") for n in names) and any(n.startswith("rules.") for n in names)
-    a = ketharmad.simulate_game("osztrakon", bots=["b1"] * 6, games=300, seed=3, threads=1)
-    b = ketharmad.simulate_game("osztrakon", bots=["b1"] * 6, games=300, seed=3, threads=2)
+    a = simulate_game("osztrakon", bots=["b1"] * 6, games=300, seed=3, threads=1)
+    b = simulate_game("osztrakon", bots=["b1"] * 6, games=300, seed=3, threads=2)
     assert a.games.equals(b.games) and a.players.equals(b.players)
     assert a.players.height == 300 * 6
     finished = a.games.filter(~pl.col("unfinished"))
@@ -101,9 +102,9 @@ def test_osztrakon_from_python() -> None:
     assert wins.height == finished.height
     assert (wins["win"] == 1).all()  # R11: one winner per finished game (ties go by stack order)
     with pytest.raises(ValueError, match="5 to 12 seats"):
-        ketharmad.simulate_game("osztrakon", bots=["b1"] * 4, games=10)
+        simulate_game("osztrakon", bots=["b1"] * 4, games=10)
     with pytest.raises(ValueError, match="unknown parameter"):
-        ketharmad.simulate_game("osztrakon", bots=["b1"] * 5, games=10, params={"model.nois": 1.0})
+        simulate_game("osztrakon", bots=["b1"] * 5, games=10, params={"model.nois": 1.0})
 
 
 # ---- the step API of the harness games: ketharmad.game_state ------------------------------
@@ -132,9 +133,9 @@ def test_bot_action_replays_the_simulate_game_rows(game: str, bots: list[str]) -
     """Stepping bot_action(bots[current_player]) plays exactly row i of simulate_game with the
     same seed: same winner(s), turns, end reason and returns."""
     n = 6 if bots[1].startswith("search") else 12
-    r = ketharmad.simulate_game(game, bots=bots, games=n, seed=7, first_game=3)
+    r = simulate_game(game, bots=bots, games=n, seed=7, first_game=3)
     for row in r.games.iter_rows(named=True):
-        g = ketharmad.game_state(game, seats=len(bots), seed=7, game_index=row["game"])
+        g = game_state(game, seats=len(bots), seed=7, game_index=row["game"])
         _play(g, bots)
         assert g.winner == (None if row["winner"] < 0 else row["winner"])
         assert sum(1 << w for w in g.winners) == row["winners_mask"]
@@ -146,7 +147,7 @@ def test_bot_action_replays_the_simulate_game_rows(game: str, bots: list[str]) -
 
 @pytest.mark.parametrize(("game", "bots"), [CASES[0], CASES[2]])
 def test_clone_continues_identically_and_is_independent(game: str, bots: list[str]) -> None:
-    g = ketharmad.game_state(game, seats=len(bots), seed=5, game_index=1)
+    g = game_state(game, seats=len(bots), seed=5, game_index=1)
     for _ in range(10):
         g.step(g.bot_action(bots[g.current_player]))
     c = g.clone()
@@ -160,7 +161,7 @@ def test_clone_continues_identically_and_is_independent(game: str, bots: list[st
         assert np.array_equal(c.observation_tensor(1), g.observation_tensor(1))
     assert c.is_over and (c.winners, c.turns, c.returns()) == (g.winners, g.turns, g.returns())
     # a copy taken earlier does not move with the original
-    h = ketharmad.game_state(game, seats=len(bots), seed=5, game_index=1)
+    h = game_state(game, seats=len(bots), seed=5, game_index=1)
     k = h.clone()
     before = (h.current_player, h.legal_action_ids(), h.observation_tensor(h.current_player))
     h.step(h.bot_action(bots[h.current_player]))
@@ -171,7 +172,7 @@ def test_clone_continues_identically_and_is_independent(game: str, bots: list[st
 
 @pytest.mark.parametrize(("game", "bots"), [CASES[0], CASES[2]])
 def test_determinize_keeps_what_the_seat_sees(game: str, bots: list[str]) -> None:
-    g = ketharmad.game_state(game, seats=len(bots), seed=11, game_index=0)
+    g = game_state(game, seats=len(bots), seed=11, game_index=0)
     for _ in range(8):
         g.step(g.bot_action(bots[g.current_player]))
     seat = g.current_player
@@ -190,7 +191,7 @@ def test_determinize_keeps_what_the_seat_sees(game: str, bots: list[str]) -> Non
 
 
 def test_step_api_bad_input_is_a_value_error() -> None:
-    g = ketharmad.game_state("schotten_totten_2", seed=1)
+    g = game_state("schotten_totten_2", seed=1)
     legal = g.legal_action_ids()
     assert g.num_actions == len(g.action_mask()) and g.action_mask().dtype == np.bool_
     assert sorted(np.flatnonzero(g.action_mask()).tolist()) == sorted(legal)
@@ -209,14 +210,14 @@ def test_step_api_bad_input_is_a_value_error() -> None:
         g.describe_action(g.num_actions)
     assert "play" in g.describe_action(legal[0])
     with pytest.raises(ValueError, match="5 to 12 seats"):
-        ketharmad.game_state("osztrakon", seats=4)
+        game_state("osztrakon", seats=4)
     with pytest.raises(ValueError, match="unknown parameter"):
-        ketharmad.game_state("osztrakon", params={"model.nois": 1.0})
+        game_state("osztrakon", params={"model.nois": 1.0})
     with pytest.raises(ValueError, match="unknown game 'chess'"):
-        ketharmad.game_state("chess")
+        game_state("chess")
     with pytest.raises(ValueError, match="ketharmad.Game"):
-        ketharmad.game_state("ketharmad")
-    o = ketharmad.game_state("osztrakon", seats=7, seed=2)
+        game_state("ketharmad")
+    o = game_state("osztrakon", seats=7, seed=2)
     assert o.num_players == 7 and o.current_player is not None
     _play(o, ["b1"] * 7)
     with pytest.raises(ValueError, match="the game is over"):
@@ -229,11 +230,11 @@ def test_simulate_with_game_is_simulate_game() -> None:
     """ketharmad.simulate(game=...) dispatches to simulate_game; Kétharmad-only arguments are
     refused by name; without game= it is Kétharmad's simulate."""
     a = ketharmad.simulate(game="schotten_totten_2", bots=["greedy", "random"], games=200, seed=3, threads=1)
-    b = ketharmad.simulate_game("schotten_totten_2", bots=["greedy", "random"], games=200, seed=3)
+    b = simulate_game("schotten_totten_2", bots=["greedy", "random"], games=200, seed=3)
     assert isinstance(a, ketharmad.GameResult)
     assert a.games.equals(b.games) and a.players.equals(b.players)
     c = ketharmad.simulate(game="osztrakon", bots="b1", games=50, seed=1, params={"model.read_noise": 0.25}, first_game=5)
-    d = ketharmad.simulate_game("osztrakon", bots=["b1"] * 5, games=50, seed=1, params={"model.read_noise": 0.25}, first_game=5)
+    d = simulate_game("osztrakon", bots=["b1"] * 5, games=50, seed=1, params={"model.read_noise": 0.25}, first_game=5)
     assert c.games.equals(d.games) and c.games["game"][0] == 5
     with pytest.raises(ValueError, match="decks: Kétharmad only"):
         ketharmad.simulate(["ner", "tisza"], game="schotten_totten_2")
@@ -248,14 +249,14 @@ def test_simulate_with_game_is_simulate_game() -> None:
 def test_game_matchups_two_seats_equals_simulate_game() -> None:
     """The bot-pairing table (issue 14, matchups with bots as sides): every ordered pair; each
     row counts the games of simulate_game with the same seed; games_for lowers a cell."""
-    t = ketharmad.game_matchups("schotten_totten_2", ["random", "greedy"], games=300, seed=5, games_for={"greedy": 200})
+    t = game_matchups("schotten_totten_2", ["random", "greedy"], games=300, seed=5, games_for={"greedy": 200})
     assert t.height == 4
     assert t.select("seat0_bot", "seat1_bot").rows() == [
         ("random", "random"), ("random", "greedy"), ("greedy", "random"), ("greedy", "greedy")
     ]
     assert t["games"].to_list() == [300, 200, 200, 200]
     for row in t.iter_rows(named=True):
-        r = ketharmad.simulate_game("schotten_totten_2", [row["seat0_bot"], row["seat1_bot"]], games=row["games"], seed=5)
+        r = simulate_game("schotten_totten_2", [row["seat0_bot"], row["seat1_bot"]], games=row["games"], seed=5)
         assert row["seat0_wins"] == int((r.games["winner"] == 0).sum())
         assert row["seat0_wins"] + row["seat1_wins"] + row["no_winner"] == row["games"]
         assert row["ci_low"] <= row["seat0_win_rate"] <= row["ci_high"]
@@ -266,17 +267,17 @@ def test_game_matchups_two_seats_equals_simulate_game() -> None:
 def test_game_matchups_many_seats_rotates_the_bot() -> None:
     """Osztrakon: one seat plays the bot, the field the others, the bot's seat rotating; the
     wins equal those counted from simulate_game with the same game ranges."""
-    t = ketharmad.game_matchups("osztrakon", ["b1"], games=100, seed=2, field="random", seats=5)
+    t = game_matchups("osztrakon", ["b1"], games=100, seed=2, field="random", seats=5)
     row = t.row(0, named=True)
     assert (row["bot"], row["field"], row["seats"], row["games"]) == ("b1", "random", 5, 100)
     wins = 0
     for s in range(5):
         lineup = ["random"] * 5
         lineup[s] = "b1"
-        r = ketharmad.simulate_game("osztrakon", lineup, games=20, seed=2, first_game=20 * s)
+        r = simulate_game("osztrakon", lineup, games=20, seed=2, first_game=20 * s)
         wins += int(r.players.filter(pl.col("seat") == s)["win"].sum())
     assert row["wins"] == wins and row["even_share"] == 0.2
     with pytest.raises(ValueError, match="name the field"):
-        ketharmad.game_matchups("osztrakon", ["b1"], games=10)
+        game_matchups("osztrakon", ["b1"], games=10)
     with pytest.raises(ValueError, match="5 to 12 seats"):
-        ketharmad.game_matchups("osztrakon", ["b1", "random"], games=10, seats=3)
+        game_matchups("osztrakon", ["b1", "random"], games=10, seats=3)

@@ -6,6 +6,7 @@ import polars as pl
 import pytest
 
 import ketharmad
+from ketharmad.games import simulate_game  # the harness engine behind simulate(game=...)
 from ketharmad import _core
 
 
@@ -23,7 +24,7 @@ def _same_games(h, s, n_seats):
 
 
 def test_games_lists_ketharmad_from_the_rust_table():
-    gs = ketharmad.games()
+    gs = [ketharmad.load_game(n).info for n in ketharmad.games()["name"]]
     assert [g["name"] for g in gs][:1] == ["ketharmad"]
     k = gs[0]
     assert k["sides"] == list(_core.FACTIONS)
@@ -46,7 +47,7 @@ def test_games_lists_ketharmad_from_the_rust_table():
     ],
 )
 def test_simulate_game_ketharmad_plays_the_games_of_simulate(decks, bots):
-    h = ketharmad.simulate_game("ketharmad", bots=bots, decks=decks, games=200, seed=17, threads=2)
+    h = simulate_game("ketharmad", bots=bots, decks=decks, games=200, seed=17, threads=2)
     s = ketharmad.simulate(decks=decks, bots=bots, games=200, seed=17, threads=2)
     _same_games(h, s, len(decks))
     assert h.sides == decks
@@ -55,16 +56,16 @@ def test_simulate_game_ketharmad_plays_the_games_of_simulate(decks, bots):
 
 def test_simulate_game_ketharmad_params_and_first_game():
     p = {"rules.starting_support": 12}
-    h = ketharmad.simulate_game("ketharmad", bots=["random", "random"], games=100, seed=4, params=p, first_game=50)
+    h = simulate_game("ketharmad", bots=["random", "random"], games=100, seed=4, params=p, first_game=50)
     s = ketharmad.simulate(bots="random", games=100, seed=4, params=p, first_game=50)
     _same_games(h, s, 2)
     assert h.games["game"].to_list() == list(range(50, 150))
-    base = ketharmad.simulate_game("ketharmad", bots=["random", "random"], games=100, seed=4, first_game=50)
+    base = simulate_game("ketharmad", bots=["random", "random"], games=100, seed=4, first_game=50)
     assert base.games["turns"].to_list() != h.games["turns"].to_list()
 
 
 def test_simulate_game_ketharmad_with_the_generic_search():
-    r = ketharmad.simulate_game("ketharmad", bots=["heuristic", "ismcts:iterations=10"], decks=["ner", "tisza"], games=4, seed=2)
+    r = simulate_game("ketharmad", bots=["heuristic", "ismcts:iterations=10"], decks=["ner", "tisza"], games=4, seed=2)
     assert r.games.height == 4
     assert not r.games["unfinished"].any()
     assert set(r.games["winner"].to_list()) <= {0, 1}
@@ -73,12 +74,12 @@ def test_simulate_game_ketharmad_with_the_generic_search():
 
 def test_simulate_game_ketharmad_bad_input_names_it():
     with pytest.raises(ValueError, match="unknown agent 'greedy'"):
-        ketharmad.simulate_game("ketharmad", bots=["greedy", "random"], games=2)
+        simulate_game("ketharmad", bots=["greedy", "random"], games=2)
     with pytest.raises(ValueError, match="3 bot specs for 2 decks"):
-        ketharmad.simulate_game("ketharmad", bots=["random"] * 3, games=2)
+        simulate_game("ketharmad", bots=["random"] * 3, games=2)
     with pytest.raises(ValueError, match="rules.nope"):
-        ketharmad.simulate_game("ketharmad", bots=["random", "random"], games=2, params={"rules.nope": 1})
+        simulate_game("ketharmad", bots=["random", "random"], games=2, params={"rules.nope": 1})
     with pytest.raises(ValueError, match="bogus"):
-        ketharmad.simulate_game("ketharmad", bots=["heuristic:bogus=1", "random"], games=2)
+        simulate_game("ketharmad", bots=["heuristic:bogus=1", "random"], games=2)
     with pytest.raises(ValueError, match="decks: Kétharmad only"):
-        ketharmad.simulate_game("schotten_totten_2", bots=["random", "random"], games=2, decks=["ner", "tisza"])
+        simulate_game("schotten_totten_2", bots=["random", "random"], games=2, decks=["ner", "tisza"])

@@ -121,7 +121,7 @@ def test_progress_line_on_stderr(capsys):
 def test_play_replays_a_fixed_start_game(m2):
     row = m2.games.filter(pl.col("faction_0") != pl.col("faction_1")).row(7, named=True)
     log = ketharmad.play([row["faction_0"], row["faction_1"]], "heuristic", seed=row["batch_seed"],
-                         game=row["game"], start_player=row["start_player"])  # fmt: skip
+                         index=row["game"], start_player=row["start_player"])  # fmt: skip
     assert log.winner == row["winner"]
     assert log.turns == row["turns"]
     assert log.start_player == row["start_player"]

@@ -33,7 +33,7 @@ def test_free_for_all_observation_has_no_allies(n):
 
 
 def test_coalition_winners_see_no_enemy_left_and_keep_their_partner():
-    g = k.Game(FOUR, format="coalition", seed=11, game=4)
+    g = k.Game(FOUR, format="coalition", seed=11, index=4)
     g.advance(["heuristic"] * 4)
     assert g.is_over
     o = g.observation(0)

@@ -38,7 +38,7 @@ def test_pairs_is_reproducible_replayable_and_not_coalition(pairs):
     assert again.games.equals(pairs.games)
     assert pairs.params == {"rules.format": "pairs"}
     row = pairs.games.row(5, named=True)
-    assert k.play(DECKS, bots="heuristic", seed=3, game=5, format="pairs").winner == row["winner"]
+    assert k.play(DECKS, bots="heuristic", seed=3, index=5, format="pairs").winner == row["winner"]
     co = k.simulate(DECKS, bots="heuristic", games=200, seed=3, threads=2, format="coalition")
     assert not co.games.equals(pairs.games)
     # longer games: 40 Support instead of 30
@@ -128,7 +128,7 @@ def test_diplomacy_through_game_and_play():
     g = k.Game(DECKS[:3], seed=1, format="diplomacy")
     g.advance(["heuristic", "random", "aggro"])
     assert g.is_over and g.winner in (0, 1, 2)
-    log = k.play(DECKS, bots="heuristic", seed=5, game=3, format="diplomacy")
+    log = k.play(DECKS, bots="heuristic", seed=5, index=3, format="diplomacy")
     assert log.winner is not None
 
 

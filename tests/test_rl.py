@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import ketharmad
+from ketharmad.games import game_state, simulate_game  # the harness engine behind simulate(game=...)
 from conftest import FOUR_P, THREE_P, TWO_P
 
 if os.environ.get("KH_REQUIRE_RL"):  # scripts/test.sh (CI) installs the rl extra: never skip there
@@ -106,7 +107,7 @@ def test_aec_episodes_are_the_batch_games(decks, spec):
         row = ref.games.row(i, named=True)
         assert (game.winner, game.turn, game.round) == (row["winner"], row["turns"], row["rounds"])
         assert [total[f"seat_{s}"] for s in range(len(decks))] == list(game.returns())
-        assert game.log == ketharmad.play(decks, bots=spec, seed=17, game=i).log
+        assert game.log == ketharmad.play(decks, bots=spec, seed=17, index=i).log
 
 
 def test_aec_illegal_action_and_dead_step_errors():
@@ -203,7 +204,7 @@ def test_gym_episodes_are_the_batch_games(decks, spec, seat):
             obs, reward, terminated, truncated, info = env.step(env.game.bot_action(spec))
         row = ref.games.row(i, named=True)
         assert (env.game.winner, env.game.turn) == (row["winner"], row["turns"])
-        assert env.game.log == ketharmad.play(decks, bots=spec, seed=40, game=i).log
+        assert env.game.log == ketharmad.play(decks, bots=spec, seed=40, index=i).log
 
 
 def test_bad_arguments():
@@ -239,7 +240,7 @@ def test_import_without_the_extra():
 
 @pytest.mark.parametrize(("game", "seats"), [("schotten_totten_2", None), ("osztrakon", 5), ("osztrakon", 8)])
 def test_game_env_pettingzoo_api_test(game, seats):
-    env = ketharmad.game_env(game, seats, render_mode="ansi")
+    env = ketharmad.env(game=game, seats=seats, render_mode="ansi")
     _api_test(env, 1000)
     n = 2 if seats is None else seats
     assert env.possible_agents == [f"seat_{i}" for i in range(n)]
@@ -247,15 +248,15 @@ def test_game_env_pettingzoo_api_test(game, seats):
 
 
 def test_game_env_seed_test():
-    seed_test(lambda: ketharmad.game_env("schotten_totten_2"), num_cycles=200)
+    seed_test(lambda: ketharmad.env(game="schotten_totten_2"), num_cycles=200)
 
 
 @pytest.mark.parametrize(("game", "bots"), [("schotten_totten_2", ["greedy", "random"]), ("osztrakon", ["b1"] * 6)])
 def test_game_env_episodes_are_the_batch_rows_and_rewards_the_returns(game, bots):
     """reset(seed=s) then reset() play games 0, 1, ... of batch s: answered with the batch's
     bots, each episode ends as that simulate_game row, and the rewards are its returns."""
-    r = ketharmad.simulate_game(game, bots=bots, games=3, seed=21)
-    env = ketharmad.game_env(game, len(bots))
+    r = simulate_game(game, bots=bots, games=3, seed=21)
+    env = ketharmad.env(game=game, seats=len(bots))
     for i in range(3):
         env.reset(seed=21 if i == 0 else None)
         game_obj = env.unwrapped.game
@@ -279,16 +280,16 @@ def test_game_env_episodes_are_the_batch_rows_and_rewards_the_returns(game, bots
 
 
 def test_game_env_bad_input_is_a_value_error():
-    env = ketharmad.game_env("schotten_totten_2")
+    env = ketharmad.env(game="schotten_totten_2")
     env.reset(seed=1)
     legal = env.unwrapped.game.legal_action_ids()
     bad = next(a for a in range(env.action_space("seat_0").n) if a not in legal)
     with pytest.raises(ValueError, match=f"action {bad} is not legal"):
         env.step(bad)
     with pytest.raises(ValueError, match="5 to 12 seats"):
-        ketharmad.game_env("osztrakon", 13)
+        ketharmad.env(game="osztrakon", seats=13)
     with pytest.raises(ValueError, match="unknown game 'chess'"):
-        ketharmad.game_env("chess")
+        ketharmad.env(game="chess")
 
 
 # --- gym_env(game=...) for the harness games (issue 14 item 4) ---
@@ -302,7 +303,7 @@ def test_game_env_bad_input_is_a_value_error():
 def test_harness_gym_check_env(game, kwargs):
     env = ketharmad.gym_env(game=game, **kwargs)
     check_env(env, skip_render_check=True)
-    probe = ketharmad.game_state(game, seats=env.unwrapped.seats)
+    probe = game_state(game, seats=env.unwrapped.seats)
     assert env.action_space.n == probe.num_actions
     assert env.observation_space["observation"].shape == (probe.observation_size,)
     assert env.unwrapped.seats == kwargs.get("seats", 2 if game == "schotten_totten_2" else 5)
@@ -355,7 +356,7 @@ def test_harness_gym_episodes_are_the_batch_rows(game, bots, seat):
     """reset(seed=s) then reset() play games 0, 1, 2 of batch s: the learner choosing with
     game.bot_action(bots[seat]) reproduces that simulate_game row (winner, turns, end reason)
     and the last reward is the seat's return."""
-    r = ketharmad.simulate_game(game, bots=bots, games=3, seed=33)
+    r = simulate_game(game, bots=bots, games=3, seed=33)
     opponents = [None if s == seat else b for s, b in enumerate(bots)]
     env = ketharmad.gym_env(game=game, seat=seat, opponents=opponents)
     for i in range(3):

@@ -18,6 +18,7 @@ from typing import Optional
 import pytest
 
 import ketharmad
+from ketharmad.games import simulate_game  # the harness engine behind simulate(game=...)
 from ketharmad import _core
 
 from conftest import packaged_card_text
@@ -346,12 +347,13 @@ def test_threads_above_the_limit_are_refused() -> None:
 FORKED_WORKERS = """
 import concurrent.futures as cf, json, multiprocessing as mp, sys
 import ketharmad
+from ketharmad.games import simulate_game
 
 def kethar(seed):
     return ketharmad.simulate(["ner", "tisza"], games=300, seed=seed, threads=THREADS).games["winner"].to_list()
 
 def harness(seed):
-    r = ketharmad.simulate_game("schotten_totten_2", bots=["random", "random"], games=300, seed=seed, threads=THREADS)
+    r = simulate_game("schotten_totten_2", bots=["random", "random"], games=300, seed=seed, threads=THREADS)
     return r.games["winner"].to_list()
 
 if __name__ == "__main__":

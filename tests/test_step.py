@@ -12,7 +12,7 @@ SEARCH_EVERY = {"kind": "search", "iterations": 3, "rollout_rounds": 2, "every":
 
 
 def play_with_bots(decks, bots, seed, game):
-    g = k.Game(decks, seed=seed, game=game)
+    g = k.Game(decks, seed=seed, index=game)
     while not g.is_over:
         g.step(g.bot_action(bots[g.current_player]))
     return g
@@ -30,7 +30,7 @@ def play_with_bots(decks, bots, seed, game):
     ],
 )
 def test_stepping_with_bot_actions_replays_simulate(decks, bots, games):
-    """Replay equivalence: row i of simulate == Game(seed, game=i) stepped with bot_action."""
+    """Replay equivalence: row i of simulate == Game(seed, index=i) stepped with bot_action."""
     r = k.simulate(decks, bots=bots, games=games, seed=11, threads=1)
     for i in range(games):
         g = play_with_bots(decks, bots, 11, i)
@@ -43,7 +43,7 @@ def test_advance_plays_bots_in_rust_like_simulate():
     decks = ["ner", "tisza", "osszefogas"]
     r = k.simulate(decks, bots=bots, games=5, seed=3, threads=1)
     for i in range(5):
-        g = k.Game(decks, seed=3, game=i)
+        g = k.Game(decks, seed=3, index=i)
         # seat 1 is "external": answered from Python with the bot it would have used
         while not g.is_over:
             g.advance([bots[0], None, bots[2]])
@@ -56,7 +56,7 @@ def test_advance_plays_bots_in_rust_like_simulate():
 def test_clone_at_every_decision_kind_continues_the_same():
     kinds = set()
     for game in range(6):
-        g = k.Game(["ner", "osszefogas", "tisza", "radikalisok"] if game % 2 else ["tisza", "radikalisok"], seed=2, game=game)
+        g = k.Game(["ner", "osszefogas", "tisza", "radikalisok"] if game % 2 else ["tisza", "radikalisok"], seed=2, index=game)
         rng = random.Random(game)
         step = 0
         while not g.is_over:
@@ -77,7 +77,7 @@ def test_clone_at_every_decision_kind_continues_the_same():
 
 
 def test_determinize_keeps_what_the_seat_sees():
-    g = k.Game(["ner", "osszefogas", "tisza", "radikalisok"], seed=4, game=1)
+    g = k.Game(["ner", "osszefogas", "tisza", "radikalisok"], seed=4, index=1)
     rng = random.Random(1)
     checked = hidden_changed = 0
     while not g.is_over:
@@ -94,7 +94,7 @@ def test_determinize_keeps_what_the_seat_sees():
 def test_action_ids_mean_the_same_everywhere():
     meaning = {}
     for game, decks in enumerate([["ner", "tisza"], ["tisza", "ner"], ["osszefogas", "radikalisok", "ner"]]):
-        g = k.Game(decks, seed=9, game=game)
+        g = k.Game(decks, seed=9, index=game)
         rng = random.Random(game)
         while not g.is_over:
             acts = g.legal_actions()
@@ -142,7 +142,7 @@ def test_bad_actions_raise_value_error_naming_the_legal_ones():
 
 
 def test_observation_and_log():
-    g = k.Game(["ner", "tisza"], seed=5, game=2, log=True)
+    g = k.Game(["ner", "tisza"], seed=5, index=2, log=True)
     while g.decision_kind != "main":
         g.step(g.bot_action("heuristic"))
     seat = g.current_player

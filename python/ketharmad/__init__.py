@@ -4,7 +4,7 @@
 >>> res = ketharmad.simulate(["ner", "tisza"], games=10_000, seed=1)
 >>> res.summary()          # per-seat win rates with Wilson 95 % intervals
 >>> res.games, res.players # polars DataFrames, one row per game / per (game, seat)
->>> print(ketharmad.play(["ner", "tisza"], seed=1, game=42))  # replay one game with its log
+>>> print(ketharmad.play(["ner", "tisza"], seed=1, index=42))  # replay one game with its log
 
 Balance lab (docs/balance_lab.md):
 
@@ -14,8 +14,9 @@ Balance lab (docs/balance_lab.md):
 >>> sw = ketharmad.sweep({"ner_orban_viktor.influence": [4, 5, 6]}, decks="all")
 >>> ketharmad.write_run(m, "runs/")                     # Parquet with provenance
 
-Other games (docs/games.md): ``game="schotten_totten_2" | "osztrakon"`` on simulate, play,
-matchups, tournament, Game and env; ``ketharmad.games()`` lists them.
+Other games (docs/games.md): ``game="schotten_totten_2" | "osztrakon"`` (a name, or a
+:class:`GameSpec` from :func:`load_game`) on simulate, play, matchups, tournament, Game and env;
+``ketharmad.games()`` lists them (a polars table).
 """
 
 from __future__ import annotations
@@ -28,14 +29,17 @@ from .api import cards, parameters, play, simulate
 from .lab.balance import BalanceResult, balance
 from .lab.card_stats import CardStatsResult, card_stats
 from .results.export import export_card_data
-from .game.formats import formats
+from .api import formats
 from .results.files import write_run
 from .results.lab import write_report
 from .lab.matchups import MatchupResult, matchups
 from .lab.standings import deck_table, seat_table
 from .results.sim import GameLog, SimResult
 from .step import Action, Game
-from .games import GameResult, GameStats, HarnessGame, game_matchups, game_state, games, simulate_game
+from . import games as _games_module
+from .games import GameResult, GameStats, HarnessGame, games
+from .game import GameSpec, load_game
+from ._deprecation import deprecate_function
 from .lab.sweep import SweepResult, sweep
 from .lab.tournament import TournamentResult, bots, tournament
 from .lab.harness import GameMatchupResult, GameTournamentResult
@@ -54,19 +58,26 @@ BOT_KINDS: tuple[str, ...] = tuple(_core.BOT_KINDS)
 
 def env(*args: object, **kwargs: object) -> "rl.KetharmadAECEnv":
     """A PettingZoo AEC environment (one agent per seat); see :func:`ketharmad.rl.env`
-    (``game="schotten_totten_2" | "osztrakon"``: :func:`game_env`). Needs the ``rl`` extra
-    (``pip install 'ketharmad[rl]'``), imported only here."""
+    (``game="schotten_totten_2" | "osztrakon"`` or a :class:`GameSpec` of one: that game's
+    environment). Needs the ``rl`` extra (``pip install 'ketharmad[rl]'``), imported only here."""
     from .rl import env as _env  # lazy: the rl extra (pettingzoo, gymnasium) is optional
 
     return _env(*args, **kwargs)  # type: ignore[arg-type]
 
 
+@deprecate_function("env(game=...)", name="game_env")
 def game_env(*args: object, **kwargs: object) -> "rl.HarnessAECEnv":
-    """A PettingZoo AEC environment of Schotten Totten 2 or Osztrakon; see
-    :func:`ketharmad.rl.game_env`. Needs the ``rl`` extra (``pip install 'ketharmad[rl]'``)."""
-    from .rl import game_env as _game_env  # lazy: the rl extra (pettingzoo, gymnasium) is optional
+    """A PettingZoo AEC environment of Schotten Totten 2 or Osztrakon: ``env(game=...)``
+    (:func:`ketharmad.rl.env`). Needs the ``rl`` extra (``pip install 'ketharmad[rl]'``)."""
+    from .rl import _game_env  # lazy: the rl extra (pettingzoo, gymnasium) is optional
 
     return _game_env(*args, **kwargs)  # type: ignore[arg-type]
+
+
+#: Deprecated in 0.2.0, removed in 0.3.0 (each warns and names its replacement).
+simulate_game = deprecate_function("simulate(game=...)", name="simulate_game")(_games_module.simulate_game)
+game_matchups = deprecate_function("matchups(game=...)", name="game_matchups")(_games_module.game_matchups)
+game_state = deprecate_function("Game(game=..., index=...)", name="game_state")(_games_module.game_state)
 
 
 def gym_env(*args: object, **kwargs: object) -> "rl.KetharmadGymEnv | rl.HarnessGymEnv":
@@ -111,6 +122,8 @@ __all__ = [
     "simulate",
     "stats",
     "games",
+    "GameSpec",
+    "load_game",
     "simulate_game",
     "game_matchups",
     "GameResult",

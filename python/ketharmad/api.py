@@ -11,10 +11,12 @@ import polars as pl
 from . import _core
 from .game.agents import validation_bots
 from .game.data import CardDataSource, describe_card_data, load_card_data
-from .game.formats import apply_format
+from .game.formats import _param_rows, _probe_decks, apply_format, format_info
 from .results.frames import card_frame, parameter_frame
 from .run.progress import Progress, auto_chunk_size
 from .results.sim import GameLog, SimResult
+from .game.spec import GameSpec, setup_of
+from ._deprecation import issue_deprecation_warning
 from .game.validate import (
     check_bots,
     check_chunk_size,
@@ -81,7 +83,7 @@ def _simulate_other_game(
     **ketharmad_only: Any,
 ) -> Any:
     """``simulate(..., game=...)`` for a game on the generic harness: refuse what only
-    Kétharmad takes, then run :func:`ketharmad.simulate_game`."""
+    Kétharmad takes, then run :func:`ketharmad.games.simulate_game`."""
     if not isinstance(game, str):
         raise ValueError(f"game must be a game name such as 'schotten_totten_2', got {game!r}")
     info = _game_info(game)  # unknown game: ValueError listing the known ones
@@ -146,7 +148,7 @@ def simulate(
     first_game: int = 0,
     format: Optional[str] = None,
     *,
-    game: str,
+    game: Union[str, GameSpec],
 ) -> "GameResult": ...
 
 
@@ -166,7 +168,7 @@ def simulate(
     cluster: Any = None,
     first_game: int = 0,
     format: Optional[str] = None,
-    game: str = "ketharmad",
+    game: Union[str, GameSpec] = "ketharmad",
 ) -> Any:  # SimResult, or GameResult for another game (see the overloads)
     """Play ``games`` bot games in parallel and return the results as polars tables.
 
@@ -191,7 +193,7 @@ def simulate(
             a legal action id raises ``ValueError`` naming the seat and the legal ids.
         games: number of games, > 0.
         seed: batch seed, >= 0. Game ``i`` gets its own seed derived from it, so results do
-            not depend on ``threads``; ``play(..., seed=seed, game=i)`` replays game ``i``.
+            not depend on ``threads``; ``play(..., seed=seed, index=i)`` replays game ``i``.
         threads: worker threads, 1 to 1024 (``ValueError`` above); None = all cores. More
             threads than the machine has cores are not started (results never depend on the
             thread count); pools are built once per size and reused.
@@ -239,8 +241,10 @@ def simulate(
             ``[formats.NAME]`` table. It is the parameter ``rules.format``, so the result's
             ``params`` carry it.
         game: ``"ketharmad"`` (default) or another game of :func:`ketharmad.games`
-            (``"schotten_totten_2"``, ``"osztrakon"``): then this is
-            :func:`ketharmad.simulate_game` (``bots``: one spec string for every seat at the
+            (``"schotten_totten_2"``, ``"osztrakon"``), or a :class:`ketharmad.GameSpec`
+            (:func:`ketharmad.load_game`: the game with its setup; keywords given here add to
+            it, ``params`` merged over the spec's, any other key set in both a ValueError).
+            Another game plays the harness batch (``ketharmad.games.simulate_game``) (``bots``: one spec string for every seat at the
             game's smallest seat count, or one per seat; ``games``, ``seed``, ``threads``,
             ``params``, ``first_game``) and returns its :class:`ketharmad.GameResult`; the
             Kétharmad-only arguments (``decks``, ``card_data``, ``start_player``,
@@ -258,6 +262,11 @@ def simulate(
             how much is needed and what would fit).
         KeyboardInterrupt: on Ctrl-C, within about a second (the games stop between games).
     """
+    if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
+        spec, decks_given, card_data, format, start_player, params = setup_of(
+            game, "simulate", ("seats",), decks=None if decks is _DEFAULT_DECKS else decks, card_data=card_data,
+            format=format, start_player=start_player, params=params)  # fmt: skip
+        game, decks, bots = spec.name, _DEFAULT_DECKS if decks_given is None else decks_given, spec.seat_bots(bots)
     if game != "ketharmad":
         return _simulate_other_game(
             game, decks, bots, games, seed, threads, params, first_game,
@@ -325,7 +334,7 @@ def play(
     decks: Sequence[str] = _DEFAULT_DECKS,
     bots: BotsArg = "random",
     seed: int = 0,
-    game: Union[int, str] = "ketharmad",
+    game: Union[str, GameSpec, int] = "ketharmad",
     params: Optional[Mapping[str, Union[int, bool, str]]] = None,
     card_data: CardDataSource = None,
     start_player: Optional[int] = None,
@@ -341,12 +350,14 @@ def play(
     carry ``batch_seed``, ``game`` and ``start_player``). ``format`` as in :func:`simulate`.
 
     ``game``: a game name (``"ketharmad"``, the default, ``"schotten_totten_2"`` or
-    ``"osztrakon"``) or, as before, an int: the game's index in the batch (``play(decks,
-    bots, seed, game=k)`` still replays game ``k``; ``index=k`` says the same; giving both an
-    int ``game`` and ``index`` is an error). Another game (docs/games.md): ``bots`` one spec
+    ``"osztrakon"``) or a :class:`ketharmad.GameSpec` (:func:`ketharmad.load_game`: its setup
+    is used, explicit keywords add to it). An int ``game`` is the older form of ``index``
+    (``play(decks, bots, seed, game=k)`` still replays game ``k``, with a DeprecationWarning:
+    deprecated in 0.2.0, removed in 0.3.0; giving both an int ``game`` and ``index`` is an
+    error). Another game (docs/games.md): ``bots`` one spec
     string for every seat at the game's smallest seat count or one per seat (Schotten Totten
     2: ``[attacker, defender]``; Osztrakon: 5-12), ``seed``, ``index`` and ``params`` (the
-    game's); it replays game ``index`` of :func:`ketharmad.simulate_game` with the same
+    game's); it replays game ``index`` of :func:`ketharmad.games.simulate_game` with the same
     arguments and returns a :class:`ketharmad.game.harness_play.HarnessLog` (``.actions``: one row
     per decision with its ``describe_action`` label; ``.winner``, ``.turns``,
     ``.end_reason``); ``decks``, ``card_data``, ``start_player`` and ``format`` are refused
@@ -358,6 +369,11 @@ def play(
             how much is needed and what would fit).
         KeyboardInterrupt: on Ctrl-C, within about a second (the games stop between games).
     """
+    if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
+        spec, decks_given, card_data, format, start_player, params = setup_of(
+            game, "play", ("seats",), decks=None if decks is _DEFAULT_DECKS else decks, card_data=card_data,
+            format=format, start_player=start_player, params=params)  # fmt: skip
+        game, decks, bots = spec.name, _DEFAULT_DECKS if decks_given is None else decks_given, spec.seat_bots(bots)
     if isinstance(game, str):
         name, game_ = game, (0 if index is None else index)
     else:
@@ -366,6 +382,7 @@ def play(
                 f"give the game's index once: index={index!r} or (the older form) game={game!r}; "
                 "game= otherwise names the game ('ketharmad', 'schotten_totten_2', 'osztrakon')"
             )
+        issue_deprecation_warning("play(game=<int>) as the game's index", "play(index=...)")
         name, game_ = "ketharmad", game
     if name != "ketharmad":
 
@@ -385,7 +402,7 @@ def play(
     return GameLog(raw, decks=decks_, bots=bots_, batch_seed=seed_, game=game_, params=params_)
 
 
-def cards(card_data: CardDataSource = None, *, game: str = "ketharmad") -> pl.DataFrame:
+def cards(card_data: CardDataSource = None, *, game: Union[str, GameSpec] = "ketharmad") -> pl.DataFrame:
     """The card reference: one row per distinct card, in file order.
 
     Columns include ``id, name, faction, type, copies, cost, influence, credibility,
@@ -396,6 +413,9 @@ def cards(card_data: CardDataSource = None, *, game: str = "ketharmad") -> pl.Da
     "osztrakon"`` is a ValueError saying so and naming the doc that describes the components
     (docs/schotten_totten2.md, docs/osztrakon.md); so is ``card_data`` with such a game.
     """
+    if isinstance(game, GameSpec):
+        spec, card_data = setup_of(game, card_data=card_data)
+        game = spec.name
     if game != "ketharmad":
 
         harness_info(game)
@@ -403,7 +423,9 @@ def cards(card_data: CardDataSource = None, *, game: str = "ketharmad") -> pl.Da
     return card_frame(_core.card_table(load_card_data(card_data)))
 
 
-def parameters(card_data: CardDataSource = None, match: Optional[str] = None, *, game: str = "ketharmad") -> pl.DataFrame:
+def parameters(
+    card_data: CardDataSource = None, match: Optional[str] = None, *, game: Union[str, GameSpec] = "ketharmad"
+) -> pl.DataFrame:
     """The tunable parameters accepted by ``params=``: name, default, kind, min, max, card,
     description (``default_str`` holds the default of ``cost`` parameters such as
     ``"{1}{M}"``). ``match``: only parameters whose name, card id or card name contains it,
@@ -414,6 +436,9 @@ def parameters(card_data: CardDataSource = None, match: Optional[str] = None, *,
     default, default_str, min, max, choices, description``; ``match`` then looks in the name
     and the description. ``card_data`` is Kétharmad's: a ValueError naming it with another
     game."""
+    if isinstance(game, GameSpec):
+        spec, card_data = setup_of(game, card_data=card_data)
+        game = spec.name
     if game != "ketharmad":
 
         harness_info(game)
@@ -424,3 +449,73 @@ def parameters(card_data: CardDataSource = None, match: Optional[str] = None, *,
         return table
 
     return match_parameters(table, cards(card_data), match)
+
+
+#: The columns of :func:`games`, in order.
+GAMES_SCHEMA = {
+    "name": pl.String, "sides": pl.List(pl.String), "min_seats": pl.Int64, "max_seats": pl.Int64,
+    "agents": pl.List(pl.String), "action_space": pl.Int64, "observation_len": pl.Int64, "n_parameters": pl.Int64,
+}  # fmt: skip
+
+
+def games() -> pl.DataFrame:
+    """Every game the package simulates, one row each (Kétharmad first): ``name``, ``sides``
+    (side names of an asymmetric game; Kétharmad's factions), ``min_seats``, ``max_seats``,
+    ``agents`` (bot names), ``action_space``, ``observation_len`` and ``n_parameters`` (the
+    rows of ``ketharmad.parameters(game=name)``, where each parameter's name, kind, default,
+    range, choices and description are). All come from the Rust table
+    (``_core.game_table``); Kétharmad's parameters are those of the packaged card file (every
+    number, switch and choice, and the cost parameters), its agents the built-in bots plus
+    ``"ismcts"``, the generic search of the harness. ``ketharmad.load_game(name)`` gives a
+    game's :class:`ketharmad.GameSpec` (``.info``: its full row)."""
+    rows = []
+    for g in _core.game_table():
+        n = parameters().height if GameSpec(g["name"]).is_ketharmad else len(g["parameters"])
+        rows.append({k: g[k] for k in GAMES_SCHEMA if k != "n_parameters"} | {"n_parameters": n})
+    return pl.DataFrame(rows, schema=GAMES_SCHEMA)
+
+
+def formats(card_data: CardDataSource = None, format: object = None, *, game: Union[str, GameSpec] = "ketharmad") -> pl.DataFrame:
+    """Every format of the card data (the shipped ``formats.toml`` and the card data's own
+    ``[formats.NAME]`` tables; with ``format=`` a user format too), one row each, ``ffa``
+    first, then by name: ``format, seats_min, seats_max, scoring, pools, played`` (whether
+    the engine plays it: the core accepts a game of ``seats_min`` seats) and ``reason`` (the
+    core's message when it does not, e.g. "format 'pairs' is not built yet: ...").
+
+    The list comes from the core (the ``format.NAME.*`` parameters), so a format the engine
+    learns to play shows ``played = True`` without a change here.
+
+    Formats are Kétharmad's: ``game="schotten_totten_2" | "osztrakon"`` is a ValueError
+    (those games have fixed seatings: Schotten Totten 2 Attacker vs Defender, Osztrakon 5-12
+    seats, ``seats=``)."""
+    if isinstance(game, GameSpec):  # a game value: its card data and format, with this call's
+        spec, card_data, format = setup_of(game, card_data=card_data, format=format)
+        game = spec.name
+    if game != "ketharmad":
+
+        harness_info(game)
+        raise ValueError(
+            f"formats(game={game!r}): formats are Kétharmad's (its seatings and scorings); {game} has none "
+            "(choose its seat count with seats=, see docs/games.md)"
+        )
+    text, _ = apply_format(load_card_data(card_data), {}, format)
+    rows = _param_rows(text)
+    names = sorted(dict.fromkeys(n.split(".")[1] for n in rows), key=lambda n: (n != "ffa", n))
+    out = []
+    for name in names:
+        info = format_info(text, {"rules.format": name})
+        played, reason = True, None
+        n = info.seats_min
+        decks = _probe_decks(n)
+        params: dict[str, ParamValue] = {"rules.format": name}
+        if n > len(_core.FACTIONS):
+            params["rules.allow_mirror"] = True
+        try:
+            _core.validate(text, decks, ["random"] * n, params)
+        except ValueError as e:
+            played, reason = False, str(e)
+        out.append(dict(format=name, seats_min=info.seats_min, seats_max=info.seats_max, scoring=info.scoring,
+                        pools=info.pools, played=played, reason=reason))  # fmt: skip
+    schema = {"format": pl.String, "seats_min": pl.Int64, "seats_max": pl.Int64,
+              "scoring": pl.String, "pools": pl.String, "played": pl.Boolean, "reason": pl.String}  # fmt: skip
+    return pl.DataFrame(out, schema=schema)

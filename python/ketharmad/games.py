@@ -7,10 +7,10 @@ from .game.harness import (
     HarnessGame,
     ParamValue,
     game_state,
-    games,
     harness_parameters,
     no_card_table,
 )
+from .api import games
 from .results.games import GameResult, GameStats
 from .run.harness import (
     GAME_OUTPUTS,

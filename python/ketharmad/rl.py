@@ -17,7 +17,7 @@ episodes is reproducible from its first seed. A first ``reset()`` without any se
 batch seed from fresh entropy. See docs/rl.md.
 
 * :func:`game_env`: the PettingZoo AEC environment of the other games on the generic harness
-  (``"schotten_totten_2"``, ``"osztrakon"``) over :func:`ketharmad.game_state`, with the same
+  (``"schotten_totten_2"``, ``"osztrakon"``) over :func:`ketharmad.games.game_state`, with the same
   observation, action, reward and seeding conventions; ``env(game="schotten_totten_2" |
   "osztrakon", seats=...)`` returns it too; :func:`gym_env` with ``game=`` their Gymnasium
   environment (:class:`HarnessGymEnv`: one learning seat, the others played by the game's
@@ -48,6 +48,8 @@ from .game.validate import _check_bot_spec, check_decks, check_int, check_seed
 from .step import Game
 from .game.harness import harness_info
 from .game.harness import game_state, refuse
+from ._deprecation import deprecate_function
+from .game.spec import GameSpec, setup_of
 
 __all__ = ["env", "gym_env", "game_env", "KetharmadAECEnv", "KetharmadGymEnv", "HarnessAECEnv", "HarnessGymEnv", "GYM_ID",
            "HARNESS_GYM_IDS"]
@@ -249,12 +251,12 @@ class _KetharmadGames:
         self.format = format
         self.start_player = start_player
         self.log = bool(log) or render_mode is not None
-        return _game_class()(self.decks, seed=0, game=0, params=params, card_data=card_data,
+        return _game_class()(self.decks, seed=0, index=0, params=params, card_data=card_data,
                              start_player=start_player, format=format)  # fmt: skip
 
     def _new_game(self, batch_seed: int, index: int) -> Any:
         return _game_class()(
-            self.decks, seed=batch_seed, game=index, params=self.params, card_data=self.card_data, format=self.format,
+            self.decks, seed=batch_seed, index=index, params=self.params, card_data=self.card_data, format=self.format,
             start_player=self.start_player, log=self.log,
         )  # fmt: skip
 
@@ -298,7 +300,7 @@ def env(
     start_player: Optional[int] = None,
     render_mode: Optional[str] = None,
     log: bool = False,
-    game: str = "ketharmad",
+    game: Union[str, GameSpec] = "ketharmad",
     seats: Optional[int] = None,
 ) -> Any:  # KetharmadAECEnv; HarnessAECEnv for another game
     """A PettingZoo AEC environment of one Kétharmad game per episode.
@@ -325,13 +327,18 @@ def env(
     ``format``: the game format (docs/formats.md), as in :func:`ketharmad.simulate`
     (``"coalition"``: each partner's reward is its team's).
     """
+    if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
+        spec, decks_given, card_data, format, start_player, params, seats = setup_of(
+            game, "env", decks=None if decks is _DEFAULT_DECKS else decks, card_data=card_data, format=format,
+            start_player=start_player, params=params, seats=seats)  # fmt: skip
+        game, decks = spec.name, _DEFAULT_DECKS if decks_given is None else decks_given
     if game != "ketharmad":
 
         harness_info(game)
         refuse(game, "env", {"decks": decks is not _DEFAULT_DECKS, "card_data": card_data is not None,
                              "format": format is not None, "start_player": start_player is not None,
                              "log": log is not False}, "seats, params and render_mode (it is game_env)")  # fmt: skip
-        return game_env(game, seats, params=params, render_mode=render_mode)
+        return _game_env(game, seats, params=params, render_mode=render_mode)
     if seats is not None:
         raise ValueError("seats is for the games on the generic harness (env(game='osztrakon', seats=7)); "
                          "a Kétharmad game has one seat per deck")
@@ -521,7 +528,7 @@ def gym_env(
     illegal_action: str = "ignore",
     illegal_reward: float = 0.0,
     log: bool = False,
-    game: str = "ketharmad",
+    game: Union[str, GameSpec] = "ketharmad",
     seats: Optional[int] = None,
 ) -> Any:  # KetharmadGymEnv; HarnessGymEnv for another game
     """A Gymnasium environment that plays seat ``seat`` of one game per episode; the other
@@ -545,7 +552,7 @@ def gym_env(
     ``render_mode``). Also registered as ``gymnasium.make("ketharmad/Ketharmad-v0", decks=...)``.
 
     ``game="schotten_totten_2" | "osztrakon"``: a :class:`HarnessGymEnv` over
-    :func:`ketharmad.game_state`. ``seat`` is the learning seat (Schotten Totten 2: 0 the
+    :func:`ketharmad.games.game_state`. ``seat`` is the learning seat (Schotten Totten 2: 0 the
     Attacker, 1 the Defender); ``seats`` the seat count (Osztrakon 5..12, default 5, or the
     length of an ``opponents`` list); ``opponents`` a bot spec string of that game for every
     other seat (default ``"greedy"`` for Schotten Totten 2, ``"b1"`` for Osztrakon; options as
@@ -565,6 +572,11 @@ def gym_env(
     registered as ``gymnasium.make("ketharmad/SchottenTotten2-v0" | "ketharmad/Osztrakon-v0",
     seat=..., opponents=...)``.
     """
+    if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
+        spec, decks_given, card_data, format, start_player, params, seats = setup_of(
+            game, "gym_env", decks=None if decks is _DEFAULT_DECKS else decks, card_data=card_data, format=format,
+            start_player=start_player, params=params, seats=seats)  # fmt: skip
+        game, decks = spec.name, _DEFAULT_DECKS if decks_given is None else decks_given
     if game != "ketharmad":
 
         harness_info(game)
@@ -660,7 +672,7 @@ class HarnessAECEnv(_HarnessGames, _SeatAECEnv):
         self._step_seat(self._seat[agent], action)
 
 
-def game_env(
+def _game_env(
     game: str = "schotten_totten_2",
     seats: Optional[int] = None,
     *,
@@ -669,7 +681,7 @@ def game_env(
 ) -> HarnessAECEnv:
     """A PettingZoo AEC environment of one game of ``game`` (``"schotten_totten_2"``: seat 0
     the Attacker, seat 1 the Defender; ``"osztrakon"``: ``seats`` 5..12, default 5) per
-    episode, over :func:`ketharmad.game_state`.
+    episode, over :func:`ketharmad.games.game_state`.
 
     Agents ``"seat_0"`` .. ``"seat_{n-1}"``; ``agent_selection`` is the seat to move. Action
     space ``Discrete(num_actions)`` (the game's fixed action space); observation
@@ -682,6 +694,10 @@ def game_env(
     next game index. ``render_mode``: None, ``"ansi"`` or ``"human"`` (the actions since the
     last render and the pending decision)."""
     return HarnessAECEnv(game, seats, params=params, render_mode=render_mode)
+
+
+#: Deprecated in 0.2.0, removed in 0.3.0: ``env(game=...)``.
+game_env = deprecate_function("env(game=...)", name="game_env")(_game_env)
 
 
 #: The bot every other seat of :func:`gym_env` plays by default, per harness game.

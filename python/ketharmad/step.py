@@ -1,7 +1,7 @@
 """The step API (issue 12): one game driven one decision at a time, from Python.
 
 >>> import ketharmad
->>> g = ketharmad.Game(["ner", "tisza"], seed=1, game=0)
+>>> g = ketharmad.Game(["ner", "tisza"], seed=1, index=0)
 >>> while not g.is_over:
 ...     g.step(g.bot_action("heuristic"))      # or any id from g.legal_action_ids()
 >>> g.winner, g.returns()
@@ -26,6 +26,8 @@ from .game.formats import apply_format
 from .game.validate import check_decks, check_params
 from .game.harness import game_state, refuse
 from .game.harness import harness_info
+from ._deprecation import issue_deprecation_warning
+from .game.spec import GameSpec, setup_of
 
 
 class Action(NamedTuple):
@@ -62,11 +64,13 @@ class Game(_core.Game):
             (docs/decks.md). ``Game.decks`` gives each seat's deck label.
         seed, index: the batch seed and the game's index in that batch: the game is game
             ``index`` of ``simulate(decks, ..., seed=seed)``.
-        game: the game's name (``"ketharmad"``, the default) or, as before, its index in
-            the batch (an int: ``Game(decks, seed=s, game=k)`` is ``Game(decks, seed=s,
-            index=k)``; not both). ``Game(game="schotten_totten_2" | "osztrakon", seats=...,
+        game: the game's name (``"ketharmad"``, the default) or a
+            :class:`ketharmad.GameSpec` (:func:`ketharmad.load_game`: its setup, explicit
+            keywords added). An int is the older form of ``index`` (``Game(decks, seed=s,
+            game=k)`` is ``Game(decks, seed=s, index=k)``, with a DeprecationWarning:
+            deprecated in 0.2.0, removed in 0.3.0; not both). ``Game(game="schotten_totten_2" | "osztrakon", seats=...,
             seed=s, index=k, params=...)`` returns that game's step object instead, a
-            :class:`ketharmad.HarnessGame` (the same as :func:`ketharmad.game_state`; not an
+            :class:`ketharmad.HarnessGame` (what the deprecated ``game_state`` returned; not an
             instance of this class), and refuses the Kétharmad-only arguments (``decks``,
             ``card_data``, ``start_player``, ``log``, ``record_plays``, ``format``).
         seats: the seat count of another game (default its smallest: Schotten Totten 2 2,
@@ -91,7 +95,7 @@ class Game(_core.Game):
         decks: Sequence[str] = _DEFAULT_DECKS,
         *,
         seed: int = 0,
-        game: Union[int, str] = "ketharmad",
+        game: Union[str, GameSpec, int] = "ketharmad",
         params: Optional[Mapping[str, Union[int, bool, str]]] = None,
         card_data: CardDataSource = None,
         start_player: Optional[int] = None,
@@ -101,6 +105,11 @@ class Game(_core.Game):
         index: Optional[int] = None,
         seats: Optional[int] = None,
     ) -> "Game":
+        if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
+            spec, decks_given, card_data, format, start_player, params, seats = setup_of(
+                game, "Game", decks=None if decks is _DEFAULT_DECKS else decks, card_data=card_data, format=format,
+                start_player=start_player, params=params, seats=seats)  # fmt: skip
+            game, decks = spec.name, _DEFAULT_DECKS if decks_given is None else decks_given
         if isinstance(game, str):
             if game != "ketharmad":
                 return _harness_game(game, decks, seed, index, params, seats, card_data=card_data,  # type: ignore[return-value]
@@ -108,6 +117,8 @@ class Game(_core.Game):
             game = 0 if index is None else index
         elif index is not None:
             raise ValueError(f"give the game's index once: index={index!r} or (the older form) game={game!r}")
+        else:
+            issue_deprecation_warning("Game(game=<int>) as the game's index", "Game(index=...)")
         if seats is not None:
             raise ValueError("seats is for the games on the generic harness (Game(game='osztrakon', seats=7)); "
                              "a Kétharmad game has one seat per deck")

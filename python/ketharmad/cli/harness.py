@@ -8,8 +8,9 @@ from typing import Any, Optional
 
 import polars as pl
 
-from ..api import parameters
-from ..game.harness import ParamValue, games, harness_bot_table, harness_info
+from ..api import games, parameters
+from ..game.spec import GameSpec
+from ..game.harness import ParamValue, harness_bot_table, harness_info
 from ..game.harness_play import play_game
 from ..lab.harness import (
     GameMatchupResult,
@@ -132,13 +133,12 @@ def cli_play(args: Any, name: str, index: int) -> None:
 def cmd_games(args: Any) -> None:
     """``ketharmad games``: every game with its seats, sides, bots and parameter count."""
     rows = []
-    for g in games():
-        n_params = parameters().height if g["name"] == "ketharmad" else len(g["parameters"])
+    for g in games().iter_rows(named=True):
         seats = f"{g['min_seats']}-{g['max_seats']}" if g["min_seats"] != g["max_seats"] else str(g["min_seats"])
         sides = ", ".join(g["sides"]) if g["sides"] else "-"
-        if g["name"] == "ketharmad":
+        if GameSpec(g["name"]).is_ketharmad:
             sides = "factions: " + sides
-        rows.append([g["name"], seats, sides, ", ".join(g["agents"]), str(n_params)])
+        rows.append([g["name"], seats, sides, ", ".join(g["agents"]), str(g["n_parameters"])])
     for line in format_table(["game", "seats", "sides", "bots", "parameters"], rows, [False, True, False, False, True]):
         print(line)
     print("choose one with --game NAME (simulate, play, matchups, bots, params, ...) or game=NAME in Python; "

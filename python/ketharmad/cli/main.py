@@ -21,6 +21,7 @@ import polars as pl
 
 __all__ = ["main", "parse_param"]
 
+from .._deprecation import deprecation_message  # noqa: E402
 from ..game.data import CARD_DATA_HELP  # noqa: E402
 from .args import PARAMS_FILE_HELP, _bots, _params, parse_param
 from ..results.files import check_out_file, write_atomic
@@ -33,7 +34,7 @@ from ..api import cards, parameters, play, simulate
 from ..results.report import format_table
 from ..results.sim import sim_report
 from ..results.export import export_card_data, match_parameters
-from ..game.formats import formats
+from ..api import formats
 from .tournament import _cmd_bots
 from .balance import add_balance_command
 from .._version import __version__
@@ -244,6 +245,7 @@ def _play_game_index(game: Optional[str], index: Optional[int]) -> tuple[str, in
         if index is not None:
             raise ValueError(f"--game {game} is the game's index (the older form of --index); "
                              f"give --index {index} or --game {game}, not both")  # fmt: skip
+        print("warning: " + deprecation_message(f"--game {game} (the game's index)", f"--index {game}"), file=sys.stderr)
         return "ketharmad", int(game)
     return game or "ketharmad", 0 if index is None else index
 

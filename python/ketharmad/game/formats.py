@@ -23,7 +23,7 @@ from .data import CardDataSource, load_card_data
 from .validate import split_format, with_format
 from .harness import harness_info
 
-__all__ = ["apply_format", "formats", "format_info", "FormatInfo"]
+__all__ = ["apply_format", "format_info", "FormatInfo"]
 
 ParamValue = Union[int, bool, str]
 
@@ -125,49 +125,6 @@ def _probe_teams(text: str, params: Mapping[str, ParamValue], n: int) -> tuple[t
 def _probe_decks(n: int) -> list[str]:
     f = list(_core.FACTIONS)
     return [f[i % len(f)] for i in range(n)]
-
-
-def formats(card_data: CardDataSource = None, format: object = None, *, game: str = "ketharmad") -> pl.DataFrame:
-    """Every format of the card data (the shipped ``formats.toml`` and the card data's own
-    ``[formats.NAME]`` tables; with ``format=`` a user format too), one row each, ``ffa``
-    first, then by name: ``format, seats_min, seats_max, scoring, pools, played`` (whether
-    the engine plays it: the core accepts a game of ``seats_min`` seats) and ``reason`` (the
-    core's message when it does not, e.g. "format 'pairs' is not built yet: ...").
-
-    The list comes from the core (the ``format.NAME.*`` parameters), so a format the engine
-    learns to play shows ``played = True`` without a change here.
-
-    Formats are Kétharmad's: ``game="schotten_totten_2" | "osztrakon"`` is a ValueError
-    (those games have fixed seatings: Schotten Totten 2 Attacker vs Defender, Osztrakon 5-12
-    seats, ``seats=``)."""
-    if game != "ketharmad":
-
-        harness_info(game)
-        raise ValueError(
-            f"formats(game={game!r}): formats are Kétharmad's (its seatings and scorings); {game} has none "
-            "(choose its seat count with seats=, see docs/games.md)"
-        )
-    text, _ = apply_format(load_card_data(card_data), {}, format)
-    rows = _param_rows(text)
-    names = sorted(dict.fromkeys(n.split(".")[1] for n in rows), key=lambda n: (n != "ffa", n))
-    out = []
-    for name in names:
-        info = format_info(text, {"rules.format": name})
-        played, reason = True, None
-        n = info.seats_min
-        decks = _probe_decks(n)
-        params: dict[str, ParamValue] = {"rules.format": name}
-        if n > len(_core.FACTIONS):
-            params["rules.allow_mirror"] = True
-        try:
-            _core.validate(text, decks, ["random"] * n, params)
-        except ValueError as e:
-            played, reason = False, str(e)
-        out.append(dict(format=name, seats_min=info.seats_min, seats_max=info.seats_max, scoring=info.scoring,
-                        pools=info.pools, played=played, reason=reason))  # fmt: skip
-    schema = {"format": pl.String, "seats_min": pl.Int64, "seats_max": pl.Int64,
-              "scoring": pl.String, "pools": pl.String, "played": pl.Boolean, "reason": pl.String}  # fmt: skip
-    return pl.DataFrame(out, schema=schema)
 
 
 def team_splits(sides: list[str]) -> list[tuple[tuple[str, str], tuple[str, str]]]:

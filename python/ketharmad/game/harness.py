@@ -1,9 +1,9 @@
 """Games on the game-generic harness (issue 14).
 
 >>> import ketharmad
->>> [g["name"] for g in ketharmad.games()]
+>>> ketharmad.games()["name"].to_list()
 ['ketharmad', 'schotten_totten_2', 'osztrakon']
->>> r = ketharmad.simulate_game("schotten_totten_2", bots=["greedy", "random"], games=2000, seed=1)
+>>> r = ketharmad.simulate(game="schotten_totten_2", bots=["greedy", "random"], games=2000, seed=1)
 >>> r.summary()            # Attacker win rate with a Wilson 95 % interval
 >>> r.games, r.players     # polars DataFrames: one row per game / per (game, seat)
 >>> s = ketharmad.simulate_game("osztrakon", games=10**6, seed=1, output="stats")  # counts, no rows
@@ -34,18 +34,6 @@ __all__ = ["games", "game_state", "HarnessGame", "harness_parameters", "harness_
 HarnessGame = _core.HarnessGame
 
 ParamValue = Union[int, float, bool, str]
-
-
-def games() -> list[dict[str, Any]]:
-    """Every game the package simulates, as dicts: ``name``, ``sides`` (side names of an
-    asymmetric game; Kétharmad's factions), ``min_seats``, ``max_seats``, ``agents`` (bot
-    names), ``action_space``, ``observation_len`` and ``parameters`` (one dict per parameter:
-    name, kind, default, min, max, choices, description). All come from the Rust table
-    (``_core.game_table``); Kétharmad's parameters are those of the packaged card file (every
-    number, switch and choice; the cost parameters are listed by
-    :func:`ketharmad.parameters`), its agents the built-in bots plus ``"ismcts"``, the
-    generic search of the harness."""
-    return list(_core.game_table())
 
 
 @functools.lru_cache(maxsize=1)

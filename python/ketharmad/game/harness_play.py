@@ -2,7 +2,7 @@
 ``ketharmad.play(game="schotten_totten_2", bots=[...], seed=s, index=i)``.
 
 The harness games keep no text log of their own; the log is built here from the step API
-(:func:`ketharmad.game_state`): every decision's seat, the bot's chosen action id and its
+(:func:`ketharmad.games.game_state`): every decision's seat, the bot's chosen action id and its
 ``describe_action`` label. Stepping ``bot_action(bots[current_player])`` plays exactly game
 ``index`` of ``simulate_game(game, bots, seed=s)``.
 """

@@ -32,6 +32,7 @@ from ..run.progress import Progress
 from ..run.reduce import N_CARD_BITS, CardCounts, card_sets_frame, count_card_sets, expand_bits
 from ..results.report import ci_text, format_table, pct, signed_pct
 from ..game.validate import check_bots, check_decks, check_flag, check_int, check_params, check_seed, check_threads
+from ..game.spec import GameSpec, setup_of
 from ..stats import Z95, rate, wilson_bounds
 from ..run.cluster import check_cluster_arg, executor_for
 from ..run.plan import Plan, card_ids, cell, run_plan
@@ -202,7 +203,7 @@ def _refuse_game(game: object) -> None:
     why = NO_CARD_STATS.get(info["name"], "it records no per-card plays")
     raise ValueError(
         f"card_stats is Kétharmad's per-card statistics; game={info['name']!r} has none: {why}. "
-        f"Use ketharmad.matchups(game={info['name']!r}, bots=[...]) or simulate_game for its win rates"
+        f"Use ketharmad.matchups(game={info['name']!r}, bots=[...]) or ketharmad.simulate(game={info['name']!r}, ...) for its win rates"
     )
 
 
@@ -223,7 +224,7 @@ def card_stats(
     cluster: Any = None,
     rows: Optional[bool] = None,
     format: Any = None,
-    game: str = "ketharmad",
+    game: Union[str, GameSpec] = "ketharmad",
 ) -> CardStatsResult:
     """Per card and faction win rates, 17lands style, from a batch or from games played here.
 
@@ -278,6 +279,11 @@ def card_stats(
     per-card records) and ``"osztrakon"`` (no deck played from hand) raise a ValueError naming the game and
     why (docs/games.md).
     """
+    if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
+        spec, decks, card_data, params, start_player, format = setup_of(
+            game, "card_stats", decks=decks, card_data=card_data, params=params, start_player=start_player,
+            format=format)  # fmt: skip
+        game = spec.name
     if game != "ketharmad":
         _refuse_game(game)
     run_args = dict(decks=decks, bots=bots, games=games, seed=seed, threads=threads, params=params,

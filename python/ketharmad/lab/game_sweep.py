@@ -2,7 +2,7 @@
 
 ``ketharmad.sweep(grid, game="schotten_totten_2", bots=["greedy", "greedy"], games=N)`` plays
 games ``0 .. N-1`` of the batch with ``seed`` at every point of the grid (common random
-numbers: the same game seeds at every point) through :func:`ketharmad.simulate_game`, and
+numbers: the same game seeds at every point) through :func:`ketharmad.games.simulate_game`, and
 reports per point and seat (side) the win rate with its Wilson 95 % interval, the games
 without a winner, the unfinished games and the mean turns, and per seat the paired difference
 to the baseline point (mean ± 1.96·sd/√n of the per-game differences of "this seat won") and
@@ -146,7 +146,7 @@ def sides_of(info: Mapping[str, Any], seats: int) -> list[str]:
 
 class PointOutcomes:
     """The per-game outcomes of one point: ``won`` (games × seats bool), ``turns``,
-    ``no_winner``, ``unfinished`` and the ``games`` table of :func:`ketharmad.simulate_game`."""
+    ``no_winner``, ``unfinished`` and the ``games`` table of :func:`ketharmad.games.simulate_game`."""
 
     def __init__(self, result: Any) -> None:
         g = result.games.sort("game")
@@ -165,7 +165,7 @@ def play_point(game: str, bots: list[str], games: int, seed: int, threads: Optio
                params: Mapping[str, ParamValue], first_game: int = 0,
                run: Optional[Mapping[str, Any]] = None) -> PointOutcomes:  # fmt: skip
     """Games ``first_game .. first_game + games - 1`` of the batch ``seed`` at ``params``;
-    ``run``: the ``chunk_size``/``executor`` of :func:`ketharmad.simulate_game`."""
+    ``run``: the ``chunk_size``/``executor`` of :func:`ketharmad.games.simulate_game`."""
     return PointOutcomes(simulate_game(game, bots, games=games, seed=seed, threads=threads, params=dict(params),
                                        first_game=first_game, **(run or {})))  # fmt: skip
 
@@ -231,7 +231,7 @@ def game_sweep(
     cluster: Any = None,
 ) -> "GameSweepResult":
     """The sweep of a harness game; see :func:`ketharmad.sweep` (``game=``). ``chunk_size``,
-    ``executor`` and ``cluster`` run every point's games as :func:`ketharmad.simulate_game`
+    ``executor`` and ``cluster`` run every point's games as :func:`ketharmad.games.simulate_game`
     runs them (points one after the other; a cluster opened once for the call)."""
     info = harness_info(game)
     bots_ = check_game_bots(game, bots)

@@ -10,7 +10,7 @@ The sides of these tables are bots, not factions:
 * a game of more seats (Osztrakon, 5-12 seats) plays one bot against a *field* of another
   bot on every other seat, the lone bot's seat rotating over all seats.
 
-Every cell's games are games ``0 ..`` of :func:`ketharmad.simulate_game` with the run's
+Every cell's games are games ``0 ..`` of :func:`ketharmad.games.simulate_game` with the run's
 seed (a rotation share is a ``first_game`` range of them), so any row can be replayed with
 :func:`ketharmad.play` (``game=..., index=...``) and the counts do not depend on ``threads``.
 """
@@ -115,7 +115,7 @@ def _definition_hash(info: dict[str, Any]) -> str:
 
 def _rotation(n: int, k: int) -> list[tuple[int, int, int]]:
     """``(seat, first_game, games)`` of a rotation: ``n`` games split evenly over ``k``
-    seats, seat ``s`` the ``s``-th share (as :func:`ketharmad.game_matchups`)."""
+    seats, seat ``s`` the ``s``-th share (as :func:`ketharmad.games.game_matchups`)."""
     out = []
     for s in range(k):
         share = n // k + (1 if s < n % k else 0)
@@ -127,7 +127,7 @@ def _rotation(n: int, k: int) -> list[tuple[int, int, int]]:
 def _play_pair(game: str, a: str, b: str, n: int, seed: int, threads: Optional[int],
                params: dict[str, ParamValue], keep: bool, run: Optional[Mapping[str, Any]] = None) -> dict[str, Any]:
     """Games ``0 .. n - 1`` of ``a`` on seat 0 against ``b`` on seat 1. ``run``: the
-    ``chunk_size``/``executor`` of :func:`ketharmad.simulate_game`; without ``keep`` the
+    ``chunk_size``/``executor`` of :func:`ketharmad.games.simulate_game`; without ``keep`` the
     cell is reduced in the core (``output="stats"``: no rows)."""
     t = time.perf_counter()
     r = simulate_game(game, [a, b], games=n, seed=seed, threads=threads, params=params or None,
@@ -517,7 +517,7 @@ def game_lab_matchups(
     cluster: Any = None,
 ) -> GameMatchupResult:
     """``ketharmad.matchups(game=...)`` for a game on the harness (see there). ``chunk_size``,
-    ``executor`` and ``cluster`` are those of :func:`ketharmad.simulate_game`: every cell's
+    ``executor`` and ``cluster`` are those of :func:`ketharmad.games.simulate_game`: every cell's
     games run through them (the cells one after the other; a cluster is opened once for the
     call), with the same results as without."""
     info = harness_info(game)

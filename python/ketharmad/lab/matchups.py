@@ -38,6 +38,7 @@ from ..run.cluster import check_cluster_arg, executor_for
 from ..run.plan import Plan, cell, run_plan
 from ..results.lab_report import _figure, _provenance_md, _save, md_table
 from ..results.lab import LabResult
+from ..game.spec import GameSpec, setup_of
 
 from ..game.harness import refuse, refuse_harness_only
 from ..game.decks import deck_string
@@ -306,7 +307,7 @@ def matchups(
     rows: Optional[bool] = None,
     decks: Optional[Sequence[Any]] = None,
     format: Any = None,
-    game: str = "ketharmad",
+    game: Union[str, GameSpec] = "ketharmad",
     seats: Optional[int] = None,
     field: Optional[str] = None,
     games_for: Optional[Mapping[str, int]] = None,
@@ -360,7 +361,7 @@ def matchups(
 
     All games of a call are games of ONE batch (seed ``seed``) with distinct game indices, so
     any of them can be replayed: ``play([faction_0, faction_1], bots, seed=batch_seed,
-    game=game, start_player=start_player, params=...)``.
+    index=game, start_player=start_player, params=...)``.
 
     ``bots``: one built-in bot spec (default ``"heuristic"``), or a Python agent (see :func:`ketharmad.simulate`,
     docs/python_agents.md) that then plays every seat (each seat with its own generator);
@@ -395,11 +396,15 @@ def matchups(
     the games of a cell whose bot specs contain a key (``{"search": 200}``). Returns a
     :class:`ketharmad.lab.harness.GameMatchupResult` (``.table``, ``.by_side``, ``.games``,
     ``.matrix()``, reports as above). ``chunk_size``, ``executor`` and ``cluster`` run every
-    cell's games as shards on that executor or Dask cluster (:func:`ketharmad.simulate_game`;
+    cell's games as shards on that executor or Dask cluster (:func:`ketharmad.games.simulate_game`;
     the same results as without). The Kétharmad-only arguments (``players``,
     ``games_per_side``, ``card_data``, ``progress``, ``decks``, ``format``) are refused with
     a ValueError naming them, and ``seats``, ``field``, ``games_for`` with Kétharmad.
     """
+    if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
+        spec, decks, card_data, format, params, seats = setup_of(
+            game, "matchups", decks=decks, card_data=card_data, format=format, params=params, seats=seats)  # fmt: skip
+        game = spec.name
     if game != "ketharmad":
 
         harness_info(game)

@@ -24,6 +24,7 @@ from ..run.plan import Plan, Shard, cell, describe_shard, run_plan, run_shard, r
 from ..game.data import CardDataSource, describe_card_data, load_card_data
 from ..game.formats import apply_format
 from ..run.progress import Progress
+from ..game.spec import GameSpec, setup_of
 from ..game.validate import (
     check_bots,
     check_decks,
@@ -354,7 +355,7 @@ def sweep(
     cluster: Any = None,
     rows: Optional[bool] = None,
     format: Any = None,
-    game: str = "ketharmad",
+    game: Union[str, GameSpec] = "ketharmad",
 ) -> Any:
     """Play the same games at every point of a parameter grid and compare with a baseline.
 
@@ -366,7 +367,7 @@ def sweep(
     :class:`~ketharmad.lab.game_sweep.GameSweepResult`. The Kétharmad-only arguments
     (``decks``, ``card_data``, ``start_player``, ``progress``, ``rows``, ``format``) are a
     ``ValueError`` naming them with another game; ``chunk_size``, ``executor`` and ``cluster``
-    run its points' games as :func:`ketharmad.simulate_game` runs them (same results).
+    run its points' games as :func:`ketharmad.games.simulate_game` runs them (same results).
 
     Args:
         grid: ``{name: [values]}`` (every combination; the first name varies slowest) or an
@@ -428,6 +429,11 @@ def sweep(
     interval ``diff_ci_low``/``diff_ci_high`` (null when degenerate).
     ``grid`` must name at least one point (``{}`` and ``[]`` are refused alike).
     """
+    if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
+        spec, decks, card_data, start_player, format, params = setup_of(
+            game, "sweep", ("seats",), decks=decks, card_data=card_data, start_player=start_player, format=format,
+            params=params)  # fmt: skip
+        game, bots = spec.name, spec.seat_bots(bots)
     if not isinstance(game, str):
         raise ValueError(f"game must be a name such as 'schotten_totten_2', got {game!r}")
     if game != "ketharmad":

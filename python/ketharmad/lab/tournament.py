@@ -26,6 +26,7 @@ from ..results.report import ci_text, pct
 from ..results.lab_report import _provenance_md, md_table
 from .harness import game_lab_tournament, harness_info
 from ..game.formats import team_splits
+from ..game.spec import GameSpec, setup_of
 
 __all__ = ["bots", "tournament", "TournamentResult"]
 
@@ -36,12 +37,14 @@ BotSpec = Union[str, Mapping[str, Any]]
 DEFAULT_GAMES = 960
 
 
-def bots(game: str = "ketharmad") -> pl.DataFrame:
+def bots(game: Union[str, GameSpec] = "ketharmad") -> pl.DataFrame:
     """Bot kinds and presets (``entry == "bot"``) and their knobs (``entry == "knob"``) with
     defaults and ranges. A spec is a name (``"aggro"``) or a dict such as
     ``{"kind": "heuristic", "aggression": 0.8}`` or ``{"kind": "search", "iterations": 200}``.
     ``game``: another game of :func:`ketharmad.games` lists its bots and the options of the
     harness's search bot (its specs are strings: ``"search:iterations=400,c=0.7"``)."""
+    if isinstance(game, GameSpec):  # a game value: its bots are its name's
+        game = game.name
     if game != "ketharmad":
 
         return harness_bot_table(game)
@@ -151,7 +154,7 @@ def tournament(
     executor: Any = None,
     cluster: Any = None,
     format: Any = None,
-    game: str = "ketharmad",
+    game: Union[str, GameSpec] = "ketharmad",
     seats: Optional[int] = None,
 ) -> Any:  # TournamentResult; GameTournamentResult for another game
     """Play every pair of ``bots`` against each other.
@@ -162,7 +165,7 @@ def tournament(
     of one batch with seed ``seed`` (the plan runner's seeding): deck pairing ``d`` plays
     games ``d * n .. (d + 1) * n - 1`` (``n`` = games per pairing and seating), the same
     games for both seatings and every pair of bots (common random numbers), so only the bots
-    differ; ``play(deck, seat_bots, seed=seed, game=i)`` replays one. ``games``
+    differ; ``play(deck, seat_bots, seed=seed, index=i)`` replays one. ``games``
     must therefore be a multiple of ``2 × (number of deck pairings)``: of 24 with the
     default decks (default 960 = 40 per pairing and seating), of 2 with one pairing; other
     values raise ``ValueError`` naming the nearest allowed ones.
@@ -188,7 +191,7 @@ def tournament(
     ``bots`` are spec strings of the game's bots. Schotten Totten 2: every pair of bots
     plays ``games`` games (default 1,000, a multiple of 2), each bot on each side (Attacker,
     Defender) in half of them, both seatings on the same games ``0 .. games/2 - 1`` of
-    :func:`ketharmad.simulate_game` (common random numbers). Osztrakon: every bot plays
+    :func:`ketharmad.games.simulate_game` (common random numbers). Osztrakon: every bot plays
     ``games`` games (default 200 x seats, a multiple of ``seats``) alone against a field of
     each other bot on the other ``seats - 1`` seats (``seats`` 5-12, default 5), its seat
     rotating, the same games for every pair. Ratings: the Bradley–Terry fit above (Elo
@@ -196,10 +199,14 @@ def tournament(
     probability ``p(bot of s) / sum over the seats``), which is Bradley–Terry for two seats.
     Returns a :class:`ketharmad.lab.harness.GameTournamentResult` (``.pairs``, ``.ratings``
     with win rates and Wilson intervals), the same for a seed on any ``threads``, ``executor``
-    or ``cluster`` (each pair's games run on it as :func:`ketharmad.simulate_game` runs them).
+    or ``cluster`` (each pair's games run on it as :func:`ketharmad.games.simulate_game` runs them).
     The Kétharmad-only arguments (``decks``, ``card_data``, ``format``) are refused with a
     ValueError naming them; ``seats`` with Kétharmad.
     """
+    if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
+        spec, decks, card_data, format, params, seats = setup_of(
+            game, "tournament", decks=decks, card_data=card_data, format=format, params=params, seats=seats)  # fmt: skip
+        game = spec.name
     if game != "ketharmad":
 
         harness_info(game)

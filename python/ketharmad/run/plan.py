@@ -312,7 +312,7 @@ def run_shards_together(group: Sequence[Shard]) -> list[Outcomes]:
 
 class ShardError(RuntimeError):
     """A shard failed on an executor: the message names its cell, game range and seed (so
-    ``play(decks, bots, seed=seed, game=i, ...)`` can replay a game of it); the worker's
+    ``play(decks, bots, seed=seed, index=i, ...)`` can replay a game of it); the worker's
     exception is the ``__cause__``."""
 
 

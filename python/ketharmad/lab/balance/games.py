@@ -430,7 +430,7 @@ def balance_game(
     cluster: Any = None,
 ) -> "GameBalanceResult":
     """The balancer of a harness game; see :func:`ketharmad.balance` (``game=``). ``executor``
-    / ``cluster`` run every evaluation's games as :func:`ketharmad.simulate_game` runs them
+    / ``cluster`` run every evaluation's games as :func:`ketharmad.games.simulate_game` runs them
     (a cluster opened once for the call); the result is the same as without."""
     check_cluster_arg(cluster, executor)
     with executor_for(executor, cluster) as ex:

@@ -51,6 +51,7 @@ from ...results.export import render_card_text
 from ...results.files import write_atomic
 from .report import balance_markdown, balance_text, write_balance_report
 from .games import balance_game
+from ...game.spec import GameSpec, setup_of
 
 __all__ = ["balance", "BalanceResult", "write_card_data"]
 
@@ -854,7 +855,7 @@ def _metric_table(metrics: Sequence[Metric], st: Mapping[str, MetricStats], z: f
 def balance(
     targets: Any = None,
     *,
-    game: str = "ketharmad",
+    game: Union[str, GameSpec] = "ketharmad",
     bots: Any = None,
     seed: int = 0,
     budget: Optional[int] = None,
@@ -922,6 +923,9 @@ def balance(
     or arguments; ``KeyboardInterrupt`` within about a second of Ctrl-C (the journal stays
     valid).
     """
+    if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
+        spec, card_data, format, params = setup_of(game, "balance", card_data=card_data, format=format, params=params)
+        game = spec.name
     if not isinstance(game, str):
         raise ValueError(f"game must be a name such as 'schotten_totten_2', got {game!r}")
     if game != "ketharmad":
