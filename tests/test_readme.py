@@ -96,6 +96,8 @@ def test_readme_blocks_are_known_and_short():
         assert not set(cmd) & {"|", ";", ">", "<", "||", "&"}, f"README.md:{line}: shell syntax this test does not run"
     for name in DEPRECATED:
         assert name not in text, f"the README uses the deprecated {name}...)"
+    # a game's index is index= / --index; game= and --game name a game
+    assert not re.search(r"\bgame=\d|--game \d", text), "the README gives a game index as game="
 
 
 def test_readme_links_and_layout_are_true():
@@ -188,6 +190,12 @@ def test_python_blocks_say_true_things(python_run, workdir):
     row = res.games.row(17, named=True)
     assert (log.winner, log.turns) == (row["winner"], row["turns"])
     assert str(log) in sim["out"] and "wins" in str(log)
+
+    # "format= picks one of the seven formats of ketharmad.formats()": seven, each played
+    formats = ketharmad.formats()
+    assert formats.height == 7 and formats["played"].all(), formats
+    for name in formats["format"]:
+        assert f"`{name}`" in _text(), f"the README does not name the format {name}"
 
     lab = _block(python_run, "ketharmad.matchups(games_per_side=500")
     m = lab["ns"]["m"]
