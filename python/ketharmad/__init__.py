@@ -20,7 +20,7 @@ matchups, tournament, Game and env; ``ketharmad.games()`` lists them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import _core, stats
 from ._api import cards, parameters, play, simulate
@@ -53,30 +53,30 @@ BOT_KINDS: tuple[str, ...] = tuple(_core.BOT_KINDS)
 __version__: str = _core.version()
 
 
-def env(*args: object, **kwargs: object) -> "rl.KetharmadAECEnv":
+def env(*args: Any, **kwargs: Any) -> "rl.KetharmadAECEnv":
     """A PettingZoo AEC environment (one agent per seat); see :func:`ketharmad.rl.env`
     (``game="schotten_totten_2" | "osztrakon"``: :func:`game_env`). Needs the ``rl`` extra
     (``pip install 'ketharmad[rl]'``), imported only here."""
     from .rl import env as _env
 
-    return _env(*args, **kwargs)  # type: ignore[arg-type]
+    return _env(*args, **kwargs)
 
 
-def game_env(*args: object, **kwargs: object) -> "rl.HarnessAECEnv":
+def game_env(*args: Any, **kwargs: Any) -> "rl.HarnessAECEnv":
     """A PettingZoo AEC environment of Schotten Totten 2 or Osztrakon; see
     :func:`ketharmad.rl.game_env`. Needs the ``rl`` extra (``pip install 'ketharmad[rl]'``)."""
     from .rl import game_env as _game_env
 
-    return _game_env(*args, **kwargs)  # type: ignore[arg-type]
+    return _game_env(*args, **kwargs)
 
 
-def gym_env(*args: object, **kwargs: object) -> "rl.KetharmadGymEnv | rl.HarnessGymEnv":
+def gym_env(*args: Any, **kwargs: Any) -> "rl.KetharmadGymEnv | rl.HarnessGymEnv":
     """A Gymnasium environment playing one seat against built-in bots; see
     :func:`ketharmad.rl.gym_env` (``game="schotten_totten_2" | "osztrakon"``:
     :class:`ketharmad.rl.HarnessGymEnv`, the other seats played by that game's bots). Needs the ``rl`` extra (``pip install 'ketharmad[rl]'``)."""
     from .rl import gym_env as _gym_env
 
-    return _gym_env(*args, **kwargs)  # type: ignore[arg-type]
+    return _gym_env(*args, **kwargs)
 
 __all__ = [
     "FACTIONS",

@@ -29,6 +29,7 @@ from .lab.cluster import check_cluster_arg, executor_for
 from .lab.plan import Frames, Plan, card_ids, cell, run_plan  # noqa: F401 (card_ids, Frames: re-exported)
 
 if TYPE_CHECKING:
+    from ._harness_play import HarnessLog
     from .games import GameResult
 
 __all__ = ["simulate", "play", "cards", "parameters"]
@@ -272,7 +273,7 @@ def simulate(
     format: Optional[str] = None,
     *,
     game: str,
-) -> "GameResult": ...
+) -> "SimResult | GameResult": ...
 
 
 def simulate(
@@ -281,7 +282,7 @@ def simulate(
     games: int = 1000,
     seed: int = 0,
     threads: Optional[int] = None,
-    params: Optional[Mapping[str, Union[int, bool, str]]] = None,
+    params: Optional[Mapping[str, Union[int, float, bool, str]]] = None,
     card_data: CardDataSource = None,
     start_player: Optional[int] = None,
     record_plays: bool = False,
@@ -292,7 +293,7 @@ def simulate(
     first_game: int = 0,
     format: Optional[str] = None,
     game: str = "ketharmad",
-) -> Any:  # SimResult, or GameResult for another game (see the overloads)
+) -> "SimResult | GameResult":  # GameResult for another game (see the overloads)
     """Play ``games`` bot games in parallel and return the results as polars tables.
 
     Args:
@@ -427,6 +428,7 @@ def simulate(
     elapsed = time.perf_counter() - start
     if meter is not None:
         meter.close()
+    assert frames.players is not None  # run_batch converts every table
 
     return SimResult(
         frames.games,
@@ -456,7 +458,7 @@ def play(
     start_player: Optional[int] = None,
     format: Optional[str] = None,
     index: Optional[int] = None,
-) -> Any:  # GameLog; HarnessLog for another game
+) -> "GameLog | HarnessLog":  # HarnessLog for another game
     """Replay one game with its full log.
 
     ``play(decks, bots, seed, index=k, params)`` replays exactly game ``k`` of

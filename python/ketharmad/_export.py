@@ -182,7 +182,7 @@ def render_card_text(text: str, params_: Mapping[str, ParamValue], source: str) 
     import tomllib
 
     # the same checks (names, kinds, ranges, deck composition) as simulate(params=...)
-    _core.validate(text, ["ner", "tisza"], ["random", "random"], params_)
+    _core.validate(text, ["ner", "tisza"], ["random", "random"], dict(params_))
     from ._frames import parameter_frame
 
     info = parameter_frame(_core.parameter_table(text))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Optional, Union
+from typing import Any, Optional, Union, cast
 
 import numpy as np
 import polars as pl
@@ -112,10 +112,10 @@ class Stats:
             turns_sq_sum=int((turns * turns).sum()),
             turns_hist=hist(turns),
             end_reasons=count(games["end_reason"].cast(pl.String), reasons),
-            turns_max=int(turns.max() or 0),
+            turns_max=int(cast(Optional[int], turns.max()) or 0),  # an Int64 column's max
             rounds_sum=int(rounds.sum()),
             rounds_hist=hist(rounds),
-            rounds_max=int(rounds.max() or 0),
+            rounds_max=int(cast(Optional[int], rounds.max()) or 0),
         )
 
     def merge(self, other: Stats) -> Stats:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Optional, Union
 
 import polars as pl
@@ -162,7 +163,7 @@ class GameLog:
 
     def __init__(
         self,
-        raw: dict[str, Any],
+        raw: Mapping[str, Any],
         *,
         decks: list[str],
         bots: list[Any],

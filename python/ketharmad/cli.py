@@ -116,7 +116,7 @@ def _cmd_simulate_game(args: argparse.Namespace) -> None:
     import time
 
     from ._files import check_out_file
-    from .games import _game_info, simulate_game
+    from .games import GameResult, _game_info, simulate_game
 
     info = _game_info(args.game)
     for flag, given in (
@@ -141,6 +141,7 @@ def _cmd_simulate_game(args: argparse.Namespace) -> None:
     with cluster_for(args) as cluster:  # --scheduler / --workers: the shards run on Dask
         r = simulate_game(args.game, bots=bots, games=args.games, seed=args.seed, threads=args.threads, params=params,
                           cluster=cluster)  # fmt: skip
+    assert isinstance(r, GameResult)  # output="rows"
     secs = time.perf_counter() - t0
     n = r.games.height
     print(f"{args.game}: {n:,} games, {len(bots)} seats, seed {args.seed}")

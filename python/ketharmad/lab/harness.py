@@ -152,13 +152,13 @@ def _play_pair(game: str, a: str, b: str, n: int, seed: int, threads: Optional[i
     """Games ``0 .. n - 1`` of ``a`` on seat 0 against ``b`` on seat 1. ``run``: the
     ``chunk_size``/``executor`` of :func:`ketharmad.simulate_game`; without ``keep`` the
     cell is reduced in the core (``output="stats"``: no rows)."""
-    from ..games import simulate_game
+    from ..games import GameResult, GameStats, simulate_game
 
     t = time.perf_counter()
     r = simulate_game(game, [a, b], games=n, seed=seed, threads=threads, params=params or None,
                       output="rows" if keep else "stats", **(run or {}))  # fmt: skip
     secs = time.perf_counter() - t
-    if not keep:
+    if isinstance(r, GameStats):  # not keep
         return {"games": n, "wins": list(r.wins), "no_winner": r.no_winner, "unfinished": r.unfinished,
                 "turns_mean": r.turns_mean, "secs": secs, "rows": None}  # fmt: skip
     wins = [int(r.players.filter(pl.col("seat") == s)["win"].sum()) for s in (0, 1)]
@@ -173,7 +173,7 @@ def _play_field(game: str, bot: str, field: str, k: int, n: int, seed: int, thre
     """``n`` games of ``bot`` on one seat against ``field`` on the ``k - 1`` others, the
     bot's seat rotating (seat ``s`` plays games ``first .. first + share - 1``); ``run`` and
     ``keep`` as for :func:`_play_pair`."""
-    from ..games import simulate_game
+    from ..games import GameResult, GameStats, simulate_game
 
     t = time.perf_counter()
     wins = field_wins = no_winner = unfinished = 0
@@ -185,7 +185,7 @@ def _play_field(game: str, bot: str, field: str, k: int, n: int, seed: int, thre
         lineup[s] = bot
         r = simulate_game(game, lineup, games=share, seed=seed, threads=threads, params=params or None,
                           first_game=first, output="rows" if keep else "stats", **(run or {}))  # fmt: skip
-        if keep:
+        if isinstance(r, GameResult):  # keep
             w = int(r.players.filter(pl.col("seat") == s)["win"].sum())
             decided = int((r.games["winners_mask"] != 0).sum())
             unfinished += int(r.games["unfinished"].sum())

@@ -12,7 +12,7 @@ import os
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 import polars as pl
 
@@ -39,6 +39,9 @@ from .cli import check_out, chunk_for, cluster_for, finish, progress_enabled
 from .plan import Plan, cell, run_plan
 from .report import _figure, _provenance_md, _save, md_table
 from .result import LabResult
+
+if TYPE_CHECKING:
+    from .harness import GameMatchupResult
 
 __all__ = ["matchups", "MatchupResult"]
 
@@ -306,7 +309,7 @@ def matchups(
     seats: Optional[int] = None,
     field: Optional[str] = None,
     games_for: Optional[Mapping[str, int]] = None,
-) -> Any:  # MatchupResult; GameMatchupResult for another game
+) -> "MatchupResult | GameMatchupResult":  # GameMatchupResult for another game
     """Every faction (or deck) against every other, with the start player balanced.
 
     ``decks``: the sides (default the four factions): factions, Mixed decks ``"a+b"``,
@@ -1316,7 +1319,7 @@ def _cmd_matchups(args: argparse.Namespace) -> None:
     finish(result, args)
 
 
-def _run_matchups(args: argparse.Namespace, per_call: int, cluster: Any) -> MatchupResult:
+def _run_matchups(args: argparse.Namespace, per_call: int, cluster: Any) -> "MatchupResult | GameMatchupResult":
     from ..cli import _bots, _params
 
     return matchups(

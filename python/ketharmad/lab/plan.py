@@ -344,7 +344,7 @@ def _join(parts: list[Any], output: str) -> Any:
         got = [getattr(p, name) for p in parts]
         return None if got[0] is None else pl.concat(got, rechunk=False)
 
-    return Frames(cat("games"), cat("players"), cat("card_records"), cat("plays"))  # type: ignore[arg-type]
+    return Frames(cat("games"), cat("players"), cat("card_records"), cat("plays"))  # type: ignore[arg-type]  # games: never None
 
 
 def merge_shards(plan: Plan, work: Sequence[Shard], results: Sequence[Any]) -> list[Any]:

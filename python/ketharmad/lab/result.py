@@ -24,6 +24,8 @@ class LabResult:
 
     #: The run kind in provenance and run ids (``matchups``, ``sweep``, ...).
     kind: ClassVar[str] = "lab"
+    #: The card-data text of the run (set by every feature's result; "" for the harness games).
+    _card_text: str
 
     # ------------------------------------------------------------ what a feature provides
 

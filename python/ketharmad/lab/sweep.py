@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 import numpy as np
 import polars as pl
@@ -41,6 +41,9 @@ from .cluster import check_cluster_arg, executor_for
 from .cli import check_out, chunk_for, cluster_for, finish, progress_enabled
 from .report import _figure, _provenance_md, _save, _slug, md_table, require_matplotlib
 from .result import LabResult
+
+if TYPE_CHECKING:
+    from .game_sweep import GameSweepResult
 
 __all__ = ["sweep", "SweepResult", "SweepStats", "grid_points", "deck_pairings", "load_sweep_file", "MAX_SWEEP_FILE_BYTES",
            "MAX_SWEEP_DEPTH", "ROWS_AUTO_LIMIT", "RANGE_GAMES"]  # fmt: skip
@@ -416,7 +419,7 @@ def sweep(
     rows: Optional[bool] = None,
     format: Any = None,
     game: str = "ketharmad",
-) -> Any:
+) -> "SweepResult | GameSweepResult":  # GameSweepResult for another game
     """Play the same games at every point of a parameter grid and compare with a baseline.
 
     ``game="schotten_totten_2"`` or ``"osztrakon"`` sweeps a game on the generic harness

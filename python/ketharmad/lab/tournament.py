@@ -9,7 +9,7 @@ import itertools
 import math
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 import polars as pl
 
@@ -21,6 +21,9 @@ from ..stats import rate, wilson_bounds
 from .cluster import check_cluster_arg, executor_for
 from .plan import Plan, cell, run_plan
 from .result import LabResult
+
+if TYPE_CHECKING:
+    from .harness import GameTournamentResult
 
 __all__ = ["bots", "tournament", "TournamentResult"]
 
@@ -203,7 +206,7 @@ def tournament(
     format: Any = None,
     game: str = "ketharmad",
     seats: Optional[int] = None,
-) -> Any:  # TournamentResult; GameTournamentResult for another game
+) -> "TournamentResult | GameTournamentResult":  # GameTournamentResult: another game
     """Play every pair of ``bots`` against each other.
 
     Each pair plays ``games`` 2-player games in total, spread evenly over the deck pairings
@@ -379,6 +382,7 @@ def _cmd_bots(args: argparse.Namespace) -> None:
         res = tournament(specs, decks=decks, games=args.games, seed=args.seed, threads=args.threads,
                          params=_params(args.param, args.params, args.card_data), card_data=args.card_data,
                          cluster=cluster, format=args.format)  # fmt: skip
+    assert isinstance(res, TournamentResult)  # game="ketharmad"
     print(f"tournament: {res.games_per_pair:,} games per pair, seats swapped, "
           f"{len(res.decks)} deck pairing(s), common seeds per pairing")
     with pl.Config(tbl_rows=100, fmt_str_lengths=60, tbl_width_chars=160, float_precision=3):

@@ -32,8 +32,9 @@ import time
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from statistics import NormalDist
-from typing import Any, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 import numpy as np
 import polars as pl
@@ -47,6 +48,9 @@ from ..._frames import parameter_frame
 from ..._formats import apply_format
 from ..._validate import _check_bot_spec, check_flag, check_int, check_params, check_seed, check_threads, split_format
 from ..result import LabResult
+
+if TYPE_CHECKING:
+    from .games import GameBalanceResult
 
 __all__ = ["balance", "BalanceResult", "write_card_data"]
 
@@ -348,8 +352,8 @@ class _Run:
                 used_names = {opts[i][0] for i in state}
                 cards: dict[str, int] = {}
                 for i in state:
-                    c = self.space[opts[i][0]].card
-                    cards[c] = cards.get(c, 0) + 1
+                    card = self.space[opts[i][0]].card
+                    cards[card] = cards.get(card, 0) + 1
                 allowed = np.array(
                     [
                         o[0] not in used_names and cards.get(self.space[o[0]].card, 0) < N
@@ -522,8 +526,8 @@ class _Run:
                 continue
             cards: dict[str, int] = {}
             for n in x:
-                c = self.space[n].card
-                cards[c] = cards.get(c, 0) + 1
+                card = self.space[n].card
+                cards[card] = cards.get(card, 0) + 1
             moves: list[tuple[float, str, int]] = []
             for n in names:
                 p = self.space[n]
@@ -765,6 +769,37 @@ class BalanceResult(LabResult):
         notes: what was skipped and why.
     """
 
+    # set by __init__ from balance's result (annotations only: no class attributes)
+    best: pl.DataFrame
+    best_confirmed: bool
+    _best_point: dict[str, int]
+    proposals: pl.DataFrame
+    edits: pl.DataFrame
+    before: pl.DataFrame
+    after: pl.DataFrame
+    robustness: Optional[pl.DataFrame]
+    robustness_search: Optional[pl.DataFrame]
+    history: pl.DataFrame
+    screen: pl.DataFrame
+    overrides: dict[str, Any]
+    notes: list[str]
+    space: list[str]
+    holdout_games: int
+    screen_games: int
+    bots: Any
+    seed: int
+    params: dict[str, Any]
+    card_data: str
+    elapsed: float
+    budget: int
+    games: int
+    games_played: int
+    evaluations_played: int
+    pairs: list[list[str]]
+    targets: Targets
+    games_2p: int
+    games_4p: int
+
     def __init__(self, **kw: Any) -> None:
         self.__dict__.update(kw)
 
@@ -778,12 +813,15 @@ class BalanceResult(LabResult):
         into a card file: pass those as ``params=``)."""
         return write_card_data(self._card_text, self.overrides, path)
 
-    def write_report(self, folder: Union[str, "os.PathLike[str]"], plots: Optional[bool] = None) -> Any:
+    def write_report(
+        self, folder: Union[str, "os.PathLike[str]"], plots: Optional[bool] = None, run_id: Optional[str] = None
+    ) -> Path:
         """Write ``folder/report.md`` (before/after heatmaps, Pareto and sensitivity plots when
-        matplotlib is installed) and ``folder/cards_balanced.toml``; returns the report path."""
+        matplotlib is installed) and ``folder/cards_balanced.toml``; returns the report path.
+        ``run_id`` names the run's Parquet files in the report, as for every lab result."""
         from .report import write_balance_report
 
-        return write_balance_report(self, folder, plots=plots)
+        return write_balance_report(self, folder, plots=plots, run_id=run_id)
 
     kind = "balance"
 
@@ -825,8 +863,6 @@ def write_card_data(card_text: str, overrides: Mapping[str, Any], path: Union[st
     written text is read back and checked value by value. An existing file is replaced.
     Returns ``{"path": ..., "not_in_file": {}}`` (every parameter has a place in the file;
     the key stays for callers of the first version)."""
-    from pathlib import Path
-
     from ..._export import render_card_text
     from ..._files import write_atomic
     from ..._validate import check_params
@@ -877,7 +913,7 @@ def balance(
     games_4p: int = DEFAULT_GAMES_4P,
     format: Any = None,
     games_per_block: Optional[int] = None,
-) -> Any:
+) -> "BalanceResult | GameBalanceResult":  # GameBalanceResult for another game
     """Find the fewest parameter edits that bring every target metric into its band.
 
     ``game="schotten_totten_2"`` or ``"osztrakon"`` balances a game on the generic harness
@@ -1150,13 +1186,14 @@ def _balance(run: _Run, tg: Targets, space: list[ParamSpace], seed: int, alt_bot
             ),
         )  # fmt: skip
         run.notes.append("no candidate was confirmed on the holdout games: best is the most likely one, unconfirmed")
+    assert best is not None  # finalists always hold the baseline
     best_st = hold_st[best.key]
     # the ablation pairs on the first holdout (every finalist was played there)
     best_vec = run.ev.vectors(best.point, hold)
 
     # ---- ablation: each edit removed in turn, paired on the holdout games
     z95 = _z(0.05)
-    rows = []
+    rows: list[dict[str, Any]] = []
     ablated: dict[str, dict[str, np.ndarray]] = {}
     for name, new in best.point.items():
         rest = {k: v for k, v in best.point.items() if k != name}
@@ -1216,8 +1253,8 @@ def _balance(run: _Run, tg: Targets, space: list[ParamSpace], seed: int, alt_bot
                     f"robustness ({alt_bots}): worst deviation {100 * alt_before['worst_deviation']:.1f} -> "
                     f"{100 * alt_after['worst_deviation']:.1f} points"
                 )
-            except ValueError as e:
-                run.notes.append(f"robustness skipped: {e}")
+            except ValueError as err:
+                run.notes.append(f"robustness skipped: {err}")
         else:
             run.notes.append("robustness skipped: not enough budget left")
     elif alt_bots is None:
@@ -1251,8 +1288,8 @@ def _balance(run: _Run, tg: Targets, space: list[ParamSpace], seed: int, alt_bot
                     f"search sample ({search_bots}, {rb * run.G:,} games a point): worst deviation "
                     f"{100 * before_s['worst_deviation']:.1f} -> {100 * after_s['worst_deviation']:.1f} points"
                 )
-            except ValueError as e:
-                run.notes.append(f"search sample skipped: {e}")
+            except ValueError as err:
+                run.notes.append(f"search sample skipped: {err}")
         else:
             run.notes.append("search sample skipped: not enough budget left")
 
