@@ -16,7 +16,7 @@ import os
 import sys
 import textwrap
 from collections.abc import Sequence
-from typing import Any, Optional, Union
+from typing import Any, Optional, Union, cast
 
 import polars as pl
 
@@ -154,7 +154,7 @@ def _cmd_simulate_game(args: argparse.Namespace) -> None:
         )
     no_winner = int((r.games["winners_mask"] == 0).sum())
     unfinished = int(r.games["unfinished"].sum())
-    print(f"turns: mean {r.games['turns'].mean():.1f}; no winner: {no_winner:,}; unfinished: {unfinished:,}")
+    print(f"turns: mean {cast(float, r.games['turns'].mean()):.1f}; no winner: {no_winner:,}; unfinished: {unfinished:,}")
     reasons = r.games.group_by("end_reason").len().sort("len", descending=True)
     print("end: " + ", ".join(f"{e} {c / n:.1%}" for e, c in reasons.iter_rows()))
     print(f"{n / secs:,.0f} games/s ({secs:.2f} s)")

@@ -24,13 +24,16 @@ import itertools
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 
 import numpy as np
 import polars as pl
 
 from . import _core
 from .stats import wilson_interval
+
+if TYPE_CHECKING:
+    from polars._typing import PolarsDataType  # a DataType instance or class
 
 __all__ = ["games", "simulate_game", "GameResult", "GameStats", "GameShard", "run_game_shard", "game_state",
            "HarnessGame", "GAME_OUTPUTS"]
@@ -303,7 +306,7 @@ def _concat_rows(parts: list[dict[str, Any]]) -> dict[str, Any]:
         return parts[0]
     out = dict(parts[0])
     for table in ("games", "players"):
-        cols = {}
+        cols: dict[str, Any] = {}
         for k, v in parts[0][table].items():
             if isinstance(v, list):
                 cols[k] = list(itertools.chain.from_iterable(p[table][k] for p in parts))
@@ -618,7 +621,7 @@ def game_state(
 #: Where the components of a harness game are described (it has no card table).
 COMPONENT_DOCS = {"schotten_totten_2": "docs/schotten_totten2.md", "osztrakon": "docs/osztrakon.md"}
 
-_HARNESS_PARAMETER_SCHEMA = {
+_HARNESS_PARAMETER_SCHEMA: dict[str, PolarsDataType] = {
     "name": pl.String, "kind": pl.String, "default": pl.Float64, "default_str": pl.String, "min": pl.Float64,
     "max": pl.Float64, "choices": pl.List(pl.String), "description": pl.String,
 }  # fmt: skip

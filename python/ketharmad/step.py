@@ -41,7 +41,7 @@ _DEFAULT_DECKS: tuple[str, ...] = ("ner", "tisza")
 
 
 def _harness_game(game: str, decks: Any, seed: int, index: Optional[int], params: Any, seats: Optional[int],
-                  **ketharmad_only: Any) -> Any:
+                  **ketharmad_only: Any) -> _core.HarnessGame:
     """``Game(game=...)`` of a game on the generic harness: its step object (game_state)."""
     from .games import game_state
     from .lab.harness import harness_info, refuse
@@ -104,7 +104,7 @@ class Game(_core.Game):
     ) -> "Game":
         if isinstance(game, str):
             if game != "ketharmad":
-                return _harness_game(game, decks, seed, index, params, seats, card_data=card_data,  # type: ignore[return-value]
+                return _harness_game(game, decks, seed, index, params, seats, card_data=card_data,  # type: ignore[return-value]  # not a Game: __new__ cannot say so
                                      start_player=start_player, log=log, record_plays=record_plays, format=format)
             game = 0 if index is None else index
         elif index is not None:

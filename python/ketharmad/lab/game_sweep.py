@@ -275,11 +275,13 @@ def game_sweep(
         for s in range(seats):
             w = int(o.won[:, s].sum())
             lo, hi = wilson_interval(w, o.n)
+            dlo: Optional[float]
+            dhi: Optional[float]
             if i == base_index:
                 diff, dlo, dhi = 0.0, 0.0, 0.0
             else:
                 diff, dlo, dhi = paired_diff(o.won[:, s], b.won[:, s])
-            sig = (dlo is not None and (dlo > 0 or dhi < 0)) or (dlo is None and diff != 0 and o.n >= 2)  # type: ignore[operator]
+            sig = (dlo is not None and dhi is not None and (dlo > 0 or dhi < 0)) or (dlo is None and diff != 0 and o.n >= 2)
             rates.append(w / o.n)
             seat_rows.append({"point": i, "seat": s, "side": sides[s], "bot": bots_[s], "games": o.n, "wins": w,
                               "win_rate": w / o.n, "ci_low": lo, "ci_high": hi, "even_share": even,

@@ -23,7 +23,7 @@ import math
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any, Optional, Union, cast
 
 import polars as pl
 
@@ -163,7 +163,7 @@ def _play_pair(game: str, a: str, b: str, n: int, seed: int, threads: Optional[i
                 "turns_mean": r.turns_mean, "secs": secs, "rows": None}  # fmt: skip
     wins = [int(r.players.filter(pl.col("seat") == s)["win"].sum()) for s in (0, 1)]
     return {"games": n, "wins": wins, "no_winner": int((r.games["winners_mask"] == 0).sum()),
-            "unfinished": int(r.games["unfinished"].sum()), "turns_mean": float(r.games["turns"].mean()),
+            "unfinished": int(r.games["unfinished"].sum()), "turns_mean": float(cast(float, r.games["turns"].mean())),
             "secs": secs,
             "rows": r.games.with_columns(batch_seed=pl.lit(seed, pl.UInt64), seat0_bot=pl.lit(a), seat1_bot=pl.lit(b))}
 
@@ -702,7 +702,7 @@ def _field_tables(cells: list[tuple[str, str]], played: list[dict[str, Any]], k:
 
 def game_lab_tournament(
     game: str,
-    bots: Sequence[str],
+    bots: Sequence[Any],  # checked here: spec strings
     games: Optional[int] = None,
     seed: int = 0,
     threads: Optional[int] = None,

@@ -36,7 +36,7 @@ from .._validate import (
 from ..stats import rate, wilson_bounds
 from .cluster import check_cluster_arg, executor_for
 from .cli import check_out, chunk_for, cluster_for, finish, progress_enabled
-from .plan import Plan, cell, run_plan
+from .plan import Cell, Plan, cell, run_plan
 from .report import _figure, _provenance_md, _save, md_table
 from .result import LabResult
 
@@ -716,10 +716,16 @@ def _two_player_stats(plan: Plan, results: list[Stats]) -> dict[str, Any]:
     )
 
 
+def _fixed_start(c: Cell) -> int:
+    """The start seat of a cell of a reduced run (every such cell fixes it)."""
+    assert c.start_player is not None
+    return c.start_player
+
+
 def _stats_start_player(plan: Plan, results: list[Stats]) -> pl.DataFrame:
     """The start-player table from per-cell reductions (every cell fixes its start seat)."""
     games = sum(s.games for s in results)
-    start_wins = sum(s.wins_seat[c.start_player] for c, s in zip(plan.cells, results))
+    start_wins = sum(s.wins_seat[_fixed_start(c)] for c, s in zip(plan.cells, results))
     counts = pl.DataFrame({"games": [games], "start_wins": [start_wins]}, schema={"games": pl.Int64, "start_wins": pl.Int64})
     return _start_player_rates(counts, len(plan.cells[0].decks))
 
@@ -731,7 +737,7 @@ def _stats_positions(plan: Plan, results: list[Stats], lead: Any = None) -> pl.D
     for c, s in zip(plan.cells, results):
         n = len(c.decks)
         for seat, faction in enumerate(_labels_of(c.decks)):
-            got = acc.setdefault((faction, (seat - c.start_player) % n), [0, 0])
+            got = acc.setdefault((faction, (seat - _fixed_start(c)) % n), [0, 0])
             got[0] += s.games
             got[1] += s.wins_seat[seat if lead is None else lead(seat)]  # a team wins together
     rows = [(f, pos, g, w) for (f, pos), (g, w) in acc.items()]

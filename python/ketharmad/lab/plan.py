@@ -35,7 +35,7 @@ import polars as pl
 from .. import _core
 from .._decks import deck_label
 from .._frames import card_records_frame, games_frame, players_frame, plays_frame, seat_factions
-from .._progress import Progress
+from .._progress import Meter, Progress
 from .._reduce import CardCounts, Stats
 from .._agents import has_agents, play_games, validation_bots
 from .._validate import bot_label
@@ -445,7 +445,7 @@ SHARD_WINDOW = 256
 def _run_on(
     executor: Any,
     work: Sequence[Any],
-    meter: Optional[Progress],
+    meter: Optional[Meter],
     keep: Callable[[int, Any], None],
     fn: Optional[Callable[[Any], Any]] = None,
     describe: Optional[Callable[[Any], str]] = None,
@@ -503,7 +503,7 @@ def run_plan(
     *,
     threads: Optional[int] = None,
     shard_size: Optional[int] = None,
-    progress: Union[None, bool, Progress] = None,
+    progress: Union[None, bool, Meter] = None,
     executor: Any = None,
     label: str = "",
 ) -> list[Any]:
@@ -527,7 +527,7 @@ def run_plan(
     here). Ctrl-C raises ``KeyboardInterrupt`` within about a second (the core stops
     between games; with an executor the pending shards are cancelled).
     """
-    meter: Optional[Progress]
+    meter: Optional[Meter]
     own = progress is True
     if isinstance(progress, bool) or progress is None:
         meter = Progress(plan.games, label, enabled=True) if progress else None
@@ -562,7 +562,7 @@ def run_plan(
         if meter is not None:
             meter.interrupt()  # end the progress line
         raise
-    if own and meter is not None:
+    if own and isinstance(meter, Progress):
         meter.close()
     return collected.results()
 
@@ -573,7 +573,7 @@ def run_tasks(
     keep: Callable[[int, Any], None],
     *,
     executor: Any = None,
-    progress: Optional[Progress] = None,
+    progress: Optional[Meter] = None,
     describe: Callable[[Any], str] = str,
 ) -> None:
     """Run ``fn(task)`` for every task and hand each result to ``keep(k, result)`` (``k`` the

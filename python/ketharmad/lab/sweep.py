@@ -786,7 +786,7 @@ def _point_summary(
         if n_affected:
             diff, sd = _mean_sd(games, won - base_won, discordant)
             sums.append((i, games, won / games, base_won / games, diff, sd))
-    d = pl.DataFrame(sums, schema={"point": pl.Int32, "games": pl.Int64, "win_rate": pl.Float64,
+    diffs = pl.DataFrame(sums, schema={"point": pl.Int32, "games": pl.Int64, "win_rate": pl.Float64,
                                    "base_win_rate": pl.Float64, "diff": pl.Float64, "sd": pl.Float64},
                      orient="row")  # fmt: skip
     meta = pl.DataFrame(info, schema={"point": pl.Int32, "perspective": pl.String,
@@ -801,7 +801,7 @@ def _point_summary(
     )
     return (
         meta.join(points_df.drop("params"), on="point", how="left")
-        .join(d, on="point", how="left")
+        .join(diffs, on="point", how="left")
         .with_columns(baseline=is_base, half=half)
         .with_columns(diff_ci_low=pl.col("diff") - pl.col("half"),
                       diff_ci_high=pl.col("diff") + pl.col("half"))  # fmt: skip

@@ -286,8 +286,8 @@ def tournament(
     seed_ = check_seed(seed)
     cells = 2 * len(pairings)
     if games_ % cells:
-        low = games_ - games_ % cells
-        allowed = f"{low} or {low + cells}" if low else f"{cells}, {2 * cells}, ..."
+        below = games_ - games_ % cells
+        allowed = f"{below} or {below + cells}" if below else f"{cells}, {2 * cells}, ..."
         what = "pairing" if len(pairings) == 1 else "pairings"
         raise ValueError(
             f"games must be a multiple of {cells} (2 seatings x {len(pairings)} deck {what}, "
@@ -313,7 +313,7 @@ def tournament(
     with executor_for(executor, cluster) as ex:
         results = iter(run_plan(plan, threads=threads_, executor=ex))
     elapsed = time.perf_counter() - start
-    rows = []
+    rows: list[dict[str, Any]] = []
     wins: dict[tuple[int, int], float] = {}
     for i, j in bot_pairs:
         wa = wb = unf = total = 0
