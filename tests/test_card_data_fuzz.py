@@ -19,7 +19,6 @@ import copy
 import json
 import math
 import os
-import sys
 
 import pytest
 
@@ -27,10 +26,7 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, event, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.9/3.10
-    tomllib = pytest.importorskip("tomli")
+import tomllib  # noqa: E402 - with the imports after the importorskip above
 
 from ketharmad import _core  # noqa: E402
 from conftest import packaged_card_text  # noqa: E402

@@ -91,7 +91,7 @@ def provenance(
 
 def new_run_id(kind: str) -> str:
     """``<kind>-<UTC yyyymmddThhmmss>-<8 random hex digits>``: unique, sortable by time."""
-    now = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%S")
+    now = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%S")
     return f"{kind}-{now}-{uuid.uuid4().hex[:8]}"
 
 
@@ -211,7 +211,7 @@ def write_run(
             f"run_id {rid!r} already exists in {os.fspath(root)!r} ({shown}{more}); "
             "choose another run_id or pass overwrite=True (CLI: --overwrite) to replace it"
         )
-    values["run_created"] = _dt.datetime.now(_dt.timezone.utc)
+    values["run_created"] = _dt.datetime.now(_dt.UTC)
     exprs = _provenance_exprs(values)
     run_row = pl.DataFrame(
         {

@@ -413,7 +413,7 @@ def harness_provenance_md(result: Any, run_id: Optional[str] = None) -> list[str
     from .. import __version__
 
     lines = [
-        f"* created: {_dt.datetime.now(_dt.timezone.utc).strftime('%Y-%m-%d %H:%M:%S UTC')}",
+        f"* created: {_dt.datetime.now(_dt.UTC).strftime('%Y-%m-%d %H:%M:%S UTC')}",
         f"* ketharmad {__version__}, game `{result.game}`",
         f"* bots: `{result.bots}`; seed {result.seed}; games {result._games_played():,}",
         f"* parameter overrides: `{json.dumps(dict(result.params), sort_keys=True)}`",

@@ -716,7 +716,7 @@ class _Run:
             blocks = nb
             # Holm over every (candidate, metric): is a band violation shown?
             tests = []
-            for ci, (c, st) in enumerate(results):
+            for ci, (_c, st) in enumerate(results):
                 for m in self.metrics:
                     x = st[m.name]
                     if not math.isfinite(x.se) or x.se <= 0:
