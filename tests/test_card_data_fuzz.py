@@ -267,7 +267,7 @@ def call(f, *args, **kwargs):
         return REJECTED
     except KeyboardInterrupt:
         raise
-    except BaseException as e:  # PanicException is a BaseException
+    except BaseException as e:  # noqa: BLE001 - a PanicException is a BaseException: fail with it
         pytest.fail(f"{f.__name__} raised {type(e).__module__}.{type(e).__name__}: {str(e)[:500]}")
 
 
@@ -275,7 +275,7 @@ def override_values(data, params: dict) -> dict:
     """Parameter overrides: mostly a value inside the declared range (which must play), else
     anything (which must be rejected cleanly)."""
     out = {}
-    rows = list(zip(params["name"], params["kind"], params["min"], params["max"]))
+    rows = list(zip(params["name"], params["kind"], params["min"], params["max"], strict=True))
     for _ in range(data.draw(st.integers(0, 3))):
         name, kind, lo, hi = data.draw(st.sampled_from(rows))
         if data.draw(st.integers(0, 9)) < 7:

@@ -241,7 +241,7 @@ def write_run(
         for tmp, _ in pending:
             _discard(tmp)
         raise
-    written = {name: final for name, (_, final) in zip(frames, pending)}
+    written = {name: final for name, (_, final) in zip(frames, pending, strict=True)}
     for stale in existing:
         if stale not in written.values():
             _discard(stale)

@@ -35,7 +35,7 @@ def format_table(
     widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
     lines = []
     for row in cells:
-        parts = [c.rjust(w) if r else c.ljust(w) for c, w, r in zip(row, widths, right)]
+        parts = [c.rjust(w) if r else c.ljust(w) for c, w, r in zip(row, widths, right, strict=True)]
         lines.append("  ".join(parts).rstrip())
     return lines
 
@@ -68,7 +68,7 @@ def game_stats(games: pl.DataFrame) -> dict[str, Any]:
         rounds_median=pl.col("rounds").median(),
     ).row(0, named=True)
     counts = games.group_by("end_reason").agg(n=pl.len())
-    by_reason = dict(zip(counts["end_reason"].cast(pl.String).to_list(), counts["n"].to_list()))
+    by_reason = dict(zip(counts["end_reason"].cast(pl.String).to_list(), counts["n"].to_list(), strict=True))
     row["end_reasons"] = {r: int(by_reason.get(r, 0)) for r in _core.END_REASONS}
     return row
 

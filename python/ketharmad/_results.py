@@ -196,7 +196,7 @@ class GameLog:
             head = f"winner: seat {self.winner} ({deck_label(self.decks[self.winner])})"
         seats = "; ".join(
             f"seat {i} {deck_label(f)} support {s} scandal {c}"
-            for i, (f, s, c) in enumerate(zip(self.decks, self.support, self.scandal))
+            for i, (f, s, c) in enumerate(zip(self.decks, self.support, self.scandal, strict=True))
         )
         length = f"{self.turns} turns, {self.rounds} rounds ({self.end_reason})"
         return f"{head} after {length}. Final: {seats}"

@@ -22,7 +22,7 @@ import polars as pl
 
 __all__ = ["main", "parse_param"]
 
-from ._data import CARD_DATA_HELP  # noqa: E402
+from ._data import CARD_DATA_HELP
 
 PARAMS_FILE_HELP = (
     "params TOML file of overrides, `name = value` (or [card_id] / [rules] tables); "
@@ -245,7 +245,7 @@ def _cmd_cards(args: argparse.Namespace) -> None:
             [True, False, False, False, False, True, False],
         )
         print(header[0])
-        for line, row in zip(header[1:], rows):
+        for line, row in zip(header[1:], rows, strict=True):
             print(line)
             text = row[7] or ""
             if text:

@@ -200,13 +200,13 @@ class GameStats:
 
         return GameStats(
             game=self.game, bots=list(self.bots), sides=list(self.sides), seed=self.seed,
-            games=self.games + other.games, wins=[a + b for a, b in zip(self.wins, other.wins)],
+            games=self.games + other.games, wins=[a + b for a, b in zip(self.wins, other.wins, strict=True)],
             no_winner=self.no_winner + other.no_winner, shared=self.shared + other.shared,
             unfinished=self.unfinished + other.unfinished, turns=add(self.turns, other.turns),
             end_reasons=add(self.end_reasons, other.end_reasons),
             game_sums={k: v + other.game_sums[k] for k, v in self.game_sums.items()},
-            seat_sums={k: [a + b for a, b in zip(v, other.seat_sums[k])] for k, v in self.seat_sums.items()},
-            return_sums=[a + b for a, b in zip(self.return_sums, other.return_sums)],
+            seat_sums={k: [a + b for a, b in zip(v, other.seat_sums[k], strict=True)] for k, v in self.seat_sums.items()},
+            return_sums=[a + b for a, b in zip(self.return_sums, other.return_sums, strict=True)],
         )  # fmt: skip
 
     @property

@@ -475,7 +475,7 @@ def _text_lines(res: GameSweepResult) -> list[str]:
     seats = len(res.bots)
     out = [f"sweep of {res.game}: {res.points.height} point(s) × {res.games_per_point:,} games (seed {res.seed}, "
            f"the same games at every point), {seats} seats: "
-           + ", ".join(f"{s} {b}" for s, b in zip(res.sides, res.bots)),
+           + ", ".join(f"{s} {b}" for s, b in zip(res.sides, res.bots, strict=True)),
            f"differences are against point {res.baseline}, game by game (paired 95% interval); * = significant"]  # fmt: skip
     if res.params:
         out.append(f"fixed overrides: {json.dumps(res.params, sort_keys=True)}")
@@ -528,8 +528,8 @@ def plot_game_sweep(res: GameSweepResult, name: str, path: Path) -> Path:
         part = t.filter(pl.col("seat") == s).sort(name)
         xs = [pos[v] for v in part[name].to_list()]
         y = [100 * x for x in part["win_rate"].to_list()]
-        err = [[100 * (a - lo) for a, lo in zip(part["win_rate"].to_list(), part["ci_low"].to_list())],
-               [100 * (hi - a) for a, hi in zip(part["win_rate"].to_list(), part["ci_high"].to_list())]]  # fmt: skip
+        err = [[100 * (a - lo) for a, lo in zip(part["win_rate"].to_list(), part["ci_low"].to_list(), strict=True)],
+               [100 * (hi - a) for a, hi in zip(part["win_rate"].to_list(), part["ci_high"].to_list(), strict=True)]]  # fmt: skip
         ax.errorbar(xs, y, yerr=err, marker="o", ms=4, capsize=3, lw=1.2, label=f"{res.sides[s]} ({res.bots[s]})")
     ax.axhline(100 / len(res.bots), color="grey", ls="--", lw=1, label="even share")
     if base.get(name) in pos:

@@ -152,7 +152,7 @@ def _play_pair(game: str, a: str, b: str, n: int, seed: int, threads: Optional[i
     """Games ``0 .. n - 1`` of ``a`` on seat 0 against ``b`` on seat 1. ``run``: the
     ``chunk_size``/``executor`` of :func:`ketharmad.simulate_game`; without ``keep`` the
     cell is reduced in the core (``output="stats"``: no rows)."""
-    from ..games import GameResult, GameStats, simulate_game
+    from ..games import GameStats, simulate_game
 
     t = time.perf_counter()
     r = simulate_game(game, [a, b], games=n, seed=seed, threads=threads, params=params or None,
@@ -173,7 +173,7 @@ def _play_field(game: str, bot: str, field: str, k: int, n: int, seed: int, thre
     """``n`` games of ``bot`` on one seat against ``field`` on the ``k - 1`` others, the
     bot's seat rotating (seat ``s`` plays games ``first .. first + share - 1``); ``run`` and
     ``keep`` as for :func:`_play_pair`."""
-    from ..games import GameResult, GameStats, simulate_game
+    from ..games import GameResult, simulate_game
 
     t = time.perf_counter()
     wins = field_wins = no_winner = unfinished = 0
@@ -655,7 +655,7 @@ def _pair_tables(cells: list[tuple[str, str]], played: list[dict[str, Any]], sid
     s0, s1 = sides
     rows = []
     acc: dict[tuple[str, str], list[int]] = {}
-    for (a, b), p in zip(cells, played):
+    for (a, b), p in zip(cells, played, strict=True):
         n = p["games"]
         w0, w1 = p["wins"]
         r, lo, hi = _wilson(w0, n)
@@ -679,7 +679,7 @@ def _pair_tables(cells: list[tuple[str, str]], played: list[dict[str, Any]], sid
 def _field_tables(cells: list[tuple[str, str]], played: list[dict[str, Any]], k: int) -> tuple[pl.DataFrame, pl.DataFrame]:
     rows = []
     acc: dict[tuple[str, int], list[int]] = {}
-    for (bot, field), p in zip(cells, played):
+    for (bot, field), p in zip(cells, played, strict=True):
         n = p["games"]
         r, lo, hi = _wilson(p["wins"], n)
         rows.append({"bot": bot, "field": field, "seats": k, "games": n, "wins": p["wins"], "win_rate": r,

@@ -354,9 +354,9 @@ def merge_shards(plan: Plan, work: Sequence[Shard], results: Sequence[Any]) -> l
     object) is merged with the next one. :func:`run_plan` gives the same: it merges such
     results as they come in, in this order, instead of keeping them all first."""
     per_cell: list[list[Any]] = [[] for _ in plan.cells]
-    for s, r in zip(work, results):
+    for s, r in zip(work, results, strict=True):
         per_cell[s.index].append(r)
-    return [_join(parts, c.output) for parts, c in zip(per_cell, plan.cells)]
+    return [_join(parts, c.output) for parts, c in zip(per_cell, plan.cells, strict=True)]
 
 
 def _mergeable(result: Any) -> bool:
@@ -397,11 +397,11 @@ class _Collected:
         """One result per cell, in plan order (as :func:`merge_shards` gives them)."""
         assert not self.early, "every shard's result is in"
         per_cell: list[list[Any]] = [[] for _ in self.plan.cells]
-        for s, r in zip(self.work, self.kept):
+        for s, r in zip(self.work, self.kept, strict=True):
             if s.index not in self.total:
                 per_cell[s.index].append(r)
         return [self.total[k] if k in self.total else _join(parts, c.output)
-                for k, (parts, c) in enumerate(zip(per_cell, self.plan.cells))]  # fmt: skip
+                for k, (parts, c) in enumerate(zip(per_cell, self.plan.cells, strict=True))]  # fmt: skip
 
 
 def _cancel(executor: Any, futures: Sequence[Any]) -> None:

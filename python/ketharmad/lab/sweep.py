@@ -90,7 +90,7 @@ def grid_points(grid: object, check: Optional[Callable[[Mapping[str, Any]], dict
             if not isinstance(name, str):
                 raise ValueError(f"grid: parameter names must be strings, got {name!r}")
         lists = [_values(n, grid[n]) for n in names]
-        raw = [dict(zip(names, combo)) for combo in itertools.product(*lists)]
+        raw = [dict(zip(names, combo, strict=True)) for combo in itertools.product(*lists)]
     elif isinstance(grid, (list, tuple)):
         if not grid:
             raise ValueError(
@@ -249,7 +249,7 @@ def _reduce_range(r: _Range) -> np.ndarray:
 
     def play(s: Shard) -> dict[str, np.ndarray]:
         try:
-            return run_shard(s)  # type: ignore[return-value]
+            return run_shard(s)  # type: ignore[return-value]  # an "outcomes" shard: numpy columns
         except Exception as e:
             e.add_note(f"in shard {describe_shard(s)}")
             raise
@@ -333,7 +333,7 @@ class SweepResult(LabResult):
         return sweep_text(self)
 
     def _markdown(self, folder: Optional[Path], plots: bool) -> list[str]:
-        return _sweep_md(self, folder, plots)  # type: ignore[arg-type]
+        return _sweep_md(self, folder, plots)
 
     def plots(self, folder: Union[str, "os.PathLike[str]"]) -> list[Path]:
         """One plot per swept parameter: the paired difference against the baseline."""
@@ -378,12 +378,12 @@ def _owners(text: str) -> dict[str, Optional[str]]:
     from .._frames import card_frame, parameter_frame
 
     cards = card_frame(_core.card_table(text))
-    faction = dict(zip(cards["id"].to_list(), cards["faction"].to_list()))
+    faction = dict(zip(cards["id"].to_list(), cards["faction"].to_list(), strict=True))
     info = parameter_frame(_core.parameter_table(text))
     decks = set(_core.FACTIONS)
     return {
         n: (faction.get(c) if faction.get(c) in decks else None)
-        for n, c in zip(info["name"].to_list(), info["card"].to_list())
+        for n, c in zip(info["name"].to_list(), info["card"].to_list(), strict=True)
     }
 
 
@@ -617,7 +617,7 @@ def _stats_of_frames(results: Sequence[Any], n_points: int, n_matchups: int, bas
 def _games_frame(plan: Plan, results: Sequence[Any], n_matchups: int) -> pl.DataFrame:
     """``.games``: the cells' games frames with their point and matchup (point major)."""
     parts = []
-    for k, (c, frames) in enumerate(zip(plan.cells, results)):
+    for k, (c, frames) in enumerate(zip(plan.cells, results, strict=True)):
         parts.append(
             frames.games.select(
                 pl.lit(k // n_matchups, pl.Int32).alias("point"),
@@ -819,9 +819,9 @@ def param_card_names(result: Any) -> dict[str, str]:
     if text is None:
         return {}
     cards = card_frame(_core.card_table(text))
-    names = dict(zip(cards["id"].to_list(), cards["name"].to_list()))
+    names = dict(zip(cards["id"].to_list(), cards["name"].to_list(), strict=True))
     info = parameter_frame(_core.parameter_table(text))
-    card = dict(zip(info["name"].to_list(), info["card"].to_list()))
+    card = dict(zip(info["name"].to_list(), info["card"].to_list(), strict=True))
     return {p: names[card[p]] for p in result.parameters if card.get(p) in names}
 
 
@@ -1035,8 +1035,8 @@ def plot_sweep_parameter(result: Any, name: str, path: Path) -> Path:
         part = d.filter(pl.col("line") == line)
         xs = [pos[v] + (k - (len(line_names) - 1) / 2) * dodge for v in part["value"].to_list()]
         diff = [100 * x for x in part["diff"].to_list()]
-        err = [[100 * (x - lo) for x, lo in zip(part["diff"].to_list(), part["lo"].to_list())],
-               [100 * (hi - x) for x, hi in zip(part["diff"].to_list(), part["hi"].to_list())]]  # fmt: skip
+        err = [[100 * (x - lo) for x, lo in zip(part["diff"].to_list(), part["lo"].to_list(), strict=True)],
+               [100 * (hi - x) for x, hi in zip(part["diff"].to_list(), part["hi"].to_list(), strict=True)]]  # fmt: skip
         ax.errorbar(xs, diff, yerr=err, marker="o", ms=4, capsize=3, lw=1.2, label=line,
                     color=cmap(k % cmap.N))  # fmt: skip
     ax.axhline(0.0, color="grey", ls="--", lw=1)
@@ -1055,7 +1055,7 @@ def plot_sweep_parameter(result: Any, name: str, path: Path) -> Path:
 
 
 
-def _sweep_md(result: Any, folder: Path, plots: bool) -> list[str]:
+def _sweep_md(result: Any, folder: Optional[Path], plots: bool) -> list[str]:
     out = [f"# Parameter sweep: {', '.join(result.parameters) or 'explicit points'}", ""]
     out += _provenance_md(result, None)
     out += [
@@ -1075,6 +1075,7 @@ def _sweep_md(result: Any, folder: Path, plots: bool) -> list[str]:
     headers, rows, right = sweep_summary_rows(result)
     out += [md_table(headers, rows, right), ""]
     if plots:
+        assert folder is not None  # to_markdown: plots need the folder
         for name in result.parameters:
             fname = f"sweep_{_slug(name)}.png"
             plot_sweep_parameter(result, name, folder / fname)

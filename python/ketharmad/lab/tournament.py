@@ -170,7 +170,7 @@ def luce_ratings(
             new.append((wins[i] + 0.5) / denom)
         p = new
         shown = _geo_normalized(p)
-        if last is not None and all(abs(a / b - 1.0) < 1e-9 for a, b in zip(shown, last)):
+        if last is not None and all(abs(a / b - 1.0) < 1e-9 for a, b in zip(shown, last, strict=True)):
             break
         last = shown
     return _geo_normalized(p)

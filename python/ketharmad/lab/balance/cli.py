@@ -7,7 +7,7 @@ from typing import Any
 
 __all__ = ["add_balance_command"]
 
-from ..._data import CARD_DATA_HELP  # noqa: E402
+from ..._data import CARD_DATA_HELP
 
 
 def _cmd_balance(args: argparse.Namespace) -> None:

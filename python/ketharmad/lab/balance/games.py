@@ -666,7 +666,7 @@ def _fmt(kind: str, x: Optional[float]) -> str:
 
 def _compare_rows(res: GameBalanceResult) -> list[list[str]]:
     rows = []
-    for b, a in zip(res.before.iter_rows(named=True), res.after.iter_rows(named=True)):
+    for b, a in zip(res.before.iter_rows(named=True), res.after.iter_rows(named=True), strict=True):
         k = b["kind"]
         rows.append([b["metric"], f"[{_fmt(k, b['low'])}, {_fmt(k, b['high'])}]",
                      f"{_fmt(k, b['value'])} [{_fmt(k, b['ci_low'])}, {_fmt(k, b['ci_high'])}]",
@@ -759,7 +759,7 @@ def cli_targets(args: Any) -> dict[str, Any]:
             nums = [float(x) for x in parts]
         except ValueError:
             raise ValueError(f"--range expects numbers in NAME=MIN:MAX[:STEP], got {item!r}") from None
-        change.setdefault("ranges", {})[name.strip()] = dict(zip(("min", "max", "step"), nums))
+        change.setdefault("ranges", {})[name.strip()] = dict(zip(("min", "max", "step"), nums, strict=False))  # STEP is optional
     if args.max_edits is not None:
         change["max_edits"] = args.max_edits
     if change:

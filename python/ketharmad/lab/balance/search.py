@@ -520,7 +520,7 @@ class _Run:
             sx = float(self._score(vx, inner))
             if sx == 0 and refined >= DESCENT_REFINE:
                 break  # in the inner part of every band on the most games: done
-            if refined < DESCENT_REFINE and all(m.scaled(v) <= 1.0 for m, v in zip(self.metrics, vx)):
+            if refined < DESCENT_REFINE and all(m.scaled(v) <= 1.0 for m, v in zip(self.metrics, vx, strict=True)):
                 refined += 1  # every metric in band: go on with twice the games (less noise)
                 nb *= 2
                 continue

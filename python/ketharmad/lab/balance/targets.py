@@ -19,7 +19,7 @@ from ... import _core
 __all__ = ["Metric", "Targets", "ParamSpace", "load_targets", "param_kind", "MAX_TARGETS_FILE_BYTES"]
 
 #: Largest targets file read.
-from ..._data import MAX_TOML_FILE_BYTES as MAX_TARGETS_FILE_BYTES  # noqa: E402
+from ..._data import MAX_TOML_FILE_BYTES as MAX_TARGETS_FILE_BYTES
 
 _SECTIONS = {"two_player", "four_player", "start_player", "turns", "change", "format"}
 _KINDS = ("influence", "credibility", "cost_generic", "cost_pip", "copies", "keyword", "text", "rule")
