@@ -53,7 +53,7 @@ BOT_KINDS: tuple[str, ...] = tuple(_core.BOT_KINDS)
 __version__: str = _core.version()
 
 
-def env(*args: Any, **kwargs: Any) -> "rl.KetharmadAECEnv":
+def env(*args: Any, **kwargs: Any) -> "rl.KetharmadAECEnv | rl.HarnessAECEnv":
     """A PettingZoo AEC environment (one agent per seat); see :func:`ketharmad.rl.env`
     (``game="schotten_totten_2" | "osztrakon"``: :func:`game_env`). Needs the ``rl`` extra
     (``pip install 'ketharmad[rl]'``), imported only here."""

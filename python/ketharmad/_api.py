@@ -203,10 +203,10 @@ def _simulate_other_game(
     params: Any,
     first_game: int,
     **ketharmad_only: Any,
-) -> Any:
+) -> "GameResult":
     """``simulate(..., game=...)`` for a game on the generic harness: refuse what only
     Kétharmad takes, then run :func:`ketharmad.simulate_game`."""
-    from .games import _game_info, simulate_game
+    from .games import GameResult, _game_info, simulate_game
 
     if not isinstance(game, str):
         raise ValueError(f"game must be a game name such as 'schotten_totten_2', got {game!r}")
@@ -224,9 +224,11 @@ def _simulate_other_game(
         )
     if isinstance(bots, str):
         bots = [bots] * info["min_seats"]
-    return simulate_game(game, bots=bots, games=games, seed=seed, threads=threads,
-                         params=dict(params) if params is not None else None, first_game=first_game,
-                         **run)  # fmt: skip
+    result = simulate_game(game, bots=bots, games=games, seed=seed, threads=threads,
+                           params=dict(params) if params is not None else None, first_game=first_game,
+                           **run)  # fmt: skip
+    assert isinstance(result, GameResult)  # output="rows"
+    return result
 
 
 #: simulate's default decks (identity tells "not given" apart for the other games).

@@ -299,7 +299,7 @@ def env(
     log: bool = False,
     game: str = "ketharmad",
     seats: Optional[int] = None,
-) -> Any:  # KetharmadAECEnv; HarnessAECEnv for another game
+) -> "KetharmadAECEnv | HarnessAECEnv":  # HarnessAECEnv for another game
     """A PettingZoo AEC environment of one Kétharmad game per episode.
 
     ``game``: ``"ketharmad"`` (default) or another game of :func:`ketharmad.games`
@@ -524,7 +524,7 @@ def gym_env(
     log: bool = False,
     game: str = "ketharmad",
     seats: Optional[int] = None,
-) -> Any:  # KetharmadGymEnv; HarnessGymEnv for another game
+) -> "KetharmadGymEnv | HarnessGymEnv":  # HarnessGymEnv for another game
     """A Gymnasium environment that plays seat ``seat`` of one game per episode; the other
     seats are played by built-in bots (``opponents``: one spec such as ``"heuristic"`` or
     ``{"kind": "search", "iterations": 50}`` for every other seat, or a list with one spec per
@@ -792,4 +792,9 @@ class HarnessGymEnv(_HarnessGames, _SeatGymEnv):
 
 for _game, _id in HARNESS_GYM_IDS.items():
     if _id not in gymnasium.registry:
-        gymnasium.register(_id, entry_point=HarnessGymEnv, kwargs={"game": _game}, disable_env_checker=True)  # type: ignore[arg-type]  # as above
+        gymnasium.register(
+            _id,
+            entry_point=HarnessGymEnv,  # type: ignore[arg-type]  # as above
+            kwargs={"game": _game},
+            disable_env_checker=True,
+        )
