@@ -53,7 +53,7 @@ BOT_KINDS: tuple[str, ...] = tuple(_core.BOT_KINDS)
 __version__: str = _core.version()
 
 
-def env(*args: Any, **kwargs: Any) -> "rl.KetharmadAECEnv | rl.HarnessAECEnv":
+def env(*args: Any, **kwargs: Any) -> rl.KetharmadAECEnv | rl.HarnessAECEnv:
     """A PettingZoo AEC environment (one agent per seat); see :func:`ketharmad.rl.env`
     (``game="schotten_totten_2" | "osztrakon"``: :func:`game_env`). Needs the ``rl`` extra
     (``pip install 'ketharmad[rl]'``), imported only here."""
@@ -62,7 +62,7 @@ def env(*args: Any, **kwargs: Any) -> "rl.KetharmadAECEnv | rl.HarnessAECEnv":
     return _env(*args, **kwargs)
 
 
-def game_env(*args: Any, **kwargs: Any) -> "rl.HarnessAECEnv":
+def game_env(*args: Any, **kwargs: Any) -> rl.HarnessAECEnv:
     """A PettingZoo AEC environment of Schotten Totten 2 or Osztrakon; see
     :func:`ketharmad.rl.game_env`. Needs the ``rl`` extra (``pip install 'ketharmad[rl]'``)."""
     from .rl import game_env as _game_env
@@ -70,7 +70,7 @@ def game_env(*args: Any, **kwargs: Any) -> "rl.HarnessAECEnv":
     return _game_env(*args, **kwargs)
 
 
-def gym_env(*args: Any, **kwargs: Any) -> "rl.KetharmadGymEnv | rl.HarnessGymEnv":
+def gym_env(*args: Any, **kwargs: Any) -> rl.KetharmadGymEnv | rl.HarnessGymEnv:
     """A Gymnasium environment playing one seat against built-in bots; see
     :func:`ketharmad.rl.gym_env` (``game="schotten_totten_2" | "osztrakon"``:
     :class:`ketharmad.rl.HarnessGymEnv`, the other seats played by that game's bots). Needs the ``rl`` extra (``pip install 'ketharmad[rl]'``)."""

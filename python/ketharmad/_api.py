@@ -203,7 +203,7 @@ def _simulate_other_game(
     params: Any,
     first_game: int,
     **ketharmad_only: Any,
-) -> "GameResult":
+) -> GameResult:
     """``simulate(..., game=...)`` for a game on the generic harness: refuse what only
     Kétharmad takes, then run :func:`ketharmad.simulate_game`."""
     from .games import GameResult, _game_info, simulate_game
@@ -275,7 +275,7 @@ def simulate(
     format: Optional[str] = None,
     *,
     game: str,
-) -> "SimResult | GameResult": ...
+) -> SimResult | GameResult: ...
 
 
 def simulate(
@@ -295,7 +295,7 @@ def simulate(
     first_game: int = 0,
     format: Optional[str] = None,
     game: str = "ketharmad",
-) -> "SimResult | GameResult":  # GameResult for another game (see the overloads)
+) -> SimResult | GameResult:  # GameResult for another game (see the overloads)
     """Play ``games`` bot games in parallel and return the results as polars tables.
 
     Args:
@@ -460,7 +460,7 @@ def play(
     start_player: Optional[int] = None,
     format: Optional[str] = None,
     index: Optional[int] = None,
-) -> "GameLog | HarnessLog":  # HarnessLog for another game
+) -> GameLog | HarnessLog:  # HarnessLog for another game
     """Replay one game with its full log.
 
     ``play(decks, bots, seed, index=k, params)`` replays exactly game ``k`` of

@@ -394,7 +394,7 @@ def simulate_game(
     chunk_size: Optional[int] = None,
     executor: Any = None,
     cluster: Any = None,
-) -> "GameResult | GameStats":  # GameStats for output="stats"
+) -> GameResult | GameStats:  # GameStats for output="stats"
     """Play ``games`` seeded games of ``game`` with one bot spec per seat (default: random
     everywhere at the game's smallest seat count). Game ``i`` is the same whatever
     ``threads`` is. Errors (unknown game, parameter, bot or option; wrong seat count) are
@@ -466,7 +466,7 @@ def _simulate_ketharmad(
     format: Optional[Any],
     start_player: Optional[int],
     batch: dict[str, Any],
-) -> "GameResult | GameStats":
+) -> GameResult | GameStats:
     """``simulate_game("ketharmad", ...)``: the inputs checked as :func:`ketharmad.simulate`
     checks them, then the harness batch of ``KetharmadRules``."""
     from ._api import check_start_player

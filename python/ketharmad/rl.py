@@ -299,7 +299,7 @@ def env(
     log: bool = False,
     game: str = "ketharmad",
     seats: Optional[int] = None,
-) -> "KetharmadAECEnv | HarnessAECEnv":  # HarnessAECEnv for another game
+) -> KetharmadAECEnv | HarnessAECEnv:  # HarnessAECEnv for another game
     """A PettingZoo AEC environment of one Kétharmad game per episode.
 
     ``game``: ``"ketharmad"`` (default) or another game of :func:`ketharmad.games`
@@ -524,7 +524,7 @@ def gym_env(
     log: bool = False,
     game: str = "ketharmad",
     seats: Optional[int] = None,
-) -> "KetharmadGymEnv | HarnessGymEnv":  # HarnessGymEnv for another game
+) -> KetharmadGymEnv | HarnessGymEnv:  # HarnessGymEnv for another game
     """A Gymnasium environment that plays seat ``seat`` of one game per episode; the other
     seats are played by built-in bots (``opponents``: one spec such as ``"heuristic"`` or
     ``{"kind": "search", "iterations": 50}`` for every other seat, or a list with one spec per

@@ -309,7 +309,7 @@ def matchups(
     seats: Optional[int] = None,
     field: Optional[str] = None,
     games_for: Optional[Mapping[str, int]] = None,
-) -> "MatchupResult | GameMatchupResult":  # GameMatchupResult for another game
+) -> MatchupResult | GameMatchupResult:  # GameMatchupResult for another game
     """Every faction (or deck) against every other, with the start player balanced.
 
     ``decks``: the sides (default the four factions): factions, Mixed decks ``"a+b"``,
@@ -1328,7 +1328,7 @@ def _cmd_matchups(args: argparse.Namespace) -> None:
     finish(result, args)
 
 
-def _run_matchups(args: argparse.Namespace, per_call: int, cluster: Any) -> "MatchupResult | GameMatchupResult":
+def _run_matchups(args: argparse.Namespace, per_call: int, cluster: Any) -> MatchupResult | GameMatchupResult:
     from ..cli import _bots, _params
 
     return matchups(

@@ -419,7 +419,7 @@ def sweep(
     rows: Optional[bool] = None,
     format: Any = None,
     game: str = "ketharmad",
-) -> "SweepResult | GameSweepResult":  # GameSweepResult for another game
+) -> SweepResult | GameSweepResult:  # GameSweepResult for another game
     """Play the same games at every point of a parameter grid and compare with a baseline.
 
     ``game="schotten_totten_2"`` or ``"osztrakon"`` sweeps a game on the generic harness

@@ -206,7 +206,7 @@ def tournament(
     format: Any = None,
     game: str = "ketharmad",
     seats: Optional[int] = None,
-) -> "TournamentResult | GameTournamentResult":  # GameTournamentResult: another game
+) -> TournamentResult | GameTournamentResult:  # GameTournamentResult: another game
     """Play every pair of ``bots`` against each other.
 
     Each pair plays ``games`` 2-player games in total, spread evenly over the deck pairings

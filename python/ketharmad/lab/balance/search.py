@@ -814,7 +814,7 @@ class BalanceResult(LabResult):
         return write_card_data(self._card_text, self.overrides, path)
 
     def write_report(
-        self, folder: Union[str, "os.PathLike[str]"], plots: Optional[bool] = None, run_id: Optional[str] = None
+        self, folder: Union[str, os.PathLike[str]], plots: Optional[bool] = None, run_id: Optional[str] = None
     ) -> Path:
         """Write ``folder/report.md`` (before/after heatmaps, Pareto and sensitivity plots when
         matplotlib is installed) and ``folder/cards_balanced.toml``; returns the report path.
@@ -913,7 +913,7 @@ def balance(
     games_4p: int = DEFAULT_GAMES_4P,
     format: Any = None,
     games_per_block: Optional[int] = None,
-) -> "BalanceResult | GameBalanceResult":  # GameBalanceResult for another game
+) -> BalanceResult | GameBalanceResult:  # GameBalanceResult for another game
     """Find the fewest parameter edits that bring every target metric into its band.
 
     ``game="schotten_totten_2"`` or ``"osztrakon"`` balances a game on the generic harness
