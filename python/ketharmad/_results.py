@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, Optional, Union
 
 import polars as pl
@@ -120,7 +121,7 @@ class SimResult:
 
     def write_parquet(
         self, folder: Any, run_id: Optional[str] = None, overwrite: bool = False
-    ) -> dict[str, Any]:
+    ) -> dict[str, Path]:
         """Write ``games``, ``players``, ``card_records``, ``plays`` (if recorded) and the
         seat ``summary`` as ``folder/<table>/<run_id>.parquet`` with provenance columns; see
         :func:`ketharmad.write_run`. Returns ``{table: path}``."""

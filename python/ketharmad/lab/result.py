@@ -97,7 +97,7 @@ class LabResult:
 
     def write_parquet(
         self, folder: Any, run_id: Optional[str] = None, overwrite: bool = False
-    ) -> dict[str, Any]:
+    ) -> dict[str, Path]:
         """Write the tables as ``folder/<table>/<run_id>.parquet`` with provenance columns;
         see :func:`ketharmad.write_run`. Returns ``{table: path}``."""
         from .._files import write_run
