@@ -99,7 +99,7 @@ def main() -> None:
           f"metrics in band after (point estimate): {in_band}/{after.height}")  # fmt: skip
     four = after.filter(pl.col("kind") == "4p")
     if four.height:
-        before4 = dict(zip(res.before.filter(pl.col("kind") == "4p")["faction"], res.before.filter(pl.col("kind") == "4p")["value"]))
+        before4 = dict(zip(res.before.filter(pl.col("kind") == "4p")["faction"], res.before.filter(pl.col("kind") == "4p")["value"], strict=True))
         shares = ", ".join(f"{r['faction']} {100 * before4[r['faction']]:.0f}% -> {100 * r['value']:.0f}%" for r in four.iter_rows(named=True))
         print(f"4-player shares: {shares} (rulebook: Összefogás about 31 %, the strongest)")
     vr, n, untouched = crn_variance_ratio(res)

@@ -152,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     for mode in args.mode.split(","):
         for bots in args.bots.split(","):
             fns = {label: _runs(km, mode, bots, args.games, args.calls, args.seed) for label, km in versions}
-            for one, many in fns.values():
+            for _one, many in fns.values():
                 many()  # warm-up: pools, card text, caches
             t1: dict[str, list[tuple[float, float]]] = {label: [] for label in fns}
             tk: dict[str, list[tuple[float, float]]] = {label: [] for label in fns}

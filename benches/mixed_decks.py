@@ -15,7 +15,7 @@ GAMES = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
 t0 = time.perf_counter()
 rows = []
 mixed = [f"{a}+{b}" for a, b in itertools.combinations(k.FACTIONS, 2)]
-for m, (i, f) in itertools.product(mixed, enumerate(k.FACTIONS)):
+for m, (_i, f) in itertools.product(mixed, enumerate(k.FACTIONS)):
     shared = f in m.split("+")
     params = {"rules.allow_mirror": True} if shared else {}
     wins = games = 0
@@ -27,7 +27,7 @@ for m, (i, f) in itertools.product(mixed, enumerate(k.FACTIONS)):
     lo, hi = wilson_interval(wins, games)
     rows.append((m, f, shared, games, wins, wins / games, lo, hi))
 el = time.perf_counter() - t0
-print(f"| Mixed deck | opponent | games | Mixed wins | win rate | 95% CI |")
+print("| Mixed deck | opponent | games | Mixed wins | win rate | 95% CI |")
 print("|---|---|---:|---:|---:|---|")
 for m, f, shared, g, w, wr, lo, hi in rows:
     print(f"| {m} | {f}{' (mirror)' if shared else ''} | {g:,} | {w:,} | {wr:.1%} | [{lo:.1%}, {hi:.1%}] |")

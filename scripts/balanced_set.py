@@ -74,7 +74,7 @@ def main() -> None:
     d2, d4 = check_tables(None, args.check_games, args.check_games_4p, check_seed)
     b2, b4 = check_tables(os.fspath(card_path), args.check_games, args.check_games_4p, check_seed)
 
-    names = dict(zip(ketharmad.cards()["id"], ketharmad.cards()["name"]))
+    names = dict(zip(ketharmad.cards()["id"], ketharmad.cards()["name"], strict=True))
     L: list[str] = []
     L += [
         "# The balanced card set (`card_data=\"balanced\"`)",
@@ -129,7 +129,7 @@ def main() -> None:
         "",
     ]
     rows = []
-    for b, a in zip(res.before.iter_rows(named=True), res.after.iter_rows(named=True)):
+    for b, a in zip(res.before.iter_rows(named=True), res.after.iter_rows(named=True), strict=True):
         rows.append([
             b["metric"], f"{pct(b['low'])}–{pct(b['high'])}",
             f"{pct(b['value'])} [{pct(b['ci_low'])}, {pct(b['ci_high'])}]",
@@ -150,13 +150,13 @@ def main() -> None:
         "",
     ]
     rows = []
-    for d, b in zip(d2.iter_rows(named=True), b2.iter_rows(named=True)):
+    for d, b in zip(d2.iter_rows(named=True), b2.iter_rows(named=True), strict=True):
         rows.append([
             f"{d['faction']} vs {d['opponent']}",
             f"{pct(d['win_rate'])} [{pct(d['ci_low'])}, {pct(d['ci_high'])}]",
             f"{pct(b['win_rate'])} [{pct(b['ci_low'])}, {pct(b['ci_high'])}]",
         ])  # fmt: skip
-    for d, b in zip(d4.iter_rows(named=True), b4.iter_rows(named=True)):
+    for d, b in zip(d4.iter_rows(named=True), b4.iter_rows(named=True), strict=True):
         rows.append([
             f"4 players: {d['faction']}",
             f"{pct(d['win_rate'])} [{pct(d['ci_low'])}, {pct(d['ci_high'])}]",

@@ -224,7 +224,7 @@ def test_summary(any_batch):
     assert (s["games"] == any_batch.n_games).all()
     assert s["wins"].sum() == any_batch.games["winner"].is_not_null().sum()
     winners = any_batch.games["winner"].drop_nulls().value_counts()
-    for seat, wins in zip(s["seat"], s["wins"]):
+    for seat, wins in zip(s["seat"], s["wins"], strict=True):
         expected = winners.filter(pl.col("winner") == seat)["count"].sum()
         assert wins == expected
     assert ((s["ci_low"] <= s["win_rate"]) & (s["win_rate"] <= s["ci_high"])).all()
@@ -369,7 +369,7 @@ def test_parameters_table():
     for col in ("name", "default", "kind", "min", "max", "card", "description"):
         assert col in p.columns
     assert p["name"].n_unique() == p.height
-    defaults = dict(zip(p["name"], p["default"]))
+    defaults = dict(zip(p["name"], p["default"], strict=True))
     assert defaults["ner_orban_viktor.influence"] == 5
     assert defaults["rules.starting_support"] == 20
     assert set(p["kind"].unique()) <= {"int", "bool", "cost", "choice"}

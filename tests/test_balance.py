@@ -124,7 +124,7 @@ def test_bounds_frozen_and_limits_respected(ner_targets: dict) -> None:
     res = ketharmad.balance(targets, bots="random", budget=12_000, params={PLANTED: 1}, seed=3, robustness_bots=None)
     assert PLANTED not in res.space and "ner_orban_viktor.cost_f" not in res.space
     assert "ner_orban_viktor.copies" not in res.space  # a copies change cannot keep 31 cards
-    defaults = dict(zip(*ketharmad.parameters().select("name", "default").to_dict(as_series=False).values()))
+    defaults = dict(zip(*ketharmad.parameters().select("name", "default").to_dict(as_series=False).values(), strict=True))
     for key in res.history["point"].unique().to_list():
         point = json.loads(key)
         assert PLANTED not in point
@@ -279,7 +279,7 @@ def test_write_card_data_applies_each_field_kind(tmp_path: Path) -> None:
     out = write_card_data(load_card_data(None), over, tmp_path / "c.toml")
     assert out["not_in_file"] == {}, "rule parameters go into the file's [params] table"
     p = ketharmad.parameters(card_data=tmp_path / "c.toml")
-    got = dict(zip(p["name"].to_list(), p["default"].to_list()))
+    got = dict(zip(p["name"].to_list(), p["default"].to_list(), strict=True))
     for n, v in over.items():
         assert got[n] == v
     base = ketharmad.parameters()

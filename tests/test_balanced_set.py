@@ -53,7 +53,7 @@ def test_balanced_set_changes_at_most_15_numbers_and_no_deck() -> None:
     assert ketharmad.cards("balanced").select(cols).equals(ketharmad.cards().select(cols))
     # docs/balanced_set.md lists every edit
     doc = (Path(__file__).resolve().parent.parent / "docs" / "balanced_set.md").read_text(encoding="utf-8")
-    for name, value in edits.items():
+    for name in edits:
         card, field = name.split(".", 1)
         assert f"`{card}`" in doc and f"| {field} |" in doc, name
 

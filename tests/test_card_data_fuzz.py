@@ -19,7 +19,6 @@ import copy
 import json
 import math
 import os
-import sys
 
 import pytest
 
@@ -27,10 +26,7 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, event, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.9/3.10
-    tomllib = pytest.importorskip("tomli")
+import tomllib  # noqa: E402 - with the imports after the importorskip above
 
 from ketharmad import _core  # noqa: E402
 from conftest import packaged_card_text  # noqa: E402
@@ -271,7 +267,7 @@ def call(f, *args, **kwargs):
         return REJECTED
     except KeyboardInterrupt:
         raise
-    except BaseException as e:  # PanicException is a BaseException
+    except BaseException as e:  # noqa: BLE001 - a PanicException is a BaseException: fail with it
         pytest.fail(f"{f.__name__} raised {type(e).__module__}.{type(e).__name__}: {str(e)[:500]}")
 
 
@@ -279,7 +275,7 @@ def override_values(data, params: dict) -> dict:
     """Parameter overrides: mostly a value inside the declared range (which must play), else
     anything (which must be rejected cleanly)."""
     out = {}
-    rows = list(zip(params["name"], params["kind"], params["min"], params["max"]))
+    rows = list(zip(params["name"], params["kind"], params["min"], params["max"], strict=True))
     for _ in range(data.draw(st.integers(0, 3))):
         name, kind, lo, hi = data.draw(st.sampled_from(rows))
         if data.draw(st.integers(0, 9)) < 7:

@@ -180,7 +180,7 @@ def test_format_coalition_from_the_command_line(capsys):
 
     wins = r.players.group_by("seat").agg(pl.col("won").sum()).sort("seat")["won"].to_list()
     assert wins[0] == wins[2] and wins[1] == wins[3] and wins[0] + wins[1] == 200
-    for seat, w in enumerate(wins):
+    for w in wins:
         assert f"{w:5d}" in out or f" {w} " in out
     assert main(["play", "--decks", "ner", "tisza", "osszefogas", "radikalisok", "--format", "coalition", "--seed", "3"]) == 0
     assert "The team of P" in capsys.readouterr().out

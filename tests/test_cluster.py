@@ -149,9 +149,9 @@ def test_progress_advances_as_the_shards_finish(client) -> None:
                     cell(text, ["tisza", "ner"], ["random"] * 2, {}, 500, 70)])  # fmt: skip
     meter = Meter()
     ex = kc.ClusterExecutor(client)
-    got = run_plan(plan, shard_size=40, executor=ex, progress=meter)  # type: ignore[arg-type]
+    got = run_plan(plan, shard_size=40, executor=ex, progress=meter)  # type: ignore[arg-type]  # a stand-in meter
     assert sorted(meter.steps) == sorted([40, 40, 40, 10, 40, 30]) and sum(meter.steps) == 200
-    for a, b in zip(run_plan(plan), got):
+    for a, b in zip(run_plan(plan), got, strict=True):
         _same_frames(a, b)
     assert (ex.shard_games, ex.shard_threads) == (kc.CLUSTER_SHARD_GAMES, 1)
     assert [s.games for s in shards(plan, ex.shard_games)] == [130, 70]
@@ -281,9 +281,9 @@ def test_a_killed_worker_changes_nothing() -> None:
             assert local.__getattribute__(name).equals(on.__getattribute__(name)), name
         # the nanny restarted the killed worker (a new process)
         deadline = time.time() + 20
-        while time.time() < deadline and (len(c.scheduler_info()["workers"]) < 2 or set(c.run(os.getpid).values()) & {pids[killed["worker"]]}):  # type: ignore[index]
+        while time.time() < deadline and (len(c.scheduler_info()["workers"]) < 2 or set(c.run(os.getpid).values()) & {pids[killed["worker"]]}):  # type: ignore[index]  # set once a worker was killed
             time.sleep(0.2)
-        assert pids[killed["worker"]] not in c.run(os.getpid).values()  # type: ignore[index]
+        assert pids[killed["worker"]] not in c.run(os.getpid).values()  # type: ignore[index]  # as above
     finally:
         c.close()
         c.cluster.close()
@@ -323,7 +323,7 @@ if __name__ == "__main__":
 def _readline(proc: subprocess.Popen, timeout: float) -> str:
     """The child's next stdout line, or "" after ``timeout`` seconds."""
     got: list[str] = []
-    t = threading.Thread(target=lambda: got.append(proc.stdout.readline()), daemon=True)  # type: ignore[union-attr]
+    t = threading.Thread(target=lambda: got.append(proc.stdout.readline()), daemon=True)  # type: ignore[union-attr]  # stdout=PIPE: not None
     t.start()
     t.join(timeout)
     return got[0] if got else ""

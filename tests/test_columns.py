@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def _generator():
     spec = importlib.util.spec_from_file_location("gen_columns_doc", ROOT / "tools" / "gen_columns_doc.py")
     mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]  # a file spec has a loader
     return mod
 
 

@@ -16,15 +16,15 @@ from ketharmad import _core
 from ketharmad.game.validate import check_decks
 
 CARDS = k.cards()
-FACTION_OF = dict(zip(CARDS["id"], CARDS["faction"]))
-TYPE_OF = dict(zip(CARDS["id"], CARDS["type"]))
+FACTION_OF = dict(zip(CARDS["id"], CARDS["faction"], strict=True))
+TYPE_OF = dict(zip(CARDS["id"], CARDS["type"], strict=True))
 INDEX_OF = {c: i for i, c in enumerate(CARDS["id"])}
 
 
 def own_deck(faction):
     """The faction's own deck as a custom list."""
     rows = CARDS.filter(pl.col("faction") == faction)
-    return dict(zip(rows["id"], rows["copies"]))
+    return dict(zip(rows["id"], rows["copies"], strict=True))
 
 
 def mixed_cards(decks, seed, game):
@@ -46,7 +46,7 @@ def test_e90_mixed_deck_composition_over_many_games(pair):
             bases = sum(n for c, n in seat.items() if FACTION_OF[c] == f and TYPE_OF[c] == "base")
             assert (non_base, bases) == (9, 6), (f, game)
         # no card in more copies than its faction deck holds
-        copies = dict(zip(CARDS["id"], CARDS["copies"]))
+        copies = dict(zip(CARDS["id"], CARDS["copies"], strict=True))
         assert all(n <= copies[c] for c, n in seat.items())
 
 
@@ -239,6 +239,6 @@ def test_shipped_example_deck_file_is_legal_and_plays():
 def test_sweep_knows_a_mixed_deck_holds_both_factions():
     sw = k.sweep({"tis_tisza_sziget.influence": [1, 3]}, decks=[["ner+tisza", "osszefogas"], ["ner", "osszefogas"]],
                  games=4, bots="random")
-    affect = dict(zip(sw.table["matchup"], sw.table["can_affect"]))
+    affect = dict(zip(sw.table["matchup"], sw.table["can_affect"], strict=True))
     assert affect["ner+tisza vs osszefogas"] is True
     assert affect["ner vs osszefogas"] is False

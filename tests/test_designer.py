@@ -260,7 +260,7 @@ def test_parameters_match_is_accent_and_case_insensitive(capsys):
         t = ketharmad.parameters(match=text)
         names = set(t["name"].to_list())
         assert "ner_orban_viktor.influence" in names and "ner_orban_viktor.copies" in names
-        assert all(fold(n) or c for n, c in zip(t["name"].to_list(), t["card_name"].to_list()))
+        assert all(fold(n) or c for n, c in zip(t["name"].to_list(), t["card_name"].to_list(), strict=True))
         sets.append(names)
     assert sets[0] == sets[1] == sets[2]
     assert sets[3] == sets[4] == {n for n in sets[0] if n.startswith("ner_orban_viktor.")}
@@ -293,7 +293,7 @@ def test_card_ids_beside_names(capsys, tmp_path):
     rows = [ln for ln in text.splitlines() if ln.startswith("  ") and " pp" in ln]
     assert rows
     ids = set(cs.table["card"].to_list())
-    names = dict(zip(cs.table["card"].to_list(), cs.table["name"].to_list()))
+    names = dict(zip(cs.table["card"].to_list(), cs.table["name"].to_list(), strict=True))
     for ln in rows:  # every listed card shows its name and its id
         assert any(i in ln.split() and names[i] in ln for i in ids), ln
     ketharmad.write_report(cs, tmp_path, plots=False)

@@ -113,7 +113,7 @@ def test_concurrent_calls_with_different_overrides(fresh_digests):
     def work(i: int, params: dict) -> None:
         try:
             results[i] = run(params)
-        except BaseException as e:  # pragma: no cover - reported below
+        except BaseException as e:  # noqa: BLE001  # pragma: no cover - any error of a thread is reported below
             errors.append(e)
 
     threads = [threading.Thread(target=work, args=(i, p)) for i, (_, p) in enumerate(jobs)]
@@ -249,7 +249,7 @@ def test_eager_frames_equal_the_expression_form(decks, bots, params, direct, mon
     got = (games_frame(raw["games"]), players, card_records_frame(raw["players"], players["faction"]))
     # the cases do exercise the nulls
     assert want[0]["winner"].null_count() > 0 or want[1]["eliminated_round"].null_count() < want[1].height
-    for w, g in zip(want, got):
+    for w, g in zip(want, got, strict=True):
         assert g.schema == w.schema
         assert g.equals(w, null_equal=True)
     assert got[2].equals(card_records_frame(raw["players"]), null_equal=True)

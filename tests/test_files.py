@@ -106,7 +106,7 @@ def test_overwrite_replaces_the_whole_run(tmp_path, small, other):
 def test_write_run_folder_must_be_a_path(small):
     for bad in (None, 3, b"runs"):
         with pytest.raises(ValueError, match="folder"):
-            ketharmad.write_run(small, bad)  # type: ignore[arg-type]
+            ketharmad.write_run(small, bad)  # type: ignore[arg-type]  # the wrong type is the test
 
 
 def test_report_crash_leaves_no_partial_png(tmp_path, monkeypatch):

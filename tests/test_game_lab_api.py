@@ -133,7 +133,7 @@ def test_st2_tournament_pairs_are_both_seatings_on_the_same_games():
         wins[(j, i)] = r["wins_b"] + 0.5 * r["no_winner"]
     bt = _bradley_terry(names, wins)
     got = dict(t.ratings.select("bot", "rating").rows())
-    for name, s in zip(names, bt):
+    for name, s in zip(names, bt, strict=True):
         assert got[name] == pytest.approx(1500 + 400 * math.log10(s))
 
 

@@ -19,7 +19,7 @@ def test_parameters_of_a_harness_game_are_its_registry(game):
     assert t.columns == ["name", "kind", "default", "default_str", "min", "max", "choices", "description"]
     assert t.schema["choices"] == pl.List(pl.String)
     assert t.height == len(entry["parameters"])
-    for row, p in zip(t.iter_rows(named=True), entry["parameters"]):
+    for row, p in zip(t.iter_rows(named=True), entry["parameters"], strict=True):
         assert (row["name"], row["kind"], row["min"], row["max"], row["description"]) == (
             p["name"], p["kind"], p["min"], p["max"], p["description"])  # fmt: skip
         assert row["choices"] == list(p["choices"])
@@ -35,7 +35,7 @@ def test_parameters_of_a_harness_game_are_its_registry(game):
 def test_parameters_match_and_every_default_is_accepted():
     t = ketharmad.parameters(game="schotten_totten_2", match="OIL")
     assert t.height > 0
-    assert all("oil" in n.lower() or "oil" in d.lower() for n, d in zip(t["name"], t["description"]))
+    assert all("oil" in n.lower() or "oil" in d.lower() for n, d in zip(t["name"], t["description"], strict=True))
     assert t.height < ketharmad.parameters(game="schotten_totten_2").height
     assert ketharmad.parameters(game="osztrakon", match="no such text").height == 0
     # the defaults as given back to the game change nothing: same games as no params at all

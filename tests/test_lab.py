@@ -133,7 +133,7 @@ def test_play_replays_a_fixed_start_game(m2):
 def test_matchups_table_shape(m2):
     t = m2.table
     assert t.height == 16
-    assert set(zip(t["faction"], t["opponent"])) == {
+    assert set(zip(t["faction"], t["opponent"], strict=True)) == {
         (a, b) for a in ketharmad.FACTIONS for b in ketharmad.FACTIONS
     }
     for col in ("faction", "opponent", "games", "wins", "win_rate", "ci_low", "ci_high",
@@ -226,7 +226,7 @@ def test_free_for_all(m4):
 def test_card_stats_rows(cs, batch):
     t = cs.table
     cards = ketharmad.cards()
-    faction_of = dict(zip(cards["id"], cards["faction"]))
+    faction_of = dict(zip(cards["id"], cards["faction"], strict=True))
     for r in t.select("faction", "card", "card_faction").iter_rows(named=True):
         assert faction_of[r["card"]] == r["card_faction"]
         assert r["card_faction"] in (r["faction"], "newsfeed")
@@ -258,12 +258,12 @@ def test_card_stats_counts_match_the_bits(cs, batch):
     opening = [(v >> shift) & 1 for v in rec[f"opening_{half}"].to_list()]
     drawn = [(v >> shift) & 1 for v in rec[f"drawn_{half}"].to_list()]
     won = rec["won"].to_list()
-    in_hand = [o | d for o, d in zip(opening, drawn)]
+    in_hand = [o | d for o, d in zip(opening, drawn, strict=True)]
     row = cs.table.filter((pl.col("faction") == "ner") & (pl.col("card") == "ner_orban_viktor")).row(0, named=True)
     assert row["opening_games"] == sum(opening)
     assert row["in_hand_games"] == sum(in_hand)
-    assert row["in_hand_wins"] == sum(h and w for h, w in zip(in_hand, won))
-    assert row["not_seen_wins"] == sum((not h) and w for h, w in zip(in_hand, won))
+    assert row["in_hand_wins"] == sum(h and w for h, w in zip(in_hand, won, strict=True))
+    assert row["not_seen_wins"] == sum((not h) and w for h, w in zip(in_hand, won, strict=True))
 
 
 def test_card_stats_plays(cs, batch):

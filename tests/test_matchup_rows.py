@@ -45,7 +45,7 @@ def test_stats_cells_equal_for_any_shard_size_and_equal_the_frames_reduced():
     whole = run_plan(plan)
     frames = run_plan(_plan("frames"))
     assert all(isinstance(s, Stats) for s in whole)
-    for s, f, c in zip(whole, frames, plan.cells):
+    for s, f, c in zip(whole, frames, plan.cells, strict=True):
         assert s == Stats.from_frames(f.games, f.players, c.decks), c.describe()
         assert s.games == c.games and s.decks == c.decks
     for size in (1, 7, None):

@@ -48,7 +48,7 @@ def test_shard_size_does_not_change_results(output: str) -> None:
     assert len(whole) == 4
     for size in (1, 7, None):
         got = run_plan(plan, shard_size=size, threads=1)
-        for a, b, c in zip(whole, got, plan.cells):
+        for a, b, c in zip(whole, got, plan.cells, strict=True):
             if output == "outcomes":
                 assert a.keys() == b.keys()
                 assert all(np.array_equal(a[k], b[k]) for k in a)
@@ -86,14 +86,14 @@ def test_executors_give_the_local_result() -> None:
     local = run_plan(plan)
     with ThreadPoolExecutor(max_workers=2) as ex:
         threaded = run_plan(plan, shard_size=5, executor=ex, threads=1)
-    for a, b in zip(local, threaded):
+    for a, b in zip(local, threaded, strict=True):
         _frames_equal(a, b)
     # shards are pure, picklable descriptions and run_shard a module-level function: a
     # process pool (spawned interpreter) plays them to the same frames
     small = Plan(11, plan.cells[:2])
     with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as ex:
         remote = run_plan(small, shard_size=8, executor=ex)
-    for a, b in zip(local[:2], remote):
+    for a, b in zip(local[:2], remote, strict=True):
         _frames_equal(a, b)
     s = next(iter(shards(small, 8)))
     _frames_equal(run_shard(pickle.loads(pickle.dumps(s))), run_shard(s))
@@ -181,7 +181,7 @@ class _CountingExecutor(ThreadPoolExecutor):
         self.most = 0
         self.submitted = 0
 
-    def submit(self, fn, /, *args, **kwargs):  # type: ignore[override]
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[override]  # a test double of Executor.submit
         with self._lock:
             self.in_flight += 1
             self.submitted += 1
@@ -205,7 +205,7 @@ def test_an_executor_gets_at_most_its_window_of_shards_at_once() -> None:
         got = run_plan(plan, shard_size=2, executor=ex, threads=1)
     assert ex.submitted == len(list(shards(plan, 2))) == 12 + 9 + 5 + 8
     assert 1 <= ex.most <= 3
-    for a, b in zip(local, got):
+    for a, b in zip(local, got, strict=True):
         _frames_equal(a, b)
 
 
@@ -236,7 +236,7 @@ def test_outcome_cells_played_together_equal_one_call_each() -> None:
         k += len(g)
     assert sizes == [3, 1, 2, 1]
     together = run_plan(plan)
-    for s, got in zip(work, together):
+    for s, got in zip(work, together, strict=True):
         alone = run_shard(s)
         if s.cell.output == "outcomes":
             assert got.keys() == alone.keys()
@@ -276,5 +276,5 @@ def test_outcome_groups_are_bounded_in_games(monkeypatch) -> None:
     monkeypatch.setattr(plan_mod, "TOGETHER_GAMES", 70)  # two cells of 30 fit, a third does not
     work = list(shards(p))
     assert [len(plan_mod._outcome_group(work, k)) for k in (0, 2, 4)] == [2, 2, 1]
-    for a, b in zip(whole, run_plan(p)):
+    for a, b in zip(whole, run_plan(p), strict=True):
         assert all(np.array_equal(a[key], b[key]) for key in a)

@@ -23,10 +23,10 @@ else:
     gymnasium = pytest.importorskip("gymnasium")
     pettingzoo = pytest.importorskip("pettingzoo")
 
-from gymnasium.utils.env_checker import check_env  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
 
-from ketharmad import rl  # noqa: E402
+from ketharmad import rl
 
 # PettingZoo's api_test warns about every Dict observation with an action mask (the convention
 # its own classic games use, which it exempts by name): these two warnings only; any other
@@ -340,9 +340,9 @@ def test_harness_gym_same_seed_same_episode(game, kwargs):
         env = ketharmad.gym_env(game=game, **kwargs)
         eps = [_play_gym(env, _masked_random(np.random.default_rng(3)), seed=11 if i == 0 else None) for i in range(2)]
         runs.append(eps)
-    for (o1, a1, r1, i1), (o2, a2, r2, i2) in zip(*runs):
+    for (o1, a1, r1, i1), (o2, a2, r2, i2) in zip(*runs, strict=True):
         assert a1 == a2 and r1 == r2 and i1["winners"] == i2["winners"]
-        assert all(np.array_equal(x, y) for x, y in zip(o1, o2))
+        assert all(np.array_equal(x, y) for x, y in zip(o1, o2, strict=True))
     # the second episode is the batch's next game, not a repeat of the first
     assert runs[0][0][1] != runs[0][1][1]
 

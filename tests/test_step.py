@@ -79,7 +79,7 @@ def test_clone_at_every_decision_kind_continues_the_same():
 def test_determinize_keeps_what_the_seat_sees():
     g = k.Game(["ner", "osszefogas", "tisza", "radikalisok"], seed=4, index=1)
     rng = random.Random(1)
-    checked = hidden_changed = 0
+    checked = 0
     while not g.is_over:
         seat = g.current_player
         d = g.determinize(seat, 99)
@@ -115,7 +115,7 @@ def test_bad_actions_raise_value_error_naming_the_legal_ones():
     g = k.Game(["ner", "tisza"], seed=1)
     legal = g.legal_action_ids()
     bad = next(i for i in range(g.num_actions) if i not in legal)
-    with pytest.raises(ValueError, match=r"action %d is not legal here; legal actions for seat \d \(mulligan\): 0 \(keep the hand\), 1 \(mulligan\)" % bad):
+    with pytest.raises(ValueError, match=rf"action {bad} is not legal here; legal actions for seat \d \(mulligan\): 0 \(keep the hand\), 1 \(mulligan\)"):
         g.step(bad)
     for junk in (-1, g.num_actions, 10**12):
         with pytest.raises(ValueError, match="not legal"):
@@ -132,7 +132,7 @@ def test_bad_actions_raise_value_error_naming_the_legal_ones():
     with pytest.raises(ValueError, match="seed"):
         k.Game(["ner", "tisza"], seed=-1)
     with pytest.raises(ValueError, match="no log"):
-        g.log
+        _ = g.log
     while not g.is_over:
         g.step(g.bot_action("random"))
     with pytest.raises(ValueError, match="over"):

@@ -21,7 +21,7 @@ Other games (docs/games.md): ``game="schotten_totten_2" | "osztrakon"`` (a name,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import _core, stats
 from ._version import __version__
@@ -56,22 +56,22 @@ END_REASONS: tuple[str, ...] = tuple(_core.END_REASONS)
 BOT_KINDS: tuple[str, ...] = tuple(_core.BOT_KINDS)
 
 
-def env(*args: object, **kwargs: object) -> "rl.KetharmadAECEnv":
+def env(*args: Any, **kwargs: Any) -> rl.KetharmadAECEnv | rl.HarnessAECEnv:
     """A PettingZoo AEC environment (one agent per seat); see :func:`ketharmad.rl.env`
     (``game="schotten_totten_2" | "osztrakon"`` or a :class:`GameSpec` of one: that game's
     environment). Needs the ``rl`` extra (``pip install 'ketharmad[rl]'``), imported only here."""
     from .rl import env as _env  # lazy: the rl extra (pettingzoo, gymnasium) is optional
 
-    return _env(*args, **kwargs)  # type: ignore[arg-type]
+    return _env(*args, **kwargs)
 
 
 @deprecate_function("env(game=...)", name="game_env")
-def game_env(*args: object, **kwargs: object) -> "rl.HarnessAECEnv":
+def game_env(*args: Any, **kwargs: Any) -> rl.HarnessAECEnv:
     """A PettingZoo AEC environment of Schotten Totten 2 or Osztrakon: ``env(game=...)``
     (:func:`ketharmad.rl.env`). Needs the ``rl`` extra (``pip install 'ketharmad[rl]'``)."""
     from .rl import _game_env  # lazy: the rl extra (pettingzoo, gymnasium) is optional
 
-    return _game_env(*args, **kwargs)  # type: ignore[arg-type]
+    return _game_env(*args, **kwargs)
 
 
 #: Deprecated in 0.2.0, removed in 0.3.0 (each warns and names its replacement).
@@ -80,13 +80,13 @@ game_matchups = deprecate_function("matchups(game=...)", name="game_matchups")(_
 game_state = deprecate_function("Game(game=..., index=...)", name="game_state")(_games_module.game_state)
 
 
-def gym_env(*args: object, **kwargs: object) -> "rl.KetharmadGymEnv | rl.HarnessGymEnv":
+def gym_env(*args: Any, **kwargs: Any) -> rl.KetharmadGymEnv | rl.HarnessGymEnv:
     """A Gymnasium environment playing one seat against built-in bots; see
     :func:`ketharmad.rl.gym_env` (``game="schotten_totten_2" | "osztrakon"``:
     :class:`ketharmad.rl.HarnessGymEnv`, the other seats played by that game's bots). Needs the ``rl`` extra (``pip install 'ketharmad[rl]'``)."""
     from .rl import gym_env as _gym_env  # lazy: the rl extra (pettingzoo, gymnasium) is optional
 
-    return _gym_env(*args, **kwargs)  # type: ignore[arg-type]
+    return _gym_env(*args, **kwargs)
 
 __all__ = [
     "FACTIONS",

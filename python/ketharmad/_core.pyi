@@ -6,13 +6,50 @@ Every error is a ``ValueError`` naming the problem; a panic inside one game beco
 run on a worker thread and raise ``KeyboardInterrupt`` within about a second of Ctrl-C.
 """
 
-from typing import Any, Optional, TypedDict, Union
+from collections.abc import Sequence
+from typing import Any, Optional, Self, TypedDict, Union, final
+
+from typing_extensions import disjoint_base  # stub-only (typeshed's): marks a class with its own layout
 
 import numpy as np
 import numpy.typing as npt
 
-ParamValue = Union[int, bool, str]
-BotSpec = Union[str, dict[str, Any]]
+__all__ = [
+    "version",
+    "card_data_hash",
+    "card_table",
+    "parameter_table",
+    "validate",
+    "deck_lists",
+    "simulate",
+    "columns",
+    "simulate_stats",
+    "simulate_cells",
+    "play",
+    "bot_table",
+    "_pools_built",
+    "_card_cache_stats",
+    "_card_cache_clear",
+    "columns_of",
+    "Game",
+    "generic_simulate",
+    "generic_reduce",
+    "game_table",
+    "HarnessGame",
+    "MAX_THREADS",
+    "AVAILABLE_THREADS",
+    "GAME_ROW_BYTES",
+    "SEAT_ROW_BYTES",
+    "PLAY_ROW_BYTES",
+    "TURN_BINS",
+    "FACTIONS",
+    "END_REASONS",
+    "BOT_KINDS",
+]
+
+# stub-only aliases (not in the extension)
+_ParamValue = Union[int, bool, str]
+_BotSpec = Union[str, dict[str, Any]]
 
 FACTIONS: list[str]
 """``["ner", "osszefogas", "tisza", "radikalisok"]``"""
@@ -92,10 +129,13 @@ def parameter_table(card_data: str) -> dict[str, list[Any]]:
     card (card id or "rules"), description."""
 
 def validate(
-    card_data: str, decks: list[str], bots: list[BotSpec], params: dict[str, ParamValue]
+    card_data: str,
+    decks: list[str],
+    bots: list[_BotSpec],
+    params: Optional[dict[str, _ParamValue]] = None,
 ) -> None: ...
 def deck_lists(
-    card_data: str, decks: list[str], seed: int, game: int, params: Optional[dict[str, ParamValue]] = None
+    card_data: str, decks: list[str], seed: int, game: int, params: Optional[dict[str, _ParamValue]] = None
 ) -> list[list[int]]:
     """The cards (definition indices, one per copy) each seat's deck holds in game ``game`` of
     the batch ``seed`` (a Mixed deck's choice of that game; docs/decks.md)."""
@@ -103,11 +143,11 @@ def deck_lists(
 def simulate(
     card_data: str,
     decks: list[str],
-    bots: list[BotSpec],
+    bots: list[_BotSpec],
     games: int,
     seed: int,
     threads: Optional[int] = None,
-    params: Optional[dict[str, ParamValue]] = None,
+    params: Optional[dict[str, _ParamValue]] = None,
     start_player: Optional[int] = None,
     record_plays: bool = False,
     first_game: int = 0,
@@ -156,11 +196,11 @@ class _Stats(TypedDict):
 def simulate_stats(
     card_data: str,
     decks: list[str],
-    bots: list[BotSpec],
+    bots: list[_BotSpec],
     games: int,
     seed: int,
     threads: Optional[int] = None,
-    params: Optional[dict[str, ParamValue]] = None,
+    params: Optional[dict[str, _ParamValue]] = None,
     start_player: Optional[int] = None,
     first_game: int = 0,
 ) -> _Stats:
@@ -170,10 +210,10 @@ def simulate_stats(
 
 def simulate_cells(
     card_data: str,
-    cells: list[tuple[list[str], list[BotSpec], int, int, Optional[int]]],
+    cells: list[tuple[list[str], list[_BotSpec], int, int, Optional[int]]],
     seed: int,
     threads: Optional[int] = None,
-    params: Optional[dict[str, ParamValue]] = None,
+    params: Optional[dict[str, _ParamValue]] = None,
 ) -> dict[str, dict[str, npt.NDArray[np.generic]]]:
     """Several cells ``(decks, bots, first_game, games, start_player)`` of one card set,
     parameters, seed and seat count in one call: the rows of each cell are those ``simulate``
@@ -187,13 +227,89 @@ def bot_table() -> dict[str, list[Any]]: ...
 def _pools_built() -> int:
     """Test hook: thread pools built so far in this process (one per distinct size)."""
 
+def _card_cache_stats() -> dict[str, int]:
+    """Test hook: the card cache's counters (raw_hits, raw_misses, db_hits, db_misses) since
+    the process started or the last ``_card_cache_clear``, and its entries (texts, dbs)."""
+
+def _card_cache_clear() -> None:
+    """Test hook: empty the card cache and zero its counters."""
+
+def columns_of(games: list[Game]) -> dict[str, dict[str, npt.NDArray[np.generic]]]:
+    """The result columns (as ``simulate`` returns them: games, players, plays) of finished
+    games, in the given order; every game must be over and have the same seat count."""
+
+@disjoint_base
+class Game:
+    """One Kétharmad game stopped at a decision (or over); ``ketharmad.Game`` subclasses it
+    (``rust/py/step.rs``). ``copy_of`` (with ``determinize_seat``) makes a copy of another
+    game instead (the subclass's ``clone`` and ``determinize``)."""
+
+    def __new__(
+        cls,
+        card_data: str,
+        decks: list[str],
+        seed: int = 0,
+        game: int = 0,
+        params: Optional[dict[str, _ParamValue]] = None,
+        start_player: Optional[int] = None,
+        log: bool = False,
+        record_plays: bool = False,
+        copy_of: Optional[Game] = None,
+        determinize_seat: Optional[int] = None,
+        determinize_seed: int = 0,
+    ) -> Self: ...
+    @property
+    def num_players(self) -> int: ...
+    @property
+    def num_actions(self) -> int: ...
+    @property
+    def observation_size(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def game(self) -> int: ...
+    @property
+    def decks(self) -> list[str]: ...
+    @property
+    def current_player(self) -> Optional[int]: ...
+    @property
+    def decision_kind(self) -> Optional[str]: ...
+    @property
+    def is_over(self) -> bool: ...
+    @property
+    def winner(self) -> Optional[int]: ...
+    @property
+    def end_reason(self) -> Optional[str]: ...
+    @property
+    def round(self) -> int: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def log(self) -> list[str]:
+        """Decisions answered since the checkpoint (the start or the latest main-priority one)."""
+    def legal_action_ids(self) -> list[int]: ...
+    def legal_actions(self) -> Sequence[tuple[int, str]]:
+        """(id, label) of every legal action (a list)."""
+    def action_mask(self) -> npt.NDArray[np.bool_]: ...
+    def describe_action(self, id: int) -> str: ...
+    def step(self, action: Any) -> None:
+        """Answer the pending decision with an action id (an int, or anything with an ``id``)."""
+    def step_index(self, i: int) -> None: ...
+    def observation(self, seat: int) -> dict[str, Any]: ...
+    def observation_tensor(self, seat: int) -> npt.NDArray[np.float32]: ...
+    def returns(self) -> list[float]: ...
+    def clone(self) -> Game: ...
+    def determinize(self, seat: int, seed: int) -> Game: ...
+    def bot_action(self, spec: _BotSpec) -> int: ...
+    def advance(self, bots: list[Optional[_BotSpec]]) -> None: ...
+
 def play(
     card_data: str,
     decks: list[str],
-    bots: list[BotSpec],
+    bots: list[_BotSpec],
     seed: int,
     game: int,
-    params: Optional[dict[str, ParamValue]] = None,
+    params: Optional[dict[str, _ParamValue]] = None,
     start_player: Optional[int] = None,
 ) -> _PlayResult: ...
 
@@ -239,18 +355,19 @@ def game_table(card_data: Optional[str] = None, params: Optional[dict[str, Union
     ``card_data``, default the packaged file, with ``params`` applied): name, sides, min/max
     seats, agents, action_space, observation_len, parameters."""
 
+@final
 class HarnessGame:
     """One game on the generic harness stopped at a decision (``rust/py/games.rs``); made by
     :func:`ketharmad.game_state`."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         game: str,
         seats: int,
         seed: int = 0,
         game_index: int = 0,
         params: Optional[dict[str, Union[int, float, bool, str]]] = None,
-    ) -> None: ...
+    ) -> HarnessGame: ...
     @property
     def game_name(self) -> str: ...
     @property

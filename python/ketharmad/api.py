@@ -11,7 +11,7 @@ import polars as pl
 from . import _core
 from .game.agents import validation_bots
 from .game.data import CardDataSource, describe_card_data, load_card_data
-from .game.formats import _param_rows, _probe_decks, apply_format, format_info
+from .game.formats import ParamValue, _param_rows, _probe_decks, apply_format, format_info
 from .results.frames import card_frame, parameter_frame
 from .run.progress import Progress, auto_chunk_size
 from .results.sim import GameLog, SimResult
@@ -38,7 +38,9 @@ from .game.harness import harness_info
 from .run.memory import available_memory, check_memory, memory_needed  # noqa: F401 (available_memory, memory_needed: re-exported)
 
 if TYPE_CHECKING:
+    from polars._typing import PolarsDataType  # a DataType instance or class
     from .results.games import GameResult
+    from .game.harness_play import HarnessLog
 
 __all__ = ["simulate", "play", "cards", "parameters"]
 
@@ -81,7 +83,7 @@ def _simulate_other_game(
     params: Any,
     first_game: int,
     **ketharmad_only: Any,
-) -> Any:
+) -> GameResult:
     """``simulate(..., game=...)`` for a game on the generic harness: refuse what only
     Kétharmad takes, then run :func:`ketharmad.games.simulate_game`."""
     if not isinstance(game, str):
@@ -100,9 +102,11 @@ def _simulate_other_game(
         )
     if isinstance(bots, str):
         bots = [bots] * info["min_seats"]
-    return simulate_game(game, bots=bots, games=games, seed=seed, threads=threads,
-                         params=dict(params) if params is not None else None, first_game=first_game,
-                         **run)  # fmt: skip
+    result = simulate_game(game, bots=bots, games=games, seed=seed, threads=threads,
+                           params=dict(params) if params is not None else None, first_game=first_game,
+                           **run)  # fmt: skip
+    assert isinstance(result, GameResult)  # output="rows"
+    return result
 
 
 #: simulate's default decks (identity tells "not given" apart for the other games).
@@ -149,7 +153,7 @@ def simulate(
     format: Optional[str] = None,
     *,
     game: Union[str, GameSpec],
-) -> "GameResult": ...
+) -> SimResult | GameResult: ...
 
 
 def simulate(
@@ -158,7 +162,7 @@ def simulate(
     games: int = 1000,
     seed: int = 0,
     threads: Optional[int] = None,
-    params: Optional[Mapping[str, Union[int, bool, str]]] = None,
+    params: Optional[Mapping[str, Union[int, float, bool, str]]] = None,
     card_data: CardDataSource = None,
     start_player: Optional[int] = None,
     record_plays: bool = False,
@@ -169,7 +173,7 @@ def simulate(
     first_game: int = 0,
     format: Optional[str] = None,
     game: Union[str, GameSpec] = "ketharmad",
-) -> Any:  # SimResult, or GameResult for another game (see the overloads)
+) -> SimResult | GameResult:  # GameResult for another game (see the overloads)
     """Play ``games`` bot games in parallel and return the results as polars tables.
 
     Args:
@@ -311,6 +315,7 @@ def simulate(
     elapsed = time.perf_counter() - start
     if meter is not None:
         meter.close()
+    assert frames.players is not None  # run_batch converts every table
 
     return SimResult(
         frames.games,
@@ -340,7 +345,7 @@ def play(
     start_player: Optional[int] = None,
     format: Optional[str] = None,
     index: Optional[int] = None,
-) -> Any:  # GameLog; HarnessLog for another game
+) -> GameLog | HarnessLog:  # HarnessLog for another game
     """Replay one game with its full log.
 
     ``play(decks, bots, seed, index=k, params)`` replays exactly game ``k`` of
@@ -452,7 +457,7 @@ def parameters(
 
 
 #: The columns of :func:`games`, in order.
-GAMES_SCHEMA = {
+GAMES_SCHEMA: dict[str, PolarsDataType] = {
     "name": pl.String, "sides": pl.List(pl.String), "min_seats": pl.Int64, "max_seats": pl.Int64,
     "agents": pl.List(pl.String), "action_space": pl.Int64, "observation_len": pl.Int64, "n_parameters": pl.Int64,
 }  # fmt: skip

@@ -30,7 +30,7 @@ ketharmad`` does not need them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Optional, Union
+from typing import Any, Optional, Union, cast
 
 import numpy as np
 
@@ -160,12 +160,12 @@ class _SeatAECEnv(AECEnv):
         self.game: Any = None
         self._episodes = _Episodes()
         self._render = self._new_render()
-        self.agents = []
-        self.rewards = {}
-        self._cumulative_rewards = {}
-        self.terminations = {}
-        self.truncations = {}
-        self.infos = {}
+        self.agents: list[str] = []
+        self.rewards: dict[str, float] = {}
+        self._cumulative_rewards: dict[str, float] = {}
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.infos: dict[str, dict[str, Any]] = {}
         self.agent_selection = self.possible_agents[0]
 
     def _new_game(self, batch_seed: int, index: int) -> Any:
@@ -184,7 +184,7 @@ class _SeatAECEnv(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
-        batch_seed, index = self._episodes.next(seed, lambda: np.random.SeedSequence().entropy % 2**63)
+        batch_seed, index = self._episodes.next(seed, lambda: cast(int, np.random.SeedSequence().entropy) % 2**63)  # drawn: an int
         self.game = self._new_game(batch_seed, index)
         self._render = self._new_render()
         self.agents = list(self.possible_agents)
@@ -302,7 +302,7 @@ def env(
     log: bool = False,
     game: Union[str, GameSpec] = "ketharmad",
     seats: Optional[int] = None,
-) -> Any:  # KetharmadAECEnv; HarnessAECEnv for another game
+) -> KetharmadAECEnv | HarnessAECEnv:  # HarnessAECEnv for another game
     """A PettingZoo AEC environment of one Kétharmad game per episode.
 
     ``game``: ``"ketharmad"`` (default) or another game of :func:`ketharmad.games`
@@ -353,6 +353,7 @@ class _SeatGymEnv(gymnasium.Env):
     terminal reward from the game's returns."""
 
     metadata = {"render_modes": _RENDER_MODES, "render_fps": 4}
+    seat: int  # the learning seat (set by the subclass)
 
     def _setup(self, render_mode: Optional[str], illegal_action: str, illegal_reward: Any) -> None:
         if render_mode is not None and render_mode not in _RENDER_MODES:
@@ -530,7 +531,7 @@ def gym_env(
     log: bool = False,
     game: Union[str, GameSpec] = "ketharmad",
     seats: Optional[int] = None,
-) -> Any:  # KetharmadGymEnv; HarnessGymEnv for another game
+) -> KetharmadGymEnv | HarnessGymEnv:  # HarnessGymEnv for another game
     """A Gymnasium environment that plays seat ``seat`` of one game per episode; the other
     seats are played by built-in bots (``opponents``: one spec such as ``"heuristic"`` or
     ``{"kind": "search", "iterations": 50}`` for every other seat, or a list with one spec per
@@ -595,7 +596,7 @@ def gym_env(
 
 
 if GYM_ID not in gymnasium.registry:
-    gymnasium.register(GYM_ID, entry_point=KetharmadGymEnv, disable_env_checker=True)
+    gymnasium.register(GYM_ID, entry_point=KetharmadGymEnv, disable_env_checker=True)  # type: ignore[arg-type]  # EnvCreator is (**kwargs) -> Env: no named keywords
 
 
 class _HarnessRender:
@@ -621,6 +622,11 @@ class _HarnessGames:
     """The harness side of an environment (AEC or Gymnasium): the game and its params, a
     probe game that checks them, each episode's new game, and steps the renderer hears of
     (the harness games keep no log)."""
+
+    # the environment's own (AEC or Gymnasium) attributes this side uses
+    game: Any
+    render_mode: Optional[str]
+    _render: Any
 
     def _set_games(self, game: str, seats: Optional[int], params: Optional[Mapping[str, Any]]) -> Any:
         """Keep the settings; return a probe game (game 0 of seed 0), which checks the game,
@@ -797,4 +803,9 @@ class HarnessGymEnv(_HarnessGames, _SeatGymEnv):
 
 for _game, _id in HARNESS_GYM_IDS.items():
     if _id not in gymnasium.registry:
-        gymnasium.register(_id, entry_point=HarnessGymEnv, kwargs={"game": _game}, disable_env_checker=True)
+        gymnasium.register(
+            _id,
+            entry_point=HarnessGymEnv,  # type: ignore[arg-type]  # as above
+            kwargs={"game": _game},
+            disable_env_checker=True,
+        )

@@ -45,7 +45,7 @@ _DEFAULT_DECKS: tuple[str, ...] = ("ner", "tisza")
 
 
 def _harness_game(game: str, decks: Any, seed: int, index: Optional[int], params: Any, seats: Optional[int],
-                  **ketharmad_only: Any) -> Any:
+                  **ketharmad_only: Any) -> _core.HarnessGame:
     """``Game(game=...)`` of a game on the generic harness: its step object (game_state)."""
     harness_info(game)
     given = {"decks": decks is not _DEFAULT_DECKS}
@@ -112,7 +112,7 @@ class Game(_core.Game):
             game, decks = spec.name, _DEFAULT_DECKS if decks_given is None else decks_given
         if isinstance(game, str):
             if game != "ketharmad":
-                return _harness_game(game, decks, seed, index, params, seats, card_data=card_data,  # type: ignore[return-value]
+                return _harness_game(game, decks, seed, index, params, seats, card_data=card_data,  # type: ignore[return-value]  # not a Game: __new__ cannot say so
                                      start_player=start_player, log=log, record_plays=record_plays, format=format)
             game = 0 if index is None else index
         elif index is not None:

@@ -15,7 +15,7 @@ import os
 import sys
 import textwrap
 from collections.abc import Sequence
-from typing import Any, Optional, Union
+from typing import Any, Optional, Union, cast
 
 import polars as pl
 
@@ -27,6 +27,7 @@ from .args import PARAMS_FILE_HELP, _bots, _params, parse_param
 from ..results.files import check_out_file, write_atomic
 from ..game.harness import _game_info
 from ..run.harness import simulate_game
+from ..results.games import GameResult
 from .harness import cli_params, cli_play, cmd_game_params, cmd_games
 from . import card_stats, matchups, sweep
 from .lab import cluster_args, cluster_for, format_arg, game_arg
@@ -64,6 +65,7 @@ def _cmd_simulate_game(args: argparse.Namespace) -> None:
     with cluster_for(args) as cluster:  # --scheduler / --workers: the shards run on Dask
         r = simulate_game(args.game, bots=bots, games=args.games, seed=args.seed, threads=args.threads, params=params,
                           cluster=cluster)  # fmt: skip
+    assert isinstance(r, GameResult)  # output="rows"
     secs = time.perf_counter() - t0
     n = r.games.height
     print(f"{args.game}: {n:,} games, {len(bots)} seats, seed {args.seed}")
@@ -76,7 +78,7 @@ def _cmd_simulate_game(args: argparse.Namespace) -> None:
         )
     no_winner = int((r.games["winners_mask"] == 0).sum())
     unfinished = int(r.games["unfinished"].sum())
-    print(f"turns: mean {r.games['turns'].mean():.1f}; no winner: {no_winner:,}; unfinished: {unfinished:,}")
+    print(f"turns: mean {cast(float, r.games['turns'].mean()):.1f}; no winner: {no_winner:,}; unfinished: {unfinished:,}")
     reasons = r.games.group_by("end_reason").len().sort("len", descending=True)
     print("end: " + ", ".join(f"{e} {c / n:.1%}" for e, c in reasons.iter_rows()))
     print(f"{n / secs:,.0f} games/s ({secs:.2f} s)")
@@ -158,7 +160,7 @@ def _cmd_cards(args: argparse.Namespace) -> None:
             [True, False, False, False, False, True, False],
         )
         print(header[0])
-        for line, row in zip(header[1:], rows):
+        for line, row in zip(header[1:], rows, strict=True):
             print(line)
             text = row[7] or ""
             if text:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..lab.harness import GameMatchupResult
 from ..lab.matchups import ROWS_AUTO_LIMIT, MatchupResult, matchups
 from .args import _bots, _params
 from .harness import cli_matchups
@@ -39,7 +40,7 @@ def _cmd_matchups(args: argparse.Namespace) -> None:
 
 
 
-def _run_matchups(args: argparse.Namespace, per_call: int, cluster: Any) -> MatchupResult:
+def _run_matchups(args: argparse.Namespace, per_call: int, cluster: Any) -> MatchupResult | GameMatchupResult:
     return matchups(
         players=args.players,
         games_per_side=args.games_per_side,

@@ -7,7 +7,7 @@ import argparse
 
 import polars as pl
 
-from ..lab.tournament import bots, tournament
+from ..lab.tournament import TournamentResult, bots, tournament
 from .args import _bots, _params
 from .harness import cli_tournament
 from .lab import cluster_for
@@ -37,6 +37,7 @@ def _cmd_bots(args: argparse.Namespace) -> None:
         res = tournament(specs, decks=decks, games=args.games, seed=args.seed, threads=args.threads,
                          params=_params(args.param, args.params, args.card_data), card_data=args.card_data,
                          cluster=cluster, format=args.format)  # fmt: skip
+    assert isinstance(res, TournamentResult)  # game="ketharmad"
     print(f"tournament: {res.games_per_pair:,} games per pair, seats swapped, "
           f"{len(res.decks)} deck pairing(s), common seeds per pairing")
     with pl.Config(tbl_rows=100, fmt_str_lengths=60, tbl_width_chars=160, float_precision=3):

@@ -22,12 +22,15 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Mapping
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 import polars as pl
 
 from .. import _core
 from .data import fold_text
+
+if TYPE_CHECKING:
+    from polars._typing import PolarsDataType  # a DataType instance or class
 
 __all__ = ["games", "game_state", "HarnessGame", "harness_parameters", "harness_info", "harness_bot_table"]
 
@@ -86,7 +89,7 @@ def game_state(
 #: Where the components of a harness game are described (it has no card table).
 COMPONENT_DOCS = {"schotten_totten_2": "docs/schotten_totten2.md", "osztrakon": "docs/osztrakon.md"}
 
-_HARNESS_PARAMETER_SCHEMA = {
+_HARNESS_PARAMETER_SCHEMA: dict[str, PolarsDataType] = {
     "name": pl.String, "kind": pl.String, "default": pl.Float64, "default_str": pl.String, "min": pl.Float64,
     "max": pl.Float64, "choices": pl.List(pl.String), "description": pl.String,
 }  # fmt: skip

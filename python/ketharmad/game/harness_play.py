@@ -9,7 +9,7 @@ The harness games keep no text log of their own; the log is built here from the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, Optional, Union
 
 import polars as pl
@@ -76,7 +76,7 @@ class HarnessLog:
 
 def play_game(
     game: str,
-    bots: Union[str, Sequence[str]] = "random",
+    bots: object = "random",  # checked here: a spec string or a list of them
     seed: int = 0,
     index: int = 0,
     params: Optional[Mapping[str, ParamValue]] = None,
@@ -98,7 +98,7 @@ def play_game(
     params_ = dict(params) if params is not None else {}
     g = game_state(game, seats=len(bots_), seed=seed, game_index=index, params=params_ or None)
     sides = list(g.sides)
-    rows = []
+    rows: list[dict[str, Any]] = []
     while not g.is_over:
         seat = g.current_player
         assert seat is not None

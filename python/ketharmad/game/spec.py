@@ -282,7 +282,7 @@ def resolve(game: Union[str, GameSpec], **given: Any) -> GameSpec:
     the explicit values as it always does."""
     given = {k: v for k, v in given.items() if v is not None}
     if not isinstance(game, GameSpec):
-        return load_game(game, **given)  # type: ignore[arg-type]
+        return load_game(game, **given)
     if not given:
         return game
     have = game.setup
@@ -311,7 +311,9 @@ def _explicit_params(game: GameSpec, params: Any) -> dict[str, Any]:
     return _harness_params(game.name, params)
 
 
-def setup_of(game: GameSpec, call: Optional[str] = None, also: Sequence[str] = (), **given: Any) -> tuple[Any, ...]:
+def setup_of(
+    game: GameSpec, call: Optional[str] = None, also: Sequence[str] = (), **given: Any
+) -> tuple[GameSpec, *tuple[Any, ...]]:
     """For an entry point given a :class:`GameSpec`: ``(spec, value of each given key)``,
     the spec :func:`resolve` merges and, per keyword in the order given, the merged setup's
     value or, when neither the spec nor the call set it, the value passed (None).

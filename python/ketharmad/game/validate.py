@@ -10,12 +10,15 @@ from __future__ import annotations
 import numbers
 import os
 from collections.abc import Mapping
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Literal, Optional, Union, overload
 
 from .. import _core
 from .agents import agent_label, is_agent
 from .decks import deck_string
 from .data import load_params_file, read_toml_file
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeIs  # typing.TypeIs is Python 3.13
 
 __all__ = [
     "BotSpec",
@@ -29,6 +32,8 @@ __all__ = [
 ]
 
 BotSpec = Union[str, Mapping[str, Any]]
+#: A checked built-in bot spec, as the core takes it (a dict, not any mapping).
+CoreBot = Union[str, dict[str, Any]]
 
 MIN_SEATS = 2
 #: Most seats any format has (war of the gods, V4); each format checks its own range in the
@@ -38,7 +43,7 @@ _U64_MAX = 2**64 - 1
 _I64_MAX = 2**63 - 1
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeIs[numbers.Integral]:
     """True for Python and numpy integers, False for bools."""
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
@@ -81,13 +86,17 @@ def check_decks(decks: object) -> list[str]:
     return out
 
 
-def _check_bot_spec(spec: object, where: str, agents: bool = False) -> BotSpec:
+@overload
+def _check_bot_spec(spec: object, where: str, agents: Literal[False] = False) -> CoreBot: ...
+@overload
+def _check_bot_spec(spec: object, where: str, agents: bool) -> Any: ...  # agents: also a Python agent
+def _check_bot_spec(spec: object, where: str, agents: bool = False) -> Any:
     """A built-in bot spec checked (str or dict with a known ``kind``); with ``agents`` a
     Python agent (:mod:`ketharmad.game.agents`: a callable or an object with ``act``) is
     accepted as it is."""
     kinds = list(_core.BOT_KINDS)
     if agents and is_agent(spec):
-        return spec  # type: ignore[return-value]
+        return spec
     if isinstance(spec, str):
         kind = spec
     elif isinstance(spec, Mapping):
@@ -122,7 +131,11 @@ def _check_bot_spec(spec: object, where: str, agents: bool = False) -> BotSpec:
     return spec
 
 
-def check_bots(bots: object, n_seats: int, agents: bool = False) -> list[BotSpec]:
+@overload
+def check_bots(bots: object, n_seats: int, agents: Literal[False] = False) -> list[CoreBot]: ...
+@overload
+def check_bots(bots: object, n_seats: int, agents: bool) -> list[Any]: ...  # agents: also Python agents
+def check_bots(bots: object, n_seats: int, agents: bool = False) -> list[Any]:
     """Expand ``bots`` to one spec per seat.
 
     A single str or dict (or, with ``agents``, one Python agent) applies to every seat; a list
@@ -161,7 +174,7 @@ def check_int(name: str, value: object, minimum: int, maximum: int = _I64_MAX) -
     """Return ``value`` as an int in ``[minimum, maximum]`` (bools are rejected)."""
     if not _is_int(value):
         raise ValueError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
-    value = int(value)  # type: ignore[call-overload]
+    value = int(value)
     if value < minimum:
         raise ValueError(f"{name} must be >= {minimum}, got {value}")
     if value > maximum:
@@ -208,9 +221,9 @@ def check_params(params: object) -> dict[str, Union[int, bool, str]]:
         elif _is_bool(value):  # numpy bool
             out[name] = bool(value)
         elif _is_int(value):
-            if not -(2**63) <= int(value) <= _I64_MAX:  # type: ignore[call-overload]
+            if not -(2**63) <= int(value) <= _I64_MAX:
                 raise ValueError(f"parameter {name!r}: value {value} is out of range")
-            out[name] = int(value)  # type: ignore[call-overload]
+            out[name] = int(value)
         else:
             raise ValueError(
                 f"parameter {name!r}: value must be an int, bool or str, "
@@ -287,6 +300,7 @@ def with_format(
     if format is None:
         return params
     name, _ = split_format(format)
+    assert name is not None  # split_format names every format but None
     given = params.get("rules.format")
     if given is not None and given != name:
         raise ValueError(f"format={name!r} disagrees with params['rules.format'] = {given!r}")

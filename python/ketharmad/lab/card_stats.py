@@ -167,7 +167,7 @@ class CardStatsResult(LabResult):
         return card_stats_text(self)
 
     def _markdown(self, folder: Optional[Path], plots: bool) -> list[str]:
-        return _card_stats_md(self, folder, plots)  # type: ignore[arg-type]
+        return _card_stats_md(self, folder, plots)
 
     def plots(self, folder: Union[str, "os.PathLike[str]"]) -> list[Path]:
         """The IWD bar chart per faction."""
@@ -524,8 +524,8 @@ def plot_card_iwd(result: Any, path: Path) -> Path:
         ax = fig.add_subplot(rows, cols, i + 1)
         part = t.filter(pl.col("faction") == f).sort("iwd")
         iwd = [100 * v for v in part["iwd"].to_list()]
-        err = [[100 * (v - lo) for v, lo in zip(part["iwd"].to_list(), part["iwd_ci_low"].to_list())],
-               [100 * (hi - v) for v, hi in zip(part["iwd"].to_list(), part["iwd_ci_high"].to_list())]]  # fmt: skip
+        err = [[100 * (v - lo) for v, lo in zip(part["iwd"].to_list(), part["iwd_ci_low"].to_list(), strict=True)],
+               [100 * (hi - v) for v, hi in zip(part["iwd"].to_list(), part["iwd_ci_high"].to_list(), strict=True)]]  # fmt: skip
         colors = ["#3b7dd8" if v >= 0 else "#d8573b" for v in iwd]
         ax.barh(range(part.height), iwd, xerr=err, color=colors, capsize=2, height=0.7)
         ax.set_yticks(range(part.height), part["name"].to_list(), fontsize=7)
@@ -537,7 +537,7 @@ def plot_card_iwd(result: Any, path: Path) -> Path:
 
 
 
-def _card_stats_md(result: Any, folder: Path, plots: bool) -> list[str]:
+def _card_stats_md(result: Any, folder: Optional[Path], plots: bool) -> list[str]:
     out = [f"# Card statistics: {' vs '.join(result.decks)}, {result.n_games:,} games", ""]
     out += _provenance_md(result, None)
     out += [
@@ -549,6 +549,7 @@ def _card_stats_md(result: Any, folder: Path, plots: bool) -> list[str]:
         "",
     ]
     if plots:
+        assert folder is not None  # to_markdown: plots need the folder
         plot_card_iwd(result, folder / "card_iwd.png")
         out += ["![card IWD](card_iwd.png)", ""]
     t = result.table

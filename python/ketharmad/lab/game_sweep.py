@@ -274,11 +274,13 @@ def game_sweep(
         for s in range(seats):
             w = int(o.won[:, s].sum())
             lo, hi = wilson_interval(w, o.n)
+            dlo: Optional[float]
+            dhi: Optional[float]
             if i == base_index:
                 diff, dlo, dhi = 0.0, 0.0, 0.0
             else:
                 diff, dlo, dhi = paired_diff(o.won[:, s], b.won[:, s])
-            sig = (dlo is not None and (dlo > 0 or dhi < 0)) or (dlo is None and diff != 0 and o.n >= 2)  # type: ignore[operator]
+            sig = (dlo is not None and dhi is not None and (dlo > 0 or dhi < 0)) or (dlo is None and diff != 0 and o.n >= 2)
             rates.append(w / o.n)
             seat_rows.append({"point": i, "seat": s, "side": sides[s], "bot": bots_[s], "games": o.n, "wins": w,
                               "win_rate": w / o.n, "ci_low": lo, "ci_high": hi, "even_share": even,
@@ -403,7 +405,7 @@ def harness_provenance_md(result: Any, run_id: Optional[str] = None) -> list[str
     import datetime as _dt
 
     lines = [
-        f"* created: {_dt.datetime.now(_dt.timezone.utc).strftime('%Y-%m-%d %H:%M:%S UTC')}",
+        f"* created: {_dt.datetime.now(_dt.UTC).strftime('%Y-%m-%d %H:%M:%S UTC')}",
         f"* ketharmad {__version__}, game `{result.game}`",
         f"* bots: `{result.bots}`; seed {result.seed}; games {result._games_played():,}",
         f"* parameter overrides: `{json.dumps(dict(result.params), sort_keys=True)}`",
@@ -465,7 +467,7 @@ def _text_lines(res: GameSweepResult) -> list[str]:
     seats = len(res.bots)
     out = [f"sweep of {res.game}: {res.points.height} point(s) × {res.games_per_point:,} games (seed {res.seed}, "
            f"the same games at every point), {seats} seats: "
-           + ", ".join(f"{s} {b}" for s, b in zip(res.sides, res.bots)),
+           + ", ".join(f"{s} {b}" for s, b in zip(res.sides, res.bots, strict=True)),
            f"differences are against point {res.baseline}, game by game (paired 95% interval); * = significant"]  # fmt: skip
     if res.params:
         out.append(f"fixed overrides: {json.dumps(res.params, sort_keys=True)}")
@@ -518,8 +520,8 @@ def plot_game_sweep(res: GameSweepResult, name: str, path: Path) -> Path:
         part = t.filter(pl.col("seat") == s).sort(name)
         xs = [pos[v] for v in part[name].to_list()]
         y = [100 * x for x in part["win_rate"].to_list()]
-        err = [[100 * (a - lo) for a, lo in zip(part["win_rate"].to_list(), part["ci_low"].to_list())],
-               [100 * (hi - a) for a, hi in zip(part["win_rate"].to_list(), part["ci_high"].to_list())]]  # fmt: skip
+        err = [[100 * (a - lo) for a, lo in zip(part["win_rate"].to_list(), part["ci_low"].to_list(), strict=True)],
+               [100 * (hi - a) for a, hi in zip(part["win_rate"].to_list(), part["ci_high"].to_list(), strict=True)]]  # fmt: skip
         ax.errorbar(xs, y, yerr=err, marker="o", ms=4, capsize=3, lw=1.2, label=f"{res.sides[s]} ({res.bots[s]})")
     ax.axhline(100 / len(res.bots), color="grey", ls="--", lw=1, label="even share")
     if base.get(name) in pos:

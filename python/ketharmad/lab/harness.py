@@ -23,7 +23,7 @@ import math
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any, Optional, Union, cast
 
 import polars as pl
 
@@ -33,6 +33,7 @@ from ..results.lab import LabResult
 from ..game.harness import harness_info
 from .ratings import luce_ratings
 from ..run.harness import simulate_game
+from ..results.games import GameResult, GameStats
 from ..run.cluster import check_cluster_arg
 from ..results.report import _cell_text, _lab_params_label, ci_text, format_table, pct
 from ..results.lab_report import _figure, _provenance_md, _save, md_table
@@ -133,12 +134,12 @@ def _play_pair(game: str, a: str, b: str, n: int, seed: int, threads: Optional[i
     r = simulate_game(game, [a, b], games=n, seed=seed, threads=threads, params=params or None,
                       output="rows" if keep else "stats", **(run or {}))  # fmt: skip
     secs = time.perf_counter() - t
-    if not keep:
+    if isinstance(r, GameStats):  # not keep
         return {"games": n, "wins": list(r.wins), "no_winner": r.no_winner, "unfinished": r.unfinished,
                 "turns_mean": r.turns_mean, "secs": secs, "rows": None}  # fmt: skip
     wins = [int(r.players.filter(pl.col("seat") == s)["win"].sum()) for s in (0, 1)]
     return {"games": n, "wins": wins, "no_winner": int((r.games["winners_mask"] == 0).sum()),
-            "unfinished": int(r.games["unfinished"].sum()), "turns_mean": float(r.games["turns"].mean()),
+            "unfinished": int(r.games["unfinished"].sum()), "turns_mean": float(cast(float, r.games["turns"].mean())),
             "secs": secs,
             "rows": r.games.with_columns(batch_seed=pl.lit(seed, pl.UInt64), seat0_bot=pl.lit(a), seat1_bot=pl.lit(b))}
 
@@ -158,7 +159,7 @@ def _play_field(game: str, bot: str, field: str, k: int, n: int, seed: int, thre
         lineup[s] = bot
         r = simulate_game(game, lineup, games=share, seed=seed, threads=threads, params=params or None,
                           first_game=first, output="rows" if keep else "stats", **(run or {}))  # fmt: skip
-        if keep:
+        if isinstance(r, GameResult):  # keep
             w = int(r.players.filter(pl.col("seat") == s)["win"].sum())
             decided = int((r.games["winners_mask"] != 0).sum())
             unfinished += int(r.games["unfinished"].sum())
@@ -596,7 +597,7 @@ def _pair_tables(cells: list[tuple[str, str]], played: list[dict[str, Any]], sid
     s0, s1 = sides
     rows = []
     acc: dict[tuple[str, str], list[int]] = {}
-    for (a, b), p in zip(cells, played):
+    for (a, b), p in zip(cells, played, strict=True):
         n = p["games"]
         w0, w1 = p["wins"]
         r, lo, hi = _wilson(w0, n)
@@ -620,7 +621,7 @@ def _pair_tables(cells: list[tuple[str, str]], played: list[dict[str, Any]], sid
 def _field_tables(cells: list[tuple[str, str]], played: list[dict[str, Any]], k: int) -> tuple[pl.DataFrame, pl.DataFrame]:
     rows = []
     acc: dict[tuple[str, int], list[int]] = {}
-    for (bot, field), p in zip(cells, played):
+    for (bot, field), p in zip(cells, played, strict=True):
         n = p["games"]
         r, lo, hi = _wilson(p["wins"], n)
         rows.append({"bot": bot, "field": field, "seats": k, "games": n, "wins": p["wins"], "win_rate": r,
@@ -643,7 +644,7 @@ def _field_tables(cells: list[tuple[str, str]], played: list[dict[str, Any]], k:
 
 def game_lab_tournament(
     game: str,
-    bots: Sequence[str],
+    bots: Sequence[Any],  # checked here: spec strings
     games: Optional[int] = None,
     seed: int = 0,
     threads: Optional[int] = None,

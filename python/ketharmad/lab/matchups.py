@@ -11,7 +11,7 @@ import os
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 import polars as pl
 
@@ -35,7 +35,7 @@ from ..game.validate import (
 )
 from ..stats import rate, wilson_bounds
 from ..run.cluster import check_cluster_arg, executor_for
-from ..run.plan import Plan, cell, run_plan
+from ..run.plan import Cell, Plan, cell, run_plan
 from ..results.lab_report import _figure, _provenance_md, _save, md_table
 from ..results.lab import LabResult
 from ..game.spec import GameSpec, setup_of
@@ -44,7 +44,7 @@ from ..game.harness import refuse, refuse_harness_only
 from ..game.decks import deck_string
 from .standings import deck_table, seat_table, stats_tables
 from ..game.validate import bot_label
-from .harness import game_lab_matchups, harness_info
+from .harness import GameMatchupResult, game_lab_matchups, harness_info
 __all__ = ["matchups", "MatchupResult"]
 
 #: Game-length quantiles reported in ``.lengths``.
@@ -165,7 +165,7 @@ def _lengths_frame(rows: list[dict[str, Any]], keys: Sequence[str]) -> pl.DataFr
 
 def _unfinished_count(s: Stats) -> int:
     """Games of ``s`` that ended unfinished (a round or action cap)."""
-    return sum(c for r, c in zip(_core.END_REASONS, s.end_reasons) if r.startswith("unfinished"))
+    return sum(c for r, c in zip(_core.END_REASONS, s.end_reasons, strict=True) if r.startswith("unfinished"))
 
 
 class MatchupResult(LabResult):
@@ -265,7 +265,7 @@ class MatchupResult(LabResult):
         return matchups_text(self)
 
     def _markdown(self, folder: Optional[Path], plots: bool) -> list[str]:
-        return _matchups_md(self, folder, plots)  # type: ignore[arg-type]
+        return _matchups_md(self, folder, plots)
 
     def plots(self, folder: Union[str, "os.PathLike[str]"]) -> list[Path]:
         """2 players: the win-rate heatmap; 3-4 players: the faction win-rate bars."""
@@ -311,7 +311,7 @@ def matchups(
     seats: Optional[int] = None,
     field: Optional[str] = None,
     games_for: Optional[Mapping[str, int]] = None,
-) -> Any:  # MatchupResult; GameMatchupResult for another game
+) -> MatchupResult | GameMatchupResult:  # GameMatchupResult for another game
     """Every faction (or deck) against every other, with the start player balanced.
 
     ``decks``: the sides (default the four factions): factions, Mixed decks ``"a+b"``,
@@ -402,9 +402,9 @@ def matchups(
     a ValueError naming them, and ``seats``, ``field``, ``games_for`` with Kétharmad.
     """
     if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
-        spec, decks, card_data, format, params, seats = setup_of(
+        game_spec, decks, card_data, format, params, seats = setup_of(
             game, "matchups", decks=decks, card_data=card_data, format=format, params=params, seats=seats)  # fmt: skip
-        game = spec.name
+        game = game_spec.name
     if game != "ketharmad":
 
         harness_info(game)
@@ -601,7 +601,7 @@ def _two_player_rows(plan: Plan, results: list[Any], seed: int) -> dict[str, Any
     """The 2-player tables from the cells' frames (and the rows themselves)."""
     games_parts = []
     players_parts = []
-    for c, frames in zip(plan.cells, results):
+    for c, frames in zip(plan.cells, results, strict=True):
         a, b = _labels_of(c.decks)
         games_parts.append(
             frames.games.with_columns(
@@ -718,10 +718,16 @@ def _two_player_stats(plan: Plan, results: list[Stats]) -> dict[str, Any]:
     )
 
 
+def _fixed_start(c: Cell) -> int:
+    """The start seat of a cell of a reduced run (every such cell fixes it)."""
+    assert c.start_player is not None
+    return c.start_player
+
+
 def _stats_start_player(plan: Plan, results: list[Stats]) -> pl.DataFrame:
     """The start-player table from per-cell reductions (every cell fixes its start seat)."""
     games = sum(s.games for s in results)
-    start_wins = sum(s.wins_seat[c.start_player] for c, s in zip(plan.cells, results))
+    start_wins = sum(s.wins_seat[_fixed_start(c)] for c, s in zip(plan.cells, results, strict=True))
     counts = pl.DataFrame({"games": [games], "start_wins": [start_wins]}, schema={"games": pl.Int64, "start_wins": pl.Int64})
     return _start_player_rates(counts, len(plan.cells[0].decks))
 
@@ -730,10 +736,10 @@ def _stats_positions(plan: Plan, results: list[Stats], lead: Any = None) -> pl.D
     """The positions table from per-cell reductions: seat s of a cell whose start seat is p
     plays at turn-order position (s - p) mod n."""
     acc: dict[tuple[str, int], list[int]] = {}
-    for c, s in zip(plan.cells, results):
+    for c, s in zip(plan.cells, results, strict=True):
         n = len(c.decks)
         for seat, faction in enumerate(_labels_of(c.decks)):
-            got = acc.setdefault((faction, (seat - c.start_player) % n), [0, 0])
+            got = acc.setdefault((faction, (seat - _fixed_start(c)) % n), [0, 0])
             got[0] += s.games
             got[1] += s.wins_seat[seat if lead is None else lead(seat)]  # a team wins together
     rows = [(f, pos, g, w) for (f, pos), (g, w) in acc.items()]
@@ -952,7 +958,7 @@ def _free_for_all_rows(n: int, seatings: list[tuple[str, ...]], results: list[An
     """The free-for-all tables from the cells' frames (and the rows themselves)."""
     games_parts = []
     players_parts = []
-    for s, (seating, frames) in enumerate(zip(seatings, results)):
+    for s, (seating, frames) in enumerate(zip(seatings, results, strict=True)):
         games_parts.append(
             frames.games.with_columns(
                 batch_seed=pl.lit(seed, pl.UInt64),
@@ -1018,7 +1024,7 @@ def _free_for_all_stats(n: int, plan: Plan, results: list[Stats], lead: Any = No
     """The same free-for-all tables from the cells' reductions (one cell per seating, seat 0
     starting): a faction's counts are sums over the seatings it sits in."""
     acc: dict[str, list[int]] = {}
-    for c, s in zip(plan.cells, results):
+    for c, s in zip(plan.cells, results, strict=True):
         unfinished = _unfinished_count(s)
         for seat, faction in enumerate(_labels_of(c.decks)):
             a = acc.setdefault(faction, [0] * 6)
@@ -1168,11 +1174,11 @@ def plot_faction_bars(result: Any, path: Path) -> Path:
     ax = fig.add_subplot(1, 1, 1)
     x = list(range(t.height))
     rate = t["win_rate"].to_list()
-    err = [[r - lo for r, lo in zip(rate, t["ci_low"].to_list())],
-           [hi - r for r, hi in zip(rate, t["ci_high"].to_list())]]  # fmt: skip
+    err = [[r - lo for r, lo in zip(rate, t["ci_low"].to_list(), strict=True)],
+           [hi - r for r, hi in zip(rate, t["ci_high"].to_list(), strict=True)]]  # fmt: skip
     ax.bar(x, rate, yerr=err, capsize=4, color="#6a8fbf")
     ax.axhline(0.5 if result.teams else 1.0 / result.n_players, color="grey", ls="--", lw=1, label="even share")
-    labels = t[key].to_list() if key == "faction" else [f"{a}\nvs {b}" for a, b in zip(t["team"], t["against"])]
+    labels = t[key].to_list() if key == "faction" else [f"{a}\nvs {b}" for a, b in zip(t["team"], t["against"], strict=True)]
     ax.set_xticks(x, labels, fontsize=7 if result.teams else None)
     ax.set_ylabel("win rate")
     what = f"{result.format} team pairs" if result.teams else f"{result.n_players}-player free-for-all"
@@ -1196,7 +1202,7 @@ def _length_rows(lengths: pl.DataFrame, keys: Sequence[str]) -> tuple[list[str],
 
 
 
-def _matchups_md(result: Any, folder: Path, plots: bool) -> list[str]:
+def _matchups_md(result: Any, folder: Optional[Path], plots: bool) -> list[str]:
     sp = result.start_player.row(0, named=True)
     fmt = "" if result.format == "ffa" else f", format {result.format}"
     out = [f"# Matchups: {result.n_players} players{fmt}, bots {bot_label(result.bots)}", ""]
@@ -1216,6 +1222,7 @@ def _matchups_md(result: Any, folder: Path, plots: bool) -> list[str]:
             md_table(headers, rows, right),
         ]
         if plots:
+            assert folder is not None  # to_markdown: plots need the folder
             name = f"matchups_{result.format}_teams.png"
             plot_faction_bars(result, folder / name)
             out += ["", f"![team win rates]({name})"]
@@ -1229,6 +1236,7 @@ def _matchups_md(result: Any, folder: Path, plots: bool) -> list[str]:
             "",
         ]
         if plots:
+            assert folder is not None  # to_markdown: plots need the folder
             plot_matchup_heatmap(result, folder / "matchups_heatmap.png")
             out += ["![matchup heatmap](matchups_heatmap.png)", ""]
         headers, rows = matchup_matrix_rows(result)
@@ -1254,6 +1262,7 @@ def _matchups_md(result: Any, folder: Path, plots: bool) -> list[str]:
             "",
         ]
         if plots:
+            assert folder is not None  # to_markdown: plots need the folder
             plot_faction_bars(result, folder / f"matchups_{result.n_players}p_bars.png")
             out += [f"![faction win rates](matchups_{result.n_players}p_bars.png)", ""]
         rows = [

@@ -70,7 +70,7 @@ def stats_tables(cells: Sequence[Any], results: Sequence[Stats], lead_seat: Any,
     names) won. Reductions carry no victory points (no ``points_mean``)."""
     seats: dict[int, list[int]] = {}
     decks: dict[str, list[int]] = {}
-    for c, s in zip(cells, results):
+    for c, s in zip(cells, results, strict=True):
         for seat, deck in enumerate(c.decks):
             w = s.wins_seat[lead_seat(seat)]
             for acc in (seats.setdefault(seat, [0, 0]), decks.setdefault(deck_label(deck), [0, 0])):

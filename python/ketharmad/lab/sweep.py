@@ -12,7 +12,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 import numpy as np
 import polars as pl
@@ -45,7 +45,7 @@ from ..results.lab import LabResult
 from ..results.frames import card_frame, parameter_frame
 from ..game.decks import deck_factions
 from ..game.data import flatten_table, read_toml_file, toml_depth
-from .game_sweep import game_sweep
+from .game_sweep import GameSweepResult, game_sweep
 from .grid import grid_points
 __all__ = ["sweep", "SweepResult", "SweepStats", "grid_points", "deck_pairings", "load_sweep_file", "MAX_SWEEP_FILE_BYTES",
            "MAX_SWEEP_DEPTH", "ROWS_AUTO_LIMIT", "RANGE_GAMES"]  # fmt: skip
@@ -192,7 +192,7 @@ def _reduce_range(r: _Range) -> np.ndarray:
 
     def play(s: Shard) -> dict[str, np.ndarray]:
         try:
-            return run_shard(s)  # type: ignore[return-value]
+            return run_shard(s)  # type: ignore[return-value]  # an "outcomes" shard: numpy columns
         except Exception as e:
             e.add_note(f"in shard {describe_shard(s)}")
             raise
@@ -276,7 +276,7 @@ class SweepResult(LabResult):
         return sweep_text(self)
 
     def _markdown(self, folder: Optional[Path], plots: bool) -> list[str]:
-        return _sweep_md(self, folder, plots)  # type: ignore[arg-type]
+        return _sweep_md(self, folder, plots)
 
     def plots(self, folder: Union[str, "os.PathLike[str]"]) -> list[Path]:
         """One plot per swept parameter: the paired difference against the baseline."""
@@ -315,12 +315,12 @@ def _owners(text: str) -> dict[str, Optional[str]]:
     """Parameter name -> the faction whose deck holds its card, or None when it can reach
     every game (rules.*, keyword.*, Newsfeed, Event and token cards)."""
     cards = card_frame(_core.card_table(text))
-    faction = dict(zip(cards["id"].to_list(), cards["faction"].to_list()))
+    faction = dict(zip(cards["id"].to_list(), cards["faction"].to_list(), strict=True))
     info = parameter_frame(_core.parameter_table(text))
     decks = set(_core.FACTIONS)
     return {
         n: (faction.get(c) if faction.get(c) in decks else None)
-        for n, c in zip(info["name"].to_list(), info["card"].to_list())
+        for n, c in zip(info["name"].to_list(), info["card"].to_list(), strict=True)
     }
 
 
@@ -558,7 +558,7 @@ def _stats_of_frames(results: Sequence[Any], n_points: int, n_matchups: int, bas
 def _games_frame(plan: Plan, results: Sequence[Any], n_matchups: int) -> pl.DataFrame:
     """``.games``: the cells' games frames with their point and matchup (point major)."""
     parts = []
-    for k, (c, frames) in enumerate(zip(plan.cells, results)):
+    for k, (c, frames) in enumerate(zip(plan.cells, results, strict=True)):
         parts.append(
             frames.games.select(
                 pl.lit(k // n_matchups, pl.Int32).alias("point"),
@@ -727,7 +727,7 @@ def _point_summary(
         if n_affected:
             diff, sd = _mean_sd(games, won - base_won, discordant)
             sums.append((i, games, won / games, base_won / games, diff, sd))
-    d = pl.DataFrame(sums, schema={"point": pl.Int32, "games": pl.Int64, "win_rate": pl.Float64,
+    diffs = pl.DataFrame(sums, schema={"point": pl.Int32, "games": pl.Int64, "win_rate": pl.Float64,
                                    "base_win_rate": pl.Float64, "diff": pl.Float64, "sd": pl.Float64},
                      orient="row")  # fmt: skip
     meta = pl.DataFrame(info, schema={"point": pl.Int32, "perspective": pl.String,
@@ -742,7 +742,7 @@ def _point_summary(
     )
     return (
         meta.join(points_df.drop("params"), on="point", how="left")
-        .join(d, on="point", how="left")
+        .join(diffs, on="point", how="left")
         .with_columns(baseline=is_base, half=half)
         .with_columns(diff_ci_low=pl.col("diff") - pl.col("half"),
                       diff_ci_high=pl.col("diff") + pl.col("half"))  # fmt: skip
@@ -758,9 +758,9 @@ def param_card_names(result: Any) -> dict[str, str]:
     if text is None:
         return {}
     cards = card_frame(_core.card_table(text))
-    names = dict(zip(cards["id"].to_list(), cards["name"].to_list()))
+    names = dict(zip(cards["id"].to_list(), cards["name"].to_list(), strict=True))
     info = parameter_frame(_core.parameter_table(text))
-    card = dict(zip(info["name"].to_list(), info["card"].to_list()))
+    card = dict(zip(info["name"].to_list(), info["card"].to_list(), strict=True))
     return {p: names[card[p]] for p in result.parameters if card.get(p) in names}
 
 
@@ -972,8 +972,8 @@ def plot_sweep_parameter(result: Any, name: str, path: Path) -> Path:
         part = d.filter(pl.col("line") == line)
         xs = [pos[v] + (k - (len(line_names) - 1) / 2) * dodge for v in part["value"].to_list()]
         diff = [100 * x for x in part["diff"].to_list()]
-        err = [[100 * (x - lo) for x, lo in zip(part["diff"].to_list(), part["lo"].to_list())],
-               [100 * (hi - x) for x, hi in zip(part["diff"].to_list(), part["hi"].to_list())]]  # fmt: skip
+        err = [[100 * (x - lo) for x, lo in zip(part["diff"].to_list(), part["lo"].to_list(), strict=True)],
+               [100 * (hi - x) for x, hi in zip(part["diff"].to_list(), part["hi"].to_list(), strict=True)]]  # fmt: skip
         ax.errorbar(xs, diff, yerr=err, marker="o", ms=4, capsize=3, lw=1.2, label=line,
                     color=cmap(k % cmap.N))  # fmt: skip
     ax.axhline(0.0, color="grey", ls="--", lw=1)
@@ -992,7 +992,7 @@ def plot_sweep_parameter(result: Any, name: str, path: Path) -> Path:
 
 
 
-def _sweep_md(result: Any, folder: Path, plots: bool) -> list[str]:
+def _sweep_md(result: Any, folder: Optional[Path], plots: bool) -> list[str]:
     out = [f"# Parameter sweep: {', '.join(result.parameters) or 'explicit points'}", ""]
     out += _provenance_md(result, None)
     out += [
@@ -1012,6 +1012,7 @@ def _sweep_md(result: Any, folder: Path, plots: bool) -> list[str]:
     headers, rows, right = sweep_summary_rows(result)
     out += [md_table(headers, rows, right), ""]
     if plots:
+        assert folder is not None  # to_markdown: plots need the folder
         for name in result.parameters:
             fname = f"sweep_{_slug(name)}.png"
             plot_sweep_parameter(result, name, folder / fname)

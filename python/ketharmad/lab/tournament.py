@@ -8,7 +8,7 @@ import itertools
 import math
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 import polars as pl
 
@@ -27,6 +27,9 @@ from ..results.lab_report import _provenance_md, md_table
 from .harness import game_lab_tournament, harness_info
 from ..game.formats import team_splits
 from ..game.spec import GameSpec, setup_of
+
+if TYPE_CHECKING:
+    from .harness import GameTournamentResult
 
 __all__ = ["bots", "tournament", "TournamentResult"]
 
@@ -156,7 +159,7 @@ def tournament(
     format: Any = None,
     game: Union[str, GameSpec] = "ketharmad",
     seats: Optional[int] = None,
-) -> Any:  # TournamentResult; GameTournamentResult for another game
+) -> TournamentResult | GameTournamentResult:  # GameTournamentResult: another game
     """Play every pair of ``bots`` against each other.
 
     Each pair plays ``games`` 2-player games in total, spread evenly over the deck pairings
@@ -238,8 +241,8 @@ def tournament(
     seed_ = check_seed(seed)
     cells = 2 * len(pairings)
     if games_ % cells:
-        low = games_ - games_ % cells
-        allowed = f"{low} or {low + cells}" if low else f"{cells}, {2 * cells}, ..."
+        below = games_ - games_ % cells
+        allowed = f"{below} or {below + cells}" if below else f"{cells}, {2 * cells}, ..."
         what = "pairing" if len(pairings) == 1 else "pairings"
         raise ValueError(
             f"games must be a multiple of {cells} (2 seatings x {len(pairings)} deck {what}, "
@@ -265,7 +268,7 @@ def tournament(
     with executor_for(executor, cluster) as ex:
         results = iter(run_plan(plan, threads=threads_, executor=ex))
     elapsed = time.perf_counter() - start
-    rows = []
+    rows: list[dict[str, Any]] = []
     wins: dict[tuple[int, int], float] = {}
     for i, j in bot_pairs:
         wa = wb = unf = total = 0

@@ -41,11 +41,11 @@ def match_parameters(table: pl.DataFrame, cards: pl.DataFrame, match: str) -> pl
     if not isinstance(match, str):
         raise ValueError(f"match must be a str, got {type(match).__name__}")
     needle = fold_text(match)
-    names = dict(zip(cards["id"].to_list(), cards["name"].to_list()))
+    names = dict(zip(cards["id"].to_list(), cards["name"].to_list(), strict=True))
     card_names = [names.get(c, "") for c in table["card"].to_list()]
     keep = [
         needle in fold_text(n) or needle in fold_text(c) or needle in fold_text(cn)
-        for n, c, cn in zip(table["name"].to_list(), table["card"].to_list(), card_names)
+        for n, c, cn in zip(table["name"].to_list(), table["card"].to_list(), card_names, strict=True)
     ]
     out = table.with_columns(card_name=pl.Series(card_names, dtype=pl.String))
     return out.filter(pl.Series(keep, dtype=pl.Boolean))
@@ -178,7 +178,7 @@ def render_card_text(text: str, params_: Mapping[str, ParamValue], source: str) 
     import tomllib
 
     # the same checks (names, kinds, ranges, deck composition) as simulate(params=...)
-    _core.validate(text, ["ner", "tisza"], ["random", "random"], params_)
+    _core.validate(text, ["ner", "tisza"], ["random", "random"], dict(params_))
 
     info = parameter_frame(_core.parameter_table(text))
     doc = tomllib.loads(text)

@@ -90,7 +90,7 @@ def provenance(
 
 def new_run_id(kind: str) -> str:
     """``<kind>-<UTC yyyymmddThhmmss>-<8 random hex digits>``: unique, sortable by time."""
-    now = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%S")
+    now = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%S")
     return f"{kind}-{now}-{uuid.uuid4().hex[:8]}"
 
 
@@ -210,7 +210,7 @@ def write_run(
             f"run_id {rid!r} already exists in {os.fspath(root)!r} ({shown}{more}); "
             "choose another run_id or pass overwrite=True (CLI: --overwrite) to replace it"
         )
-    values["run_created"] = _dt.datetime.now(_dt.timezone.utc)
+    values["run_created"] = _dt.datetime.now(_dt.UTC)
     exprs = _provenance_exprs(values)
     run_row = pl.DataFrame(
         {
@@ -240,7 +240,7 @@ def write_run(
         for tmp, _ in pending:
             _discard(tmp)
         raise
-    written = {name: final for name, (_, final) in zip(frames, pending)}
+    written = {name: final for name, (_, final) in zip(frames, pending, strict=True)}
     for stale in existing:
         if stale not in written.values():
             _discard(stale)

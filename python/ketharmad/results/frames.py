@@ -5,12 +5,15 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 import polars as pl
 
 from .. import _core
+
+if TYPE_CHECKING:
+    from polars._typing import PolarsDataType  # a DataType instance or class
 
 __all__ = [
     "games_frame",
@@ -74,7 +77,7 @@ def _ordered(df: pl.DataFrame, preferred: Sequence[str]) -> pl.DataFrame:
     return df.select(first + [c for c in df.columns if c not in first])
 
 
-def _codes_to(col: str, labels: Sequence[str], dtype: pl.DataType) -> pl.Expr:
+def _codes_to(col: str, labels: Sequence[str], dtype: PolarsDataType) -> pl.Expr:
     labels = list(labels)
     return pl.col(col).replace_strict(list(range(len(labels))), labels, return_dtype=dtype)
 
@@ -233,20 +236,20 @@ def plays_frame(
     return df.with_columns(faction).select("game", "seat", "faction", "card", "turn")
 
 
-_CARD_SCHEMA = {
+_CARD_SCHEMA: dict[str, PolarsDataType] = {
     "id": pl.String, "name": pl.String, "faction": pl.String, "type": pl.String,
     "copies": pl.Int64, "cost": pl.String, "cost_generic": pl.Int64, "cost_f": pl.Int64,
     "cost_m": pl.Int64, "cost_u": pl.Int64, "influence": pl.Int64, "credibility": pl.Int64,
     "keywords": pl.String, "party": pl.String, "role": pl.String, "text": pl.String,
 }  # fmt: skip
 
-_PARAMETER_SCHEMA = {
+_PARAMETER_SCHEMA: dict[str, PolarsDataType] = {
     "name": pl.String, "default": pl.Int64, "default_str": pl.String, "kind": pl.String,
     "min": pl.Int64, "max": pl.Int64, "card": pl.String, "description": pl.String,
 }  # fmt: skip
 
 
-def _table(raw: Mapping[str, Sequence[Any]], schema: Mapping[str, pl.DataType]) -> pl.DataFrame:
+def _table(raw: Mapping[str, Sequence[Any]], schema: Mapping[str, PolarsDataType]) -> pl.DataFrame:
     overrides = {k: v for k, v in schema.items() if k in raw}
     df = pl.DataFrame(dict(raw), schema_overrides=overrides)
     return _ordered(df, list(schema))

@@ -30,6 +30,8 @@ class LabResult:
 
     #: The run kind in provenance and run ids (``matchups``, ``sweep``, ...).
     kind: ClassVar[str] = "lab"
+    #: The card-data text of the run (set by every feature's result; "" for the harness games).
+    _card_text: str
 
     # ------------------------------------------------------------ what a feature provides
 
@@ -97,7 +99,7 @@ class LabResult:
 
     def write_parquet(
         self, folder: Any, run_id: Optional[str] = None, overwrite: bool = False
-    ) -> dict[str, Any]:
+    ) -> dict[str, Path]:
         """Write the tables as ``folder/<table>/<run_id>.parquet`` with provenance columns;
         see :func:`ketharmad.write_run`. Returns ``{table: path}``."""
         return write_run(self, folder, run_id=run_id, overwrite=overwrite)

@@ -73,7 +73,7 @@ def md_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], right: Optio
 def _provenance_md(result: Any, run_id: Optional[str]) -> list[str]:
     prov = result._provenance()
     lines = [
-        f"* created: {_dt.datetime.now(_dt.timezone.utc).strftime('%Y-%m-%d %H:%M:%S UTC')}",
+        f"* created: {_dt.datetime.now(_dt.UTC).strftime('%Y-%m-%d %H:%M:%S UTC')}",
         f"* ketharmad {prov['run_version']}, card data `{getattr(result, 'card_data', '')}` "
         f"(hash `{prov['run_card_data_hash']}`)",
         f"* bots: `{prov['run_bots']}`; seed {prov['run_seed']}; games {prov['run_games']:,}",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, Optional, Union
 
 import polars as pl
@@ -121,7 +123,7 @@ class SimResult:
 
     def write_parquet(
         self, folder: Any, run_id: Optional[str] = None, overwrite: bool = False
-    ) -> dict[str, Any]:
+    ) -> dict[str, Path]:
         """Write ``games``, ``players``, ``card_records``, ``plays`` (if recorded) and the
         seat ``summary`` as ``folder/<table>/<run_id>.parquet`` with provenance columns; see
         :func:`ketharmad.write_run`. Returns ``{table: path}``."""
@@ -156,7 +158,7 @@ class GameLog:
 
     def __init__(
         self,
-        raw: dict[str, Any],
+        raw: Mapping[str, Any],
         *,
         decks: list[str],
         bots: list[Any],
@@ -189,7 +191,7 @@ class GameLog:
             head = f"winner: seat {self.winner} ({deck_label(self.decks[self.winner])})"
         seats = "; ".join(
             f"seat {i} {deck_label(f)} support {s} scandal {c}"
-            for i, (f, s, c) in enumerate(zip(self.decks, self.support, self.scandal))
+            for i, (f, s, c) in enumerate(zip(self.decks, self.support, self.scandal, strict=True))
         )
         length = f"{self.turns} turns, {self.rounds} rounds ({self.end_reason})"
         return f"{head} after {length}. Final: {seats}"

@@ -78,7 +78,7 @@ def _concat_rows(parts: list[dict[str, Any]]) -> dict[str, Any]:
         return parts[0]
     out = dict(parts[0])
     for table in ("games", "players"):
-        cols = {}
+        cols: dict[str, Any] = {}
         for k, v in parts[0][table].items():
             if isinstance(v, list):
                 cols[k] = list(itertools.chain.from_iterable(p[table][k] for p in parts))

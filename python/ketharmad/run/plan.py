@@ -35,7 +35,7 @@ import polars as pl
 from .. import _core
 from ..game.decks import deck_label
 from ..results.frames import card_records_frame, games_frame, players_frame, plays_frame, seat_factions
-from .progress import Progress
+from .progress import Meter, Progress
 from .reduce import CardCounts, Stats
 from ..game.agents import has_agents, validation_bots
 from .agents import play_games
@@ -345,7 +345,7 @@ def _join(parts: list[Any], output: str) -> Any:
         got = [getattr(p, name) for p in parts]
         return None if got[0] is None else pl.concat(got, rechunk=False)
 
-    return Frames(cat("games"), cat("players"), cat("card_records"), cat("plays"))  # type: ignore[arg-type]
+    return Frames(cat("games"), cat("players"), cat("card_records"), cat("plays"))  # type: ignore[arg-type]  # games: never None
 
 
 def merge_shards(plan: Plan, work: Sequence[Shard], results: Sequence[Any]) -> list[Any]:
@@ -355,9 +355,9 @@ def merge_shards(plan: Plan, work: Sequence[Shard], results: Sequence[Any]) -> l
     object) is merged with the next one. :func:`run_plan` gives the same: it merges such
     results as they come in, in this order, instead of keeping them all first."""
     per_cell: list[list[Any]] = [[] for _ in plan.cells]
-    for s, r in zip(work, results):
+    for s, r in zip(work, results, strict=True):
         per_cell[s.index].append(r)
-    return [_join(parts, c.output) for parts, c in zip(per_cell, plan.cells)]
+    return [_join(parts, c.output) for parts, c in zip(per_cell, plan.cells, strict=True)]
 
 
 def _mergeable(result: Any) -> bool:
@@ -398,11 +398,11 @@ class _Collected:
         """One result per cell, in plan order (as :func:`merge_shards` gives them)."""
         assert not self.early, "every shard's result is in"
         per_cell: list[list[Any]] = [[] for _ in self.plan.cells]
-        for s, r in zip(self.work, self.kept):
+        for s, r in zip(self.work, self.kept, strict=True):
             if s.index not in self.total:
                 per_cell[s.index].append(r)
         return [self.total[k] if k in self.total else _join(parts, c.output)
-                for k, (parts, c) in enumerate(zip(per_cell, self.plan.cells))]  # fmt: skip
+                for k, (parts, c) in enumerate(zip(per_cell, self.plan.cells, strict=True))]  # fmt: skip
 
 
 def _cancel(executor: Any, futures: Sequence[Any]) -> None:
@@ -446,7 +446,7 @@ SHARD_WINDOW = 256
 def _run_on(
     executor: Any,
     work: Sequence[Any],
-    meter: Optional[Progress],
+    meter: Optional[Meter],
     keep: Callable[[int, Any], None],
     fn: Optional[Callable[[Any], Any]] = None,
     describe: Optional[Callable[[Any], str]] = None,
@@ -504,7 +504,7 @@ def run_plan(
     *,
     threads: Optional[int] = None,
     shard_size: Optional[int] = None,
-    progress: Union[None, bool, Progress] = None,
+    progress: Union[None, bool, Meter] = None,
     executor: Any = None,
     label: str = "",
 ) -> list[Any]:
@@ -528,7 +528,7 @@ def run_plan(
     here). Ctrl-C raises ``KeyboardInterrupt`` within about a second (the core stops
     between games; with an executor the pending shards are cancelled).
     """
-    meter: Optional[Progress]
+    meter: Optional[Meter]
     own = progress is True
     if isinstance(progress, bool) or progress is None:
         meter = Progress(plan.games, label, enabled=True) if progress else None
@@ -563,7 +563,7 @@ def run_plan(
         if meter is not None:
             meter.interrupt()  # end the progress line
         raise
-    if own and meter is not None:
+    if own and isinstance(meter, Progress):
         meter.close()
     return collected.results()
 
@@ -574,7 +574,7 @@ def run_tasks(
     keep: Callable[[int, Any], None],
     *,
     executor: Any = None,
-    progress: Optional[Progress] = None,
+    progress: Optional[Meter] = None,
     describe: Callable[[Any], str] = str,
 ) -> None:
     """Run ``fn(task)`` for every task and hand each result to ``keep(k, result)`` (``k`` the

@@ -4,9 +4,17 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Optional, TextIO
+from typing import Optional, Protocol, TextIO
 
-__all__ = ["Progress", "auto_chunk_size"]
+__all__ = ["Meter", "Progress", "auto_chunk_size"]
+
+
+class Meter(Protocol):
+    """What the plan runner calls on its ``progress`` hook (a :class:`Progress` is one)."""
+
+    def advance(self, games: int) -> None: ...
+    def interrupt(self) -> None: ...
+
 
 _BAR_WIDTH = 24
 

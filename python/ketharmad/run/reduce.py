@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Optional, Union
+from typing import Any, Optional, Union, cast
 
 import numpy as np
 import polars as pl
@@ -98,7 +98,7 @@ class Stats:
 
         def hist(col: pl.Series) -> tuple[int, ...]:
             h = col.clip(upper_bound=TURN_BINS).value_counts()
-            bins = dict(zip(h[col.name].to_list(), h["count"].to_list()))
+            bins = dict(zip(h[col.name].to_list(), h["count"].to_list(), strict=True))
             return tuple(int(bins.get(t, 0)) for t in range(TURN_BINS + 1))
 
         return cls(
@@ -112,10 +112,10 @@ class Stats:
             turns_sq_sum=int((turns * turns).sum()),
             turns_hist=hist(turns),
             end_reasons=count(games["end_reason"].cast(pl.String), reasons),
-            turns_max=int(turns.max() or 0),
+            turns_max=int(cast(Optional[int], turns.max()) or 0),  # an Int64 column's max
             rounds_sum=int(rounds.sum()),
             rounds_hist=hist(rounds),
-            rounds_max=int(rounds.max() or 0),
+            rounds_max=int(cast(Optional[int], rounds.max()) or 0),
         )
 
     def merge(self, other: Stats) -> Stats:
@@ -124,7 +124,7 @@ class Stats:
             raise ValueError(f"can only merge Stats, got {type(other).__name__}")
         if other.decks != self.decks:
             raise ValueError(f"cannot merge statistics of decks {list(other.decks)} into {list(self.decks)}")
-        add = lambda a, b: tuple(x + y for x, y in zip(a, b))  # noqa: E731
+        add = lambda a, b: tuple(x + y for x, y in zip(a, b, strict=True))  # noqa: E731
         return Stats(
             self.decks, self.games + other.games, add(self.wins_seat, other.wins_seat),
             add(self.wins_faction, other.wins_faction), add(self.seats_faction, other.seats_faction),
@@ -313,7 +313,7 @@ class CardCounts:
     play_count: np.ndarray
     turn_sum: np.ndarray
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # unhashable on purpose (numpy arrays inside)
 
     @classmethod
     def empty(cls, decks: Sequence[str], plays_recorded: bool = True) -> CardCounts:

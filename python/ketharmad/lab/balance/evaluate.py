@@ -270,7 +270,7 @@ class Evaluator:
                     output="outcomes",
                 ))  # fmt: skip
             out = {}
-            for c, g in zip(self.cells, run_plan(plan, threads=self.threads, progress=self._meter, executor=self.executor)):
+            for c, g in zip(self.cells, run_plan(plan, threads=self.threads, progress=self._meter, executor=self.executor), strict=True):
                 out[c.key] = {
                     "winner": np.asarray(g["winner"], dtype=np.int8),
                     "turns": np.asarray(g["turns"], dtype=np.int32),
@@ -312,8 +312,9 @@ class Evaluator:
         for m in self.metrics:
             if m.kind == "2p":
                 a, b = m.faction, m.opponent
+                assert a is not None and b is not None  # a 2p metric names both
                 order = list(_core.FACTIONS)
-                x, y = sorted((a, b), key=order.index)  # type: ignore[arg-type]
+                x, y = sorted((a, b), key=order.index)
                 seat = 0 if a == x else 1
                 w = np.concatenate([cell[f"{x}-{y}/{s}"]["winner"] for s in (0, 1)])
                 out[m.name] = (w == seat).astype(np.float64)

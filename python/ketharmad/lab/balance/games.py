@@ -603,6 +603,32 @@ class GameBalanceResult(LabResult):
     """
 
     kind = "balance"
+    # set by __init__ from balance_game's keywords (annotations only: no class attributes)
+    game: str
+    targets: GameTargets
+    bots: list[list[str]]
+    sides: list[str]
+    seed: int
+    params: dict[str, Any]
+    budget: int
+    games_per_block: int
+    used: int
+    best_point: dict[str, float]
+    overrides: dict[str, Any]
+    best_confirmed: bool
+    edits: pl.DataFrame
+    before: pl.DataFrame
+    after: pl.DataFrame
+    proposals: pl.DataFrame
+    race: Optional[pl.DataFrame]
+    history: pl.DataFrame
+    confirm_first_game: int
+    confirm_games: int
+    space: list[str]
+    notes: list[str]
+    elapsed: float
+    invalid: dict[str, Any]
+    card_data: str
 
     def __init__(self, **kw: Any) -> None:
         self.__dict__.update(kw)
@@ -640,7 +666,7 @@ def _fmt(kind: str, x: Optional[float]) -> str:
 
 def _compare_rows(res: GameBalanceResult) -> list[list[str]]:
     rows = []
-    for b, a in zip(res.before.iter_rows(named=True), res.after.iter_rows(named=True)):
+    for b, a in zip(res.before.iter_rows(named=True), res.after.iter_rows(named=True), strict=True):
         k = b["kind"]
         rows.append([b["metric"], f"[{_fmt(k, b['low'])}, {_fmt(k, b['high'])}]",
                      f"{_fmt(k, b['value'])} [{_fmt(k, b['ci_low'])}, {_fmt(k, b['ci_high'])}]",

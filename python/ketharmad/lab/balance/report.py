@@ -207,6 +207,7 @@ def balance_markdown(res: Any, root: Optional[Path], plots: bool, run_id: Option
     md += ["", "## Before and after (holdout games, 95 % intervals)", ""]
     md += _md_table(["metric", "band", "before", "after", "in band"], _compare_rows(res))
     if plots:
+        assert root is not None  # plots need the folder (checked above)
         for name, table in (("before", res.before), ("after", res.after)):
             p = _heatmap(res, table, f"2-player win rate, {name}", root / f"balance_{name}.png")
             if p:
@@ -219,6 +220,7 @@ def balance_markdown(res: Any, root: Optional[Path], plots: bool, run_id: Option
          for r in res.proposals.head(30).iter_rows(named=True)],
     )  # fmt: skip
     if plots:
+        assert root is not None
         p = _pareto_plot(res, root / "balance_pareto.png")
         if p:
             md += ["", f"![pareto]({p.name})"]

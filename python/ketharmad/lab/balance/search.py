@@ -32,8 +32,9 @@ import time
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from statistics import NormalDist
-from typing import Any, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 import numpy as np
 import polars as pl
@@ -52,6 +53,9 @@ from ...results.files import write_atomic
 from .report import balance_markdown, balance_text, write_balance_report
 from .games import balance_game
 from ...game.spec import GameSpec, setup_of
+
+if TYPE_CHECKING:
+    from .games import GameBalanceResult
 
 __all__ = ["balance", "BalanceResult", "write_card_data"]
 
@@ -353,8 +357,8 @@ class _Run:
                 used_names = {opts[i][0] for i in state}
                 cards: dict[str, int] = {}
                 for i in state:
-                    c = self.space[opts[i][0]].card
-                    cards[c] = cards.get(c, 0) + 1
+                    card = self.space[opts[i][0]].card
+                    cards[card] = cards.get(card, 0) + 1
                 allowed = np.array(
                     [
                         o[0] not in used_names and cards.get(self.space[o[0]].card, 0) < N
@@ -521,14 +525,14 @@ class _Run:
             sx = float(self._score(vx, inner))
             if sx == 0 and refined >= DESCENT_REFINE:
                 break  # in the inner part of every band on the most games: done
-            if refined < DESCENT_REFINE and all(m.scaled(v) <= 1.0 for m, v in zip(self.metrics, vx)):
+            if refined < DESCENT_REFINE and all(m.scaled(v) <= 1.0 for m, v in zip(self.metrics, vx, strict=True)):
                 refined += 1  # every metric in band: go on with twice the games (less noise)
                 nb *= 2
                 continue
             cards: dict[str, int] = {}
             for n in x:
-                c = self.space[n].card
-                cards[c] = cards.get(c, 0) + 1
+                card = self.space[n].card
+                cards[card] = cards.get(card, 0) + 1
             moves: list[tuple[float, str, int]] = []
             for n in names:
                 p = self.space[n]
@@ -717,7 +721,7 @@ class _Run:
             blocks = nb
             # Holm over every (candidate, metric): is a band violation shown?
             tests = []
-            for ci, (c, st) in enumerate(results):
+            for ci, (_c, st) in enumerate(results):
                 for m in self.metrics:
                     x = st[m.name]
                     if not math.isfinite(x.se) or x.se <= 0:
@@ -770,6 +774,37 @@ class BalanceResult(LabResult):
         notes: what was skipped and why.
     """
 
+    # set by __init__ from balance's result (annotations only: no class attributes)
+    best: pl.DataFrame
+    best_confirmed: bool
+    _best_point: dict[str, int]
+    proposals: pl.DataFrame
+    edits: pl.DataFrame
+    before: pl.DataFrame
+    after: pl.DataFrame
+    robustness: Optional[pl.DataFrame]
+    robustness_search: Optional[pl.DataFrame]
+    history: pl.DataFrame
+    screen: pl.DataFrame
+    overrides: dict[str, Any]
+    notes: list[str]
+    space: list[str]
+    holdout_games: int
+    screen_games: int
+    bots: Any
+    seed: int
+    params: dict[str, Any]
+    card_data: str
+    elapsed: float
+    budget: int
+    games: int
+    games_played: int
+    evaluations_played: int
+    pairs: list[list[str]]
+    targets: Targets
+    games_2p: int
+    games_4p: int
+
     def __init__(self, **kw: Any) -> None:
         self.__dict__.update(kw)
 
@@ -783,10 +818,13 @@ class BalanceResult(LabResult):
         into a card file: pass those as ``params=``)."""
         return write_card_data(self._card_text, self.overrides, path)
 
-    def write_report(self, folder: Union[str, "os.PathLike[str]"], plots: Optional[bool] = None) -> Any:
+    def write_report(
+        self, folder: Union[str, os.PathLike[str]], plots: Optional[bool] = None, run_id: Optional[str] = None
+    ) -> Path:
         """Write ``folder/report.md`` (before/after heatmaps, Pareto and sensitivity plots when
-        matplotlib is installed) and ``folder/cards_balanced.toml``; returns the report path."""
-        return write_balance_report(self, folder, plots=plots)
+        matplotlib is installed) and ``folder/cards_balanced.toml``; returns the report path.
+        ``run_id`` names the run's Parquet files in the report, as for every lab result."""
+        return write_balance_report(self, folder, plots=plots, run_id=run_id)
 
     kind = "balance"
 
@@ -872,7 +910,7 @@ def balance(
     games_4p: int = DEFAULT_GAMES_4P,
     format: Any = None,
     games_per_block: Optional[int] = None,
-) -> Any:
+) -> BalanceResult | GameBalanceResult:  # GameBalanceResult for another game
     """Find the fewest parameter edits that bring every target metric into its band.
 
     ``game="schotten_totten_2"`` or ``"osztrakon"`` balances a game on the generic harness
@@ -924,8 +962,8 @@ def balance(
     valid).
     """
     if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
-        spec, card_data, format, params = setup_of(game, "balance", card_data=card_data, format=format, params=params)
-        game = spec.name
+        game_spec, card_data, format, params = setup_of(game, "balance", card_data=card_data, format=format, params=params)
+        game = game_spec.name
     if not isinstance(game, str):
         raise ValueError(f"game must be a name such as 'schotten_totten_2', got {game!r}")
     if game != "ketharmad":
@@ -1147,13 +1185,14 @@ def _balance(run: _Run, tg: Targets, space: list[ParamSpace], seed: int, alt_bot
             ),
         )  # fmt: skip
         run.notes.append("no candidate was confirmed on the holdout games: best is the most likely one, unconfirmed")
+    assert best is not None  # finalists always hold the baseline
     best_st = hold_st[best.key]
     # the ablation pairs on the first holdout (every finalist was played there)
     best_vec = run.ev.vectors(best.point, hold)
 
     # ---- ablation: each edit removed in turn, paired on the holdout games
     z95 = _z(0.05)
-    rows = []
+    rows: list[dict[str, Any]] = []
     ablated: dict[str, dict[str, np.ndarray]] = {}
     for name, new in best.point.items():
         rest = {k: v for k, v in best.point.items() if k != name}
@@ -1213,8 +1252,8 @@ def _balance(run: _Run, tg: Targets, space: list[ParamSpace], seed: int, alt_bot
                     f"robustness ({alt_bots}): worst deviation {100 * alt_before['worst_deviation']:.1f} -> "
                     f"{100 * alt_after['worst_deviation']:.1f} points"
                 )
-            except ValueError as e:
-                run.notes.append(f"robustness skipped: {e}")
+            except ValueError as err:
+                run.notes.append(f"robustness skipped: {err}")
         else:
             run.notes.append("robustness skipped: not enough budget left")
     elif alt_bots is None:
@@ -1248,8 +1287,8 @@ def _balance(run: _Run, tg: Targets, space: list[ParamSpace], seed: int, alt_bot
                     f"search sample ({search_bots}, {rb * run.G:,} games a point): worst deviation "
                     f"{100 * before_s['worst_deviation']:.1f} -> {100 * after_s['worst_deviation']:.1f} points"
                 )
-            except ValueError as e:
-                run.notes.append(f"search sample skipped: {e}")
+            except ValueError as err:
+                run.notes.append(f"search sample skipped: {err}")
         else:
             run.notes.append("search sample skipped: not enough budget left")
 

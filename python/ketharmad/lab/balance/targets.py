@@ -116,7 +116,8 @@ class Targets:
         order = list(_core.FACTIONS)
         for m in self.metrics:
             if m.kind == "2p":
-                a, b = sorted((m.faction, m.opponent), key=order.index)  # type: ignore[arg-type]
+                assert m.faction is not None and m.opponent is not None  # a 2p metric names both
+                a, b = sorted((m.faction, m.opponent), key=order.index)
                 if (a, b) not in out:
                     out.append((a, b))
         if any(m.kind in ("start", "turns") for m in self.metrics) and not out:
@@ -127,7 +128,7 @@ class Targets:
     def four_player(self) -> bool:
         return any(m.kind == "4p" for m in self.metrics)
 
-    def space(self, card_data_params: Any, fixed: Mapping[str, Any] = ()) -> list[ParamSpace]:  # type: ignore[assignment]
+    def space(self, card_data_params: Any, fixed: Union[Mapping[str, Any], tuple[()]] = ()) -> list[ParamSpace]:
         """The allowed parameters (``ketharmad.parameters()`` rows matched by ``allow``, not
         by ``freeze``, integer kind, not fixed by ``params=``), in registry order."""
         out = []
@@ -304,12 +305,12 @@ def parse_targets(doc: Mapping[str, Any]) -> Targets:
         sec = _table("targets.turns", doc["turns"], {"target", "tolerance", "low", "high"})
         if not ({"low", "high"} <= set(sec) or "target" in sec):
             raise ValueError("targets.turns needs low and high (or target and tolerance), in turns per player")
-        tgt = sec.get("target")
-        if tgt is None:
+        mid = sec.get("target")
+        if mid is None:
             lo = _num("targets.turns.low", sec["low"], 0.0, 1e6)
             hi = _num("targets.turns.high", sec["high"], 0.0, 1e6)
-            tgt = (lo + hi) / 2
-        tgt, low, high = _band("targets.turns", sec | {"target": tgt}, 0.0, 1.0, high_limit=1e6)
+            mid = (lo + hi) / 2
+        tgt, low, high = _band("targets.turns", {**sec, "target": mid}, 0.0, 1.0, high_limit=1e6)
         metrics.append(Metric("median turns per player", "turns", tgt, low, high))
     if not metrics:
         raise ValueError("targets: every metric is switched off; name at least one pair or faction")
