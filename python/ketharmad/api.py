@@ -33,14 +33,13 @@ from .run.plan import Frames, Plan, card_ids, cell, run_plan  # noqa: F401 (card
 from .game.harness import _game_info, harness_parameters, no_card_table, refuse
 from .run.harness import simulate_game
 from .results.export import match_parameters
-from .game.harness_play import play_game
+from .game.harness_play import HarnessLog, play_game
+from .results.games import GameResult
 from .game.harness import harness_info
 from .run.memory import available_memory, check_memory, memory_needed  # noqa: F401 (available_memory, memory_needed: re-exported)
 
 if TYPE_CHECKING:
     from polars._typing import PolarsDataType  # a DataType instance or class
-    from .results.games import GameResult
-    from .game.harness_play import HarnessLog
 
 __all__ = ["simulate", "play", "cards", "parameters"]
 
