@@ -27,9 +27,8 @@ import json
 import math
 import time
 
-import polars as pl
-
 import ketharmad
+import polars as pl
 
 
 def crn_variance_ratio(res: ketharmad.BalanceResult) -> tuple[float, int, int]:
@@ -76,7 +75,9 @@ def _games_for(res: ketharmad.BalanceResult, row: dict, metric: str) -> int:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--budget", type=int, default=2_000_000, help="games (default 2,000,000)")
     ap.add_argument("--bots", default="heuristic")
     ap.add_argument("--seed", type=int, default=0)
@@ -99,8 +100,17 @@ def main() -> None:
           f"metrics in band after (point estimate): {in_band}/{after.height}")  # fmt: skip
     four = after.filter(pl.col("kind") == "4p")
     if four.height:
-        before4 = dict(zip(res.before.filter(pl.col("kind") == "4p")["faction"], res.before.filter(pl.col("kind") == "4p")["value"], strict=True))
-        shares = ", ".join(f"{r['faction']} {100 * before4[r['faction']]:.0f}% -> {100 * r['value']:.0f}%" for r in four.iter_rows(named=True))
+        before4 = dict(
+            zip(
+                res.before.filter(pl.col("kind") == "4p")["faction"],
+                res.before.filter(pl.col("kind") == "4p")["value"],
+                strict=True,
+            )
+        )
+        shares = ", ".join(
+            f"{r['faction']} {100 * before4[r['faction']]:.0f}% -> {100 * r['value']:.0f}%"
+            for r in four.iter_rows(named=True)
+        )
         print(f"4-player shares: {shares} (rulebook: Összefogás about 31 %, the strongest)")
     vr, n, untouched = crn_variance_ratio(res)
     P = len(res.space)
@@ -111,8 +121,10 @@ def main() -> None:
     descent_point = int(desc.median()) if desc.len() else screen_point  # a typical round's point
     grid_a = values * vr * screen_point
     grid_b = values * vr * descent_point
-    print(f"common random numbers: variance ratio unpaired/paired = {vr:.1f} (median over {n} screened "
-          f"move x metric that changed some game; {untouched} more changed no game: paired variance 0)")
+    print(
+        f"common random numbers: variance ratio unpaired/paired = {vr:.1f} (median over {n} screened "
+        f"move x metric that changed some game; {untouched} more changed no game: paired variance 0)"
+    )
     print(f"games per decision (per allowed parameter, {P} parameters): balance {ours:,.0f}; "
           f"one-parameter-at-a-time grid ({values} values, unpaired) at (a) the screen's standard error "
           f"{grid_a:,.0f} -> {grid_a / max(ours, 1e-9):.1f}x, at (b) the descent's ({descent_point:,} paired games "

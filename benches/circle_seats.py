@@ -19,9 +19,8 @@ import argparse
 import itertools
 import time
 
-import polars as pl
-
 import ketharmad as k
+import polars as pl
 from ketharmad.stats import wilson_interval
 
 FACTIONS = ["ner", "osszefogas", "tisza", "radikalisok"]
@@ -41,13 +40,29 @@ def rotations(decks: list[str]) -> list[list[str]]:
     return [decks[i:] + decks[:i] for i in range(len(decks))]
 
 
-def run_cells(layouts: list[list[str]], games: int, fmt: str, start: int | None, seed: int, threads: int, params=None):
+def run_cells(
+    layouts: list[list[str]],
+    games: int,
+    fmt: str,
+    start: int | None,
+    seed: int,
+    threads: int,
+    params=None,
+):
     """Play `games` games spread evenly over the seatings; the players frames concatenated."""
     per = -(-games // len(layouts))
     frames = []
     for i, decks in enumerate(layouts):
-        r = k.simulate(decks, bots="heuristic", games=per, seed=seed + i, threads=threads, format=fmt,
-                       start_player=start, params=params or {})
+        r = k.simulate(
+            decks,
+            bots="heuristic",
+            games=per,
+            seed=seed + i,
+            threads=threads,
+            format=fmt,
+            start_player=start,
+            params=params or {},
+        )
         frames.append(r.players.with_columns(pl.lit(i).alias("layout")))
     return pl.concat(frames), per * len(layouts)
 
@@ -66,19 +81,29 @@ def seat_table(players: pl.DataFrame, games: int, points: bool) -> list[str]:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--games", type=int, default=2000, help="games per cell (default 2000)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--gods", action="store_true", help="also war of the gods with 5 and 9 seats")
-    ap.add_argument("--throughput", action="store_true", help="also games/s of ffa, circle and gods")
+    ap.add_argument(
+        "--throughput", action="store_true", help="also games/s of ffa, circle and gods"
+    )
     a = ap.parse_args()
 
     print(f"circle (V3), heuristic bots, {a.games} games per cell, seed {a.seed}")
     for n in (3, 4):
         for start, label in ((0, "seat 0 starts"), (None, "random start")):
             players, games = run_cells(seatings(n), a.games, "circle", start, a.seed, a.threads)
-            shared = players.filter(pl.col("won")).group_by("layout", "game").len().filter(pl.col("len") > 1).height
+            shared = (
+                players.filter(pl.col("won"))
+                .group_by("layout", "game")
+                .len()
+                .filter(pl.col("len") > 1)
+                .height
+            )
             print(f"\n{n} seats, {label} ({games} games; {shared} shared wins):\n")
             print("| seat | win rate | 95 % interval | mean victory points |")
             print("|---|---|---|---|")
@@ -87,8 +112,12 @@ def main() -> int:
     if a.gods:
         mirror = {"rules.allow_mirror": True}
         for decks in (FACTIONS + ["ner"], FACTIONS * 2 + ["ner"]):
-            players, games = run_cells(rotations(decks), a.games, "gods", None, a.seed, a.threads, mirror)
-            print(f"\ngods (V4, symmetric graph), {len(decks)} seats, random start ({games} games; decks {decks} rotated):\n")
+            players, games = run_cells(
+                rotations(decks), a.games, "gods", None, a.seed, a.threads, mirror
+            )
+            print(
+                f"\ngods (V4, symmetric graph), {len(decks)} seats, random start ({games} games; decks {decks} rotated):\n"
+            )
             print("| seat | win rate | 95 % interval |")
             print("|---|---|---|")
             print("\n".join(seat_table(players, games, False)))
@@ -96,8 +125,10 @@ def main() -> int:
     if a.throughput:
         n_games = a.games * 2
         cells = [
-            ("ffa", FACTIONS[:3], {}), ("circle", FACTIONS[:3], {}),
-            ("ffa", FACTIONS, {}), ("circle", FACTIONS, {}),
+            ("ffa", FACTIONS[:3], {}),
+            ("circle", FACTIONS[:3], {}),
+            ("ffa", FACTIONS, {}),
+            ("circle", FACTIONS, {}),
             ("gods", FACTIONS + ["ner"], {"rules.allow_mirror": True}),
             ("gods", FACTIONS * 2 + ["ner"], {"rules.allow_mirror": True}),
         ]
@@ -106,7 +137,15 @@ def main() -> int:
         print("|---|---|---|---|")
         for fmt, decks, params in cells:
             t = time.perf_counter()
-            r = k.simulate(decks, bots="heuristic", games=n_games, seed=a.seed, threads=a.threads, format=fmt, params=params)
+            r = k.simulate(
+                decks,
+                bots="heuristic",
+                games=n_games,
+                seed=a.seed,
+                threads=a.threads,
+                format=fmt,
+                params=params,
+            )
             dt = time.perf_counter() - t
             print(f"| {fmt} | {len(decks)} | {n_games / dt:,.0f} | {r.games['turns'].mean():.1f} |")
     return 0

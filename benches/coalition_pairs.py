@@ -17,27 +17,38 @@ from __future__ import annotations
 
 import argparse
 
-import polars as pl
-
 import ketharmad as k
+import polars as pl
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games", type=int, default=2000, help="games per team pairing (a multiple of 4)")
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--games", type=int, default=2000, help="games per team pairing (a multiple of 4)"
+    )
     ap.add_argument("--bots", default="heuristic")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=None)
-    ap.add_argument("--decks", nargs="+", default=None, help="the decks to split (default: the four factions)")
-    ap.add_argument("--format", default="coalition", help="a team format of four seats (coalition, pairs)")
+    ap.add_argument(
+        "--decks", nargs="+", default=None, help="the decks to split (default: the four factions)"
+    )
+    ap.add_argument(
+        "--format", default="coalition", help="a team format of four seats (coalition, pairs)"
+    )
     a = ap.parse_args()
     r = k.matchups(format=a.format, games=a.games, bots=a.bots, seed=a.seed, threads=a.threads, decks=a.decks,
                    rows=False)  # fmt: skip
     print(r.text())
-    with pl.Config(tbl_rows=100, float_precision=3, tbl_width_chars=140, tbl_hide_dataframe_shape=True):
+    with pl.Config(
+        tbl_rows=100, float_precision=3, tbl_width_chars=140, tbl_hide_dataframe_shape=True
+    ):
         print(r.by_seat)
         print(r.by_deck)
-    print(f"{r.n_games} {a.format} games ({a.bots}) in {r.elapsed:.1f} s: {r.n_games / r.elapsed:.0f} games/s")
+    print(
+        f"{r.n_games} {a.format} games ({a.bots}) in {r.elapsed:.1f} s: {r.n_games / r.elapsed:.0f} games/s"
+    )
 
 
 if __name__ == "__main__":

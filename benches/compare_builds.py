@@ -19,9 +19,8 @@ import statistics
 import sys
 import time
 
-import numpy as np
-
 import ketharmad as after
+import numpy as np
 
 
 def load(directory: str, name: str):

@@ -16,7 +16,9 @@ import ketharmad as k
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--games", type=int, default=500, help="games per rotation (4 rotations)")
     ap.add_argument("--bots", default="heuristic")
     ap.add_argument("--threads", type=int, default=2)
@@ -27,14 +29,18 @@ def main() -> None:
             wins, fin, broken = [0] * n, 0, 0
             for r in range(4):
                 decks = (f[r:] + f[:r])[:n]
-                res = k.simulate(decks, bots=a.bots, games=a.games, seed=r, threads=a.threads, format=fmt)
+                res = k.simulate(
+                    decks, bots=a.bots, games=a.games, seed=r, threads=a.threads, format=fmt
+                )
                 w = res.games["winner"].drop_nulls().to_list()
                 fin += len(w)
                 for x in w:
                     wins[x] += 1
                 broken += int(res.players["pacts_broken"].sum())
             shares = ", ".join(f"{x / fin:.3f}" for x in wins)
-            print(f"{n} seats {fmt:9s} {fin} finished: by seat [{shares}], seats 0+1 {(wins[0] + wins[1]) / fin:.3f}, pacts broken {broken}")
+            print(
+                f"{n} seats {fmt:9s} {fin} finished: by seat [{shares}], seats 0+1 {(wins[0] + wins[1]) / fin:.3f}, pacts broken {broken}"
+            )
 
 
 if __name__ == "__main__":

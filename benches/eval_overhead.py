@@ -42,8 +42,8 @@ import platform
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from types import ModuleType
-from typing import Callable
 
 import ketharmad
 
@@ -72,7 +72,9 @@ def _timed(f: Callable[[], object]) -> tuple[float, float]:
     return time.perf_counter() - start, time.process_time() - cpu
 
 
-def _runs(km: ModuleType, mode: str, bots: str, games: int, calls: int, seed: int) -> tuple[Callable[[], object], Callable[[], object]]:
+def _runs(
+    km: ModuleType, mode: str, bots: str, games: int, calls: int, seed: int
+) -> tuple[Callable[[], object], Callable[[], object]]:
     """(one call of all games, `calls` calls of games/calls each) for package module `km`."""
     per = games // calls
     if mode == "api":
@@ -88,7 +90,9 @@ def _runs(km: ModuleType, mode: str, bots: str, games: int, calls: int, seed: in
     if mode == "balance":
         evaluate = importlib.import_module(f"{km.__name__}.lab.balance.evaluate")
         targets = importlib.import_module(f"{km.__name__}.lab.balance.targets")
-        ev = evaluate.Evaluator(km._data.load_card_data(None), targets.load_targets(None), bots, seed, None, 50, 6, {})
+        ev = evaluate.Evaluator(
+            km._data.load_card_data(None), targets.load_targets(None), bots, seed, None, 50, 6, {}
+        )
         at = [0]  # fresh blocks every run (the evaluator caches what it has played)
 
         def one_b() -> object:
@@ -112,7 +116,9 @@ def _runs(km: ModuleType, mode: str, bots: str, games: int, calls: int, seed: in
 
     def many_r() -> object:
         return [
-            api.run_batch(data.load_card_data(None), DECKS, specs, per, seed, None, {}, first_game=k * per)
+            api.run_batch(
+                data.load_card_data(None), DECKS, specs, per, seed, None, {}, first_game=k * per
+            )
             for k in range(calls)
         ]
 
@@ -121,13 +127,29 @@ def _runs(km: ModuleType, mode: str, bots: str, games: int, calls: int, seed: in
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=20000, help="games in total per run (default 20000)")
-    parser.add_argument("--calls", type=int, default=50, help="calls the games are split into (default 50)")
+    parser.add_argument(
+        "--games", type=int, default=20000, help="games in total per run (default 20000)"
+    )
+    parser.add_argument(
+        "--calls", type=int, default=50, help="calls the games are split into (default 50)"
+    )
     parser.add_argument("--repeat", type=int, default=5, help="runs per figure (default 5)")
     parser.add_argument("--seed", type=int, default=0, help="batch seed (default 0)")
-    parser.add_argument("--bots", default="random,heuristic", help="comma-separated bot kinds (default random,heuristic)")
-    parser.add_argument("--mode", default="api,runner,balance", help="comma-separated: api, runner, balance (default all)")
-    parser.add_argument("--baseline", metavar="DIR", help="also time the ketharmad package installed in DIR, alternating")
+    parser.add_argument(
+        "--bots",
+        default="random,heuristic",
+        help="comma-separated bot kinds (default random,heuristic)",
+    )
+    parser.add_argument(
+        "--mode",
+        default="api,runner,balance",
+        help="comma-separated: api, runner, balance (default all)",
+    )
+    parser.add_argument(
+        "--baseline",
+        metavar="DIR",
+        help="also time the ketharmad package installed in DIR, alternating",
+    )
     args = parser.parse_args(argv)
     if args.calls < 1 or args.games < args.calls:
         parser.error("need 1 <= --calls <= --games")
@@ -137,7 +159,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.baseline:
         versions.append(("baseline", _load_copy(args.baseline, "ketharmad_baseline")))
     u = platform.uname()
-    print(f"machine: {u.system} {u.machine}, os.cpu_count(): {os.cpu_count()}, python {platform.python_version()}")
+    print(
+        f"machine: {u.system} {u.machine}, os.cpu_count(): {os.cpu_count()}, python {platform.python_version()}"
+    )
     for label, km in versions:
         print(f"{label}: ketharmad {km.__version__} ({km._core.__file__})")
     per = args.games // args.calls
@@ -151,7 +175,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     for mode in args.mode.split(","):
         for bots in args.bots.split(","):
-            fns = {label: _runs(km, mode, bots, args.games, args.calls, args.seed) for label, km in versions}
+            fns = {
+                label: _runs(km, mode, bots, args.games, args.calls, args.seed)
+                for label, km in versions
+            }
             for _one, many in fns.values():
                 many()  # warm-up: pools, card text, caches
             t1: dict[str, list[tuple[float, float]]] = {label: [] for label in fns}
@@ -165,7 +192,9 @@ def main(argv: list[str] | None = None) -> int:
                 a, b = statistics.median(w1), statistics.median(wk)
                 a0, b0 = min(w1), min(wk)
                 over = (b - a) / args.calls * 1e3
-                cpu = statistics.median(c for _, c in tk[label]) / statistics.median(c for _, c in t1[label])
+                cpu = statistics.median(c for _, c in tk[label]) / statistics.median(
+                    c for _, c in t1[label]
+                )
                 print(
                     f"{label:<9} {mode:<7} {bots:<10} {a:7.3f} ({a0:5.3f}) {b:7.3f} ({b0:5.3f}) "
                     f"{b / a:5.2f} ({b0 / a0:4.2f}) {over:8.2f} {cpu:10.2f}",

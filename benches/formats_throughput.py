@@ -30,7 +30,9 @@ def seats_for(row: dict) -> int:
     return 4 if row["seats_min"] <= 4 <= row["seats_max"] else row["seats_min"]
 
 
-def rate(name: str, n: int, bots: str, games: int, threads: int, repeat: int, text: str) -> tuple[float, float]:
+def rate(
+    name: str, n: int, bots: str, games: int, threads: int, repeat: int, text: str
+) -> tuple[float, float]:
     f = list(k.FACTIONS)
     decks = [f[i % len(f)] for i in range(n)]
     params: dict = {} if name == "ffa" else {"rules.format": name}
@@ -48,7 +50,9 @@ def rate(name: str, n: int, bots: str, games: int, threads: int, repeat: int, te
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--games", type=int, default=10_000, help="games per row")
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--repeat", type=int, default=3, help="runs per row; the best counts")
@@ -57,8 +61,12 @@ def main() -> None:
     table = k.formats()
     played = [r for r in table.iter_rows(named=True) if r["played"]]
     skipped = [r["format"] for r in table.iter_rows(named=True) if not r["played"]]
-    print(f"{a.games:,} games per row, {a.threads} threads, best of {a.repeat}; not played yet: {', '.join(skipped) or 'none'}")
-    print(f"{'format':<12} {'seats':>5} {'bots':<10} {'games/s':>10} {'ffa games/s':>12} {'ratio':>6} {'turns':>6}")
+    print(
+        f"{a.games:,} games per row, {a.threads} threads, best of {a.repeat}; not played yet: {', '.join(skipped) or 'none'}"
+    )
+    print(
+        f"{'format':<12} {'seats':>5} {'bots':<10} {'games/s':>10} {'ffa games/s':>12} {'ratio':>6} {'turns':>6}"
+    )
     for bots in ("random", "heuristic"):
         ffa: dict[int, tuple[float, float]] = {}
         for row in played:
@@ -66,9 +74,15 @@ def main() -> None:
             # the free-for-all seats 2 to 4: a format of more seats (gods) is compared with 4
             if n not in ffa:
                 ffa[n] = rate("ffa", min(n, 4), bots, a.games, a.threads, a.repeat, text)
-            gps, turns = ffa[n] if row["format"] == "ffa" else rate(row["format"], n, bots, a.games, a.threads, a.repeat, text)
+            gps, turns = (
+                ffa[n]
+                if row["format"] == "ffa"
+                else rate(row["format"], n, bots, a.games, a.threads, a.repeat, text)
+            )
             base = ffa[n][0]
-            print(f"{row['format']:<12} {n:>5} {bots:<10} {gps:>10,.0f} {base:>12,.0f} {gps / base:>6.2f} {turns:>6.1f}")
+            print(
+                f"{row['format']:<12} {n:>5} {bots:<10} {gps:>10,.0f} {base:>12,.0f} {gps / base:>6.2f} {turns:>6.1f}"
+            )
 
 
 if __name__ == "__main__":

@@ -47,7 +47,10 @@ def measure(games: int, rows: bool, bots: str, threads: object, seed: int) -> di
     """One matchup of ``games`` games in all in a fresh interpreter; its memory figures."""
     kwargs = {"games": games // 10, "rows": rows, "bots": bots, "threads": threads, "seed": seed}
     out = subprocess.run(
-        [sys.executable, "-c", _CHILD, json.dumps(kwargs)], capture_output=True, text=True, check=True
+        [sys.executable, "-c", _CHILD, json.dumps(kwargs)],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -59,7 +62,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="games in all per run, multiples of 20 (default: 10^6 10^7)")  # fmt: skip
     p.add_argument("--rows-up-to", type=int, default=10_000_000,
                    help="also measure rows=True for sizes up to this many games (default 10^7)")  # fmt: skip
-    p.add_argument("--project", type=int, default=100_000_000, help="games to project the peak to (10^8)")
+    p.add_argument(
+        "--project", type=int, default=100_000_000, help="games to project the peak to (10^8)"
+    )
     p.add_argument("--bots", default="random")
     p.add_argument("--threads", type=int, default=None)
     p.add_argument("--seed", type=int, default=1)
@@ -87,7 +92,9 @@ def main(argv: list[str] | None = None) -> int:
             )
     for games, h in hashes.items():
         if len(h) == 2:
-            print(f"{games:,} games: tables {'equal' if h[0] == h[1] else 'DIFFER'} (rows vs reductions)")
+            print(
+                f"{games:,} games: tables {'equal' if h[0] == h[1] else 'DIFFER'} (rows vs reductions)"
+            )
     red = sorted((g, k) for (rows, g), k in peaks.items() if not rows)
     if len(red) >= 2:
         (g0, k0), (g1, k1) = red[0], red[-1]

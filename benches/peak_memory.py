@@ -38,7 +38,10 @@ print(json.dumps({"before_kib": before, "peak_kib": peak, "after_kib": after, "g
 def measure(kwargs: dict) -> dict:
     """Run one ``simulate(**kwargs)`` in a fresh interpreter and return its memory figures."""
     out = subprocess.run(
-        [sys.executable, "-c", _CHILD, json.dumps(kwargs)], capture_output=True, text=True, check=True
+        [sys.executable, "-c", _CHILD, json.dumps(kwargs)],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -51,13 +54,23 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--bots", default="random")
     p.add_argument("--threads", type=int, default=None)
     args = p.parse_args(argv)
-    base = {"decks": ["ner", "tisza"], "bots": args.bots, "games": args.games, "seed": 1,
-            "threads": args.threads}
+    base = {
+        "decks": ["ner", "tisza"],
+        "bots": args.bots,
+        "games": args.games,
+        "seed": 1,
+        "threads": args.threads,
+    }
     print(f"{args.games:,} {args.bots} games, ner vs tisza")
     print(f"{'run':<24}{'RSS before':>12}{'peak RSS':>12}{'RSS after':>12}   (MiB)")
-    for label, extra in (("unchunked", {}), (f"chunk_size={args.chunk_size:,}", {"chunk_size": args.chunk_size})):
+    for label, extra in (
+        ("unchunked", {}),
+        (f"chunk_size={args.chunk_size:,}", {"chunk_size": args.chunk_size}),
+    ):
         m = measure({**base, **extra})
-        print(f"{label:<24}{m['before_kib'] / 1024:>12.0f}{m['peak_kib'] / 1024:>12.0f}{m['after_kib'] / 1024:>12.0f}")
+        print(
+            f"{label:<24}{m['before_kib'] / 1024:>12.0f}{m['peak_kib'] / 1024:>12.0f}{m['after_kib'] / 1024:>12.0f}"
+        )
     return 0
 
 

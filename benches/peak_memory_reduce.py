@@ -49,7 +49,10 @@ def measure(how: str, kwargs: dict) -> dict:
     """Run one reduction (``how="stats"``) or one ``simulate`` (``"rows"``) in a fresh
     interpreter and return its memory figures."""
     out = subprocess.run(
-        [sys.executable, "-c", _CHILD, json.dumps([how, kwargs])], capture_output=True, text=True, check=True
+        [sys.executable, "-c", _CHILD, json.dumps([how, kwargs])],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -57,14 +60,20 @@ def measure(how: str, kwargs: dict) -> dict:
 def main(argv: list[str] | None = None) -> int:
     """Print the peak RSS of a small and a large reduction, and of the small run as rows."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--small", type=int, default=100_000, help="games of the small run (default 10^5)")
-    p.add_argument("--games", type=int, default=1_000_000, help="games of the large run (default 10^6)")
+    p.add_argument(
+        "--small", type=int, default=100_000, help="games of the small run (default 10^5)"
+    )
+    p.add_argument(
+        "--games", type=int, default=1_000_000, help="games of the large run (default 10^6)"
+    )
     p.add_argument("--bots", default="heuristic")
     p.add_argument("--threads", type=int, default=None)
     args = p.parse_args(argv)
     base = {"decks": ["ner", "tisza"], "bots": args.bots, "seed": 1, "threads": args.threads}
     print(f"{args.bots} games, ner vs tisza, threads={args.threads}")
-    print(f"{'run':<28}{'games':>13}{'RSS before':>12}{'peak RSS':>10}{'growth':>9}{'seconds':>9}{'games/s':>10}   (MiB)")
+    print(
+        f"{'run':<28}{'games':>13}{'RSS before':>12}{'peak RSS':>10}{'growth':>9}{'seconds':>9}{'games/s':>10}   (MiB)"
+    )
     rows = [("rows (simulate)", "rows", args.small), ("stats (simulate_stats)", "stats", args.small),
             ("stats (simulate_stats)", "stats", args.games)]  # fmt: skip
     peaks = {}

@@ -125,8 +125,18 @@ def run(mode: str, games: int, workers: int) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=2_000_000, help="games of the 2-player table (default 2,000,000)")
-    ap.add_argument("--workers", type=int, default=2, help="threads / single-threaded worker processes (default 2)")
+    ap.add_argument(
+        "--games",
+        type=int,
+        default=2_000_000,
+        help="games of the 2-player table (default 2,000,000)",
+    )
+    ap.add_argument(
+        "--workers",
+        type=int,
+        default=2,
+        help="threads / single-threaded worker processes (default 2)",
+    )
     a = ap.parse_args()
     games = a.games - a.games % 20
     print(f"2-player matchup table, {games:,} heuristic games, {a.workers} cores, machine has {os.cpu_count()} "
@@ -142,7 +152,9 @@ def main() -> None:
     print(f"LocalCluster({a.workers} x 1 thread):  {cl['seconds']:7.2f} s  {rate_c:10,.0f} games/s  "
           f"peak RSS client {cl['client_peak_mib']:.0f} MiB, client + scheduler + workers "
           f"{cl['tree_peak_mib']:.0f} MiB")  # fmt: skip
-    print(f"ratio (threads time / cluster time): {th['seconds'] / cl['seconds']:.2f}  (tables equal)")
+    print(
+        f"ratio (threads time / cluster time): {th['seconds'] / cl['seconds']:.2f}  (tables equal)"
+    )
     t_game = 1.0 / per_worker
     cost = cl["shard_cost_ms"] / 1000
     size = cl["shard_games"]
@@ -151,13 +163,17 @@ def main() -> None:
     print(f"chosen shard size: {size:,} games (CLUSTER_SHARD_GAMES): about {size * t_game:.2f} s per shard, "
           f"fixed cost {100 * cost / (cost + size * t_game):.1f} % of it")  # fmt: skip
     print(f"per-worker rate (one core): {per_worker:,.0f} games/s")
-    print(f"projected 10^9-game table with {a.workers}-core machines like this one (one single-threaded worker per core):")
+    print(
+        f"projected 10^9-game table with {a.workers}-core machines like this one (one single-threaded worker per core):"
+    )
     for n in (1, 10, 20, 100):
         secs = 1e9 / (per_worker * a.workers * n)
         print(f"  {n:>4} machine(s): {secs / 3600:6.2f} h  ({secs / 60:8.1f} min)")
-    print("(matchups, sweep and card_stats above their row limits, and tournament always, run on reductions: "
-          "shards return integer counts and the client keeps no rows; balance keeps at most 256 MiB of per-game "
-          "outcomes; simulate returns rows, about 300 bytes per 2-seat game)")
+    print(
+        "(matchups, sweep and card_stats above their row limits, and tournament always, run on reductions: "
+        "shards return integer counts and the client keeps no rows; balance keeps at most 256 MiB of per-game "
+        "outcomes; simulate returns rows, about 300 bytes per 2-seat game)"
+    )
 
 
 if __name__ == "__main__":

@@ -41,12 +41,20 @@ def play(bots, seed):
 
 def line(name, wins, n, secs, actions, rollouts):
     lo, hi = wilson_interval(wins, n)
-    print(f"{name:34s} wins {wins / n:6.1%} [{lo:.1%}, {hi:.1%}] of {n:4d}   {n / secs:7.2f} games/s   "
-          f"{actions / secs:9,.0f} decisions/s   {rollouts / n:9,.0f} rollouts/game", flush=True)
+    print(
+        f"{name:34s} wins {wins / n:6.1%} [{lo:.1%}, {hi:.1%}] of {n:4d}   {n / secs:7.2f} games/s   "
+        f"{actions / secs:9,.0f} decisions/s   {rollouts / n:9,.0f} rollouts/game",
+        flush=True,
+    )
 
 
-print(f"{'+'.join(decks)}, {a.iterations} iterations, rollout_rounds {a.rollout_rounds}, {a.games} games per seating")
-for name, bot in (("main-only search vs heuristic", base), ("every-decision search vs heuristic", every)):
+print(
+    f"{'+'.join(decks)}, {a.iterations} iterations, rollout_rounds {a.rollout_rounds}, {a.games} games per seating"
+)
+for name, bot in (
+    ("main-only search vs heuristic", base),
+    ("every-decision search vs heuristic", every),
+):
     wins = n = actions = rollouts = 0
     secs = 0.0
     for seat in (0, 1):

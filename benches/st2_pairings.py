@@ -26,10 +26,14 @@ def main() -> None:
     threads = int(sys.argv[3]) if len(sys.argv) > 3 else None
     t = ketharmad.matchups(game="schotten_totten_2", bots=BOTS, games=games, seed=1, threads=threads,
                            games_for={"search": search_games}, rows=False).table  # fmt: skip
-    print(f"{'attacker':>8} {'defender':>8} {'games':>7} {'attacker win rate':>18} {'95% CI':>17} {'games/s':>9}")
+    print(
+        f"{'attacker':>8} {'defender':>8} {'games':>7} {'attacker win rate':>18} {'95% CI':>17} {'games/s':>9}"
+    )
     for r in t.iter_rows(named=True):
         ci = f"[{r['ci_low']:.4f}, {r['ci_high']:.4f}]"
-        print(f"{r['attacker_bot']:>8} {r['defender_bot']:>8} {r['games']:>7} {r['attacker_win_rate']:>18.4f} {ci:>17} {r['games_per_second']:>9.0f}")
+        print(
+            f"{r['attacker_bot']:>8} {r['defender_bot']:>8} {r['games']:>7} {r['attacker_win_rate']:>18.4f} {ci:>17} {r['games_per_second']:>9.0f}"
+        )
 
 
 if __name__ == "__main__":

@@ -89,7 +89,9 @@ def main() -> None:
     print(f"ketharmad {ketharmad.__version__}, Python {sys.version.split()[0]}, {ROUNDS} rounds of "
           f"{SECONDS:.1f} s per side, OpenSpiel via {OS_PY or '(not set: KH_OS_PY)'}")  # fmt: skip
     kh(["ner", "tisza"], 0.3, 10**6)  # warm-up (card data parsed, caches filled)
-    res: dict[str, list[dict[str, float]]] = {k: [] for k in ("kh_2p", "kh_4p", "os_hearts", "os_crazy_eights")}
+    res: dict[str, list[dict[str, float]]] = {
+        k: [] for k in ("kh_2p", "kh_4p", "os_hearts", "os_crazy_eights")
+    }
     start = 0
     for _ in range(ROUNDS):
         r = kh(["ner", "tisza"], SECONDS, start)
@@ -105,7 +107,11 @@ def main() -> None:
         o = osp("crazy_eights", SECONDS)
         if o:
             res["os_crazy_eights"].append(o)
-    med = {k: {m: statistics.median(x[m] for x in v) for m in ("games_s", "steps_s")} for k, v in res.items() if v}
+    med = {
+        k: {m: statistics.median(x[m] for x in v) for m in ("games_s", "steps_s")}
+        for k, v in res.items()
+        if v
+    }
     labels = {"kh_2p": "ketharmad 2p (ner-tisza)", "kh_4p": "ketharmad 4p", "os_hearts": "OpenSpiel hearts",
               "os_crazy_eights": "OpenSpiel crazy_eights"}  # fmt: skip
     for k, v in med.items():
@@ -113,7 +119,9 @@ def main() -> None:
     os_keys = [k for k in ("os_hearts", "os_crazy_eights") if k in med]
     for k in ("kh_2p", "kh_4p"):
         for o in os_keys:
-            print(f"ratio {labels[k]} / {labels[o]} steps/s: {med[k]['steps_s'] / med[o]['steps_s']:.2f}x")
+            print(
+                f"ratio {labels[k]} / {labels[o]} steps/s: {med[k]['steps_s'] / med[o]['steps_s']:.2f}x"
+            )
 
 
 if __name__ == "__main__":

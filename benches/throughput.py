@@ -35,7 +35,9 @@ def _machine() -> str:
     )
 
 
-def _rate(decks: list[str], games: int, seed: int, threads: int | None, bots="random", repeat: int = 1) -> tuple[float, float]:
+def _rate(
+    decks: list[str], games: int, seed: int, threads: int | None, bots="random", repeat: int = 1
+) -> tuple[float, float]:
     """Return (games per second, mean turns): the median rate of `repeat` identical runs."""
     rates = []
     for _ in range(repeat):
@@ -50,9 +52,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20000, help="games per run (default 20000)")
     parser.add_argument("--seed", type=int, default=0, help="batch seed (default 0)")
-    parser.add_argument("--repeat", type=int, default=3, help="runs per figure, the median is shown (default 3)")
-    parser.add_argument("--search-games", type=int, default=20, help="games for the search-bot figure (default 20; 0 skips it)")
-    parser.add_argument("--search-iterations", type=int, default=200, help="search budget (default 200)")
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="runs per figure, the median is shown (default 3)"
+    )
+    parser.add_argument(
+        "--search-games",
+        type=int,
+        default=20,
+        help="games for the search-bot figure (default 20; 0 skips it)",
+    )
+    parser.add_argument(
+        "--search-iterations", type=int, default=200, help="search budget (default 200)"
+    )
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be >= 1")
@@ -67,7 +78,9 @@ def main(argv: list[str] | None = None) -> int:
         f"{'pair':<26} {'games/s 1 thread':>17} {'games/s all cores':>18} "
         f"{'speedup':>8} {'mean turns':>11}"
     )
-    print(f"\n{args.games:,} random-vs-random games per run, median of {args.repeat} runs\n{header}\n{'-' * len(header)}")
+    print(
+        f"\n{args.games:,} random-vs-random games per run, median of {args.repeat} runs\n{header}\n{'-' * len(header)}"
+    )
     total_1 = total_n = 0.0
     pairs = list(itertools.combinations(ketharmad.FACTIONS, 2))
     for a, b in pairs:
@@ -82,11 +95,17 @@ def main(argv: list[str] | None = None) -> int:
     )
 
     # heuristic vs heuristic
-    print(f"\n{args.games:,} heuristic-vs-heuristic games per run, median of {args.repeat} runs\n{header}\n{'-' * len(header)}")
+    print(
+        f"\n{args.games:,} heuristic-vs-heuristic games per run, median of {args.repeat} runs\n{header}\n{'-' * len(header)}"
+    )
     total_1 = total_n = 0.0
     for a, b in pairs:
-        r1, turns = _rate([a, b], args.games, args.seed, threads=1, bots="heuristic", repeat=args.repeat)
-        rn, _ = _rate([a, b], args.games, args.seed, threads=None, bots="heuristic", repeat=args.repeat)
+        r1, turns = _rate(
+            [a, b], args.games, args.seed, threads=1, bots="heuristic", repeat=args.repeat
+        )
+        rn, _ = _rate(
+            [a, b], args.games, args.seed, threads=None, bots="heuristic", repeat=args.repeat
+        )
         total_1 += args.games / r1
         total_n += args.games / rn
         print(f"{a + ' vs ' + b:<26} {r1:>17,.0f} {rn:>18,.0f} {rn / r1:>7.1f}x {turns:>11.1f}")
@@ -100,14 +119,21 @@ def main(argv: list[str] | None = None) -> int:
     it = args.search_iterations
     spec = {"kind": "search", "iterations": it}
     start = time.perf_counter()
-    res = ketharmad.simulate(["tisza", "radikalisok"], bots=[spec, "heuristic"], games=args.search_games,
-                             seed=args.seed, threads=1)
+    res = ketharmad.simulate(
+        ["tisza", "radikalisok"],
+        bots=[spec, "heuristic"],
+        games=args.search_games,
+        seed=args.seed,
+        threads=1,
+    )
     elapsed = time.perf_counter() - start
     # main-priority decisions of the search seat (the ones it searches)
     p0 = res.players.filter(res.players["seat"] == 0)
     decisions = int(p0["main_decisions"].sum())
-    print(f"\nsearch bot ({it} iterations), {args.search_games} games vs heuristic, 1 thread: "
-          f"{elapsed:.1f} s, {decisions} searched decisions, {decisions / elapsed:,.1f} decisions/s")
+    print(
+        f"\nsearch bot ({it} iterations), {args.search_games} games vs heuristic, 1 thread: "
+        f"{elapsed:.1f} s, {decisions} searched decisions, {decisions / elapsed:,.1f} decisions/s"
+    )
     return 0
 
 

@@ -17,9 +17,8 @@ import platform
 import time
 from pathlib import Path
 
-import polars as pl
-
 import ketharmad
+import polars as pl
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,7 +33,9 @@ def md(headers: list[str], rows: list[list[str]]) -> list[str]:
     return out
 
 
-def check_tables(card_data: object, games_per_side: int, games_4p: int, seed: int) -> tuple[pl.DataFrame, pl.DataFrame]:
+def check_tables(
+    card_data: object, games_per_side: int, games_4p: int, seed: int
+) -> tuple[pl.DataFrame, pl.DataFrame]:
     """2-player cells (non-mirror, faction order) and 4-player shares of one card set."""
     two = ketharmad.matchups(games_per_side=games_per_side, seed=seed, card_data=card_data).table
     order = list(ketharmad.FACTIONS)
@@ -48,18 +49,33 @@ def check_tables(card_data: object, games_per_side: int, games_4p: int, seed: in
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--budget", type=int, default=None, help="games of the balance run (default: its default)")
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--budget", type=int, default=None, help="games of the balance run (default: its default)"
+    )
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--targets", default=None, help="targets TOML (default: the default bands)")
     ap.add_argument("--journal", default=None, help="journal file (resume an interrupted run)")
-    ap.add_argument("--check-games", type=int, default=10_000, help="games per side of each 2-player pair in the check")
-    ap.add_argument("--check-games-4p", type=int, default=24_000, help="4-player games in the check")
-    ap.add_argument("--out-dir", default=None, help="write both files here instead of the package and docs/")
+    ap.add_argument(
+        "--check-games",
+        type=int,
+        default=10_000,
+        help="games per side of each 2-player pair in the check",
+    )
+    ap.add_argument(
+        "--check-games-4p", type=int, default=24_000, help="4-player games in the check"
+    )
+    ap.add_argument(
+        "--out-dir", default=None, help="write both files here instead of the package and docs/"
+    )
     args = ap.parse_args()
 
     t0 = time.perf_counter()
-    res = ketharmad.balance(args.targets, seed=args.seed, budget=args.budget, journal=args.journal, progress=True)
+    res = ketharmad.balance(
+        args.targets, seed=args.seed, budget=args.budget, journal=args.journal, progress=True
+    )
     wall = time.perf_counter() - t0
     out_dir = Path(args.out_dir) if args.out_dir else None
     card_path = (out_dir or ROOT / "python" / "ketharmad" / "data") / "cards_balanced.toml"
@@ -77,11 +93,11 @@ def main() -> None:
     names = dict(zip(ketharmad.cards()["id"], ketharmad.cards()["name"], strict=True))
     L: list[str] = []
     L += [
-        "# The balanced card set (`card_data=\"balanced\"`)",
+        '# The balanced card set (`card_data="balanced"`)',
         "",
         "`python/ketharmad/data/cards_balanced.toml` is the draft set (the reconstruction in",
         "`cards.toml`, still the default) with the edits below, found by `ketharmad balance`",
-        "(docs/balance.md). Select it with `card_data=\"balanced\"` in Python or",
+        '(docs/balance.md). Select it with `card_data="balanced"` in Python or',
         "`--card-data balanced` on the command line:",
         "",
         "```bash",
@@ -91,16 +107,24 @@ def main() -> None:
         "It was made by this command (the file and this page are its output):",
         "",
         "```bash",
-        "python scripts/balanced_set.py" + (f" --budget {args.budget}" if args.budget else "")
-        + (f" --targets {args.targets}" if args.targets else "") + (f" --seed {args.seed}" if args.seed else ""),
+        "python scripts/balanced_set.py"
+        + (f" --budget {args.budget}" if args.budget else "")
+        + (f" --targets {args.targets}" if args.targets else "")
+        + (f" --seed {args.seed}" if args.seed else ""),
         "```",
         "",
         f"ketharmad {ketharmad.__version__}, heuristic bots on every seat, seed {args.seed}, targets: "
-        + ("the default bands (every 2-player pair 50 ± 5 %, every 4-player share 25 ± 4 %)" if args.targets is None else args.targets)
-        + (f"; {res.games:,} games in {wall / 60:.1f} min on {os.cpu_count()} cores ({platform.machine()})."
-           if res.games_played == res.games else
-           f"; {res.games:,} games. This page was written from the run's journal (`--journal`), so the"
-           " run's time is not measured here: docs/balance.md (\"Measured\") has it."),
+        + (
+            "the default bands (every 2-player pair 50 ± 5 %, every 4-player share 25 ± 4 %)"
+            if args.targets is None
+            else args.targets
+        )
+        + (
+            f"; {res.games:,} games in {wall / 60:.1f} min on {os.cpu_count()} cores ({platform.machine()})."
+            if res.games_played == res.games
+            else f"; {res.games:,} games. This page was written from the run's journal (`--journal`), so the"
+            ' run\'s time is not measured here: docs/balance.md ("Measured") has it.'
+        ),
         "",
         "## What changed",
         "",
@@ -114,7 +138,16 @@ def main() -> None:
         kind = r["metric"].split(" ")[0]
         eff = f"{100 * r['effect']:+.1f} pts [{100 * r['effect_ci_low']:+.1f}, {100 * r['effect_ci_high']:+.1f}]"
         field = r["parameter"].split(".", 1)[1]
-        rows.append([f"{names.get(r['card'], r['card'])} (`{r['card']}`)", field, str(r["old"]), str(r["new"]), r["metric"] if kind else "", eff])
+        rows.append(
+            [
+                f"{names.get(r['card'], r['card'])} (`{r['card']}`)",
+                field,
+                str(r["old"]),
+                str(r["new"]),
+                r["metric"] if kind else "",
+                eff,
+            ]
+        )
     L += md(["card", "number", "draft", "balanced", "moves most", "effect"], rows)
     L += [
         "",
@@ -122,10 +155,12 @@ def main() -> None:
         "",
         f"Every metric on {res.holdout_games:,} holdout games per point (games no search stage saw),",
         "with 95 % intervals. "
-        + ("**Confirmed**: every metric's simultaneous 95 % interval lies inside its band."
-           if res.best_confirmed else
-           "**Not confirmed**: at least one metric's simultaneous 95 % interval leaves its band "
-           "(the run's `notes` below)."),
+        + (
+            "**Confirmed**: every metric's simultaneous 95 % interval lies inside its band."
+            if res.best_confirmed
+            else "**Not confirmed**: at least one metric's simultaneous 95 % interval leaves its band "
+            "(the run's `notes` below)."
+        ),
         "",
     ]
     rows = []
@@ -171,7 +206,11 @@ def main() -> None:
             "## Robustness",
             "",
             f"Each edit's effect under a second bot profile ({rb['bots'][0]}): "
-            + (f"the sign changes for {', '.join(flips)}." if flips else "no edit's effect changes sign."),
+            + (
+                f"the sign changes for {', '.join(flips)}."
+                if flips
+                else "no edit's effect changes sign."
+            ),
         ]
     L += [
         "",

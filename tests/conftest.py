@@ -5,9 +5,8 @@ from __future__ import annotations
 import importlib.resources
 import re
 
-import pytest
-
 import ketharmad
+import pytest
 
 TWO_P = ["ner", "tisza"]
 THREE_P = ["ner", "osszefogas", "tisza"]

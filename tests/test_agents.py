@@ -3,15 +3,14 @@ played game by game with ketharmad.Game, with the same tables as the Rust batch.
 
 from __future__ import annotations
 
+import ketharmad
 import numpy as np
 import polars as pl
 import pytest
-from polars.testing import assert_frame_equal
-
-import ketharmad
 from conftest import FOUR_P, THREE_P, TWO_P, packaged_card_text
 from ketharmad.run import agents as _agents
 from ketharmad.run.plan import Shard, cell, run_shard
+from polars.testing import assert_frame_equal
 
 
 def random_agent(observation, legal_actions, rng):
@@ -66,7 +65,9 @@ def test_first_legal_agent_against_builtin_bots():
     winners = res.games["winner"].drop_nulls()
     assert ((winners >= 0) & (winners < 3)).all()
     assert res.players.height == 30
-    assert res.players.filter(pl.col("seat") == 0)["bot"].unique().to_list() == ["python:first_legal"]
+    assert res.players.filter(pl.col("seat") == 0)["bot"].unique().to_list() == [
+        "python:first_legal"
+    ]
     assert res.python_agents == [0]
     assert res.games_per_second > 0
     # the seat's decisions were made by the agent: the players table counts them
@@ -86,7 +87,9 @@ def test_object_agent_gets_rng_and_reset_hook():
 def _python_path_frames(decks, bots, seed, first, games, start_player=None, record_plays=False):
     """Built-in bots played through the Python-game path (Game.advance) for one shard."""
     text = packaged_card_text()
-    c = cell(text, decks, bots, {}, first, games, start_player=start_player, record_plays=record_plays)
+    c = cell(
+        text, decks, bots, {}, first, games, start_player=start_player, record_plays=record_plays
+    )
     raw = _agents.play_games(text, decks, bots, {}, seed, first, games, start_player=start_player,
                              record_plays=record_plays)  # fmt: skip
     from ketharmad.run.plan import _converted
@@ -164,7 +167,9 @@ def test_python_path_keeps_game_seeds_of_the_batch():
     ref = ketharmad.simulate(TWO_P, bots="random", games=3, seed=77, first_game=10)
     assert res.games["game"].to_list() == [10, 11, 12]
     assert res.games["seed"].to_list() == ref.games["seed"].to_list()
-    fixed = ketharmad.simulate(TWO_P, bots=[first_legal, "random"], games=3, seed=77, start_player=1)
+    fixed = ketharmad.simulate(
+        TWO_P, bots=[first_legal, "random"], games=3, seed=77, start_player=1
+    )
     assert fixed.games["start_player"].to_list() == [1, 1, 1]
 
 

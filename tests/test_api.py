@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import math
 
+import ketharmad
 import numpy as np
 import polars as pl
 import pytest
-
-import ketharmad
 from conftest import FOUR_P, THREE_P, TWO_P, packaged_card_text
 from ketharmad.stats import wilson_bounds, wilson_interval
 

@@ -4,13 +4,11 @@ errors, card-file export and the CLI (docs/balance.md)."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
+import ketharmad
 import polars as pl
 import pytest
-
-import ketharmad
 from ketharmad.lab.balance import search as _balance
 from ketharmad.lab.balance.targets import load_targets
 
@@ -73,7 +71,11 @@ def _planted_two(bots: str, budget: int) -> ketharmad.BalanceResult:
         2,
     )
     return ketharmad.balance(
-        targets, bots=bots, budget=budget, params={PLANTED: 1, "tis_magyar_peter.influence": 4}, seed=0
+        targets,
+        bots=bots,
+        budget=budget,
+        params={PLANTED: 1, "tis_magyar_peter.influence": 4},
+        seed=0,
     )
 
 
@@ -84,7 +86,12 @@ def test_known_answer_two_edits_random_bot() -> None:
     pairs = NER_PAIRS + [("tisza", "osszefogas"), ("tisza", "radikalisok")]
     targets = _known_answer_targets(
         _measured_targets("random", pairs, 0.04),
-        [PLANTED, "tis_tisza_sziget.credibility", "tis_magyar_peter.influence", "ner_rogan_antal.influence"],
+        [
+            PLANTED,
+            "tis_tisza_sziget.credibility",
+            "tis_magyar_peter.influence",
+            "ner_rogan_antal.influence",
+        ],
         2,
     )
     res = ketharmad.balance(
@@ -95,7 +102,9 @@ def test_known_answer_two_edits_random_bot() -> None:
     assert set(best) == {PLANTED, "tis_tisza_sziget.credibility"}, res
     assert abs(best[PLANTED] - 4) <= 1 and abs(best["tis_tisza_sziget.credibility"] - 1) <= 1, res
     # each edit's ablation interval excludes 0
-    assert all(r["effect_ci_high"] < 0 or r["effect_ci_low"] > 0 for r in res.edits.iter_rows(named=True))
+    assert all(
+        r["effect_ci_high"] < 0 or r["effect_ci_low"] > 0 for r in res.edits.iter_rows(named=True)
+    )
 
 
 @pytest.mark.slow
@@ -114,17 +123,28 @@ def test_bounds_frozen_and_limits_respected(ner_targets: dict) -> None:
     targets = {
         "two_player": {"pairs": ner_targets},
         "change": {
-            "allow": ["ner_orban_viktor.*", "ner_rogan_antal.influence", "tis_magyar_peter.influence"],
+            "allow": [
+                "ner_orban_viktor.*",
+                "ner_rogan_antal.influence",
+                "tis_magyar_peter.influence",
+            ],
             "freeze": [PLANTED, "ner_orban_viktor.cost_f", "ner_orban_viktor.cost_m"],
             "max_edits": 2,
             "max_edits_per_card": 1,
             "kinds": {"influence": {"max_change": 1}},
         },
     }
-    res = ketharmad.balance(targets, bots="random", budget=12_000, params={PLANTED: 1}, seed=3, robustness_bots=None)
+    res = ketharmad.balance(
+        targets, bots="random", budget=12_000, params={PLANTED: 1}, seed=3, robustness_bots=None
+    )
     assert PLANTED not in res.space and "ner_orban_viktor.cost_f" not in res.space
     assert "ner_orban_viktor.copies" not in res.space  # a copies change cannot keep 31 cards
-    defaults = dict(zip(*ketharmad.parameters().select("name", "default").to_dict(as_series=False).values(), strict=True))
+    defaults = dict(
+        zip(
+            *ketharmad.parameters().select("name", "default").to_dict(as_series=False).values(),
+            strict=True,
+        )
+    )
     for key in res.history["point"].unique().to_list():
         point = json.loads(key)
         assert PLANTED not in point
@@ -153,7 +173,9 @@ class _Stop(Exception):
     pass
 
 
-def test_resume_after_interruption_gives_the_uninterrupted_result(tmp_path: Path, monkeypatch) -> None:
+def test_resume_after_interruption_gives_the_uninterrupted_result(
+    tmp_path: Path, monkeypatch
+) -> None:
     """Interrupt after k evaluations (via the hook), resume with the same journal: the
     finished evaluations are not played again and the result equals an uninterrupted run."""
     kw = dict(bots="random", budget=6_000, seed=2, robustness_bots=None)
@@ -208,9 +230,15 @@ def test_keyboard_interrupt_keeps_the_journal_valid(tmp_path: Path, monkeypatch)
     [
         ({"two_player": {"tolerance": "wide"}}, "targets.two_player.tolerance"),
         ({"two_player": {"pairs": {"ner-nobody": 0.5}}}, "targets.two_player.pairs.ner-nobody"),
-        ({"two_player": {"pairs": {"ner-tisza": 0.5, "tisza-ner": 0.5}}}, "targets.two_player.pairs.tisza-ner"),
+        (
+            {"two_player": {"pairs": {"ner-tisza": 0.5, "tisza-ner": 0.5}}},
+            "targets.two_player.pairs.tisza-ner",
+        ),
         ({"two_player": {"pairs": {"ner-tisza": 1.5}}}, "targets.two_player.pairs.ner-tisza"),
-        ({"four_player": {"factions": {"osszefogas": {"target": 0.31, "tol": 0.1}}}}, "targets.four_player.factions.osszefogas"),
+        (
+            {"four_player": {"factions": {"osszefogas": {"target": 0.31, "tol": 0.1}}}},
+            "targets.four_player.factions.osszefogas",
+        ),
         ({"turns": {"low": 8}}, "targets.turns"),
         ({"change": {"max_edits": 0}}, "targets.change.max_edits"),
         ({"change": {"kinds": {"influence": {"step": 0}}}}, "targets.change.kinds.influence.step"),
@@ -249,7 +277,9 @@ def test_targets_defaults_and_example_file() -> None:
     two = [m for m in t.metrics if m.kind == "2p"]
     four = [m for m in t.metrics if m.kind == "4p"]
     assert len(two) == 6 and all((m.low, m.high) == (0.45, 0.55) for m in two)
-    assert len(four) == 4 and all(abs(m.low - 0.21) < 1e-9 and abs(m.high - 0.29) < 1e-9 for m in four)
+    assert len(four) == 4 and all(
+        abs(m.low - 0.21) < 1e-9 and abs(m.high - 0.29) < 1e-9 for m in four
+    )
     ex = load_targets(HERE.parent / "examples" / "targets.toml")
     osz = next(m for m in ex.metrics if m.name == "4p osszefogas")
     assert osz.target == 0.31
@@ -269,8 +299,8 @@ def test_rules_parameters_only_when_listed() -> None:
 
 
 def test_write_card_data_applies_each_field_kind(tmp_path: Path) -> None:
-    from ketharmad.lab.balance.search import write_card_data
     from ketharmad.game.data import load_card_data
+    from ketharmad.lab.balance.search import write_card_data
 
     over = {
         "ner_orban_viktor.cost_generic": 3, "ner_orban_viktor.influence": 6,
@@ -320,9 +350,14 @@ def test_four_player_start_and_turns_metrics() -> None:
         "four_player": {"factions": {"osszefogas": 0.31}},
         "start_player": {"low": 0.4, "high": 0.7},
         "turns": {"low": 5, "high": 30},
-        "change": {"allow": ["ner_orban_viktor.cost_generic", "osz_toth_bertalan.credibility"], "max_edits": 1},
+        "change": {
+            "allow": ["ner_orban_viktor.cost_generic", "osz_toth_bertalan.credibility"],
+            "max_edits": 1,
+        },
     }
-    res = ketharmad.balance(targets, bots="random", budget=8_000, games_2p=10, games_4p=1, robustness_bots=None)
+    res = ketharmad.balance(
+        targets, bots="random", budget=8_000, games_2p=10, games_4p=1, robustness_bots=None
+    )
     before = {r["metric"]: r for r in res.before.iter_rows(named=True)}
     shares = [before[f"4p {f}"]["value"] for f in ketharmad.FACTIONS]
     assert 0.9 <= sum(shares) <= 1.0 + 1e-9
@@ -347,13 +382,20 @@ def test_report_with_plots(tmp_path: Path) -> None:
     res = ketharmad.balance(SMALL, bots="random", budget=4_000, robustness_bots=None)
     report = res.write_report(tmp_path, plots=True)
     text = report.read_text()
-    for png in ("balance_before.png", "balance_after.png", "balance_pareto.png", "balance_sensitivity.png"):
+    for png in (
+        "balance_before.png",
+        "balance_after.png",
+        "balance_pareto.png",
+        "balance_sensitivity.png",
+    ):
         assert (tmp_path / png).stat().st_size > 1000
         assert f"({png})" in text
     assert "2p ner-tisza" in text
 
 
-def test_confirmation_moves_to_fresh_holdout_games_when_the_first_cannot_decide(monkeypatch) -> None:
+def test_confirmation_moves_to_fresh_holdout_games_when_the_first_cannot_decide(
+    monkeypatch,
+) -> None:
     """Confirm (docs/balance.md): when no candidate is confirmed on the first holdout but some
     have every estimate in band and the budget pays for more, those are played on fresh
     holdout blocks and judged on them alone; `after`, `before` and `holdout_games` are that
@@ -371,8 +413,12 @@ def test_confirmation_moves_to_fresh_holdout_games_when_the_first_cannot_decide(
     assert res.holdout_games == 16 * 200 == conf.filter(pl.col("blocks") == second)["games"][0]
     best = ketharmad.lab.balance.evaluate.point_key(res.best_point)
     for table, point in ((res.after, best), (res.before, "{}")):
-        row = conf.filter((pl.col("blocks") == second) & (pl.col("point") == point)).row(0, named=True)
-        assert table["games"].to_list() == [16 * 100] * table.height  # 100 games a block per pair metric
+        row = conf.filter((pl.col("blocks") == second) & (pl.col("point") == point)).row(
+            0, named=True
+        )
+        assert (
+            table["games"].to_list() == [16 * 100] * table.height
+        )  # 100 games a block per pair metric
         for r in table.iter_rows(named=True):
             assert r["value"] == pytest.approx(row[f"m:{r['metric']}"], abs=1e-12)
 
@@ -387,7 +433,9 @@ def test_confirmation_on_the_first_holdout_when_it_decides(monkeypatch) -> None:
 
 
 @pytest.mark.parametrize("with_journal", [False, True])
-def test_a_bounded_cache_gives_the_same_run(tmp_path: Path, monkeypatch, with_journal: bool) -> None:
+def test_a_bounded_cache_gives_the_same_run(
+    tmp_path: Path, monkeypatch, with_journal: bool
+) -> None:
     """Issue 11 item 2: the evaluator keeps at most CACHE_BYTES of outcomes in memory and the
     journal only each entry's place in its file; an evaluation that left the cache is read
     back from the journal or played again, and the run is the same."""
@@ -414,13 +462,22 @@ def test_robustness_search_sample(tmp_path: Path) -> None:
     """`.robustness_search`: every metric before and after the edits with the search bot on
     every seat, played on the screen's blocks (the history has both points under that bot)."""
     sb = {"kind": "search", "iterations": 2}
-    res = ketharmad.balance(SMALL, bots="random", budget=20_000, seed=2, robustness_bots=None, robustness_search=sb)
+    res = ketharmad.balance(
+        SMALL, bots="random", budget=20_000, seed=2, robustness_bots=None, robustness_search=sb
+    )
     assert res.best.height >= 1, res.notes
     t = res.robustness_search
-    assert t is not None and t.height == 2 and set(t["metric"]) == {"2p ner-tisza", "2p ner-osszefogas"}
+    assert (
+        t is not None
+        and t.height == 2
+        and set(t["metric"]) == {"2p ner-tisza", "2p ner-osszefogas"}
+    )
     assert any(n.startswith("search sample (") for n in res.notes)
     h = res.history.filter((pl.col("stage") == "robustness") & (pl.col("bots") != ""))
-    assert h.height == 2 and set(h["point"]) == {"{}", ketharmad.lab.balance.evaluate.point_key(res.best_point)}
+    assert h.height == 2 and set(h["point"]) == {
+        "{}",
+        ketharmad.lab.balance.evaluate.point_key(res.best_point),
+    }
     after = h.filter(pl.col("point") != "{}").row(0, named=True)
     before = h.filter(pl.col("point") == "{}").row(0, named=True)
     for r in t.iter_rows(named=True):
@@ -428,4 +485,9 @@ def test_robustness_search_sample(tmp_path: Path) -> None:
         assert r["before"] == pytest.approx(before[f"m:{r['metric']}"], abs=1e-12)
         assert r["games"] > 0 and r["after_ci_low"] <= r["after"] <= r["after_ci_high"]
     # "auto" takes no search sample for the random bot, and None skips it
-    assert ketharmad.balance(SMALL, bots="random", budget=4_000, robustness_bots=None).robustness_search is None
+    assert (
+        ketharmad.balance(
+            SMALL, bots="random", budget=4_000, robustness_bots=None
+        ).robustness_search
+        is None
+    )

@@ -10,10 +10,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import ketharmad
 import polars as pl
 import pytest
-
-import ketharmad
 from ketharmad.game.data import describe_card_data, load_card_data
 
 # the default targets of ketharmad.balance: 2 players 50 % +- 5, 4 players 25 % +- 4
@@ -29,7 +28,9 @@ def balanced_edits() -> dict:
     assert j["draft"].null_count() == 0, "the balanced set names a parameter the draft does not"
     # a keyword whose N is set to 0 is dropped from the card, and its parameter with it
     gone = j.filter(pl.col("balanced").is_null())
-    assert set(gone["kind"]) <= {"int"} and all(n.split(".", 1)[1] in KEYWORD_FIELDS for n in gone["name"]), gone
+    assert set(gone["kind"]) <= {"int"} and all(
+        n.split(".", 1)[1] in KEYWORD_FIELDS for n in gone["name"]
+    ), gone
     j = j.with_columns(pl.col("balanced").fill_null("0"))
     diff = j.filter(pl.col("draft") != pl.col("balanced"))
     assert set(diff["kind"]) <= {"int"}, diff
@@ -52,7 +53,9 @@ def test_balanced_set_changes_at_most_15_numbers_and_no_deck() -> None:
     cols = ["id", "name", "faction", "type", "copies"]
     assert ketharmad.cards("balanced").select(cols).equals(ketharmad.cards().select(cols))
     # docs/balanced_set.md lists every edit
-    doc = (Path(__file__).resolve().parent.parent / "docs" / "balanced_set.md").read_text(encoding="utf-8")
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "balanced_set.md").read_text(
+        encoding="utf-8"
+    )
     for name in edits:
         card, field = name.split(".", 1)
         assert f"`{card}`" in doc and f"| {field} |" in doc, name
@@ -101,18 +104,34 @@ def test_cli_card_data_balanced(tmp_path: Path) -> None:
     pre = [] if exe.endswith("ketharmad") else ["-m", "ketharmad"]
     out = subprocess.run(
         [exe, *pre, "params", "--card-data", "balanced", "--match", card],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     line = next(ln for ln in out.splitlines() if name in ln)
     assert f" {value} " in f" {line} ", line
     proc = subprocess.run(
-        [exe, *pre, "simulate", "--card-data", "balanced", "--decks", "ner", "tisza", "--games", "20"],
-        capture_output=True, text=True,
+        [
+            exe,
+            *pre,
+            "simulate",
+            "--card-data",
+            "balanced",
+            "--decks",
+            "ner",
+            "tisza",
+            "--games",
+            "20",
+        ],
+        capture_output=True,
+        text=True,
     )
     assert proc.returncode == 0, proc.stderr
 
 
-def test_a_file_named_balanced_needs_a_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_file_named_balanced_needs_a_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A bare set name wins over a file of that name; ``./balanced`` reads the file."""
     monkeypatch.chdir(tmp_path)
     text = load_card_data(None)

@@ -1,9 +1,8 @@
 """Bots: listing, specs, knobs in the expected direction, tournament table and ratings."""
 
+import ketharmad
 import polars as pl
 import pytest
-
-import ketharmad
 
 
 def test_bots_lists_presets_and_knobs():
@@ -16,7 +15,9 @@ def test_bots_lists_presets_and_knobs():
 
 
 def test_bot_spec_with_knobs_runs_and_bad_knobs_fail():
-    r = ketharmad.simulate(["ner", "tisza"], bots={"kind": "heuristic", "aggression": 0.9}, games=50, seed=1)
+    r = ketharmad.simulate(
+        ["ner", "tisza"], bots={"kind": "heuristic", "aggression": 0.9}, games=50, seed=1
+    )
     assert r.games.height == 50
     with pytest.raises(ValueError, match="no knob 'agression'"):
         ketharmad.simulate(["ner", "tisza"], bots={"kind": "heuristic", "agression": 0.9}, games=5)
@@ -36,13 +37,28 @@ def test_aggro_attacks_more_than_control():
 
 
 def test_tournament_table_and_ratings():
-    res = ketharmad.tournament(["random", "heuristic", "aggro"], decks=["ner", "tisza"], games=200, seed=3)
+    res = ketharmad.tournament(
+        ["random", "heuristic", "aggro"], decks=["ner", "tisza"], games=200, seed=3
+    )
     pairs = res.pairs
     assert pairs.height == 3
-    assert set(pairs.columns) >= {"bot_a", "bot_b", "games", "wins_a", "win_rate_a", "ci_low", "ci_high", "unfinished"}
+    assert set(pairs.columns) >= {
+        "bot_a",
+        "bot_b",
+        "games",
+        "wins_a",
+        "win_rate_a",
+        "ci_low",
+        "ci_high",
+        "unfinished",
+    }
     assert (pairs["games"] == 200).all()
-    assert ((pairs["ci_low"] <= pairs["win_rate_a"]) & (pairs["win_rate_a"] <= pairs["ci_high"])).all()
-    row = pairs.filter((pl.col("bot_a") == "random") & (pl.col("bot_b") == "heuristic")).row(0, named=True)
+    assert (
+        (pairs["ci_low"] <= pairs["win_rate_a"]) & (pairs["win_rate_a"] <= pairs["ci_high"])
+    ).all()
+    row = pairs.filter((pl.col("bot_a") == "random") & (pl.col("bot_b") == "heuristic")).row(
+        0, named=True
+    )
     assert row["win_rate_a"] < 0.2
     ratings = res.ratings
     assert ratings.height == 3
@@ -54,7 +70,12 @@ def test_tournament_seats_are_swapped_over_common_seeds():
     t = ketharmad.bots()
     default = t.filter(pl.col("name") == "aggression")["default"][0]
     # the default knob spelled out: a different spec, the same bot
-    res = ketharmad.tournament(["heuristic", {"kind": "heuristic", "aggression": default}], decks=["ner", "tisza"], games=100, seed=4)
+    res = ketharmad.tournament(
+        ["heuristic", {"kind": "heuristic", "aggression": default}],
+        decks=["ner", "tisza"],
+        games=100,
+        seed=4,
+    )
     row = res.pairs.row(0, named=True)
     assert row["wins_a"] == row["wins_b"]
 
@@ -77,8 +98,12 @@ def test_tournament_reduces_each_shard_to_counts(monkeypatch):
         ketharmad.simulate(["ner", "tisza"], "random", games=400, seed=5)
     res = ketharmad.tournament(["random", "heuristic"], decks=["ner", "tisza"], games=400, seed=5)
     monkeypatch.undo()
-    w0 = ketharmad.simulate(["ner", "tisza"], ["random", "heuristic"], games=200, seed=5).games["winner"]
-    w1 = ketharmad.simulate(["ner", "tisza"], ["heuristic", "random"], games=200, seed=5).games["winner"]
+    w0 = ketharmad.simulate(["ner", "tisza"], ["random", "heuristic"], games=200, seed=5).games[
+        "winner"
+    ]
+    w1 = ketharmad.simulate(["ner", "tisza"], ["heuristic", "random"], games=200, seed=5).games[
+        "winner"
+    ]
     row = res.pairs.row(0, named=True)
     assert row["wins_a"] == int((w0 == 0).sum()) + int((w1 == 1).sum())
     assert row["wins_b"] == int((w0 == 1).sum()) + int((w1 == 0).sum())

@@ -5,11 +5,10 @@ The property test over mutated files is ``test_card_data_fuzz.py``."""
 
 from __future__ import annotations
 
-import pytest
-
 import ketharmad
-from ketharmad import _core
+import pytest
 from conftest import TWO_P, packaged_card_text
+from ketharmad import _core
 
 TEXT = packaged_card_text()
 
@@ -49,7 +48,9 @@ def refused_everywhere(path, *words: str) -> None:
 def test_non_figure_with_influence_but_no_credibility_is_a_value_error(tmp_path):
     """Before: ``pyo3_runtime.PanicException: parameter ner_rezsicsokkentes.influence not
     registered`` from cards()/simulate() (and parameters() accepted the file)."""
-    bad = edit_card("ner_rezsicsokkentes", 'type = "institution"', 'type = "institution"\ninfluence = 3')
+    bad = edit_card(
+        "ner_rezsicsokkentes", 'type = "institution"', 'type = "institution"\ninfluence = 3'
+    )
     refused_everywhere(write(tmp_path, bad), "ner_rezsicsokkentes", "influence")
 
 
@@ -57,7 +58,9 @@ def test_create_tokens_naming_a_non_token_card_is_a_value_error(tmp_path):
     """Before: accepted, and Toroczkai's Fences were silently never created (the box holds
     only token cards)."""
     bad = edit_card("rad_toroczkai_laszlo", 'token = "tok_kerites"', 'token = "ner_semjen_zsolt"')
-    refused_everywhere(write(tmp_path, bad), "rad_toroczkai_laszlo", "abilities.token", "ner_semjen_zsolt")
+    refused_everywhere(
+        write(tmp_path, bad), "rad_toroczkai_laszlo", "abilities.token", "ner_semjen_zsolt"
+    )
 
 
 def test_params_key_shadowing_a_stat_is_a_value_error(tmp_path):
@@ -92,14 +95,17 @@ def test_more_than_32_parties_is_a_value_error(tmp_path):
     parts = TEXT.split("\nparty = ")
     out = [parts[0]]
     for n, part in enumerate(parts[1:]):
-        out.append(f'\nparty = "P{n}"' + part[part.index("\n"):])
+        out.append(f'\nparty = "P{n}"' + part[part.index("\n") :])
     assert len(parts) > 40
     refused_everywhere(write(tmp_path, "".join(out)), "party", "32")
 
 
 def test_deeply_nested_toml_is_a_value_error():
     """The TOML parser has a recursion limit: 100,000 levels are refused, not a stack overflow."""
-    for text in ("a = " + "[" * 100_000 + "]" * 100_000, "a = " + "{b=" * 100_000 + "1" + "}" * 100_000):
+    for text in (
+        "a = " + "[" * 100_000 + "]" * 100_000,
+        "a = " + "{b=" * 100_000 + "1" + "}" * 100_000,
+    ):
         with pytest.raises(ValueError, match="malformed card data"):
             _core.card_table(text)
         with pytest.raises(ValueError, match="malformed card data"):

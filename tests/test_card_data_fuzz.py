@@ -23,13 +23,12 @@ import os
 import pytest
 
 hypothesis = pytest.importorskip("hypothesis")
-from hypothesis import HealthCheck, event, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
 import tomllib  # noqa: E402 - with the imports after the importorskip above
 
-from ketharmad import _core  # noqa: E402
 from conftest import packaged_card_text  # noqa: E402
+from hypothesis import HealthCheck, event, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from ketharmad import _core  # noqa: E402
 
 TEXT = packaged_card_text()
 DOC = tomllib.loads(TEXT)
@@ -74,7 +73,11 @@ def _toml_value(v, depth: int = 0) -> str:
     if isinstance(v, str):
         return _toml_str(v)
     if isinstance(v, dict):
-        return "{" + ", ".join(f"{_toml_str(str(k))} = {_toml_value(x, depth + 1)}" for k, x in v.items()) + "}"
+        return (
+            "{"
+            + ", ".join(f"{_toml_str(str(k))} = {_toml_value(x, depth + 1)}" for k, x in v.items())
+            + "}"
+        )
     if isinstance(v, (list, tuple)):
         sep = ",\n  " if depth == 0 else ", "
         return "[" + sep.join(_toml_value(x, depth + 1) for x in v) + "]"
@@ -96,19 +99,93 @@ def test_writer_round_trips_the_packaged_file():
 # ---------------------------------------------------------------- value and mutation strategies
 
 EXTREME_INTS = [
-    0, 1, -1, 2, 5, 12, 13, 19, 20, 21, 31, 32, 99, 100, 127, 128, 255, 256, 1000, 32767, 32768,
-    65535, 65536, 2**31 - 1, 2**31, 2**32, 2**53, 2**63 - 1, -(2**15), -(2**31), -(2**63),
+    0,
+    1,
+    -1,
+    2,
+    5,
+    12,
+    13,
+    19,
+    20,
+    21,
+    31,
+    32,
+    99,
+    100,
+    127,
+    128,
+    255,
+    256,
+    1000,
+    32767,
+    32768,
+    65535,
+    65536,
+    2**31 - 1,
+    2**31,
+    2**32,
+    2**53,
+    2**63 - 1,
+    -(2**15),
+    -(2**31),
+    -(2**63),
 ]
 COST_STRINGS = [
-    "{20}{20}", "{20}" * 1639, "{F}" * 40000, "{M}" * 21, "{0}", "{}", "{-1}", "{1}{M", "{1}}",
-    "{99999999999999999999}", "{1}{X}", " {1} ", "{F}{F}{F}", "{20}{F}", "",
+    "{20}{20}",
+    "{20}" * 1639,
+    "{F}" * 40000,
+    "{M}" * 21,
+    "{0}",
+    "{}",
+    "{-1}",
+    "{1}{M",
+    "{1}}",
+    "{99999999999999999999}",
+    "{1}{X}",
+    " {1} ",
+    "{F}{F}{F}",
+    "{20}{F}",
+    "",
 ]
 WORDS = (
-    CARD_IDS[:8] + ["tok_kerites", "tok_szakadar"] + KEYWORDS + PARAM_NAMES[:12]
-    + ["figure", "token", "base", "event", "institution", "move", "reaction", "newsfeed", "ner",
-       "tisza", "f", "m", "u", "x", "round", "one_shot", "enter", "static", "activated", "draw",
-       "damage", "create_tokens", "stat_bonus", "die_roll", "influence", "credibility", "copies",
-       "", "—", "é\u0301", "a" * 300]
+    CARD_IDS[:8]
+    + ["tok_kerites", "tok_szakadar"]
+    + KEYWORDS
+    + PARAM_NAMES[:12]
+    + [
+        "figure",
+        "token",
+        "base",
+        "event",
+        "institution",
+        "move",
+        "reaction",
+        "newsfeed",
+        "ner",
+        "tisza",
+        "f",
+        "m",
+        "u",
+        "x",
+        "round",
+        "one_shot",
+        "enter",
+        "static",
+        "activated",
+        "draw",
+        "damage",
+        "create_tokens",
+        "stat_bonus",
+        "die_roll",
+        "influence",
+        "credibility",
+        "copies",
+        "",
+        "—",
+        "é\u0301",
+        "a" * 300,
+    ]
 )
 
 values = st.one_of(
@@ -120,16 +197,32 @@ values = st.one_of(
     st.booleans(),
     st.sampled_from([0.5, -1.0, float("nan"), float("inf")]),
     st.lists(st.sampled_from(EXTREME_INTS + WORDS), max_size=3),
-    st.dictionaries(st.sampled_from(["generic", "f", "m", "u", "n", "name", "x"]),
-                    st.sampled_from(EXTREME_INTS[:12] + WORDS[:5]), max_size=4),
+    st.dictionaries(
+        st.sampled_from(["generic", "f", "m", "u", "n", "name", "x"]),
+        st.sampled_from(EXTREME_INTS[:12] + WORDS[:5]),
+        max_size=4,
+    ),
 )
 
 
 def _mutate_card(data, card: dict) -> None:
-    op = data.draw(st.sampled_from([
-        "del_field", "set_field", "set_number", "copy_field", "cost", "param", "keyword", "ability",
-        "ability_field", "del_ability", "param_value",
-    ]))
+    op = data.draw(
+        st.sampled_from(
+            [
+                "del_field",
+                "set_field",
+                "set_number",
+                "copy_field",
+                "cost",
+                "param",
+                "keyword",
+                "ability",
+                "ability_field",
+                "del_ability",
+                "param_value",
+            ]
+        )
+    )
     if op == "del_field" and card:
         del card[data.draw(st.sampled_from(sorted(card)))]
     elif op == "set_field":
@@ -152,15 +245,23 @@ def _mutate_card(data, card: dict) -> None:
     elif op == "param":
         params = card.setdefault("params", {})
         if isinstance(params, dict):
-            name = data.draw(st.sampled_from(
-                PARAM_NAMES + KEYWORDS + ["influence", "credibility", "copies", "cost_f", "a.b", ""]
-            ))
+            name = data.draw(
+                st.sampled_from(
+                    PARAM_NAMES
+                    + KEYWORDS
+                    + ["influence", "credibility", "copies", "cost_f", "a.b", ""]
+                )
+            )
             params[name] = data.draw(st.one_of(st.sampled_from(EXTREME_INTS), values))
     elif op == "keyword":
         kws = card.setdefault("keywords", [])
         if isinstance(kws, list):
-            kws.append({"name": data.draw(st.sampled_from(KEYWORDS + ["scandall", ""])),
-                        "n": data.draw(st.sampled_from(EXTREME_INTS))})
+            kws.append(
+                {
+                    "name": data.draw(st.sampled_from(KEYWORDS + ["scandall", ""])),
+                    "n": data.draw(st.sampled_from(EXTREME_INTS)),
+                }
+            )
     elif op == "ability":
         abil = card.setdefault("abilities", [])
         if isinstance(abil, list):
@@ -187,23 +288,35 @@ def mutate_gently(data, doc: dict) -> None:
         card = data.draw(st.sampled_from(cards))
         op = data.draw(st.sampled_from(["param", "stat", "cost", "ability", "keyword"]))
         if op == "param" and card.get("params"):
-            card["params"][data.draw(st.sampled_from(sorted(card["params"])))] = data.draw(st.integers(0, 30))
+            card["params"][data.draw(st.sampled_from(sorted(card["params"])))] = data.draw(
+                st.integers(0, 30)
+            )
         elif op == "stat" and "influence" in card:
-            card[data.draw(st.sampled_from(["influence", "credibility"]))] = data.draw(st.integers(0, 15))
+            card[data.draw(st.sampled_from(["influence", "credibility"]))] = data.draw(
+                st.integers(0, 15)
+            )
         elif op == "cost":
-            card["cost"][data.draw(st.sampled_from(["generic", "f", "m", "u"]))] = data.draw(st.integers(0, 6))
+            card["cost"][data.draw(st.sampled_from(["generic", "f", "m", "u"]))] = data.draw(
+                st.integers(0, 6)
+            )
         elif op == "ability" and card.get("abilities"):
             donor = data.draw(st.sampled_from([c for c in DOC["card"] if c.get("abilities")]))
             i = data.draw(st.integers(0, len(card["abilities"]) - 1))
             card["abilities"][i] = copy.deepcopy(data.draw(st.sampled_from(donor["abilities"])))
             card.setdefault("params", {}).update(
-                {k: v for k, v in donor.get("params", {}).items() if k not in card.get("params", {})}
+                {
+                    k: v
+                    for k, v in donor.get("params", {}).items()
+                    if k not in card.get("params", {})
+                }
             )
         elif op == "keyword" and card["type"] in ("figure", "token"):
             name = data.draw(st.sampled_from(KEYWORDS))
             if all(k["name"] != name for k in card["keywords"]):
                 numbered = name in ("scandal", "expose", "movement", "sympathy", "defector", "lone")
-                card["keywords"].append({"name": name, "n": data.draw(st.integers(1, 5)) if numbered else 0})
+                card["keywords"].append(
+                    {"name": name, "n": data.draw(st.integers(1, 5)) if numbered else 0}
+                )
 
 
 def mutate(data, doc: dict) -> None:
@@ -212,8 +325,11 @@ def mutate(data, doc: dict) -> None:
         return
     cards = doc["card"]
     for _ in range(data.draw(st.integers(1, 4))):
-        op = data.draw(st.sampled_from(["card"] * 6 + ["del_card", "dup_card", "dup_card_new_id",
-                                                        "top", "keyword_table"]))
+        op = data.draw(
+            st.sampled_from(
+                ["card"] * 6 + ["del_card", "dup_card", "dup_card_new_id", "top", "keyword_table"]
+            )
+        )
         if not isinstance(cards, list) or not cards:
             break
         i = data.draw(st.integers(0, len(cards) - 1))
@@ -245,7 +361,9 @@ def mutate_text(data, text: str) -> str:
     if op == "cut":
         return text[:pos]
     if op == "splice":
-        frag = data.draw(st.sampled_from(["[", "]", "{", "=", '"', "\n[[card]]\n", "\x00", "[a.a.a]", "\n"]))
+        frag = data.draw(
+            st.sampled_from(["[", "]", "{", "=", '"', "\n[[card]]\n", "\x00", "[a.a.a]", "\n"])
+        )
         return text[:pos] + frag + text[pos:]
     lines = text.split("\n")
     del lines[min(pos, len(lines) - 1)]
@@ -286,13 +404,19 @@ def override_values(data, params: dict) -> dict:
             elif kind == "choice":
                 value = data.draw(st.sampled_from(["source", "active_player"]))
             else:
-                value = data.draw(st.sampled_from(["{0}", "{1}{M}", "{20}", "{F}{M}{U}", "{20}" + "{F}" * 20]))
+                value = data.draw(
+                    st.sampled_from(["{0}", "{1}{M}", "{20}", "{F}{M}{U}", "{20}" + "{F}" * 20])
+                )
         else:
             name = data.draw(st.sampled_from([name, "no.such", "rules.expose_cost"]))
-            value = data.draw(st.one_of(
-                st.sampled_from(EXTREME_INTS), st.sampled_from(COST_STRINGS), st.booleans(),
-                st.sampled_from(["source", "active_player", "x"]),
-            ))
+            value = data.draw(
+                st.one_of(
+                    st.sampled_from(EXTREME_INTS),
+                    st.sampled_from(COST_STRINGS),
+                    st.booleans(),
+                    st.sampled_from(["source", "active_player", "x"]),
+                )
+            )
         out[name] = value
     return out
 
@@ -346,16 +470,25 @@ def check_one(data) -> None:
 _CI_EXAMPLES = int(os.environ.get("KETHARMAD_FUZZ_EXAMPLES", "150"))
 
 
-@settings(max_examples=_CI_EXAMPLES, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=_CI_EXAMPLES,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(st.data())
 def test_mutated_card_files_load_or_raise_value_error(data):
     check_one(data)
 
 
 @pytest.mark.slow
-@settings(max_examples=max(_CI_EXAMPLES, 2000), deadline=None, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=max(_CI_EXAMPLES, 2000),
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(st.data())
 def test_mutated_card_files_long_run(data):
     check_one(data)

@@ -3,9 +3,8 @@
 
 import re
 
-import polars as pl
-
 import ketharmad
+import polars as pl
 
 # numbers in texts that are not amounts: die faces of Márki-Zay Péter's table are derived
 # from the *_max_roll parameters (cards-notes.md "Die bands")
@@ -21,7 +20,10 @@ def test_every_text_number_has_a_parameter():
         numbers = {int(n) for n in re.findall(r"(?<![A-Za-z])(\d+)(?![A-Za-z])", row["text"])}
         own = params.filter(pl.col("card") == cid)
         text_params = own.filter(
-            ~pl.col("name").str.split(".").list.last().is_in(
+            ~pl.col("name")
+            .str.split(".")
+            .list.last()
+            .is_in(
                 ["copies", "cost_generic", "cost_f", "cost_m", "cost_u", "influence", "credibility"]
             )
         )
@@ -52,6 +54,10 @@ def test_deck_composition_change_is_a_clear_error():
     with pytest.raises(ValueError, match="out of range"):
         ketharmad.simulate(["ner", "tisza"], games=1, params={"ner_orban_viktor.copies": 2})
     # swapping one Base type for another keeps the deck legal
-    r = ketharmad.simulate(["ner", "tisza"], games=20, seed=1,
-                           params={"ner_base_stadion.copies": 2, "ner_base_kozbeszerzes.copies": 5})
+    r = ketharmad.simulate(
+        ["ner", "tisza"],
+        games=20,
+        seed=1,
+        params={"ner_base_stadion.copies": 2, "ner_base_kozbeszerzes.copies": 5},
+    )
     assert r.games.height == 20

@@ -11,18 +11,16 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
+import ketharmad
 import numpy as np
 import polars as pl
 import pytest
-from polars.testing import assert_frame_equal
-
-import ketharmad
-from ketharmad.run.reduce import CARD_SETS, CardCounts
+from conftest import FOUR_P, TWO_P, packaged_card_text
 from ketharmad.cli import main
 from ketharmad.lab import card_stats as cs_mod
 from ketharmad.run.plan import Plan, card_ids, cell, run_plan, run_shard, shards
-
-from conftest import FOUR_P, TWO_P, packaged_card_text
+from ketharmad.run.reduce import CARD_SETS, CardCounts
+from polars.testing import assert_frame_equal
 
 TEXT = packaged_card_text()
 IDS = card_ids(TEXT)
@@ -59,7 +57,9 @@ def test_run_form_equals_batch_form(decks, bots, games, params) -> None:
         ketharmad.card_stats(decks=decks, rows=False, chunk_size=173, **kw),
     ]
     with ThreadPoolExecutor(2) as ex:
-        runs.append(ketharmad.card_stats(decks=decks, rows=False, chunk_size=250, executor=ex, **kw))
+        runs.append(
+            ketharmad.card_stats(decks=decks, rows=False, chunk_size=250, executor=ex, **kw)
+        )
     rows = ketharmad.card_stats(decks=decks, rows=True, chunk_size=250, **kw)
     for run in runs:
         _same_result(run, ref)
@@ -108,7 +108,9 @@ def test_merged_counts_equal_the_sum_over_ranges() -> None:
     assert whole.play_count.sum() == batch.plays.height
     assert whole.turn_sum.sum() == batch.plays["turn"].cast(pl.Int64).sum()
     # in hand = opening or drawn: never fewer than either, never more than both
-    opening, drawn, in_hand = (whole.sets[:, CARD_SETS.index(s), 0] for s in ("opening", "drawn", "in_hand"))
+    opening, drawn, in_hand = (
+        whole.sets[:, CARD_SETS.index(s), 0] for s in ("opening", "drawn", "in_hand")
+    )
     assert (in_hand >= np.maximum(opening, drawn)).all() and (in_hand <= opening + drawn).all()
 
     (one,) = run_plan(_counts_plan([(0, 700)]), shard_size=None)
@@ -140,7 +142,9 @@ def test_counts_frame_has_card_set_counts_columns() -> None:
     frame = counts.frame()
     old = cs_mod.card_set_counts(batch.card_records)
     order = pl.col("faction").replace_strict(list(ketharmad.FACTIONS), list(range(4)))
-    assert_frame_equal(frame.drop("play_count", "turn_sum"), old.sort(order, "card_index"), check_exact=True)
+    assert_frame_equal(
+        frame.drop("play_count", "turn_sum"), old.sort(order, "card_index"), check_exact=True
+    )
     assert frame["play_count"].sum() == batch.plays.height
 
 
@@ -180,10 +184,17 @@ def small_batch() -> ketharmad.SimResult:
         (lambda b: ketharmad.card_stats(decks=TWO_P, games=5, chunk_size=0), r"chunk_size"),
         (lambda b: ketharmad.card_stats(decks=TWO_P, games=5, seed=-1), r"seed"),
         (lambda b: ketharmad.card_stats(decks=TWO_P, games=5, bots=["random"]), r"bot"),
-        (lambda b: ketharmad.card_stats(decks=TWO_P, games=5, rows=False, params={"nope.x": 1}), r"nope"),
+        (
+            lambda b: ketharmad.card_stats(decks=TWO_P, games=5, rows=False, params={"nope.x": 1}),
+            r"nope",
+        ),
         (lambda b: ketharmad.card_stats(decks=TWO_P, games=5, start_player=2), r"start_player"),
-        (lambda b: ketharmad.card_stats(decks=TWO_P, games=5, executor=ThreadPoolExecutor(1), cluster="local"),
-         r"executor= or cluster=, not both"),
+        (
+            lambda b: ketharmad.card_stats(
+                decks=TWO_P, games=5, executor=ThreadPoolExecutor(1), cluster="local"
+            ),
+            r"executor= or cluster=, not both",
+        ),
     ],
 )
 def test_bad_arguments_are_value_errors(call, match, small_batch) -> None:
@@ -211,11 +222,16 @@ def test_cli_rows_flags(tmp_path, capsys) -> None:
     red_out = capsys.readouterr().out
     assert main([*args, "--out", str(tmp_path / "rows")]) == 0  # default: rows for a small run
     rows_out = capsys.readouterr().out
-    assert sorted(p.name for p in (tmp_path / "red").iterdir() if p.is_dir()) == ["card_stats", "runs"]
+    assert sorted(p.name for p in (tmp_path / "red").iterdir() if p.is_dir()) == [
+        "card_stats",
+        "runs",
+    ]
     assert (tmp_path / "rows" / "card_records").exists() and (tmp_path / "rows" / "plays").exists()
     a = pl.read_parquet(next((tmp_path / "red" / "card_stats").glob("*.parquet")))
     b = pl.read_parquet(next((tmp_path / "rows" / "card_stats").glob("*.parquet")))
-    ref = ketharmad.card_stats(ketharmad.simulate(TWO_P, "random", games=60, seed=4, record_plays=True))
+    ref = ketharmad.card_stats(
+        ketharmad.simulate(TWO_P, "random", games=60, seed=4, record_plays=True)
+    )
     assert_frame_equal(a.select(ref.table.columns), ref.table, check_exact=True)
     assert_frame_equal(b.select(ref.table.columns), ref.table, check_exact=True)
     # the same summary either way (but the closing line)

@@ -4,15 +4,16 @@ errors. The rules themselves are tested in tests/circle.rs and tests/gods.rs."""
 
 import math
 
+import ketharmad as k
 import polars as pl
 import pytest
-
-import ketharmad as k
 
 MIRROR = {"rules.allow_mirror": True}
 
 
-@pytest.mark.parametrize("decks", [["ner", "tisza", "radikalisok"], ["ner", "osszefogas", "tisza", "radikalisok"]])
+@pytest.mark.parametrize(
+    "decks", [["ner", "tisza", "radikalisok"], ["ner", "osszefogas", "tisza", "radikalisok"]]
+)
 def test_circle_points_and_winners(decks):
     n = len(decks)
     r = k.simulate(decks, bots="heuristic", games=150, seed=4, threads=2, format="circle")
@@ -21,9 +22,15 @@ def test_circle_points_and_winners(decks):
     assert p["points"].dtype == pl.Float32
     finished = g.filter(pl.col("winner").is_not_null())
     assert finished.height >= 140
-    per_game = p.join(finished.select("game", "end_reason"), on="game").group_by("game", "end_reason").agg(
-        pl.col("points").sum().alias("total"), pl.col("eliminated").sum().alias("out"),
-        pl.col("points").max().alias("best"), pl.col("won").sum().alias("winners"),
+    per_game = (
+        p.join(finished.select("game", "end_reason"), on="game")
+        .group_by("game", "end_reason")
+        .agg(
+            pl.col("points").sum().alias("total"),
+            pl.col("eliminated").sum().alias("out"),
+            pl.col("points").max().alias("best"),
+            pl.col("won").sum().alias("winners"),
+        )
     )
     # V3: 1 point per eliminated seat to its right neighbour, 1.5 for the last standing
     for row in per_game.iter_rows(named=True):
@@ -34,8 +41,10 @@ def test_circle_points_and_winners(decks):
     assert (won["points"] == won["best"]).all()
     # every seat wins sometimes, and the winner column is a winner
     assert set(finished["winner"].to_list()) == set(range(n))
-    assert p.filter(pl.col("won")).group_by("game").agg(pl.col("seat").min())["seat"].sort().to_list() == \
-        finished.sort("game")["winner"].sort().to_list()
+    assert (
+        p.filter(pl.col("won")).group_by("game").agg(pl.col("seat").min())["seat"].sort().to_list()
+        == finished.sort("game")["winner"].sort().to_list()
+    )
 
 
 def test_circle_is_reproducible_and_differs_from_ffa():
@@ -55,12 +64,24 @@ def test_circle_is_reproducible_and_differs_from_ffa():
     "decks",
     [
         ["ner", "osszefogas", "tisza", "radikalisok", "ner"],
-        ["ner", "osszefogas", "tisza", "radikalisok", "ner+tisza", "osszefogas+radikalisok", "ner", "tisza", "radikalisok"],
+        [
+            "ner",
+            "osszefogas",
+            "tisza",
+            "radikalisok",
+            "ner+tisza",
+            "osszefogas+radikalisok",
+            "ner",
+            "tisza",
+            "radikalisok",
+        ],
     ],
 )
 def test_gods_plays_five_to_nine_seats(decks):
     n = len(decks)
-    r = k.simulate(decks, bots="heuristic", games=60, seed=2, threads=2, format="gods", params=MIRROR)
+    r = k.simulate(
+        decks, bots="heuristic", games=60, seed=2, threads=2, format="gods", params=MIRROR
+    )
     assert r.players.height == 60 * n
     finished = r.games.filter(pl.col("winner").is_not_null())
     assert finished.height >= 55
@@ -70,7 +91,9 @@ def test_gods_plays_five_to_nine_seats(decks):
     assert not won["eliminated"].any()
     assert r.players["points"].is_nan().all()
     assert r.players["deck"].head(n).to_list() == decks
-    again = k.simulate(decks, bots="heuristic", games=60, seed=2, threads=1, format="gods", params=MIRROR)
+    again = k.simulate(
+        decks, bots="heuristic", games=60, seed=2, threads=1, format="gods", params=MIRROR
+    )
     assert again.games.equals(r.games)
 
 
@@ -78,7 +101,12 @@ def test_wrong_deck_counts_are_errors():
     with pytest.raises(ValueError, match="circle format needs 3 to 4 decks, got 2"):
         k.simulate(["ner", "tisza"], games=1, format="circle")
     with pytest.raises(ValueError, match="circle format needs 3 to 4 decks, got 5"):
-        k.simulate(["ner", "tisza", "osszefogas", "radikalisok", "ner"], games=1, format="circle", params=MIRROR)
+        k.simulate(
+            ["ner", "tisza", "osszefogas", "radikalisok", "ner"],
+            games=1,
+            format="circle",
+            params=MIRROR,
+        )
     with pytest.raises(ValueError, match="gods format needs 5 to 9 decks, got 4"):
         k.simulate(["ner", "tisza", "osszefogas", "radikalisok"], games=1, format="gods")
     with pytest.raises(ValueError, match="ffa format needs 2 to 4 decks, got 5"):

@@ -5,15 +5,12 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import ketharmad
 import polars as pl
 import pytest
-
-import ketharmad
-from ketharmad.games import simulate_game  # the harness engine behind simulate(game=...)
-from ketharmad.cli import main, parse_param
 from conftest import run_error
-
-
+from ketharmad.cli import main, parse_param
+from ketharmad.games import simulate_game  # the harness engine behind simulate(game=...)
 
 
 def test_simulate_prints_summary(capsys):
@@ -169,23 +166,60 @@ def test_format_coalition_from_the_command_line(capsys):
     """--format coalition (R16.2, E87): partners win together; the numbers equal the API's."""
     import ketharmad
 
-    argv = ["simulate", "--decks", "ner", "tisza", "osszefogas", "radikalisok", "--format", "coalition",
-            "--games", "200", "--seed", "3", "--bots", "heuristic"]
+    argv = [
+        "simulate",
+        "--decks",
+        "ner",
+        "tisza",
+        "osszefogas",
+        "radikalisok",
+        "--format",
+        "coalition",
+        "--games",
+        "200",
+        "--seed",
+        "3",
+        "--bots",
+        "heuristic",
+    ]
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "rules.format=coalition" in out
-    r = ketharmad.simulate(["ner", "tisza", "osszefogas", "radikalisok"], bots="heuristic", games=200, seed=3,
-                           format="coalition")
+    r = ketharmad.simulate(
+        ["ner", "tisza", "osszefogas", "radikalisok"],
+        bots="heuristic",
+        games=200,
+        seed=3,
+        format="coalition",
+    )
     import polars as pl
 
     wins = r.players.group_by("seat").agg(pl.col("won").sum()).sort("seat")["won"].to_list()
     assert wins[0] == wins[2] and wins[1] == wins[3] and wins[0] + wins[1] == 200
     for w in wins:
         assert f"{w:5d}" in out or f" {w} " in out
-    assert main(["play", "--decks", "ner", "tisza", "osszefogas", "radikalisok", "--format", "coalition", "--seed", "3"]) == 0
+    assert (
+        main(
+            [
+                "play",
+                "--decks",
+                "ner",
+                "tisza",
+                "osszefogas",
+                "radikalisok",
+                "--format",
+                "coalition",
+                "--seed",
+                "3",
+            ]
+        )
+        == 0
+    )
     assert "The team of P" in capsys.readouterr().out
     # the circle is played (tests/test_circle_gods.py): two decks are the wrong count
-    assert "the circle format needs 3 to 4 decks, got 2" in run_error(["simulate", "--format", "circle"], capsys)
+    assert "the circle format needs 3 to 4 decks, got 2" in run_error(
+        ["simulate", "--format", "circle"], capsys
+    )
 
 
 # ---- simulate --game (issue 14): the games on the generic harness -----------------------------
@@ -203,13 +237,34 @@ def _seat_rows(out: str) -> dict[int, list[str]]:
 
 def test_simulate_game_schotten_totten_2(capsys, tmp_path):
     out_file = tmp_path / "st2.csv"
-    argv = ["simulate", "--game", "schotten_totten_2", "--bots", "greedy", "random", "--games", "400",
-            "--seed", "5", "--threads", "1", "--param", "rules.damages_to_win=3", "--out", str(out_file)]
+    argv = [
+        "simulate",
+        "--game",
+        "schotten_totten_2",
+        "--bots",
+        "greedy",
+        "random",
+        "--games",
+        "400",
+        "--seed",
+        "5",
+        "--threads",
+        "1",
+        "--param",
+        "rules.damages_to_win=3",
+        "--out",
+        str(out_file),
+    ]
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "schotten_totten_2: 400 games, 2 seats, seed 5" in out and "games/s" in out
-    r = simulate_game("schotten_totten_2", bots=["greedy", "random"], games=400, seed=5,
-                                params={"rules.damages_to_win": 3})
+    r = simulate_game(
+        "schotten_totten_2",
+        bots=["greedy", "random"],
+        games=400,
+        seed=5,
+        params={"rules.damages_to_win": 3},
+    )
     s = r.summary()
     rows = _seat_rows(out)
     assert [rows[i][1:3] for i in (0, 1)] == [["attacker", "greedy"], ["defender", "random"]]
@@ -221,14 +276,27 @@ def test_simulate_game_schotten_totten_2(capsys, tmp_path):
     # Kétharmad-only options are refused by name
     err = run_error(["simulate", "--game", "schotten_totten_2", "--decks", "ner", "tisza"], capsys)
     assert "--decks is for Kétharmad" in err
-    err = run_error(["simulate", "--game", "schotten_totten_2", "--param", "rules.hand_sise=5"], capsys)
+    err = run_error(
+        ["simulate", "--game", "schotten_totten_2", "--param", "rules.hand_sise=5"], capsys
+    )
     assert "rules.hand_sise" in err
 
 
 def test_simulate_game_osztrakon(capsys):
     bots = ["b1", "random", "greedy", "safe", "race", "b1", "b1"]
-    argv = ["simulate", "--game", "osztrakon", "--bots", *bots, "--games", "300", "--seed", "2",
-            "--param", "model.read_noise=0.25"]
+    argv = [
+        "simulate",
+        "--game",
+        "osztrakon",
+        "--bots",
+        *bots,
+        "--games",
+        "300",
+        "--seed",
+        "2",
+        "--param",
+        "model.read_noise=0.25",
+    ]
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "osztrakon: 300 games, 7 seats, seed 2" in out
@@ -238,7 +306,12 @@ def test_simulate_game_osztrakon(capsys):
     assert sorted(rows) == list(range(7))
     assert [int(rows[i][3].replace(",", "")) for i in range(7)] == wins
     assert [rows[i][2] for i in range(7)] == bots
-    assert run_error(["simulate", "--game", "osztrakon", "--bots", "b1", "b1", "b1"], capsys).count("5 to 12 seats") == 1
+    assert (
+        run_error(["simulate", "--game", "osztrakon", "--bots", "b1", "b1", "b1"], capsys).count(
+            "5 to 12 seats"
+        )
+        == 1
+    )
     # without --game, simulate is Kétharmad as before
     assert main(["simulate", "--games", "50", "--seed", "1"]) == 0
     assert "ner" in capsys.readouterr().out

@@ -15,15 +15,13 @@ import time
 from pathlib import Path
 
 import dask
+import ketharmad
 import polars as pl
 import pytest
+from conftest import packaged_card_text
 from distributed import Client, LocalCluster
-
-import ketharmad
 from ketharmad.run import cluster as kc
 from ketharmad.run.plan import Plan, ShardError, cell, run_plan, run_shard, shards
-
-from conftest import packaged_card_text
 
 SMALL_TARGETS = str(Path(__file__).parent / "test_balance_small.toml")
 
@@ -77,7 +75,11 @@ def test_sweep_rows_equal_local(client) -> None:
               games=60, bots="random", seed=9)  # fmt: skip
     local = ketharmad.sweep(**kw)
     on = ketharmad.sweep(**kw, cluster=client, chunk_size=25)
-    assert local.table.equals(on.table) and local.summary.equals(on.summary) and local.games.equals(on.games)
+    assert (
+        local.table.equals(on.table)
+        and local.summary.equals(on.summary)
+        and local.games.equals(on.games)
+    )
     # reductions: each range (one matchup's games at every point) reduced on a worker, the
     # counts merged here as they arrive; ranges of 25 games and the cluster's default
     for size in (25, None):
@@ -128,7 +130,9 @@ def test_balance_equals_local(client, tmp_path) -> None:
 
 def test_a_given_client_stays_open_and_its_executor_works(client) -> None:
     local = ketharmad.matchups(games_per_side=10, bots="random", seed=8)
-    on = ketharmad.matchups(games_per_side=10, bots="random", seed=8, executor=client.get_executor(), chunk_size=4)
+    on = ketharmad.matchups(
+        games_per_side=10, bots="random", seed=8, executor=client.get_executor(), chunk_size=4
+    )
     assert local.table.equals(on.table) and local.games.equals(on.games)
     assert client.status == "running" and len(client.scheduler_info()["workers"]) == 2
 
@@ -162,10 +166,14 @@ def test_bad_cluster_arguments(client) -> None:
         ketharmad.matchups(games_per_side=2, cluster=client, executor=client.get_executor())
     with pytest.raises(ValueError, match="executor= or cluster=, not both"):
         ketharmad.simulate(games=2, cluster="local", executor=client.get_executor())
-    with pytest.raises(ValueError, match="cluster= must be 'local', a scheduler address .* got int"):
+    with pytest.raises(
+        ValueError, match="cluster= must be 'local', a scheduler address .* got int"
+    ):
         ketharmad.sweep({"rules.starting_support": [18]}, games=2, cluster=4)
     with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
-        with pytest.raises(ValueError, match="cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'"):
+        with pytest.raises(
+            ValueError, match="cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'"
+        ):
             ketharmad.simulate(games=2, cluster="tcp://127.0.0.1:9")
 
 
@@ -173,7 +181,9 @@ def test_without_dask_cluster_names_the_extra(monkeypatch) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
     with pytest.raises(ImportError, match=r"pip install 'ketharmad\[dask\]'"):
         ketharmad.matchups(games_per_side=2, cluster="local")
-    assert ketharmad.matchups(games_per_side=2, bots="random").table.height == 16  # no cluster: fine
+    assert (
+        ketharmad.matchups(games_per_side=2, bots="random").table.height == 16
+    )  # no cluster: fine
 
 
 def test_a_failing_shard_names_its_cell_games_and_seed(client) -> None:
@@ -203,14 +213,29 @@ def test_workers_of_another_build_are_refused(client, monkeypatch) -> None:
         kc.check_workers(client, wrong)
     # the check every call makes on first contact
     monkeypatch.setattr(kc, "local_identity", lambda: {**mine, "ketharmad": "9.9.9"})
-    with pytest.raises(kc.VersionMismatch, match=r"ketharmad version '0\..*' \(client: '9\.9\.9'\)"):
+    with pytest.raises(
+        kc.VersionMismatch, match=r"ketharmad version '0\..*' \(client: '9\.9\.9'\)"
+    ):
         ketharmad.simulate(games=10, cluster=client)
     # and every task on the worker that runs it (a worker that joins later is held to it too)
-    shard = next(iter(shards(Plan(0, [cell(packaged_card_text(), ["ner", "tisza"], ["random"] * 2, {}, 0, 5)]))))
-    fut = client.submit(kc.checked_call, {**mine, "core": "ffffffffffffffff"}, run_shard, shard, pure=False)
-    with pytest.raises(kc.VersionMismatch, match=r"engine build '[0-9a-f]{16}' \(client: 'ffffffffffffffff'\)"):
+    shard = next(
+        iter(
+            shards(
+                Plan(0, [cell(packaged_card_text(), ["ner", "tisza"], ["random"] * 2, {}, 0, 5)])
+            )
+        )
+    )
+    fut = client.submit(
+        kc.checked_call, {**mine, "core": "ffffffffffffffff"}, run_shard, shard, pure=False
+    )
+    with pytest.raises(
+        kc.VersionMismatch, match=r"engine build '[0-9a-f]{16}' \(client: 'ffffffffffffffff'\)"
+    ):
         fut.result()
-    assert client.submit(kc.checked_call, mine, run_shard, shard, pure=False).result().games.height == 5
+    assert (
+        client.submit(kc.checked_call, mine, run_shard, shard, pure=False).result().games.height
+        == 5
+    )
 
 
 def test_local_cluster_is_made_and_closed_by_the_call() -> None:
@@ -281,7 +306,10 @@ def test_a_killed_worker_changes_nothing() -> None:
             assert local.__getattribute__(name).equals(on.__getattribute__(name)), name
         # the nanny restarted the killed worker (a new process)
         deadline = time.time() + 20
-        while time.time() < deadline and (len(c.scheduler_info()["workers"]) < 2 or set(c.run(os.getpid).values()) & {pids[killed["worker"]]}):  # type: ignore[index]  # set once a worker was killed
+        while time.time() < deadline and (
+            len(c.scheduler_info()["workers"]) < 2
+            or set(c.run(os.getpid).values()) & {pids[killed["worker"]]}
+        ):  # type: ignore[index]  # set once a worker was killed
             time.sleep(0.2)
         assert pids[killed["worker"]] not in c.run(os.getpid).values()  # type: ignore[index]  # as above
     finally:
@@ -333,7 +361,9 @@ def _readline(proc: subprocess.Popen, timeout: float) -> str:
 def test_ctrl_c_cancels_the_futures_and_returns_promptly(tmp_path) -> None:
     script = tmp_path / "ctrl_c.py"
     script.write_text(textwrap.dedent(_CTRL_C))
-    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     try:
         assert proc.stdout is not None
         line = _readline(proc, 60)
@@ -356,12 +386,23 @@ def test_ctrl_c_cancels_the_futures_and_returns_promptly(tmp_path) -> None:
 
 
 def _cli(*argv: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "ketharmad", *argv], capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "ketharmad", *argv], capture_output=True, text=True, timeout=120
+    )
 
 
 def test_cli_workers_smoke() -> None:
     """`ketharmad matchups --workers 2` prints the local run's table (all but the timing)."""
-    args = ["matchups", "--games-per-side", "20", "--bots", "random", "--seed", "3", "--no-progress"]
+    args = [
+        "matchups",
+        "--games-per-side",
+        "20",
+        "--bots",
+        "random",
+        "--seed",
+        "3",
+        "--no-progress",
+    ]
     local, on = _cli(*args), _cli(*args, "--workers", "2")
     assert local.returncode == 0 and on.returncode == 0, on.stderr[-2000:]
     body = lambda out: out.splitlines()[1:]  # noqa: E731  (line 0 holds the elapsed time)

@@ -2,10 +2,9 @@
 API: ``simulate(..., format="coalition")``, ``play`` and ``Game``; the rules themselves are
 tested in tests/coalition.rs."""
 
+import ketharmad as k
 import polars as pl
 import pytest
-
-import ketharmad as k
 
 DECKS = ["ner", "osszefogas", "tisza", "radikalisok"]
 
@@ -43,11 +42,21 @@ def test_coalition_differs_from_the_free_for_all(batch):
     ffa = k.simulate(DECKS, bots="heuristic", games=200, seed=3, threads=2)
     assert not ffa.games.equals(batch.games)
     # the free-for-all has one winner per game
-    assert ffa.players.filter(pl.col("won")).height == ffa.games.filter(pl.col("winner").is_not_null()).height
+    assert (
+        ffa.players.filter(pl.col("won")).height
+        == ffa.games.filter(pl.col("winner").is_not_null()).height
+    )
 
 
 def test_coalition_support_is_a_parameter():
-    r = k.simulate(DECKS, bots="random", games=30, seed=1, format="coalition", params={"format.coalition.support": 1})
+    r = k.simulate(
+        DECKS,
+        bots="random",
+        games=30,
+        seed=1,
+        format="coalition",
+        params={"format.coalition.support": 1},
+    )
     short = k.simulate(DECKS, bots="random", games=30, seed=1, format="coalition")
     assert r.games["turns"].mean() < short.games["turns"].mean()
 
@@ -70,7 +79,10 @@ def test_game_stepping_in_coalition():
         (dict(decks=DECKS, format="teams"), "unknown format"),
         (dict(decks=DECKS, format=3), "format must be a format name"),
         (dict(decks=DECKS, format="ffa", params={"rules.format": "coalition"}), "disagrees"),
-        (dict(decks=["ner", "tisza", "osszefogas"], params={"rules.format": "coalition"}), "exactly 4 decks"),
+        (
+            dict(decks=["ner", "tisza", "osszefogas"], params={"rules.format": "coalition"}),
+            "exactly 4 decks",
+        ),
     ],
 )
 def test_bad_formats_are_value_errors(kwargs, message):

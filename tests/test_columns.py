@@ -12,20 +12,21 @@ import importlib.util
 import inspect
 from pathlib import Path
 
+import ketharmad
 import numpy as np
 import polars as pl
 import pytest
-
-import ketharmad
+from conftest import FOUR_P, TWO_P, packaged_card_text
 from ketharmad import _core
 from ketharmad.results import frames as _frames
-from conftest import FOUR_P, TWO_P, packaged_card_text
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _generator():
-    spec = importlib.util.spec_from_file_location("gen_columns_doc", ROOT / "tools" / "gen_columns_doc.py")
+    spec = importlib.util.spec_from_file_location(
+        "gen_columns_doc", ROOT / "tools" / "gen_columns_doc.py"
+    )
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)  # type: ignore[union-attr]  # a file spec has a loader
     return mod
@@ -33,17 +34,35 @@ def _generator():
 
 @pytest.fixture(scope="module")
 def raw4():
-    return _core.simulate(packaged_card_text(), FOUR_P, ["heuristic", "random", "aggro", "control"], 40, 3, 2, {}, record_plays=True)
+    return _core.simulate(
+        packaged_card_text(),
+        FOUR_P,
+        ["heuristic", "random", "aggro", "control"],
+        40,
+        3,
+        2,
+        {},
+        record_plays=True,
+    )
 
 
 def test_raw_output_is_exactly_the_schema(raw4):
     schema = _core.columns()
-    assert [c["table"] for c in schema] == sorted((c["table"] for c in schema), key=["games", "players", "plays"].index)
+    assert [c["table"] for c in schema] == sorted(
+        (c["table"] for c in schema), key=["games", "players", "plays"].index
+    )
     for table in ("games", "players", "plays"):
         cols = [c for c in schema if c["table"] == table]
         assert list(raw4[table]) == [c["name"] for c in cols], table
-        assert [str(raw4[table][c["name"]].dtype) for c in cols] == [c["dtype"] for c in cols], table
-        assert all(c["doc"] and c["frame"] in {"plain", "null_if_negative", "end_reason", "faction", "card_record", "card"} for c in cols)
+        assert [str(raw4[table][c["name"]].dtype) for c in cols] == [c["dtype"] for c in cols], (
+            table
+        )
+        assert all(
+            c["doc"]
+            and c["frame"]
+            in {"plain", "null_if_negative", "end_reason", "faction", "card_record", "card"}
+            for c in cols
+        )
     assert len(raw4["games"]["game"]) == 40
     assert len(raw4["players"]["seat"]) == 160
     assert len(raw4["plays"]["card"]) > 40
@@ -51,12 +70,27 @@ def test_raw_output_is_exactly_the_schema(raw4):
 
 def test_row_sizes_are_the_sum_of_the_column_itemsizes(raw4):
     size = lambda t: sum(np.dtype(c["dtype"]).itemsize for c in _core.columns() if c["table"] == t)  # noqa: E731
-    assert (_core.GAME_ROW_BYTES, _core.SEAT_ROW_BYTES, _core.PLAY_ROW_BYTES) == (size("games"), size("players"), size("plays"))
+    assert (_core.GAME_ROW_BYTES, _core.SEAT_ROW_BYTES, _core.PLAY_ROW_BYTES) == (
+        size("games"),
+        size("players"),
+        size("plays"),
+    )
 
 
 def test_frames_follow_the_schema_and_its_hints(raw4):
-    r = ketharmad.simulate(TWO_P, bots="random", games=400, seed=2, params={"rules.max_rounds": 8}, record_plays=True)
-    raw = _core.simulate(packaged_card_text(), TWO_P, ["random", "random"], 400, 2, None, {"rules.max_rounds": 8}, record_plays=True)
+    r = ketharmad.simulate(
+        TWO_P, bots="random", games=400, seed=2, params={"rules.max_rounds": 8}, record_plays=True
+    )
+    raw = _core.simulate(
+        packaged_card_text(),
+        TWO_P,
+        ["random", "random"],
+        400,
+        2,
+        None,
+        {"rules.max_rounds": 8},
+        record_plays=True,
+    )
     assert r.games.columns == _frames.GAME_COLUMNS
     assert r.players.columns == _frames.PLAYER_COLUMNS
     assert r.card_records.columns == _frames.CARD_RECORD_COLUMNS
@@ -72,9 +106,13 @@ def test_frames_follow_the_schema_and_its_hints(raw4):
             values = raw[table][name]
             if hint == "plain":
                 # `points` is NaN in formats without victory points
-                assert np.array_equal(df[name].to_numpy(), values, equal_nan=values.dtype.kind == "f"), name
+                assert np.array_equal(
+                    df[name].to_numpy(), values, equal_nan=values.dtype.kind == "f"
+                ), name
             elif hint == "null_if_negative":
-                assert (values < 0).any() and (values >= 0).any(), f"{name}: the case has no nulls or no values"
+                assert (values < 0).any() and (values >= 0).any(), (
+                    f"{name}: the case has no nulls or no values"
+                )
                 assert np.array_equal(df[name].is_null().to_numpy(), values < 0), name
                 assert np.array_equal(df[name].drop_nulls().to_numpy(), values[values >= 0]), name
             elif hint == "end_reason":
@@ -91,7 +129,10 @@ def test_frames_follow_the_schema_and_its_hints(raw4):
 
 
 def test_play_returns_the_rows_of_the_same_game():
-    decks, bots = ["ner", "tisza", "radikalisok"], ["random", "heuristic", {"kind": "search", "iterations": 4}]
+    decks, bots = (
+        ["ner", "tisza", "radikalisok"],
+        ["random", "heuristic", {"kind": "search", "iterations": 4}],
+    )
     res = ketharmad.simulate(decks, bots=bots, games=4, seed=9, threads=1)
     raw = _core.simulate(packaged_card_text(), decks, bots, 4, 9, 1, {})
     names = {c.table: [] for c in _frames.COLUMNS}
@@ -99,7 +140,9 @@ def test_play_returns_the_rows_of_the_same_game():
         names[c.table].append(c.name)
     for game in range(4):
         got = _core.play(packaged_card_text(), decks, bots, 9, game, {}, None)
-        want_keys = {"log", *names["games"]} | {n for n in names["players"] if n != "game" and n not in _frames.CARD_RECORD_BITS}
+        want_keys = {"log", *names["games"]} | {
+            n for n in names["players"] if n != "game" and n not in _frames.CARD_RECORD_BITS
+        }
         assert set(got) == want_keys
         for n in names["games"]:
             assert got[n] == raw["games"][n][game], n
@@ -116,7 +159,9 @@ def test_play_returns_the_rows_of_the_same_game():
 def test_docs_and_stub_are_generated_from_the_schema():
     gen = _generator()
     for path, text in gen.rendered().items():
-        assert path.read_text(encoding="utf-8") == text, f"{path.name} differs from _core.columns(): run python tools/gen_columns_doc.py"
+        assert path.read_text(encoding="utf-8") == text, (
+            f"{path.name} differs from _core.columns(): run python tools/gen_columns_doc.py"
+        )
     doc = (ROOT / "docs" / "core_interface.md").read_text(encoding="utf-8")
     for c in _frames.COLUMNS:
         assert f"| `{c.name}` | {c.dtype} |" in doc

@@ -6,11 +6,10 @@ import subprocess
 import sys
 from collections import Counter
 
+import ketharmad as k
 import numpy as np
 import polars as pl
 import pytest
-
-import ketharmad as k
 from conftest import packaged_card_text
 from ketharmad import _core
 from ketharmad.game.validate import check_decks
@@ -34,7 +33,9 @@ def mixed_cards(decks, seed, game):
     return [Counter(CARDS["id"][d] for d in seat) for seat in raw]
 
 
-@pytest.mark.parametrize("pair", [("ner", "tisza"), ("osszefogas", "radikalisok"), ("tisza", "ner")])
+@pytest.mark.parametrize(
+    "pair", [("ner", "tisza"), ("osszefogas", "radikalisok"), ("tisza", "ner")]
+)
 def test_e90_mixed_deck_composition_over_many_games(pair):
     a, b = pair
     other = [f for f in k.FACTIONS if f not in pair][0]
@@ -42,7 +43,9 @@ def test_e90_mixed_deck_composition_over_many_games(pair):
         seat = mixed_cards([f"{a}+{b}", other], 5, game)[0]
         assert sum(seat.values()) == 30
         for f in pair:
-            non_base = sum(n for c, n in seat.items() if FACTION_OF[c] == f and TYPE_OF[c] != "base")
+            non_base = sum(
+                n for c, n in seat.items() if FACTION_OF[c] == f and TYPE_OF[c] != "base"
+            )
             bases = sum(n for c, n in seat.items() if FACTION_OF[c] == f and TYPE_OF[c] == "base")
             assert (non_base, bases) == (9, 6), (f, game)
         # no card in more copies than its faction deck holds
@@ -59,7 +62,10 @@ def test_mixed_deck_is_reproducible_and_varies_per_game():
 
 def test_mixed_numbers_are_parameters():
     p = {"rules.mixed_deck_non_base": 4, "rules.mixed_deck_bases": 3}
-    seat = Counter(CARDS["id"][d] for d in _core.deck_lists(packaged_card_text(), ["ner+tisza", "osszefogas"], 0, 0, p)[0])
+    seat = Counter(
+        CARDS["id"][d]
+        for d in _core.deck_lists(packaged_card_text(), ["ner+tisza", "osszefogas"], 0, 0, p)[0]
+    )
     assert sum(seat.values()) == 14
     assert sum(n for c, n in seat.items() if FACTION_OF[c] == "tisza" and TYPE_OF[c] == "base") == 3
 
@@ -100,7 +106,10 @@ def test_custom_list_plays_only_its_cards():
     assert played <= set(deal) | newsfeed
     # the card records agree: every card seat 0 played is in its list or the Newsfeed
     rec = r.card_records.filter(pl.col("seat") == 0)
-    bits = np.bitwise_or.reduce(rec["played_lo"].to_numpy()), np.bitwise_or.reduce(rec["played_hi"].to_numpy())
+    bits = (
+        np.bitwise_or.reduce(rec["played_lo"].to_numpy()),
+        np.bitwise_or.reduce(rec["played_hi"].to_numpy()),
+    )
     ids = {CARDS["id"][i] for i in range(len(CARDS)) if (int(bits[i // 64]) >> (i % 64)) & 1}
     assert ids == played
 
@@ -110,7 +119,9 @@ def test_card_stats_work_with_mixed_decks():
     t = cs.table
     assert t.height > 0
     # the Mixed seat's Tisza cards are counted under the seat's faction (ner)
-    tisza_in_ner = t.filter((pl.col("faction") == "ner") & pl.col("card").is_in(list(own_deck("tisza"))))
+    tisza_in_ner = t.filter(
+        (pl.col("faction") == "ner") & pl.col("card").is_in(list(own_deck("tisza")))
+    )
     assert tisza_in_ner.height > 0
 
 
@@ -153,13 +164,22 @@ TOKEN = CARDS.filter(pl.col("faction") == "token")["id"][0]
     "cards, message",
     [
         ({**own_deck("ner"), "no_such_card": 1}, "unknown card id 'no_such_card'"),
-        (_one_removed(own_deck("ner")), r"has 30 cards; a deck of one faction has 31 \(rules.deck_size"),
-        ({**own_deck("ner"), PUBLIC: 2}, f"2 copies of '{PUBLIC}', but the card allows 1.*rules.allow_extra_copies"),
+        (
+            _one_removed(own_deck("ner")),
+            r"has 30 cards; a deck of one faction has 31 \(rules.deck_size",
+        ),
+        (
+            {**own_deck("ner"), PUBLIC: 2},
+            f"2 copies of '{PUBLIC}', but the card allows 1.*rules.allow_extra_copies",
+        ),
         ({**own_deck("ner"), NEWS: 1}, f"'{NEWS}' is a Newsfeed card"),
         ({**own_deck("ner"), EVENT: 1}, f"'{EVENT}' is an Event card"),
         ({**own_deck("ner"), TOKEN: 1}, f"'{TOKEN}' is a token card"),
         ({}, "the card list is empty"),
-        ({**own_deck("ner"), **own_deck("tisza")}, r"so it is a Mixed deck \(R16.4, E90\) of 9 non-Base cards and 6 Bases"),
+        (
+            {**own_deck("ner"), **own_deck("tisza")},
+            r"so it is a Mixed deck \(R16.4, E90\) of 9 non-Base cards and 6 Bases",
+        ),
         ({PUBLIC: 1.5}, "must be a whole number"),
     ],
 )
@@ -179,14 +199,19 @@ def test_extra_copies_parameter_lifts_the_limit():
     cards[first] -= 1
     with pytest.raises(ValueError, match="the card allows 1"):
         k.simulate([{"name": "x", "cards": cards}, "tisza"], games=1)
-    r = k.simulate([{"name": "x", "cards": cards}, "tisza"], games=3, params={"rules.allow_extra_copies": True})
+    r = k.simulate(
+        [{"name": "x", "cards": cards}, "tisza"], games=3, params={"rules.allow_extra_copies": True}
+    )
     assert r.n_games == 3
 
 
 def test_mixed_deck_errors():
     with pytest.raises(ValueError, match="both take cards from the tisza deck.*rules.allow_mirror"):
         k.simulate(["ner+tisza", "tisza"], games=1)
-    assert k.simulate(["ner+tisza", "tisza"], games=2, params={"rules.allow_mirror": True}).n_games == 2
+    assert (
+        k.simulate(["ner+tisza", "tisza"], games=2, params={"rules.allow_mirror": True}).n_games
+        == 2
+    )
     with pytest.raises(ValueError, match="unknown faction 'fidesz' in Mixed deck"):
         k.simulate(["ner+fidesz", "tisza"], games=1)
     with pytest.raises(ValueError, match="twice"):
@@ -197,7 +222,13 @@ def test_mixed_deck_errors():
         k.simulate([{"name": "ner", "cards": own_deck("ner")}, "tisza"], games=1)
 
 
-@pytest.mark.parametrize("decks", [["ner+tisza", "osszefogas+radikalisok"], ["tisza+radikalisok", {"name": "n", "cards": own_deck("ner")}, "osszefogas"]])
+@pytest.mark.parametrize(
+    "decks",
+    [
+        ["ner+tisza", "osszefogas+radikalisok"],
+        ["tisza+radikalisok", {"name": "n", "cards": own_deck("ner")}, "osszefogas"],
+    ],
+)
 def test_replay_and_stepping_equal_simulate(decks):
     bots = ["heuristic", "random", "aggro"][: len(decks)]
     r = k.simulate(decks, bots=bots, games=6, seed=8, threads=1)
@@ -208,7 +239,12 @@ def test_replay_and_stepping_equal_simulate(decks):
         g = k.Game(decks, seed=8, index=i)
         while not g.is_over:
             g.step(g.bot_action(bots[g.current_player]))
-        assert (g.winner, g.turn, g.round, g.end_reason) == (row["winner"], row["turns"], row["rounds"], row["end_reason"])
+        assert (g.winner, g.turn, g.round, g.end_reason) == (
+            row["winner"],
+            row["turns"],
+            row["rounds"],
+            row["end_reason"],
+        )
     assert k.Game(decks).decks == r.players.filter(pl.col("game") == 0)["deck"].to_list()
 
 
@@ -220,8 +256,20 @@ def test_tournament_and_sweep_take_mixed_decks():
 
 def test_cli_plays_mixed_decks(tmp_path):
     out = subprocess.run(
-        [sys.executable, "-m", "ketharmad", "simulate", "--decks", "ner+tisza", "osszefogas", "--games", "20"],
-        capture_output=True, text=True, check=True,
+        [
+            sys.executable,
+            "-m",
+            "ketharmad",
+            "simulate",
+            "--decks",
+            "ner+tisza",
+            "osszefogas",
+            "--games",
+            "20",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert "ner+tisza vs osszefogas" in out.stdout
 
@@ -229,7 +277,9 @@ def test_cli_plays_mixed_decks(tmp_path):
 def test_shipped_example_deck_file_is_legal_and_plays():
     from pathlib import Path
 
-    path = Path(__file__).resolve().parent.parent / "examples" / "decks" / "ner_osszefogas_media.toml"
+    path = (
+        Path(__file__).resolve().parent.parent / "examples" / "decks" / "ner_osszefogas_media.toml"
+    )
     r = k.simulate([path, "tisza"], bots="heuristic", games=20, seed=1)
     assert r.players.filter(pl.col("seat") == 0)["deck"].unique().to_list() == ["ner_osz_media"]
     seat = mixed_cards([path, "tisza"], 1, 0)[0]
@@ -237,8 +287,12 @@ def test_shipped_example_deck_file_is_legal_and_plays():
 
 
 def test_sweep_knows_a_mixed_deck_holds_both_factions():
-    sw = k.sweep({"tis_tisza_sziget.influence": [1, 3]}, decks=[["ner+tisza", "osszefogas"], ["ner", "osszefogas"]],
-                 games=4, bots="random")
+    sw = k.sweep(
+        {"tis_tisza_sziget.influence": [1, 3]},
+        decks=[["ner+tisza", "osszefogas"], ["ner", "osszefogas"]],
+        games=4,
+        bots="random",
+    )
     affect = dict(zip(sw.table["matchup"], sw.table["can_affect"], strict=True))
     assert affect["ner+tisza vs osszefogas"] is True
     assert affect["ner vs osszefogas"] is False

@@ -6,10 +6,9 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
+import ketharmad
 import polars as pl
 import pytest
-
-import ketharmad
 from ketharmad.cli import main
 
 # one override of every kind of parameter (the names of rust/cards/params.rs `registry`)
@@ -76,20 +75,26 @@ def test_export_round_trips_every_kind_and_plays_the_same_games(tmp_path):
     meszaros = next(c for c in doc["card"] if c["id"] == "ner_meszaros_lorinc")
     assert "scandal" not in [k["name"] for k in meszaros["keywords"]]
     # bit-identical games: exported file vs the packaged file with params=
-    for decks in (["ner", "tisza"], ["osszefogas", "ner"], ["ner", "osszefogas", "tisza", "radikalisok"]):
+    for decks in (
+        ["ner", "tisza"],
+        ["osszefogas", "ner"],
+        ["ner", "osszefogas", "tisza", "radikalisok"],
+    ):
         a = ketharmad.simulate(decks, "heuristic", games=150, seed=11, params=params)
         b = ketharmad.simulate(decks, "heuristic", games=150, seed=11, card_data=out)
         assert a.games.equals(b.games), decks
         assert a.players.drop("bot").equals(b.players.drop("bot")), decks
     # ... and the overrides matter (not a trivially identical run)
     c = ketharmad.simulate(["ner", "tisza"], "heuristic", games=150, seed=11)
-    assert not c.games.equals(ketharmad.simulate(["ner", "tisza"], "heuristic", games=150, seed=11, card_data=out).games)
+    assert not c.games.equals(
+        ketharmad.simulate(["ner", "tisza"], "heuristic", games=150, seed=11, card_data=out).games
+    )
 
 
 def test_export_of_an_export_and_params_file(tmp_path):
     first = ketharmad.export_card_data(tmp_path / "a.toml", params={"rules.hand_limit": 6})
     pfile = tmp_path / "p.toml"
-    pfile.write_text('[rules]\nstarting_support = 22\n[ner_orban_viktor]\ninfluence = 6\n')
+    pfile.write_text("[rules]\nstarting_support = 22\n[ner_orban_viktor]\ninfluence = 6\n")
     second = ketharmad.export_card_data(tmp_path / "b.toml", params=str(pfile), card_data=first)
     got = {r["name"]: _value(r) for r in ketharmad.parameters(second).iter_rows(named=True)}
     assert got["rules.hand_limit"] == 6 and got["rules.starting_support"] == 22
@@ -198,9 +203,9 @@ def test_params_file_forms_are_the_same_overrides(tmp_path):
 
 def test_params_file_errors_name_file_and_key(tmp_path):
     bad = {
-        'x = [1, 2]\n': r"bad.toml: key 'x'.*array",
-        '[rules]\nhand_limit = 1.5\n': r"bad.toml: key 'rules.hand_limit'.*float",
-        'x = = 1\n': r"bad.toml is not valid TOML",
+        "x = [1, 2]\n": r"bad.toml: key 'x'.*array",
+        "[rules]\nhand_limit = 1.5\n": r"bad.toml: key 'rules.hand_limit'.*float",
+        "x = = 1\n": r"bad.toml is not valid TOML",
         "a = " + "[" * 40 + "]" * 40 + "\n": r"bad.toml is nested deeper than 32",
     }
     for text, message in bad.items():
@@ -218,12 +223,12 @@ def test_params_file_errors_name_file_and_key(tmp_path):
 
 def test_cli_params_file_and_param_override(tmp_path, capsys):
     path = tmp_path / "p.toml"
-    path.write_text('[rules]\nstarting_support = 5\nhand_limit = 6\n')
+    path.write_text("[rules]\nstarting_support = 5\nhand_limit = 6\n")
     assert main(["simulate", "--games", "20", "--params", str(path),
                  "--param", "rules.starting_support=9"]) == 0  # fmt: skip
     out = capsys.readouterr().out
     assert "rules.starting_support=9, rules.hand_limit=6" in out
-    path.write_text('[rules]\nstarting_supprt = 5\n')
+    path.write_text("[rules]\nstarting_supprt = 5\n")
     for argv in (["simulate", "--games", "2"], ["play"], ["matchups", "--games-per-side", "1"],
                  ["card-stats", "--games", "2"], ["bots", "random", "heuristic", "--games", "24"]):  # fmt: skip
         with pytest.raises(SystemExit) as e:
@@ -244,10 +249,13 @@ def test_cli_sweep_params_file(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "per point" in out
     # precedence: the sweep file's [params] < --params FILE < --param
-    from ketharmad.lab.sweep import load_sweep_file
     from ketharmad.cli import _params
+    from ketharmad.lab.sweep import load_sweep_file
 
-    merged = {**load_sweep_file(str(grid))["params"], **_params(["rules.opening_hand=5"], str(pfile))}
+    merged = {
+        **load_sweep_file(str(grid))["params"],
+        **_params(["rules.opening_hand=5"], str(pfile)),
+    }
     assert merged == {"rules.starting_support": 15, "rules.opening_hand": 5}
 
 
@@ -260,7 +268,9 @@ def test_parameters_match_is_accent_and_case_insensitive(capsys):
         t = ketharmad.parameters(match=text)
         names = set(t["name"].to_list())
         assert "ner_orban_viktor.influence" in names and "ner_orban_viktor.copies" in names
-        assert all(fold(n) or c for n, c in zip(t["name"].to_list(), t["card_name"].to_list(), strict=True))
+        assert all(
+            fold(n) or c for n, c in zip(t["name"].to_list(), t["card_name"].to_list(), strict=True)
+        )
         sets.append(names)
     assert sets[0] == sets[1] == sets[2]
     assert sets[3] == sets[4] == {n for n in sets[0] if n.startswith("ner_orban_viktor.")}
@@ -366,7 +376,11 @@ def test_sweep_difference_plot_lines(ner_sweep, tmp_path):
     from ketharmad.lab.sweep import sweep_differences
 
     d = sweep_differences(ner_sweep, "ner_orban_viktor.influence")
-    assert sorted(d["line"].unique().to_list()) == ["ner – osszefogas", "ner – radikalisok", "ner – tisza"]
+    assert sorted(d["line"].unique().to_list()) == [
+        "ner – osszefogas",
+        "ner – radikalisok",
+        "ner – tisza",
+    ]
     assert d.height == 9 and (d["games"] == 120).all()  # both seatings pooled
     assert (d.filter(pl.col("point") == 1)["diff"] == 0).all()
     t = ner_sweep.table

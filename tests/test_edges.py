@@ -8,15 +8,14 @@ import os
 import subprocess
 import sys
 
+import ketharmad
 import numpy as np
 import polars as pl
 import pytest
-
-import ketharmad
 from conftest import TWO_P
+from ketharmad.cli import main
 from ketharmad.game.data import MAX_CARD_DATA_BYTES
 from ketharmad.lab.sweep import MAX_SWEEP_FILE_BYTES, load_sweep_file
-from ketharmad.cli import main
 
 UNDECIDED = {"rules.max_rounds": 1}  # every game hits the round cap: nobody wins
 
@@ -164,7 +163,7 @@ def test_top_puts_missing_values_last(tiny_cs):
     values = top["iwd"].to_list()
     known = [v for v in values if v is not None]
     assert values[: len(known)] == sorted(known, reverse=True)
-    assert all(v is None for v in values[len(known):])
+    assert all(v is None for v in values[len(known) :])
     assert tiny_cs.top(by="iwd", n=3)["iwd"].null_count() == 0
 
 
@@ -237,6 +236,8 @@ def test_sweep_file_nested_too_deep(tmp_path, text, capsys):
 
 def test_sweep_file_moderate_nesting_is_fine(tmp_path):
     path = tmp_path / "ok.toml"
-    path.write_text('[grid]\nner_orban_viktor.influence = [4, 5]\n[params]\n"rules.max_rounds" = 9\n')
+    path.write_text(
+        '[grid]\nner_orban_viktor.influence = [4, 5]\n[params]\n"rules.max_rounds" = 9\n'
+    )
     kwargs = load_sweep_file(str(path))
     assert kwargs["grid"] == {"ner_orban_viktor.influence": [4, 5]}

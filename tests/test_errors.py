@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
-
 import ketharmad
+import pytest
 from conftest import TWO_P, first_card_block, packaged_card_text
 
 
@@ -14,7 +13,10 @@ from conftest import TWO_P, first_card_block, packaged_card_text
         ({"decks": ["ner", "fidesz"]}, "fidesz"),
         ({"decks": ["ner"]}, "2-9 decks"),
         # five decks: the free-for-all's own range (war of the gods takes 5-9)
-        ({"decks": ["ner", "tisza", "osszefogas", "radikalisok", "ner"]}, "ffa format needs 2 to 4 decks, got 5"),
+        (
+            {"decks": ["ner", "tisza", "osszefogas", "radikalisok", "ner"]},
+            "ffa format needs 2 to 4 decks, got 5",
+        ),
         ({"decks": []}, "2-9 decks"),
         ({"decks": "ner"}, "decks"),
         ({"decks": ["ner", 3]}, "faction"),
@@ -158,19 +160,32 @@ _SEMJEN = 'id = "ner_semjen_zsolt"'
 @pytest.mark.parametrize(
     ("old", "new", "must_name"),
     [
-        ('type = "figure"\nrole = "Deputy', 'type = "wizard"\nrole = "Deputy', ["ner_semjen_zsolt", "type", "wizard"]),
+        (
+            'type = "figure"\nrole = "Deputy',
+            'type = "wizard"\nrole = "Deputy',
+            ["ner_semjen_zsolt", "type", "wizard"],
+        ),
         ('do = "damage"', 'do = "smite"', ["ner_semjen_zsolt", "abilities.do", "smite"]),
-        ('keywords = [{ name = "scandal", n = 1 }]\ntext = "Scandal 1. When Semjén',
-         'keywords = [{ name = "scandall", n = 1 }]\ntext = "Scandal 1. When Semjén', ["ner_semjen_zsolt", "keywords", "scandall"]),
-        ('influence = 2\ncredibility = 2\nkeywords = [{ name = "scandal", n = 1 }]\ntext = "Scandal 1. When Semjén',
-         'influence = 2\ncredibility = 2\nmood = 3\nkeywords = [{ name = "scandal", n = 1 }]\ntext = "Scandal 1. When Semjén',
-         ["ner_semjen_zsolt", "mood"]),
-        ('influence = 2\ncredibility = 2\nkeywords = [{ name = "scandal", n = 1 }]\ntext = "Scandal 1. When Semjén',
-         'credibility = 2\nkeywords = [{ name = "scandal", n = 1 }]\ntext = "Scandal 1. When Semjén',
-         ["ner_semjen_zsolt", "influence"]),
-        ('influence = 2\ncredibility = 2\nkeywords = [{ name = "scandal", n = 1 }]\ntext = "Scandal 1. When Semjén',
-         'influence = "two"\ncredibility = 2\nkeywords = [{ name = "scandal", n = 1 }]\ntext = "Scandal 1. When Semjén',
-         ["ner_semjen_zsolt", "influence", "expected an integer"]),
+        (
+            'keywords = [{ name = "scandal", n = 1 }]\ntext = "Scandal 1. When Semjén',
+            'keywords = [{ name = "scandall", n = 1 }]\ntext = "Scandal 1. When Semjén',
+            ["ner_semjen_zsolt", "keywords", "scandall"],
+        ),
+        (
+            'influence = 2\ncredibility = 2\nkeywords = [{ name = "scandal", n = 1 }]\ntext = "Scandal 1. When Semjén',
+            'influence = 2\ncredibility = 2\nmood = 3\nkeywords = [{ name = "scandal", n = 1 }]\ntext = "Scandal 1. When Semjén',
+            ["ner_semjen_zsolt", "mood"],
+        ),
+        (
+            'influence = 2\ncredibility = 2\nkeywords = [{ name = "scandal", n = 1 }]\ntext = "Scandal 1. When Semjén',
+            'credibility = 2\nkeywords = [{ name = "scandal", n = 1 }]\ntext = "Scandal 1. When Semjén',
+            ["ner_semjen_zsolt", "influence"],
+        ),
+        (
+            'influence = 2\ncredibility = 2\nkeywords = [{ name = "scandal", n = 1 }]\ntext = "Scandal 1. When Semjén',
+            'influence = "two"\ncredibility = 2\nkeywords = [{ name = "scandal", n = 1 }]\ntext = "Scandal 1. When Semjén',
+            ["ner_semjen_zsolt", "influence", "expected an integer"],
+        ),
         ('n = "damage" }', 'n = "dmg" }', ["ner_semjen_zsolt", "abilities.n", "dmg"]),
     ],
 )

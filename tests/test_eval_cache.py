@@ -15,12 +15,11 @@ import subprocess
 import sys
 import threading
 
+import ketharmad
 import polars as pl
 import pytest
-
-import ketharmad
-from ketharmad import _core
 from conftest import TWO_P, packaged_card_text
+from ketharmad import _core
 
 ORBAN = "ner_orban_viktor.influence"
 A = {ORBAN: 12}
@@ -39,7 +38,9 @@ def frames_digest(r: ketharmad.SimResult) -> str:
 
 def run(params: dict, card_data=None, seed: int = 7, games: int = 300) -> str:
     return frames_digest(
-        ketharmad.simulate(TWO_P, bots="random", games=games, seed=seed, params=params, card_data=card_data)
+        ketharmad.simulate(
+            TWO_P, bots="random", games=games, seed=seed, params=params, card_data=card_data
+        )
     )
 
 
@@ -147,7 +148,9 @@ def test_bad_card_file_after_a_good_one_still_raises(tmp_path):
     _core._card_cache_clear()
     run(B)
     bad = tmp_path / "bad.toml"
-    bad.write_text(packaged_card_text().replace("influence = 5\n", "influence = -5\n", 1), encoding="utf-8")
+    bad.write_text(
+        packaged_card_text().replace("influence = 5\n", "influence = -5\n", 1), encoding="utf-8"
+    )
     for _ in range(2):
         with pytest.raises(ValueError, match="influence"):
             run(B, card_data=bad)
@@ -161,7 +164,9 @@ def test_cache_is_keyed_by_the_text(tmp_path, fresh_digests):
     block = text.index('id = "ner_orban_viktor"')
     at = text.index("influence = 5\n", block)
     edited = tmp_path / "orban12.toml"
-    edited.write_text(text[:at] + "influence = 12\n" + text[at + len("influence = 5\n") :], encoding="utf-8")
+    edited.write_text(
+        text[:at] + "influence = 12\n" + text[at + len("influence = 5\n") :], encoding="utf-8"
+    )
     _core._card_cache_clear()
     assert run(B) == fresh_digests["B"]
     assert run(B, card_data=edited) == fresh_digests["A"]
@@ -194,8 +199,12 @@ def test_cache_is_bounded_and_evicts_least_recently_used(fresh_digests):
 def _reference_frames(raw: dict, bot_labels: list[str]) -> tuple[pl.DataFrame, ...]:
     """The conversion as it was written before (lazy ``with_columns`` / ``select``)."""
     import numpy as np
-
-    from ketharmad.results.frames import CARD_RECORD_BITS, CARD_RECORD_COLUMNS, GAME_COLUMNS, PLAYER_COLUMNS
+    from ketharmad.results.frames import (
+        CARD_RECORD_BITS,
+        CARD_RECORD_COLUMNS,
+        GAME_COLUMNS,
+        PLAYER_COLUMNS,
+    )
 
     def arrays(cols):
         return pl.DataFrame({k: np.asarray(v) for k, v in cols.items()})
@@ -229,8 +238,16 @@ def _reference_frames(raw: dict, bot_labels: list[str]) -> tuple[pl.DataFrame, .
 @pytest.mark.parametrize(
     "decks, bots, params",
     [
-        (TWO_P, ["random", "random"], {"rules.max_rounds": 8}),  # most games unfinished: winner null
-        (["ner", "osszefogas", "tisza", "radikalisok"], ["heuristic", "aggro", "control", "random"], {}),
+        (
+            TWO_P,
+            ["random", "random"],
+            {"rules.max_rounds": 8},
+        ),  # most games unfinished: winner null
+        (
+            ["ner", "osszefogas", "tisza", "radikalisok"],
+            ["heuristic", "aggro", "control", "random"],
+            {},
+        ),
     ],
 )
 @pytest.mark.parametrize("direct", [True, False], ids=["direct-gather", "public-gather"])
@@ -246,9 +263,16 @@ def test_eager_frames_equal_the_expression_form(decks, bots, params, direct, mon
     raw = _core.simulate(packaged_card_text(), decks, bots, 300, 5, None, params)
     want = _reference_frames(raw, bots)
     players = players_frame(raw["players"], bots)
-    got = (games_frame(raw["games"]), players, card_records_frame(raw["players"], players["faction"]))
+    got = (
+        games_frame(raw["games"]),
+        players,
+        card_records_frame(raw["players"], players["faction"]),
+    )
     # the cases do exercise the nulls
-    assert want[0]["winner"].null_count() > 0 or want[1]["eliminated_round"].null_count() < want[1].height
+    assert (
+        want[0]["winner"].null_count() > 0
+        or want[1]["eliminated_round"].null_count() < want[1].height
+    )
     for w, g in zip(want, got, strict=True):
         assert g.schema == w.schema
         assert g.equals(w, null_equal=True)
@@ -266,7 +290,10 @@ def test_a_card_file_rewritten_in_place_is_read_afresh(tmp_path):
     path.write_text(text, encoding="utf-8")
     first = ketharmad.cards(path)
     for value in (8, 3, 5, 9):
-        path.write_text(text[:at] + f"influence = {value}\n" + text[at + len("influence = 5\n") :], encoding="utf-8")
+        path.write_text(
+            text[:at] + f"influence = {value}\n" + text[at + len("influence = 5\n") :],
+            encoding="utf-8",
+        )
         got = ketharmad.cards(path).filter(pl.col("id") == "ner_orban_viktor")["influence"].item()
         assert got == value
     assert first.filter(pl.col("id") == "ner_orban_viktor")["influence"].item() == 5

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import os
 
+import ketharmad
 import polars as pl
 import pytest
-
-import ketharmad
 from conftest import TWO_P
 from ketharmad.results import files as _files
 

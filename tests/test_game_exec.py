@@ -9,13 +9,16 @@ from __future__ import annotations
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
+import ketharmad
 import polars as pl
 import pytest
-
-import ketharmad
-from ketharmad.games import simulate_game  # the harness engine behind simulate(game=...)
 from ketharmad import _core
-from ketharmad.games import GameShard, GameStats, run_game_shard
+from ketharmad.games import (
+    GameShard,
+    GameStats,
+    run_game_shard,
+    simulate_game,  # the harness engine behind simulate(game=...)
+)
 
 ST2 = "schotten_totten_2"
 OSZ = "osztrakon"
@@ -45,7 +48,9 @@ def _same_counts(a: GameStats, b: GameStats) -> None:
 # ---------------------------------------------------------------- reductions
 
 
-@pytest.mark.parametrize("game, bots, n", [(ST2, ST2_BOTS, 300), (ST2, ["random", "random"], 300), (OSZ, OSZ_BOTS, 200)])
+@pytest.mark.parametrize(
+    "game, bots, n", [(ST2, ST2_BOTS, 300), (ST2, ["random", "random"], 300), (OSZ, OSZ_BOTS, 200)]
+)
 def test_stats_count_what_the_rows_of_the_same_batch_count(game, bots, n) -> None:
     rows = simulate_game(game, bots, games=n, seed=7, first_game=11, threads=2)
     s1 = simulate_game(game, bots, games=n, seed=7, first_game=11, threads=1, output="stats")
@@ -136,12 +141,18 @@ def test_stats_merged_over_shards_equal_one_call(chunk) -> None:
                                        executor=ex) == one  # fmt: skip
     # Osztrakon: every count equal (its fractional column may differ in the last bits)
     o = simulate_game(OSZ, OSZ_BOTS, games=120, seed=4, output="stats")
-    _same_counts(simulate_game(OSZ, OSZ_BOTS, games=120, seed=4, output="stats", chunk_size=chunk), o)
+    _same_counts(
+        simulate_game(OSZ, OSZ_BOTS, games=120, seed=4, output="stats", chunk_size=chunk), o
+    )
 
 
 def test_merge_and_shard_function() -> None:
-    a = GameStats.from_core(run_game_shard(GameShard(ST2, tuple(ST2_BOTS), 1, 0, 30, output="stats")), ST2, ST2_BOTS, 1)
-    b = GameStats.from_core(run_game_shard(GameShard(ST2, tuple(ST2_BOTS), 1, 30, 20, output="stats")), ST2, ST2_BOTS, 1)
+    a = GameStats.from_core(
+        run_game_shard(GameShard(ST2, tuple(ST2_BOTS), 1, 0, 30, output="stats")), ST2, ST2_BOTS, 1
+    )
+    b = GameStats.from_core(
+        run_game_shard(GameShard(ST2, tuple(ST2_BOTS), 1, 30, 20, output="stats")), ST2, ST2_BOTS, 1
+    )
     assert a.merge(b) == simulate_game(ST2, ST2_BOTS, games=50, seed=1, output="stats")
     other = simulate_game(ST2, ST2_BOTS, games=5, seed=2, output="stats")
     with pytest.raises(ValueError, match="different batches"):
@@ -166,7 +177,12 @@ def test_bad_arguments_are_value_errors() -> None:
 def test_simulate_with_game_passes_the_executor_down() -> None:
     one = ketharmad.simulate(game=ST2, bots="greedy", games=80, seed=6)
     with ThreadPoolExecutor(2) as ex:
-        _same_rows(one, ketharmad.simulate(game=ST2, bots="greedy", games=80, seed=6, chunk_size=30, executor=ex))
+        _same_rows(
+            one,
+            ketharmad.simulate(
+                game=ST2, bots="greedy", games=80, seed=6, chunk_size=30, executor=ex
+            ),
+        )
     with pytest.raises(ValueError, match="^record_plays: Kétharmad only"):
         ketharmad.simulate(game=ST2, games=5, record_plays=True, chunk_size=2)
 
@@ -187,7 +203,9 @@ def test_matchups_on_an_executor_equal_local() -> None:
     assert _drop_speed(on.by_side).equals(_drop_speed(local.by_side))
     assert on.games.equals(local.games)
     # without rows, each cell is reduced in the core: the same table
-    assert _drop_speed(ketharmad.matchups(**{**kw, "rows": False}).table).equals(_drop_speed(local.table))
+    assert _drop_speed(ketharmad.matchups(**{**kw, "rows": False}).table).equals(
+        _drop_speed(local.table)
+    )
 
 
 def test_osztrakon_matchups_and_tournament_on_an_executor_equal_local() -> None:
@@ -212,8 +230,14 @@ def test_sweep_on_an_executor_equals_local() -> None:
     grid = {"rules.damages_to_win": [2, 3]}
     local = ketharmad.sweep(grid, game=ST2, bots=["greedy", "random"], games=80, seed=1)
     with ThreadPoolExecutor(2) as ex:
-        on = ketharmad.sweep(grid, game=ST2, bots=["greedy", "random"], games=80, seed=1, executor=ex, chunk_size=30)
-    assert on.table.equals(local.table) and on.summary.equals(local.summary) and on.games.equals(local.games)
+        on = ketharmad.sweep(
+            grid, game=ST2, bots=["greedy", "random"], games=80, seed=1, executor=ex, chunk_size=30
+        )
+    assert (
+        on.table.equals(local.table)
+        and on.summary.equals(local.summary)
+        and on.games.equals(local.games)
+    )
 
 
 def test_balance_on_an_executor_equals_local() -> None:
@@ -235,7 +259,9 @@ def test_the_lab_still_refuses_what_only_ketharmad_takes() -> None:
         ketharmad.tournament(["random", "greedy"], game=ST2, card_data="balanced", executor=None)
     with ThreadPoolExecutor(1) as ex:
         with pytest.raises(ValueError, match="executor= or cluster=, not both"):
-            ketharmad.sweep({"rules.damages_to_win": [2]}, game=ST2, games=5, executor=ex, cluster="local")
+            ketharmad.sweep(
+                {"rules.damages_to_win": [2]}, game=ST2, games=5, executor=ex, cluster="local"
+            )
 
 
 # ---------------------------------------------------------------- Dask
@@ -251,7 +277,9 @@ def test_a_dask_cluster_gives_the_local_result() -> None:
         assert simulate_game(ST2, ST2_BOTS, **kw, cluster=client, output="stats", chunk_size=60) == \
             simulate_game(ST2, ST2_BOTS, **kw, output="stats")  # fmt: skip
         local = ketharmad.matchups(game=ST2, bots=["random", "greedy"], games=40, seed=2)
-        on = ketharmad.matchups(game=ST2, bots=["random", "greedy"], games=40, seed=2, cluster=client)
+        on = ketharmad.matchups(
+            game=ST2, bots=["random", "greedy"], games=40, seed=2, cluster=client
+        )
         assert _drop_speed(on.table).equals(_drop_speed(local.table))
         client.cluster.close()
 

@@ -6,17 +6,14 @@ from __future__ import annotations
 
 import json
 
+import ketharmad
 import polars as pl
 import pytest
-
-import ketharmad
-from ketharmad.games import simulate_game  # the harness engine behind simulate(game=...)
-from ketharmad.cli import main
 from conftest import run_error
+from ketharmad.cli import main
+from ketharmad.games import simulate_game  # the harness engine behind simulate(game=...)
 
 ST2 = "schotten_totten_2"
-
-
 
 
 # ---------------------------------------------------------------- sweep
@@ -72,10 +69,14 @@ def test_fewer_damages_to_win_help_the_attacker(st2_sweep):
 
 def test_osztrakon_sweep_per_seat_and_spread():
     bots = ["b1", "b1", "b1", "b1", "random"]
-    r = ketharmad.sweep({"model.read_noise": [0.0, 2.5]}, game="osztrakon", bots=bots, games=1500, seed=3)
+    r = ketharmad.sweep(
+        {"model.read_noise": [0.0, 2.5]}, game="osztrakon", bots=bots, games=1500, seed=3
+    )
     assert r.table.height == 2 * 5
     for i, v in enumerate([0.0, 2.5]):
-        s = simulate_game("osztrakon", bots, games=1500, seed=3, params={"model.read_noise": v}).summary()
+        s = simulate_game(
+            "osztrakon", bots, games=1500, seed=3, params={"model.read_noise": v}
+        ).summary()
         rows = r.table.filter(pl.col("point") == i).sort("seat")
         assert rows["wins"].to_list() == s["wins"].to_list()
         rates = s["win_rate"].to_list()
@@ -113,10 +114,16 @@ def test_sweep_plot(st2_sweep, tmp_path):
     [
         ({"grid": {"rules.damages_to_wn": [3]}}, "rules.damages_to_wn"),
         ({"grid": {"rules.damages_to_win": [3, 9]}}, "rules.damages_to_win"),
-        ({"grid": {"rules.damages_to_win": [3]}, "params": {"rules.cauldronz": 2}}, "rules.cauldronz"),
+        (
+            {"grid": {"rules.damages_to_win": [3]}, "params": {"rules.cauldronz": 2}},
+            "rules.cauldronz",
+        ),
         ({"grid": {"rules.oil_target": ["middle"]}}, "rules.oil_target"),
         ({"grid": {"rules.damages_to_win": [3]}, "decks": ["ner", "tisza"]}, "decks"),
-        ({"grid": {"rules.damages_to_win": [3]}, "card_data": "x.toml", "format": "quick"}, "card_data, format"),
+        (
+            {"grid": {"rules.damages_to_win": [3]}, "card_data": "x.toml", "format": "quick"},
+            "card_data, format",
+        ),
         ({"grid": {"rules.damages_to_win": [3]}, "bots": ["random", "nope"]}, "nope"),
         ({"grid": {"rules.damages_to_win": [3]}, "bots": ["random"] * 3}, "2 to 2 seats"),
     ],
@@ -134,7 +141,9 @@ def test_sweep_error_before_any_game(monkeypatch):
     calls = []
     monkeypatch.setattr(g._core, "generic_simulate", lambda *a, **k: calls.append(a))
     with pytest.raises(ValueError, match="grid point 1"):
-        ketharmad.sweep({"rules.damages_to_win": [3, 8]}, game=ST2, bots=["random", "random"], games=10)
+        ketharmad.sweep(
+            {"rules.damages_to_win": [3, 8]}, game=ST2, bots=["random", "random"], games=10
+        )
     assert calls == []
 
 
@@ -189,14 +198,35 @@ def test_balance_osztrakon_seat_spread():
 @pytest.mark.parametrize(
     "kwargs, needle",
     [
-        ({"targets": {"metrics": [{"bots": ["random", "random"]}], "change": {"allow": ["rules.nope"]}}}, "rules.nope"),
-        ({"targets": {"metrics": [{"bots": ["random", "random"]}], "change": {"allow": ["rules.oil_target"]}}},
-         "rules.oil_target"),
+        (
+            {
+                "targets": {
+                    "metrics": [{"bots": ["random", "random"]}],
+                    "change": {"allow": ["rules.nope"]},
+                }
+            },
+            "rules.nope",
+        ),
+        (
+            {
+                "targets": {
+                    "metrics": [{"bots": ["random", "random"]}],
+                    "change": {"allow": ["rules.oil_target"]},
+                }
+            },
+            "rules.oil_target",
+        ),
         ({"targets": {"metrics": [{"bots": ["random", "random"], "seat": "besieger"}]}}, "seat"),
         ({"targets": {"metrics": [{"bots": ["random", "random"], "kind": "draws"}]}}, "draws"),
         ({"targets": {"metrics": [{"bots": ["random"] * 2}]}, "journal": "j.jsonl"}, "journal"),
-        ({"targets": {"metrics": [{"bots": ["random"] * 2}]}, "card_data": "x", "games_2p": 10}, "card_data, games_2p"),
-        ({"targets": {"metrics": [{"bots": ["random"] * 2}]}, "params": {"rules.hand_size": 11}}, "rules.hand_size"),
+        (
+            {"targets": {"metrics": [{"bots": ["random"] * 2}]}, "card_data": "x", "games_2p": 10},
+            "card_data, games_2p",
+        ),
+        (
+            {"targets": {"metrics": [{"bots": ["random"] * 2}]}, "params": {"rules.hand_size": 11}},
+            "rules.hand_size",
+        ),
         ({"targets": {"game": "osztrakon"}}, "targets.game"),
     ],
 )
@@ -238,8 +268,12 @@ def test_cli_sweep_osztrakon_out(capsys, tmp_path):
 def test_cli_sweep_errors(capsys):
     assert "--decks" in run_error(["sweep", "--game", ST2, "--grid", "rules.cauldrons=2", "--decks", "ner", "tisza"],
                                   capsys)  # fmt: skip
-    assert "rules.cauldronz" in run_error(["sweep", "--game", ST2, "--grid", "rules.cauldronz=2"], capsys)
-    assert "--grid" in run_error(["sweep", "--grid", "rules.cauldrons=2"], capsys)  # Kétharmad reads GRID.toml
+    assert "rules.cauldronz" in run_error(
+        ["sweep", "--game", ST2, "--grid", "rules.cauldronz=2"], capsys
+    )
+    assert "--grid" in run_error(
+        ["sweep", "--grid", "rules.cauldrons=2"], capsys
+    )  # Kétharmad reads GRID.toml
 
 
 def test_cli_balance_prints_before_after(capsys, st2_balance):
@@ -248,7 +282,7 @@ def test_cli_balance_prints_before_after(capsys, st2_balance):
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "balance of schotten_totten_2: 1 edit(s), confirmed" in out
-    (name, value), = st2_balance.best_point.items()
+    ((name, value),) = st2_balance.best_point.items()
     assert name in out and f"{100 * st2_balance.after['value'][0]:.1f}%" in out
     assert "--target" in run_error(["balance", "--target", "attacker=0.5"], capsys)
 
@@ -282,5 +316,11 @@ def test_example_targets_file_parses():
 
     tg = load_game_targets("examples/st2_targets.toml", ST2, None)
     (m,) = tg.metrics
-    assert (m.kind, m.bots, m.seat, m.low, m.high) == ("win_rate", ("greedy", "greedy"), 0, 0.48, 0.52)
+    assert (m.kind, m.bots, m.seat, m.low, m.high) == (
+        "win_rate",
+        ("greedy", "greedy"),
+        0,
+        0.48,
+        0.52,
+    )
     assert tg.max_edits == 2 and tg.ranges["rules.hand_size"] == {"min": 4.0, "max": 8.0}

@@ -9,14 +9,17 @@ import os
 import re
 import warnings
 
+import ketharmad
 import polars as pl
 import pytest
-
-import ketharmad
-from ketharmad.games import game_matchups, game_state, simulate_game  # the harness engine behind simulate(game=...)
-from ketharmad.cli import main
-from ketharmad.lab.ratings import _bradley_terry, luce_ratings
 from conftest import run_error
+from ketharmad.cli import main
+from ketharmad.games import (  # the harness engine behind simulate(game=...)
+    game_matchups,
+    game_state,
+    simulate_game,
+)
+from ketharmad.lab.ratings import _bradley_terry, luce_ratings
 
 ST2 = "schotten_totten_2"
 OSZ = "osztrakon"
@@ -24,8 +27,6 @@ OSZ = "osztrakon"
 
 def wins_by_seat(r: ketharmad.GameResult) -> list[int]:
     return [int(r.players.filter(pl.col("seat") == s)["win"].sum()) for s in range(len(r.bots))]
-
-
 
 
 # ---------------------------------------------------------------- matchups
@@ -74,7 +75,9 @@ def test_osztrakon_matchups_field_rotation_is_simulate_game_ranges():
         r = simulate_game(OSZ, lineup, games=share, seed=3, first_game=first)
         w = wins_by_seat(r)[s]
         wins += w
-        seat_row = m.by_side.filter((pl.col("bot") == "b1") & (pl.col("seat") == s)).row(0, named=True)
+        seat_row = m.by_side.filter((pl.col("bot") == "b1") & (pl.col("seat") == s)).row(
+            0, named=True
+        )
         assert (seat_row["games"], seat_row["wins"]) == (share, w)
     row = m.table.row(0, named=True)
     assert (row["games"], row["wins"]) == (23, wins)
@@ -85,8 +88,13 @@ def test_osztrakon_matchups_field_rotation_is_simulate_game_ranges():
 
 
 def test_matchups_games_for_caps_and_field_argument():
-    m = ketharmad.matchups(game=OSZ, bots=["b1", "greedy"], field="random", games=40, games_for={"greedy": 10}, seed=1)
-    assert m.table.select("bot", "field", "games").rows() == [("b1", "random", 40), ("greedy", "random", 10)]
+    m = ketharmad.matchups(
+        game=OSZ, bots=["b1", "greedy"], field="random", games=40, games_for={"greedy": 10}, seed=1
+    )
+    assert m.table.select("bot", "field", "games").rows() == [
+        ("b1", "random", 40),
+        ("greedy", "random", 10),
+    ]
 
 
 def test_matchups_report_and_parquet(tmp_path):
@@ -108,7 +116,9 @@ def test_matchups_report_and_parquet(tmp_path):
 
 
 def test_st2_tournament_pairs_are_both_seatings_on_the_same_games():
-    t = ketharmad.tournament(["random", "greedy", "search:iterations=5"], game=ST2, games=16, seed=7)
+    t = ketharmad.tournament(
+        ["random", "greedy", "search:iterations=5"], game=ST2, games=16, seed=7
+    )
     assert isinstance(t, ketharmad.GameTournamentResult)
     assert t.pairs.height == 3
     for row in t.pairs.iter_rows(named=True):
@@ -120,7 +130,10 @@ def test_st2_tournament_pairs_are_both_seatings_on_the_same_games():
         assert row["b_attacker_win_rate"] == pytest.approx(y[0] / 8)
     for row in t.ratings.iter_rows(named=True):
         mine = t.pairs.filter((pl.col("bot_a") == row["bot"]) | (pl.col("bot_b") == row["bot"]))
-        wins = sum(r["wins_a"] if r["bot_a"] == row["bot"] else r["wins_b"] for r in mine.iter_rows(named=True))
+        wins = sum(
+            r["wins_a"] if r["bot_a"] == row["bot"] else r["wins_b"]
+            for r in mine.iter_rows(named=True)
+        )
         assert (row["games"], row["wins"]) == (32, wins)
     assert t.ratings["rating"].is_sorted(descending=True)
     assert t.ratings["bot"][0] == "greedy"
@@ -152,7 +165,9 @@ def test_osztrakon_tournament_is_the_field_table_of_every_pair():
     t = ketharmad.tournament(["b1", "random"], game=OSZ, games=20, seed=4)
     assert t.seats == 5
     m = ketharmad.matchups(game=OSZ, bots=["b1", "random"], games=20, seed=4)
-    assert t.pairs.select("bot", "field", "games", "wins").equals(m.table.select("bot", "field", "games", "wins"))
+    assert t.pairs.select("bot", "field", "games", "wins").equals(
+        m.table.select("bot", "field", "games", "wins")
+    )
     got = {r["bot"]: (r["games"], r["wins"]) for r in t.ratings.iter_rows(named=True)}
     assert got == {r["bot"]: (20, r["wins"]) for r in m.table.iter_rows(named=True)}
     assert t.ratings["bot"].to_list() == ["b1", "random"]  # b1 wins far more than its share
@@ -169,7 +184,10 @@ def test_luce_ratings_prior_and_symmetry():
     assert luce_ratings(2, even) == pytest.approx([1.0, 1.0])
     # winning half of 5-seat games alone against 4 equals: about 4 times as strong
     # (p0 = 4 p1: alone, bot 0 wins 4 / (4 + 4) = 1/2; bot 1 wins 1 / (1 + 16) = 1/17)
-    strong = [({0: 1, 1: 4}, {0: 5000.0, 1: 5000.0}, 10000), ({1: 1, 0: 4}, {1: 1000.0, 0: 16000.0}, 17000)]
+    strong = [
+        ({0: 1, 1: 4}, {0: 5000.0, 1: 5000.0}, 10000),
+        ({1: 1, 0: 4}, {1: 1000.0, 0: 16000.0}, 17000),
+    ]
     p = luce_ratings(2, strong)
     assert p[0] / p[1] == pytest.approx(4.0, rel=0.01)
 
@@ -177,7 +195,10 @@ def test_luce_ratings_prior_and_symmetry():
 # ---------------------------------------------------------------- play, Game, env, card_stats
 
 
-@pytest.mark.parametrize(("game", "bots"), [(ST2, ["greedy", "random"]), (OSZ, ["b1", "random", "safe", "race", "b1", "greedy"])])
+@pytest.mark.parametrize(
+    ("game", "bots"),
+    [(ST2, ["greedy", "random"]), (OSZ, ["b1", "random", "safe", "race", "b1", "greedy"])],
+)
 def test_play_replays_the_simulate_game_row(game, bots):
     r = simulate_game(game, bots, games=4, seed=9)
     for i in range(4):
@@ -198,7 +219,9 @@ def test_play_replays_the_simulate_game_row(game, bots):
 
 
 def test_play_index_and_old_integer_game_are_the_same_game():
-    with pytest.deprecated_call(match=r"play\(game=<int>\).*0\.2\.0.*0\.3\.0.*play\(index=\.\.\.\)"):
+    with pytest.deprecated_call(
+        match=r"play\(game=<int>\).*0\.2\.0.*0\.3\.0.*play\(index=\.\.\.\)"
+    ):
         a = ketharmad.play(["ner", "tisza"], seed=2, game=5)
     b = ketharmad.play(["ner", "tisza"], seed=2, index=5)
     with pytest.deprecated_call(match=r"play\(index=\.\.\.\)"):
@@ -233,9 +256,8 @@ def test_game_with_a_game_name_is_the_harness_step_object():
 def test_env_with_a_game_name_passes_the_pettingzoo_api_test():
     if not os.environ.get("KH_REQUIRE_RL"):
         pytest.importorskip("pettingzoo")
-    from pettingzoo.test import api_test
-
     from ketharmad import rl
+    from pettingzoo.test import api_test
 
     for game, seats in ((ST2, None), (OSZ, 6)):
         env = ketharmad.env(game=game, seats=seats)
@@ -248,8 +270,14 @@ def test_env_with_a_game_name_passes_the_pettingzoo_api_test():
     with pytest.raises(ValueError, match="start_player"):
         rl.env(game=OSZ, start_player=1)
     gym = rl.gym_env(game=OSZ, seats=6)  # the Gymnasium env of one seat (tests/test_rl.py)
-    assert isinstance(gym, rl.HarnessGymEnv) and (gym.game_name, gym.seats, gym.bots[1]) == (OSZ, 6, "b1")
-    with pytest.raises(ValueError, match=r"start_player: Kétharmad only; gym_env\(game='osztrakon'\)"):
+    assert isinstance(gym, rl.HarnessGymEnv) and (gym.game_name, gym.seats, gym.bots[1]) == (
+        OSZ,
+        6,
+        "b1",
+    )
+    with pytest.raises(
+        ValueError, match=r"start_player: Kétharmad only; gym_env\(game='osztrakon'\)"
+    ):
         rl.gym_env(game=OSZ, start_player=1)
 
 
@@ -262,20 +290,41 @@ def test_card_stats_refuses_games_without_card_records(game, why):
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: ketharmad.matchups(game=OSZ, bots=["b1", "random"], decks=["ner", "tisza"]), "^decks: Kétharmad only"),
-        (lambda: ketharmad.matchups(game=ST2, bots=["random"], format="quick", players=2), "^players, format: Kétharmad only"),
+        (
+            lambda: ketharmad.matchups(game=OSZ, bots=["b1", "random"], decks=["ner", "tisza"]),
+            "^decks: Kétharmad only",
+        ),
+        (
+            lambda: ketharmad.matchups(game=ST2, bots=["random"], format="quick", players=2),
+            "^players, format: Kétharmad only",
+        ),
         (lambda: ketharmad.matchups(game=ST2, bots="random"), "list of bot specs"),
         (lambda: ketharmad.matchups(game=ST2, bots=["random", "random"]), "random more than once"),
-        (lambda: ketharmad.matchups(game=ST2, bots=["random"], field="random"), "field is for games of more than two"),
+        (
+            lambda: ketharmad.matchups(game=ST2, bots=["random"], field="random"),
+            "field is for games of more than two",
+        ),
         (lambda: ketharmad.matchups(game=OSZ, bots=["b1"]), "name the field"),
         (lambda: ketharmad.matchups(game=OSZ, bots=["b1", "random"], seats=4), "seats=4"),
-        (lambda: ketharmad.matchups(game=ST2, bots=["random", "alphazero"], games=2), "unknown agent 'alphazero'"),
-        (lambda: ketharmad.matchups(game=ST2, bots=["random"], params={"rules.hand_sise": 3}), "rules.hand_sise"),
+        (
+            lambda: ketharmad.matchups(game=ST2, bots=["random", "alphazero"], games=2),
+            "unknown agent 'alphazero'",
+        ),
+        (
+            lambda: ketharmad.matchups(game=ST2, bots=["random"], params={"rules.hand_sise": 3}),
+            "rules.hand_sise",
+        ),
         (lambda: ketharmad.matchups(game="chess"), "unknown game 'chess'"),
         (lambda: ketharmad.matchups(seats=5), "^seats: only for the games on the generic harness"),
-        (lambda: ketharmad.tournament(["b1", "random"], game=OSZ, games=7), "multiple of 5 .* e.g. 5 or 10"),
+        (
+            lambda: ketharmad.tournament(["b1", "random"], game=OSZ, games=7),
+            "multiple of 5 .* e.g. 5 or 10",
+        ),
         (lambda: ketharmad.tournament(["random", "greedy"], game=ST2, games=9), "multiple of 2"),
-        (lambda: ketharmad.tournament(["random", "greedy"], game=ST2, card_data="balanced"), "^card_data: Kétharmad only"),
+        (
+            lambda: ketharmad.tournament(["random", "greedy"], game=ST2, card_data="balanced"),
+            "^card_data: Kétharmad only",
+        ),
         (lambda: ketharmad.tournament(["random"], game=ST2), "at least two bot specs"),
         (lambda: ketharmad.tournament(["random", "heuristic"], seats=5), "^seats: only"),
         (lambda: ketharmad.play(game=OSZ, bots=["b1"] * 4), "5 to 12 seats, got 4 bots"),
@@ -291,7 +340,23 @@ def test_errors_name_the_bad_argument(call, message):
 
 
 def test_cli_matchups_prints_the_api_counts(capsys):
-    assert main(["matchups", "--game", ST2, "--bots", "random", "greedy", "--games", "40", "--seed", "3"]) == 0
+    assert (
+        main(
+            [
+                "matchups",
+                "--game",
+                ST2,
+                "--bots",
+                "random",
+                "greedy",
+                "--games",
+                "40",
+                "--seed",
+                "3",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     m = ketharmad.matchups(game=ST2, bots=["random", "greedy"], games=40, seed=3)
     for r in m.table.iter_rows(named=True):
@@ -317,7 +382,9 @@ def test_cli_tournament_prints_the_api_ratings(capsys):
     out = capsys.readouterr().out
     t = ketharmad.tournament(["random", "greedy"], game=ST2, games=20, seed=1)
     for r in t.ratings.iter_rows(named=True):
-        assert re.search(rf"\n\s+{r['bot']}\s+{r['rating']:.0f}\s+{r['games']}\s+{r['wins']}\s", out)
+        assert re.search(
+            rf"\n\s+{r['bot']}\s+{r['rating']:.0f}\s+{r['games']}\s+{r['wins']}\s", out
+        )
     assert main(["bots", "--game", OSZ]) == 0
     assert "b1, greedy, safe, race" in capsys.readouterr().out
 
@@ -326,14 +393,17 @@ def test_bots_of_a_game_and_the_search_options_it_lists_are_accepted():
     for game in (ST2, OSZ):
         t = ketharmad.bots(game=game)
         assert t.filter(pl.col("entry") == "bot")["name"].to_list() == list(
-            ketharmad.load_game(game).agents)
+            ketharmad.load_game(game).agents
+        )
         seats = 2 if game == ST2 else 5
         # every listed option, at its listed default, is one the search bot accepts
         knobs = t.filter(pl.col("entry") == "knob")
         opts = ",".join(f"{n}={'random' if n == 'rollout' else f'{d:g}'}" for n, d in knobs.select("name", "default").rows()
                         if n != "iterations")  # fmt: skip
         assert knobs["name"].to_list() == ["iterations", "c", "max_rollout_actions", "rollout"]
-        r = simulate_game(game, [f"search:iterations=3,{opts}"] + ["random"] * (seats - 1), games=1, seed=1)
+        r = simulate_game(
+            game, [f"search:iterations=3,{opts}"] + ["random"] * (seats - 1), games=1, seed=1
+        )
         assert r.games.height == 1
     with pytest.raises(ValueError, match="unknown game 'go'"):
         ketharmad.bots(game="go")
@@ -347,12 +417,20 @@ def test_cli_play_with_a_game_name_and_the_old_integer(capsys):
     assert len(out) == 2 + log.actions.height
     assert main(["play", "--game", "4", "--seed", "1"]) == 0
     old, err = capsys.readouterr()
-    assert "--game 4 (the game's index) is deprecated in 0.2.0, removed in 0.3.0: use --index 4" in err
+    assert (
+        "--game 4 (the game's index) is deprecated in 0.2.0, removed in 0.3.0: use --index 4" in err
+    )
     assert main(["play", "--index", "4", "--seed", "1"]) == 0
     assert capsys.readouterr().out == old
-    assert old.strip().splitlines()[-1] == ketharmad.play(["ner", "tisza"], seed=1, index=4).outcome()
-    assert "--game 4 is the game's index" in run_error(["play", "--game", "4", "--index", "1"], capsys)
-    assert "--decks: Kétharmad only" in run_error(["play", "--game", ST2, "--decks", "ner", "tisza"], capsys)
+    assert (
+        old.strip().splitlines()[-1] == ketharmad.play(["ner", "tisza"], seed=1, index=4).outcome()
+    )
+    assert "--game 4 is the game's index" in run_error(
+        ["play", "--game", "4", "--index", "1"], capsys
+    )
+    assert "--decks: Kétharmad only" in run_error(
+        ["play", "--game", ST2, "--decks", "ner", "tisza"], capsys
+    )
 
 
 def test_cli_games_params_and_card_stats(capsys):
@@ -368,5 +446,9 @@ def test_cli_games_params_and_card_stats(capsys):
     assert re.search(r"\nrules\.oil_target\s+choice\s+oldest\s+oldest \| newest", out)
     err = run_error(["card-stats", "--game", OSZ], capsys)
     assert "game='osztrakon' has none" in err
-    assert "--format: Kétharmad only" in run_error(["matchups", "--game", OSZ, "--format", "quick"], capsys)
-    assert "--seats is for the games" in run_error(["bots", "random", "heuristic", "--seats", "5"], capsys)
+    assert "--format: Kétharmad only" in run_error(
+        ["matchups", "--game", OSZ, "--format", "quick"], capsys
+    )
+    assert "--seats is for the games" in run_error(
+        ["bots", "random", "heuristic", "--seats", "5"], capsys
+    )

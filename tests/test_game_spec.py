@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import pickle
 
+import ketharmad
 import polars as pl
 import pytest
-
-import ketharmad
 from ketharmad import GameSpec, load_game
 from ketharmad.game.spec import resolve
 
@@ -37,10 +36,19 @@ def test_load_game_ketharmad_default_and_setup():
     assert "ismcts" in k.agents and k.params == {} and k.n_seats == 2
     s = load_game("ketharmad", decks=FOUR, format="coalition", start_player=1,
                   params={"rules.starting_support": 25})  # fmt: skip
-    assert s.decks == tuple(FOUR) and s.format == "coalition" and s.start_player == 1 and s.n_seats == 4
-    assert s.params == {"rules.starting_support": 25} and s.param_items == (("rules.starting_support", 25),)
+    assert (
+        s.decks == tuple(FOUR)
+        and s.format == "coalition"
+        and s.start_player == 1
+        and s.n_seats == 4
+    )
+    assert s.params == {"rules.starting_support": 25} and s.param_items == (
+        ("rules.starting_support", 25),
+    )
     assert load_game(s.name, **s.setup) == s
-    assert repr(s).startswith("GameSpec('ketharmad', decks=['ner', 'osszefogas', 'tisza', 'radikalisok']")
+    assert repr(s).startswith(
+        "GameSpec('ketharmad', decks=['ner', 'osszefogas', 'tisza', 'radikalisok']"
+    )
     p = s.params
     p["x"] = 1  # a new dict each time
     assert s.params == {"rules.starting_support": 25}
@@ -54,19 +62,27 @@ def test_load_game_schotten_totten_2_and_its_wall_parameters():
     assert not s.is_ketharmad and s.sides == ("attacker", "defender") and s.n_seats == 2
     assert s.info["name"] == ST2 and s.info["parameters"][0]["name"] == "rules.hand_size"
     assert s.params == {"rules.hand_size": 5, "wall.gate.intact_cards": 3}
-    assert repr(s) == "GameSpec('schotten_totten_2', params={'rules.hand_size': 5, 'wall.gate.intact_cards': 3})"
+    assert (
+        repr(s)
+        == "GameSpec('schotten_totten_2', params={'rules.hand_size': 5, 'wall.gate.intact_cards': 3})"
+    )
     assert s.param_items == tuple(sorted(s.params.items()))
 
 
 def test_load_game_osztrakon_seats():
     s = load_game(OSZ, seats=7)
-    assert s.seats == 7 and s.n_seats == 7 and (s.min_seats, s.max_seats) == (5, 12) and s.sides == ()
+    assert (
+        s.seats == 7 and s.n_seats == 7 and (s.min_seats, s.max_seats) == (5, 12) and s.sides == ()
+    )
     assert load_game(OSZ).n_seats == 5 and load_game(OSZ).seats is None
     assert "b1" in s.agents
 
 
 def test_unknown_game_lists_the_known_ones():
-    with pytest.raises(ValueError, match="unknown game 'chess' \\(known: ketharmad, schotten_totten_2, osztrakon\\)"):
+    with pytest.raises(
+        ValueError,
+        match="unknown game 'chess' \\(known: ketharmad, schotten_totten_2, osztrakon\\)",
+    ):
         load_game("chess")
     with pytest.raises(ValueError, match="game must be a game name"):
         load_game(3)  # type: ignore[arg-type]
@@ -75,9 +91,21 @@ def test_unknown_game_lists_the_known_ones():
 @pytest.mark.parametrize(
     "name,setup,message",
     [
-        (OSZ, {"decks": ["ner", "tisza"]}, r"unknown setup key decks; osztrakon takes seats, params"),
-        (ST2, {"format": "quick", "card_data": "x"}, r"unknown setup keys format, card_data; schotten_totten_2 takes"),
-        ("ketharmad", {"seats": 3}, r"unknown setup key seats; ketharmad takes decks, card_data, format, start_player, params"),
+        (
+            OSZ,
+            {"decks": ["ner", "tisza"]},
+            r"unknown setup key decks; osztrakon takes seats, params",
+        ),
+        (
+            ST2,
+            {"format": "quick", "card_data": "x"},
+            r"unknown setup keys format, card_data; schotten_totten_2 takes",
+        ),
+        (
+            "ketharmad",
+            {"seats": 3},
+            r"unknown setup key seats; ketharmad takes decks, card_data, format, start_player, params",
+        ),
         ("ketharmad", {"deck": ["ner", "tisza"]}, r"unknown setup key deck;"),
     ],
 )
@@ -156,7 +184,9 @@ def test_simulate_with_a_spec_is_the_name_based_call():
     assert _same(a.games, b.games) and a.players.height == 40 * 6
     with pytest.raises(ValueError, match="got 5 bot specs for a GameSpec of 6 seats"):
         ketharmad.simulate(bots=["b1"] * 5, games=4, game=osz)
-    k = load_game(decks=["ner", "osszefogas"], start_player=1, params={"rules.starting_support": 25})
+    k = load_game(
+        decks=["ner", "osszefogas"], start_player=1, params={"rules.starting_support": 25}
+    )
     a = ketharmad.simulate(bots="heuristic", games=150, seed=4, game=k)
     b = ketharmad.simulate(["ner", "osszefogas"], "heuristic", games=150, seed=4, start_player=1,
                            params={"rules.starting_support": 25})  # fmt: skip
@@ -190,26 +220,34 @@ def test_play_and_game_with_a_spec_replay_the_same_game():
 def test_matchups_and_tournament_with_a_spec_are_the_name_based_call():
     st2 = load_game(ST2, params={"rules.hand_size": 5})
     a = ketharmad.matchups(game=st2, bots=["random", "greedy"], games=40, seed=1)
-    b = ketharmad.matchups(game=ST2, bots=["random", "greedy"], games=40, seed=1, params={"rules.hand_size": 5})
+    b = ketharmad.matchups(
+        game=ST2, bots=["random", "greedy"], games=40, seed=1, params={"rules.hand_size": 5}
+    )
     assert _same(_no_speed(a.table), _no_speed(b.table)) and _same(a.games, b.games)
     k = load_game(params={"rules.starting_support": 25})
     a = ketharmad.matchups(game=k, games_per_side=10, seed=2)
     b = ketharmad.matchups(games_per_side=10, seed=2, params={"rules.starting_support": 25})
     assert _same(a.table, b.table)
     t1 = ketharmad.tournament(["random", "greedy"], game=st2, games=20, seed=1)
-    t2 = ketharmad.tournament(["random", "greedy"], game=ST2, games=20, seed=1, params={"rules.hand_size": 5})
+    t2 = ketharmad.tournament(
+        ["random", "greedy"], game=ST2, games=20, seed=1, params={"rules.hand_size": 5}
+    )
     assert _same(t1.pairs, t2.pairs)
     assert _same(ketharmad.bots(game=st2), ketharmad.bots(game=ST2))
     assert _same(ketharmad.parameters(game=st2), ketharmad.parameters(game=ST2))
     assert _same(ketharmad.formats(game=load_game()), ketharmad.formats())
     assert _same(ketharmad.cards(game=load_game(card_data="balanced")), ketharmad.cards("balanced"))
-    with pytest.raises(ValueError, match=r"matchups\(game=GameSpec\(...\)\) does not take the spec's start_player"):
+    with pytest.raises(
+        ValueError, match=r"matchups\(game=GameSpec\(...\)\) does not take the spec's start_player"
+    ):
         ketharmad.matchups(game=load_game(start_player=1), games_per_side=2)
 
 
 def test_sweep_card_stats_and_balance_with_a_spec_are_the_name_based_call():
     st2 = load_game(ST2, params={"rules.colours": 4})
-    a = ketharmad.sweep({"rules.hand_size": [5, 6]}, bots=["random", "random"], games=40, seed=2, game=st2)
+    a = ketharmad.sweep(
+        {"rules.hand_size": [5, 6]}, bots=["random", "random"], games=40, seed=2, game=st2
+    )
     b = ketharmad.sweep({"rules.hand_size": [5, 6]}, bots=["random", "random"], games=40, seed=2, game=ST2,
                         params={"rules.colours": 4})  # fmt: skip
     assert _same(a.table, b.table)
@@ -219,19 +257,31 @@ def test_sweep_card_stats_and_balance_with_a_spec_are_the_name_based_call():
                         params={"rules.starting_support": 25})  # fmt: skip
     assert _same(a.table, b.table)
     c = ketharmad.card_stats(game=k, bots="random", games=100, seed=1)
-    d = ketharmad.card_stats(decks=["ner", "tisza"], bots="random", games=100, seed=1, params={"rules.starting_support": 25})
+    d = ketharmad.card_stats(
+        decks=["ner", "tisza"],
+        bots="random",
+        games=100,
+        seed=1,
+        params={"rules.starting_support": 25},
+    )
     assert _same(c.table, d.table)
     targets = {"metrics": [{"bots": ["random", "random"], "seat": "attacker", "low": 0.50, "high": 0.56}],
                "change": {"allow": ["rules.*"]}}  # fmt: skip
     st5 = load_game(ST2, params={"rules.colours": 5})
     x = ketharmad.balance(targets, game=st5, budget=4000, games_per_block=200, seed=2)
-    y = ketharmad.balance(targets, game=ST2, params={"rules.colours": 5}, budget=4000, games_per_block=200, seed=2)
+    y = ketharmad.balance(
+        targets, game=ST2, params={"rules.colours": 5}, budget=4000, games_per_block=200, seed=2
+    )
     assert x.best_point == y.best_point and _same(x.before, y.before) and _same(x.after, y.after)
 
 
 def test_explicit_setup_conflicting_with_the_spec_is_an_error_params_merge():
-    k = load_game(decks=["ner", "tisza"], params={"rules.starting_support": 25, "rules.opening_hand": 6})
-    with pytest.raises(ValueError, match=r"^decks given twice: in the GameSpec \(decks=\['ner', 'tisza'\]\)"):
+    k = load_game(
+        decks=["ner", "tisza"], params={"rules.starting_support": 25, "rules.opening_hand": 6}
+    )
+    with pytest.raises(
+        ValueError, match=r"^decks given twice: in the GameSpec \(decks=\['ner', 'tisza'\]\)"
+    ):
         ketharmad.simulate(["ner", "osszefogas"], games=5, game=k)
     with pytest.raises(ValueError, match="seats given twice"):
         ketharmad.Game(game=load_game(OSZ, seats=7), seats=6)
@@ -239,11 +289,20 @@ def test_explicit_setup_conflicting_with_the_spec_is_an_error_params_merge():
     assert merged.params == {"rules.starting_support": 30, "rules.opening_hand": 6}
     assert resolve(k) is k and resolve("ketharmad") == load_game()
     a = ketharmad.simulate(games=60, seed=5, game=k, params={"rules.starting_support": 30})
-    b = ketharmad.simulate(["ner", "tisza"], games=60, seed=5, params={"rules.starting_support": 30, "rules.opening_hand": 6})
+    b = ketharmad.simulate(
+        ["ner", "tisza"],
+        games=60,
+        seed=5,
+        params={"rules.starting_support": 30, "rules.opening_hand": 6},
+    )
     assert _same(a.games, b.games) and a.params == b.params
     st2 = load_game(ST2, params={"rules.hand_size": 5})
-    a = ketharmad.simulate(bots="random", games=30, seed=1, game=st2, params={"rules.hand_size": 4, "rules.colours": 4})
-    b = ketharmad.simulate(bots="random", games=30, seed=1, game=ST2, params={"rules.hand_size": 4, "rules.colours": 4})
+    a = ketharmad.simulate(
+        bots="random", games=30, seed=1, game=st2, params={"rules.hand_size": 4, "rules.colours": 4}
+    )
+    b = ketharmad.simulate(
+        bots="random", games=30, seed=1, game=ST2, params={"rules.hand_size": 4, "rules.colours": 4}
+    )
     assert _same(a.games, b.games)
     with pytest.raises(ValueError, match="decks: Kétharmad only"):
         ketharmad.simulate(["ner", "tisza"], game=st2)
@@ -253,7 +312,9 @@ def test_explicit_setup_conflicting_with_the_spec_is_an_error_params_merge():
 
 
 def test_simulate_game_warns_and_is_simulate_with_game():
-    with pytest.deprecated_call(match=r"simulate_game is deprecated in 0\.2\.0, removed in 0\.3\.0: use simulate\(game=\.\.\.\)"):
+    with pytest.deprecated_call(
+        match=r"simulate_game is deprecated in 0\.2\.0, removed in 0\.3\.0: use simulate\(game=\.\.\.\)"
+    ):
         old = ketharmad.simulate_game(ST2, ["greedy", "random"], games=60, seed=3)
     new = ketharmad.simulate(game=ST2, bots=["greedy", "random"], games=60, seed=3)
     assert _same(old.games, new.games) and _same(old.players, new.players)
@@ -261,7 +322,9 @@ def test_simulate_game_warns_and_is_simulate_with_game():
 
 
 def test_game_matchups_warns_and_is_matchups_with_game():
-    with pytest.deprecated_call(match=r"game_matchups is deprecated .*: use matchups\(game=\.\.\.\)"):
+    with pytest.deprecated_call(
+        match=r"game_matchups is deprecated .*: use matchups\(game=\.\.\.\)"
+    ):
         old = ketharmad.game_matchups(ST2, ["random", "greedy"], games=40, seed=5)
     new = ketharmad.matchups(game=ST2, bots=["random", "greedy"], games=40, seed=5).table
     assert old["seat0_wins"].to_list() == new["attacker_wins"].to_list()
@@ -270,7 +333,9 @@ def test_game_matchups_warns_and_is_matchups_with_game():
 
 
 def test_game_state_warns_and_is_game_with_game():
-    with pytest.deprecated_call(match=r"game_state is deprecated .*: use Game\(game=\.\.\., index=\.\.\.\)"):
+    with pytest.deprecated_call(
+        match=r"game_state is deprecated .*: use Game\(game=\.\.\., index=\.\.\.\)"
+    ):
         old = ketharmad.game_state(OSZ, seats=6, seed=4, game_index=2)
     new = ketharmad.Game(game=OSZ, seats=6, seed=4, index=2)
     while not old.is_over:
@@ -296,12 +361,18 @@ def test_game_env_warns_and_is_env_with_game():
 
 
 def test_integer_game_is_the_deprecated_index():
-    with pytest.deprecated_call(match=r"play\(game=<int>\) as the game's index is deprecated in 0\.2\.0, removed in 0\.3\.0: use play\(index=\.\.\.\)"):
+    with pytest.deprecated_call(
+        match=r"play\(game=<int>\) as the game's index is deprecated in 0\.2\.0, removed in 0\.3\.0: use play\(index=\.\.\.\)"
+    ):
         old = ketharmad.play(["ner", "tisza"], seed=2, game=7)
     assert old.log == ketharmad.play(["ner", "tisza"], seed=2, index=7).log
     with pytest.deprecated_call(match=r"Game\(game=<int>\).*use Game\(index=\.\.\.\)"):
         g = ketharmad.Game(["ner", "tisza"], seed=2, game=7)
-    assert g.game == 7 and g.legal_action_ids() == ketharmad.Game(["ner", "tisza"], seed=2, index=7).legal_action_ids()
+    assert (
+        g.game == 7
+        and g.legal_action_ids()
+        == ketharmad.Game(["ner", "tisza"], seed=2, index=7).legal_action_ids()
+    )
 
 
 def test_deprecation_helpers():
@@ -311,7 +382,9 @@ def test_deprecation_helpers():
     def f(new: int = 0) -> int:
         return new
 
-    with pytest.deprecated_call(match=r"the old= keyword of f\(\) is deprecated in 0\.2\.0, removed in 0\.3\.0: use new= instead"):
+    with pytest.deprecated_call(
+        match=r"the old= keyword of f\(\) is deprecated in 0\.2\.0, removed in 0\.3\.0: use new= instead"
+    ):
         assert f(old=3) == 3
     assert f(new=4) == 4
     with pytest.raises(TypeError, match="both old="):

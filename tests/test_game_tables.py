@@ -3,10 +3,9 @@ table comes from games(); cards and formats are Kétharmad's and say so for the 
 
 from __future__ import annotations
 
+import ketharmad
 import polars as pl
 import pytest
-
-import ketharmad
 from ketharmad.games import simulate_game  # the harness engine behind simulate(game=...)
 
 HARNESS = ["schotten_totten_2", "osztrakon"]
@@ -16,7 +15,16 @@ HARNESS = ["schotten_totten_2", "osztrakon"]
 def test_parameters_of_a_harness_game_are_its_registry(game):
     entry = ketharmad.load_game(game).info
     t = ketharmad.parameters(game=game)
-    assert t.columns == ["name", "kind", "default", "default_str", "min", "max", "choices", "description"]
+    assert t.columns == [
+        "name",
+        "kind",
+        "default",
+        "default_str",
+        "min",
+        "max",
+        "choices",
+        "description",
+    ]
     assert t.schema["choices"] == pl.List(pl.String)
     assert t.height == len(entry["parameters"])
     for row, p in zip(t.iter_rows(named=True), entry["parameters"], strict=True):
@@ -35,7 +43,10 @@ def test_parameters_of_a_harness_game_are_its_registry(game):
 def test_parameters_match_and_every_default_is_accepted():
     t = ketharmad.parameters(game="schotten_totten_2", match="OIL")
     assert t.height > 0
-    assert all("oil" in n.lower() or "oil" in d.lower() for n, d in zip(t["name"], t["description"], strict=True))
+    assert all(
+        "oil" in n.lower() or "oil" in d.lower()
+        for n, d in zip(t["name"], t["description"], strict=True)
+    )
     assert t.height < ketharmad.parameters(game="schotten_totten_2").height
     assert ketharmad.parameters(game="osztrakon", match="no such text").height == 0
     # the defaults as given back to the game change nothing: same games as no params at all
@@ -52,8 +63,12 @@ def test_parameters_match_and_every_default_is_accepted():
 
 def test_parameters_ketharmad_unchanged_and_bad_arguments_named():
     assert ketharmad.parameters().equals(ketharmad.parameters(game="ketharmad"))
-    assert ketharmad.parameters(match="orban").equals(ketharmad.parameters(game="ketharmad", match="orban"))
-    with pytest.raises(ValueError, match=r"card_data: Kétharmad only; parameters\(game='osztrakon'\)"):
+    assert ketharmad.parameters(match="orban").equals(
+        ketharmad.parameters(game="ketharmad", match="orban")
+    )
+    with pytest.raises(
+        ValueError, match=r"card_data: Kétharmad only; parameters\(game='osztrakon'\)"
+    ):
         ketharmad.parameters("cards.toml", game="osztrakon")
     with pytest.raises(ValueError, match="unknown game 'chess'"):
         ketharmad.parameters(game="chess")
@@ -61,7 +76,10 @@ def test_parameters_ketharmad_unchanged_and_bad_arguments_named():
         ketharmad.parameters(game="osztrakon", match=3)
 
 
-@pytest.mark.parametrize(("game", "doc"), [("schotten_totten_2", "docs/schotten_totten2.md"), ("osztrakon", "docs/osztrakon.md")])
+@pytest.mark.parametrize(
+    ("game", "doc"),
+    [("schotten_totten_2", "docs/schotten_totten2.md"), ("osztrakon", "docs/osztrakon.md")],
+)
 def test_cards_of_a_harness_game_is_a_value_error_naming_its_doc(game, doc):
     with pytest.raises(ValueError, match=f"{game} has no card table.*{doc}"):
         ketharmad.cards(game=game)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import ketharmad
 import numpy as np
 import polars as pl
 import pytest
-
-import ketharmad
-from ketharmad.games import game_matchups, game_state, simulate_game  # the harness engine behind simulate(game=...)
+from ketharmad.games import (  # the harness engine behind simulate(game=...)
+    game_matchups,
+    game_state,
+    simulate_game,
+)
 
 
 def test_games_lists_schotten_totten_2_with_sides_seats_and_parameters() -> None:
@@ -57,7 +60,11 @@ def test_same_seed_same_games_any_threads() -> None:
 def test_parameters_change_games() -> None:
     base = simulate_game("schotten_totten_2", bots=["random", "random"], games=400, seed=2)
     more = simulate_game(
-        "schotten_totten_2", bots=["random", "random"], games=400, seed=2, params={"rules.damages_to_win": 2}
+        "schotten_totten_2",
+        bots=["random", "random"],
+        games=400,
+        seed=2,
+        params={"rules.damages_to_win": 2},
     )
     assert more.attacker_win_rate()[0] > base.attacker_win_rate()[0]
     assert int((more.games["damaged_sections"] > 2).sum()) == 0
@@ -98,7 +105,9 @@ def test_osztrakon_from_python() -> None:
     assert a.players.height == 300 * 6
     finished = a.games.filter(~pl.col("unfinished"))
     assert finished.height > 290
-    wins = a.players.join(finished.select("game"), on="game").group_by("game").agg(pl.col("win").sum())
+    wins = (
+        a.players.join(finished.select("game"), on="game").group_by("game").agg(pl.col("win").sum())
+    )
     assert wins.height == finished.height
     assert (wins["win"] == 1).all()  # R11: one winner per finished game (ties go by stack order)
     with pytest.raises(ValueError, match="5 to 12 seats"):
@@ -183,7 +192,9 @@ def test_determinize_keeps_what_the_seat_sees(game: str, bots: list[str]) -> Non
         assert d.current_player == g.current_player
         assert d.legal_action_ids() == g.legal_action_ids()
         other = (seat + 1) % len(bots)
-        changed_other += not np.array_equal(d.observation_tensor(other), g.observation_tensor(other))
+        changed_other += not np.array_equal(
+            d.observation_tensor(other), g.observation_tensor(other)
+        )
         _play(d, bots)  # a re-dealt copy plays to an end
     if game == "schotten_totten_2":
         # the opponent's hand is re-dealt: its own view changes in some copies
@@ -195,9 +206,13 @@ def test_step_api_bad_input_is_a_value_error() -> None:
     legal = g.legal_action_ids()
     assert g.num_actions == len(g.action_mask()) and g.action_mask().dtype == np.bool_
     assert sorted(np.flatnonzero(g.action_mask()).tolist()) == sorted(legal)
-    assert g.observation_tensor(0).dtype == np.float32 and g.observation_tensor(0).shape == (g.observation_size,)
+    assert g.observation_tensor(0).dtype == np.float32 and g.observation_tensor(0).shape == (
+        g.observation_size,
+    )
     bad = next(a for a in range(g.num_actions) if a not in legal)
-    with pytest.raises(ValueError, match=rf"action {bad} is not legal; legal actions for seat 0: {legal[0]} \("):
+    with pytest.raises(
+        ValueError, match=rf"action {bad} is not legal; legal actions for seat 0: {legal[0]} \("
+    ):
         g.step(bad)
     with pytest.raises(ValueError, match="not an action id"):
         g.step(-1)
@@ -229,12 +244,28 @@ def test_step_api_bad_input_is_a_value_error() -> None:
 def test_simulate_with_game_is_simulate_game() -> None:
     """ketharmad.simulate(game=...) dispatches to simulate_game; Kétharmad-only arguments are
     refused by name; without game= it is Kétharmad's simulate."""
-    a = ketharmad.simulate(game="schotten_totten_2", bots=["greedy", "random"], games=200, seed=3, threads=1)
+    a = ketharmad.simulate(
+        game="schotten_totten_2", bots=["greedy", "random"], games=200, seed=3, threads=1
+    )
     b = simulate_game("schotten_totten_2", bots=["greedy", "random"], games=200, seed=3)
     assert isinstance(a, ketharmad.GameResult)
     assert a.games.equals(b.games) and a.players.equals(b.players)
-    c = ketharmad.simulate(game="osztrakon", bots="b1", games=50, seed=1, params={"model.read_noise": 0.25}, first_game=5)
-    d = simulate_game("osztrakon", bots=["b1"] * 5, games=50, seed=1, params={"model.read_noise": 0.25}, first_game=5)
+    c = ketharmad.simulate(
+        game="osztrakon",
+        bots="b1",
+        games=50,
+        seed=1,
+        params={"model.read_noise": 0.25},
+        first_game=5,
+    )
+    d = simulate_game(
+        "osztrakon",
+        bots=["b1"] * 5,
+        games=50,
+        seed=1,
+        params={"model.read_noise": 0.25},
+        first_game=5,
+    )
     assert c.games.equals(d.games) and c.games["game"][0] == 5
     with pytest.raises(ValueError, match="decks: Kétharmad only"):
         ketharmad.simulate(["ner", "tisza"], game="schotten_totten_2")
@@ -249,14 +280,21 @@ def test_simulate_with_game_is_simulate_game() -> None:
 def test_game_matchups_two_seats_equals_simulate_game() -> None:
     """The bot-pairing table (issue 14, matchups with bots as sides): every ordered pair; each
     row counts the games of simulate_game with the same seed; games_for lowers a cell."""
-    t = game_matchups("schotten_totten_2", ["random", "greedy"], games=300, seed=5, games_for={"greedy": 200})
+    t = game_matchups(
+        "schotten_totten_2", ["random", "greedy"], games=300, seed=5, games_for={"greedy": 200}
+    )
     assert t.height == 4
     assert t.select("seat0_bot", "seat1_bot").rows() == [
-        ("random", "random"), ("random", "greedy"), ("greedy", "random"), ("greedy", "greedy")
+        ("random", "random"),
+        ("random", "greedy"),
+        ("greedy", "random"),
+        ("greedy", "greedy"),
     ]
     assert t["games"].to_list() == [300, 200, 200, 200]
     for row in t.iter_rows(named=True):
-        r = simulate_game("schotten_totten_2", [row["seat0_bot"], row["seat1_bot"]], games=row["games"], seed=5)
+        r = simulate_game(
+            "schotten_totten_2", [row["seat0_bot"], row["seat1_bot"]], games=row["games"], seed=5
+        )
         assert row["seat0_wins"] == int((r.games["winner"] == 0).sum())
         assert row["seat0_wins"] + row["seat1_wins"] + row["no_winner"] == row["games"]
         assert row["ci_low"] <= row["seat0_win_rate"] <= row["ci_high"]

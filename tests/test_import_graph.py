@@ -13,8 +13,9 @@ TOOL = ROOT / "tools" / "import_graph.py"
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(TOOL), *args], capture_output=True, text=True,
-                          timeout=120)
+    return subprocess.run(
+        [sys.executable, str(TOOL), *args], capture_output=True, text=True, timeout=120
+    )
 
 
 def test_package_has_no_cycle():
@@ -23,9 +24,17 @@ def test_package_has_no_cycle():
     assert "no cycle" in r.stdout
     assert "cycle (" not in r.stdout
     # the arrows of docs/architecture: cli -> lab -> run -> results -> game -> _core
-    arrows = dict(line.strip().split(" -> ") for line in r.stdout.splitlines() if line.startswith("  ") and " -> " in line
-                  and ".py:" not in line)
-    below = {"game": set(), "results": {"game"}, "run": {"results", "game", "step"}, "lab": {"run", "results", "game", "api"}}
+    arrows = dict(
+        line.strip().split(" -> ")
+        for line in r.stdout.splitlines()
+        if line.startswith("  ") and " -> " in line and ".py:" not in line
+    )
+    below = {
+        "game": set(),
+        "results": {"game"},
+        "run": {"results", "game", "step"},
+        "lab": {"run", "results", "game", "api"},
+    }
     for part, allowed in below.items():
         targets = set(arrows.get(part, "").split(", ")) - {"", "_core", "_version", "stats"}
         assert targets <= allowed, (part, targets - allowed)
@@ -41,13 +50,16 @@ def _fake(tmp_path: Path, files: dict[str, str]) -> Path:
 
 
 def test_finds_cycle_made_by_in_function_import(tmp_path):
-    pkg = _fake(tmp_path, {
-        "__init__.py": "",
-        "a.py": "from . import b\n",
-        "sub/__init__.py": "",
-        "sub/c.py": "def f():\n    from .. import a\n    return a\n",
-        "b.py": "from .sub import c\n",
-    })
+    pkg = _fake(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "a.py": "from . import b\n",
+            "sub/__init__.py": "",
+            "sub/c.py": "def f():\n    from .. import a\n    return a\n",
+            "b.py": "from .sub import c\n",
+        },
+    )
     r = _run(str(pkg))
     assert r.returncode == 1
     assert "cycle (3 modules): a, b, sub.c" in r.stdout
@@ -57,11 +69,14 @@ def test_finds_cycle_made_by_in_function_import(tmp_path):
 
 
 def test_finds_cycle_made_by_type_checking_import(tmp_path):
-    pkg = _fake(tmp_path, {
-        "__init__.py": "from .x import X\n",
-        "x.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from fakepkg.y import Y\nX = 1\n",
-        "y.py": "import fakepkg.x\nY = 2\n",
-    })
+    pkg = _fake(
+        tmp_path,
+        {
+            "__init__.py": "from .x import X\n",
+            "x.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from fakepkg.y import Y\nX = 1\n",
+            "y.py": "import fakepkg.x\nY = 2\n",
+        },
+    )
     r = _run(str(pkg))
     assert r.returncode == 1
     assert "cycle (2 modules): x, y" in r.stdout
@@ -69,11 +84,14 @@ def test_finds_cycle_made_by_type_checking_import(tmp_path):
 
 
 def test_acyclic_fake_package_and_dot(tmp_path):
-    pkg = _fake(tmp_path, {
-        "__init__.py": "from .top import T\n",
-        "top.py": "from .low import L\nT = L\n",
-        "low.py": "L = 1\n",
-    })
+    pkg = _fake(
+        tmp_path,
+        {
+            "__init__.py": "from .top import T\n",
+            "top.py": "from .low import L\nT = L\n",
+            "low.py": "L = 1\n",
+        },
+    )
     r = _run(str(pkg))
     assert r.returncode == 0 and "no cycle" in r.stdout
     assert "layer 0: low" in r.stdout and "layer 1: top" in r.stdout

@@ -2,12 +2,11 @@
 the Rust table with its parameters, and ``simulate_game("ketharmad", ...)`` plays the games
 of ``simulate`` (built-in bots) through the stepper adapter (rust/games/ketharmad.rs)."""
 
+import ketharmad
 import polars as pl
 import pytest
-
-import ketharmad
-from ketharmad.games import simulate_game  # the harness engine behind simulate(game=...)
 from ketharmad import _core
+from ketharmad.games import simulate_game  # the harness engine behind simulate(game=...)
 
 
 def _same_games(h, s, n_seats):
@@ -43,7 +42,10 @@ def test_games_lists_ketharmad_from_the_rust_table():
     "decks,bots",
     [
         (["ner", "tisza"], ["heuristic", "random"]),
-        (["ner", "osszefogas", "tisza", "radikalisok"], ["aggro", "random", "heuristic", "control"]),
+        (
+            ["ner", "osszefogas", "tisza", "radikalisok"],
+            ["aggro", "random", "heuristic", "control"],
+        ),
     ],
 )
 def test_simulate_game_ketharmad_plays_the_games_of_simulate(decks, bots):
@@ -56,7 +58,9 @@ def test_simulate_game_ketharmad_plays_the_games_of_simulate(decks, bots):
 
 def test_simulate_game_ketharmad_params_and_first_game():
     p = {"rules.starting_support": 12}
-    h = simulate_game("ketharmad", bots=["random", "random"], games=100, seed=4, params=p, first_game=50)
+    h = simulate_game(
+        "ketharmad", bots=["random", "random"], games=100, seed=4, params=p, first_game=50
+    )
     s = ketharmad.simulate(bots="random", games=100, seed=4, params=p, first_game=50)
     _same_games(h, s, 2)
     assert h.games["game"].to_list() == list(range(50, 150))
@@ -65,7 +69,13 @@ def test_simulate_game_ketharmad_params_and_first_game():
 
 
 def test_simulate_game_ketharmad_with_the_generic_search():
-    r = simulate_game("ketharmad", bots=["heuristic", "ismcts:iterations=10"], decks=["ner", "tisza"], games=4, seed=2)
+    r = simulate_game(
+        "ketharmad",
+        bots=["heuristic", "ismcts:iterations=10"],
+        decks=["ner", "tisza"],
+        games=4,
+        seed=2,
+    )
     assert r.games.height == 4
     assert not r.games["unfinished"].any()
     assert set(r.games["winner"].to_list()) <= {0, 1}
@@ -82,4 +92,6 @@ def test_simulate_game_ketharmad_bad_input_names_it():
     with pytest.raises(ValueError, match="bogus"):
         simulate_game("ketharmad", bots=["heuristic:bogus=1", "random"], games=2)
     with pytest.raises(ValueError, match="decks: Kétharmad only"):
-        simulate_game("schotten_totten_2", bots=["random", "random"], games=2, decks=["ner", "tisza"])
+        simulate_game(
+            "schotten_totten_2", bots=["random", "random"], games=2, decks=["ner", "tisza"]
+        )

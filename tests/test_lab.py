@@ -6,11 +6,10 @@ from __future__ import annotations
 import json
 import sys
 
+import ketharmad
 import numpy as np
 import polars as pl
 import pytest
-
-import ketharmad
 from conftest import TWO_P, packaged_card_text
 from ketharmad import _core
 from ketharmad.cli import main
@@ -74,7 +73,9 @@ def test_plays_frame(batch):
     assert plays.columns == ["game", "seat", "faction", "card", "turn"]
     ids = set(ketharmad.cards()["id"].to_list())
     assert set(plays["card"].unique().to_list()) <= ids
-    assert (plays["faction"] == pl.Series(["tisza", "ner"]).gather(plays["seat"].cast(pl.Int64))).all()
+    assert (
+        plays["faction"] == pl.Series(["tisza", "ner"]).gather(plays["seat"].cast(pl.Int64))
+    ).all()
     assert plays["turn"].min() >= 1
     # every recorded play is in the seat's played set
     cards = ketharmad.cards().with_row_index("k").select("id", pl.col("k").cast(pl.Int64))
@@ -83,7 +84,11 @@ def test_plays_frame(batch):
     )
     k = j["k"].to_numpy().astype(np.uint64)
     lo, hi = j["played_lo"].to_numpy(), j["played_hi"].to_numpy()
-    bit = np.where(k < 64, (lo >> (k % np.uint64(64))) & np.uint64(1), (hi >> (k % np.uint64(64))) & np.uint64(1))
+    bit = np.where(
+        k < 64,
+        (lo >> (k % np.uint64(64))) & np.uint64(1),
+        (hi >> (k % np.uint64(64))) & np.uint64(1),
+    )
     assert bit.all()
 
 
@@ -217,7 +222,9 @@ def test_free_for_all(m4):
     assert m4.games.select([f"faction_{i}" for i in range(4)]).n_unique() == 24
     assert _contains_estimate(t, "win_rate", "ci_low", "ci_high")
     assert m4.lengths.height == 1 and m4.start_player.height == 1
-    assert m4.players.group_by("faction", "position").len()["len"].unique().to_list() == [FFA_GAMES // 4]
+    assert m4.players.group_by("faction", "position").len()["len"].unique().to_list() == [
+        FFA_GAMES // 4
+    ]
 
 
 # ---------------------------------------------------------------- card_stats
@@ -247,19 +254,25 @@ def test_card_stats_iwd_is_in_hand_minus_not_seen(cs):
     assert diff.max() < 1e-12
     assert _contains_estimate(t, "iwd", "iwd_ci_low", "iwd_ci_high")
     for prefix in ("in_hand", "opening", "drawn", "not_seen", "played"):
-        assert _contains_estimate(cs.table, f"{prefix}_win_rate", f"{prefix}_ci_low", f"{prefix}_ci_high")
+        assert _contains_estimate(
+            cs.table, f"{prefix}_win_rate", f"{prefix}_ci_low", f"{prefix}_ci_high"
+        )
 
 
 def test_card_stats_counts_match_the_bits(cs, batch):
     """Brute-force one card per set: bit k of the halves is card row k."""
     rec = batch.card_records.filter(pl.col("faction") == "ner")
-    k = int(ketharmad.cards().with_row_index("k").filter(pl.col("id") == "ner_orban_viktor")["k"][0])
+    k = int(
+        ketharmad.cards().with_row_index("k").filter(pl.col("id") == "ner_orban_viktor")["k"][0]
+    )
     half, shift = ("lo", k) if k < 64 else ("hi", k - 64)
     opening = [(v >> shift) & 1 for v in rec[f"opening_{half}"].to_list()]
     drawn = [(v >> shift) & 1 for v in rec[f"drawn_{half}"].to_list()]
     won = rec["won"].to_list()
     in_hand = [o | d for o, d in zip(opening, drawn, strict=True)]
-    row = cs.table.filter((pl.col("faction") == "ner") & (pl.col("card") == "ner_orban_viktor")).row(0, named=True)
+    row = cs.table.filter(
+        (pl.col("faction") == "ner") & (pl.col("card") == "ner_orban_viktor")
+    ).row(0, named=True)
     assert row["opening_games"] == sum(opening)
     assert row["in_hand_games"] == sum(in_hand)
     assert row["in_hand_wins"] == sum(h and w for h, w in zip(in_hand, won, strict=True))
@@ -267,7 +280,9 @@ def test_card_stats_counts_match_the_bits(cs, batch):
 
 
 def test_card_stats_plays(cs, batch):
-    per = batch.plays.group_by("faction", "card").agg(n=pl.len(), turn=pl.col("turn").cast(pl.Float64).mean())
+    per = batch.plays.group_by("faction", "card").agg(
+        n=pl.len(), turn=pl.col("turn").cast(pl.Float64).mean()
+    )
     j = cs.table.join(per, on=["faction", "card"], how="inner")
     assert j.height > 0
     assert (j["play_count"] == j["n"]).all()
@@ -342,7 +357,9 @@ def test_sweep_rejects_bad_names_before_running(monkeypatch):
     with pytest.raises(ValueError, match="repeats"):
         ketharmad.sweep([{"rules.starting_support": 20}, {"rules.starting_support": 20}], games=10)
     with pytest.raises(ValueError, match="baseline"):
-        ketharmad.sweep({"rules.starting_support": [18, 20]}, games=10, baseline={"rules.starting_support": 5})
+        ketharmad.sweep(
+            {"rules.starting_support": [18, 20]}, games=10, baseline={"rules.starting_support": 5}
+        )
     with pytest.raises(ValueError, match="decks"):
         ketharmad.sweep({"rules.starting_support": [18]}, decks="everything", games=10)
     assert calls == []
@@ -363,7 +380,7 @@ def test_sweep_all_decks_and_baseline_choice():
 def _check_provenance(df: pl.DataFrame, kind: str, params: dict, seed: int, games: int) -> None:
     from ketharmad.results.files import PROVENANCE_COLUMNS
 
-    assert list(df.columns[-len(PROVENANCE_COLUMNS):]) == list(PROVENANCE_COLUMNS)
+    assert list(df.columns[-len(PROVENANCE_COLUMNS) :]) == list(PROVENANCE_COLUMNS)
     row = df.select(PROVENANCE_COLUMNS).unique()
     assert row.height == 1
     r = row.row(0, named=True)
@@ -388,7 +405,10 @@ def test_parquet_round_trip_simulate(tmp_path, batch):
         back = pl.read_parquet(written[name])
         assert _strip(back).equals(original), name
         _check_provenance(back, "simulate", {}, 5, 1500)
-    assert json.loads(pl.read_parquet(written["games"])["run_bots"][0]) == ["heuristic", "heuristic"]
+    assert json.loads(pl.read_parquet(written["games"])["run_bots"][0]) == [
+        "heuristic",
+        "heuristic",
+    ]
 
 
 def test_parquet_folder_of_runs(tmp_path):
@@ -399,7 +419,9 @@ def test_parquet_folder_of_runs(tmp_path):
     games = pl.scan_parquet(tmp_path / "games" / "*.parquet").collect()
     assert games.height == 70
     assert games["run_id"].n_unique() == 2
-    per_run = games.group_by("run_seed").agg(pl.len(), pl.col("run_params").first()).sort("run_seed")
+    per_run = (
+        games.group_by("run_seed").agg(pl.len(), pl.col("run_params").first()).sort("run_seed")
+    )
     assert per_run["len"].to_list() == [30, 40]
     assert json.loads(per_run["run_params"][1]) == {"rules.starting_support": 15}
     runs = pl.scan_parquet(tmp_path / "runs" / "*.parquet").collect()
@@ -436,7 +458,9 @@ def test_reports_and_plots(tmp_path, m2, m4, cs, sw):
         text = report.read_text(encoding="utf-8")
         assert png in text
         assert (tmp_path / name / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert "sweep_rules_starting_support.png" in (tmp_path / "sw" / "report.md").read_text(encoding="utf-8")
+    assert "sweep_rules_starting_support.png" in (tmp_path / "sw" / "report.md").read_text(
+        encoding="utf-8"
+    )
 
 
 def test_missing_matplotlib_is_a_clear_error(tmp_path, m2, monkeypatch):
@@ -463,7 +487,13 @@ def test_cli_matchups(tmp_path, capsys):
                  "--out", str(out)]) == 0  # fmt: skip
     text = capsys.readouterr().out
     assert "start player" in text and "radikalisok" in text
-    assert {"matchups", "matchup_games", "start_player", "matchup_lengths", "runs"} <= _parquet_tables(out)
+    assert {
+        "matchups",
+        "matchup_games",
+        "start_player",
+        "matchup_lengths",
+        "runs",
+    } <= _parquet_tables(out)
     assert (out / "report.md").exists() and (out / "matchups_heatmap.png").exists()
     t = pl.read_parquet(next((out / "matchups").glob("*.parquet")))
     assert t.height == 16 and (t["games"] == 20).all()
@@ -480,7 +510,14 @@ def test_cli_card_stats(tmp_path, capsys):
     captured = capsys.readouterr()
     assert "IWD" in captured.out
     assert "200/200 games" in captured.err
-    assert {"card_stats", "games", "players", "card_records", "plays", "summary"} <= _parquet_tables(out)
+    assert {
+        "card_stats",
+        "games",
+        "players",
+        "card_records",
+        "plays",
+        "summary",
+    } <= _parquet_tables(out)
     assert (out / "card_iwd.png").exists()
     t = pl.read_parquet(next((out / "card_stats").glob("*.parquet")))
     assert t["play_count"].is_not_null().any()
@@ -491,7 +528,7 @@ def test_cli_sweep(tmp_path, capsys):
     grid = tmp_path / "grid.toml"
     grid.write_text(
         'decks = [["ner", "tisza"]]\nbots = "random"\ngames = 30\nseed = 4\n\n'
-        "[grid]\nner_orban_viktor.influence = [4, 6]\n\"rules.starting_support\" = [18, 20]\n",
+        '[grid]\nner_orban_viktor.influence = [4, 6]\n"rules.starting_support" = [18, 20]\n',
         encoding="utf-8",
     )
     out = tmp_path / "sw"

@@ -6,14 +6,13 @@ import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+import ketharmad
 import polars as pl
 import pytest
-from polars.testing import assert_frame_equal
-
-import ketharmad
 from ketharmad.cli import main
 from ketharmad.lab.card_stats import card_stats
 from ketharmad.lab.standings import deck_table, seat_table
+from polars.testing import assert_frame_equal
 
 FOUR = list(ketharmad.FACTIONS)  # ner, osszefogas, tisza, radikalisok
 #: A user format: Quick with 25 starting Support (docs/formats.md "Your own format").
@@ -47,11 +46,17 @@ def test_card_stats_plays_the_format_of_simulate():
     format (its table in the card text) and a shipped one; not those of the free-for-all."""
     for fmt in ("quick", LONG):
         played = card_stats(decks=["ner", "tisza"], games=60, seed=2, bots="random", format=fmt)
-        batch = ketharmad.simulate(["ner", "tisza"], "random", games=60, seed=2, record_plays=True, format=fmt)
+        batch = ketharmad.simulate(
+            ["ner", "tisza"], "random", games=60, seed=2, record_plays=True, format=fmt
+        )
         assert_frame_equal(played.table, card_stats(batch).table)
-        assert played.batch.params["rules.format"] == (fmt if isinstance(fmt, str) else "long_quick")
+        assert played.batch.params["rules.format"] == (
+            fmt if isinstance(fmt, str) else "long_quick"
+        )
     ffa = ketharmad.simulate(["ner", "tisza"], "random", games=60, seed=2)
-    assert _winners(card_stats(decks=["ner", "tisza"], games=60, seed=2, bots="random", format=LONG).batch) != _winners(ffa)
+    assert _winners(
+        card_stats(decks=["ner", "tisza"], games=60, seed=2, bots="random", format=LONG).batch
+    ) != _winners(ffa)
 
 
 def test_card_stats_without_rows_keeps_the_format():
@@ -64,13 +69,17 @@ def test_sweep_takes_a_format():
     grid = {"rules.opening_hand": [5, 7]}
     s = ketharmad.sweep(grid, decks=["ner", "tisza"], bots="random", games=40, seed=3, format=LONG)
     assert s.params["rules.format"] == "long_quick"
-    base = ketharmad.simulate(["ner", "tisza"], "random", games=40, seed=3, params={"rules.opening_hand": 7}, format=LONG)
+    base = ketharmad.simulate(
+        ["ner", "tisza"], "random", games=40, seed=3, params={"rules.opening_hand": 7}, format=LONG
+    )
     row = s.table.filter(pl.col("rules.opening_hand") == 7).row(0, named=True)
     assert row["wins"] == int((base.games["winner"] == 0).sum())
 
 
 def test_tournament_takes_a_format_and_plays_teams_in_coalition():
-    q = ketharmad.tournament(["random", "heuristic"], decks=["ner", "tisza"], games=20, seed=1, format="quick")
+    q = ketharmad.tournament(
+        ["random", "heuristic"], decks=["ner", "tisza"], games=20, seed=1, format="quick"
+    )
     assert q.params == {"rules.format": "quick"}
     t = ketharmad.tournament(["random", "heuristic"], games=12, seed=1, format="coalition")
     # the three splits of the factions, partners opposite: [a1, b1, a2, b2]
@@ -83,11 +92,15 @@ def test_tournament_takes_a_format_and_plays_teams_in_coalition():
     for d, deck in enumerate(t.decks):
         for a_seat in (0, 1):
             bots = ["random", "heuristic"] if a_seat == 0 else ["heuristic", "random"]
-            sim = ketharmad.simulate(deck, bots * 2, games=2, seed=1, first_game=2 * d, format="coalition")
+            sim = ketharmad.simulate(
+                deck, bots * 2, games=2, seed=1, first_game=2 * d, format="coalition"
+            )
             wins_a += int((sim.games["winner"] == a_seat).sum())
     assert r["wins_a"] == wins_a
     with pytest.raises(ValueError, match="lineups of 4 decks"):
-        ketharmad.tournament(["random", "heuristic"], decks=["ner", "tisza"], games=12, format="coalition")
+        ketharmad.tournament(
+            ["random", "heuristic"], decks=["ner", "tisza"], games=12, format="coalition"
+        )
 
 
 def test_balance_takes_a_format_from_the_call_or_the_targets():
@@ -111,7 +124,9 @@ def test_a_user_format_reaches_process_pool_workers():
     """The user format's table travels in the shards' card text: a spawned worker plays the
     same games as here."""
     ctx = multiprocessing.get_context("spawn")
-    here = ketharmad.matchups(games_per_side=4, bots="random", seed=5, format=LONG, decks=["ner", "tisza"])
+    here = ketharmad.matchups(
+        games_per_side=4, bots="random", seed=5, format=LONG, decks=["ner", "tisza"]
+    )
     with ProcessPoolExecutor(max_workers=1, mp_context=ctx) as ex:
         there = ketharmad.matchups(games_per_side=4, bots="random", seed=5, format=LONG, decks=["ner", "tisza"],
                                    executor=ex)  # fmt: skip
@@ -127,12 +142,20 @@ def test_a_user_format_reaches_process_pool_workers():
 def test_matchups_with_mixed_decks_and_a_deck_list():
     deck = {"name": "tz", "cards": dict(ketharmad.cards().filter(pl.col("faction") == "tisza")
                                         .select("id", "copies").iter_rows())}  # fmt: skip
-    r = ketharmad.matchups(decks=["ner+osszefogas", deck, "radikalisok"], games_per_side=5, bots="random", seed=4)
+    r = ketharmad.matchups(
+        decks=["ner+osszefogas", deck, "radikalisok"], games_per_side=5, bots="random", seed=4
+    )
     assert r.sides == ["ner+osszefogas", "tz", "radikalisok"]
     assert set(r.table["faction"]) == {"ner+osszefogas", "tz", "radikalisok"}
     assert r.matrix().columns == ["faction", "ner+osszefogas", "tz", "radikalisok"]
     # the cell (ner+osszefogas, tz) with seat 1 starting is simulate's batch at its game range
-    c = next(c for c in r.plan if c["decks"][0] == "ner+osszefogas" and c["start_player"] == 1 and c["decks"][1] != "ner+osszefogas")
+    c = next(
+        c
+        for c in r.plan
+        if c["decks"][0] == "ner+osszefogas"
+        and c["start_player"] == 1
+        and c["decks"][1] != "ner+osszefogas"
+    )
     sim = ketharmad.simulate(c["decks"], "random", games=5, seed=4, first_game=c["first_game"], start_player=1,
                              params=c["params"])  # fmt: skip
     cell = r.games.filter(pl.col("game") >= c["first_game"], pl.col("game") < c["first_game"] + 5)
@@ -194,7 +217,9 @@ def test_coalition_team_pair_table_counts_the_games_of_simulate():
 
 
 def test_team_pair_table_of_more_decks():
-    r = ketharmad.matchups(format="coalition", decks=[*FOUR, "ner+tisza"], games=4, bots="random", seed=1)
+    r = ketharmad.matchups(
+        format="coalition", decks=[*FOUR, "ner+tisza"], games=4, bots="random", seed=1
+    )
     # 5 decks: 5 choices of four, 3 splits each
     assert r.table.height == 2 * 15
     assert r.sides == [*FOUR, "ner+tisza"]
@@ -215,16 +240,23 @@ def test_seat_and_deck_tables_for_any_format(fmt, decks):
     won = res.players.filter(pl.col("won"))
     assert st["seat"].to_list() == list(range(len(decks)))
     assert st["games"].to_list() == [40] * len(decks)
-    assert st["wins"].to_list() == [won.filter(pl.col("seat") == s).height for s in range(len(decks))]
+    assert st["wins"].to_list() == [
+        won.filter(pl.col("seat") == s).height for s in range(len(decks))
+    ]
     assert "points_mean" not in st.columns  # these formats score no victory points
     dt = deck_table(res)
     assert dt["deck"].to_list() == decks and dt["wins"].to_list() == st["wins"].to_list()
     if fmt == "coalition":
-        assert st["wins"][0] == st["wins"][2] and st["wins"][0] + st["wins"][1] == 40 - res.games["winner"].null_count()
+        assert (
+            st["wins"][0] == st["wins"][2]
+            and st["wins"][0] + st["wins"][1] == 40 - res.games["winner"].null_count()
+        )
     else:
         assert st["wins"].sum() == 40 - res.games["winner"].null_count()
     # with a victory-point column (as the circle format will give) the mean points appear
-    pts = res.players.with_columns(points=(pl.col("seat").cast(pl.Int32) * 10 + pl.col("won").cast(pl.Int32)))
+    pts = res.players.with_columns(
+        points=(pl.col("seat").cast(pl.Int32) * 10 + pl.col("won").cast(pl.Int32))
+    )
     st2 = seat_table(pts)
     assert st2["points_mean"].to_list() == [10 * s + st["wins"][s] / 40 for s in range(len(decks))]
 
@@ -259,7 +291,22 @@ def test_every_playing_cli_command_takes_format(argv, capsys):
 
 
 def test_cli_format_runs(tmp_path, capsys):
-    assert main(["matchups", "--format", "coalition", "--games", "4", "--bots", "random", "--threads", "1"]) == 0
+    assert (
+        main(
+            [
+                "matchups",
+                "--format",
+                "coalition",
+                "--games",
+                "4",
+                "--bots",
+                "random",
+                "--threads",
+                "1",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "format coalition" in out and "team" in out and "even share 50.0%" in out
     assert main(["card-stats", "--format", "quick", "--games", "10", "--bots", "random"]) == 0
@@ -270,7 +317,23 @@ def test_cli_format_runs(tmp_path, capsys):
     assert "SweepResult(format quick" in capsys.readouterr().out
     fmt = tmp_path / "mine.toml"
     fmt.write_text('[formats.mine]\nbase = "quick"\nsupport = 20\n')
-    assert main(["bots", "random", "heuristic", "--decks", "ner", "tisza", "--games", "2", "--format", str(fmt)]) == 0
+    assert (
+        main(
+            [
+                "bots",
+                "random",
+                "heuristic",
+                "--decks",
+                "ner",
+                "tisza",
+                "--games",
+                "2",
+                "--format",
+                str(fmt),
+            ]
+        )
+        == 0
+    )
     assert main(["matchups", "--decks", "ner+tisza", "osszefogas", "--games", "2", "--bots", "random",
                  "--format", str(fmt)]) == 0  # fmt: skip
     out = capsys.readouterr().out
@@ -310,12 +373,16 @@ def test_sweep_and_targets_files_name_a_format(tmp_path):
     from ketharmad.lab.sweep import load_sweep_file
 
     (tmp_path / "mine.toml").write_text('[formats.mine]\nbase = "quick"\nsupport = 20\n')
-    (tmp_path / "g.toml").write_text('format = "mine.toml"\n[grid]\n"rules.opening_hand" = [6, 7]\n')
+    (tmp_path / "g.toml").write_text(
+        'format = "mine.toml"\n[grid]\n"rules.opening_hand" = [6, 7]\n'
+    )
     kw = load_sweep_file(str(tmp_path / "g.toml"))
     assert kw["format"] == str(tmp_path / "mine.toml")
     s = ketharmad.sweep(**kw, games=4, bots="random")
     assert s.params["rules.format"] == "mine"
-    (tmp_path / "t.toml").write_text('format = "mine.toml"\n[two_player]\npairs = { "ner-tisza" = 0.5 }\n')
+    (tmp_path / "t.toml").write_text(
+        'format = "mine.toml"\n[two_player]\npairs = { "ner-tisza" = 0.5 }\n'
+    )
     assert load_targets(str(tmp_path / "t.toml")).format == str(tmp_path / "mine.toml")
     with pytest.raises(ValueError, match="targets.format"):
         load_targets({"format": 3})
@@ -325,8 +392,12 @@ def test_team_pair_result_writes_its_tables_and_report(tmp_path):
     pytest.importorskip("matplotlib")
     r = ketharmad.matchups(format="coalition", games=4, bots="random", seed=2)
     written = r.write_parquet(tmp_path / "pq")
-    assert {"matchups_coalition", "matchup_by_seat_coalition", "matchup_by_deck_coalition"} <= set(written)
-    assert_frame_equal(pl.read_parquet(written["matchups_coalition"]).select(r.table.columns), r.table)
+    assert {"matchups_coalition", "matchup_by_seat_coalition", "matchup_by_deck_coalition"} <= set(
+        written
+    )
+    assert_frame_equal(
+        pl.read_parquet(written["matchups_coalition"]).select(r.table.columns), r.table
+    )
     report = r.write_report(tmp_path / "rep")
     text = report.read_text()
     assert "## Team pairs" in text and "## By deck" in text and "start player's team won" in text

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import ketharmad
 import polars as pl
 import pytest
-
-import ketharmad
+from conftest import packaged_card_text
 from ketharmad import _core
 from ketharmad.results.lab import LabResult
-
-from conftest import packaged_card_text
 
 SMALL = Path(__file__).parent / "test_balance_small.toml"
 
@@ -22,10 +20,16 @@ def results() -> dict[str, LabResult]:
     batch = ketharmad.simulate(["ner", "tisza"], "random", 300, seed=1, record_plays=True)
     return {
         "matchups": ketharmad.matchups(games_per_side=5, bots="random", seed=4),
-        "sweep": ketharmad.sweep({"rules.starting_support": [18, 20]}, games=20, bots="random", seed=2),
+        "sweep": ketharmad.sweep(
+            {"rules.starting_support": [18, 20]}, games=20, bots="random", seed=2
+        ),
         "card_stats": ketharmad.card_stats(batch),
-        "tournament": ketharmad.tournament(["random", "heuristic"], decks=["ner", "tisza"], games=20, seed=3),
-        "balance": ketharmad.balance(str(SMALL), bots="random", budget=3000, seed=1, robustness_bots=None),
+        "tournament": ketharmad.tournament(
+            ["random", "heuristic"], decks=["ner", "tisza"], games=20, seed=3
+        ),
+        "balance": ketharmad.balance(
+            str(SMALL), bots="random", budget=3000, seed=1, robustness_bots=None
+        ),
     }
 
 
@@ -48,10 +52,16 @@ def test_provenance(results: dict[str, LabResult]) -> None:
     h = _core.card_data_hash(packaged_card_text())
     for kind, res in results.items():
         p = res.provenance()
-        assert (p["kind"], p["version"], p["card_data_hash"]) == (kind, ketharmad.__version__, h), kind
+        assert (p["kind"], p["version"], p["card_data_hash"]) == (kind, ketharmad.__version__, h), (
+            kind
+        )
         assert p["games"] > 0 and p["seed"] == res.seed, kind
         cols = res._provenance()  # the Parquet columns say the same
-        assert (cols["run_kind"], cols["run_card_data_hash"], cols["run_games"]) == (kind, h, p["games"])
+        assert (cols["run_kind"], cols["run_card_data_hash"], cols["run_games"]) == (
+            kind,
+            h,
+            p["games"],
+        )
     m = results["matchups"]
     plan = m.provenance()["plan"]
     assert len(plan) == 20 and sum(c["games"] for c in plan) == m.n_games
@@ -71,7 +81,9 @@ def test_markdown_is_the_report(results: dict[str, LabResult], tmp_path: Path) -
             assert (folder / "cards_balanced.toml").exists()
         else:
             path = ketharmad.write_report(res, folder, plots=False)
-        assert _without_created(path.read_text(encoding="utf-8")) == _without_created(res.to_markdown(folder)), kind
+        assert _without_created(path.read_text(encoding="utf-8")) == _without_created(
+            res.to_markdown(folder)
+        ), kind
     md = results["tournament"].to_markdown()
     assert "## Ratings" in md and "| random | heuristic | 20 |" in md
     with pytest.raises(ValueError, match="folder"):

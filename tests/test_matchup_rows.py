@@ -7,19 +7,16 @@ from __future__ import annotations
 import pickle
 from concurrent.futures import ThreadPoolExecutor
 
+import ketharmad
 import polars as pl
 import pytest
-from polars.testing import assert_frame_equal
-
-import ketharmad
-from ketharmad import _core
-from ketharmad.run import memory as _memory
-from ketharmad.run.reduce import TURN_BINS, Stats
+from conftest import packaged_card_text
 from ketharmad.cli import main
 from ketharmad.lab import matchups as mm
-from ketharmad.run.plan import cell, Plan, run_plan
-
-from conftest import packaged_card_text
+from ketharmad.run import memory as _memory
+from ketharmad.run.plan import Plan, cell, run_plan
+from ketharmad.run.reduce import TURN_BINS, Stats
+from polars.testing import assert_frame_equal
 
 TEXT = packaged_card_text()
 TABLES = ("table", "start_player", "positions", "lengths")
@@ -80,7 +77,10 @@ def test_two_player_tables_from_reductions_equal_the_tables_from_rows(seed):
     rows = ketharmad.matchups(rows=True, **kw)
     red = ketharmad.matchups(rows=False, **kw)
     _equal_tables(rows, red)
-    assert rows.table.height == 16 and rows.table.filter(pl.col("faction") == pl.col("opponent")).height == 4
+    assert (
+        rows.table.height == 16
+        and rows.table.filter(pl.col("faction") == pl.col("opponent")).height == 4
+    )
     assert rows.rows and rows.games is not None and rows.stats is None
     assert not red.rows and red.games is None and red.players is None
     assert len(red.stats) == 20 and sum(s.games for s in red.stats) == red.n_games == 800
@@ -92,7 +92,10 @@ def test_two_player_unfinished_and_heuristic_games_also_match():
     kw = dict(games_per_side=25, bots="heuristic", seed=5, params={"rules.max_rounds": 9})
     rows, red = ketharmad.matchups(rows=True, **kw), ketharmad.matchups(rows=False, **kw)
     _equal_tables(rows, red)
-    assert red.table["unfinished"].sum() > 0 and (red.table["no_winner"] >= red.table["unfinished"]).all()
+    assert (
+        red.table["unfinished"].sum() > 0
+        and (red.table["no_winner"] >= red.table["unfinished"]).all()
+    )
 
 
 @pytest.mark.parametrize("players,seed", [(4, 1), (4, 9), (3, 2)])
@@ -150,9 +153,18 @@ def test_reductions_are_not_refused_for_memory_rows_are(monkeypatch):
 
 def test_a_reduction_result_writes_its_tables_report_and_plots(tmp_path):
     red = ketharmad.matchups(games_per_side=10, bots="random", seed=4, rows=False)
-    assert set(red.tables()) == {"matchups", "matchup_lengths", "matchup_positions", "start_player",
-                                 "matchup_by_seat", "matchup_by_deck"}
-    assert red._decks() == ketharmad.matchups(games_per_side=10, bots="random", seed=4, rows=True)._decks()
+    assert set(red.tables()) == {
+        "matchups",
+        "matchup_lengths",
+        "matchup_positions",
+        "start_player",
+        "matchup_by_seat",
+        "matchup_by_deck",
+    }
+    assert (
+        red._decks()
+        == ketharmad.matchups(games_per_side=10, bots="random", seed=4, rows=True)._decks()
+    )
     written = red.write_parquet(tmp_path / "pq")
     assert "matchup_games" not in written
     back = pl.read_parquet(written["matchups"]).select(red.table.columns)
@@ -209,7 +221,9 @@ def test_reductions_run_where_rows_are_refused_under_an_address_space_limit():
 
     if sys.platform != "linux":
         pytest.skip("RLIMIT_AS and /proc")
-    proc = subprocess.run([sys.executable, "-c", _LIMITED], capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", _LIMITED], capture_output=True, text=True, timeout=300
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     assert out["rows"].startswith("ValueError: ") and "would need about" in out["rows"], out["rows"]

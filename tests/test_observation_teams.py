@@ -1,9 +1,8 @@
 """The step API's observation marks allies and enemies per seat (issue 13 item 5,
 docs/step_api.md): a Python agent in Coalition knows its partner."""
 
-import pytest
-
 import ketharmad as k
+import pytest
 
 FOUR = ["ner", "tisza", "osszefogas", "radikalisok"]
 
@@ -29,7 +28,9 @@ def test_free_for_all_observation_has_no_allies(n):
         o = g.observation(seat)
         assert o["allies"] == []
         assert o["enemies"] == [(seat + i) % n for i in range(1, n)]
-        assert [p["relation"] for p in o["players"]] == ["self" if q == seat else "enemy" for q in range(n)]
+        assert [p["relation"] for p in o["players"]] == [
+            "self" if q == seat else "enemy" for q in range(n)
+        ]
 
 
 def test_coalition_winners_see_no_enemy_left_and_keep_their_partner():

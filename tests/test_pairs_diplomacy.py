@@ -2,10 +2,9 @@
 ``simulate(..., format="pairs" | "diplomacy")``, ``play`` and ``Game``; the rules themselves are
 tested in tests/pairs.rs and tests/diplomacy.rs (docs/formats.md)."""
 
+import ketharmad as k
 import polars as pl
 import pytest
-
-import ketharmad as k
 
 DECKS = ["ner", "osszefogas", "tisza", "radikalisok"]
 
@@ -108,7 +107,14 @@ def test_diplomacy_bots_honour_the_pact(diplomacy):
     ffa = k.simulate(DECKS, bots="random", games=10, seed=5)
     assert (ffa.players["pacts_broken"] == 0).all()
     # random bots in 3-seat games, a sanction set: still no breaks
-    r = k.simulate(DECKS[:3], bots="random", games=100, seed=6, format="diplomacy", params={"format.diplomacy.pact_sanction": 4})
+    r = k.simulate(
+        DECKS[:3],
+        bots="random",
+        games=100,
+        seed=6,
+        format="diplomacy",
+        params={"format.diplomacy.pact_sanction": 4},
+    )
     assert (r.players["pacts_broken"] == 0).all()
     assert r.games["winner"].null_count() < 5
 

@@ -7,15 +7,13 @@ import multiprocessing
 import pickle
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
+import ketharmad
 import numpy as np
 import polars as pl
 import pytest
-
-import ketharmad
+from conftest import packaged_card_text
 from ketharmad import _core
 from ketharmad.run.plan import Cell, Frames, Plan, cell, run_plan, run_shard, shards
-
-from conftest import packaged_card_text
 
 TEXT = packaged_card_text()
 
@@ -56,7 +54,9 @@ def test_shard_size_does_not_change_results(output: str) -> None:
             else:
                 _frames_equal(a, b)
                 assert a.games.height == c.games
-                assert a.games["game"].to_list() == list(range(c.first_game, c.first_game + c.games))
+                assert a.games["game"].to_list() == list(
+                    range(c.first_game, c.first_game + c.games)
+                )
     # the sizes really cut the plan: 23 + 17 + 9 + 15 shards of one game, 4 + 3 + 2 + 3 of 7
     assert len(list(shards(plan, 1))) == 64
     assert len(list(shards(plan, 7))) == 12
@@ -68,9 +68,14 @@ def test_game_i_is_the_same_game_in_any_cell_grouping() -> None:
     over the whole range, and the same when the range is split over two cells."""
     c = _plan().cells[1]
     (one,) = run_plan(Plan(11, [c]))
-    raw = _core.simulate(TEXT, list(c.decks), list(c.bots), c.first_game + c.games, 11, None, dict(c.params))
+    raw = _core.simulate(
+        TEXT, list(c.decks), list(c.bots), c.first_game + c.games, 11, None, dict(c.params)
+    )
     assert one.games["seed"].to_list() == raw["games"]["seed"][c.first_game :].tolist()
-    assert one.games["winner"].fill_null(-1).to_list() == raw["games"]["winner"][c.first_game :].tolist()
+    assert (
+        one.games["winner"].fill_null(-1).to_list()
+        == raw["games"]["winner"][c.first_game :].tolist()
+    )
     split = Plan(11, [cell(TEXT, c.decks, c.bots, c.params, c.first_game, 6),
                       cell(TEXT, c.decks, c.bots, c.params, c.first_game + 6, c.games - 6)])  # fmt: skip
     a, b = run_plan(split)
@@ -123,7 +128,9 @@ def test_matchups_cells_are_batch_games() -> None:
     k = pairs.index(("ner", "tisza"))
     for side in (0, 1):
         first = (2 * k + side) * 6
-        ref = ketharmad.simulate(["ner", "tisza"], "random", games=first + 6, seed=5, start_player=side)
+        ref = ketharmad.simulate(
+            ["ner", "tisza"], "random", games=first + 6, seed=5, start_player=side
+        )
         got = m.games.filter(pl.col("game").is_between(first, first + 5))
         assert got["seed"].to_list() == ref.games["seed"].tail(6).to_list()
         assert got["winner"].to_list() == ref.games["winner"].tail(6).to_list()
@@ -132,7 +139,9 @@ def test_matchups_cells_are_batch_games() -> None:
 def test_matchups_and_sweep_with_an_executor_equal_local() -> None:
     with ThreadPoolExecutor(max_workers=2) as ex:
         m1 = ketharmad.matchups(games_per_side=8, bots="random", seed=2, executor=ex, chunk_size=3)
-        s1 = ketharmad.sweep({"rules.starting_support": [18, 20]}, games=12, bots="random", executor=ex)
+        s1 = ketharmad.sweep(
+            {"rules.starting_support": [18, 20]}, games=12, bots="random", executor=ex
+        )
     m0 = ketharmad.matchups(games_per_side=8, bots="random", seed=2)
     s0 = ketharmad.sweep({"rules.starting_support": [18, 20]}, games=12, bots="random")
     assert m0.games.equals(m1.games) and m0.players.equals(m1.players) and m0.table.equals(m1.table)
@@ -148,7 +157,11 @@ def test_tournament_uses_the_common_seeding() -> None:
     wa = wb = unf = 0
     for d, deck in enumerate(decks):
         for a_seat, bots in ((0, ["random", "heuristic"]), (1, ["heuristic", "random"])):
-            w = ketharmad.simulate(deck, bots, games=(d + 1) * per, seed=6).games["winner"].tail(per)
+            w = (
+                ketharmad.simulate(deck, bots, games=(d + 1) * per, seed=6)
+                .games["winner"]
+                .tail(per)
+            )
             wa += int((w == a_seat).sum())
             wb += int((w == 1 - a_seat).sum())
             unf += w.null_count()
@@ -216,12 +229,54 @@ def test_outcome_cells_played_together_equal_one_call_each() -> None:
     from ketharmad.run.plan import _outcome_group, run_shards_together
 
     cells = [
-        cell(TEXT, ["ner", "tisza"], ["heuristic", "random"], {}, 0, 23, start_player=0, output="outcomes"),
+        cell(
+            TEXT,
+            ["ner", "tisza"],
+            ["heuristic", "random"],
+            {},
+            0,
+            23,
+            start_player=0,
+            output="outcomes",
+        ),
         cell(TEXT, ["tisza", "ner"], ["random", "aggro"], {}, 100, 17, output="outcomes"),
-        cell(TEXT, ["ner", "osszefogas"], ["heuristic", "heuristic"], {}, 7, 1, start_player=1, output="outcomes"),
-        cell(TEXT, ["ner", "tisza"], ["random", "random"], {"rules.starting_support": 18}, 0, 9, output="outcomes"),
-        cell(TEXT, ["ner", "tisza", "osszefogas", "radikalisok"], ["random"] * 4, {}, 40, 15, output="outcomes"),
-        cell(TEXT, ["tisza", "ner", "radikalisok", "osszefogas"], ["heuristic"] * 4, {}, 3, 11, output="outcomes"),
+        cell(
+            TEXT,
+            ["ner", "osszefogas"],
+            ["heuristic", "heuristic"],
+            {},
+            7,
+            1,
+            start_player=1,
+            output="outcomes",
+        ),
+        cell(
+            TEXT,
+            ["ner", "tisza"],
+            ["random", "random"],
+            {"rules.starting_support": 18},
+            0,
+            9,
+            output="outcomes",
+        ),
+        cell(
+            TEXT,
+            ["ner", "tisza", "osszefogas", "radikalisok"],
+            ["random"] * 4,
+            {},
+            40,
+            15,
+            output="outcomes",
+        ),
+        cell(
+            TEXT,
+            ["tisza", "ner", "radikalisok", "osszefogas"],
+            ["heuristic"] * 4,
+            {},
+            3,
+            11,
+            output="outcomes",
+        ),
         cell(TEXT, ["ner", "tisza"], ["random", "random"], {}, 0, 5, output="games"),
     ]
     plan = Plan(11, cells)
@@ -252,7 +307,9 @@ def test_outcome_cells_played_together_equal_one_call_each() -> None:
 def test_simulate_first_game_is_a_range_of_the_batch() -> None:
     """simulate(first_game=a, games=n) plays games a .. a+n-1 of the batch: the rows of one
     bigger call (issue 11: the first_game offset is public API)."""
-    whole = ketharmad.simulate(["ner", "tisza", "osszefogas"], "random", games=50, seed=4, record_plays=True)
+    whole = ketharmad.simulate(
+        ["ner", "tisza", "osszefogas"], "random", games=50, seed=4, record_plays=True
+    )
     part = ketharmad.simulate(["ner", "tisza", "osszefogas"], "random", games=30, seed=4, first_game=20,
                               record_plays=True)  # fmt: skip
     assert part.first_game == 20 and part.n_games == 30
@@ -270,7 +327,10 @@ def test_outcome_groups_are_bounded_in_games(monkeypatch) -> None:
     once); the results do not change."""
     from ketharmad.run import plan as plan_mod
 
-    cells = [cell(TEXT, ["ner", "tisza"], ["random", "random"], {}, 30 * i, 30, output="outcomes") for i in range(5)]
+    cells = [
+        cell(TEXT, ["ner", "tisza"], ["random", "random"], {}, 30 * i, 30, output="outcomes")
+        for i in range(5)
+    ]
     p = Plan(3, cells)
     whole = run_plan(p)
     monkeypatch.setattr(plan_mod, "TOGETHER_GAMES", 70)  # two cells of 30 fit, a third does not

@@ -28,9 +28,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 import ketharmad
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -53,7 +52,9 @@ def _text() -> str:
 def _blocks() -> list[tuple[str, str, int]]:
     """(language, body, line of the body's first line) of every fenced block, in order."""
     text = _text()
-    return [(m.group(1), m.group(2), text.count("\n", 0, m.start(2)) + 1) for m in FENCE.finditer(text)]
+    return [
+        (m.group(1), m.group(2), text.count("\n", 0, m.start(2)) + 1) for m in FENCE.finditer(text)
+    ]
 
 
 def _commands() -> list[tuple[list[str], int]]:
@@ -85,15 +86,21 @@ def test_readme_blocks_are_known_and_short():
     blocks = _blocks()
     assert text.count("```") == 2 * len(blocks), "an unclosed or malformed code fence"
     for lang, _, first in blocks:
-        assert lang in LANGS, f"README.md:{first}: code block language {lang!r} is not run by this test"
+        assert lang in LANGS, (
+            f"README.md:{first}: code block language {lang!r} is not run by this test"
+        )
     # the two set-up commands come first, as CI and users run them
     assert [shlex.join(c) for c, _ in _commands()[:3]] == [
         "pip install .", "ketharmad matchups --games-per-side 500 --seed 1", "bash scripts/test.sh"]  # fmt: skip
     for cmd, line in _commands():
         joined = shlex.join(cmd)
         if cmd[0] != "ketharmad":
-            assert joined in SKIPPED, f"README.md:{line}: {joined!r} is neither a ketharmad command nor allowed"
-        assert not set(cmd) & {"|", ";", ">", "<", "||", "&"}, f"README.md:{line}: shell syntax this test does not run"
+            assert joined in SKIPPED, (
+                f"README.md:{line}: {joined!r} is neither a ketharmad command nor allowed"
+            )
+        assert not set(cmd) & {"|", ";", ">", "<", "||", "&"}, (
+            f"README.md:{line}: shell syntax this test does not run"
+        )
     for name in DEPRECATED:
         assert name not in text, f"the README uses the deprecated {name}...)"
     # a game's index is index= / --index; game= and --game name a game
@@ -107,7 +114,9 @@ def test_readme_links_and_layout_are_true():
     for link in links:
         if "://" not in link:
             assert (ROOT / link).exists(), f"README links to {link}, which does not exist"
-    for path in re.findall(r"`((?:docs|examples|scripts|tests|benches|tools|rust|python)/[\w./-]*)`", text):
+    for path in re.findall(
+        r"`((?:docs|examples|scripts|tests|benches|tools|rust|python)/[\w./-]*)`", text
+    ):
         assert (ROOT / path).exists(), f"README names {path}, which does not exist"
     # every path of the Layout block exists (the Rust part names rust/harness/ and rust/games/)
     layout = next(b for lang, b, _ in _blocks() if lang == "text" and "rust/harness/" in b)
@@ -124,7 +133,9 @@ def test_readme_links_and_layout_are_true():
                 w = w.rstrip(";,")
                 if not re.fullmatch(r"[\w.]+\.py|[\w]+/", w):
                     break
-                assert (base / w).exists(), f"Layout names python/ketharmad/{w}, which does not exist"
+                assert (base / w).exists(), (
+                    f"Layout names python/ketharmad/{w}, which does not exist"
+                )
         else:
             parent: Path | None = None
             for w in words:
@@ -133,7 +144,15 @@ def test_readme_links_and_layout_are_true():
                 p = ROOT / w if "/" in w[:-1] or parent is None else parent / w
                 assert p.exists(), f"Layout names {w}, which does not exist"
                 parent = p.parent
-    for part in ("rust/engine", "rust/cards", "rust/bots", "rust/batch", "rust/harness", "rust/games", "rust/py"):
+    for part in (
+        "rust/engine",
+        "rust/cards",
+        "rust/bots",
+        "rust/batch",
+        "rust/harness",
+        "rust/games",
+        "rust/py",
+    ):
         assert (ROOT / part).is_dir()
 
 
@@ -148,7 +167,9 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def python_run(workdir: Path) -> list[dict[str, Any]]:
     """Run the README's python blocks in order in one namespace; per block: its README line, its
     printed output and a snapshot of the namespace after it."""
-    if not os.environ.get("KH_REQUIRE_RL"):  # the README's env(...) needs the rl extra (scripts/test.sh has it)
+    if not os.environ.get(
+        "KH_REQUIRE_RL"
+    ):  # the README's env(...) needs the rl extra (scripts/test.sh has it)
         pytest.importorskip("pettingzoo")
     ns: dict[str, Any] = {"__name__": "readme"}
     done = []
@@ -185,7 +206,10 @@ def test_python_blocks_say_true_things(python_run, workdir):
     sim = _block(python_run, "ketharmad.simulate(decks=")
     res, log = sim["ns"]["res"], sim["ns"]["log"]
     summary = res.summary()
-    assert summary["faction"].to_list() == ["ner", "tisza"] and summary["games"].to_list() == [10_000] * 2
+    assert (
+        summary["faction"].to_list() == ["ner", "tisza"]
+        and summary["games"].to_list() == [10_000] * 2
+    )
     assert {"win_rate", "ci_low", "ci_high"} <= set(summary.columns)
     assert res.games.height == 10_000 and res.players.height == 20_000
     # play(..., game=17) is game 17 of that batch
@@ -215,7 +239,10 @@ def test_python_blocks_say_true_things(python_run, workdir):
     assert g.is_over and g.winner in (0, 1)
     # the legal actions the README shows for that game's first decision
     line = next(ln for ln in _text().splitlines() if ln.startswith("g.legal_actions()"))
-    assert repr(ketharmad.Game(["ner", "tisza"], seed=1).legal_actions()) == line.split("#", 1)[1].strip()
+    assert (
+        repr(ketharmad.Game(["ner", "tisza"], seed=1).legal_actions())
+        == line.split("#", 1)[1].strip()
+    )
 
     other = _block(python_run, 'game="schotten_totten_2"')
     assert other["ns"]["st"].summary()["side"].to_list() == ["attacker", "defender"]
@@ -243,10 +270,14 @@ def _run(cmd: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 @pytest.mark.parametrize("cmd,line", _to_run(), ids=[shlex.join(c) for c, _ in _to_run()])
 def test_bash_command_runs(cmd, line, workdir):
     proc = _run(cmd, workdir)
-    assert proc.returncode == 0, f"README.md:{line}: {shlex.join(cmd)}\n{proc.stdout}\n{proc.stderr}"
+    assert proc.returncode == 0, (
+        f"README.md:{line}: {shlex.join(cmd)}\n{proc.stdout}\n{proc.stderr}"
+    )
     assert proc.stdout.strip(), f"README.md:{line}: {shlex.join(cmd)} printed nothing"
     if cmd[1] == "matchups" and "--game" not in cmd:  # the faction table of the first command
-        rows = [ln.split()[0] for ln in proc.stdout.splitlines() if ln.startswith("  ") and "%" in ln]
+        rows = [
+            ln.split()[0] for ln in proc.stdout.splitlines() if ln.startswith("  ") and "%" in ln
+        ]
         assert rows == list(ketharmad.FACTIONS), proc.stdout
         assert "start player wins" in proc.stdout
     if cmd[1] == "games":

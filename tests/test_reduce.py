@@ -7,18 +7,29 @@ exactly), and give the tables of ``SimResult.summary``.
 
 from __future__ import annotations
 
-import pytest
-
 import ketharmad
+import pytest
+from conftest import FOUR_P, TWO_P
 from ketharmad import _core
 from ketharmad.run.reduce import TURN_BINS, Stats, simulate_stats
-from conftest import FOUR_P, TWO_P
 
 CASES = [
     dict(decks=TWO_P, bots="heuristic", games=600, seed=1),
-    dict(decks=["osszefogas", "radikalisok"], bots=["aggro", "random"], games=500, seed=4, start_player=1),
+    dict(
+        decks=["osszefogas", "radikalisok"],
+        bots=["aggro", "random"],
+        games=500,
+        seed=4,
+        start_player=1,
+    ),
     dict(decks=FOUR_P, bots=["heuristic", "random", "control", "aggro"], games=150, seed=6),
-    dict(decks=["tisza", "tisza"], bots=["random", "heuristic"], games=300, seed=2, params={"rules.allow_mirror": True}),
+    dict(
+        decks=["tisza", "tisza"],
+        bots=["random", "heuristic"],
+        games=300,
+        seed=2,
+        params={"rules.allow_mirror": True},
+    ),
     dict(decks=TWO_P, bots="random", games=400, seed=3, params={"rules.max_rounds": 7}),
 ]
 
@@ -51,7 +62,10 @@ def test_pieces_merged_equal_the_whole_range_on_any_threads():
     args = dict(decks=["ner", "radikalisok"], bots=["heuristic", "random"], seed=12)
     whole = simulate_stats(games=700, first_game=50, threads=2, **args)
     assert simulate_stats(games=700, first_game=50, threads=1, **args) == whole
-    pieces = [simulate_stats(games=n, first_game=f, threads=1, **args) for f, n in ((50, 333), (383, 1), (384, 366))]
+    pieces = [
+        simulate_stats(games=n, first_game=f, threads=1, **args)
+        for f, n in ((50, 333), (383, 1), (384, 366))
+    ]
     merged = Stats.empty(args["decks"])
     for p in pieces:
         merged = merged.merge(p)

@@ -9,12 +9,14 @@ import subprocess
 import sys
 import warnings
 
+import ketharmad
 import numpy as np
 import pytest
-
-import ketharmad
-from ketharmad.games import game_state, simulate_game  # the harness engine behind simulate(game=...)
 from conftest import FOUR_P, THREE_P, TWO_P
+from ketharmad.games import (  # the harness engine behind simulate(game=...)
+    game_state,
+    simulate_game,
+)
 
 if os.environ.get("KH_REQUIRE_RL"):  # scripts/test.sh (CI) installs the rl extra: never skip there
     import gymnasium
@@ -24,9 +26,8 @@ else:
     pettingzoo = pytest.importorskip("pettingzoo")
 
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test, seed_test
-
 from ketharmad import rl
+from pettingzoo.test import api_test, seed_test
 
 # PettingZoo's api_test warns about every Dict observation with an action mask (the convention
 # its own classic games use, which it exempts by name): these two warnings only; any other
@@ -92,7 +93,9 @@ def test_aec_episode_rewards_are_the_returns():
         assert sum(total.values()) == 1.0 - 2.0
 
 
-@pytest.mark.parametrize("decks,spec", [(TWO_P, "heuristic"), (THREE_P, "random"), (FOUR_P, "aggro")])
+@pytest.mark.parametrize(
+    "decks,spec", [(TWO_P, "heuristic"), (THREE_P, "random"), (FOUR_P, "aggro")]
+)
 def test_aec_episodes_are_the_batch_games(decks, spec):
     """reset(seed=s) plays game 0 of batch s, each reset() the next: answered with
     bot_action, the episodes are simulate's rows 0, 1."""
@@ -152,7 +155,10 @@ def test_aec_render_ansi_shows_the_log_and_the_decision():
 def test_gymnasium_check_env():
     made = gymnasium.make(rl.GYM_ID, decks=TWO_P)
     check_env(made.unwrapped)  # warnings are errors here: none may be raised
-    check_env(ketharmad.gym_env(THREE_P, seat=2, opponents=["random", "heuristic", None]), skip_render_check=True)
+    check_env(
+        ketharmad.gym_env(THREE_P, seat=2, opponents=["random", "heuristic", None]),
+        skip_render_check=True,
+    )
 
 
 def test_gym_episode_against_heuristic_bots():
@@ -231,14 +237,18 @@ def test_import_without_the_extra():
         "except ImportError as e:\n"
         "    print(e)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
     assert "pip install 'ketharmad[rl]'" in out
 
 
 # ---- the harness games (issue 14): ketharmad.game_env ----------------------------------------
 
 
-@pytest.mark.parametrize(("game", "seats"), [("schotten_totten_2", None), ("osztrakon", 5), ("osztrakon", 8)])
+@pytest.mark.parametrize(
+    ("game", "seats"), [("schotten_totten_2", None), ("osztrakon", 5), ("osztrakon", 8)]
+)
 def test_game_env_pettingzoo_api_test(game, seats):
     env = ketharmad.env(game=game, seats=seats, render_mode="ansi")
     _api_test(env, 1000)
@@ -251,7 +261,9 @@ def test_game_env_seed_test():
     seed_test(lambda: ketharmad.env(game="schotten_totten_2"), num_cycles=200)
 
 
-@pytest.mark.parametrize(("game", "bots"), [("schotten_totten_2", ["greedy", "random"]), ("osztrakon", ["b1"] * 6)])
+@pytest.mark.parametrize(
+    ("game", "bots"), [("schotten_totten_2", ["greedy", "random"]), ("osztrakon", ["b1"] * 6)]
+)
 def test_game_env_episodes_are_the_batch_rows_and_rewards_the_returns(game, bots):
     """reset(seed=s) then reset() play games 0, 1, ... of batch s: answered with the batch's
     bots, each episode ends as that simulate_game row, and the rewards are its returns."""
@@ -333,12 +345,17 @@ def _masked_random(rng):
     return lambda env, obs, info: int(rng.choice(np.flatnonzero(info["action_mask"])))
 
 
-@pytest.mark.parametrize(("game", "kwargs"), [("schotten_totten_2", {"seat": 1}), ("osztrakon", {"seats": 6, "seat": 2})])
+@pytest.mark.parametrize(
+    ("game", "kwargs"), [("schotten_totten_2", {"seat": 1}), ("osztrakon", {"seats": 6, "seat": 2})]
+)
 def test_harness_gym_same_seed_same_episode(game, kwargs):
     runs = []
     for _ in range(2):
         env = ketharmad.gym_env(game=game, **kwargs)
-        eps = [_play_gym(env, _masked_random(np.random.default_rng(3)), seed=11 if i == 0 else None) for i in range(2)]
+        eps = [
+            _play_gym(env, _masked_random(np.random.default_rng(3)), seed=11 if i == 0 else None)
+            for i in range(2)
+        ]
         runs.append(eps)
     for (o1, a1, r1, i1), (o2, a2, r2, i2) in zip(*runs, strict=True):
         assert a1 == a2 and r1 == r2 and i1["winners"] == i2["winners"]
@@ -368,7 +385,9 @@ def test_harness_gym_episodes_are_the_batch_rows(game, bots, seat):
         assert info["winner"] == (None if row["winner"] < 0 else row["winner"])
         assert g.turns == row["turns"]
         assert info["end_reason"] == row["end_reason"]
-        ret = r.players.filter((r.players["game"] == i) & (r.players["seat"] == seat))["return"].item()
+        ret = r.players.filter((r.players["game"] == i) & (r.players["seat"] == seat))[
+            "return"
+        ].item()
         assert rewards[-1] == ret and all(x == 0.0 for x in rewards[:-1])
 
 
@@ -379,7 +398,9 @@ def test_harness_gym_illegal_actions():
     before = obs["observation"].copy()
     obs2, reward, term, trunc, info2 = env.step(bad)
     assert (reward, term, trunc, info2["illegal_action"]) == (-0.5, False, False, True)
-    assert np.array_equal(obs2["observation"], before) and np.array_equal(info2["action_mask"], info["action_mask"])
+    assert np.array_equal(obs2["observation"], before) and np.array_equal(
+        info2["action_mask"], info["action_mask"]
+    )
     for out_of_space in (-1, env.action_space.n):
         assert env.step(out_of_space)[4]["illegal_action"] is True
     good = int(np.flatnonzero(info["action_mask"])[0])
@@ -389,7 +410,9 @@ def test_harness_gym_illegal_actions():
     bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
     with pytest.raises(ValueError, match=f"action {bad} is not legal"):
         strict.step(bad)
-    assert np.array_equal(strict.unwrapped.game.action_mask().astype(np.int8), info["action_mask"])  # unchanged
+    assert np.array_equal(
+        strict.unwrapped.game.action_mask().astype(np.int8), info["action_mask"]
+    )  # unchanged
     with pytest.raises(RuntimeError, match="reset"):
         ketharmad.gym_env(game="osztrakon").step(0)
 
@@ -403,7 +426,9 @@ def test_harness_gym_render_ansi_shows_the_bots_moves():
     label = env.unwrapped.game.describe_action(a)
     env.step(a)
     text = env.render()
-    assert text.startswith(f"seat 1: {label}\n") and "\nseat 1 decides: " in text  # a preparation step may keep seat 1
+    assert (
+        text.startswith(f"seat 1: {label}\n") and "\nseat 1 decides: " in text
+    )  # a preparation step may keep seat 1
 
 
 def test_harness_gym_bad_arguments_are_named():
@@ -419,7 +444,10 @@ def test_harness_gym_bad_arguments_are_named():
         ketharmad.gym_env(game="schotten_totten_2", seat=2)
     with pytest.raises(ValueError, match="5 to 12 seats"):
         ketharmad.gym_env(game="osztrakon", seats=4)
-    with pytest.raises(ValueError, match=r"opponents: unknown bot 'heuristic' for schotten_totten_2 \(its bots: random, greedy"):
+    with pytest.raises(
+        ValueError,
+        match=r"opponents: unknown bot 'heuristic' for schotten_totten_2 \(its bots: random, greedy",
+    ):
         ketharmad.gym_env(game="schotten_totten_2", opponents="heuristic")
     with pytest.raises(ValueError, match=r"opponents\[0\] must be None"):
         ketharmad.gym_env(game="schotten_totten_2", opponents=["greedy", "greedy"])

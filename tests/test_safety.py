@@ -7,7 +7,6 @@ chunking bounds peak memory. Signals, memory limits and peak memory are tested i
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -15,13 +14,10 @@ import textwrap
 import time
 from typing import Optional
 
-import pytest
-
 import ketharmad
-from ketharmad.games import simulate_game  # the harness engine behind simulate(game=...)
-from ketharmad import _core
-
+import pytest
 from conftest import packaged_card_text
+from ketharmad import _core
 
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and rlimits")
 
@@ -82,6 +78,7 @@ def _stopped_by_the_signal(rc: Optional[int], out: str, err: str) -> bool:
         and "During handling of the above exception, another exception occurred" in err
         and err.rstrip().endswith("KeyboardInterrupt")
     )
+
 
 _API_CALLS = {
     # the very first batch call of the process (the numpy C API was once loaded lazily here)
@@ -233,7 +230,9 @@ print(json.dumps(out))
 
 @posix_only
 def test_batches_too_large_for_memory_are_refused_not_aborted() -> None:
-    proc = subprocess.run([sys.executable, "-c", _LIMITED], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", _LIMITED], capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 0, (proc.returncode, proc.stderr[-3000:])
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     assert out.pop("after") == 200
@@ -245,7 +244,9 @@ def test_batches_too_large_for_memory_are_refused_not_aborted() -> None:
             assert "would need about" in msg and "available" in msg and "would fit" in msg, msg
     assert "not enough memory for the results of 1000000000 games" in out["core"]
     assert "GB" in out["core"]
-    assert "would need about 905" in out["simulate"]  # GB: ~905 bytes per game (pacts_broken and points: 4 bytes per seat each)
+    assert (
+        "would need about 905" in out["simulate"]
+    )  # GB: ~905 bytes per game (pacts_broken and points: 4 bytes per seat each)
     assert "matchups(games_per_side=100,000,000,000)" in out["matchups"]
 
 
@@ -294,12 +295,15 @@ def test_memory_check_names_what_would_fit() -> None:
 
 # -------------------------------------------------------------------------------- panics
 
+
 def test_no_panic_reaches_python(tmp_path) -> None:
     """A panic inside the core (here a card-data mistake the loader does not catch) becomes an
     ordinary exception (ValueError or RuntimeError), never ``PanicException``, which derives
     from BaseException and escapes ``except Exception``."""
     text = packaged_card_text()
-    bad = text.replace('type = "base"\nrole = "Economy"', 'type = "base"\ninfluence = 2\nrole = "Economy"', 1)
+    bad = text.replace(
+        'type = "base"\nrole = "Economy"', 'type = "base"\ninfluence = 2\nrole = "Economy"', 1
+    )
     assert bad != text
     path = tmp_path / "cards.toml"
     path.write_text(bad, encoding="utf-8")
@@ -314,6 +318,7 @@ def test_no_panic_reaches_python(tmp_path) -> None:
 
 
 # ------------------------------------------------------------------------------- threads
+
 
 def test_concurrent_calls_from_threads_do_not_interfere() -> None:
     """Each call has its own stop token and worker thread: calls made at the same time from
@@ -341,7 +346,9 @@ def test_threads_above_the_limit_are_refused() -> None:
         with pytest.raises(ValueError, match="threads must be <= 1024"):
             ketharmad.simulate(games=10, threads=bad)
         with pytest.raises(ValueError, match="threads must be at most 1024"):
-            _core.simulate(packaged_card_text(), ["ner", "tisza"], ["random", "random"], 10, 0, threads=bad)
+            _core.simulate(
+                packaged_card_text(), ["ner", "tisza"], ["random", "random"], 10, 0, threads=bad
+            )
 
 
 FORKED_WORKERS = """
@@ -411,7 +418,9 @@ def test_search_rollout_rounds_bounds_an_endless_game() -> None:
     params = {**ENDLESS, "rules.max_rounds": 2000}
     bot = {"kind": "search", "iterations": 4, "rollout_rounds": 2}
     start = time.perf_counter()
-    res = ketharmad.simulate(["ner", "tisza"], bots=[bot, "heuristic"], games=1, params=params, threads=1)
+    res = ketharmad.simulate(
+        ["ner", "tisza"], bots=[bot, "heuristic"], games=1, params=params, threads=1
+    )
     assert time.perf_counter() - start < 60
     assert res.games["end_reason"].to_list() == ["unfinished_round_cap"]
     assert res.games["rounds"].to_list() == [2000]
@@ -422,19 +431,31 @@ def test_search_rollout_rounds_bounds_an_endless_game() -> None:
 
 
 def test_unfinished_rollouts_are_counted_and_the_knob_is_listed() -> None:
-    res = ketharmad.simulate(["ner", "tisza"], bots={"kind": "search", "iterations": 8}, games=2, seed=5)
+    res = ketharmad.simulate(
+        ["ner", "tisza"], bots={"kind": "search", "iterations": 8}, games=2, seed=5
+    )
     assert (res.players["rollouts"] > 0).all()
     assert (res.players["unfinished_rollouts"] <= res.players["rollouts"]).all()
     cut = ketharmad.simulate(
-        ["ner", "tisza"], bots={"kind": "search", "iterations": 8, "rollout_rounds": 1}, games=2, seed=5
+        ["ner", "tisza"],
+        bots={"kind": "search", "iterations": 8, "rollout_rounds": 1},
+        games=2,
+        seed=5,
     )
     assert cut.players["unfinished_rollouts"].sum() > res.players["unfinished_rollouts"].sum()
-    log = ketharmad.play(["ner", "tisza"], bots={"kind": "search", "iterations": 4, "rollout_rounds": 1}, seed=5)
+    log = ketharmad.play(
+        ["ner", "tisza"], bots={"kind": "search", "iterations": 4, "rollout_rounds": 1}, seed=5
+    )
     assert log is not None
     table = ketharmad.bots().filter(name="rollout_rounds")
     assert table.height == 1
     row = table.row(0, named=True)
-    assert (row["default"], row["min"], row["max"], row["applies_to"]) == (30.0, 1.0, 100_000.0, "search")
+    assert (row["default"], row["min"], row["max"], row["applies_to"]) == (
+        30.0,
+        1.0,
+        100_000.0,
+        "search",
+    )
     assert "unfinished" in row["description"]
     with pytest.raises(ValueError, match="rollout_rounds"):
         ketharmad.simulate(bots={"kind": "search", "rollout_rounds": 0}, games=1)
@@ -455,7 +476,10 @@ print(json.dumps({"peak_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 def test_chunking_does_not_raise_peak_memory() -> None:
     def peak(chunk: Optional[int]) -> int:
         proc = subprocess.run(
-            [sys.executable, "-c", _PEAK, json.dumps(chunk)], capture_output=True, text=True, timeout=300
+            [sys.executable, "-c", _PEAK, json.dumps(chunk)],
+            capture_output=True,
+            text=True,
+            timeout=300,
         )
         assert proc.returncode == 0, proc.stderr[-2000:]
         out = json.loads(proc.stdout.strip().splitlines()[-1])

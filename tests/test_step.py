@@ -2,10 +2,9 @@
 
 import random
 
+import ketharmad as k
 import numpy as np
 import pytest
-
-import ketharmad as k
 
 SEARCH = {"kind": "search", "iterations": 4, "rollout_rounds": 3}
 SEARCH_EVERY = {"kind": "search", "iterations": 3, "rollout_rounds": 2, "every": 1}
@@ -24,7 +23,11 @@ def play_with_bots(decks, bots, seed, game):
         (["ner", "tisza"], ["random", "random"], 12),
         (["osszefogas", "radikalisok"], ["heuristic", "aggro"], 8),
         (["tisza", "ner", "radikalisok"], ["control", "random", "heuristic"], 6),
-        (["ner", "osszefogas", "tisza", "radikalisok"], ["heuristic", "random", "aggro", "control"], 4),
+        (
+            ["ner", "osszefogas", "tisza", "radikalisok"],
+            ["heuristic", "random", "aggro", "control"],
+            4,
+        ),
         (["radikalisok", "osszefogas"], [SEARCH, "heuristic"], 2),
         (["ner", "tisza"], [SEARCH_EVERY, "random"], 1),
     ],
@@ -35,7 +38,12 @@ def test_stepping_with_bot_actions_replays_simulate(decks, bots, games):
     for i in range(games):
         g = play_with_bots(decks, bots, 11, i)
         row = r.games.row(i, named=True)
-        assert (g.winner, g.turn, g.round, g.end_reason) == (row["winner"], row["turns"], row["rounds"], row["end_reason"]), (decks, bots, i)
+        assert (g.winner, g.turn, g.round, g.end_reason) == (
+            row["winner"],
+            row["turns"],
+            row["rounds"],
+            row["end_reason"],
+        ), (decks, bots, i)
 
 
 def test_advance_plays_bots_in_rust_like_simulate():
@@ -56,14 +64,22 @@ def test_advance_plays_bots_in_rust_like_simulate():
 def test_clone_at_every_decision_kind_continues_the_same():
     kinds = set()
     for game in range(6):
-        g = k.Game(["ner", "osszefogas", "tisza", "radikalisok"] if game % 2 else ["tisza", "radikalisok"], seed=2, index=game)
+        g = k.Game(
+            ["ner", "osszefogas", "tisza", "radikalisok"] if game % 2 else ["tisza", "radikalisok"],
+            seed=2,
+            index=game,
+        )
         rng = random.Random(game)
         step = 0
         while not g.is_over:
             if step % 4 == 0:
                 kinds.add(g.decision_kind)
                 c = g.clone()
-                assert (c.current_player, c.decision_kind, c.legal_action_ids()) == (g.current_player, g.decision_kind, g.legal_action_ids())
+                assert (c.current_player, c.decision_kind, c.legal_action_ids()) == (
+                    g.current_player,
+                    g.decision_kind,
+                    g.legal_action_ids(),
+                )
                 a, b = c.clone(), g.clone()
                 r1, r2 = random.Random(step), random.Random(step)
                 while not a.is_over:
@@ -83,7 +99,11 @@ def test_determinize_keeps_what_the_seat_sees():
     while not g.is_over:
         seat = g.current_player
         d = g.determinize(seat, 99)
-        if (d.current_player, d.decision_kind, d.legal_action_ids()) == (seat, g.decision_kind, g.legal_action_ids()):
+        if (d.current_player, d.decision_kind, d.legal_action_ids()) == (
+            seat,
+            g.decision_kind,
+            g.legal_action_ids(),
+        ):
             checked += 1
             assert d.observation(seat) == g.observation(seat)
             assert np.array_equal(d.observation_tensor(seat), g.observation_tensor(seat))
@@ -93,7 +113,9 @@ def test_determinize_keeps_what_the_seat_sees():
 
 def test_action_ids_mean_the_same_everywhere():
     meaning = {}
-    for game, decks in enumerate([["ner", "tisza"], ["tisza", "ner"], ["osszefogas", "radikalisok", "ner"]]):
+    for game, decks in enumerate(
+        [["ner", "tisza"], ["tisza", "ner"], ["osszefogas", "radikalisok", "ner"]]
+    ):
         g = k.Game(decks, seed=9, index=game)
         rng = random.Random(game)
         while not g.is_over:
@@ -102,7 +124,12 @@ def test_action_ids_mean_the_same_everywhere():
             assert len(set(ids)) == len(ids)
             assert ids == g.legal_action_ids()
             mask = g.action_mask()
-            assert mask.dtype == bool and mask.shape == (g.num_actions,) and mask.sum() == len(ids) and mask[ids].all()
+            assert (
+                mask.dtype == bool
+                and mask.shape == (g.num_actions,)
+                and mask.sum() == len(ids)
+                and mask[ids].all()
+            )
             for a in acts:
                 assert 0 <= a.id < g.num_actions and a.label
                 meaning.setdefault(a.id, g.describe_action(a.id))
@@ -115,7 +142,10 @@ def test_bad_actions_raise_value_error_naming_the_legal_ones():
     g = k.Game(["ner", "tisza"], seed=1)
     legal = g.legal_action_ids()
     bad = next(i for i in range(g.num_actions) if i not in legal)
-    with pytest.raises(ValueError, match=rf"action {bad} is not legal here; legal actions for seat \d \(mulligan\): 0 \(keep the hand\), 1 \(mulligan\)"):
+    with pytest.raises(
+        ValueError,
+        match=rf"action {bad} is not legal here; legal actions for seat \d \(mulligan\): 0 \(keep the hand\), 1 \(mulligan\)",
+    ):
         g.step(bad)
     for junk in (-1, g.num_actions, 10**12):
         with pytest.raises(ValueError, match="not legal"):

@@ -12,18 +12,16 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
+import ketharmad
 import numpy as np
 import polars as pl
 import pytest
-from polars.testing import assert_frame_equal
-
-import ketharmad
-from ketharmad.run import memory as _memory
+from conftest import packaged_card_text
 from ketharmad.cli import main
 from ketharmad.lab import sweep as sw
+from ketharmad.run import memory as _memory
 from ketharmad.run.plan import Shard, ShardError, cell, run_tasks
-
-from conftest import packaged_card_text
+from polars.testing import assert_frame_equal
 
 TEXT = packaged_card_text()
 
@@ -39,7 +37,9 @@ FOUR = dict(grid={"tis_magyar_peter.influence": [1, 3, 5]},
             decks=[["ner", "tisza", "osszefogas", "radikalisok"], ["tisza", "radikalisok", "ner", "osszefogas"]],
             bots="random", games=60, seed=4, start_player=1, baseline=2)  # fmt: skip
 #: every ordered pair; a Ner card: half the matchups cannot be affected
-ALL = dict(grid={"ner_orban_viktor.influence": [3, 5, 8]}, decks="all", bots="random", games=24, seed=3)
+ALL = dict(
+    grid={"ner_orban_viktor.influence": [3, 5, 8]}, decks="all", bots="random", games=24, seed=3
+)
 
 
 def _same(a, b) -> None:
@@ -48,7 +48,9 @@ def _same(a, b) -> None:
     assert_frame_equal(a.points, b.points, check_exact=True)
     assert a.stats == b.stats and a.n_games == b.n_games and a.plan == b.plan
     for name in a.parameters:
-        assert_frame_equal(sw.sweep_differences(a, name), sw.sweep_differences(b, name), check_exact=True)
+        assert_frame_equal(
+            sw.sweep_differences(a, name), sw.sweep_differences(b, name), check_exact=True
+        )
 
 
 @pytest.mark.parametrize("kw", [MIXED, CAPPED, FOUR, ALL], ids=["mixed", "capped", "four", "all"])
@@ -68,7 +70,9 @@ def test_the_cases_count_something():
     differences with intervals, a baseline that is not point 0."""
     m = ketharmad.sweep(rows=False, **MIXED)
     assert m.baseline == 3 and m.table.filter(pl.col("baseline"))["point"].unique().to_list() == [3]
-    assert (m.table["wins"] > 0).all() and m.table.filter(~pl.col("baseline"))["diff"].abs().sum() > 0
+    assert (m.table["wins"] > 0).all() and m.table.filter(~pl.col("baseline"))[
+        "diff"
+    ].abs().sum() > 0
     others = m.table.filter(~pl.col("baseline"))
     assert (others["diff_ci_low"].is_null() == others["degenerate_ci"]).all()
     assert 0 < others["degenerate_ci"].sum() < others.height // 2  # both kinds of interval occur
@@ -78,7 +82,9 @@ def test_the_cases_count_something():
     assert min(unfinished[:4]) > 0 and unfinished[4:] == [0, 0]
     assert (c.table["no_winner"] >= c.table["unfinished"]).all()
     f = ketharmad.sweep(rows=False, **FOUR)
-    assert f.summary["perspective"].to_list() == ["tisza"] * 3 and (f.summary["matchups"] == 2).all()
+    assert (
+        f.summary["perspective"].to_list() == ["tisza"] * 3 and (f.summary["matchups"] == 2).all()
+    )
     assert (f.summary["games"] == 120).all()
 
 
@@ -94,7 +100,10 @@ def test_statistics_equal_the_counts_of_the_rows():
         per = j.group_by("point", "matchup").agg(
             games=pl.len(),
             wins=(pl.col("winner") == seat).fill_null(False).sum(),
-            disc=((pl.col("winner") == seat).fill_null(False) != (pl.col("base_winner") == seat).fill_null(False)).sum(),
+            disc=(
+                (pl.col("winner") == seat).fill_null(False)
+                != (pl.col("base_winner") == seat).fill_null(False)
+            ).sum(),
             unfinished=pl.col("end_reason").cast(pl.String).str.starts_with("unfinished").sum(),
             no_winner=pl.col("winner").is_null().sum(),
         )
@@ -102,12 +111,17 @@ def test_statistics_equal_the_counts_of_the_rows():
             i, m = row["point"], labels.index(row["matchup"])
             assert st.games(i, m) == row["games"] == 90
             assert st.wins(i, m, seat) == row["wins"] and st.discordant(i, m, seat) == row["disc"]
-            assert st.unfinished(i, m) == row["unfinished"] and st.no_winner(i, m) == row["no_winner"]
+            assert (
+                st.unfinished(i, m) == row["unfinished"] and st.no_winner(i, m) == row["no_winner"]
+            )
     # seat 2 of a 2-player matchup never wins: zeros
     assert st.counts[:, 0, 3 + 2].sum() == 0 and st.counts[:, 1, 3 + 2].sum() > 0
     # the sd from the sums is the sd of the per-game differences (up to the last bits)
     d = (
-        j.with_columns(d=pl.col("seat0_won").cast(pl.Float64) - (pl.col("base_winner") == 0).fill_null(False).cast(pl.Float64))
+        j.with_columns(
+            d=pl.col("seat0_won").cast(pl.Float64)
+            - (pl.col("base_winner") == 0).fill_null(False).cast(pl.Float64)
+        )
         .group_by("point", "matchup")
         .agg(mean=pl.col("d").mean(), sd=pl.col("d").std(ddof=1), n=pl.len())
     )
@@ -139,7 +153,9 @@ def test_mean_and_sd_from_sums():
     assert mean == 0.0 and sd == pytest.approx((2 / 3) ** 0.5, rel=1e-15)
     # huge n: the exact fraction, no cancellation (10^12 games, 10^6 discordant)
     n, s1, s2 = 10**12, 10**6 - 2, 10**6
-    assert sw._mean_sd(n, s1, s2)[1] == pytest.approx(((s2 - s1 * s1 / n) / (n - 1)) ** 0.5, rel=1e-12)
+    assert sw._mean_sd(n, s1, s2)[1] == pytest.approx(
+        ((s2 - s1 * s1 / n) / (n - 1)) ** 0.5, rel=1e-12
+    )
 
 
 def test_executor_gives_the_same_tables():
@@ -149,7 +165,10 @@ def test_executor_gives_the_same_tables():
         _same(rows, ketharmad.sweep(rows=False, executor=ex, **MIXED))
         _same(rows, ketharmad.sweep(rows=True, chunk_size=17, executor=ex, **MIXED))
     with ThreadPoolExecutor(4) as ex:
-        _same(ketharmad.sweep(rows=True, **FOUR), ketharmad.sweep(rows=False, chunk_size=11, executor=ex, **FOUR))
+        _same(
+            ketharmad.sweep(rows=True, **FOUR),
+            ketharmad.sweep(rows=False, chunk_size=11, executor=ex, **FOUR),
+        )
 
 
 def test_ranges_run_every_point_of_a_matchup_and_report_progress(monkeypatch):
@@ -178,9 +197,17 @@ def test_a_failing_range_names_its_games_and_seed():
     kept = []
     with ThreadPoolExecutor(2) as ex, pytest.raises(ShardError, match=r"sweep range: games 10\.\.13 of the batch "
                                                                       r"with seed 5, decks ner vs tisza.*no_such_rule"):  # fmt: skip
-        run_tasks(sw._reduce_range, [task], lambda k, r: kept.append(r), executor=ex, describe=sw._describe_range)
+        run_tasks(
+            sw._reduce_range,
+            [task],
+            lambda k, r: kept.append(r),
+            executor=ex,
+            describe=sw._describe_range,
+        )
     with pytest.raises(ValueError, match="no_such_rule") as here:
-        run_tasks(sw._reduce_range, [task], lambda k, r: kept.append(r), describe=sw._describe_range)
+        run_tasks(
+            sw._reduce_range, [task], lambda k, r: kept.append(r), describe=sw._describe_range
+        )
     notes = "".join(here.value.__notes__)
     assert "bad point (ner vs tisza" in notes and "sweep range: games 10..13" in notes
     assert kept == []
@@ -230,13 +257,17 @@ def test_a_reduction_result_writes_its_tables_report_and_plots(tmp_path):
 
 def test_cli_rows_flags(tmp_path, capsys):
     grid = tmp_path / "grid.toml"
-    grid.write_text('decks = ["ner", "tisza"]\nbots = "random"\n[grid]\n"rules.starting_support" = [18, 22]\n')
+    grid.write_text(
+        'decks = ["ner", "tisza"]\nbots = "random"\n[grid]\n"rules.starting_support" = [18, 22]\n'
+    )
     args = ["sweep", str(grid), "--games", "30", "--seed", "3", "--no-plots"]
     assert main([*args, "--no-rows", "--out", str(tmp_path / "red")]) == 0
     assert main([*args, "--rows", "--out", str(tmp_path / "rows")]) == 0
     assert not (tmp_path / "red" / "sweep_games").exists()
     assert (tmp_path / "rows" / "sweep_games").exists()
-    cols = ketharmad.sweep({"rules.starting_support": [18, 22]}, games=1, bots="random").table.columns
+    cols = ketharmad.sweep(
+        {"rules.starting_support": [18, 22]}, games=1, bots="random"
+    ).table.columns
     for name in ("sweep", "sweep_summary"):
         a = pl.read_parquet(next((tmp_path / "red" / name).glob("*.parquet")))
         b = pl.read_parquet(next((tmp_path / "rows" / name).glob("*.parquet")))
@@ -291,7 +322,9 @@ def test_reductions_run_where_rows_do_not_fit_under_an_address_space_limit():
     catches a run that holds a whole cell's outcomes)."""
     if sys.platform != "linux":
         pytest.skip("RLIMIT_AS and /proc")
-    proc = subprocess.run([sys.executable, "-c", _LIMITED], capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", _LIMITED], capture_output=True, text=True, timeout=300
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     assert out["rows"].startswith("ValueError: ") and "would need about" in out["rows"], out["rows"]
@@ -303,7 +336,9 @@ def test_reductions_run_where_rows_do_not_fit_under_an_address_space_limit():
     # every game has one winner or none: wins of seat 0 and 1 plus no_winner = games
     c = np.array(counts, dtype=np.int64)
     assert c.shape == (2, 1, 3 + 2 * 2)
-    assert (c[:, 0, 3] + c[:, 0, 4] + c[:, 0, 2] == 200_000).all() and (c[:, 0, 1] == unfinished).all()
+    assert (c[:, 0, 3] + c[:, 0, 4] + c[:, 0, 2] == 200_000).all() and (
+        c[:, 0, 1] == unfinished
+    ).all()
 
 
 def test_sweep_file_rows_key(tmp_path):
@@ -312,7 +347,9 @@ def test_sweep_file_rows_key(tmp_path):
     from ketharmad.lab.sweep import load_sweep_file
 
     grid = tmp_path / "grid.toml"
-    grid.write_text('decks = ["ner", "tisza"]\nbots = "random"\nrows = false\n[grid]\n"rules.starting_support" = [18, 22]\n')
+    grid.write_text(
+        'decks = ["ner", "tisza"]\nbots = "random"\nrows = false\n[grid]\n"rules.starting_support" = [18, 22]\n'
+    )
     assert load_sweep_file(str(grid))["rows"] is False
     args = ["sweep", str(grid), "--games", "30", "--seed", "3", "--no-plots"]
     assert main([*args, "--out", str(tmp_path / "file")]) == 0

@@ -74,7 +74,9 @@ def test_tutorial_commands_run(tmp_path):
         assert (tmp_path / path).is_file(), path
     # the exported file holds the tuned value as the parameter's default
     params_out = outputs[7]
-    row = next(line for line in params_out.splitlines() if line.startswith("ner_orban_viktor.influence "))
+    row = next(
+        line for line in params_out.splitlines() if line.startswith("ner_orban_viktor.influence ")
+    )
     assert re.search(r"\bint\s+7\s+0\.\.99\b", row), row
     # confirm: the exported file plays the games of the overrides (same seed, same sizes)
     same = subprocess.run(

@@ -16,22 +16,60 @@ import hashlib
 import sys
 from pathlib import Path
 
-import polars as pl
-
 import ketharmad
+import polars as pl
 
 # (name, simulate keyword arguments): pairs, 3 and 4 seats, every bot kind, fixed start seat,
 # a parameter override that leaves games unfinished, plays recorded, chunked runs
 CASES: list[tuple[str, dict]] = [
     ("ner-tisza-random-s0", dict(decks=["ner", "tisza"], bots="random", games=3000, seed=0)),
     ("ner-tisza-random-s7", dict(decks=["ner", "tisza"], bots="random", games=3000, seed=7)),
-    ("osz-rad-heuristic-s12345", dict(decks=["osszefogas", "radikalisok"], bots="heuristic", games=1000, seed=12345)),
-    ("tisza-ner-aggro-control", dict(decks=["tisza", "ner"], bots=["aggro", "control"], games=1000, seed=3, start_player=1)),
-    ("3p-mixed", dict(decks=["ner", "tisza", "radikalisok"], bots=["heuristic", "random", "aggro"], games=600, seed=11)),
-    ("4p-mixed-plays", dict(decks=["ner", "osszefogas", "tisza", "radikalisok"], bots=["heuristic", "aggro", "control", "random"], games=400, seed=5, record_plays=True)),
-    ("unfinished-rounds", dict(decks=["ner", "tisza"], bots="random", games=800, seed=2, params={"rules.max_rounds": 8})),
-    ("search-small", dict(decks=["ner", "tisza"], bots=[{"kind": "search", "iterations": 6, "rollout_rounds": 2}, "heuristic"], games=6, seed=1)),
-    ("chunked", dict(decks=["osszefogas", "tisza"], bots="random", games=2500, seed=9, chunk_size=700)),
+    (
+        "osz-rad-heuristic-s12345",
+        dict(decks=["osszefogas", "radikalisok"], bots="heuristic", games=1000, seed=12345),
+    ),
+    (
+        "tisza-ner-aggro-control",
+        dict(decks=["tisza", "ner"], bots=["aggro", "control"], games=1000, seed=3, start_player=1),
+    ),
+    (
+        "3p-mixed",
+        dict(
+            decks=["ner", "tisza", "radikalisok"],
+            bots=["heuristic", "random", "aggro"],
+            games=600,
+            seed=11,
+        ),
+    ),
+    (
+        "4p-mixed-plays",
+        dict(
+            decks=["ner", "osszefogas", "tisza", "radikalisok"],
+            bots=["heuristic", "aggro", "control", "random"],
+            games=400,
+            seed=5,
+            record_plays=True,
+        ),
+    ),
+    (
+        "unfinished-rounds",
+        dict(
+            decks=["ner", "tisza"], bots="random", games=800, seed=2, params={"rules.max_rounds": 8}
+        ),
+    ),
+    (
+        "search-small",
+        dict(
+            decks=["ner", "tisza"],
+            bots=[{"kind": "search", "iterations": 6, "rollout_rounds": 2}, "heuristic"],
+            games=6,
+            seed=1,
+        ),
+    ),
+    (
+        "chunked",
+        dict(decks=["osszefogas", "tisza"], bots="random", games=2500, seed=9, chunk_size=700),
+    ),
 ]
 
 TABLES = ("games", "players", "card_records", "plays")
@@ -47,8 +85,11 @@ def digest(df: pl.DataFrame) -> str:
     h = hashlib.sha256(str(df.schema).encode())
     for s in df.get_columns():
         h.update(s.name.encode())
-        h.update(s.to_physical().cast(pl.String).fill_null("<null>").str.join("\x1f").item().encode()
-                 if s.len() else b"")
+        h.update(
+            s.to_physical().cast(pl.String).fill_null("<null>").str.join("\x1f").item().encode()
+            if s.len()
+            else b""
+        )
     return h.hexdigest()[:16]
 
 
@@ -69,9 +110,15 @@ def main(argv: list[str] | None = None) -> int:
             want = pl.read_ipc(path)
             same = df.schema == want.schema and df.equals(want, null_equal=True)
             bad += not same
-            print(f"{name:<28} {table:<13} {df.height:>7} rows  {digest(df)}  {'equal' if same else 'DIFFERENT'}")
+            print(
+                f"{name:<28} {table:<13} {df.height:>7} rows  {digest(df)}  {'equal' if same else 'DIFFERENT'}"
+            )
         if args.mode == "compare":
-            extra = [t for t in TABLES if (args.dir / f"{name}.{t}.arrow").exists() and t not in frames(kwargs)]
+            extra = [
+                t
+                for t in TABLES
+                if (args.dir / f"{name}.{t}.arrow").exists() and t not in frames(kwargs)
+            ]
             bad += len(extra)
     if args.mode == "compare":
         print("all frames equal" if not bad else f"{bad} tables differ")

@@ -111,9 +111,7 @@ class _Visitor(ast.NodeVisitor):
         target = self._known(target)
         if target is None:
             return
-        self.found.append(
-            Edge(self.module, target, line, self.func_depth > 0, self.tc_depth > 0)
-        )
+        self.found.append(Edge(self.module, target, line, self.func_depth > 0, self.tc_depth > 0))
 
     def _known(self, name: str) -> str | None:
         """The longest prefix of ``name`` that is a module of the package."""
@@ -251,8 +249,13 @@ def _short(name: str, package: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     default = Path(__file__).resolve().parent.parent / "python" / "ketharmad"
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("package", nargs="?", type=Path, default=default,
-                    help="the package directory (default: python/ketharmad)")
+    ap.add_argument(
+        "package",
+        nargs="?",
+        type=Path,
+        default=default,
+        help="the package directory (default: python/ketharmad)",
+    )
     ap.add_argument("--dot", action="store_true", help="print the graph in Graphviz format")
     ap.add_argument("--quiet", action="store_true", help="print only problems")
     args = ap.parse_args(argv)
@@ -276,16 +279,18 @@ def main(argv: list[str] | None = None) -> int:
             if key in seen:
                 continue
             seen.add(key)
-            style = ' [style=dashed]' if e.in_function or e.type_checking else ""
+            style = " [style=dashed]" if e.in_function or e.type_checking else ""
             print(f'  "{_short(e.src, pkg)}" -> "{_short(e.dst, pkg)}"{style};')
         print("}")
     elif not args.quiet:
         distinct = {(e.src, e.dst) for e in graph.edges}
         in_func = [e for e in graph.edges if e.in_function]
         tc = [e for e in graph.edges if e.type_checking]
-        print(f"package {pkg}: {len(graph.modules)} modules, {len(distinct)} edges "
-              f"({len(graph.edges)} import statements of package modules: {len(in_func)} inside "
-              f"functions, {len(tc)} under TYPE_CHECKING)")
+        print(
+            f"package {pkg}: {len(graph.modules)} modules, {len(distinct)} edges "
+            f"({len(graph.edges)} import statements of package modules: {len(in_func)} inside "
+            f"functions, {len(tc)} under TYPE_CHECKING)"
+        )
         by_layer: dict[int, list[str]] = {}
         for m, n in lay.items():
             by_layer.setdefault(n, []).append(_short(m, pkg))
@@ -302,8 +307,10 @@ def main(argv: list[str] | None = None) -> int:
         if in_func:
             print("imports of package modules inside functions:")
             for e in sorted(in_func, key=lambda e: (e.src, e.line)):
-                print(f"  {graph.modules[e.src].relative_to(args.package.resolve().parent)}:{e.line}"
-                      f": {_short(e.src, pkg)} -> {_short(e.dst, pkg)}")
+                print(
+                    f"  {graph.modules[e.src].relative_to(args.package.resolve().parent)}:{e.line}"
+                    f": {_short(e.src, pkg)} -> {_short(e.dst, pkg)}"
+                )
 
     status = 0
     if cycles or self_edges:
@@ -314,10 +321,17 @@ def main(argv: list[str] | None = None) -> int:
             members = set(c)
             for e in sorted(graph.edges, key=lambda e: (e.src, e.line)):
                 if e.src in members and e.dst in members:
-                    where = ("in function" if e.in_function else
-                             "TYPE_CHECKING" if e.type_checking else "module level")
-                    print(f"    {_short(e.src, pkg)}:{e.line} -> {_short(e.dst, pkg)} ({where})",
-                          file=out)
+                    where = (
+                        "in function"
+                        if e.in_function
+                        else "TYPE_CHECKING"
+                        if e.type_checking
+                        else "module level"
+                    )
+                    print(
+                        f"    {_short(e.src, pkg)}:{e.line} -> {_short(e.dst, pkg)} ({where})",
+                        file=out,
+                    )
         for m in self_edges:
             print(f"self-import: {_short(m, pkg)}", file=out)
     elif not args.dot and not args.quiet:

@@ -18,12 +18,12 @@ import json
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
-
-import polars as pl
+from typing import Any
 
 import ketharmad
+import polars as pl
 
 HERE = Path(__file__).resolve().parent
 SMALL_TARGETS = HERE.parent / "tests" / "test_balance_small.toml"
@@ -58,12 +58,18 @@ def _sweep() -> dict[str, dict[str, str]]:
     runs = {
         "sweep_one_pairing": dict(grid={"rules.starting_support": [18, 20, 22]}, games=50, seed=4),
         "sweep_all_pairings_chunked": dict(
-            grid={"ner_orban_viktor.influence": [4, 5]}, decks="all", bots="random", games=20,
-            seed=5, chunk_size=7,
+            grid={"ner_orban_viktor.influence": [4, 5]},
+            decks="all",
+            bots="random",
+            games=20,
+            seed=5,
+            chunk_size=7,
         ),
         "sweep_4p_start_player": dict(
             grid=[{"tis_magyar_peter.influence": 1}, {"tis_magyar_peter.influence": 3}],
-            decks=[["ner", "tisza", "osszefogas", "radikalisok"]], bots="random", games=30,
+            decks=[["ner", "tisza", "osszefogas", "radikalisok"]],
+            bots="random",
+            games=30,
             start_player=1,
         ),
     }
@@ -81,7 +87,9 @@ def _balance() -> dict[str, dict[str, str]]:
             journal = os.path.join(d, "j.jsonl")
             res = ketharmad.balance(str(SMALL_TARGETS), journal=journal, **kw)
             fp = _tables(res, names)
-            fp["overrides"] = hashlib.sha256(json.dumps(res.overrides, sort_keys=True).encode()).hexdigest()[:20]
+            fp["overrides"] = hashlib.sha256(
+                json.dumps(res.overrides, sort_keys=True).encode()
+            ).hexdigest()[:20]
             with open(journal, "rb") as f:
                 fp["journal"] = hashlib.sha256(f.read()).hexdigest()[:20]
         out[key] = fp
@@ -90,7 +98,9 @@ def _balance() -> dict[str, dict[str, str]]:
 
 def _tournament() -> dict[str, dict[str, str]]:
     runs = {
-        "tournament_one_pairing": dict(bots=["random", "heuristic", "aggro"], decks=["ner", "tisza"], games=40, seed=3),
+        "tournament_one_pairing": dict(
+            bots=["random", "heuristic", "aggro"], decks=["ner", "tisza"], games=40, seed=3
+        ),
         "tournament_all_pairings": dict(bots=["random", "heuristic"], games=48, seed=1),
     }
     return {k: _tables(ketharmad.tournament(**kw), ["pairs", "ratings"]) for k, kw in runs.items()}
@@ -105,7 +115,9 @@ KINDS: dict[str, Callable[[], dict[str, dict[str, str]]]] = {
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     g = ap.add_mutually_exclusive_group(required=True)
     g.add_argument("--record", metavar="FILE")
     g.add_argument("--check", metavar="FILE")
@@ -116,7 +128,9 @@ def main() -> int:
         now.update(KINDS[kind]())
     if args.record:
         Path(args.record).write_text(json.dumps(now, indent=1, sort_keys=True) + "\n")
-        print(f"recorded {sum(len(v) for v in now.values())} fingerprints of {len(now)} runs to {args.record}")
+        print(
+            f"recorded {sum(len(v) for v in now.values())} fingerprints of {len(now)} runs to {args.record}"
+        )
         return 0
     old = json.loads(Path(args.check).read_text())
     bad = 0

@@ -24,26 +24,25 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import _core, stats
+from . import games as _games_module
+from ._deprecation import deprecate_function
 from ._version import __version__
-from .api import cards, parameters, play, simulate
+from .api import cards, formats, parameters, play, simulate
+from .game import GameSpec, load_game
+from .game.harness_play import HarnessLog
+from .games import GameResult, GameStats, HarnessGame, games
 from .lab.balance import BalanceResult, balance
 from .lab.card_stats import CardStatsResult, card_stats
-from .results.export import export_card_data
-from .api import formats
-from .results.files import write_run
-from .results.lab import write_report
+from .lab.harness import GameMatchupResult, GameTournamentResult
 from .lab.matchups import MatchupResult, matchups
 from .lab.standings import deck_table, seat_table
-from .results.sim import GameLog, SimResult
-from .step import Action, Game
-from . import games as _games_module
-from .games import GameResult, GameStats, HarnessGame, games
-from .game import GameSpec, load_game
-from ._deprecation import deprecate_function
 from .lab.sweep import SweepResult, sweep
 from .lab.tournament import TournamentResult, bots, tournament
-from .lab.harness import GameMatchupResult, GameTournamentResult
-from .game.harness_play import HarnessLog
+from .results.export import export_card_data
+from .results.files import write_run
+from .results.lab import write_report
+from .results.sim import GameLog, SimResult
+from .step import Action, Game
 
 if TYPE_CHECKING:  # the rl extra is optional: imported by env() / gym_env() only
     from . import rl
@@ -75,9 +74,15 @@ def game_env(*args: Any, **kwargs: Any) -> rl.HarnessAECEnv:
 
 
 #: Deprecated in 0.2.0, removed in 0.3.0 (each warns and names its replacement).
-simulate_game = deprecate_function("simulate(game=...)", name="simulate_game")(_games_module.simulate_game)
-game_matchups = deprecate_function("matchups(game=...)", name="game_matchups")(_games_module.game_matchups)
-game_state = deprecate_function("Game(game=..., index=...)", name="game_state")(_games_module.game_state)
+simulate_game = deprecate_function("simulate(game=...)", name="simulate_game")(
+    _games_module.simulate_game
+)
+game_matchups = deprecate_function("matchups(game=...)", name="game_matchups")(
+    _games_module.game_matchups
+)
+game_state = deprecate_function("Game(game=..., index=...)", name="game_state")(
+    _games_module.game_state
+)
 
 
 def gym_env(*args: Any, **kwargs: Any) -> rl.KetharmadGymEnv | rl.HarnessGymEnv:
@@ -87,6 +92,7 @@ def gym_env(*args: Any, **kwargs: Any) -> rl.KetharmadGymEnv | rl.HarnessGymEnv:
     from .rl import gym_env as _gym_env  # lazy: the rl extra (pettingzoo, gymnasium) is optional
 
     return _gym_env(*args, **kwargs)
+
 
 __all__ = [
     "FACTIONS",

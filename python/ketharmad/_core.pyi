@@ -9,10 +9,11 @@ run on a worker thread and raise ``KeyboardInterrupt`` within about a second of 
 from collections.abc import Sequence
 from typing import Any, Optional, Self, TypedDict, Union, final
 
-from typing_extensions import disjoint_base  # stub-only (typeshed's): marks a class with its own layout
-
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import (
+    disjoint_base,  # stub-only (typeshed's): marks a class with its own layout
+)
 
 __all__ = [
     "version",
@@ -135,11 +136,16 @@ def validate(
     params: Optional[dict[str, _ParamValue]] = None,
 ) -> None: ...
 def deck_lists(
-    card_data: str, decks: list[str], seed: int, game: int, params: Optional[dict[str, _ParamValue]] = None
+    card_data: str,
+    decks: list[str],
+    seed: int,
+    game: int,
+    params: Optional[dict[str, _ParamValue]] = None,
 ) -> list[list[int]]:
     """The cards (definition indices, one per copy) each seat's deck holds in game ``game`` of
     the batch ``seed`` (a Mixed deck's choice of that game; docs/decks.md)."""
     ...
+
 def simulate(
     card_data: str,
     decks: list[str],
@@ -312,7 +318,6 @@ def play(
     params: Optional[dict[str, _ParamValue]] = None,
     start_player: Optional[int] = None,
 ) -> _PlayResult: ...
-
 def generic_simulate(
     game: str,
     agents: list[str],
@@ -350,7 +355,9 @@ def generic_reduce(
     ``return_sums``, plus ``game_name``, ``sides``, ``agents``. No rows: memory does not grow
     with ``games``."""
 
-def game_table(card_data: Optional[str] = None, params: Optional[dict[str, Union[int, bool, str]]] = None) -> list[dict[str, Any]]:
+def game_table(
+    card_data: Optional[str] = None, params: Optional[dict[str, Union[int, bool, str]]] = None
+) -> list[dict[str, Any]]:
     """The games on the generic harness (Kétharmad first, its parameters those of
     ``card_data``, default the packaged file, with ``params`` applied): name, sides, min/max
     seats, agents, action_space, observation_len, parameters."""

@@ -20,7 +20,8 @@ import functools
 import inspect
 import os
 import warnings
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 __all__ = [
     "DEPRECATED_IN",
@@ -58,7 +59,9 @@ def find_stacklevel() -> int:
     return max(level, 1)
 
 
-def deprecation_message(old: str, replacement: str, version: str = DEPRECATED_IN, removed: str = REMOVED_IN) -> str:
+def deprecation_message(
+    old: str, replacement: str, version: str = DEPRECATED_IN, removed: str = REMOVED_IN
+) -> str:
     """``"<old> is deprecated in <version>, removed in <removed>: use <replacement> instead"``."""
     return f"{old} is deprecated in {version}, removed in {removed}: use {replacement} instead"
 
@@ -72,7 +75,11 @@ def issue_deprecation_warning(
 
 
 def deprecate_function(
-    replacement: str, *, name: str | None = None, version: str = DEPRECATED_IN, removed: str = REMOVED_IN
+    replacement: str,
+    *,
+    name: str | None = None,
+    version: str = DEPRECATED_IN,
+    removed: str = REMOVED_IN,
 ) -> Callable[[F], F]:
     """Decorator: calling the function warns that it is deprecated in favour of
     ``replacement`` (a text such as ``"simulate(game=...)"``), then runs it unchanged."""
@@ -86,7 +93,8 @@ def deprecate_function(
             return fn(*args, **kwargs)
 
         wrapper.__doc__ = (
-            f"Deprecated in {version}, removed in {removed}: use {replacement} instead.\n\n" + (fn.__doc__ or "")
+            f"Deprecated in {version}, removed in {removed}: use {replacement} instead.\n\n"
+            + (fn.__doc__ or "")
         )
         return wrapper  # type: ignore[return-value]
 
@@ -104,7 +112,9 @@ def deprecate_renamed_parameter(
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             if old_name in kwargs:
                 if new_name in kwargs:
-                    raise TypeError(f"{fn.__name__}() got both {old_name}= (deprecated) and {new_name}=; give {new_name}= only")
+                    raise TypeError(
+                        f"{fn.__name__}() got both {old_name}= (deprecated) and {new_name}=; give {new_name}= only"
+                    )
                 issue_deprecation_warning(f"the {old_name}= keyword of {fn.__name__}()", f"{new_name}=",
                                           version=version, removed=removed)  # fmt: skip
                 kwargs[new_name] = kwargs.pop(old_name)

@@ -9,14 +9,13 @@ from typing import TYPE_CHECKING, Any, Literal, Optional, Union, overload
 import polars as pl
 
 from . import _core
+from ._deprecation import issue_deprecation_warning
 from .game.agents import validation_bots
 from .game.data import CardDataSource, describe_card_data, load_card_data
 from .game.formats import ParamValue, _param_rows, _probe_decks, apply_format, format_info
-from .results.frames import card_frame, parameter_frame
-from .run.progress import Progress, auto_chunk_size
-from .results.sim import GameLog, SimResult
+from .game.harness import _game_info, harness_info, harness_parameters, no_card_table, refuse
+from .game.harness_play import HarnessLog, play_game
 from .game.spec import GameSpec, setup_of
-from ._deprecation import issue_deprecation_warning
 from .game.validate import (
     check_bots,
     check_chunk_size,
@@ -28,15 +27,15 @@ from .game.validate import (
     check_start_player,
     check_threads,
 )
-from .run.cluster import check_cluster_arg, executor_for
-from .run.plan import Frames, Plan, card_ids, cell, run_plan  # noqa: F401 (card_ids, Frames: re-exported)
-from .game.harness import _game_info, harness_parameters, no_card_table, refuse
-from .run.harness import simulate_game
 from .results.export import match_parameters
-from .game.harness_play import HarnessLog, play_game
+from .results.frames import card_frame, parameter_frame
 from .results.games import GameResult
-from .game.harness import harness_info
+from .results.sim import GameLog, SimResult
+from .run.cluster import check_cluster_arg, executor_for
+from .run.harness import simulate_game
 from .run.memory import available_memory, check_memory, memory_needed  # noqa: F401 (available_memory, memory_needed: re-exported)
+from .run.plan import Frames, Plan, card_ids, cell, run_plan  # noqa: F401 (card_ids, Frames: re-exported)
+from .run.progress import Progress, auto_chunk_size
 
 if TYPE_CHECKING:
     from polars._typing import PolarsDataType  # a DataType instance or class
@@ -68,7 +67,9 @@ def run_batch(
     columns per seat)."""
     plan = Plan(seed, [cell(text, decks, bots, params, first_game, games,
                             start_player=start_player, record_plays=record_plays)])  # fmt: skip
-    (frames,) = run_plan(plan, threads=threads, shard_size=chunk_size, progress=progress, executor=executor)
+    (frames,) = run_plan(
+        plan, threads=threads, shard_size=chunk_size, progress=progress, executor=executor
+    )
     return frames
 
 
@@ -269,7 +270,11 @@ def simulate(
         spec, decks_given, card_data, format, start_player, params = setup_of(
             game, "simulate", ("seats",), decks=None if decks is _DEFAULT_DECKS else decks, card_data=card_data,
             format=format, start_player=start_player, params=params)  # fmt: skip
-        game, decks, bots = spec.name, _DEFAULT_DECKS if decks_given is None else decks_given, spec.seat_bots(bots)
+        game, decks, bots = (
+            spec.name,
+            _DEFAULT_DECKS if decks_given is None else decks_given,
+            spec.seat_bots(bots),
+        )
     if game != "ketharmad":
         return _simulate_other_game(
             game, decks, bots, games, seed, threads, params, first_game,
@@ -303,7 +308,9 @@ def simulate(
     meter = Progress(games_, "simulate", enabled=bool(progress)) if progress else None
 
     if cluster is not None or executor is not None:
-        _core.validate(text, decks_, validation_bots(bots_), params_)  # here, before any shard is sent
+        _core.validate(
+            text, decks_, validation_bots(bots_), params_
+        )  # here, before any shard is sent
     start = time.perf_counter()
     with executor_for(executor, cluster) as ex:
         frames = run_batch(
@@ -377,7 +384,11 @@ def play(
         spec, decks_given, card_data, format, start_player, params = setup_of(
             game, "play", ("seats",), decks=None if decks is _DEFAULT_DECKS else decks, card_data=card_data,
             format=format, start_player=start_player, params=params)  # fmt: skip
-        game, decks, bots = spec.name, _DEFAULT_DECKS if decks_given is None else decks_given, spec.seat_bots(bots)
+        game, decks, bots = (
+            spec.name,
+            _DEFAULT_DECKS if decks_given is None else decks_given,
+            spec.seat_bots(bots),
+        )
     if isinstance(game, str):
         name, game_ = game, (0 if index is None else index)
     else:
@@ -389,7 +400,6 @@ def play(
         issue_deprecation_warning("play(game=<int>) as the game's index", "play(index=...)")
         name, game_ = "ketharmad", game
     if name != "ketharmad":
-
         harness_info(name)
         refuse(name, "play", {"decks": decks is not _DEFAULT_DECKS, "card_data": card_data is not None,
                               "start_player": start_player is not None, "format": format is not None},
@@ -406,7 +416,9 @@ def play(
     return GameLog(raw, decks=decks_, bots=bots_, batch_seed=seed_, game=game_, params=params_)
 
 
-def cards(card_data: CardDataSource = None, *, game: Union[str, GameSpec] = "ketharmad") -> pl.DataFrame:
+def cards(
+    card_data: CardDataSource = None, *, game: Union[str, GameSpec] = "ketharmad"
+) -> pl.DataFrame:
     """The card reference: one row per distinct card, in file order.
 
     Columns include ``id, name, faction, type, copies, cost, influence, credibility,
@@ -421,14 +433,16 @@ def cards(card_data: CardDataSource = None, *, game: Union[str, GameSpec] = "ket
         spec, card_data = setup_of(game, card_data=card_data)
         game = spec.name
     if game != "ketharmad":
-
         harness_info(game)
         raise no_card_table(game, "cards")
     return card_frame(_core.card_table(load_card_data(card_data)))
 
 
 def parameters(
-    card_data: CardDataSource = None, match: Optional[str] = None, *, game: Union[str, GameSpec] = "ketharmad"
+    card_data: CardDataSource = None,
+    match: Optional[str] = None,
+    *,
+    game: Union[str, GameSpec] = "ketharmad",
 ) -> pl.DataFrame:
     """The tunable parameters accepted by ``params=``: name, default, kind, min, max, card,
     description (``default_str`` holds the default of ``cost`` parameters such as
@@ -444,7 +458,6 @@ def parameters(
         spec, card_data = setup_of(game, card_data=card_data)
         game = spec.name
     if game != "ketharmad":
-
         harness_info(game)
         refuse(game, "parameters", {"card_data": card_data is not None}, "match")
         return harness_parameters(game, match)
@@ -479,7 +492,12 @@ def games() -> pl.DataFrame:
     return pl.DataFrame(rows, schema=GAMES_SCHEMA)
 
 
-def formats(card_data: CardDataSource = None, format: object = None, *, game: Union[str, GameSpec] = "ketharmad") -> pl.DataFrame:
+def formats(
+    card_data: CardDataSource = None,
+    format: object = None,
+    *,
+    game: Union[str, GameSpec] = "ketharmad",
+) -> pl.DataFrame:
     """Every format of the card data (the shipped ``formats.toml`` and the card data's own
     ``[formats.NAME]`` tables; with ``format=`` a user format too), one row each, ``ffa``
     first, then by name: ``format, seats_min, seats_max, scoring, pools, played`` (whether
@@ -496,7 +514,6 @@ def formats(card_data: CardDataSource = None, format: object = None, *, game: Un
         spec, card_data, format = setup_of(game, card_data=card_data, format=format)
         game = spec.name
     if game != "ketharmad":
-
         harness_info(game)
         raise ValueError(
             f"formats(game={game!r}): formats are Kétharmad's (its seatings and scorings); {game} has none "

@@ -2,6 +2,7 @@
 the code lives in :mod:`ketharmad.game.harness` (the game table, the step API),
 :mod:`ketharmad.run.harness` (batches) and :mod:`ketharmad.results.games` (their results))."""
 
+from .api import games
 from .game.harness import (
     COMPONENT_DOCS,
     HarnessGame,
@@ -10,7 +11,6 @@ from .game.harness import (
     harness_parameters,
     no_card_table,
 )
-from .api import games
 from .results.games import GameResult, GameStats
 from .run.harness import (
     GAME_OUTPUTS,
@@ -21,6 +21,20 @@ from .run.harness import (
     simulate_game,
 )
 
-__all__ = ["games", "simulate_game", "game_matchups", "GameResult", "GameStats", "GameShard", "run_game_shard",
-           "describe_game_shard", "game_state", "harness_parameters", "no_card_table", "HarnessGame", "GAME_OUTPUTS",
-           "COMPONENT_DOCS", "ParamValue"]
+__all__ = [
+    "games",
+    "simulate_game",
+    "game_matchups",
+    "GameResult",
+    "GameStats",
+    "GameShard",
+    "run_game_shard",
+    "describe_game_shard",
+    "game_state",
+    "harness_parameters",
+    "no_card_table",
+    "HarnessGame",
+    "GAME_OUTPUTS",
+    "COMPONENT_DOCS",
+    "ParamValue",
+]

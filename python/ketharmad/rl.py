@@ -40,19 +40,26 @@ try:
     from pettingzoo import AECEnv
 except ImportError as _e:  # pragma: no cover - exercised without the extra only
     raise ImportError(
-        "ketharmad's RL environments need pettingzoo and gymnasium: "
-        "pip install 'ketharmad[rl]'"
+        "ketharmad's RL environments need pettingzoo and gymnasium: pip install 'ketharmad[rl]'"
     ) from _e
 
+from ._deprecation import deprecate_function
+from .game.harness import game_state, harness_info, refuse
+from .game.spec import GameSpec, setup_of
 from .game.validate import _check_bot_spec, check_decks, check_int, check_seed
 from .step import Game
-from .game.harness import harness_info
-from .game.harness import game_state, refuse
-from ._deprecation import deprecate_function
-from .game.spec import GameSpec, setup_of
 
-__all__ = ["env", "gym_env", "game_env", "KetharmadAECEnv", "KetharmadGymEnv", "HarnessAECEnv", "HarnessGymEnv", "GYM_ID",
-           "HARNESS_GYM_IDS"]
+__all__ = [
+    "env",
+    "gym_env",
+    "game_env",
+    "KetharmadAECEnv",
+    "KetharmadGymEnv",
+    "HarnessAECEnv",
+    "HarnessGymEnv",
+    "GYM_ID",
+    "HARNESS_GYM_IDS",
+]
 
 #: The id :func:`gym_env` is registered under: ``gymnasium.make(GYM_ID, decks=[...])``.
 GYM_ID = "ketharmad/Ketharmad-v0"
@@ -184,7 +191,9 @@ class _SeatAECEnv(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
-        batch_seed, index = self._episodes.next(seed, lambda: cast(int, np.random.SeedSequence().entropy) % 2**63)  # drawn: an int
+        batch_seed, index = self._episodes.next(
+            seed, lambda: cast(int, np.random.SeedSequence().entropy) % 2**63
+        )  # drawn: an int
         self.game = self._new_game(batch_seed, index)
         self._render = self._new_render()
         self.agents = list(self.possible_agents)
@@ -282,9 +291,13 @@ class KetharmadAECEnv(_KetharmadGames, _SeatAECEnv):
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in _RENDER_MODES:
-            raise ValueError(f"render_mode must be None or one of {_RENDER_MODES}, got {render_mode!r}")
+            raise ValueError(
+                f"render_mode must be None or one of {_RENDER_MODES}, got {render_mode!r}"
+            )
         self.render_mode = render_mode
-        self._spaces_from(self._set_games(decks, params, card_data, format, start_player, log, render_mode))
+        self._spaces_from(
+            self._set_games(decks, params, card_data, format, start_player, log, render_mode)
+        )
 
 
 #: env's default decks (identity tells "not given" apart for the other games).
@@ -333,15 +346,16 @@ def env(
             start_player=start_player, params=params, seats=seats)  # fmt: skip
         game, decks = spec.name, _DEFAULT_DECKS if decks_given is None else decks_given
     if game != "ketharmad":
-
         harness_info(game)
         refuse(game, "env", {"decks": decks is not _DEFAULT_DECKS, "card_data": card_data is not None,
                              "format": format is not None, "start_player": start_player is not None,
                              "log": log is not False}, "seats, params and render_mode (it is game_env)")  # fmt: skip
         return _game_env(game, seats, params=params, render_mode=render_mode)
     if seats is not None:
-        raise ValueError("seats is for the games on the generic harness (env(game='osztrakon', seats=7)); "
-                         "a Kétharmad game has one seat per deck")
+        raise ValueError(
+            "seats is for the games on the generic harness (env(game='osztrakon', seats=7)); "
+            "a Kétharmad game has one seat per deck"
+        )
     return KetharmadAECEnv(decks, params=params, card_data=card_data, format=format, start_player=start_player,
                            render_mode=render_mode, log=log)  # fmt: skip
 
@@ -357,7 +371,9 @@ class _SeatGymEnv(gymnasium.Env):
 
     def _setup(self, render_mode: Optional[str], illegal_action: str, illegal_reward: Any) -> None:
         if render_mode is not None and render_mode not in _RENDER_MODES:
-            raise ValueError(f"render_mode must be None or one of {_RENDER_MODES}, got {render_mode!r}")
+            raise ValueError(
+                f"render_mode must be None or one of {_RENDER_MODES}, got {render_mode!r}"
+            )
         if illegal_action not in ("ignore", "raise"):
             raise ValueError(f"illegal_action must be 'ignore' or 'raise', got {illegal_action!r}")
         try:
@@ -413,7 +429,9 @@ class _SeatGymEnv(gymnasium.Env):
         if self.render_mode == "human":
             self.render()
         obs, info = self._obs_info(batch_seed=batch_seed, game=index)
-        if self.game.is_over:  # the bots ended the game before the seat decided (not seen in practice)
+        if (
+            self.game.is_over
+        ):  # the bots ended the game before the seat decided (not seen in practice)
             info.update(self._end_info())
         return obs, info
 
@@ -482,7 +500,9 @@ class KetharmadGymEnv(_KetharmadGames, _SeatGymEnv):
 def _render(env: Any) -> Optional[str]:
     """The log lines since the last render: returned ("ansi") or printed ("human")."""
     if env.render_mode is None:
-        gymnasium.logger.warn("render() called without a render_mode (use render_mode='ansi' or 'human')")
+        gymnasium.logger.warn(
+            "render() called without a render_mode (use render_mode='ansi' or 'human')"
+        )
         return None
     text = env._render.text(env.game)
     if env.render_mode == "ansi":
@@ -497,7 +517,10 @@ def _opponent_bots(opponents: Any, n: int, seat: int) -> list[Any]:
     every other seat or a list with one entry per seat (the entry at ``seat`` must be None)."""
     if isinstance(opponents, (str, Mapping)):
         spec = _check_bot_spec(opponents, "opponents")
-        return [None if s == seat else (dict(spec) if isinstance(spec, Mapping) else spec) for s in range(n)]
+        return [
+            None if s == seat else (dict(spec) if isinstance(spec, Mapping) else spec)
+            for s in range(n)
+        ]
     if isinstance(opponents, (list, tuple)):
         if len(opponents) != n:
             raise ValueError(
@@ -508,12 +531,16 @@ def _opponent_bots(opponents: Any, n: int, seat: int) -> list[Any]:
         for s, spec in enumerate(opponents):
             if s == seat:
                 if spec is not None:
-                    raise ValueError(f"opponents[{seat}] must be None: seat {seat} is the environment's agent")
+                    raise ValueError(
+                        f"opponents[{seat}] must be None: seat {seat} is the environment's agent"
+                    )
                 out.append(None)
             else:
                 out.append(_check_bot_spec(spec, f"opponents[{s}]"))
         return out
-    raise ValueError(f"opponents must be a bot spec or a list of them, got {type(opponents).__name__}")
+    raise ValueError(
+        f"opponents must be a bot spec or a list of them, got {type(opponents).__name__}"
+    )
 
 
 def gym_env(
@@ -579,7 +606,6 @@ def gym_env(
             start_player=start_player, params=params, seats=seats)  # fmt: skip
         game, decks = spec.name, _DEFAULT_DECKS if decks_given is None else decks_given
     if game != "ketharmad":
-
         harness_info(game)
         refuse(game, "gym_env", {"decks": decks is not _DEFAULT_DECKS, "card_data": card_data is not None,
                                  "format": format is not None, "start_player": start_player is not None,
@@ -588,8 +614,10 @@ def gym_env(
         return HarnessGymEnv(game, seat=seat, opponents=opponents, seats=seats, params=params, render_mode=render_mode,
                              illegal_action=illegal_action, illegal_reward=illegal_reward)  # fmt: skip
     if seats is not None:
-        raise ValueError("seats is for the games on the generic harness (gym_env(game='osztrakon', seats=7)); "
-                         "a Kétharmad game has one seat per deck")
+        raise ValueError(
+            "seats is for the games on the generic harness (gym_env(game='osztrakon', seats=7)); "
+            "a Kétharmad game has one seat per deck"
+        )
     return KetharmadGymEnv(decks, seat=seat, opponents="heuristic" if opponents is None else opponents, params=params,
                            card_data=card_data, format=format, start_player=start_player, render_mode=render_mode,
                            illegal_action=illegal_action, illegal_reward=illegal_reward, log=log)  # fmt: skip
@@ -611,7 +639,9 @@ class _HarnessRender:
             return ""
         lines, self.played = self.played, []
         if game.is_over:
-            lines.append(f"game over ({game.end_reason}): winners {game.winners}, returns {list(game.returns())}")
+            lines.append(
+                f"game over ({game.end_reason}): winners {game.winners}, returns {list(game.returns())}"
+            )
         else:
             labels = ", ".join(f"{i}: {label}" for i, label in game.legal_actions())
             lines.append(f"seat {game.current_player} decides: {labels}")
@@ -628,7 +658,9 @@ class _HarnessGames:
     render_mode: Optional[str]
     _render: Any
 
-    def _set_games(self, game: str, seats: Optional[int], params: Optional[Mapping[str, Any]]) -> Any:
+    def _set_games(
+        self, game: str, seats: Optional[int], params: Optional[Mapping[str, Any]]
+    ) -> Any:
         """Keep the settings; return a probe game (game 0 of seed 0), which checks the game,
         seats and params now and sizes the spaces."""
         self._make = game_state
@@ -639,7 +671,9 @@ class _HarnessGames:
         return probe
 
     def _new_game(self, batch_seed: int, index: int) -> Any:
-        return self._make(self.game_name, seats=self.seats, seed=batch_seed, game_index=index, params=self.params)
+        return self._make(
+            self.game_name, seats=self.seats, seed=batch_seed, game_index=index, params=self.params
+        )
 
     def _new_render(self) -> Any:
         return _HarnessRender()
@@ -647,7 +681,11 @@ class _HarnessGames:
     def _step_seat(self, seat: int, action: int) -> None:
         """Play ``action`` for ``seat`` (a ValueError naming the legal ids if illegal)."""
         game = self.game
-        label = game.describe_action(action) if self.render_mode is not None and 0 <= action < game.num_actions else ""
+        label = (
+            game.describe_action(action)
+            if self.render_mode is not None and 0 <= action < game.num_actions
+            else ""
+        )
         game.step(action)
         if self.render_mode is not None:
             self._render.played.append(f"seat {seat}: {label}")
@@ -656,7 +694,11 @@ class _HarnessGames:
 class HarnessAECEnv(_HarnessGames, _SeatAECEnv):
     """The PettingZoo AEC environment of :func:`game_env` (see there)."""
 
-    metadata = {"render_modes": _RENDER_MODES, "name": "ketharmad_harness_v0", "is_parallelizable": False}
+    metadata = {
+        "render_modes": _RENDER_MODES,
+        "name": "ketharmad_harness_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -668,7 +710,9 @@ class HarnessAECEnv(_HarnessGames, _SeatAECEnv):
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in _RENDER_MODES:
-            raise ValueError(f"render_mode must be None or one of {_RENDER_MODES}, got {render_mode!r}")
+            raise ValueError(
+                f"render_mode must be None or one of {_RENDER_MODES}, got {render_mode!r}"
+            )
         self.render_mode = render_mode
         probe = self._set_games(game, seats, params)
         self.metadata = dict(self.metadata, name=f"{game}_v0")
@@ -711,10 +755,15 @@ HARNESS_DEFAULT_OPPONENT = {"schotten_totten_2": "greedy", "osztrakon": "b1"}
 
 #: The ids the harness games' Gymnasium environments are registered under
 #: (``gymnasium.make(id, seat=..., opponents=...)``).
-HARNESS_GYM_IDS = {"schotten_totten_2": "ketharmad/SchottenTotten2-v0", "osztrakon": "ketharmad/Osztrakon-v0"}
+HARNESS_GYM_IDS = {
+    "schotten_totten_2": "ketharmad/SchottenTotten2-v0",
+    "osztrakon": "ketharmad/Osztrakon-v0",
+}
 
 
-def _harness_opponents(game: str, opponents: Any, n: int, seat: int, agents: Sequence[str]) -> list[Optional[str]]:
+def _harness_opponents(
+    game: str, opponents: Any, n: int, seat: int, agents: Sequence[str]
+) -> list[Optional[str]]:
     """One bot spec string per seat and None at ``seat`` (as :func:`_opponent_bots`, strings
     only: a harness bot is a spec such as ``"greedy"`` or ``"search:iterations=200"``)."""
     if opponents is None:
@@ -729,7 +778,9 @@ def _harness_opponents(game: str, opponents: Any, n: int, seat: int, agents: Seq
             )
         specs = list(opponents)
         if specs[seat] is not None:
-            raise ValueError(f"opponents[{seat}] must be None: seat {seat} is the environment's agent")
+            raise ValueError(
+                f"opponents[{seat}] must be None: seat {seat} is the environment's agent"
+            )
     else:
         raise ValueError(f"opponents must be a bot spec string (such as {agents[0]!r}) or a list of them, "
                          f"got {type(opponents).__name__}")  # fmt: skip
@@ -738,9 +789,13 @@ def _harness_opponents(game: str, opponents: Any, n: int, seat: int, agents: Seq
             continue
         where = "opponents" if isinstance(opponents, str) else f"opponents[{s}]"
         if not isinstance(spec, str):
-            raise ValueError(f"{where} must be a bot spec string of {game} ({', '.join(agents)}), got {spec!r}")
+            raise ValueError(
+                f"{where} must be a bot spec string of {game} ({', '.join(agents)}), got {spec!r}"
+            )
         if spec.split(":", 1)[0] not in agents:
-            raise ValueError(f"{where}: unknown bot {spec!r} for {game} (its bots: {', '.join(agents)})")
+            raise ValueError(
+                f"{where}: unknown bot {spec!r} for {game} (its bots: {', '.join(agents)})"
+            )
     return specs
 
 
@@ -798,7 +853,11 @@ class HarnessGymEnv(_HarnessGames, _SeatGymEnv):
             self._step_seat(seat, game.bot_action(self.bots[seat]))
 
     def _end_info(self) -> dict[str, Any]:
-        return {"winner": self.game.winner, "winners": list(self.game.winners), "end_reason": self.game.end_reason}
+        return {
+            "winner": self.game.winner,
+            "winners": list(self.game.winners),
+            "end_reason": self.game.end_reason,
+        }
 
 
 for _game, _id in HARNESS_GYM_IDS.items():

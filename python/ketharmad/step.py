@@ -16,18 +16,18 @@ set: see :meth:`Game.describe_action` and docs/step_api.md). Stepping a game wit
 
 from __future__ import annotations
 
-from typing import Any, Mapping, NamedTuple, Optional, Sequence, Union
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple, Optional, Union
 
 import numpy as np
 
 from . import _core
+from ._deprecation import issue_deprecation_warning
 from .game.data import CardDataSource, load_card_data
 from .game.formats import apply_format
-from .game.validate import check_decks, check_params
-from .game.harness import game_state, refuse
-from .game.harness import harness_info
-from ._deprecation import issue_deprecation_warning
+from .game.harness import game_state, harness_info, refuse
 from .game.spec import GameSpec, setup_of
+from .game.validate import check_decks, check_params
 
 
 class Action(NamedTuple):
@@ -44,8 +44,15 @@ class Action(NamedTuple):
 _DEFAULT_DECKS: tuple[str, ...] = ("ner", "tisza")
 
 
-def _harness_game(game: str, decks: Any, seed: int, index: Optional[int], params: Any, seats: Optional[int],
-                  **ketharmad_only: Any) -> _core.HarnessGame:
+def _harness_game(
+    game: str,
+    decks: Any,
+    seed: int,
+    index: Optional[int],
+    params: Any,
+    seats: Optional[int],
+    **ketharmad_only: Any,
+) -> _core.HarnessGame:
     """``Game(game=...)`` of a game on the generic harness: its step object (game_state)."""
     harness_info(game)
     given = {"decks": decks is not _DEFAULT_DECKS}
@@ -104,24 +111,41 @@ class Game(_core.Game):
         format: Any = None,
         index: Optional[int] = None,
         seats: Optional[int] = None,
-    ) -> "Game":
-        if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
+    ) -> Game:
+        if isinstance(
+            game, GameSpec
+        ):  # a game value: its setup, with this call's explicit keywords
             spec, decks_given, card_data, format, start_player, params, seats = setup_of(
                 game, "Game", decks=None if decks is _DEFAULT_DECKS else decks, card_data=card_data, format=format,
                 start_player=start_player, params=params, seats=seats)  # fmt: skip
             game, decks = spec.name, _DEFAULT_DECKS if decks_given is None else decks_given
         if isinstance(game, str):
             if game != "ketharmad":
-                return _harness_game(game, decks, seed, index, params, seats, card_data=card_data,  # type: ignore[return-value]  # not a Game: __new__ cannot say so
-                                     start_player=start_player, log=log, record_plays=record_plays, format=format)
+                return _harness_game(
+                    game,
+                    decks,
+                    seed,
+                    index,
+                    params,
+                    seats,
+                    card_data=card_data,  # type: ignore[return-value]  # not a Game: __new__ cannot say so
+                    start_player=start_player,
+                    log=log,
+                    record_plays=record_plays,
+                    format=format,
+                )
             game = 0 if index is None else index
         elif index is not None:
-            raise ValueError(f"give the game's index once: index={index!r} or (the older form) game={game!r}")
+            raise ValueError(
+                f"give the game's index once: index={index!r} or (the older form) game={game!r}"
+            )
         else:
             issue_deprecation_warning("Game(game=<int>) as the game's index", "Game(index=...)")
         if seats is not None:
-            raise ValueError("seats is for the games on the generic harness (Game(game='osztrakon', seats=7)); "
-                             "a Kétharmad game has one seat per deck")
+            raise ValueError(
+                "seats is for the games on the generic harness (Game(game='osztrakon', seats=7)); "
+                "a Kétharmad game has one seat per deck"
+            )
         if isinstance(decks, str):
             raise ValueError("decks must be a list of faction names, one per seat, not a string")
         for name, v in (("seed", seed), ("game" if index is None else "index", game)):
@@ -145,7 +169,7 @@ class Game(_core.Game):
         pass
 
     @property
-    def _core(self) -> "Game":
+    def _core(self) -> Game:
         """The core game (this object itself; kept for ``_core.columns_of``)."""
         return self
 
@@ -173,15 +197,17 @@ class Game(_core.Game):
         over)."""
         super().advance([dict(b) if isinstance(b, Mapping) else b for b in bots])
 
-    def clone(self) -> "Game":
+    def clone(self) -> Game:
         """An independent copy at the same decision (the same continuation for the same
         answers; built-in bots' streams are copied too)."""
         return _core.Game.__new__(type(self), "", [], 0, 0, None, None, False, False, self)
 
-    def determinize(self, seat: int, seed: int) -> "Game":
+    def determinize(self, seat: int, seed: int) -> Game:
         """A copy in which everything ``seat`` cannot see is re-dealt at random (with
         ``seed``) from what it could be, and the future randomness reseeded: a sample of the
         seat's information set, for search. It replays the game since its last checkpoint
         and stops at the same decision (``current_player``/``decision_kind`` tell if the
         re-dealt cards led elsewhere, which is rare)."""
-        return _core.Game.__new__(type(self), "", [], 0, 0, None, None, False, False, self, int(seat), int(seed))
+        return _core.Game.__new__(
+            type(self), "", [], 0, 0, None, None, False, False, self, int(seat), int(seed)
+        )

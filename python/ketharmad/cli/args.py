@@ -16,7 +16,6 @@ PARAMS_FILE_HELP = (
 )
 
 
-
 def parse_param(text: str) -> tuple[str, Union[int, bool, str]]:
     """Parse ``name=value``: the value is an int if it parses as one, then ``true``/``false``
     (any case) as a bool, else the string itself (e.g. a cost like ``{1}{M}``)."""
@@ -32,7 +31,6 @@ def parse_param(text: str) -> tuple[str, Union[int, bool, str]]:
     if value.lower() in ("true", "false"):
         return name, value.lower() == "true"
     return name, value
-
 
 
 def _params(
@@ -55,7 +53,6 @@ def _params(
     return out
 
 
-
 def _params_file(path: str, card_data: Optional[str]) -> dict[str, Union[int, bool, str]]:
     """The overrides of a params file; a name the card data does not have is an error naming
     the file and the key (with similar names, as ``ketharmad params --match`` finds them)."""
@@ -71,7 +68,6 @@ def _params_file(path: str, card_data: Optional[str]) -> dict[str, Union[int, bo
     return values
 
 
-
 def _bots(items: Sequence[str]) -> Union[Any, list[Any]]:
     """``--bots random`` (all seats) or one per seat; a spec may be JSON: '{"kind": "random"}'."""
     specs = []
@@ -84,7 +80,6 @@ def _bots(items: Sequence[str]) -> Union[Any, list[Any]]:
         else:
             specs.append(item)
     return specs[0] if len(specs) == 1 else specs
-
 
 
 def _generic_value(text: str) -> Union[int, float, bool, str]:

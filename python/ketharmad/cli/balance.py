@@ -7,19 +7,18 @@ from typing import Any
 
 __all__ = ["add_balance_command"]
 
-from ..game.data import CARD_DATA_HELP  # noqa: E402
+from ..game.data import CARD_DATA_HELP
 from ..lab.balance.report import write_balance_report
-from ..lab.balance.targets import load_targets
-from .lab import cluster_args, cluster_for, format_arg, game_arg, progress_enabled
 from ..lab.balance.search import balance
+from ..lab.balance.targets import load_targets
+from ..results.files import check_out_folder, write_run
 from .args import _bots, _params
 from .balance_games import cmd_game_balance
-from ..results.files import check_out_folder, write_run
+from .lab import cluster_args, cluster_for, format_arg, game_arg, progress_enabled
 
 
 def _cmd_balance(args: argparse.Namespace) -> None:
     if args.game != "ketharmad":
-
         cmd_game_balance(args)
         return
     harness = [flag for flag, attr in (("--target", "target"), ("--spread", "spread"), ("--allow", "allow"),
@@ -32,7 +31,6 @@ def _cmd_balance(args: argparse.Namespace) -> None:
         raise ValueError("the balance needs its TARGETS.toml file")
     targets = load_targets(args.targets)  # a bad file fails before anything else
     if args.out:
-
         check_out_folder(args.out)
 
     progress = progress_enabled(args)
@@ -41,11 +39,14 @@ def _cmd_balance(args: argparse.Namespace) -> None:
         res = _run(args, targets, progress, cluster)
     print(res.text())
     if args.out:
-
         written = write_run(res, args.out)
         run_id = written["runs"].stem
-        report = write_balance_report(res, args.out, plots=False if args.no_plots else None, run_id=run_id)
-        print(f"wrote run {run_id} to {args.out}: report {report}, card file {report.parent / 'cards_balanced.toml'}")
+        report = write_balance_report(
+            res, args.out, plots=False if args.no_plots else None, run_id=run_id
+        )
+        print(
+            f"wrote run {run_id} to {args.out}: report {report}, card file {report.parent / 'cards_balanced.toml'}"
+        )
 
 
 def _run(args: argparse.Namespace, targets: Any, progress: Any, cluster: Any) -> Any:
@@ -66,30 +67,67 @@ def _run(args: argparse.Namespace, targets: Any, progress: Any, cluster: Any) ->
 
 def add_balance_command(sub: Any) -> None:
     """Register ``ketharmad balance TARGETS.toml`` on the CLI's subparsers."""
-    p = sub.add_parser("balance", help="find the fewest card-number edits that balance the matchups")
-    p.add_argument("targets", metavar="TARGETS.toml", nargs="?", help="targets file (docs/balance.md)")
+    p = sub.add_parser(
+        "balance", help="find the fewest card-number edits that balance the matchups"
+    )
+    p.add_argument(
+        "targets", metavar="TARGETS.toml", nargs="?", help="targets file (docs/balance.md)"
+    )
 
     game_arg(p)
-    g = p.add_argument_group("harness games (--game schotten_totten_2 | osztrakon; instead of TARGETS.toml)")
+    g = p.add_argument_group(
+        "harness games (--game schotten_totten_2 | osztrakon; instead of TARGETS.toml)"
+    )
     g.add_argument("--target", action="append", metavar="SEAT=LOW:HIGH",
                    help="a seat's (side's) win rate band with the --bots lineup, e.g. attacker=0.48:0.52")  # fmt: skip
     g.add_argument("--spread", type=float, metavar="HIGH",
                    help="the largest |seat win rate - 1/n| allowed (games of more seats)")  # fmt: skip
     g.add_argument("--allow", action="append", metavar="PATTERN",
                    help="a parameter (fnmatch pattern) the search may move, repeatable (default: every int/float one)")  # fmt: skip
-    g.add_argument("--range", action="append", metavar="NAME=MIN:MAX[:STEP]", help="bounds and step of a parameter")
+    g.add_argument(
+        "--range",
+        action="append",
+        metavar="NAME=MIN:MAX[:STEP]",
+        help="bounds and step of a parameter",
+    )
     g.add_argument("--max-edits", type=int, metavar="K", help="edits at most (default: 3)")
-    g.add_argument("--games-per-block", type=int, metavar="N", help="games of a lineup per search block (default: 1000)")
-    p.add_argument("--out", metavar="FOLDER", help="write Parquet tables, report.md, plots and cards_balanced.toml here")
+    g.add_argument(
+        "--games-per-block",
+        type=int,
+        metavar="N",
+        help="games of a lineup per search block (default: 1000)",
+    )
+    p.add_argument(
+        "--out",
+        metavar="FOLDER",
+        help="write Parquet tables, report.md, plots and cards_balanced.toml here",
+    )
     p.add_argument("--budget", type=int, default=None,
                    help="games in total (default: 3,000,000; harness games: 200,000)")  # fmt: skip
     p.add_argument("--seed", type=int, default=0, help="seed (default: 0)")
-    p.add_argument("--bots", nargs="+", default=None, metavar="BOT", help="bot spec (default: heuristic); harness games: one per seat")
-    p.add_argument("--journal", metavar="FILE", help="JSON-lines journal: resume an interrupted run")
+    p.add_argument(
+        "--bots",
+        nargs="+",
+        default=None,
+        metavar="BOT",
+        help="bot spec (default: heuristic); harness games: one per seat",
+    )
+    p.add_argument(
+        "--journal", metavar="FILE", help="JSON-lines journal: resume an interrupted run"
+    )
     p.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
-    p.add_argument("--param", action="append", metavar="NAME=VALUE", help="fixed override of the starting point")
+    p.add_argument(
+        "--param",
+        action="append",
+        metavar="NAME=VALUE",
+        help="fixed override of the starting point",
+    )
     p.add_argument("--card-data", metavar="PATH|SET", help=CARD_DATA_HELP)
-    p.add_argument("--no-plots", action="store_true", help="report.md without plots (default: plots when matplotlib is installed)")
+    p.add_argument(
+        "--no-plots",
+        action="store_true",
+        help="report.md without plots (default: plots when matplotlib is installed)",
+    )
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress line on stderr (default: when stderr is a terminal)")  # fmt: skip
 

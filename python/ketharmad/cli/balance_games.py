@@ -19,26 +19,36 @@ def _band_arg(flag: str, text: str) -> dict[str, float]:
     try:
         return {"low": float(lo), "high": float(hi)} if sep else {"target": float(lo)}
     except ValueError:
-        raise ValueError(f"{flag} expects LOW:HIGH (e.g. 0.48:0.52) or a target, got {text!r}") from None
-
+        raise ValueError(
+            f"{flag} expects LOW:HIGH (e.g. 0.48:0.52) or a target, got {text!r}"
+        ) from None
 
 
 def cli_targets(args: Any) -> dict[str, Any]:
     """The targets of ``ketharmad balance --game``: a TARGETS.toml file, or ``--target
     SEAT=LOW:HIGH`` (a win rate with the ``--bots`` lineup; repeatable), ``--spread HIGH``,
     ``--allow PATTERN`` (repeatable), ``--range NAME=MIN:MAX[:STEP]`` and ``--max-edits``."""
-    flags = args.target or args.spread is not None or args.allow or args.range or args.max_edits is not None
+    flags = (
+        args.target
+        or args.spread is not None
+        or args.allow
+        or args.range
+        or args.max_edits is not None
+    )
     if args.targets and flags:
-        raise ValueError("give the targets either as TARGETS.toml or as --target/--spread/--allow/--range/--max-edits")
+        raise ValueError(
+            "give the targets either as TARGETS.toml or as --target/--spread/--allow/--range/--max-edits"
+        )
     if args.targets:
-
         return read_toml_file(args.targets, "targets file")
     doc: dict[str, Any] = {}
     metrics: list[dict[str, Any]] = []
     for item in args.target or []:
         seat, sep, band = item.partition("=")
         if not sep:
-            raise ValueError(f"--target expects SEAT=LOW:HIGH (a seat index or side name), got {item!r}")
+            raise ValueError(
+                f"--target expects SEAT=LOW:HIGH (a seat index or side name), got {item!r}"
+            )
         s: Any = int(seat) if seat.strip().isdigit() else seat.strip()
         metrics.append({"kind": "win_rate", "seat": s, **_band_arg("--target", band)})
     if args.spread is not None:
@@ -56,8 +66,12 @@ def cli_targets(args: Any) -> dict[str, Any]:
         try:
             nums = [float(x) for x in parts]
         except ValueError:
-            raise ValueError(f"--range expects numbers in NAME=MIN:MAX[:STEP], got {item!r}") from None
-        change.setdefault("ranges", {})[name.strip()] = dict(zip(("min", "max", "step"), nums))
+            raise ValueError(
+                f"--range expects numbers in NAME=MIN:MAX[:STEP], got {item!r}"
+            ) from None
+        change.setdefault("ranges", {})[name.strip()] = dict(
+            zip(("min", "max", "step"), nums, strict=False)
+        )  # STEP is optional
     if args.max_edits is not None:
         change["max_edits"] = args.max_edits
     if change:
@@ -65,13 +79,11 @@ def cli_targets(args: Any) -> dict[str, Any]:
     return doc
 
 
-
 def cmd_game_balance(args: Any) -> None:
     """``ketharmad balance --game schotten_totten_2 --bots greedy greedy --target attacker=0.48:0.52``."""
     ketharmad_only_flags(args, [("--card-data", "card_data"), ("--journal", "journal"), ("--format", "format")])  # fmt: skip
     doc = cli_targets(args)
     if args.out:
-
         check_out_folder(args.out)
 
     progress = progress_enabled(args)
@@ -82,7 +94,6 @@ def cmd_game_balance(args: Any) -> None:
                            games_per_block=args.games_per_block, progress=bool(progress), cluster=cluster)  # fmt: skip
     print(res.text())
     if args.out:
-
         written = write_run(res, args.out)
         run_id = written["runs"].stem
         report = write_report(res, args.out, plots=False, run_id=run_id)

@@ -27,7 +27,6 @@ def _cmd_card_stats(args: argparse.Namespace) -> None:
     finish(result, args)
 
 
-
 def _run_card_stats(args: argparse.Namespace, cluster: Any) -> CardStatsResult:
     return card_stats(
         decks=args.decks,
@@ -43,7 +42,6 @@ def _run_card_stats(args: argparse.Namespace, cluster: Any) -> CardStatsResult:
         rows=args.rows,
         format=args.format,
     )
-
 
 
 def add_command(sub: Any) -> None:

@@ -20,7 +20,6 @@ def ketharmad_only_flags(args: Any, flags: Sequence[tuple[str, str]]) -> None:
                          f"--game {args.game} does not take {'it' if len(given) == 1 else 'them'}")  # fmt: skip
 
 
-
 def cli_params(items: Optional[Sequence[str]]) -> dict[str, ParamValue]:
     """``--param name=value`` of a harness game (int, float, true/false, else a choice name)."""
     out: dict[str, ParamValue] = {}
@@ -33,7 +32,6 @@ def cli_params(items: Optional[Sequence[str]]) -> dict[str, ParamValue]:
             raise ValueError(f"parameter {name!r} given more than once")
         out[name] = _generic_value(value.strip())
     return out
-
 
 
 def cli_grid(items: Sequence[str]) -> dict[str, list[ParamValue]]:
@@ -50,13 +48,11 @@ def cli_grid(items: Sequence[str]) -> dict[str, list[ParamValue]]:
     return grid
 
 
-
 def cli_bots(game: str, items: Optional[Sequence[str]]) -> Any:
     """``--bots A B ...``: one per seat, or one for every seat at the game's smallest count."""
     if not items:
         return None
     return items[0] if len(items) == 1 else list(items)
-
 
 
 def cmd_game_sweep(args: Any) -> None:
@@ -65,8 +61,12 @@ def cmd_game_sweep(args: Any) -> None:
                                ("--format", "format"), ("--rows/--no-rows", "rows"),
                                ("--progress", "progress")])  # fmt: skip
     if (args.grid_file is None) == (not args.grid):
-        raise ValueError("give the grid either as a GRID.toml file or as --grid name=v1,v2,... (not both)")
-    kwargs: dict[str, Any] = load_sweep_file(args.grid_file) if args.grid_file else {"grid": cli_grid(args.grid)}
+        raise ValueError(
+            "give the grid either as a GRID.toml file or as --grid name=v1,v2,... (not both)"
+        )
+    kwargs: dict[str, Any] = (
+        load_sweep_file(args.grid_file) if args.grid_file else {"grid": cli_grid(args.grid)}
+    )
     check_out(args)
     if args.games is not None:
         kwargs["games"] = args.games

@@ -8,10 +8,10 @@ from typing import Any, Optional
 
 import polars as pl
 
-from ..api import games, parameters
-from ..game.spec import GameSpec
+from ..api import games
 from ..game.harness import ParamValue, harness_bot_table, harness_info
 from ..game.harness_play import play_game
+from ..game.spec import GameSpec
 from ..lab.harness import (
     GameMatchupResult,
     _default_bots,
@@ -31,8 +31,9 @@ def cli_refuse(args: Any, command: str, flags: Sequence[tuple[str, str]], takes:
         if v is not None and v is not False:
             given.append(flag)
     if given:
-        raise ValueError(f"{', '.join(given)}: Kétharmad only; `ketharmad {command} --game {args.game}` takes {takes}")
-
+        raise ValueError(
+            f"{', '.join(given)}: Kétharmad only; `ketharmad {command} --game {args.game}` takes {takes}"
+        )
 
 
 def cli_params(items: Optional[Sequence[str]]) -> dict[str, ParamValue]:
@@ -48,7 +49,6 @@ def cli_params(items: Optional[Sequence[str]]) -> dict[str, ParamValue]:
     return out
 
 
-
 def cli_bot_list(items: Optional[Sequence[str]]) -> Optional[list[str]]:
     """``--bots`` of a harness game: spec strings (JSON specs are Kétharmad's)."""
     if items is None:
@@ -58,7 +58,6 @@ def cli_bot_list(items: Optional[Sequence[str]]) -> Optional[list[str]]:
             raise ValueError(f"--bots: {b!r}: the games on the harness take spec strings such as "
                              "'search:iterations=200', not JSON")  # fmt: skip
     return list(items)
-
 
 
 def cli_games_for(items: Optional[Sequence[str]]) -> Optional[dict[str, int]]:
@@ -78,7 +77,6 @@ def cli_games_for(items: Optional[Sequence[str]]) -> Optional[dict[str, int]]:
     return out
 
 
-
 def cli_matchups(args: Any) -> GameMatchupResult:
     """``ketharmad matchups --game schotten_totten_2 | osztrakon``."""
     cli_refuse(args, "matchups", [("--players", "players"), ("--decks", "decks"), ("--games-per-side", "games_per_side"),
@@ -94,7 +92,6 @@ def cli_matchups(args: Any) -> GameMatchupResult:
                                  games_for=cli_games_for(args.games_for), rows=args.rows, cluster=cluster)  # fmt: skip
 
 
-
 def cli_tournament(args: Any) -> None:
     """``ketharmad bots --game schotten_totten_2 | osztrakon [SPEC ...]``."""
     info = harness_info(args.game)
@@ -105,8 +102,13 @@ def cli_tournament(args: Any) -> None:
         with pl.Config(tbl_rows=100, fmt_str_lengths=90, tbl_width_chars=160):
             print(harness_bot_table(info["name"]))
         print(f"{info['name']}: bots " + ", ".join(info["agents"]))
-        print("options of the search bot (ISMCTS): search:iterations=N,c=X,rollout=BOT,max_rollout_actions=N")
-        print(f"run a tournament: ketharmad bots --game {info['name']} " + " ".join(_default_bots(info)[:3]))
+        print(
+            "options of the search bot (ISMCTS): search:iterations=N,c=X,rollout=BOT,max_rollout_actions=N"
+        )
+        print(
+            f"run a tournament: ketharmad bots --game {info['name']} "
+            + " ".join(_default_bots(info)[:3])
+        )
         return
 
     with cluster_for(args) as cluster:
@@ -114,7 +116,6 @@ def cli_tournament(args: Any) -> None:
                                   threads=args.threads, params=cli_params(args.param), seats=args.seats,
                                   cluster=cluster)  # fmt: skip
     print(res)
-
 
 
 def cli_play(args: Any, name: str, index: int) -> None:
@@ -129,31 +130,41 @@ def cli_play(args: Any, name: str, index: int) -> None:
                     params=cli_params(args.param)))  # fmt: skip
 
 
-
 def cmd_games(args: Any) -> None:
     """``ketharmad games``: every game with its seats, sides, bots and parameter count."""
     rows = []
     for g in games().iter_rows(named=True):
-        seats = f"{g['min_seats']}-{g['max_seats']}" if g["min_seats"] != g["max_seats"] else str(g["min_seats"])
+        seats = (
+            f"{g['min_seats']}-{g['max_seats']}"
+            if g["min_seats"] != g["max_seats"]
+            else str(g["min_seats"])
+        )
         sides = ", ".join(g["sides"]) if g["sides"] else "-"
         if GameSpec(g["name"]).is_ketharmad:
             sides = "factions: " + sides
         rows.append([g["name"], seats, sides, ", ".join(g["agents"]), str(g["n_parameters"])])
-    for line in format_table(["game", "seats", "sides", "bots", "parameters"], rows, [False, True, False, False, True]):
+    for line in format_table(
+        ["game", "seats", "sides", "bots", "parameters"], rows, [False, True, False, False, True]
+    ):
         print(line)
     print("choose one with --game NAME (simulate, play, matchups, bots, params, ...) or game=NAME in Python; "
           "docs/games.md")  # fmt: skip
-
 
 
 def cmd_game_params(args: Any) -> None:
     """``ketharmad params --game schotten_totten_2 | osztrakon [--match TEXT]``."""
     info = harness_info(args.game)
     if args.card_data is not None:
-        raise ValueError(f"--card-data: Kétharmad only; `ketharmad params --game {args.game}` takes --match")
+        raise ValueError(
+            f"--card-data: Kétharmad only; `ketharmad params --game {args.game}` takes --match"
+        )
     rows = []
     for p in info["parameters"]:
-        if args.match and args.match.lower() not in p["name"].lower() and args.match.lower() not in p["description"].lower():
+        if (
+            args.match
+            and args.match.lower() not in p["name"].lower()
+            and args.match.lower() not in p["description"].lower()
+        ):
             continue
         if p["kind"] in ("int", "float"):
             fmt = (lambda x: str(int(x))) if p["kind"] == "int" else (lambda x: f"{x:g}")
@@ -165,7 +176,15 @@ def cmd_game_params(args: Any) -> None:
         default = str(p["default"]).lower() if isinstance(p["default"], bool) else str(p["default"])
         rows.append([p["name"], p["kind"], default, rng, p["description"]])
     if args.match and not rows:
-        raise ValueError(f"no parameter of {args.game} has {args.match!r} in its name or description")
-    for line in format_table(["name", "kind", "default", "range", "description"], rows, [False, False, True, False, False]):
+        raise ValueError(
+            f"no parameter of {args.game} has {args.match!r} in its name or description"
+        )
+    for line in format_table(
+        ["name", "kind", "default", "range", "description"],
+        rows,
+        [False, False, True, False, False],
+    ):
         print(line)
-    print(f"({len(rows)} parameters of {args.game}; override with --param name=value or params={{name: value}})")
+    print(
+        f"({len(rows)} parameters of {args.game}; override with --param name=value or params={{name: value}})"
+    )

@@ -15,11 +15,11 @@ from collections.abc import Iterator
 from typing import Any, Optional
 
 from ..game.data import CARD_DATA_HELP
-from ..run.progress import auto_chunk_size
-from ..run.cluster import _close, local_client
 from ..results.files import check_new_run, check_out_folder, write_run
 from ..results.lab import write_report
 from ..results.lab_report import require_matplotlib
+from ..run.cluster import _close, local_client
+from ..run.progress import auto_chunk_size
 from .args import PARAMS_FILE_HELP
 
 __all__ = [
@@ -88,7 +88,6 @@ def check_out(args: argparse.Namespace) -> None:
     folder = check_out_folder(args.out)
     check_new_run(folder, args.run_id, args.overwrite)
     if not args.no_plots:
-
         require_matplotlib()
 
 
@@ -147,9 +146,9 @@ def lab_args(p: argparse.ArgumentParser, games_help: str, games_default: Optiona
                    help="name of the run's files in --out (default: <command>-<UTC time>-<random>)")  # fmt: skip
     p.add_argument("--overwrite", action="store_true",
                    help="replace the files of an existing --run-id in --out")  # fmt: skip
-    p.add_argument("--no-plots", action="store_true", help="report.md without plots (no matplotlib)")
+    p.add_argument(
+        "--no-plots", action="store_true", help="report.md without plots (no matplotlib)"
+    )
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")  # fmt: skip
     cluster_args(p)
-
-

@@ -15,30 +15,30 @@ import os
 import sys
 import textwrap
 from collections.abc import Sequence
-from typing import Any, Optional, Union, cast
+from typing import Any, Optional, cast
 
 import polars as pl
 
 __all__ = ["main", "parse_param"]
 
-from .._deprecation import deprecation_message  # noqa: E402
-from ..game.data import CARD_DATA_HELP  # noqa: E402
-from .args import PARAMS_FILE_HELP, _bots, _params, parse_param
-from ..results.files import check_out_file, write_atomic
+from .._deprecation import deprecation_message
+from .._version import __version__
+from ..api import cards, formats, parameters, play, simulate
+from ..game.data import CARD_DATA_HELP
 from ..game.harness import _game_info
-from ..run.harness import simulate_game
+from ..results.export import export_card_data, match_parameters
+from ..results.files import check_out_file, write_atomic
 from ..results.games import GameResult
-from .harness import cli_params, cli_play, cmd_game_params, cmd_games
-from . import card_stats, matchups, sweep
-from .lab import cluster_args, cluster_for, format_arg, game_arg
-from ..api import cards, parameters, play, simulate
 from ..results.report import format_table
 from ..results.sim import sim_report
-from ..results.export import export_card_data, match_parameters
-from ..api import formats
-from .tournament import _cmd_bots
+from ..run.harness import simulate_game
+from . import card_stats, matchups, sweep
+from .args import PARAMS_FILE_HELP, _bots, _params, parse_param
 from .balance import add_balance_command
-from .._version import __version__
+from .harness import cli_params, cli_play, cmd_game_params, cmd_games
+from .lab import cluster_args, cluster_for, format_arg, game_arg
+from .tournament import _cmd_bots
+
 
 def _cmd_simulate_game(args: argparse.Namespace) -> None:
     """``simulate --game schotten_totten_2 | osztrakon``: a batch on the generic harness."""
@@ -78,7 +78,9 @@ def _cmd_simulate_game(args: argparse.Namespace) -> None:
         )
     no_winner = int((r.games["winners_mask"] == 0).sum())
     unfinished = int(r.games["unfinished"].sum())
-    print(f"turns: mean {cast(float, r.games['turns'].mean()):.1f}; no winner: {no_winner:,}; unfinished: {unfinished:,}")
+    print(
+        f"turns: mean {cast(float, r.games['turns'].mean()):.1f}; no winner: {no_winner:,}; unfinished: {unfinished:,}"
+    )
     reasons = r.games.group_by("end_reason").len().sort("len", descending=True)
     print("end: " + ", ".join(f"{e} {c / n:.1%}" for e, c in reasons.iter_rows()))
     print(f"{n / secs:,.0f} games/s ({secs:.2f} s)")
@@ -177,14 +179,15 @@ def _cmd_cards_export(args: argparse.Namespace) -> None:
     params = _params(args.param, args.params, args.card_data)
     path = export_card_data(args.export, params=params, card_data=args.card_data,
                             overwrite=args.overwrite)  # fmt: skip
-    print(f"wrote {path} with {len(params)} override(s) applied"
-          + (": " + ", ".join(f"{k}={v}" for k, v in params.items()) if params else ""))
+    print(
+        f"wrote {path} with {len(params)} override(s) applied"
+        + (": " + ", ".join(f"{k}={v}" for k, v in params.items()) if params else "")
+    )
     print(f"use it with --card-data {path} (CLI) or card_data={str(path)!r} (Python)")
 
 
 def _cmd_params(args: argparse.Namespace) -> None:
     if args.game != "ketharmad":
-
         cmd_game_params(args)
         return
 
@@ -237,7 +240,9 @@ def _cmd_formats(args: argparse.Namespace) -> None:
              "yes" if r["played"] else "no: " + (r["reason"] or "")] for r in table.iter_rows(named=True)]  # fmt: skip
     for line in format_table(["format", "seats", "scoring", "pools", "played"], rows, [False] * 5):
         print(line)
-    print("select one with --format NAME (or a TOML file with one [formats.NAME] table); docs/formats.md")
+    print(
+        "select one with --format NAME (or a TOML file with one [formats.NAME] table); docs/formats.md"
+    )
 
 
 def _play_game_index(game: Optional[str], index: Optional[int]) -> tuple[str, int]:
@@ -247,7 +252,11 @@ def _play_game_index(game: Optional[str], index: Optional[int]) -> tuple[str, in
         if index is not None:
             raise ValueError(f"--game {game} is the game's index (the older form of --index); "
                              f"give --index {index} or --game {game}, not both")  # fmt: skip
-        print("warning: " + deprecation_message(f"--game {game} (the game's index)", f"--index {game}"), file=sys.stderr)
+        print(
+            "warning: "
+            + deprecation_message(f"--game {game} (the game's index)", f"--index {game}"),
+            file=sys.stderr,
+        )
         return "ketharmad", int(game)
     return game or "ketharmad", 0 if index is None else index
 
@@ -259,7 +268,6 @@ def _cmd_games(args: argparse.Namespace) -> None:
 def _cmd_play(args: argparse.Namespace) -> None:
     name, index = _play_game_index(args.game, args.index)
     if name != "ketharmad":
-
         cli_play(args, name, index)
         return
     if args.decks is None:
@@ -306,12 +314,8 @@ def _parser() -> argparse.ArgumentParser:
             metavar="NAME=VALUE",
             help="parameter override, repeatable (see `ketharmad params`)",
         )
-        p.add_argument(
-            "--params", metavar="FILE", help=PARAMS_FILE_HELP
-        )
-        p.add_argument(
-            "--card-data", metavar="PATH|SET", help=CARD_DATA_HELP
-        )
+        p.add_argument("--params", metavar="FILE", help=PARAMS_FILE_HELP)
+        p.add_argument("--card-data", metavar="PATH|SET", help=CARD_DATA_HELP)
 
     p = sub.add_parser("simulate", help="run many bot games and print win rates")
     game_args(p)
@@ -337,33 +341,51 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("cards", help="print the card reference, or --export a card file")
     p.add_argument("--faction", help="only this faction")
     p.add_argument("--card-data", metavar="PATH|SET", help=CARD_DATA_HELP)
-    p.add_argument("--export", metavar="FILE",
-                   help="write a card-data TOML file with the --param/--params overrides applied")
-    p.add_argument("--param", action="append", metavar="NAME=VALUE",
-                   help="with --export: parameter override, repeatable")
+    p.add_argument(
+        "--export",
+        metavar="FILE",
+        help="write a card-data TOML file with the --param/--params overrides applied",
+    )
+    p.add_argument(
+        "--param",
+        action="append",
+        metavar="NAME=VALUE",
+        help="with --export: parameter override, repeatable",
+    )
     p.add_argument("--params", metavar="FILE", help="with --export: " + PARAMS_FILE_HELP)
     p.add_argument("--overwrite", action="store_true", help="with --export: replace FILE")
     p.set_defaults(func=_cmd_cards)
 
-    p = sub.add_parser("games", help="list the games (Kétharmad and the harness games), seats, sides, bots")
+    p = sub.add_parser(
+        "games", help="list the games (Kétharmad and the harness games), seats, sides, bots"
+    )
     p.set_defaults(func=_cmd_games)
 
     p = sub.add_parser("params", help="print the tunable parameters (of --game GAME)")
-    p.add_argument("--match", metavar="TEXT",
-                   help="only parameters whose name, card id or card name contains TEXT "
-                        "(case and accents ignored: orban finds Orbán Viktor)")
+    p.add_argument(
+        "--match",
+        metavar="TEXT",
+        help="only parameters whose name, card id or card name contains TEXT "
+        "(case and accents ignored: orban finds Orbán Viktor)",
+    )
     p.add_argument("--card-data", metavar="PATH|SET", help=CARD_DATA_HELP)
 
     game_arg(p)
     p.set_defaults(func=_cmd_params)
 
-    p = sub.add_parser("formats", help="list the game formats, their seats and whether the engine plays them")
+    p = sub.add_parser(
+        "formats", help="list the game formats, their seats and whether the engine plays them"
+    )
     p.add_argument("--card-data", metavar="PATH|SET", help=CARD_DATA_HELP)
-    p.add_argument("--format", metavar="FILE", default=None, help="also a format of your own (a TOML file)")
+    p.add_argument(
+        "--format", metavar="FILE", default=None, help="also a format of your own (a TOML file)"
+    )
     p.set_defaults(func=_cmd_formats)
 
     p = sub.add_parser("bots", help="list bots and knobs, or run a tournament between bot specs")
-    p.add_argument("specs", nargs="*", metavar="BOT", help="bot specs (names or JSON); none = list bots")
+    p.add_argument(
+        "specs", nargs="*", metavar="BOT", help="bot specs (names or JSON); none = list bots"
+    )
     p.add_argument("--decks", nargs="+", metavar="DECK",
                    help="one deck pairing: factions, Mixed decks a+b or deck files (default: all 12); "
                         "4 decks a1 b1 a2 b2 with a 2-against-2 --format")  # fmt: skip

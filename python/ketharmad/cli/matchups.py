@@ -24,12 +24,17 @@ from .lab import (
 def _cmd_matchups(args: argparse.Namespace) -> None:
     check_out(args)
     if args.game != "ketharmad":
-
         finish(cli_matchups(args), args)
         return
-    for flag, v in (("--seats", args.seats), ("--field", args.field), ("--games-for", args.games_for)):
+    for flag, v in (
+        ("--seats", args.seats),
+        ("--field", args.field),
+        ("--games-for", args.games_for),
+    ):
         if v is not None:
-            raise ValueError(f"{flag} is for the games on the generic harness (--game schotten_totten_2 | osztrakon)")
+            raise ValueError(
+                f"{flag} is for the games on the generic harness (--game schotten_totten_2 | osztrakon)"
+            )
     if args.players in (None, 2) and args.format in (None, "ffa", "quick"):
         per_call = args.games // 2 if args.games else (args.games_per_side or 2000)
     else:
@@ -39,8 +44,9 @@ def _cmd_matchups(args: argparse.Namespace) -> None:
     finish(result, args)
 
 
-
-def _run_matchups(args: argparse.Namespace, per_call: int, cluster: Any) -> MatchupResult | GameMatchupResult:
+def _run_matchups(
+    args: argparse.Namespace, per_call: int, cluster: Any
+) -> MatchupResult | GameMatchupResult:
     return matchups(
         players=args.players,
         games_per_side=args.games_per_side,
@@ -57,7 +63,6 @@ def _run_matchups(args: argparse.Namespace, per_call: int, cluster: Any) -> Matc
         decks=args.decks,
         format=args.format,
     )
-
 
 
 def add_command(sub: Any) -> None:

@@ -22,7 +22,6 @@ from .lab import (
 
 def _cmd_sweep(args: argparse.Namespace) -> None:
     if args.game != "ketharmad":
-
         cmd_game_sweep(args)
         return
     if args.grid is not None:
@@ -62,7 +61,6 @@ def _cmd_sweep(args: argparse.Namespace) -> None:
     finish(result, args)
 
 
-
 def add_command(sub: Any) -> None:
     """Register ``ketharmad sweep`` on the CLI's subparsers."""
     p = sub.add_parser("sweep", help="parameter sweep over common random numbers (grid TOML file)")
@@ -74,7 +72,9 @@ def add_command(sub: Any) -> None:
                         "(instead of GRID.toml)")  # fmt: skip
     p.add_argument("--decks", nargs="+", metavar="FACTION",
                    help="one pairing, or 'all' for the 12 ordered pairs (overrides the file)")  # fmt: skip
-    p.add_argument("--baseline", type=int, default=None, help="index of the baseline point (default: 0)")
+    p.add_argument(
+        "--baseline", type=int, default=None, help="index of the baseline point (default: 0)"
+    )
     lab_args(p, "games per point and matchup (default: the file's, else 1000)", None)
     p.add_argument("--rows", action=argparse.BooleanOptionalAction, default=None,
                    help="keep the per-game rows (the sweep_games table) or, with --no-rows, only "

@@ -15,7 +15,6 @@ from .lab import cluster_for
 
 def _cmd_bots(args: argparse.Namespace) -> None:
     if args.game != "ketharmad":
-
         cli_tournament(args)
         return
     if args.seats is not None:
@@ -38,8 +37,10 @@ def _cmd_bots(args: argparse.Namespace) -> None:
                          params=_params(args.param, args.params, args.card_data), card_data=args.card_data,
                          cluster=cluster, format=args.format)  # fmt: skip
     assert isinstance(res, TournamentResult)  # game="ketharmad"
-    print(f"tournament: {res.games_per_pair:,} games per pair, seats swapped, "
-          f"{len(res.decks)} deck pairing(s), common seeds per pairing")
+    print(
+        f"tournament: {res.games_per_pair:,} games per pair, seats swapped, "
+        f"{len(res.decks)} deck pairing(s), common seeds per pairing"
+    )
     with pl.Config(tbl_rows=100, fmt_str_lengths=60, tbl_width_chars=160, float_precision=3):
         print(res.pairs)
         print(res.ratings)

@@ -29,9 +29,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-
-
 __all__ = ["is_agent", "agent_label", "has_agents", "validation_bots"]
+
 
 def is_agent(spec: Any) -> bool:
     """True for a Python agent (a callable or an object with ``act``), False for a built-in
@@ -50,7 +49,9 @@ def agent_label(agent: Any) -> str:
     attribute, else the function's or the class's name."""
     name = getattr(agent, "name", None)
     if not isinstance(name, str) or not name:
-        name = getattr(agent, "__name__", None) if not callable(getattr(agent, "act", None)) else None
+        name = (
+            getattr(agent, "__name__", None) if not callable(getattr(agent, "act", None)) else None
+        )
         if not isinstance(name, str) or not name:
             name = type(agent).__name__
     return f"python:{name}"
@@ -70,5 +71,3 @@ def observes(agent: Any) -> str:
 def validation_bots(bots: Sequence[Any]) -> list[Any]:
     """The bots with every agent replaced by ``"random"``, for the core's configuration check."""
     return ["random" if is_agent(b) else b for b in bots]
-
-

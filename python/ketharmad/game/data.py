@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import functools
 import importlib.resources
-import unicodedata
 import os
+import unicodedata
 from collections.abc import Mapping
 from typing import Any, Optional, Union
 
@@ -36,7 +36,7 @@ MAX_TOML_FILE_BYTES = 1 << 20
 MAX_TOML_DEPTH = 32
 
 
-def read_capped(path: Union[str, "os.PathLike[str]"], limit: int, what: str) -> bytes:
+def read_capped(path: Union[str, os.PathLike[str]], limit: int, what: str) -> bytes:
     """The bytes of ``path``, reading at most ``limit + 1`` of them, so a huge file or an
     endless device (``/dev/zero``) fails fast: ``ValueError`` when larger than ``limit``."""
     with open(path, "rb") as f:
@@ -177,7 +177,7 @@ def flatten_table(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     return out
 
 
-def read_toml_file(path: Union[str, "os.PathLike[str]"], what: str) -> dict[str, Any]:
+def read_toml_file(path: Union[str, os.PathLike[str]], what: str) -> dict[str, Any]:
     """Parse a small TOML file (at most 1 MiB, tables and arrays nested at most 32 deep);
     ``ValueError`` naming ``what`` and the path otherwise."""
     import tomllib
@@ -205,7 +205,7 @@ def read_toml_file(path: Union[str, "os.PathLike[str]"], what: str) -> dict[str,
     return doc
 
 
-def load_params_file(path: Union[str, "os.PathLike[str]"]) -> dict[str, Union[int, bool, str]]:
+def load_params_file(path: Union[str, os.PathLike[str]]) -> dict[str, Union[int, bool, str]]:
     """Read a params file: a TOML table of parameter overrides ``name = value``.
 
     Names may be quoted (``"ner_orban_viktor.influence" = 6``), bare dotted keys

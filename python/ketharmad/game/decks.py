@@ -27,7 +27,14 @@ from typing import Any
 
 from .data import read_toml_file
 
-__all__ = ["deck_string", "deck_label", "deck_faction", "deck_factions", "read_deck_file", "DeckArg"]
+__all__ = [
+    "deck_string",
+    "deck_label",
+    "deck_faction",
+    "deck_factions",
+    "read_deck_file",
+    "DeckArg",
+]
 
 DeckArg = Any  # str | Mapping[str, Any] | os.PathLike
 
@@ -61,7 +68,7 @@ def _list_string(name: str, cards: object, where: str) -> str:
     return f"{name}[{','.join(sorted(items))}]"
 
 
-def read_deck_file(path: "str | os.PathLike[str]") -> str:
+def read_deck_file(path: str | os.PathLike[str]) -> str:
     """The deck string of a deck file (see the module documentation)."""
     p = Path(path)
     data = read_toml_file(p, "deck file")
@@ -111,7 +118,7 @@ def deck_faction(deck: str) -> str:
     return label.split("+", 1)[0] if "[" not in deck else label
 
 
-def deck_factions(deck: str) -> "frozenset[str] | None":
+def deck_factions(deck: str) -> frozenset[str] | None:
     """The faction decks a deck string takes cards from: ``{f}``, ``{a, b}``; None for a
     custom list (known to the core only: a caller treats it as any faction)."""
     if "[" in deck:

@@ -14,14 +14,10 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Optional, Union
-
-import polars as pl
+from typing import Any, Union
 
 from .. import _core
-from .data import CardDataSource, load_card_data
 from .validate import split_format, with_format
-from .harness import harness_info
 
 __all__ = ["apply_format", "format_info", "FormatInfo"]
 
@@ -107,7 +103,9 @@ def format_info(text: str, params: Mapping[str, ParamValue]) -> FormatInfo:
                       teams=_probe_teams(text, params, v("seats_min")))  # fmt: skip
 
 
-def _probe_teams(text: str, params: Mapping[str, ParamValue], n: int) -> tuple[tuple[int, ...], ...]:
+def _probe_teams(
+    text: str, params: Mapping[str, ParamValue], n: int
+) -> tuple[tuple[int, ...], ...]:
     """The teams of an ``n``-seat game as the core seats them (from a probe game's
     observations); ``()`` when there are none or the core does not play the format."""
     p = dict(params)

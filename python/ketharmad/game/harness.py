@@ -32,7 +32,13 @@ from .data import fold_text
 if TYPE_CHECKING:
     from polars._typing import PolarsDataType  # a DataType instance or class
 
-__all__ = ["games", "game_state", "HarnessGame", "harness_parameters", "harness_info", "harness_bot_table"]
+__all__ = [
+    "game_state",
+    "HarnessGame",
+    "harness_parameters",
+    "harness_info",
+    "harness_bot_table",
+]
 
 HarnessGame = _core.HarnessGame
 
@@ -60,7 +66,7 @@ def game_state(
     seed: int = 0,
     game_index: int = 0,
     params: Optional[dict[str, ParamValue]] = None,
-) -> "_core.HarnessGame":
+) -> _core.HarnessGame:
     """One game of ``game`` (``"schotten_totten_2"`` or ``"osztrakon"``) stopped at its first
     decision: the step API of the harness games. It is game ``game_index`` of
     ``simulate_game(game, ..., seed=seed, params=params)`` with ``seats`` seats (default: the
@@ -76,7 +82,9 @@ def game_state(
     seat to move, drawn from the stream the batch gives that seat, so stepping
     ``bot_action(bots[g.current_player])`` to the end plays exactly that batch row."""
     if game == "ketharmad":
-        raise ValueError("game_state is for the games on the generic harness; use ketharmad.Game for Kétharmad")
+        raise ValueError(
+            "game_state is for the games on the generic harness; use ketharmad.Game for Kétharmad"
+        )
     info = _game_info(game)
     if seats is None:
         seats = info["min_seats"]
@@ -121,7 +129,11 @@ def harness_parameters(game: str, match: Optional[str] = None) -> pl.DataFrame:
     needle = fold_text(match) if match is not None else None
     rows = []
     for p in info["parameters"]:
-        if needle is not None and needle not in fold_text(p["name"]) and needle not in fold_text(p["description"]):
+        if (
+            needle is not None
+            and needle not in fold_text(p["name"])
+            and needle not in fold_text(p["description"])
+        ):
             continue
         default, text = _default_text(p)
         rows.append({"name": p["name"], "kind": p["kind"], "default": default, "default_str": text,
@@ -148,15 +160,11 @@ def harness_info(game: object) -> dict[str, Any]:
     return _game_info(game)
 
 
-
 def refuse(game: str, call: str, given: Mapping[str, bool], takes: str) -> None:
     """ValueError naming every Kétharmad-only argument given with another game."""
     names = [k for k, v in given.items() if v]
     if names:
-        raise ValueError(
-            f"{', '.join(names)}: Kétharmad only; {call}(game={game!r}) takes {takes}"
-        )
-
+        raise ValueError(f"{', '.join(names)}: Kétharmad only; {call}(game={game!r}) takes {takes}")
 
 
 def refuse_harness_only(call: str, given: Mapping[str, bool]) -> None:
@@ -170,16 +178,32 @@ def refuse_harness_only(call: str, given: Mapping[str, bool]) -> None:
         )
 
 
-
 #: The options of the harness's search bot (``rust/harness/agents.rs``, ``make_agent``):
 #: name, default, min, max, description.
 SEARCH_OPTIONS = (
-    ("iterations", 200.0, 1.0, 1e7, "ISMCTS iterations per decision (each on a fresh determinization)"),
+    (
+        "iterations",
+        200.0,
+        1.0,
+        1e7,
+        "ISMCTS iterations per decision (each on a fresh determinization)",
+    ),
     ("c", 0.7, 0.0, 100.0, "UCB exploration constant"),
-    ("max_rollout_actions", 1e4, 1.0, 1e8, "actions a rollout may take; a rollout cut there adds no reward"),
-    ("rollout", math.nan, math.nan, math.nan, "the bot that plays the rollouts: a bot name of the game (default random)"),
+    (
+        "max_rollout_actions",
+        1e4,
+        1.0,
+        1e8,
+        "actions a rollout may take; a rollout cut there adds no reward",
+    ),
+    (
+        "rollout",
+        math.nan,
+        math.nan,
+        math.nan,
+        "the bot that plays the rollouts: a bot name of the game (default random)",
+    ),
 )
-
 
 
 def harness_bot_table(game: str) -> pl.DataFrame:

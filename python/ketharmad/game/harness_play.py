@@ -61,7 +61,9 @@ class HarnessLog:
             head = "no winner"
         else:
             head = f"winner: seat {self.winner} ({self._who(self.winner)})"
-        return f"{head} after {self.turns} turns, {self.actions.height} decisions ({self.end_reason})"
+        return (
+            f"{head} after {self.turns} turns, {self.actions.height} decisions ({self.end_reason})"
+        )
 
     def __str__(self) -> str:
         head = (f"{self.game}: game {self.index} of the batch with seed {self.batch_seed}; "
@@ -88,13 +90,17 @@ def play_game(
     if isinstance(bots, str):
         bots = [bots] * info["min_seats"]
     if isinstance(bots, Mapping) or not isinstance(bots, (list, tuple)):
-        raise ValueError(f"bots must be a bot spec string or a list of them, one per seat, got {bots!r}")
+        raise ValueError(
+            f"bots must be a bot spec string or a list of them, one per seat, got {bots!r}"
+        )
     bots_ = list(bots)
     for i, b in enumerate(bots_):
         if not isinstance(b, str):
             raise ValueError(f"bots[{i}] must be a bot spec string like 'greedy', got {b!r}")
     if not info["min_seats"] <= len(bots_) <= info["max_seats"]:
-        raise ValueError(f"{game} takes {info['min_seats']} to {info['max_seats']} seats, got {len(bots_)} bots")
+        raise ValueError(
+            f"{game} takes {info['min_seats']} to {info['max_seats']} seats, got {len(bots_)} bots"
+        )
     params_ = dict(params) if params is not None else {}
     g = game_state(game, seats=len(bots_), seed=seed, game_index=index, params=params_ or None)
     sides = list(g.sides)

@@ -30,7 +30,15 @@ from .data import load_card_data
 from .formats import _probe_decks, apply_format, format_info
 from .validate import MAX_SEATS, check_decks, check_int, check_params
 
-__all__ = ["GameSpec", "load_game", "resolve", "game_info", "game_names", "KETHARMAD_SETUP", "HARNESS_SETUP"]
+__all__ = [
+    "GameSpec",
+    "load_game",
+    "resolve",
+    "game_info",
+    "game_names",
+    "KETHARMAD_SETUP",
+    "HARNESS_SETUP",
+]
 
 ParamValue = Union[int, float, bool, str]
 #: A format as a spec keeps it: a name or a path, or a user format's dict frozen into sorted
@@ -178,7 +186,9 @@ class GameSpec:
         if isinstance(bots, str):
             return [bots] * self.seats
         if isinstance(bots, (list, tuple)) and len(bots) != self.seats:
-            raise ValueError(f"{self.name}: got {len(bots)} bot specs for a GameSpec of {self.seats} seats")
+            raise ValueError(
+                f"{self.name}: got {len(bots)} bot specs for a GameSpec of {self.seats} seats"
+            )
         return bots
 
     def __repr__(self) -> str:
@@ -198,13 +208,17 @@ def _harness_params(name: str, params: object) -> dict[str, ParamValue]:
     if params is None:
         return {}
     if not isinstance(params, Mapping):
-        raise ValueError(f"params must be None or a dict of {{name: value}} overrides, got {type(params).__name__}")
+        raise ValueError(
+            f"params must be None or a dict of {{name: value}} overrides, got {type(params).__name__}"
+        )
     out: dict[str, ParamValue] = {}
     for k, v in params.items():
         if not isinstance(k, str):
             raise ValueError(f"parameter names must be strings, got {k!r}")
         if not isinstance(v, (bool, int, float, str)):
-            raise ValueError(f"parameter {k!r}: value must be an int, float, bool or str, got {type(v).__name__} {v!r}")
+            raise ValueError(
+                f"parameter {k!r}: value must be an int, float, bool or str, got {type(v).__name__} {v!r}"
+            )
         out[k] = v
     return out
 
@@ -216,7 +230,9 @@ def _load_ketharmad(setup: dict[str, Any]) -> GameSpec:
     decks = check_decks(setup["decks"]) if setup.get("decks") is not None else None
     card_data = setup.get("card_data")
     if card_data is not None and not isinstance(card_data, (str, os.PathLike)):
-        raise ValueError(f"card_data must be None or a path to a TOML file, got {type(card_data).__name__}")
+        raise ValueError(
+            f"card_data must be None or a path to a TOML file, got {type(card_data).__name__}"
+        )
     text = load_card_data(card_data)
     params = check_params(setup.get("params"))
     fmt = setup.get("format")
@@ -231,7 +247,9 @@ def _load_ketharmad(setup: dict[str, Any]) -> GameSpec:
     _core.validate(text, probe, ["random"] * len(probe), run_params)
     start = setup.get("start_player")
     if start is not None:
-        start = check_int("start_player", start, 0, (len(decks) if decks is not None else MAX_SEATS) - 1)
+        start = check_int(
+            "start_player", start, 0, (len(decks) if decks is not None else MAX_SEATS) - 1
+        )
     if isinstance(fmt, os.PathLike):
         fmt = os.fspath(fmt)
     return GameSpec(

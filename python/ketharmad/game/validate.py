@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any, Literal, Optional, Union, overload
 
 from .. import _core
 from .agents import agent_label, is_agent
-from .decks import deck_string
 from .data import load_params_file, read_toml_file
+from .decks import deck_string
 
 if TYPE_CHECKING:
     from typing_extensions import TypeIs  # typing.TypeIs is Python 3.13
@@ -77,7 +77,12 @@ def check_decks(decks: object) -> list[str]:
     factions = list(_core.FACTIONS)
     out = []
     for deck in decks:
-        if isinstance(deck, str) and not any(ch in deck for ch in "+[") and not deck.endswith(".toml") and deck not in factions:
+        if (
+            isinstance(deck, str)
+            and not any(ch in deck for ch in "+[")
+            and not deck.endswith(".toml")
+            and deck not in factions
+        ):
             raise ValueError(
                 f"unknown faction {deck!r} in decks; valid factions: {', '.join(factions)} "
                 "(or a Mixed deck 'a+b', a custom deck, a deck file: docs/decks.md)"
@@ -89,7 +94,9 @@ def check_decks(decks: object) -> list[str]:
 @overload
 def _check_bot_spec(spec: object, where: str, agents: Literal[False] = False) -> CoreBot: ...
 @overload
-def _check_bot_spec(spec: object, where: str, agents: bool) -> Any: ...  # agents: also a Python agent
+def _check_bot_spec(
+    spec: object, where: str, agents: bool
+) -> Any: ...  # agents: also a Python agent
 def _check_bot_spec(spec: object, where: str, agents: bool = False) -> Any:
     """A built-in bot spec checked (str or dict with a known ``kind``); with ``agents`` a
     Python agent (:mod:`ketharmad.game.agents`: a callable or an object with ``act``) is
@@ -134,7 +141,9 @@ def _check_bot_spec(spec: object, where: str, agents: bool = False) -> Any:
 @overload
 def check_bots(bots: object, n_seats: int, agents: Literal[False] = False) -> list[CoreBot]: ...
 @overload
-def check_bots(bots: object, n_seats: int, agents: bool) -> list[Any]: ...  # agents: also Python agents
+def check_bots(
+    bots: object, n_seats: int, agents: bool
+) -> list[Any]: ...  # agents: also Python agents
 def check_bots(bots: object, n_seats: int, agents: bool = False) -> list[Any]:
     """Expand ``bots`` to one spec per seat.
 
@@ -204,7 +213,6 @@ def check_params(params: object) -> dict[str, Union[int, bool, str]]:
     if params is None:
         return {}
     if isinstance(params, (str, os.PathLike)):
-
         params = load_params_file(params)
     if not isinstance(params, Mapping):
         raise ValueError(
@@ -241,7 +249,9 @@ def _toml_value(v: object, where: str) -> str:
         return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(_toml_value(x, where) for x in v) + "]"
-    raise ValueError(f"{where}: a format value must be an int, bool, str or list, got {type(v).__name__} {v!r}")
+    raise ValueError(
+        f"{where}: a format value must be an int, bool, str or list, got {type(v).__name__} {v!r}"
+    )
 
 
 def split_format(format: object) -> tuple[Optional[str], str]:
@@ -255,7 +265,6 @@ def split_format(format: object) -> tuple[Optional[str], str]:
     if format is None:
         return None, ""
     if isinstance(format, (str, os.PathLike)) and str(format).endswith(".toml"):
-
         table = read_toml_file(format, "format file")
         formats = table.get("formats")
         if not isinstance(formats, Mapping) or len(formats) != 1:
@@ -263,7 +272,7 @@ def split_format(format: object) -> tuple[Optional[str], str]:
                 f"format file {os.fspath(format)!r} must hold exactly one [formats.NAME] table, "
                 f"got {sorted(formats) if isinstance(formats, Mapping) else 'none'}"
             )
-        (name, body), = formats.items()
+        ((name, body),) = formats.items()
         if not isinstance(body, Mapping):
             raise ValueError(f"format file {os.fspath(format)!r}: formats.{name} must be a table")
         format = {"name": name, **body}
@@ -314,7 +323,6 @@ def check_start_player(start_player: object, n_seats: int) -> Optional[int]:
     if start_player is None:
         return None
     return check_int("start_player", start_player, 0, n_seats - 1)
-
 
 
 def check_chunk_size(chunk_size: object) -> Optional[int]:

@@ -26,25 +26,41 @@ from typing import Any, Optional, Union
 import polars as pl
 
 from .. import _core
+from ..api import simulate  # card_stats plays its batch through ketharmad.simulate (lab -> api)
 from ..game.data import CardDataSource, describe_card_data, load_card_data
 from ..game.formats import apply_format
-from ..run.progress import Progress
-from ..run.reduce import N_CARD_BITS, CardCounts, card_sets_frame, count_card_sets, expand_bits
-from ..results.report import ci_text, format_table, pct, signed_pct
-from ..game.validate import check_bots, check_decks, check_flag, check_int, check_params, check_seed, check_threads
 from ..game.spec import GameSpec, setup_of
-from ..stats import Z95, rate, wilson_bounds
+from ..game.validate import (
+    check_bots,
+    check_chunk_size,
+    check_decks,
+    check_flag,
+    check_int,
+    check_params,
+    check_seed,
+    check_start_player,
+    check_threads,
+)
+from ..results.files import sim_tables
+from ..results.frames import card_frame
+from ..results.lab import LabResult
+from ..results.lab_report import _figure, _provenance_md, _save, md_table
+from ..results.report import ci_text, format_table, pct, signed_pct
 from ..run.cluster import check_cluster_arg, executor_for
 from ..run.plan import Plan, card_ids, cell, run_plan
-from ..results.lab_report import _figure, _provenance_md, _save, md_table
-from ..results.lab import LabResult
+from ..run.progress import Progress
+from ..run.reduce import N_CARD_BITS, CardCounts, card_sets_frame, count_card_sets, expand_bits
+from ..stats import Z95, rate, wilson_bounds
 from .harness import harness_info
-from ..game.validate import check_chunk_size, check_start_player
-from ..api import simulate  # card_stats plays its batch through ketharmad.simulate (lab -> api)
-from ..results.frames import card_frame
-from ..results.files import sim_tables
 
-__all__ = ["card_stats", "CardStatsResult", "expand_bits", "card_set_counts", "ROWS_AUTO_LIMIT", "SHARD_GAMES"]
+__all__ = [
+    "card_stats",
+    "CardStatsResult",
+    "expand_bits",
+    "card_set_counts",
+    "ROWS_AUTO_LIMIT",
+    "SHARD_GAMES",
+]
 
 N_BITS = N_CARD_BITS
 #: The Newsfeed cards' faction label in the card table; they are recruited, never drawn.
@@ -65,7 +81,9 @@ def card_set_counts(records: pl.DataFrame) -> pl.DataFrame:
     ``faction, card_index, deck_games, deck_wins, opening_games, opening_wins, drawn_games,
     drawn_wins, in_hand_games, in_hand_wins, played_games, played_wins``."""
     out = []
-    for (faction,), part in records.partition_by("faction", as_dict=True, maintain_order=True).items():
+    for (faction,), part in records.partition_by(
+        "faction", as_dict=True, maintain_order=True
+    ).items():
         n, wins, counts = count_card_sets(part)
         out.append(card_sets_frame(faction, n, wins, counts))
     if not out:
@@ -169,7 +187,7 @@ class CardStatsResult(LabResult):
     def _markdown(self, folder: Optional[Path], plots: bool) -> list[str]:
         return _card_stats_md(self, folder, plots)
 
-    def plots(self, folder: Union[str, "os.PathLike[str]"]) -> list[Path]:
+    def plots(self, folder: Union[str, os.PathLike[str]]) -> list[Path]:
         """The IWD bar chart per faction."""
         root = Path(folder)
         root.mkdir(parents=True, exist_ok=True)
@@ -191,9 +209,9 @@ def _effective_copies(cards: pl.DataFrame, params: dict[str, Any]) -> pl.Expr:
 #: Why each game on the generic harness has no card statistics (``card_stats(game=...)``).
 NO_CARD_STATS = {
     "schotten_totten_2": "its cards are plain numbered colour cards (0-11 in five colours) without "
-                         "text of their own, and its batch records no per-card plays to rate",
+    "text of their own, and its batch records no per-card plays to rate",
     "osztrakon": "its cards (philosophers, ostrakon ballots, path, calendar and topic cards) are "
-                 "fixed components, not a deck drawn and played from hand, so no card has plays to rate",
+    "fixed components, not a deck drawn and played from hand, so no card has plays to rate",
 }
 
 
@@ -319,7 +337,9 @@ def _check_batch(batch: Any) -> pl.DataFrame:
         hint = ""
         if isinstance(batch, (list, tuple)) and all(isinstance(d, str) for d in batch):
             hint = f"; to play games of these decks give them as decks={list(batch)!r}"
-        raise ValueError(f"card_stats needs a SimResult (from ketharmad.simulate) with card records{hint}")
+        raise ValueError(
+            f"card_stats needs a SimResult (from ketharmad.simulate) with card records{hint}"
+        )
     if records.height == 0:
         raise ValueError("the batch has no card records")
     return records
@@ -330,7 +350,9 @@ def _from_batch(batch: Any, card_data: CardDataSource) -> CardStatsResult:
     batch_text = getattr(batch, "_card_text", None)
     if card_data is not None:
         text = load_card_data(card_data)
-        if batch_text is not None and _core.card_data_hash(text) != _core.card_data_hash(batch_text):
+        if batch_text is not None and _core.card_data_hash(text) != _core.card_data_hash(
+            batch_text
+        ):
             raise ValueError(
                 "card_data differs from the card data the batch was played with; "
                 "card indices would not match"
@@ -341,7 +363,9 @@ def _from_batch(batch: Any, card_data: CardDataSource) -> CardStatsResult:
     ids = card_ids(text)
     if len(ids) > N_BITS:
         raise ValueError(f"card sets hold {N_BITS} cards, the card data has {len(ids)}")
-    decks = tuple(getattr(batch, "decks", None) or records["faction"].unique(maintain_order=True).to_list())
+    decks = tuple(
+        getattr(batch, "decks", None) or records["faction"].unique(maintain_order=True).to_list()
+    )
     counts = CardCounts.from_frames(records, getattr(batch, "plays", None), decks, ids,
                                     games=getattr(batch, "n_games", None))  # fmt: skip
     return CardStatsResult(card_table(counts, text, params), batch, text, counts=counts)
@@ -426,9 +450,7 @@ def card_table(counts: CardCounts, text: str, params: Mapping[str, Any]) -> pl.D
     t = t.filter((own | news) & (pl.col("copies") > 0))
     hand_cols = ["opening_games", "opening_wins", "drawn_games", "drawn_wins", "in_hand_games",
                  "in_hand_wins"]  # fmt: skip
-    t = t.with_columns(
-        [pl.when(own).then(pl.col(c)).alias(c) for c in hand_cols]
-    ).with_columns(
+    t = t.with_columns([pl.when(own).then(pl.col(c)).alias(c) for c in hand_cols]).with_columns(
         not_seen_games=pl.col("deck_games") - pl.col("in_hand_games"),
         not_seen_wins=pl.col("deck_wins") - pl.col("in_hand_wins"),
     )
@@ -536,7 +558,6 @@ def plot_card_iwd(result: Any, path: Path) -> Path:
     return _save(fig, path)
 
 
-
 def _card_stats_md(result: Any, folder: Optional[Path], plots: bool) -> list[str]:
     out = [f"# Card statistics: {' vs '.join(result.decks)}, {result.n_games:,} games", ""]
     out += _provenance_md(result, None)
@@ -555,7 +576,9 @@ def _card_stats_md(result: Any, folder: Optional[Path], plots: bool) -> list[str
     t = result.table
     for faction in t["faction"].unique(maintain_order=True).to_list():
         part = t.filter(pl.col("faction") == faction)
-        own = part.filter(pl.col("card_faction") == faction).sort("iwd", descending=True, nulls_last=True)
+        own = part.filter(pl.col("card_faction") == faction).sort(
+            "iwd", descending=True, nulls_last=True
+        )
         rows = [
             [r["name"], f"`{r['card']}`", str(r["copies"]), f"{r['in_hand_games']:,}", pct(r["in_hand_win_rate"]),
              pct(r["opening_win_rate"]), pct(r["drawn_win_rate"]), pct(r["not_seen_win_rate"]),
@@ -569,13 +592,29 @@ def _card_stats_md(result: Any, folder: Optional[Path], plots: bool) -> list[str
             f"## {faction} ({fr['deck_games']:,} seat-games, win rate {pct(fr['faction_win_rate'])})",
             "",
             md_table(
-                ["card", "id", "copies", "in hand", "GIH WR", "OH WR", "GD WR", "GNS WR", "IWD",
-                 "IWD 95% CI", "played", "played WR", "mean turn"],
-                rows, [False, False] + [True] * 7 + [False, True, True, True],
+                [
+                    "card",
+                    "id",
+                    "copies",
+                    "in hand",
+                    "GIH WR",
+                    "OH WR",
+                    "GD WR",
+                    "GNS WR",
+                    "IWD",
+                    "IWD 95% CI",
+                    "played",
+                    "played WR",
+                    "mean turn",
+                ],
+                rows,
+                [False, False] + [True] * 7 + [False, True, True, True],
             ),  # fmt: skip
             "",
         ]
-        news = part.filter(pl.col("card_faction") == "newsfeed").sort("played_games", descending=True)
+        news = part.filter(pl.col("card_faction") == "newsfeed").sort(
+            "played_games", descending=True
+        )
         if news.height:
             rows = [
                 [r["name"], f"`{r['card']}`", f"{r['played_games']:,}", pct(r["played_win_rate"]),
@@ -586,5 +625,3 @@ def _card_stats_md(result: Any, folder: Optional[Path], plots: bool) -> list[str
                     md_table(["card", "id", "recruited in", "win rate", "95% CI"], rows,
                              [False, False, True, True, False]), ""]  # fmt: skip
     return out
-
-

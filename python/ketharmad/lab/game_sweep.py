@@ -31,17 +31,17 @@ import numpy as np
 import polars as pl
 
 from .. import _core
-from ..results.report import ci_text, format_table, pct, signed_pct
-from ..stats import Z95, wilson_interval
-from ..results.lab_report import _figure, _save, _slug, md_table, require_matplotlib
-from ..results.lab import LabResult
-from ..game.harness import _game_info
-from ..run.harness import simulate_game
-from ..run.cluster import check_cluster_arg, executor_for
-from ..game.validate import check_int, check_seed, check_threads
-from .grid import grid_points
 from .._version import __version__
+from ..game.harness import _game_info
+from ..game.validate import check_int, check_seed, check_threads
 from ..results.files import _json
+from ..results.lab import LabResult
+from ..results.lab_report import _figure, _save, _slug, md_table, require_matplotlib
+from ..results.report import ci_text, format_table, pct, signed_pct
+from ..run.cluster import check_cluster_arg, executor_for
+from ..run.harness import simulate_game
+from ..stats import Z95, wilson_interval
+from .grid import grid_points
 
 __all__ = ["game_sweep", "GameSweepResult", "harness_info", "check_game_params", "check_game_bots", "play_point",
            "PointOutcomes"]  # fmt: skip
@@ -100,7 +100,9 @@ def _shape(params: object, info: Mapping[str, Any], where: str) -> dict[str, Par
     return out
 
 
-def check_game_params(game: str, seats: int, params: object, where: str = "params") -> dict[str, ParamValue]:
+def check_game_params(
+    game: str, seats: int, params: object, where: str = "params"
+) -> dict[str, ParamValue]:
     """``params`` checked against the game's registry (names, kinds, ranges, choices, and the
     rules' own cross-checks such as a hand that the deck cannot deal): ``ValueError`` naming
     the parameter, before any game runs."""
@@ -126,9 +128,13 @@ def check_game_bots(game: str, bots: object) -> list[str]:
     bots = list(bots)
     for b in bots:
         if not isinstance(b, str):
-            raise ValueError(f"a bot spec must be a string like 'greedy' or 'search:iterations=200', got {b!r}")
+            raise ValueError(
+                f"a bot spec must be a string like 'greedy' or 'search:iterations=200', got {b!r}"
+            )
     if not info["min_seats"] <= len(bots) <= info["max_seats"]:
-        raise ValueError(f"{game} takes {info['min_seats']} to {info['max_seats']} seats, got {len(bots)} bots")
+        raise ValueError(
+            f"{game} takes {info['min_seats']} to {info['max_seats']} seats, got {len(bots)} bots"
+        )
     g = _core.HarnessGame(game, len(bots), 0, 0, None)
     for b in dict.fromkeys(bots):
         try:
@@ -199,7 +205,9 @@ def _param_column(values: list[Any]) -> pl.Series:
     return pl.Series([None if v is None else str(v) for v in values], dtype=pl.String)
 
 
-def _baseline(baseline: object, points: list[dict[str, ParamValue]], defaults: Mapping[str, Any]) -> int:
+def _baseline(
+    baseline: object, points: list[dict[str, ParamValue]], defaults: Mapping[str, Any]
+) -> int:
     if baseline is None:
         for i, p in enumerate(points):  # the point holding the current values, else the first
             if all(defaults.get(k) == v for k, v in p.items()):
@@ -229,7 +237,7 @@ def game_sweep(
     chunk_size: Optional[int] = None,
     executor: Any = None,
     cluster: Any = None,
-) -> "GameSweepResult":
+) -> GameSweepResult:
     """The sweep of a harness game; see :func:`ketharmad.sweep` (``game=``). ``chunk_size``,
     ``executor`` and ``cluster`` run every point's games as :func:`ketharmad.games.simulate_game`
     runs them (points one after the other; a cluster opened once for the call)."""
@@ -254,7 +262,9 @@ def game_sweep(
     t0 = time.perf_counter()
     with executor_for(executor, cluster) as ex:
         run = {"chunk_size": chunk_size, "executor": ex}
-        outs = [play_point(game, bots_, games_, seed_, threads_, {**base, **p}, run=run) for p in points]
+        outs = [
+            play_point(game, bots_, games_, seed_, threads_, {**base, **p}, run=run) for p in points
+        ]
     elapsed = time.perf_counter() - t0
 
     names: list[str] = []
@@ -280,7 +290,9 @@ def game_sweep(
                 diff, dlo, dhi = 0.0, 0.0, 0.0
             else:
                 diff, dlo, dhi = paired_diff(o.won[:, s], b.won[:, s])
-            sig = (dlo is not None and dhi is not None and (dlo > 0 or dhi < 0)) or (dlo is None and diff != 0 and o.n >= 2)
+            sig = (dlo is not None and dhi is not None and (dlo > 0 or dhi < 0)) or (
+                dlo is None and diff != 0 and o.n >= 2
+            )
             rates.append(w / o.n)
             seat_rows.append({"point": i, "seat": s, "side": sides[s], "bot": bots_[s], "games": o.n, "wins": w,
                               "win_rate": w / o.n, "ci_low": lo, "ci_high": hi, "even_share": even,
@@ -296,15 +308,50 @@ def game_sweep(
     table = (
         pl.DataFrame(seat_rows, schema_overrides=schema)
         .join(points_df.drop("params"), on="point", how="left")
-        .select("point", *names, "seat", "side", "bot", "games", "wins", "win_rate", "ci_low", "ci_high",
-                "even_share", "baseline", "diff", "diff_ci_low", "diff_ci_high", "significant")  # fmt: skip
+        .select(
+            "point",
+            *names,
+            "seat",
+            "side",
+            "bot",
+            "games",
+            "wins",
+            "win_rate",
+            "ci_low",
+            "ci_high",
+            "even_share",
+            "baseline",
+            "diff",
+            "diff_ci_low",
+            "diff_ci_high",
+            "significant",
+        )  # fmt: skip
     )
     summary = (
-        pl.DataFrame(point_rows, schema_overrides={"point": pl.Int32, "turns_diff_ci_low": pl.Float64,
-                                                   "turns_diff_ci_high": pl.Float64})  # fmt: skip
+        pl.DataFrame(
+            point_rows,
+            schema_overrides={
+                "point": pl.Int32,
+                "turns_diff_ci_low": pl.Float64,
+                "turns_diff_ci_high": pl.Float64,
+            },
+        )  # fmt: skip
         .join(points_df, on="point", how="left")
-        .select("point", "params", *names, "baseline", "games", "no_winner", "unfinished", "mean_turns",
-                "turns_diff", "turns_diff_ci_low", "turns_diff_ci_high", "spread", "max_dev_even")  # fmt: skip
+        .select(
+            "point",
+            "params",
+            *names,
+            "baseline",
+            "games",
+            "no_winner",
+            "unfinished",
+            "mean_turns",
+            "turns_diff",
+            "turns_diff_ci_low",
+            "turns_diff_ci_high",
+            "spread",
+            "max_dev_even",
+        )  # fmt: skip
     )
     rows = pl.concat([o.games.select("game", "seed", "winner", "winners_mask", "turns", "end_reason", "unfinished")
                       .with_columns(point=pl.lit(i, dtype=pl.Int32)) for i, o in enumerate(outs)])  # fmt: skip
@@ -374,11 +421,13 @@ class GameSweepResult(LabResult):
     def _markdown(self, folder: Optional[Path], plots: bool) -> list[str]:
         return _markdown(self, folder, plots)
 
-    def plots(self, folder: Union[str, "os.PathLike[str]"]) -> list[Path]:
+    def plots(self, folder: Union[str, os.PathLike[str]]) -> list[Path]:
         """One plot per swept parameter: each seat's win rate (Wilson 95 %) against its values."""
         root = Path(folder)
         root.mkdir(parents=True, exist_ok=True)
-        return [plot_game_sweep(self, n, root / f"game_sweep_{_slug(n)}.png") for n in self.parameters]
+        return [
+            plot_game_sweep(self, n, root / f"game_sweep_{_slug(n)}.png") for n in self.parameters
+        ]
 
 
 # ---------------------------------------------------------------- provenance of harness runs
@@ -437,7 +486,17 @@ def _sig(r: Mapping[str, Any]) -> str:
 def _rows(res: GameSweepResult) -> tuple[list[str], list[list[str]], list[bool]]:
     """Per point and seat (two seats: the seat-0 side only, the other is its complement up
     to the games without a winner)."""
-    headers = ["point", "parameters", "seat", "bot", "win rate", "95% CI", "vs baseline", "95% CI", "sig"]
+    headers = [
+        "point",
+        "parameters",
+        "seat",
+        "bot",
+        "win rate",
+        "95% CI",
+        "vs baseline",
+        "95% CI",
+        "sig",
+    ]
     rows = []
     t = res.table if len(res.bots) > 2 else res.table.filter(pl.col("seat") == 0)
     for r in t.iter_rows(named=True):
@@ -450,7 +509,15 @@ def _rows(res: GameSweepResult) -> tuple[list[str], list[list[str]], list[bool]]
 
 def _point_rows(res: GameSweepResult) -> tuple[list[str], list[list[str]], list[bool]]:
     many = len(res.bots) > 2
-    headers = ["point", "parameters", "games", "no winner", "unfinished", "mean turns", "turns vs base"]
+    headers = [
+        "point",
+        "parameters",
+        "games",
+        "no winner",
+        "unfinished",
+        "mean turns",
+        "turns vs base",
+    ]
     headers += ["seat spread", "max |rate - 1/n|"] if many else []
     rows = []
     for r in res.summary.iter_rows(named=True):
@@ -458,9 +525,16 @@ def _point_rows(res: GameSweepResult) -> tuple[list[str], list[list[str]], list[
                f"{r['no_winner']:,}", f"{r['unfinished']:,}", f"{r['mean_turns']:.2f}",
                "" if r["baseline"] else f"{r['turns_diff']:+.2f}"]  # fmt: skip
         if many:
-            row += [signed_pct(r["spread"]).replace("+", ""), signed_pct(r["max_dev_even"]).replace("+", "")]
+            row += [
+                signed_pct(r["spread"]).replace("+", ""),
+                signed_pct(r["max_dev_even"]).replace("+", ""),
+            ]
         rows.append(row)
-    return headers, rows, [True, False, True, True, True, True, True] + ([True, True] if many else [])
+    return (
+        headers,
+        rows,
+        [True, False, True, True, True, True, True] + ([True, True] if many else []),
+    )
 
 
 def _text_lines(res: GameSweepResult) -> list[str]:
@@ -522,7 +596,16 @@ def plot_game_sweep(res: GameSweepResult, name: str, path: Path) -> Path:
         y = [100 * x for x in part["win_rate"].to_list()]
         err = [[100 * (a - lo) for a, lo in zip(part["win_rate"].to_list(), part["ci_low"].to_list(), strict=True)],
                [100 * (hi - a) for a, hi in zip(part["win_rate"].to_list(), part["ci_high"].to_list(), strict=True)]]  # fmt: skip
-        ax.errorbar(xs, y, yerr=err, marker="o", ms=4, capsize=3, lw=1.2, label=f"{res.sides[s]} ({res.bots[s]})")
+        ax.errorbar(
+            xs,
+            y,
+            yerr=err,
+            marker="o",
+            ms=4,
+            capsize=3,
+            lw=1.2,
+            label=f"{res.sides[s]} ({res.bots[s]})",
+        )
     ax.axhline(100 / len(res.bots), color="grey", ls="--", lw=1, label="even share")
     if base.get(name) in pos:
         ax.axvline(pos[base[name]], color="black", ls=":", lw=1.2, label=f"baseline ({base[name]})")
@@ -530,11 +613,12 @@ def plot_game_sweep(res: GameSweepResult, name: str, path: Path) -> Path:
         ax.set_xticks([pos[v] for v in values], [str(v) for v in values])
     ax.set_xlabel(name)
     ax.set_ylabel("win rate (%)")
-    ax.set_title(f"{res.game}: win rate vs {name} (Wilson 95% CI, {res.games_per_point:,} games a point)", fontsize=9)
+    ax.set_title(
+        f"{res.game}: win rate vs {name} (Wilson 95% CI, {res.games_per_point:,} games a point)",
+        fontsize=9,
+    )
     ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
     return _save(fig, path)
 
 
 # ---------------------------------------------------------------- command line
-
-

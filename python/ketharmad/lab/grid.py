@@ -14,7 +14,6 @@ from ..game.validate import check_params
 __all__ = ["grid_points"]
 
 
-
 def _values(name: str, values: object) -> list[Any]:
     if isinstance(values, (str, bool, int, float, np.integer, np.floating, np.bool_)):
         return [values]
@@ -29,8 +28,9 @@ def _values(name: str, values: object) -> list[Any]:
     )
 
 
-
-def grid_points(grid: object, check: Optional[Callable[[Mapping[str, Any]], dict[str, Any]]] = None) -> list[dict[str, Any]]:
+def grid_points(
+    grid: object, check: Optional[Callable[[Mapping[str, Any]], dict[str, Any]]] = None
+) -> list[dict[str, Any]]:
     """The points of a grid: a dict ``{name: [values]}`` (the Cartesian product, first name
     varying slowest) or an explicit list of point dicts ``[{name: value}, ...]``. ``check``
     turns a point into plain values (default: Kétharmad's :func:`check_params`; the harness
@@ -45,7 +45,7 @@ def grid_points(grid: object, check: Optional[Callable[[Mapping[str, Any]], dict
             if not isinstance(name, str):
                 raise ValueError(f"grid: parameter names must be strings, got {name!r}")
         lists = [_values(n, grid[n]) for n in names]
-        raw = [dict(zip(names, combo)) for combo in itertools.product(*lists)]
+        raw = [dict(zip(names, combo, strict=False)) for combo in itertools.product(*lists)]
     elif isinstance(grid, (list, tuple)):
         if not grid:
             raise ValueError(

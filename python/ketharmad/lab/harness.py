@@ -27,18 +27,17 @@ from typing import Any, Optional, Union, cast
 
 import polars as pl
 
-from ..stats import wilson_interval
-from ..run.cluster import executor_for
-from ..results.lab import LabResult
-from ..game.harness import harness_info
-from .ratings import luce_ratings
-from ..run.harness import simulate_game
-from ..results.games import GameResult, GameStats
-from ..run.cluster import check_cluster_arg
-from ..results.report import _cell_text, _lab_params_label, ci_text, format_table, pct
-from ..results.lab_report import _figure, _provenance_md, _save, md_table
 from .._version import __version__
+from ..game.harness import harness_info
 from ..results.files import _json
+from ..results.games import GameResult, GameStats
+from ..results.lab import LabResult
+from ..results.lab_report import _figure, _provenance_md, _save, md_table
+from ..results.report import _cell_text, _lab_params_label, ci_text, format_table, pct
+from ..run.cluster import check_cluster_arg, executor_for
+from ..run.harness import simulate_game
+from ..stats import wilson_interval
+from .ratings import luce_ratings
 
 __all__ = ["GameMatchupResult", "GameTournamentResult", "game_lab_matchups", "game_lab_tournament"]
 
@@ -82,7 +81,9 @@ def _check_seats(info: dict[str, Any], seats: object) -> int:
         return int(info["min_seats"])
     k = _check_whole("seats", seats, 1)
     if not info["min_seats"] <= k <= info["max_seats"]:
-        raise ValueError(f"{info['name']} takes {info['min_seats']} to {info['max_seats']} seats, got seats={k}")
+        raise ValueError(
+            f"{info['name']} takes {info['min_seats']} to {info['max_seats']} seats, got seats={k}"
+        )
     return k
 
 
@@ -107,7 +108,9 @@ def _params_of(params: Optional[Mapping[str, ParamValue]]) -> dict[str, ParamVal
 def _definition_hash(info: dict[str, Any]) -> str:
     """16 hex digits identifying the game's definition (its name and parameter table), the
     ``run_card_data_hash`` of a harness game's run."""
-    text = json.dumps({"name": info["name"], "parameters": info["parameters"]}, sort_keys=True, default=str)
+    text = json.dumps(
+        {"name": info["name"], "parameters": info["parameters"]}, sort_keys=True, default=str
+    )
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -125,8 +128,17 @@ def _rotation(n: int, k: int) -> list[tuple[int, int, int]]:
     return out
 
 
-def _play_pair(game: str, a: str, b: str, n: int, seed: int, threads: Optional[int],
-               params: dict[str, ParamValue], keep: bool, run: Optional[Mapping[str, Any]] = None) -> dict[str, Any]:
+def _play_pair(
+    game: str,
+    a: str,
+    b: str,
+    n: int,
+    seed: int,
+    threads: Optional[int],
+    params: dict[str, ParamValue],
+    keep: bool,
+    run: Optional[Mapping[str, Any]] = None,
+) -> dict[str, Any]:
     """Games ``0 .. n - 1`` of ``a`` on seat 0 against ``b`` on seat 1. ``run``: the
     ``chunk_size``/``executor`` of :func:`ketharmad.games.simulate_game`; without ``keep`` the
     cell is reduced in the core (``output="stats"``: no rows)."""
@@ -138,14 +150,31 @@ def _play_pair(game: str, a: str, b: str, n: int, seed: int, threads: Optional[i
         return {"games": n, "wins": list(r.wins), "no_winner": r.no_winner, "unfinished": r.unfinished,
                 "turns_mean": r.turns_mean, "secs": secs, "rows": None}  # fmt: skip
     wins = [int(r.players.filter(pl.col("seat") == s)["win"].sum()) for s in (0, 1)]
-    return {"games": n, "wins": wins, "no_winner": int((r.games["winners_mask"] == 0).sum()),
-            "unfinished": int(r.games["unfinished"].sum()), "turns_mean": float(cast(float, r.games["turns"].mean())),
-            "secs": secs,
-            "rows": r.games.with_columns(batch_seed=pl.lit(seed, pl.UInt64), seat0_bot=pl.lit(a), seat1_bot=pl.lit(b))}
+    return {
+        "games": n,
+        "wins": wins,
+        "no_winner": int((r.games["winners_mask"] == 0).sum()),
+        "unfinished": int(r.games["unfinished"].sum()),
+        "turns_mean": float(cast(float, r.games["turns"].mean())),
+        "secs": secs,
+        "rows": r.games.with_columns(
+            batch_seed=pl.lit(seed, pl.UInt64), seat0_bot=pl.lit(a), seat1_bot=pl.lit(b)
+        ),
+    }
 
 
-def _play_field(game: str, bot: str, field: str, k: int, n: int, seed: int, threads: Optional[int],
-                params: dict[str, ParamValue], keep: bool, run: Optional[Mapping[str, Any]] = None) -> dict[str, Any]:
+def _play_field(
+    game: str,
+    bot: str,
+    field: str,
+    k: int,
+    n: int,
+    seed: int,
+    threads: Optional[int],
+    params: dict[str, ParamValue],
+    keep: bool,
+    run: Optional[Mapping[str, Any]] = None,
+) -> dict[str, Any]:
     """``n`` games of ``bot`` on one seat against ``field`` on the ``k - 1`` others, the
     bot's seat rotating (seat ``s`` plays games ``first .. first + share - 1``); ``run`` and
     ``keep`` as for :func:`_play_pair`."""
@@ -228,7 +257,11 @@ class _HarnessLabResult(LabResult):
         }
 
     def _decks(self) -> Any:
-        return {"game": self.game, "seats": getattr(self, "seats", None), "sides": getattr(self, "sides", None)}
+        return {
+            "game": self.game,
+            "seats": getattr(self, "seats", None),
+            "sides": getattr(self, "sides", None),
+        }
 
 
 def _fmt_cell(rate: Optional[float], lo: Optional[float], hi: Optional[float]) -> str:
@@ -305,7 +338,11 @@ class GameMatchupResult(_HarnessLabResult):
         if self.field_table:
             rows_key, cols_key, val = "bot", "field", "win_rate"
         else:
-            rows_key, cols_key, val = f"{self.sides[0]}_bot", f"{self.sides[1]}_bot", f"{self.sides[0]}_win_rate"
+            rows_key, cols_key, val = (
+                f"{self.sides[0]}_bot",
+                f"{self.sides[1]}_bot",
+                f"{self.sides[0]}_win_rate",
+            )
         cells = {(r[rows_key], r[cols_key]): r for r in self.table.iter_rows(named=True)}
         row_names = list(dict.fromkeys(self.table[rows_key].to_list()))
         col_names = list(dict.fromkeys(self.table[cols_key].to_list()))
@@ -330,10 +367,14 @@ class GameMatchupResult(_HarnessLabResult):
     def text(self) -> str:
         headers, rows = self._grid()
         lines = [self._head(), self._caption()]
-        lines += ["  " + s for s in format_table(headers, rows, [False] + [True] * (len(headers) - 1))]
+        lines += [
+            "  " + s for s in format_table(headers, rows, [False] + [True] * (len(headers) - 1))
+        ]
         lines.append("cells:")
         lines += ["  " + s for s in format_table(*self._count_rows())]
-        lines.append("see .table, .by_side" + (", .games" if self.rows else " (no per-game rows kept)"))
+        lines.append(
+            "see .table, .by_side" + (", .games" if self.rows else " (no per-game rows kept)")
+        )
         return "\n".join(lines)
 
     def _count_rows(self) -> tuple[list[str], list[list[str]], list[bool]]:
@@ -354,7 +395,13 @@ class GameMatchupResult(_HarnessLabResult):
         out = [f"# Matchups: {self.game}, {self.seats} seats, bots {', '.join(self.bots)}", ""]
         out += _provenance_md(self, None)
         headers, rows = self._grid()
-        out += ["", "## Win rates", "", self._caption()[0].upper() + self._caption()[1:-1] + ".", ""]
+        out += [
+            "",
+            "## Win rates",
+            "",
+            self._caption()[0].upper() + self._caption()[1:-1] + ".",
+            "",
+        ]
         if plots and folder is not None:
             name = f"matchups_{self.game}_heatmap.png"
             plot_heatmap(self, folder / name)
@@ -363,7 +410,11 @@ class GameMatchupResult(_HarnessLabResult):
         key = "seat" if self.field_table else "side"
         srows = [[r["bot"], str(r[key]), f"{r['games']:,}", f"{r['wins']:,}", pct(r["win_rate"]),
                   ci_text(r["ci_low"], r["ci_high"])] for r in self.by_side.iter_rows(named=True)]  # fmt: skip
-        title = "By seat of the lone bot" if self.field_table else "By bot and side (over every opponent)"
+        title = (
+            "By seat of the lone bot"
+            if self.field_table
+            else "By bot and side (over every opponent)"
+        )
         out += ["", f"## {title}", "",
                 md_table(["bot", key, "games", "wins", "win rate", "95% CI"], srows,
                          [False, key == "seat", True, True, True, False])]  # fmt: skip
@@ -388,7 +439,12 @@ def plot_heatmap(result: GameMatchupResult, path: Path) -> Path:
     if result.field_table:
         rk, ck, val, even = "bot", "field", "win_rate", 1 / result.seats
     else:
-        rk, ck, val, even = f"{result.sides[0]}_bot", f"{result.sides[1]}_bot", f"{result.sides[0]}_win_rate", 0.5
+        rk, ck, val, even = (
+            f"{result.sides[0]}_bot",
+            f"{result.sides[1]}_bot",
+            f"{result.sides[0]}_win_rate",
+            0.5,
+        )
     cells = {(r[rk], r[ck]): r for r in result.table.iter_rows(named=True)}
     rows = list(dict.fromkeys(result.table[rk].to_list()))
     cols = list(dict.fromkeys(result.table[ck].to_list()))
@@ -452,7 +508,10 @@ class GameTournamentResult(_HarnessLabResult):
         return int(self.pairs["games"].sum()) if self.pairs.height else 0
 
     def tables(self) -> dict[str, pl.DataFrame]:
-        return {f"tournament_pairs_{self.game}": self.pairs, f"tournament_ratings_{self.game}": self.ratings}
+        return {
+            f"tournament_pairs_{self.game}": self.pairs,
+            f"tournament_ratings_{self.game}": self.ratings,
+        }
 
     def _how(self) -> str:
         if self.seats == 2:
@@ -478,19 +537,30 @@ class GameTournamentResult(_HarnessLabResult):
                      f"a as {s0}", f"b as {s0}"], rows, [False, False] + [True] * 5 + [False, True, True])  # fmt: skip
         rows = [[r["bot"], r["field"], f"{r['games']:,}", f"{r['wins']:,}", pct(r["win_rate"]),
                  ci_text(r["ci_low"], r["ci_high"])] for r in self.pairs.iter_rows(named=True)]  # fmt: skip
-        return ["bot", "field", "games", "wins", "win rate", "95% CI"], rows, [False, False, True, True, True, False]
+        return (
+            ["bot", "field", "games", "wins", "win rate", "95% CI"],
+            rows,
+            [False, False, True, True, True, False],
+        )
 
     def text(self) -> str:
         lines = [f"GameTournamentResult({self.game}, {len(self.bots)} bots, {self.n_games:,} games, seed {self.seed}, "
                  f"params: {_lab_params_label(self.params)}, {self.elapsed:.2f} s)", self._how() + ";",
                  "ratings (Bradley-Terry, Elo scale), best first:"]  # fmt: skip
-        lines += ["  " + s for s in format_table(self._RATING_HEADERS, self._rating_rows(), _RATING_RIGHT)]
-        lines.append("pairs:" if self.seats == 2 else "each bot alone against the field of another:")
+        lines += [
+            "  " + s for s in format_table(self._RATING_HEADERS, self._rating_rows(), _RATING_RIGHT)
+        ]
+        lines.append(
+            "pairs:" if self.seats == 2 else "each bot alone against the field of another:"
+        )
         lines += ["  " + s for s in format_table(*self._pair_rows())]
         return "\n".join(lines)
 
     def _markdown(self, folder: Optional[Path], plots: bool) -> list[str]:
-        out = [f"# Tournament: {self.game}, {len(self.bots)} bots, {self.games_per_pair:,} games per pair", ""]
+        out = [
+            f"# Tournament: {self.game}, {len(self.bots)} bots, {self.games_per_pair:,} games per pair",
+            "",
+        ]
         out += _provenance_md(self, None)
         out += ["", self._how()[0].upper() + self._how()[1:] + ".", "",
                 "## Ratings (Bradley–Terry, Elo scale)", "",
@@ -543,7 +613,9 @@ def game_lab_matchups(
         if seats not in (None, 2):
             raise ValueError(f"{game} takes 2 to 2 seats, got seats={seats!r}")
         if field is not None:
-            raise ValueError(f"field is for games of more than two seats (osztrakon); {game} plays bot against bot")
+            raise ValueError(
+                f"field is for games of more than two seats (osztrakon); {game} plays bot against bot"
+            )
         k = 2
         cells = [(a, b) for a in bots_ for b in bots_]
     else:
@@ -552,7 +624,11 @@ def game_lab_matchups(
             raise ValueError(f"field must be one bot spec string, got {field!r}")
         if field is None and len(bots_) < 2:
             raise ValueError("with one bot, name the field it plays against (field='random')")
-        cells = [(b, o) for b in bots_ for o in ([field] if field is not None else [x for x in bots_ if x != b])]
+        cells = [
+            (b, o)
+            for b in bots_
+            for o in ([field] if field is not None else [x for x in bots_ if x != b])
+        ]
     total = sum(n_games(c) for c in cells)
     keep = rows if rows is not None else total <= ROWS_AUTO_LIMIT
     sides = _side_names(info, k)
@@ -576,11 +652,20 @@ def game_lab_matchups(
                              games_per_cell=n, elapsed=elapsed)  # fmt: skip
 
 
-def _probe(game: str, bots: Sequence[str], k: int, seed: int, params: dict[str, ParamValue]) -> None:
+def _probe(
+    game: str, bots: Sequence[str], k: int, seed: int, params: dict[str, ParamValue]
+) -> None:
     """Check every bot spec and the parameters with one game each (errors name them)."""
     for b in dict.fromkeys(bots):
         if b.startswith("search"):  # slow to play: a spec check against the random bot is enough
-            simulate_game(game, [b] + ["random"] * (k - 1), games=1, seed=seed, threads=1, params=params or None)
+            simulate_game(
+                game,
+                [b] + ["random"] * (k - 1),
+                games=1,
+                seed=seed,
+                threads=1,
+                params=params or None,
+            )
         else:
             simulate_game(game, [b] * k, games=1, seed=seed, threads=1, params=params or None)
 
@@ -592,8 +677,9 @@ def _wilson(w: int, n: int) -> tuple[Optional[float], Optional[float], Optional[
     return w / n, lo, hi
 
 
-def _pair_tables(cells: list[tuple[str, str]], played: list[dict[str, Any]], sides: list[str],
-                 bots: list[str]) -> tuple[pl.DataFrame, pl.DataFrame]:
+def _pair_tables(
+    cells: list[tuple[str, str]], played: list[dict[str, Any]], sides: list[str], bots: list[str]
+) -> tuple[pl.DataFrame, pl.DataFrame]:
     s0, s1 = sides
     rows = []
     acc: dict[tuple[str, str], list[int]] = {}
@@ -614,11 +700,23 @@ def _pair_tables(cells: list[tuple[str, str]], played: list[dict[str, Any]], sid
         for side in sides:
             g, w = acc[(bot, side)]
             r, lo, hi = _wilson(w, g)
-            side_rows.append({"bot": bot, "side": side, "games": g, "wins": w, "win_rate": r, "ci_low": lo, "ci_high": hi})
+            side_rows.append(
+                {
+                    "bot": bot,
+                    "side": side,
+                    "games": g,
+                    "wins": w,
+                    "win_rate": r,
+                    "ci_low": lo,
+                    "ci_high": hi,
+                }
+            )
     return pl.DataFrame(rows), pl.DataFrame(side_rows)
 
 
-def _field_tables(cells: list[tuple[str, str]], played: list[dict[str, Any]], k: int) -> tuple[pl.DataFrame, pl.DataFrame]:
+def _field_tables(
+    cells: list[tuple[str, str]], played: list[dict[str, Any]], k: int
+) -> tuple[pl.DataFrame, pl.DataFrame]:
     rows = []
     acc: dict[tuple[str, int], list[int]] = {}
     for (bot, field), p in zip(cells, played, strict=True):
@@ -635,7 +733,17 @@ def _field_tables(cells: list[tuple[str, str]], played: list[dict[str, Any]], k:
     seat_rows = []
     for (bot, s), (g, w) in acc.items():
         r, lo, hi = _wilson(w, g)
-        seat_rows.append({"bot": bot, "seat": s, "games": g, "wins": w, "win_rate": r, "ci_low": lo, "ci_high": hi})
+        seat_rows.append(
+            {
+                "bot": bot,
+                "seat": s,
+                "games": g,
+                "wins": w,
+                "win_rate": r,
+                "ci_low": lo,
+                "ci_high": hi,
+            }
+        )
     return pl.DataFrame(rows), pl.DataFrame(seat_rows).sort("bot", "seat", maintain_order=True)
 
 
@@ -671,7 +779,11 @@ def game_lab_tournament(
     if n % unit:
         low = n - n % unit
         allowed = f"{low} or {low + unit}" if low else f"{unit}, {2 * unit}, ..."
-        why = "2 sides, each bot on each side equally often" if two else f"{k} seats, the lone bot on each equally often"
+        why = (
+            "2 sides, each bot on each side equally often"
+            if two
+            else f"{k} seats, the lone bot on each equally often"
+        )
         raise ValueError(f"games must be a multiple of {unit} ({why}), got {n}; e.g. {allowed}")
     sides = _side_names(info, k)
     _run_args(chunk_size, executor, cluster)
@@ -740,5 +852,3 @@ def _tournament(game: str, info: dict[str, Any], bots_: list[str], n: int, seed_
 # ---------------------------------------------------------------- bots
 
 # ---------------------------------------------------------------- command line
-
-

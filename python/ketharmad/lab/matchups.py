@@ -11,40 +11,39 @@ import os
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional, Union
+from typing import Any, Optional, Union
 
 import polars as pl
 
 from .. import _core
-from ..game.validate import check_chunk_size
-from ..run.memory import check_memory
 from ..game.data import CardDataSource, describe_card_data, load_card_data
-from ..game.decks import deck_factions, deck_label
+from ..game.decks import deck_factions, deck_label, deck_string
 from ..game.formats import FormatInfo, apply_format, format_info, team_splits
-from ..run.progress import Progress
-from ..run.reduce import TURN_BINS, Stats
-from ..results.report import _cell_text, _lab_params_label, ci_text, format_table, pct
+from ..game.harness import refuse, refuse_harness_only
+from ..game.spec import GameSpec, setup_of
 from ..game.validate import (
     BotSpec,
     _check_bot_spec,
+    bot_label,
+    check_chunk_size,
     check_flag,
     check_int,
     check_params,
     check_seed,
     check_threads,
 )
-from ..stats import rate, wilson_bounds
-from ..run.cluster import check_cluster_arg, executor_for
-from ..run.plan import Cell, Plan, cell, run_plan
-from ..results.lab_report import _figure, _provenance_md, _save, md_table
 from ..results.lab import LabResult
-from ..game.spec import GameSpec, setup_of
-
-from ..game.harness import refuse, refuse_harness_only
-from ..game.decks import deck_string
-from .standings import deck_table, seat_table, stats_tables
-from ..game.validate import bot_label
+from ..results.lab_report import _figure, _provenance_md, _save, md_table
+from ..results.report import _cell_text, _lab_params_label, ci_text, format_table, pct
+from ..run.cluster import check_cluster_arg, executor_for
+from ..run.memory import check_memory
+from ..run.plan import Cell, Plan, cell, run_plan
+from ..run.progress import Progress
+from ..run.reduce import TURN_BINS, Stats
+from ..stats import rate, wilson_bounds
 from .harness import GameMatchupResult, game_lab_matchups, harness_info
+from .standings import deck_table, seat_table, stats_tables
+
 __all__ = ["matchups", "MatchupResult"]
 
 #: Game-length quantiles reported in ``.lengths``.
@@ -113,14 +112,19 @@ def _start_player_table(games: pl.DataFrame, n_seats: int) -> pl.DataFrame:
     """One row: how often the start player won, with a Wilson interval and the even share."""
     t = games.select(
         games=pl.len().cast(pl.Int64),
-        start_wins=(pl.col("winner") == pl.col("start_player")).fill_null(False).sum().cast(pl.Int64),
+        start_wins=(pl.col("winner") == pl.col("start_player"))
+        .fill_null(False)
+        .sum()
+        .cast(pl.Int64),
     )
     return _start_player_rates(t, n_seats)
 
 
 def _start_player_rates(counts: pl.DataFrame, n_seats: int) -> pl.DataFrame:
     """The start-player table from its counts (``games, start_wins``), rows or reductions."""
-    return counts.with_columns(*_rate_columns("start_wins", "games"), even_share=pl.lit(1.0 / n_seats))
+    return counts.with_columns(
+        *_rate_columns("start_wins", "games"), even_share=pl.lit(1.0 / n_seats)
+    )
 
 
 def _nearest_rank(n: int, q: float) -> int:
@@ -165,7 +169,11 @@ def _lengths_frame(rows: list[dict[str, Any]], keys: Sequence[str]) -> pl.DataFr
 
 def _unfinished_count(s: Stats) -> int:
     """Games of ``s`` that ended unfinished (a round or action cap)."""
-    return sum(c for r, c in zip(_core.END_REASONS, s.end_reasons, strict=True) if r.startswith("unfinished"))
+    return sum(
+        c
+        for r, c in zip(_core.END_REASONS, s.end_reasons, strict=True)
+        if r.startswith("unfinished")
+    )
 
 
 class MatchupResult(LabResult):
@@ -267,7 +275,7 @@ class MatchupResult(LabResult):
     def _markdown(self, folder: Optional[Path], plots: bool) -> list[str]:
         return _matchups_md(self, folder, plots)
 
-    def plots(self, folder: Union[str, "os.PathLike[str]"]) -> list[Path]:
+    def plots(self, folder: Union[str, os.PathLike[str]]) -> list[Path]:
         """2 players: the win-rate heatmap; 3-4 players: the faction win-rate bars."""
         root = Path(folder)
         root.mkdir(parents=True, exist_ok=True)
@@ -406,7 +414,6 @@ def matchups(
             game, "matchups", decks=decks, card_data=card_data, format=format, params=params, seats=seats)  # fmt: skip
         game = game_spec.name
     if game != "ketharmad":
-
         harness_info(game)
         refuse(game, "matchups", {
             "players": players is not None, "games_per_side": games_per_side is not None,
@@ -415,7 +422,9 @@ def matchups(
         }, "bots (a list of specs), games (per cell), seed, threads, params, rows, seats, field, games_for, "
            "chunk_size, executor and cluster")  # fmt: skip
         if isinstance(bots, str):
-            raise ValueError(f"matchups(game={game!r}) takes a list of bot specs (the sides), got {bots!r}")
+            raise ValueError(
+                f"matchups(game={game!r}) takes a list of bot specs (the sides), got {bots!r}"
+            )
         return game_lab_matchups(game, bots, games=games, seed=seed, threads=threads, params=params, seats=seats,
                                  field=field, games_for=games_for, rows=rows, chunk_size=chunk_size,
                                  executor=executor, cluster=cluster)  # fmt: skip
@@ -453,13 +462,17 @@ def matchups(
         )
     if info.team_pairs:
         if len(sides) < 4:
-            raise ValueError(f"the {info.name!r} format's team-pair table needs at least 4 decks, got {len(sides)}")
+            raise ValueError(
+                f"the {info.name!r} format's team-pair table needs at least 4 decks, got {len(sides)}"
+            )
         per_pairing = DEFAULT_TEAM_GAMES if games is None else check_int("games", games, 4)
         if per_pairing % 4:
             raise ValueError(
                 f"games (per team pairing, 4 seat rotations) must be a multiple of 4, got {per_pairing}"
             )
-        keep = rows if rows is not None else per_pairing * len(team_splits(sides)) <= ROWS_AUTO_LIMIT
+        keep = (
+            rows if rows is not None else per_pairing * len(team_splits(sides)) <= ROWS_AUTO_LIMIT
+        )
         return _team_pairs(sides, per_pairing // 4, spec, seed_, params_, threads_, text, card_data, chunk_,
                            progress, executor, cluster, keep, info)  # fmt: skip
     if n == 2:
@@ -480,7 +493,11 @@ def matchups(
     if len(sides) < n:
         raise ValueError(f"a {n}-player matchup needs at least {n} decks, got {len(sides)}")
     seatings = list(itertools.permutations(sides, n))
-    total = DEFAULT_FFA_GAMES * len(seatings) // 24 if games is None else check_int("games", games, len(seatings))
+    total = (
+        DEFAULT_FFA_GAMES * len(seatings) // 24
+        if games is None
+        else check_int("games", games, len(seatings))
+    )
     if total % len(seatings):
         raise ValueError(
             f"games must be a multiple of {len(seatings)} (every seating equally often), got "
@@ -509,14 +526,21 @@ def _sides(decks: Any) -> list[str]:
     factions = list(_core.FACTIONS)
     out = []
     for d in decks:
-        if isinstance(d, str) and not any(ch in d for ch in "+[") and not d.endswith(".toml") and d not in factions:
+        if (
+            isinstance(d, str)
+            and not any(ch in d for ch in "+[")
+            and not d.endswith(".toml")
+            and d not in factions
+        ):
             raise ValueError(f"unknown faction {d!r} in decks; valid factions: {', '.join(factions)} "
                              "(or a Mixed deck 'a+b', a custom deck, a deck file: docs/decks.md)")  # fmt: skip
         out.append(deck_string(d))
     labels = [deck_label(d) for d in out]
     twice = sorted({x for x in labels if labels.count(x) > 1})
     if twice:
-        raise ValueError(f"decks: each side needs its own label, got {', '.join(twice)} more than once")
+        raise ValueError(
+            f"decks: each side needs its own label, got {', '.join(twice)} more than once"
+        )
     return out
 
 
@@ -533,7 +557,9 @@ def _shares_a_deck(decks: Sequence[str]) -> bool:
     return False
 
 
-def _cell_params(params: Mapping[str, Union[int, bool, str]], decks: Sequence[str]) -> dict[str, Union[int, bool, str]]:
+def _cell_params(
+    params: Mapping[str, Union[int, bool, str]], decks: Sequence[str]
+) -> dict[str, Union[int, bool, str]]:
     p = dict(params)
     if _shares_a_deck(decks):
         p.setdefault("rules.allow_mirror", True)
@@ -657,8 +683,9 @@ def _two_player_rows(plan: Plan, results: list[Any], seed: int) -> dict[str, Any
         table=_two_player_table(counts, order),
         start_player=_start_player_table(g, 2),
         positions=_positions_table(players, order),
-        lengths=long.group_by(keys).agg(_length_aggs()).sort(_faction_order("faction", order),
-                                                              _faction_order("opponent", order)),
+        lengths=long.group_by(keys)
+        .agg(_length_aggs())
+        .sort(_faction_order("faction", order), _faction_order("opponent", order)),
         games=g,
         players=players,
     )
@@ -668,16 +695,31 @@ def _two_player_table(counts: pl.DataFrame, order: Sequence[str]) -> pl.DataFram
     """The 2-player ``.table`` from its per-cell counts (``faction, opponent, games, wins,
     unfinished, no_winner, start_wins, on_play_games, on_play_wins, on_draw_wins``)."""
     return (
-        counts.with_columns(*_rate_columns("wins", "games"), *_rate_columns("start_wins", "games", "start_"))
+        counts.with_columns(
+            *_rate_columns("wins", "games"), *_rate_columns("start_wins", "games", "start_")
+        )
         .with_columns(
             on_play_win_rate=rate("on_play_wins", "on_play_games"),
             on_draw_win_rate=rate("on_draw_wins", pl.col("games") - pl.col("on_play_games")),
         )
         .sort(_faction_order("faction", order), _faction_order("opponent", order))
         .select(
-            "faction", "opponent", "games", "wins", "win_rate", "ci_low", "ci_high",
-            "unfinished", "no_winner", "start_wins", "start_win_rate", "start_ci_low",
-            "start_ci_high", "on_play_games", "on_play_win_rate", "on_draw_win_rate",
+            "faction",
+            "opponent",
+            "games",
+            "wins",
+            "win_rate",
+            "ci_low",
+            "ci_high",
+            "unfinished",
+            "no_winner",
+            "start_wins",
+            "start_win_rate",
+            "start_ci_low",
+            "start_ci_high",
+            "on_play_games",
+            "on_play_win_rate",
+            "on_draw_win_rate",
         )  # fmt: skip
     )
 
@@ -702,7 +744,16 @@ def _two_player_stats(plan: Plan, results: list[Stats]) -> dict[str, Any]:
                                on_play_games=on_play.games, on_play_wins=on_play.wins_seat[seat],
                                on_draw_wins=on_draw.wins_seat[seat]))  # fmt: skip
             lengths.append(dict(faction=me, opponent=other, **_stats_lengths(both)))
-    ints = ("games", "wins", "unfinished", "no_winner", "start_wins", "on_play_games", "on_play_wins", "on_draw_wins")
+    ints = (
+        "games",
+        "wins",
+        "unfinished",
+        "no_winner",
+        "start_wins",
+        "on_play_games",
+        "on_play_wins",
+        "on_draw_wins",
+    )
     schema = {"faction": pl.String, "opponent": pl.String, **{c: pl.Int64 for c in ints}}
     sides = _plan_order(plan)
     table = _two_player_table(pl.DataFrame(counts, schema=schema), sides)
@@ -728,7 +779,10 @@ def _stats_start_player(plan: Plan, results: list[Stats]) -> pl.DataFrame:
     """The start-player table from per-cell reductions (every cell fixes its start seat)."""
     games = sum(s.games for s in results)
     start_wins = sum(s.wins_seat[_fixed_start(c)] for c, s in zip(plan.cells, results, strict=True))
-    counts = pl.DataFrame({"games": [games], "start_wins": [start_wins]}, schema={"games": pl.Int64, "start_wins": pl.Int64})
+    counts = pl.DataFrame(
+        {"games": [games], "start_wins": [start_wins]},
+        schema={"games": pl.Int64, "start_wins": pl.Int64},
+    )
     return _start_player_rates(counts, len(plan.cells[0].decks))
 
 
@@ -754,9 +808,9 @@ def _with_positions(players: pl.DataFrame, games: pl.DataFrame, n: int) -> pl.Da
     return (
         players.join(starts, on="game", how="left")
         .with_columns(
-            position=((pl.col("seat").cast(pl.Int16) - pl.col("start_player").cast(pl.Int16)) % n).cast(
-                pl.Int8
-            )
+            position=(
+                (pl.col("seat").cast(pl.Int16) - pl.col("start_player").cast(pl.Int16)) % n
+            ).cast(pl.Int8)
         )
         .drop("start_player")
     )
@@ -771,7 +825,9 @@ def _positions_table(players: pl.DataFrame, order: Sequence[str]) -> pl.DataFram
 
 def _positions_rates(counts: pl.DataFrame, order: Sequence[str]) -> pl.DataFrame:
     """The positions table from its counts (``faction, position, games, wins``)."""
-    return counts.with_columns(*_rate_columns("wins", "games")).sort(_faction_order("faction", order), "position")
+    return counts.with_columns(*_rate_columns("wins", "games")).sort(
+        _faction_order("faction", order), "position"
+    )
 
 
 def _free_for_all(
@@ -807,10 +863,16 @@ def _free_for_all(
     elapsed = time.perf_counter() - start
     meter.close()
     lead = info.lead_seat if info is not None and info.teams else None
-    tables = _free_for_all_rows(n, seatings, results, seed) if rows else _free_for_all_stats(n, plan, results, lead)
+    tables = (
+        _free_for_all_rows(n, seatings, results, seed)
+        if rows
+        else _free_for_all_stats(n, plan, results, lead)
+    )
     tables.update(_standings(plan, results, rows, info))
     if info is not None and info.teams:  # the start player's team against a team's even share
-        tables["start_player"] = tables["start_player"].with_columns(even_share=pl.lit(1.0 / len(info.teams)))
+        tables["start_player"] = tables["start_player"].with_columns(
+            even_share=pl.lit(1.0 / len(info.teams))
+        )
     return MatchupResult(
         n_players=n,
         **tables,
@@ -828,7 +890,9 @@ def _free_for_all(
     )
 
 
-def _standings(plan: Plan, results: list[Any], rows: bool, info: Optional[FormatInfo]) -> dict[str, pl.DataFrame]:
+def _standings(
+    plan: Plan, results: list[Any], rows: bool, info: Optional[FormatInfo]
+) -> dict[str, pl.DataFrame]:
     """``by_seat`` and ``by_deck`` (lab/standings.py) from the rows or the reductions."""
     order = _plan_order(plan)
     if rows:
@@ -881,7 +945,9 @@ def _team_pairs(
     elapsed = time.perf_counter() - start
     meter.close()
     # per cell: games won by the team of seats 0 + 2 (winner column 0) and of 1 + 3 (1)
-    counts: list[tuple[int, int, int, int]] = []  # games, wins seat 0, wins seat 1, unfinished (capped)
+    counts: list[
+        tuple[int, int, int, int]
+    ] = []  # games, wins seat 0, wins seat 1, unfinished (capped)
     no_winner: list[int] = []
     for res in results:
         if rows:
@@ -900,7 +966,10 @@ def _team_pairs(
             k = 4 * si + r
             games_k, w0, w1, u = counts[k]
             even = r % 2 == 0  # rotations 0 and 2 seat team A at 0 + 2 (it starts)
-            for team, wins, starts in (("A", w0 if even else w1, even), ("B", w1 if even else w0, not even)):
+            for team, wins, starts in (
+                ("A", w0 if even else w1, even),
+                ("B", w1 if even else w0, not even),
+            ):
                 acc[team][0] += games_k
                 acc[team][1] += wins
                 acc[team][2] += games_k if starts else 0
@@ -916,7 +985,9 @@ def _team_pairs(
                                    games=g_, wins=w_, unfinished=unf, no_winner=nw, on_play_games=on_play,
                                    on_play_wins=start_wins[team]))  # fmt: skip
     ints = ("games", "wins", "unfinished", "no_winner", "on_play_games", "on_play_wins")
-    counts_df = pl.DataFrame(table_rows, schema={"team": pl.String, "against": pl.String, **{c: pl.Int64 for c in ints}})
+    counts_df = pl.DataFrame(
+        table_rows, schema={"team": pl.String, "against": pl.String, **{c: pl.Int64 for c in ints}}
+    )
     table = (
         counts_df.with_columns(*_rate_columns("wins", "games"), on_play_win_rate=rate("on_play_wins", "on_play_games"))
         .sort("win_rate", "team", descending=[True, False])
@@ -926,7 +997,9 @@ def _team_pairs(
     if rows:
         tables = _free_for_all_rows(4, [c.decks for c in plan.cells], results, seed)
         tables["games"] = tables["games"].with_columns(
-            team_0=pl.format("{} + {}", "faction_0", "faction_2"), team_1=pl.format("{} + {}", "faction_1", "faction_3"))
+            team_0=pl.format("{} + {}", "faction_0", "faction_2"),
+            team_1=pl.format("{} + {}", "faction_1", "faction_3"),
+        )
     else:
         tables = _free_for_all_stats(4, plan, results, info.lead_seat)
     tables["table"] = table
@@ -935,7 +1008,12 @@ def _team_pairs(
     games_all = sum(c[0] for c in counts)
     sw = sum(c[1] for c in counts)
     tables["start_player"] = _start_player_rates(
-        pl.DataFrame({"games": [games_all], "start_wins": [sw]}, schema={"games": pl.Int64, "start_wins": pl.Int64}), 2)
+        pl.DataFrame(
+            {"games": [games_all], "start_wins": [sw]},
+            schema={"games": pl.Int64, "start_wins": pl.Int64},
+        ),
+        2,
+    )
     return MatchupResult(
         n_players=4,
         **tables,
@@ -954,7 +1032,9 @@ def _team_pairs(
     )
 
 
-def _free_for_all_rows(n: int, seatings: list[tuple[str, ...]], results: list[Any], seed: int) -> dict[str, Any]:
+def _free_for_all_rows(
+    n: int, seatings: list[tuple[str, ...]], results: list[Any], seed: int
+) -> dict[str, Any]:
     """The free-for-all tables from the cells' frames (and the rows themselves)."""
     games_parts = []
     players_parts = []
@@ -1014,13 +1094,24 @@ def _free_for_all_table(counts: pl.DataFrame, n: int, order: Sequence[str]) -> p
         )
         .sort(_faction_order("faction", order))
         .select(
-            "faction", "games", "wins", "win_rate", "ci_low", "ci_high", "even_share",
-            "unfinished", "no_winner", "on_play_games", "on_play_win_rate",
+            "faction",
+            "games",
+            "wins",
+            "win_rate",
+            "ci_low",
+            "ci_high",
+            "even_share",
+            "unfinished",
+            "no_winner",
+            "on_play_games",
+            "on_play_win_rate",
         )  # fmt: skip
     )
 
 
-def _free_for_all_stats(n: int, plan: Plan, results: list[Stats], lead: Any = None) -> dict[str, Any]:
+def _free_for_all_stats(
+    n: int, plan: Plan, results: list[Stats], lead: Any = None
+) -> dict[str, Any]:
     """The same free-for-all tables from the cells' reductions (one cell per seating, seat 0
     starting): a faction's counts are sums over the seatings it sits in."""
     acc: dict[str, list[int]] = {}
@@ -1029,7 +1120,9 @@ def _free_for_all_stats(n: int, plan: Plan, results: list[Stats], lead: Any = No
         for seat, faction in enumerate(_labels_of(c.decks)):
             a = acc.setdefault(faction, [0] * 6)
             on_play = seat == c.start_player
-            won = s.wins_seat[seat if lead is None else lead(seat)]  # a seat wins when its team wins
+            won = s.wins_seat[
+                seat if lead is None else lead(seat)
+            ]  # a seat wins when its team wins
             for i, v in enumerate((s.games, won, unfinished, s.unfinished,
                                    s.games if on_play else 0, won if on_play else 0)):  # fmt: skip
                 a[i] += v
@@ -1049,7 +1142,6 @@ def _free_for_all_stats(n: int, plan: Plan, results: list[Stats], lead: Any = No
     )
 
 
-
 def matchup_matrix_rows(result: Any) -> tuple[list[str], list[list[str]]]:
     """Headers and rows of the 2-player win-rate matrix (row faction vs column opponent)."""
     factions = [f for f in result.sides if f in set(result.table["faction"].to_list())]
@@ -1062,7 +1154,6 @@ def matchup_matrix_rows(result: Any) -> tuple[list[str], list[list[str]]]:
             row.append("-" if c is None else _cell_text(c["win_rate"], c["ci_low"], c["ci_high"]))
         rows.append(row)
     return ["faction \\ opponent", *factions], rows
-
 
 
 def matchups_text(result: Any) -> str:
@@ -1089,7 +1180,9 @@ def matchups_text(result: Any) -> str:
             "games per cell (each side starts half), Wilson 95% CI; mirror cells from seat 0:"
         )
         headers, rows = matchup_matrix_rows(result)
-        lines += ["  " + s for s in format_table(headers, rows, [False] + [True] * (len(headers) - 1))]
+        lines += [
+            "  " + s for s in format_table(headers, rows, [False] + [True] * (len(headers) - 1))
+        ]
     else:
         rows = [
             [r["faction"], f"{r['games']:,}", f"{r['wins']:,}", pct(r["win_rate"]),
@@ -1112,8 +1205,11 @@ def matchups_text(result: Any) -> str:
         f"start player{chr(39) + 's team' if result.teams else ''} wins {pct(sp['win_rate'])} "
         f"{ci_text(sp['ci_low'], sp['ci_high'])} of "
         f"{sp['games']:,} games (even share {pct(sp['even_share'])}); "
-        + ("see .table, .start_player, .positions, .lengths, .games" if result.rows else
-           "see .table, .start_player, .positions, .lengths, .stats (reductions: no per-game rows kept)")
+        + (
+            "see .table, .start_player, .positions, .lengths, .games"
+            if result.rows
+            else "see .table, .start_player, .positions, .lengths, .stats (reductions: no per-game rows kept)"
+        )
     )
     return "\n".join(lines)
 
@@ -1135,7 +1231,10 @@ def plot_matchup_heatmap(result: Any, path: Path) -> Path:
     factions = [f for f in result.sides if f in set(t["faction"].to_list())]
     cells = {(r["faction"], r["opponent"]): r for r in t.iter_rows(named=True)}
     k = len(factions)
-    grid = [[cells[(f, o)]["win_rate"] if (f, o) in cells else math.nan for o in factions] for f in factions]
+    grid = [
+        [cells[(f, o)]["win_rate"] if (f, o) in cells else math.nan for o in factions]
+        for f in factions
+    ]
     spread = max([abs(v - 0.5) for row in grid for v in row if v == v] + [0.1])
     fig = _figure(1.9 * k + 2.2, 1.5 * k + 1.2)
     ax = fig.add_subplot(1, 1, 1)
@@ -1164,7 +1263,6 @@ def plot_matchup_heatmap(result: Any, path: Path) -> Path:
     return _save(fig, path)
 
 
-
 def plot_faction_bars(result: Any, path: Path) -> Path:
     """Free-for-all win rate per faction (team-pair table: per team) with Wilson error bars
     and the even share."""
@@ -1177,19 +1275,37 @@ def plot_faction_bars(result: Any, path: Path) -> Path:
     err = [[r - lo for r, lo in zip(rate, t["ci_low"].to_list(), strict=True)],
            [hi - r for r, hi in zip(rate, t["ci_high"].to_list(), strict=True)]]  # fmt: skip
     ax.bar(x, rate, yerr=err, capsize=4, color="#6a8fbf")
-    ax.axhline(0.5 if result.teams else 1.0 / result.n_players, color="grey", ls="--", lw=1, label="even share")
-    labels = t[key].to_list() if key == "faction" else [f"{a}\nvs {b}" for a, b in zip(t["team"], t["against"], strict=True)]
+    ax.axhline(
+        0.5 if result.teams else 1.0 / result.n_players,
+        color="grey",
+        ls="--",
+        lw=1,
+        label="even share",
+    )
+    labels = (
+        t[key].to_list()
+        if key == "faction"
+        else [f"{a}\nvs {b}" for a, b in zip(t["team"], t["against"], strict=True)]
+    )
     ax.set_xticks(x, labels, fontsize=7 if result.teams else None)
     ax.set_ylabel("win rate")
-    what = f"{result.format} team pairs" if result.teams else f"{result.n_players}-player free-for-all"
+    what = (
+        f"{result.format} team pairs" if result.teams else f"{result.n_players}-player free-for-all"
+    )
     ax.set_title(f"{what} ({result.n_games:,} games, Wilson 95% CI)", fontsize=9)
     ax.legend(fontsize=8)
     return _save(fig, path)
 
 
-
 def _length_rows(lengths: pl.DataFrame, keys: Sequence[str]) -> tuple[list[str], list[list[str]]]:
-    headers = [*keys, "games", "turns mean", "turns p10-p50-p90", "rounds mean", "rounds p10-p50-p90"]
+    headers = [
+        *keys,
+        "games",
+        "turns mean",
+        "turns p10-p50-p90",
+        "rounds mean",
+        "rounds p10-p50-p90",
+    ]
     # a null quantile (reductions): among the games of TURN_BINS or more turns (rounds)
     q = lambda v: f">={TURN_BINS}" if v is None else str(v)  # noqa: E731
     rows = [
@@ -1199,7 +1315,6 @@ def _length_rows(lengths: pl.DataFrame, keys: Sequence[str]) -> tuple[list[str],
         for r in lengths.iter_rows(named=True)
     ]  # fmt: skip
     return headers, rows
-
 
 
 def _matchups_md(result: Any, folder: Optional[Path], plots: bool) -> list[str]:
@@ -1276,7 +1391,10 @@ def _matchups_md(result: Any, folder: Optional[Path], plots: bool) -> list[str]:
         ))  # fmt: skip
     if result.by_seat is not None:
         has_points = "points_mean" in result.by_seat.columns
-        for title, table, key in (("seat", result.by_seat, "seat"), ("deck", result.by_deck, "deck")):
+        for title, table, key in (
+            ("seat", result.by_seat, "seat"),
+            ("deck", result.by_deck, "deck"),
+        ):
             rows = [[str(r[key]), f"{r['games']:,}", f"{r['wins']:,}", pct(r["win_rate"]), ci_text(r["ci_low"], r["ci_high"])]
                     + ([f"{r['points_mean']:.2f}"] if has_points else []) for r in table.iter_rows(named=True)]  # fmt: skip
             out += ["", f"## By {title}", "", md_table(
@@ -1303,5 +1421,3 @@ def _matchups_md(result: Any, folder: Optional[Path], plots: bool) -> list[str]:
     headers, rows = _length_rows(result.lengths, keys)
     out.append(md_table(headers, rows, [False] * len(keys) + [True] * 5))
     return out
-
-

@@ -11,7 +11,9 @@ __all__ = ["luce_ratings"]
 
 
 def luce_ratings(
-    n_bots: int, groups: Sequence[tuple[Mapping[int, int], Mapping[int, float], float]], iters: int = 20_000
+    n_bots: int,
+    groups: Sequence[tuple[Mapping[int, int], Mapping[int, float], float]],
+    iters: int = 20_000,
 ) -> list[float]:
     """Strengths of a Luce choice model by the MM algorithm (Hunter 2004): the winner of a
     game is seat ``s`` with probability ``p(bot of s) / (sum of p over the game's seats)``;
@@ -37,17 +39,17 @@ def luce_ratings(
             new.append((wins[i] + 0.5) / denom)
         p = new
         shown = _geo_normalized(p)
-        if last is not None and all(abs(a / b - 1.0) < 1e-9 for a, b in zip(shown, last)):
+        if last is not None and all(
+            abs(a / b - 1.0) < 1e-9 for a, b in zip(shown, last, strict=False)
+        ):
             break
         last = shown
     return _geo_normalized(p)
 
 
-
 def _geo_normalized(p: Sequence[float]) -> list[float]:
     g = math.exp(sum(math.log(x) for x in p) / len(p))
     return [x / g for x in p]
-
 
 
 def _bradley_terry(names: list[str], wins: dict[tuple[int, int], float]) -> list[float]:
@@ -58,5 +60,7 @@ def _bradley_terry(names: list[str], wins: dict[tuple[int, int], float]) -> list
         for j in range(i + 1, len(names)):
             n = wins.get((i, j), 0.0) + wins.get((j, i), 0.0)
             if n > 0:
-                groups.append(({i: 1, j: 1}, {i: wins.get((i, j), 0.0), j: wins.get((j, i), 0.0)}, n))
+                groups.append(
+                    ({i: 1, j: 1}, {i: wins.get((i, j), 0.0), j: wins.get((j, i), 0.0)}, n)
+                )
     return luce_ratings(len(names), groups)

@@ -35,15 +35,22 @@ def _players(x: Any) -> pl.DataFrame:
 
 
 def _table(players: pl.DataFrame, key: str, out: str) -> pl.DataFrame:
-    aggs = [pl.len().cast(pl.Int64).alias("games"), pl.col("won").sum().cast(pl.Int64).alias("wins")]
+    aggs = [
+        pl.len().cast(pl.Int64).alias("games"),
+        pl.col("won").sum().cast(pl.Int64).alias("wins"),
+    ]
     # the points column is NaN in formats that score no victory points (docs/formats.md)
-    has_points = "points" in players.columns and bool(players["points"].cast(pl.Float64).is_not_nan().any())
+    has_points = "points" in players.columns and bool(
+        players["points"].cast(pl.Float64).is_not_nan().any()
+    )
     if has_points:
         aggs.append(pl.col("points").cast(pl.Float64).mean().alias("points_mean"))
     low, high = wilson_bounds("wins", "games")
     t = players.group_by(pl.col(key).alias(out)).agg(aggs)
     t = t.with_columns(win_rate=rate("wins", "games"), ci_low=low, ci_high=high)
-    cols = [out, "games", "wins", "win_rate", "ci_low", "ci_high"] + (["points_mean"] if has_points else [])
+    cols = [out, "games", "wins", "win_rate", "ci_low", "ci_high"] + (
+        ["points_mean"] if has_points else []
+    )
     return t.select(cols)
 
 
@@ -61,10 +68,16 @@ def deck_table(x: Any, order: Optional[Sequence[str]] = None) -> pl.DataFrame:
     key = "deck" if "deck" in players.columns else "faction"  # a Mixed deck's faction is its first
     t = _table(players, key, "deck")
     seen = list(order) if order is not None else players[key].unique(maintain_order=True).to_list()
-    return t.sort(pl.col("deck").replace_strict(seen, list(range(len(seen))), default=len(seen), return_dtype=pl.Int64))
+    return t.sort(
+        pl.col("deck").replace_strict(
+            seen, list(range(len(seen))), default=len(seen), return_dtype=pl.Int64
+        )
+    )
 
 
-def stats_tables(cells: Sequence[Any], results: Sequence[Stats], lead_seat: Any, order: Sequence[str]) -> tuple[pl.DataFrame, pl.DataFrame]:
+def stats_tables(
+    cells: Sequence[Any], results: Sequence[Stats], lead_seat: Any, order: Sequence[str]
+) -> tuple[pl.DataFrame, pl.DataFrame]:
     """:func:`seat_table` and :func:`deck_table` from per-cell reductions (no rows): a seat
     won the games its team's lead seat (``lead_seat(seat)``, the seat the ``winner`` column
     names) won. Reductions carry no victory points (no ``points_mean``)."""

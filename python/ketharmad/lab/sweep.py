@@ -12,41 +12,48 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional, Union
+from typing import Any, Optional, Union
 
 import numpy as np
 import polars as pl
 
 from .. import _core
-from ..game.validate import check_chunk_size, check_start_player
-from ..run.memory import check_memory
-from ..run.plan import Plan, Shard, cell, describe_shard, run_plan, run_shard, run_tasks
-from ..game.data import CardDataSource, describe_card_data, load_card_data
+from ..game.data import MAX_TOML_DEPTH as MAX_SWEEP_DEPTH
+from ..game.data import MAX_TOML_FILE_BYTES as MAX_SWEEP_FILE_BYTES
+from ..game.data import (
+    CardDataSource,
+    describe_card_data,
+    flatten_table,
+    load_card_data,
+    read_toml_file,
+    toml_depth,
+)
+from ..game.decks import deck_factions
 from ..game.formats import apply_format
-from ..run.progress import Progress
 from ..game.spec import GameSpec, setup_of
 from ..game.validate import (
     check_bots,
+    check_chunk_size,
     check_decks,
     check_flag,
     check_int,
     check_params,
     check_seed,
+    check_start_player,
     check_threads,
 )
-from ..game.data import MAX_TOML_DEPTH as MAX_SWEEP_DEPTH
-from ..game.data import MAX_TOML_FILE_BYTES as MAX_SWEEP_FILE_BYTES
-from ..results.report import ci_text, format_table, pct, signed_pct
-from ..stats import Z95, wilson_bounds
-from ..run.cluster import check_cluster_arg, executor_for
-from ..results.lab_report import _figure, _provenance_md, _save, _slug, md_table, require_matplotlib
-from ..results.lab import LabResult
-
 from ..results.frames import card_frame, parameter_frame
-from ..game.decks import deck_factions
-from ..game.data import flatten_table, read_toml_file, toml_depth
-from .game_sweep import GameSweepResult, game_sweep
+from ..results.lab import LabResult
+from ..results.lab_report import _figure, _provenance_md, _save, _slug, md_table, require_matplotlib
+from ..results.report import ci_text, format_table, pct, signed_pct
+from ..run.cluster import check_cluster_arg, executor_for
+from ..run.memory import check_memory
+from ..run.plan import Plan, Shard, cell, describe_shard, run_plan, run_shard, run_tasks
+from ..run.progress import Progress
+from ..stats import Z95, wilson_bounds
+from .game_sweep import game_sweep
 from .grid import grid_points
+
 __all__ = ["sweep", "SweepResult", "SweepStats", "grid_points", "deck_pairings", "load_sweep_file", "MAX_SWEEP_FILE_BYTES",
            "MAX_SWEEP_DEPTH", "ROWS_AUTO_LIMIT", "RANGE_GAMES"]  # fmt: skip
 
@@ -60,7 +67,9 @@ ROWS_AUTO_LIMIT = 1_000_000
 #: (a few hundred bytes each, for a moment) and the baseline's (31 bytes each).
 RANGE_GAMES = 50_000
 #: ``end_reason`` codes of the unfinished games (a round or action cap).
-_UNFINISHED = np.array([i for i, r in enumerate(_core.END_REASONS) if r.startswith("unfinished")], dtype=np.uint8)
+_UNFINISHED = np.array(
+    [i for i, r in enumerate(_core.END_REASONS) if r.startswith("unfinished")], dtype=np.uint8
+)
 
 
 def deck_pairings(decks: object) -> list[list[str]]:
@@ -68,9 +77,15 @@ def deck_pairings(decks: object) -> list[list[str]]:
     ``["ner", "tisza"]``, or a list of deck lists."""
     if isinstance(decks, str):
         if decks != "all":
-            raise ValueError(f"decks must be 'all', a deck list or a list of deck lists, got {decks!r}")
+            raise ValueError(
+                f"decks must be 'all', a deck list or a list of deck lists, got {decks!r}"
+            )
         return [[a, b] for a, b in itertools.permutations(_core.FACTIONS, 2)]
-    if isinstance(decks, (list, tuple)) and decks and all(not isinstance(d, (list, tuple)) for d in decks):
+    if (
+        isinstance(decks, (list, tuple))
+        and decks
+        and all(not isinstance(d, (list, tuple)) for d in decks)
+    ):
         return [check_decks(list(decks))]
     if isinstance(decks, (list, tuple)) and decks:
         out = [check_decks(list(d) if isinstance(d, (list, tuple)) else d) for d in decks]
@@ -78,7 +93,9 @@ def deck_pairings(decks: object) -> list[list[str]]:
         if len(set(keys)) != len(keys):
             raise ValueError(f"decks: a pairing is listed twice in {out}")
         return out
-    raise ValueError(f"decks must be 'all', a deck list or a non-empty list of deck lists, got {decks!r}")
+    raise ValueError(
+        f"decks must be 'all', a deck list or a non-empty list of deck lists, got {decks!r}"
+    )
 
 
 def matchup_label(decks: Sequence[str]) -> str:
@@ -145,13 +162,17 @@ class SweepStats:
         return int(self.counts[i, j, 3 + self.seats + seat])
 
 
-def _cell_counts(winner: np.ndarray, unfinished: np.ndarray, base_winner: np.ndarray, seats: int) -> np.ndarray:
+def _cell_counts(
+    winner: np.ndarray, unfinished: np.ndarray, base_winner: np.ndarray, seats: int
+) -> np.ndarray:
     """One :class:`SweepStats` count vector from a point's games of a range (``winner`` -1
     for none, ``unfinished`` a bool mask) and the baseline point's winners of the same games."""
     w = np.asarray(winner)
     b = np.asarray(base_winner)
     if w.shape != b.shape:
-        raise RuntimeError(f"sweep: a point played {w.shape[0]} games where the baseline played {b.shape[0]}")
+        raise RuntimeError(
+            f"sweep: a point played {w.shape[0]} games where the baseline played {b.shape[0]}"
+        )
     out = np.zeros(3 + 2 * seats, dtype=np.int64)
     out[0] = w.shape[0]
     out[1] = np.count_nonzero(unfinished)
@@ -201,7 +222,9 @@ def _reduce_range(r: _Range) -> np.ndarray:
     out = np.zeros((len(r.shards), 3 + 2 * r.seats), dtype=np.int64)
     for i, s in enumerate(r.shards):
         raw = base if i == r.base else play(s)
-        out[i] = _cell_counts(raw["winner"], np.isin(raw["end_reason"], _UNFINISHED), base["winner"], r.seats)
+        out[i] = _cell_counts(
+            raw["winner"], np.isin(raw["end_reason"], _UNFINISHED), base["winner"], r.seats
+        )
     return out
 
 
@@ -278,11 +301,13 @@ class SweepResult(LabResult):
     def _markdown(self, folder: Optional[Path], plots: bool) -> list[str]:
         return _sweep_md(self, folder, plots)
 
-    def plots(self, folder: Union[str, "os.PathLike[str]"]) -> list[Path]:
+    def plots(self, folder: Union[str, os.PathLike[str]]) -> list[Path]:
         """One plot per swept parameter: the paired difference against the baseline."""
         root = Path(folder)
         root.mkdir(parents=True, exist_ok=True)
-        return [plot_sweep_parameter(self, n, root / f"sweep_{_slug(n)}.png") for n in self.parameters]
+        return [
+            plot_sweep_parameter(self, n, root / f"sweep_{_slug(n)}.png") for n in self.parameters
+        ]
 
 
 def _current_values(text: str, base: dict[str, ParamValue]) -> dict[str, Any]:
@@ -301,7 +326,9 @@ def _current_values(text: str, base: dict[str, ParamValue]) -> dict[str, Any]:
 
 
 def _is_current(point: Mapping[str, ParamValue], current: Mapping[str, Any]) -> bool:
-    return all(n in current and current[n] == v and type(current[n]) is type(v) for n, v in point.items())
+    return all(
+        n in current and current[n] == v and type(current[n]) is type(v) for n, v in point.items()
+    )
 
 
 def _deck_touches(deck: str, factions: Any) -> bool:
@@ -492,7 +519,9 @@ def sweep(
     g: Optional[pl.DataFrame] = None
     with executor_for(executor, cluster) as ex:
         if keep_rows:
-            results = run_plan(plan, threads=threads_, shard_size=chunk_, progress=meter, executor=ex)
+            results = run_plan(
+                plan, threads=threads_, shard_size=chunk_, progress=meter, executor=ex
+            )
             stats = _stats_of_frames(results, len(points), len(pairings), base_index, seats)
             g = _games_frame(plan, results, len(pairings))
         else:
@@ -536,7 +565,9 @@ def sweep(
     )
 
 
-def _stats_of_frames(results: Sequence[Any], n_points: int, n_matchups: int, base_index: int, seats: int) -> SweepStats:
+def _stats_of_frames(
+    results: Sequence[Any], n_points: int, n_matchups: int, base_index: int, seats: int
+) -> SweepStats:
     """The :class:`SweepStats` of a run that kept its rows (one games frame per cell, point
     major), counted by the same function as the ranges of a reduced run."""
     stats = SweepStats.empty(n_points, n_matchups, seats)
@@ -563,9 +594,14 @@ def _games_frame(plan: Plan, results: Sequence[Any], n_matchups: int) -> pl.Data
             frames.games.select(
                 pl.lit(k // n_matchups, pl.Int32).alias("point"),
                 pl.lit(matchup_label(c.decks)).alias("matchup"),
-                "game", "seed", "start_player", "winner",
+                "game",
+                "seed",
+                "start_player",
+                "winner",
                 seat0_won=(pl.col("winner") == 0).fill_null(False),
-                turns="turns", rounds="rounds", end_reason="end_reason",
+                turns="turns",
+                rounds="rounds",
+                end_reason="end_reason",
             )  # fmt: skip
         )
     return pl.concat(parts, rechunk=False)
@@ -595,14 +631,18 @@ def _run_reduced(
         cells = [plan.cells[i * n_matchups + j] for i in range(n_points)]
         for a in range(0, games, size):
             n = min(size, games - a)
-            shards = tuple(Shard(c, plan.seed, a, n, threads, i * n_matchups + j) for i, c in enumerate(cells))
+            shards = tuple(
+                Shard(c, plan.seed, a, n, threads, i * n_matchups + j) for i, c in enumerate(cells)
+            )
             tasks.append(_Range(shards, base_index, seats, j))
     stats = SweepStats.empty(n_points, n_matchups, seats)
 
     def keep(k: int, counts: np.ndarray) -> None:
         stats.counts[:, tasks[k].matchup] += counts
 
-    run_tasks(_reduce_range, tasks, keep, executor=executor, progress=meter, describe=_describe_range)
+    run_tasks(
+        _reduce_range, tasks, keep, executor=executor, progress=meter, describe=_describe_range
+    )
     return stats
 
 
@@ -613,14 +653,24 @@ def _cells_frame(stats: SweepStats, pairings: list[list[str]], base_index: int) 
     for i in range(stats.counts.shape[0]):
         for j, d in enumerate(pairings):
             n = stats.games(i, j)
-            diff, sd = _mean_sd(n, stats.wins(i, j) - stats.wins(base_index, j), stats.discordant(i, j))
+            diff, sd = _mean_sd(
+                n, stats.wins(i, j) - stats.wins(base_index, j), stats.discordant(i, j)
+            )
             rows.append((i, matchup_label(d), n, stats.wins(i, j), stats.unfinished(i, j), stats.no_winner(i, j),
                          diff, sd, n))  # fmt: skip
     return pl.DataFrame(
         rows,
-        schema={"point": pl.Int32, "matchup": pl.String, "games": pl.Int64, "wins": pl.Int64,
-                "unfinished": pl.Int64, "no_winner": pl.Int64, "diff": pl.Float64, "sd": pl.Float64,
-                "n": pl.Int64},  # fmt: skip
+        schema={
+            "point": pl.Int32,
+            "matchup": pl.String,
+            "games": pl.Int64,
+            "wins": pl.Int64,
+            "unfinished": pl.Int64,
+            "no_winner": pl.Int64,
+            "diff": pl.Float64,
+            "sd": pl.Float64,
+            "n": pl.Int64,
+        },  # fmt: skip
         orient="row",
     )
 
@@ -635,7 +685,9 @@ def _sweep_table(
 ) -> pl.DataFrame:
     """``.table`` from the statistics (the same for rows and reductions)."""
     swept_owners = {owners.get(n) for n in names}
-    can_affect = [None in swept_owners or any(_deck_touches(x, swept_owners) for x in d) for d in pairings]
+    can_affect = [
+        None in swept_owners or any(_deck_touches(x, swept_owners) for x in d) for d in pairings
+    ]
     matchup_info = pl.DataFrame(
         {
             "matchup": [matchup_label(d) for d in pairings],
@@ -681,9 +733,26 @@ def _sweep_table(
         )
         .sort("point", "matchup_order")
         .select(
-            "point", *names, "matchup", "faction", "opponent", "games", "wins", "win_rate",
-            "ci_low", "ci_high", "unfinished", "no_winner", "baseline", "current", "can_affect",
-            "diff", "diff_ci_low", "diff_ci_high", "degenerate_ci", "paired_half_width",
+            "point",
+            *names,
+            "matchup",
+            "faction",
+            "opponent",
+            "games",
+            "wins",
+            "win_rate",
+            "ci_low",
+            "ci_high",
+            "unfinished",
+            "no_winner",
+            "baseline",
+            "current",
+            "can_affect",
+            "diff",
+            "diff_ci_low",
+            "diff_ci_high",
+            "degenerate_ci",
+            "paired_half_width",
             "unpaired_half_width",
         )  # fmt: skip
     )
@@ -717,7 +786,11 @@ def _point_summary(
             else:
                 hit = None in who or any(_deck_touches(x, who) for x in d)
             if hit:
-                seat = next(s for s, x in enumerate(d) if _deck_touches(x, {faction})) if faction else 0
+                seat = (
+                    next(s for s, x in enumerate(d) if _deck_touches(x, {faction}))
+                    if faction
+                    else 0
+                )
                 n_affected += 1
                 games += stats.games(i, j)
                 won += stats.wins(i, j, seat)
@@ -744,11 +817,25 @@ def _point_summary(
         meta.join(points_df.drop("params"), on="point", how="left")
         .join(diffs, on="point", how="left")
         .with_columns(baseline=is_base, half=half)
-        .with_columns(diff_ci_low=pl.col("diff") - pl.col("half"),
-                      diff_ci_high=pl.col("diff") + pl.col("half"))  # fmt: skip
+        .with_columns(
+            diff_ci_low=pl.col("diff") - pl.col("half"),
+            diff_ci_high=pl.col("diff") + pl.col("half"),
+        )  # fmt: skip
         .sort("point")
-        .select("point", *names, "baseline", "current", "perspective", "matchups", "games",
-                "base_win_rate", "win_rate", "diff", "diff_ci_low", "diff_ci_high")  # fmt: skip
+        .select(
+            "point",
+            *names,
+            "baseline",
+            "current",
+            "perspective",
+            "matchups",
+            "games",
+            "base_win_rate",
+            "win_rate",
+            "diff",
+            "diff_ci_low",
+            "diff_ci_high",
+        )  # fmt: skip
     )
 
 
@@ -764,7 +851,6 @@ def param_card_names(result: Any) -> dict[str, str]:
     return {p: names[card[p]] for p in result.parameters if card.get(p) in names}
 
 
-
 def sweep_parameters_line(result: Any) -> str:
     """``swept: ner_orban_viktor.influence (Orbán Viktor), rules.hand_limit``."""
     names = param_card_names(result)
@@ -773,11 +859,9 @@ def sweep_parameters_line(result: Any) -> str:
     )
 
 
-
 def _point_label(r: dict[str, Any]) -> str:
     tags = [t for t, on in (("baseline", r.get("baseline")), ("current", r.get("current"))) if on]
     return f"{r['point']} ({', '.join(tags)})" if tags else str(r["point"])
-
 
 
 def sweep_summary_rows(result: Any) -> tuple[list[str], list[list[str]], list[bool]]:
@@ -800,7 +884,6 @@ def sweep_summary_rows(result: Any) -> tuple[list[str], list[list[str]], list[bo
     return headers, rows, right
 
 
-
 def hidden_note(result: Any) -> str:
     """Which matchups the reports leave out (no swept parameter can change their games)."""
     t = result.table
@@ -814,7 +897,6 @@ def hidden_note(result: Any) -> str:
         "their cards never meet, so every point plays the baseline's games; they stay in "
         ".table with can_affect = False."
     )
-
 
 
 def sweep_rows(result: Any) -> tuple[list[str], list[list[str]], list[bool]]:
@@ -840,9 +922,12 @@ def sweep_rows(result: Any) -> tuple[list[str], list[list[str]], list[bool]]:
             f"{r['games']:,}", pct(r["win_rate"]), ci_text(r["ci_low"], r["ci_high"]),
             f"{r['unfinished']:,}", diff, paired, unpaired,
         ])  # fmt: skip
-    right = [False] + [True] * len(result.parameters) + [False, True, True, False, True, True, False, True]
+    right = (
+        [False]
+        + [True] * len(result.parameters)
+        + [False, True, True, False, True, True, False, True]
+    )
     return headers, rows, right
-
 
 
 def sweep_text(result: Any) -> str:
@@ -878,7 +963,6 @@ def rows_note(result: Any) -> str:
     )
 
 
-
 def degenerate_note(result: Any) -> str:
     """A footnote when some paired interval of a sweep is degenerate, else ``""``."""
     if "degenerate_ci" not in result.table.columns or not result.table["degenerate_ci"].any():
@@ -894,7 +978,6 @@ def _is_numeric(values: Sequence[Any]) -> bool:
     return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
 
 
-
 def sweep_differences(result: Any, name: str) -> pl.DataFrame:
     """The paired win-rate difference against the baseline for each value of ``name`` (the
     other swept parameters at their baseline values), one row per (line, value): ``line``
@@ -907,7 +990,11 @@ def sweep_differences(result: Any, name: str) -> pl.DataFrame:
         if other != name:
             keep = keep.filter(pl.col(other).eq_missing(base[other]))
     keep = keep.filter(pl.col(name).is_not_null()).select("point", value=pl.col(name))
-    affected = result.table.filter(pl.col("can_affect")) if "can_affect" in result.table.columns else result.table
+    affected = (
+        result.table.filter(pl.col("can_affect"))
+        if "can_affect" in result.table.columns
+        else result.table
+    )
     matchups = affected["matchup"].unique().to_list()
     order = {f: i for i, f in enumerate(_core.FACTIONS)}
     lines, signs = {}, {}
@@ -938,16 +1025,23 @@ def sweep_differences(result: Any, name: str) -> pl.DataFrame:
     d = (
         pl.DataFrame(
             rows,
-            schema={"line": pl.String, "value": keep.schema["value"], "point": pl.Int32, "games": pl.UInt32,
-                    "diff": pl.Float64, "sd": pl.Float64},  # fmt: skip
+            schema={
+                "line": pl.String,
+                "value": keep.schema["value"],
+                "point": pl.Int32,
+                "games": pl.UInt32,
+                "diff": pl.Float64,
+                "sd": pl.Float64,
+            },  # fmt: skip
             orient="row",
         )
-        .with_columns(half=Z95 * pl.col("sd").fill_null(0.0) / pl.col("games").cast(pl.Float64).sqrt())
+        .with_columns(
+            half=Z95 * pl.col("sd").fill_null(0.0) / pl.col("games").cast(pl.Float64).sqrt()
+        )
         .with_columns(lo=pl.col("diff") - pl.col("half"), hi=pl.col("diff") + pl.col("half"))
         .sort("line", "value")
     )
     return d.select("line", "value", "point", "games", "diff", "lo", "hi")
-
 
 
 def plot_sweep_parameter(result: Any, name: str, path: Path) -> Path:
@@ -986,10 +1080,11 @@ def plot_sweep_parameter(result: Any, name: str, path: Path) -> Path:
     ax.set_ylabel("win-rate change vs baseline (pp)")
     others = [p for p in result.parameters if p != name]
     held = f"; {', '.join(others)} at the baseline" if others else ""
-    ax.set_title(f"Paired difference vs {name} (first faction of each pair, 95% CI{held})", fontsize=9)
+    ax.set_title(
+        f"Paired difference vs {name} (first faction of each pair, 95% CI{held})", fontsize=9
+    )
     ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
     return _save(fig, path)
-
 
 
 def _sweep_md(result: Any, folder: Optional[Path], plots: bool) -> list[str]:
@@ -1035,15 +1130,12 @@ _SWEEP_KEYS = {
 }  # fmt: skip
 
 
-
 def _depth(value: Any) -> int:
     return toml_depth(value, MAX_SWEEP_DEPTH)
 
 
-
 def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     return flatten_table(table, prefix)
-
 
 
 def load_sweep_file(path: str) -> dict[str, Any]:
@@ -1067,14 +1159,18 @@ def load_sweep_file(path: str) -> dict[str, Any]:
             f"valid: {', '.join(sorted(_SWEEP_KEYS))}"
         )
     if ("grid" in doc) == ("points" in doc):
-        raise ValueError(f"sweep file {path} needs exactly one of a [grid] table or [[points]] tables")
+        raise ValueError(
+            f"sweep file {path} needs exactly one of a [grid] table or [[points]] tables"
+        )
     kwargs: dict[str, Any] = {}
     if "grid" in doc:
         if not isinstance(doc["grid"], Mapping):
             raise ValueError(f"sweep file {path}: grid must be a table of lists")
         kwargs["grid"] = _flatten(doc["grid"])
     else:
-        if not isinstance(doc["points"], list) or not all(isinstance(p, Mapping) for p in doc["points"]):
+        if not isinstance(doc["points"], list) or not all(
+            isinstance(p, Mapping) for p in doc["points"]
+        ):
             raise ValueError(f"sweep file {path}: points must be an array of tables ([[points]])")
         kwargs["grid"] = [_flatten(p) for p in doc["points"]]
     for key in ("decks", "bots", "games", "seed", "start_player", "threads"):
@@ -1099,6 +1195,3 @@ def load_sweep_file(path: str) -> dict[str, Any]:
             raise ValueError(f"sweep file {path}: rows must be true or false, got {doc['rows']!r}")
         kwargs["rows"] = doc["rows"]
     return kwargs
-
-
-

@@ -14,19 +14,26 @@ import polars as pl
 
 from .. import _core
 from ..game.data import CardDataSource, describe_card_data, load_card_data
-from ..game.formats import apply_format, format_info
-from ..game.validate import _check_bot_spec, bot_label, check_decks, check_int, check_params, check_seed, check_threads
-from ..stats import rate, wilson_bounds
+from ..game.formats import apply_format, format_info, team_splits
+from ..game.harness import harness_bot_table, refuse, refuse_harness_only
+from ..game.spec import GameSpec, setup_of
+from ..game.validate import (
+    _check_bot_spec,
+    bot_label,
+    check_decks,
+    check_int,
+    check_params,
+    check_seed,
+    check_threads,
+)
+from ..results.lab import LabResult
+from ..results.lab_report import _provenance_md, md_table
+from ..results.report import ci_text, pct
 from ..run.cluster import check_cluster_arg, executor_for
 from ..run.plan import Plan, cell, run_plan
-from ..results.lab import LabResult
-from .ratings import _bradley_terry
-from ..game.harness import harness_bot_table, refuse, refuse_harness_only
-from ..results.report import ci_text, pct
-from ..results.lab_report import _provenance_md, md_table
+from ..stats import rate, wilson_bounds
 from .harness import game_lab_tournament, harness_info
-from ..game.formats import team_splits
-from ..game.spec import GameSpec, setup_of
+from .ratings import _bradley_terry
 
 if TYPE_CHECKING:
     from .harness import GameTournamentResult
@@ -49,7 +56,6 @@ def bots(game: Union[str, GameSpec] = "ketharmad") -> pl.DataFrame:
     if isinstance(game, GameSpec):  # a game value: its bots are its name's
         game = game.name
     if game != "ketharmad":
-
         return harness_bot_table(game)
     return pl.DataFrame(_core.bot_table())
 
@@ -99,7 +105,10 @@ class TournamentResult(LabResult):
             return f"pairs:\n{self.pairs}\nratings:\n{self.ratings}"
 
     def _markdown(self, folder: Any, plots: bool) -> list[str]:
-        out = [f"# Tournament: {len(self.ratings)} bots, {self.games_per_pair:,} games per pair", ""]
+        out = [
+            f"# Tournament: {len(self.ratings)} bots, {self.games_per_pair:,} games per pair",
+            "",
+        ]
         out += _provenance_md(self, None)
         out += [
             "",
@@ -130,7 +139,6 @@ def _deck_pairs(decks: Optional[Sequence[Any]], seats: int = 2) -> list[list[str
     factions = list(_core.FACTIONS)
     if decks is None:
         if seats == 4:
-
             return [[a1, b1, a2, b2] for (a1, a2), (b1, b2) in team_splits(factions)]
         return [[a, b] for a, b in itertools.permutations(factions, 2)]
     if len(decks) > 0 and all(not isinstance(d, (list, tuple)) for d in decks):
@@ -141,7 +149,11 @@ def _deck_pairs(decks: Optional[Sequence[Any]], seats: int = 2) -> list[list[str
         raise ValueError("decks must name at least one deck pairing")
     for d in out:
         if len(d) != seats:
-            what = "2-player pairings" if seats == 2 else "lineups of 4 decks (seats 0 + 2 against 1 + 3)"
+            what = (
+                "2-player pairings"
+                if seats == 2
+                else "lineups of 4 decks (seats 0 + 2 against 1 + 3)"
+            )
             raise ValueError(f"tournament decks must be {what}, got {d}")
     return out
 
@@ -211,7 +223,6 @@ def tournament(
             game, "tournament", decks=decks, card_data=card_data, format=format, params=params, seats=seats)  # fmt: skip
         game = spec.name
     if game != "ketharmad":
-
         harness_info(game)
         refuse(game, "tournament", {"decks": decks is not None, "card_data": card_data is not None,
                                     "format": format is not None},
@@ -219,7 +230,6 @@ def tournament(
         return game_lab_tournament(game, bots, games=games, seed=seed, threads=threads, params=params, seats=seats,
                                    executor=executor, cluster=cluster)  # fmt: skip
     if seats is not None:
-
         refuse_harness_only("tournament", {"seats": True})
     if games is None:
         games = DEFAULT_GAMES
@@ -260,7 +270,9 @@ def tournament(
             for a_seat in (0, 1):
                 seat_bots = [specs[i], specs[j]] if a_seat == 0 else [specs[j], specs[i]]
                 seat_bots = (seat_bots * 2)[: len(deck)]  # 2 against 2: partners play the same bot
-                plan.add(cell(text, deck, seat_bots, params_, d * per_cell, per_cell, output="stats"))
+                plan.add(
+                    cell(text, deck, seat_bots, params_, d * per_cell, per_cell, output="stats")
+                )
     plan.validate()
     # every shard reduces its games to integer counts (ketharmad.run.reduce.Stats): memory does
     # not grow with the number of games
@@ -279,8 +291,16 @@ def tournament(
                 wb += st.wins_seat[1 - a_seat]
                 unf += st.unfinished
                 total += st.games
-        rows.append({"bot_a": labels[i], "bot_b": labels[j], "games": total, "wins_a": wa,
-                     "wins_b": wb, "unfinished": unf})
+        rows.append(
+            {
+                "bot_a": labels[i],
+                "bot_b": labels[j],
+                "games": total,
+                "wins_a": wa,
+                "wins_b": wb,
+                "unfinished": unf,
+            }
+        )
         wins[(i, j)] = wa + 0.5 * unf
         wins[(j, i)] = wb + 0.5 * unf
     low, high = wilson_bounds("wins_a", pl.col("wins_a") + pl.col("wins_b"))
@@ -291,21 +311,25 @@ def tournament(
         ci_high=high,
     )
     strength = _bradley_terry(labels, wins)
-    per_bot_games = [sum(r["games"] for r in rows if labels[k] in (r["bot_a"], r["bot_b"])) for k in range(len(labels))]
-    per_bot_wins = [
-        sum(r["wins_a"] for r in rows if r["bot_a"] == labels[k]) + sum(r["wins_b"] for r in rows if r["bot_b"] == labels[k])
+    per_bot_games = [
+        sum(r["games"] for r in rows if labels[k] in (r["bot_a"], r["bot_b"]))
         for k in range(len(labels))
     ]
-    ratings = pl.DataFrame({
-        "bot": labels,
-        "rating": [1500.0 + 400.0 * math.log10(s) for s in strength],
-        "games": per_bot_games,
-        "wins": per_bot_wins,
-    }).sort("rating", descending=True)
+    per_bot_wins = [
+        sum(r["wins_a"] for r in rows if r["bot_a"] == labels[k])
+        + sum(r["wins_b"] for r in rows if r["bot_b"] == labels[k])
+        for k in range(len(labels))
+    ]
+    ratings = pl.DataFrame(
+        {
+            "bot": labels,
+            "rating": [1500.0 + 400.0 * math.log10(s) for s in strength],
+            "games": per_bot_games,
+            "wins": per_bot_wins,
+        }
+    ).sort("rating", descending=True)
     return TournamentResult(
         pairs=pairs, ratings=ratings, games_per_pair=per_cell * cells, decks=pairings, bots=specs,
         seed=seed_, params=params_, card_data=describe_card_data(card_data), elapsed=elapsed,
         card_text=text, plan=plan.describe(),
     )  # fmt: skip
-
-

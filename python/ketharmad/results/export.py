@@ -9,18 +9,16 @@ import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any, Union
 
 import polars as pl
 
 from .. import _core
-from ..game.data import CardDataSource, describe_card_data, fold_text, load_card_data
-from ..game.validate import check_params
-from .frames import parameter_frame
-from ..game.data import flatten_table
-from .files import check_out_file, write_atomic
-from ..game.validate import check_flag
 from .._version import __version__
+from ..game.data import CardDataSource, describe_card_data, flatten_table, fold_text, load_card_data
+from ..game.validate import check_flag, check_params
+from .files import check_out_file, write_atomic
+from .frames import parameter_frame
 
 __all__ = ["export_card_data", "render_card_data", "match_parameters", "fold_text"]
 
@@ -45,7 +43,9 @@ def match_parameters(table: pl.DataFrame, cards: pl.DataFrame, match: str) -> pl
     card_names = [names.get(c, "") for c in table["card"].to_list()]
     keep = [
         needle in fold_text(n) or needle in fold_text(c) or needle in fold_text(cn)
-        for n, c, cn in zip(table["name"].to_list(), table["card"].to_list(), card_names, strict=True)
+        for n, c, cn in zip(
+            table["name"].to_list(), table["card"].to_list(), card_names, strict=True
+        )
     ]
     out = table.with_columns(card_name=pl.Series(card_names, dtype=pl.String))
     return out.filter(pl.Series(keep, dtype=pl.Boolean))
@@ -102,7 +102,12 @@ def _value(v: Any) -> str:
 def _table_lines(table: Mapping[str, Any]) -> list[str]:
     lines = []
     for k, v in table.items():
-        if isinstance(v, list) and v and all(isinstance(x, Mapping) for x in v) and k == "abilities":
+        if (
+            isinstance(v, list)
+            and v
+            and all(isinstance(x, Mapping) for x in v)
+            and k == "abilities"
+        ):
             lines.append(f"{_key(k)} = [")
             lines += [f"  {_value(x)}," for x in v]
             lines.append("]")
@@ -140,7 +145,9 @@ def _apply(doc: dict[str, Any], params: Mapping[str, ParamValue], info: pl.DataF
             card[field] = value
         elif field in _COSTS:
             card["cost"][_COSTS[field]] = value
-        elif field in _NUMBERED and any(k["name"] == field and k["n"] > 0 for k in card["keywords"]):
+        elif field in _NUMBERED and any(
+            k["name"] == field and k["n"] > 0 for k in card["keywords"]
+        ):
             if value == 0 and field != "expose":
                 # a numbered keyword with N = 0 is refused by the loader and plays as no
                 # keyword at all: drop it
@@ -164,12 +171,14 @@ def _normal(row: Mapping[str, Any]) -> Any:
 
 
 def render_card_data(
-    params: Union[None, Mapping[str, ParamValue], str, "os.PathLike[str]"] = None,
+    params: Union[None, Mapping[str, ParamValue], str, os.PathLike[str]] = None,
     card_data: CardDataSource = None,
 ) -> str:
     """The text of a card-data file equal to ``card_data`` with ``params`` applied (see
     :func:`export_card_data`)."""
-    return render_card_text(load_card_data(card_data), check_params(params), describe_card_data(card_data))
+    return render_card_text(
+        load_card_data(card_data), check_params(params), describe_card_data(card_data)
+    )
 
 
 def render_card_text(text: str, params_: Mapping[str, ParamValue], source: str) -> str:
@@ -214,8 +223,8 @@ def render_card_text(text: str, params_: Mapping[str, ParamValue], source: str) 
 
 
 def export_card_data(
-    path: Union[str, "os.PathLike[str]"],
-    params: Union[None, Mapping[str, ParamValue], str, "os.PathLike[str]"] = None,
+    path: Union[str, os.PathLike[str]],
+    params: Union[None, Mapping[str, ParamValue], str, os.PathLike[str]] = None,
     card_data: CardDataSource = None,
     overwrite: bool = False,
 ) -> Path:

@@ -14,15 +14,15 @@ import json
 import os
 import tempfile
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Callable, Optional, Protocol, Union
+from typing import Any, Optional, Protocol, Union
 
 import polars as pl
 
 from .. import _core
-from ..game.agents import agent_label, is_agent
 from .._version import __version__
+from ..game.agents import agent_label, is_agent
 from ..game.data import load_card_data
 
 __all__ = [
@@ -160,7 +160,7 @@ def write_atomic(path: Path, write: Callable[[Path], Any]) -> Path:
 
 def write_run(
     result: Any,
-    folder: Union[str, "os.PathLike[str]"],
+    folder: Union[str, os.PathLike[str]],
     run_id: Optional[str] = None,
     overwrite: bool = False,
 ) -> dict[str, Path]:
@@ -200,7 +200,9 @@ def write_run(
     res: _Writable = result
     tables = res._parquet_tables()
     values = dict(res._provenance())
-    values["run_id"] = _check_run_id(run_id) if run_id is not None else new_run_id(values["run_kind"])
+    values["run_id"] = (
+        _check_run_id(run_id) if run_id is not None else new_run_id(values["run_kind"])
+    )
     rid = values["run_id"]
     existing = _run_files(root, rid)
     if existing and not overwrite:
@@ -302,9 +304,7 @@ def check_out_file(
         raise ValueError(f"{name} must be a file path, got {type(path).__name__}")
     out = Path(path)
     if out.suffix.lower() not in suffixes:
-        raise ValueError(
-            f"{name} must end in {' or '.join(suffixes)}, got {os.fspath(path)!r}"
-        )
+        raise ValueError(f"{name} must end in {' or '.join(suffixes)}, got {os.fspath(path)!r}")
     if out.is_dir():
         raise ValueError(f"{name} {os.fspath(out)!r} is a folder; give a file name")
     if out.exists() and not overwrite:

@@ -59,12 +59,18 @@ GAME_COLUMNS = _names("games")
 #: The per-seat card-set halves of the core's players columns: each 128-bit set (bit k = row
 #: k of the card table) is split into two uint64 halves, ``<name>_lo`` (card definitions
 #: 0..63) and ``<name>_hi`` (64..127). They go to the card_records frame.
-CARD_RECORD_BITS = tuple(c.name for c in COLUMNS if c.table == "players" and c.frame == "card_record")
+CARD_RECORD_BITS = tuple(
+    c.name for c in COLUMNS if c.table == "players" and c.frame == "card_record"
+)
 CARD_RECORD_SETS = tuple(dict.fromkeys(n.rsplit("_", 1)[0] for n in CARD_RECORD_BITS))
 #: Columns of the players frame, in order: the core's players columns but the card sets, with
 #: ``deck`` (the deck label: the faction, "a+b" for a Mixed deck, a custom list's name) and
 #: ``bot`` (both added here, from the seat) after ``faction``.
-PLAYER_COLUMNS = [x for n in _names("players", ("card_record",)) for x in ((n, "deck", "bot") if n == "faction" else (n,))]
+PLAYER_COLUMNS = [
+    x
+    for n in _names("players", ("card_record",))
+    for x in ((n, "deck", "bot") if n == "faction" else (n,))
+]
 #: The key columns the card_records frame repeats from the players columns.
 CARD_RECORD_KEYS = ("game", "seat", "faction", "won")
 CARD_RECORD_COLUMNS = [*CARD_RECORD_KEYS, *CARD_RECORD_BITS]
@@ -124,7 +130,10 @@ def _direct_gather_ok() -> bool:
     (String and Enum); if not, the public ``gather`` is used."""
     idx = np.array([2, 0, 1, 1, 2], dtype=np.uint8)
     try:
-        for s in (pl.Series(["a", "b", "c"]), pl.Series(["a", "b", "c"], dtype=pl.Enum(["a", "b", "c"]))):
+        for s in (
+            pl.Series(["a", "b", "c"]),
+            pl.Series(["a", "b", "c"], dtype=pl.Enum(["a", "b", "c"])),
+        ):
             want = s.gather(idx.astype(np.int64))
             got = _gather_direct(s, idx)
             if got.dtype != want.dtype or not got.equals(want):
@@ -211,10 +220,15 @@ def card_records_frame(raw: Mapping[str, Any], faction: Optional[pl.Series] = No
     column, reused instead of mapping the codes again."""
     if not all(c in raw for c in CARD_RECORD_BITS):
         dtypes = {c.name: c.dtype for c in COLUMNS if c.table == "players"}
-        schema = {k: pl.String if k == "faction" else pl.Series(np.empty(0, dtypes[k])).dtype for k in CARD_RECORD_COLUMNS}
+        schema = {
+            k: pl.String if k == "faction" else pl.Series(np.empty(0, dtypes[k])).dtype
+            for k in CARD_RECORD_COLUMNS
+        }
         return pl.DataFrame(schema=schema)
     cols = {c: pl.Series(c, np.asarray(raw[c])) for c in CARD_RECORD_COLUMNS if c != "faction"}
-    cols["faction"] = _converted("players", "faction", raw["faction"]) if faction is None else faction
+    cols["faction"] = (
+        _converted("players", "faction", raw["faction"]) if faction is None else faction
+    )
     return _frame(cols, CARD_RECORD_COLUMNS)
 
 

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Optional, Sequence
+from typing import Any, Optional
 
 import polars as pl
 
@@ -49,19 +49,20 @@ class GameResult:
     def attacker_win_rate(self) -> tuple[float, float, float]:
         """Schotten Totten 2: the Attacker's (seat 0) win rate and its Wilson 95 % interval."""
         if self.game != "schotten_totten_2":
-            raise ValueError(f"attacker_win_rate is defined for schotten_totten_2, not {self.game!r}")
+            raise ValueError(
+                f"attacker_win_rate is defined for schotten_totten_2, not {self.game!r}"
+            )
         s = self.summary().row(0, named=True)
         return (s["win_rate"], s["ci_low"], s["ci_high"])
 
 
-
 #: The columns every harness batch has (the Outcome's extra columns come after them).
-_BASE_GAME_COLUMNS = frozenset({"game", "seed", "winner", "winners_mask", "turns", "end_reason", "unfinished"})
-
+_BASE_GAME_COLUMNS = frozenset(
+    {"game", "seed", "winner", "winners_mask", "turns", "end_reason", "unfinished"}
+)
 
 
 _BASE_SEAT_COLUMNS = frozenset({"game", "seat", "win", "return"})
-
 
 
 @dataclass
@@ -96,7 +97,9 @@ class GameStats:
     return_sums: list[float] = field(default_factory=list)
 
     @classmethod
-    def from_core(cls, raw: Mapping[str, Any], game: str, bots: Sequence[str], seed: int) -> "GameStats":
+    def from_core(
+        cls, raw: Mapping[str, Any], game: str, bots: Sequence[str], seed: int
+    ) -> GameStats:
         """From the dict of ``_core.generic_reduce``."""
         return cls(game=game, bots=list(bots), sides=list(raw["sides"]), seed=seed, games=int(raw["games"]),
                    wins=[int(w) for w in raw["wins"]], no_winner=int(raw["no_winner"]), shared=int(raw["shared"]),
@@ -109,7 +112,7 @@ class GameStats:
                    return_sums=list(raw["return_sums"]))  # fmt: skip
 
     @classmethod
-    def from_result(cls, r: "GameResult") -> "GameStats":
+    def from_result(cls, r: GameResult) -> GameStats:
         """The same counts computed from the rows of a :class:`GameResult` (polars)."""
         g, p = r.games, r.players
         seats = len(r.bots)
@@ -134,11 +137,15 @@ class GameStats:
             return_sums=[float(b["return"].sum()) for b in by_seat],
         )  # fmt: skip
 
-    def merge(self, other: "GameStats") -> "GameStats":
+    def merge(self, other: GameStats) -> GameStats:
         """The stats of this range followed by ``other``'s (same game, bots and seed)."""
         if (other.game, other.bots, other.seed) != (self.game, self.bots, self.seed):
-            raise ValueError("GameStats.merge: the stats are of different batches (game, bots or seed differ)")
-        if list(other.game_sums) != list(self.game_sums) or list(other.seat_sums) != list(self.seat_sums):
+            raise ValueError(
+                "GameStats.merge: the stats are of different batches (game, bots or seed differ)"
+            )
+        if list(other.game_sums) != list(self.game_sums) or list(other.seat_sums) != list(
+            self.seat_sums
+        ):
             raise ValueError("GameStats.merge: the stats have other extra columns")
 
         def add(a: Mapping[Any, int], b: Mapping[Any, int]) -> dict[Any, int]:
@@ -149,13 +156,13 @@ class GameStats:
 
         return GameStats(
             game=self.game, bots=list(self.bots), sides=list(self.sides), seed=self.seed,
-            games=self.games + other.games, wins=[a + b for a, b in zip(self.wins, other.wins)],
+            games=self.games + other.games, wins=[a + b for a, b in zip(self.wins, other.wins, strict=False)],
             no_winner=self.no_winner + other.no_winner, shared=self.shared + other.shared,
             unfinished=self.unfinished + other.unfinished, turns=add(self.turns, other.turns),
             end_reasons=add(self.end_reasons, other.end_reasons),
             game_sums={k: v + other.game_sums[k] for k, v in self.game_sums.items()},
-            seat_sums={k: [a + b for a, b in zip(v, other.seat_sums[k])] for k, v in self.seat_sums.items()},
-            return_sums=[a + b for a, b in zip(self.return_sums, other.return_sums)],
+            seat_sums={k: [a + b for a, b in zip(v, other.seat_sums[k], strict=False)] for k, v in self.seat_sums.items()},
+            return_sums=[a + b for a, b in zip(self.return_sums, other.return_sums, strict=False)],
         )  # fmt: skip
 
     @property
@@ -202,6 +209,8 @@ class GameStats:
     def attacker_win_rate(self) -> tuple[float, float, float]:
         """Schotten Totten 2: the Attacker's (seat 0) win rate and its Wilson 95 % interval."""
         if self.game != "schotten_totten_2":
-            raise ValueError(f"attacker_win_rate is defined for schotten_totten_2, not {self.game!r}")
+            raise ValueError(
+                f"attacker_win_rate is defined for schotten_totten_2, not {self.game!r}"
+            )
         s = self.summary().row(0, named=True)
         return (s["win_rate"], s["ci_low"], s["ci_high"])

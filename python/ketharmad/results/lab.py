@@ -18,8 +18,7 @@ import polars as pl
 
 from .. import _core
 from .._version import __version__
-from .files import provenance, write_run
-from .files import write_atomic
+from .files import provenance, write_atomic, write_run
 from .lab_report import require_matplotlib
 
 __all__ = ["LabResult", "write_report"]
@@ -47,7 +46,7 @@ class LabResult:
         """The lines of ``report.md``; with ``plots`` the PNGs are drawn into ``folder``."""
         raise NotImplementedError
 
-    def plots(self, folder: Union[str, "os.PathLike[str]"]) -> list[Path]:
+    def plots(self, folder: Union[str, os.PathLike[str]]) -> list[Path]:
         """Draw the result's plots (PNG, matplotlib) into ``folder``; returns their paths."""
         return []
 
@@ -84,12 +83,22 @@ class LabResult:
     def _provenance(self) -> dict[str, Any]:
         """The provenance columns of the Parquet files (:data:`ketharmad.results.files.PROVENANCE_COLUMNS`)."""
         p = self.provenance()
-        return provenance(p["kind"], self._card_text, p["params"], p["bots"], p["decks"], p["seed"] or 0, p["games"])
+        return provenance(
+            p["kind"],
+            self._card_text,
+            p["params"],
+            p["bots"],
+            p["decks"],
+            p["seed"] or 0,
+            p["games"],
+        )
 
     def _parquet_tables(self) -> dict[str, pl.DataFrame]:
         return self.tables()
 
-    def to_markdown(self, folder: Union[None, str, "os.PathLike[str]"] = None, plots: bool = False) -> str:
+    def to_markdown(
+        self, folder: Union[None, str, os.PathLike[str]] = None, plots: bool = False
+    ) -> str:
         """The Markdown report (what ``report.md`` holds); ``plots=True`` also draws the
         plots into ``folder`` and links them."""
         if plots and folder is None:
@@ -105,7 +114,7 @@ class LabResult:
         return write_run(self, folder, run_id=run_id, overwrite=overwrite)
 
     def write_report(
-        self, folder: Union[str, "os.PathLike[str]"], plots: bool = True, run_id: Optional[str] = None
+        self, folder: Union[str, os.PathLike[str]], plots: bool = True, run_id: Optional[str] = None
     ) -> Path:
         """Write ``folder/report.md`` and its plots; see :func:`ketharmad.write_report`."""
         return write_report(self, folder, plots=plots, run_id=run_id)
@@ -119,7 +128,7 @@ class LabResult:
 
 def write_report(
     result: Any,
-    folder: Union[str, "os.PathLike[str]"],
+    folder: Union[str, os.PathLike[str]],
     plots: bool = True,
     run_id: Optional[str] = None,
 ) -> Path:

@@ -60,7 +60,9 @@ def _save(fig: Any, path: Path) -> Path:
 # ---------------------------------------------------------------- markdown
 
 
-def md_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], right: Optional[Sequence[bool]] = None) -> str:
+def md_table(
+    headers: Sequence[str], rows: Sequence[Sequence[Any]], right: Optional[Sequence[bool]] = None
+) -> str:
     """A GitHub-flavoured Markdown table."""
     right = right or [False] * len(headers)
     esc = lambda s: str(s).replace("|", "\\|")  # noqa: E731
@@ -87,5 +89,3 @@ def _provenance_md(result: Any, run_id: Optional[str]) -> list[str]:
 
 def _slug(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_" else "_" for c in name)
-
-

@@ -30,7 +30,9 @@ def format_table(
     widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
     lines = []
     for row in cells:
-        parts = [c.rjust(w) if r else c.ljust(w) for c, w, r in zip(row, widths, right)]
+        parts = [
+            c.rjust(w) if r else c.ljust(w) for c, w, r in zip(row, widths, right, strict=False)
+        ]
         lines.append("  ".join(parts).rstrip())
     return lines
 
@@ -63,7 +65,9 @@ def game_stats(games: pl.DataFrame) -> dict[str, Any]:
         rounds_median=pl.col("rounds").median(),
     ).row(0, named=True)
     counts = games.group_by("end_reason").agg(n=pl.len())
-    by_reason = dict(zip(counts["end_reason"].cast(pl.String).to_list(), counts["n"].to_list()))
+    by_reason = dict(
+        zip(counts["end_reason"].cast(pl.String).to_list(), counts["n"].to_list(), strict=False)
+    )
     row["end_reasons"] = {r: int(by_reason.get(r, 0)) for r in _core.END_REASONS}
     return row
 
@@ -99,5 +103,3 @@ def _cell_text(rate: float | None, low: float | None, high: float | None) -> str
 
 def _lab_params_label(params: dict[str, Any]) -> str:
     return _params_label(params)
-
-

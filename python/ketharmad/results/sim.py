@@ -9,10 +9,10 @@ from typing import Any, Optional, Union
 import polars as pl
 
 from .. import _core
-from ..game.decks import deck_label
-from ..stats import wilson_bounds, wilson_interval
-from ..game.formats import format_info
 from ..game.agents import is_agent
+from ..game.decks import deck_label
+from ..game.formats import format_info
+from ..stats import wilson_bounds, wilson_interval
 from .files import sim_provenance, sim_tables, write_run
 from .report import _params_label, _summary_lines, _threads_label, game_stats, pct
 
@@ -250,7 +250,6 @@ def sim_report(result: SimResult) -> str:
     return "\n".join(lines)
 
 
-
 def _teams(result: Any) -> tuple[tuple[int, ...], ...]:
     """The teams of the result's format (``()`` without teams), as the core seats them."""
     fmt = (result.params or {}).get("rules.format")
@@ -262,7 +261,6 @@ def _teams(result: Any) -> tuple[tuple[int, ...], ...]:
         return format_info(text, result.params).teams
     except ValueError:
         return ()
-
 
 
 def sim_result_repr(result: SimResult) -> str:

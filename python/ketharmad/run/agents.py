@@ -15,7 +15,6 @@ from ..step import Game
 __all__ = ["play_games", "call_agent"]
 
 
-
 #: Finished games converted to columns at once (their core states are held until then).
 COLUMNS_BLOCK = 512
 
@@ -28,7 +27,6 @@ def _answer_id(answer: Any) -> Optional[int]:
     if isinstance(answer, (int, np.integer)):
         return int(answer)
     return None
-
 
 
 def call_agent(agent: Any, seat: int, game_index: int, g: Any, rng: np.random.Generator) -> int:
@@ -52,14 +50,19 @@ def call_agent(agent: Any, seat: int, game_index: int, g: Any, rng: np.random.Ge
     return a
 
 
-
-def _new_game(card_text: str, decks: Sequence[str], params: Mapping[str, Any], seed: int, game_index: int,
-              start_player: Optional[int], record_plays: bool) -> Any:
+def _new_game(
+    card_text: str,
+    decks: Sequence[str],
+    params: Mapping[str, Any],
+    seed: int,
+    game_index: int,
+    start_player: Optional[int],
+    record_plays: bool,
+) -> Any:
     """``ketharmad.Game`` from the card-data *text* of a plan cell (the public constructor
     takes a card set name or path): the core constructor the class itself calls."""
     return _core.Game.__new__(Game, card_text, list(decks), int(seed), int(game_index), dict(params) or None,
                               start_player, False, bool(record_plays))  # fmt: skip
-
 
 
 def play_one(
@@ -94,7 +97,6 @@ def play_one(
         g.step(call_agent(bots[s], s, game_index, g, rngs[s]))
 
 
-
 def _concat(parts: list[dict[str, Any]]) -> dict[str, Any]:
     if len(parts) == 1:
         return parts[0]
@@ -102,11 +104,12 @@ def _concat(parts: list[dict[str, Any]]) -> dict[str, Any]:
     for table in parts[0]:
         first = parts[0][table]
         if isinstance(first, Mapping):
-            out[table] = {k: np.concatenate([np.asarray(p[table][k]) for p in parts]) for k in first}
+            out[table] = {
+                k: np.concatenate([np.asarray(p[table][k]) for p in parts]) for k in first
+            }
         else:
             out[table] = first
     return out
-
 
 
 def play_games(

@@ -23,11 +23,11 @@ import contextlib
 import functools
 import hashlib
 import os
-from collections.abc import Iterator
-from typing import Any, Callable, Optional
+from collections.abc import Callable, Iterator
+from typing import Any, Optional
 
 from .. import _core
-from ..game.data import _packaged_text, CARD_SETS, load_card_data
+from ..game.data import CARD_SETS, _packaged_text, load_card_data
 
 __all__ = [
     "CLUSTER_SHARD_GAMES",
@@ -93,7 +93,11 @@ def _card_data_hash() -> str:
 def identity() -> dict[str, str]:
     """What client and workers must share: ``ketharmad`` (the version), ``core`` (the engine
     build's fingerprint) and ``card_data`` (the packaged card sets' hashes)."""
-    return {"ketharmad": _core.version(), "core": _engine_fingerprint(), "card_data": _card_data_hash()}
+    return {
+        "ketharmad": _core.version(),
+        "core": _engine_fingerprint(),
+        "card_data": _card_data_hash(),
+    }
 
 
 def local_identity() -> dict[str, str]:
@@ -102,7 +106,11 @@ def local_identity() -> dict[str, str]:
 
 
 def _differences(expected: dict[str, str], got: dict[str, str]) -> list[str]:
-    names = {"ketharmad": "ketharmad version", "core": "engine build", "card_data": "packaged card data"}
+    names = {
+        "ketharmad": "ketharmad version",
+        "core": "engine build",
+        "card_data": "packaged card data",
+    }
     return [
         f"{names.get(k, k)} {got.get(k)!r} (client: {expected[k]!r})"
         for k in expected
@@ -162,7 +170,7 @@ class ClusterExecutor(cf.Executor):
             return 0
         return max(64, 4 * threads)
 
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> "cf.Future[Any]":
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> cf.Future[Any]:
         if kwargs:
             raise TypeError("ClusterExecutor.submit takes positional arguments only")
         return self._inner.submit(checked_call, self._expected, fn, *args)
@@ -181,10 +189,14 @@ def check_cluster_arg(cluster: Any, executor: Any = None) -> None:
     if cluster is None:
         return
     if executor is not None:
-        raise ValueError("give executor= or cluster=, not both (a Client's get_executor() is what cluster= uses)")
+        raise ValueError(
+            "give executor= or cluster=, not both (a Client's get_executor() is what cluster= uses)"
+        )
     if isinstance(cluster, str):
         if not cluster.strip():
-            raise ValueError("cluster= must be 'local', a scheduler address or a dask.distributed.Client, got ''")
+            raise ValueError(
+                "cluster= must be 'local', a scheduler address or a dask.distributed.Client, got ''"
+            )
         _require_dask()
         return
     distributed = _require_dask()

@@ -6,9 +6,9 @@ from __future__ import annotations
 import functools
 import itertools
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence
+from typing import Any, Optional
 
 import numpy as np
 import polars as pl
@@ -23,13 +23,19 @@ from ..stats import wilson_interval
 from .cluster import check_cluster_arg, executor_for
 from .plan import _run_on
 
-__all__ = ["simulate_game", "game_matchups", "GameShard", "run_game_shard", "describe_game_shard", "GAME_OUTPUTS"]
+__all__ = [
+    "simulate_game",
+    "game_matchups",
+    "GameShard",
+    "run_game_shard",
+    "describe_game_shard",
+    "GAME_OUTPUTS",
+]
 
 
 #: What :func:`simulate_game` returns: ``"rows"`` (a :class:`GameResult`) or ``"stats"`` (a
 #: :class:`GameStats`: counts, no rows).
 GAME_OUTPUTS = ("rows", "stats")
-
 
 
 @dataclass(frozen=True, eq=False)
@@ -51,17 +57,19 @@ class GameShard:
     start_player: Optional[int] = None
 
 
-
 def run_game_shard(shard: GameShard) -> dict[str, Any]:
     """Play one shard with the core (``_core.generic_simulate``, or ``_core.generic_reduce``
     for ``output="stats"``) and return the core's dict (numpy columns, or counts)."""
     fn = _core.generic_reduce if shard.output == "stats" else _core.generic_simulate
     kw: dict[str, Any] = {}
     if shard.game == "ketharmad":
-        kw = {"card_data": shard.card_data, "decks": list(shard.decks or ()), "start_player": shard.start_player}
+        kw = {
+            "card_data": shard.card_data,
+            "decks": list(shard.decks or ()),
+            "start_player": shard.start_player,
+        }
     return fn(shard.game, list(shard.bots), shard.games, shard.seed, shard.threads, shard.params,
               shard.first_game, **kw)  # fmt: skip
-
 
 
 def describe_game_shard(shard: GameShard) -> str:
@@ -69,7 +77,6 @@ def describe_game_shard(shard: GameShard) -> str:
     params = f", params {shard.params}" if shard.params else ""
     return (f"{shard.game} (bots {list(shard.bots)}{params}): games {shard.first_game}.."
             f"{shard.first_game + shard.games - 1} of the batch with seed {shard.seed}")  # fmt: skip
-
 
 
 def _concat_rows(parts: list[dict[str, Any]]) -> dict[str, Any]:
@@ -88,15 +95,19 @@ def _concat_rows(parts: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-
-def _check_output_args(output: object, chunk_size: object, executor: Any, cluster: Any) -> Optional[int]:
+def _check_output_args(
+    output: object, chunk_size: object, executor: Any, cluster: Any
+) -> Optional[int]:
     if output not in GAME_OUTPUTS:
-        raise ValueError(f"output must be one of {', '.join(map(repr, GAME_OUTPUTS))}, got {output!r}")
-    if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1):
+        raise ValueError(
+            f"output must be one of {', '.join(map(repr, GAME_OUTPUTS))}, got {output!r}"
+        )
+    if chunk_size is not None and (
+        isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1
+    ):
         raise ValueError(f"chunk_size must be a whole number >= 1, got {chunk_size!r}")
     check_cluster_arg(cluster, executor)
     return chunk_size
-
 
 
 def _run_batch(game: str, bots: list[str], games: int, seed: int, threads: Optional[int], params: Any,
@@ -121,7 +132,10 @@ def _run_batch(game: str, bots: list[str], games: int, seed: int, threads: Optio
     with executor_for(executor, cluster) as ex:
         step = chunk_size or (getattr(ex, "shard_games", None) if ex is not None else None) or games
         t = threads if threads is not None or ex is None else getattr(ex, "shard_threads", None)
-        work = [shard(lo, min(step, first_game + games - lo), t) for lo in range(first_game, first_game + games, step)]
+        work = [
+            shard(lo, min(step, first_game + games - lo), t)
+            for lo in range(first_game, first_game + games, step)
+        ]
         parts: list[Any] = [None] * len(work)
         total: list[Any] = []  # stats: the merge of the shards up to done[0]
         done = [0]
@@ -131,7 +145,9 @@ def _run_batch(game: str, bots: list[str], games: int, seed: int, threads: Optio
                 parts[k] = raw
                 return
             parts[k] = GameStats.from_core(raw, game, bots, seed)
-            while done[0] < len(work) and parts[done[0]] is not None:  # merged in order, then dropped
+            while (
+                done[0] < len(work) and parts[done[0]] is not None
+            ):  # merged in order, then dropped
                 st = parts[done[0]]
                 parts[done[0]] = None
                 total[:] = [st if not total else total[0].merge(st)]
@@ -145,7 +161,6 @@ def _run_batch(game: str, bots: list[str], games: int, seed: int, threads: Optio
     if output == "stats":
         return {"stats": total[0]}
     return _concat_rows(parts)
-
 
 
 def simulate_game(
@@ -198,7 +213,16 @@ def simulate_game(
     if game == "ketharmad":
         return _simulate_ketharmad(bots, games, seed, threads, params, first_game, decks, card_data, format, start_player,
                                    batch)  # fmt: skip
-    given = [k for k, v in (("decks", decks), ("card_data", card_data), ("format", format), ("start_player", start_player)) if v is not None]
+    given = [
+        k
+        for k, v in (
+            ("decks", decks),
+            ("card_data", card_data),
+            ("format", format),
+            ("start_player", start_player),
+        )
+        if v is not None
+    ]
     if given:
         raise ValueError(f"{', '.join(given)}: Kétharmad only, not for game={game!r}")
     info = _game_info(game)
@@ -214,7 +238,9 @@ def simulate_game(
         )
     for b in bots:
         if not isinstance(b, str):
-            raise ValueError(f"a bot spec must be a string like 'greedy' or 'search:iterations=200', got {b!r}")
+            raise ValueError(
+                f"a bot spec must be a string like 'greedy' or 'search:iterations=200', got {b!r}"
+            )
     if isinstance(games, bool) or not isinstance(games, int):
         raise ValueError(f"games must be an int, got {games!r}")
     raw = _run_batch(game, bots, games, seed, threads, params, first_game, **batch)
@@ -223,7 +249,6 @@ def simulate_game(
     g = pl.DataFrame(raw["games"])
     p = pl.DataFrame(raw["players"])
     return GameResult(game=game, bots=bots, sides=list(raw["sides"]), seed=seed, games=g, players=p)
-
 
 
 def _simulate_ketharmad(
@@ -249,7 +274,9 @@ def _simulate_ketharmad(
     bots = list(bots)
     for b in bots:
         if not isinstance(b, str):
-            raise ValueError(f"a bot spec must be a string like 'heuristic' or 'ismcts:iterations=200', got {b!r}")
+            raise ValueError(
+                f"a bot spec must be a string like 'heuristic' or 'ismcts:iterations=200', got {b!r}"
+            )
     if len(bots) != len(decks_):
         raise ValueError(f"ketharmad: got {len(bots)} bot specs for {len(decks_)} decks")
     if isinstance(games, bool) or not isinstance(games, int):
@@ -264,8 +291,9 @@ def _simulate_ketharmad(
         return raw["stats"]
     g = pl.DataFrame(raw["games"])
     p = pl.DataFrame(raw["players"])
-    return GameResult(game="ketharmad", bots=bots, sides=list(raw["sides"]), seed=seed, games=g, players=p)
-
+    return GameResult(
+        game="ketharmad", bots=bots, sides=list(raw["sides"]), seed=seed, games=g, players=p
+    )
 
 
 def game_matchups(
@@ -326,7 +354,9 @@ def game_matchups(
         return pl.DataFrame(rows)
     k = info["min_seats"] if seats is None else seats
     if not info["min_seats"] <= k <= info["max_seats"]:
-        raise ValueError(f"{game} takes {info['min_seats']} to {info['max_seats']} seats, got seats={k}")
+        raise ValueError(
+            f"{game} takes {info['min_seats']} to {info['max_seats']} seats, got seats={k}"
+        )
     if field is None and len(bots) < 2:
         raise ValueError("with one bot, name the field it plays against (field='random')")
     for bot in bots:
@@ -341,7 +371,15 @@ def game_matchups(
                 lineup = [other] * k
                 lineup[s] = bot
                 first = s * (n // k) + min(s, n % k)
-                r = simulate_game(game, lineup, games=share, seed=seed, threads=threads, params=params, first_game=first)
+                r = simulate_game(
+                    game,
+                    lineup,
+                    games=share,
+                    seed=seed,
+                    threads=threads,
+                    params=params,
+                    first_game=first,
+                )
                 wins += int(r.players.filter(pl.col("seat") == s)["win"].sum())
                 played += share
             secs = time.perf_counter() - t

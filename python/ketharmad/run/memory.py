@@ -16,13 +16,10 @@ from .. import _core
 _TABLE_BYTES_PER_GAME = {"games": 40}
 
 
-
 _TABLE_BYTES_PER_SEAT = {"players": 72, "card_records": 72, "plays": 25 * 40}
 
 
-
 _ALL_TABLES = ("games", "players", "card_records")
-
 
 
 def _human_bytes(n: float) -> str:
@@ -31,7 +28,6 @@ def _human_bytes(n: float) -> str:
             return f"{n:.0f} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
         n /= 1000
     raise AssertionError("unreachable")
-
 
 
 def _proc_kib(path: str, key: str) -> Optional[int]:
@@ -43,7 +39,6 @@ def _proc_kib(path: str, key: str) -> Optional[int]:
     except (OSError, ValueError, IndexError):
         return None
     return None
-
 
 
 def available_memory() -> Optional[int]:
@@ -80,7 +75,6 @@ def available_memory() -> Optional[int]:
     return min(limits) if limits else None
 
 
-
 def memory_needed(
     n_seats: int, tables: Sequence[str] = _ALL_TABLES, record_plays: bool = False
 ) -> tuple[int, int]:
@@ -99,7 +93,6 @@ def memory_needed(
     if record_plays:
         raw += n_seats * 25 * _core.PLAY_ROW_BYTES
     return kept, raw + per_game([*_ALL_TABLES, *plays])
-
 
 
 def check_memory(

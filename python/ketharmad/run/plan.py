@@ -33,13 +33,19 @@ import numpy as np
 import polars as pl
 
 from .. import _core
+from ..game.agents import has_agents, validation_bots
 from ..game.decks import deck_label
-from ..results.frames import card_records_frame, games_frame, players_frame, plays_frame, seat_factions
+from ..game.validate import bot_label
+from ..results.frames import (
+    card_records_frame,
+    games_frame,
+    players_frame,
+    plays_frame,
+    seat_factions,
+)
+from .agents import play_games
 from .progress import Meter, Progress
 from .reduce import CardCounts, Stats
-from ..game.agents import has_agents, validation_bots
-from .agents import play_games
-from ..game.validate import bot_label
 
 __all__ = [
     "Cell",
@@ -98,11 +104,15 @@ class Cell:
 
     def __post_init__(self) -> None:
         if self.output not in OUTPUTS:
-            raise ValueError(f"cell output must be one of {', '.join(OUTPUTS)}, got {self.output!r}")
+            raise ValueError(
+                f"cell output must be one of {', '.join(OUTPUTS)}, got {self.output!r}"
+            )
         if self.output == "stats" and self.record_plays:
             raise ValueError("a cell with output='stats' keeps no rows: it cannot record plays")
         if len(self.bots) != len(self.decks):
-            raise ValueError(f"a cell needs one bot per seat: {len(self.decks)} decks, {len(self.bots)} bots")
+            raise ValueError(
+                f"a cell needs one bot per seat: {len(self.decks)} decks, {len(self.bots)} bots"
+            )
         if self.games < 1 or self.first_game < 0:
             raise ValueError(
                 f"a cell plays games first_game .. first_game + games - 1 with games >= 1 and "
@@ -184,7 +194,9 @@ class Frames:
 Outcomes = dict[str, np.ndarray]
 
 
-def shards(plan: Plan, shard_size: Optional[int] = None, threads: Optional[int] = None) -> Iterator[Shard]:
+def shards(
+    plan: Plan, shard_size: Optional[int] = None, threads: Optional[int] = None
+) -> Iterator[Shard]:
     """The plan's shards in plan order: each cell cut into consecutive pieces of at most
     ``shard_size`` games (None: one shard per cell)."""
     if shard_size is not None and shard_size < 1:
@@ -228,7 +240,9 @@ def _run_agent_shard(shard: Shard) -> Union[Frames, Outcomes, Stats, CardCounts]
                      start_player=c.start_player, record_plays=c.record_plays)  # fmt: skip
     if c.output == "stats":
         games = games_frame(raw["games"])
-        players = players_frame(raw["players"], [bot_label(b) for b in c.bots], [deck_label(d) for d in c.decks])
+        players = players_frame(
+            raw["players"], [bot_label(b) for b in c.bots], [deck_label(d) for d in c.decks]
+        )
         return Stats.from_frames(games, players, c.decks)
     return _converted(c, raw, shard.games)
 
@@ -241,18 +255,28 @@ def _converted(c: Cell, raw: dict[str, Any], n_games: int) -> Union[Frames, Outc
     if c.output == "card_counts":
         # counted here, from this shard's frames only: memory is bounded by the shard
         records = card_records_frame(raw["players"])
-        plays = plays_frame(raw["plays"], seat_factions(raw["players"], c.decks), card_ids(c.card_text)) if c.record_plays else None
+        plays = (
+            plays_frame(raw["plays"], seat_factions(raw["players"], c.decks), card_ids(c.card_text))
+            if c.record_plays
+            else None
+        )
         raw.clear()
         return CardCounts.from_frames(records, plays, c.decks, card_ids(c.card_text), games=n_games)
     games = games_frame(raw["games"])
     if c.output == "games":
         return Frames(games, None, None, None)
-    players = players_frame(raw["players"], [bot_label(b) for b in c.bots], [deck_label(d) for d in c.decks])
+    players = players_frame(
+        raw["players"], [bot_label(b) for b in c.bots], [deck_label(d) for d in c.decks]
+    )
     return Frames(
         games=games,
         players=players,
         card_records=card_records_frame(raw["players"], players["faction"]),
-        plays=plays_frame(raw["plays"], seat_factions(raw["players"], c.decks), card_ids(c.card_text)) if c.record_plays else None,
+        plays=plays_frame(
+            raw["plays"], seat_factions(raw["players"], c.decks), card_ids(c.card_text)
+        )
+        if c.record_plays
+        else None,
     )
 
 
@@ -549,8 +573,14 @@ def run_plan(
                 try:
                     results = run_shards_together(group) if len(group) > 1 else [run_shard(work[k])]
                 except Exception as e:
-                    e.add_note(f"in shard {describe_shard(work[k])}" + (
-                        f" (and the {len(group) - 1} shard(s) after it, played together)" if len(group) > 1 else ""))
+                    e.add_note(
+                        f"in shard {describe_shard(work[k])}"
+                        + (
+                            f" (and the {len(group) - 1} shard(s) after it, played together)"
+                            if len(group) > 1
+                            else ""
+                        )
+                    )
                     raise
                 for j, r in enumerate(results):
                     collected.put(k + j, r)

@@ -25,10 +25,26 @@ import polars as pl
 from .. import _core
 from ..game.data import CardDataSource, load_card_data
 from ..game.decks import deck_faction, deck_label
-from ..game.validate import bot_label, check_bots, check_decks, check_int, check_params, check_seed, check_threads
+from ..game.validate import (
+    bot_label,
+    check_bots,
+    check_decks,
+    check_int,
+    check_params,
+    check_seed,
+    check_threads,
+)
 from ..stats import wilson_bounds
 
-__all__ = ["Stats", "simulate_stats", "TURN_BINS", "CardCounts", "expand_bits", "CARD_SETS", "N_CARD_BITS"]
+__all__ = [
+    "Stats",
+    "simulate_stats",
+    "TURN_BINS",
+    "CardCounts",
+    "expand_bits",
+    "CARD_SETS",
+    "N_CARD_BITS",
+]
 
 #: Bins of the game-length histograms: ``turns_hist[t]`` (``rounds_hist[t]``) counts games of
 #: ``t`` turns (rounds) for ``t < TURN_BINS``; bin ``TURN_BINS`` counts the longer ones.
@@ -123,7 +139,9 @@ class Stats:
         if not isinstance(other, Stats):
             raise ValueError(f"can only merge Stats, got {type(other).__name__}")
         if other.decks != self.decks:
-            raise ValueError(f"cannot merge statistics of decks {list(other.decks)} into {list(self.decks)}")
+            raise ValueError(
+                f"cannot merge statistics of decks {list(other.decks)} into {list(self.decks)}"
+            )
         add = lambda a, b: tuple(x + y for x, y in zip(a, b, strict=True))  # noqa: E731
         return Stats(
             self.decks, self.games + other.games, add(self.wins_seat, other.wins_seat),
@@ -176,7 +194,9 @@ class Stats:
                 {
                     "faction": order,
                     "games": pl.Series([self.games * len(ss) for ss in seats], dtype=pl.Int64),
-                    "wins": pl.Series([sum(self.wins_seat[s] for s in ss) for ss in seats], dtype=pl.Int64),
+                    "wins": pl.Series(
+                        [sum(self.wins_seat[s] for s in ss) for ss in seats], dtype=pl.Int64
+                    ),
                 }
             )
         )
@@ -216,11 +236,23 @@ def simulate_stats(
     seed_ = check_seed(seed)
     threads_ = check_threads(threads)
     params_ = check_params(params)
-    start_ = None if start_player is None else check_int("start_player", start_player, 0, len(decks_) - 1)
+    start_ = (
+        None
+        if start_player is None
+        else check_int("start_player", start_player, 0, len(decks_) - 1)
+    )
     first_ = check_int("first_game", first_game, 0)
     text = load_card_data(card_data)
     raw = _core.simulate_stats(
-        text, decks_, bots_, games_, seed_, threads_, params_, start_player=start_, first_game=first_
+        text,
+        decks_,
+        bots_,
+        games_,
+        seed_,
+        threads_,
+        params_,
+        start_player=start_,
+        first_game=first_,
     )
     return Stats.from_core(raw, decks_)
 
@@ -337,7 +369,9 @@ class CardCounts:
         card ids in card-definition order (the plays name cards by id). ``games`` defaults to
         the records' rows over the seats."""
         if len(card_ids) > N_CARD_BITS:
-            raise ValueError(f"card sets hold {N_CARD_BITS} cards, the card data has {len(card_ids)}")
+            raise ValueError(
+                f"card sets hold {N_CARD_BITS} cards, the card data has {len(card_ids)}"
+            )
         factions = {f: i for i, f in enumerate(_core.FACTIONS)}
         out = cls.empty(decks, plays is not None)
         for (faction,), part in card_records.partition_by("faction", as_dict=True).items():
@@ -357,7 +391,15 @@ class CardCounts:
                 out.play_count[factions[faction], index[card]] += n
                 out.turn_sum[factions[faction], index[card]] += t
         n_games = card_records.height // max(1, len(decks)) if games is None else games
-        return cls(out.decks, int(n_games), out.plays_recorded, out.deck, out.sets, out.play_count, out.turn_sum)
+        return cls(
+            out.decks,
+            int(n_games),
+            out.plays_recorded,
+            out.deck,
+            out.sets,
+            out.play_count,
+            out.turn_sum,
+        )
 
     def merge(self, other: CardCounts) -> CardCounts:
         """The counts of both sets of games (exact; ``ValueError`` for other decks or when
@@ -365,7 +407,9 @@ class CardCounts:
         if not isinstance(other, CardCounts):
             raise ValueError(f"can only merge CardCounts, got {type(other).__name__}")
         if other.decks != self.decks:
-            raise ValueError(f"cannot merge card counts of decks {list(other.decks)} into {list(self.decks)}")
+            raise ValueError(
+                f"cannot merge card counts of decks {list(other.decks)} into {list(self.decks)}"
+            )
         if other.plays_recorded != self.plays_recorded:
             raise ValueError("cannot merge card counts with plays into card counts without plays")
         return CardCounts(
@@ -396,11 +440,17 @@ class CardCounts:
         for i, faction in enumerate(_core.FACTIONS):
             if self.deck[i, 0] == 0:
                 continue
-            part = card_sets_frame(faction, int(self.deck[i, 0]), int(self.deck[i, 1]), self.sets[i])
+            part = card_sets_frame(
+                faction, int(self.deck[i, 0]), int(self.deck[i, 1]), self.sets[i]
+            )
             if self.plays_recorded:
-                part = part.with_columns(play_count=pl.Series(self.play_count[i]), turn_sum=pl.Series(self.turn_sum[i]))
+                part = part.with_columns(
+                    play_count=pl.Series(self.play_count[i]), turn_sum=pl.Series(self.turn_sum[i])
+                )
             else:
-                part = part.with_columns(play_count=pl.lit(None, pl.Int64), turn_sum=pl.lit(None, pl.Int64))
+                part = part.with_columns(
+                    play_count=pl.lit(None, pl.Int64), turn_sum=pl.lit(None, pl.Int64)
+                )
             parts.append(part)
         if not parts:
             raise ValueError("no card records counted")

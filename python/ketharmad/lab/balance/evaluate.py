@@ -24,16 +24,16 @@ import json
 import os
 import zlib
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 import numpy as np
 
 from ... import _core
-from .targets import Metric, Targets
 from ...run.plan import Plan, run_plan
 from ...run.plan import cell as plan_cell
+from .targets import Metric, Targets
 
 __all__ = ["Evaluator", "Journal", "HOLDOUT_BLOCK", "DESCENT_BLOCK", "point_key", "MetricStats"]
 
@@ -71,7 +71,7 @@ class Journal:
     drops (the file is cut back to its last complete line).
     """
 
-    def __init__(self, path: "os.PathLike[str] | str", header: dict[str, Any]) -> None:
+    def __init__(self, path: os.PathLike[str] | str, header: dict[str, Any]) -> None:
         self.path = os.fspath(path)
         # key -> (offset, length) of its line: entries are read back from the file on demand,
         # so the journal's memory does not grow with the games it holds
@@ -86,7 +86,9 @@ class Journal:
                 try:
                     old = json.loads(first.decode("utf-8", errors="replace"))
                 except json.JSONDecodeError:
-                    raise ValueError(f"journal {self.path} is not a ketharmad balance journal") from None
+                    raise ValueError(
+                        f"journal {self.path} is not a ketharmad balance journal"
+                    ) from None
                 if not isinstance(old, dict) or old.get("journal") != "ketharmad-balance":
                     raise ValueError(f"journal {self.path} is not a ketharmad balance journal")
                 diff = [k for k in header if old.get(k) != header[k]]
@@ -151,7 +153,7 @@ def _nbytes(out: Mapping[str, Mapping[str, np.ndarray]]) -> int:
 class _GamesCallback:
     """The plan runner's progress hook: reports each shard's games to ``on_games``."""
 
-    def __init__(self, ev: "Evaluator") -> None:
+    def __init__(self, ev: Evaluator) -> None:
         self.ev = ev
 
     def advance(self, games: int) -> None:
@@ -239,7 +241,9 @@ class Evaluator:
         """Every cell accepts the point (``ValueError`` naming it otherwise)."""
         bots = self.bots if bots is None else bots
         for c in self.cells:
-            _core.validate(self.text, c.decks, self._bots_for(bots, len(c.decks)), self._params(point))
+            _core.validate(
+                self.text, c.decks, self._bots_for(bots, len(c.decks)), self._params(point)
+            )
 
     def _params(self, point: Mapping[str, Any]) -> dict[str, Any]:
         return {**self.base_params, **point}
@@ -249,7 +253,9 @@ class Evaluator:
     ) -> dict[str, dict[str, np.ndarray]]:
         """Per cell: ``winner`` (int8, -1 none) and ``turns`` of blocks ``b0 .. b1 - 1``."""
         bots = self.bots if bots is None else bots
-        key = json.dumps([bots, point_key(point), b0, b1, [c.key for c in self.cells]], sort_keys=True)
+        key = json.dumps(
+            [bots, point_key(point), b0, b1, [c.key for c in self.cells]], sort_keys=True
+        )
         hit = self.cache.get(key)
         if hit is not None:
             self.cache.move_to_end(key)
@@ -270,7 +276,11 @@ class Evaluator:
                     output="outcomes",
                 ))  # fmt: skip
             out = {}
-            for c, g in zip(self.cells, run_plan(plan, threads=self.threads, progress=self._meter, executor=self.executor), strict=True):
+            for c, g in zip(
+                self.cells,
+                run_plan(plan, threads=self.threads, progress=self._meter, executor=self.executor),
+                strict=True,
+            ):
                 out[c.key] = {
                     "winner": np.asarray(g["winner"], dtype=np.int8),
                     "turns": np.asarray(g["turns"], dtype=np.int32),
@@ -289,7 +299,10 @@ class Evaluator:
                         "bots": bots,
                         "b0": b0,
                         "b1": b1,
-                        "cells": {c: {"w": _pack(v["winner"]), "t": _pack(v["turns"])} for c, v in out.items()},
+                        "cells": {
+                            c: {"w": _pack(v["winner"]), "t": _pack(v["turns"])}
+                            for c, v in out.items()
+                        },
                     },
                 )
         self.cache[key] = out
@@ -307,7 +320,10 @@ class Evaluator:
         """Per metric, the per-game values over the block ranges, in a fixed game order (so
         two points' vectors pair game by game)."""
         parts = [self.outcomes(point, b0, b1, bots) for b0, b1 in ranges]
-        cell = {c.key: {k: np.concatenate([p[c.key][k] for p in parts]) for k in ("winner", "turns")} for c in self.cells}
+        cell = {
+            c.key: {k: np.concatenate([p[c.key][k] for p in parts]) for k in ("winner", "turns")}
+            for c in self.cells
+        }
         out: dict[str, np.ndarray] = {}
         for m in self.metrics:
             if m.kind == "2p":
@@ -321,7 +337,9 @@ class Evaluator:
             elif m.kind == "4p":
                 vs = []
                 for s, seating in enumerate(self.seatings):
-                    vs.append((cell[f"4p/{s}"]["winner"] == seating.index(m.faction)).astype(np.float64))
+                    vs.append(
+                        (cell[f"4p/{s}"]["winner"] == seating.index(m.faction)).astype(np.float64)
+                    )
                 out[m.name] = np.concatenate(vs)
             elif m.kind == "start":
                 vs = []

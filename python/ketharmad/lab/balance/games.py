@@ -43,9 +43,14 @@ from pathlib import Path
 from statistics import NormalDist
 from typing import Any, Optional, Union
 
-import numpy as np
 import polars as pl
 
+from ...game.data import read_toml_file
+from ...game.validate import check_flag, check_int, check_seed, check_threads
+from ...results.lab import LabResult
+from ...results.lab_report import md_table
+from ...results.report import format_table
+from ...run.cluster import check_cluster_arg, executor_for
 from ...stats import wilson_interval
 from ..game_sweep import (
     PointOutcomes,
@@ -58,13 +63,7 @@ from ..game_sweep import (
     play_point,
     sides_of,
 )
-from ...results.lab import LabResult
 from .targets import Metric, _band, _int, _num, _patterns, _table
-from ...run.cluster import check_cluster_arg, executor_for
-from ...game.validate import check_flag, check_int, check_seed, check_threads
-from ...results.report import format_table
-from ...results.lab_report import md_table
-from ...game.data import read_toml_file
 
 __all__ = ["balance_game", "GameBalanceResult", "GameTargets", "GameMetric", "load_game_targets",
            "DEFAULT_GAME_BUDGET", "DEFAULT_GAMES_PER_BLOCK", "RACE_FIRST", "CONFIRM_FIRST"]  # fmt: skip
@@ -158,7 +157,6 @@ def load_game_targets(targets: Any, game: str, bots: Any) -> GameTargets:
         return targets
     info = harness_info(game)
     if isinstance(targets, (str, os.PathLike)):
-
         path = os.fspath(targets)
         doc = read_toml_file(path, "targets file")
         try:
@@ -215,7 +213,9 @@ def _parse(doc: Any, game: str, info: Mapping[str, Any], bots: Any) -> GameTarge
             label = "seat spread around 1/n"
         else:
             if not band:
-                raise ValueError(f"{where}: mean_turns needs low and high (or target and tolerance)")
+                raise ValueError(
+                    f"{where}: mean_turns needs low and high (or target and tolerance)"
+                )
             if "target" not in band:
                 band["target"] = (_num(f"{where}.low", band.get("low", 0), 0, 1e6)
                                   + _num(f"{where}.high", band.get("high", 0), 0, 1e6)) / 2  # fmt: skip
@@ -227,7 +227,9 @@ def _parse(doc: Any, game: str, info: Mapping[str, Any], bots: Any) -> GameTarge
         if any(x.name == name for x in metrics):
             raise ValueError(f"{where}: the metric name {name!r} is given twice")
         metrics.append(GameMetric(name, kind, tgt, lo, hi, bots=lineup, seat=seat))
-    ch = _table("targets.change", doc.get("change", {}), {"allow", "ranges", "max_edits", "max_steps"})
+    ch = _table(
+        "targets.change", doc.get("change", {}), {"allow", "ranges", "max_edits", "max_steps"}
+    )
     allow = _patterns("targets.change.allow", ch["allow"]) if "allow" in ch else ["*"]
     ranges: dict[str, dict[str, float]] = {}
     raw_ranges = ch.get("ranges", {})
@@ -255,10 +257,14 @@ def _space(tg: GameTargets, info: Mapping[str, Any], start: Mapping[str, Any]) -
             raise ValueError(f"targets.change.allow: {pat!r} is a {params[pat]['kind']} parameter; "
                              "the search moves int and float parameters only")  # fmt: skip
         if not any(fnmatch.fnmatchcase(n, pat) for n in params):
-            raise ValueError(f"targets.change.allow: {pat!r} matches no parameter of {info['name']}")
+            raise ValueError(
+                f"targets.change.allow: {pat!r} matches no parameter of {info['name']}"
+            )
     out = []
     for name, p in params.items():
-        if p["kind"] not in ("int", "float") or not any(fnmatch.fnmatchcase(name, pat) for pat in tg.allow):
+        if p["kind"] not in ("int", "float") or not any(
+            fnmatch.fnmatchcase(name, pat) for pat in tg.allow
+        ):
             continue
         r = tg.ranges.get(name, {})
         low = max(float(p["min"]), r.get("min", float(p["min"])))
@@ -276,7 +282,9 @@ def _space(tg: GameTargets, info: Mapping[str, Any], start: Mapping[str, Any]) -
             continue
         out.append(Range(name, p["kind"], default, step, low, high, tg.max_steps))
     if not out:
-        raise ValueError("targets.change.allow names no int or float parameter the search could move")
+        raise ValueError(
+            "targets.change.allow names no int or float parameter the search could move"
+        )
     return out
 
 
@@ -346,7 +354,9 @@ class _Evaluator:
                 return False
         return True
 
-    def outcomes(self, point: Mapping[str, Any], first: int, games: int) -> dict[tuple[str, ...], PointOutcomes]:
+    def outcomes(
+        self, point: Mapping[str, Any], first: int, games: int
+    ) -> dict[tuple[str, ...], PointOutcomes]:
         out = {}
         for lineup in self.tg.lineups:
             key = (_key(point), lineup, first, games)
@@ -428,7 +438,7 @@ def balance_game(
     progress: bool = False,
     executor: Any = None,
     cluster: Any = None,
-) -> "GameBalanceResult":
+) -> GameBalanceResult:
     """The balancer of a harness game; see :func:`ketharmad.balance` (``game=``). ``executor``
     / ``cluster`` run every evaluation's games as :func:`ketharmad.games.simulate_game` runs them
     (a cluster opened once for the call); the result is the same as without."""
@@ -451,14 +461,18 @@ def _balance_game(
     games_per_block: Optional[int],
     progress: bool,
     run: Optional[Mapping[str, Any]],
-) -> "GameBalanceResult":
+) -> GameBalanceResult:
     t0 = time.perf_counter()
     info = harness_info(game)
     tg = load_game_targets(targets, game, bots)
     seed_ = check_seed(seed)
     threads_ = check_threads(threads)
     budget_ = DEFAULT_GAME_BUDGET if budget is None else check_int("budget", budget, 1)
-    n = DEFAULT_GAMES_PER_BLOCK if games_per_block is None else check_int("games_per_block", games_per_block, 1)
+    n = (
+        DEFAULT_GAMES_PER_BLOCK
+        if games_per_block is None
+        else check_int("games_per_block", games_per_block, 1)
+    )
     progress = check_flag("progress", progress)
     base = check_game_params(game, max(len(x) for x in tg.lineups), params, "params")
     for lineup in tg.lineups:
@@ -488,12 +502,20 @@ def _balance_game(
         level_pts = sorted((v for v in cands.values() if len(v[0]) == level), key=lambda v: v[1])
         if ran_out or not level_pts or level_pts[0][1] <= 1.0:
             break
-        beam = [(p, lo) for p, lo in level_pts[:BEAM_WIDTH] if lo < cands[_key({k: p[k] for k in list(p)[:-1]})][1]]
+        beam = [
+            (p, lo)
+            for p, lo in level_pts[:BEAM_WIDTH]
+            if lo < cands[_key({k: p[k] for k in list(p)[:-1]})][1]
+        ]
         if not beam:
-            notes.append(f"no {level}-edit point improved on its parent; the search stopped at {level} edits")
+            notes.append(
+                f"no {level}-edit point improved on its parent; the search stopped at {level} edits"
+            )
             break
     if ran_out:
-        notes.append(f"the search used its share of the budget ({search_budget:,} games) before it finished")
+        notes.append(
+            f"the search used its share of the budget ({search_budget:,} games) before it finished"
+        )
 
     # 2. race: successive halving on fresh, doubling blocks
     ranked = sorted(cands.values(), key=lambda v: _rank(len(v[0]), v[1]))
@@ -515,7 +537,9 @@ def _balance_game(
             st = ev.stats(p, first, games_r, z=z, stage=f"race {rnd}")
             dropped = any(_violates(m, st[m.name]) for m in tg.metrics)
             lo = loss(tg.metrics, st)
-            race_rows.append({"round": rnd, "point": _key(p), "games": games_r, "loss": lo, "dropped": dropped})
+            race_rows.append(
+                {"round": rnd, "point": _key(p), "games": games_r, "loss": lo, "dropped": dropped}
+            )
             measured.append((p, lo))
             if not dropped:
                 scored.append((p, lo))
@@ -539,7 +563,9 @@ def _balance_game(
     for p in to_confirm:
         st = ev.stats(p, CONFIRM_FIRST, n_c, z=zc, stage="confirm") if p else before
         ok = all(m.low <= st[m.name].low and st[m.name].high <= m.high for m in tg.metrics)
-        proposals.append({"point": _key(p), "edits": len(p), "loss": loss(tg.metrics, st), "confirmed": ok})
+        proposals.append(
+            {"point": _key(p), "edits": len(p), "loss": loss(tg.metrics, st), "confirmed": ok}
+        )
         if best is None or (ok and not confirmed):
             best, best_st, confirmed = p, st, ok
             if ok:
@@ -555,7 +581,10 @@ def _balance_game(
         print(file=sys.stderr)
     defaults = {p["name"]: p["default"] for p in info["parameters"]}
     edits = pl.DataFrame(
-        [{"parameter": k, "old": float(base.get(k, defaults[k])), "new": float(v)} for k, v in best.items()],
+        [
+            {"parameter": k, "old": float(base.get(k, defaults[k])), "new": float(v)}
+            for k, v in best.items()
+        ],
         schema={"parameter": pl.String, "old": pl.Float64, "new": pl.Float64},
     )
     return GameBalanceResult(
@@ -570,7 +599,9 @@ def _balance_game(
     )  # fmt: skip
 
 
-def _metric_table(metrics: Sequence[GameMetric], st: Mapping[str, Stat], info: Mapping[str, Any]) -> pl.DataFrame:
+def _metric_table(
+    metrics: Sequence[GameMetric], st: Mapping[str, Stat], info: Mapping[str, Any]
+) -> pl.DataFrame:
     rows = []
     for m in metrics:
         s = st[m.name]
@@ -681,7 +712,9 @@ _HEAD = ["metric", "band", "before (CI)", "after (CI)", "confirmed"]
 def _edit_lines(res: GameBalanceResult) -> list[str]:
     if not res.best_point:
         return ["no edits: the starting point is the recommendation"]
-    return [f"  {r['parameter']}: {r['old']:g} -> {r['new']:g}" for r in res.edits.iter_rows(named=True)]
+    return [
+        f"  {r['parameter']}: {r['old']:g} -> {r['new']:g}" for r in res.edits.iter_rows(named=True)
+    ]
 
 
 def _text(res: GameBalanceResult) -> list[str]:
@@ -698,7 +731,13 @@ def _text(res: GameBalanceResult) -> list[str]:
 def _markdown(res: GameBalanceResult, plots: bool) -> list[str]:
     out = [f"# Balance of {res.game}", ""]
     out += harness_provenance_md(res)
-    out += ["", f"Searched parameters: {', '.join(f'`{n}`' for n in res.space)}.", "", "## Recommended edits", ""]
+    out += [
+        "",
+        f"Searched parameters: {', '.join(f'`{n}`' for n in res.space)}.",
+        "",
+        "## Recommended edits",
+        "",
+    ]
     out += ["* " + line.strip() for line in _edit_lines(res)]
     out += ["", f"{'Confirmed' if res.best_confirmed else 'Not confirmed'}: simultaneous 95 % intervals on "
             f"{res.confirm_games:,} holdout games a lineup (games from {res.confirm_first_game} of seed {res.seed}).",
@@ -709,5 +748,3 @@ def _markdown(res: GameBalanceResult, plots: bool) -> list[str]:
 
 
 # ---------------------------------------------------------------- command line
-
-

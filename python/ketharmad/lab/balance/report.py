@@ -8,10 +8,10 @@ from typing import Any, Optional
 
 import polars as pl
 
-from ...results.report import format_table
-from ...results.lab_report import _figure, _save, require_matplotlib
 from ... import _core
 from ...results.files import write_atomic
+from ...results.lab_report import _figure, _save, require_matplotlib
+from ...results.report import format_table
 
 __all__ = ["balance_text", "write_balance_report"]
 
@@ -49,7 +49,8 @@ def _compare_rows(res: Any) -> list[list[str]]:
         k = b["kind"]
         rows.append(
             [
-                b["metric"], f"{_val(k, b['low'])}..{_val(k, b['high'])}",
+                b["metric"],
+                f"{_val(k, b['low'])}..{_val(k, b['high'])}",
                 f"{_val(k, b['value'])} [{_val(k, b['ci_low'])}, {_val(k, b['ci_high'])}]",
                 f"{_val(k, a['value'])} [{_val(k, a['ci_low'])}, {_val(k, a['ci_high'])}]",
                 "yes" if a["in_band"] else "NO",
@@ -65,7 +66,10 @@ def _edit_rows(res: Any) -> list[list[str]]:
         k = kinds.get(r["metric"], "2p")
         rows.append(
             [
-                r["parameter"], str(r["old"]), str(r["new"]), r["metric"],
+                r["parameter"],
+                str(r["old"]),
+                str(r["new"]),
+                r["metric"],
                 f"{_signed(k, r['effect'])} [{_signed(k, r['effect_ci_low'])}, {_signed(k, r['effect_ci_high'])}]",
             ]  # fmt: skip
         )
@@ -77,11 +81,17 @@ def balance_text(res: Any) -> str:
         f"balance: {res.games:,} games ({res.games_played:,} played now), {res.elapsed:.1f} s, "
         f"seed {res.seed}, bots {res.bots}, {len(res.space)} parameters allowed",
     ]
-    status = "confirmed on holdout games" if res.best_confirmed else "NOT confirmed on holdout games"
+    status = (
+        "confirmed on holdout games" if res.best_confirmed else "NOT confirmed on holdout games"
+    )
     n = res.best.height
     out.append(f"best: {n} edit{'s' if n != 1 else ''} ({status})")
     if n:
-        out += format_table(["parameter", "old", "new", "metric it moves most", "ablation effect [95% CI]"], _edit_rows(res), [False, True, True, False, False])
+        out += format_table(
+            ["parameter", "old", "new", "metric it moves most", "ablation effect [95% CI]"],
+            _edit_rows(res),
+            [False, True, True, False, False],
+        )
     wb, sb = _worst(res.before)
     wa, sa = _worst(res.after)
     bv = res.before.filter(pl.col("metric") == wb).row(0, named=True)
@@ -91,7 +101,11 @@ def balance_text(res: Any) -> str:
         f"-> after: {wa} {_val(av['kind'], av['value'])} (band {_val(av['kind'], av['low'])}..{_val(av['kind'], av['high'])})"
     )
     out.append(f"holdout games per point: {res.holdout_games:,}")
-    out += format_table(["metric", "band", "before [95% CI]", "after [95% CI]", "in band"], _compare_rows(res), [False, False, False, False, False])
+    out += format_table(
+        ["metric", "band", "before [95% CI]", "after [95% CI]", "in band"],
+        _compare_rows(res),
+        [False, False, False, False, False],
+    )
     if res.proposals.height:
         p = res.proposals.filter(pl.col("pareto"))
         out.append(f"Pareto proposals ({p.height} of {res.proposals.height} measured):")
@@ -144,7 +158,13 @@ def _pareto_plot(res: Any, path: Path) -> Optional[Path]:
     ax = fig.add_subplot(1, 1, 1)
     for flag, colour, label in ((False, "#bbbbbb", "measured"), (True, "#d62728", "Pareto")):
         q = p.filter(pl.col("pareto") == flag)
-        ax.scatter(q["edits"].to_list(), [100 * v for v in q["worst_deviation"].to_list()], c=colour, label=label, s=18)
+        ax.scatter(
+            q["edits"].to_list(),
+            [100 * v for v in q["worst_deviation"].to_list()],
+            c=colour,
+            label=label,
+            s=18,
+        )
     ax.set_xlabel("edits")
     ax.set_ylabel("worst deviation outside the band (points)")
     ax.legend()
@@ -155,9 +175,21 @@ def _sensitivity_plot(res: Any, path: Path, top: int = 12) -> Optional[Path]:
     s = res.screen
     if not s.height:
         return None
-    tol = {r["metric"]: max(r["target"] - r["low"], r["high"] - r["target"]) for r in res.before.iter_rows(named=True)}
-    s = s.with_columns(scaled=(pl.col("effect").abs() / pl.col("metric").replace_strict(tol, return_dtype=pl.Float64)))
-    ranked = s.group_by("parameter").agg(pl.col("scaled").max()).sort("scaled", "parameter", descending=[True, False]).head(top)
+    tol = {
+        r["metric"]: max(r["target"] - r["low"], r["high"] - r["target"])
+        for r in res.before.iter_rows(named=True)
+    }
+    s = s.with_columns(
+        scaled=(
+            pl.col("effect").abs() / pl.col("metric").replace_strict(tol, return_dtype=pl.Float64)
+        )
+    )
+    ranked = (
+        s.group_by("parameter")
+        .agg(pl.col("scaled").max())
+        .sort("scaled", "parameter", descending=[True, False])
+        .head(top)
+    )
     names = ranked["parameter"].to_list()[::-1]
     fig = _figure(7.0, 0.35 * len(names) + 1.2)
     ax = fig.add_subplot(1, 1, 1)
@@ -167,12 +199,13 @@ def _sensitivity_plot(res: Any, path: Path, top: int = 12) -> Optional[Path]:
     return _save(fig, path)
 
 
-def write_balance_report(res: Any, folder: Any, plots: Optional[bool] = None, run_id: Optional[str] = None) -> Path:
+def write_balance_report(
+    res: Any, folder: Any, plots: Optional[bool] = None, run_id: Optional[str] = None
+) -> Path:
     """Write ``folder/report.md`` (with PNG plots: True, False, or None = when matplotlib is
     installed) and the card file with the edits applied (``folder/cards_balanced.toml``)."""
     if plots is None:  # auto: plots when matplotlib is installed
         try:
-
             require_matplotlib()
             plots = True
         except ImportError:
@@ -185,7 +218,9 @@ def write_balance_report(res: Any, folder: Any, plots: Optional[bool] = None, ru
     return path
 
 
-def balance_markdown(res: Any, root: Optional[Path], plots: bool, run_id: Optional[str] = None) -> list[str]:
+def balance_markdown(
+    res: Any, root: Optional[Path], plots: bool, run_id: Optional[str] = None
+) -> list[str]:
     """The lines of a balance run's ``report.md``; with a folder, the card file with the edits
     applied is written there (``cards_balanced.toml``) and, with ``plots``, the PNGs."""
     if plots and root is None:
@@ -198,9 +233,16 @@ def balance_markdown(res: Any, root: Optional[Path], plots: bool, run_id: Option
         f"`{res.card_data}`, {len(res.space)} parameters allowed, holdout games per point "
         f"{res.holdout_games:,}."
     )
-    md += ["", f"## Edits ({'confirmed' if res.best_confirmed else 'NOT confirmed'} on holdout games)", ""]
+    md += [
+        "",
+        f"## Edits ({'confirmed' if res.best_confirmed else 'NOT confirmed'} on holdout games)",
+        "",
+    ]
     if res.edits.height:
-        md += _md_table(["parameter", "old", "new", "metric it moves most", "ablation effect [95% CI]"], _edit_rows(res))
+        md += _md_table(
+            ["parameter", "old", "new", "metric it moves most", "ablation effect [95% CI]"],
+            _edit_rows(res),
+        )
     else:
         md.append("No edit.")
     md += ["", "Card file with the edits applied: `cards_balanced.toml`."]

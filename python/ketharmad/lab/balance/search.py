@@ -30,29 +30,47 @@ import os
 import sys
 import time
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from statistics import NormalDist
-from typing import TYPE_CHECKING, Any, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 import numpy as np
 import polars as pl
 
 from ... import _core
-from ...run.cluster import check_cluster_arg, executor_for
-from .evaluate import DESCENT_BLOCK, HOLDOUT_BLOCK, Evaluator, Journal, MetricStats, card_text_hash, paired, point_key, stats
-from .targets import DEFAULT_SEARCH_STEPS, Metric, ParamSpace, Targets, load_targets
 from ...game.data import CardDataSource, describe_card_data, load_card_data
-from ...results.frames import parameter_frame
 from ...game.formats import apply_format
-from ...game.validate import _check_bot_spec, check_flag, check_int, check_params, check_seed, check_threads, split_format
-from ...results.lab import LabResult
+from ...game.spec import GameSpec, setup_of
+from ...game.validate import (
+    _check_bot_spec,
+    check_flag,
+    check_int,
+    check_params,
+    check_seed,
+    check_threads,
+    split_format,
+)
 from ...results.export import render_card_text
 from ...results.files import write_atomic
-from .report import balance_markdown, balance_text, write_balance_report
+from ...results.frames import parameter_frame
+from ...results.lab import LabResult
+from ...run.cluster import check_cluster_arg, executor_for
+from .evaluate import (
+    DESCENT_BLOCK,
+    HOLDOUT_BLOCK,
+    Evaluator,
+    Journal,
+    MetricStats,
+    card_text_hash,
+    paired,
+    point_key,
+    stats,
+)
 from .games import balance_game
-from ...game.spec import GameSpec, setup_of
+from .report import balance_markdown, balance_text, write_balance_report
+from .targets import DEFAULT_SEARCH_STEPS, Metric, ParamSpace, Targets, load_targets
 
 if TYPE_CHECKING:
     from .games import GameBalanceResult
@@ -189,7 +207,9 @@ class _Meter:
 
 
 class _Run:
-    def __init__(self, ev: Evaluator, targets: Targets, space: list[ParamSpace], budget: int, meter: _Meter) -> None:
+    def __init__(
+        self, ev: Evaluator, targets: Targets, space: list[ParamSpace], budget: int, meter: _Meter
+    ) -> None:
         self.ev = ev
         self.targets = targets
         self.metrics = targets.metrics
@@ -202,12 +222,18 @@ class _Run:
         self.history: list[dict[str, Any]] = []
         self.notes: list[str] = []
         self.G = ev.games_per_block()
-        self.widest: dict[str, tuple[int, list[tuple[int, int]]]] = {}  # point -> most games measured
+        self.widest: dict[
+            str, tuple[int, list[tuple[int, int]]]
+        ] = {}  # point -> most games measured
         self.screen_blocks = 1
 
     # every evaluation goes through here: budget accounting, history, hook
     def vectors(
-        self, point: Mapping[str, int], ranges: Sequence[tuple[int, int]], stage: str, bots: Any = None
+        self,
+        point: Mapping[str, int],
+        ranges: Sequence[tuple[int, int]],
+        stage: str,
+        bots: Any = None,
     ) -> dict[str, np.ndarray]:
         for b0, b1 in ranges:
             key = point_key({"b": [b0, b1], "p": point, "bots": bots})
@@ -240,7 +266,11 @@ class _Run:
                 **summ,
             }
         )
-        if stage != "screen" and point and (self.meter.best is None or summ["worst_deviation"] < self.meter.best):
+        if (
+            stage != "screen"
+            and point
+            and (self.meter.best is None or summ["worst_deviation"] < self.meter.best)
+        ):
             self.meter.best = summ["worst_deviation"]
         return vec
 
@@ -262,7 +292,9 @@ class _Run:
 
     # ------------------------------------------------------------ screen
 
-    def screen(self) -> tuple[int, dict[str, MetricStats], dict[tuple[str, int], dict[str, MetricStats]]]:
+    def screen(
+        self,
+    ) -> tuple[int, dict[str, MetricStats], dict[tuple[str, int], dict[str, MetricStats]]]:
         """One step up and down of every parameter on the baseline's games (round 1), then
         the parameters that look most useful again on more games (round 2)."""
         self.meter.stage = "screen"
@@ -283,7 +315,9 @@ class _Run:
         effects: dict[tuple[str, int], dict[str, MetricStats]] = {}
         for name, d, v in moves:
             vec = self.vectors({name: v}, rng, "screen")
-            effects[(name, d)] = {m.name: paired(m, vec[m.name], base[m.name]) for m in self.metrics}
+            effects[(name, d)] = {
+                m.name: paired(m, vec[m.name], base[m.name]) for m in self.metrics
+            }
         # round 2: the most useful parameters (by the round-1 gain) on more games
         gain = self.gains(base_st, effects)
         top = sorted(self.order, key=lambda n: (-gain[n], self.order.index(n)))[:MAX_SEARCH_PARAMS]
@@ -295,12 +329,16 @@ class _Run:
             base2 = self.vectors({}, rng2, "screen")
             for name, d, v in top_moves:
                 vec = self.vectors({name: v}, rng2, "screen")
-                effects[(name, d)] = {m.name: paired(m, vec[m.name], base2[m.name]) for m in self.metrics}
+                effects[(name, d)] = {
+                    m.name: paired(m, vec[m.name], base2[m.name]) for m in self.metrics
+                }
             base_st = self.st(base2)
         return s, base_st, effects
 
     def gains(
-        self, base_st: Mapping[str, MetricStats], effects: Mapping[tuple[str, int], Mapping[str, MetricStats]]
+        self,
+        base_st: Mapping[str, MetricStats],
+        effects: Mapping[tuple[str, int], Mapping[str, MetricStats]],
     ) -> dict[str, float]:
         """Per parameter: how much one step (the better direction) is predicted to reduce the
         scaled deviations, with each effect shrunk by its noise (``e * max(0, 1 - (se/e)^2)``)."""
@@ -322,7 +360,9 @@ class _Run:
     # ------------------------------------------------------------ propose
 
     def propose(
-        self, base_st: Mapping[str, MetricStats], effects: Mapping[tuple[str, int], Mapping[str, MetricStats]]
+        self,
+        base_st: Mapping[str, MetricStats],
+        effects: Mapping[tuple[str, int], Mapping[str, MetricStats]],
     ) -> list[Candidate]:
         self.meter.stage = "propose"
         M = len(self.metrics)
@@ -390,7 +430,11 @@ class _Run:
         out: list[Candidate] = []
         seen: set[str] = set()
         for _, state in found:
-            point = {opts[i][0]: self.space[opts[i][0]].default + opts[i][1] * self.space[opts[i][0]].step for i in state}
+            point = {
+                opts[i][0]: self.space[opts[i][0]].default
+                + opts[i][1] * self.space[opts[i][0]].step
+                for i in state
+            }
             c = Candidate(point, "propose")
             if c.key not in seen:
                 seen.add(c.key)
@@ -411,7 +455,9 @@ class _Run:
         return (over**2).sum(axis=-1)
 
     def descend(
-        self, base_st: Mapping[str, MetricStats], effects: Mapping[tuple[str, int], Mapping[str, MetricStats]]
+        self,
+        base_st: Mapping[str, MetricStats],
+        effects: Mapping[tuple[str, int], Mapping[str, MetricStats]],
     ) -> list[Candidate]:
         """Measured greedy descent. Each round plays the current point and the
         ``DESCENT_MOVES`` moves the effect model rates best on a fresh set of blocks (common
@@ -463,9 +509,12 @@ class _Run:
         def prune(x: dict[str, int], slack: float) -> dict[str, int]:
             """Drop each edit in turn (the model's least useful first) when the rest scores
             at most ``slack`` worse on fresh games."""
+
             def use(n: str) -> float:
                 e = eff.get((n, 1 if steps(n, x) > 0 else -1))
-                return float(self._score(vx - abs(steps(n, x)) * e, inner)) if e is not None else 0.0
+                return (
+                    float(self._score(vx - abs(steps(n, x)) * e, inner)) if e is not None else 0.0
+                )
 
             for n in sorted(x, key=lambda n: (use(n), names.index(n))):
                 if len(x) < 2 or self.used + 2 * per_point() > self.upto("search"):
@@ -510,7 +559,9 @@ class _Run:
                     y[n] = v
                 y = {m: y[m] for m in names if m in y}
                 vec = self.vectors(y, rng, "descend")
-                eff[(n, d)] = np.array([_shrunk(paired(m, vec[m.name], base[m.name])) for m in self.metrics])
+                eff[(n, d)] = np.array(
+                    [_shrunk(paired(m, vec[m.name], base[m.name])) for m in self.metrics]
+                )
             return True
 
         x: dict[str, int] = {}
@@ -525,7 +576,9 @@ class _Run:
             sx = float(self._score(vx, inner))
             if sx == 0 and refined >= DESCENT_REFINE:
                 break  # in the inner part of every band on the most games: done
-            if refined < DESCENT_REFINE and all(m.scaled(v) <= 1.0 for m, v in zip(self.metrics, vx, strict=True)):
+            if refined < DESCENT_REFINE and all(
+                m.scaled(v) <= 1.0 for m, v in zip(self.metrics, vx, strict=True)
+            ):
                 refined += 1  # every metric in band: go on with twice the games (less noise)
                 nb *= 2
                 continue
@@ -550,7 +603,12 @@ class _Run:
                     pred = vx + abs(k - k0) * e
                     # a new edit costs a little, each step a little less; a move back to the
                     # printed value removes an edit
-                    sc = float(self._score(pred, inner)) + 0.01 * (new_edit and k != 0) - 0.01 * (k == 0) + 0.001 * abs(k)
+                    sc = (
+                        float(self._score(pred, inner))
+                        + 0.01 * (new_edit and k != 0)
+                        - 0.01 * (k == 0)
+                        + 0.001 * abs(k)
+                    )
                     if best_n is None or sc < best_n[0]:
                         best_n = (sc, n, k)
                 if best_n is not None and best_n[0] < sx:
@@ -628,7 +686,9 @@ class _Run:
         try:
             import optuna
         except ImportError:
-            self.notes.append("search skipped: Optuna is not installed (pip install 'ketharmad[balance]')")
+            self.notes.append(
+                "search skipped: Optuna is not installed (pip install 'ketharmad[balance]')"
+            )
             return evaluated
         per_trial = self.screen_blocks * self.G
         trials = min(MAX_TRIALS, max(0, self.left("search") // max(1, per_trial)))
@@ -637,7 +697,9 @@ class _Run:
             return evaluated
         # the search space: the parameters the screen finds most useful, plus the proposals'
         gain = self.gains(base_st, effects)
-        names = sorted(self.order, key=lambda n: (-gain[n], self.order.index(n)))[:MAX_SEARCH_PARAMS]
+        names = sorted(self.order, key=lambda n: (-gain[n], self.order.index(n)))[
+            :MAX_SEARCH_PARAMS
+        ]
         for c in proposals:
             names += [n for n in c.point if n not in names]
         names = [n for n in self.order if n in names]
@@ -654,7 +716,13 @@ class _Run:
             sampler = optuna.samplers.TPESampler(seed=seed, n_startup_trials=min(10, trials))
             study = optuna.create_study(directions=["minimize"] * 3, sampler=sampler)
             for c in proposals:
-                study.enqueue_trial({n: (c.point.get(n, self.space[n].default) - self.space[n].default) // self.space[n].step for n in names})
+                study.enqueue_trial(
+                    {
+                        n: (c.point.get(n, self.space[n].default) - self.space[n].default)
+                        // self.space[n].step
+                        for n in names
+                    }
+                )
             seen = {c.key for c in evaluated}
             for _ in range(trials):
                 if self.used + per_trial > self.upto("search"):
@@ -668,7 +736,9 @@ class _Run:
                 point = self._repair(point, gain)
                 vec = self.vectors(point, rng, "search")
                 summ = _summary(self.metrics, self.st(vec))
-                study.tell(trial, [summ["loss"], float(len(point)), _total_change(point, self.space)])
+                study.tell(
+                    trial, [summ["loss"], float(len(point)), _total_change(point, self.space)]
+                )
                 c = Candidate(point, "search")
                 if point and c.key not in seen:
                     seen.add(c.key)
@@ -681,7 +751,10 @@ class _Run:
         cards: dict[str, int] = {}
         for n in sorted(point, key=lambda n: (-gain.get(n, 0.0), self.order.index(n))):
             c = self.space[n].card
-            if len(keep) < self.targets.max_edits and cards.get(c, 0) < self.targets.max_edits_per_card:
+            if (
+                len(keep) < self.targets.max_edits
+                and cards.get(c, 0) < self.targets.max_edits_per_card
+            ):
                 keep[n] = point[n]
                 cards[c] = cards.get(c, 0) + 1
         return {n: keep[n] for n in self.order if n in keep}
@@ -716,7 +789,9 @@ class _Run:
             nb = blocks * 2
             if self.used + len(alive) * (nb - blocks) * self.G > limit:
                 break
-            ranges = [(0, s)] + [(s * 2**i, s * 2 ** (i + 1)) for i in range(int(math.log2(nb // s)))]
+            ranges = [(0, s)] + [
+                (s * 2**i, s * 2 ** (i + 1)) for i in range(int(math.log2(nb // s)))
+            ]
             results = [(c, self.st(self.vectors(c.point, ranges, "race"))) for c in alive]
             blocks = nb
             # Holm over every (candidate, metric): is a band violation shown?
@@ -734,11 +809,15 @@ class _Run:
                 if p > 0.05 / (len(tests) - i):
                     break
                 dropped.add(ci)
-            survivors = [(self._rank(c, st), c) for ci, (c, st) in enumerate(results) if ci not in dropped]
+            survivors = [
+                (self._rank(c, st), c) for ci, (c, st) in enumerate(results) if ci not in dropped
+            ]
             survivors.sort(key=lambda t: t[0])
             keep = max(2, math.ceil(len(survivors) / 2))
             if not survivors:  # every finalist violates a band: keep the two best to report
-                survivors = sorted(((self._rank(c, st), c) for c, st in results), key=lambda t: t[0])
+                survivors = sorted(
+                    ((self._rank(c, st), c) for c, st in results), key=lambda t: t[0]
+                )
                 self.notes.append("race: every finalist showed a band violation")
                 alive = [c for _, c in survivors[:2]]
                 break
@@ -812,14 +891,17 @@ class BalanceResult(LabResult):
     def best_point(self) -> dict[str, int]:
         return dict(self._best_point)
 
-    def write_card_data(self, path: Union[str, "os.PathLike[str]"]) -> dict[str, Any]:
+    def write_card_data(self, path: Union[str, os.PathLike[str]]) -> dict[str, Any]:
         """Write a copy of the run's card file with the best proposal's overrides applied;
         returns ``{"path": ..., "not_in_file": {...}}`` (rule parameters cannot be written
         into a card file: pass those as ``params=``)."""
         return write_card_data(self._card_text, self.overrides, path)
 
     def write_report(
-        self, folder: Union[str, os.PathLike[str]], plots: Optional[bool] = None, run_id: Optional[str] = None
+        self,
+        folder: Union[str, os.PathLike[str]],
+        plots: Optional[bool] = None,
+        run_id: Optional[str] = None,
     ) -> Path:
         """Write ``folder/report.md`` (before/after heatmaps, Pareto and sensitivity plots when
         matplotlib is installed) and ``folder/cards_balanced.toml``; returns the report path.
@@ -855,7 +937,9 @@ class BalanceResult(LabResult):
 # ---------------------------------------------------------------- card file export
 
 
-def write_card_data(card_text: str, overrides: Mapping[str, Any], path: Union[str, "os.PathLike[str]"]) -> dict[str, Any]:
+def write_card_data(
+    card_text: str, overrides: Mapping[str, Any], path: Union[str, os.PathLike[str]]
+) -> dict[str, Any]:
     """Write ``card_text`` with ``overrides`` applied to ``path``, through the card exporter
     (:func:`ketharmad.export_card_data`): card numbers go into the cards' own fields,
     ``rules.*`` / ``keyword.*`` values into the file's top-level ``[params]`` table, and the
@@ -874,17 +958,28 @@ def write_card_data(card_text: str, overrides: Mapping[str, Any], path: Union[st
 # ---------------------------------------------------------------- entry point
 
 
-def _metric_table(metrics: Sequence[Metric], st: Mapping[str, MetricStats], z: float) -> pl.DataFrame:
+def _metric_table(
+    metrics: Sequence[Metric], st: Mapping[str, MetricStats], z: float
+) -> pl.DataFrame:
     rows = []
     for m in metrics:
         x = st[m.name]
         lo, hi = x.value - z * x.se, x.value + z * x.se
         rows.append(
             {
-                "metric": m.name, "kind": m.kind, "faction": m.faction, "opponent": m.opponent,
-                "target": m.target, "low": m.low, "high": m.high, "value": x.value,
-                "ci_low": lo, "ci_high": hi, "games": x.n,
-                "in_band": m.low <= x.value <= m.high, "confirmed": m.low <= lo and hi <= m.high,
+                "metric": m.name,
+                "kind": m.kind,
+                "faction": m.faction,
+                "opponent": m.opponent,
+                "target": m.target,
+                "low": m.low,
+                "high": m.high,
+                "value": x.value,
+                "ci_low": lo,
+                "ci_high": hi,
+                "games": x.n,
+                "in_band": m.low <= x.value <= m.high,
+                "confirmed": m.low <= lo and hi <= m.high,
             }  # fmt: skip
         )
     return pl.DataFrame(rows, schema_overrides={"faction": pl.String, "opponent": pl.String})
@@ -901,7 +996,7 @@ def balance(
     cluster: Any = None,
     card_data: CardDataSource = None,
     params: Optional[Mapping[str, Any]] = None,
-    journal: Union[None, str, "os.PathLike[str]"] = None,
+    journal: Union[None, str, os.PathLike[str]] = None,
     progress: bool = False,
     threads: Optional[int] = None,
     robustness_bots: Any = "auto",
@@ -962,7 +1057,9 @@ def balance(
     valid).
     """
     if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
-        game_spec, card_data, format, params = setup_of(game, "balance", card_data=card_data, format=format, params=params)
+        game_spec, card_data, format, params = setup_of(
+            game, "balance", card_data=card_data, format=format, params=params
+        )
         game = game_spec.name
     if not isinstance(game, str):
         raise ValueError(f"game must be a name such as 'schotten_totten_2', got {game!r}")
@@ -980,7 +1077,9 @@ def balance(
                             games_per_block=games_per_block, progress=progress, executor=executor,
                             cluster=cluster)  # fmt: skip
     if games_per_block is not None:
-        raise ValueError("games_per_block is for the harness games; Kétharmad's blocks are games_2p and games_4p")
+        raise ValueError(
+            "games_per_block is for the harness games; Kétharmad's blocks are games_2p and games_4p"
+        )
     if bots is None:
         bots = "heuristic"
     check_cluster_arg(cluster, executor)
@@ -1036,7 +1135,9 @@ def balance(
              "params": point_key(base_params)},
         )  # fmt: skip
     meter = _Meter(progress, budget_)
-    ev = Evaluator(text, tg, spec, seed_, threads_, g2, g4, base_params, journal=jr, executor=executor)
+    ev = Evaluator(
+        text, tg, spec, seed_, threads_, g2, g4, base_params, journal=jr, executor=executor
+    )
     ev.validate({})
     space = _valid_space(ev, space)
     run = _Run(ev, tg, space, budget_, meter)
@@ -1091,7 +1192,9 @@ def _valid_space(ev: Evaluator, space: list[ParamSpace]) -> list[ParamSpace]:
         if low < high:
             out.append(replace(p, low=low, high=high))
     if not out:
-        raise ValueError("targets.change.allow: no allowed parameter can change by one step and still build")
+        raise ValueError(
+            "targets.change.allow: no allowed parameter can change by one step and still build"
+        )
     return out
 
 
@@ -1106,7 +1209,14 @@ def _builds(ev: Evaluator, name: str, value: int) -> bool:
     return True
 
 
-def _balance(run: _Run, tg: Targets, space: list[ParamSpace], seed: int, alt_bots: Any, search_bots: Any = None) -> dict[str, Any]:
+def _balance(
+    run: _Run,
+    tg: Targets,
+    space: list[ParamSpace],
+    seed: int,
+    alt_bots: Any,
+    search_bots: Any = None,
+) -> dict[str, Any]:
     metrics = tg.metrics
     spc = run.space
     s, base_st, effects = run.screen()
@@ -1129,7 +1239,8 @@ def _balance(run: _Run, tg: Targets, space: list[ParamSpace], seed: int, alt_bot
 
     def in_band(st: Mapping[str, MetricStats]) -> bool:
         return all(
-            m.low <= st[m.name].value - z_sim * st[m.name].se and st[m.name].value + z_sim * st[m.name].se <= m.high
+            m.low <= st[m.name].value - z_sim * st[m.name].se
+            and st[m.name].value + z_sim * st[m.name].se <= m.high
             for m in metrics
         )
 
@@ -1151,9 +1262,14 @@ def _balance(run: _Run, tg: Targets, space: list[ParamSpace], seed: int, alt_bot
                        -_summary(metrics, hold_st[c.key])["p_all_in_band"], c.key),
     )[:CONFIRM_SURVIVORS]  # fmt: skip
     reserve = (per_ablation * h + (2 + per_ablation) * s) * run.G
-    second = [c for c in contending if c.point] if contending and not any(confirmed.values()) else []
+    second = (
+        [c for c in contending if c.point] if contending and not any(confirmed.values()) else []
+    )
     if second:
-        h2 = min(CONFIRM_SECOND * s, max(0, run.budget - run.used - reserve) // ((len(second) + 1) * run.G))
+        h2 = min(
+            CONFIRM_SECOND * s,
+            max(0, run.budget - run.used - reserve) // ((len(second) + 1) * run.G),
+        )
         if h2 >= 2 * h:
             hold2 = [(HOLDOUT_BLOCK + h, HOLDOUT_BLOCK + h + h2)]
             run.notes.append(
@@ -1175,7 +1291,9 @@ def _balance(run: _Run, tg: Targets, space: list[ParamSpace], seed: int, alt_bot
     best = next((c for c in order if confirmed[c.key]), None)
     best_confirmed = best is not None
     if best is not None and not best.point:
-        run.notes.append("the starting point already meets every band on the holdout games: no edit needed")
+        run.notes.append(
+            "the starting point already meets every band on the holdout games: no edit needed"
+        )
     if best is None and finalists:
         best = min(
             finalists,
@@ -1184,7 +1302,9 @@ def _balance(run: _Run, tg: Targets, space: list[ParamSpace], seed: int, alt_bot
                 _summary(metrics, hold_st[c.key])["loss"], len(c.point), c.key,
             ),
         )  # fmt: skip
-        run.notes.append("no candidate was confirmed on the holdout games: best is the most likely one, unconfirmed")
+        run.notes.append(
+            "no candidate was confirmed on the holdout games: best is the most likely one, unconfirmed"
+        )
     assert best is not None  # finalists always hold the baseline
     best_st = hold_st[best.key]
     # the ablation pairs on the first holdout (every finalist was played there)
@@ -1205,10 +1325,17 @@ def _balance(run: _Run, tg: Targets, space: list[ParamSpace], seed: int, alt_bot
         loss_without = _summary(metrics, run.st(vec))["loss"]
         rows.append(
             {
-                "parameter": name, "card": spc[name].card, "old": spc[name].default, "new": new,
-                "delta": new - spc[name].default, "metric": top.name, "effect": e.value,
-                "effect_ci_low": e.value - z95 * e.se, "effect_ci_high": e.value + z95 * e.se,
-                "loss_without": loss_without, "loss_with": loss_with,
+                "parameter": name,
+                "card": spc[name].card,
+                "old": spc[name].default,
+                "new": new,
+                "delta": new - spc[name].default,
+                "metric": top.name,
+                "effect": e.value,
+                "effect_ci_low": e.value - z95 * e.se,
+                "effect_ci_high": e.value + z95 * e.se,
+                "loss_without": loss_without,
+                "loss_with": loss_with,
             }  # fmt: skip
         )
     edit_schema = {
@@ -1239,10 +1366,17 @@ def _balance(run: _Run, tg: Targets, space: list[ParamSpace], seed: int, alt_bot
                     e = paired(m, alt_best[m.name], vec[m.name])
                     rrows.append(
                         {
-                            "parameter": name, "bots": str(alt_bots), "metric": m.name,
-                            "effect_main": r["effect"], "effect_alt": e.value,
-                            "alt_ci_low": e.value - z95 * e.se, "alt_ci_high": e.value + z95 * e.se,
-                            "sign_changed": bool(r["effect"] * e.value < 0 and (e.value - z95 * e.se) * (e.value + z95 * e.se) > 0),
+                            "parameter": name,
+                            "bots": str(alt_bots),
+                            "metric": m.name,
+                            "effect_main": r["effect"],
+                            "effect_alt": e.value,
+                            "alt_ci_low": e.value - z95 * e.se,
+                            "alt_ci_high": e.value + z95 * e.se,
+                            "sign_changed": bool(
+                                r["effect"] * e.value < 0
+                                and (e.value - z95 * e.se) * (e.value + z95 * e.se) > 0
+                            ),
                         }  # fmt: skip
                     )
                 robustness = pl.DataFrame(rrows)
@@ -1273,11 +1407,16 @@ def _balance(run: _Run, tg: Targets, space: list[ParamSpace], seed: int, alt_bot
                 robustness_search = pl.DataFrame(
                     [
                         {
-                            "metric": m.name, "bots": str(search_bots), "low": m.low, "high": m.high,
-                            "before": sb[m.name].value, "after": sa[m.name].value,
+                            "metric": m.name,
+                            "bots": str(search_bots),
+                            "low": m.low,
+                            "high": m.high,
+                            "before": sb[m.name].value,
+                            "after": sa[m.name].value,
                             "after_ci_low": sa[m.name].value - z95 * sa[m.name].se,
                             "after_ci_high": sa[m.name].value + z95 * sa[m.name].se,
-                            "in_band": m.low <= sa[m.name].value <= m.high, "games": sa[m.name].n,
+                            "in_band": m.low <= sa[m.name].value <= m.high,
+                            "games": sa[m.name].n,
                         }  # fmt: skip
                         for m in metrics
                     ]
@@ -1299,7 +1438,9 @@ def _balance(run: _Run, tg: Targets, space: list[ParamSpace], seed: int, alt_bot
     prow = []
     hist = pl.DataFrame(run.history)
     for key, c in cands.items():
-        h_rows = hist.filter((pl.col("point") == key) & (pl.col("bots") == "") & (pl.col("stage") != "ablation"))
+        h_rows = hist.filter(
+            (pl.col("point") == key) & (pl.col("bots") == "") & (pl.col("stage") != "ablation")
+        )
         if key in hold_st:
             summ = _summary(metrics, hold_st[key])
             src = "holdout"
@@ -1309,11 +1450,17 @@ def _balance(run: _Run, tg: Targets, space: list[ParamSpace], seed: int, alt_bot
             src = "search"
         prow.append(
             {
-                "edits": len(c.point), "total_change": _total_change(c.point, spc),
-                "worst_deviation": summ["worst_deviation"], "loss": summ["loss"],
-                "p_all_in_band": summ["p_all_in_band"], "stage": c.stage, "measured_on": src,
-                "finalist": key in hold_st, "confirmed": bool(confirmed.get(key, False)),
-                "best": key == best.key, "point": key,
+                "edits": len(c.point),
+                "total_change": _total_change(c.point, spc),
+                "worst_deviation": summ["worst_deviation"],
+                "loss": summ["loss"],
+                "p_all_in_band": summ["p_all_in_band"],
+                "stage": c.stage,
+                "measured_on": src,
+                "finalist": key in hold_st,
+                "confirmed": bool(confirmed.get(key, False)),
+                "best": key == best.key,
+                "point": key,
             }  # fmt: skip
         )
     proposals_df = pl.DataFrame(
@@ -1327,9 +1474,7 @@ def _balance(run: _Run, tg: Targets, space: list[ParamSpace], seed: int, alt_bot
     if proposals_df.height:
         pts = proposals_df.select("edits", "total_change", "worst_deviation").rows()
         pareto = [
-            not any(
-                o[0] <= p[0] and o[1] <= p[1] and o[2] <= p[2] and o != p for o in pts
-            )
+            not any(o[0] <= p[0] and o[1] <= p[1] and o[2] <= p[2] and o != p for o in pts)
             for p in pts
         ]
         proposals_df = proposals_df.with_columns(pareto=pl.Series(pareto, dtype=pl.Boolean)).sort(
@@ -1339,13 +1484,32 @@ def _balance(run: _Run, tg: Targets, space: list[ParamSpace], seed: int, alt_bot
     for (name, d), eff in effects.items():
         for m in metrics:
             e = eff[m.name]
-            screen_rows.append({"parameter": name, "step": d, "metric": m.name, "effect": e.value, "se": e.se, "games": e.n})
+            screen_rows.append(
+                {
+                    "parameter": name,
+                    "step": d,
+                    "metric": m.name,
+                    "effect": e.value,
+                    "se": e.se,
+                    "games": e.n,
+                }
+            )
     screen_df = pl.DataFrame(
         screen_rows,
-        schema={"parameter": pl.String, "step": pl.Int64, "metric": pl.String, "effect": pl.Float64, "se": pl.Float64, "games": pl.Int64},
+        schema={
+            "parameter": pl.String,
+            "step": pl.Int64,
+            "metric": pl.String,
+            "effect": pl.Float64,
+            "se": pl.Float64,
+            "games": pl.Int64,
+        },
     )
     best_df = pl.DataFrame(
-        [{"parameter": n, "card": spc[n].card, "old": spc[n].default, "new": v} for n, v in best.point.items()],
+        [
+            {"parameter": n, "card": spc[n].card, "old": spc[n].default, "new": v}
+            for n, v in best.point.items()
+        ],
         schema={"parameter": pl.String, "card": pl.String, "old": pl.Int64, "new": pl.Int64},
     )
     return {

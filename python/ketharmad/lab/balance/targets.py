@@ -16,14 +16,30 @@ from typing import Any, Optional, Union
 
 from ... import _core
 
-__all__ = ["Metric", "Targets", "ParamSpace", "load_targets", "param_kind", "MAX_TARGETS_FILE_BYTES"]
+__all__ = [
+    "Metric",
+    "Targets",
+    "ParamSpace",
+    "load_targets",
+    "param_kind",
+    "MAX_TARGETS_FILE_BYTES",
+]
 
 #: Largest targets file read.
-from ...game.data import MAX_TOML_FILE_BYTES as MAX_TARGETS_FILE_BYTES  # noqa: E402
+from ...game.data import MAX_TOML_FILE_BYTES as MAX_TARGETS_FILE_BYTES
 from ...game.data import read_toml_file
 
 _SECTIONS = {"two_player", "four_player", "start_player", "turns", "change", "format"}
-_KINDS = ("influence", "credibility", "cost_generic", "cost_pip", "copies", "keyword", "text", "rule")
+_KINDS = (
+    "influence",
+    "credibility",
+    "cost_generic",
+    "cost_pip",
+    "copies",
+    "keyword",
+    "text",
+    "rule",
+)
 _NUMBERED_KEYWORDS = {"scandal", "expose", "movement", "defector", "lone", "sympathy"}
 
 #: Defaults: the issue's bands (2 players 50 % +- 5, 4 players 25 % +- 4).
@@ -128,7 +144,9 @@ class Targets:
     def four_player(self) -> bool:
         return any(m.kind == "4p" for m in self.metrics)
 
-    def space(self, card_data_params: Any, fixed: Union[Mapping[str, Any], tuple[()]] = ()) -> list[ParamSpace]:
+    def space(
+        self, card_data_params: Any, fixed: Union[Mapping[str, Any], tuple[()]] = ()
+    ) -> list[ParamSpace]:
         """The allowed parameters (``ketharmad.parameters()`` rows matched by ``allow``, not
         by ``freeze``, integer kind, not fixed by ``params=``), in registry order."""
         out = []
@@ -136,7 +154,9 @@ class Targets:
             name = row["name"]
             if row["kind"] != "int" or name in fixed:
                 continue
-            if not _allowed(name, self.allow) or any(fnmatch.fnmatchcase(name, f) for f in self.freeze):
+            if not _allowed(name, self.allow) or any(
+                fnmatch.fnmatchcase(name, f) for f in self.freeze
+            ):
                 continue
             kind = param_kind(name)
             cfg = self.kinds.get(kind, {})
@@ -205,11 +225,15 @@ def _table(where: str, value: Any, keys: set[str]) -> Mapping[str, Any]:
         raise ValueError(f"{where} must be a table, got {type(value).__name__}")
     unknown = sorted(set(value) - keys)
     if unknown:
-        raise ValueError(f"{where}: unknown key(s) {', '.join(map(str, unknown))}; valid: {', '.join(sorted(keys))}")
+        raise ValueError(
+            f"{where}: unknown key(s) {', '.join(map(str, unknown))}; valid: {', '.join(sorted(keys))}"
+        )
     return value
 
 
-def _band(where: str, spec: Any, target: float, tol: float, high_limit: float = 1.0) -> tuple[float, float, float]:
+def _band(
+    where: str, spec: Any, target: float, tol: float, high_limit: float = 1.0
+) -> tuple[float, float, float]:
     """(target, low, high) from a number (a target) or a table {target, tolerance, low, high}."""
     if isinstance(spec, Mapping):
         _table(where, spec, {"target", "tolerance", "low", "high"})
@@ -218,12 +242,16 @@ def _band(where: str, spec: Any, target: float, tol: float, high_limit: float = 
         if "tolerance" in spec:
             tol = _num(f"{where}.tolerance", spec["tolerance"], 0.0, high_limit)
         low = _num(f"{where}.low", spec["low"], 0.0, high_limit) if "low" in spec else target - tol
-        high = _num(f"{where}.high", spec["high"], 0.0, high_limit) if "high" in spec else target + tol
+        high = (
+            _num(f"{where}.high", spec["high"], 0.0, high_limit) if "high" in spec else target + tol
+        )
     else:
         target = _num(where, spec, 0.0, high_limit)
         low, high = target - tol, target + tol
     if not low <= target <= high:
-        raise ValueError(f"{where}: need low <= target <= high, got {low:g} <= {target:g} <= {high:g}")
+        raise ValueError(
+            f"{where}: need low <= target <= high, got {low:g} <= {target:g} <= {high:g}"
+        )
     return target, max(0.0, low), min(high_limit, high)
 
 
@@ -252,7 +280,9 @@ def parse_targets(doc: Mapping[str, Any]) -> Targets:
     metrics: list[Metric] = []
     factions = list(_core.FACTIONS)
     if "two_player" in named:
-        sec = _table("targets.two_player", doc.get("two_player", {}), {"target", "tolerance", "pairs"})
+        sec = _table(
+            "targets.two_player", doc.get("two_player", {}), {"target", "tolerance", "pairs"}
+        )
         t = _num("targets.two_player.target", sec.get("target", DEFAULT_2P_TARGET))
         tol = _num("targets.two_player.tolerance", sec.get("tolerance", DEFAULT_2P_TOL))
         pairs = sec.get("pairs")
@@ -263,17 +293,23 @@ def parse_targets(doc: Mapping[str, Any]) -> Targets:
                     cells[(a, b)] = t
         else:
             if not isinstance(pairs, Mapping) or not pairs:
-                raise ValueError("targets.two_player.pairs must be a non-empty table such as { \"ner-tisza\" = 0.5 }")
+                raise ValueError(
+                    'targets.two_player.pairs must be a non-empty table such as { "ner-tisza" = 0.5 }'
+                )
             for key, spec in pairs.items():
                 where = f"targets.two_player.pairs.{key}"
                 a, sep, b = str(key).partition("-")
                 if not sep:
-                    raise ValueError(f"{where}: a pair is written faction-opponent, e.g. \"ner-tisza\"")
+                    raise ValueError(
+                        f'{where}: a pair is written faction-opponent, e.g. "ner-tisza"'
+                    )
                 a, b = _faction(where, a), _faction(where, b)
                 if a == b:
                     raise ValueError(f"{where}: a mirror pair has no balance target")
                 if (a, b) in cells or (b, a) in cells:
-                    raise ValueError(f"{where}: the pair {a}-{b} is given twice (a-b and b-a are the same games)")
+                    raise ValueError(
+                        f"{where}: the pair {a}-{b} is given twice (a-b and b-a are the same games)"
+                    )
                 if spec is False:
                     continue
                 cells[(a, b)] = spec
@@ -281,12 +317,16 @@ def parse_targets(doc: Mapping[str, Any]) -> Targets:
             tgt, low, high = _band(f"targets.two_player.pairs.{a}-{b}", spec, t, tol)
             metrics.append(Metric(f"2p {a}-{b}", "2p", tgt, low, high, a, b))
     if "four_player" in named:
-        sec = _table("targets.four_player", doc.get("four_player", {}), {"target", "tolerance", "factions"})
+        sec = _table(
+            "targets.four_player", doc.get("four_player", {}), {"target", "tolerance", "factions"}
+        )
         t = _num("targets.four_player.target", sec.get("target", DEFAULT_4P_TARGET))
         tol = _num("targets.four_player.tolerance", sec.get("tolerance", DEFAULT_4P_TOL))
         per = sec.get("factions", {})
         if not isinstance(per, Mapping):
-            raise ValueError("targets.four_player.factions must be a table such as { osszefogas = 0.31 }")
+            raise ValueError(
+                "targets.four_player.factions must be a table such as { osszefogas = 0.31 }"
+            )
         for f in per:
             _faction(f"targets.four_player.factions.{f}", f)
         for f in factions:
@@ -296,7 +336,9 @@ def parse_targets(doc: Mapping[str, Any]) -> Targets:
             tgt, low, high = _band(f"targets.four_player.factions.{f}", spec, t, tol)
             metrics.append(Metric(f"4p {f}", "4p", tgt, low, high, f))
     if "start_player" in named:
-        sec = _table("targets.start_player", doc["start_player"], {"target", "tolerance", "low", "high"})
+        sec = _table(
+            "targets.start_player", doc["start_player"], {"target", "tolerance", "low", "high"}
+        )
         if not sec:
             raise ValueError("targets.start_player needs low and high (or target and tolerance)")
         tgt, low, high = _band("targets.start_player", sec, 0.5, DEFAULT_2P_TOL)
@@ -304,7 +346,9 @@ def parse_targets(doc: Mapping[str, Any]) -> Targets:
     if "turns" in named:
         sec = _table("targets.turns", doc["turns"], {"target", "tolerance", "low", "high"})
         if not ({"low", "high"} <= set(sec) or "target" in sec):
-            raise ValueError("targets.turns needs low and high (or target and tolerance), in turns per player")
+            raise ValueError(
+                "targets.turns needs low and high (or target and tolerance), in turns per player"
+            )
         mid = sec.get("target")
         if mid is None:
             lo = _num("targets.turns.low", sec["low"], 0.0, 1e6)
@@ -315,32 +359,54 @@ def parse_targets(doc: Mapping[str, Any]) -> Targets:
     if not metrics:
         raise ValueError("targets: every metric is switched off; name at least one pair or faction")
 
-    ch = _table("targets.change", doc.get("change", {}), {"allow", "freeze", "kinds", "max_edits", "max_edits_per_card"})
+    ch = _table(
+        "targets.change",
+        doc.get("change", {}),
+        {"allow", "freeze", "kinds", "max_edits", "max_edits_per_card"},
+    )
     allow = _patterns("targets.change.allow", ch["allow"]) if "allow" in ch else list(DEFAULT_ALLOW)
-    freeze = _patterns("targets.change.freeze", ch["freeze"]) if "freeze" in ch else list(DEFAULT_FREEZE)
+    freeze = (
+        _patterns("targets.change.freeze", ch["freeze"]) if "freeze" in ch else list(DEFAULT_FREEZE)
+    )
     kinds: dict[str, dict[str, int]] = {}
     raw_kinds = ch.get("kinds", {})
     if not isinstance(raw_kinds, Mapping):
-        raise ValueError("targets.change.kinds must be a table of kinds, e.g. [change.kinds.influence]")
+        raise ValueError(
+            "targets.change.kinds must be a table of kinds, e.g. [change.kinds.influence]"
+        )
     for kind, cfg in raw_kinds.items():
         where = f"targets.change.kinds.{kind}"
         if kind not in _KINDS:
             raise ValueError(f"{where}: unknown kind {kind!r}; valid: {', '.join(_KINDS)}")
         cfg = _table(where, cfg, {"step", "min", "max", "max_change"})
         kinds[kind] = {k: _int(f"{where}.{k}", v, 1 if k == "step" else 0) for k, v in cfg.items()}
-        if "min" in kinds[kind] and "max" in kinds[kind] and kinds[kind]["min"] > kinds[kind]["max"]:
+        if (
+            "min" in kinds[kind]
+            and "max" in kinds[kind]
+            and kinds[kind]["min"] > kinds[kind]["max"]
+        ):
             raise ValueError(f"{where}: min {kinds[kind]['min']} is above max {kinds[kind]['max']}")
     max_edits = _int("targets.change.max_edits", ch.get("max_edits", DEFAULT_MAX_EDITS), 1)
-    per_card = _int("targets.change.max_edits_per_card", ch.get("max_edits_per_card", DEFAULT_MAX_EDITS_PER_CARD), 1)
+    per_card = _int(
+        "targets.change.max_edits_per_card",
+        ch.get("max_edits_per_card", DEFAULT_MAX_EDITS_PER_CARD),
+        1,
+    )
     fmt = doc.get("format")
     if fmt is not None and not isinstance(fmt, (str, Mapping)):
-        raise ValueError(f"targets.format must be a format name, a table or a format file path, got {fmt!r}")
+        raise ValueError(
+            f"targets.format must be a format name, a table or a format file path, got {fmt!r}"
+        )
     if isinstance(fmt, Mapping) and "name" not in fmt:
-        raise ValueError("targets.format as a table needs a name, e.g. { name = \"mine\", base = \"quick\" }")
+        raise ValueError(
+            'targets.format as a table needs a name, e.g. { name = "mine", base = "quick" }'
+        )
     return Targets(metrics, allow, freeze, kinds, max_edits, per_card, source=dict(doc), format=fmt)
 
 
-def load_targets(targets: Union[str, "os.PathLike[str]", Mapping[str, Any], Targets, None]) -> Targets:
+def load_targets(
+    targets: Union[str, os.PathLike[str], Mapping[str, Any], Targets, None],
+) -> Targets:
     """A :class:`Targets` from a TOML path, a dict, an existing Targets or None (defaults)."""
     if isinstance(targets, Targets):
         return targets
@@ -349,14 +415,17 @@ def load_targets(targets: Union[str, "os.PathLike[str]", Mapping[str, Any], Targ
     if isinstance(targets, Mapping):
         return parse_targets(targets)
     if isinstance(targets, (str, os.PathLike)):
-
         path = os.fspath(targets)
         doc = read_toml_file(path, "targets file")
         try:
             tg = parse_targets(doc)
         except ValueError as e:
             raise ValueError(f"targets file {path}: {e}") from None
-        if isinstance(tg.format, str) and tg.format.endswith(".toml"):  # relative to the targets file
+        if isinstance(tg.format, str) and tg.format.endswith(
+            ".toml"
+        ):  # relative to the targets file
             tg.format = os.path.join(os.path.dirname(os.path.abspath(path)), tg.format)
         return tg
-    raise ValueError(f"targets must be a TOML file path, a dict or None, got {type(targets).__name__}")
+    raise ValueError(
+        f"targets must be a TOML file path, a dict or None, got {type(targets).__name__}"
+    )
