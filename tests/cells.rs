@@ -1,7 +1,8 @@
 //! `run_cells_stoppable`: several cells in one call play, cell by cell, exactly the games
 //! `run_batch_stoppable` plays for each cell alone, on any number of threads.
 
-use ketharmad::batch::{run_batch_stoppable, run_cells_stoppable, BatchSpec, Stop};
+use ketharmad::batch::{run_batch_stoppable, run_cells_stoppable, BatchSpec};
+use ketharmad::harness::Stop;
 use ketharmad::bots::BotSpec;
 use ketharmad::cards::{build_db, load_raw};
 

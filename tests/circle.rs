@@ -70,7 +70,7 @@ fn v3_opposite_seat_is_not_an_opponent() {
     let t2 = h.put_in_play(0, "rad_novak_elod");
     h.script(0, &[Opt::Attack(s2, 3)]);
     let refused = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| h.campaign())).unwrap_err();
-    let msg = ketharmad::batch::panic_message(&*refused);
+    let msg = ketharmad::harness::panic_message(&*refused);
     assert!(msg.contains(&format!("not among the options [Attack({s2}, 1), Attack({t2}, 1)]")), "{msg}");
     // the single option (one attacker, one target) is taken without asking (R8.8)
     g.campaign();

@@ -96,7 +96,7 @@ fn e83_opponents_exclude_the_partner() {
     let s2 = h.put_in_play(0, "rad_sneider_tamas");
     h.script(0, &[Opt::Attack(s2, 2)]);
     let refused = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| h.campaign())).unwrap_err();
-    let msg = ketharmad::batch::panic_message(&*refused);
+    let msg = ketharmad::harness::panic_message(&*refused);
     assert!(msg.contains(&format!("not among the options [Attack({s2}, 1), Attack({s2}, 3)]")), "{msg}");
     g.script(0, &[Opt::Attack(s, 3)]); // the only able attacker: no Done asked after it
     g.campaign();

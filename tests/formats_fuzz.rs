@@ -78,7 +78,7 @@ fn checked(db: &CardDb, s: &BatchSpec, ctx: &str) -> GameResult {
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| play_one(db, s, 0, false, true).0));
     let r = match run {
         Ok(r) => r,
-        Err(e) => panic!("{ctx}: game of batch seed {} panicked: {}", s.seed, ketharmad::batch::panic_message(&*e)),
+        Err(e) => panic!("{ctx}: game of batch seed {} panicked: {}", s.seed, ketharmad::harness::panic_message(&*e)),
     };
     let n = s.factions.len();
     let bots: Vec<String> = s.bots.iter().map(|b| b.label()).collect();

@@ -59,7 +59,7 @@ fn checked_game(db: &CardDb, spec: &BatchSpec, index: u64, context: &str) -> Gam
     let r = match run {
         Ok(r) => r,
         Err(e) => {
-            let msg = ketharmad::batch::panic_message(&*e);
+            let msg = ketharmad::harness::panic_message(&*e);
             panic!("{context}: game {index} of batch seed {} panicked: {msg}", spec.seed);
         }
     };

@@ -248,7 +248,7 @@ fn tf169_2_13_a_campaigns_attackers_attack_one_opponent() {
     let (mut g, a, b) = campaign_game(&db);
     g.script(0, &[Opt::Attack(a, 1), Opt::Attack(b, 3)]);
     let refused = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| g.campaign())).unwrap_err();
-    let msg = ketharmad::batch::panic_message(&*refused);
+    let msg = ketharmad::harness::panic_message(&*refused);
     assert!(msg.contains(&format!("not among the options [Attack({b}, 1), Done]")), "{msg}");
     let (mut g, a, b) = campaign_game(&db);
     g.script(0, &[Opt::Attack(a, 1), Opt::Attack(b, 1)]);

@@ -2,7 +2,8 @@
 //! reduction of the rows of the same games, merges exactly, and does not depend on the thread
 //! count or on how the range is cut.
 
-use ketharmad::batch::{reduce_batch_stoppable, run_batch_stoppable, BatchError, BatchSpec, Columns, GameResult, Stats, Stop, TURN_BINS};
+use ketharmad::batch::{reduce_batch_stoppable, run_batch_stoppable, BatchSpec, Columns, GameResult, Stats, TURN_BINS};
+use ketharmad::harness::{BatchError, Stop};
 use ketharmad::bots::BotSpec;
 use ketharmad::cards::{build_db, load_raw, CardDb, ParamValue};
 

@@ -2,7 +2,8 @@
 //! batch stops on its own stop token, a batch too large for memory is an error (not an
 //! abort), thread pools are reused and capped, search rollouts are bounded and counted.
 
-use ketharmad::batch::{run_batch_stoppable, thread_pool, available_threads, BatchError, BatchSpec, Columns, Stop, MAX_THREADS};
+use ketharmad::batch::{run_batch_stoppable, BatchSpec, Columns};
+use ketharmad::harness::{available_threads, thread_pool, BatchError, Stop, MAX_THREADS};
 use ketharmad::bots::{search::Search, BotSpec, Policy};
 use ketharmad::cards::{build_db, load_raw, CardDb, ParamValue};
 use ketharmad::engine::{EndReason, Game, GameConfig};

@@ -18,7 +18,7 @@
 
 use super::heuristic::{self, Knobs};
 use super::Policy;
-use crate::batch::Stop;
+use crate::harness::Stop;
 use crate::engine::{DecisionKind, EndReason, Opt, SeatView};
 use crate::rng::Rng;
 

@@ -18,7 +18,14 @@ use std::borrow::Cow;
 
 pub mod agents;
 pub mod batch;
+pub mod error;
+pub mod pool;
 pub mod reduce;
+pub mod stop;
+
+pub use error::{panic_message, BatchError};
+pub use pool::{available_threads, on_pool, pools_built, thread_pool, MAX_THREADS};
+pub use stop::Stop;
 
 /// A game's named parameter: every rule number and every model assumption (design rule 2).
 /// Names, choices and descriptions are `Cow`: static for games whose parameters are fixed in

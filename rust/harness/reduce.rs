@@ -8,7 +8,7 @@
 
 use super::batch::{check_batch, play_game, run_blocks, Blocks, BLOCK};
 use super::{Outcome, Rules};
-use crate::batch::{BatchError, Stop};
+use super::{available_threads, BatchError, Stop};
 use crate::rng::game_seed;
 use std::collections::BTreeMap;
 
@@ -150,13 +150,13 @@ pub fn reduce_range<R: Rules>(
     batch_seed: u64,
     threads: Option<usize>,
     stop: &Stop,
-) -> Result<GenericStats, String>
+) -> Result<GenericStats, BatchError>
 where
     R::State: 'static,
 {
     let specs = check_batch(rules, values, seats, agents, first, games, batch_seed, threads)?;
     let mut st = GenericStats::new(rules.name(), seats, rules.sides(), agents.to_vec());
-    let threads = threads.unwrap_or_else(crate::batch::available_threads);
+    let threads = threads.unwrap_or_else(available_threads);
     run_blocks(
         games,
         Blocks::Fixed(BLOCK),
@@ -166,8 +166,7 @@ where
         || (),
         |_, j| play_game(rules, values, seats, &specs, batch_seed, first + j).map(|(_, o)| (first + j, o)).map_err(BatchError::Invalid),
         |(g, o)| st.push(g, &o).map_err(BatchError::Invalid),
-    )
-    .map_err(|e| e.to_string())?;
+    )?;
     Ok(st)
 }
 
@@ -225,6 +224,6 @@ mod tests {
     #[test]
     fn bad_input_is_the_error_of_the_row_batch() {
         let e = reduce_range(&NimRules, &vals(), 4, &vec!["random".to_string(); 4], 0, 10, 1, None, &Stop::new()).unwrap_err();
-        assert!(e.contains("2 to 3 seats"), "{e}");
+        assert!(matches!(&e, BatchError::Invalid(m) if m.contains("2 to 3 seats")), "{e}");
     }
 }

@@ -16,7 +16,6 @@ use crate::harness::reduce::{reduce_range, GenericStats};
 use crate::harness::{resolve, Agent, GameState, ParamKind, Rules, Value};
 use crate::rng::{game_seed, Rng, Stream};
 use numpy::{IntoPyArray, PyArray1};
-use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString};
 
@@ -112,11 +111,9 @@ where
         }
     })?;
     py.check_signals()?;
-    match res {
-        Ok(Batch::Rows(c)) => columns_to_py(py, c),
-        Ok(Batch::Stats(st)) => stats_to_py(py, st),
-        Err(e) if e.contains("panicked") => Err(PyRuntimeError::new_err(e)),
-        Err(e) => Err(verr(e)),
+    match res? {
+        Batch::Rows(c) => columns_to_py(py, c),
+        Batch::Stats(st) => stats_to_py(py, st),
     }
 }
 

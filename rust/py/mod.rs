@@ -9,12 +9,13 @@
 //! `RuntimeError`.
 
 use crate::batch::{
-    available_threads, panic_message, play_one_stoppable, pools_built, reduce_batch_stoppable, run_batch_stoppable, run_cells_stoppable, schema, BatchError, BatchSpec,
-    Columns, FrameAs, RawColumn, Stats, Stop, GAME_ROW_BYTES, MAX_THREADS, PLAY_ROW_BYTES, SEAT_ROW_BYTES, TURN_BINS,
+    play_one_stoppable, reduce_batch_stoppable, run_batch_stoppable, run_cells_stoppable, schema, BatchSpec, Columns, FrameAs, RawColumn, Stats, GAME_ROW_BYTES,
+    PLAY_ROW_BYTES, SEAT_ROW_BYTES, TURN_BINS,
 };
 use crate::bots::{search, BotSpec, BOT_KINDS};
 use crate::cards::{build_db, load_raw, params::registry, CardDb, ParamValue, RawDb, FACTIONS};
 use crate::engine::EndReason;
+use crate::harness::{available_threads, panic_message, pools_built, BatchError, Stop, MAX_THREADS};
 use numpy::IntoPyArray;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -30,6 +31,21 @@ mod games;
 
 fn verr(e: String) -> PyErr {
     PyValueError::new_err(e)
+}
+
+/// The one conversion of a batch's error into a Python exception, by its variant (never by
+/// its text), for the Kétharmad and the generic batches alike: bad input and results too
+/// large for memory are `ValueError` naming them; a game that panicked is `RuntimeError("game
+/// <i> (seed <s>) panicked: ...")`; a batch stopped without a signal (the binding stops one
+/// only on a signal, and raises that signal's exception instead) is `RuntimeError`.
+impl From<BatchError> for PyErr {
+    fn from(e: BatchError) -> PyErr {
+        match e {
+            BatchError::Invalid(m) | BatchError::Memory(m) => PyValueError::new_err(m),
+            BatchError::Panicked { .. } => PyRuntimeError::new_err(e.to_string()),
+            BatchError::Stopped => PyRuntimeError::new_err("the batch was stopped without a signal"),
+        }
+    }
 }
 
 /// Run the body of an entry point; a panic becomes `RuntimeError` (never a PanicException).
@@ -512,12 +528,7 @@ fn simulate_stats<'py>(
         spec.validate(&db).map_err(verr)?;
         let res = run_interruptible(py, "simulate_stats", |stop| reduce_batch_stoppable(&db, &spec, first_game, stop))?;
         py.check_signals()?;
-        match res {
-            Ok(s) => stats_to_py(py, &s),
-            Err(BatchError::Panicked(e)) => Err(PyRuntimeError::new_err(e)),
-            Err(BatchError::Stopped) => Err(PyRuntimeError::new_err("the batch was stopped without a signal")),
-            Err(BatchError::Invalid(e)) | Err(BatchError::Memory(e)) => Err(verr(e)),
-        }
+        stats_to_py(py, &res?)
     })
 }
 
@@ -547,12 +558,7 @@ fn simulate<'py>(
         let res = run_interruptible(py, "simulate", |stop| run_batch_stoppable(&db, &spec, record_plays, first_game, stop))?;
         // a Ctrl-C that came during the last slice: raise it before touching numpy
         py.check_signals()?;
-        match res {
-            Ok(c) => columns_to_py(py, c),
-            Err(BatchError::Panicked(e)) => Err(PyRuntimeError::new_err(e)),
-            Err(BatchError::Stopped) => Err(PyRuntimeError::new_err("the batch was stopped without a signal")),
-            Err(BatchError::Invalid(e)) | Err(BatchError::Memory(e)) => Err(verr(e)),
-        }
+        columns_to_py(py, res?)
     })
 }
 
@@ -581,12 +587,7 @@ fn simulate_cells<'py>(
         }
         let res = run_interruptible(py, "simulate_cells", |stop| run_cells_stoppable(&db, &specs, &firsts, stop))?;
         py.check_signals()?;
-        match res {
-            Ok(c) => columns_to_py(py, c),
-            Err(BatchError::Panicked(e)) => Err(PyRuntimeError::new_err(e)),
-            Err(BatchError::Stopped) => Err(PyRuntimeError::new_err("the batch was stopped without a signal")),
-            Err(BatchError::Invalid(e)) | Err(BatchError::Memory(e)) => Err(verr(e)),
-        }
+        columns_to_py(py, res?)
     })
 }
 
@@ -612,14 +613,12 @@ fn play<'py>(
             catch_unwind(AssertUnwindSafe(|| play_one_stoppable(&mut None, &db, &spec, game, true, false, false, Some(stop))))
         })?;
         py.check_signals()?;
-        let (r, log) = res.map_err(|e| {
-            PyRuntimeError::new_err(format!("game {game} (seed {}) panicked: {}", crate::rng::game_seed(seed, game), panic_message(&*e)))
-        })?;
+        let (r, log) = res.map_err(|e| BatchError::panicked(game, crate::rng::game_seed(seed, game), &*e))?;
         // the game's `games` columns as scalars and its `players` columns (all but `game`
         // and the card sets) as per-seat lists, from the same columns a batch exports
         let n = spec.factions.len();
         let mut c = Columns { n_seats: n, ..Default::default() };
-        c.push(&r).map_err(|e| verr(e.to_string()))?;
+        c.push(&r)?;
         let d = PyDict::new(py);
         d.set_item("log", log.unwrap_or_default())?;
         for (name, col) in c.games.into_raw() {

@@ -500,7 +500,7 @@ pub fn columns_of<'py>(py: Python<'py>, games: &Bound<'py, PyList>) -> PyResult<
                 p.unfinished_rollouts = p.unfinished_rollouts.saturating_add(s.unfinished_rollouts);
             }
         }
-        c.push(&r).map_err(|e| verr(e.to_string()))?;
+        c.push(&r)?;
     }
     let c = c.ok_or_else(|| verr("columns_of needs at least one game".into()))?;
     columns_to_py(py, c)
