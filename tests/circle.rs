@@ -273,8 +273,7 @@ fn v3_every_option_in_many_positions() {
         let n = 3 + (i % 2) as usize;
         let factions: Vec<u8> = (0..n).map(|s| ((s + i as usize) % 4) as u8).collect();
         let cfg = GameConfig { factions, seed: 900 + i, start_player: None, ..Default::default() };
-        let agents: Vec<Checker> =
-            (0..n).map(|s| Checker(Policy::new(&BotSpec::parse(kinds[(i as usize + s) % 3], vec![]).unwrap(), Rng::new(i * 16 + s as u64)))).collect();
+        let agents: Vec<Checker> = (0..n).map(|s| Checker(Policy::new(&BotSpec::parse(kinds[(i as usize + s) % 3], vec![]).unwrap(), Rng::new(i * 16 + s as u64)))).collect();
         let mut g = Game::new(&db, &cfg, agents);
         g.trace_mut().check_invariants = true;
         let out = g.run(None);

@@ -5,8 +5,8 @@
 use ketharmad::batch::{play_one, play_one_in, BatchSpec, GameResult};
 use ketharmad::bots::BotSpec;
 use ketharmad::cards::{build_db, load_raw, CardDb, ParamValue};
-use ketharmad::engine::{scenario, Cid, EndReason, Game, GameConfig, Opt, Seats};
 use ketharmad::engine::agent::Scripted;
+use ketharmad::engine::{scenario, Cid, EndReason, Game, GameConfig, Opt, Seats};
 
 /// The default card set in the Coalition format, with extra parameter overrides.
 fn coalition_db(extra: &[(&str, ParamValue)]) -> CardDb {

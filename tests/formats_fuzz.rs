@@ -102,8 +102,8 @@ fn checked(db: &CardDb, s: &BatchSpec, ctx: &str) -> GameResult {
     }
     let scoring = &db.rules.format.scoring;
     if r.end_reason == 0 && matches!(scoring, Scoring::LastStanding | Scoring::Team) {
-        for q in 0..n {
-            assert_eq!(won[q], !r.players[q].eliminated, "{at}: the survivors are not exactly the winners");
+        for (q, (&w, p)) in won.iter().zip(&r.players).enumerate() {
+            assert_eq!(w, !p.eliminated, "{at}: the survivors are not exactly the winners (seat {q})");
         }
     }
     r
@@ -139,7 +139,7 @@ fn every_played_format_keeps_the_invariants() {
             .collect();
         let unfinished: u64 = out.iter().map(|x| x.0).sum();
         let turns: u64 = out.iter().map(|x| x.1).sum();
-        let mut by_n = vec![0u64; 10];
+        let mut by_n = [0u64; 10];
         for x in &out {
             by_n[x.2] += 1;
         }

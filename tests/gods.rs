@@ -228,7 +228,13 @@ fn gods_fuzz() {
 #[test]
 fn nine_seats_reproducible_across_threads() {
     let db = gods_db(&[]);
-    let mut sp = spec(&["ner", "tisza", "ner+tisza", "osszefogas", "radikalisok", "tisza", "osszefogas+radikalisok", "ner", "radikalisok"], vec![BotSpec::parse("heuristic", vec![]).unwrap(); 9], 11, 30, &db);
+    let mut sp = spec(
+        &["ner", "tisza", "ner+tisza", "osszefogas", "radikalisok", "tisza", "osszefogas+radikalisok", "ner", "radikalisok"],
+        vec![BotSpec::parse("heuristic", vec![]).unwrap(); 9],
+        11,
+        30,
+        &db,
+    );
     let one = run_batch(&db, &sp).unwrap();
     sp.threads = Some(2);
     let two = run_batch(&db, &sp).unwrap();

@@ -4,7 +4,7 @@
 //! default 300), determinism (E3) and determinize keeping the seat's observation.
 
 use ketharmad::games::osztrakon::actions::*;
-use ketharmad::games::osztrakon::model::{succ_and_adv, betrayal_adv, Scoring};
+use ketharmad::games::osztrakon::model::{betrayal_adv, succ_and_adv, Scoring};
 use ketharmad::games::osztrakon::params::{Params, RULE_BETRAYAL, RULE_CORRUPTION, RULE_DIVINATION, RULE_NONE};
 use ketharmad::games::osztrakon::stacks::{IN_PILE, NONE};
 use ketharmad::games::osztrakon::{agent, new_game_with, seat_rng, Osztrakon, Phase, State};
@@ -455,7 +455,26 @@ fn parameters_and_errors_e4() {
     names.sort();
     names.dedup();
     assert_eq!(names.len(), reg.len(), "names are unique");
-    for want in ["rules.temple_position", "rules.half_is_success", "rules.unanimity_fails", "rules.special_layout", "rules.disciple_cap_at_sun", "model.q_alpha", "model.p_min", "model.kappa", "model.tau", "model.spoiler_rate", "model.read_noise", "model.m_fixed", "model.m_free", "model.free_topic_rate", "policy.disciple_theta", "rules.k.n10", "rules.days.n12", "rules.start.n9"] {
+    for want in [
+        "rules.temple_position",
+        "rules.half_is_success",
+        "rules.unanimity_fails",
+        "rules.special_layout",
+        "rules.disciple_cap_at_sun",
+        "model.q_alpha",
+        "model.p_min",
+        "model.kappa",
+        "model.tau",
+        "model.spoiler_rate",
+        "model.read_noise",
+        "model.m_fixed",
+        "model.m_free",
+        "model.free_topic_rate",
+        "policy.disciple_theta",
+        "rules.k.n10",
+        "rules.days.n12",
+        "rules.start.n9",
+    ] {
         assert!(names.contains(&want), "{want}");
     }
     assert!(reg.iter().all(|p| p.default >= p.min && p.default <= p.max));
@@ -822,7 +841,7 @@ fn disciple_threshold_m52() {
     assert!((disciple_threshold(&s) - 0.75).abs() < 1e-12);
     s.hat[1] = 0.62;
     s.hat[2] = 0.38; // he believes in white with the same confidence
-    // Bin(7, 0.62): P(4) = 0.2841, P(5) = 0.2782, P(6) = 0.1513
+                     // Bin(7, 0.62): P(4) = 0.2841, P(5) = 0.2782, P(6) = 0.1513
     let g1 = disciple_gain(&s, 1);
     let g2 = disciple_gain(&s, 2);
     assert!((g1 - (0.2841 + 0.2782 + 0.1513)).abs() < 2e-3, "{g1}");

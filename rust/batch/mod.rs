@@ -16,11 +16,8 @@ use crate::rng::game_seed;
 
 pub mod columns;
 pub mod reduce;
+pub use columns::{schema, ColumnInfo, FrameAs, GameColumns, GameResult, PlayColumns, RawColumn, SeatColumns, SeatResult, GAME_ROW_BYTES, PLAY_ROW_BYTES, SEAT_ROW_BYTES};
 pub use reduce::{reduce_batch_stoppable, Stats, TURN_BINS};
-pub use columns::{
-    schema, ColumnInfo, FrameAs, GameColumns, GameResult, PlayColumns, RawColumn, SeatColumns, SeatResult, GAME_ROW_BYTES, PLAY_ROW_BYTES,
-    SEAT_ROW_BYTES,
-};
 
 /// What to play.
 #[derive(Clone, Debug, Default)]
@@ -72,10 +69,7 @@ impl BatchSpec {
             return Err(format!("threads must be at most {MAX_THREADS}, got {t} (this machine has {} cores)", available_threads()));
         }
         let deck_len = |i: usize| self.decks.get(i).map_or(db.decks[self.factions[i] as usize].len(), |d| d.len(db));
-        let cards = (0..n).map(deck_len).sum::<usize>()
-            + db.newsfeed.len()
-            + db.events.len()
-            + db.tokens.iter().map(|&(_, k)| k as usize).sum::<usize>();
+        let cards = (0..n).map(deck_len).sum::<usize>() + db.newsfeed.len() + db.events.len() + db.tokens.iter().map(|&(_, k)| k as usize).sum::<usize>();
         if cards > crate::engine::MAX_INSTS {
             return Err(format!("a game of these decks would hold {cards} cards (decks, Newsfeed, Events, tokens); at most {} fit", crate::engine::MAX_INSTS));
         }
@@ -109,6 +103,7 @@ pub fn play_one_in<'db>(
 
 /// `play_one_in` whose search bots give up their rollouts once `stop` is requested (the game
 /// then ends quickly on the heuristic's choices; its result is meant to be thrown away).
+// too_many_arguments: the last of the play_one family, taking every switch of the ones before it plus the stop token
 #[allow(clippy::too_many_arguments)]
 pub fn play_one_stoppable<'db>(
     slot: &mut Option<Game<'db>>,
@@ -283,10 +278,7 @@ fn play_cells(db: &CardDb, specs: &[BatchSpec], firsts: &[u64], record_plays: bo
             .filter(|&e| e <= i64::MAX as u64)
             .ok_or_else(|| BatchError::Invalid(format!("first_game + games must be below 2^63, got {f} + {}", spec.games)))?;
         starts.push(total);
-        total = total
-            .checked_add(spec.games)
-            .filter(|&t| t <= i64::MAX as u64)
-            .ok_or_else(|| BatchError::Invalid("too many games in one call".into()))?;
+        total = total.checked_add(spec.games).filter(|&t| t <= i64::MAX as u64).ok_or_else(|| BatchError::Invalid("too many games in one call".into()))?;
     }
     starts.push(total);
     let mut c = Columns { n_seats: n, ..Default::default() };

@@ -8,8 +8,8 @@
 //! fast batch (`batch::run_batch_stoppable`, `batch::run_cells_stoppable`) both play through it.
 
 use super::agents::{make_agent, AgentSpec};
-use super::{play_out, Agent, Outcome, Rules};
 use super::{available_threads, on_pool, BatchError, Stop, MAX_THREADS};
+use super::{play_out, Agent, Outcome, Rules};
 use crate::rng::{game_seed, Rng, Stream};
 use rayon::prelude::*;
 
@@ -36,6 +36,7 @@ pub enum Blocks {
 /// - `stop` is checked before every block and every game; a stop request wins over the results
 ///   of a block cut short by it (`BatchError::Stopped`).
 /// - The first error (of `play`, of a panic, of `push`) in position order ends the batch.
+// too_many_arguments: the runner's closures (label, init, play, push) are its interface; a struct would only rename them
 #[allow(clippy::too_many_arguments)]
 pub fn run_blocks<W, T, I, P, L, F>(games: u64, blocks: Blocks, threads: Option<usize>, stop: &Stop, label: L, init: I, play: P, mut push: F) -> Result<(), BatchError>
 where
@@ -215,47 +216,53 @@ where
 /// Check a batch's inputs before any game (seat count, agent specs, parameter values and
 /// combinations, threads, game range) and parse the agent specs: errors
 /// ([`BatchError::Invalid`]) name the problem.
+// too_many_arguments: one batch of the generic harness (rules, values, seats, agents, game range, seed, threads, stop), as `run_range` takes it
 #[allow(clippy::too_many_arguments)]
-pub fn check_batch<R: Rules>(rules: &R, values: &[f64], seats: usize, agents: &[String], first: u64, games: u64, batch_seed: u64, threads: Option<usize>) -> Result<Vec<AgentSpec>, BatchError>
+pub fn check_batch<R: Rules>(
+    rules: &R,
+    values: &[f64],
+    seats: usize,
+    agents: &[String],
+    first: u64,
+    games: u64,
+    batch_seed: u64,
+    threads: Option<usize>,
+) -> Result<Vec<AgentSpec>, BatchError>
 where
     R::State: 'static,
 {
-    check_inputs(rules, values, seats, agents, first, games, batch_seed, threads).map_err(BatchError::Invalid)
-}
-
-#[allow(clippy::too_many_arguments)]
-fn check_inputs<R: Rules>(rules: &R, values: &[f64], seats: usize, agents: &[String], first: u64, games: u64, batch_seed: u64, threads: Option<usize>) -> Result<Vec<AgentSpec>, String>
-where
-    R::State: 'static,
-{
-    let (lo, hi) = rules.seat_range();
-    if seats < lo || seats > hi {
-        return Err(format!("{} takes {lo} to {hi} seats, got {seats}", rules.name()));
-    }
-    if agents.len() != seats {
-        return Err(format!("got {} agent specs for {seats} seats", agents.len()));
-    }
-    if values.len() != rules.registry().len() {
-        return Err(format!("got {} parameter values, {} has {} parameters", values.len(), rules.name(), rules.registry().len()));
-    }
-    if threads == Some(0) {
-        return Err("threads must be at least 1".into());
-    }
-    if let Some(t) = threads.filter(|&t| t > MAX_THREADS) {
-        return Err(format!("threads must be at most {MAX_THREADS}, got {t}"));
-    }
-    first.checked_add(games).filter(|&e| e <= i64::MAX as u64).ok_or("first game + games must be below 2^63")?;
-    let specs: Vec<AgentSpec> = agents.iter().map(|a| AgentSpec::parse(a)).collect::<Result<_, _>>()?;
-    // bad agent names and options fail here, before any game
-    build_agents(rules, &specs, values, seats)?;
-    // and bad parameter combinations too
-    rules.new_game(values, seats, batch_seed, first)?;
-    Ok(specs)
+    (|| -> Result<Vec<AgentSpec>, String> {
+        let (lo, hi) = rules.seat_range();
+        if seats < lo || seats > hi {
+            return Err(format!("{} takes {lo} to {hi} seats, got {seats}", rules.name()));
+        }
+        if agents.len() != seats {
+            return Err(format!("got {} agent specs for {seats} seats", agents.len()));
+        }
+        if values.len() != rules.registry().len() {
+            return Err(format!("got {} parameter values, {} has {} parameters", values.len(), rules.name(), rules.registry().len()));
+        }
+        if threads == Some(0) {
+            return Err("threads must be at least 1".into());
+        }
+        if let Some(t) = threads.filter(|&t| t > MAX_THREADS) {
+            return Err(format!("threads must be at most {MAX_THREADS}, got {t}"));
+        }
+        first.checked_add(games).filter(|&e| e <= i64::MAX as u64).ok_or("first game + games must be below 2^63")?;
+        let specs: Vec<AgentSpec> = agents.iter().map(|a| AgentSpec::parse(a)).collect::<Result<_, _>>()?;
+        // bad agent names and options fail here, before any game
+        build_agents(rules, &specs, values, seats)?;
+        // and bad parameter combinations too
+        rules.new_game(values, seats, batch_seed, first)?;
+        Ok(specs)
+    })()
+    .map_err(BatchError::Invalid)
 }
 
 /// `run` over games `first .. first + games`, stoppable between games through `stop`
 /// ([`BatchError::Stopped`]); a game that panics is [`BatchError::Panicked`] with its index and
 /// seed, bad input [`BatchError::Invalid`], columns too large for memory [`BatchError::Memory`].
+// too_many_arguments: one batch of the generic harness (rules, values, seats, agents, game range, seed, threads, stop)
 #[allow(clippy::too_many_arguments)]
 pub fn run_range<R: Rules>(
     rules: &R,

@@ -36,10 +36,7 @@ impl std::error::Error for BatchError {}
 
 /// The text of a caught panic (its `String` or `&str` payload).
 pub fn panic_message(e: &(dyn std::any::Any + Send)) -> String {
-    e.downcast_ref::<String>()
-        .cloned()
-        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
-        .unwrap_or_else(|| "unknown panic".into())
+    e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_else(|| "unknown panic".into())
 }
 
 #[cfg(test)]

@@ -45,13 +45,8 @@ pub fn thread_pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, String> {
     if let Some((_, p)) = pools.1.iter().find(|(k, _)| *k == n) {
         return Ok(p.clone());
     }
-    let pool = Arc::new(
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .thread_name(|i| format!("ketharmad-{i}"))
-            .build()
-            .map_err(|e| format!("could not start {n} worker threads: {e}"))?,
-    );
+    let pool =
+        Arc::new(rayon::ThreadPoolBuilder::new().num_threads(n).thread_name(|i| format!("ketharmad-{i}")).build().map_err(|e| format!("could not start {n} worker threads: {e}"))?);
     POOLS_BUILT.fetch_add(1, Ordering::Relaxed);
     pools.1.push((n, pool.clone()));
     Ok(pool)

@@ -7,8 +7,8 @@
 //! ranges [`merge`](GenericStats::merge) into exactly that of the whole range.
 
 use super::batch::{check_batch, play_game, run_blocks, Blocks, BLOCK};
-use super::{Outcome, Rules};
 use super::{available_threads, BatchError, Stop};
+use super::{Outcome, Rules};
 use crate::rng::game_seed;
 use std::collections::BTreeMap;
 
@@ -139,6 +139,7 @@ impl GenericStats {
 
 /// The reduction of games `first .. first + games` of the batch [`run_range`](super::batch::run_range)
 /// plays with the same arguments (same checks, same games), stoppable between games.
+// too_many_arguments: one batch of the generic harness (rules, values, seats, agents, game range, seed, threads, stop), as `run_range` takes it
 #[allow(clippy::too_many_arguments)]
 pub fn reduce_range<R: Rules>(
     rules: &R,

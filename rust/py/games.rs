@@ -83,6 +83,7 @@ fn columns_to_py<'py>(py: Python<'py>, c: GenericColumns) -> PyResult<Bound<'py,
     Ok(out)
 }
 
+// too_many_arguments: the keyword arguments of generic_simulate / generic_reduce, passed on
 #[allow(clippy::too_many_arguments)]
 fn simulate_with<'py, R: Rules>(
     py: Python<'py>,
@@ -163,6 +164,7 @@ fn stats_to_py<'py>(py: Python<'py>, st: GenericStats) -> PyResult<Bound<'py, Py
 /// overrides.
 #[pyfunction]
 #[pyo3(signature = (game, agents, games, seed, threads=None, params=None, first_game=0, card_data=None, decks=None, start_player=None))]
+// too_many_arguments: the parameters mirror the Python keyword API of this entry point
 #[allow(clippy::too_many_arguments)]
 fn generic_simulate<'py>(
     py: Python<'py>,
@@ -186,6 +188,7 @@ fn generic_simulate<'py>(
 /// return_sums; no rows, so memory does not grow with the games (`harness::reduce`).
 #[pyfunction]
 #[pyo3(signature = (game, agents, games, seed, threads=None, params=None, first_game=0, card_data=None, decks=None, start_player=None))]
+// too_many_arguments: the parameters mirror the Python keyword API of this entry point
 #[allow(clippy::too_many_arguments)]
 fn generic_reduce<'py>(
     py: Python<'py>,
@@ -203,6 +206,7 @@ fn generic_reduce<'py>(
     guarded("generic_reduce", || generic_batch(py, game, agents, games, seed, threads, params, first_game, card_data, decks, start_player, true))
 }
 
+// too_many_arguments: the keyword arguments of generic_simulate / generic_reduce, passed on
 #[allow(clippy::too_many_arguments)]
 fn generic_batch<'py>(
     py: Python<'py>,
@@ -219,11 +223,8 @@ fn generic_batch<'py>(
     stats: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     if game != "ketharmad" {
-        let given: Vec<&str> = [("card_data", card_data.is_some()), ("decks", decks.is_some()), ("start_player", start_player.is_some())]
-            .iter()
-            .filter(|x| x.1)
-            .map(|x| x.0)
-            .collect();
+        let given: Vec<&str> =
+            [("card_data", card_data.is_some()), ("decks", decks.is_some()), ("start_player", start_player.is_some())].iter().filter(|x| x.1).map(|x| x.0).collect();
         if !given.is_empty() {
             return Err(verr(format!("{}: Kétharmad only, not for game '{game}'", given.join(", "))));
         }
@@ -423,8 +424,9 @@ where
 }
 
 enum AnyGame {
-    St2(Inner<SchottenTotten2>),
-    Osz(Inner<Osztrakon>),
+    // boxed: the games' states differ in size (about 0.5 and 1.6 kB)
+    St2(Box<Inner<SchottenTotten2>>),
+    Osz(Box<Inner<Osztrakon>>),
 }
 
 /// Run `$body` with `$g` bound to the `Inner` of whichever game `$e` is.
@@ -458,8 +460,8 @@ impl HarnessGame {
         let ov = parse_values(params)?;
         guarded("HarnessGame", || {
             wrap(match game {
-                "schotten_totten_2" => Inner::new(SchottenTotten2, seats, seed, game_index, &ov).map(AnyGame::St2),
-                "osztrakon" => Inner::new(Osztrakon, seats, seed, game_index, &ov).map(AnyGame::Osz),
+                "schotten_totten_2" => Inner::new(SchottenTotten2, seats, seed, game_index, &ov).map(|g| AnyGame::St2(Box::new(g))),
+                "osztrakon" => Inner::new(Osztrakon, seats, seed, game_index, &ov).map(|g| AnyGame::Osz(Box::new(g))),
                 other => Err(format!("unknown game '{other}' (known: {})", GAMES.join(", "))),
             })
         })
@@ -567,8 +569,8 @@ impl HarnessGame {
     fn clone(&self) -> PyResult<HarnessGame> {
         guarded("HarnessGame.clone", || {
             wrap(match &self.g {
-                AnyGame::St2(g) => g.copy_with(g.st.clone()).map(AnyGame::St2),
-                AnyGame::Osz(g) => g.copy_with(g.st.clone()).map(AnyGame::Osz),
+                AnyGame::St2(g) => g.copy_with(g.st.clone()).map(|g| AnyGame::St2(Box::new(g))),
+                AnyGame::Osz(g) => g.copy_with(g.st.clone()).map(|g| AnyGame::Osz(Box::new(g))),
             })
         })
     }
@@ -576,8 +578,8 @@ impl HarnessGame {
     fn determinize(&self, seat: usize, seed: u64) -> PyResult<HarnessGame> {
         guarded("HarnessGame.determinize", || {
             wrap(match &self.g {
-                AnyGame::St2(g) => g.determinized(seat, seed).map(AnyGame::St2),
-                AnyGame::Osz(g) => g.determinized(seat, seed).map(AnyGame::Osz),
+                AnyGame::St2(g) => g.determinized(seat, seed).map(|g| AnyGame::St2(Box::new(g))),
+                AnyGame::Osz(g) => g.determinized(seat, seed).map(|g| AnyGame::Osz(Box::new(g))),
             })
         })
     }

@@ -9,8 +9,8 @@
 //! `RuntimeError`.
 
 use crate::batch::{
-    play_one_stoppable, reduce_batch_stoppable, run_batch_stoppable, run_cells_stoppable, schema, BatchSpec, Columns, FrameAs, RawColumn, Stats, GAME_ROW_BYTES,
-    PLAY_ROW_BYTES, SEAT_ROW_BYTES, TURN_BINS,
+    play_one_stoppable, reduce_batch_stoppable, run_batch_stoppable, run_cells_stoppable, schema, BatchSpec, Columns, FrameAs, RawColumn, Stats, GAME_ROW_BYTES, PLAY_ROW_BYTES,
+    SEAT_ROW_BYTES, TURN_BINS,
 };
 use crate::bots::{search, BotSpec, BOT_KINDS};
 use crate::cards::{build_db, load_raw, params::registry, CardDb, ParamValue, RawDb, FACTIONS};
@@ -26,8 +26,8 @@ use std::sync::mpsc::{sync_channel, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-mod step;
 mod games;
+mod step;
 
 fn verr(e: String) -> PyErr {
     PyValueError::new_err(e)
@@ -126,11 +126,8 @@ fn parse_bots(bots: &Bound<'_, PyList>) -> PyResult<Vec<BotSpec>> {
         if let Ok(s) = b.extract::<String>() {
             out.push(BotSpec::parse(&s, vec![]).map_err(verr)?);
         } else if let Ok(d) = b.cast::<PyDict>() {
-            let kind: String = d
-                .get_item("kind")?
-                .ok_or_else(|| verr("a bot spec dict needs a 'kind'".into()))?
-                .extract()
-                .map_err(|_| verr("bot 'kind' must be a string".into()))?;
+            let kind: String =
+                d.get_item("kind")?.ok_or_else(|| verr("a bot spec dict needs a 'kind'".into()))?.extract().map_err(|_| verr("bot 'kind' must be a string".into()))?;
             let mut knobs = Vec::new();
             for (k, v) in d.iter() {
                 let k: String = k.extract()?;
@@ -365,7 +362,6 @@ fn parameter_table_impl<'py>(py: Python<'py>, card_data: &str) -> PyResult<Bound
     Ok(d)
 }
 
-#[allow(clippy::too_many_arguments)]
 fn spec_from(db: &CardDb, decks: Vec<String>, bots: &Bound<'_, PyList>, games: u64, seed: u64, threads: Option<usize>, start_player: Option<u8>) -> PyResult<BatchSpec> {
     let (factions, decks) = parse_decks(db, &decks)?;
     let bots = parse_bots(bots)?;
@@ -508,6 +504,7 @@ fn stats_to_py<'py>(py: Python<'py>, s: &Stats) -> PyResult<Bound<'py, PyDict>> 
 /// grow with `games`. Same worker thread, Ctrl-C and error handling as `simulate`.
 #[pyfunction]
 #[pyo3(signature = (card_data, decks, bots, games, seed, threads=None, params=None, start_player=None, first_game=0))]
+// too_many_arguments: the parameters mirror the Python keyword API of this entry point
 #[allow(clippy::too_many_arguments)]
 fn simulate_stats<'py>(
     py: Python<'py>,
@@ -536,6 +533,7 @@ fn simulate_stats<'py>(
 /// released, checking for Ctrl-C (see `run_interruptible`).
 #[pyfunction]
 #[pyo3(signature = (card_data, decks, bots, games, seed, threads=None, params=None, start_player=None, record_plays=false, first_game=0))]
+// too_many_arguments: the parameters mirror the Python keyword API of this entry point
 #[allow(clippy::too_many_arguments)]
 fn simulate<'py>(
     py: Python<'py>,
@@ -594,6 +592,7 @@ fn simulate_cells<'py>(
 /// Replay one game of a batch with its readable log.
 #[pyfunction]
 #[pyo3(signature = (card_data, decks, bots, seed, game, params=None, start_player=None))]
+// too_many_arguments: the parameters mirror the Python keyword API of this entry point
 #[allow(clippy::too_many_arguments)]
 fn play<'py>(
     py: Python<'py>,
@@ -609,9 +608,7 @@ fn play<'py>(
         let db = make_db(card_data, params)?;
         let spec = spec_from(&db, decks, bots, 1, seed, Some(1), start_player)?;
         spec.validate(&db).map_err(verr)?;
-        let res = run_interruptible(py, "play", |stop| {
-            catch_unwind(AssertUnwindSafe(|| play_one_stoppable(&mut None, &db, &spec, game, true, false, false, Some(stop))))
-        })?;
+        let res = run_interruptible(py, "play", |stop| catch_unwind(AssertUnwindSafe(|| play_one_stoppable(&mut None, &db, &spec, game, true, false, false, Some(stop)))))?;
         py.check_signals()?;
         let (r, log) = res.map_err(|e| BatchError::panicked(game, crate::rng::game_seed(seed, game), &*e))?;
         // the game's `games` columns as scalars and its `players` columns (all but `game`
@@ -671,7 +668,15 @@ fn bot_table_impl<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         row(k, "knob", "heuristic, aggro, control, search", *d, 0.0, 1.0, t.to_string());
     }
     row("iterations", "knob", "search", 200.0, 1.0, 1_000_000.0, "rollouts per searched decision (a fixed budget, never a clock)".into());
-    row("every", "knob", "search", 0.0, 0.0, 1.0, "0: search main-priority decisions only; 1: every decision with two or more options (targets, blocks, attacks, reactions, damage division, mulligans ...)".into());
+    row(
+        "every",
+        "knob",
+        "search",
+        0.0,
+        0.0,
+        1.0,
+        "0: search main-priority decisions only; 1: every decision with two or more options (targets, blocks, attacks, reactions, damage division, mulligans ...)".into(),
+    );
     row("width", "knob", "search", 6.0, 1.0, 64.0, "options searched per decision (the heuristic's favourites)".into());
     row(
         "rollout_rounds",
