@@ -210,27 +210,33 @@ pub fn run<R: Rules>(rules: &R, values: &[f64], seats: usize, agents: &[String],
 where
     R::State: 'static,
 {
-    run_range(rules, values, seats, agents, 0, games, batch_seed, threads, &Stop::new())
+    run_range(rules, &GenericBatch { values, seats, agents, first: 0, games, seed: batch_seed, threads }, &Stop::new())
+}
+
+/// One batch of the generic harness: games `first .. first + games` of the batch with seed
+/// `seed` (game `i` is dealt from `rng::game_seed(seed, i)`), `seats` seats with one agent spec
+/// each, the resolved parameter `values` (one per registry entry), on `threads` workers (None:
+/// one per core). [`run_range`] plays it into rows, [`reduce_range`](super::reduce::reduce_range)
+/// into counts, [`check_batch`] checks it.
+#[derive(Clone, Copy, Debug)]
+pub struct GenericBatch<'a> {
+    pub values: &'a [f64],
+    pub seats: usize,
+    pub agents: &'a [String],
+    pub first: u64,
+    pub games: u64,
+    pub seed: u64,
+    pub threads: Option<usize>,
 }
 
 /// Check a batch's inputs before any game (seat count, agent specs, parameter values and
 /// combinations, threads, game range) and parse the agent specs: errors
 /// ([`BatchError::Invalid`]) name the problem.
-// too_many_arguments: one batch of the generic harness (rules, values, seats, agents, game range, seed, threads, stop), as `run_range` takes it
-#[allow(clippy::too_many_arguments)]
-pub fn check_batch<R: Rules>(
-    rules: &R,
-    values: &[f64],
-    seats: usize,
-    agents: &[String],
-    first: u64,
-    games: u64,
-    batch_seed: u64,
-    threads: Option<usize>,
-) -> Result<Vec<AgentSpec>, BatchError>
+pub fn check_batch<R: Rules>(rules: &R, b: &GenericBatch) -> Result<Vec<AgentSpec>, BatchError>
 where
     R::State: 'static,
 {
+    let GenericBatch { values, seats, agents, first, games, seed: batch_seed, threads } = *b;
     (|| -> Result<Vec<AgentSpec>, String> {
         let (lo, hi) = rules.seat_range();
         if seats < lo || seats > hi {
@@ -259,26 +265,15 @@ where
     .map_err(BatchError::Invalid)
 }
 
-/// `run` over games `first .. first + games`, stoppable between games through `stop`
+/// `run` over the games of `b` (`first .. first + games`), stoppable between games through `stop`
 /// ([`BatchError::Stopped`]); a game that panics is [`BatchError::Panicked`] with its index and
 /// seed, bad input [`BatchError::Invalid`], columns too large for memory [`BatchError::Memory`].
-// too_many_arguments: one batch of the generic harness (rules, values, seats, agents, game range, seed, threads, stop)
-#[allow(clippy::too_many_arguments)]
-pub fn run_range<R: Rules>(
-    rules: &R,
-    values: &[f64],
-    seats: usize,
-    agents: &[String],
-    first: u64,
-    games: u64,
-    batch_seed: u64,
-    threads: Option<usize>,
-    stop: &Stop,
-) -> Result<GenericColumns, BatchError>
+pub fn run_range<R: Rules>(rules: &R, b: &GenericBatch, stop: &Stop) -> Result<GenericColumns, BatchError>
 where
     R::State: 'static,
 {
-    let specs = check_batch(rules, values, seats, agents, first, games, batch_seed, threads)?;
+    let specs = check_batch(rules, b)?;
+    let GenericBatch { values, seats, agents, first, games, seed: batch_seed, threads } = *b;
     let mut c = GenericColumns { game_name: rules.name(), seats, sides: rules.sides(), agents: agents.to_vec(), ..Default::default() };
     let cap = usize::try_from(games).map_err(|_| BatchError::Invalid("too many games".into()))?;
     c.game.try_reserve(cap).map_err(|_| BatchError::Memory(format!("not enough memory for the columns of {games} games")))?;
@@ -486,13 +481,14 @@ pub(crate) mod tests {
         let e = run(&BoomRules, &vals(), 2, &a, 20, 11, Some(2)).unwrap_err();
         assert_eq!(e, BatchError::Panicked { game: 7, seed: game_seed(11, 7), message: "boom at game 7".into() });
         assert_eq!(e.to_string(), format!("game 7 (seed {}) panicked: boom at game 7", game_seed(11, 7)));
-        let e = crate::harness::reduce::reduce_range(&BoomRules, &vals(), 2, &a, 0, 20, 11, Some(1), &Stop::new()).unwrap_err();
+        let b = GenericBatch { values: &vals(), seats: 2, agents: &a, first: 0, games: 20, seed: 11, threads: Some(1) };
+        let e = crate::harness::reduce::reduce_range(&BoomRules, &b, &Stop::new()).unwrap_err();
         assert!(matches!(e, BatchError::Panicked { game: 7, .. }), "{e}");
         // games before the one that panics are fine
         assert_eq!(run(&BoomRules, &vals(), 2, &a, 7, 11, Some(2)).unwrap().len(), 7);
         let stop = Stop::new();
         stop.request();
-        assert_eq!(run_range(&NimRules, &vals(), 2, &a, 0, 50, 11, None, &stop).unwrap_err(), BatchError::Stopped);
+        assert_eq!(run_range(&NimRules, &GenericBatch { games: 50, threads: None, ..b }, &stop).unwrap_err(), BatchError::Stopped);
     }
 
     #[test]

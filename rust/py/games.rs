@@ -11,7 +11,7 @@ use crate::games::ketharmad::KetharmadRules;
 use crate::games::osztrakon::Osztrakon;
 use crate::games::schotten_totten2::SchottenTotten2;
 use crate::harness::agents::{agent_names, make_agent, AgentSpec};
-use crate::harness::batch::{run_range, GenericColumns};
+use crate::harness::batch::{run_range, GenericBatch, GenericColumns};
 use crate::harness::reduce::{reduce_range, GenericStats};
 use crate::harness::{resolve, Agent, GameState, ParamKind, Rules, Value};
 use crate::rng::{game_seed, Rng, Stream};
@@ -104,13 +104,8 @@ where
     let seats = agents.len();
     let threads = threads.map(|t| t as usize);
     let (name, games) = (if stats { "generic_reduce" } else { "generic_simulate" }, games as u64);
-    let res = run_interruptible(py, name, |stop| {
-        if stats {
-            reduce_range(rules, &values, seats, &agents, first_game, games, seed, threads, stop).map(Batch::Stats)
-        } else {
-            run_range(rules, &values, seats, &agents, first_game, games, seed, threads, stop).map(Batch::Rows)
-        }
-    })?;
+    let batch = GenericBatch { values: &values, seats, agents: &agents, first: first_game, games, seed, threads };
+    let res = run_interruptible(py, name, |stop| if stats { reduce_range(rules, &batch, stop).map(Batch::Stats) } else { run_range(rules, &batch, stop).map(Batch::Rows) })?;
     py.check_signals()?;
     match res? {
         Batch::Rows(c) => columns_to_py(py, c),
