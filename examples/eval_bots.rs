@@ -56,6 +56,14 @@ fn main() {
     let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / den;
     println!(
         "{} vs {}: {total} games, wins {wa}-{wb}, unfinished {unf}; win rate of {} {:.3} [{:.3}, {:.3}]; {:.1} s, {} main decisions of {}",
-        a.label(), b.label(), a.label(), p, centre - half, centre + half, dt, decisions, a.label()
+        a.label(),
+        b.label(),
+        a.label(),
+        p,
+        centre - half,
+        centre + half,
+        dt,
+        decisions,
+        a.label()
     );
 }

@@ -447,7 +447,12 @@ fn main() {
                 let c = &x.c;
                 let days = days_of(c);
                 let (k1, m1, _) = leader_stats(c, 1);
-                let (kl, ml) = if days > 1 { let (a, b, _) = leader_stats(c, days - 1); (a, b) } else { (0, 0) };
+                let (kl, ml) = if days > 1 {
+                    let (a, b, _) = leader_stats(c, days - 1);
+                    (a, b)
+                } else {
+                    (0, 0)
+                };
                 let ties = gcol(c, "tie").iter().filter(|&&t| t > 0.0).count() as u64;
                 let ovs = gcol(c, "overwhelming").iter().filter(|&&t| t > 0.0).count() as u64;
                 let asks: f64 = scol(c, "asks").iter().sum();

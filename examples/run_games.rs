@@ -7,11 +7,7 @@ use ketharmad::cards::{build_db, load_raw, FACTIONS};
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let n: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(10000);
-    let f: Vec<u8> = if args.len() > 3 {
-        args[2..].iter().map(|a| FACTIONS.iter().position(|x| x == a).expect("faction") as u8).collect()
-    } else {
-        vec![0, 2]
-    };
+    let f: Vec<u8> = if args.len() > 3 { args[2..].iter().map(|a| FACTIONS.iter().position(|x| x == a).expect("faction") as u8).collect() } else { vec![0, 2] };
     let db = build_db(&load_raw(ketharmad::DEFAULT_CARD_DATA).unwrap(), &[]).unwrap();
     // KETHARMAD_BOTS=heuristic,random (one per seat, or one for all)
     let bots: Vec<BotSpec> = match std::env::var("KETHARMAD_BOTS") {
@@ -29,7 +25,11 @@ fn main() {
                     BotSpec::parse(kind, knobs.collect()).expect("bot")
                 })
                 .collect();
-            if v.len() == 1 { vec![v[0].clone(); f.len()] } else { v }
+            if v.len() == 1 {
+                vec![v[0].clone(); f.len()]
+            } else {
+                v
+            }
         }
         Err(_) => vec![BotSpec::random(); f.len()],
     };
@@ -51,7 +51,11 @@ fn main() {
     let mut slot = None;
     for i in 0..n {
         let r = play_one_in(&mut slot, &db, &spec, i, false, false, false).0;
-        if r.winner >= 0 { wins[r.winner as usize] += 1 } else { unfinished += 1 }
+        if r.winner >= 0 {
+            wins[r.winner as usize] += 1
+        } else {
+            unfinished += 1
+        }
         for (s, t) in seat_turns.iter_mut().enumerate() {
             t.push(r.players[s].turns_taken);
         }

@@ -3,9 +3,6 @@
 //! The engine (`engine`, `cards`, `bots`, `batch`) is plain Rust; `py` is the only module that
 //! touches PyO3 and is compiled only with the `python` feature (maturin turns it on).
 
-// Per-seat loops index several per-seat arrays (players, tallies) by the seat number.
-#![allow(clippy::needless_range_loop)]
-
 pub mod batch;
 pub mod bots;
 pub mod cards;

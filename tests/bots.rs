@@ -23,7 +23,15 @@ fn bots_answer_only_legal_options() {
     let kinds = [spec("heuristic", &[]), spec("aggro", &[]), spec("control", &[]), spec("search", &[("iterations", 8.0)])];
     for (k, b) in kinds.iter().enumerate() {
         for (fa, fb) in [(0u8, 1u8), (2, 3), (1, 2), (3, 0)] {
-            let s = BatchSpec { factions: vec![fa, fb], bots: vec![b.clone(), spec("random", &[])], games: 1, seed: 40 + k as u64, threads: Some(1), start_player: None, ..Default::default() };
+            let s = BatchSpec {
+                factions: vec![fa, fb],
+                bots: vec![b.clone(), spec("random", &[])],
+                games: 1,
+                seed: 40 + k as u64,
+                threads: Some(1),
+                start_player: None,
+                ..Default::default()
+            };
             let n = if b.kind == "search" { 2 } else { 25 };
             for i in 0..n {
                 let (r, _) = play_one(&db, &s, i, false, true);
@@ -32,7 +40,15 @@ fn bots_answer_only_legal_options() {
         }
     }
     // 4 players
-    let s = BatchSpec { factions: vec![0, 1, 2, 3], bots: kinds[..3].iter().cloned().chain([spec("random", &[])]).collect(), games: 1, seed: 5, threads: Some(1), start_player: None, ..Default::default() };
+    let s = BatchSpec {
+        factions: vec![0, 1, 2, 3],
+        bots: kinds[..3].iter().cloned().chain([spec("random", &[])]).collect(),
+        games: 1,
+        seed: 5,
+        threads: Some(1),
+        start_player: None,
+        ..Default::default()
+    };
     for i in 0..20 {
         let (r, _) = play_one(&db, &s, i, false, true);
         assert!(r.invariant_error.is_none(), "4p game {i}: {:?}", r.invariant_error);
@@ -90,7 +106,15 @@ fn aggression_knob_increases_attacks() {
 #[test]
 fn bot_batches_are_deterministic_across_threads() {
     let db = db();
-    let mk = |t| BatchSpec { factions: vec![1, 2], bots: vec![spec("aggro", &[]), spec("search", &[("iterations", 4.0)])], games: 6, seed: 11, threads: Some(t), start_player: None, ..Default::default() };
+    let mk = |t| BatchSpec {
+        factions: vec![1, 2],
+        bots: vec![spec("aggro", &[]), spec("search", &[("iterations", 4.0)])],
+        games: 6,
+        seed: 11,
+        threads: Some(t),
+        start_player: None,
+        ..Default::default()
+    };
     let a = run_batch(&db, &mk(1)).unwrap();
     let b = run_batch(&db, &mk(2)).unwrap();
     assert_eq!(a.games.winner, b.games.winner);

@@ -1,11 +1,7 @@
 //! Every card id in the card data file must be named by at least one scenario test in a
 //! `tests/cards_*.rs` file (issue: each of the 113 cards proven by a test).
 
-const CARD_TESTS: &[&str] = &[
-    include_str!("cards_ner_osz.rs"),
-    include_str!("cards_tisza_rad.rs"),
-    include_str!("cards_newsfeed_events.rs"),
-];
+const CARD_TESTS: &[&str] = &[include_str!("cards_ner_osz.rs"), include_str!("cards_tisza_rad.rs"), include_str!("cards_newsfeed_events.rs")];
 
 #[test]
 fn every_card_has_a_scenario_test() {

@@ -879,8 +879,7 @@ fn events_apply_in_turn_order_from_the_start_player() {
     g.state_mut().start_player = 1;
     g.trace_mut().log = Some(Vec::new());
     g.force_event("ev_kvotanepszavazas");
-    let order: Vec<String> =
-        g.trace().log.as_ref().unwrap().iter().filter(|l| l.contains("gains 1 Scandal")).map(|l| l.trim().chars().take(2).collect()).collect();
+    let order: Vec<String> = g.trace().log.as_ref().unwrap().iter().filter(|l| l.contains("gains 1 Scandal")).map(|l| l.trim().chars().take(2).collect()).collect();
     assert_eq!(order, vec!["P1", "P2", "P0"]);
     ok(&g);
 }

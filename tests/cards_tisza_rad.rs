@@ -717,15 +717,7 @@ fn tis_kozfelhaborodas_param_max_x() {
 fn tis_ep_valasztasi_siker_capped_at_five() {
     let db = scenario::db(&[]);
     let mut g = scenario::game(&db, &["tisza", "ner"]);
-    for id in [
-        "tis_magyar_peter",
-        "tis_tisza_sziget",
-        "tis_tisza_sziget",
-        "tis_tarr_zoltan",
-        "tis_forsthoffer_agnes",
-        "tis_kapitany_istvan",
-        "tis_vitezy_david",
-    ] {
+    for id in ["tis_magyar_peter", "tis_tisza_sziget", "tis_tisza_sziget", "tis_tarr_zoltan", "tis_forsthoffer_agnes", "tis_kapitany_istvan", "tis_vitezy_david"] {
         g.put_in_play(0, id);
     }
     assert_eq!(g.figure_count(0), 7);

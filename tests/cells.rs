@@ -1,9 +1,10 @@
 //! `run_cells_stoppable`: several cells in one call play, cell by cell, exactly the games
 //! `run_batch_stoppable` plays for each cell alone, on any number of threads.
 
-use ketharmad::batch::{run_batch_stoppable, run_cells_stoppable, BatchSpec, Stop};
+use ketharmad::batch::{run_batch_stoppable, run_cells_stoppable, BatchSpec};
 use ketharmad::bots::BotSpec;
 use ketharmad::cards::{build_db, load_raw};
+use ketharmad::harness::Stop;
 
 fn bot(kind: &str) -> BotSpec {
     BotSpec::parse(kind, Vec::new()).unwrap()
@@ -22,11 +23,7 @@ fn cells_in_one_call_are_the_cells_played_alone() {
             start_player: start,
             ..Default::default()
         };
-        let specs = vec![
-            cell([0, 2], ["heuristic", "random"], 37, Some(0)),
-            cell([2, 0], ["random", "heuristic"], 1, Some(1)),
-            cell([1, 3], ["aggro", "heuristic"], 50, None),
-        ];
+        let specs = vec![cell([0, 2], ["heuristic", "random"], 37, Some(0)), cell([2, 0], ["random", "heuristic"], 1, Some(1)), cell([1, 3], ["aggro", "heuristic"], 50, None)];
         let firsts = [0u64, 900, 12];
         let all = run_cells_stoppable(&db, &specs, &firsts, &Stop::new()).unwrap();
         let mut at = 0;

@@ -70,7 +70,7 @@ fn v3_opposite_seat_is_not_an_opponent() {
     let t2 = h.put_in_play(0, "rad_novak_elod");
     h.script(0, &[Opt::Attack(s2, 3)]);
     let refused = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| h.campaign())).unwrap_err();
-    let msg = ketharmad::batch::panic_message(&*refused);
+    let msg = ketharmad::harness::panic_message(&*refused);
     assert!(msg.contains(&format!("not among the options [Attack({s2}, 1), Attack({t2}, 1)]")), "{msg}");
     // the single option (one attacker, one target) is taken without asking (R8.8)
     g.campaign();
@@ -273,8 +273,7 @@ fn v3_every_option_in_many_positions() {
         let n = 3 + (i % 2) as usize;
         let factions: Vec<u8> = (0..n).map(|s| ((s + i as usize) % 4) as u8).collect();
         let cfg = GameConfig { factions, seed: 900 + i, start_player: None, ..Default::default() };
-        let agents: Vec<Checker> =
-            (0..n).map(|s| Checker(Policy::new(&BotSpec::parse(kinds[(i as usize + s) % 3], vec![]).unwrap(), Rng::new(i * 16 + s as u64)))).collect();
+        let agents: Vec<Checker> = (0..n).map(|s| Checker(Policy::new(&BotSpec::parse(kinds[(i as usize + s) % 3], vec![]).unwrap(), Rng::new(i * 16 + s as u64)))).collect();
         let mut g = Game::new(&db, &cfg, agents);
         g.trace_mut().check_invariants = true;
         let out = g.run(None);

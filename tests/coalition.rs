@@ -5,8 +5,8 @@
 use ketharmad::batch::{play_one, play_one_in, BatchSpec, GameResult};
 use ketharmad::bots::BotSpec;
 use ketharmad::cards::{build_db, load_raw, CardDb, ParamValue};
-use ketharmad::engine::{scenario, Cid, EndReason, Game, GameConfig, Opt, Seats};
 use ketharmad::engine::agent::Scripted;
+use ketharmad::engine::{scenario, Cid, EndReason, Game, GameConfig, Opt, Seats};
 
 /// The default card set in the Coalition format, with extra parameter overrides.
 fn coalition_db(extra: &[(&str, ParamValue)]) -> CardDb {
@@ -96,7 +96,7 @@ fn e83_opponents_exclude_the_partner() {
     let s2 = h.put_in_play(0, "rad_sneider_tamas");
     h.script(0, &[Opt::Attack(s2, 2)]);
     let refused = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| h.campaign())).unwrap_err();
-    let msg = ketharmad::batch::panic_message(&*refused);
+    let msg = ketharmad::harness::panic_message(&*refused);
     assert!(msg.contains(&format!("not among the options [Attack({s2}, 1), Attack({s2}, 3)]")), "{msg}");
     g.script(0, &[Opt::Attack(s, 3)]); // the only able attacker: no Done asked after it
     g.campaign();

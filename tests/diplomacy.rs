@@ -300,7 +300,15 @@ fn diplomacy_fuzz() {
 fn diplomacy_is_reproducible_and_differs_from_ffa() {
     let db = db_of("diplomacy", &[]);
     let ffa = scenario::db(&[]);
-    let spec = BatchSpec { factions: vec![1, 3, 0, 2], bots: vec![BotSpec::parse("heuristic", vec![]).unwrap(); 4], games: 40, seed: 31, threads: Some(1), start_player: None, ..Default::default() };
+    let spec = BatchSpec {
+        factions: vec![1, 3, 0, 2],
+        bots: vec![BotSpec::parse("heuristic", vec![]).unwrap(); 4],
+        games: 40,
+        seed: 31,
+        threads: Some(1),
+        start_player: None,
+        ..Default::default()
+    };
     let key = |r: &GameResult| (r.winner, r.turns, r.actions, r.end_reason, (0..4).map(|s| (r.players[s].support, r.players[s].won)).collect::<Vec<_>>());
     let (mut a, mut b) = (None, None);
     let mut same = 0;

@@ -78,7 +78,7 @@ fn checked(db: &CardDb, s: &BatchSpec, ctx: &str) -> GameResult {
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| play_one(db, s, 0, false, true).0));
     let r = match run {
         Ok(r) => r,
-        Err(e) => panic!("{ctx}: game of batch seed {} panicked: {}", s.seed, ketharmad::batch::panic_message(&*e)),
+        Err(e) => panic!("{ctx}: game of batch seed {} panicked: {}", s.seed, ketharmad::harness::panic_message(&*e)),
     };
     let n = s.factions.len();
     let bots: Vec<String> = s.bots.iter().map(|b| b.label()).collect();
@@ -102,8 +102,8 @@ fn checked(db: &CardDb, s: &BatchSpec, ctx: &str) -> GameResult {
     }
     let scoring = &db.rules.format.scoring;
     if r.end_reason == 0 && matches!(scoring, Scoring::LastStanding | Scoring::Team) {
-        for q in 0..n {
-            assert_eq!(won[q], !r.players[q].eliminated, "{at}: the survivors are not exactly the winners");
+        for (q, (&w, p)) in won.iter().zip(&r.players).enumerate() {
+            assert_eq!(w, !p.eliminated, "{at}: the survivors are not exactly the winners (seat {q})");
         }
     }
     r
@@ -139,7 +139,7 @@ fn every_played_format_keeps_the_invariants() {
             .collect();
         let unfinished: u64 = out.iter().map(|x| x.0).sum();
         let turns: u64 = out.iter().map(|x| x.1).sum();
-        let mut by_n = vec![0u64; 10];
+        let mut by_n = [0u64; 10];
         for x in &out {
             by_n[x.2] += 1;
         }

@@ -59,7 +59,7 @@ fn checked_game(db: &CardDb, spec: &BatchSpec, index: u64, context: &str) -> Gam
     let r = match run {
         Ok(r) => r,
         Err(e) => {
-            let msg = ketharmad::batch::panic_message(&*e);
+            let msg = ketharmad::harness::panic_message(&*e);
             panic!("{context}: game {index} of batch seed {} panicked: {msg}", spec.seed);
         }
     };
@@ -210,13 +210,7 @@ fn search_bot_small() {
         let searcher = rng.below(k);
         let iterations = 1 + rng.below(4) as u32;
         let bots = (0..k)
-            .map(|s| {
-                if s == searcher {
-                    BotSpec::parse("search", vec![("iterations".into(), iterations as f64), ("width".into(), 2.0)]).unwrap()
-                } else {
-                    heuristic_bot(&mut rng)
-                }
-            })
+            .map(|s| if s == searcher { BotSpec::parse("search", vec![("iterations".into(), iterations as f64), ("width".into(), 2.0)]).unwrap() } else { heuristic_bot(&mut rng) })
             .collect();
         (spec(f, bots, seed.wrapping_add(i)), "search".to_string())
     });
@@ -233,10 +227,7 @@ fn sample_params(raw: &RawDb, rng: &mut Rng) -> Vec<(String, ParamValue)> {
     let faction_card = |card: &str| raw.cards.iter().find(|c| c.id == card).is_some_and(|c| FACTIONS.contains(&c.faction.as_str()));
     // format.NAME.* values recombine mechanisms (tests/formats.rs fuzzes every format); here
     // only the choice of format is sampled, among the formats the engine plays
-    let pool: Vec<_> = reg
-        .iter()
-        .filter(|p| !(p.name.ends_with(".copies") && faction_card(&p.card)) && !p.name.starts_with("format."))
-        .collect();
+    let pool: Vec<_> = reg.iter().filter(|p| !(p.name.starts_with("format.") || (p.name.ends_with(".copies") && faction_card(&p.card)))).collect();
     let mut out: Vec<(String, ParamValue)> = Vec::new();
     let k = 1 + rng.below(6);
     for _ in 0..k {
@@ -404,11 +395,17 @@ fn decks_mixed_and_custom() {
             }
             _ => {
                 let seats = 2 + rng.below(3);
-                let mut d: Vec<String> = (0..seats).map(|_| {
-                    let a = rng.below(4);
-                    let b = (a + 1 + rng.below(3)) % 4;
-                    if rng.below(3) == 0 { FACTIONS[a].to_string() } else { format!("{}+{}", FACTIONS[a], FACTIONS[b]) }
-                }).collect();
+                let mut d: Vec<String> = (0..seats)
+                    .map(|_| {
+                        let a = rng.below(4);
+                        let b = (a + 1 + rng.below(3)) % 4;
+                        if rng.below(3) == 0 {
+                            FACTIONS[a].to_string()
+                        } else {
+                            format!("{}+{}", FACTIONS[a], FACTIONS[b])
+                        }
+                    })
+                    .collect();
                 // a custom list: the NER deck less one copy of a two-copy card plus one more
                 // copy of nothing else would be illegal; take the whole NER deck as a list
                 let mut counts: Vec<(String, usize)> = Vec::new();

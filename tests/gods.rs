@@ -57,7 +57,7 @@ fn v4_campaign_targets_follow_the_graph() {
         let t2 = h.put_in_play(0, "ner_gulyas_gergely");
         h.script(0, &[Opt::Attack(s2, 1)]);
         let refused = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| h.campaign())).unwrap_err();
-        let msg = ketharmad::batch::panic_message(&*refused);
+        let msg = ketharmad::harness::panic_message(&*refused);
         let opts: Vec<String> = [s2, t2].iter().flat_map(|&c| want.iter().map(move |q| format!("Attack({c}, {q})"))).collect();
         assert!(msg.contains(&format!("not among the options [{}]", opts.join(", "))), "{msg}");
         g.script(0, &[Opt::Attack(s, 6), Opt::Attack(t, 6)]);
@@ -228,7 +228,13 @@ fn gods_fuzz() {
 #[test]
 fn nine_seats_reproducible_across_threads() {
     let db = gods_db(&[]);
-    let mut sp = spec(&["ner", "tisza", "ner+tisza", "osszefogas", "radikalisok", "tisza", "osszefogas+radikalisok", "ner", "radikalisok"], vec![BotSpec::parse("heuristic", vec![]).unwrap(); 9], 11, 30, &db);
+    let mut sp = spec(
+        &["ner", "tisza", "ner+tisza", "osszefogas", "radikalisok", "tisza", "osszefogas+radikalisok", "ner", "radikalisok"],
+        vec![BotSpec::parse("heuristic", vec![]).unwrap(); 9],
+        11,
+        30,
+        &db,
+    );
     let one = run_batch(&db, &sp).unwrap();
     sp.threads = Some(2);
     let two = run_batch(&db, &sp).unwrap();

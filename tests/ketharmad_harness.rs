@@ -8,7 +8,7 @@ use ketharmad::cards::{load_raw, ParamValue, RawDb, FACTIONS};
 use ketharmad::games::ketharmad::{KetharmadRules, KetharmadState};
 use ketharmad::harness::agents::{make_agent, AgentSpec, RandomAgent};
 use ketharmad::harness::batch::{run, GenericColumns};
-use ketharmad::harness::{play_out, resolve, Agent, GameState, Rules, Value};
+use ketharmad::harness::{play_out, resolve, Agent, BatchError, GameState, Rules, Value};
 use ketharmad::rng::{game_seed, Rng, Stream};
 use std::sync::Arc;
 
@@ -199,11 +199,15 @@ fn parameter_values_reach_the_card_set() {
 fn bad_input_is_an_error_naming_it() {
     let r = rules(&["ner", "tisza"]);
     let vals = resolve(&r.registry(), &[]).unwrap();
-    let e = run(&r, &vals, 3, &vec!["random".to_string(); 3], 10, 1, None).unwrap_err();
+    let invalid = |e: BatchError| match e {
+        BatchError::Invalid(m) => m,
+        other => panic!("expected an Invalid error, got {other:?}"),
+    };
+    let e = invalid(run(&r, &vals, 3, &vec!["random".to_string(); 3], 10, 1, None).unwrap_err());
     assert!(e.contains("3 seats") || e.contains("got 3"), "{e}");
-    let e = run(&r, &vals, 2, &["random".into(), "greedy".into()], 10, 1, None).unwrap_err();
+    let e = invalid(run(&r, &vals, 2, &["random".into(), "greedy".into()], 10, 1, None).unwrap_err());
     assert!(e.contains("unknown agent 'greedy'"), "{e}");
-    let e = run(&r, &vals, 2, &["heuristic:bogus=1".into(), "random".into()], 10, 1, None).unwrap_err();
+    let e = invalid(run(&r, &vals, 2, &["heuristic:bogus=1".into(), "random".into()], 10, 1, None).unwrap_err());
     assert!(e.contains("bogus"), "{e}");
     let e = resolve(&r.registry(), &[("rules.no_such_rule".into(), Value::Int(1))]).unwrap_err();
     assert!(e.contains("unknown parameter 'rules.no_such_rule'"), "{e}");

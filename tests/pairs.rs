@@ -248,7 +248,7 @@ fn tf169_2_13_a_campaigns_attackers_attack_one_opponent() {
     let (mut g, a, b) = campaign_game(&db);
     g.script(0, &[Opt::Attack(a, 1), Opt::Attack(b, 3)]);
     let refused = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| g.campaign())).unwrap_err();
-    let msg = ketharmad::batch::panic_message(&*refused);
+    let msg = ketharmad::harness::panic_message(&*refused);
     assert!(msg.contains(&format!("not among the options [Attack({b}, 1), Done]")), "{msg}");
     let (mut g, a, b) = campaign_game(&db);
     g.script(0, &[Opt::Attack(a, 1), Opt::Attack(b, 1)]);
@@ -304,7 +304,15 @@ fn tf169_2_10_bots_and_the_start_player_column() {
     let db = db_of("pairs", &[]);
     let mut starts = [[0u32; 4]; 2];
     for (k, bot) in ["random", "heuristic"].iter().enumerate() {
-        let spec = BatchSpec { factions: vec![0, 1, 2, 3], bots: vec![BotSpec::parse(bot, vec![]).unwrap(); 4], games: 40, seed: 9, threads: Some(1), start_player: Some(0), ..Default::default() };
+        let spec = BatchSpec {
+            factions: vec![0, 1, 2, 3],
+            bots: vec![BotSpec::parse(bot, vec![]).unwrap(); 4],
+            games: 40,
+            seed: 9,
+            threads: Some(1),
+            start_player: Some(0),
+            ..Default::default()
+        };
         spec.validate(&db).unwrap();
         for i in 0..spec.games {
             let r = play_one(&db, &spec, i, false, false).0;
@@ -378,7 +386,15 @@ fn pairs_fuzz() {
 fn pairs_is_reproducible_and_differs_from_coalition() {
     let db = db_of("pairs", &[]);
     let co = db_of("coalition", &[]);
-    let spec = BatchSpec { factions: vec![2, 0, 3, 1], bots: vec![BotSpec::parse("heuristic", vec![]).unwrap(); 4], games: 40, seed: 77, threads: Some(1), start_player: None, ..Default::default() };
+    let spec = BatchSpec {
+        factions: vec![2, 0, 3, 1],
+        bots: vec![BotSpec::parse("heuristic", vec![]).unwrap(); 4],
+        games: 40,
+        seed: 77,
+        threads: Some(1),
+        start_player: None,
+        ..Default::default()
+    };
     let key = |r: &GameResult| (r.winner, r.turns, r.actions, r.end_reason, (0..4).map(|s| (r.players[s].support, r.players[s].won)).collect::<Vec<_>>());
     let (mut a, mut b) = (None, None);
     let mut same = 0;
@@ -407,7 +423,14 @@ fn stepped_pairs_and_diplomacy_games_equal_batch_games() {
             let mut s = Stepper::new(&db, &cfg);
             let mut pols = ketharmad::bots::seat_policies(seed, factions.len(), &bots).into_agents();
             s.advance(&mut pols, 0);
-            let key = |g: &Game| (g.state().turn, g.state().total_actions, g.state().first_start_player, g.state().players.iter().map(|p| (p.support, p.scandal, p.hand.clone(), p.play.clone(), p.pacts_broken)).collect::<Vec<_>>());
+            let key = |g: &Game| {
+                (
+                    g.state().turn,
+                    g.state().total_actions,
+                    g.state().first_start_player,
+                    g.state().players.iter().map(|p| (p.support, p.scandal, p.hand.clone(), p.play.clone(), p.pacts_broken)).collect::<Vec<_>>(),
+                )
+            };
             assert_eq!((s.outcome().unwrap(), key(s.game())), (o, key(&g)), "{fmt} {factions:?} seed {seed}");
         }
     }

@@ -2,9 +2,10 @@
 //! reduction of the rows of the same games, merges exactly, and does not depend on the thread
 //! count or on how the range is cut.
 
-use ketharmad::batch::{reduce_batch_stoppable, run_batch_stoppable, BatchError, BatchSpec, Columns, GameResult, Stats, Stop, TURN_BINS};
+use ketharmad::batch::{reduce_batch_stoppable, run_batch_stoppable, BatchSpec, Columns, GameResult, Stats, TURN_BINS};
 use ketharmad::bots::BotSpec;
 use ketharmad::cards::{build_db, load_raw, CardDb, ParamValue};
+use ketharmad::harness::{BatchError, Stop};
 
 fn db_with(params: &[(&str, i64)]) -> CardDb {
     let p: Vec<(String, ParamValue)> = params.iter().map(|(k, v)| (k.to_string(), ParamValue::Int(*v))).collect();
@@ -98,10 +99,8 @@ fn a_range_cut_in_pieces_and_merged_equals_the_whole_range_on_any_threads() {
         assert_eq!(reduce_batch_stoppable(&db, &mk(900, threads), 100, &Stop::new()).unwrap(), whole, "threads {threads:?}");
     }
     // 100..1000 in three uneven pieces, merged in two different orders
-    let pieces: Vec<Stats> = [(100u64, 250u64), (350, 1), (351, 649)]
-        .iter()
-        .map(|&(first, n)| reduce_batch_stoppable(&db, &mk(n, Some(1)), first, &Stop::new()).unwrap())
-        .collect();
+    let pieces: Vec<Stats> =
+        [(100u64, 250u64), (350, 1), (351, 649)].iter().map(|&(first, n)| reduce_batch_stoppable(&db, &mk(n, Some(1)), first, &Stop::new()).unwrap()).collect();
     let mut a = Stats::new(2);
     for p in &pieces {
         a.merge(p).unwrap();

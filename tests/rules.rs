@@ -713,15 +713,7 @@ fn r7_6_1_e33_empty_deck_card_effect() {
 #[test]
 fn r7_8_e35_round_cap_game_is_unfinished() {
     let db = scenario::db(&[("rules.max_rounds", 1)]);
-    let spec = BatchSpec {
-        factions: vec![0, 2],
-        bots: vec![BotSpec::random(); 2],
-        games: 1,
-        seed: 42,
-        threads: Some(1),
-        start_player: Some(0),
-        ..Default::default()
-    };
+    let spec = BatchSpec { factions: vec![0, 2], bots: vec![BotSpec::random(); 2], games: 1, seed: 42, threads: Some(1), start_player: Some(0), ..Default::default() };
     let (r, _) = play_one(&db, &spec, 0, false, true);
     assert_eq!(r.end_reason, EndReason::UnfinishedRoundCap as u8);
     assert_eq!(r.end_reason, 2);
@@ -1724,15 +1716,7 @@ fn r17_parameter_errors_name_the_parameter() {
 // R3.1.1 (E5): no mirror matches unless rules.allow_mirror.
 #[test]
 fn r3_1_1_e5_no_mirror_matches() {
-    let spec = BatchSpec {
-        factions: vec![2, 2],
-        bots: vec![BotSpec::random(); 2],
-        games: 1,
-        seed: 1,
-        threads: Some(1),
-        start_player: None,
-        ..Default::default()
-    };
+    let spec = BatchSpec { factions: vec![2, 2], bots: vec![BotSpec::random(); 2], games: 1, seed: 1, threads: Some(1), start_player: None, ..Default::default() };
     let db = scenario::db(&[]);
     let e = spec.validate(&db).expect_err("mirror rejected");
     assert!(e.contains("allow_mirror"), "{e}");
@@ -2135,11 +2119,7 @@ fn log_follows_every_card_of_the_winner() {
             let back = log.iter().filter(|l| l.ends_with(&format!("returns to P{w}'s hand"))).count() as i64;
             let deck0 = db.decks[f[w] as usize].len() as i64;
             assert_eq!(g.state().players[w].deck.len() as i64, deck0 - drawn + returned_by_mulligan + bottomed, "deck of P{w}, seed {seed} game {i}");
-            assert_eq!(
-                g.state().players[w].hand.len() as i64,
-                drawn - returned_by_mulligan - bottomed - played - swapped - discarded + back,
-                "hand of P{w}, seed {seed} game {i}"
-            );
+            assert_eq!(g.state().players[w].hand.len() as i64, drawn - returned_by_mulligan - bottomed - played - swapped - discarded + back, "hand of P{w}, seed {seed} game {i}");
             checked += 1;
         }
     }
@@ -2240,13 +2220,7 @@ fn r2_7_2_e4_die_is_a_fair_seeded_d6() {
         for _ in 0..n {
             g.run_triggers(mz, 0, Trigger::StartOfTurn);
         }
-        g.trace().log
-            .as_ref()
-            .unwrap()
-            .iter()
-            .filter_map(|l| l.split(" rolls ").nth(1))
-            .map(|r| r.parse::<u8>().unwrap())
-            .collect()
+        g.trace().log.as_ref().unwrap().iter().filter_map(|l| l.split(" rolls ").nth(1)).map(|r| r.parse::<u8>().unwrap()).collect()
     };
     let a = rolls(5, 3000);
     assert_eq!(a.len(), 3000);
@@ -2634,7 +2608,8 @@ fn r9_5_1_e48_damage_division_among_more_than_32_blockers() {
     let db = scenario::db(&[("rules.token_card_limit", 8), ("tok_szakadar.copies", 8), ("tok_kerites.copies", 8)]);
     let mut g = scenario::game(&db, &["ner", "tisza"]);
     let o = g.put_in_play(0, "ner_orban_viktor"); // 5/6
-    let pool: Vec<Cid> = g.state().players[1].deck.iter().chain(&g.state().players[1].hand).chain(&g.state().news_deck).chain(&g.state().news_row).chain(&g.state().token_box).copied().collect();
+    let pool: Vec<Cid> =
+        g.state().players[1].deck.iter().chain(&g.state().players[1].hand).chain(&g.state().news_deck).chain(&g.state().news_row).chain(&g.state().token_box).copied().collect();
     let ids: Vec<String> = pool.into_iter().filter(|&c| g.def(c).ctype.is_figure()).map(|c| g.def(c).id.clone()).collect();
     let mut blockers: Vec<Cid> = ids.iter().map(|id| g.put_in_play(1, id)).collect();
     // and a NER Figure that changed sides

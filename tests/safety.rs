@@ -2,10 +2,11 @@
 //! batch stops on its own stop token, a batch too large for memory is an error (not an
 //! abort), thread pools are reused and capped, search rollouts are bounded and counted.
 
-use ketharmad::batch::{run_batch_stoppable, thread_pool, available_threads, BatchError, BatchSpec, Columns, Stop, MAX_THREADS};
+use ketharmad::batch::{run_batch_stoppable, BatchSpec, Columns};
 use ketharmad::bots::{search::Search, BotSpec, Policy};
 use ketharmad::cards::{build_db, load_raw, CardDb, ParamValue};
 use ketharmad::engine::{EndReason, Game, GameConfig};
+use ketharmad::harness::{available_threads, thread_pool, BatchError, Stop, MAX_THREADS};
 use ketharmad::rng::Rng;
 use std::time::{Duration, Instant};
 
@@ -16,13 +17,8 @@ fn db_with(params: &[(&str, i64)]) -> CardDb {
 
 /// Rules under which no player can lose Support (no Campaigns, no Exposés, no deck-out or
 /// Scandal losses): every game runs to the round cap.
-const ENDLESS: &[(&str, i64)] = &[
-    ("rules.starting_support", 1000),
-    ("rules.empty_deck_loss", 0),
-    ("rules.campaigns_per_turn", 0),
-    ("rules.exposes_per_turn", 0),
-    ("rules.scandal_threshold_loss", 0),
-];
+const ENDLESS: &[(&str, i64)] =
+    &[("rules.starting_support", 1000), ("rules.empty_deck_loss", 0), ("rules.campaigns_per_turn", 0), ("rules.exposes_per_turn", 0), ("rules.scandal_threshold_loss", 0)];
 
 fn spec(bots: Vec<BotSpec>, games: u64, threads: Option<usize>) -> BatchSpec {
     BatchSpec { factions: vec![0, 2], bots, games, seed: 7, threads, start_player: None, ..Default::default() }

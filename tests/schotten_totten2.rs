@@ -61,7 +61,6 @@ fn brute_can_claim(s: &State, sec: usize) -> bool {
     }
 }
 
-
 // ---------------------------------------------------------------- R14 test vectors
 
 /// T1 (R2, R8, R9.3.2): intact gate, the Attacker plays red 10 then red 11, the Defender's side
@@ -569,9 +568,8 @@ fn invariant_fuzzer() {
         let p = variants[game as usize % variants.len()];
         let mut s = State::from_seed(p, ketharmad::rng::game_seed(99, game));
         let names = [["random:prep=0.3", "random:prep=0.3"], ["greedy", "random"], ["random:prep=0.2", "greedy"], ["greedy", "greedy"]][(game / 4 % 4) as usize];
-        let mut agents: Vec<Box<dyn Agent<State>>> = (0..2)
-            .map(|i| ketharmad::harness::agents::make_agent(&rules, &ketharmad::harness::agents::AgentSpec::parse(names[i]).unwrap(), &v, 2, i).unwrap())
-            .collect();
+        let mut agents: Vec<Box<dyn Agent<State>>> =
+            (0..2).map(|i| ketharmad::harness::agents::make_agent(&rules, &ketharmad::harness::agents::AgentSpec::parse(names[i]).unwrap(), &v, 2, i).unwrap()).collect();
         let mut rng = Rng::new(game);
         let mut l = Vec::new();
         let mut actions = 0;
@@ -705,7 +703,15 @@ fn parameter_errors_name_the_parameter_r11_4() {
     let cards: Vec<(u8, u8)> = p.wall.iter().map(|s| (s.intact.cards, s.damaged.cards)).collect();
     assert_eq!(cards, vec![(3, 3), (4, 2), (3, 3), (2, 4), (3, 3), (4, 2), (3, 3)]);
     let names = r.iter().map(|p| p.name.as_ref()).collect::<Vec<&str>>();
-    for n in ["rules.hand_size", "rules.cauldrons", "rules.damages_to_win", "rules.oil_target", "rules.restricted_keeps_colour_run", "rules.no_play_draws", "wall.right_ditch.intact_condition"] {
+    for n in [
+        "rules.hand_size",
+        "rules.cauldrons",
+        "rules.damages_to_win",
+        "rules.oil_target",
+        "rules.restricted_keeps_colour_run",
+        "rules.no_play_draws",
+        "wall.right_ditch.intact_condition",
+    ] {
         assert!(names.contains(&n), "{n}");
     }
     // a parameter changes games: two cauldrons per turn are used

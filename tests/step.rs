@@ -91,7 +91,7 @@ fn a_copy_at_every_decision_continues_like_the_original() {
         while let Some((_, kind, opts)) = s.pending() {
             let n = opts.len();
             // every decision of the first games; then every 5th
-            if seed < 2 || k % 5 == 0 {
+            if seed < 2 || k.is_multiple_of(5) {
                 kinds_seen[kind_index(kind)] += 1;
                 let mut copy = s.replayed();
                 let (cs, ck, co) = copy.pending().unwrap();
@@ -250,7 +250,7 @@ fn a_copy_redealt_for_another_seat_stops_at_the_same_decision() {
         let mut k = 0u64;
         while let Some((seat, kind, opts)) = s.pending() {
             let n = opts.len();
-            if k % 4 == 0 {
+            if k.is_multiple_of(4) {
                 let viewer = (seat + 1 + (k as usize % 3)) % 4;
                 let w = s.determinized(viewer, &mut Rng::new(k));
                 total += 1;

@@ -262,12 +262,7 @@ fn ids_are_unique_decodable_and_stable_at_every_decision() {
     let space = ActionSpace::new(&db);
     let size = space.size();
     let ((), ctx) = with_ctx(space, false, || {
-        let mixes = [
-            vec!["random"; 4],
-            vec!["heuristic"; 4],
-            vec!["heuristic", "random", "aggro", "control"],
-            vec!["random", "control", "heuristic", "aggro"],
-        ];
+        let mixes = [vec!["random"; 4], vec!["heuristic"; 4], vec!["heuristic", "random", "aggro", "control"], vec!["random", "control", "heuristic", "aggro"]];
         for (fi, f) in families().iter().enumerate() {
             for (mi, mix) in mixes.iter().enumerate() {
                 let bots: Vec<BotSpec> = mix[..f.len()].iter().map(|k| spec(k)).collect();
@@ -295,7 +290,27 @@ fn ids_are_unique_decodable_and_stable_at_every_decision() {
     for k in observe::KINDS {
         assert!(ctx.kinds.get(kind_name(k)).copied().unwrap_or(0) > 0, "no {k:?} decision met: {:?}", ctx.kinds);
     }
-    for k in ["keep", "mulligan", "end_phase", "campaign", "pass", "done", "no_target", "player", "expose", "amount", "play_base", "play", "swap", "recruit", "activate", "attack", "block", "card_hand", "card_play"] {
+    for k in [
+        "keep",
+        "mulligan",
+        "end_phase",
+        "campaign",
+        "pass",
+        "done",
+        "no_target",
+        "player",
+        "expose",
+        "amount",
+        "play_base",
+        "play",
+        "swap",
+        "recruit",
+        "activate",
+        "attack",
+        "block",
+        "card_hand",
+        "card_play",
+    ] {
         assert!(ctx.act_kinds.get(k).copied().unwrap_or(0) > 0, "no {k} option met: {:?}", ctx.act_kinds);
     }
     // (a target choice among two or more Actions on the chain is too rare to meet here:

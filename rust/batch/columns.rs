@@ -219,6 +219,7 @@ macro_rules! result_columns {
 
         impl GameResult {
             /// The result of the finished game `g` (game `index` of its batch, seed `seed`).
+            // generated: not every column's expression uses every binding, and some casts are to the column's own type
             #[allow(unused_variables, clippy::unnecessary_cast)]
             pub(crate) fn of_game($g: &Game, $out: &Outcome, $index: u64, $seed: u64) -> GameResult {
                 let mut r = GameResult { $( $gname: $gexpr, )+ players: Default::default(), invariant_error: None, plays: Vec::new() };

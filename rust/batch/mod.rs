@@ -11,117 +11,13 @@ use crate::bots::{BotSpec, Policy};
 use crate::cards::CardDb;
 use crate::engine::{Game, GameConfig};
 use crate::harness::batch::Blocks;
+use crate::harness::{available_threads, BatchError, Stop, MAX_THREADS};
 use crate::rng::game_seed;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
 
 pub mod columns;
 pub mod reduce;
+pub use columns::{schema, ColumnInfo, FrameAs, GameColumns, GameResult, PlayColumns, RawColumn, SeatColumns, SeatResult, GAME_ROW_BYTES, PLAY_ROW_BYTES, SEAT_ROW_BYTES};
 pub use reduce::{reduce_batch_stoppable, Stats, TURN_BINS};
-pub use columns::{
-    schema, ColumnInfo, FrameAs, GameColumns, GameResult, PlayColumns, RawColumn, SeatColumns, SeatResult, GAME_ROW_BYTES, PLAY_ROW_BYTES,
-    SEAT_ROW_BYTES,
-};
-
-/// Most worker threads a batch accepts (`threads`); more is refused as a mistake.
-pub const MAX_THREADS: usize = 1024;
-
-/// A stop request for one batch (one call): cloned into the games it runs, set by whoever
-/// wants the batch to end early (the Python binding on Ctrl-C). Not process-global, so
-/// concurrent batches never stop each other.
-#[derive(Clone, Debug, Default)]
-pub struct Stop(Arc<AtomicBool>);
-
-impl Stop {
-    pub fn new() -> Stop {
-        Stop::default()
-    }
-    /// Ask every game of the batch to stop (between games; search bots between rollouts).
-    pub fn request(&self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
-    #[inline]
-    pub fn requested(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
-    }
-}
-
-/// Why a batch gave no columns.
-#[derive(Clone, Debug, PartialEq)]
-pub enum BatchError {
-    /// Bad input (the message names it).
-    Invalid(String),
-    /// A game panicked: its index, seed and message.
-    Panicked(String),
-    /// The batch's [`Stop`] was requested before it finished.
-    Stopped,
-    /// The result columns could not be allocated (the message says how much was needed).
-    Memory(String),
-}
-
-impl std::fmt::Display for BatchError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            BatchError::Invalid(m) | BatchError::Panicked(m) | BatchError::Memory(m) => f.write_str(m),
-            BatchError::Stopped => f.write_str("the batch was stopped"),
-        }
-    }
-}
-
-/// Worker threads of the machine (1 if unknown).
-pub fn available_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
-/// Pools built so far (a test hook: repeated batches with the same `threads` build one).
-static POOLS_BUILT: AtomicUsize = AtomicUsize::new(0);
-
-pub fn pools_built() -> usize {
-    POOLS_BUILT.load(Ordering::Relaxed)
-}
-
-/// The thread pools built so far, by size, and the process they were built in.
-type PoolCache = Mutex<(u32, Vec<(usize, Arc<rayon::ThreadPool>)>)>;
-
-/// The rayon pool for `threads` workers: more threads than the machine has are not started
-/// (the pool is capped at `available_threads()`; results never depend on the thread count),
-/// and a pool is built once per size and reused by every later batch.
-///
-/// A forked child (`multiprocessing`'s default start method on Linux) inherits the cache
-/// but not the pools' threads: a batch on them would wait for ever. The cache remembers the
-/// process id it was filled in; in another process the inherited pools are forgotten (not
-/// dropped: dropping would signal threads that do not exist there) and new ones are built.
-pub fn thread_pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, String> {
-    static POOLS: OnceLock<PoolCache> = OnceLock::new();
-    let n = threads.clamp(1, available_threads());
-    let mut pools = POOLS.get_or_init(|| Mutex::new((0, Vec::new()))).lock().unwrap_or_else(|e| e.into_inner());
-    let pid = std::process::id();
-    if pools.0 != pid {
-        for (_, p) in pools.1.drain(..) {
-            std::mem::forget(p);
-        }
-        pools.0 = pid;
-    }
-    if let Some((_, p)) = pools.1.iter().find(|(k, _)| *k == n) {
-        return Ok(p.clone());
-    }
-    let pool = Arc::new(
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .thread_name(|i| format!("ketharmad-{i}"))
-            .build()
-            .map_err(|e| format!("could not start {n} worker threads: {e}"))?,
-    );
-    POOLS_BUILT.fetch_add(1, Ordering::Relaxed);
-    pools.1.push((n, pool.clone()));
-    Ok(pool)
-}
-
-/// Run `work` on the pool for `threads` workers (None: one per core). Batches never use
-/// rayon's global pool, which a forked child cannot use (see [`thread_pool`]).
-pub fn on_pool<T: Send>(threads: Option<usize>, work: impl FnOnce() -> Result<T, BatchError> + Send) -> Result<T, BatchError> {
-    thread_pool(threads.unwrap_or_else(available_threads)).map_err(BatchError::Invalid)?.install(work)
-}
 
 /// What to play.
 #[derive(Clone, Debug, Default)]
@@ -173,10 +69,7 @@ impl BatchSpec {
             return Err(format!("threads must be at most {MAX_THREADS}, got {t} (this machine has {} cores)", available_threads()));
         }
         let deck_len = |i: usize| self.decks.get(i).map_or(db.decks[self.factions[i] as usize].len(), |d| d.len(db));
-        let cards = (0..n).map(deck_len).sum::<usize>()
-            + db.newsfeed.len()
-            + db.events.len()
-            + db.tokens.iter().map(|&(_, k)| k as usize).sum::<usize>();
+        let cards = (0..n).map(deck_len).sum::<usize>() + db.newsfeed.len() + db.events.len() + db.tokens.iter().map(|&(_, k)| k as usize).sum::<usize>();
         if cards > crate::engine::MAX_INSTS {
             return Err(format!("a game of these decks would hold {cards} cards (decks, Newsfeed, Events, tokens); at most {} fit", crate::engine::MAX_INSTS));
         }
@@ -210,6 +103,7 @@ pub fn play_one_in<'db>(
 
 /// `play_one_in` whose search bots give up their rollouts once `stop` is requested (the game
 /// then ends quickly on the heuristic's choices; its result is meant to be thrown away).
+// too_many_arguments: the last of the play_one family, taking every switch of the ones before it plus the stop token
 #[allow(clippy::too_many_arguments)]
 pub fn play_one_stoppable<'db>(
     slot: &mut Option<Game<'db>>,
@@ -340,14 +234,6 @@ pub fn run_batch_with(db: &CardDb, spec: &BatchSpec, record_plays: bool, first_g
     run_batch_stoppable(db, spec, record_plays, first_game, &Stop::new()).map_err(|e| e.to_string())
 }
 
-/// The text of a caught panic (its `String` or `&str` payload).
-pub fn panic_message(e: &(dyn std::any::Any + Send)) -> String {
-    e.downcast_ref::<String>()
-        .cloned()
-        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
-        .unwrap_or_else(|| "unknown panic".into())
-}
-
 /// Games per block and worker thread: a block is played in parallel, then appended to the
 /// columns in game order, so only one block of per-game records is held at a time.
 const BLOCK_PER_THREAD: u64 = 1024;
@@ -392,10 +278,7 @@ fn play_cells(db: &CardDb, specs: &[BatchSpec], firsts: &[u64], record_plays: bo
             .filter(|&e| e <= i64::MAX as u64)
             .ok_or_else(|| BatchError::Invalid(format!("first_game + games must be below 2^63, got {f} + {}", spec.games)))?;
         starts.push(total);
-        total = total
-            .checked_add(spec.games)
-            .filter(|&t| t <= i64::MAX as u64)
-            .ok_or_else(|| BatchError::Invalid("too many games in one call".into()))?;
+        total = total.checked_add(spec.games).filter(|&t| t <= i64::MAX as u64).ok_or_else(|| BatchError::Invalid("too many games in one call".into()))?;
     }
     starts.push(total);
     let mut c = Columns { n_seats: n, ..Default::default() };

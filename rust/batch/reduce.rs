@@ -10,9 +10,10 @@
 //! Memory does not grow with the number of games: each rayon job keeps one accumulator and one
 //! reusable game, merged at the end; no per-game record is kept.
 
-use super::{game_seed, panic_message, play_one_stoppable, on_pool, BatchError, BatchSpec, GameResult, Stop};
+use super::{game_seed, play_one_stoppable, BatchSpec, GameResult};
 use crate::cards::{CardDb, FACTIONS};
 use crate::engine::{EndReason, Game, MAX_SEATS};
+use crate::harness::{on_pool, BatchError, Stop};
 use rayon::prelude::*;
 
 /// Bins of the game-length histograms: bin `t` counts games of `t` turns (rounds) for `t`
@@ -152,7 +153,7 @@ pub fn reduce_batch_stoppable(db: &CardDb, spec: &BatchSpec, first_game: u64, st
                         }
                         play_one_stoppable(slot, db, spec, i, false, false, false, Some(stop)).0
                     }))
-                    .map_err(|e| BatchError::Panicked(format!("game {i} (seed {}) panicked: {}", game_seed(spec.seed, i), panic_message(&*e))))?;
+                    .map_err(|e| BatchError::panicked(i, game_seed(spec.seed, i), &*e))?;
                     acc.stats.add_game(&r, &spec.factions);
                     Ok(acc)
                 },

@@ -2,8 +2,8 @@
 //! the offered options, steered by named numeric knobs. It sees only its seat's view.
 
 use crate::cards::{CardDef, CardType, Effect, Static, TargetKind};
-use crate::engine::{DecisionKind, Opt, SeatView, MAX_SEATS};
 use crate::engine::state::Cid;
+use crate::engine::{DecisionKind, Opt, SeatView, MAX_SEATS};
 
 /// The knobs (all in 0..=1 unless noted) and their defaults.
 pub const KNOBS: &[(&str, f64, &str)] = &[
@@ -35,15 +35,8 @@ pub struct Knobs {
 
 impl Knobs {
     pub fn from(preset: &str, knobs: &[(String, f64)]) -> Knobs {
-        let mut k = Knobs {
-            aggression: 0.4,
-            block_caution: 0.7,
-            expose_priority: 0.7,
-            scandal_tolerance: 0.5,
-            recruit_appetite: 0.5,
-            mulligan_strictness: 0.5,
-            reaction_patience: 0.5,
-        };
+        let mut k =
+            Knobs { aggression: 0.4, block_caution: 0.7, expose_priority: 0.7, scandal_tolerance: 0.5, recruit_appetite: 0.5, mulligan_strictness: 0.5, reaction_patience: 0.5 };
         let preset = PRESETS.iter().find(|p| p.0 == preset).map(|p| p.1).unwrap_or(&[]);
         for (n, v) in preset.iter().map(|(n, v)| (n.to_string(), *v)).chain(knobs.iter().cloned()) {
             match n.as_str() {
@@ -213,7 +206,6 @@ fn safe_against(v: &SeatView, c: Cid, blk: (usize, i16)) -> bool {
     }
     blk.1 < v.credibility(c).unwrap_or(1)
 }
-
 
 /// The heuristic's score of a main-priority option (higher is better; EndPhase is 0).
 pub fn main_score_pub(k: &Knobs, v: &SeatView, o: &Opt) -> f64 {
@@ -390,8 +382,7 @@ fn main_score(k: &Knobs, v: &SeatView, o: &Opt, lz: &mut Lazy) -> f64 {
                     for q in opponents(v) {
                         blk[q] = blockers_of(v, q);
                     }
-                    opponents(v).any(|q| power >= v.support(q))
-                        || v.in_play(me).iter().any(|&c| v.can_attack(c) && opponents(v).any(|q| safe_against(v, c, blk[q])))
+                    opponents(v).any(|q| power >= v.support(q)) || v.in_play(me).iter().any(|&c| v.can_attack(c) && opponents(v).any(|q| safe_against(v, c, blk[q])))
                 })
             };
             if go {
@@ -431,9 +422,7 @@ fn reaction_value(k: &Knobs, v: &SeatView, _c: Cid, d: &CardDef, main: bool) -> 
                 // kill an opposing Figure
                 let kill = opponents(v).any(|q| {
                     v.in_play(q).iter().any(|&x| {
-                        v.def(x).is_some_and(|dd| dd.ctype.is_figure())
-                            && v.credibility(x).unwrap_or(99) - v.in_play_state(x).map_or(0, |s| s.2) <= n
-                            && fig_value(v, x) >= 3.0
+                        v.def(x).is_some_and(|dd| dd.ctype.is_figure()) && v.credibility(x).unwrap_or(99) - v.in_play_state(x).map_or(0, |s| s.2) <= n && fig_value(v, x) >= 3.0
                     })
                 });
                 if kill {
@@ -451,8 +440,7 @@ fn reaction_value(k: &Knobs, v: &SeatView, _c: Cid, d: &CardDef, main: bool) -> 
             }
             Effect::PumpByOpponentScandal { .. } => {
                 let (att, blk) = v.campaign();
-                let mine_fighting = att.iter().any(|a| v.in_play_state(a.0).is_some_and(|s| s.0 == me))
-                    || blk.iter().any(|b| v.in_play_state(b.0).is_some_and(|s| s.0 == me));
+                let mine_fighting = att.iter().any(|a| v.in_play_state(a.0).is_some_and(|s| s.0 == me)) || blk.iter().any(|b| v.in_play_state(b.0).is_some_and(|s| s.0 == me));
                 if !main && mine_fighting && max_opp_scandal(v) >= 2 {
                     75.0
                 } else {
@@ -507,10 +495,9 @@ fn target_score(v: &SeatView, o: &Opt) -> f64 {
     let me = v.seat;
     let src = v.target_source();
     let harmful = src.is_some_and(|d| {
-        d.abilities.iter().any(|a| {
-            matches!(a.effect, Effect::Damage { .. } | Effect::ExhaustTarget | Effect::ReturnToHand { .. } | Effect::Neutralize)
-                && a.target != TargetKind::None
-        })
+        d.abilities
+            .iter()
+            .any(|a| matches!(a.effect, Effect::Damage { .. } | Effect::ExhaustTarget | Effect::ReturnToHand { .. } | Effect::Neutralize) && a.target != TargetKind::None)
     });
     let damage = src.and_then(|d| d.abilities.iter().find_map(|a| if let Effect::Damage { n } = a.effect { Some(n) } else { None }));
     match *o {
@@ -538,7 +525,14 @@ fn target_score(v: &SeatView, o: &Opt) -> f64 {
                 } else {
                     let kills = damage.is_some_and(|n| v.credibility(c).unwrap_or(99) - dmg <= n);
                     let ready_bonus = if exhausted { 0.0 } else { 2.0 };
-                    val + ready_bonus + if kills { 20.0 } else if damage.is_some() { -5.0 } else { 0.0 }
+                    val + ready_bonus
+                        + if kills {
+                            20.0
+                        } else if damage.is_some() {
+                            -5.0
+                        } else {
+                            0.0
+                        }
                 }
             } else if ctrl == me {
                 val + 5.0

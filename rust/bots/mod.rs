@@ -60,10 +60,7 @@ impl BotSpec {
                         }
                         "rollout_rounds" => {
                             if !(v.fract() == 0.0 && *v >= 1.0 && *v <= search::MAX_ROLLOUT_ROUNDS as f64) {
-                                return Err(format!(
-                                    "bot knob 'rollout_rounds' must be a whole number in 1..={}, got {v}",
-                                    search::MAX_ROLLOUT_ROUNDS
-                                ));
+                                return Err(format!("bot knob 'rollout_rounds' must be a whole number in 1..={}, got {v}", search::MAX_ROLLOUT_ROUNDS));
                             }
                         }
                         _ if heuristic::KNOBS.iter().any(|x| x.0 == k) => {
@@ -115,12 +112,7 @@ impl Policy {
             "heuristic" | "aggro" | "control" => Policy::Heuristic(Box::new(heuristic::Knobs::from(&spec.kind, &spec.knobs))),
             "search" => {
                 let get = |n: &str, d: f64| spec.knobs.iter().find(|k| k.0 == n).map_or(d, |k| k.1);
-                let mut s = search::Search::new(
-                    get("iterations", 200.0) as u32,
-                    get("width", 6.0) as usize,
-                    heuristic::Knobs::from("heuristic", &spec.knobs),
-                    rng,
-                );
+                let mut s = search::Search::new(get("iterations", 200.0) as u32, get("width", 6.0) as usize, heuristic::Knobs::from("heuristic", &spec.knobs), rng);
                 s.rollout_rounds = get("rollout_rounds", search::DEFAULT_ROLLOUT_ROUNDS as f64) as u32;
                 s.every = get("every", 0.0) == 1.0;
                 Policy::Search(Box::new(s))

@@ -18,8 +18,8 @@
 
 use super::heuristic::{self, Knobs};
 use super::Policy;
-use crate::batch::Stop;
 use crate::engine::{DecisionKind, EndReason, Opt, SeatView};
+use crate::harness::Stop;
 use crate::rng::Rng;
 
 /// Default of the `rollout_rounds` knob.

@@ -149,11 +149,7 @@ impl Deck {
         match used.len() {
             1 => {
                 if cards.len() != r.deck_size as usize {
-                    return Err(format!(
-                        "deck {name:?} has {} cards; a deck of one faction has {} (rules.deck_size, R2.1)",
-                        cards.len(),
-                        r.deck_size
-                    ));
+                    return Err(format!("deck {name:?} has {} cards; a deck of one faction has {} (rules.deck_size, R2.1)", cards.len(), r.deck_size));
                 }
             }
             2 => {
@@ -300,11 +296,7 @@ pub fn check_disjoint(db: &CardDb, factions: &[u8], decks: &[Deck]) -> Result<()
                 return Err(if a == b && matches!(a, Deck::Faction(_)) {
                     format!("faction '{f}' is used twice; set rules.allow_mirror = true for mirror matches")
                 } else {
-                    format!(
-                        "decks '{}' and '{}' both take cards from the {f} deck, which exists once (E90); set rules.allow_mirror = true to allow it",
-                        b.label(),
-                        a.label()
-                    )
+                    format!("decks '{}' and '{}' both take cards from the {f} deck, which exists once (E90); set rules.allow_mirror = true to allow it", b.label(), a.label())
                 });
             }
         }

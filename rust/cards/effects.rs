@@ -98,47 +98,110 @@ pub struct DieTable {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Effect {
-    AddResource { res: usize, n: i16 },
-    AddAnyResources { n: i16 },
-    RemoveScandal { n: i16 },
+    AddResource {
+        res: usize,
+        n: i16,
+    },
+    AddAnyResources {
+        n: i16,
+    },
+    RemoveScandal {
+        n: i16,
+    },
     RemoveAllScandal,
-    GainSupport { n: i16 },
-    GainScandal { n: i16 },
-    OpponentGainsScandal { n: i16 },
-    OpponentLosesSupport { n: i16 },
-    EachOpponentLosesSupport { n: i16 },
-    Draw { n: i16 },
-    Damage { n: i16 },
+    GainSupport {
+        n: i16,
+    },
+    GainScandal {
+        n: i16,
+    },
+    OpponentGainsScandal {
+        n: i16,
+    },
+    OpponentLosesSupport {
+        n: i16,
+    },
+    EachOpponentLosesSupport {
+        n: i16,
+    },
+    Draw {
+        n: i16,
+    },
+    Damage {
+        n: i16,
+    },
     ExhaustTarget,
     GrantPropaganda,
     /// Return the target to its owner's hand; the controller of the returned card gains
     /// `controller_scandal` Scandal (if the ability's condition holds).
-    ReturnToHand { controller_scandal: i16 },
+    ReturnToHand {
+        controller_scandal: i16,
+    },
     Neutralize,
-    Expose { n: i16 },
-    Sympathy { n: i16 },
-    SympathySelf { n: i16 },
-    SympathyEach { n: i16 },
-    PumpByOpponentScandal { max: i16 },
-    Rally { influence: i16, credibility: i16 },
-    SupportPerFigure { per: i16, max: i16 },
-    CreateTokens { token: u16, n: i16 },
+    Expose {
+        n: i16,
+    },
+    Sympathy {
+        n: i16,
+    },
+    SympathySelf {
+        n: i16,
+    },
+    SympathyEach {
+        n: i16,
+    },
+    PumpByOpponentScandal {
+        max: i16,
+    },
+    Rally {
+        influence: i16,
+        credibility: i16,
+    },
+    SupportPerFigure {
+        per: i16,
+        max: i16,
+    },
+    CreateTokens {
+        token: u16,
+        n: i16,
+    },
     /// Custom: Simicska Lajos's defection at `n` or more Scandal.
-    Defect { n: i16 },
+    Defect {
+        n: i16,
+    },
     /// Custom: Márki-Zay Péter's die.
     DieRoll(DieTable),
     /// Additional cost: Sacrifice a Figure you control (Visszalépés).
     SacrificeFigure,
     // Event one-shots
-    AllGainSupport { n: i16 },
-    LowestSupportGainSupport { n: i16 },
-    AllGainScandal { n: i16 },
-    MostInstitutionsGainScandal { n: i16, min: i16 },
-    AllSupportPerFigure { per: i16, max: i16 },
+    AllGainSupport {
+        n: i16,
+    },
+    LowestSupportGainSupport {
+        n: i16,
+    },
+    AllGainScandal {
+        n: i16,
+    },
+    MostInstitutionsGainScandal {
+        n: i16,
+        min: i16,
+    },
+    AllSupportPerFigure {
+        per: i16,
+        max: i16,
+    },
     RefreshNewsfeed,
-    AllDraw { n: i16 },
-    MostScandalLoseSupport { n: i16, min: i16 },
-    AllSympathy { n: i16 },
+    AllDraw {
+        n: i16,
+    },
+    MostScandalLoseSupport {
+        n: i16,
+        min: i16,
+    },
+    AllSympathy {
+        n: i16,
+    },
     Round(RoundMod),
 }
 
@@ -155,35 +218,96 @@ pub struct Ability {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Static {
-    StatBonus { who: Who, influence: i16, credibility: i16, cond: Condition },
-    ExposeBonus { n: i16, cond: Condition },
+    StatBonus {
+        who: Who,
+        influence: i16,
+        credibility: i16,
+        cond: Condition,
+    },
+    ExposeBonus {
+        n: i16,
+        cond: Condition,
+    },
     /// A basic Exposé an opponent performs against you costs `n` more generic.
-    ExposeTax { n: i16 },
-    SupermajorityIncrease { n: i16 },
+    ExposeTax {
+        n: i16,
+    },
+    SupermajorityIncrease {
+        n: i16,
+    },
     /// A Propaganda Figure attacking you can be blocked by `n` Figures.
-    PropagandaBlockers { n: i16 },
+    PropagandaBlockers {
+        n: i16,
+    },
     BlocksPropagandaAlone,
-    UnblockableWithCounters { n: i16 },
+    UnblockableWithCounters {
+        n: i16,
+    },
     CantAttack,
-    ExposeStartsWithScandal { n: i16 },
+    ExposeStartsWithScandal {
+        n: i16,
+    },
     /// Karácsony Gergely: the knock-out is replaced; Support becomes `n`.
-    Rescue { n: i16 },
+    Rescue {
+        n: i16,
+    },
 }
 
 /// Every effect name the data file may use (`do = …`), for error messages.
 pub const EFFECT_NAMES: &[&str] = &[
-    "add_resource", "add_any_resources", "remove_scandal", "remove_all_scandal", "gain_support",
-    "gain_scandal", "opponent_gains_scandal", "opponent_loses_support",
-    "each_opponent_loses_support", "draw", "damage", "exhaust", "grant_propaganda",
-    "return_to_hand", "neutralize", "expose", "sympathy", "sympathy_self", "sympathy_each",
-    "pump_by_opponent_scandal", "rally", "support_per_figure", "create_tokens", "defect",
-    "die_roll", "sacrifice_figure", "stat_bonus", "expose_bonus", "expose_tax",
-    "supermajority_increase", "propaganda_blockers", "blocks_propaganda_alone",
-    "unblockable_with_counters", "cant_attack", "expose_starts_with_scandal", "rescue",
-    "all_gain_support", "lowest_support_gain_support", "all_gain_scandal",
-    "most_institutions_gain_scandal", "all_support_per_figure", "refresh_newsfeed", "all_draw",
-    "most_scandal_lose_support", "all_sympathy", "expose_cost_increase",
-    "institution_cost_reduction", "attacker_bonus", "recruit_cost_reduction",
-    "recruit_cost_increase", "basic_expose_bonus", "max_attackers", "reaction_cost_increase",
-    "swap_cost_increase", "unblocked_extra_damage",
+    "add_resource",
+    "add_any_resources",
+    "remove_scandal",
+    "remove_all_scandal",
+    "gain_support",
+    "gain_scandal",
+    "opponent_gains_scandal",
+    "opponent_loses_support",
+    "each_opponent_loses_support",
+    "draw",
+    "damage",
+    "exhaust",
+    "grant_propaganda",
+    "return_to_hand",
+    "neutralize",
+    "expose",
+    "sympathy",
+    "sympathy_self",
+    "sympathy_each",
+    "pump_by_opponent_scandal",
+    "rally",
+    "support_per_figure",
+    "create_tokens",
+    "defect",
+    "die_roll",
+    "sacrifice_figure",
+    "stat_bonus",
+    "expose_bonus",
+    "expose_tax",
+    "supermajority_increase",
+    "propaganda_blockers",
+    "blocks_propaganda_alone",
+    "unblockable_with_counters",
+    "cant_attack",
+    "expose_starts_with_scandal",
+    "rescue",
+    "all_gain_support",
+    "lowest_support_gain_support",
+    "all_gain_scandal",
+    "most_institutions_gain_scandal",
+    "all_support_per_figure",
+    "refresh_newsfeed",
+    "all_draw",
+    "most_scandal_lose_support",
+    "all_sympathy",
+    "expose_cost_increase",
+    "institution_cost_reduction",
+    "attacker_bonus",
+    "recruit_cost_reduction",
+    "recruit_cost_increase",
+    "basic_expose_bonus",
+    "max_attackers",
+    "reaction_cost_increase",
+    "swap_cost_increase",
+    "unblocked_extra_damage",
 ];

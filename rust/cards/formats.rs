@@ -143,8 +143,11 @@ impl Default for FormatSpec {
     }
 }
 
-/// (key, kind, min, max, description) of the format keys that are parameters.
-const KEYS: &[(&str, ParamKind, i64, i64, &[&str], &str)] = &[
+/// One format key that is a parameter: (key, kind, min, max, choice names, description).
+type FormatKey = (&'static str, ParamKind, i64, i64, &'static [&'static str], &'static str);
+
+/// The format keys that are parameters.
+const KEYS: &[FormatKey] = &[
     ("seats_min", ParamKind::Int, 1, 9, &[], "fewest seats"),
     ("seats_max", ParamKind::Int, 1, 9, &[], "most seats"),
     ("enemies", ParamKind::Choice, 0, 0, Enemies::NAMES, "whom a seat may act against"),
@@ -225,18 +228,16 @@ fn set_key(spec: &mut FormatSpec, key: &str, v: &toml::Value, fname: &str) -> Re
             Ok(())
         }
         _ => {
-            let (_, kind, min, max, choices, _) = KEYS
-                .iter()
-                .find(|k| k.0 == key)
-                .ok_or_else(|| format!("format '{fname}': unknown key '{key}' (known: {}, {})", STRUCTURE_KEYS.join(", "), KEYS.iter().map(|k| k.0).collect::<Vec<_>>().join(", ")))?;
+            let (_, kind, min, max, choices, _) = KEYS.iter().find(|k| k.0 == key).ok_or_else(|| {
+                format!("format '{fname}': unknown key '{key}' (known: {}, {})", STRUCTURE_KEYS.join(", "), KEYS.iter().map(|k| k.0).collect::<Vec<_>>().join(", "))
+            })?;
             let x = match (kind, v) {
                 (ParamKind::Int, toml::Value::Integer(i)) if (*min..=*max).contains(i) => *i,
                 (ParamKind::Int, toml::Value::Integer(i)) => return Err(format!("{what}: {i} is out of range {min}..={max}")),
                 (ParamKind::Bool, toml::Value::Boolean(b)) => *b as i64,
-                (ParamKind::Choice, toml::Value::String(s)) => choices
-                    .iter()
-                    .position(|c| c == s)
-                    .ok_or_else(|| format!("{what}: '{s}' is not one of {}", choices.join(", ")))? as i64,
+                (ParamKind::Choice, toml::Value::String(s)) => {
+                    choices.iter().position(|c| c == s).ok_or_else(|| format!("{what}: '{s}' is not one of {}", choices.join(", ")))? as i64
+                }
                 _ => return Err(format!("{what} must be a {}", kind.name())),
             };
             set_value(spec, key, x);

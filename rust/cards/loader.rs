@@ -82,10 +82,8 @@ pub struct RawDb {
     pub formats: Vec<super::formats::RawFormat>,
 }
 
-pub const KEYWORD_IDS: &[&str] = &[
-    "swap", "scandal", "expose", "propaganda", "supermajority", "unity", "joint_candidate",
-    "movement", "sympathy", "defector", "outrage", "momentum", "lone", "border_closure",
-];
+pub const KEYWORD_IDS: &[&str] =
+    &["swap", "scandal", "expose", "propaganda", "supermajority", "unity", "joint_candidate", "movement", "sympathy", "defector", "outrage", "momentum", "lone", "border_closure"];
 const NUMBERED: &[&str] = &["scandal", "expose", "movement", "sympathy", "defector", "lone"];
 
 /// Parameter names every card may have from its own fields (`registry`); a `params` key may
@@ -117,8 +115,7 @@ pub fn load_raw(text: &str) -> Result<RawDb, String> {
 
 /// Parse and check each card (types, ranges, names), without compiling the set.
 fn parse_raw(text: &str) -> Result<RawDb, String> {
-    let table: toml::Table =
-        toml::from_str(text).map_err(|e| format!("malformed card data: {}", e.message()))?;
+    let table: toml::Table = toml::from_str(text).map_err(|e| format!("malformed card data: {}", e.message()))?;
     for key in table.keys() {
         if !matches!(key.as_str(), "meta" | "keyword" | "card" | "params" | "formats") {
             return Err(format!("malformed card data: unknown top-level table '{key}'"));
@@ -135,23 +132,13 @@ fn parse_raw(text: &str) -> Result<RawDb, String> {
             keywords.push(id.to_string());
         }
     }
-    let cards_v = table
-        .get("card")
-        .and_then(|v| v.as_array())
-        .ok_or("malformed card data: no [[card]] tables")?;
+    let cards_v = table.get("card").and_then(|v| v.as_array()).ok_or("malformed card data: no [[card]] tables")?;
     let mut cards = Vec::with_capacity(cards_v.len());
     let mut seen = HashSet::new();
     for (i, v) in cards_v.iter().enumerate() {
-        let id = v
-            .get("id")
-            .and_then(|x| x.as_str())
-            .map(|s| s.to_string())
-            .ok_or_else(|| format!("malformed card data: card #{} has no 'id' field", i + 1))?;
+        let id = v.get("id").and_then(|x| x.as_str()).map(|s| s.to_string()).ok_or_else(|| format!("malformed card data: card #{} has no 'id' field", i + 1))?;
         check_field_types(&id, v)?;
-        let card: RawCard = v
-            .clone()
-            .try_into()
-            .map_err(|e: toml::de::Error| format!("card '{id}': {}", e.message()))?;
+        let card: RawCard = v.clone().try_into().map_err(|e: toml::de::Error| format!("card '{id}': {}", e.message()))?;
         if !seen.insert(id.clone()) {
             return Err(format!("card '{id}': duplicate id"));
         }
@@ -191,9 +178,7 @@ fn flatten_params(prefix: &str, t: &toml::Table, out: &mut Vec<(String, super::p
             other => return Err(format!("malformed card data: [params] key '{name}': expected an integer, bool or string, got {}", type_name(other))),
         };
         if !(name.starts_with("rules.") || name.starts_with("keyword.")) {
-            return Err(format!(
-                "malformed card data: [params] key '{name}': only rules.* and keyword.* parameters may be set here (a card's numbers are its own fields)"
-            ));
+            return Err(format!("malformed card data: [params] key '{name}': only rules.* and keyword.* parameters may be set here (a card's numbers are its own fields)"));
         }
         if out.iter().any(|(n, _)| *n == name) {
             return Err(format!("malformed card data: [params] key '{name}' is given twice"));
@@ -272,10 +257,8 @@ fn validate_card(c: &RawCard) -> Result<(), String> {
     if matches!(id.as_str(), "rules" | "keyword") {
         return Err(format!("card '{id}': field 'id': '{id}' is reserved for rule parameters"));
     }
-    let ctype = super::CardType::parse(&c.ctype)
-        .ok_or_else(|| format!("card '{id}': field 'type': unknown card type '{}'", c.ctype))?;
-    let faction = super::Faction::parse(&c.faction)
-        .ok_or_else(|| format!("card '{id}': field 'faction': unknown faction '{}'", c.faction))?;
+    let ctype = super::CardType::parse(&c.ctype).ok_or_else(|| format!("card '{id}': field 'type': unknown card type '{}'", c.ctype))?;
+    let faction = super::Faction::parse(&c.faction).ok_or_else(|| format!("card '{id}': field 'faction': unknown faction '{}'", c.faction))?;
     {
         use super::{CardType as T, Faction as F};
         let fits = match faction {
@@ -311,9 +294,7 @@ fn validate_card(c: &RawCard) -> Result<(), String> {
             for (f, v) in [("influence", c.influence), ("credibility", c.credibility)] {
                 match v {
                     None => return Err(format!("card '{id}': field '{f}' is missing")),
-                    Some(x) if !(0..=99).contains(&x) => {
-                        return Err(format!("card '{id}': field '{f}': {x} is out of range 0..=99"))
-                    }
+                    Some(x) if !(0..=99).contains(&x) => return Err(format!("card '{id}': field '{f}': {x} is out of range 0..=99")),
                     _ => {}
                 }
             }

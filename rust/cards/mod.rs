@@ -10,7 +10,7 @@ pub mod params;
 
 pub use decks::Deck;
 pub use effects::*;
+pub use formats::FormatSpec;
 pub use loader::{load_raw, RawDb};
 pub use model::*;
-pub use formats::FormatSpec;
 pub use params::{build_db, registry, ParamInfo, ParamKind, ParamValue, Rules};

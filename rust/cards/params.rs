@@ -138,13 +138,8 @@ const RULE_BOOLS: &[(&str, bool, &str)] = &[
     ("rules.allow_mirror", false, "allow two players with the same faction (R3.1.1, E5)"),
     ("rules.allow_extra_copies", false, "a custom deck list may hold more copies of a card than its faction deck (E90 lifted; docs/decks.md)"),
 ];
-const RULE_COSTS: &[(&str, &str, &str)] = &[
-    ("rules.expose_cost", "{1}{M}", "cost of the basic Exposé (R10.3.1, E51)"),
-    ("rules.swap_cost", "{1}", "cost of Swap (R6.7)"),
-];
-const RULE_CHOICES: &[(&str, &[&str], &str)] = &[
-    ("rules.voter_takeover_credit", &["source", "active_player"], "who is credited with a knock-out (R15.4.1, E77)"),
-];
+const RULE_COSTS: &[(&str, &str, &str)] = &[("rules.expose_cost", "{1}{M}", "cost of the basic Exposé (R10.3.1, E51)"), ("rules.swap_cost", "{1}", "cost of Swap (R6.7)")];
+const RULE_CHOICES: &[(&str, &[&str], &str)] = &[("rules.voter_takeover_credit", &["source", "active_player"], "who is credited with a knock-out (R15.4.1, E77)")];
 
 const NUMBERED_KW: &[&str] = &["scandal", "expose", "movement", "sympathy", "defector", "lone"];
 
@@ -461,8 +456,7 @@ pub fn build_db(raw: &RawDb, overrides: &[(String, ParamValue)]) -> Result<CardD
         return Err(format!("a card set may hold at most 128 different cards, this one has {}", raw.cards.len()));
     }
     // card id -> (index, type); at most 128 cards (checked above), so the index fits a u16
-    let index: HashMap<&str, (u16, &str)> =
-        raw.cards.iter().enumerate().map(|(i, c)| (c.id.as_str(), (i as u16, c.ctype.as_str()))).collect();
+    let index: HashMap<&str, (u16, &str)> = raw.cards.iter().enumerate().map(|(i, c)| (c.id.as_str(), (i as u16, c.ctype.as_str()))).collect();
     for c in &raw.cards {
         cards.push(compile_card(c, &vals, &index, &mut parties)?);
     }
@@ -472,10 +466,7 @@ pub fn build_db(raw: &RawDb, overrides: &[(String, ParamValue)]) -> Result<CardD
         for a in &c.abilities {
             if let Effect::DieRoll(t) = a.effect {
                 if [t.self_max, t.opp_max, t.draw_max].iter().any(|&x| !(0..=6).contains(&x)) {
-                    return Err(format!(
-                        "card '{}': the die band tops must be within 0..=6 (self {}, opponent {}, draw {})",
-                        c.id, t.self_max, t.opp_max, t.draw_max
-                    ));
+                    return Err(format!("card '{}': the die band tops must be within 0..=6 (self {}, opponent {}, draw {})", c.id, t.self_max, t.opp_max, t.draw_max));
                 }
             }
         }
@@ -501,7 +492,11 @@ pub fn build_db(raw: &RawDb, overrides: &[(String, ParamValue)]) -> Result<CardD
         if deck.len() != 31 || bases != 13 || figs != 12 || other != 6 {
             return Err(format!(
                 "deck '{}' must have 31 cards (13 Bases, 12 Figures, 6 Actions or Institutions); with these copies it has {} ({} Bases, {} Figures, {} others)",
-                FACTIONS[fi], deck.len(), bases, figs, other
+                FACTIONS[fi],
+                deck.len(),
+                bases,
+                figs,
+                other
             ));
         }
     }
@@ -517,11 +512,7 @@ fn compile_card(c: &RawCard, v: &Values, index: &HashMap<&str, (u16, &str)>, par
     let ctype = CardType::parse(&c.ctype).ok_or_else(|| format!("card '{id}': field 'type': unknown card type '{}'", c.ctype))?;
     let faction = Faction::parse(&c.faction).ok_or_else(|| format!("card '{id}': field 'faction': unknown faction '{}'", c.faction))?;
     let is_costed = !matches!(ctype, CardType::Base | CardType::Token | CardType::Event);
-    let cost = if is_costed {
-        Cost { generic: p("cost_generic")?, pips: [p("cost_f")?, p("cost_m")?, p("cost_u")?] }
-    } else {
-        Cost::default()
-    };
+    let cost = if is_costed { Cost { generic: p("cost_generic")?, pips: [p("cost_f")?, p("cost_m")?, p("cost_u")?] } } else { Cost::default() };
     let (influence, credibility) = if c.influence.is_some() { (p("influence")?, p("credibility")?) } else { (0, 0) };
     let mut kw = Keywords::default();
     let mut kw_text = Vec::new();
@@ -622,14 +613,7 @@ fn compile_card(c: &RawCard, v: &Values, index: &HashMap<&str, (u16, &str)>, par
     })
 }
 
-fn compile_ability(
-    c: &RawCard,
-    a: &RawAbility,
-    v: &Values,
-    index: &HashMap<&str, (u16, &str)>,
-    abilities: &mut Vec<Ability>,
-    statics: &mut Vec<Static>,
-) -> Result<(), String> {
+fn compile_ability(c: &RawCard, a: &RawAbility, v: &Values, index: &HashMap<&str, (u16, &str)>, abilities: &mut Vec<Ability>, statics: &mut Vec<Static>) -> Result<(), String> {
     let id = c.id.as_str();
     let err = |field: &str, msg: String| Err(format!("card '{id}': field 'abilities.{field}': {msg}"));
     let num = |field: &str, name: &Option<String>| -> Result<i16, String> {
@@ -637,9 +621,10 @@ fn compile_ability(
             None => Err(format!("card '{id}': field 'abilities.{field}' is missing for '{}'", a.effect)),
             Some(n) => {
                 let full = format!("{id}.{n}");
-                let x = v.ints.get(full.as_str()).ok_or_else(|| {
-                    format!("card '{id}': field 'abilities.{field}': '{n}' is not a parameter of this card (add it to params or keywords)")
-                })?;
+                let x = v
+                    .ints
+                    .get(full.as_str())
+                    .ok_or_else(|| format!("card '{id}': field 'abilities.{field}': '{n}' is not a parameter of this card (add it to params or keywords)"))?;
                 i16::try_from(*x).map_err(|_| format!("card '{id}': field 'abilities.{field}': parameter '{full}' = {x} is out of range"))
             }
         }

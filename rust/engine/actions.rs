@@ -145,8 +145,7 @@ pub const SEATS: u32 = 4;
 /// Amount ids: 0..=255 (an amount is a byte).
 pub const AMOUNTS: u32 = 256;
 
-const SINGLES: [ActKind; 7] =
-    [ActKind::Keep, ActKind::Mulligan, ActKind::EndPhase, ActKind::Campaign, ActKind::Pass, ActKind::Done, ActKind::NoTarget];
+const SINGLES: [ActKind; 7] = [ActKind::Keep, ActKind::Mulligan, ActKind::EndPhase, ActKind::Campaign, ActKind::Pass, ActKind::Done, ActKind::NoTarget];
 const PLAYER0: u32 = SINGLES.len() as u32;
 const EXPOSE0: u32 = PLAYER0 + SEATS;
 const AMOUNT0: u32 = EXPOSE0 + SEATS;
@@ -223,9 +222,7 @@ impl ActionSpace {
         let mut n_abilities = vec![0u8; nd];
         for d in 0..nd {
             let def = &db.cards[d];
-            let usable = def.abilities.iter().any(|a| {
-                a.trigger == Trigger::Activated && !matches!(a.effect, Effect::AddResource { .. } | Effect::AddAnyResources { .. })
-            });
+            let usable = def.abilities.iter().any(|a| a.trigger == Trigger::Activated && !matches!(a.effect, Effect::AddResource { .. } | Effect::AddAnyResources { .. }));
             if !usable || cap_play[d] == 0 {
                 continue;
             }
@@ -393,9 +390,7 @@ impl ActionSpace {
             Opt::PlayBase(c) => per_def(&self.play_base, c),
             Opt::Play(c) => per_def(&self.play, c),
             Opt::Swap(c) => per_def(&self.swap, c),
-            Opt::Recruit(c) => {
-                Self::slot(&self.recruit, &self.cap_row, def(c), Self::zone_rank(g, c))
-            }
+            Opt::Recruit(c) => Self::slot(&self.recruit, &self.cap_row, def(c), Self::zone_rank(g, c)),
             Opt::Activate(c, a) => {
                 let d = def(c);
                 let na = self.n_abilities[d] as u32;
@@ -557,7 +552,11 @@ impl ActionSpace {
     fn card_name(&self, g: &Game, c: Cid) -> String {
         let k = Self::zone_rank(g, c);
         let name = &self.names[g.state.inst[c as usize].def as usize];
-        if k > 0 { format!("{name} #{}", k + 1) } else { name.clone() }
+        if k > 0 {
+            format!("{name} #{}", k + 1)
+        } else {
+            name.clone()
+        }
     }
 
     /// The meaning of `id` in words (relative seats: "seat +1" is the next seat after the
@@ -566,7 +565,11 @@ impl ActionSpace {
         let Some(m) = self.meaning(id) else { return format!("unknown id {id}") };
         let name = |m: &Meaning| -> String {
             let n = m.def.map_or("?", |d| self.names[d as usize].as_str());
-            if m.copy > 0 { format!("{n} #{}", m.copy + 1) } else { n.to_string() }
+            if m.copy > 0 {
+                format!("{n} #{}", m.copy + 1)
+            } else {
+                n.to_string()
+            }
         };
         let seat = |s: u8| if s == 0 { "own".to_string() } else { format!("seat +{s}") };
         match m.kind {

@@ -1,9 +1,9 @@
 //! State checks (R14.1, E72), elimination (R15.3.1, E76), Voter takeover (R15.4.1, E77),
 //! simultaneous elimination (R14.5.1, E74) and the end of the game.
 
-use super::trace::glog;
 use super::seats::{Seats, MAX_SEATS};
 use super::state::{Cid, EndReason, Game, Inst, Outcome, Zone};
+use super::trace::glog;
 use crate::cards::formats::Elimination;
 use crate::cards::{Faction, Static, Trigger};
 
@@ -35,10 +35,7 @@ impl Game<'_> {
                         // every Credibility modifier is >= 0: an undamaged Figure with printed
                         // Credibility > 0 cannot die, so skip the full computation
                         // `&` not `&&`: one well-predicted branch per card
-                        if it.is(Inst::F_FIGURE) & ((dmg > 0) | (it.base_credibility <= 0))
-                            && dmg >= self.credibility(c)
-                            && nd < 32
-                        {
+                        if it.is(Inst::F_FIGURE) & ((dmg > 0) | (it.base_credibility <= 0)) && dmg >= self.credibility(c) && nd < 32 {
                             dying[nd] = c;
                             nd += 1;
                         }
@@ -49,13 +46,7 @@ impl Game<'_> {
                 for k in 0..self.cache.wounded.len() {
                     let c = self.cache.wounded[k];
                     let it = &self.state.inst[c as usize];
-                    if it.zone == Zone::Play
-                        && it.is(Inst::F_FIGURE)
-                        && it.damage > 0
-                        && it.damage >= self.credibility(c)
-                        && !dying[..nd].contains(&c)
-                        && nd < 32
-                    {
+                    if it.zone == Zone::Play && it.is(Inst::F_FIGURE) && it.damage > 0 && it.damage >= self.credibility(c) && !dying[..nd].contains(&c) && nd < 32 {
                         dying[nd] = c;
                         nd += 1;
                     }
@@ -93,11 +84,7 @@ impl Game<'_> {
                 // (4) Voter takeover credit, decided before the players leave
                 let mut gains = [0i32; MAX_SEATS];
                 for p in out.iter() {
-                    let credited = if self.db.rules.voter_takeover_credit_active {
-                        self.state.active as i8
-                    } else {
-                        self.state.last_reducer[p]
-                    };
+                    let credited = if self.db.rules.voter_takeover_credit_active { self.state.active as i8 } else { self.state.last_reducer[p] };
                     // "knocks out an opponent" (R15.4): an enemy of the eliminated seat
                     if credited >= 0 && credited as usize == self.state.active && self.state.is_enemy(credited as usize, p) {
                         gains[credited as usize] += self.db.rules.voter_takeover_gain;
@@ -134,13 +121,13 @@ impl Game<'_> {
                     self.state.outcome = Some(Outcome::won_by(w, EndReason::LastPlayerStanding));
                     return;
                 }
-                for p in 0..self.state.n {
-                    if gains[p] > 0 && self.state.players[p].alive {
+                for (p, &gain) in gains.iter().enumerate().take(self.state.n) {
+                    if gain > 0 && self.state.players[p].alive {
                         // Border Closure stops the gain: then there is no Voter takeover to log
                         if self.trace.log.is_some() && !self.border_closed_for(p) {
                             glog!(self, "  Voter takeover: P{p}");
                         }
-                        self.gain_support(p, gains[p]);
+                        self.gain_support(p, gain);
                     }
                 }
             }
@@ -201,9 +188,12 @@ impl Game<'_> {
 
     /// Karácsony Gergely's rescue: replaces a knock-out once (not under Border Closure).
     fn rescue(&mut self, p: usize) -> bool {
-        let found = self.state.players[p].play.iter().copied().filter(|&c| self.state.inst[c as usize].is(Inst::F_STATIC)).find_map(|c| {
-            self.def(c).statics.iter().find_map(|s| if let Static::Rescue { n } = *s { Some((c, n)) } else { None })
-        });
+        let found = self.state.players[p]
+            .play
+            .iter()
+            .copied()
+            .filter(|&c| self.state.inst[c as usize].is(Inst::F_STATIC))
+            .find_map(|c| self.def(c).statics.iter().find_map(|s| if let Static::Rescue { n } = *s { Some((c, n)) } else { None }));
         let Some((c, n)) = found else { return false };
         if self.border_closed_for(p) {
             return false;
@@ -270,7 +260,8 @@ impl Game<'_> {
             if q == p {
                 continue;
             }
-            let mine: Vec<Cid> = self.state.players[q].play.iter().copied().filter(|&c| self.state.inst[c as usize].owner as usize == p && self.state.inst[c as usize].owner >= 0).collect();
+            let mine: Vec<Cid> =
+                self.state.players[q].play.iter().copied().filter(|&c| self.state.inst[c as usize].owner as usize == p && self.state.inst[c as usize].owner >= 0).collect();
             for c in mine {
                 glog!(self, "  {} (P{p}'s, controlled by P{q}) leaves the game", self.name(c));
                 self.campaign_remove(c);

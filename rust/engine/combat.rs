@@ -2,9 +2,9 @@
 //! legality (R9.3, E46, E47), the Campaign window (R9.4) and simultaneous damage (R9.5, E48).
 
 use super::decision::{DecisionKind, Opt};
-use super::trace::glog;
 use super::seats::MAX_SEATS;
 use super::state::{Cid, Game, Inst};
+use super::trace::glog;
 use crate::cards::Static;
 
 impl Game<'_> {
@@ -157,9 +157,13 @@ impl Game<'_> {
         // ready Figures not blocking yet, in play order (each block removes its blocker)
         let mut free = std::mem::take(&mut self.scratch.cards);
         free.clear();
-        free.extend(self.state.players[d].play.iter().copied().filter(|&b| {
-            self.state.inst[b as usize].is(Inst::F_FIGURE) && !self.state.inst[b as usize].exhausted && !self.state.campaign.blocks.iter().any(|x| x.0 == b)
-        }));
+        free.extend(
+            self.state.players[d]
+                .play
+                .iter()
+                .copied()
+                .filter(|&b| self.state.inst[b as usize].is(Inst::F_FIGURE) && !self.state.inst[b as usize].exhausted && !self.state.campaign.blocks.iter().any(|x| x.0 == b)),
+        );
         loop {
             self.scratch.opts.clear();
             // an incomplete Propaganda block must be completed first
@@ -265,10 +269,10 @@ impl Game<'_> {
         }
         self.scratch.damage = dmg_to_figs;
         self.scratch.cards = blockers;
-        for q in 0..self.state.n {
-            if dmg_to_players[q] > 0 {
-                glog!(self, "  P{q} takes {} combat damage", dmg_to_players[q]);
-                self.lose_support(q, dmg_to_players[q], p as i32);
+        for (q, &dmg) in dmg_to_players.iter().enumerate().take(self.state.n) {
+            if dmg > 0 {
+                glog!(self, "  P{q} takes {dmg} combat damage");
+                self.lose_support(q, dmg, p as i32);
             }
         }
     }

@@ -2,8 +2,8 @@
 //! abilities (E22, E25). Payment is automatic: the payer uses the pool first, then Bases,
 //! then resource abilities of Institutions and Figures, keeping flexible sources for last.
 
-use super::trace::glog;
 use super::state::{Cid, Game, Inst};
+use super::trace::glog;
 use crate::cards::Cost;
 
 /// A cost change: increases add generic, reductions cut only generic and never below 0.
@@ -125,8 +125,8 @@ impl Game<'_> {
     pub fn can_pay_from(avail: ([i16; 3], i16), cost: Cost) -> bool {
         let (fixed, any) = avail;
         let mut deficit = 0;
-        for r in 0..3 {
-            deficit += (cost.pips[r] - fixed[r]).max(0);
+        for (&need, &have) in cost.pips.iter().zip(&fixed) {
+            deficit += (need - have).max(0);
         }
         // `&`: no early exit, so no hard-to-predict branch
         (deficit <= any) & (fixed[0] + fixed[1] + fixed[2] + any >= cost.total())

@@ -257,7 +257,14 @@ impl<'a, 'db> SeatView<'a, 'db> {
     /// game since its last checkpoint, answers this decision with `candidate`, and `policies`
     /// play on until the end or round `round_limit`. Returns the outcome, whether the copy
     /// offered `candidate` at this decision, and the rounds played after this one.
-    pub fn rollout(&self, rng: &mut crate::rng::Rng, kind: DecisionKind, candidate: Opt, policies: impl super::agent::IntoAgents, round_limit: u32) -> (super::state::Outcome, bool, u32) {
+    pub fn rollout(
+        &self,
+        rng: &mut crate::rng::Rng,
+        kind: DecisionKind,
+        candidate: Opt,
+        policies: impl super::agent::IntoAgents,
+        round_limit: u32,
+    ) -> (super::state::Outcome, bool, u32) {
         self.g.rollout_from(self.seat, kind, rng, candidate, policies.into_agents(), round_limit)
     }
 

@@ -2,8 +2,8 @@
 //! abilities, and every `Effect` of the vocabulary.
 
 use super::decision::{DecisionKind, Opt};
-use super::trace::glog;
 use super::state::{Cid, Game, Inst, Tgt, Zone};
+use super::trace::glog;
 use crate::cards::{Ability, ActivationCost, Effect, TargetKind, Trigger};
 
 impl Game<'_> {
@@ -158,10 +158,9 @@ impl Game<'_> {
             return false;
         }
         let p = self.controller(c);
-        if ab.cost == ActivationCost::Exhaust
-            && (self.state.inst[c as usize].exhausted || (d.ctype.is_figure() && self.summoning_sick(c))) {
-                return false;
-            }
+        if ab.cost == ActivationCost::Exhaust && (self.state.inst[c as usize].exhausted || (d.ctype.is_figure() && self.summoning_sick(c))) {
+            return false;
+        }
         if !self.condition(p, ab.condition) {
             return false;
         }

@@ -1,9 +1,9 @@
 //! Events (R12): the procedure in the start player's Wake (E63, E64) and Event effects (E65).
 
 use super::decision::{DecisionKind, Opt};
-use super::trace::glog;
 use super::seats::MAX_SEATS;
 use super::state::{Game, RoundMods, Zone};
+use super::trace::glog;
 use crate::cards::{Effect, RoundMod, Trigger};
 
 impl Game<'_> {

@@ -58,11 +58,11 @@ pub mod observe;
 pub mod pacts;
 pub mod points;
 pub mod priority;
+pub mod scandal;
 #[cfg(any(test, feature = "scenario"))]
 pub mod scenario;
 pub mod scratch;
 pub mod seats;
-pub mod scandal;
 pub mod setup;
 pub mod state;
 pub mod stats;
@@ -70,8 +70,8 @@ pub mod step;
 pub mod trace;
 pub mod turn;
 
+pub use crate::cards::FormatSpec;
 pub use agent::{Agent, Agents, IntoAgents, NoAgent};
 pub use decision::{DecisionKind, Opt, SeatView};
 pub use seats::{Seating, Seats, MAX_SEATS};
-pub use crate::cards::FormatSpec;
 pub use state::{Cid, EndReason, Game, GameConfig, Inst, Outcome, Player, State, Zone, MAX_INSTS};

@@ -1,7 +1,7 @@
 //! The Newsfeed row and Recruit (R11).
 
-use super::trace::glog;
 use super::state::{Cid, Game, Inst, Zone};
+use super::trace::glog;
 
 impl Game<'_> {
     /// Refill the row from the top of the Newsfeed deck (E58, E59).

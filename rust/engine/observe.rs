@@ -138,11 +138,24 @@ pub fn layout(db: &CardDb) -> Vec<(String, usize)> {
 pub fn size(db: &CardDb) -> usize {
     let d = db.cards.len();
     // the lengths of `layout`, summed without allocating (a test checks they agree)
-    SEATS + KINDS.len() + 2 + 2 * SEATS + 3 + d
+    SEATS
+        + KINDS.len()
+        + 2
+        + 2 * SEATS
+        + 3
+        + d
         + SEATS * (SEAT_SCALARS.len() + SEAT_VECTORS.len() * d)
-        + d + 3 + d + d + ROUND_MODS.len()
-        + (2 + SEATS) + d + d
-        + (1 + SEATS) + d + d
+        + d
+        + 3
+        + d
+        + d
+        + ROUND_MODS.len()
+        + (2 + SEATS)
+        + d
+        + d
+        + (1 + SEATS)
+        + d
+        + d
         + d
 }
 
@@ -486,11 +499,7 @@ pub fn observation_at(g: &Game, seat: usize, decision: Option<(usize, DecisionKi
     let cp = &st.campaign;
     let campaign = cp.active.then(|| CampaignObservation {
         attackers: cp.attackers.iter().map(|&(c, q)| (play_ref(c), q as usize)).collect(),
-        blocks: cp
-            .blocks
-            .iter()
-            .map(|&(b, a)| (play_ref(b), cp.attackers.iter().position(|x| x.0 == a).unwrap_or(usize::MAX)))
-            .collect(),
+        blocks: cp.blocks.iter().map(|&(b, a)| (play_ref(b), cp.attackers.iter().position(|x| x.0 == a).unwrap_or(usize::MAX))).collect(),
     });
     Observation {
         seat,

@@ -35,10 +35,7 @@ impl Game<'_> {
     pub fn pact_partners(&self, p: usize) -> Seats {
         let f = &self.db.rules.format;
         let mut s = Seats::EMPTY;
-        if f.pacts.is_empty()
-            || !self.state.players[p].alive
-            || self.alive_count() as i32 <= f.pact_until_players
-            || (f.pact_rounds > 0 && self.state.round as i32 > f.pact_rounds)
+        if f.pacts.is_empty() || !self.state.players[p].alive || self.alive_count() as i32 <= f.pact_until_players || (f.pact_rounds > 0 && self.state.round as i32 > f.pact_rounds)
         {
             return s;
         }
@@ -47,7 +44,13 @@ impl Game<'_> {
             if self.state.pacts_void >> i & 1 != 0 {
                 continue;
             }
-            let other = if a == p { b } else if b == p { a } else { continue };
+            let other = if a == p {
+                b
+            } else if b == p {
+                a
+            } else {
+                continue;
+            };
             if other < self.state.n && other != p && self.state.players[other].alive {
                 s = s.with(other);
             }

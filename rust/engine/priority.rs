@@ -3,9 +3,9 @@
 
 use super::decision::{DecisionKind, Opt};
 use super::seats::{Seats, MAX_SEATS};
-use crate::cards::formats::Priority;
-use super::trace::glog;
 use super::state::{ChainItem, Cid, Game, Inst, Tgt, Zone};
+use super::trace::glog;
+use crate::cards::formats::Priority;
 use crate::cards::{TargetKind, Trigger};
 
 impl Game<'_> {
@@ -21,9 +21,7 @@ impl Game<'_> {
     pub fn can_play_from_hand_with(&self, p: usize, c: Cid, in_window: bool, avail: ([i16; 3], i16)) -> bool {
         let it = &self.state.inst[c as usize];
         // Bases are played as Bases; Events and tokens are never in hand
-        let kind = (it.flags & (Inst::F_FIGURE | Inst::F_INSTITUTION | Inst::F_ACTION) != 0)
-            & !it.is(Inst::F_BASE)
-            & (!in_window | it.is(Inst::F_REACTION));
+        let kind = (it.flags & (Inst::F_FIGURE | Inst::F_INSTITUTION | Inst::F_ACTION) != 0) & !it.is(Inst::F_BASE) & (!in_window | it.is(Inst::F_REACTION));
         let ok = kind & Self::can_pay_from(avail, self.play_cost(p, c));
         if ok & (it.flags & (Inst::F_SACRIFICE_CAST | Inst::F_NEEDS_TARGET) != 0) {
             return self.can_play_extra(p, c);
@@ -40,9 +38,7 @@ impl Game<'_> {
         }
         if it.is(Inst::F_NEEDS_TARGET) {
             for ab in self.def(c).abilities.iter().filter(|a| a.trigger == Trigger::Resolve) {
-                if !matches!(ab.target, TargetKind::None | TargetKind::OtherFigureOptional | TargetKind::InstitutionOptional)
-                    && !self.has_target(p, ab.target, c)
-                {
+                if !matches!(ab.target, TargetKind::None | TargetKind::OtherFigureOptional | TargetKind::InstitutionOptional) && !self.has_target(p, ab.target, c) {
                     return false;
                 }
             }

@@ -2,8 +2,8 @@
 //! every Exposé (basic and cards'), Outrage, Border Closure's cuts.
 
 use super::decision::{DecisionKind, Opt};
-use super::trace::glog;
 use super::state::{Game, Inst};
+use super::trace::glog;
 use crate::cards::Static;
 
 impl Game<'_> {

@@ -16,8 +16,8 @@
 use super::decision::Opt;
 use super::hooks::TestHooks;
 use super::state::{Cid, Game, GameConfig, State, Zone};
-use crate::engine::agent::Scripted;
 use crate::cards::{build_db, load_raw, CardDb, ParamValue, FACTIONS};
+use crate::engine::agent::Scripted;
 
 /// The default card set with integer parameter overrides.
 pub fn db(overrides: &[(&str, i64)]) -> CardDb {

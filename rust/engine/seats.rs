@@ -259,7 +259,7 @@ impl Seating {
         match &f.teams {
             Teams::None => {}
             Teams::Opposite => {
-                if n % 2 != 0 {
+                if !n.is_multiple_of(2) {
                     return Err(format!("format '{}': partners opposite need an even number of seats, got {n}", f.name));
                 }
                 for (p, a) in allies.iter_mut().enumerate().take(n) {

@@ -2,8 +2,8 @@
 //! Randomness is consumed in the order of R3.11 (E12).
 
 use super::decision::{DecisionKind, Opt};
-use super::trace::glog;
 use super::state::{Game, Zone};
+use super::trace::glog;
 
 impl Game<'_> {
     pub fn setup(&mut self, fixed_start: Option<u8>) {

@@ -2,13 +2,13 @@
 //! beside its caches, buffers, recorders and agents, and the primitive card moves (draw,
 //! enter and leave play, change control), which keep the caches in step (`caches`).
 
-use crate::engine::agent::{Agent, Agents, IntoAgents};
 use crate::cards::{CardDb, CardDef, CardType, Faction};
-use crate::engine::scratch::Scratch;
+use crate::engine::agent::{Agent, Agents, IntoAgents};
 use crate::engine::caches::Caches;
 use crate::engine::hooks::TestHooks;
-use crate::engine::trace::Trace;
+use crate::engine::scratch::Scratch;
 use crate::engine::seats::{Seating, Seats, MAX_SEATS};
+use crate::engine::trace::Trace;
 use crate::rng::{Rng, Stream};
 
 /// A card instance in one game: at most `MAX_INSTS` (512) per game, enough for nine seats of
@@ -105,8 +105,7 @@ impl Inst {
     pub const F_BORDER: u16 = 32768;
     /// The bits `BoardCount::flags` collects: a card with any of them changes the cached
     /// board when it enters or leaves, even a Base.
-    pub const F_COUNTED: u16 =
-        Self::F_STATIC | Self::F_ACTIVATED | Self::F_INSTANT | Self::F_FIGURE | Self::F_INSTITUTION | Self::F_BORDER;
+    pub const F_COUNTED: u16 = Self::F_STATIC | Self::F_ACTIVATED | Self::F_INSTANT | Self::F_FIGURE | Self::F_INSTITUTION | Self::F_BORDER;
 
     fn for_def(def: u16, d: &CardDef, owner: i8, zone: Zone) -> Inst {
         let mut flags = 0;
@@ -158,10 +157,7 @@ impl Inst {
         if d.ctype.is_action()
             && d.abilities.iter().any(|a| {
                 a.trigger == crate::cards::Trigger::Resolve
-                    && !matches!(
-                        a.target,
-                        crate::cards::TargetKind::None | crate::cards::TargetKind::OtherFigureOptional | crate::cards::TargetKind::InstitutionOptional
-                    )
+                    && !matches!(a.target, crate::cards::TargetKind::None | crate::cards::TargetKind::OtherFigureOptional | crate::cards::TargetKind::InstitutionOptional)
             })
         {
             flags |= Self::F_NEEDS_TARGET;
@@ -172,7 +168,15 @@ impl Inst {
             (None, Some((None, n))) => (3, n as i8),
             _ => (-1, 0),
         };
-        Inst { def, owner, controller: -1, zone, flags, source, source_units, cost: d.cost,
+        Inst {
+            def,
+            owner,
+            controller: -1,
+            zone,
+            flags,
+            source,
+            source_units,
+            cost: d.cost,
             defector: d.kw.defector as i8,
             base_influence: d.influence,
             base_credibility: d.credibility,
@@ -186,11 +190,7 @@ impl Inst {
             } else {
                 2
             },
-            expose_tax: d
-                .statics
-                .iter()
-                .map(|s| if let crate::cards::Static::ExposeTax { n } = *s { n } else { 0 })
-                .sum::<i16>(),
+            expose_tax: d.statics.iter().map(|s| if let crate::cards::Static::ExposeTax { n } = *s { n } else { 0 }).sum::<i16>(),
             party_bit: d.party_bit,
             ..Default::default()
         }
@@ -350,38 +350,119 @@ pub struct Player {
 
 impl Clone for Player {
     fn clone(&self) -> Player {
-        let Player { faction, support, scandal, pool, deck, hand, oblivion, play, alive, outrage_turn, eliminated_round, eliminated_order, bases_played, recruits, exposes, campaigns, cards_played, attacks, exposes_total, mulligans, turns_taken, main_decisions, pacts_broken, opening, drawn, played } = self;
-        Player { faction: faction.clone(), support: support.clone(), scandal: scandal.clone(), pool: pool.clone(), deck: deck.clone(), hand: hand.clone(), oblivion: oblivion.clone(), play: play.clone(), alive: alive.clone(), outrage_turn: outrage_turn.clone(), eliminated_round: eliminated_round.clone(), eliminated_order: eliminated_order.clone(), bases_played: bases_played.clone(), recruits: recruits.clone(), exposes: exposes.clone(), campaigns: campaigns.clone(), cards_played: cards_played.clone(), attacks: attacks.clone(), exposes_total: exposes_total.clone(), mulligans: mulligans.clone(), turns_taken: turns_taken.clone(), main_decisions: main_decisions.clone(), pacts_broken: pacts_broken.clone(), opening: opening.clone(), drawn: drawn.clone(), played: played.clone() }
+        let Player {
+            faction,
+            support,
+            scandal,
+            pool,
+            deck,
+            hand,
+            oblivion,
+            play,
+            alive,
+            outrage_turn,
+            eliminated_round,
+            eliminated_order,
+            bases_played,
+            recruits,
+            exposes,
+            campaigns,
+            cards_played,
+            attacks,
+            exposes_total,
+            mulligans,
+            turns_taken,
+            main_decisions,
+            pacts_broken,
+            opening,
+            drawn,
+            played,
+        } = self;
+        Player {
+            faction: *faction,
+            support: *support,
+            scandal: *scandal,
+            pool: *pool,
+            deck: deck.clone(),
+            hand: hand.clone(),
+            oblivion: oblivion.clone(),
+            play: play.clone(),
+            alive: *alive,
+            outrage_turn: *outrage_turn,
+            eliminated_round: *eliminated_round,
+            eliminated_order: *eliminated_order,
+            bases_played: *bases_played,
+            recruits: *recruits,
+            exposes: *exposes,
+            campaigns: *campaigns,
+            cards_played: *cards_played,
+            attacks: *attacks,
+            exposes_total: *exposes_total,
+            mulligans: *mulligans,
+            turns_taken: *turns_taken,
+            main_decisions: *main_decisions,
+            pacts_broken: *pacts_broken,
+            opening: *opening,
+            drawn: *drawn,
+            played: *played,
+        }
     }
     /// Field by field, reusing this one's vectors.
     fn clone_from(&mut self, src: &Player) {
-        let Player { faction, support, scandal, pool, deck, hand, oblivion, play, alive, outrage_turn, eliminated_round, eliminated_order, bases_played, recruits, exposes, campaigns, cards_played, attacks, exposes_total, mulligans, turns_taken, main_decisions, pacts_broken, opening, drawn, played } = src;
-        self.faction = faction.clone();
-        self.support = support.clone();
-        self.scandal = scandal.clone();
-        self.pool = pool.clone();
+        let Player {
+            faction,
+            support,
+            scandal,
+            pool,
+            deck,
+            hand,
+            oblivion,
+            play,
+            alive,
+            outrage_turn,
+            eliminated_round,
+            eliminated_order,
+            bases_played,
+            recruits,
+            exposes,
+            campaigns,
+            cards_played,
+            attacks,
+            exposes_total,
+            mulligans,
+            turns_taken,
+            main_decisions,
+            pacts_broken,
+            opening,
+            drawn,
+            played,
+        } = src;
+        self.faction = *faction;
+        self.support = *support;
+        self.scandal = *scandal;
+        self.pool = *pool;
         self.deck.clone_from(deck);
         self.hand.clone_from(hand);
         self.oblivion.clone_from(oblivion);
         self.play.clone_from(play);
-        self.alive = alive.clone();
-        self.outrage_turn = outrage_turn.clone();
-        self.eliminated_round = eliminated_round.clone();
-        self.eliminated_order = eliminated_order.clone();
-        self.bases_played = bases_played.clone();
-        self.recruits = recruits.clone();
-        self.exposes = exposes.clone();
-        self.campaigns = campaigns.clone();
-        self.cards_played = cards_played.clone();
-        self.attacks = attacks.clone();
-        self.exposes_total = exposes_total.clone();
-        self.mulligans = mulligans.clone();
-        self.turns_taken = turns_taken.clone();
-        self.main_decisions = main_decisions.clone();
-        self.pacts_broken = pacts_broken.clone();
-        self.opening = opening.clone();
-        self.drawn = drawn.clone();
-        self.played = played.clone();
+        self.alive = *alive;
+        self.outrage_turn = *outrage_turn;
+        self.eliminated_round = *eliminated_round;
+        self.eliminated_order = *eliminated_order;
+        self.bases_played = *bases_played;
+        self.recruits = *recruits;
+        self.exposes = *exposes;
+        self.campaigns = *campaigns;
+        self.cards_played = *cards_played;
+        self.attacks = *attacks;
+        self.exposes_total = *exposes_total;
+        self.mulligans = *mulligans;
+        self.turns_taken = *turns_taken;
+        self.main_decisions = *main_decisions;
+        self.pacts_broken = *pacts_broken;
+        self.opening = *opening;
+        self.drawn = *drawn;
+        self.played = *played;
     }
 }
 
@@ -394,8 +475,7 @@ pub enum EndReason {
 }
 
 impl EndReason {
-    pub const NAMES: [&'static str; 4] =
-        ["last_player_standing", "simultaneous_elimination", "unfinished_round_cap", "unfinished_action_cap"];
+    pub const NAMES: [&'static str; 4] = ["last_player_standing", "simultaneous_elimination", "unfinished_round_cap", "unfinished_action_cap"];
 }
 
 /// How a game ended: the seats that won (one seat in the free-for-all, a team in a team
@@ -477,12 +557,12 @@ pub struct Campaign {
 impl Clone for Campaign {
     fn clone(&self) -> Campaign {
         let Campaign { active, attackers, blocks, blocked } = self;
-        Campaign { active: active.clone(), attackers: attackers.clone(), blocks: blocks.clone(), blocked: blocked.clone() }
+        Campaign { active: *active, attackers: attackers.clone(), blocks: blocks.clone(), blocked: blocked.clone() }
     }
     /// Field by field, reusing this one's vectors.
     fn clone_from(&mut self, src: &Campaign) {
         let Campaign { active, attackers, blocks, blocked } = src;
-        self.active = active.clone();
+        self.active = *active;
         self.attackers.clone_from(attackers);
         self.blocks.clone_from(blocks);
         self.blocked.clone_from(blocked);
@@ -562,48 +642,162 @@ pub struct State {
 
 impl Clone for State {
     fn clone(&self) -> State {
-        let State { n, players, inst, news_row, news_deck, event_deck, event_discard, event_in_force, token_box, removed, chain, campaign, round_mods, active, start_player, first_start_player, turn, round, round_limit, seq, actions_this_turn, total_actions, first_turn_done, event_round, outcome, last_reducer, seating, eliminations, points, rng_shuffle, rng_events, rng_dice, target_source, pending_leave, seed, turn_end_check, pacts_void } = self;
-        State { n: n.clone(), players: players.clone(), inst: inst.clone(), news_row: news_row.clone(), news_deck: news_deck.clone(), event_deck: event_deck.clone(), event_discard: event_discard.clone(), event_in_force: event_in_force.clone(), token_box: token_box.clone(), removed: removed.clone(), chain: chain.clone(), campaign: campaign.clone(), round_mods: round_mods.clone(), active: active.clone(), start_player: start_player.clone(), first_start_player: first_start_player.clone(), turn: turn.clone(), round: round.clone(), round_limit: round_limit.clone(), seq: seq.clone(), actions_this_turn: actions_this_turn.clone(), total_actions: total_actions.clone(), first_turn_done: first_turn_done.clone(), event_round: event_round.clone(), outcome: outcome.clone(), last_reducer: last_reducer.clone(), seating: seating.clone(), eliminations: eliminations.clone(), points: points.clone(), rng_shuffle: rng_shuffle.clone(), rng_events: rng_events.clone(), rng_dice: rng_dice.clone(), target_source: target_source.clone(), pending_leave: pending_leave.clone(), seed: seed.clone(), turn_end_check: turn_end_check.clone(), pacts_void: pacts_void.clone() }
+        let State {
+            n,
+            players,
+            inst,
+            news_row,
+            news_deck,
+            event_deck,
+            event_discard,
+            event_in_force,
+            token_box,
+            removed,
+            chain,
+            campaign,
+            round_mods,
+            active,
+            start_player,
+            first_start_player,
+            turn,
+            round,
+            round_limit,
+            seq,
+            actions_this_turn,
+            total_actions,
+            first_turn_done,
+            event_round,
+            outcome,
+            last_reducer,
+            seating,
+            eliminations,
+            points,
+            rng_shuffle,
+            rng_events,
+            rng_dice,
+            target_source,
+            pending_leave,
+            seed,
+            turn_end_check,
+            pacts_void,
+        } = self;
+        State {
+            n: *n,
+            players: players.clone(),
+            inst: inst.clone(),
+            news_row: news_row.clone(),
+            news_deck: news_deck.clone(),
+            event_deck: event_deck.clone(),
+            event_discard: event_discard.clone(),
+            event_in_force: *event_in_force,
+            token_box: token_box.clone(),
+            removed: removed.clone(),
+            chain: chain.clone(),
+            campaign: campaign.clone(),
+            round_mods: *round_mods,
+            active: *active,
+            start_player: *start_player,
+            first_start_player: *first_start_player,
+            turn: *turn,
+            round: *round,
+            round_limit: *round_limit,
+            seq: *seq,
+            actions_this_turn: *actions_this_turn,
+            total_actions: *total_actions,
+            first_turn_done: *first_turn_done,
+            event_round: *event_round,
+            outcome: *outcome,
+            last_reducer: *last_reducer,
+            seating: *seating,
+            eliminations: *eliminations,
+            points: *points,
+            rng_shuffle: rng_shuffle.clone(),
+            rng_events: rng_events.clone(),
+            rng_dice: rng_dice.clone(),
+            target_source: *target_source,
+            pending_leave: pending_leave.clone(),
+            seed: *seed,
+            turn_end_check: *turn_end_check,
+            pacts_void: *pacts_void,
+        }
     }
     /// Field by field, reusing this state's vectors (the step API's checkpoints).
     fn clone_from(&mut self, src: &State) {
         // exhaustive: a new field fails to compile here until it is copied
-        let State { n, players, inst, news_row, news_deck, event_deck, event_discard, event_in_force, token_box, removed, chain, campaign, round_mods, active, start_player, first_start_player, turn, round, round_limit, seq, actions_this_turn, total_actions, first_turn_done, event_round, outcome, last_reducer, seating, eliminations, points, rng_shuffle, rng_events, rng_dice, target_source, pending_leave, seed, turn_end_check, pacts_void } = src;
-        self.n = n.clone();
+        let State {
+            n,
+            players,
+            inst,
+            news_row,
+            news_deck,
+            event_deck,
+            event_discard,
+            event_in_force,
+            token_box,
+            removed,
+            chain,
+            campaign,
+            round_mods,
+            active,
+            start_player,
+            first_start_player,
+            turn,
+            round,
+            round_limit,
+            seq,
+            actions_this_turn,
+            total_actions,
+            first_turn_done,
+            event_round,
+            outcome,
+            last_reducer,
+            seating,
+            eliminations,
+            points,
+            rng_shuffle,
+            rng_events,
+            rng_dice,
+            target_source,
+            pending_leave,
+            seed,
+            turn_end_check,
+            pacts_void,
+        } = src;
+        self.n = *n;
         self.players.clone_from(players);
         self.inst.clone_from(inst);
         self.news_row.clone_from(news_row);
         self.news_deck.clone_from(news_deck);
         self.event_deck.clone_from(event_deck);
         self.event_discard.clone_from(event_discard);
-        self.event_in_force = event_in_force.clone();
+        self.event_in_force = *event_in_force;
         self.token_box.clone_from(token_box);
         self.removed.clone_from(removed);
         self.chain.clone_from(chain);
         self.campaign.clone_from(campaign);
-        self.round_mods = round_mods.clone();
-        self.active = active.clone();
-        self.start_player = start_player.clone();
-        self.first_start_player = first_start_player.clone();
-        self.turn = turn.clone();
-        self.round = round.clone();
-        self.round_limit = round_limit.clone();
-        self.seq = seq.clone();
-        self.actions_this_turn = actions_this_turn.clone();
-        self.total_actions = total_actions.clone();
-        self.first_turn_done = first_turn_done.clone();
-        self.event_round = event_round.clone();
-        self.outcome = outcome.clone();
-        self.last_reducer = last_reducer.clone();
-        self.seating = seating.clone();
-        self.eliminations = eliminations.clone();
-        self.points = points.clone();
+        self.round_mods = *round_mods;
+        self.active = *active;
+        self.start_player = *start_player;
+        self.first_start_player = *first_start_player;
+        self.turn = *turn;
+        self.round = *round;
+        self.round_limit = *round_limit;
+        self.seq = *seq;
+        self.actions_this_turn = *actions_this_turn;
+        self.total_actions = *total_actions;
+        self.first_turn_done = *first_turn_done;
+        self.event_round = *event_round;
+        self.outcome = *outcome;
+        self.last_reducer = *last_reducer;
+        self.seating = *seating;
+        self.eliminations = *eliminations;
+        self.points = *points;
         self.rng_shuffle = rng_shuffle.clone();
         self.rng_events = rng_events.clone();
         self.rng_dice = rng_dice.clone();
-        self.target_source = target_source.clone();
+        self.target_source = *target_source;
         self.pending_leave.clone_from(pending_leave);
-        self.seed = seed.clone();
+        self.seed = *seed;
         self.turn_end_check = *turn_end_check;
         self.pacts_void = *pacts_void;
     }
@@ -1152,5 +1346,4 @@ impl<'db> Game<'db> {
         let pos = self.state.players[to].play.iter().position(|&x| self.state.inst[x as usize].entered > e).unwrap_or(self.state.players[to].play.len());
         self.state.players[to].play.insert(pos, c);
     }
-
 }

@@ -1,9 +1,9 @@
 //! Influence and Credibility with every static bonus (Sympathy counters, Supermajority, Unity,
 //! Joint Candidate, lords, Lone, Events), and the board conditions cards test.
 
-use super::trace::glog;
 use super::caches::StatCache;
 use super::state::{Cid, Game, Inst};
+use super::trace::glog;
 use crate::cards::{Condition, Static, Who};
 
 impl Game<'_> {

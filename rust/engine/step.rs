@@ -21,9 +21,9 @@
 //! Single-option decisions are taken automatically in every mode (R8.8), so a driven game
 //! stops exactly where a batch game asks a policy.
 
+use super::agent::{passive, Agent, Agents, NoAgent};
 use super::decision::{DecisionKind, Opt, SeatView};
 use super::state::{Cid, Game, GameConfig, Outcome, State, Zone};
-use super::agent::{passive, Agent, Agents, NoAgent};
 use crate::cards::CardDb;
 use crate::rng::Rng;
 use corosensei::stack::DefaultStack;
@@ -117,7 +117,6 @@ impl Drive {
         self.entry
     }
 }
-
 
 impl<'db> Game<'db> {
     /// `decide` for a game with a `Drive` (cold: the batch path never comes here).
@@ -289,7 +288,7 @@ impl<'db> Game<'db> {
         if let Some((seat, target, rng)) = relabel {
             relabel_hidden(self.db, &self.state, &mut state, seat, rng);
             d.target = Some((target.0, target.1, self.state.turn));
-            d.checkpoint = Box::new(state.clone());
+            *d.checkpoint = state.clone();
             d.lenient = true;
             // reseeded where the copy catches up (the index is known then)
             d.reseed = Some((usize::MAX, [rng.next_u64(), rng.next_u64(), rng.next_u64()]));
@@ -476,7 +475,9 @@ impl<'db> Stepper<'db> {
     pub fn replayed(&self) -> Stepper<'db> {
         if self.co.is_none() {
             let mut g = Box::new((*self.game).clone());
-            g.drive.as_mut().map(|d| d.yielder = 0);
+            if let Some(d) = g.drive.as_mut() {
+                d.yielder = 0;
+            }
             return Stepper { co: None, game: g, outcome: self.outcome };
         }
         Stepper::launch(Box::new(self.game.rebuilt(None)))

@@ -1,8 +1,8 @@
 //! Running a game: the turn loop, the four steps of a turn (R7) and main priority (E39).
 
 use super::decision::{DecisionKind, Opt};
-use super::trace::glog;
 use super::state::{EndReason, Game, Inst, Outcome, Zone};
+use super::trace::glog;
 use crate::cards::Trigger;
 
 impl Game<'_> {

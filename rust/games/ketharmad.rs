@@ -129,18 +129,7 @@ impl KetharmadRules {
         let params = params_of(&raw, &overrides);
         let values = params.iter().map(|p| p.default).collect();
         let space = Arc::new(ActionSpace::new(&db));
-        Ok(KetharmadRules {
-            raw,
-            overrides,
-            set: Set { db, space },
-            params,
-            values,
-            deck_names: decks.to_vec(),
-            factions,
-            decks: deck_list,
-            start_player,
-            other: Mutex::new(None),
-        })
+        Ok(KetharmadRules { raw, overrides, set: Set { db, space }, params, values, deck_names: decks.to_vec(), factions, decks: deck_list, start_player, other: Mutex::new(None) })
     }
 
     /// The card set played with the default values.

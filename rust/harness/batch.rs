@@ -8,8 +8,8 @@
 //! fast batch (`batch::run_batch_stoppable`, `batch::run_cells_stoppable`) both play through it.
 
 use super::agents::{make_agent, AgentSpec};
+use super::{available_threads, on_pool, BatchError, Stop, MAX_THREADS};
 use super::{play_out, Agent, Outcome, Rules};
-use crate::batch::{panic_message, on_pool, BatchError, Stop, MAX_THREADS};
 use crate::rng::{game_seed, Rng, Stream};
 use rayon::prelude::*;
 
@@ -24,7 +24,7 @@ pub enum Blocks {
 }
 
 /// The one seeded block runner: plays positions `0..games` of a batch in blocks (`blocks`),
-/// each block in parallel on the pool of `threads` workers (`batch::on_pool`; None: one
+/// each block in parallel on the pool of `threads` workers ([`on_pool`](super::on_pool); None: one
 /// worker per core) with one reusable slot per worker (`init`, rayon's `map_init`: a
 /// reusable game, buffers, or `()`), and hands the results to `push` in position order — so
 /// what `push` sees never depends on the thread count or the block size.
@@ -36,6 +36,7 @@ pub enum Blocks {
 /// - `stop` is checked before every block and every game; a stop request wins over the results
 ///   of a block cut short by it (`BatchError::Stopped`).
 /// - The first error (of `play`, of a panic, of `push`) in position order ends the batch.
+// too_many_arguments: the runner's closures (label, init, play, push) are its interface; a struct would only rename them
 #[allow(clippy::too_many_arguments)]
 pub fn run_blocks<W, T, I, P, L, F>(games: u64, blocks: Blocks, threads: Option<usize>, stop: &Stop, label: L, init: I, play: P, mut push: F) -> Result<(), BatchError>
 where
@@ -75,7 +76,7 @@ where
                     }))
                     .map_err(|e| {
                         let (i, seed) = label(j);
-                        BatchError::Panicked(format!("game {i} (seed {seed}) panicked: {}", panic_message(&*e)))
+                        BatchError::panicked(i, seed, &*e)
                     })?
                 })
                 .collect_into_vec(&mut buf);
@@ -205,66 +206,78 @@ where
 
 /// Run `games` games (indices 0..games) of `rules` with resolved parameter `values`, one agent
 /// spec per seat, on `threads` threads (None: all cores).
-pub fn run<R: Rules>(rules: &R, values: &[f64], seats: usize, agents: &[String], games: u64, batch_seed: u64, threads: Option<usize>) -> Result<GenericColumns, String>
+pub fn run<R: Rules>(rules: &R, values: &[f64], seats: usize, agents: &[String], games: u64, batch_seed: u64, threads: Option<usize>) -> Result<GenericColumns, BatchError>
 where
     R::State: 'static,
 {
-    run_range(rules, values, seats, agents, 0, games, batch_seed, threads, &Stop::new())
+    run_range(rules, &GenericBatch { values, seats, agents, first: 0, games, seed: batch_seed, threads }, &Stop::new())
+}
+
+/// One batch of the generic harness: games `first .. first + games` of the batch with seed
+/// `seed` (game `i` is dealt from `rng::game_seed(seed, i)`), `seats` seats with one agent spec
+/// each, the resolved parameter `values` (one per registry entry), on `threads` workers (None:
+/// one per core). [`run_range`] plays it into rows, [`reduce_range`](super::reduce::reduce_range)
+/// into counts, [`check_batch`] checks it.
+#[derive(Clone, Copy, Debug)]
+pub struct GenericBatch<'a> {
+    pub values: &'a [f64],
+    pub seats: usize,
+    pub agents: &'a [String],
+    pub first: u64,
+    pub games: u64,
+    pub seed: u64,
+    pub threads: Option<usize>,
 }
 
 /// Check a batch's inputs before any game (seat count, agent specs, parameter values and
-/// combinations, threads, game range) and parse the agent specs: errors name the problem.
-#[allow(clippy::too_many_arguments)]
-pub fn check_batch<R: Rules>(rules: &R, values: &[f64], seats: usize, agents: &[String], first: u64, games: u64, batch_seed: u64, threads: Option<usize>) -> Result<Vec<AgentSpec>, String>
+/// combinations, threads, game range) and parse the agent specs: errors
+/// ([`BatchError::Invalid`]) name the problem.
+pub fn check_batch<R: Rules>(rules: &R, b: &GenericBatch) -> Result<Vec<AgentSpec>, BatchError>
 where
     R::State: 'static,
 {
-    let (lo, hi) = rules.seat_range();
-    if seats < lo || seats > hi {
-        return Err(format!("{} takes {lo} to {hi} seats, got {seats}", rules.name()));
-    }
-    if agents.len() != seats {
-        return Err(format!("got {} agent specs for {seats} seats", agents.len()));
-    }
-    if values.len() != rules.registry().len() {
-        return Err(format!("got {} parameter values, {} has {} parameters", values.len(), rules.name(), rules.registry().len()));
-    }
-    if threads == Some(0) {
-        return Err("threads must be at least 1".into());
-    }
-    if let Some(t) = threads.filter(|&t| t > MAX_THREADS) {
-        return Err(format!("threads must be at most {MAX_THREADS}, got {t}"));
-    }
-    first.checked_add(games).filter(|&e| e <= i64::MAX as u64).ok_or("first game + games must be below 2^63")?;
-    let specs: Vec<AgentSpec> = agents.iter().map(|a| AgentSpec::parse(a)).collect::<Result<_, _>>()?;
-    // bad agent names and options fail here, before any game
-    build_agents(rules, &specs, values, seats)?;
-    // and bad parameter combinations too
-    rules.new_game(values, seats, batch_seed, first)?;
-    Ok(specs)
+    let GenericBatch { values, seats, agents, first, games, seed: batch_seed, threads } = *b;
+    (|| -> Result<Vec<AgentSpec>, String> {
+        let (lo, hi) = rules.seat_range();
+        if seats < lo || seats > hi {
+            return Err(format!("{} takes {lo} to {hi} seats, got {seats}", rules.name()));
+        }
+        if agents.len() != seats {
+            return Err(format!("got {} agent specs for {seats} seats", agents.len()));
+        }
+        if values.len() != rules.registry().len() {
+            return Err(format!("got {} parameter values, {} has {} parameters", values.len(), rules.name(), rules.registry().len()));
+        }
+        if threads == Some(0) {
+            return Err("threads must be at least 1".into());
+        }
+        if let Some(t) = threads.filter(|&t| t > MAX_THREADS) {
+            return Err(format!("threads must be at most {MAX_THREADS}, got {t}"));
+        }
+        first.checked_add(games).filter(|&e| e <= i64::MAX as u64).ok_or("first game + games must be below 2^63")?;
+        let specs: Vec<AgentSpec> = agents.iter().map(|a| AgentSpec::parse(a)).collect::<Result<_, _>>()?;
+        // bad agent names and options fail here, before any game
+        build_agents(rules, &specs, values, seats)?;
+        // and bad parameter combinations too
+        rules.new_game(values, seats, batch_seed, first)?;
+        Ok(specs)
+    })()
+    .map_err(BatchError::Invalid)
 }
 
-/// `run` over games `first .. first + games`, stoppable between games through `stop`.
-#[allow(clippy::too_many_arguments)]
-pub fn run_range<R: Rules>(
-    rules: &R,
-    values: &[f64],
-    seats: usize,
-    agents: &[String],
-    first: u64,
-    games: u64,
-    batch_seed: u64,
-    threads: Option<usize>,
-    stop: &Stop,
-) -> Result<GenericColumns, String>
+/// `run` over the games of `b` (`first .. first + games`), stoppable between games through `stop`
+/// ([`BatchError::Stopped`]); a game that panics is [`BatchError::Panicked`] with its index and
+/// seed, bad input [`BatchError::Invalid`], columns too large for memory [`BatchError::Memory`].
+pub fn run_range<R: Rules>(rules: &R, b: &GenericBatch, stop: &Stop) -> Result<GenericColumns, BatchError>
 where
     R::State: 'static,
 {
-    let specs = check_batch(rules, values, seats, agents, first, games, batch_seed, threads)?;
+    let specs = check_batch(rules, b)?;
+    let GenericBatch { values, seats, agents, first, games, seed: batch_seed, threads } = *b;
     let mut c = GenericColumns { game_name: rules.name(), seats, sides: rules.sides(), agents: agents.to_vec(), ..Default::default() };
-    let cap = usize::try_from(games).map_err(|_| "too many games")?;
-    c.game.try_reserve(cap).map_err(|_| format!("not enough memory for the columns of {games} games"))?;
-    let threads = threads.unwrap_or_else(crate::batch::available_threads);
+    let cap = usize::try_from(games).map_err(|_| BatchError::Invalid("too many games".into()))?;
+    c.game.try_reserve(cap).map_err(|_| BatchError::Memory(format!("not enough memory for the columns of {games} games")))?;
+    let threads = threads.unwrap_or_else(available_threads);
     run_blocks(
         games,
         Blocks::Fixed(BLOCK),
@@ -274,8 +287,7 @@ where
         || (),
         |_, j| play_game(rules, values, seats, &specs, batch_seed, first + j).map(|(seed, o)| (first + j, seed, o)).map_err(BatchError::Invalid),
         |(g, seed, o)| c.push(g, seed, &o).map_err(BatchError::Invalid),
-    )
-    .map_err(|e| e.to_string())?;
+    )?;
     Ok(c)
 }
 
@@ -422,15 +434,61 @@ pub(crate) mod tests {
     #[test]
     fn bad_input_is_an_error_naming_it() {
         let v = vals();
-        let e = run(&NimRules, &v, 2, &["random".into(), "greedy".into()], 10, 1, None).unwrap_err();
-        assert!(e.contains("unknown agent 'greedy'"), "{e}");
-        let e = run(&NimRules, &v, 4, &vec!["random".to_string(); 4], 10, 1, None).unwrap_err();
-        assert!(e.contains("2 to 3 seats"), "{e}");
-        let e = run(&NimRules, &v, 2, &["search:iters=3".into(), "random".into()], 10, 1, None).unwrap_err();
-        assert!(e.contains("unknown option 'iters'"), "{e}");
-        let e = run(&NimRules, &v, 2, &["random".into()], 10, 1, None).unwrap_err();
-        assert!(e.contains("1 agent specs for 2 seats"), "{e}");
+        let invalid = |agents: &[String], seats: usize, what: &str| match run(&NimRules, &v, seats, agents, 10, 1, None) {
+            Err(BatchError::Invalid(m)) => assert!(m.contains(what), "{m}"),
+            other => panic!("expected an Invalid error naming {what:?}, got {other:?}"),
+        };
+        invalid(&["random".into(), "greedy".into()], 2, "unknown agent 'greedy'");
+        invalid(&vec!["random".to_string(); 4], 4, "2 to 3 seats");
+        invalid(&["search:iters=3".into(), "random".into()], 2, "unknown option 'iters'");
+        invalid(&["random".into()], 2, "1 agent specs for 2 seats");
         assert_eq!(AgentSpec::parse("search:iterations=7,rollout=random").unwrap().opt("iterations"), Some(&crate::harness::Value::Int(7)));
+    }
+
+    /// Nim whose game 7 panics while it is dealt (inside the batch, after the checks).
+    struct BoomRules;
+    impl Rules for BoomRules {
+        type State = Nim;
+        fn name(&self) -> &'static str {
+            "boom"
+        }
+        fn registry(&self) -> Vec<GameParam> {
+            NimRules.registry()
+        }
+        fn seat_range(&self) -> (usize, usize) {
+            NimRules.seat_range()
+        }
+        fn sides(&self) -> Vec<&'static str> {
+            Vec::new()
+        }
+        fn action_space(&self, seats: usize) -> usize {
+            NimRules.action_space(seats)
+        }
+        fn observation_len(&self, seats: usize) -> usize {
+            NimRules.observation_len(seats)
+        }
+        fn new_game(&self, v: &[f64], seats: usize, batch_seed: u64, game: u64) -> Result<Nim, String> {
+            if game == 7 {
+                panic!("boom at game {game}");
+            }
+            NimRules.new_game(v, seats, batch_seed, game)
+        }
+    }
+
+    #[test]
+    fn a_panic_is_a_typed_error_naming_its_game_and_seed_and_a_stop_is_stopped() {
+        let a = ["random".to_string(), "random".to_string()];
+        let e = run(&BoomRules, &vals(), 2, &a, 20, 11, Some(2)).unwrap_err();
+        assert_eq!(e, BatchError::Panicked { game: 7, seed: game_seed(11, 7), message: "boom at game 7".into() });
+        assert_eq!(e.to_string(), format!("game 7 (seed {}) panicked: boom at game 7", game_seed(11, 7)));
+        let b = GenericBatch { values: &vals(), seats: 2, agents: &a, first: 0, games: 20, seed: 11, threads: Some(1) };
+        let e = crate::harness::reduce::reduce_range(&BoomRules, &b, &Stop::new()).unwrap_err();
+        assert!(matches!(e, BatchError::Panicked { game: 7, .. }), "{e}");
+        // games before the one that panics are fine
+        assert_eq!(run(&BoomRules, &vals(), 2, &a, 7, 11, Some(2)).unwrap().len(), 7);
+        let stop = Stop::new();
+        stop.request();
+        assert_eq!(run_range(&NimRules, &GenericBatch { games: 50, threads: None, ..b }, &stop).unwrap_err(), BatchError::Stopped);
     }
 
     #[test]

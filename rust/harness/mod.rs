@@ -18,7 +18,14 @@ use std::borrow::Cow;
 
 pub mod agents;
 pub mod batch;
+pub mod error;
+pub mod pool;
 pub mod reduce;
+pub mod stop;
+
+pub use error::{panic_message, BatchError};
+pub use pool::{available_threads, on_pool, pools_built, thread_pool, MAX_THREADS};
+pub use stop::Stop;
 
 /// A game's named parameter: every rule number and every model assumption (design rule 2).
 /// Names, choices and descriptions are `Cow`: static for games whose parameters are fixed in
@@ -65,12 +72,7 @@ pub fn resolve(registry: &[GameParam], overrides: &[(String, Value)]) -> Result<
     let mut out: Vec<f64> = registry.iter().map(|p| p.default).collect();
     for (name, v) in overrides {
         let i = registry.iter().position(|p| p.name == name.as_str()).ok_or_else(|| {
-            let near: Vec<&str> = registry
-                .iter()
-                .filter(|p| p.name.rsplit('.').next() == name.rsplit('.').next())
-                .map(|p| p.name.as_ref())
-                .take(3)
-                .collect();
+            let near: Vec<&str> = registry.iter().filter(|p| p.name.rsplit('.').next() == name.rsplit('.').next()).map(|p| p.name.as_ref()).take(3).collect();
             if near.is_empty() {
                 format!("unknown parameter '{name}'")
             } else {
@@ -83,12 +85,9 @@ pub fn resolve(registry: &[GameParam], overrides: &[(String, Value)]) -> Result<
             (ParamKind::Float, Value::Float(x)) => *x,
             (ParamKind::Float, Value::Int(x)) => *x as f64,
             (ParamKind::Bool, Value::Bool(b)) => *b as i64 as f64,
-            (ParamKind::Choice, Value::Str(s)) => p
-                .choices
-                .iter()
-                .position(|c| c == s)
-                .ok_or_else(|| format!("parameter '{name}': '{s}' is not one of {}", p.choices.join(", ")))?
-                as f64,
+            (ParamKind::Choice, Value::Str(s)) => {
+                p.choices.iter().position(|c| c == s).ok_or_else(|| format!("parameter '{name}': '{s}' is not one of {}", p.choices.join(", ")))? as f64
+            }
             (k, _) => return Err(format!("parameter '{name}': expected a value of kind {k:?}")),
         };
         if !x.is_finite() || x < p.min || x > p.max {
@@ -168,7 +167,6 @@ pub trait Rules: Send + Sync {
     }
     /// Build one of the game's own agents for `seat`, or None when `spec.name` is not one of
     /// them (the generic agents are tried next). Errors name the bad option.
-    #[allow(clippy::type_complexity)]
     fn make_agent(&self, _spec: &agents::AgentSpec, _values: &[f64], _seats: usize, _seat: usize) -> Result<Option<Box<dyn Agent<Self::State>>>, String> {
         Ok(None)
     }

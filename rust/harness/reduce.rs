@@ -6,9 +6,9 @@
 //! every field but the float sums is an integer count, so the reductions of consecutive game
 //! ranges [`merge`](GenericStats::merge) into exactly that of the whole range.
 
-use super::batch::{check_batch, play_game, run_blocks, Blocks, BLOCK};
+use super::batch::{check_batch, play_game, run_blocks, Blocks, GenericBatch, BLOCK};
+use super::{available_threads, BatchError, Stop};
 use super::{Outcome, Rules};
-use crate::batch::{BatchError, Stop};
 use crate::rng::game_seed;
 use std::collections::BTreeMap;
 
@@ -137,26 +137,17 @@ impl GenericStats {
     }
 }
 
-/// The reduction of games `first .. first + games` of the batch [`run_range`](super::batch::run_range)
-/// plays with the same arguments (same checks, same games), stoppable between games.
-#[allow(clippy::too_many_arguments)]
-pub fn reduce_range<R: Rules>(
-    rules: &R,
-    values: &[f64],
-    seats: usize,
-    agents: &[String],
-    first: u64,
-    games: u64,
-    batch_seed: u64,
-    threads: Option<usize>,
-    stop: &Stop,
-) -> Result<GenericStats, String>
+/// The reduction of the games of `b` (`first .. first + games`) that
+/// [`run_range`](super::batch::run_range) plays with the same batch (same checks, same games),
+/// stoppable between games.
+pub fn reduce_range<R: Rules>(rules: &R, b: &GenericBatch, stop: &Stop) -> Result<GenericStats, BatchError>
 where
     R::State: 'static,
 {
-    let specs = check_batch(rules, values, seats, agents, first, games, batch_seed, threads)?;
+    let specs = check_batch(rules, b)?;
+    let GenericBatch { values, seats, agents, first, games, seed: batch_seed, threads } = *b;
     let mut st = GenericStats::new(rules.name(), seats, rules.sides(), agents.to_vec());
-    let threads = threads.unwrap_or_else(crate::batch::available_threads);
+    let threads = threads.unwrap_or_else(available_threads);
     run_blocks(
         games,
         Blocks::Fixed(BLOCK),
@@ -166,8 +157,7 @@ where
         || (),
         |_, j| play_game(rules, values, seats, &specs, batch_seed, first + j).map(|(_, o)| (first + j, o)).map_err(BatchError::Invalid),
         |(g, o)| st.push(g, &o).map_err(BatchError::Invalid),
-    )
-    .map_err(|e| e.to_string())?;
+    )?;
     Ok(st)
 }
 
@@ -177,6 +167,11 @@ mod tests {
     use crate::harness::batch::run_range;
     use crate::harness::batch::tests::{vals, NimRules};
 
+    /// Games `first .. first + games` of Nim with `agents`, batch seed `seed`.
+    fn nim<'a>(v: &'a [f64], agents: &'a [String], first: u64, games: u64, seed: u64, threads: Option<usize>) -> GenericBatch<'a> {
+        GenericBatch { values: v, seats: agents.len(), agents, first, games, seed, threads }
+    }
+
     fn agents() -> Vec<String> {
         vec!["random".to_string(), "random".to_string(), "search:iterations=20".to_string()]
     }
@@ -185,9 +180,9 @@ mod tests {
     fn counts_equal_those_of_the_rows_and_do_not_depend_on_threads() {
         let a = agents();
         let stop = Stop::new();
-        let rows = run_range(&NimRules, &vals(), 3, &a, 5, 700, 9, Some(2), &stop).unwrap();
-        let s1 = reduce_range(&NimRules, &vals(), 3, &a, 5, 700, 9, Some(1), &stop).unwrap();
-        let s2 = reduce_range(&NimRules, &vals(), 3, &a, 5, 700, 9, Some(2), &stop).unwrap();
+        let rows = run_range(&NimRules, &nim(&vals(), &a, 5, 700, 9, Some(2)), &stop).unwrap();
+        let s1 = reduce_range(&NimRules, &nim(&vals(), &a, 5, 700, 9, Some(1)), &stop).unwrap();
+        let s2 = reduce_range(&NimRules, &nim(&vals(), &a, 5, 700, 9, Some(2)), &stop).unwrap();
         assert_eq!(s1, s2);
         assert_eq!(s1.games, 700);
         for s in 0..3 {
@@ -214,17 +209,17 @@ mod tests {
     fn consecutive_ranges_merge_into_the_whole() {
         let a = agents();
         let stop = Stop::new();
-        let whole = reduce_range(&NimRules, &vals(), 3, &a, 0, 500, 3, Some(2), &stop).unwrap();
-        let mut m = reduce_range(&NimRules, &vals(), 3, &a, 0, 123, 3, Some(2), &stop).unwrap();
-        m.merge(&reduce_range(&NimRules, &vals(), 3, &a, 123, 377, 3, Some(1), &stop).unwrap()).unwrap();
+        let whole = reduce_range(&NimRules, &nim(&vals(), &a, 0, 500, 3, Some(2)), &stop).unwrap();
+        let mut m = reduce_range(&NimRules, &nim(&vals(), &a, 0, 123, 3, Some(2)), &stop).unwrap();
+        m.merge(&reduce_range(&NimRules, &nim(&vals(), &a, 123, 377, 3, Some(1)), &stop).unwrap()).unwrap();
         assert_eq!(m, whole);
-        let other = reduce_range(&NimRules, &vals(), 2, &a[..2], 0, 10, 3, Some(1), &stop).unwrap();
+        let other = reduce_range(&NimRules, &nim(&vals(), &a[..2], 0, 10, 3, Some(1)), &stop).unwrap();
         assert!(m.merge(&other).unwrap_err().contains("different batches"));
     }
 
     #[test]
     fn bad_input_is_the_error_of_the_row_batch() {
-        let e = reduce_range(&NimRules, &vals(), 4, &vec!["random".to_string(); 4], 0, 10, 1, None, &Stop::new()).unwrap_err();
-        assert!(e.contains("2 to 3 seats"), "{e}");
+        let e = reduce_range(&NimRules, &nim(&vals(), &vec!["random".to_string(); 4], 0, 10, 1, None), &Stop::new()).unwrap_err();
+        assert!(matches!(&e, BatchError::Invalid(m) if m.contains("2 to 3 seats")), "{e}");
     }
 }

@@ -11,12 +11,11 @@ use crate::games::ketharmad::KetharmadRules;
 use crate::games::osztrakon::Osztrakon;
 use crate::games::schotten_totten2::SchottenTotten2;
 use crate::harness::agents::{agent_names, make_agent, AgentSpec};
-use crate::harness::batch::{run_range, GenericColumns};
+use crate::harness::batch::{run_range, GenericBatch, GenericColumns};
 use crate::harness::reduce::{reduce_range, GenericStats};
 use crate::harness::{resolve, Agent, GameState, ParamKind, Rules, Value};
 use crate::rng::{game_seed, Rng, Stream};
 use numpy::{IntoPyArray, PyArray1};
-use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString};
 
@@ -84,6 +83,7 @@ fn columns_to_py<'py>(py: Python<'py>, c: GenericColumns) -> PyResult<Bound<'py,
     Ok(out)
 }
 
+// too_many_arguments: the keyword arguments of generic_simulate / generic_reduce, passed on
 #[allow(clippy::too_many_arguments)]
 fn simulate_with<'py, R: Rules>(
     py: Python<'py>,
@@ -104,19 +104,12 @@ where
     let seats = agents.len();
     let threads = threads.map(|t| t as usize);
     let (name, games) = (if stats { "generic_reduce" } else { "generic_simulate" }, games as u64);
-    let res = run_interruptible(py, name, |stop| {
-        if stats {
-            reduce_range(rules, &values, seats, &agents, first_game, games, seed, threads, stop).map(Batch::Stats)
-        } else {
-            run_range(rules, &values, seats, &agents, first_game, games, seed, threads, stop).map(Batch::Rows)
-        }
-    })?;
+    let batch = GenericBatch { values: &values, seats, agents: &agents, first: first_game, games, seed, threads };
+    let res = run_interruptible(py, name, |stop| if stats { reduce_range(rules, &batch, stop).map(Batch::Stats) } else { run_range(rules, &batch, stop).map(Batch::Rows) })?;
     py.check_signals()?;
-    match res {
-        Ok(Batch::Rows(c)) => columns_to_py(py, c),
-        Ok(Batch::Stats(st)) => stats_to_py(py, st),
-        Err(e) if e.contains("panicked") => Err(PyRuntimeError::new_err(e)),
-        Err(e) => Err(verr(e)),
+    match res? {
+        Batch::Rows(c) => columns_to_py(py, c),
+        Batch::Stats(st) => stats_to_py(py, st),
     }
 }
 
@@ -166,6 +159,7 @@ fn stats_to_py<'py>(py: Python<'py>, st: GenericStats) -> PyResult<Bound<'py, Py
 /// overrides.
 #[pyfunction]
 #[pyo3(signature = (game, agents, games, seed, threads=None, params=None, first_game=0, card_data=None, decks=None, start_player=None))]
+// too_many_arguments: the parameters mirror the Python keyword API of this entry point
 #[allow(clippy::too_many_arguments)]
 fn generic_simulate<'py>(
     py: Python<'py>,
@@ -189,6 +183,7 @@ fn generic_simulate<'py>(
 /// return_sums; no rows, so memory does not grow with the games (`harness::reduce`).
 #[pyfunction]
 #[pyo3(signature = (game, agents, games, seed, threads=None, params=None, first_game=0, card_data=None, decks=None, start_player=None))]
+// too_many_arguments: the parameters mirror the Python keyword API of this entry point
 #[allow(clippy::too_many_arguments)]
 fn generic_reduce<'py>(
     py: Python<'py>,
@@ -206,6 +201,7 @@ fn generic_reduce<'py>(
     guarded("generic_reduce", || generic_batch(py, game, agents, games, seed, threads, params, first_game, card_data, decks, start_player, true))
 }
 
+// too_many_arguments: the keyword arguments of generic_simulate / generic_reduce, passed on
 #[allow(clippy::too_many_arguments)]
 fn generic_batch<'py>(
     py: Python<'py>,
@@ -222,11 +218,8 @@ fn generic_batch<'py>(
     stats: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     if game != "ketharmad" {
-        let given: Vec<&str> = [("card_data", card_data.is_some()), ("decks", decks.is_some()), ("start_player", start_player.is_some())]
-            .iter()
-            .filter(|x| x.1)
-            .map(|x| x.0)
-            .collect();
+        let given: Vec<&str> =
+            [("card_data", card_data.is_some()), ("decks", decks.is_some()), ("start_player", start_player.is_some())].iter().filter(|x| x.1).map(|x| x.0).collect();
         if !given.is_empty() {
             return Err(verr(format!("{}: Kétharmad only, not for game '{game}'", given.join(", "))));
         }
@@ -426,8 +419,9 @@ where
 }
 
 enum AnyGame {
-    St2(Inner<SchottenTotten2>),
-    Osz(Inner<Osztrakon>),
+    // boxed: the games' states differ in size (about 0.5 and 1.6 kB)
+    St2(Box<Inner<SchottenTotten2>>),
+    Osz(Box<Inner<Osztrakon>>),
 }
 
 /// Run `$body` with `$g` bound to the `Inner` of whichever game `$e` is.
@@ -461,8 +455,8 @@ impl HarnessGame {
         let ov = parse_values(params)?;
         guarded("HarnessGame", || {
             wrap(match game {
-                "schotten_totten_2" => Inner::new(SchottenTotten2, seats, seed, game_index, &ov).map(AnyGame::St2),
-                "osztrakon" => Inner::new(Osztrakon, seats, seed, game_index, &ov).map(AnyGame::Osz),
+                "schotten_totten_2" => Inner::new(SchottenTotten2, seats, seed, game_index, &ov).map(|g| AnyGame::St2(Box::new(g))),
+                "osztrakon" => Inner::new(Osztrakon, seats, seed, game_index, &ov).map(|g| AnyGame::Osz(Box::new(g))),
                 other => Err(format!("unknown game '{other}' (known: {})", GAMES.join(", "))),
             })
         })
@@ -570,8 +564,8 @@ impl HarnessGame {
     fn clone(&self) -> PyResult<HarnessGame> {
         guarded("HarnessGame.clone", || {
             wrap(match &self.g {
-                AnyGame::St2(g) => g.copy_with(g.st.clone()).map(AnyGame::St2),
-                AnyGame::Osz(g) => g.copy_with(g.st.clone()).map(AnyGame::Osz),
+                AnyGame::St2(g) => g.copy_with(g.st.clone()).map(|g| AnyGame::St2(Box::new(g))),
+                AnyGame::Osz(g) => g.copy_with(g.st.clone()).map(|g| AnyGame::Osz(Box::new(g))),
             })
         })
     }
@@ -579,8 +573,8 @@ impl HarnessGame {
     fn determinize(&self, seat: usize, seed: u64) -> PyResult<HarnessGame> {
         guarded("HarnessGame.determinize", || {
             wrap(match &self.g {
-                AnyGame::St2(g) => g.determinized(seat, seed).map(AnyGame::St2),
-                AnyGame::Osz(g) => g.determinized(seat, seed).map(AnyGame::Osz),
+                AnyGame::St2(g) => g.determinized(seat, seed).map(|g| AnyGame::St2(Box::new(g))),
+                AnyGame::Osz(g) => g.determinized(seat, seed).map(|g| AnyGame::Osz(Box::new(g))),
             })
         })
     }

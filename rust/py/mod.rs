@@ -9,12 +9,13 @@
 //! `RuntimeError`.
 
 use crate::batch::{
-    available_threads, panic_message, play_one_stoppable, pools_built, reduce_batch_stoppable, run_batch_stoppable, run_cells_stoppable, schema, BatchError, BatchSpec,
-    Columns, FrameAs, RawColumn, Stats, Stop, GAME_ROW_BYTES, MAX_THREADS, PLAY_ROW_BYTES, SEAT_ROW_BYTES, TURN_BINS,
+    play_one_stoppable, reduce_batch_stoppable, run_batch_stoppable, run_cells_stoppable, schema, BatchSpec, Columns, FrameAs, RawColumn, Stats, GAME_ROW_BYTES, PLAY_ROW_BYTES,
+    SEAT_ROW_BYTES, TURN_BINS,
 };
 use crate::bots::{search, BotSpec, BOT_KINDS};
 use crate::cards::{build_db, load_raw, params::registry, CardDb, ParamValue, RawDb, FACTIONS};
 use crate::engine::EndReason;
+use crate::harness::{available_threads, panic_message, pools_built, BatchError, Stop, MAX_THREADS};
 use numpy::IntoPyArray;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -25,11 +26,26 @@ use std::sync::mpsc::{sync_channel, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-mod step;
 mod games;
+mod step;
 
 fn verr(e: String) -> PyErr {
     PyValueError::new_err(e)
+}
+
+/// The one conversion of a batch's error into a Python exception, by its variant (never by
+/// its text), for the Kétharmad and the generic batches alike: bad input and results too
+/// large for memory are `ValueError` naming them; a game that panicked is `RuntimeError("game
+/// <i> (seed <s>) panicked: ...")`; a batch stopped without a signal (the binding stops one
+/// only on a signal, and raises that signal's exception instead) is `RuntimeError`.
+impl From<BatchError> for PyErr {
+    fn from(e: BatchError) -> PyErr {
+        match e {
+            BatchError::Invalid(m) | BatchError::Memory(m) => PyValueError::new_err(m),
+            BatchError::Panicked { .. } => PyRuntimeError::new_err(e.to_string()),
+            BatchError::Stopped => PyRuntimeError::new_err("the batch was stopped without a signal"),
+        }
+    }
 }
 
 /// Run the body of an entry point; a panic becomes `RuntimeError` (never a PanicException).
@@ -110,11 +126,8 @@ fn parse_bots(bots: &Bound<'_, PyList>) -> PyResult<Vec<BotSpec>> {
         if let Ok(s) = b.extract::<String>() {
             out.push(BotSpec::parse(&s, vec![]).map_err(verr)?);
         } else if let Ok(d) = b.cast::<PyDict>() {
-            let kind: String = d
-                .get_item("kind")?
-                .ok_or_else(|| verr("a bot spec dict needs a 'kind'".into()))?
-                .extract()
-                .map_err(|_| verr("bot 'kind' must be a string".into()))?;
+            let kind: String =
+                d.get_item("kind")?.ok_or_else(|| verr("a bot spec dict needs a 'kind'".into()))?.extract().map_err(|_| verr("bot 'kind' must be a string".into()))?;
             let mut knobs = Vec::new();
             for (k, v) in d.iter() {
                 let k: String = k.extract()?;
@@ -349,7 +362,6 @@ fn parameter_table_impl<'py>(py: Python<'py>, card_data: &str) -> PyResult<Bound
     Ok(d)
 }
 
-#[allow(clippy::too_many_arguments)]
 fn spec_from(db: &CardDb, decks: Vec<String>, bots: &Bound<'_, PyList>, games: u64, seed: u64, threads: Option<usize>, start_player: Option<u8>) -> PyResult<BatchSpec> {
     let (factions, decks) = parse_decks(db, &decks)?;
     let bots = parse_bots(bots)?;
@@ -492,6 +504,7 @@ fn stats_to_py<'py>(py: Python<'py>, s: &Stats) -> PyResult<Bound<'py, PyDict>> 
 /// grow with `games`. Same worker thread, Ctrl-C and error handling as `simulate`.
 #[pyfunction]
 #[pyo3(signature = (card_data, decks, bots, games, seed, threads=None, params=None, start_player=None, first_game=0))]
+// too_many_arguments: the parameters mirror the Python keyword API of this entry point
 #[allow(clippy::too_many_arguments)]
 fn simulate_stats<'py>(
     py: Python<'py>,
@@ -512,12 +525,7 @@ fn simulate_stats<'py>(
         spec.validate(&db).map_err(verr)?;
         let res = run_interruptible(py, "simulate_stats", |stop| reduce_batch_stoppable(&db, &spec, first_game, stop))?;
         py.check_signals()?;
-        match res {
-            Ok(s) => stats_to_py(py, &s),
-            Err(BatchError::Panicked(e)) => Err(PyRuntimeError::new_err(e)),
-            Err(BatchError::Stopped) => Err(PyRuntimeError::new_err("the batch was stopped without a signal")),
-            Err(BatchError::Invalid(e)) | Err(BatchError::Memory(e)) => Err(verr(e)),
-        }
+        stats_to_py(py, &res?)
     })
 }
 
@@ -525,6 +533,7 @@ fn simulate_stats<'py>(
 /// released, checking for Ctrl-C (see `run_interruptible`).
 #[pyfunction]
 #[pyo3(signature = (card_data, decks, bots, games, seed, threads=None, params=None, start_player=None, record_plays=false, first_game=0))]
+// too_many_arguments: the parameters mirror the Python keyword API of this entry point
 #[allow(clippy::too_many_arguments)]
 fn simulate<'py>(
     py: Python<'py>,
@@ -547,12 +556,7 @@ fn simulate<'py>(
         let res = run_interruptible(py, "simulate", |stop| run_batch_stoppable(&db, &spec, record_plays, first_game, stop))?;
         // a Ctrl-C that came during the last slice: raise it before touching numpy
         py.check_signals()?;
-        match res {
-            Ok(c) => columns_to_py(py, c),
-            Err(BatchError::Panicked(e)) => Err(PyRuntimeError::new_err(e)),
-            Err(BatchError::Stopped) => Err(PyRuntimeError::new_err("the batch was stopped without a signal")),
-            Err(BatchError::Invalid(e)) | Err(BatchError::Memory(e)) => Err(verr(e)),
-        }
+        columns_to_py(py, res?)
     })
 }
 
@@ -581,18 +585,14 @@ fn simulate_cells<'py>(
         }
         let res = run_interruptible(py, "simulate_cells", |stop| run_cells_stoppable(&db, &specs, &firsts, stop))?;
         py.check_signals()?;
-        match res {
-            Ok(c) => columns_to_py(py, c),
-            Err(BatchError::Panicked(e)) => Err(PyRuntimeError::new_err(e)),
-            Err(BatchError::Stopped) => Err(PyRuntimeError::new_err("the batch was stopped without a signal")),
-            Err(BatchError::Invalid(e)) | Err(BatchError::Memory(e)) => Err(verr(e)),
-        }
+        columns_to_py(py, res?)
     })
 }
 
 /// Replay one game of a batch with its readable log.
 #[pyfunction]
 #[pyo3(signature = (card_data, decks, bots, seed, game, params=None, start_player=None))]
+// too_many_arguments: the parameters mirror the Python keyword API of this entry point
 #[allow(clippy::too_many_arguments)]
 fn play<'py>(
     py: Python<'py>,
@@ -608,18 +608,14 @@ fn play<'py>(
         let db = make_db(card_data, params)?;
         let spec = spec_from(&db, decks, bots, 1, seed, Some(1), start_player)?;
         spec.validate(&db).map_err(verr)?;
-        let res = run_interruptible(py, "play", |stop| {
-            catch_unwind(AssertUnwindSafe(|| play_one_stoppable(&mut None, &db, &spec, game, true, false, false, Some(stop))))
-        })?;
+        let res = run_interruptible(py, "play", |stop| catch_unwind(AssertUnwindSafe(|| play_one_stoppable(&mut None, &db, &spec, game, true, false, false, Some(stop)))))?;
         py.check_signals()?;
-        let (r, log) = res.map_err(|e| {
-            PyRuntimeError::new_err(format!("game {game} (seed {}) panicked: {}", crate::rng::game_seed(seed, game), panic_message(&*e)))
-        })?;
+        let (r, log) = res.map_err(|e| BatchError::panicked(game, crate::rng::game_seed(seed, game), &*e))?;
         // the game's `games` columns as scalars and its `players` columns (all but `game`
         // and the card sets) as per-seat lists, from the same columns a batch exports
         let n = spec.factions.len();
         let mut c = Columns { n_seats: n, ..Default::default() };
-        c.push(&r).map_err(|e| verr(e.to_string()))?;
+        c.push(&r)?;
         let d = PyDict::new(py);
         d.set_item("log", log.unwrap_or_default())?;
         for (name, col) in c.games.into_raw() {
@@ -672,7 +668,15 @@ fn bot_table_impl<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         row(k, "knob", "heuristic, aggro, control, search", *d, 0.0, 1.0, t.to_string());
     }
     row("iterations", "knob", "search", 200.0, 1.0, 1_000_000.0, "rollouts per searched decision (a fixed budget, never a clock)".into());
-    row("every", "knob", "search", 0.0, 0.0, 1.0, "0: search main-priority decisions only; 1: every decision with two or more options (targets, blocks, attacks, reactions, damage division, mulligans ...)".into());
+    row(
+        "every",
+        "knob",
+        "search",
+        0.0,
+        0.0,
+        1.0,
+        "0: search main-priority decisions only; 1: every decision with two or more options (targets, blocks, attacks, reactions, damage division, mulligans ...)".into(),
+    );
     row("width", "knob", "search", 6.0, 1.0, 64.0, "options searched per decision (the heuristic's favourites)".into());
     row(
         "rollout_rounds",

@@ -7,11 +7,11 @@
 use super::{columns_to_py, guarded, make_db, parse_bots, parse_decks, verr};
 use crate::batch::{Columns, GameResult};
 use crate::bots::Policy;
-use crate::engine::{Agent, NoAgent};
 use crate::cards::{CardDb, FACTIONS};
 use crate::engine::actions::ActionSpace;
 use crate::engine::observe::{self, Observation};
 use crate::engine::step::Stepper;
+use crate::engine::{Agent, NoAgent};
 use crate::engine::{DecisionKind, GameConfig, Opt};
 use crate::rng::{game_seed, Rng, Stream};
 use numpy::{IntoPyArray, PyArray1};
@@ -88,7 +88,17 @@ impl PyGame {
     }
 
     fn copy_with(&self, st: Stepper<'static>) -> PyGame {
-        PyGame { st, db: self.db.clone(), space: self.space.clone(), bots: self.bots.clone(), seed: self.seed, game: self.game, gseed: self.gseed, n: self.n, labels: self.labels.clone() }
+        PyGame {
+            st,
+            db: self.db.clone(),
+            space: self.space.clone(),
+            bots: self.bots.clone(),
+            seed: self.seed,
+            game: self.game,
+            gseed: self.gseed,
+            n: self.n,
+            labels: self.labels.clone(),
+        }
     }
 
     fn illegal(&self, what: String) -> PyErr {
@@ -104,7 +114,7 @@ fn obs_to_py<'py>(py: Python<'py>, o: Observation) -> PyResult<Bound<'py, PyDict
     let d = PyDict::new(py);
     d.set_item("seat", o.seat)?;
     d.set_item("n_players", o.n_players)?;
-    d.set_item("decision", o.decision.map(|(s, k)| (s, k)))?;
+    d.set_item("decision", o.decision)?;
     d.set_item("round", o.round)?;
     d.set_item("turn", o.turn)?;
     d.set_item("active", o.active)?;
@@ -176,6 +186,7 @@ impl PyGame {
     /// `determinize_seat` when given (the Python subclass makes `clone`/`determinize` of it).
     #[new]
     #[pyo3(signature = (card_data, decks, seed=0, game=0, params=None, start_player=None, log=false, record_plays=false, copy_of=None, determinize_seat=None, determinize_seed=0))]
+    // too_many_arguments: the parameters mirror the Python keyword API of this constructor
     #[allow(clippy::too_many_arguments)]
     fn new(
         card_data: &str,
@@ -336,11 +347,7 @@ impl PyGame {
             let Some((seat, _, opts)) = self.st.pending() else {
                 return Err(verr("the game is over: no decision to answer".into()));
             };
-            let i = if action < 0 || action as u64 >= self.space.size() as u64 {
-                None
-            } else {
-                self.space.decode(self.st.game(), seat, action as u32, opts)
-            };
+            let i = if action < 0 || action as u64 >= self.space.size() as u64 { None } else { self.space.decode(self.st.game(), seat, action as u32, opts) };
             match i {
                 Some(i) => self.st.apply(i).map_err(verr),
                 None => Err(self.illegal(format!("action {action} is not legal here"))),
@@ -500,7 +507,7 @@ pub fn columns_of<'py>(py: Python<'py>, games: &Bound<'py, PyList>) -> PyResult<
                 p.unfinished_rollouts = p.unfinished_rollouts.saturating_add(s.unfinished_rollouts);
             }
         }
-        c.push(&r).map_err(|e| verr(e.to_string()))?;
+        c.push(&r)?;
     }
     let c = c.ok_or_else(|| verr("columns_of needs at least one game".into()))?;
     columns_to_py(py, c)

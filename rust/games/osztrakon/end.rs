@@ -5,20 +5,54 @@
 //! advance, and the rule of every day (`rule_dayD`, -1 = not played). Per seat: final position and rank, initial stack order, order of asking on the last
 //! day played, asks/successes/advance, disciple day and gain, read noise, rank after each day.
 
-use super::params::{RULE_NAMES, MAX_DAYS};
+use super::params::{MAX_DAYS, RULE_NAMES};
 use super::stacks::NONE;
 use super::state::State;
 use crate::harness::Outcome;
 
 const RANK_DAY: [&str; MAX_DAYS] = [
-    "rank_day1", "rank_day2", "rank_day3", "rank_day4", "rank_day5", "rank_day6", "rank_day7",
-    "rank_day8", "rank_day9", "rank_day10", "rank_day11", "rank_day12", "rank_day13", "rank_day14",
-    "rank_day15", "rank_day16", "rank_day17", "rank_day18", "rank_day19", "rank_day20",
+    "rank_day1",
+    "rank_day2",
+    "rank_day3",
+    "rank_day4",
+    "rank_day5",
+    "rank_day6",
+    "rank_day7",
+    "rank_day8",
+    "rank_day9",
+    "rank_day10",
+    "rank_day11",
+    "rank_day12",
+    "rank_day13",
+    "rank_day14",
+    "rank_day15",
+    "rank_day16",
+    "rank_day17",
+    "rank_day18",
+    "rank_day19",
+    "rank_day20",
 ];
 const RULE_DAY: [&str; MAX_DAYS] = [
-    "rule_day1", "rule_day2", "rule_day3", "rule_day4", "rule_day5", "rule_day6", "rule_day7",
-    "rule_day8", "rule_day9", "rule_day10", "rule_day11", "rule_day12", "rule_day13", "rule_day14",
-    "rule_day15", "rule_day16", "rule_day17", "rule_day18", "rule_day19", "rule_day20",
+    "rule_day1",
+    "rule_day2",
+    "rule_day3",
+    "rule_day4",
+    "rule_day5",
+    "rule_day6",
+    "rule_day7",
+    "rule_day8",
+    "rule_day9",
+    "rule_day10",
+    "rule_day11",
+    "rule_day12",
+    "rule_day13",
+    "rule_day14",
+    "rule_day15",
+    "rule_day16",
+    "rule_day17",
+    "rule_day18",
+    "rule_day19",
+    "rule_day20",
 ];
 const RULE_TURNS: [&str; 4] = ["turns_none", "turns_corruption", "turns_divination", "turns_betrayal"];
 const RULE_SUCC: [&str; 4] = ["succ_none", "succ_corruption", "succ_divination", "succ_betrayal"];
@@ -65,7 +99,17 @@ impl State {
         } else {
             o.winners.push(self.winner);
         }
-        o.returns = (0..n).map(|j| if self.over && j as u8 == self.winner { 1.0 } else if self.over { -1.0 } else { 0.0 }).collect();
+        o.returns = (0..n)
+            .map(|j| {
+                if self.over && j as u8 == self.winner {
+                    1.0
+                } else if self.over {
+                    -1.0
+                } else {
+                    0.0
+                }
+            })
+            .collect();
         let ranks = self.final_ranks();
         let days = self.setup.days as usize;
         let done = st.days_done as usize;
@@ -103,8 +147,8 @@ impl State {
             o.game_columns.push((RULE_ADV[r], st.rule_adv[r] as f64));
         }
         // the rule of every day (params::RULE_NAMES index; -1 = not played)
-        for d in 0..days.min(MAX_DAYS) {
-            o.game_columns.push((RULE_DAY[d], if d < done { st.day_rules[d] as f64 } else { -1.0 }));
+        for (d, &name) in RULE_DAY.iter().enumerate().take(days.min(MAX_DAYS)) {
+            o.game_columns.push((name, if d < done { st.day_rules[d] as f64 } else { -1.0 }));
         }
         let col = |f: &dyn Fn(usize) -> f64| (0..n).map(f).collect::<Vec<f64>>();
         o.seat_columns = vec![
@@ -119,9 +163,9 @@ impl State {
             ("disciple_gain", col(&|j| st.disc_gain[j] as f64)),
             ("read_noise", col(&|j| self.prm.read_noise[j])),
         ];
-        for d in 0..days.min(MAX_DAYS) {
+        for (d, &name) in RANK_DAY.iter().enumerate().take(days.min(MAX_DAYS)) {
             let v = col(&|j| if d < done { st.rank_day[d][j] as f64 } else { ranks[j] as f64 });
-            o.seat_columns.push((RANK_DAY[d], v));
+            o.seat_columns.push((name, v));
         }
         o
     }

@@ -156,10 +156,10 @@ pub fn succ_and_adv(sc: &Scoring, r: f64) -> (f64, f64) {
     pmf(n, r, 0.0, &mut pm);
     let mut ps = 0.0;
     let mut ea = 0.0;
-    for s in 0..=n {
+    for (s, &p) in pm.iter().enumerate().take(n + 1) {
         if let Some(d) = sc.advance(s as u32) {
-            ps += pm[s];
-            ea += pm[s] * d as f64;
+            ps += p;
+            ea += p * d as f64;
         }
     }
     (ps, ea)
@@ -171,9 +171,9 @@ pub fn betrayal_adv(sc: &Scoring, p: f64) -> f64 {
     let mut pm = [0.0; 13];
     pmf(n, p, 0.0, &mut pm);
     let mut e = 0.0;
-    for b in 0..=n {
+    for (b, &pb) in pm.iter().enumerate().take(n + 1) {
         let best = sc.advance(b as u32).unwrap_or(0).max(sc.advance((n - b) as u32).unwrap_or(0));
-        e += pm[b] * best as f64;
+        e += pb * best as f64;
     }
     e
 }

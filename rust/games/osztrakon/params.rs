@@ -25,22 +25,22 @@ pub const MAX_SEATS: usize = 12;
 pub const MIN_SEATS: usize = 5;
 
 const SEATS_NAMES: [&str; 8] = ["n5", "n6", "n7", "n8", "n9", "n10", "n11", "n12"];
-const START_NAMES: [&str; 8] = [
-    "rules.start.n5", "rules.start.n6", "rules.start.n7", "rules.start.n8",
-    "rules.start.n9", "rules.start.n10", "rules.start.n11", "rules.start.n12",
-];
-const DAYS_NAMES: [&str; 8] = [
-    "rules.days.n5", "rules.days.n6", "rules.days.n7", "rules.days.n8",
-    "rules.days.n9", "rules.days.n10", "rules.days.n11", "rules.days.n12",
-];
-const K_NAMES: [&str; 8] = [
-    "rules.k.n5", "rules.k.n6", "rules.k.n7", "rules.k.n8",
-    "rules.k.n9", "rules.k.n10", "rules.k.n11", "rules.k.n12",
-];
+const START_NAMES: [&str; 8] = ["rules.start.n5", "rules.start.n6", "rules.start.n7", "rules.start.n8", "rules.start.n9", "rules.start.n10", "rules.start.n11", "rules.start.n12"];
+const DAYS_NAMES: [&str; 8] = ["rules.days.n5", "rules.days.n6", "rules.days.n7", "rules.days.n8", "rules.days.n9", "rules.days.n10", "rules.days.n11", "rules.days.n12"];
+const K_NAMES: [&str; 8] = ["rules.k.n5", "rules.k.n6", "rules.k.n7", "rules.k.n8", "rules.k.n9", "rules.k.n10", "rules.k.n11", "rules.k.n12"];
 const NOISE_NAMES: [&str; 12] = [
-    "model.read_noise.s0", "model.read_noise.s1", "model.read_noise.s2", "model.read_noise.s3",
-    "model.read_noise.s4", "model.read_noise.s5", "model.read_noise.s6", "model.read_noise.s7",
-    "model.read_noise.s8", "model.read_noise.s9", "model.read_noise.s10", "model.read_noise.s11",
+    "model.read_noise.s0",
+    "model.read_noise.s1",
+    "model.read_noise.s2",
+    "model.read_noise.s3",
+    "model.read_noise.s4",
+    "model.read_noise.s5",
+    "model.read_noise.s6",
+    "model.read_noise.s7",
+    "model.read_noise.s8",
+    "model.read_noise.s9",
+    "model.read_noise.s10",
+    "model.read_noise.s11",
 ];
 
 /// The printed R2 table: start position, days, special-day k for n = 5..12.
@@ -87,6 +87,7 @@ struct Decl<'a> {
 }
 
 impl Decl<'_> {
+    // too_many_arguments: one registry row (name, kind, default, min, max, choices, description) per call
     #[allow(clippy::too_many_arguments)]
     fn add(&mut self, name: &'static str, kind: ParamKind, default: f64, min: f64, max: f64, choices: &'static [&'static str], description: &'static str) -> f64 {
         if let Some(l) = self.list.as_mut() {
@@ -129,7 +130,8 @@ fn declare(d: &mut Decl) -> Params {
     let half_is_success = d.bool("rules.half_is_success", true, "R6.4: an exact half of the others voting like the asker is a success");
     let unanimity_fails = d.bool("rules.unanimity_fails", true, "R6.3: all others voting like the asker is a failure (false: a success with advance 0)");
     let disciple_cap_at_sun = d.bool("rules.disciple_cap_at_sun", true, "R8.4: a disciple never moves past the Sun's position");
-    let overwhelming_ends_game = d.bool("rules.overwhelming_ends_game", true, "R11.3/open 5: reaching the temple ends the game at once (false: the day is finished, the first to arrive wins)");
+    let overwhelming_ends_game =
+        d.bool("rules.overwhelming_ends_game", true, "R11.3/open 5: reaching the temple ends the game at once (false: the day is finished, the first to arrive wins)");
     let layout = d.choice("rules.special_layout", LAYOUTS, 0, "R9.5: special-day symbols on the path (the printed layout is unknown; placeholder is invented)");
     let q_alpha = d.float("model.q_alpha", 2.0, 0.05, 100.0, "M1.1: questions' black share p ~ Beta(q_alpha, q_alpha)");
     let p_min = d.float("model.p_min", 0.1, 0.0, 0.49, "M1.1: p truncated to [p_min, 1 - p_min] (R5.3 'not obvious')");
@@ -156,9 +158,33 @@ fn declare(d: &mut Decl) -> Params {
     let corruption_targets = d.choice("policy.corruption_targets", TARGETS, 0, "M5.3: whom the asker names on a Corruption day");
     let divination_targets = d.choice("policy.divination_targets", TARGETS, 0, "M5.4: whom the asker names on a Divination day");
     Params {
-        start, days, k, k_all, temple, half_is_success, unanimity_fails, disciple_cap_at_sun, overwhelming_ends_game,
-        layout, q_alpha, p_min, kappa, tau, tau_obs, spoiler_rate, read_noise, m_fixed, m_free, free_topic_rate,
-        belief_bayes, belief_kappa, objective, disciple, disciple_theta, corruption_targets, divination_targets,
+        start,
+        days,
+        k,
+        k_all,
+        temple,
+        half_is_success,
+        unanimity_fails,
+        disciple_cap_at_sun,
+        overwhelming_ends_game,
+        layout,
+        q_alpha,
+        p_min,
+        kappa,
+        tau,
+        tau_obs,
+        spoiler_rate,
+        read_noise,
+        m_fixed,
+        m_free,
+        free_topic_rate,
+        belief_bayes,
+        belief_kappa,
+        objective,
+        disciple,
+        disciple_theta,
+        corruption_targets,
+        divination_targets,
     }
 }
 

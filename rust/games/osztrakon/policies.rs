@@ -99,12 +99,20 @@ impl Agent<State> for OszAgent {
                     DIS_ALWAYS => true,
                     _ => disciple_gain(s, seat) >= disciple_threshold(s),
                 };
-                if yes { A_DECLARE } else { A_PASS }
+                if yes {
+                    A_DECLARE
+                } else {
+                    A_PASS
+                }
             }
             Phase::Vote => {
                 let u = utility(s, obj);
                 let (_, black) = candidate_value(s, s.hat[s.asker as usize], &u);
-                if black { A_BLACK } else { A_WHITE }
+                if black {
+                    A_BLACK
+                } else {
+                    A_WHITE
+                }
             }
             Phase::CorruptName | Phase::DivName => {
                 let informed = if s.phase == Phase::CorruptName { s.prm.corruption_targets == 1 } else { s.prm.divination_targets == 1 };
@@ -147,7 +155,11 @@ impl Agent<State> for OszAgent {
                     vw += pm[x] * u[(k - bk) + (t - x)];
                 }
                 let keep = if s.asker_black { vb >= vw } else { vw >= vb };
-                if keep { A_KEEP } else { A_SWITCH }
+                if keep {
+                    A_KEEP
+                } else {
+                    A_SWITCH
+                }
             }
             Phase::BetrayChange => {
                 let u = utility(s, obj);
@@ -155,7 +167,11 @@ impl Agent<State> for OszAgent {
                 let others = s.others_mask();
                 let bl = (s.black & others).count_ones() as usize;
                 let (cur, other) = if s.asker_black { (bl, n - bl) } else { (n - bl, bl) };
-                if u[cur] >= u[other] { A_KEEP } else { A_SWITCH }
+                if u[cur] >= u[other] {
+                    A_KEEP
+                } else {
+                    A_SWITCH
+                }
             }
             Phase::Over => legal[0],
         }
@@ -232,7 +248,15 @@ fn race_value(s: &State, at: u8) -> f64 {
         let m_j = (pos as f64 + tj * mu).min(t as f64);
         let v = v_me + tj * var;
         let diff = m_me - m_j + 0.25;
-        p *= if v <= 1e-9 { if diff > 0.0 { 1.0 } else { 0.0 } } else { phi(diff / v.sqrt()) };
+        p *= if v <= 1e-9 {
+            if diff > 0.0 {
+                1.0
+            } else {
+                0.0
+            }
+        } else {
+            phi(diff / v.sqrt())
+        };
     }
     p
 }
@@ -243,10 +267,10 @@ fn per_turn(s: &State) -> (f64, f64) {
     let mut pm = [0.0; 13];
     pmf(n, 0.62, 0.0, &mut pm);
     let (mut m, mut m2) = (0.0, 0.0);
-    for x in 0..=n {
+    for (x, &px) in pm.iter().enumerate().take(n + 1) {
         let d = s.sc.advance(x as u32).unwrap_or(0) as f64;
-        m += pm[x] * d;
-        m2 += pm[x] * d * d;
+        m += px * d;
+        m2 += px * d * d;
     }
     (m, (m2 - m * m).max(0.0))
 }

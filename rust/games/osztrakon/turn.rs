@@ -32,6 +32,7 @@ impl State {
     /// A game from a given layout (scenario scaffolding for tests and the study): `stacks` are
     /// (position, seats top first); `day`, `rule` and `laurel` as given; the Sun at `sun`.
     /// The turn of the top of the Sun's stack starts.
+    // too_many_arguments: every part of a table layout a test or study sets up, named
     #[allow(clippy::too_many_arguments)]
     pub fn from_layout(prm: Params, n: usize, stacks: &[(u8, &[u8])], sun: u8, day: u8, rule: u8, laurel: u16, chance: Rng) -> Result<State, String> {
         let setup = setup_for(&prm, n)?;
@@ -337,9 +338,9 @@ impl State {
         let t = self.sc.others as usize - 1;
         super::model::pmf(t, r, 0.0, &mut pm);
         let (mut e_agree, mut e_dis) = (0.0, 0.0);
-        for x in 0..=t {
-            e_agree += pm[x] * self.sc.advance(x as u32 + 1).unwrap_or(0) as f64;
-            e_dis += pm[x] * self.sc.advance(x as u32).unwrap_or(0) as f64;
+        for (x, &px) in pm.iter().enumerate().take(t + 1) {
+            e_agree += px * self.sc.advance(x as u32 + 1).unwrap_or(0) as f64;
+            e_dis += px * self.sc.advance(x as u32).unwrap_or(0) as f64;
         }
         if (e_agree - e_dis).abs() < 1e-12 {
             None

@@ -147,7 +147,6 @@ impl Outlook {
 /// The expected strength key of a side (R8.4 scale) of `side` cards at a section of `cap` cards
 /// and condition `cond`: each kind's chance to be reached (hypergeometric draw odds over the
 /// unknown pool, R13.2), the strongest reached kind counting.
-#[allow(clippy::too_many_arguments)]
 fn expected_key(side: &[u8], cap: usize, cond: Cond, keep: bool, o: &Outlook, colours: u8, max_value: u8) -> f64 {
     let k = side.len();
     if k == cap {
@@ -252,11 +251,7 @@ fn expected_key(side: &[u8], cap: usize, cond: Cond, keep: bool, o: &Outlook, co
     vals[..nv].sort_unstable();
     let mut total = dsum as f64;
     for i in 0..r {
-        total += if i < nv {
-            (if cond == Cond::Minus { vals[i] } else { vals[nv - 1 - i] }) as f64
-        } else {
-            5.5
-        };
+        total += if i < nv { (if cond == Cond::Minus { vals[i] } else { vals[nv - 1 - i] }) as f64 } else { 5.5 };
     }
     tiers[4] = (1.0, (SUM * 100) as f64 + if cond == Cond::Minus { 50.0 - total } else { 50.0 + total });
     let mut e = 0.0;

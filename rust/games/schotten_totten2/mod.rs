@@ -113,30 +113,30 @@ impl GameState for State {
             ("zero_eleven", self.cancels as f64),
             ("deck_left", self.deck_len as f64),
         ];
-        const DAMAGED: [&str; 7] = [
-            "damaged_left_ditch",
-            "damaged_left_tower",
-            "damaged_left_wall",
-            "damaged_gate",
-            "damaged_right_wall",
-            "damaged_right_tower",
-            "damaged_right_ditch",
-        ];
+        const DAMAGED: [&str; 7] =
+            ["damaged_left_ditch", "damaged_left_tower", "damaged_left_wall", "damaged_gate", "damaged_right_wall", "damaged_right_tower", "damaged_right_ditch"];
         debug_assert_eq!(DAMAGED[3], format!("damaged_{}", SECTION_IDS[3]));
         for (s, name) in DAMAGED.iter().enumerate() {
             game_columns.push((name, (self.damaged >> s & 1) as f64));
         }
         Outcome {
             winners: if done { vec![w as u8] } else { Vec::new() },
-            returns: (0..2).map(|s| if !done { 0.0 } else if s == w { 1.0 } else { -1.0 }).collect(),
+            returns: (0..2)
+                .map(|s| {
+                    if !done {
+                        0.0
+                    } else if s == w {
+                        1.0
+                    } else {
+                        -1.0
+                    }
+                })
+                .collect(),
             unfinished: self.unfinished || self.phase != Phase::Over,
             end_reason: if self.phase == Phase::Over { self.end_reason } else { "" },
             turns: self.turn,
             game_columns,
-            seat_columns: vec![
-                ("cards_played", vec![self.plays[0] as f64, self.plays[1] as f64]),
-                ("passes", vec![self.passes[0] as f64, self.passes[1] as f64]),
-            ],
+            seat_columns: vec![("cards_played", vec![self.plays[0] as f64, self.plays[1] as f64]), ("passes", vec![self.passes[0] as f64, self.passes[1] as f64])],
         }
     }
 }

@@ -101,11 +101,7 @@ pub fn registry() -> Vec<GameParam> {
             description: "R9.3.5 the claim proof ignores unused cauldrons (only true: a claim resolves at once, oil cannot answer it)".into(),
         },
         boolean("rules.no_play_draws", false, "R4.2 (open R16.3) a player with no legal play still draws"),
-        boolean(
-            "rules.full_side_defender_wins",
-            false,
-            "R4.2 alternative (open R16.3, Ruiqi's host and the ISMCTS client): the Defender wins when he has no legal play",
-        ),
+        boolean("rules.full_side_defender_wins", false, "R4.2 alternative (open R16.3, Ruiqi's host and the ISMCTS client): the Defender wins when he has no legal play"),
         boolean(
             "rules.attacker_last_turn",
             true,

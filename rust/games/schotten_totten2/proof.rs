@@ -155,6 +155,7 @@ pub fn best_key_brute(def: &[u8], pool: u64, cap: usize, cond: Cond, keep: bool)
     buf[..def.len()].copy_from_slice(def);
     let mut best = i32::MIN;
     let mut idx = [0usize; 4];
+    // too_many_arguments: a recursive enumeration carrying its position and accumulators
     #[allow(clippy::too_many_arguments)]
     fn rec(cards: &[u8], start: usize, depth: usize, r: usize, k: usize, idx: &mut [usize; 4], buf: &mut [u8; 4], cond: Cond, keep: bool, best: &mut i32) {
         if depth == r {
@@ -174,6 +175,7 @@ pub fn best_key_brute(def: &[u8], pool: u64, cap: usize, cond: Cond, keep: bool)
 /// R9.2–R9.3: does a claim by the Attacker's complete formation `att` (complete at `att_at`)
 /// succeed against the Defender's `def` (complete at `def_at` when full) at `face`, with
 /// `pool` the unseen cards (R9.3.1)?
+// too_many_arguments: both sides, their completion times, the unseen pool and the section's rules, as R9.3.1 names them
 #[allow(clippy::too_many_arguments)]
 pub fn claim_succeeds(att: &[u8], att_at: u32, def: &[u8], def_at: u32, pool: u64, face: Face, keep: bool, colours: u8, max_value: u8) -> bool {
     let cap = face.cards as usize;

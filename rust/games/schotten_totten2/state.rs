@@ -2,7 +2,7 @@
 //! turn, R9 claims, R10 damage and victory). Fixed arrays and bitsets only: no allocation per
 //! action.
 
-use super::actions::{Action, PASS, SKIP, END_TURN};
+use super::actions::{Action, END_TURN, PASS, SKIP};
 use super::cards::{self, card, colour, value, CARD_IDS};
 use super::params::Params;
 use super::proof::claim_succeeds;
