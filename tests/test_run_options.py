@@ -225,6 +225,20 @@ def test_without_old_keywords_nothing_warns() -> None:
         _simulate()
 
 
+def test_balance_on_a_cluster_keeps_every_argument(client: Any) -> None:
+    """balance(run={"cluster": ...}) plays the run on one client by calling itself with the
+    executor: the call's own arguments all reach it (robustness_search was once dropped
+    there and replaced by "auto", which for random bots means no search sample)."""
+    kw = dict(bots="random", budget=6_000, seed=5, robustness_bots=None,
+              robustness_search="heuristic")  # fmt: skip
+    here = ketharmad.balance(SMALL_TARGETS, **kw)
+    there = ketharmad.balance(SMALL_TARGETS, **kw, run={"cluster": client})
+    assert here.robustness_search is not None and there.robustness_search is not None
+    assert_frame_equal(here.history, there.history)
+    assert_frame_equal(here.robustness_search, there.robustness_search)
+    assert here.notes == there.notes
+
+
 # -- no public function takes more than about 10 parameters -------------------------------------
 #: The exported callables above 10 parameters today, with their count (a ceiling: none may
 #: grow, and one that gets down to 10 must leave this table):
