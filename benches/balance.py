@@ -88,7 +88,7 @@ def main() -> None:
 
     t0 = time.perf_counter()
     res = ketharmad.balance(args.targets, bots=args.bots, seed=args.seed, budget=args.budget,
-                            journal=args.journal, progress=args.progress)  # fmt: skip
+                            journal=args.journal, run=dict(progress=args.progress))  # fmt: skip
     wall = time.perf_counter() - t0
     print(res.text())
     print()

@@ -58,10 +58,10 @@ def run_cells(
             bots="heuristic",
             games=per,
             seed=seed + i,
-            threads=threads,
             format=fmt,
             start_player=start,
             params=params or {},
+            run=dict(threads=threads),
         )
         frames.append(r.players.with_columns(pl.lit(i).alias("layout")))
     return pl.concat(frames), per * len(layouts)
@@ -142,9 +142,9 @@ def main() -> int:
                 bots="heuristic",
                 games=n_games,
                 seed=a.seed,
-                threads=a.threads,
                 format=fmt,
                 params=params,
+                run=dict(threads=a.threads),
             )
             dt = time.perf_counter() - t
             print(f"| {fmt} | {len(decks)} | {n_games / dt:,.0f} | {r.games['turns'].mean():.1f} |")

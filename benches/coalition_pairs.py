@@ -38,8 +38,8 @@ def main() -> None:
         "--format", default="coalition", help="a team format of four seats (coalition, pairs)"
     )
     a = ap.parse_args()
-    r = k.matchups(format=a.format, games=a.games, bots=a.bots, seed=a.seed, threads=a.threads, decks=a.decks,
-                   rows=False)  # fmt: skip
+    r = k.matchups(format=a.format, games=a.games, bots=a.bots, seed=a.seed, decks=a.decks,
+                   run=dict(threads=a.threads, rows=False))  # fmt: skip
     print(r.text())
     with pl.Config(
         tbl_rows=100, float_precision=3, tbl_width_chars=140, tbl_hide_dataframe_shape=True

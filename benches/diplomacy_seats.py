@@ -30,7 +30,12 @@ def main() -> None:
             for r in range(4):
                 decks = (f[r:] + f[:r])[:n]
                 res = k.simulate(
-                    decks, bots=a.bots, games=a.games, seed=r, threads=a.threads, format=fmt
+                    decks,
+                    bots=a.bots,
+                    games=a.games,
+                    seed=r,
+                    format=fmt,
+                    run=dict(threads=a.threads),
                 )
                 w = res.games["winner"].drop_nulls().to_list()
                 fin += len(w)

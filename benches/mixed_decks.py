@@ -28,7 +28,7 @@ for m, (_i, f) in itertools.product(mixed, enumerate(k.FACTIONS)):
             seed=1000 + 7 * len(rows) + start,
             params=params,
             start_player=start,
-            threads=2,
+            run=dict(threads=2),
         )
         games += r.n_games
         wins += int(r.players.filter((r.players["seat"] == 0) & r.players["won"])["won"].len())

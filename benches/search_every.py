@@ -35,7 +35,7 @@ every = dict(base, every=1)
 
 def play(bots, seed):
     t = time.perf_counter()
-    r = ketharmad.simulate(decks, bots=bots, games=a.games, seed=seed, threads=a.threads)
+    r = ketharmad.simulate(decks, bots=bots, games=a.games, seed=seed, run=dict(threads=a.threads))
     return r, time.perf_counter() - t
 
 

@@ -24,8 +24,8 @@ def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 20_000
     search_games = int(sys.argv[2]) if len(sys.argv) > 2 else 200
     threads = int(sys.argv[3]) if len(sys.argv) > 3 else None
-    t = ketharmad.matchups(game="schotten_totten_2", bots=BOTS, games=games, seed=1, threads=threads,
-                           games_for={"search": search_games}, rows=False).table  # fmt: skip
+    t = ketharmad.matchups(game="schotten_totten_2", bots=BOTS, games=games, seed=1,
+                           games_for={"search": search_games}, run=dict(threads=threads, rows=False)).table  # fmt: skip
     print(
         f"{'attacker':>8} {'defender':>8} {'games':>7} {'attacker win rate':>18} {'95% CI':>17} {'games/s':>9}"
     )

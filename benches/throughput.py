@@ -42,7 +42,9 @@ def _rate(
     rates = []
     for _ in range(repeat):
         start = time.perf_counter()
-        res = ketharmad.simulate(decks, bots=bots, games=games, seed=seed, threads=threads)
+        res = ketharmad.simulate(
+            decks, bots=bots, games=games, seed=seed, run=dict(threads=threads)
+        )
         rates.append(games / (time.perf_counter() - start))
     return statistics.median(rates), float(res.games["turns"].mean())
 
@@ -124,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
         bots=[spec, "heuristic"],
         games=args.search_games,
         seed=args.seed,
-        threads=1,
+        run=dict(threads=1),
     )
     elapsed = time.perf_counter() - start
     # main-priority decisions of the search seat (the ones it searches)

@@ -74,7 +74,11 @@ def main() -> None:
 
     t0 = time.perf_counter()
     res = ketharmad.balance(
-        args.targets, seed=args.seed, budget=args.budget, journal=args.journal, progress=True
+        args.targets,
+        seed=args.seed,
+        budget=args.budget,
+        journal=args.journal,
+        run=dict(progress=True),
     )
     wall = time.perf_counter() - t0
     out_dir = Path(args.out_dir) if args.out_dir else None

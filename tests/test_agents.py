@@ -47,7 +47,9 @@ def test_random_agent_is_deterministic_per_seed():
     assert_frame_equal(a.card_records, b.card_records)
     assert not a.games.drop("game").equals(c.games.drop("game"))
     # a chunked run (several shards) plays the same games: the rng is per (seed, game, seat)
-    d = ketharmad.simulate(TWO_P, bots=[random_agent, "heuristic"], games=12, seed=5, chunk_size=5)
+    d = ketharmad.simulate(
+        TWO_P, bots=[random_agent, "heuristic"], games=12, seed=5, run=dict(chunk_size=5)
+    )
     assert_frame_equal(a.games, d.games.rechunk())
     assert_frame_equal(a.players, d.players.rechunk())
 
@@ -154,8 +156,8 @@ def test_tournament_with_python_agent():
 
 
 def test_matchups_with_python_agent_rows_and_stats_agree():
-    rows = ketharmad.matchups(games_per_side=1, bots=random_agent, seed=2, rows=True)
-    stats = ketharmad.matchups(games_per_side=1, bots=random_agent, seed=2, rows=False)
+    rows = ketharmad.matchups(games_per_side=1, bots=random_agent, seed=2, run=dict(rows=True))
+    stats = ketharmad.matchups(games_per_side=1, bots=random_agent, seed=2, run=dict(rows=False))
     assert rows.games.height == 20
     assert_frame_equal(rows.table, stats.table)
     assert set(rows.players["bot"].unique().to_list()) == {"python:random_agent"}

@@ -160,12 +160,12 @@ def test_bounds_frozen_and_limits_respected(ner_targets: dict) -> None:
 def test_same_seed_same_result_any_threads(tmp_path: Path) -> None:
     """Same seed -> the same proposals and evaluations with 1 and 2 threads."""
     kw = dict(bots="random", budget=6_000, seed=5, robustness_bots=None)
-    a = ketharmad.balance(SMALL, threads=1, **kw)
-    b = ketharmad.balance(SMALL, threads=2, **kw)
+    a = ketharmad.balance(SMALL, **kw, run=dict(threads=1))
+    b = ketharmad.balance(SMALL, **kw, run=dict(threads=2))
     assert a.proposals.equals(b.proposals)
     assert a.history.equals(b.history)
     assert a.best_point == b.best_point
-    c = ketharmad.balance(SMALL, threads=2, **{**kw, "seed": 6})
+    c = ketharmad.balance(SMALL, **{**kw, "seed": 6}, run=dict(threads=2))
     assert not c.history.equals(a.history)  # the seed matters
 
 

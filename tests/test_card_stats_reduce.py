@@ -53,14 +53,16 @@ def test_run_form_equals_batch_form(decks, bots, games, params) -> None:
     assert ref.table.height > 20 and ref.table["play_count"].sum() > 0
     # one shard, uneven shards, shards of 250 on a thread pool, and the rows kept
     runs = [
-        ketharmad.card_stats(decks=decks, rows=False, **kw),
-        ketharmad.card_stats(decks=decks, rows=False, chunk_size=173, **kw),
+        ketharmad.card_stats(decks=decks, **kw, run=dict(rows=False)),
+        ketharmad.card_stats(decks=decks, **kw, run=dict(rows=False, chunk_size=173)),
     ]
     with ThreadPoolExecutor(2) as ex:
         runs.append(
-            ketharmad.card_stats(decks=decks, rows=False, chunk_size=250, executor=ex, **kw)
+            ketharmad.card_stats(
+                decks=decks, **kw, run=dict(rows=False, chunk_size=250, executor=ex)
+            )
         )
-    rows = ketharmad.card_stats(decks=decks, rows=True, chunk_size=250, **kw)
+    rows = ketharmad.card_stats(decks=decks, **kw, run=dict(rows=True, chunk_size=250))
     for run in runs:
         _same_result(run, ref)
         assert run.batch is None and not run.rows and run.n_games == games
@@ -73,12 +75,14 @@ def test_run_form_equals_batch_form(decks, bots, games, params) -> None:
 
 def test_run_form_defaults_and_start_player() -> None:
     # the defaults are simulate's batch of heuristic games with seed 0 (a few games here)
-    a = ketharmad.card_stats(decks=TWO_P, games=40, rows=False, start_player=1)
+    a = ketharmad.card_stats(decks=TWO_P, games=40, start_player=1, run=dict(rows=False))
     b = ketharmad.card_stats(ketharmad.simulate(TWO_P, "heuristic", games=40, seed=0, start_player=1,
                                                 record_plays=True))  # fmt: skip
     assert_frame_equal(a.table, b.table, check_exact=True)
     assert a.bots == ["heuristic", "heuristic"] and a.seed == 0
-    c = ketharmad.card_stats(decks=TWO_P, games=40, rows=False)  # start seat drawn per game
+    c = ketharmad.card_stats(
+        decks=TWO_P, games=40, run=dict(rows=False)
+    )  # start seat drawn per game
     assert not c.table.equals(a.table)
 
 
@@ -173,25 +177,32 @@ def small_batch() -> ketharmad.SimResult:
     [
         (lambda b: ketharmad.card_stats(b, decks=TWO_P), r"not both; got a batch and decks="),
         (lambda b: ketharmad.card_stats(b, games=100, seed=3), r"a batch and games=, seed="),
-        (lambda b: ketharmad.card_stats(b, progress=True), r"a batch and progress="),
+        (lambda b: ketharmad.card_stats(b, run=dict(progress=True)), r"a batch and progress="),
         (lambda b: ketharmad.card_stats(), r"needs a SimResult .* or decks="),
         (lambda b: ketharmad.card_stats(games=10), r"games= but no decks="),
         (lambda b: ketharmad.card_stats(TWO_P), r"decks=\['ner', 'tisza'\]"),
         (lambda b: ketharmad.card_stats(b.games), r"needs a SimResult"),
         (lambda b: ketharmad.card_stats(decks=["ner", "fidesz"], games=5), r"fidesz"),
         (lambda b: ketharmad.card_stats(decks=TWO_P, games=0), r"games"),
-        (lambda b: ketharmad.card_stats(decks=TWO_P, games=5, rows="yes"), r"rows"),
-        (lambda b: ketharmad.card_stats(decks=TWO_P, games=5, chunk_size=0), r"chunk_size"),
+        (lambda b: ketharmad.card_stats(decks=TWO_P, games=5, run=dict(rows="yes")), r"rows"),
+        (
+            lambda b: ketharmad.card_stats(decks=TWO_P, games=5, run=dict(chunk_size=0)),
+            r"chunk_size",
+        ),
         (lambda b: ketharmad.card_stats(decks=TWO_P, games=5, seed=-1), r"seed"),
         (lambda b: ketharmad.card_stats(decks=TWO_P, games=5, bots=["random"]), r"bot"),
         (
-            lambda b: ketharmad.card_stats(decks=TWO_P, games=5, rows=False, params={"nope.x": 1}),
+            lambda b: ketharmad.card_stats(
+                decks=TWO_P, games=5, params={"nope.x": 1}, run=dict(rows=False)
+            ),
             r"nope",
         ),
         (lambda b: ketharmad.card_stats(decks=TWO_P, games=5, start_player=2), r"start_player"),
         (
             lambda b: ketharmad.card_stats(
-                decks=TWO_P, games=5, executor=ThreadPoolExecutor(1), cluster="local"
+                decks=TWO_P,
+                games=5,
+                run=dict(executor=ThreadPoolExecutor(1), cluster="local"),
             ),
             r"executor= or cluster=, not both",
         ),
@@ -206,7 +217,7 @@ def test_bad_arguments_are_value_errors(call, match, small_batch) -> None:
 
 
 def test_a_counts_result_writes_its_tables_and_report(tmp_path) -> None:
-    res = ketharmad.card_stats(decks=TWO_P, bots="random", games=50, seed=3, rows=False)
+    res = ketharmad.card_stats(decks=TWO_P, bots="random", games=50, seed=3, run=dict(rows=False))
     assert set(res.tables()) == {"card_stats"}
     written = res.write_parquet(tmp_path / "pq")
     back = pl.read_parquet(written["card_stats"]).select(res.table.columns)

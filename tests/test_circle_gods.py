@@ -16,7 +16,7 @@ MIRROR = {"rules.allow_mirror": True}
 )
 def test_circle_points_and_winners(decks):
     n = len(decks)
-    r = k.simulate(decks, bots="heuristic", games=150, seed=4, threads=2, format="circle")
+    r = k.simulate(decks, bots="heuristic", games=150, seed=4, format="circle", run=dict(threads=2))
     assert r.params == {"rules.format": "circle"}
     p, g = r.players, r.games
     assert p["points"].dtype == pl.Float32
@@ -49,10 +49,10 @@ def test_circle_points_and_winners(decks):
 
 def test_circle_is_reproducible_and_differs_from_ffa():
     decks = ["ner", "osszefogas", "tisza", "radikalisok"]
-    a = k.simulate(decks, bots="heuristic", games=60, seed=9, threads=1, format="circle")
-    b = k.simulate(decks, bots="heuristic", games=60, seed=9, threads=2, format="circle")
+    a = k.simulate(decks, bots="heuristic", games=60, seed=9, format="circle", run=dict(threads=1))
+    b = k.simulate(decks, bots="heuristic", games=60, seed=9, format="circle", run=dict(threads=2))
     assert a.games.equals(b.games) and a.players.equals(b.players)
-    ffa = k.simulate(decks, bots="heuristic", games=60, seed=9, threads=2)
+    ffa = k.simulate(decks, bots="heuristic", games=60, seed=9, run=dict(threads=2))
     assert not ffa.games.equals(a.games)
     # formats without victory points: NaN
     assert ffa.players["points"].is_nan().all()
@@ -80,7 +80,7 @@ def test_circle_is_reproducible_and_differs_from_ffa():
 def test_gods_plays_five_to_nine_seats(decks):
     n = len(decks)
     r = k.simulate(
-        decks, bots="heuristic", games=60, seed=2, threads=2, format="gods", params=MIRROR
+        decks, bots="heuristic", games=60, seed=2, format="gods", params=MIRROR, run=dict(threads=2)
     )
     assert r.players.height == 60 * n
     finished = r.games.filter(pl.col("winner").is_not_null())
@@ -92,7 +92,7 @@ def test_gods_plays_five_to_nine_seats(decks):
     assert r.players["points"].is_nan().all()
     assert r.players["deck"].head(n).to_list() == decks
     again = k.simulate(
-        decks, bots="heuristic", games=60, seed=2, threads=1, format="gods", params=MIRROR
+        decks, bots="heuristic", games=60, seed=2, format="gods", params=MIRROR, run=dict(threads=1)
     )
     assert again.games.equals(r.games)
 

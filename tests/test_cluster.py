@@ -52,21 +52,35 @@ def test_simulate_frames_equal_local(client) -> None:
               params={"rules.starting_support": 18}, record_plays=True)  # fmt: skip
     local = ketharmad.simulate(**kw)
     # shards of 200 games (5 shards over 2 workers), and the cluster's default shard size
-    on = ketharmad.simulate(**kw, cluster=client, chunk_size=200)
+    on = ketharmad.simulate(
+        **kw,
+        run=dict(cluster=client, chunk_size=200),
+    )
     _same_frames(local, on)
     assert on.games.height == 900 and on.games["game"].to_list() == list(range(900))
-    _same_frames(local, ketharmad.simulate(**kw, cluster=client))
+    _same_frames(local, ketharmad.simulate(**kw, run=dict(cluster=client)))
     # an explicit thread count per shard changes nothing either
-    _same_frames(local, ketharmad.simulate(**kw, cluster=client, chunk_size=300, threads=2))
+    _same_frames(
+        local,
+        ketharmad.simulate(
+            **kw,
+            run=dict(cluster=client, chunk_size=300, threads=2),
+        ),
+    )
 
 
 def test_matchups_tables_equal_local(client) -> None:
     local = ketharmad.matchups(games_per_side=30, bots="random", seed=2)
-    on = ketharmad.matchups(games_per_side=30, bots="random", seed=2, cluster=client, chunk_size=7)
+    on = ketharmad.matchups(
+        games_per_side=30,
+        bots="random",
+        seed=2,
+        run=dict(cluster=client, chunk_size=7),
+    )
     for name in ("table", "start_player", "positions", "lengths", "games", "players"):
         assert getattr(local, name).equals(getattr(on, name)), name
     four = dict(players=4, games=48, bots="random", seed=3)
-    a, b = ketharmad.matchups(**four), ketharmad.matchups(**four, cluster=client)
+    a, b = ketharmad.matchups(**four), ketharmad.matchups(**four, run=dict(cluster=client))
     assert a.table.equals(b.table) and a.games.equals(b.games)
 
 
@@ -74,7 +88,10 @@ def test_sweep_rows_equal_local(client) -> None:
     kw = dict(grid={"rules.starting_support": [18, 20, 22]}, decks=[["ner", "tisza"], ["tisza", "radikalisok"]],
               games=60, bots="random", seed=9)  # fmt: skip
     local = ketharmad.sweep(**kw)
-    on = ketharmad.sweep(**kw, cluster=client, chunk_size=25)
+    on = ketharmad.sweep(
+        **kw,
+        run=dict(cluster=client, chunk_size=25),
+    )
     assert (
         local.table.equals(on.table)
         and local.summary.equals(on.summary)
@@ -83,7 +100,10 @@ def test_sweep_rows_equal_local(client) -> None:
     # reductions: each range (one matchup's games at every point) reduced on a worker, the
     # counts merged here as they arrive; ranges of 25 games and the cluster's default
     for size in (25, None):
-        red = ketharmad.sweep(**kw, cluster=client, chunk_size=size, rows=False)
+        red = ketharmad.sweep(
+            **kw,
+            run=dict(cluster=client, chunk_size=size, rows=False),
+        )
         assert red.games is None and red.stats == local.stats
         assert local.table.equals(red.table) and local.summary.equals(red.summary)
     assert local.table.filter(~pl.col("baseline"))["diff"].abs().sum() > 0  # the counts vary
@@ -93,7 +113,7 @@ def test_tournament_equals_local(client) -> None:
     kw = dict(bots=["random", "heuristic", "aggro"], decks=[["ner", "tisza"], ["osszefogas", "radikalisok"]],
               games=40, seed=6)  # fmt: skip
     local = ketharmad.tournament(**kw)
-    on = ketharmad.tournament(**kw, cluster=client)
+    on = ketharmad.tournament(**kw, run=dict(cluster=client))
     assert local.pairs.equals(on.pairs) and local.ratings.equals(on.ratings)
     assert local.pairs["games"].to_list() == [40, 40, 40]
 
@@ -101,7 +121,12 @@ def test_tournament_equals_local(client) -> None:
 def test_card_stats_equal_local(client) -> None:
     kw = dict(decks=["ner", "tisza"], bots="heuristic", games=800, seed=5, record_plays=True)
     local = ketharmad.card_stats(ketharmad.simulate(**kw))
-    on = ketharmad.card_stats(ketharmad.simulate(**kw, cluster=client, chunk_size=150))
+    on = ketharmad.card_stats(
+        ketharmad.simulate(
+            **kw,
+            run=dict(cluster=client, chunk_size=150),
+        )
+    )
     assert local.table.height > 0 and local.table.equals(on.table)
 
 
@@ -111,18 +136,28 @@ def test_card_stats_counts_on_the_cluster_equal_local(client) -> None:
     kw = dict(bots="heuristic", games=800, seed=5)
     for decks in (["ner", "tisza"], ["ner", "tisza", "osszefogas", "radikalisok"]):
         local = ketharmad.card_stats(ketharmad.simulate(decks, record_plays=True, **kw))
-        on = ketharmad.card_stats(decks=decks, **kw, cluster=client, chunk_size=150, rows=False)
+        on = ketharmad.card_stats(
+            decks=decks,
+            **kw,
+            run=dict(cluster=client, chunk_size=150, rows=False),
+        )
         assert on.batch is None and on.counts == local.counts
         assert local.table["play_count"].sum() > 0 and local.table.equals(on.table)
     # the cluster's default shard size (one shard of these 800 games) and a thread count
-    again = ketharmad.card_stats(decks=decks, **kw, cluster=client, threads=2, rows=False)
+    again = ketharmad.card_stats(
+        decks=decks,
+        **kw,
+        run=dict(cluster=client, threads=2, rows=False),
+    )
     assert again.table.equals(local.table)
 
 
 def test_balance_equals_local(client, tmp_path) -> None:
     kw = dict(bots="random", budget=3000, seed=1, robustness_bots=None)
     local = ketharmad.balance(SMALL_TARGETS, journal=tmp_path / "a.jsonl", **kw)
-    on = ketharmad.balance(SMALL_TARGETS, cluster=client, journal=tmp_path / "b.jsonl", **kw)
+    on = ketharmad.balance(
+        SMALL_TARGETS, journal=tmp_path / "b.jsonl", **kw, run=dict(cluster=client)
+    )
     assert local.best_point == on.best_point
     assert local.history.equals(on.history) and local.proposals.equals(on.proposals)
     assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
@@ -131,7 +166,10 @@ def test_balance_equals_local(client, tmp_path) -> None:
 def test_a_given_client_stays_open_and_its_executor_works(client) -> None:
     local = ketharmad.matchups(games_per_side=10, bots="random", seed=8)
     on = ketharmad.matchups(
-        games_per_side=10, bots="random", seed=8, executor=client.get_executor(), chunk_size=4
+        games_per_side=10,
+        bots="random",
+        seed=8,
+        run=dict(executor=client.get_executor(), chunk_size=4),
     )
     assert local.table.equals(on.table) and local.games.equals(on.games)
     assert client.status == "running" and len(client.scheduler_info()["workers"]) == 2
@@ -163,24 +201,30 @@ def test_progress_advances_as_the_shards_finish(client) -> None:
 
 def test_bad_cluster_arguments(client) -> None:
     with pytest.raises(ValueError, match="executor= or cluster=, not both"):
-        ketharmad.matchups(games_per_side=2, cluster=client, executor=client.get_executor())
+        ketharmad.matchups(
+            games_per_side=2,
+            run=dict(cluster=client, executor=client.get_executor()),
+        )
     with pytest.raises(ValueError, match="executor= or cluster=, not both"):
-        ketharmad.simulate(games=2, cluster="local", executor=client.get_executor())
+        ketharmad.simulate(
+            games=2,
+            run=dict(cluster="local", executor=client.get_executor()),
+        )
     with pytest.raises(
         ValueError, match="cluster= must be 'local', a scheduler address .* got int"
     ):
-        ketharmad.sweep({"rules.starting_support": [18]}, games=2, cluster=4)
+        ketharmad.sweep({"rules.starting_support": [18]}, games=2, run=dict(cluster=4))
     with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
         with pytest.raises(
             ValueError, match="cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'"
         ):
-            ketharmad.simulate(games=2, cluster="tcp://127.0.0.1:9")
+            ketharmad.simulate(games=2, run=dict(cluster="tcp://127.0.0.1:9"))
 
 
 def test_without_dask_cluster_names_the_extra(monkeypatch) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
     with pytest.raises(ImportError, match=r"pip install 'ketharmad\[dask\]'"):
-        ketharmad.matchups(games_per_side=2, cluster="local")
+        ketharmad.matchups(games_per_side=2, run=dict(cluster="local"))
     assert (
         ketharmad.matchups(games_per_side=2, bots="random").table.height == 16
     )  # no cluster: fine
@@ -216,7 +260,7 @@ def test_workers_of_another_build_are_refused(client, monkeypatch) -> None:
     with pytest.raises(
         kc.VersionMismatch, match=r"ketharmad version '0\..*' \(client: '9\.9\.9'\)"
     ):
-        ketharmad.simulate(games=10, cluster=client)
+        ketharmad.simulate(games=10, run=dict(cluster=client))
     # and every task on the worker that runs it (a worker that joins later is held to it too)
     shard = next(
         iter(
@@ -241,7 +285,10 @@ def test_workers_of_another_build_are_refused(client, monkeypatch) -> None:
 def test_local_cluster_is_made_and_closed_by_the_call() -> None:
     before = set(_children())
     kw = dict(games=400, bots="random", seed=12)
-    on = ketharmad.simulate(**kw, cluster="local", chunk_size=100)
+    on = ketharmad.simulate(
+        **kw,
+        run=dict(cluster="local", chunk_size=100),
+    )
     _same_frames(ketharmad.simulate(**kw), on)
     deadline = time.time() + 10
     while set(_children()) - before and time.time() < deadline:
@@ -298,7 +345,10 @@ def test_a_killed_worker_changes_nothing() -> None:
 
         t = threading.Thread(target=killer, daemon=True)
         t.start()
-        on = ketharmad.matchups(**kw, cluster=c, chunk_size=300)  # 80 shards
+        on = ketharmad.matchups(
+            **kw,
+            run=dict(cluster=c, chunk_size=300),
+        )  # 80 shards
         t.join(5)
         assert "worker" in killed, "no worker was killed during the run"
         assert killed["pending"] >= 1

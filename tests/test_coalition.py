@@ -11,7 +11,9 @@ DECKS = ["ner", "osszefogas", "tisza", "radikalisok"]
 
 @pytest.fixture(scope="module")
 def batch():
-    return k.simulate(DECKS, bots="heuristic", games=200, seed=3, threads=2, format="coalition")
+    return k.simulate(
+        DECKS, bots="heuristic", games=200, seed=3, format="coalition", run=dict(threads=2)
+    )
 
 
 def test_e87_partners_win_together_and_winner_is_the_lower_seat(batch):
@@ -30,7 +32,9 @@ def test_e87_partners_win_together_and_winner_is_the_lower_seat(batch):
 
 
 def test_coalition_is_reproducible_and_replayable(batch):
-    again = k.simulate(DECKS, bots="heuristic", games=200, seed=3, threads=1, format="coalition")
+    again = k.simulate(
+        DECKS, bots="heuristic", games=200, seed=3, format="coalition", run=dict(threads=1)
+    )
     assert again.games.equals(batch.games)
     assert batch.params == {"rules.format": "coalition"}
     row = batch.games.row(5, named=True)
@@ -39,7 +43,7 @@ def test_coalition_is_reproducible_and_replayable(batch):
 
 
 def test_coalition_differs_from_the_free_for_all(batch):
-    ffa = k.simulate(DECKS, bots="heuristic", games=200, seed=3, threads=2)
+    ffa = k.simulate(DECKS, bots="heuristic", games=200, seed=3, run=dict(threads=2))
     assert not ffa.games.equals(batch.games)
     # the free-for-all has one winner per game
     assert (

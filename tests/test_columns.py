@@ -133,7 +133,7 @@ def test_play_returns_the_rows_of_the_same_game():
         ["ner", "tisza", "radikalisok"],
         ["random", "heuristic", {"kind": "search", "iterations": 4}],
     )
-    res = ketharmad.simulate(decks, bots=bots, games=4, seed=9, threads=1)
+    res = ketharmad.simulate(decks, bots=bots, games=4, seed=9, run=dict(threads=1))
     raw = _core.simulate(packaged_card_text(), decks, bots, 4, 9, 1, {})
     names = {c.table: [] for c in _frames.COLUMNS}
     for c in _frames.COLUMNS:

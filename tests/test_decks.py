@@ -231,7 +231,7 @@ def test_mixed_deck_errors():
 )
 def test_replay_and_stepping_equal_simulate(decks):
     bots = ["heuristic", "random", "aggro"][: len(decks)]
-    r = k.simulate(decks, bots=bots, games=6, seed=8, threads=1)
+    r = k.simulate(decks, bots=bots, games=6, seed=8, run=dict(threads=1))
     for i in range(6):
         row = r.games.row(i, named=True)
         log = k.play(decks, bots=bots, seed=8, index=i)

@@ -14,8 +14,8 @@ def test_same_call_twice_is_identical():
 
 
 def test_threads_do_not_change_results():
-    one = ketharmad.simulate(FOUR_P, games=1000, seed=9, threads=1)
-    two = ketharmad.simulate(FOUR_P, games=1000, seed=9, threads=2)
+    one = ketharmad.simulate(FOUR_P, games=1000, seed=9, run=dict(threads=1))
+    two = ketharmad.simulate(FOUR_P, games=1000, seed=9, run=dict(threads=2))
     every = ketharmad.simulate(FOUR_P, games=1000, seed=9)
     assert one.games.equals(two.games)
     assert one.players.equals(two.players)

@@ -50,11 +50,11 @@ def test_number_knob_values_still_work():
 @pytest.mark.parametrize("value", ["yes", 1, None, "false"])
 def test_progress_must_be_a_bool(value):
     with pytest.raises(ValueError, match="progress"):
-        ketharmad.simulate(TWO_P, games=2, progress=value)
+        ketharmad.simulate(TWO_P, games=2, run=dict(progress=value))
     with pytest.raises(ValueError, match="progress"):
-        ketharmad.matchups(games_per_side=1, progress=value)
+        ketharmad.matchups(games_per_side=1, run=dict(progress=value))
     with pytest.raises(ValueError, match="progress"):
-        ketharmad.sweep({"rules.starting_support": [19, 20]}, games=2, progress=value)
+        ketharmad.sweep({"rules.starting_support": [19, 20]}, games=2, run=dict(progress=value))
 
 
 # ---------------------------------------------------------------- matchups: games or games_per_side

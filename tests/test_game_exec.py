@@ -180,11 +180,15 @@ def test_simulate_with_game_passes_the_executor_down() -> None:
         _same_rows(
             one,
             ketharmad.simulate(
-                game=ST2, bots="greedy", games=80, seed=6, chunk_size=30, executor=ex
+                game=ST2,
+                bots="greedy",
+                games=80,
+                seed=6,
+                run=dict(chunk_size=30, executor=ex),
             ),
         )
     with pytest.raises(ValueError, match="^record_plays: Kétharmad only"):
-        ketharmad.simulate(game=ST2, games=5, record_plays=True, chunk_size=2)
+        ketharmad.simulate(game=ST2, games=5, record_plays=True, run=dict(chunk_size=2))
 
 
 # ---------------------------------------------------------------- the lab on an executor
@@ -195,15 +199,18 @@ def _drop_speed(df: pl.DataFrame) -> pl.DataFrame:
 
 
 def test_matchups_on_an_executor_equal_local() -> None:
-    kw = dict(game=ST2, bots=["random", "greedy"], games=90, seed=5, rows=True)
-    local = ketharmad.matchups(**kw)
+    kw = dict(game=ST2, bots=["random", "greedy"], games=90, seed=5)
+    local = ketharmad.matchups(**kw, run={"rows": True})
     with ThreadPoolExecutor(2) as ex:
-        on = ketharmad.matchups(**kw, executor=ex, chunk_size=25)
+        on = ketharmad.matchups(
+            **kw,
+            run=dict(rows=True, executor=ex, chunk_size=25),
+        )
     assert _drop_speed(on.table).equals(_drop_speed(local.table))
     assert _drop_speed(on.by_side).equals(_drop_speed(local.by_side))
     assert on.games.equals(local.games)
     # without rows, each cell is reduced in the core: the same table
-    assert _drop_speed(ketharmad.matchups(**{**kw, "rows": False}).table).equals(
+    assert _drop_speed(ketharmad.matchups(**kw, run={"rows": False}).table).equals(
         _drop_speed(local.table)
     )
 
@@ -213,8 +220,12 @@ def test_osztrakon_matchups_and_tournament_on_an_executor_equal_local() -> None:
     local_m = ketharmad.matchups(**kw, games=50)
     local_t = ketharmad.tournament(kw["bots"], game=OSZ, games=50, seed=3)
     with ThreadPoolExecutor(2) as ex:
-        on_m = ketharmad.matchups(**kw, games=50, executor=ex, chunk_size=4)
-        on_t = ketharmad.tournament(kw["bots"], game=OSZ, games=50, seed=3, executor=ex)
+        on_m = ketharmad.matchups(
+            **kw,
+            games=50,
+            run=dict(executor=ex, chunk_size=4),
+        )
+        on_t = ketharmad.tournament(kw["bots"], game=OSZ, games=50, seed=3, run=dict(executor=ex))
     assert _drop_speed(on_m.table).equals(_drop_speed(local_m.table))
     assert on_t.pairs.equals(local_t.pairs) and on_t.ratings.equals(local_t.ratings)
 
@@ -222,7 +233,9 @@ def test_osztrakon_matchups_and_tournament_on_an_executor_equal_local() -> None:
 def test_st2_tournament_on_an_executor_equals_local() -> None:
     local = ketharmad.tournament(["random", "greedy"], game=ST2, games=60, seed=8)
     with ThreadPoolExecutor(2) as ex:
-        on = ketharmad.tournament(["random", "greedy"], game=ST2, games=60, seed=8, executor=ex)
+        on = ketharmad.tournament(
+            ["random", "greedy"], game=ST2, games=60, seed=8, run=dict(executor=ex)
+        )
     assert on.pairs.equals(local.pairs) and on.ratings.equals(local.ratings)
 
 
@@ -231,7 +244,12 @@ def test_sweep_on_an_executor_equals_local() -> None:
     local = ketharmad.sweep(grid, game=ST2, bots=["greedy", "random"], games=80, seed=1)
     with ThreadPoolExecutor(2) as ex:
         on = ketharmad.sweep(
-            grid, game=ST2, bots=["greedy", "random"], games=80, seed=1, executor=ex, chunk_size=30
+            grid,
+            game=ST2,
+            bots=["greedy", "random"],
+            games=80,
+            seed=1,
+            run=dict(executor=ex, chunk_size=30),
         )
     assert (
         on.table.equals(local.table)
@@ -246,7 +264,7 @@ def test_balance_on_an_executor_equals_local() -> None:
     kw = dict(game=ST2, budget=3000, games_per_block=150, seed=2)
     local = ketharmad.balance(targets, **kw)
     with ThreadPoolExecutor(2) as ex:
-        on = ketharmad.balance(targets, **kw, executor=ex)
+        on = ketharmad.balance(targets, **kw, run=dict(executor=ex))
     assert on.best_point == local.best_point and on.used == local.used
     assert on.before.equals(local.before) and on.after.equals(local.after)
     assert on.history.equals(local.history)
@@ -254,13 +272,20 @@ def test_balance_on_an_executor_equals_local() -> None:
 
 def test_the_lab_still_refuses_what_only_ketharmad_takes() -> None:
     with pytest.raises(ValueError, match="^decks: Kétharmad only"):
-        ketharmad.matchups(game=ST2, bots=["random"], decks=["ner", "tisza"], executor=None)
+        ketharmad.matchups(
+            game=ST2, bots=["random"], decks=["ner", "tisza"], run=dict(executor=None)
+        )
     with pytest.raises(ValueError, match="card_data: Kétharmad only"):
-        ketharmad.tournament(["random", "greedy"], game=ST2, card_data="balanced", executor=None)
+        ketharmad.tournament(
+            ["random", "greedy"], game=ST2, card_data="balanced", run=dict(executor=None)
+        )
     with ThreadPoolExecutor(1) as ex:
         with pytest.raises(ValueError, match="executor= or cluster=, not both"):
             ketharmad.sweep(
-                {"rules.damages_to_win": [2]}, game=ST2, games=5, executor=ex, cluster="local"
+                {"rules.damages_to_win": [2]},
+                game=ST2,
+                games=5,
+                run=dict(executor=ex, cluster="local"),
             )
 
 
@@ -278,7 +303,7 @@ def test_a_dask_cluster_gives_the_local_result() -> None:
             simulate_game(ST2, ST2_BOTS, **kw, output="stats")  # fmt: skip
         local = ketharmad.matchups(game=ST2, bots=["random", "greedy"], games=40, seed=2)
         on = ketharmad.matchups(
-            game=ST2, bots=["random", "greedy"], games=40, seed=2, cluster=client
+            game=ST2, bots=["random", "greedy"], games=40, seed=2, run=dict(cluster=client)
         )
         assert _drop_speed(on.table).equals(_drop_speed(local.table))
         client.cluster.close()

@@ -33,7 +33,9 @@ def wins_by_seat(r: ketharmad.GameResult) -> list[int]:
 
 
 def test_st2_matchups_cells_are_simulate_game_batches():
-    m = ketharmad.matchups(game=ST2, bots=["random", "greedy"], games=60, seed=5, threads=2)
+    m = ketharmad.matchups(
+        game=ST2, bots=["random", "greedy"], games=60, seed=5, run=dict(threads=2)
+    )
     assert isinstance(m, ketharmad.GameMatchupResult)
     assert m.sides == ["attacker", "defender"]
     assert m.table.height == 4
@@ -153,11 +155,17 @@ def test_st2_tournament_pairs_are_both_seatings_on_the_same_games():
 @pytest.mark.parametrize(("game", "bots", "games", "seats"),
                          [(ST2, ["random", "search:iterations=3"], 40, None), (OSZ, ["b1", "random", "safe"], 30, 6)])  # fmt: skip
 def test_tournament_same_on_one_and_two_threads(game, bots, games, seats):
-    a = ketharmad.tournament(bots, game=game, games=games, seed=11, threads=1, seats=seats)
-    b = ketharmad.tournament(bots, game=game, games=games, seed=11, threads=2, seats=seats)
+    a = ketharmad.tournament(
+        bots, game=game, games=games, seed=11, seats=seats, run=dict(threads=1)
+    )
+    b = ketharmad.tournament(
+        bots, game=game, games=games, seed=11, seats=seats, run=dict(threads=2)
+    )
     assert a.pairs.equals(b.pairs)
     assert a.ratings.equals(b.ratings)
-    c = ketharmad.tournament(bots, game=game, games=games, seed=12, threads=2, seats=seats)
+    c = ketharmad.tournament(
+        bots, game=game, games=games, seed=12, seats=seats, run=dict(threads=2)
+    )
     assert not a.pairs.equals(c.pairs)
 
 

@@ -245,7 +245,7 @@ def test_simulate_with_game_is_simulate_game() -> None:
     """ketharmad.simulate(game=...) dispatches to simulate_game; Kétharmad-only arguments are
     refused by name; without game= it is Kétharmad's simulate."""
     a = ketharmad.simulate(
-        game="schotten_totten_2", bots=["greedy", "random"], games=200, seed=3, threads=1
+        game="schotten_totten_2", bots=["greedy", "random"], games=200, seed=3, run=dict(threads=1)
     )
     b = simulate_game("schotten_totten_2", bots=["greedy", "random"], games=200, seed=3)
     assert isinstance(a, ketharmad.GameResult)

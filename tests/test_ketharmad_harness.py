@@ -50,7 +50,7 @@ def test_games_lists_ketharmad_from_the_rust_table():
 )
 def test_simulate_game_ketharmad_plays_the_games_of_simulate(decks, bots):
     h = simulate_game("ketharmad", bots=bots, decks=decks, games=200, seed=17, threads=2)
-    s = ketharmad.simulate(decks=decks, bots=bots, games=200, seed=17, threads=2)
+    s = ketharmad.simulate(decks=decks, bots=bots, games=200, seed=17, run=dict(threads=2))
     _same_games(h, s, len(decks))
     assert h.sides == decks
     assert h.games["winner"].n_unique() > 1

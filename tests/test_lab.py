@@ -110,14 +110,19 @@ def test_chunked_simulate_is_identical():
     kw = dict(decks=["ner", "osszefogas", "tisza"], bots="heuristic", games=257, seed=8,
               record_plays=True)  # fmt: skip
     one = ketharmad.simulate(**kw)
-    chunked = ketharmad.simulate(**kw, chunk_size=60)
+    chunked = ketharmad.simulate(**kw, run=dict(chunk_size=60))
     for name in ("games", "players", "card_records", "plays"):
         assert getattr(one, name).equals(getattr(chunked, name)), name
 
 
 def test_progress_line_on_stderr(capsys):
     one = ketharmad.simulate(TWO_P, games=300, seed=9)
-    res = ketharmad.simulate(TWO_P, games=300, seed=9, chunk_size=100, progress=True)
+    res = ketharmad.simulate(
+        TWO_P,
+        games=300,
+        seed=9,
+        run=dict(chunk_size=100, progress=True),
+    )
     err = capsys.readouterr().err
     assert "300/300 games" in err and "games/s" in err
     assert res.games.equals(one.games)

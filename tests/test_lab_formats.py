@@ -60,8 +60,12 @@ def test_card_stats_plays_the_format_of_simulate():
 
 
 def test_card_stats_without_rows_keeps_the_format():
-    a = card_stats(decks=["ner", "tisza"], games=40, seed=1, bots="random", format=LONG, rows=False)
-    b = card_stats(decks=["ner", "tisza"], games=40, seed=1, bots="random", format=LONG, rows=True)
+    a = card_stats(
+        decks=["ner", "tisza"], games=40, seed=1, bots="random", format=LONG, run=dict(rows=False)
+    )
+    b = card_stats(
+        decks=["ner", "tisza"], games=40, seed=1, bots="random", format=LONG, run=dict(rows=True)
+    )
     assert_frame_equal(a.table, b.table)
 
 
@@ -128,8 +132,7 @@ def test_a_user_format_reaches_process_pool_workers():
         games_per_side=4, bots="random", seed=5, format=LONG, decks=["ner", "tisza"]
     )
     with ProcessPoolExecutor(max_workers=1, mp_context=ctx) as ex:
-        there = ketharmad.matchups(games_per_side=4, bots="random", seed=5, format=LONG, decks=["ner", "tisza"],
-                                   executor=ex)  # fmt: skip
+        there = ketharmad.matchups(games_per_side=4, bots="random", seed=5, format=LONG, decks=["ner", "tisza"], run=dict(executor=ex))  # fmt: skip
     assert_frame_equal(here.table, there.table)
     assert_frame_equal(here.games, there.games)
     ffa = ketharmad.matchups(games_per_side=4, bots="random", seed=5, decks=["ner", "tisza"])
@@ -163,8 +166,7 @@ def test_matchups_with_mixed_decks_and_a_deck_list():
     # the custom list may share a faction deck with anything: the cell allows mirrors
     assert c["params"].get("rules.allow_mirror") is True
     assert r.by_deck["deck"].to_list() == r.sides
-    red = ketharmad.matchups(decks=["ner+osszefogas", deck, "radikalisok"], games_per_side=5, bots="random", seed=4,
-                             rows=False)  # fmt: skip
+    red = ketharmad.matchups(decks=["ner+osszefogas", deck, "radikalisok"], games_per_side=5, bots="random", seed=4, run=dict(rows=False))  # fmt: skip
     for name in ("table", "positions", "lengths", "start_player", "by_seat", "by_deck"):
         assert_frame_equal(getattr(red, name), getattr(r, name))
 
@@ -210,7 +212,9 @@ def test_coalition_team_pair_table_counts_the_games_of_simulate():
     bs = r.by_seat
     assert bs["wins"][0] == bs["wins"][2] and bs["wins"][1] == bs["wins"][3]
     assert bs["wins"][0] == sp["start_wins"]
-    red = ketharmad.matchups(format="coalition", games=8, bots="heuristic", seed=7, rows=False)
+    red = ketharmad.matchups(
+        format="coalition", games=8, bots="heuristic", seed=7, run=dict(rows=False)
+    )
     for name in ("table", "start_player", "by_seat", "by_deck", "positions", "lengths"):
         assert_frame_equal(getattr(red, name), getattr(r, name))
     assert "tisza + radikalisok" in r.text() or "ner + tisza" in r.text()

@@ -73,9 +73,9 @@ def _equal_tables(a, b) -> None:
 
 @pytest.mark.parametrize("seed", [0, 3, 17])
 def test_two_player_tables_from_reductions_equal_the_tables_from_rows(seed):
-    kw = dict(games_per_side=40, bots="random", seed=seed, threads=2)
-    rows = ketharmad.matchups(rows=True, **kw)
-    red = ketharmad.matchups(rows=False, **kw)
+    kw = dict(games_per_side=40, bots="random", seed=seed)
+    rows = ketharmad.matchups(**kw, run=dict(threads=2, rows=True))
+    red = ketharmad.matchups(**kw, run=dict(threads=2, rows=False))
     _equal_tables(rows, red)
     assert (
         rows.table.height == 16
@@ -85,12 +85,17 @@ def test_two_player_tables_from_reductions_equal_the_tables_from_rows(seed):
     assert not red.rows and red.games is None and red.players is None
     assert len(red.stats) == 20 and sum(s.games for s in red.stats) == red.n_games == 800
     # shards of any size give the same statistics
-    assert ketharmad.matchups(rows=False, chunk_size=7, **kw).stats == red.stats
+    assert (
+        ketharmad.matchups(**kw, run=dict(threads=2, rows=False, chunk_size=7)).stats == red.stats
+    )
 
 
 def test_two_player_unfinished_and_heuristic_games_also_match():
     kw = dict(games_per_side=25, bots="heuristic", seed=5, params={"rules.max_rounds": 9})
-    rows, red = ketharmad.matchups(rows=True, **kw), ketharmad.matchups(rows=False, **kw)
+    rows, red = (
+        ketharmad.matchups(**kw, run=dict(rows=True)),
+        ketharmad.matchups(**kw, run=dict(rows=False)),
+    )
     _equal_tables(rows, red)
     assert (
         red.table["unfinished"].sum() > 0
@@ -101,7 +106,10 @@ def test_two_player_unfinished_and_heuristic_games_also_match():
 @pytest.mark.parametrize("players,seed", [(4, 1), (4, 9), (3, 2)])
 def test_free_for_all_tables_from_reductions_equal_the_tables_from_rows(players, seed):
     kw = dict(players=players, games=24 * 12, bots="random", seed=seed)
-    rows, red = ketharmad.matchups(rows=True, **kw), ketharmad.matchups(rows=False, **kw)
+    rows, red = (
+        ketharmad.matchups(**kw, run=dict(rows=True)),
+        ketharmad.matchups(**kw, run=dict(rows=False)),
+    )
     _equal_tables(rows, red)
     assert red.games is None and len(red.stats) == 24
     # every game has one winner or none (no_winner counts each seat of such a game)
@@ -137,22 +145,24 @@ def test_rows_default_keeps_rows_for_small_runs_only(monkeypatch):
     monkeypatch.setattr(mm, "ROWS_AUTO_LIMIT", 240)
     assert ketharmad.matchups(players=4, games=240, bots="random", seed=2).rows
     with pytest.raises(ValueError, match="rows must be True or False"):
-        ketharmad.matchups(games_per_side=5, rows="yes")
+        ketharmad.matchups(games_per_side=5, run=dict(rows="yes"))
 
 
 def test_reductions_are_not_refused_for_memory_rows_are(monkeypatch):
     monkeypatch.setattr(_memory, "available_memory", lambda: 64 * 1024)  # 64 KiB "free"
     with pytest.raises(ValueError, match="would need about"):
-        ketharmad.matchups(games_per_side=50, bots="random", rows=True)
+        ketharmad.matchups(games_per_side=50, bots="random", run=dict(rows=True))
     with pytest.raises(ValueError, match="would need about"):
-        ketharmad.matchups(players=4, games=240, bots="random", rows=True)
-    red = ketharmad.matchups(games_per_side=50, bots="random", rows=False)
+        ketharmad.matchups(players=4, games=240, bots="random", run=dict(rows=True))
+    red = ketharmad.matchups(games_per_side=50, bots="random", run=dict(rows=False))
     assert red.n_games == 1000 and red.table["games"].sum() == 16 * 100  # 16 cells of 2 * 50 games
-    assert ketharmad.matchups(players=4, games=240, bots="random", rows=False).n_games == 240
+    assert (
+        ketharmad.matchups(players=4, games=240, bots="random", run=dict(rows=False)).n_games == 240
+    )
 
 
 def test_a_reduction_result_writes_its_tables_report_and_plots(tmp_path):
-    red = ketharmad.matchups(games_per_side=10, bots="random", seed=4, rows=False)
+    red = ketharmad.matchups(games_per_side=10, bots="random", seed=4, run=dict(rows=False))
     assert set(red.tables()) == {
         "matchups",
         "matchup_lengths",
@@ -163,7 +173,9 @@ def test_a_reduction_result_writes_its_tables_report_and_plots(tmp_path):
     }
     assert (
         red._decks()
-        == ketharmad.matchups(games_per_side=10, bots="random", seed=4, rows=True)._decks()
+        == ketharmad.matchups(
+            games_per_side=10, bots="random", seed=4, run=dict(rows=True)
+        )._decks()
     )
     written = red.write_parquet(tmp_path / "pq")
     assert "matchup_games" not in written

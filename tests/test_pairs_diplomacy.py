@@ -11,7 +11,9 @@ DECKS = ["ner", "osszefogas", "tisza", "radikalisok"]
 
 @pytest.fixture(scope="module")
 def pairs():
-    return k.simulate(DECKS, bots="heuristic", games=200, seed=3, threads=2, format="pairs")
+    return k.simulate(
+        DECKS, bots="heuristic", games=200, seed=3, format="pairs", run=dict(threads=2)
+    )
 
 
 def test_pairs_teams_win_together_with_a_shared_40(pairs):
@@ -33,12 +35,16 @@ def test_pairs_teams_win_together_with_a_shared_40(pairs):
 
 
 def test_pairs_is_reproducible_replayable_and_not_coalition(pairs):
-    again = k.simulate(DECKS, bots="heuristic", games=200, seed=3, threads=1, format="pairs")
+    again = k.simulate(
+        DECKS, bots="heuristic", games=200, seed=3, format="pairs", run=dict(threads=1)
+    )
     assert again.games.equals(pairs.games)
     assert pairs.params == {"rules.format": "pairs"}
     row = pairs.games.row(5, named=True)
     assert k.play(DECKS, bots="heuristic", seed=3, index=5, format="pairs").winner == row["winner"]
-    co = k.simulate(DECKS, bots="heuristic", games=200, seed=3, threads=2, format="coalition")
+    co = k.simulate(
+        DECKS, bots="heuristic", games=200, seed=3, format="coalition", run=dict(threads=2)
+    )
     assert not co.games.equals(pairs.games)
     # longer games: 40 Support instead of 30
     assert pairs.games["turns"].mean() > co.games["turns"].mean()
@@ -95,7 +101,9 @@ def test_game_stepping_in_pairs():
 
 @pytest.fixture(scope="module")
 def diplomacy():
-    return k.simulate(DECKS, bots="heuristic", games=200, seed=5, threads=2, format="diplomacy")
+    return k.simulate(
+        DECKS, bots="heuristic", games=200, seed=5, format="diplomacy", run=dict(threads=2)
+    )
 
 
 def test_diplomacy_bots_honour_the_pact(diplomacy):
@@ -124,9 +132,11 @@ def test_diplomacy_pact_partners_win_more(diplomacy):
     finished = diplomacy.games.filter(pl.col("winner").is_not_null())
     share = finished.filter(pl.col("winner") <= 1).height / finished.height
     assert share > 0.5, share
-    again = k.simulate(DECKS, bots="heuristic", games=200, seed=5, threads=1, format="diplomacy")
+    again = k.simulate(
+        DECKS, bots="heuristic", games=200, seed=5, format="diplomacy", run=dict(threads=1)
+    )
     assert again.games.equals(diplomacy.games)
-    ffa = k.simulate(DECKS, bots="heuristic", games=200, seed=5, threads=2)
+    ffa = k.simulate(DECKS, bots="heuristic", games=200, seed=5, run=dict(threads=2))
     assert not ffa.games.equals(diplomacy.games)
 
 

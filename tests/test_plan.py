@@ -138,9 +138,14 @@ def test_matchups_cells_are_batch_games() -> None:
 
 def test_matchups_and_sweep_with_an_executor_equal_local() -> None:
     with ThreadPoolExecutor(max_workers=2) as ex:
-        m1 = ketharmad.matchups(games_per_side=8, bots="random", seed=2, executor=ex, chunk_size=3)
+        m1 = ketharmad.matchups(
+            games_per_side=8,
+            bots="random",
+            seed=2,
+            run=dict(executor=ex, chunk_size=3),
+        )
         s1 = ketharmad.sweep(
-            {"rules.starting_support": [18, 20]}, games=12, bots="random", executor=ex
+            {"rules.starting_support": [18, 20]}, games=12, bots="random", run=dict(executor=ex)
         )
     m0 = ketharmad.matchups(games_per_side=8, bots="random", seed=2)
     s0 = ketharmad.sweep({"rules.starting_support": [18, 20]}, games=12, bots="random")
@@ -174,7 +179,7 @@ def test_balance_with_an_executor_equals_local(tmp_path) -> None:
     kw = dict(bots="random", budget=3000, seed=1, robustness_bots=None)
     local = ketharmad.balance(small, journal=tmp_path / "a.jsonl", **kw)
     with ThreadPoolExecutor(max_workers=2) as ex:
-        remote = ketharmad.balance(small, executor=ex, journal=tmp_path / "b.jsonl", **kw)
+        remote = ketharmad.balance(small, journal=tmp_path / "b.jsonl", **kw, run=dict(executor=ex))
     assert local.best_point == remote.best_point
     assert local.history.equals(remote.history) and local.proposals.equals(remote.proposals)
     assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()

@@ -36,7 +36,7 @@ CASES = [
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: "-".join(c["decks"]) + f"-s{c['seed']}")
 def test_stats_equal_the_reduction_of_the_frames(case):
-    res = ketharmad.simulate(threads=2, **case)
+    res = ketharmad.simulate(**case, run=dict(threads=2))
     want = Stats.from_frames(res.games, res.players, res.decks)
     got = simulate_stats(threads=2, **case)
     assert got == want
@@ -72,8 +72,8 @@ def test_pieces_merged_equal_the_whole_range_on_any_threads():
     assert merged == whole
     assert pieces[2] + pieces[0] + pieces[1] == whole
     # the same games as simulate's rows of that range
-    res = ketharmad.simulate(games=700, threads=2, **args)
-    tail = ketharmad.simulate(games=750, threads=2, **args)
+    res = ketharmad.simulate(games=700, **args, run=dict(threads=2))
+    tail = ketharmad.simulate(games=750, **args, run=dict(threads=2))
     assert Stats.from_frames(tail.games.slice(50), tail.players.slice(100), args["decks"]) == whole
     assert Stats.from_frames(res.games, res.players, args["decks"]) != whole
 

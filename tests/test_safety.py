@@ -325,11 +325,13 @@ def test_concurrent_calls_from_threads_do_not_interfere() -> None:
     Python threads give exactly the results they give alone."""
     import threading
 
-    alone = {s: ketharmad.simulate(games=1500, seed=s, threads=2).games for s in (1, 2, 3)}
+    alone = {
+        s: ketharmad.simulate(games=1500, seed=s, run=dict(threads=2)).games for s in (1, 2, 3)
+    }
     got: dict[int, object] = {}
 
     def run(s: int) -> None:
-        got[s] = ketharmad.simulate(games=1500, seed=s, threads=2).games
+        got[s] = ketharmad.simulate(games=1500, seed=s, run=dict(threads=2)).games
 
     workers = [threading.Thread(target=run, args=(s,)) for s in (1, 2, 3)]
     for w in workers:
@@ -344,7 +346,7 @@ def test_threads_above_the_limit_are_refused() -> None:
     assert _core.MAX_THREADS == 1024
     for bad in (1025, 4000, 2**16):
         with pytest.raises(ValueError, match="threads must be <= 1024"):
-            ketharmad.simulate(games=10, threads=bad)
+            ketharmad.simulate(games=10, run=dict(threads=bad))
         with pytest.raises(ValueError, match="threads must be at most 1024"):
             _core.simulate(
                 packaged_card_text(), ["ner", "tisza"], ["random", "random"], 10, 0, threads=bad
@@ -383,20 +385,20 @@ def test_batches_run_in_forked_workers(threads: str) -> None:
 
 
 def test_thread_pools_are_reused_and_capped_at_the_cores() -> None:
-    ketharmad.simulate(games=10, threads=2)
+    ketharmad.simulate(games=10, run=dict(threads=2))
     built = _core._pools_built()
     start = time.perf_counter()
     for _ in range(200):
-        ketharmad.simulate(games=5, threads=2)
+        ketharmad.simulate(games=5, run=dict(threads=2))
     assert _core._pools_built() == built, "repeated calls with threads=2 built new pools"
     # far above the cores: capped at the cores, so as fast as any call (it took about a
     # second per call when every call started 1,000 threads)
     for _ in range(20):
-        ketharmad.simulate(games=10, threads=1000)
+        ketharmad.simulate(games=10, run=dict(threads=1000))
     assert _core._pools_built() <= built + 1
     assert time.perf_counter() - start < 15.0
-    a = ketharmad.simulate(games=300, seed=4, threads=1000)
-    b = ketharmad.simulate(games=300, seed=4, threads=1)
+    a = ketharmad.simulate(games=300, seed=4, run=dict(threads=1000))
+    b = ketharmad.simulate(games=300, seed=4, run=dict(threads=1))
     assert a.games.equals(b.games) and a.players.equals(b.players)
 
 
@@ -419,7 +421,7 @@ def test_search_rollout_rounds_bounds_an_endless_game() -> None:
     bot = {"kind": "search", "iterations": 4, "rollout_rounds": 2}
     start = time.perf_counter()
     res = ketharmad.simulate(
-        ["ner", "tisza"], bots=[bot, "heuristic"], games=1, params=params, threads=1
+        ["ner", "tisza"], bots=[bot, "heuristic"], games=1, params=params, run=dict(threads=1)
     )
     assert time.perf_counter() - start < 60
     assert res.games["end_reason"].to_list() == ["unfinished_round_cap"]
@@ -494,7 +496,7 @@ def test_chunking_does_not_raise_peak_memory() -> None:
 
 def test_chunked_result_equals_one_call() -> None:
     one = ketharmad.simulate(games=900, seed=2, record_plays=True)
-    parts = ketharmad.simulate(games=900, seed=2, record_plays=True, chunk_size=200)
+    parts = ketharmad.simulate(games=900, seed=2, record_plays=True, run=dict(chunk_size=200))
     for a, b in ((one.games, parts.games), (one.players, parts.players),
                  (one.card_records, parts.card_records), (one.plays, parts.plays)):  # fmt: skip
         assert a.equals(b)

@@ -34,7 +34,7 @@ def play_with_bots(decks, bots, seed, game):
 )
 def test_stepping_with_bot_actions_replays_simulate(decks, bots, games):
     """Replay equivalence: row i of simulate == Game(seed, index=i) stepped with bot_action."""
-    r = k.simulate(decks, bots=bots, games=games, seed=11, threads=1)
+    r = k.simulate(decks, bots=bots, games=games, seed=11, run=dict(threads=1))
     for i in range(games):
         g = play_with_bots(decks, bots, 11, i)
         row = r.games.row(i, named=True)
@@ -49,7 +49,7 @@ def test_stepping_with_bot_actions_replays_simulate(decks, bots, games):
 def test_advance_plays_bots_in_rust_like_simulate():
     bots = ["heuristic", "random", "aggro"]
     decks = ["ner", "tisza", "osszefogas"]
-    r = k.simulate(decks, bots=bots, games=5, seed=3, threads=1)
+    r = k.simulate(decks, bots=bots, games=5, seed=3, run=dict(threads=1))
     for i in range(5):
         g = k.Game(decks, seed=3, index=i)
         # seat 1 is "external": answered from Python with the bot it would have used

@@ -55,20 +55,20 @@ def _same(a, b) -> None:
 
 @pytest.mark.parametrize("kw", [MIXED, CAPPED, FOUR, ALL], ids=["mixed", "capped", "four", "all"])
 def test_reductions_equal_rows_for_any_range_size(kw):
-    rows = ketharmad.sweep(rows=True, **kw)
+    rows = ketharmad.sweep(**kw, run=dict(rows=True))
     assert rows.rows and rows.games is not None and rows.games.height == rows.n_games
     for size in (None, 1, 7, kw["games"] - 1, 10 * kw["games"]):
-        red = ketharmad.sweep(rows=False, chunk_size=size, **kw)
+        red = ketharmad.sweep(**kw, run=dict(rows=False, chunk_size=size))
         assert not red.rows and red.games is None
         _same(rows, red)
     # the row run's shards do not matter either
-    _same(rows, ketharmad.sweep(rows=True, chunk_size=13, **kw))
+    _same(rows, ketharmad.sweep(**kw, run=dict(rows=True, chunk_size=13)))
 
 
 def test_the_cases_count_something():
     """The equalities above compare numbers that vary: wins, unfinished games, non-zero
     differences with intervals, a baseline that is not point 0."""
-    m = ketharmad.sweep(rows=False, **MIXED)
+    m = ketharmad.sweep(**MIXED, run=dict(rows=False))
     assert m.baseline == 3 and m.table.filter(pl.col("baseline"))["point"].unique().to_list() == [3]
     assert (m.table["wins"] > 0).all() and m.table.filter(~pl.col("baseline"))[
         "diff"
@@ -76,12 +76,12 @@ def test_the_cases_count_something():
     others = m.table.filter(~pl.col("baseline"))
     assert (others["diff_ci_low"].is_null() == others["degenerate_ci"]).all()
     assert 0 < others["degenerate_ci"].sum() < others.height // 2  # both kinds of interval occur
-    c = ketharmad.sweep(rows=False, **CAPPED)
+    c = ketharmad.sweep(**CAPPED, run=dict(rows=False))
     assert c.baseline == 2
     unfinished = c.table["unfinished"].to_list()  # point major: 6 rounds, 9 rounds, 40 rounds
     assert min(unfinished[:4]) > 0 and unfinished[4:] == [0, 0]
     assert (c.table["no_winner"] >= c.table["unfinished"]).all()
-    f = ketharmad.sweep(rows=False, **FOUR)
+    f = ketharmad.sweep(**FOUR, run=dict(rows=False))
     assert (
         f.summary["perspective"].to_list() == ["tisza"] * 3 and (f.summary["matchups"] == 2).all()
     )
@@ -91,7 +91,7 @@ def test_the_cases_count_something():
 def test_statistics_equal_the_counts_of_the_rows():
     """Each count of SweepStats, and the table's paired sd, against an independent count
     from the per-game rows (polars joins, the way the tables were once computed)."""
-    r = ketharmad.sweep(rows=True, **MIXED)
+    r = ketharmad.sweep(**MIXED, run=dict(rows=True))
     g, st = r.games, r.stats
     labels = [sw.matchup_label(d) for d in r.decks]
     ref = g.filter(pl.col("point") == r.baseline).select("matchup", "game", base_winner="winner")
@@ -159,15 +159,15 @@ def test_mean_and_sd_from_sums():
 
 
 def test_executor_gives_the_same_tables():
-    rows = ketharmad.sweep(rows=True, **MIXED)
+    rows = ketharmad.sweep(**MIXED, run=dict(rows=True))
     with ThreadPoolExecutor(2) as ex:
-        _same(rows, ketharmad.sweep(rows=False, chunk_size=17, executor=ex, **MIXED))
-        _same(rows, ketharmad.sweep(rows=False, executor=ex, **MIXED))
-        _same(rows, ketharmad.sweep(rows=True, chunk_size=17, executor=ex, **MIXED))
+        _same(rows, ketharmad.sweep(**MIXED, run=dict(rows=False, chunk_size=17, executor=ex)))
+        _same(rows, ketharmad.sweep(**MIXED, run=dict(rows=False, executor=ex)))
+        _same(rows, ketharmad.sweep(**MIXED, run=dict(rows=True, chunk_size=17, executor=ex)))
     with ThreadPoolExecutor(4) as ex:
         _same(
-            ketharmad.sweep(rows=True, **FOUR),
-            ketharmad.sweep(rows=False, chunk_size=11, executor=ex, **FOUR),
+            ketharmad.sweep(**FOUR, run=dict(rows=True)),
+            ketharmad.sweep(**FOUR, run=dict(rows=False, chunk_size=11, executor=ex)),
         )
 
 
@@ -181,7 +181,7 @@ def test_ranges_run_every_point_of_a_matchup_and_report_progress(monkeypatch):
         return real(r)
 
     monkeypatch.setattr(sw, "_reduce_range", spy)
-    ketharmad.sweep(rows=False, chunk_size=40, **MIXED)
+    ketharmad.sweep(**MIXED, run=dict(rows=False, chunk_size=40))
     # 2 matchups x ranges 0..39, 40..79, 80..89; 6 points each, cells point major
     assert [(m, f[0], n[0]) for m, f, n, _ in seen] == [(0, 0, 40), (0, 40, 40), (0, 80, 10),
                                                          (1, 0, 40), (1, 40, 40), (1, 80, 10)]  # fmt: skip
@@ -223,19 +223,19 @@ def test_rows_default_keeps_rows_for_small_sweeps_only(monkeypatch):
     monkeypatch.setattr(sw, "ROWS_AUTO_LIMIT", 1080)
     assert ketharmad.sweep(**MIXED).rows
     with pytest.raises(ValueError, match="rows must be True or False"):
-        ketharmad.sweep(rows="yes", **MIXED)
+        ketharmad.sweep(**MIXED, run=dict(rows="yes"))
 
 
 def test_reductions_are_not_refused_for_memory_rows_are(monkeypatch):
     monkeypatch.setattr(_memory, "available_memory", lambda: 16 * 1024)  # 16 KiB "free"
     with pytest.raises(ValueError, match="would need about"):
-        ketharmad.sweep(rows=True, **MIXED)
-    assert ketharmad.sweep(rows=False, **MIXED).n_games == 1080
+        ketharmad.sweep(**MIXED, run=dict(rows=True))
+    assert ketharmad.sweep(**MIXED, run=dict(rows=False)).n_games == 1080
 
 
 def test_a_reduction_result_writes_its_tables_report_and_plots(tmp_path):
-    red = ketharmad.sweep(rows=False, **ALL)
-    rows = ketharmad.sweep(rows=True, **ALL)
+    red = ketharmad.sweep(**ALL, run=dict(rows=False))
+    rows = ketharmad.sweep(**ALL, run=dict(rows=True))
     assert set(red.tables()) == {"sweep", "sweep_summary", "sweep_points"}
     assert set(rows.tables()) == {"sweep", "sweep_summary", "sweep_points", "sweep_games"}
     written = red.write_parquet(tmp_path / "pq")

@@ -76,7 +76,7 @@ TABLES = ("games", "players", "card_records", "plays")
 
 
 def frames(kwargs: dict) -> dict[str, pl.DataFrame]:
-    r = ketharmad.simulate(threads=2, **kwargs)
+    r = ketharmad.simulate(**kwargs, run=dict(threads=2))
     out = {t: getattr(r, t) for t in TABLES if getattr(r, t) is not None}
     return {t: df.rechunk() for t, df in out.items()}
 

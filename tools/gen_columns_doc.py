@@ -38,8 +38,8 @@ def _frame_dtypes() -> dict[tuple[str, str], str]:
         bots="random",
         games=3,
         seed=0,
-        threads=1,
         record_plays=True,
+        run=dict(threads=1),
     )
 
     def name(dtype: pl.DataType) -> str:

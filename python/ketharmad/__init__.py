@@ -42,6 +42,7 @@ from .results.export import export_card_data
 from .results.files import write_run
 from .results.lab import write_report
 from .results.sim import GameLog, SimResult
+from .run.options import RunOptions
 from .step import Action, Game
 
 if TYPE_CHECKING:  # the rl extra is optional: imported by env() / gym_env() only
@@ -130,6 +131,7 @@ __all__ = [
     "games",
     "GameSpec",
     "load_game",
+    "RunOptions",
     "simulate_game",
     "game_matchups",
     "GameResult",

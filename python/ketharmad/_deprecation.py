@@ -7,7 +7,8 @@ release it goes in::
     simulate_game is deprecated in 0.2.0, removed in 0.3.0: use simulate(game=...) instead
 
 :func:`deprecate_function` wraps a whole function, :func:`deprecate_renamed_parameter` a
-keyword that got a new name, and :func:`issue_deprecation_warning` is the one place a warning
+keyword that got a new name, :func:`fold_keywords` keywords that became the fields of one
+value (``threads=`` ... into ``run=RunOptions(...)``), and :func:`issue_deprecation_warning` is the one place a warning
 is raised (for an old *meaning* of an argument, e.g. an int ``game=`` that is a batch index).
 The warning points at the caller's line outside this package (``find_stacklevel``), so
 ``python -W error::DeprecationWarning`` and pytest's ``filterwarnings = error`` name the
@@ -28,6 +29,7 @@ __all__ = [
     "REMOVED_IN",
     "deprecate_function",
     "deprecate_renamed_parameter",
+    "fold_keywords",
     "deprecation_message",
     "find_stacklevel",
     "issue_deprecation_warning",
@@ -118,6 +120,43 @@ def deprecate_renamed_parameter(
                 issue_deprecation_warning(f"the {old_name}= keyword of {fn.__name__}()", f"{new_name}=",
                                           version=version, removed=removed)  # fmt: skip
                 kwargs[new_name] = kwargs.pop(old_name)
+            return fn(*args, **kwargs)
+
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
+
+
+def fold_keywords(
+    target: str,
+    names: tuple[str, ...],
+    fold: Callable[[str, tuple[str, ...], Any, dict[str, Any]], Any],
+    *,
+    example: str,
+    version: str = DEPRECATED_IN,
+    removed: str = REMOVED_IN,
+) -> Callable[[F], F]:
+    """Decorator: the keywords ``names`` became fields of the one keyword ``target`` (e.g.
+    ``threads=`` and ``chunk_size=`` of ``run=RunOptions(...)``). An old keyword still works:
+    it is popped, warns (naming ``example`` with its ``{fields}`` filled in, e.g.
+    ``run=RunOptions(threads=...)``, and the version it goes in) and is folded in.
+
+    ``fold(call, names, value of target or None, {old name: value})`` gives the value the
+    function receives as ``target``; it is called on every call (also without an old
+    keyword), so it is where the value is checked once, and it raises the ValueError of a
+    field given both ways."""
+
+    def decorate(fn: F) -> F:
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            old = {k: kwargs.pop(k) for k in names if k in kwargs}
+            if old:
+                fields = ", ".join(f"{k}=..." for k in old)
+                issue_deprecation_warning(
+                    f"{fn.__name__}({fields})", f"{fn.__name__}({example.format(fields=fields)})",
+                    version=version, removed=removed,
+                )  # fmt: skip
+            kwargs[target] = fold(fn.__name__, names, kwargs.get(target), old)
             return fn(*args, **kwargs)
 
         return wrapper  # type: ignore[return-value]

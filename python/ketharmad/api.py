@@ -34,6 +34,7 @@ from .results.sim import GameLog, SimResult
 from .run.cluster import check_cluster_arg, executor_for
 from .run.harness import simulate_game
 from .run.memory import available_memory, check_memory, memory_needed  # noqa: F401 (available_memory, memory_needed: re-exported)
+from .run.options import RunArg, RunOptions, fold_run_options
 from .run.plan import Frames, Plan, card_ids, cell, run_plan  # noqa: F401 (card_ids, Frames: re-exported)
 from .run.progress import Progress, auto_chunk_size
 
@@ -119,18 +120,15 @@ def simulate(
     bots: BotsArg = "random",
     games: int = 1000,
     seed: int = 0,
-    threads: Optional[int] = None,
     params: Optional[Mapping[str, Union[int, bool, str]]] = None,
     card_data: CardDataSource = None,
     start_player: Optional[int] = None,
     record_plays: bool = False,
-    chunk_size: Optional[int] = None,
-    progress: bool = False,
-    executor: Any = None,
-    cluster: Any = None,
     first_game: int = 0,
     format: Optional[str] = None,
     game: Literal["ketharmad"] = "ketharmad",
+    *,
+    run: RunArg = None,
 ) -> SimResult: ...
 
 
@@ -140,39 +138,33 @@ def simulate(
     bots: BotsArg = "random",
     games: int = 1000,
     seed: int = 0,
-    threads: Optional[int] = None,
     params: Optional[Mapping[str, Union[int, float, bool, str]]] = None,
     card_data: CardDataSource = None,
     start_player: Optional[int] = None,
     record_plays: bool = False,
-    chunk_size: Optional[int] = None,
-    progress: bool = False,
-    executor: Any = None,
-    cluster: Any = None,
     first_game: int = 0,
     format: Optional[str] = None,
     *,
     game: Union[str, GameSpec],
+    run: RunArg = None,
 ) -> SimResult | GameResult: ...
 
 
+@fold_run_options("threads", "chunk_size", "progress", "executor", "cluster")
 def simulate(
     decks: Sequence[str] = _DEFAULT_DECKS,
     bots: BotsArg = "random",
     games: int = 1000,
     seed: int = 0,
-    threads: Optional[int] = None,
     params: Optional[Mapping[str, Union[int, float, bool, str]]] = None,
     card_data: CardDataSource = None,
     start_player: Optional[int] = None,
     record_plays: bool = False,
-    chunk_size: Optional[int] = None,
-    progress: bool = False,
-    executor: Any = None,
-    cluster: Any = None,
     first_game: int = 0,
     format: Optional[str] = None,
     game: Union[str, GameSpec] = "ketharmad",
+    *,
+    run: RunArg = None,
 ) -> SimResult | GameResult:  # GameResult for another game (see the overloads)
     """Play ``games`` bot games in parallel and return the results as polars tables.
 
@@ -197,8 +189,12 @@ def simulate(
             a legal action id raises ``ValueError`` naming the seat and the legal ids.
         games: number of games, > 0.
         seed: batch seed, >= 0. Game ``i`` gets its own seed derived from it, so results do
-            not depend on ``threads``; ``play(..., seed=seed, index=i)`` replays game ``i``.
-        threads: worker threads, 1 to 1024 (``ValueError`` above); None = all cores. More
+            not depend on ``run.threads``; ``play(..., seed=seed, index=i)`` replays game ``i``.
+        run: how the games run, none of it changing the rows: a :class:`ketharmad.RunOptions`
+            or a dict of its fields ``threads``, ``chunk_size``, ``progress``, ``executor``,
+            ``cluster`` (below; ``rows`` is not used here: a ValueError). The older keywords
+            ``threads=``, ``chunk_size=``, ... work until 0.3.0, with a DeprecationWarning.
+        run.threads: worker threads, 1 to 1024 (``ValueError`` above); None = all cores. More
             threads than the machine has cores are not started (results never depend on the
             thread count); pools are built once per size and reused.
         params: parameter overrides ``{name: value}``, see :func:`parameters`.
@@ -207,7 +203,7 @@ def simulate(
             a seat index fixes the start seat of every game.
         record_plays: also record every card played or recruited (``.plays``: game, seat,
             faction, card id, turn); costs memory (about 30 rows per game).
-        chunk_size: play the batch as consecutive core calls of this many games
+        run.chunk_size: play the batch as consecutive core calls of this many games
             (``first_game`` offsets) and append each chunk's tables as it is converted,
             without copying them together at the end (the returned DataFrames hold one
             memory chunk per call; ``df.rechunk()`` makes one, at the cost of a copy). The
@@ -215,13 +211,13 @@ def simulate(
             is about the result tables plus one chunk's raw columns and their conversion,
             instead of the result plus the working memory of the whole batch. It does not
             shrink the result itself (about 300 bytes per 2-seat game). None = one call.
-        progress: write a progress line (games done, games/s, time left) to stderr after
+        run.progress: write a progress line (games done, games/s, time left) to stderr after
             every chunk; without ``chunk_size`` a chunk size of about 1/50 of the batch
             (at least 2,000 games) is used (on a cluster: as the shards finish).
-        executor: None, or a ``concurrent.futures.Executor`` the plan runner
+        run.executor: None, or a ``concurrent.futures.Executor`` the plan runner
             (:mod:`ketharmad.run.plan`) submits its shards (``chunk_size`` games each, one
             shard without it) to; the rows are the same.
-        cluster: run on Dask (the ``dask`` extra, docs/scale_out.md): ``"local"`` (a
+        run.cluster: run on Dask (the ``dask`` extra, docs/scale_out.md): ``"local"`` (a
             LocalCluster of one single-threaded worker process per core, closed at the end),
             a scheduler address or a ``dask.distributed.Client``. Shards of ``chunk_size``
             games (default ``CLUSTER_SHARD_GAMES``, 10,000) on ``threads`` core threads each
@@ -266,6 +262,9 @@ def simulate(
             how much is needed and what would fit).
         KeyboardInterrupt: on Ctrl-C, within about a second (the games stop between games).
     """
+    run = RunOptions.of(run)
+    threads, chunk_size, progress, executor, cluster = (run.threads, run.chunk_size, run.progress,
+                                                        run.executor, run.cluster)  # fmt: skip
     if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
         spec, decks_given, card_data, format, start_player, params = setup_of(
             game, "simulate", ("seats",), decks=None if decks is _DEFAULT_DECKS else decks, card_data=card_data,

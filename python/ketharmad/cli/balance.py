@@ -12,6 +12,7 @@ from ..lab.balance.report import write_balance_report
 from ..lab.balance.search import balance
 from ..lab.balance.targets import load_targets
 from ..results.files import check_out_folder, write_run
+from ..run.options import RunOptions
 from .args import _bots, _params
 from .balance_games import cmd_game_balance
 from .lab import cluster_args, cluster_for, format_arg, game_arg, progress_enabled
@@ -58,10 +59,8 @@ def _run(args: argparse.Namespace, targets: Any, progress: Any, cluster: Any) ->
         card_data=args.card_data,
         params=_params(args.param),
         journal=args.journal,
-        progress=bool(progress),
-        threads=args.threads,
-        cluster=cluster,
         format=args.format,
+        run=RunOptions(threads=args.threads, progress=bool(progress), cluster=cluster),
     )
 
 

@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from ..lab.card_stats import ROWS_AUTO_LIMIT, CardStatsResult, _refuse_game, card_stats
+from ..run.options import RunOptions
 from .args import _bots, _params
 from .lab import (
     check_out,
@@ -33,14 +34,16 @@ def _run_card_stats(args: argparse.Namespace, cluster: Any) -> CardStatsResult:
         bots=_bots(args.bots) if args.bots else "heuristic",
         games=args.games,
         seed=0 if args.seed is None else args.seed,
-        threads=args.threads,
         params=_params(args.param, args.params, args.card_data),
         card_data=args.card_data,
-        chunk_size=chunk_for(args, args.games),
-        progress=progress_enabled(args),
-        cluster=cluster,
-        rows=args.rows,
         format=args.format,
+        run=RunOptions(
+            threads=args.threads,
+            chunk_size=chunk_for(args, args.games),
+            progress=progress_enabled(args),
+            cluster=cluster,
+            rows=args.rows,
+        ),
     )
 
 

@@ -72,8 +72,9 @@ def cmd_game_sweep(args: Any) -> None:
         kwargs["games"] = args.games
     if args.seed is not None:
         kwargs["seed"] = args.seed
+    run: dict[str, Any] = {"threads": kwargs.pop("threads")} if "threads" in kwargs else {}
     if args.threads is not None:
-        kwargs["threads"] = args.threads
+        run["threads"] = args.threads
     if args.bots:
         kwargs["bots"] = cli_bots(args.game, args.bots)
     if args.baseline is not None:
@@ -83,5 +84,5 @@ def cmd_game_sweep(args: Any) -> None:
         kwargs["params"] = {**kwargs.get("params", {}), **overrides}
 
     with cluster_for(args) as cluster:
-        result = sweep(**kwargs, game=args.game, cluster=cluster)
+        result = sweep(**kwargs, game=args.game, run={**run, "cluster": cluster})
     finish(result, args)

@@ -32,6 +32,7 @@ from ..results.games import GameResult
 from ..results.report import format_table
 from ..results.sim import sim_report
 from ..run.harness import simulate_game
+from ..run.options import RunOptions
 from . import card_stats, matchups, sweep
 from .args import PARAMS_FILE_HELP, _bots, _params, parse_param
 from .balance import add_balance_command
@@ -106,11 +107,10 @@ def _cmd_simulate(args: argparse.Namespace) -> None:
             bots=_bots(args.bots),
             games=args.games,
             seed=args.seed,
-            threads=args.threads,
             params=_params(args.param, args.params, args.card_data),
             card_data=args.card_data,
-            cluster=cluster,
             format=args.format,
+            run=RunOptions(threads=args.threads, cluster=cluster),
         )
     print(sim_report(result))
     if args.out:

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..lab.harness import GameMatchupResult
 from ..lab.matchups import ROWS_AUTO_LIMIT, MatchupResult, matchups
+from ..run.options import RunOptions
 from .args import _bots, _params
 from .harness import cli_matchups
 from .lab import (
@@ -54,14 +55,16 @@ def _run_matchups(
         bots=_bots(args.bots) if args.bots else "heuristic",
         seed=0 if args.seed is None else args.seed,
         params=_params(args.param, args.params, args.card_data),
-        threads=args.threads,
         card_data=args.card_data,
-        chunk_size=chunk_for(args, max(1, per_call)),
-        progress=progress_enabled(args),
-        cluster=cluster,
-        rows=args.rows,
         decks=args.decks,
         format=args.format,
+        run=RunOptions(
+            threads=args.threads,
+            chunk_size=chunk_for(args, max(1, per_call)),
+            progress=progress_enabled(args),
+            cluster=cluster,
+            rows=args.rows,
+        ),
     )
 
 

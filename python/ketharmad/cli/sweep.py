@@ -35,8 +35,9 @@ def _cmd_sweep(args: argparse.Namespace) -> None:
         kwargs["games"] = args.games
     if args.seed is not None:
         kwargs["seed"] = args.seed
+    run: dict[str, Any] = {"threads": kwargs.pop("threads")} if "threads" in kwargs else {}
     if args.threads is not None:
-        kwargs["threads"] = args.threads
+        run["threads"] = args.threads
     if args.bots:
         kwargs["bots"] = _bots(args.bots)
     if args.decks:
@@ -56,8 +57,8 @@ def _cmd_sweep(args: argparse.Namespace) -> None:
     from_file = kwargs.pop("rows", None)
     rows = from_file if args.rows is None else args.rows
     with cluster_for(args) as cluster:
-        result = sweep(**kwargs, chunk_size=chunk_for(args, per_call), progress=progress_enabled(args),
-                       cluster=cluster, rows=rows)  # fmt: skip
+        result = sweep(**kwargs, run={**run, "chunk_size": chunk_for(args, per_call),
+                                      "progress": progress_enabled(args), "cluster": cluster, "rows": rows})  # fmt: skip
     finish(result, args)
 
 

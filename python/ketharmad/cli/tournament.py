@@ -8,6 +8,7 @@ import argparse
 import polars as pl
 
 from ..lab.tournament import TournamentResult, bots, tournament
+from ..run.options import RunOptions
 from .args import _bots, _params
 from .harness import cli_tournament
 from .lab import cluster_for
@@ -33,9 +34,9 @@ def _cmd_bots(args: argparse.Namespace) -> None:
     decks = [args.decks] if args.decks else None
 
     with cluster_for(args) as cluster:
-        res = tournament(specs, decks=decks, games=args.games, seed=args.seed, threads=args.threads,
+        res = tournament(specs, decks=decks, games=args.games, seed=args.seed,
                          params=_params(args.param, args.params, args.card_data), card_data=args.card_data,
-                         cluster=cluster, format=args.format)  # fmt: skip
+                         format=args.format, run=RunOptions(threads=args.threads, cluster=cluster))  # fmt: skip
     assert isinstance(res, TournamentResult)  # game="ketharmad"
     print(
         f"tournament: {res.games_per_pair:,} games per pair, seats swapped, "

@@ -47,6 +47,7 @@ from ..results.lab import LabResult
 from ..results.lab_report import _figure, _provenance_md, _save, md_table
 from ..results.report import ci_text, format_table, pct, signed_pct
 from ..run.cluster import check_cluster_arg, executor_for
+from ..run.options import RunArg, RunOptions, fold_run_options
 from ..run.plan import Plan, card_ids, cell, run_plan
 from ..run.progress import Progress
 from ..run.reduce import N_CARD_BITS, CardCounts, card_sets_frame, count_card_sets, expand_bits
@@ -225,6 +226,7 @@ def _refuse_game(game: object) -> None:
     )
 
 
+@fold_run_options("threads", "chunk_size", "progress", "executor", "cluster", "rows")
 def card_stats(
     batch: Any = None,
     card_data: CardDataSource = None,
@@ -233,16 +235,11 @@ def card_stats(
     bots: Any = None,
     games: Optional[int] = None,
     seed: Optional[int] = None,
-    threads: Optional[int] = None,
     params: Optional[Mapping[str, Union[int, bool, str]]] = None,
     start_player: Optional[int] = None,
-    chunk_size: Optional[int] = None,
-    progress: bool = False,
-    executor: Any = None,
-    cluster: Any = None,
-    rows: Optional[bool] = None,
     format: Any = None,
     game: Union[str, GameSpec] = "ketharmad",
+    run: RunArg = None,
 ) -> CardStatsResult:
     """Per card and faction win rates, 17lands style, from a batch or from games played here.
 
@@ -255,9 +252,12 @@ def card_stats(
     * ``card_stats(decks=[...], games=N, seed=s, ...)``: plays games ``0 .. N - 1`` of the
       batch ``simulate(decks, bots, games=N, seed=s, params=..., card_data=...,
       start_player=..., record_plays=True)`` (the same games) and counts them. ``bots``
-      defaults to ``"heuristic"``, ``games`` to 10,000, ``seed`` to 0; ``threads``,
-      ``params``, ``card_data``, ``start_player``, ``progress``, ``executor``, ``cluster``
-      and ``format`` (the game format, docs/formats.md) as for :func:`ketharmad.simulate`. ``rows``: True keeps the games' rows (``.batch``, a
+      defaults to ``"heuristic"``, ``games`` to 10,000, ``seed`` to 0; ``params``,
+      ``card_data``, ``start_player``, ``format`` (the game format, docs/formats.md) and
+      ``run`` (a :class:`ketharmad.RunOptions` or a dict of its fields: ``threads``,
+      ``progress``, ``executor``, ``cluster`` as for :func:`ketharmad.simulate`, and
+      ``chunk_size``, ``rows``; the older keywords ``threads=``, ... work until 0.3.0 with
+      a DeprecationWarning) as for :func:`ketharmad.simulate`. ``run.rows``: True keeps the games' rows (``.batch``, a
       SimResult with card records and plays; refused before any game runs when they would
       not fit in memory); False keeps only the counts: every shard of ``chunk_size`` games
       (default ``SHARD_GAMES`` = 10,000, or the cluster's shard size) counts its own card
@@ -297,6 +297,9 @@ def card_stats(
     per-card records) and ``"osztrakon"`` (no deck played from hand) raise a ValueError naming the game and
     why (docs/games.md).
     """
+    run = RunOptions.of(run)
+    threads, chunk_size, progress, executor, cluster, rows = (run.threads, run.chunk_size, run.progress,
+                                                              run.executor, run.cluster, run.rows)  # fmt: skip
     if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
         spec, decks, card_data, params, start_player, format = setup_of(
             game, "card_stats", decks=decks, card_data=card_data, params=params, start_player=start_player,
@@ -408,9 +411,9 @@ def _run(
                              output=output, label="card_stats")])  # fmt: skip
     if keep:
         # the batch form on simulate's batch (the same plan: one cell of every game)
-        batch = simulate(decks_, bots_, games_, seed_, threads_, params_, card_data, start_, record_plays=True,
-                         chunk_size=chunk_, progress=progress_, executor=executor, cluster=cluster,
-                         format=format)  # fmt: skip
+        batch = simulate(decks_, bots_, games_, seed_, params_, card_data, start_, record_plays=True, format=format,
+                         run=RunOptions(threads=threads_, chunk_size=chunk_, progress=progress_, executor=executor,
+                                        cluster=cluster))  # fmt: skip
         res = _from_batch(batch, None)
         res.plan = plan.describe()
         return res

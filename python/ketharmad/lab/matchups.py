@@ -37,6 +37,7 @@ from ..results.lab_report import _figure, _provenance_md, _save, md_table
 from ..results.report import _cell_text, _lab_params_label, ci_text, format_table, pct
 from ..run.cluster import check_cluster_arg, executor_for
 from ..run.memory import check_memory
+from ..run.options import RunArg, RunOptions, fold_run_options
 from ..run.plan import Cell, Plan, cell, run_plan
 from ..run.progress import Progress
 from ..run.reduce import TURN_BINS, Stats
@@ -299,26 +300,23 @@ def _seat_bots(spec: BotSpec, n: int) -> list[Any]:
     return [dict(spec) if isinstance(spec, Mapping) else spec for _ in range(n)]
 
 
+@fold_run_options("threads", "chunk_size", "progress", "executor", "cluster", "rows")
 def matchups(
     players: Optional[int] = None,
     games_per_side: Optional[int] = None,
     bots: Any = None,
     seed: int = 0,
     params: Optional[Mapping[str, Union[int, bool, str]]] = None,
-    threads: Optional[int] = None,
     card_data: CardDataSource = None,
     games: Optional[int] = None,
-    chunk_size: Optional[int] = None,
-    progress: bool = False,
-    executor: Any = None,
-    cluster: Any = None,
-    rows: Optional[bool] = None,
     decks: Optional[Sequence[Any]] = None,
     format: Any = None,
     game: Union[str, GameSpec] = "ketharmad",
     seats: Optional[int] = None,
     field: Optional[str] = None,
     games_for: Optional[Mapping[str, int]] = None,
+    *,
+    run: RunArg = None,
 ) -> MatchupResult | GameMatchupResult:  # GameMatchupResult for another game
     """Every faction (or deck) against every other, with the start player balanced.
 
@@ -375,12 +373,15 @@ def matchups(
     docs/python_agents.md) that then plays every seat (each seat with its own generator);
     its games are played game by game with :class:`ketharmad.Game`, much slower.
 
-    ``executor``: None, or a ``concurrent.futures.Executor`` the plan runner
-    (:mod:`ketharmad.run.plan`) submits its shards to; the results are the same.
-    ``cluster``: run on Dask instead (``"local"``, a scheduler address or a
-    ``dask.distributed.Client``; the ``dask`` extra, docs/scale_out.md); same results.
+    ``run``: how the games run (:class:`ketharmad.RunOptions` or a dict of its fields; the
+    older keywords ``threads=``, ``chunk_size=``, ``progress=``, ``executor=``, ``cluster=``,
+    ``rows=`` work until 0.3.0 with a DeprecationWarning). ``run.executor``: None, or a
+    ``concurrent.futures.Executor`` the plan runner (:mod:`ketharmad.run.plan`) submits its
+    shards to; the results are the same. ``run.cluster``: run on Dask instead (``"local"``, a
+    scheduler address or a ``dask.distributed.Client``; the ``dask`` extra,
+    docs/scale_out.md); same results.
 
-    ``rows``: keep the per-game rows (``.games``, ``.players``) or only reductions (integer
+    ``run.rows``: keep the per-game rows (``.games``, ``.players``) or only reductions (integer
     statistics per cell, :class:`ketharmad.run.reduce.Stats`; memory does not grow with the
     number of games, so there is no memory check). None (default): rows for a run of at
     most 1,000,000 games (``ROWS_AUTO_LIMIT``), reductions above. False: reductions. True:
@@ -409,6 +410,9 @@ def matchups(
     ``games_per_side``, ``card_data``, ``progress``, ``decks``, ``format``) are refused with
     a ValueError naming them, and ``seats``, ``field``, ``games_for`` with Kétharmad.
     """
+    run = RunOptions.of(run)
+    threads, chunk_size, progress, executor, cluster, rows = (run.threads, run.chunk_size, run.progress,
+                                                              run.executor, run.cluster, run.rows)  # fmt: skip
     if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
         game_spec, decks, card_data, format, params, seats = setup_of(
             game, "matchups", decks=decks, card_data=card_data, format=format, params=params, seats=seats)  # fmt: skip

@@ -48,6 +48,7 @@ from ..results.lab_report import _figure, _provenance_md, _save, _slug, md_table
 from ..results.report import ci_text, format_table, pct, signed_pct
 from ..run.cluster import check_cluster_arg, executor_for
 from ..run.memory import check_memory
+from ..run.options import RunArg, RunOptions, fold_run_options
 from ..run.plan import Plan, Shard, cell, describe_shard, run_plan, run_shard, run_tasks
 from ..run.progress import Progress
 from ..stats import Z95, wilson_bounds
@@ -365,24 +366,21 @@ def _baseline_index(
     return check_int("baseline", baseline, 0, len(points) - 1)
 
 
+@fold_run_options("threads", "chunk_size", "progress", "executor", "cluster", "rows")
 def sweep(
     grid: Union[Mapping[str, Any], Sequence[Mapping[str, Any]]],
     decks: Any = None,
     bots: Any = None,
     games: int = 1000,
     seed: int = 0,
-    threads: Optional[int] = None,
     params: Optional[Mapping[str, ParamValue]] = None,
     card_data: CardDataSource = None,
     baseline: Union[None, int, Mapping[str, ParamValue]] = None,
     start_player: Optional[int] = None,
-    chunk_size: Optional[int] = None,
-    progress: bool = False,
-    executor: Any = None,
-    cluster: Any = None,
-    rows: Optional[bool] = None,
     format: Any = None,
     game: Union[str, GameSpec] = "ketharmad",
+    *,
+    run: RunArg = None,
 ) -> Any:
     """Play the same games at every point of a parameter grid and compare with a baseline.
 
@@ -411,13 +409,18 @@ def sweep(
             (the point holding the current values, i.e. the card data's defaults with
             ``params`` applied, when the grid has one; else the first point).
         start_player: None (drawn per game from its seed) or a fixed start seat.
-        executor: None, or a ``concurrent.futures.Executor`` the plan runner
+        run: how the games run, none of it changing a result: a :class:`ketharmad.RunOptions`
+            or a dict of its fields (below, and ``threads``, ``progress`` as in
+            :func:`ketharmad.simulate`). The older keywords ``threads=``, ``chunk_size=``,
+            ``progress=``, ``executor=``, ``cluster=``, ``rows=`` work until 0.3.0 with a
+            DeprecationWarning.
+        run.executor: None, or a ``concurrent.futures.Executor`` the plan runner
             (:mod:`ketharmad.run.plan`) submits its shards to; the results are the same.
-        cluster: run on Dask instead: ``"local"``, a scheduler address or a
+        run.cluster: run on Dask instead: ``"local"``, a scheduler address or a
             ``dask.distributed.Client`` (the ``dask`` extra, docs/scale_out.md); same results.
-        chunk_size: games per shard (with rows) or per range (without): results do not
+        run.chunk_size: games per shard (with rows) or per range (without): results do not
             depend on it.
-        rows: keep the per-game rows (``.games``) or only reductions (integer counts per
+        run.rows: keep the per-game rows (``.games``) or only reductions (integer counts per
             point and matchup and the paired sums against the baseline,
             :class:`SweepStats`): memory does not grow with the number of games, so there
             is no memory check. None (default): rows for a sweep of at most 1,000,000 games
@@ -456,6 +459,9 @@ def sweep(
     interval ``diff_ci_low``/``diff_ci_high`` (null when degenerate).
     ``grid`` must name at least one point (``{}`` and ``[]`` are refused alike).
     """
+    run = RunOptions.of(run)
+    threads, chunk_size, progress, executor, cluster, rows = (run.threads, run.chunk_size, run.progress,
+                                                              run.executor, run.cluster, run.rows)  # fmt: skip
     if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
         spec, decks, card_data, start_player, format, params = setup_of(
             game, "sweep", ("seats",), decks=decks, card_data=card_data, start_player=start_player, format=format,

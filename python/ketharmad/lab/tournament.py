@@ -30,6 +30,7 @@ from ..results.lab import LabResult
 from ..results.lab_report import _provenance_md, md_table
 from ..results.report import ci_text, pct
 from ..run.cluster import check_cluster_arg, executor_for
+from ..run.options import RunArg, RunOptions, fold_run_options
 from ..run.plan import Plan, cell, run_plan
 from ..stats import rate, wilson_bounds
 from .harness import game_lab_tournament, harness_info
@@ -158,19 +159,19 @@ def _deck_pairs(decks: Optional[Sequence[Any]], seats: int = 2) -> list[list[str
     return out
 
 
+@fold_run_options("threads", "executor", "cluster")
 def tournament(
     bots: Sequence[BotSpec],
     decks: Optional[Sequence[Any]] = None,
     games: Optional[int] = None,
     seed: int = 0,
-    threads: Optional[int] = None,
     params: Optional[Mapping[str, Union[int, bool, str]]] = None,
     card_data: CardDataSource = None,
-    executor: Any = None,
-    cluster: Any = None,
     format: Any = None,
     game: Union[str, GameSpec] = "ketharmad",
     seats: Optional[int] = None,
+    *,
+    run: RunArg = None,
 ) -> TournamentResult | GameTournamentResult:  # GameTournamentResult: another game
     """Play every pair of ``bots`` against each other.
 
@@ -197,9 +198,11 @@ def tournament(
     Returns a :class:`TournamentResult`: ``pairs`` (bot_a, bot_b, games, wins_a, wins_b,
     unfinished, win_rate_a, ci_low, ci_high; the rate counts decided games and is null, like
     its interval, when no game of the pair was decided) and ``ratings`` (bot, rating on the
-    Elo scale from a Bradley–Terry fit, games, wins). ``executor``: None, or a
+    Elo scale from a Bradley–Terry fit, games, wins). ``run``: a :class:`ketharmad.RunOptions`
+    or a dict of its fields ``threads``, ``executor``, ``cluster`` (the older keywords work
+    until 0.3.0 with a DeprecationWarning). ``run.executor``: None, or a
     ``concurrent.futures.Executor`` the plan runner submits its shards to (same results);
-    ``cluster``: run on Dask instead (``"local"``, a scheduler address or a
+    ``run.cluster``: run on Dask instead (``"local"``, a scheduler address or a
     ``dask.distributed.Client``; the ``dask`` extra, docs/scale_out.md), same results.
 
     **Other games** (``game="schotten_totten_2"`` or ``"osztrakon"``, docs/games.md):
@@ -218,6 +221,8 @@ def tournament(
     The Kétharmad-only arguments (``decks``, ``card_data``, ``format``) are refused with a
     ValueError naming them; ``seats`` with Kétharmad.
     """
+    run = RunOptions.of(run)
+    threads, executor, cluster = run.threads, run.executor, run.cluster
     if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
         spec, decks, card_data, format, params, seats = setup_of(
             game, "tournament", decks=decks, card_data=card_data, format=format, params=params, seats=seats)  # fmt: skip

@@ -57,6 +57,7 @@ from ...results.files import write_atomic
 from ...results.frames import parameter_frame
 from ...results.lab import LabResult
 from ...run.cluster import check_cluster_arg, executor_for
+from ...run.options import RunArg, RunOptions, fold_run_options
 from .evaluate import (
     DESCENT_BLOCK,
     HOLDOUT_BLOCK,
@@ -985,6 +986,7 @@ def _metric_table(
     return pl.DataFrame(rows, schema_overrides={"faction": pl.String, "opponent": pl.String})
 
 
+@fold_run_options("threads", "progress", "executor", "cluster")
 def balance(
     targets: Any = None,
     *,
@@ -992,19 +994,16 @@ def balance(
     bots: Any = None,
     seed: int = 0,
     budget: Optional[int] = None,
-    executor: Any = None,
-    cluster: Any = None,
     card_data: CardDataSource = None,
     params: Optional[Mapping[str, Any]] = None,
     journal: Union[None, str, os.PathLike[str]] = None,
-    progress: bool = False,
-    threads: Optional[int] = None,
     robustness_bots: Any = "auto",
     robustness_search: Any = "auto",
     games_2p: int = DEFAULT_GAMES_2P,
     games_4p: int = DEFAULT_GAMES_4P,
     format: Any = None,
     games_per_block: Optional[int] = None,
+    run: RunArg = None,
 ) -> BalanceResult | GameBalanceResult:  # GameBalanceResult for another game
     """Find the fewest parameter edits that bring every target metric into its band.
 
@@ -1028,17 +1027,10 @@ def balance(
         budget: games in total (default 3,000,000); stages share it 20/40/10/10/20 (screen,
             descend, search, race, confirm with ablation and robustness). The screen always measures
             each allowed parameter once, even when that exceeds a small budget.
-        executor: None (play here) or a ``concurrent.futures.Executor`` the plan runner
-            submits its shards to (``ketharmad.run.plan.run_plan``); results do not depend on it.
-        cluster: run the games on Dask instead: ``"local"``, a scheduler address or a
-            ``dask.distributed.Client`` (the ``dask`` extra, docs/scale_out.md); same results.
         card_data: the card file to balance (default: the packaged one).
         params: fixed overrides that are part of the starting point (not edits).
         journal: a JSON-lines file of finished evaluations; an interrupted run resumed with
             the same file and arguments replays none of them and gives the same result.
-        progress: a status line on stderr (stage, evaluations, games, best worst-deviation,
-            time left).
-        threads: worker threads (None = all cores); results do not depend on it.
         robustness_bots: the second bot profile of ``.robustness`` ("auto": ``aggro`` for the
             heuristic family, ``heuristic`` otherwise; None: skip).
         robustness_search: the search-bot sample of ``.robustness_search`` ("auto": the
@@ -1051,11 +1043,23 @@ def balance(
             at the top of the file; both given and different is a ``ValueError``). It is the
             parameter ``rules.format`` of the starting point; ``format.NAME.KEY`` numbers join
             the search space only when ``change.allow`` names them.
+        run: how the games run, none of it changing a result: a :class:`ketharmad.RunOptions`
+            or a dict of its fields (the older keywords ``threads=``, ``progress=``,
+            ``executor=``, ``cluster=`` work until 0.3.0 with a DeprecationWarning):
+        run.threads: worker threads (None = all cores); results do not depend on it.
+        run.progress: a status line on stderr (stage, evaluations, games, best worst-deviation,
+            time left).
+        run.executor: None (play here) or a ``concurrent.futures.Executor`` the plan runner
+            submits its shards to (``ketharmad.run.plan.run_plan``); results do not depend on it.
+        run.cluster: run the games on Dask instead: ``"local"``, a scheduler address or a
+            ``dask.distributed.Client`` (the ``dask`` extra, docs/scale_out.md); same results.
 
     Returns a :class:`BalanceResult`. Raises ``ValueError`` naming the field for bad targets
     or arguments; ``KeyboardInterrupt`` within about a second of Ctrl-C (the journal stays
     valid).
     """
+    run = RunOptions.of(run)
+    threads, progress, executor, cluster = run.threads, run.progress, run.executor, run.cluster
     if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
         game_spec, card_data, format, params = setup_of(
             game, "balance", card_data=card_data, format=format, params=params
@@ -1086,9 +1090,10 @@ def balance(
     if cluster is not None:  # one client for the whole run, closed at its end if made here
         with executor_for(None, cluster) as ex:
             return balance(
-                targets, bots=bots, seed=seed, budget=budget, executor=ex, card_data=card_data,
-                params=params, journal=journal, progress=progress, threads=threads,
-                robustness_bots=robustness_bots, games_2p=games_2p, games_4p=games_4p, format=format,
+                targets, bots=bots, seed=seed, budget=budget, card_data=card_data, params=params,
+                journal=journal, robustness_bots=robustness_bots, robustness_search=robustness_search,
+                games_2p=games_2p, games_4p=games_4p, format=format,
+                run=run.replace(executor=ex, cluster=None),
             )  # fmt: skip
     t0 = time.perf_counter()
     tg = load_targets(targets)
@@ -1140,12 +1145,12 @@ def balance(
     )
     ev.validate({})
     space = _valid_space(ev, space)
-    run = _Run(ev, tg, space, budget_, meter)
+    stages = _Run(ev, tg, space, budget_, meter)
     try:
-        result = _balance(run, tg, space, seed_, alt_bots, search_bots)
-        if run.used > budget_:
-            run.notes.append(
-                f"used {run.used:,} games, more than the budget of {budget_:,}: the screen measures every "
+        result = _balance(stages, tg, space, seed_, alt_bots, search_bots)
+        if stages.used > budget_:
+            stages.notes.append(
+                f"used {stages.used:,} games, more than the budget of {budget_:,}: the screen measures every "
                 f"allowed parameter at least once and confirmation needs at least two blocks"
             )
     finally:
@@ -1154,7 +1159,7 @@ def balance(
             jr.close()
     result.update(
         bots=spec, seed=seed_, params=base_params, card_data=describe_card_data(card_data), _card_text=text,
-        elapsed=time.perf_counter() - t0, budget=budget_, games=run.used, games_played=ev.games_played,
+        elapsed=time.perf_counter() - t0, budget=budget_, games=stages.used, games_played=ev.games_played,
         evaluations_played=ev.evaluations, pairs=[list(p) for p in tg.pairs], targets=tg,
         games_2p=g2, games_4p=g4,
     )  # fmt: skip
