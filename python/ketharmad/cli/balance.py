@@ -14,11 +14,11 @@ from ..lab.balance.targets import load_targets
 from ..results.files import check_out_folder, write_run
 from .args import _bots, _params
 from .balance_games import cmd_game_balance
-from .lab import cluster_args, cluster_for, format_arg, game_arg, progress_enabled
+from .lab import cluster_args, cluster_for, driver_of, format_arg, game_arg, progress_enabled
 
 
 def _cmd_balance(args: argparse.Namespace) -> None:
-    if args.game != "ketharmad":
+    if not driver_of(args).is_ketharmad:
         cmd_game_balance(args)
         return
     harness = [flag for flag, attr in (("--target", "target"), ("--spread", "spread"), ("--allow", "allow"),

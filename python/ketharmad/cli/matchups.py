@@ -14,6 +14,7 @@ from .lab import (
     check_out,
     chunk_for,
     cluster_for,
+    driver_of,
     finish,
     game_arg,
     lab_args,
@@ -23,7 +24,7 @@ from .lab import (
 
 def _cmd_matchups(args: argparse.Namespace) -> None:
     check_out(args)
-    if args.game != "ketharmad":
+    if not driver_of(args).is_ketharmad:
         finish(cli_matchups(args), args)
         return
     for flag, v in (

@@ -13,6 +13,7 @@ from .lab import (
     check_out,
     chunk_for,
     cluster_for,
+    driver_of,
     finish,
     game_arg,
     lab_args,
@@ -21,7 +22,7 @@ from .lab import (
 
 
 def _cmd_sweep(args: argparse.Namespace) -> None:
-    if args.game != "ketharmad":
+    if not driver_of(args).is_ketharmad:
         cmd_game_sweep(args)
         return
     if args.grid is not None:

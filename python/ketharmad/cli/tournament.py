@@ -10,11 +10,11 @@ import polars as pl
 from ..lab.tournament import TournamentResult, bots, tournament
 from .args import _bots, _params
 from .harness import cli_tournament
-from .lab import cluster_for
+from .lab import cluster_for, driver_of
 
 
 def _cmd_bots(args: argparse.Namespace) -> None:
-    if args.game != "ketharmad":
+    if not driver_of(args).is_ketharmad:
         cli_tournament(args)
         return
     if args.seats is not None:
