@@ -251,7 +251,9 @@ class KetharmadDriver:
                      else f"{call}(game='schotten_totten_2' | 'osztrakon', ...)")  # fmt: skip
             raise ValueError(
                 f"{', '.join(names)}: only for the games on the generic harness ({where}); "
-                "Kétharmad does not take " + ("it" if len(names) == 1 else "them")
+                "Kétharmad does not take "
+                + ("it" if len(names) == 1 else "them")
+                + (f" ({takes})" if takes else "")
             )
 
 

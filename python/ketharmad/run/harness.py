@@ -15,7 +15,7 @@ import polars as pl
 
 from .. import _core
 from ..game.data import load_card_data
-from ..game.driver import provide
+from ..game.driver import driver_for, provide
 from ..game.formats import apply_format
 from ..game.harness import ParamValue, _game_info
 from ..game.spec import spec_of
@@ -215,18 +215,9 @@ def simulate_game(
     if isinstance(game, str) and spec_of(game).is_ketharmad:
         return _simulate_ketharmad(bots, games, seed, threads, params, first_game, decks, card_data, format, start_player,
                                    batch)  # fmt: skip
-    given = [
-        k
-        for k, v in (
-            ("decks", decks),
-            ("card_data", card_data),
-            ("format", format),
-            ("start_player", start_player),
-        )
-        if v is not None
-    ]
-    if given:
-        raise ValueError(f"{', '.join(given)}: Kétharmad only, not for game={game!r}")
+    driver_for(game).refuse("simulate_game", {"decks": decks is not None, "card_data": card_data is not None,
+                                              "format": format is not None, "start_player": start_player is not None},
+                            "bots, games, seed, threads, params, first_game, output, chunk_size, executor and cluster")  # fmt: skip
     info = _game_info(game)
     if bots is None:
         bots = ["random"] * info["min_seats"]
