@@ -83,7 +83,7 @@ def cmd_game_balance(args: Any) -> None:
     """``ketharmad balance --game schotten_totten_2 --bots greedy greedy --target attacker=0.48:0.52``."""
     cli_refuse(args, "balance", [("--card-data", "card_data"), ("--journal", "journal"), ("--format", "format")],
                "--bots, --target, --spread, --allow, --range, --max-edits, --games-per-block, --param, --seed, "
-               "--budget, --threads and the cluster options")  # fmt: skip
+               "--budget, --threads, --progress, --out and the cluster options")  # fmt: skip
     doc = cli_targets(args)
     if args.out:
         check_out_folder(args.out)

@@ -51,7 +51,8 @@ def cmd_game_sweep(args: Any) -> None:
     """``ketharmad sweep --game schotten_totten_2 --grid rules.cauldrons=2,3,4 --bots greedy greedy``."""
     cli_refuse(args, "sweep", [("--decks", "decks"), ("--card-data", "card_data"), ("--params", "params"),
                                ("--format", "format"), ("--rows/--no-rows", "rows"), ("--progress", "progress")],
-               "GRID.toml or --grid, --bots, --param, --games, --seed, --threads and the cluster options")  # fmt: skip
+               "GRID.toml or --grid, --bots, --param, --games, --seed, --threads, --baseline, --out and the cluster "
+               "options")  # fmt: skip
     if (args.grid_file is None) == (not args.grid):
         raise ValueError(
             "give the grid either as a GRID.toml file or as --grid name=v1,v2,... (not both)"
