@@ -16,7 +16,7 @@ rc=0
 echo "== ruff check"
 ruff check --output-format concise "${paths[@]}" || rc=1
 echo "== ruff format --check"
-if ! ruff format --check --output-format concise "${paths[@]}"; then
+if ! ruff format --check "${paths[@]}"; then
   if [ "${KH_FORMAT_STRICT:-0}" = 1 ]; then
     rc=1
   else

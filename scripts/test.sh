@@ -1,17 +1,28 @@
 #!/usr/bin/env bash
-# Install the package (release build) with its test dependencies and the rl extra (pettingzoo,
-# gymnasium), then run every test:
-# the Rust tests (rules, cards, fuzzer at CI size) and the Python suite.
-# Fails on any failing test, and when pytest collects no tests (exit code 5).
+# Install the package (release build) with its test dependencies, the rl extra (pettingzoo,
+# gymnasium) and the lint extra (ruff, mypy), then check and test everything:
+#   the import graph of python/ketharmad has no cycle (tools/import_graph.py);
+#   Rust: cargo fmt --check, cargo clippy -D warnings (with and without the python feature);
+#   Python: ruff check, ruff format --check, mypy, stubtest of _core.pyi (scripts/lint.sh);
+#   the Rust tests (rules, cards, fuzzer at CI size) and the Python suite.
+# Fails on any finding, any failing test, and when pytest collects no tests (exit code 5).
 # Uses the pip that is installed (23.2.1 or newer) and never upgrades it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m pip install --quiet ".[test,rl]"
+python3 -m pip install --quiet ".[test,rl,lint]"
 # the RL environment tests (tests/test_rl.py) must run here, not be skipped for want of the extra
 export KH_REQUIRE_RL=1
-# the package's import graph has no cycle, imports inside functions included (issue 23)
+echo "== import graph"
 python3 tools/import_graph.py --quiet
+echo "== cargo fmt --check"
+cargo fmt --check
+echo "== cargo clippy"
+cargo clippy --quiet --all-targets -- -D warnings
+cargo clippy --quiet --all-targets --features python -- -D warnings
+KH_FORMAT_STRICT=1 bash scripts/lint.sh
+echo "== cargo test"
 cargo test --release
+echo "== pytest"
 set +e
 python3 -m pytest -q tests
 rc=$?

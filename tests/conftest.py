@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib.resources
 import re
 
@@ -68,3 +69,16 @@ def batch4() -> ketharmad.SimResult:
 @pytest.fixture(scope="session", params=["2p", "3p", "4p"])
 def any_batch(request, batch2, batch3, batch4) -> ketharmad.SimResult:
     return {"2p": batch2, "3p": batch3, "4p": batch4}[request.param]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _collect_garbage_here() -> object:
+    """Collect each test module's garbage on the main thread when the module ends. The step
+    objects (``ketharmad.Game``, ``HarnessGame``) are unsendable PyO3 classes: one left in a
+    reference cycle and collected later by a garbage collection that happens to run on a
+    worker thread (a thread pool or an in-process Dask worker of another module) is not
+    dropped but reported as an unraisable exception, which ``filterwarnings = error`` turns
+    into a failure of whatever test runs then."""
+    gc.collect()
+    yield
+    gc.collect()

@@ -5,7 +5,6 @@ not fail), in the row batch and in the reduction, for every game; bad input is a
 """
 
 import pytest
-
 from ketharmad import _core
 
 GAMES = [
@@ -16,7 +15,9 @@ GAMES = [
 
 
 @pytest.mark.parametrize("game,agents,extra", GAMES, ids=[g[0] for g in GAMES])
-def test_a_panicking_game_is_a_runtime_error_naming_its_game_and_seed(monkeypatch, game, agents, extra):
+def test_a_panicking_game_is_a_runtime_error_naming_its_game_and_seed(
+    monkeypatch, game, agents, extra
+):
     rows = _core.generic_simulate(game, agents, 10, 7, threads=2, **extra)
     seed = int(rows["games"]["seed"][3])
     monkeypatch.setenv("KETHARMAD_TEST_PANIC_GAME", "3")

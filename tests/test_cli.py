@@ -275,7 +275,7 @@ def test_simulate_game_schotten_totten_2(capsys, tmp_path):
     assert pl.read_csv(out_file).height == 800
     # Kétharmad-only options are refused by name
     err = run_error(["simulate", "--game", "schotten_totten_2", "--decks", "ner", "tisza"], capsys)
-    assert "--decks is for Kétharmad" in err
+    assert "--decks: Kétharmad only; `ketharmad simulate --game schotten_totten_2` takes" in err
     err = run_error(
         ["simulate", "--game", "schotten_totten_2", "--param", "rules.hand_sise=5"], capsys
     )

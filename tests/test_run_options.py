@@ -6,6 +6,7 @@ give the same results as ``run=``."""
 from __future__ import annotations
 
 import dataclasses
+import gc
 import inspect
 import pickle
 import warnings
@@ -114,6 +115,13 @@ def test_a_field_the_call_does_not_use_is_refused() -> None:
 
 
 # -- the old keywords ------------------------------------------------------------------------
+@pytest.fixture(autouse=True)
+def _collect_before() -> None:
+    """Garbage of the tests before is collected here, on the main thread, not by a collection
+    that happens to run on a pool or Dask worker thread (conftest: unsendable step objects)."""
+    gc.collect()
+
+
 @pytest.fixture(scope="module")
 def pool() -> Iterator[ThreadPoolExecutor]:
     with ThreadPoolExecutor(2) as ex:

@@ -12,10 +12,10 @@ from . import _core
 from ._deprecation import issue_deprecation_warning
 from .game.agents import validation_bots
 from .game.data import CardDataSource, describe_card_data, load_card_data
-from .game.formats import ParamValue, _param_rows, _probe_decks, apply_format, format_info
-from .game.harness import _game_info, harness_info, harness_parameters, no_card_table, refuse
+from .game.driver import driver_for, format_table, provide
+from .game.formats import apply_format
 from .game.harness_play import HarnessLog, play_game
-from .game.spec import GameSpec, setup_of
+from .game.spec import GameSpec, setup_of, spec_of
 from .game.validate import (
     check_bots,
     check_chunk_size,
@@ -28,7 +28,13 @@ from .game.validate import (
     check_threads,
 )
 from .results.export import match_parameters
-from .results.frames import card_frame, parameter_frame
+from .results.frames import (
+    CARD_RECORD_COLUMNS,
+    GAME_COLUMNS,
+    PLAYER_COLUMNS,
+    card_frame,
+    parameter_frame,
+)
 from .results.games import GameResult
 from .results.sim import GameLog, SimResult
 from .run.cluster import check_cluster_arg, executor_for
@@ -87,22 +93,16 @@ def _simulate_other_game(
 ) -> GameResult:
     """``simulate(..., game=...)`` for a game on the generic harness: refuse what only
     Kétharmad takes, then run :func:`ketharmad.games.simulate_game`."""
-    if not isinstance(game, str):
-        raise ValueError(f"game must be a game name such as 'schotten_totten_2', got {game!r}")
-    info = _game_info(game)  # unknown game: ValueError listing the known ones
+    driver = driver_for(game)  # unknown game: ValueError listing the known ones
     defaults = {"card_data": None, "start_player": None, "record_plays": False, "progress": False,
                 "format": None}  # fmt: skip
     run = {k: ketharmad_only.pop(k) for k in ("chunk_size", "executor", "cluster")}
-    refused = [k for k, v in ketharmad_only.items() if v is not defaults[k] and v != defaults[k]]
-    if decks is not _DEFAULT_DECKS:
-        refused.insert(0, "decks")
-    if refused:
-        raise ValueError(
-            f"{', '.join(refused)}: Kétharmad only; game={game!r} takes bots (one spec per seat), games, "
-            "seed, threads, params, first_game, chunk_size, executor and cluster"
-        )
+    refused = {"decks": decks is not _DEFAULT_DECKS}
+    refused |= {k: v is not defaults[k] and v != defaults[k] for k, v in ketharmad_only.items()}
+    driver.refuse("simulate", refused, "bots (one spec per seat), games, seed, threads, params, first_game, "
+                  "chunk_size, executor and cluster")  # fmt: skip
     if isinstance(bots, str):
-        bots = [bots] * info["min_seats"]
+        bots = [bots] * driver.spec.min_seats
     result = simulate_game(game, bots=bots, games=games, seed=seed, threads=threads,
                            params=dict(params) if params is not None else None, first_game=first_game,
                            **run)  # fmt: skip
@@ -274,7 +274,7 @@ def simulate(
             _DEFAULT_DECKS if decks_given is None else decks_given,
             spec.seat_bots(bots),
         )
-    if game != "ketharmad":
+    if not spec_of(game).is_ketharmad:
         return _simulate_other_game(
             game, decks, bots, games, seed, threads, params, first_game,
             card_data=card_data, start_player=start_player, record_plays=record_plays, chunk_size=chunk_size,
@@ -398,11 +398,11 @@ def play(
             )
         issue_deprecation_warning("play(game=<int>) as the game's index", "play(index=...)")
         name, game_ = "ketharmad", game
-    if name != "ketharmad":
-        harness_info(name)
-        refuse(name, "play", {"decks": decks is not _DEFAULT_DECKS, "card_data": card_data is not None,
-                              "start_player": start_player is not None, "format": format is not None},
-               "bots (one spec per seat), seed, index and params")  # fmt: skip
+    driver = driver_for(name)
+    if not driver.is_ketharmad:
+        driver.refuse("play", {"decks": decks is not _DEFAULT_DECKS, "card_data": card_data is not None,
+                               "start_player": start_player is not None, "format": format is not None},
+                      "bots (one spec per seat), seed, index and params")  # fmt: skip
         return play_game(name, bots, seed=check_seed(seed), index=check_int("index", game_, 0),
                          params=dict(params) if params is not None else None)  # fmt: skip
     decks_ = check_decks(decks)
@@ -431,9 +431,14 @@ def cards(
     if isinstance(game, GameSpec):
         spec, card_data = setup_of(game, card_data=card_data)
         game = spec.name
-    if game != "ketharmad":
-        harness_info(game)
-        raise no_card_table(game, "cards")
+    driver = driver_for(game)
+    if not driver.is_ketharmad:
+        return driver.cards()  # a ValueError: no card table
+    return _card_table(card_data)
+
+
+def _card_table(card_data: CardDataSource) -> pl.DataFrame:
+    """Kétharmad's card frame of ``card_data`` (:meth:`KetharmadDriver.cards`)."""
     return card_frame(_core.card_table(load_card_data(card_data)))
 
 
@@ -456,15 +461,20 @@ def parameters(
     if isinstance(game, GameSpec):
         spec, card_data = setup_of(game, card_data=card_data)
         game = spec.name
-    if game != "ketharmad":
-        harness_info(game)
-        refuse(game, "parameters", {"card_data": card_data is not None}, "match")
-        return harness_parameters(game, match)
+    driver = driver_for(game)
+    if not driver.is_ketharmad:
+        driver.refuse("parameters", {"card_data": card_data is not None}, "match")
+        return driver.param_table(match)
+    return _parameter_table(card_data, match)
+
+
+def _parameter_table(card_data: CardDataSource, match: Optional[str]) -> pl.DataFrame:
+    """Kétharmad's parameter frame of ``card_data`` (:meth:`KetharmadDriver.param_table`)."""
     table = parameter_frame(_core.parameter_table(load_card_data(card_data)))
     if match is None:
         return table
 
-    return match_parameters(table, cards(card_data), match)
+    return match_parameters(table, _card_table(card_data), match)
 
 
 #: The columns of :func:`games`, in order.
@@ -512,30 +522,17 @@ def formats(
     if isinstance(game, GameSpec):  # a game value: its card data and format, with this call's
         spec, card_data, format = setup_of(game, card_data=card_data, format=format)
         game = spec.name
-    if game != "ketharmad":
-        harness_info(game)
-        raise ValueError(
-            f"formats(game={game!r}): formats are Kétharmad's (its seatings and scorings); {game} has none "
-            "(choose its seat count with seats=, see docs/games.md)"
-        )
-    text, _ = apply_format(load_card_data(card_data), {}, format)
-    rows = _param_rows(text)
-    names = sorted(dict.fromkeys(n.split(".")[1] for n in rows), key=lambda n: (n != "ffa", n))
-    out = []
-    for name in names:
-        info = format_info(text, {"rules.format": name})
-        played, reason = True, None
-        n = info.seats_min
-        decks = _probe_decks(n)
-        params: dict[str, ParamValue] = {"rules.format": name}
-        if n > len(_core.FACTIONS):
-            params["rules.allow_mirror"] = True
-        try:
-            _core.validate(text, decks, ["random"] * n, params)
-        except ValueError as e:
-            played, reason = False, str(e)
-        out.append(dict(format=name, seats_min=info.seats_min, seats_max=info.seats_max, scoring=info.scoring,
-                        pools=info.pools, played=played, reason=reason))  # fmt: skip
-    schema = {"format": pl.String, "seats_min": pl.Int64, "seats_max": pl.Int64,
-              "scoring": pl.String, "pools": pl.String, "played": pl.Boolean, "reason": pl.String}  # fmt: skip
-    return pl.DataFrame(out, schema=schema)
+    driver = driver_for(game)
+    if not driver.is_ketharmad:
+        return driver.formats()  # a ValueError: no formats
+    return format_table(card_data, format)
+
+
+def _ketharmad_columns() -> dict[str, list[str]]:
+    """The column names of a :class:`SimResult`'s tables (:attr:`KetharmadDriver.columns`)."""
+    return {"games": list(GAME_COLUMNS), "players": list(PLAYER_COLUMNS),
+            "card_records": list(CARD_RECORD_COLUMNS), "plays": ["game", "seat", "faction", "card", "turn"]}  # fmt: skip
+
+
+provide(ketharmad_simulate=simulate, ketharmad_replay=play, ketharmad_parameters=_parameter_table,
+        ketharmad_cards=_card_table, ketharmad_columns=_ketharmad_columns)  # fmt: skip

@@ -44,7 +44,8 @@ except ImportError as _e:  # pragma: no cover - exercised without the extra only
     ) from _e
 
 from ._deprecation import deprecate_function
-from .game.harness import game_state, harness_info, refuse
+from .game.driver import driver_for
+from .game.harness import game_state, harness_info
 from .game.spec import GameSpec, setup_of
 from .game.validate import _check_bot_spec, check_decks, check_int, check_seed
 from .step import Game
@@ -345,9 +346,9 @@ def env(
             game, "env", decks=None if decks is _DEFAULT_DECKS else decks, card_data=card_data, format=format,
             start_player=start_player, params=params, seats=seats)  # fmt: skip
         game, decks = spec.name, _DEFAULT_DECKS if decks_given is None else decks_given
-    if game != "ketharmad":
-        harness_info(game)
-        refuse(game, "env", {"decks": decks is not _DEFAULT_DECKS, "card_data": card_data is not None,
+    driver = driver_for(game)
+    if not driver.is_ketharmad:
+        driver.refuse("env", {"decks": decks is not _DEFAULT_DECKS, "card_data": card_data is not None,
                              "format": format is not None, "start_player": start_player is not None,
                              "log": log is not False}, "seats, params and render_mode (it is game_env)")  # fmt: skip
         return _game_env(game, seats, params=params, render_mode=render_mode)
@@ -605,9 +606,9 @@ def gym_env(
             game, "gym_env", decks=None if decks is _DEFAULT_DECKS else decks, card_data=card_data, format=format,
             start_player=start_player, params=params, seats=seats)  # fmt: skip
         game, decks = spec.name, _DEFAULT_DECKS if decks_given is None else decks_given
-    if game != "ketharmad":
-        harness_info(game)
-        refuse(game, "gym_env", {"decks": decks is not _DEFAULT_DECKS, "card_data": card_data is not None,
+    driver = driver_for(game)
+    if not driver.is_ketharmad:
+        driver.refuse("gym_env", {"decks": decks is not _DEFAULT_DECKS, "card_data": card_data is not None,
                                  "format": format is not None, "start_player": start_player is not None,
                                  "log": log is not False},
                "seat, opponents, seats, params, render_mode, illegal_action and illegal_reward")  # fmt: skip

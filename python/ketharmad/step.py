@@ -24,9 +24,10 @@ import numpy as np
 from . import _core
 from ._deprecation import issue_deprecation_warning
 from .game.data import CardDataSource, load_card_data
+from .game.driver import driver_for, provide
 from .game.formats import apply_format
-from .game.harness import game_state, harness_info, refuse
-from .game.spec import GameSpec, setup_of
+from .game.harness import game_state
+from .game.spec import GameSpec, setup_of, spec_of
 from .game.validate import check_decks, check_params
 
 
@@ -54,10 +55,11 @@ def _harness_game(
     **ketharmad_only: Any,
 ) -> _core.HarnessGame:
     """``Game(game=...)`` of a game on the generic harness: its step object (game_state)."""
-    harness_info(game)
     given = {"decks": decks is not _DEFAULT_DECKS}
     given.update({k: (v is not None and v is not False) for k, v in ketharmad_only.items()})
-    refuse(game, "Game", given, "seats, seed, index and params (it is ketharmad.game_state)")
+    driver_for(game).refuse(
+        "Game", given, "seats, seed, index and params (it is ketharmad.game_state)"
+    )
     return game_state(game, seats=seats, seed=seed, game_index=0 if index is None else index,
                       params=dict(params) if params is not None else None)  # fmt: skip
 
@@ -120,7 +122,7 @@ class Game(_core.Game):
                 start_player=start_player, params=params, seats=seats)  # fmt: skip
             game, decks = spec.name, _DEFAULT_DECKS if decks_given is None else decks_given
         if isinstance(game, str):
-            if game != "ketharmad":
+            if not spec_of(game).is_ketharmad:
                 return _harness_game(
                     game,
                     decks,
@@ -211,3 +213,6 @@ class Game(_core.Game):
         return _core.Game.__new__(
             type(self), "", [], 0, 0, None, None, False, False, self, int(seat), int(seed)
         )
+
+
+provide(ketharmad_stepper=Game)

@@ -15,19 +15,25 @@ from ..results.files import check_out_folder, write_run
 from ..run.options import RunOptions
 from .args import _bots, _params
 from .balance_games import cmd_game_balance
-from .lab import cluster_args, cluster_for, format_arg, game_arg, progress_enabled
+from .lab import (
+    cli_refuse,
+    cluster_args,
+    cluster_for,
+    driver_of,
+    format_arg,
+    game_arg,
+    progress_enabled,
+)
 
 
 def _cmd_balance(args: argparse.Namespace) -> None:
-    if args.game != "ketharmad":
+    if not driver_of(args).is_ketharmad:
         cmd_game_balance(args)
         return
-    harness = [flag for flag, attr in (("--target", "target"), ("--spread", "spread"), ("--allow", "allow"),
-                                       ("--range", "range"), ("--max-edits", "max_edits"),
-                                       ("--games-per-block", "games_per_block")) if getattr(args, attr) is not None]  # fmt: skip
-    if harness:
-        raise ValueError(f"{', '.join(harness)}: for the harness games (--game schotten_totten_2 | osztrakon); "
-                         "a Kétharmad balance reads TARGETS.toml")  # fmt: skip
+    cli_refuse(args, "balance", [("--target", "target"), ("--spread", "spread"), ("--allow", "allow"),
+                                 ("--range", "range"), ("--max-edits", "max_edits"),
+                                 ("--games-per-block", "games_per_block")],
+               "a Kétharmad balance reads TARGETS.toml")  # fmt: skip
     if args.targets is None:
         raise ValueError("the balance needs its TARGETS.toml file")
     targets = load_targets(args.targets)  # a bad file fails before anything else

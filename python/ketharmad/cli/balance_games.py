@@ -9,8 +9,8 @@ from ..game.data import read_toml_file
 from ..lab.balance.games import balance_game
 from ..results.files import check_out_folder, write_run
 from ..results.lab import write_report
-from .game_sweep import cli_bots, cli_params, ketharmad_only_flags
-from .lab import cluster_for, progress_enabled
+from .game_sweep import cli_bots, cli_params
+from .lab import cli_refuse, cluster_for, progress_enabled
 
 
 def _band_arg(flag: str, text: str) -> dict[str, float]:
@@ -81,7 +81,9 @@ def cli_targets(args: Any) -> dict[str, Any]:
 
 def cmd_game_balance(args: Any) -> None:
     """``ketharmad balance --game schotten_totten_2 --bots greedy greedy --target attacker=0.48:0.52``."""
-    ketharmad_only_flags(args, [("--card-data", "card_data"), ("--journal", "journal"), ("--format", "format")])  # fmt: skip
+    cli_refuse(args, "balance", [("--card-data", "card_data"), ("--journal", "journal"), ("--format", "format")],
+               "--bots, --target, --spread, --allow, --range, --max-edits, --games-per-block, --param, --seed, "
+               "--budget, --threads, --progress, --out and the cluster options")  # fmt: skip
     doc = cli_targets(args)
     if args.out:
         check_out_folder(args.out)

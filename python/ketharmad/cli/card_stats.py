@@ -12,6 +12,7 @@ from .lab import (
     check_out,
     chunk_for,
     cluster_for,
+    driver_of,
     finish,
     game_arg,
     lab_args,
@@ -20,7 +21,7 @@ from .lab import (
 
 
 def _cmd_card_stats(args: argparse.Namespace) -> None:
-    if args.game != "ketharmad":
+    if not driver_of(args).is_ketharmad:
         _refuse_game(args.game)
     check_out(args)
     with cluster_for(args) as cluster:

@@ -9,15 +9,7 @@ from typing import Any, Optional
 from ..game.harness import ParamValue
 from ..lab.sweep import load_sweep_file, sweep
 from .args import _generic_value
-from .lab import check_out, cluster_for, finish
-
-
-def ketharmad_only_flags(args: Any, flags: Sequence[tuple[str, str]]) -> None:
-    """Refuse the Kétharmad-only flags of a command run with another ``--game``."""
-    given = [flag for flag, attr in flags if getattr(args, attr, None) not in (None, False, [])]
-    if given:
-        raise ValueError(f"{', '.join(given)} {'is' if len(given) == 1 else 'are'} for Kétharmad; "
-                         f"--game {args.game} does not take {'it' if len(given) == 1 else 'them'}")  # fmt: skip
+from .lab import check_out, cli_refuse, cluster_for, finish
 
 
 def cli_params(items: Optional[Sequence[str]]) -> dict[str, ParamValue]:
@@ -57,9 +49,10 @@ def cli_bots(game: str, items: Optional[Sequence[str]]) -> Any:
 
 def cmd_game_sweep(args: Any) -> None:
     """``ketharmad sweep --game schotten_totten_2 --grid rules.cauldrons=2,3,4 --bots greedy greedy``."""
-    ketharmad_only_flags(args, [("--decks", "decks"), ("--card-data", "card_data"), ("--params", "params"),
-                               ("--format", "format"), ("--rows/--no-rows", "rows"),
-                               ("--progress", "progress")])  # fmt: skip
+    cli_refuse(args, "sweep", [("--decks", "decks"), ("--card-data", "card_data"), ("--params", "params"),
+                               ("--format", "format"), ("--rows/--no-rows", "rows"), ("--progress", "progress")],
+               "GRID.toml or --grid, --bots, --param, --games, --seed, --threads, --baseline, --out and the cluster "
+               "options")  # fmt: skip
     if (args.grid_file is None) == (not args.grid):
         raise ValueError(
             "give the grid either as a GRID.toml file or as --grid name=v1,v2,... (not both)"

@@ -20,20 +20,7 @@ from ..lab.harness import (
 )
 from ..results.report import format_table
 from .args import _generic_value
-from .lab import cluster_for
-
-
-def cli_refuse(args: Any, command: str, flags: Sequence[tuple[str, str]], takes: str) -> None:
-    """Refuse the Kétharmad-only flags of a command given with ``--game`` of another game."""
-    given = []
-    for flag, attr in flags:
-        v = getattr(args, attr, None)
-        if v is not None and v is not False:
-            given.append(flag)
-    if given:
-        raise ValueError(
-            f"{', '.join(given)}: Kétharmad only; `ketharmad {command} --game {args.game}` takes {takes}"
-        )
+from .lab import cli_refuse, cluster_for
 
 
 def cli_params(items: Optional[Sequence[str]]) -> dict[str, ParamValue]:

@@ -11,10 +11,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, Optional
 
 from ..game.data import CARD_DATA_HELP
+from ..game.driver import HarnessDriver, KetharmadDriver, driver_for
 from ..results.files import check_new_run, check_out_folder, write_run
 from ..results.lab import write_report
 from ..results.lab_report import require_matplotlib
@@ -152,3 +153,16 @@ def lab_args(p: argparse.ArgumentParser, games_help: str, games_default: Optiona
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")  # fmt: skip
     cluster_args(p)
+
+
+def driver_of(args: Any) -> KetharmadDriver | HarnessDriver:
+    """The driver of ``--game`` (an unknown game: a ValueError listing the known ones)."""
+    return driver_for(args.game)
+
+
+def cli_refuse(args: Any, command: str, flags: Sequence[tuple[str, str]], takes: str) -> None:
+    """Refuse the flags ``--game``'s game does not take (``flags``: (flag, attribute) pairs;
+    a flag counts as given unless None, False or empty), through the game's driver:
+    "--decks: Kétharmad only; `ketharmad sweep --game osztrakon` takes ..."."""
+    given = {flag: getattr(args, attr, None) not in (None, False, []) for flag, attr in flags}
+    driver_of(args).refuse(f"ketharmad {command}", given, takes)

@@ -25,6 +25,7 @@ from .._deprecation import deprecation_message
 from .._version import __version__
 from ..api import cards, formats, parameters, play, simulate
 from ..game.data import CARD_DATA_HELP
+from ..game.driver import driver_for
 from ..game.harness import _game_info
 from ..results.export import export_card_data, match_parameters
 from ..results.files import check_out_file, write_atomic
@@ -37,7 +38,7 @@ from . import card_stats, matchups, sweep
 from .args import PARAMS_FILE_HELP, _bots, _params, parse_param
 from .balance import add_balance_command
 from .harness import cli_params, cli_play, cmd_game_params, cmd_games
-from .lab import cluster_args, cluster_for, format_arg, game_arg
+from .lab import cli_refuse, cluster_args, cluster_for, driver_of, format_arg, game_arg
 from .tournament import _cmd_bots
 
 
@@ -46,14 +47,10 @@ def _cmd_simulate_game(args: argparse.Namespace) -> None:
     import time
 
     info = _game_info(args.game)
-    for flag, given in (
-        ("--decks", args.decks is not None),
-        ("--format", args.format is not None),
-        ("--card-data", args.card_data is not None),
-        ("--params", args.params is not None),
-    ):
-        if given:
-            raise ValueError(f"{flag} is for Kétharmad; --game {args.game} does not take it")
+    cli_refuse(args, "simulate", [("--decks", "decks"), ("--format", "format"), ("--card-data", "card_data"),
+                                  ("--params", "params")],
+               "--bots (one per seat, or one for every seat), --games, --seed, --threads, --param, --out and "
+               "the cluster options")  # fmt: skip
 
     params = cli_params(args.param)
     bots = list(args.bots)
@@ -92,7 +89,7 @@ def _cmd_simulate_game(args: argparse.Namespace) -> None:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> None:
-    if args.game != "ketharmad":
+    if not driver_of(args).is_ketharmad:
         _cmd_simulate_game(args)
         return
 
@@ -187,7 +184,7 @@ def _cmd_cards_export(args: argparse.Namespace) -> None:
 
 
 def _cmd_params(args: argparse.Namespace) -> None:
-    if args.game != "ketharmad":
+    if not driver_of(args).is_ketharmad:
         cmd_game_params(args)
         return
 
@@ -267,7 +264,7 @@ def _cmd_games(args: argparse.Namespace) -> None:
 
 def _cmd_play(args: argparse.Namespace) -> None:
     name, index = _play_game_index(args.game, args.index)
-    if name != "ketharmad":
+    if not driver_for(name).is_ketharmad:
         cli_play(args, name, index)
         return
     if args.decks is None:

@@ -14,7 +14,9 @@ from .harness import cli_matchups
 from .lab import (
     check_out,
     chunk_for,
+    cli_refuse,
     cluster_for,
+    driver_of,
     finish,
     game_arg,
     lab_args,
@@ -24,18 +26,11 @@ from .lab import (
 
 def _cmd_matchups(args: argparse.Namespace) -> None:
     check_out(args)
-    if args.game != "ketharmad":
+    if not driver_of(args).is_ketharmad:
         finish(cli_matchups(args), args)
         return
-    for flag, v in (
-        ("--seats", args.seats),
-        ("--field", args.field),
-        ("--games-for", args.games_for),
-    ):
-        if v is not None:
-            raise ValueError(
-                f"{flag} is for the games on the generic harness (--game schotten_totten_2 | osztrakon)"
-            )
+    cli_refuse(args, "matchups", [("--seats", "seats"), ("--field", "field"), ("--games-for", "games_for")],
+               "a Kétharmad matchup has one seat per deck of --players")  # fmt: skip
     if args.players in (None, 2) and args.format in (None, "ffa", "quick"):
         per_call = args.games // 2 if args.games else (args.games_per_side or 2000)
     else:

@@ -12,7 +12,9 @@ from .game_sweep import cmd_game_sweep
 from .lab import (
     check_out,
     chunk_for,
+    cli_refuse,
     cluster_for,
+    driver_of,
     finish,
     game_arg,
     lab_args,
@@ -21,12 +23,12 @@ from .lab import (
 
 
 def _cmd_sweep(args: argparse.Namespace) -> None:
-    if args.game != "ketharmad":
+    if not driver_of(args).is_ketharmad:
         cmd_game_sweep(args)
         return
-    if args.grid is not None:
-        raise ValueError("--grid is for the harness games (--game schotten_totten_2 | osztrakon); "
-                         "a Kétharmad sweep reads its grid from GRID.toml")  # fmt: skip
+    cli_refuse(
+        args, "sweep", [("--grid", "grid")], "a Kétharmad sweep reads its grid from GRID.toml"
+    )
     if args.grid_file is None:
         raise ValueError("the sweep needs its GRID.toml file")
     kwargs = load_sweep_file(args.grid_file)

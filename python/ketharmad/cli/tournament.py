@@ -11,11 +11,11 @@ from ..lab.tournament import TournamentResult, bots, tournament
 from ..run.options import RunOptions
 from .args import _bots, _params
 from .harness import cli_tournament
-from .lab import cluster_for
+from .lab import cluster_for, driver_of
 
 
 def _cmd_bots(args: argparse.Namespace) -> None:
-    if args.game != "ketharmad":
+    if not driver_of(args).is_ketharmad:
         cli_tournament(args)
         return
     if args.seats is not None:

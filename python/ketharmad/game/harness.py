@@ -28,6 +28,7 @@ import polars as pl
 
 from .. import _core
 from .data import fold_text
+from .spec import spec_of
 
 if TYPE_CHECKING:
     from polars._typing import PolarsDataType  # a DataType instance or class
@@ -38,6 +39,7 @@ __all__ = [
     "harness_parameters",
     "harness_info",
     "harness_bot_table",
+    "check_harness_bots",
 ]
 
 HarnessGame = _core.HarnessGame
@@ -81,7 +83,7 @@ def game_state(
     ``turns``, ``returns()`` and ``bot_action(spec)``: the id the bot ``spec`` picks for the
     seat to move, drawn from the stream the batch gives that seat, so stepping
     ``bot_action(bots[g.current_player])`` to the end plays exactly that batch row."""
-    if game == "ketharmad":
+    if spec_of(game).is_ketharmad:
         raise ValueError(
             "game_state is for the games on the generic harness; use ketharmad.Game for Kétharmad"
         )
@@ -160,24 +162,6 @@ def harness_info(game: object) -> dict[str, Any]:
     return _game_info(game)
 
 
-def refuse(game: str, call: str, given: Mapping[str, bool], takes: str) -> None:
-    """ValueError naming every Kétharmad-only argument given with another game."""
-    names = [k for k, v in given.items() if v]
-    if names:
-        raise ValueError(f"{', '.join(names)}: Kétharmad only; {call}(game={game!r}) takes {takes}")
-
-
-def refuse_harness_only(call: str, given: Mapping[str, bool]) -> None:
-    """ValueError naming every argument of the harness games given for Kétharmad."""
-    names = [k for k, v in given.items() if v]
-    if names:
-        raise ValueError(
-            f"{', '.join(names)}: only for the games on the generic harness "
-            f"({call}(game='schotten_totten_2' | 'osztrakon', ...)); Kétharmad does not take "
-            + ("it" if len(names) == 1 else "them")
-        )
-
-
 #: The options of the harness's search bot (``rust/harness/agents.rs``, ``make_agent``):
 #: name, default, min, max, description.
 SEARCH_OPTIONS = (
@@ -218,3 +202,36 @@ def harness_bot_table(game: str) -> pl.DataFrame:
     return pl.DataFrame(rows, schema={"name": pl.String, "entry": pl.String, "applies_to": pl.String,
                                       "default": pl.Float64, "min": pl.Float64, "max": pl.Float64,
                                       "description": pl.String})  # fmt: skip
+
+
+def check_harness_bots(game: str, bots: object) -> list[str]:
+    """The bots of a harness game: one bot spec per seat (a list), or one spec for every seat
+    at the game's smallest seat count; each spec checked by the game's agent factory."""
+    if not isinstance(game, str):
+        raise ValueError(f"game must be a name such as 'schotten_totten_2', got {game!r}")
+    if spec_of(game).is_ketharmad:
+        raise ValueError("this is the harness-game path; Kétharmad runs through the Kétharmad lab")
+    info = _game_info(game)
+    if bots is None:
+        bots = "random"
+    if isinstance(bots, str):
+        bots = [bots] * info["min_seats"]
+    if not isinstance(bots, (list, tuple)) or not bots:
+        raise ValueError(f"bots must be a bot spec or a list of them (one per seat), got {bots!r}")
+    bots = list(bots)
+    for b in bots:
+        if not isinstance(b, str):
+            raise ValueError(
+                f"a bot spec must be a string like 'greedy' or 'search:iterations=200', got {b!r}"
+            )
+    if not info["min_seats"] <= len(bots) <= info["max_seats"]:
+        raise ValueError(
+            f"{game} takes {info['min_seats']} to {info['max_seats']} seats, got {len(bots)} bots"
+        )
+    g = _core.HarnessGame(game, len(bots), 0, 0, None)
+    for b in dict.fromkeys(bots):
+        try:
+            g.bot_action(b)
+        except ValueError as e:
+            raise ValueError(f"bots: {e}") from None
+    return bots

@@ -34,6 +34,7 @@ __all__ = [
     "GameSpec",
     "load_game",
     "resolve",
+    "spec_of",
     "game_info",
     "game_names",
     "KETHARMAD_SETUP",
@@ -321,6 +322,26 @@ def resolve(game: Union[str, GameSpec], **given: Any) -> GameSpec:
             fields[k] = v
     return GameSpec(**{**{f: getattr(game, f) for f in ("name", "seats", "decks", "card_data", "format",
                                                         "start_player", "param_items")}, **fields})  # fmt: skip
+
+
+def spec_of(game: Union[str, GameSpec]) -> GameSpec:
+    """The :class:`GameSpec` an entry point dispatches on, without checking a setup: a spec
+    as it is, a game name as its spec with no setup (nothing but the name is checked, so it
+    costs a dict look-up: the entry point checks its own arguments as it always has). A name
+    that is not a game, or anything else, is a ValueError (the known games listed)."""
+    if isinstance(game, GameSpec):
+        return game
+    if not isinstance(game, str):
+        raise ValueError(f"game must be a game name such as 'schotten_totten_2', got {game!r}")
+    return _spec_named(game)
+
+
+@functools.cache
+def _spec_named(name: str) -> GameSpec:
+    _row(
+        name
+    )  # unknown: ValueError listing the known games (not cached: lru_cache does not keep raises)
+    return GameSpec(name=name)
 
 
 def _explicit_params(game: GameSpec, params: Any) -> dict[str, Any]:

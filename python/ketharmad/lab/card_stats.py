@@ -29,7 +29,7 @@ from .. import _core
 from ..api import simulate  # card_stats plays its batch through ketharmad.simulate (lab -> api)
 from ..game.data import CardDataSource, describe_card_data, load_card_data
 from ..game.formats import apply_format
-from ..game.spec import GameSpec, setup_of
+from ..game.spec import GameSpec, setup_of, spec_of
 from ..game.validate import (
     check_bots,
     check_chunk_size,
@@ -305,7 +305,7 @@ def card_stats(
             game, "card_stats", decks=decks, card_data=card_data, params=params, start_player=start_player,
             format=format)  # fmt: skip
         game = spec.name
-    if game != "ketharmad":
+    if not spec_of(game).is_ketharmad:
         _refuse_game(game)
     run_args = dict(decks=decks, bots=bots, games=games, seed=seed, threads=threads, params=params,
                     start_player=start_player, chunk_size=chunk_size, executor=executor, cluster=cluster,

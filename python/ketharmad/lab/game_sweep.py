@@ -33,6 +33,8 @@ import polars as pl
 from .. import _core
 from .._version import __version__
 from ..game.harness import _game_info
+from ..game.harness import check_harness_bots as check_game_bots
+from ..game.spec import spec_of
 from ..game.validate import check_int, check_seed, check_threads
 from ..results.files import _json
 from ..results.lab import LabResult
@@ -56,7 +58,7 @@ def harness_info(game: object) -> dict[str, Any]:
     """The :func:`ketharmad.games` entry of a game on the generic harness."""
     if not isinstance(game, str):
         raise ValueError(f"game must be a name such as 'schotten_totten_2', got {game!r}")
-    if game == "ketharmad":
+    if spec_of(game).is_ketharmad:
         raise ValueError("this is the harness-game path; Kétharmad runs through the Kétharmad lab")
     return _game_info(game)
 
@@ -113,35 +115,6 @@ def check_game_params(
     except ValueError as e:
         raise ValueError(f"{where}: {e}") from None
     return out
-
-
-def check_game_bots(game: str, bots: object) -> list[str]:
-    """One bot spec per seat (a list), or one spec for every seat at the game's smallest seat
-    count; each spec checked by the game's agent factory."""
-    info = harness_info(game)
-    if bots is None:
-        bots = "random"
-    if isinstance(bots, str):
-        bots = [bots] * info["min_seats"]
-    if not isinstance(bots, (list, tuple)) or not bots:
-        raise ValueError(f"bots must be a bot spec or a list of them (one per seat), got {bots!r}")
-    bots = list(bots)
-    for b in bots:
-        if not isinstance(b, str):
-            raise ValueError(
-                f"a bot spec must be a string like 'greedy' or 'search:iterations=200', got {b!r}"
-            )
-    if not info["min_seats"] <= len(bots) <= info["max_seats"]:
-        raise ValueError(
-            f"{game} takes {info['min_seats']} to {info['max_seats']} seats, got {len(bots)} bots"
-        )
-    g = _core.HarnessGame(game, len(bots), 0, 0, None)
-    for b in dict.fromkeys(bots):
-        try:
-            g.bot_action(b)
-        except ValueError as e:
-            raise ValueError(f"bots: {e}") from None
-    return bots
 
 
 def sides_of(info: Mapping[str, Any], seats: int) -> list[str]:

@@ -18,8 +18,8 @@ import polars as pl
 from .. import _core
 from ..game.data import CardDataSource, describe_card_data, load_card_data
 from ..game.decks import deck_factions, deck_label, deck_string
+from ..game.driver import driver_for
 from ..game.formats import FormatInfo, apply_format, format_info, team_splits
-from ..game.harness import refuse, refuse_harness_only
 from ..game.spec import GameSpec, setup_of
 from ..game.validate import (
     BotSpec,
@@ -42,7 +42,7 @@ from ..run.plan import Cell, Plan, cell, run_plan
 from ..run.progress import Progress
 from ..run.reduce import TURN_BINS, Stats
 from ..stats import rate, wilson_bounds
-from .harness import GameMatchupResult, game_lab_matchups, harness_info
+from .harness import GameMatchupResult, game_lab_matchups
 from .standings import deck_table, seat_table, stats_tables
 
 __all__ = ["matchups", "MatchupResult"]
@@ -417,9 +417,9 @@ def matchups(
         game_spec, decks, card_data, format, params, seats = setup_of(
             game, "matchups", decks=decks, card_data=card_data, format=format, params=params, seats=seats)  # fmt: skip
         game = game_spec.name
-    if game != "ketharmad":
-        harness_info(game)
-        refuse(game, "matchups", {
+    driver = driver_for(game)
+    if not driver.is_ketharmad:
+        driver.refuse("matchups", {
             "players": players is not None, "games_per_side": games_per_side is not None,
             "card_data": card_data is not None, "progress": progress is not False, "decks": decks is not None,
             "format": format is not None,
@@ -433,7 +433,7 @@ def matchups(
                                  field=field, games_for=games_for, rows=rows, chunk_size=chunk_size,
                                  executor=executor, cluster=cluster)  # fmt: skip
 
-    refuse_harness_only("matchups", {"seats": seats is not None, "field": field is not None,
+    driver.refuse("matchups", {"seats": seats is not None, "field": field is not None,
                                      "games_for": games_for is not None})  # fmt: skip
     spec = _check_single_bot("heuristic" if bots is None else bots)
     seed_ = check_seed(seed)

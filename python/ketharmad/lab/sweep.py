@@ -29,6 +29,7 @@ from ..game.data import (
     toml_depth,
 )
 from ..game.decks import deck_factions
+from ..game.driver import driver_for
 from ..game.formats import apply_format
 from ..game.spec import GameSpec, setup_of
 from ..game.validate import (
@@ -469,13 +470,12 @@ def sweep(
         game, bots = spec.name, spec.seat_bots(bots)
     if not isinstance(game, str):
         raise ValueError(f"game must be a name such as 'schotten_totten_2', got {game!r}")
-    if game != "ketharmad":
-        given = [name for name, value in (
+    driver = driver_for(game)
+    if not driver.is_ketharmad:
+        driver.refuse("sweep", {name: value is not None for name, value in (
             ("decks", decks), ("card_data", card_data), ("start_player", start_player),
-            ("progress", progress or None), ("rows", rows), ("format", format)) if value is not None]  # fmt: skip
-        if given:
-            raise ValueError(f"sweep(game={game!r}) does not take {', '.join(given)}: "
-                             f"{'it is' if len(given) == 1 else 'they are'} for Kétharmad only")  # fmt: skip
+            ("progress", progress or None), ("rows", rows), ("format", format))},
+            "grid, bots, games, seed, threads, params, baseline, chunk_size, executor and cluster")  # fmt: skip
 
         return game_sweep(grid, game, bots=bots, games=games, seed=seed, threads=threads, params=params,
                           baseline=baseline, chunk_size=chunk_size, executor=executor, cluster=cluster)  # fmt: skip

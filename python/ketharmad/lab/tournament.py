@@ -14,8 +14,9 @@ import polars as pl
 
 from .. import _core
 from ..game.data import CardDataSource, describe_card_data, load_card_data
+from ..game.driver import driver_for
 from ..game.formats import apply_format, format_info, team_splits
-from ..game.harness import harness_bot_table, refuse, refuse_harness_only
+from ..game.harness import harness_bot_table
 from ..game.spec import GameSpec, setup_of
 from ..game.validate import (
     _check_bot_spec,
@@ -33,7 +34,7 @@ from ..run.cluster import check_cluster_arg, executor_for
 from ..run.options import RunArg, RunOptions, fold_run_options
 from ..run.plan import Plan, cell, run_plan
 from ..stats import rate, wilson_bounds
-from .harness import game_lab_tournament, harness_info
+from .harness import game_lab_tournament
 from .ratings import _bradley_terry
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ def bots(game: Union[str, GameSpec] = "ketharmad") -> pl.DataFrame:
     harness's search bot (its specs are strings: ``"search:iterations=400,c=0.7"``)."""
     if isinstance(game, GameSpec):  # a game value: its bots are its name's
         game = game.name
-    if game != "ketharmad":
+    if not driver_for(game).is_ketharmad:
         return harness_bot_table(game)
     return pl.DataFrame(_core.bot_table())
 
@@ -227,15 +228,14 @@ def tournament(
         spec, decks, card_data, format, params, seats = setup_of(
             game, "tournament", decks=decks, card_data=card_data, format=format, params=params, seats=seats)  # fmt: skip
         game = spec.name
-    if game != "ketharmad":
-        harness_info(game)
-        refuse(game, "tournament", {"decks": decks is not None, "card_data": card_data is not None,
+    driver = driver_for(game)
+    if not driver.is_ketharmad:
+        driver.refuse("tournament", {"decks": decks is not None, "card_data": card_data is not None,
                                     "format": format is not None},
                "bots, games (per pair), seed, threads, params, seats, executor and cluster")  # fmt: skip
         return game_lab_tournament(game, bots, games=games, seed=seed, threads=threads, params=params, seats=seats,
                                    executor=executor, cluster=cluster)  # fmt: skip
-    if seats is not None:
-        refuse_harness_only("tournament", {"seats": True})
+    driver.refuse("tournament", {"seats": seats is not None})
     if games is None:
         games = DEFAULT_GAMES
     if isinstance(bots, (str, Mapping)) or len(bots) < 2:

@@ -15,8 +15,10 @@ import polars as pl
 
 from .. import _core
 from ..game.data import load_card_data
+from ..game.driver import driver_for, provide
 from ..game.formats import apply_format
 from ..game.harness import ParamValue, _game_info
+from ..game.spec import spec_of
 from ..game.validate import check_decks, check_params, check_start_player
 from ..results.games import GameResult, GameStats
 from ..stats import wilson_interval
@@ -62,7 +64,7 @@ def run_game_shard(shard: GameShard) -> dict[str, Any]:
     for ``output="stats"``) and return the core's dict (numpy columns, or counts)."""
     fn = _core.generic_reduce if shard.output == "stats" else _core.generic_simulate
     kw: dict[str, Any] = {}
-    if shard.game == "ketharmad":
+    if spec_of(shard.game).is_ketharmad:
         kw = {
             "card_data": shard.card_data,
             "decks": list(shard.decks or ()),
@@ -210,21 +212,12 @@ def simulate_game(
     playing game ``first_game`` here."""
     out = _check_output_args(output, chunk_size, executor, cluster)
     batch = {"output": output, "chunk_size": out, "executor": executor, "cluster": cluster}
-    if game == "ketharmad":
+    if isinstance(game, str) and spec_of(game).is_ketharmad:
         return _simulate_ketharmad(bots, games, seed, threads, params, first_game, decks, card_data, format, start_player,
                                    batch)  # fmt: skip
-    given = [
-        k
-        for k, v in (
-            ("decks", decks),
-            ("card_data", card_data),
-            ("format", format),
-            ("start_player", start_player),
-        )
-        if v is not None
-    ]
-    if given:
-        raise ValueError(f"{', '.join(given)}: Kétharmad only, not for game={game!r}")
+    driver_for(game).refuse("simulate_game", {"decks": decks is not None, "card_data": card_data is not None,
+                                              "format": format is not None, "start_player": start_player is not None},
+                            "bots, games, seed, threads, params, first_game, output, chunk_size, executor and cluster")  # fmt: skip
     info = _game_info(game)
     if bots is None:
         bots = ["random"] * info["min_seats"]
@@ -388,3 +381,6 @@ def game_matchups(
                          "win_rate": wins / played, "ci_low": lo, "ci_high": hi, "even_share": 1 / k,
                          "games_per_second": played / secs})  # fmt: skip
     return pl.DataFrame(rows)
+
+
+provide(harness_simulate=simulate_game)

@@ -41,6 +41,7 @@ import polars as pl
 
 from ... import _core
 from ...game.data import CardDataSource, describe_card_data, load_card_data
+from ...game.driver import driver_for
 from ...game.formats import apply_format
 from ...game.spec import GameSpec, setup_of
 from ...game.validate import (
@@ -1067,15 +1068,14 @@ def balance(
         game = game_spec.name
     if not isinstance(game, str):
         raise ValueError(f"game must be a name such as 'schotten_totten_2', got {game!r}")
-    if game != "ketharmad":
-        given = [name for name, value, default in (
+    driver = driver_for(game)
+    if not driver.is_ketharmad:
+        driver.refuse("balance", {name: value != default for name, value, default in (
             ("card_data", card_data, None),
             ("journal", journal, None), ("robustness_bots", robustness_bots, "auto"),
             ("robustness_search", robustness_search, "auto"), ("games_2p", games_2p, DEFAULT_GAMES_2P),
-            ("games_4p", games_4p, DEFAULT_GAMES_4P), ("format", format, None)) if value != default]  # fmt: skip
-        if given:
-            raise ValueError(f"balance(game={game!r}) does not take {', '.join(given)}: "
-                             f"{'it is' if len(given) == 1 else 'they are'} for Kétharmad only")  # fmt: skip
+            ("games_4p", games_4p, DEFAULT_GAMES_4P), ("format", format, None))},
+            "targets, bots, seed, budget, threads, params, games_per_block, progress, executor and cluster")  # fmt: skip
 
         return balance_game(targets, game=game, bots=bots, seed=seed, budget=budget, threads=threads, params=params,
                             games_per_block=games_per_block, progress=progress, executor=executor,

@@ -1,0 +1,417 @@
+"""One driver protocol for every game (issue 23 item 3), mirroring the Rust ``Rules``
+(``rust/harness/mod.rs``): what an entry point or a lab feature asks of a game, asked of a
+value instead of a name.
+
+>>> from ketharmad.game.driver import driver_for
+>>> d = driver_for("schotten_totten_2")
+>>> d.sides(), d.seat_range()
+(['attacker', 'defender'], (2, 2))
+>>> d.check_bots("greedy")
+['greedy', 'greedy']
+>>> g = d.stepper(seed=1, index=3)          # game 3 of simulate(game=..., seed=1)
+>>> d.play(["greedy", "random"], games=100)  # its GameResult
+
+:func:`driver_for` takes a game name or a :class:`~ketharmad.game.spec.GameSpec` and gives a
+:class:`KetharmadDriver` (Kétharmad: its fast batch path, card records, cards and formats) or a
+:class:`HarnessDriver` (every other game of the core's game table). Entry points dispatch on
+``driver.is_ketharmad`` or call a driver method; no code outside :mod:`ketharmad.game.spec`
+compares a name with ``"ketharmad"``.
+
+The drivers live in the game layer and import nothing above it. What only a higher layer can
+do (Kétharmad's batch, its replay log, its card and parameter frames, the step object
+:class:`ketharmad.Game`, the harness games' batch) is handed down by that layer when it is
+imported (:func:`provide`, called by :mod:`ketharmad.api`, :mod:`ketharmad.step` and
+:mod:`ketharmad.run.harness`): the arrows of the import graph still run one way.
+
+:meth:`GameDriver.refuse` is the one refusal of the keywords a game does not take: each
+driver words it for its game ("decks: Kétharmad only; play(game='osztrakon') takes ..." or
+"seats: only for the games on the generic harness (...)").
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping
+from typing import Any, Optional, Protocol, Union, runtime_checkable
+
+import polars as pl
+
+from .. import _core
+from .data import CardDataSource, load_card_data
+from .formats import ParamValue, _param_rows, _probe_decks, apply_format, format_info
+from .harness import ParamValue as HarnessValue
+from .harness import check_harness_bots, game_state, harness_parameters, no_card_table
+from .harness_play import HarnessLog, play_game
+from .spec import GameSpec, game_names, spec_of
+from .validate import check_bots
+
+__all__ = [
+    "GameDriver",
+    "KetharmadDriver",
+    "HarnessDriver",
+    "driver_for",
+    "provide",
+    "format_table",
+    "FORMATS_SCHEMA",
+]
+
+#: The columns of :meth:`GameDriver.formats` (``ketharmad.formats()``), in order.
+FORMATS_SCHEMA = {"format": pl.String, "seats_min": pl.Int64, "seats_max": pl.Int64,
+                  "scoring": pl.String, "pools": pl.String, "played": pl.Boolean, "reason": pl.String}  # fmt: skip
+
+# -- what the layers above hand down (dependency inversion) --------------------------------
+
+#: The implementations the layers above the game layer provide, by name (:func:`provide`).
+_PROVIDED: dict[str, Callable[..., Any]] = {}
+
+#: The names :func:`provide` takes, and who provides each.
+PROVIDED_BY = {
+    "ketharmad_simulate": "ketharmad.api (simulate(game=spec, ...))",
+    "ketharmad_replay": "ketharmad.api (play(game=spec, ...))",
+    "ketharmad_parameters": "ketharmad.api (the parameter frame of a card file)",
+    "ketharmad_cards": "ketharmad.api (the card frame of a card file)",
+    "ketharmad_columns": "ketharmad.api (the column names of SimResult's tables)",
+    "ketharmad_stepper": "ketharmad.step (ketharmad.Game)",
+    "harness_simulate": "ketharmad.run.harness (simulate_game)",
+}
+
+
+def provide(**impls: Callable[..., Any]) -> None:
+    """Hand an implementation down to the drivers (called once by the module that owns it,
+    when it is imported): a name of :data:`PROVIDED_BY` and a callable."""
+    unknown = [k for k in impls if k not in PROVIDED_BY]
+    if unknown:
+        raise ValueError(
+            f"provide: unknown name(s) {', '.join(unknown)} (known: {', '.join(PROVIDED_BY)})"
+        )
+    _PROVIDED.update(impls)
+
+
+def _provided(name: str) -> Callable[..., Any]:
+    try:
+        return _PROVIDED[name]
+    except KeyError:
+        raise RuntimeError(
+            f"{name} is provided by {PROVIDED_BY[name]} when it is imported; import ketharmad first"
+        ) from None
+
+
+# -- the protocol ----------------------------------------------------------------------------
+
+
+@runtime_checkable
+class GameDriver(Protocol):
+    """What every game answers (the Rust ``Rules``: name, seat range, sides, parameters,
+    agents, new game; plus the batch and the tables of the Python package)."""
+
+    spec: GameSpec
+
+    @property
+    def name(self) -> str:
+        """The game's API name (``Rules::name``)."""
+        ...
+
+    @property
+    def is_ketharmad(self) -> bool:
+        """True for Kétharmad's driver (its fast batch path, card records, formats)."""
+        ...
+
+    def seat_range(self) -> tuple[int, int]:
+        """The seat counts the game allows, inclusive (``Rules::seat_range``)."""
+        ...
+
+    def sides(self, seats: Optional[int] = None) -> list[str]:
+        """The side names (``Rules::sides``) of a game of ``seats`` seats (None: the spec's
+        :attr:`~GameSpec.n_seats`); a seat count outside :meth:`seat_range` is a ValueError."""
+        ...
+
+    def check_bots(self, bots: Any, seats: Optional[int] = None) -> list[Any]:
+        """``bots`` as one checked spec per seat (one spec: every seat); a ValueError naming
+        the bad spec or count."""
+        ...
+
+    def param_table(self, match: Optional[str] = None) -> pl.DataFrame:
+        """The parameter table (``ketharmad.parameters(game=...)``; ``Rules::registry``)."""
+        ...
+
+    def cards(self) -> pl.DataFrame:
+        """The card table (``ketharmad.cards``); a ValueError naming why for a game without one."""
+        ...
+
+    def formats(self, format: object = None) -> pl.DataFrame:
+        """The format table (``ketharmad.formats``); a ValueError naming why for a game without."""
+        ...
+
+    @property
+    def columns(self) -> dict[str, list[str]]:
+        """The column names of the batch tables :meth:`play` returns, per table."""
+        ...
+
+    def stepper(self, seed: int = 0, index: int = 0, **options: Any) -> Any:
+        """Game ``index`` of the batch with ``seed``, stopped at its first decision (the step
+        object; ``Rules::new_game``)."""
+        ...
+
+    def play(self, bots: Any, games: int = 1000, seed: int = 0, first_game: int = 0,
+             threads: Optional[int] = None, **run: Any) -> Any:  # fmt: skip
+        """Games ``first_game ..`` of the batch with ``seed``: the game's batch result."""
+        ...
+
+    def replay(self, bots: Any, seed: int = 0, index: int = 0) -> Any:
+        """Game ``index`` of the batch with ``seed``, with its log."""
+        ...
+
+    def refuse(self, call: str, given: Mapping[str, bool], takes: str = "") -> None:
+        """A ValueError naming every keyword of ``given`` that is True (given by the caller)
+        when the game does not take it; ``call`` is the entry point (``"play"``, or a command
+        such as ``"ketharmad play"``), ``takes`` what it does take with this game."""
+        ...
+
+
+def _given(given: Mapping[str, bool]) -> list[str]:
+    return [k for k, v in given.items() if v]
+
+
+# -- Kétharmad -------------------------------------------------------------------------------
+
+
+#: The fields of :class:`ketharmad.RunOptions` that ``play`` passes on as ``run=``.
+_RUN_FIELDS = ("chunk_size", "progress", "executor", "cluster")
+
+
+class KetharmadDriver:
+    """Kétharmad: its own fast batch (``ketharmad.simulate``, the plan runner), its card
+    records, cards and formats; setup from the spec (decks, card data, format, start player,
+    parameters)."""
+
+    def __init__(self, spec: GameSpec) -> None:
+        if not spec.is_ketharmad:
+            raise ValueError(f"KetharmadDriver is Kétharmad's; {spec.name} has a HarnessDriver")
+        self.spec = spec
+
+    def __repr__(self) -> str:
+        return f"KetharmadDriver({self.spec!r})"
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def is_ketharmad(self) -> bool:
+        return True
+
+    def seat_range(self) -> tuple[int, int]:
+        return self.spec.min_seats, self.spec.max_seats
+
+    def sides(self, seats: Optional[int] = None) -> list[str]:
+        """Kétharmad's sides are its factions (any faction on any seat), whatever ``seats``."""
+        if seats is not None:
+            _check_seat_count(self, seats)
+        return list(self.spec.sides)
+
+    def check_bots(self, bots: Any, seats: Optional[int] = None) -> list[Any]:
+        """Built-in bot specs (str or dict) or Python agents, one per seat."""
+        return check_bots(bots, self.spec.n_seats if seats is None else seats, agents=True)
+
+    def param_table(self, match: Optional[str] = None) -> pl.DataFrame:
+        """The parameters of the spec's card data (``ketharmad.parameters``)."""
+        table: pl.DataFrame = _provided("ketharmad_parameters")(self.spec.card_data, match)
+        return table
+
+    def cards(self) -> pl.DataFrame:
+        table: pl.DataFrame = _provided("ketharmad_cards")(self.spec.card_data)
+        return table
+
+    def formats(self, format: object = None) -> pl.DataFrame:
+        """Every format of the spec's card data (``ketharmad.formats``): :func:`format_table`."""
+        return format_table(self.spec.card_data, format)
+
+    @property
+    def columns(self) -> dict[str, list[str]]:
+        """``games``, ``players``, ``card_records`` and ``plays`` (with ``record_plays``) of a
+        :class:`ketharmad.SimResult`."""
+        cols: dict[str, list[str]] = _provided("ketharmad_columns")()
+        return cols
+
+    def stepper(self, seed: int = 0, index: int = 0, **options: Any) -> Any:
+        """A :class:`ketharmad.Game` of the spec (``options``: ``log``, ``record_plays``)."""
+        return _provided("ketharmad_stepper")(game=self.spec, seed=seed, index=index, **options)
+
+    def play(self, bots: Any, games: int = 1000, seed: int = 0, first_game: int = 0,
+             threads: Optional[int] = None, **run: Any) -> Any:  # fmt: skip
+        """``ketharmad.simulate(game=spec, ...)`` (its fast batch): a :class:`SimResult`.
+        ``run``: ``record_plays``, ``chunk_size``, ``progress``, ``executor``, ``cluster``."""
+        opts = {"threads": threads, **{k: run.pop(k) for k in _RUN_FIELDS if k in run}}
+        return _provided("ketharmad_simulate")(game=self.spec, bots=bots, games=games, seed=seed,
+                                               first_game=first_game, run=opts, **run)  # fmt: skip
+
+    def replay(self, bots: Any, seed: int = 0, index: int = 0) -> Any:
+        """``ketharmad.play(game=spec, ...)``: a :class:`ketharmad.GameLog`."""
+        return _provided("ketharmad_replay")(game=self.spec, bots=bots, seed=seed, index=index)
+
+    def refuse(self, call: str, given: Mapping[str, bool], takes: str = "") -> None:
+        names = _given(given)
+        if names:
+            where = (f"`{call} --game schotten_totten_2 | osztrakon`" if call.startswith("ketharmad ")
+                     else f"{call}(game='schotten_totten_2' | 'osztrakon', ...)")  # fmt: skip
+            raise ValueError(
+                f"{', '.join(names)}: only for the games on the generic harness ({where}); "
+                "Kétharmad does not take "
+                + ("it" if len(names) == 1 else "them")
+                + (f" ({takes})" if takes else "")
+            )
+
+
+# -- the games on the generic harness --------------------------------------------------------
+
+
+class HarnessDriver:
+    """A game of the core's game table on the generic harness (Schotten Totten 2, Osztrakon):
+    setup from the spec (seats, parameters)."""
+
+    def __init__(self, spec: GameSpec) -> None:
+        if spec.is_ketharmad:
+            raise ValueError(
+                "HarnessDriver is for the games on the generic harness; Kétharmad has a KetharmadDriver"
+            )
+        self.spec = spec
+
+    def __repr__(self) -> str:
+        return f"HarnessDriver({self.spec!r})"
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def is_ketharmad(self) -> bool:
+        return False
+
+    @property
+    def _params(self) -> Optional[dict[str, HarnessValue]]:
+        return self.spec.params or None
+
+    def seat_range(self) -> tuple[int, int]:
+        return self.spec.min_seats, self.spec.max_seats
+
+    def sides(self, seats: Optional[int] = None) -> list[str]:
+        """Schotten Totten 2: ``["attacker", "defender"]``; Osztrakon: ``[]`` (symmetric
+        seats), for any seat count in :meth:`seat_range`."""
+        _check_seat_count(self, self.spec.n_seats if seats is None else seats)
+        return list(self.spec.sides)
+
+    def check_bots(self, bots: Any, seats: Optional[int] = None) -> list[Any]:
+        """Spec strings, one per seat; one spec: every seat of ``seats`` (None: the spec's
+        :attr:`~GameSpec.n_seats`); each checked by the game's agent factory."""
+        n = self.spec.n_seats if seats is None else seats
+        if isinstance(bots, str):
+            bots = [bots] * _check_seat_count(self, n)
+        return check_harness_bots(self.name, bots)
+
+    def param_table(self, match: Optional[str] = None) -> pl.DataFrame:
+        """The game's registry (``Rules::registry``) as :func:`ketharmad.parameters` gives it."""
+        return harness_parameters(self.name, match)
+
+    def cards(self) -> pl.DataFrame:
+        raise no_card_table(self.name, "cards")
+
+    def formats(self, format: object = None) -> pl.DataFrame:
+        raise ValueError(
+            f"formats(game={self.name!r}): formats are Kétharmad's (its seatings and scorings); {self.name} has none "
+            "(choose its seat count with seats=, see docs/games.md)"
+        )
+
+    @property
+    def columns(self) -> dict[str, list[str]]:
+        """``games`` and ``players`` of a :class:`ketharmad.GameResult` of the spec's seats
+        (read from one game played by the core)."""
+        return _harness_columns(
+            self.name, self.spec.n_seats, tuple(sorted((self._params or {}).items()))
+        )
+
+    def stepper(self, seed: int = 0, index: int = 0, **options: Any) -> _core.HarnessGame:
+        """A :class:`ketharmad.HarnessGame` (``ketharmad.games.game_state``) of the spec's
+        seats and parameters; ``options``: ``seats`` (instead of the spec's)."""
+        self.refuse("stepper", {k: True for k in options if k != "seats"}, "seed, index and seats")
+        seats = options.get("seats", self.spec.seats)
+        return game_state(self.name, seats=seats, seed=seed, game_index=index, params=self._params)
+
+    def play(self, bots: Any, games: int = 1000, seed: int = 0, first_game: int = 0,
+             threads: Optional[int] = None, **run: Any) -> Any:  # fmt: skip
+        """``ketharmad.games.simulate_game`` of the spec: a :class:`GameResult` (a
+        :class:`GameStats` with ``output="stats"``). ``bots``: one spec string per seat, or
+        one for every seat of the spec's :attr:`~GameSpec.n_seats`. ``run``: ``output``,
+        ``chunk_size``, ``executor``, ``cluster``."""
+        if isinstance(bots, str):
+            bots = [bots] * self.spec.n_seats
+        return _provided("harness_simulate")(self.name, bots=bots, games=games, seed=seed, threads=threads,
+                                             params=self._params, first_game=first_game, **run)  # fmt: skip
+
+    def replay(self, bots: Any, seed: int = 0, index: int = 0) -> HarnessLog:
+        """Game ``index`` with its log (:class:`ketharmad.game.harness_play.HarnessLog`)."""
+        if isinstance(bots, str) and self.spec.seats is not None:
+            bots = [bots] * self.spec.seats
+        return play_game(self.name, bots, seed=seed, index=index, params=self._params)
+
+    def refuse(self, call: str, given: Mapping[str, bool], takes: str = "") -> None:
+        names = _given(given)
+        if names:
+            where = (
+                f"`{call} --game {self.name}`"
+                if call.startswith("ketharmad ")
+                else f"{call}(game={self.name!r})"
+            )
+            raise ValueError(f"{', '.join(names)}: Kétharmad only; {where} takes {takes}")
+
+
+def format_table(card_data: CardDataSource, format: object = None) -> pl.DataFrame:
+    """Every format of Kétharmad's card data (the shipped and the card data's own; ``format``,
+    a user format, too), ``ffa`` first, then by name, and whether the engine plays each (the
+    core accepts a game of its smallest seat count), in :data:`FORMATS_SCHEMA`."""
+    text, _ = apply_format(load_card_data(card_data), {}, format)
+    rows = _param_rows(text)
+    names = sorted(dict.fromkeys(n.split(".")[1] for n in rows), key=lambda n: (n != "ffa", n))
+    out = []
+    for name in names:
+        info = format_info(text, {"rules.format": name})
+        played, reason = True, None
+        n = info.seats_min
+        decks = _probe_decks(n)
+        params: dict[str, ParamValue] = {"rules.format": name}
+        if n > len(_core.FACTIONS):
+            params["rules.allow_mirror"] = True
+        try:
+            _core.validate(text, decks, ["random"] * n, params)
+        except ValueError as e:
+            played, reason = False, str(e)
+        out.append(dict(format=name, seats_min=info.seats_min, seats_max=info.seats_max, scoring=info.scoring,
+                        pools=info.pools, played=played, reason=reason))  # fmt: skip
+    return pl.DataFrame(out, schema=FORMATS_SCHEMA)
+
+
+def _check_seat_count(driver: Union[KetharmadDriver, HarnessDriver], seats: object) -> int:
+    lo, hi = driver.seat_range()
+    if isinstance(seats, bool) or not isinstance(seats, int) or not lo <= seats <= hi:
+        raise ValueError(f"{driver.name} takes {lo} to {hi} seats, got seats={seats!r}")
+    return seats
+
+
+@functools.lru_cache(maxsize=64)
+def _harness_columns(
+    name: str, seats: int, params: tuple[tuple[str, HarnessValue], ...]
+) -> dict[str, list[str]]:
+    raw = _core.generic_simulate(name, ["random"] * seats, 1, 0, 1, dict(params) or None, 0)
+    return {"games": list(raw["games"]), "players": list(raw["players"])}
+
+
+def driver_for(game: Union[str, GameSpec]) -> Union[KetharmadDriver, HarnessDriver]:
+    """The driver of ``game`` (a name or a :class:`GameSpec`; a name: its spec with no
+    setup, :func:`~ketharmad.game.spec.spec_of`). A name that is not a game is a ValueError
+    listing the known games."""
+    spec = spec_of(game)
+    return KetharmadDriver(spec) if spec.is_ketharmad else HarnessDriver(spec)
+
+
+def drivers() -> list[Union[KetharmadDriver, HarnessDriver]]:
+    """The driver of every game, in the core's order (Kétharmad first)."""
+    return [driver_for(n) for n in game_names()]
