@@ -1,12 +1,12 @@
 """``ketharmad balance --game ...`` for the games on the generic harness: the targets from
-the command line or a TOML file and the call of the harness balancer."""
+the command line or a TOML file, then the one staged balancer (:func:`ketharmad.balance`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ..game.data import read_toml_file
-from ..lab.balance.games import balance_game
+from ..lab.balance.search import balance
 from ..results.files import check_out_folder, write_run
 from ..results.lab import write_report
 from .game_sweep import cli_bots, cli_params, ketharmad_only_flags
@@ -81,7 +81,7 @@ def cli_targets(args: Any) -> dict[str, Any]:
 
 def cmd_game_balance(args: Any) -> None:
     """``ketharmad balance --game schotten_totten_2 --bots greedy greedy --target attacker=0.48:0.52``."""
-    ketharmad_only_flags(args, [("--card-data", "card_data"), ("--journal", "journal"), ("--format", "format")])  # fmt: skip
+    ketharmad_only_flags(args, [("--card-data", "card_data"), ("--format", "format")])
     doc = cli_targets(args)
     if args.out:
         check_out_folder(args.out)
@@ -89,9 +89,10 @@ def cmd_game_balance(args: Any) -> None:
     progress = progress_enabled(args)
 
     with cluster_for(args) as cluster:
-        res = balance_game(doc, game=args.game, bots=cli_bots(args.game, args.bots), seed=args.seed,
-                           budget=args.budget, threads=args.threads, params=cli_params(args.param),
-                           games_per_block=args.games_per_block, progress=bool(progress), cluster=cluster)  # fmt: skip
+        res = balance(doc, game=args.game, bots=cli_bots(args.game, args.bots), seed=args.seed,
+                      budget=args.budget, threads=args.threads, params=cli_params(args.param),
+                      games_per_block=args.games_per_block, progress=bool(progress), cluster=cluster,
+                      journal=args.journal)  # fmt: skip
     print(res.text())
     if args.out:
         written = write_run(res, args.out)
