@@ -1,5 +1,11 @@
-"""``ketharmad.balance``: find the fewest card-number changes that bring every matchup into its
-band, and show the evidence.
+"""``ketharmad.balance``: find the fewest parameter changes that bring every target metric
+into its band, and show the evidence — one staged balancer for every game.
+
+The stages work over three plug-ins: the game's parameter space (:class:`ParamSpace`: names,
+steps, bounds, int or float), its evaluator (a point and a block range of common-seed games ->
+one per-game array per metric: Kétharmad's :class:`~.evaluate.Evaluator`, the harness games'
+:class:`~.games.HarnessEvaluator`) and the metric kinds (:mod:`.metrics`: how an array becomes
+an estimate and a paired difference with a standard error).
 
 Stages (docs/balance.md has the statistics of each):
 
@@ -1064,17 +1070,17 @@ def balance(
 ) -> BalanceResult:
     """Find the fewest parameter edits that bring every target metric into its band.
 
-    ``game="schotten_totten_2"`` or ``"osztrakon"`` balances a game on the generic harness
-    (:func:`ketharmad.lab.balance.games.balance_game`, docs/balance.md "Harness games"):
-    ``targets`` is that path's targets (a win rate of a seat or side for a bot lineup, the
-    spread of the seats' win rates around 1/n, mean turns; the parameters allowed to move),
-    ``bots`` the default lineup of its metrics (one spec per seat), ``seed``, ``budget``,
-    ``threads``, ``params``, ``progress`` as below and ``games_per_block`` the games of a
-    lineup per search block (default 1,000); it returns a
-    :class:`~ketharmad.lab.balance.games.GameBalanceResult`. The Kétharmad-only arguments
-    (``executor``, ``cluster``, ``card_data``, ``journal``, ``robustness_bots``,
-    ``robustness_search``, ``games_2p``, ``games_4p``, ``format``) are a ``ValueError``
-    naming them with another game, and ``games_per_block`` with Kétharmad.
+    Every game runs the same stages (below; docs/balance.md). ``game="schotten_totten_2"``
+    or ``"osztrakon"`` (or a :class:`~ketharmad.GameSpec` of one) balances a game on the
+    generic harness (docs/balance.md "Harness games"): ``targets`` are its metrics (a win
+    rate of a seat or side for a bot lineup, the spread of the seats' win rates around 1/n,
+    mean turns) and the parameters allowed to move; ``bots`` the default lineup of its
+    metrics (one spec per seat); ``games_per_block`` the games of a lineup per block
+    (default 100); the default budget 200,000; ``robustness_bots`` / ``robustness_search``
+    a bot spec put on every seat (or one per seat), "auto" none. ``card_data``,
+    ``games_2p``, ``games_4p`` and ``format`` are Kétharmad's (a ``ValueError`` naming them
+    with another game), and ``games_per_block`` the harness games' (a ``ValueError`` with
+    Kétharmad).
 
     Args:
         targets: a targets TOML path, a dict of the same shape, or None (every 2-player pair
