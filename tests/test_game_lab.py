@@ -155,7 +155,7 @@ TARGETS = {"metrics": [{"bots": ["random", "random"], "seat": "attacker", "low":
 
 @pytest.fixture(scope="module")
 def st2_balance():
-    return ketharmad.balance(TARGETS, game=ST2, budget=20_000, games_per_block=500, seed=2)
+    return ketharmad.balance(TARGETS, game=ST2, budget=100_000, games_per_block=200, seed=2)
 
 
 def test_balance_reaches_a_reachable_band(st2_balance):
@@ -166,7 +166,8 @@ def test_balance_reaches_a_reachable_band(st2_balance):
     assert len(r.best_point) == 1
     a = r.after.row(0, named=True)
     assert 0.50 <= a["ci_low"] and a["ci_high"] <= 0.56 and a["confirmed"]
-    assert r.used <= 20_000
+    assert r.used <= 100_000
+    assert isinstance(r, ketharmad.BalanceResult)  # the one result class of every game
 
 
 def test_balance_confirmation_equals_simulate_game(st2_balance):
@@ -178,8 +179,11 @@ def test_balance_confirmation_equals_simulate_game(st2_balance):
         row = table.row(0, named=True)
         assert (row["wins"], row["games"]) == (wins, r.confirm_games)
         assert row["value"] == pytest.approx(wins / r.confirm_games)
-    # the holdout block is no search block: no search evaluation played its games
-    assert r.history.filter(pl.col("stage") == "search")["first_game"].unique().to_list() == [0]
+    # the holdout block is no search block: no evaluation before the confirmation played its games
+    first_block = r.confirm_first_game // r.games_per_block
+    searched = r.history.filter(~pl.col("stage").is_in(["confirm", "ablation"]))
+    starts = {int(b.split("-")[0]) for blocks in searched["blocks"] for b in blocks.split(",")}
+    assert starts and max(starts) < first_block
 
 
 def test_balance_osztrakon_seat_spread():
@@ -218,7 +222,6 @@ def test_balance_osztrakon_seat_spread():
         ),
         ({"targets": {"metrics": [{"bots": ["random", "random"], "seat": "besieger"}]}}, "seat"),
         ({"targets": {"metrics": [{"bots": ["random", "random"], "kind": "draws"}]}}, "draws"),
-        ({"targets": {"metrics": [{"bots": ["random"] * 2}]}, "journal": "j.jsonl"}, "journal"),
         (
             {"targets": {"metrics": [{"bots": ["random"] * 2}]}, "card_data": "x", "games_2p": 10},
             "card_data, games_2p",
@@ -278,7 +281,7 @@ def test_cli_sweep_errors(capsys):
 
 def test_cli_balance_prints_before_after(capsys, st2_balance):
     argv = ["balance", "--game", ST2, "--bots", "random", "random", "--target", "attacker=0.50:0.56",
-            "--allow", "rules.*", "--budget", "20000", "--games-per-block", "500", "--seed", "2"]  # fmt: skip
+            "--allow", "rules.*", "--budget", "100000", "--games-per-block", "200", "--seed", "2"]  # fmt: skip
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "balance of schotten_totten_2: 1 edit(s), confirmed" in out
@@ -293,18 +296,18 @@ def test_balance_start_in_band_needs_no_edit():
                           game=ST2, budget=5_000, games_per_block=500, seed=1)  # fmt: skip
     assert r.best_point == {} and r.edits.height == 0 and r.best_confirmed
     assert r.after["value"][0] == r.before["value"][0]
-    assert r.history.filter(pl.col("stage") == "search").height == 1  # only the start was measured
+    assert any("already meets every band" in n for n in r.notes)
 
 
 def test_cli_balance_targets_file(capsys, tmp_path):
     f = tmp_path / "t.toml"
     f.write_text('game = "schotten_totten_2"\n[[metrics]]\nbots = ["random", "random"]\nseat = "attacker"\n'
                  'low = 0.50\nhigh = 0.56\n[change]\nallow = ["rules.hand_size", "rules.damages_to_win"]\n')  # fmt: skip
-    assert main(["balance", "--game", ST2, str(f), "--budget", "20000", "--games-per-block", "500",
+    assert main(["balance", "--game", ST2, str(f), "--budget", "100000", "--games-per-block", "200",
                  "--seed", "2", "--out", str(tmp_path / "out")]) == 0  # fmt: skip
     out = capsys.readouterr().out
     assert "confirmed" in out and "rules.hand_size: 6 -> 5" in out
-    after = pl.read_parquet(next((tmp_path / "out" / "game_balance_after").glob("*.parquet")))
+    after = pl.read_parquet(next((tmp_path / "out" / "balance_after").glob("*.parquet")))
     assert after["confirmed"].to_list() == [True]
     assert "# Balance of schotten_totten_2" in (tmp_path / "out" / "report.md").read_text()
     err = run_error(["balance", "--game", "osztrakon", str(f)], capsys)

@@ -100,7 +100,7 @@ def add_balance_command(sub: Any) -> None:
         "--games-per-block",
         type=int,
         metavar="N",
-        help="games of a lineup per search block (default: 1000)",
+        help="games of a lineup per block (default: 100)",
     )
     p.add_argument(
         "--out",

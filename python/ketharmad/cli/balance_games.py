@@ -1,14 +1,15 @@
 """``ketharmad balance --game ...`` for the games on the generic harness: the targets from
-the command line or a TOML file and the call of the harness balancer."""
+the command line or a TOML file, then the one staged balancer (:func:`ketharmad.balance`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ..game.data import read_toml_file
-from ..lab.balance.games import balance_game
+from ..lab.balance.search import balance
 from ..results.files import check_out_folder, write_run
 from ..results.lab import write_report
+from ..run.options import RunOptions
 from .game_sweep import cli_bots, cli_params
 from .lab import cli_refuse, cluster_for, progress_enabled
 
@@ -81,9 +82,9 @@ def cli_targets(args: Any) -> dict[str, Any]:
 
 def cmd_game_balance(args: Any) -> None:
     """``ketharmad balance --game schotten_totten_2 --bots greedy greedy --target attacker=0.48:0.52``."""
-    cli_refuse(args, "balance", [("--card-data", "card_data"), ("--journal", "journal"), ("--format", "format")],
+    cli_refuse(args, "balance", [("--card-data", "card_data"), ("--format", "format")],
                "--bots, --target, --spread, --allow, --range, --max-edits, --games-per-block, --param, --seed, "
-               "--budget, --threads, --progress, --out and the cluster options")  # fmt: skip
+               "--budget, --journal, --threads, --progress, --out and the cluster options")  # fmt: skip
     doc = cli_targets(args)
     if args.out:
         check_out_folder(args.out)
@@ -91,9 +92,10 @@ def cmd_game_balance(args: Any) -> None:
     progress = progress_enabled(args)
 
     with cluster_for(args) as cluster:
-        res = balance_game(doc, game=args.game, bots=cli_bots(args.game, args.bots), seed=args.seed,
-                           budget=args.budget, threads=args.threads, params=cli_params(args.param),
-                           games_per_block=args.games_per_block, progress=bool(progress), cluster=cluster)  # fmt: skip
+        res = balance(doc, game=args.game, bots=cli_bots(args.game, args.bots), seed=args.seed,
+                      budget=args.budget, params=cli_params(args.param), games_per_block=args.games_per_block,
+                      journal=args.journal,
+                      run=RunOptions(threads=args.threads, progress=bool(progress), cluster=cluster))  # fmt: skip
     print(res.text())
     if args.out:
         written = write_run(res, args.out)

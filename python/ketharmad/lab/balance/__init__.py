@@ -1,7 +1,9 @@
-"""``ketharmad.balance``: the fewest card-number edits that bring the matchups into their
-bands (docs/balance.md). ``search`` holds the stages (screen, propose, search, race, confirm)
-and :class:`BalanceResult`, ``evaluate`` plays points on fixed game blocks through the plan
-runner, ``targets`` reads the targets and ``report`` writes the text and Markdown reports; the
+"""``ketharmad.balance``: the fewest parameter edits that bring the target metrics into their
+bands, for every game (docs/balance.md). ``search`` holds the one staged balancer (screen,
+propose, descend, Optuna, race, confirm, ablation, robustness) and :class:`BalanceResult`;
+its plug-ins are the game's parameter space and evaluator (``evaluate``: Kétharmad's, on the
+plan runner; ``games``: the harness games') and the metric kinds (``metrics``); ``targets``
+reads Kétharmad's targets and ``report`` writes the text and Markdown reports; the
 ``ketharmad balance`` command is :mod:`ketharmad.cli.balance`."""
 
 from .search import BalanceResult, balance

@@ -29,13 +29,16 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 import numpy as np
+import polars as pl
 
 from ... import _core
 from ...run.plan import Plan, run_plan
 from ...run.plan import cell as plan_cell
+from .metrics import MetricStats, paired, stats
 from .targets import Metric, Targets
 
-__all__ = ["Evaluator", "Journal", "HOLDOUT_BLOCK", "DESCENT_BLOCK", "point_key", "MetricStats"]
+__all__ = ["Evaluator", "BlockCache", "Journal", "HOLDOUT_BLOCK", "DESCENT_BLOCK", "point_key", "MetricStats",
+           "paired", "stats"]  # fmt: skip
 
 #: Game-index distance between cells (a cell never reaches the next one's games).
 CELL_STRIDE = 1 << 36
@@ -146,6 +149,17 @@ class Journal:
                 pass
 
 
+def _encode(out: Mapping[str, Mapping[str, np.ndarray]]) -> dict[str, Any]:
+    return {c: {"w": _pack(v["winner"]), "t": _pack(v["turns"])} for c, v in out.items()}
+
+
+def _decode(cells: Mapping[str, Any]) -> dict[str, dict[str, np.ndarray]]:
+    return {
+        c: {"winner": _unpack(v["w"], np.int8), "turns": _unpack(v["t"], np.int32)}
+        for c, v in cells.items()
+    }
+
+
 def _nbytes(out: Mapping[str, Mapping[str, np.ndarray]]) -> int:
     return sum(a.nbytes for cell in out.values() for a in cell.values())
 
@@ -175,17 +189,65 @@ class Cell:
     size: int
 
 
-@dataclass
-class MetricStats:
-    """A metric's estimate at a point, with its standard error and game count."""
+class BlockCache:
+    """The in-memory cache and the journal of an evaluator's outcomes: every evaluator (one
+    per game family) plays ``(point, bots, block range)`` through :meth:`lookup`, which
+    returns a cached or journaled entry or plays it, journals it and counts it."""
 
-    value: float
-    se: float
-    n: int
+    def __init__(self, journal: Optional[Journal]) -> None:
+        self.journal = journal
+        self.cache: OrderedDict[str, dict[str, dict[str, np.ndarray]]] = OrderedDict()
+        self.cache_bytes = 0
+        self._played: set[str] = set()
+        self.replayed_games = 0  # games played again after their outcomes left the cache
+        self.evaluations = 0  # evaluations played now (not from the journal)
+        self.games_played = 0
+
+    def games_per_block(self) -> int:
+        raise NotImplementedError
+
+    def lookup(
+        self,
+        key: str,
+        point: Mapping[str, Any],
+        bots: Any,
+        b0: int,
+        b1: int,
+        play: Callable[[], dict[str, dict[str, np.ndarray]]],
+        encode: Callable[[Mapping[str, Mapping[str, np.ndarray]]], dict[str, Any]],
+        decode: Callable[[Mapping[str, Any]], dict[str, dict[str, np.ndarray]]],
+    ) -> dict[str, dict[str, np.ndarray]]:
+        """The outcomes of ``key``: from the cache, the journal, or ``play()`` (journaled)."""
+        hit = self.cache.get(key)
+        if hit is not None:
+            self.cache.move_to_end(key)
+            return hit
+        entry = self.journal.get(key) if self.journal is not None else None
+        if entry is not None:
+            out = decode(entry["cells"])
+        else:
+            out = play()
+            if key in self._played:  # left the cache and no journal: the same games again
+                self.replayed_games += (b1 - b0) * self.games_per_block()
+            else:
+                self._played.add(key)
+                self.evaluations += 1
+                self.games_played += (b1 - b0) * self.games_per_block()
+            if self.journal is not None:
+                self.journal.add(
+                    key,
+                    {"point": dict(point), "bots": bots, "b0": b0, "b1": b1, "cells": encode(out)},
+                )
+        self.cache[key] = out
+        self.cache_bytes += _nbytes(out)
+        while self.cache_bytes > CACHE_BYTES and len(self.cache) > 1:
+            _, gone = self.cache.popitem(last=False)
+            self.cache_bytes -= _nbytes(gone)
+        return out
 
 
-class Evaluator:
-    """Plays points on blocks and turns outcomes into per-game metric vectors."""
+class Evaluator(BlockCache):
+    """Plays Kétharmad points on blocks and turns outcomes into per-game metric vectors."""
 
     def __init__(
         self,
@@ -222,17 +284,27 @@ class Evaluator:
         self.seatings = list(itertools.permutations(factions, 4)) if targets.four_player else []
         for s, seating in enumerate(self.seatings):
             self.cells.append(Cell(f"4p/{s}", _FOUR_P_CELL0 + s, list(seating), 0, games_4p))
-        self.cache: OrderedDict[str, dict[str, dict[str, np.ndarray]]] = OrderedDict()
-        self.cache_bytes = 0
-        self._played: set[str] = set()
-        self.replayed_games = 0  # games played again after their outcomes left the cache
-        self.evaluations = 0  # evaluations played now (not from the journal)
-        self.games_played = 0
+        BlockCache.__init__(self, journal)
 
     # ------------------------------------------------------------ games
 
     def games_per_block(self) -> int:
         return sum(c.size for c in self.cells)
+
+    def valid(self, point: Mapping[str, Any]) -> bool:
+        """Every point the search makes builds (each value was checked on its own)."""
+        return True
+
+    def metric_columns(self, m: Metric) -> dict[str, Any]:
+        """The columns naming a metric in the before/after tables (after ``kind``)."""
+        return {"faction": m.faction, "opponent": m.opponent}
+
+    def metric_extra(self, m: Metric, x: MetricStats) -> dict[str, Any]:
+        """Columns the before/after tables add at their end (none for Kétharmad)."""
+        return {}
+
+    def metric_schema(self) -> dict[str, Any]:
+        return {"faction": pl.String, "opponent": pl.String}
 
     def _bots_for(self, bots: Any, n: int) -> list[Any]:
         return [dict(bots) if isinstance(bots, Mapping) else bots for _ in range(n)]
@@ -256,17 +328,8 @@ class Evaluator:
         key = json.dumps(
             [bots, point_key(point), b0, b1, [c.key for c in self.cells]], sort_keys=True
         )
-        hit = self.cache.get(key)
-        if hit is not None:
-            self.cache.move_to_end(key)
-            return hit
-        entry = self.journal.get(key) if self.journal is not None else None
-        if entry is not None:
-            out = {
-                c: {"winner": _unpack(v["w"], np.int8), "turns": _unpack(v["t"], np.int32)}
-                for c, v in entry["cells"].items()
-            }
-        else:
+
+        def play() -> dict[str, dict[str, np.ndarray]]:
             params = self._params(point)
             plan = Plan(self.seed)
             for c in self.cells:
@@ -275,7 +338,7 @@ class Evaluator:
                     c.index * CELL_STRIDE + b0 * c.size, (b1 - b0) * c.size, start_player=c.start,
                     output="outcomes",
                 ))  # fmt: skip
-            out = {}
+            out: dict[str, dict[str, np.ndarray]] = {}
             for c, g in zip(
                 self.cells,
                 run_plan(plan, threads=self.threads, progress=self._meter, executor=self.executor),
@@ -285,32 +348,9 @@ class Evaluator:
                     "winner": np.asarray(g["winner"], dtype=np.int8),
                     "turns": np.asarray(g["turns"], dtype=np.int32),
                 }
-            if key in self._played:  # left the cache and no journal: the same games again
-                self.replayed_games += (b1 - b0) * self.games_per_block()
-            else:
-                self._played.add(key)
-                self.evaluations += 1
-                self.games_played += (b1 - b0) * self.games_per_block()
-            if self.journal is not None:
-                self.journal.add(
-                    key,
-                    {
-                        "point": dict(point),
-                        "bots": bots,
-                        "b0": b0,
-                        "b1": b1,
-                        "cells": {
-                            c: {"w": _pack(v["winner"]), "t": _pack(v["turns"])}
-                            for c, v in out.items()
-                        },
-                    },
-                )
-        self.cache[key] = out
-        self.cache_bytes += _nbytes(out)
-        while self.cache_bytes > CACHE_BYTES and len(self.cache) > 1:
-            _, gone = self.cache.popitem(last=False)
-            self.cache_bytes -= _nbytes(gone)
-        return out
+            return out
+
+        return self.lookup(key, point, bots, b0, b1, play, _encode, _decode)
 
     # ------------------------------------------------------------ metrics
 
@@ -352,40 +392,6 @@ class Evaluator:
                     [cell[c.key]["turns"] / 2.0 for c in self.cells if len(c.decks) == 2]
                 )
         return out
-
-
-def stats(metric: Metric, v: np.ndarray) -> MetricStats:
-    """Estimate and standard error of one metric from its per-game vector."""
-    n = len(v)
-    if metric.kind == "turns":
-        return MetricStats(float(np.median(v)), _median_se(v), n)
-    p = float(v.mean()) if n else float("nan")
-    # a rate's binomial standard error, never 0 (a +-0.5/n floor keeps 0/n and n/n honest)
-    pp = min(max(p, 0.5 / n), 1 - 0.5 / n) if n else p
-    return MetricStats(p, float(np.sqrt(pp * (1 - pp) / n)) if n else float("inf"), n)
-
-
-def _median_se(v: np.ndarray) -> float:
-    n = len(v)
-    if n < 4:
-        return float("inf")
-    s = np.sort(v)
-    h = max(1, int(np.ceil(np.sqrt(n) / 2)))
-    lo, hi = s[max(0, n // 2 - h)], s[min(n - 1, n // 2 + h)]
-    return max(float(hi - lo) / 2.0, 0.5 / np.sqrt(n))
-
-
-def paired(metric: Metric, v: np.ndarray, base: np.ndarray) -> MetricStats:
-    """The difference ``v - base`` (same games) with its paired standard error."""
-    if metric.kind == "turns":
-        d = float(np.median(v) - np.median(base))
-        return MetricStats(d, float(np.hypot(_median_se(v), _median_se(base))), len(v))
-    diff = v - base
-    n = len(diff)
-    sd = float(diff.std(ddof=1)) if n > 1 else float("inf")
-    # all differences equal (e.g. all 0): use a floor of one discordant game in n
-    sd = max(sd, 1.0 / n)
-    return MetricStats(float(diff.mean()), sd / np.sqrt(n), n)
 
 
 def card_text_hash(text: str) -> str:

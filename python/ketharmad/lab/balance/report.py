@@ -12,6 +12,7 @@ from ... import _core
 from ...results.files import write_atomic
 from ...results.lab_report import _figure, _save, require_matplotlib
 from ...results.report import format_table
+from ..game_sweep import harness_provenance_md
 
 __all__ = ["balance_text", "write_balance_report"]
 
@@ -20,14 +21,38 @@ def _pct(x: Optional[float]) -> str:
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
 
 
+#: Metric kinds counted in turns (the others are rates, shown in per cent).
+_TURN_KINDS = ("turns", "mean_turns")
+
+
 def _val(kind: str, x: Optional[float]) -> str:
     if x is None:
         return "-"
-    return f"{x:.1f}" if kind == "turns" else _pct(x)
+    return f"{x:.1f}" if kind in _TURN_KINDS else _pct(x)
 
 
 def _signed(kind: str, x: float) -> str:
-    return f"{x:+.1f}" if kind == "turns" else f"{100 * x:+.1f} pts"
+    return f"{x:+.1f}" if kind in _TURN_KINDS else f"{100 * x:+.1f} pts"
+
+
+def _num(x: Any) -> str:
+    return f"{x:g}" if isinstance(x, float) else str(x)
+
+
+def _harness_head(res: Any) -> list[str]:
+    """The first lines of a harness game's summary: the game, the edits, the holdout block."""
+    n = res.best.height
+    out = [
+        f"balance of {res.game}: {n} edit(s), {'confirmed' if res.best_confirmed else 'NOT confirmed'} on "
+        f"{res.confirm_games:,} holdout games a lineup (games {res.confirm_first_game}.. of seed {res.seed}); "
+        f"{res.games:,} games in all ({res.games_played:,} played now, budget {res.budget:,}), "
+        f"{res.elapsed:.1f} s, {len(res.space)} parameters allowed"
+    ]  # fmt: skip
+    if not n:
+        out.append("no edits: the starting point is the recommendation")
+    for r in res.best.iter_rows(named=True):
+        out.append(f"  {r['parameter']}: {_num(r['old'])} -> {_num(r['new'])}")
+    return out
 
 
 def _worst(table: pl.DataFrame) -> tuple[str, float]:
@@ -67,8 +92,8 @@ def _edit_rows(res: Any) -> list[list[str]]:
         rows.append(
             [
                 r["parameter"],
-                str(r["old"]),
-                str(r["new"]),
+                _num(r["old"]),
+                _num(r["new"]),
                 r["metric"],
                 f"{_signed(k, r['effect'])} [{_signed(k, r['effect_ci_low'])}, {_signed(k, r['effect_ci_high'])}]",
             ]  # fmt: skip
@@ -81,6 +106,8 @@ def balance_text(res: Any) -> str:
         f"balance: {res.games:,} games ({res.games_played:,} played now), {res.elapsed:.1f} s, "
         f"seed {res.seed}, bots {res.bots}, {len(res.space)} parameters allowed",
     ]
+    if res.harness:
+        out = _harness_head(res)
     status = (
         "confirmed on holdout games" if res.best_confirmed else "NOT confirmed on holdout games"
     )
@@ -225,14 +252,20 @@ def balance_markdown(
     applied is written there (``cards_balanced.toml``) and, with ``plots``, the PNGs."""
     if plots and root is None:
         raise ValueError("the balance report's plots need a folder")
-    if root is not None:
-        res.write_card_data(root / "cards_balanced.toml")
-    md = [f"# Balance run {run_id or ''}".rstrip(), ""]
-    md.append(
-        f"{res.games:,} games, {res.elapsed:.1f} s, seed {res.seed}, bots `{res.bots}`, card data "
-        f"`{res.card_data}`, {len(res.space)} parameters allowed, holdout games per point "
-        f"{res.holdout_games:,}."
-    )
+    if res.harness:
+        md = [f"# Balance of {res.game}", ""] + harness_provenance_md(res, run_id)
+        md += ["", f"{res.games:,} games, {len(res.space)} parameters allowed "
+               f"({', '.join(f'`{n}`' for n in res.space)}); holdout: {res.confirm_games:,} games a "
+               f"lineup from game {res.confirm_first_game} of seed {res.seed}."]  # fmt: skip
+    else:
+        if root is not None:
+            res.write_card_data(root / "cards_balanced.toml")
+        md = [f"# Balance run {run_id or ''}".rstrip(), ""]
+        md.append(
+            f"{res.games:,} games, {res.elapsed:.1f} s, seed {res.seed}, bots `{res.bots}`, card data "
+            f"`{res.card_data}`, {len(res.space)} parameters allowed, holdout games per point "
+            f"{res.holdout_games:,}."
+        )
     md += [
         "",
         f"## Edits ({'confirmed' if res.best_confirmed else 'NOT confirmed'} on holdout games)",
@@ -245,7 +278,8 @@ def balance_markdown(
         )
     else:
         md.append("No edit.")
-    md += ["", "Card file with the edits applied: `cards_balanced.toml`."]
+    if not res.harness:
+        md += ["", "Card file with the edits applied: `cards_balanced.toml`."]
     md += ["", "## Before and after (holdout games, 95 % intervals)", ""]
     md += _md_table(["metric", "band", "before", "after", "in band"], _compare_rows(res))
     if plots:

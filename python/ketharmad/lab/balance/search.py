@@ -1,5 +1,11 @@
-"""``ketharmad.balance``: find the fewest card-number changes that bring every matchup into its
-band, and show the evidence.
+"""``ketharmad.balance``: find the fewest parameter changes that bring every target metric
+into its band, and show the evidence — one staged balancer for every game.
+
+The stages work over three plug-ins: the game's parameter space (:class:`ParamSpace`: names,
+steps, bounds, int or float), its evaluator (a point and a block range of common-seed games ->
+one per-game array per metric: Kétharmad's :class:`~.evaluate.Evaluator`, the harness games'
+:class:`~.games.HarnessEvaluator`) and the metric kinds (:mod:`.metrics`: how an array becomes
+an estimate and a paired difference with a standard error).
 
 Stages (docs/balance.md has the statistics of each):
 
@@ -34,7 +40,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from statistics import NormalDist
-from typing import TYPE_CHECKING, Any, Optional, Union
+from typing import Any, Optional, Union
 
 import numpy as np
 import polars as pl
@@ -59,23 +65,31 @@ from ...results.frames import parameter_frame
 from ...results.lab import LabResult
 from ...run.cluster import check_cluster_arg, executor_for
 from ...run.options import RunArg, RunOptions, fold_run_options
+from ..game_sweep import (
+    check_game_params,
+    harness_info,
+    harness_parquet_provenance,
+    harness_provenance,
+)
 from .evaluate import (
     DESCENT_BLOCK,
     HOLDOUT_BLOCK,
     Evaluator,
     Journal,
-    MetricStats,
     card_text_hash,
-    paired,
     point_key,
-    stats,
 )
-from .games import balance_game
+from .games import (
+    DEFAULT_GAME_BUDGET,
+    DEFAULT_GAMES_PER_BLOCK,
+    GameTargets,
+    HarnessEvaluator,
+    harness_space,
+    load_game_targets,
+)
+from .metrics import MetricStats, paired, stats
 from .report import balance_markdown, balance_text, write_balance_report
 from .targets import DEFAULT_SEARCH_STEPS, Metric, ParamSpace, Targets, load_targets
-
-if TYPE_CHECKING:
-    from .games import GameBalanceResult
 
 __all__ = ["balance", "BalanceResult", "write_card_data"]
 
@@ -136,6 +150,16 @@ def _edits(point: Mapping[str, int]) -> int:
 
 def _total_change(point: Mapping[str, int], space: Mapping[str, ParamSpace]) -> float:
     return float(sum(abs(v - space[n].default) / space[n].step for n, v in point.items()))
+
+
+def _moved(x: Mapping[str, Any], p: ParamSpace, k: int, names: Sequence[str]) -> dict[str, Any]:
+    """``x`` with parameter ``p`` at ``k`` steps from its default (0: the edit removed)."""
+    y = dict(x)
+    if k == 0:
+        y.pop(p.name, None)
+    else:
+        y[p.name] = p.at(k)
+    return {m: y[m] for m in names if m in y}
 
 
 def _shrunk(e: MetricStats) -> float:
@@ -210,7 +234,7 @@ class _Meter:
 
 class _Run:
     def __init__(
-        self, ev: Evaluator, targets: Targets, space: list[ParamSpace], budget: int, meter: _Meter
+        self, ev: Any, targets: Any, space: list[ParamSpace], budget: int, meter: _Meter
     ) -> None:
         self.ev = ev
         self.targets = targets
@@ -304,8 +328,8 @@ class _Run:
         for name in self.order:
             p = self.space[name]
             for d in (1, -1):
-                v = p.default + d * p.step
-                if p.low <= v <= p.high:
+                v = p.at(d)
+                if p.contains(v):
                     moves.append((name, d, v))
         n_points = 1 + len(moves)
         share = _SHARE["screen"] * self.budget
@@ -374,7 +398,7 @@ class _Run:
         for name in self.order:
             p = self.space[name]
             for k in range(-DEFAULT_SEARCH_STEPS, DEFAULT_SEARCH_STEPS + 1):
-                if k == 0 or not (p.low <= p.default + k * p.step <= p.high):
+                if k == 0 or not p.contains(p.at(k)):
                     continue
                 e = effects.get((name, 1 if k > 0 else -1))
                 if e is None:
@@ -432,11 +456,7 @@ class _Run:
         out: list[Candidate] = []
         seen: set[str] = set()
         for _, state in found:
-            point = {
-                opts[i][0]: self.space[opts[i][0]].default
-                + opts[i][1] * self.space[opts[i][0]].step
-                for i in state
-            }
+            point = {opts[i][0]: self.space[opts[i][0]].at(opts[i][1]) for i in state}
             c = Candidate(point, "propose")
             if c.key not in seen:
                 seen.add(c.key)
@@ -501,7 +521,7 @@ class _Run:
 
         def steps(name: str, point: Mapping[str, int]) -> int:
             p = self.space[name]
-            return (point.get(name, p.default) - p.default) // p.step
+            return p.k_of(point.get(name, p.default))
 
         def per_point() -> int:
             return nb * self.G
@@ -521,8 +541,10 @@ class _Run:
             for n in sorted(x, key=lambda n: (use(n), names.index(n))):
                 if len(x) < 2 or self.used + 2 * per_point() > self.upto("search"):
                     break
-                rng = fresh()
                 y = {m: v for m, v in x.items() if m != n}
+                if not self.ev.valid(y):
+                    continue  # the rest does not build without this edit
+                rng = fresh()
                 sy = float(self._score(measure(y, rng), inner))
                 if sy <= float(self._score(measure(x, rng), inner)) + slack:
                     x = y
@@ -539,7 +561,7 @@ class _Run:
                 p = self.space[n]
                 k0 = steps(n, x)
                 for d in (1, -1):
-                    if p.low <= p.default + (k0 + d) * p.step <= p.high:
+                    if p.contains(p.at(k0 + d)) and self.ev.valid(_moved(x, p, k0 + d, names)):
                         moves.append((n, d))
             keep = nb
             for blocks in (2 * self.screen_blocks, self.screen_blocks):
@@ -554,7 +576,7 @@ class _Run:
             for n, d in moves:
                 p = self.space[n]
                 y = dict(x)
-                v = p.default + (steps(n, x) + d) * p.step
+                v = p.at(steps(n, x) + d)
                 if v == p.default:
                     y.pop(n, None)
                 else:
@@ -596,11 +618,11 @@ class _Run:
                 if new_edit and (len(x) >= K or cards.get(p.card, 0) >= N):
                     continue
                 best_n: Optional[tuple[float, str, int]] = None
-                for k in range((p.low - p.default) // p.step, (p.high - p.default) // p.step + 1):
+                for k in range(p.k_floor(p.low), p.k_floor(p.high) + 1):
                     if k == k0:
                         continue
                     e = eff.get((n, 1 if k > k0 else -1))
-                    if e is None:
+                    if e is None or not self.ev.valid(_moved(x, p, k, names)):
                         continue
                     pred = vx + abs(k - k0) * e
                     # a new edit costs a little, each step a little less; a move back to the
@@ -626,7 +648,7 @@ class _Run:
                 if k == 0:
                     y.pop(n, None)
                 else:
-                    y[n] = p.default + k * p.step
+                    y[n] = p.at(k)
                 y = {m: y[m] for m in names if m in y}
                 vy = measure(y, rng)
                 k0 = steps(n, x)
@@ -682,6 +704,7 @@ class _Run:
         self.meter.stage = "search"
         rng = [(0, self.screen_blocks)]
         evaluated = []
+        proposals = [c for c in proposals if self.ev.valid(c.point)]
         for c in proposals:  # the proposals are measured whether or not Optuna runs
             self.vectors(c.point, rng, "propose")
             evaluated.append(c)
@@ -709,8 +732,8 @@ class _Run:
         for n in names:
             p = self.space[n]
             ranges[n] = (
-                max(-DEFAULT_SEARCH_STEPS, -((p.default - p.low) // p.step)),
-                min(DEFAULT_SEARCH_STEPS, (p.high - p.default) // p.step),
+                max(-DEFAULT_SEARCH_STEPS, p.k_ceil(p.low)),
+                min(DEFAULT_SEARCH_STEPS, p.k_floor(p.high)),
             )
         optuna.logging.set_verbosity(optuna.logging.WARNING)
         with warnings.catch_warnings():
@@ -719,11 +742,7 @@ class _Run:
             study = optuna.create_study(directions=["minimize"] * 3, sampler=sampler)
             for c in proposals:
                 study.enqueue_trial(
-                    {
-                        n: (c.point.get(n, self.space[n].default) - self.space[n].default)
-                        // self.space[n].step
-                        for n in names
-                    }
+                    {n: self.space[n].k_of(c.point.get(n, self.space[n].default)) for n in names}
                 )
             seen = {c.key for c in evaluated}
             for _ in range(trials):
@@ -734,8 +753,11 @@ class _Run:
                 for n in names:
                     k = trial.suggest_int(n, ranges[n][0], ranges[n][1])
                     if k:
-                        point[n] = self.space[n].default + k * self.space[n].step
+                        point[n] = self.space[n].at(k)
                 point = self._repair(point, gain)
+                if not self.ev.valid(point):  # a combination the game's rules refuse
+                    study.tell(trial, state=optuna.trial.TrialState.FAIL)
+                    continue
                 vec = self.vectors(point, rng, "search")
                 summ = _summary(self.metrics, self.st(vec))
                 study.tell(
@@ -853,6 +875,17 @@ class BalanceResult(LabResult):
             ``params=``; ``write_card_data(path)`` writes a card file with them applied.
         screen: each parameter's one-step effect on each metric (with standard errors).
         notes: what was skipped and why.
+        game: the game balanced (``"ketharmad"``, ``"schotten_totten_2"``, ``"osztrakon"``).
+        used: the games of the run (``games``).
+
+    A harness game (``game=``) also has: ``sides`` (its side names), ``games_per_block``,
+    and ``confirm_first_game`` / ``confirm_games``: the holdout block the confirmation was
+    judged on, which ``simulate(game=game, bots=lineup, games=res.confirm_games,
+    seed=res.seed, first_game=res.confirm_first_game, params=res.overrides)`` replays
+    exactly (every lineup plays the same game indices). Its ``before`` / ``after`` name a
+    metric by ``bots`` and ``seat`` (instead of ``faction`` and ``opponent``) and add
+    ``wins``; its ``best``/``edits`` ``card`` column holds the parameter's name. These are
+    None for Kétharmad.
     """
 
     # set by __init__ from balance's result (annotations only: no class attributes)
@@ -883,20 +916,47 @@ class BalanceResult(LabResult):
     evaluations_played: int
     pairs: list[list[str]]
     targets: Targets
-    games_2p: int
-    games_4p: int
+    games_2p: Optional[int]
+    games_4p: Optional[int]
+    game: str
+    sides: Optional[list[str]]
+    games_per_block: Optional[int]
+    confirm_first_game: Optional[int]
+    confirm_games: Optional[int]
+    holdout_blocks: tuple[int, int]
 
     def __init__(self, **kw: Any) -> None:
         self.__dict__.update(kw)
 
     @property
-    def best_point(self) -> dict[str, int]:
+    def best_point(self) -> dict[str, Any]:
         return dict(self._best_point)
+
+    @property
+    def used(self) -> int:
+        """The games of the run (the budget's count; journal hits included)."""
+        return int(self.games)
+
+    @property
+    def harness(self) -> bool:
+        """True for a game on the generic harness (it has no card file)."""
+        return not self._card_text
+
+    def provenance(self) -> dict[str, Any]:
+        return harness_provenance(self, self.kind) if self.harness else super().provenance()
+
+    def _provenance(self) -> dict[str, Any]:
+        if self.harness:
+            return harness_parquet_provenance(self, self.kind)
+        return super()._provenance()
 
     def write_card_data(self, path: Union[str, os.PathLike[str]]) -> dict[str, Any]:
         """Write a copy of the run's card file with the best proposal's overrides applied;
         returns ``{"path": ..., "not_in_file": {...}}`` (rule parameters cannot be written
-        into a card file: pass those as ``params=``)."""
+        into a card file: pass those as ``params=``). A harness game has no card file: pass
+        ``res.overrides`` as ``params=``."""
+        if self.harness:
+            raise ValueError(f"{self.game} has no card file: use res.overrides as params=")
         return write_card_data(self._card_text, self.overrides, path)
 
     def write_report(
@@ -961,8 +1021,10 @@ def write_card_data(
 
 
 def _metric_table(
-    metrics: Sequence[Metric], st: Mapping[str, MetricStats], z: float
+    metrics: Sequence[Metric], st: Mapping[str, MetricStats], z: float, ev: Any
 ) -> pl.DataFrame:
+    """One row per metric; the evaluator names the metric (Kétharmad: ``faction``,
+    ``opponent``; the harness games: ``bots``, ``seat``, and ``wins`` at the end)."""
     rows = []
     for m in metrics:
         x = st[m.name]
@@ -971,8 +1033,7 @@ def _metric_table(
             {
                 "metric": m.name,
                 "kind": m.kind,
-                "faction": m.faction,
-                "opponent": m.opponent,
+                **ev.metric_columns(m),
                 "target": m.target,
                 "low": m.low,
                 "high": m.high,
@@ -982,9 +1043,10 @@ def _metric_table(
                 "games": x.n,
                 "in_band": m.low <= x.value <= m.high,
                 "confirmed": m.low <= lo and hi <= m.high,
+                **ev.metric_extra(m, x),
             }  # fmt: skip
         )
-    return pl.DataFrame(rows, schema_overrides={"faction": pl.String, "opponent": pl.String})
+    return pl.DataFrame(rows, schema_overrides=ev.metric_schema())
 
 
 @fold_run_options("threads", "progress", "executor", "cluster")
@@ -1005,20 +1067,20 @@ def balance(
     format: Any = None,
     games_per_block: Optional[int] = None,
     run: RunArg = None,
-) -> BalanceResult | GameBalanceResult:  # GameBalanceResult for another game
+) -> BalanceResult:
     """Find the fewest parameter edits that bring every target metric into its band.
 
-    ``game="schotten_totten_2"`` or ``"osztrakon"`` balances a game on the generic harness
-    (:func:`ketharmad.lab.balance.games.balance_game`, docs/balance.md "Harness games"):
-    ``targets`` is that path's targets (a win rate of a seat or side for a bot lineup, the
-    spread of the seats' win rates around 1/n, mean turns; the parameters allowed to move),
-    ``bots`` the default lineup of its metrics (one spec per seat), ``seed``, ``budget``,
-    ``threads``, ``params``, ``progress`` as below and ``games_per_block`` the games of a
-    lineup per search block (default 1,000); it returns a
-    :class:`~ketharmad.lab.balance.games.GameBalanceResult`. The Kétharmad-only arguments
-    (``executor``, ``cluster``, ``card_data``, ``journal``, ``robustness_bots``,
-    ``robustness_search``, ``games_2p``, ``games_4p``, ``format``) are a ``ValueError``
-    naming them with another game, and ``games_per_block`` with Kétharmad.
+    Every game runs the same stages (below; docs/balance.md). ``game="schotten_totten_2"``
+    or ``"osztrakon"`` (or a :class:`~ketharmad.GameSpec` of one) balances a game on the
+    generic harness (docs/balance.md "Harness games"): ``targets`` are its metrics (a win
+    rate of a seat or side for a bot lineup, the spread of the seats' win rates around 1/n,
+    mean turns) and the parameters allowed to move; ``bots`` the default lineup of its
+    metrics (one spec per seat); ``games_per_block`` the games of a lineup per block
+    (default 100); the default budget 200,000; ``robustness_bots`` / ``robustness_search``
+    a bot spec put on every seat (or one per seat), "auto" none. ``card_data``,
+    ``games_2p``, ``games_4p`` and ``format`` are Kétharmad's (a ``ValueError`` naming them
+    with another game), and ``games_per_block`` the harness games' (a ``ValueError`` with
+    Kétharmad).
 
     Args:
         targets: a targets TOML path, a dict of the same shape, or None (every 2-player pair
@@ -1071,15 +1133,16 @@ def balance(
     driver = driver_for(game)
     if not driver.is_ketharmad:
         driver.refuse("balance", {name: value != default for name, value, default in (
-            ("card_data", card_data, None),
-            ("journal", journal, None), ("robustness_bots", robustness_bots, "auto"),
-            ("robustness_search", robustness_search, "auto"), ("games_2p", games_2p, DEFAULT_GAMES_2P),
+            ("card_data", card_data, None), ("games_2p", games_2p, DEFAULT_GAMES_2P),
             ("games_4p", games_4p, DEFAULT_GAMES_4P), ("format", format, None))},
-            "targets, bots, seed, budget, threads, params, games_per_block, progress, executor and cluster")  # fmt: skip
+            "targets, bots, seed, budget, params, journal, robustness_bots, robustness_search, "
+            "games_per_block and run")  # fmt: skip
 
-        return balance_game(targets, game=game, bots=bots, seed=seed, budget=budget, threads=threads, params=params,
-                            games_per_block=games_per_block, progress=progress, executor=executor,
-                            cluster=cluster)  # fmt: skip
+        return _balance_harness(
+            targets, game=game, bots=bots, seed=seed, budget=budget, executor=executor, cluster=cluster,
+            params=params, journal=journal, progress=progress, threads=threads, robustness_bots=robustness_bots,
+            robustness_search=robustness_search, games_per_block=games_per_block,
+        )  # fmt: skip
     if games_per_block is not None:
         raise ValueError(
             "games_per_block is for the harness games; Kétharmad's blocks are games_2p and games_4p"
@@ -1139,29 +1202,130 @@ def balance(
             {"card_data_hash": card_text_hash(text), "seed": seed_, "games_2p": g2, "games_4p": g4,
              "params": point_key(base_params)},
         )  # fmt: skip
-    meter = _Meter(progress, budget_)
     ev = Evaluator(
         text, tg, spec, seed_, threads_, g2, g4, base_params, journal=jr, executor=executor
     )
-    ev.validate({})
-    space = _valid_space(ev, space)
-    stages = _Run(ev, tg, space, budget_, meter)
     try:
-        result = _balance(stages, tg, space, seed_, alt_bots, search_bots)
-        if stages.used > budget_:
-            stages.notes.append(
-                f"used {stages.used:,} games, more than the budget of {budget_:,}: the screen measures every "
+        ev.validate({})
+        space = _valid_space(space, lambda name, v: _builds(ev, name, v))
+    except BaseException:
+        if jr is not None:
+            jr.close()
+        raise
+    result, stages = _staged(ev, tg, space, budget_, seed_, alt_bots, search_bots, progress, jr)
+    result.update(
+        bots=spec, seed=seed_, params=base_params, card_data=describe_card_data(card_data), _card_text=text,
+        elapsed=time.perf_counter() - t0, budget=budget_, games=stages.used, games_played=ev.games_played,
+        evaluations_played=ev.evaluations, pairs=[list(p) for p in tg.pairs], targets=tg,
+        games_2p=g2, games_4p=g4, game="ketharmad", sides=None, games_per_block=None,
+        confirm_first_game=None, confirm_games=None,
+    )  # fmt: skip
+    return BalanceResult(**result)
+
+
+def _staged(
+    ev: Union[Evaluator, HarnessEvaluator],
+    tg: Union[Targets, GameTargets],
+    space: list[ParamSpace],
+    budget: int,
+    seed: int,
+    alt_bots: Any,
+    search_bots: Any,
+    progress: bool,
+    jr: Optional[Journal],
+) -> tuple[dict[str, Any], _Run]:
+    """The stages over any game's evaluator: the result's fields, and the run (its games)."""
+    meter = _Meter(progress, budget)
+    run = _Run(ev, tg, space, budget, meter)
+    try:
+        result = _balance(run, tg, space, seed, alt_bots, search_bots)
+        if run.used > budget:
+            run.notes.append(
+                f"used {run.used:,} games, more than the budget of {budget:,}: the screen measures every "
                 f"allowed parameter at least once and confirmation needs at least two blocks"
             )
     finally:
         meter.close()
         if jr is not None:
             jr.close()
+    return result, run
+
+
+def _balance_harness(
+    targets: Any,
+    *,
+    game: str,
+    bots: Any,
+    seed: int,
+    budget: Optional[int],
+    executor: Any,
+    cluster: Any,
+    params: Optional[Mapping[str, Any]],
+    journal: Union[None, str, os.PathLike[str]],
+    progress: bool,
+    threads: Optional[int],
+    robustness_bots: Any,
+    robustness_search: Any,
+    games_per_block: Optional[int],
+) -> BalanceResult:
+    """:func:`balance` of a game on the generic harness: its targets, space and evaluator
+    (:mod:`ketharmad.lab.balance.games`), the same stages as Kétharmad's."""
+    check_cluster_arg(cluster, executor)
+    t0 = time.perf_counter()
+    info = harness_info(game)
+    tg = load_game_targets(targets, game, bots)
+    seed_ = check_seed(seed)
+    threads_ = check_threads(threads)
+    budget_ = DEFAULT_GAME_BUDGET if budget is None else check_int("budget", budget, 1)
+    n = (
+        DEFAULT_GAMES_PER_BLOCK
+        if games_per_block is None
+        else check_int("games_per_block", games_per_block, 1)
+    )
+    progress = check_flag("progress", progress)
+    base = check_game_params(game, max(len(x) for x in tg.lineups), params, "params")
+    for lineup in tg.lineups:
+        check_game_params(game, len(lineup), base, "params")
+    # the second bot profiles: one spec on every seat (or one per seat); "auto" picks none
+    alt_bots = None if robustness_bots in (None, "auto") else robustness_bots
+    search_bots = None if robustness_search in (None, "auto") else robustness_search
+    start = {**{p["name"]: p["default"] for p in info["parameters"]}, **base}
+    space = harness_space(tg, info, start)
+    with executor_for(executor, cluster) as ex:
+        jr = None
+        if journal is not None:
+            jr = Journal(
+                journal,
+                {"game": game, "seed": seed_, "games_per_block": n, "params": point_key(base),
+                 "lineups": [list(x) for x in tg.lineups]},
+            )  # fmt: skip
+        ev = HarnessEvaluator(game, tg, seed_, threads_, n, base, journal=jr, executor=ex)
+        try:
+            for b in (alt_bots, search_bots):
+                if b is not None:
+                    ev.validate({}, b)
+            space = _valid_space(space, ev.builds, steps=tg.max_steps)
+        except BaseException:
+            if jr is not None:
+                jr.close()
+            raise
+        result, stages = _staged(ev, tg, space, budget_, seed_, alt_bots, search_bots, progress, jr)
+    if robustness_bots == "auto":
+        result["notes"] = [
+            x.replace(
+                "robustness skipped (robustness_bots=None)",
+                f"robustness skipped (robustness_bots='auto' picks no second profile for {game}; "
+                "give one, e.g. robustness_bots='random')",
+            )  # fmt: skip
+            for x in result["notes"]
+        ]
+    b0, b1 = result["holdout_blocks"]
     result.update(
-        bots=spec, seed=seed_, params=base_params, card_data=describe_card_data(card_data), _card_text=text,
+        bots=[list(x) for x in tg.lineups], seed=seed_, params=base, card_data=game, _card_text="",
         elapsed=time.perf_counter() - t0, budget=budget_, games=stages.used, games_played=ev.games_played,
-        evaluations_played=ev.evaluations, pairs=[list(p) for p in tg.pairs], targets=tg,
-        games_2p=g2, games_4p=g4,
+        evaluations_played=ev.evaluations, pairs=[], targets=tg, games_2p=None, games_4p=None,
+        game=game, sides=list(info["sides"] or []), games_per_block=n,
+        confirm_first_game=b0 * n, confirm_games=(b1 - b0) * n,
     )  # fmt: skip
     return BalanceResult(**result)
 
@@ -1176,22 +1340,25 @@ def _balance_format(given: Any, in_targets: Any) -> Any:
     return given
 
 
-def _valid_space(ev: Evaluator, space: list[ParamSpace]) -> list[ParamSpace]:
-    """Narrow each parameter to the values within the search's reach that build in every
-    cell (a copies change that breaks a deck's 31 cards does not); drop one with none."""
+def _valid_space(
+    space: list[ParamSpace], builds: Callable[[str, Any], bool], steps: int = DEFAULT_SEARCH_STEPS
+) -> list[ParamSpace]:
+    """Narrow each parameter to the values within ``steps`` steps that build in every cell
+    (a copies change that breaks a deck's 31 cards does not); drop one with none."""
     from dataclasses import replace
 
+    tol = 0 if all(p.numeric == "int" for p in space) else 1e-9
     out = []
     for p in space:
         low = high = p.default
-        for d in range(1, DEFAULT_SEARCH_STEPS + 1):
-            v = p.default - d * p.step
-            if v < p.low or not _builds(ev, p.name, v):
+        for d in range(1, steps + 1):
+            v = p.at(-d)
+            if v < p.low - tol * p.step or not builds(p.name, v):
                 break
             low = v
-        for d in range(1, DEFAULT_SEARCH_STEPS + 1):
-            v = p.default + d * p.step
-            if v > p.high or not _builds(ev, p.name, v):
+        for d in range(1, steps + 1):
+            v = p.at(d)
+            if v > p.high + tol * p.step or not builds(p.name, v):
                 break
             high = v
         if low < high:
@@ -1216,7 +1383,7 @@ def _builds(ev: Evaluator, name: str, value: int) -> bool:
 
 def _balance(
     run: _Run,
-    tg: Targets,
+    tg: Union[Targets, GameTargets],
     space: list[ParamSpace],
     seed: int,
     alt_bots: Any,
@@ -1258,6 +1425,7 @@ def _balance(
         hold_st[c.key] = st
         confirmed[c.key] = in_band(st)
     confirm_games = h * run.G
+    hold_used = hold[0]
     # a second, fresh holdout when the budget pays for a bigger one: the first holdout only
     # selects the candidates whose every estimate is in band; confirmation is then judged on
     # the new blocks alone (independent of that selection, so still simultaneous 95 %)
@@ -1291,6 +1459,7 @@ def _balance(
                 hold_st[c.key] = st
                 confirmed[c.key] = in_band(st)
             confirm_games = h2 * run.G
+            hold_used = hold2[0]
             finalists = [Candidate({}, "baseline"), *second]
     order = sorted(finalists, key=lambda c: (len(c.point), _total_change(c.point, spc), c.key))
     best = next((c for c in order if confirmed[c.key]), None)
@@ -1321,6 +1490,9 @@ def _balance(
     ablated: dict[str, dict[str, np.ndarray]] = {}
     for name, new in best.point.items():
         rest = {k: v for k, v in best.point.items() if k != name}
+        if not run.ev.valid(rest):
+            run.notes.append(f"ablation of {name}: the other edits do not build without it")
+            continue
         vec = run.vectors(rest, hold, "ablation")
         ablated[name] = vec
         eff = {m.name: paired(m, best_vec[m.name], vec[m.name]) for m in metrics}
@@ -1343,8 +1515,9 @@ def _balance(
                 "loss_with": loss_with,
             }  # fmt: skip
         )
+    num = pl.Float64 if any(p.numeric == "float" for p in spc.values()) else pl.Int64
     edit_schema = {
-        "parameter": pl.String, "card": pl.String, "old": pl.Int64, "new": pl.Int64, "delta": pl.Int64,
+        "parameter": pl.String, "card": pl.String, "old": num, "new": num, "delta": num,
         "metric": pl.String, "effect": pl.Float64, "effect_ci_low": pl.Float64, "effect_ci_high": pl.Float64,
         "loss_without": pl.Float64, "loss_with": pl.Float64,
     }  # fmt: skip
@@ -1515,7 +1688,7 @@ def _balance(
             {"parameter": n, "card": spc[n].card, "old": spc[n].default, "new": v}
             for n, v in best.point.items()
         ],
-        schema={"parameter": pl.String, "card": pl.String, "old": pl.Int64, "new": pl.Int64},
+        schema={"parameter": pl.String, "card": pl.String, "old": num, "new": num},
     )
     return {
         "best": best_df,
@@ -1523,8 +1696,8 @@ def _balance(
         "_best_point": dict(best.point),
         "proposals": proposals_df,
         "edits": edits,
-        "before": _metric_table(metrics, base_hold, z95),
-        "after": _metric_table(metrics, best_st, z95),
+        "before": _metric_table(metrics, base_hold, z95, run.ev),
+        "after": _metric_table(metrics, best_st, z95, run.ev),
         "robustness": robustness,
         "robustness_search": robustness_search,
         "history": hist,
@@ -1533,5 +1706,6 @@ def _balance(
         "notes": run.notes,
         "space": [p.name for p in space],
         "holdout_games": confirm_games,
+        "holdout_blocks": hold_used,
         "screen_games": s * run.G,
     }

@@ -9,6 +9,7 @@ field (``targets.two_player.pairs.ner-tisza.tolerance: ...``).
 from __future__ import annotations
 
 import fnmatch
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -96,18 +97,46 @@ class ParamSpace:
     name: str
     card: str
     kind: str
-    default: int
-    step: int
-    low: int
-    high: int
+    default: Any  # int, or float when ``numeric`` is "float"
+    step: Any
+    low: Any
+    high: Any
+    #: "int" (every Kétharmad parameter) or "float" (some harness-game parameters): the
+    #: values are ``default + k * step`` (floats rounded to 12 digits), ``k`` an integer.
+    numeric: str = "int"
 
-    def values(self, steps: int) -> list[int]:
+    def values(self, steps: int) -> list[Any]:
         """The values within ``steps`` steps of the default, inside the bounds."""
-        return [
-            self.default + k * self.step
-            for k in range(-steps, steps + 1)
-            if self.low <= self.default + k * self.step <= self.high
-        ]
+        return [self.at(k) for k in range(-steps, steps + 1) if self.contains(self.at(k))]
+
+    def at(self, k: int) -> Any:
+        """The value ``k`` steps from the default."""
+        if self.numeric == "int":
+            return self.default + k * self.step
+        return float(round(self.default + k * self.step, 12))
+
+    def contains(self, v: Any) -> bool:
+        if self.numeric == "int":
+            return bool(self.low <= v <= self.high)
+        return bool(self.low - 1e-9 * self.step <= v <= self.high + 1e-9 * self.step)
+
+    def k_of(self, v: Any) -> int:
+        """The steps from the default of a value on the grid."""
+        if self.numeric == "int":
+            return int((v - self.default) // self.step)
+        return int(round((v - self.default) / self.step))
+
+    def k_floor(self, bound: Any) -> int:
+        """``floor((bound - default) / step)``: the last grid step at or below ``bound``."""
+        if self.numeric == "int":
+            return int((bound - self.default) // self.step)
+        return math.floor((bound - self.default) / self.step + 1e-9)
+
+    def k_ceil(self, bound: Any) -> int:
+        """``ceil((bound - default) / step)``: the first grid step at or above ``bound``."""
+        if self.numeric == "int":
+            return int(-((self.default - bound) // self.step))
+        return -math.floor((self.default - bound) / self.step + 1e-9)
 
 
 @dataclass
