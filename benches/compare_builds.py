@@ -36,7 +36,11 @@ def load(directory: str, name: str):
 
 
 def run(km, bots: str, threads: int, games: int) -> tuple[float, str]:
-    text = km._data.load_card_data(None)
+    try:  # the layout of 0.2.0 (game.data); an older baseline has _data
+        data = importlib.import_module(f"{km.__name__}.game.data")
+    except ModuleNotFoundError:
+        data = importlib.import_module(f"{km.__name__}._data")
+    text = data.load_card_data(None)
     pairs = [(a, b) for a in km.FACTIONS for b in km.FACTIONS if a != b]
     h = hashlib.sha256()
     t = time.perf_counter()

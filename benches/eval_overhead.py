@@ -61,8 +61,18 @@ def _load_copy(directory: str, name: str) -> ModuleType:
     mod = importlib.util.module_from_spec(spec)
     sys.modules[name] = mod
     spec.loader.exec_module(mod)
-    importlib.import_module(f"{name}._api")
     return mod
+
+
+def _sub(km: ModuleType, *names: str) -> ModuleType:
+    """The first of the submodules ``names`` that the build has (the layout of 0.2.0 moved
+    ``_api`` to ``api`` and ``_data`` to ``game.data``; an older baseline has the old ones)."""
+    for n in names:
+        try:
+            return importlib.import_module(f"{km.__name__}.{n}")
+        except ModuleNotFoundError:
+            continue
+    raise SystemExit(f"{km.__name__} has none of {', '.join(names)}")
 
 
 def _timed(f: Callable[[], object]) -> tuple[float, float]:
@@ -91,7 +101,14 @@ def _runs(
         evaluate = importlib.import_module(f"{km.__name__}.lab.balance.evaluate")
         targets = importlib.import_module(f"{km.__name__}.lab.balance.targets")
         ev = evaluate.Evaluator(
-            km._data.load_card_data(None), targets.load_targets(None), bots, seed, None, 50, 6, {}
+            _sub(km, "game.data", "_data").load_card_data(None),
+            targets.load_targets(None),
+            bots,
+            seed,
+            None,
+            50,
+            6,
+            {},
         )
         at = [0]  # fresh blocks every run (the evaluator caches what it has played)
 
@@ -108,7 +125,7 @@ def _runs(
 
         return one_b, many_b
 
-    api, data = km._api, km._data
+    api, data = _sub(km, "api", "_api"), _sub(km, "game.data", "_data")
     specs = [bots, bots]
 
     def one_r() -> object:

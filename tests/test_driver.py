@@ -134,7 +134,7 @@ def test_columns_are_the_batch_tables(game: str) -> None:
         assert isinstance(r, ketharmad.GameResult)
         assert d.columns == {"games": r.games.columns, "players": r.players.columns}
         assert {"game", "winner", "turns", "end_reason"} <= set(d.columns["games"])
-        assert {"game", "seat", "win", "return"} <= set(d.columns["players"])
+        assert {"game", "seat", "won", "return"} <= set(d.columns["players"])
 
 
 @pytest.mark.parametrize("game", GAMES)

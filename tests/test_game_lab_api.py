@@ -26,7 +26,7 @@ OSZ = "osztrakon"
 
 
 def wins_by_seat(r: ketharmad.GameResult) -> list[int]:
-    return [int(r.players.filter(pl.col("seat") == s)["win"].sum()) for s in range(len(r.bots))]
+    return [int(r.players.filter(pl.col("seat") == s)["won"].sum()) for s in range(len(r.bots))]
 
 
 # ---------------------------------------------------------------- matchups

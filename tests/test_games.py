@@ -37,7 +37,7 @@ def test_simulate_game_columns_and_summary() -> None:
     assert not r.games["unfinished"].any()
     # the winner column and the per-seat rows agree
     wins0 = int((r.games["winner"] == 0).sum())
-    assert wins0 == int(r.players.filter(pl.col("seat") == 0)["win"].sum())
+    assert wins0 == int(r.players.filter(pl.col("seat") == 0)["won"].sum())
     s = r.summary()
     assert s["side"].to_list() == ["attacker", "defender"]
     assert s["wins"].sum() == 300
@@ -106,10 +106,10 @@ def test_osztrakon_from_python() -> None:
     finished = a.games.filter(~pl.col("unfinished"))
     assert finished.height > 290
     wins = (
-        a.players.join(finished.select("game"), on="game").group_by("game").agg(pl.col("win").sum())
+        a.players.join(finished.select("game"), on="game").group_by("game").agg(pl.col("won").sum())
     )
     assert wins.height == finished.height
-    assert (wins["win"] == 1).all()  # R11: one winner per finished game (ties go by stack order)
+    assert (wins["won"] == 1).all()  # R11: one winner per finished game (ties go by stack order)
     with pytest.raises(ValueError, match="5 to 12 seats"):
         simulate_game("osztrakon", bots=["b1"] * 4, games=10)
     with pytest.raises(ValueError, match="unknown parameter"):
@@ -313,7 +313,7 @@ def test_game_matchups_many_seats_rotates_the_bot() -> None:
         lineup = ["random"] * 5
         lineup[s] = "b1"
         r = simulate_game("osztrakon", lineup, games=20, seed=2, first_game=20 * s)
-        wins += int(r.players.filter(pl.col("seat") == s)["win"].sum())
+        wins += int(r.players.filter(pl.col("seat") == s)["won"].sum())
     assert row["wins"] == wins and row["even_share"] == 0.2
     with pytest.raises(ValueError, match="name the field"):
         game_matchups("osztrakon", ["b1"], games=10)

@@ -17,7 +17,7 @@ def _same_games(h, s, n_seats):
     assert h.games["turns"].to_list() == s.games["turns"].to_list()
     hp = h.players.sort(["game", "seat"])
     sp = s.players.sort(["game", "seat"])
-    assert hp["win"].to_list() == sp["won"].to_list()
+    assert hp["won"].to_list() == sp["won"].to_list()
     assert [int(x) for x in hp["support"].to_list()] == sp["support"].to_list()
     assert hp.height == s.games.height * n_seats
 
@@ -79,7 +79,7 @@ def test_simulate_game_ketharmad_with_the_generic_search():
     assert r.games.height == 4
     assert not r.games["unfinished"].any()
     assert set(r.games["winner"].to_list()) <= {0, 1}
-    assert r.players.group_by("game").agg(pl.col("win").sum())["win"].to_list() == [1] * 4
+    assert r.players.group_by("game").agg(pl.col("won").sum())["won"].to_list() == [1] * 4
 
 
 def test_simulate_game_ketharmad_bad_input_names_it():

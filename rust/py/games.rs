@@ -69,7 +69,7 @@ fn columns_to_py<'py>(py: Python<'py>, c: GenericColumns) -> PyResult<Bound<'py,
     let players = PyDict::new(py);
     players.set_item("game", c.seat_game.into_pyarray(py))?;
     players.set_item("seat", c.seat.into_pyarray(py))?;
-    players.set_item("win", c.seat_win.into_pyarray(py))?;
+    players.set_item("won", c.seat_win.into_pyarray(py))?;
     players.set_item("return", c.seat_return.into_pyarray(py))?;
     for (name, v) in c.seat_extra {
         players.set_item(name, v.into_pyarray(py))?;

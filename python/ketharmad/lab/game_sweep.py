@@ -133,7 +133,7 @@ class PointOutcomes:
         seats = len(result.bots)
         self.n = g.height
         self.seats = seats
-        self.won = p["win"].to_numpy().reshape(self.n, seats).astype(bool)
+        self.won = p["won"].to_numpy().reshape(self.n, seats).astype(bool)
         self.turns = g["turns"].to_numpy().astype(np.float64)
         self.no_winner = (g["winners_mask"] == 0).to_numpy()
         self.unfinished = g["unfinished"].to_numpy().astype(bool)

@@ -149,7 +149,7 @@ def _play_pair(
     if isinstance(r, GameStats):  # not keep
         return {"games": n, "wins": list(r.wins), "no_winner": r.no_winner, "unfinished": r.unfinished,
                 "turns_mean": r.turns_mean, "secs": secs, "rows": None}  # fmt: skip
-    wins = [int(r.players.filter(pl.col("seat") == s)["win"].sum()) for s in (0, 1)]
+    wins = [int(r.players.filter(pl.col("seat") == s)["won"].sum()) for s in (0, 1)]
     return {
         "games": n,
         "wins": wins,
@@ -189,7 +189,7 @@ def _play_field(
         r = simulate_game(game, lineup, games=share, seed=seed, threads=threads, params=params or None,
                           first_game=first, output="rows" if keep else "stats", **(run or {}))  # fmt: skip
         if isinstance(r, GameResult):  # keep
-            w = int(r.players.filter(pl.col("seat") == s)["win"].sum())
+            w = int(r.players.filter(pl.col("seat") == s)["won"].sum())
             decided = int((r.games["winners_mask"] != 0).sum())
             unfinished += int(r.games["unfinished"].sum())
             turns += float(r.games["turns"].sum())

@@ -30,7 +30,7 @@ class GameResult:
         n = self.games.height
         rows = []
         for seat, bot in enumerate(self.bots):
-            wins = int(self.players.filter(pl.col("seat") == seat)["win"].sum())
+            wins = int(self.players.filter(pl.col("seat") == seat)["won"].sum())
             lo, hi = wilson_interval(wins, n)
             rows.append(
                 {
@@ -62,7 +62,7 @@ _BASE_GAME_COLUMNS = frozenset(
 )
 
 
-_BASE_SEAT_COLUMNS = frozenset({"game", "seat", "win", "return"})
+_BASE_SEAT_COLUMNS = frozenset({"game", "seat", "won", "return"})
 
 
 @dataclass

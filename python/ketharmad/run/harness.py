@@ -373,7 +373,7 @@ def game_matchups(
                     params=params,
                     first_game=first,
                 )
-                wins += int(r.players.filter(pl.col("seat") == s)["win"].sum())
+                wins += int(r.players.filter(pl.col("seat") == s)["won"].sum())
                 played += share
             secs = time.perf_counter() - t
             lo, hi = wilson_interval(wins, played)
