@@ -394,3 +394,17 @@ def test_deprecation_helpers():
 def test_spec_type_is_exported():
     assert ketharmad.GameSpec is GameSpec and ketharmad.load_game is load_game
     assert "GameSpec" in ketharmad.__all__ and "load_game" in ketharmad.__all__
+
+
+def test_a_spec_merged_with_a_user_format_or_custom_deck_stays_hashable() -> None:
+    """resolve() keeps what load_game keeps: deck strings and a frozen user format."""
+    from ketharmad.game.spec import resolve
+
+    four = ["ner", "tisza", "osszefogas", "radikalisok"]
+    s = resolve(ketharmad.load_game(decks=four), format={"name": "mine", "base": "coalition"})
+    assert hash(s) == hash(
+        resolve(ketharmad.load_game(decks=four), format={"base": "coalition", "name": "mine"})
+    )
+    assert s.setup["format"] == {"base": "coalition", "name": "mine"}
+    d = resolve(ketharmad.load_game(), decks=["ner+tisza", "tisza"])
+    assert hash(d) is not None and all(isinstance(x, str) for x in d.decks or ())

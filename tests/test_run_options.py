@@ -202,6 +202,28 @@ def test_each_old_keyword_warns_and_gives_the_run_result(
     assert_frame_equal(call(run={field: value}), new)
 
 
+@pytest.mark.parametrize("field", ["threads", "chunk_size", "progress", "executor", "rows"])
+def test_an_old_keyword_reaches_the_function_as_run(field: str, pool: ThreadPoolExecutor) -> None:
+    """The fold itself: the value of an old keyword arrives in ``run`` (the result tables
+    above cannot show it, since no run field changes the games)."""
+    from ketharmad.run.options import fold_run_options
+
+    seen: list[RunOptions] = []
+
+    @fold_run_options("threads", "chunk_size", "progress", "executor", "rows")
+    def entry(x: int, *, run: Any = None) -> int:
+        seen.append(run)
+        return x
+
+    value: Any = {"threads": 1, "chunk_size": 7, "progress": True, "rows": False}.get(field, pool)
+    with pytest.warns(DeprecationWarning, match=rf"entry\({field}=\.\.\.\)"):
+        assert entry(5, **{field: value}) == 5
+    assert isinstance(seen[0], RunOptions)
+    assert getattr(seen[0], field) is value or getattr(seen[0], field) == value
+    others = [f for f in ("threads", "chunk_size", "executor", "rows") if f != field]
+    assert all(getattr(seen[0], f) is None for f in others)
+
+
 def test_several_old_keywords_and_run_fold_together() -> None:
     ref = _simulate(run=RunOptions(threads=2, chunk_size=9, progress=False))
     with pytest.warns(DeprecationWarning, match=r"simulate\(threads=\.\.\., chunk_size=\.\.\.\)"):
@@ -313,3 +335,18 @@ def test_no_public_function_takes_more_than_ten_parameters() -> None:
         except (TypeError, ValueError):
             continue
         assert not params & {"threads", "chunk_size", "executor", "cluster"}, name
+
+
+def test_the_old_positional_run_arguments_are_an_error_not_rebound() -> None:
+    """Everything after ``seed`` (``params`` for matchups) is keyword-only, so an old
+    positional call that passed ``threads`` (or, for sweep, ``baseline`` further on) fails
+    loudly instead of binding the value to the parameter that moved into its place."""
+    with pytest.raises(TypeError, match="positional"):
+        ketharmad.simulate(TWO_P, "random", 10, 0, 2)  # type: ignore[misc]  # the old threads=2
+    grid = {"ner_orban_viktor.influence": [4, 6]}
+    with pytest.raises(TypeError, match="positional"):
+        ketharmad.sweep(grid, TWO_P, "random", 40, 0, None, None, None, 1)  # type: ignore[misc]
+    with pytest.raises(TypeError, match="positional"):
+        ketharmad.matchups(None, 4, "random", 1, None, 2)  # type: ignore[misc]
+    with pytest.raises(TypeError, match="positional"):
+        ketharmad.tournament(["random"], None, 8, 0, 2)  # type: ignore[misc]

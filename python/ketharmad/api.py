@@ -120,6 +120,7 @@ def simulate(
     bots: BotsArg = "random",
     games: int = 1000,
     seed: int = 0,
+    *,
     params: Optional[Mapping[str, Union[int, bool, str]]] = None,
     card_data: CardDataSource = None,
     start_player: Optional[int] = None,
@@ -127,7 +128,6 @@ def simulate(
     first_game: int = 0,
     format: Optional[str] = None,
     game: Literal["ketharmad"] = "ketharmad",
-    *,
     run: RunArg = None,
 ) -> SimResult: ...
 
@@ -138,13 +138,13 @@ def simulate(
     bots: BotsArg = "random",
     games: int = 1000,
     seed: int = 0,
+    *,
     params: Optional[Mapping[str, Union[int, float, bool, str]]] = None,
     card_data: CardDataSource = None,
     start_player: Optional[int] = None,
     record_plays: bool = False,
     first_game: int = 0,
     format: Optional[str] = None,
-    *,
     game: Union[str, GameSpec],
     run: RunArg = None,
 ) -> SimResult | GameResult: ...
@@ -156,6 +156,7 @@ def simulate(
     bots: BotsArg = "random",
     games: int = 1000,
     seed: int = 0,
+    *,
     params: Optional[Mapping[str, Union[int, float, bool, str]]] = None,
     card_data: CardDataSource = None,
     start_player: Optional[int] = None,
@@ -163,7 +164,6 @@ def simulate(
     first_game: int = 0,
     format: Optional[str] = None,
     game: Union[str, GameSpec] = "ketharmad",
-    *,
     run: RunArg = None,
 ) -> SimResult | GameResult:  # GameResult for another game (see the overloads)
     """Play ``games`` bot games in parallel and return the results as polars tables.

@@ -325,9 +325,10 @@ class HarnessDriver:
     def columns(self) -> dict[str, list[str]]:
         """``games`` and ``players`` of a :class:`ketharmad.GameResult` of the spec's seats
         (read from one game played by the core)."""
-        return _harness_columns(
+        cols = _harness_columns(
             self.name, self.spec.n_seats, tuple(sorted((self._params or {}).items()))
         )
+        return {table: list(names) for table, names in cols.items()}  # a copy: the cache stays
 
     def stepper(self, seed: int = 0, index: int = 0, **options: Any) -> _core.HarnessGame:
         """A :class:`ketharmad.HarnessGame` (``ketharmad.games.game_state``) of the spec's

@@ -317,7 +317,9 @@ def resolve(game: Union[str, GameSpec], **given: Any) -> GameSpec:
             explicit = _explicit_params(game, v)
             fields["param_items"] = tuple(sorted({**game.params, **explicit}.items()))
         elif k == "decks" and isinstance(v, Sequence) and not isinstance(v, str):
-            fields["decks"] = tuple(v)
+            fields["decks"] = tuple(check_decks(v))  # deck strings, as load_game keeps them
+        elif k == "format" and isinstance(v, Mapping):
+            fields["format"] = _freeze(v)  # hashable, as load_game keeps a user format
         else:
             fields[k] = v
     return GameSpec(**{**{f: getattr(game, f) for f in ("name", "seats", "decks", "card_data", "format",

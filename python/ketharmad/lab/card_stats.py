@@ -411,7 +411,7 @@ def _run(
                              output=output, label="card_stats")])  # fmt: skip
     if keep:
         # the batch form on simulate's batch (the same plan: one cell of every game)
-        batch = simulate(decks_, bots_, games_, seed_, params_, card_data, start_, record_plays=True, format=format,
+        batch = simulate(decks_, bots_, games_, seed_, params=params_, card_data=card_data, start_player=start_, record_plays=True, format=format,
                          run=RunOptions(threads=threads_, chunk_size=chunk_, progress=progress_, executor=executor,
                                         cluster=cluster))  # fmt: skip
         res = _from_batch(batch, None)

@@ -307,6 +307,7 @@ def matchups(
     bots: Any = None,
     seed: int = 0,
     params: Optional[Mapping[str, Union[int, bool, str]]] = None,
+    *,
     card_data: CardDataSource = None,
     games: Optional[int] = None,
     decks: Optional[Sequence[Any]] = None,
@@ -315,7 +316,6 @@ def matchups(
     seats: Optional[int] = None,
     field: Optional[str] = None,
     games_for: Optional[Mapping[str, int]] = None,
-    *,
     run: RunArg = None,
 ) -> MatchupResult | GameMatchupResult:  # GameMatchupResult for another game
     """Every faction (or deck) against every other, with the start player balanced.

@@ -374,13 +374,13 @@ def sweep(
     bots: Any = None,
     games: int = 1000,
     seed: int = 0,
+    *,
     params: Optional[Mapping[str, ParamValue]] = None,
     card_data: CardDataSource = None,
     baseline: Union[None, int, Mapping[str, ParamValue]] = None,
     start_player: Optional[int] = None,
     format: Any = None,
     game: Union[str, GameSpec] = "ketharmad",
-    *,
     run: RunArg = None,
 ) -> Any:
     """Play the same games at every point of a parameter grid and compare with a baseline.

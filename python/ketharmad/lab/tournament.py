@@ -166,12 +166,12 @@ def tournament(
     decks: Optional[Sequence[Any]] = None,
     games: Optional[int] = None,
     seed: int = 0,
+    *,
     params: Optional[Mapping[str, Union[int, bool, str]]] = None,
     card_data: CardDataSource = None,
     format: Any = None,
     game: Union[str, GameSpec] = "ketharmad",
     seats: Optional[int] = None,
-    *,
     run: RunArg = None,
 ) -> TournamentResult | GameTournamentResult:  # GameTournamentResult: another game
     """Play every pair of ``bots`` against each other.
