@@ -53,7 +53,7 @@ from ..run.options import RunArg, RunOptions, fold_run_options
 from ..run.plan import Plan, Shard, cell, describe_shard, run_plan, run_shard, run_tasks
 from ..run.progress import Progress
 from ..stats import Z95, wilson_bounds
-from .game_sweep import game_sweep
+from .game_sweep import GameSweepResult, game_sweep
 from .grid import grid_points
 
 __all__ = ["sweep", "SweepResult", "SweepStats", "grid_points", "deck_pairings", "load_sweep_file", "MAX_SWEEP_FILE_BYTES",
@@ -382,7 +382,7 @@ def sweep(
     format: Any = None,
     game: Union[str, GameSpec] = "ketharmad",
     run: RunArg = None,
-) -> Any:
+) -> SweepResult | GameSweepResult:  # GameSweepResult for another game
     """Play the same games at every point of a parameter grid and compare with a baseline.
 
     ``game="schotten_totten_2"`` or ``"osztrakon"`` sweeps a game on the generic harness

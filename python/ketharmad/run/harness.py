@@ -182,7 +182,7 @@ def simulate_game(
     chunk_size: Optional[int] = None,
     executor: Any = None,
     cluster: Any = None,
-) -> Any:  # GameResult, or GameStats for output="stats"
+) -> GameResult | GameStats:  # GameStats for output="stats"
     """Play ``games`` seeded games of ``game`` with one bot spec per seat (default: random
     everywhere at the game's smallest seat count). Game ``i`` is the same whatever
     ``threads`` is. Errors (unknown game, parameter, bot or option; wrong seat count) are
@@ -337,6 +337,7 @@ def game_matchups(
                 n = n_games([a, b])
                 t = time.perf_counter()
                 r = simulate_game(game, [a, b], games=n, seed=seed, threads=threads, params=params)
+                assert isinstance(r, GameResult)  # output="rows"
                 secs = time.perf_counter() - t
                 w0 = int((r.games["winner"] == 0).sum())
                 w1 = int((r.games["winner"] == 1).sum())
@@ -373,6 +374,7 @@ def game_matchups(
                     params=params,
                     first_game=first,
                 )
+                assert isinstance(r, GameResult)  # output="rows"
                 wins += int(r.players.filter(pl.col("seat") == s)["won"].sum())
                 played += share
             secs = time.perf_counter() - t
