@@ -140,14 +140,14 @@ __all__ = [
     "HarnessGame",
     "game_env",
     "GameMatchupResult",
-    "GameTournamentResult",
     "HarnessLog",
 ]
 
 
 def __getattr__(name: str) -> Any:
-    """The deprecated names of the package: ``GameTournamentResult`` is
-    :class:`TournamentResult` (one tournament result for every game)."""
+    """The deprecated names of the package (kept out of ``__all__``, so ``import *`` does
+    not warn): ``GameTournamentResult`` is :class:`TournamentResult` (one tournament result
+    for every game)."""
     if name == "GameTournamentResult":
         issue_deprecation_warning("GameTournamentResult", "TournamentResult")
         return TournamentResult

@@ -439,9 +439,15 @@ def tournament(
     rotating, the same games for every pair. Ratings: the Bradley–Terry fit above (Elo
     scale); with more seats its Luce generalisation (a game's winner is seat ``s`` with
     probability ``p(bot of s) / sum over the seats``), which is Bradley–Terry for two seats.
-    Returns a :class:`ketharmad.lab.harness.GameTournamentResult` (``.pairs``, ``.ratings``
-    with win rates and Wilson intervals), the same for a seed on any ``threads``, ``executor``
-    or ``cluster`` (each pair's games run on it as :func:`ketharmad.games.simulate_game` runs them).
+    The same :class:`TournamentResult` (``.pairs``, ``.ratings`` with win rates and Wilson
+    intervals over all games; ``decks`` and ``plan`` None), the same for a seed on any
+    ``threads``, ``executor`` or ``cluster`` (each block of games runs on it as
+    :func:`ketharmad.games.simulate_game` runs them).
+
+    Every game goes the same way: its side builds the blocks of games each pair plays
+    (:class:`ketharmad.game.driver.Block`), the driver plays them
+    (:meth:`~ketharmad.game.driver.GameDriver.play_blocks`: Kétharmad on the plan runner, the
+    others through ``simulate_game``) and one fit rates the bots.
     The Kétharmad-only arguments (``decks``, ``card_data``, ``format``) are refused with a
     ValueError naming them; ``seats`` with Kétharmad.
     """
