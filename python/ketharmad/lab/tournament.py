@@ -506,50 +506,19 @@ def _tables(
             per_bot[bot][0] += total
             per_bot[bot][1] += w
         a, b = lay.labels[p.a], lay.labels[p.b]
-        if ketharmad:
-            rows.append(
-                {
-                    "bot_a": a,
-                    "bot_b": b,
-                    "games": total,
-                    "wins_a": wa,
-                    "wins_b": wb,
-                    "unfinished": none,
-                }
-            )
-        elif not lay.against_field:
-            r, lo, hi = _wilson(wa, total)
-            s0 = lay.sides[0]
-            rows.append(
-                {
-                    "bot_a": a,
-                    "bot_b": b,
-                    "games": total,
-                    "wins_a": wa,
-                    "wins_b": wb,
-                    "no_winner": none,
-                    "win_rate_a": r,
-                    "ci_low": lo,
-                    "ci_high": hi,
-                    f"a_{s0}_win_rate": played[0].wins[0] / played[0].games,
-                    f"b_{s0}_win_rate": played[1].wins[0] / played[1].games,
-                }
-            )
+        r, lo, hi = _wilson(wa, total)
+        if lay.against_field:
+            rows.append({"bot": a, "field": b, "seats": k, "games": total, "wins": wa, "win_rate": r,
+                         "ci_low": lo, "ci_high": hi, "even_share": 1 / k})  # fmt: skip
+            continue
+        row = {"bot_a": a, "bot_b": b, "games": total, "wins_a": wa, "wins_b": wb}
+        if ketharmad:  # the rate and interval over the decided games follow, on the whole table
+            rows.append({**row, "unfinished": none})
         else:
-            r, lo, hi = _wilson(wa, total)
-            rows.append(
-                {
-                    "bot": a,
-                    "field": b,
-                    "seats": k,
-                    "games": total,
-                    "wins": wa,
-                    "win_rate": r,
-                    "ci_low": lo,
-                    "ci_high": hi,
-                    "even_share": 1 / k,
-                }
-            )
+            s0 = lay.sides[0]
+            rows.append({**row, "no_winner": none, "win_rate_a": r, "ci_low": lo, "ci_high": hi,
+                         f"a_{s0}_win_rate": played[0].wins[0] / played[0].games,
+                         f"b_{s0}_win_rate": played[1].wins[0] / played[1].games})  # fmt: skip
     strength = luce_ratings(len(lay.labels), groups)
     elo = [1500.0 + 400.0 * math.log10(s) for s in strength]
     if ketharmad:
@@ -558,30 +527,14 @@ def _tables(
         pairs = pl.DataFrame(rows).with_columns(
             win_rate_a=rate("wins_a", decided), ci_low=low, ci_high=high
         )
-        ratings = pl.DataFrame(
-            {
-                "bot": lay.labels,
-                "rating": elo,
-                "games": [g for g, _ in per_bot],
-                "wins": [w for _, w in per_bot],
-            }
-        ).sort("rating", descending=True)
+        ratings = pl.DataFrame({"bot": lay.labels, "rating": elo, "games": [g for g, _ in per_bot],
+                                "wins": [w for _, w in per_bot]}).sort("rating", descending=True)  # fmt: skip
         return pairs, ratings
     rating_rows = []
     for i, label in enumerate(lay.labels):
         g, w = per_bot[i]
         r, lo, hi = _wilson(w, g)
-        rating_rows.append(
-            {
-                "bot": label,
-                "rating": elo[i],
-                "games": g,
-                "wins": w,
-                "win_rate": r,
-                "ci_low": lo,
-                "ci_high": hi,
-                "even_share": 1 / k,
-            }
-        )
+        rating_rows.append({"bot": label, "rating": elo[i], "games": g, "wins": w, "win_rate": r,
+                            "ci_low": lo, "ci_high": hi, "even_share": 1 / k})  # fmt: skip
     ratings = pl.DataFrame(rating_rows).sort("rating", descending=True, maintain_order=True)
     return pl.DataFrame(rows), ratings
