@@ -117,11 +117,21 @@ def test_matchups_report_and_parquet(tmp_path):
 # ---------------------------------------------------------------- tournament
 
 
+def test_game_tournament_result_is_a_deprecated_alias_of_tournament_result():
+    with pytest.warns(
+        DeprecationWarning, match="GameTournamentResult is deprecated in 0.2.0.*TournamentResult"
+    ):
+        alias = ketharmad.GameTournamentResult
+    assert alias is ketharmad.TournamentResult
+
+
 def test_st2_tournament_pairs_are_both_seatings_on_the_same_games():
     t = ketharmad.tournament(
         ["random", "greedy", "search:iterations=5"], game=ST2, games=16, seed=7
     )
-    assert isinstance(t, ketharmad.GameTournamentResult)
+    assert isinstance(t, ketharmad.TournamentResult)  # one result class for every game
+    assert t.game == ST2 and t.decks is None and t.plan is None
+    assert set(t.tables()) == {"tournament_pairs", "tournament_ratings"}
     assert t.pairs.height == 3
     for row in t.pairs.iter_rows(named=True):
         a, b = row["bot_a"], row["bot_b"]

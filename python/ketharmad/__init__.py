@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import _core, stats
 from . import games as _games_module
-from ._deprecation import deprecate_function
+from ._deprecation import deprecate_function, issue_deprecation_warning
 from ._version import __version__
 from .api import cards, formats, parameters, play, simulate
 from .game import GameSpec, load_game
@@ -33,7 +33,7 @@ from .game.harness_play import HarnessLog
 from .games import GameResult, GameStats, HarnessGame, games
 from .lab.balance import BalanceResult, balance
 from .lab.card_stats import CardStatsResult, card_stats
-from .lab.harness import GameMatchupResult, GameTournamentResult
+from .lab.harness import GameMatchupResult
 from .lab.matchups import MatchupResult, matchups
 from .lab.standings import deck_table, seat_table
 from .lab.sweep import SweepResult, sweep
@@ -140,6 +140,15 @@ __all__ = [
     "HarnessGame",
     "game_env",
     "GameMatchupResult",
-    "GameTournamentResult",
     "HarnessLog",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The deprecated names of the package (kept out of ``__all__``, so ``import *`` does
+    not warn): ``GameTournamentResult`` is :class:`TournamentResult` (one tournament result
+    for every game)."""
+    if name == "GameTournamentResult":
+        issue_deprecation_warning("GameTournamentResult", "TournamentResult")
+        return TournamentResult
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -16,9 +16,10 @@ from ..lab.harness import (
     GameMatchupResult,
     _default_bots,
     game_lab_matchups,
-    game_lab_tournament,
 )
+from ..lab.tournament import tournament
 from ..results.report import format_table
+from ..run.options import RunOptions
 from .args import _generic_value
 from .lab import cli_refuse, cluster_for
 
@@ -99,9 +100,9 @@ def cli_tournament(args: Any) -> None:
         return
 
     with cluster_for(args) as cluster:
-        res = game_lab_tournament(args.game, cli_bot_list(args.specs) or [], games=args.games, seed=args.seed,
-                                  threads=args.threads, params=cli_params(args.param), seats=args.seats,
-                                  cluster=cluster)  # fmt: skip
+        res = tournament(cli_bot_list(args.specs) or [], games=args.games, seed=args.seed,
+                         params=cli_params(args.param), game=args.game, seats=args.seats,
+                         run=RunOptions(threads=args.threads, cluster=cluster))  # fmt: skip
     print(res)
 
 

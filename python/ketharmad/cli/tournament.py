@@ -40,7 +40,7 @@ def _cmd_bots(args: argparse.Namespace) -> None:
     assert isinstance(res, TournamentResult)  # game="ketharmad"
     print(
         f"tournament: {res.games_per_pair:,} games per pair, seats swapped, "
-        f"{len(res.decks)} deck pairing(s), common seeds per pairing"
+        f"{len(res.decks or [])} deck pairing(s), common seeds per pairing"
     )
     with pl.Config(tbl_rows=100, fmt_str_lengths=60, tbl_width_chars=160, float_precision=3):
         print(res.pairs)

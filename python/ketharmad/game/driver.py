@@ -31,7 +31,8 @@ driver words it for its game ("decks: Kétharmad only; play(game='osztrakon') ta
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Optional, Protocol, Union, runtime_checkable
 
 import polars as pl
@@ -47,6 +48,8 @@ from .validate import check_bots
 
 __all__ = [
     "GameDriver",
+    "Block",
+    "BlockCounts",
     "KetharmadDriver",
     "HarnessDriver",
     "driver_for",
@@ -73,6 +76,7 @@ PROVIDED_BY = {
     "ketharmad_columns": "ketharmad.api (the column names of SimResult's tables)",
     "ketharmad_stepper": "ketharmad.step (ketharmad.Game)",
     "harness_simulate": "ketharmad.run.harness (simulate_game)",
+    "ketharmad_blocks": "ketharmad.run.plan (blocks of games reduced to counts, on the plan runner)",
 }
 
 
@@ -94,6 +98,31 @@ def _provided(name: str) -> Callable[..., Any]:
         raise RuntimeError(
             f"{name} is provided by {PROVIDED_BY[name]} when it is imported; import ketharmad first"
         ) from None
+
+
+# -- blocks of games (what a lab feature plays) ----------------------------------------------
+
+
+@dataclass(frozen=True)
+class Block:
+    """One block of games a lab feature plays: one bot spec per seat, games ``first_game ..
+    first_game + games - 1`` of the batch with the run's seed; ``decks``: Kétharmad's deck
+    of every seat (None for the games on the generic harness)."""
+
+    bots: tuple[Any, ...]
+    first_game: int
+    games: int
+    decks: Optional[tuple[str, ...]] = None
+
+
+@dataclass(frozen=True)
+class BlockCounts:
+    """A block's games reduced to counts: ``games``, ``wins`` (games won by each seat) and
+    ``no_winner`` (games without a winner: Kétharmad's unfinished games)."""
+
+    games: int
+    wins: tuple[int, ...]
+    no_winner: int
 
 
 # -- the protocol ----------------------------------------------------------------------------
@@ -159,6 +188,14 @@ class GameDriver(Protocol):
 
     def replay(self, bots: Any, seed: int = 0, index: int = 0) -> Any:
         """Game ``index`` of the batch with ``seed``, with its log."""
+        ...
+
+    def play_blocks(self, blocks: Sequence[Block], seed: int, params: Mapping[str, Any],
+                    threads: Optional[int] = None, executor: Any = None,
+                    **setup: Any) -> tuple[list[BlockCounts], Optional[list[dict[str, Any]]]]:  # fmt: skip
+        """Play ``blocks`` of the batch with ``seed`` reduced to counts (no rows), in order,
+        the same for any ``threads`` or ``executor``; with the plan the games ran as (a list of
+        cells, Kétharmad) or None. ``setup``: Kétharmad's ``card_text``."""
         ...
 
     def refuse(self, call: str, given: Mapping[str, bool], takes: str = "") -> None:
@@ -248,6 +285,17 @@ class KetharmadDriver:
     def replay(self, bots: Any, seed: int = 0, index: int = 0) -> Any:
         """``ketharmad.play(game=spec, ...)``: a :class:`ketharmad.GameLog`."""
         return _provided("ketharmad_replay")(game=self.spec, bots=bots, seed=seed, index=index)
+
+    def play_blocks(self, blocks: Sequence[Block], seed: int, params: Mapping[str, Any],
+                    threads: Optional[int] = None, executor: Any = None,
+                    **setup: Any) -> tuple[list[BlockCounts], Optional[list[dict[str, Any]]]]:  # fmt: skip
+        """One plan of the blocks (one cell each, ``output="stats"``) on the plan runner;
+        ``setup["card_text"]``: the card data the games use (its format applied)."""
+        played: tuple[list[BlockCounts], Optional[list[dict[str, Any]]]] = _provided(
+            "ketharmad_blocks"
+        )(blocks, seed, card_text=setup["card_text"], params=params, threads=threads,
+          executor=executor)  # fmt: skip
+        return played
 
     def refuse(self, call: str, given: Mapping[str, bool], takes: str = "") -> None:
         names = _given(given)
@@ -353,6 +401,20 @@ class HarnessDriver:
         if isinstance(bots, str) and self.spec.seats is not None:
             bots = [bots] * self.spec.seats
         return play_game(self.name, bots, seed=seed, index=index, params=self._params)
+
+    def play_blocks(self, blocks: Sequence[Block], seed: int, params: Mapping[str, Any],
+                    threads: Optional[int] = None, executor: Any = None,
+                    **setup: Any) -> tuple[list[BlockCounts], Optional[list[dict[str, Any]]]]:  # fmt: skip
+        """Every block through ``simulate_game`` (``output="stats"``), one after the other;
+        ``setup``: ``chunk_size``. No plan (None)."""
+        simulate = _provided("harness_simulate")
+        out = []
+        for b in blocks:
+            r = simulate(self.name, bots=list(b.bots), games=b.games, seed=seed, threads=threads,
+                         params=dict(params) or None, first_game=b.first_game, output="stats",
+                         chunk_size=setup.get("chunk_size"), executor=executor)  # fmt: skip
+            out.append(BlockCounts(int(r.games), tuple(int(w) for w in r.wins), int(r.no_winner)))
+        return out, None
 
     def refuse(self, call: str, given: Mapping[str, bool], takes: str = "") -> None:
         names = _given(given)

@@ -1,7 +1,7 @@
-"""The lab over the games on the generic harness (issue 14): matchups and tournaments of
-Schotten Totten 2 and Osztrakon, reached through ``game=`` of :func:`ketharmad.matchups`
-and :func:`ketharmad.tournament` (and ``--game`` of ``ketharmad matchups`` / ``ketharmad
-bots``); docs/games.md.
+"""The lab over the games on the generic harness (issue 14): matchups of Schotten Totten 2
+and Osztrakon, reached through ``game=`` of :func:`ketharmad.matchups` (and ``--game`` of
+``ketharmad matchups``), and the argument checks and provenance the tournament of every game
+(:mod:`ketharmad.lab.tournament`) uses for them; docs/games.md.
 
 The sides of these tables are bots, not factions:
 
@@ -37,9 +37,8 @@ from ..results.report import _cell_text, _lab_params_label, ci_text, format_tabl
 from ..run.cluster import check_cluster_arg, executor_for
 from ..run.harness import simulate_game
 from ..stats import wilson_interval
-from .ratings import luce_ratings
 
-__all__ = ["GameMatchupResult", "GameTournamentResult", "game_lab_matchups", "game_lab_tournament"]
+__all__ = ["GameMatchupResult", "game_lab_matchups"]
 
 ParamValue = Union[int, float, bool, str]
 
@@ -468,107 +467,6 @@ def plot_heatmap(result: GameMatchupResult, path: Path) -> Path:
     return _save(fig, path)
 
 
-_RATING_RIGHT = [False, True, True, True, True, False, True]
-
-
-class GameTournamentResult(_HarnessLabResult):
-    """The result of ``ketharmad.tournament(bots, game="schotten_totten_2" | "osztrakon")``.
-
-    Attributes:
-        pairs: two seats: one row per pair of bots (``bot_a, bot_b, games, wins_a, wins_b,
-            no_winner, win_rate_a, ci_low, ci_high`` over the pair's games,
-            ``a_<side0>_win_rate`` and ``b_<side0>_win_rate``: each bot's win rate on the
-            first side). More seats: one row per bot and field (``bot, field, seats, games,
-            wins, win_rate, ci_low, ci_high, even_share``).
-        ratings: one row per bot, best first: ``bot, rating`` (Elo scale, from a
-            Bradley–Terry fit; with more seats its Luce generalisation), ``games, wins,
-            win_rate, ci_low, ci_high`` (two seats: over all the bot's games; more seats:
-            as the lone bot against the fields), ``even_share``.
-        game, seats, sides, bots, seed, params, games_per_pair, elapsed.
-    """
-
-    kind = "tournament"
-
-    def __init__(self, **kw: Any) -> None:
-        self.game: str = kw["game"]
-        self._info = kw["info"]
-        self.seats: int = kw["seats"]
-        self.sides: list[str] = kw["sides"]
-        self.pairs: pl.DataFrame = kw["pairs"]
-        self.ratings: pl.DataFrame = kw["ratings"]
-        self.bots: list[str] = kw["bots"]
-        self.seed: int = kw["seed"]
-        self.params: dict[str, ParamValue] = kw["params"]
-        self.games_per_pair: int = kw["games_per_pair"]
-        self.elapsed: float = kw["elapsed"]
-        self.card_data = f"game {self.game}"
-
-    @property
-    def n_games(self) -> int:
-        return int(self.pairs["games"].sum()) if self.pairs.height else 0
-
-    def tables(self) -> dict[str, pl.DataFrame]:
-        return {
-            f"tournament_pairs_{self.game}": self.pairs,
-            f"tournament_ratings_{self.game}": self.ratings,
-        }
-
-    def _how(self) -> str:
-        if self.seats == 2:
-            return (f"every pair of bots played {self.games_per_pair:,} games, each bot on each side "
-                    f"({', '.join(self.sides)}) in half of them, both seatings on the same games")  # fmt: skip
-        return (f"every bot played {self.games_per_pair:,} games alone against a field of every other bot "
-                f"({self.seats} seats), its seat rotating over all seats, the same games for every pair")  # fmt: skip
-
-    def _rating_rows(self) -> list[list[str]]:
-        return [[r["bot"], f"{r['rating']:.0f}", f"{r['games']:,}", f"{r['wins']:,}", pct(r["win_rate"]),
-                 ci_text(r["ci_low"], r["ci_high"]), pct(r["even_share"])]
-                for r in self.ratings.iter_rows(named=True)]  # fmt: skip
-
-    _RATING_HEADERS = ["bot", "rating", "games", "wins", "win rate", "95% CI", "even share"]
-
-    def _pair_rows(self) -> tuple[list[str], list[list[str]], list[bool]]:
-        if self.seats == 2:
-            s0 = self.sides[0]
-            rows = [[r["bot_a"], r["bot_b"], f"{r['games']:,}", f"{r['wins_a']:,}", f"{r['wins_b']:,}",
-                     f"{r['no_winner']:,}", pct(r["win_rate_a"]), ci_text(r["ci_low"], r["ci_high"]),
-                     pct(r[f"a_{s0}_win_rate"]), pct(r[f"b_{s0}_win_rate"])] for r in self.pairs.iter_rows(named=True)]  # fmt: skip
-            return (["bot a", "bot b", "games", "wins a", "wins b", "no winner", "win rate a", "95% CI",
-                     f"a as {s0}", f"b as {s0}"], rows, [False, False] + [True] * 5 + [False, True, True])  # fmt: skip
-        rows = [[r["bot"], r["field"], f"{r['games']:,}", f"{r['wins']:,}", pct(r["win_rate"]),
-                 ci_text(r["ci_low"], r["ci_high"])] for r in self.pairs.iter_rows(named=True)]  # fmt: skip
-        return (
-            ["bot", "field", "games", "wins", "win rate", "95% CI"],
-            rows,
-            [False, False, True, True, True, False],
-        )
-
-    def text(self) -> str:
-        lines = [f"GameTournamentResult({self.game}, {len(self.bots)} bots, {self.n_games:,} games, seed {self.seed}, "
-                 f"params: {_lab_params_label(self.params)}, {self.elapsed:.2f} s)", self._how() + ";",
-                 "ratings (Bradley-Terry, Elo scale), best first:"]  # fmt: skip
-        lines += [
-            "  " + s for s in format_table(self._RATING_HEADERS, self._rating_rows(), _RATING_RIGHT)
-        ]
-        lines.append(
-            "pairs:" if self.seats == 2 else "each bot alone against the field of another:"
-        )
-        lines += ["  " + s for s in format_table(*self._pair_rows())]
-        return "\n".join(lines)
-
-    def _markdown(self, folder: Optional[Path], plots: bool) -> list[str]:
-        out = [
-            f"# Tournament: {self.game}, {len(self.bots)} bots, {self.games_per_pair:,} games per pair",
-            "",
-        ]
-        out += _provenance_md(self, None)
-        out += ["", self._how()[0].upper() + self._how()[1:] + ".", "",
-                "## Ratings (Bradley–Terry, Elo scale)", "",
-                md_table(self._RATING_HEADERS, self._rating_rows(), _RATING_RIGHT), "", "## Pairs", ""]  # fmt: skip
-        out.append(md_table(*self._pair_rows()))
-        return out
-
-
 # ---------------------------------------------------------------- matchups
 
 
@@ -745,108 +643,6 @@ def _field_tables(
             }
         )
     return pl.DataFrame(rows), pl.DataFrame(seat_rows).sort("bot", "seat", maintain_order=True)
-
-
-# ---------------------------------------------------------------- tournament
-
-
-def game_lab_tournament(
-    game: str,
-    bots: Sequence[Any],  # checked here: spec strings
-    games: Optional[int] = None,
-    seed: int = 0,
-    threads: Optional[int] = None,
-    params: Optional[Mapping[str, ParamValue]] = None,
-    seats: Optional[int] = None,
-    chunk_size: Optional[int] = None,
-    executor: Any = None,
-    cluster: Any = None,
-) -> GameTournamentResult:
-    """``ketharmad.tournament(bots, game=...)`` for a game on the harness (see there);
-    ``chunk_size``, ``executor`` and ``cluster`` as for :func:`game_lab_matchups`."""
-    info = harness_info(game)
-    if isinstance(bots, (str, Mapping)) or not isinstance(bots, (list, tuple)) or len(bots) < 2:
-        raise ValueError("tournament needs a list of at least two bot specs")
-    bots_ = check_bot_specs(bots)
-    seed_ = _check_whole("seed", seed, 0)
-    params_ = _params_of(params)
-    two = info["max_seats"] == 2
-    if two and seats not in (None, 2):
-        raise ValueError(f"{game} takes 2 to 2 seats, got seats={seats!r}")
-    k = 2 if two else _check_seats(info, seats)
-    unit = 2 if two else k
-    n = (1000 if two else 200 * k) if games is None else _check_whole("games", games, 1)
-    if n % unit:
-        low = n - n % unit
-        allowed = f"{low} or {low + unit}" if low else f"{unit}, {2 * unit}, ..."
-        why = (
-            "2 sides, each bot on each side equally often"
-            if two
-            else f"{k} seats, the lone bot on each equally often"
-        )
-        raise ValueError(f"games must be a multiple of {unit} ({why}), got {n}; e.g. {allowed}")
-    sides = _side_names(info, k)
-    _run_args(chunk_size, executor, cluster)
-    _probe(game, bots_, k, seed_, params_)
-    with executor_for(executor, cluster) as ex:
-        return _tournament(game, info, bots_, n, seed_, threads, params_, k, two, sides,
-                           {"chunk_size": chunk_size, "executor": ex})  # fmt: skip
-
-
-def _tournament(game: str, info: dict[str, Any], bots_: list[str], n: int, seed_: int, threads: Optional[int],
-                params_: dict[str, ParamValue], k: int, two: bool, sides: list[str],
-                run: Mapping[str, Any]) -> GameTournamentResult:  # fmt: skip
-    idx = {b: i for i, b in enumerate(bots_)}
-    groups: list[tuple[dict[int, int], dict[int, float], int]] = []
-    rows = []
-    start = time.perf_counter()
-    if two:
-        half = n // 2
-        per_bot = {b: [0, 0] for b in bots_}
-        for i in range(len(bots_)):
-            for j in range(i + 1, len(bots_)):
-                a, b = bots_[i], bots_[j]
-                # the same games (0 .. half - 1) with a, then b on the first side
-                x = _play_pair(game, a, b, half, seed_, threads, params_, False, run)
-                y = _play_pair(game, b, a, half, seed_, threads, params_, False, run)
-                wa, wb = x["wins"][0] + y["wins"][1], x["wins"][1] + y["wins"][0]
-                none = x["no_winner"] + y["no_winner"]
-                r, lo, hi = _wilson(wa, n)
-                rows.append({"bot_a": a, "bot_b": b, "games": n, "wins_a": wa, "wins_b": wb, "no_winner": none,
-                             "win_rate_a": r, "ci_low": lo, "ci_high": hi,
-                             f"a_{sides[0]}_win_rate": x["wins"][0] / half,
-                             f"b_{sides[0]}_win_rate": y["wins"][0] / half})  # fmt: skip
-                # a game without winner counts half a win for each (as the Kétharmad tournament)
-                groups.append(({i: 1, j: 1}, {i: wa + 0.5 * none, j: wb + 0.5 * none}, n))
-                for bot, w in ((a, wa), (b, wb)):
-                    per_bot[bot][0] += n
-                    per_bot[bot][1] += w
-    else:
-        per_bot = {b: [0, 0] for b in bots_}
-        for a in bots_:
-            for b in bots_:
-                if a == b:
-                    continue
-                p = _play_field(game, a, b, k, n, seed_, threads, params_, False, run)
-                r, lo, hi = _wilson(p["wins"], n)
-                rows.append({"bot": a, "field": b, "seats": k, "games": n, "wins": p["wins"], "win_rate": r,
-                             "ci_low": lo, "ci_high": hi, "even_share": 1 / k})  # fmt: skip
-                none = p["no_winner"]
-                groups.append(({idx[a]: 1, idx[b]: k - 1},
-                               {idx[a]: p["wins"] + none / k, idx[b]: p["field_wins"] + none * (k - 1) / k}, n))  # fmt: skip
-                per_bot[a][0] += n
-                per_bot[a][1] += p["wins"]
-    elapsed = time.perf_counter() - start
-    strength = luce_ratings(len(bots_), groups)
-    rating_rows = []
-    for b in bots_:
-        g, w = per_bot[b]
-        r, lo, hi = _wilson(w, g)
-        rating_rows.append({"bot": b, "rating": 1500.0 + 400.0 * math.log10(strength[idx[b]]), "games": g, "wins": w,
-                            "win_rate": r, "ci_low": lo, "ci_high": hi, "even_share": 1 / k})  # fmt: skip
-    ratings = pl.DataFrame(rating_rows).sort("rating", descending=True, maintain_order=True)
-    return GameTournamentResult(game=game, info=info, seats=k, sides=sides, pairs=pl.DataFrame(rows), ratings=ratings,
-                                bots=bots_, seed=seed_, params=params_, games_per_pair=n, elapsed=elapsed)  # fmt: skip
 
 
 # ---------------------------------------------------------------- bots

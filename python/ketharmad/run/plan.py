@@ -35,6 +35,7 @@ import polars as pl
 from .. import _core
 from ..game.agents import has_agents, validation_bots
 from ..game.decks import deck_label
+from ..game.driver import Block, BlockCounts, provide
 from ..game.validate import bot_label
 from ..results.frames import (
     card_records_frame,
@@ -652,3 +653,28 @@ def cell(
 ) -> Cell:
     """A :class:`Cell` from lists (a convenience for callers)."""
     return Cell(card_text, tuple(decks), tuple(bots), dict(params), first_game, games, **kw)
+
+
+def play_blocks(
+    blocks: Sequence[Block],
+    seed: int,
+    *,
+    card_text: str,
+    params: Mapping[str, ParamValue],
+    threads: Optional[int] = None,
+    executor: Any = None,
+) -> tuple[list[BlockCounts], list[dict[str, Any]]]:
+    """Kétharmad's :meth:`~ketharmad.game.driver.GameDriver.play_blocks`: one plan with seed
+    ``seed``, one cell per block reduced to :class:`~ketharmad.run.reduce.Stats` in its shards
+    (memory does not grow with the games), the counts and the plan's description."""
+    plan = Plan(seed)
+    for b in blocks:
+        assert b.decks is not None, "a Kétharmad block names its decks"
+        plan.add(cell(card_text, b.decks, b.bots, params, b.first_game, b.games, output="stats"))
+    plan.validate()
+    stats = run_plan(plan, threads=threads, executor=executor)
+    counts = [BlockCounts(st.games, tuple(st.wins_seat), st.unfinished) for st in stats]
+    return counts, plan.describe()
+
+
+provide(ketharmad_blocks=play_blocks)
