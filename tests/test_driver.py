@@ -227,3 +227,13 @@ def test_no_name_comparison_with_ketharmad_outside_the_spec() -> None:
         if pattern.search(line)
     ]
     assert len(hits) <= 1, hits
+
+
+def test_a_ketharmad_spec_with_a_format_and_no_decks_has_that_formats_seats() -> None:
+    """R16.2: Coalition is played by four; a spec that names the format but no decks gets one
+    bot per seat of it (the default two seats are the free-for-all's)."""
+    coalition = ketharmad.load_game(format="coalition")
+    assert coalition.n_seats == 4
+    assert len(driver_for(coalition).check_bots("random")) == 4
+    assert ketharmad.load_game(format="quick").n_seats == 2
+    assert ketharmad.load_game().n_seats == 2

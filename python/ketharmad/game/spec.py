@@ -149,6 +149,11 @@ class GameSpec:
             return self.seats
         if self.decks is not None:
             return len(self.decks)
+        if self.is_ketharmad and self.format is not None:  # the format's smallest table
+            text, run_params = apply_format(
+                load_card_data(self.card_data), check_params(self.params), self.get("format")
+            )
+            return format_info(text, run_params).seats_min
         return 2 if self.is_ketharmad else self.min_seats
 
     @property
