@@ -368,14 +368,14 @@ def test_a_killed_worker_changes_nothing() -> None:
 
 
 _CTRL_C = """
-import sys, time, ketharmad
+import asyncio, sys, time, ketharmad
 from distributed import Client, LocalCluster
 if __name__ == "__main__":
     c = Client(LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"))
-    ketharmad.simulate(games=20, cluster=c)  # workers warm
+    ketharmad.simulate(games=20, run={"cluster": c})  # workers warm
     print("ready", flush=True)
     try:
-        ketharmad.matchups(games_per_side=10**6, bots="heuristic", cluster=c, chunk_size=2000)
+        ketharmad.matchups(games_per_side=10**6, bots="heuristic", run={"cluster": c, "chunk_size": 2000})
     except KeyboardInterrupt:
         print("KeyboardInterrupt", flush=True)
         # the cancelled tasks leave the scheduler (submissions still in flight at the signal
@@ -385,7 +385,8 @@ if __name__ == "__main__":
             try:
                 left = c.run_on_scheduler(lambda dask_scheduler: sum(
                     1 for ts in dask_scheduler.tasks.values() if ts.state in ("queued", "no-worker", "waiting")))
-            except Exception as e:  # a loaded machine can time a call out: ask again
+            except (Exception, asyncio.CancelledError) as e:  # a loaded machine can time a call out
+                # (or the client's loop can cancel it while the cancelled shards drain): ask again
                 print(f"run_on_scheduler failed: {e!r}", file=sys.stderr, flush=True)
             if left == 0:
                 break
@@ -427,7 +428,7 @@ def test_ctrl_c_cancels_the_futures_and_returns_promptly(tmp_path) -> None:
         assert line.strip() == "KeyboardInterrupt", line
         assert took < 4.0, f"took {took:.1f} s to stop"
         out, err = proc.communicate(timeout=30)
-        assert "left 0" in out, (out, err[-2000:])
+        assert "left 0" in out, (proc.returncode, out, err[-4000:])
         assert proc.returncode == 0
     finally:
         if proc.poll() is None:
