@@ -131,7 +131,7 @@ def test_columns_are_the_batch_tables(game: str) -> None:
         assert "won" in d.columns["players"] and "faction" in d.columns["players"]
     else:
         r = d.play(BOTS[game], games=30, seed=4)
-        assert isinstance(r, ketharmad.GameResult)
+        assert isinstance(r, ketharmad.SimResult)
         assert d.columns == {"games": r.games.columns, "players": r.players.columns}
         assert {"game", "winner", "turns", "end_reason"} <= set(d.columns["games"])
         assert {"game", "seat", "won", "return"} <= set(d.columns["players"])

@@ -25,7 +25,7 @@ ST2 = "schotten_totten_2"
 OSZ = "osztrakon"
 
 
-def wins_by_seat(r: ketharmad.GameResult) -> list[int]:
+def wins_by_seat(r: ketharmad.SimResult) -> list[int]:
     return [int(r.players.filter(pl.col("seat") == s)["won"].sum()) for s in range(len(r.bots))]
 
 

@@ -248,7 +248,7 @@ def test_simulate_with_game_is_simulate_game() -> None:
         game="schotten_totten_2", bots=["greedy", "random"], games=200, seed=3, run=dict(threads=1)
     )
     b = simulate_game("schotten_totten_2", bots=["greedy", "random"], games=200, seed=3)
-    assert isinstance(a, ketharmad.GameResult)
+    assert isinstance(a, ketharmad.SimResult)
     assert a.games.equals(b.games) and a.players.equals(b.players)
     c = ketharmad.simulate(
         game="osztrakon",

@@ -275,20 +275,17 @@ def test_balance_on_a_cluster_keeps_every_argument(client: Any) -> None:
 #: * simulate_game: deprecated (removed in 0.3.0), kept as it was;
 #: * SimResult, GameStats: result classes the package builds (their fields), not calls a
 #:   user makes;
-#: * simulate, card_stats, sweep, matchups, balance, Game: their Kétharmad setup keywords
-#:   (``card_data``, ``format``, ``start_player``, ``decks``; Osztrakon's ``seats``) are what
-#:   ``game=load_game(...)`` (a GameSpec) already carries: folding them into ``game=`` as the
-#:   run keywords were folded into ``run=`` takes each to 10 or fewer; balance also has its
-#:   search settings (``games_2p``, ``games_4p``, ``games_per_block``, ``robustness_*``).
+#: * sweep, matchups, balance, Game: their Kétharmad setup keywords (``card_data``,
+#:   ``format``, ``start_player``) go into ``**setup`` (``SetupKeywords``, checked by the
+#:   game), as simulate's and card_stats' did; balance also has its search settings
+#:   (``games_2p``, ``games_4p``, ``games_per_block``, ``robustness_*``).
 OVER_TEN = {
     "simulate_game": 15,
     "SimResult": 14,
     "GameStats": 14,
     "balance": 15,
     "matchups": 14,
-    "simulate": 12,
     "sweep": 12,
-    "card_stats": 11,
     "Game": 11,
 }
 

@@ -30,7 +30,7 @@ from ._version import __version__
 from .api import cards, formats, parameters, play, simulate
 from .game import GameSpec, load_game
 from .game.harness_play import HarnessLog
-from .games import GameResult, GameStats, HarnessGame, games
+from .games import GameStats, HarnessGame, games
 from .lab.balance import BalanceResult, balance
 from .lab.card_stats import CardStatsResult, card_stats
 from .lab.harness import GameMatchupResult
@@ -134,7 +134,6 @@ __all__ = [
     "RunOptions",
     "simulate_game",
     "game_matchups",
-    "GameResult",
     "GameStats",
     "game_state",
     "HarnessGame",
@@ -146,8 +145,12 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     """The deprecated names of the package (kept out of ``__all__``, so ``import *`` does
-    not warn): ``GameTournamentResult`` is :class:`TournamentResult` (one tournament result
-    for every game)."""
+    not warn): ``GameResult`` is :class:`SimResult` (one batch result for every game),
+    ``GameTournamentResult`` is :class:`TournamentResult` (one tournament result for every
+    game)."""
+    if name == "GameResult":
+        issue_deprecation_warning("GameResult", "SimResult")
+        return SimResult
     if name == "GameTournamentResult":
         issue_deprecation_warning("GameTournamentResult", "TournamentResult")
         return TournamentResult

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, Optional, Union, overload
+from typing import TYPE_CHECKING, Any, Optional, Union, Unpack
 
 import polars as pl
 
@@ -15,7 +15,7 @@ from .game.data import CardDataSource, describe_card_data, load_card_data
 from .game.driver import driver_for, format_table, provide
 from .game.formats import apply_format
 from .game.harness_play import HarnessLog, play_game
-from .game.spec import GameSpec, setup_of, spec_of
+from .game.spec import GameSpec, SetupKeywords, setup_of, spec_of, take_setup
 from .game.validate import (
     check_bots,
     check_chunk_size,
@@ -35,7 +35,6 @@ from .results.frames import (
     card_frame,
     parameter_frame,
 )
-from .results.games import GameResult
 from .results.sim import GameLog, SimResult
 from .run.cluster import check_cluster_arg, executor_for
 from .run.harness import simulate_game
@@ -90,7 +89,7 @@ def _simulate_other_game(
     params: Any,
     first_game: int,
     **ketharmad_only: Any,
-) -> GameResult:
+) -> SimResult:
     """``simulate(..., game=...)`` for a game on the generic harness: refuse what only
     Kétharmad takes, then run :func:`ketharmad.games.simulate_game`."""
     driver = driver_for(game)  # unknown game: ValueError listing the known ones
@@ -106,48 +105,12 @@ def _simulate_other_game(
     result = simulate_game(game, bots=bots, games=games, seed=seed, threads=threads,
                            params=dict(params) if params is not None else None, first_game=first_game,
                            **run)  # fmt: skip
-    assert isinstance(result, GameResult)  # output="rows"
+    assert isinstance(result, SimResult)  # output="rows"
     return result
 
 
 #: simulate's default decks (identity tells "not given" apart for the other games).
 _DEFAULT_DECKS: tuple[str, ...] = ("ner", "tisza")
-
-
-@overload
-def simulate(
-    decks: Sequence[str] = _DEFAULT_DECKS,
-    bots: BotsArg = "random",
-    games: int = 1000,
-    seed: int = 0,
-    *,
-    params: Optional[Mapping[str, Union[int, bool, str]]] = None,
-    card_data: CardDataSource = None,
-    start_player: Optional[int] = None,
-    record_plays: bool = False,
-    first_game: int = 0,
-    format: Optional[str] = None,
-    game: Literal["ketharmad"] = "ketharmad",
-    run: RunArg = None,
-) -> SimResult: ...
-
-
-@overload
-def simulate(
-    decks: Sequence[str] = _DEFAULT_DECKS,
-    bots: BotsArg = "random",
-    games: int = 1000,
-    seed: int = 0,
-    *,
-    params: Optional[Mapping[str, Union[int, float, bool, str]]] = None,
-    card_data: CardDataSource = None,
-    start_player: Optional[int] = None,
-    record_plays: bool = False,
-    first_game: int = 0,
-    format: Optional[str] = None,
-    game: Union[str, GameSpec],
-    run: RunArg = None,
-) -> SimResult | GameResult: ...
 
 
 @fold_run_options("threads", "chunk_size", "progress", "executor", "cluster")
@@ -158,14 +121,12 @@ def simulate(
     seed: int = 0,
     *,
     params: Optional[Mapping[str, Union[int, float, bool, str]]] = None,
-    card_data: CardDataSource = None,
-    start_player: Optional[int] = None,
     record_plays: bool = False,
     first_game: int = 0,
-    format: Optional[str] = None,
     game: Union[str, GameSpec] = "ketharmad",
     run: RunArg = None,
-) -> SimResult | GameResult:  # GameResult for another game (see the overloads)
+    **setup: Unpack[SetupKeywords],
+) -> SimResult:
     """Play ``games`` bot games in parallel and return the results as polars tables.
 
     Args:
@@ -246,7 +207,7 @@ def simulate(
             it, ``params`` merged over the spec's, any other key set in both a ValueError).
             Another game plays the harness batch (``ketharmad.games.simulate_game``) (``bots``: one spec string for every seat at the
             game's smallest seat count, or one per seat; ``games``, ``seed``, ``threads``,
-            ``params``, ``first_game``) and returns its :class:`ketharmad.GameResult`; the
+            ``params``, ``first_game``) and returns its :class:`SimResult` (harness columns); the
             Kétharmad-only arguments (``decks``, ``card_data``, ``start_player``,
             ``record_plays``, ``chunk_size``, ``progress``, ``executor``, ``cluster``,
             ``format``) are refused with a ValueError naming them.
@@ -262,6 +223,9 @@ def simulate(
             how much is needed and what would fit).
         KeyboardInterrupt: on Ctrl-C, within about a second (the games stop between games).
     """
+    card_data, format, start_player = take_setup(
+        "simulate", setup, ("card_data", "format", "start_player")
+    )
     run = RunOptions.of(run)
     threads, chunk_size, progress, executor, cluster = (run.threads, run.chunk_size, run.progress,
                                                         run.executor, run.cluster)  # fmt: skip

@@ -11,7 +11,7 @@ from .game.harness import (
     harness_parameters,
     no_card_table,
 )
-from .results.games import GameResult, GameStats
+from .results.games import GameStats
 from .run.harness import (
     GAME_OUTPUTS,
     GameShard,
@@ -25,7 +25,6 @@ __all__ = [
     "games",
     "simulate_game",
     "game_matchups",
-    "GameResult",
     "GameStats",
     "GameShard",
     "run_game_shard",

@@ -29,9 +29,8 @@ from ..game.driver import driver_for
 from ..game.harness import _game_info
 from ..results.export import export_card_data, match_parameters
 from ..results.files import check_out_file, write_atomic
-from ..results.games import GameResult
 from ..results.report import format_table
-from ..results.sim import sim_report
+from ..results.sim import SimResult, sim_report
 from ..run.harness import simulate_game
 from ..run.options import RunOptions
 from . import card_stats, matchups, sweep
@@ -63,7 +62,7 @@ def _cmd_simulate_game(args: argparse.Namespace) -> None:
     with cluster_for(args) as cluster:  # --scheduler / --workers: the shards run on Dask
         r = simulate_game(args.game, bots=bots, games=args.games, seed=args.seed, threads=args.threads, params=params,
                           cluster=cluster)  # fmt: skip
-    assert isinstance(r, GameResult)  # output="rows"
+    assert isinstance(r, SimResult)  # output="rows"
     secs = time.perf_counter() - t0
     n = r.games.height
     print(f"{args.game}: {n:,} games, {len(bots)} seats, seed {args.seed}")

@@ -9,7 +9,7 @@ value instead of a name.
 >>> d.check_bots("greedy")
 ['greedy', 'greedy']
 >>> g = d.stepper(seed=1, index=3)          # game 3 of simulate(game=..., seed=1)
->>> d.play(["greedy", "random"], games=100)  # its GameResult
+>>> d.play(["greedy", "random"], games=100)  # its SimResult
 
 :func:`driver_for` takes a game name or a :class:`~ketharmad.game.spec.GameSpec` and gives a
 :class:`KetharmadDriver` (Kétharmad: its fast batch path, card records, cards and formats) or a
@@ -371,7 +371,7 @@ class HarnessDriver:
 
     @property
     def columns(self) -> dict[str, list[str]]:
-        """``games`` and ``players`` of a :class:`ketharmad.GameResult` of the spec's seats
+        """``games`` and ``players`` of a :class:`ketharmad.SimResult` of the spec's seats
         (read from one game played by the core)."""
         cols = _harness_columns(
             self.name, self.spec.n_seats, tuple(sorted((self._params or {}).items()))
@@ -387,7 +387,7 @@ class HarnessDriver:
 
     def play(self, bots: Any, games: int = 1000, seed: int = 0, first_game: int = 0,
              threads: Optional[int] = None, **run: Any) -> Any:  # fmt: skip
-        """``ketharmad.games.simulate_game`` of the spec: a :class:`GameResult` (a
+        """``ketharmad.games.simulate_game`` of the spec: a :class:`ketharmad.SimResult` (a
         :class:`GameStats` with ``output="stats"``). ``bots``: one spec string per seat, or
         one for every seat of the spec's :attr:`~GameSpec.n_seats`. ``run``: ``output``,
         ``chunk_size``, ``executor``, ``cluster``."""

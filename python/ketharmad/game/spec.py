@@ -23,10 +23,10 @@ import functools
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Optional, Union
+from typing import Any, Optional, TypedDict, Union
 
 from .. import _core
-from .data import load_card_data
+from .data import CardDataSource, load_card_data
 from .formats import _probe_decks, apply_format, format_info
 from .validate import MAX_SEATS, check_decks, check_int, check_params
 
@@ -38,6 +38,8 @@ __all__ = [
     "game_info",
     "game_names",
     "KETHARMAD_SETUP",
+    "SetupKeywords",
+    "take_setup",
     "HARNESS_SETUP",
 ]
 
@@ -49,6 +51,39 @@ FormatValue = Union[str, tuple[tuple[str, Any], ...]]
 #: The setup keys each kind of game takes (``load_game(name, **setup)``).
 KETHARMAD_SETUP = ("decks", "card_data", "format", "start_player", "params")
 HARNESS_SETUP = ("seats", "params")
+
+
+class SetupKeywords(TypedDict, total=False):
+    """The setup keywords an entry point passes on to its game (``**setup``), the keys of
+    :func:`load_game` for Kétharmad that are not the entry point's own arguments: written
+    once here, checked once by the game, so no entry point re-declares them.
+
+    ``card_data``: None for the packaged card file, or the path of a card-data TOML file.
+    ``format``: the game format (docs/formats.md): None or ``"ffa"``, ``"quick"``,
+    ``"coalition"``, ``"pairs"``, ``"diplomacy"``, another shipped format or one of the card
+    data, a user format as a dict (``{"name": "mine", "base": "coalition", "support": 25}``)
+    or the path of a TOML file with one ``[formats.NAME]`` table; it is the parameter
+    ``rules.format``. ``start_player``: None = drawn per game from its seed; a seat index
+    fixes the start seat of every game. The same keys may be set in ``game=load_game(...)``
+    instead (a key set in both is a ValueError)."""
+
+    card_data: CardDataSource
+    format: Any
+    start_player: Optional[int]
+
+
+def take_setup(call: str, setup: Mapping[str, Any], keys: Sequence[str]) -> tuple[Any, ...]:
+    """The values of the setup keywords ``keys`` an entry point ``call`` takes through
+    ``**setup`` (None when not given); any other keyword is a TypeError naming it, as
+    Python's own for an unknown keyword."""
+    unknown = [k for k in setup if k not in keys]
+    if unknown:
+        raise TypeError(
+            f"{call}() got an unexpected keyword argument {unknown[0]!r} "
+            f"(its setup keywords: {', '.join(keys)})"
+        )
+    return tuple(setup.get(k) for k in keys)
+
 
 _KETHARMAD = "ketharmad"
 

@@ -21,7 +21,7 @@ import os
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any, Optional, Union, Unpack
 
 import polars as pl
 
@@ -29,7 +29,7 @@ from .. import _core
 from ..api import simulate  # card_stats plays its batch through ketharmad.simulate (lab -> api)
 from ..game.data import CardDataSource, describe_card_data, load_card_data
 from ..game.formats import apply_format
-from ..game.spec import GameSpec, setup_of, spec_of
+from ..game.spec import GameSpec, SetupKeywords, setup_of, spec_of, take_setup
 from ..game.validate import (
     check_bots,
     check_chunk_size,
@@ -229,17 +229,15 @@ def _refuse_game(game: object) -> None:
 @fold_run_options("threads", "chunk_size", "progress", "executor", "cluster", "rows")
 def card_stats(
     batch: Any = None,
-    card_data: CardDataSource = None,
     *,
     decks: Optional[Sequence[str]] = None,
     bots: Any = None,
     games: Optional[int] = None,
     seed: Optional[int] = None,
     params: Optional[Mapping[str, Union[int, bool, str]]] = None,
-    start_player: Optional[int] = None,
-    format: Any = None,
     game: Union[str, GameSpec] = "ketharmad",
     run: RunArg = None,
+    **setup: Unpack[SetupKeywords],
 ) -> CardStatsResult:
     """Per card and faction win rates, 17lands style, from a batch or from games played here.
 
@@ -265,6 +263,9 @@ def card_stats(
       returns integers (:class:`ketharmad.run.reduce.CardCounts`), merged exactly here, so
       memory does not grow with the number of games; ``.batch`` is None. None (default):
       rows for at most ``ROWS_AUTO_LIMIT`` (100,000) games, counts above.
+
+    ``card_data``, ``format`` and ``start_player`` are setup keywords
+    (:class:`ketharmad.game.spec.SetupKeywords`; or set them in ``game=load_game(...)``).
 
     Giving both a batch and ``decks`` (or any other argument of the second form with a
     batch), or neither, is a ``ValueError`` naming the problem.
@@ -297,6 +298,9 @@ def card_stats(
     per-card records) and ``"osztrakon"`` (no deck played from hand) raise a ValueError naming the game and
     why (docs/games.md).
     """
+    card_data, format, start_player = take_setup(
+        "card_stats", setup, ("card_data", "format", "start_player")
+    )
     run = RunOptions.of(run)
     threads, chunk_size, progress, executor, cluster, rows = (run.threads, run.chunk_size, run.progress,
                                                               run.executor, run.cluster, run.rows)  # fmt: skip

@@ -30,10 +30,11 @@ import polars as pl
 from .._version import __version__
 from ..game.harness import harness_info
 from ..results.files import _json
-from ..results.games import GameResult, GameStats
+from ..results.games import GameStats
 from ..results.lab import LabResult
 from ..results.lab_report import _figure, _provenance_md, _save, md_table
 from ..results.report import _cell_text, _lab_params_label, ci_text, format_table, pct
+from ..results.sim import SimResult
 from ..run.cluster import check_cluster_arg, executor_for
 from ..run.harness import simulate_game
 from ..stats import wilson_interval
@@ -187,7 +188,7 @@ def _play_field(
         lineup[s] = bot
         r = simulate_game(game, lineup, games=share, seed=seed, threads=threads, params=params or None,
                           first_game=first, output="rows" if keep else "stats", **(run or {}))  # fmt: skip
-        if isinstance(r, GameResult):  # keep
+        if isinstance(r, SimResult):  # keep
             w = int(r.players.filter(pl.col("seat") == s)["won"].sum())
             decided = int((r.games["winners_mask"] != 0).sum())
             unfinished += int(r.games["unfinished"].sum())

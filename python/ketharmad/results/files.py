@@ -361,3 +361,18 @@ def sim_provenance(result: Any, kind: str = "simulate") -> dict[str, Any]:
         result.seed,
         result.n_games,
     )
+
+
+def harness_provenance(result: Any, kind: str) -> dict[str, Any]:
+    """The provenance columns of a run of a game on the generic harness: its card-data hash
+    column holds ``game:<name>``, ``run_decks`` the game and its sides."""
+    return {
+        "run_kind": kind,
+        "run_version": __version__,
+        "run_card_data_hash": f"game:{result.game}",
+        "run_params": _json(dict(result.params)),
+        "run_bots": _json(result.bots),
+        "run_decks": _json({"game": result.game, "sides": result.sides}),
+        "run_seed": int(result.seed),
+        "run_games": int(result.n_games),
+    }

@@ -1,5 +1,6 @@
-"""The results of a batch of one game on the generic harness: :class:`GameResult` (rows) and
-:class:`GameStats` (counts; ``simulate_game(..., output="stats")``)."""
+"""The reduction of a batch of one game on the generic harness: :class:`GameStats` (counts;
+``simulate_game(..., output="stats")``). Its rows are a :class:`ketharmad.SimResult`, the one
+batch result of every game."""
 
 from __future__ import annotations
 
@@ -10,50 +11,9 @@ from typing import Any, Optional
 import polars as pl
 
 from ..stats import wilson_interval
+from .sim import SimResult
 
-__all__ = ["GameResult", "GameStats"]
-
-
-@dataclass
-class GameResult:
-    """A batch of one game on the generic harness."""
-
-    game: str
-    bots: list[str]
-    sides: list[str]
-    seed: int
-    games: pl.DataFrame
-    players: pl.DataFrame
-
-    def summary(self) -> pl.DataFrame:
-        """Per seat: side, bot, wins, games, win rate and its Wilson 95 % interval."""
-        n = self.games.height
-        rows = []
-        for seat, bot in enumerate(self.bots):
-            wins = int(self.players.filter(pl.col("seat") == seat)["won"].sum())
-            lo, hi = wilson_interval(wins, n)
-            rows.append(
-                {
-                    "seat": seat,
-                    "side": self.sides[seat] if seat < len(self.sides) else str(seat),
-                    "bot": bot,
-                    "wins": wins,
-                    "games": n,
-                    "win_rate": wins / n if n else float("nan"),
-                    "ci_low": lo,
-                    "ci_high": hi,
-                }
-            )
-        return pl.DataFrame(rows)
-
-    def attacker_win_rate(self) -> tuple[float, float, float]:
-        """Schotten Totten 2: the Attacker's (seat 0) win rate and its Wilson 95 % interval."""
-        if self.game != "schotten_totten_2":
-            raise ValueError(
-                f"attacker_win_rate is defined for schotten_totten_2, not {self.game!r}"
-            )
-        s = self.summary().row(0, named=True)
-        return (s["win_rate"], s["ci_low"], s["ci_high"])
+__all__ = ["GameStats"]
 
 
 #: The columns every harness batch has (the Outcome's extra columns come after them).
@@ -112,8 +72,8 @@ class GameStats:
                    return_sums=list(raw["return_sums"]))  # fmt: skip
 
     @classmethod
-    def from_result(cls, r: GameResult) -> GameStats:
-        """The same counts computed from the rows of a :class:`GameResult` (polars)."""
+    def from_result(cls, r: SimResult) -> GameStats:
+        """The same counts computed from the rows of a harness :class:`SimResult` (polars)."""
         g, p = r.games, r.players
         seats = len(r.bots)
         base = _BASE_GAME_COLUMNS
@@ -195,14 +155,14 @@ class GameStats:
 
     def summary(self) -> pl.DataFrame:
         """Per seat: side, bot, wins, games, win rate and its Wilson 95 % interval (the table
-        :meth:`GameResult.summary` gives for the same batch)."""
+        :meth:`SimResult.summary` gives for the same batch)."""
         n = self.games
         rows = []
         for seat, bot in enumerate(self.bots):
             wins = self.wins[seat]
             lo, hi = wilson_interval(wins, n)
             rows.append({"seat": seat, "side": self.sides[seat] if seat < len(self.sides) else str(seat), "bot": bot,
-                         "wins": wins, "games": n, "win_rate": wins / n if n else float("nan"),
+                         "games": n, "wins": wins, "win_rate": wins / n if n else float("nan"),
                          "ci_low": lo, "ci_high": hi})  # fmt: skip
         return pl.DataFrame(rows)
 

@@ -13,14 +13,23 @@ from ..game.agents import is_agent
 from ..game.decks import deck_label
 from ..game.formats import format_info
 from ..stats import wilson_bounds, wilson_interval
-from .files import sim_provenance, sim_tables, write_run
+from .files import harness_provenance, sim_provenance, sim_tables, write_run
 from .report import _params_label, _summary_lines, _threads_label, game_stats, pct
 
 __all__ = ["SimResult", "GameLog"]
 
 
 class SimResult:
-    """A batch of simulated games.
+    """A batch of simulated games, of any game: what :func:`ketharmad.simulate` returns.
+
+    A Kétharmad batch (``game == "ketharmad"``, its fast batch) has the attributes below; a
+    batch of another game (or of Kétharmad on the generic harness,
+    ``ketharmad.games.simulate_game``) has ``game``, ``bots``, ``sides`` (the name of each
+    seat), ``seed``, ``params``, ``games`` (``game, seed, winner, winners_mask, turns,
+    end_reason, unfinished`` and the game's own columns) and ``players`` (``game, seat, won,
+    return`` and the game's own columns); its ``decks`` are empty and its ``card_records``
+    None. ``summary()`` has the same columns in every game, with ``side`` for the seat's side
+    (in Kétharmad ``faction``).
 
     Attributes:
         games: one row per game (``game, seed, winner, turns, rounds, end_reason,
@@ -63,6 +72,8 @@ class SimResult:
         card_text: Optional[str] = None,
         first_game: int = 0,
     ) -> None:
+        self.game = "ketharmad"
+        self._sides: Optional[list[str]] = None  # a harness batch's seat names
         self.games = games
         self.players = players
         self.card_records = card_records
@@ -77,6 +88,42 @@ class SimResult:
         self.card_data = card_data
         self.elapsed = elapsed
         self.first_game = first_game
+
+    @classmethod
+    def of_harness(
+        cls,
+        game: str,
+        bots: list[Any],
+        sides: list[str],
+        seed: int,
+        games: pl.DataFrame,
+        players: pl.DataFrame,
+        *,
+        params: Optional[Mapping[str, Any]] = None,
+        threads: Optional[int] = None,
+        elapsed: float = 0.0,
+        first_game: int = 0,
+    ) -> SimResult:
+        """The result of a batch on the generic harness (``ketharmad.games.simulate_game``)."""
+        r = cls(games, players, decks=[], bots=list(bots), seed=seed, params=dict(params or {}),
+                threads=threads, card_data=game, elapsed=elapsed, first_game=first_game)  # fmt: skip
+        r.game = game
+        r._sides = list(sides)
+        return r
+
+    @property
+    def is_harness(self) -> bool:
+        """True for a batch played on the generic harness (its tables have the harness's
+        columns: ``winners_mask``, ``return`` ...), False for Kétharmad's fast batch."""
+        return self._sides is not None
+
+    @property
+    def sides(self) -> list[str]:
+        """The side of each seat: the game's seat names (Schotten Totten 2: Attacker,
+        Defender), in Kétharmad the deck labels."""
+        if self._sides is not None:
+            return list(self._sides)
+        return [deck_label(d) for d in self.decks]
 
     @property
     def n_games(self) -> int:
@@ -102,6 +149,8 @@ class SimResult:
         of its own, named by its deck label (docs/decks.md). The denominator is every game,
         including games nobody won.
         """
+        if self._sides is not None:
+            return self._harness_summary(by)
         if by == "seat":
             keys = ["seat", "faction", "bot"]
         elif by == "faction":
@@ -121,6 +170,34 @@ class SimResult:
             win_rate=pl.col("wins") / pl.col("games"), ci_low=low, ci_high=high
         )
 
+    def _harness_summary(self, by: str) -> pl.DataFrame:
+        """``summary()`` of a harness batch: per seat ``seat, side, bot, games, wins,
+        win_rate, ci_low, ci_high`` (``by="side"`` or ``"faction"``: the same rows, a side is
+        one seat)."""
+        if by not in ("seat", "side", "faction"):
+            raise ValueError(f"by must be 'seat' or 'side', got {by!r}")
+        n = self.games.height
+        sides = self.sides
+        won = self.players.group_by("seat").agg(pl.col("won").cast(pl.Int64).sum())
+        wins = dict(zip(won["seat"].to_list(), won["won"].to_list(), strict=True))
+        rows = []
+        for seat, bot in enumerate(self.bots):
+            w = int(wins.get(seat, 0))
+            lo, hi = wilson_interval(w, n)
+            rows.append({"seat": seat, "side": sides[seat] if seat < len(sides) else str(seat), "bot": str(bot),
+                         "games": n, "wins": w, "win_rate": w / n if n else float("nan"),
+                         "ci_low": lo, "ci_high": hi})  # fmt: skip
+        return pl.DataFrame(rows)
+
+    def attacker_win_rate(self) -> tuple[float, float, float]:
+        """Schotten Totten 2: the Attacker's (seat 0) win rate and its Wilson 95 % interval."""
+        if self.game != "schotten_totten_2":
+            raise ValueError(
+                f"attacker_win_rate is defined for schotten_totten_2, not {self.game!r}"
+            )
+        s = self.summary().row(0, named=True)
+        return (s["win_rate"], s["ci_low"], s["ci_high"])
+
     def write_parquet(
         self, folder: Any, run_id: Optional[str] = None, overwrite: bool = False
     ) -> dict[str, Path]:
@@ -133,6 +210,8 @@ class SimResult:
         return sim_tables(self)
 
     def _provenance(self) -> dict[str, Any]:
+        if self._sides is not None:
+            return harness_provenance(self, "simulate")
         return sim_provenance(self)
 
     def joined(self) -> pl.DataFrame:
@@ -265,6 +344,8 @@ def _teams(result: Any) -> tuple[tuple[int, ...], ...]:
 
 def sim_result_repr(result: SimResult) -> str:
     """Compact multi-line repr of a SimResult: the run's arguments and the seat summary."""
+    if result.is_harness:
+        return _harness_repr(result)
     st = game_stats(result.games)
     head = (
         f"SimResult({st['n']:,} games, {' vs '.join(deck_label(d) for d in result.decks)}, seed={result.seed}, "
@@ -281,4 +362,20 @@ def sim_result_repr(result: SimResult) -> str:
         f"  unfinished: {st['unfinished']:,}; turns mean {st['turns_mean']:.1f}; "
         f"see .games, .players, .summary()"
     )
+    return "\n".join(lines)
+
+
+def _harness_repr(result: SimResult) -> str:
+    """The repr of a batch on the generic harness."""
+    g = result.games
+    n = g.height
+    turns = float(g["turns"].mean()) if n else float("nan")  # type: ignore[arg-type]
+    head = (f"SimResult(game {result.game}, {n:,} games, seed={result.seed}, "
+            f"params: {_params_label(result.params)})")  # fmt: skip
+    lines = [
+        head,
+        *("  " + line for line in _summary_lines(result.summary(), ["seat", "side", "bot"])),
+    ]
+    lines.append(f"  unfinished: {int(g['unfinished'].sum()):,}; turns mean {turns:.1f}; "
+                 "see .games, .players, .summary()")  # fmt: skip
     return "\n".join(lines)

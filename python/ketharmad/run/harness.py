@@ -20,7 +20,8 @@ from ..game.formats import apply_format
 from ..game.harness import ParamValue, _game_info
 from ..game.spec import spec_of
 from ..game.validate import check_decks, check_params, check_start_player
-from ..results.games import GameResult, GameStats
+from ..results.games import GameStats
+from ..results.sim import SimResult
 from ..stats import wilson_interval
 from .cluster import check_cluster_arg, executor_for
 from .plan import _run_on
@@ -35,7 +36,7 @@ __all__ = [
 ]
 
 
-#: What :func:`simulate_game` returns: ``"rows"`` (a :class:`GameResult`) or ``"stats"`` (a
+#: What :func:`simulate_game` returns: ``"rows"`` (a :class:`ketharmad.SimResult`) or ``"stats"`` (a
 #: :class:`GameStats`: counts, no rows).
 GAME_OUTPUTS = ("rows", "stats")
 
@@ -182,7 +183,7 @@ def simulate_game(
     chunk_size: Optional[int] = None,
     executor: Any = None,
     cluster: Any = None,
-) -> GameResult | GameStats:  # GameStats for output="stats"
+) -> SimResult | GameStats:  # GameStats for output="stats"
     """Play ``games`` seeded games of ``game`` with one bot spec per seat (default: random
     everywhere at the game's smallest seat count). Game ``i`` is the same whatever
     ``threads`` is. Errors (unknown game, parameter, bot or option; wrong seat count) are
@@ -236,12 +237,15 @@ def simulate_game(
             )
     if isinstance(games, bool) or not isinstance(games, int):
         raise ValueError(f"games must be an int, got {games!r}")
+    start = time.perf_counter()
     raw = _run_batch(game, bots, games, seed, threads, params, first_game, **batch)
+    elapsed = time.perf_counter() - start
     if output == "stats":
         return raw["stats"]
     g = pl.DataFrame(raw["games"])
     p = pl.DataFrame(raw["players"])
-    return GameResult(game=game, bots=bots, sides=list(raw["sides"]), seed=seed, games=g, players=p)
+    return SimResult.of_harness(game, bots, list(raw["sides"]), seed, g, p, params=params, threads=threads,
+                                elapsed=elapsed, first_game=first_game)  # fmt: skip
 
 
 def _simulate_ketharmad(
@@ -276,6 +280,7 @@ def _simulate_ketharmad(
         raise ValueError(f"games must be an int, got {games!r}")
     text, params_ = apply_format(load_card_data(card_data), check_params(params), format)
     start = check_start_player(start_player, len(decks_))
+    t0 = time.perf_counter()
     raw = _run_batch(
         "ketharmad", bots, games, seed, threads, params_ or None, first_game, **batch,
         card_data=text, decks=decks_, start_player=start,
@@ -284,9 +289,8 @@ def _simulate_ketharmad(
         return raw["stats"]
     g = pl.DataFrame(raw["games"])
     p = pl.DataFrame(raw["players"])
-    return GameResult(
-        game="ketharmad", bots=bots, sides=list(raw["sides"]), seed=seed, games=g, players=p
-    )
+    return SimResult.of_harness("ketharmad", bots, list(raw["sides"]), seed, g, p, params=params_,
+                                threads=threads, elapsed=time.perf_counter() - t0, first_game=first_game)  # fmt: skip
 
 
 def game_matchups(
@@ -337,7 +341,7 @@ def game_matchups(
                 n = n_games([a, b])
                 t = time.perf_counter()
                 r = simulate_game(game, [a, b], games=n, seed=seed, threads=threads, params=params)
-                assert isinstance(r, GameResult)  # output="rows"
+                assert isinstance(r, SimResult)  # output="rows"
                 secs = time.perf_counter() - t
                 w0 = int((r.games["winner"] == 0).sum())
                 w1 = int((r.games["winner"] == 1).sum())
@@ -374,7 +378,7 @@ def game_matchups(
                     params=params,
                     first_game=first,
                 )
-                assert isinstance(r, GameResult)  # output="rows"
+                assert isinstance(r, SimResult)  # output="rows"
                 wins += int(r.players.filter(pl.col("seat") == s)["won"].sum())
                 played += share
             secs = time.perf_counter() - t

@@ -1,0 +1,136 @@
+"""How the balancer measures a point, as one value (issue 23): :class:`BalanceSettings`.
+
+>>> import ketharmad
+>>> ketharmad.balance("targets.toml", settings={"games_2p": 100, "robustness_search": None})
+
+The block sizes and the robustness samples used to be five keywords of
+:func:`ketharmad.balance` (``games_2p=``, ``games_4p=``, ``games_per_block=``,
+``robustness_bots=``, ``robustness_search=``); they still work until 0.3.0, with a
+DeprecationWarning (:func:`fold_balance_settings`), and are folded into ``settings=``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Optional, TypeVar, Union
+
+from ..._deprecation import fold_keywords
+from ...game.validate import check_int
+
+__all__ = [
+    "BalanceSettings",
+    "SettingsArg",
+    "SETTINGS_FIELDS",
+    "DEFAULT_GAMES_2P",
+    "DEFAULT_GAMES_4P",
+    "fold_balance_settings",
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: Kétharmad's games per block of a 2-player cell (a pair and its start side) and of a
+#: 4-player seating.
+DEFAULT_GAMES_2P = 50
+DEFAULT_GAMES_4P = 6
+
+
+@dataclass(frozen=True)
+class BalanceSettings:
+    """How :func:`ketharmad.balance` measures a point (the stages and the budget are its
+    arguments; these are the sizes of what it plays).
+
+    * ``games_2p``, ``games_4p`` (Kétharmad): games per block of a 2-player cell (pair and
+      start side) and of a 4-player seating, 1 to 100,000 (default 50 and 6).
+    * ``games_per_block`` (the harness games): games of a bot lineup per block (None: 100);
+      with Kétharmad a ValueError.
+    * ``robustness_bots``: the second bot profile of ``.robustness`` ("auto": ``aggro`` for
+      the heuristic family, ``heuristic`` otherwise; None: skip; or a bot spec).
+    * ``robustness_search``: the search-bot sample of ``.robustness_search`` ("auto": the
+      search bot at 10 iterations on every seat when ``bots`` is of the heuristic family,
+      None otherwise; None: skip; or a bot spec).
+
+    Frozen; a bad block size is a ValueError when the value is built (a bad bot spec when
+    the balancer reads it)."""
+
+    games_2p: int = DEFAULT_GAMES_2P
+    games_4p: int = DEFAULT_GAMES_4P
+    games_per_block: Optional[int] = None
+    robustness_bots: Any = "auto"
+    robustness_search: Any = "auto"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "games_2p", check_int("games_2p", self.games_2p, 1, 100_000))
+        object.__setattr__(self, "games_4p", check_int("games_4p", self.games_4p, 1, 100_000))
+        if self.games_per_block is not None:
+            object.__setattr__(
+                self, "games_per_block", check_int("games_per_block", self.games_per_block, 1)
+            )
+
+    @classmethod
+    def of(cls, settings: SettingsArg) -> BalanceSettings:
+        """``settings`` as a :class:`BalanceSettings`: None gives the defaults, a
+        BalanceSettings itself, a dict of its fields a new one; an unknown key or anything
+        else is a ValueError."""
+        if settings is None:
+            return _DEFAULT
+        if isinstance(settings, BalanceSettings):
+            return settings
+        if isinstance(settings, Mapping):
+            unknown = [str(k) for k in settings if k not in SETTINGS_FIELDS]
+            if unknown:
+                raise ValueError(
+                    f"settings: unknown field{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; "
+                    f"BalanceSettings takes {', '.join(SETTINGS_FIELDS)}"
+                )
+            return cls(**settings)
+        raise ValueError(
+            "settings must be None, a ketharmad.BalanceSettings or a dict of its fields, "
+            f"got {type(settings).__name__}"
+        )
+
+    def changed(self) -> dict[str, Any]:
+        """The fields that differ from their defaults, by name (in field order)."""
+        return {f: getattr(self, f) for f in SETTINGS_FIELDS if getattr(self, f) != _DEFAULTS[f]}
+
+    def replace(self, **changes: Any) -> BalanceSettings:
+        """A copy with ``changes`` (checked as any new value is)."""
+        return dataclasses.replace(self, **changes)
+
+    def __repr__(self) -> str:
+        return f"BalanceSettings({', '.join(f'{k}={v!r}' for k, v in self.changed().items())})"
+
+
+#: What ``settings=`` takes: None, a BalanceSettings or a dict of its fields.
+SettingsArg = Union[BalanceSettings, Mapping[str, Any], None]
+
+#: The fields of :class:`BalanceSettings`, in order.
+SETTINGS_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(BalanceSettings))
+_DEFAULTS: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(BalanceSettings)}
+_DEFAULT = BalanceSettings()
+
+
+def _fold(call: str, takes: tuple[str, ...], settings: Any, old: dict[str, Any]) -> BalanceSettings:
+    """The one ``settings=`` of a call from its ``settings`` and its deprecated keywords
+    ``old``: a field given both ways is a ValueError."""
+    value = BalanceSettings.of(settings)
+    if old:
+        have = value.changed() if isinstance(settings, BalanceSettings) else dict(settings or {})
+        twice = [k for k in old if k in have]
+        if twice:
+            raise ValueError(
+                f"{call}(): {', '.join(twice)} given twice, as a keyword (deprecated) and in settings=; "
+                f"give settings=BalanceSettings({', '.join(f'{k}=...' for k in twice)}) only"
+            )
+        value = value.replace(**old)
+    return value
+
+
+def fold_balance_settings() -> Callable[[F], F]:
+    """Decorator of :func:`ketharmad.balance`: its old keywords ``games_2p=`` ... work until
+    0.3.0 with a DeprecationWarning naming ``settings=BalanceSettings(...)``, and reach it
+    folded into a checked ``settings=``."""
+    return fold_keywords(
+        "settings", SETTINGS_FIELDS, _fold, example="settings=BalanceSettings({fields})"
+    )
