@@ -135,7 +135,12 @@ def test_bounds_frozen_and_limits_respected(ner_targets: dict) -> None:
         },
     }
     res = ketharmad.balance(
-        targets, bots="random", budget=12_000, params={PLANTED: 1}, seed=3, robustness_bots=None
+        targets,
+        bots="random",
+        budget=12_000,
+        params={PLANTED: 1},
+        seed=3,
+        settings={"robustness_bots": None},
     )
     assert PLANTED not in res.space and "ner_orban_viktor.cost_f" not in res.space
     assert "ner_orban_viktor.copies" not in res.space  # a copies change cannot keep 31 cards
@@ -159,7 +164,7 @@ def test_bounds_frozen_and_limits_respected(ner_targets: dict) -> None:
 
 def test_same_seed_same_result_any_threads(tmp_path: Path) -> None:
     """Same seed -> the same proposals and evaluations with 1 and 2 threads."""
-    kw = dict(bots="random", budget=6_000, seed=5, robustness_bots=None)
+    kw = dict(bots="random", budget=6_000, seed=5, settings={"robustness_bots": None})
     a = ketharmad.balance(SMALL, **kw, run=dict(threads=1))
     b = ketharmad.balance(SMALL, **kw, run=dict(threads=2))
     assert a.proposals.equals(b.proposals)
@@ -178,7 +183,7 @@ def test_resume_after_interruption_gives_the_uninterrupted_result(
 ) -> None:
     """Interrupt after k evaluations (via the hook), resume with the same journal: the
     finished evaluations are not played again and the result equals an uninterrupted run."""
-    kw = dict(bots="random", budget=6_000, seed=2, robustness_bots=None)
+    kw = dict(bots="random", budget=6_000, seed=2, settings={"robustness_bots": None})
     full = ketharmad.balance(SMALL, **kw)
     journal = tmp_path / "j.jsonl"
     calls = []
@@ -220,7 +225,9 @@ def test_keyboard_interrupt_keeps_the_journal_valid(tmp_path: Path, monkeypatch)
 
     monkeypatch.setattr(_balance, "_after_evaluation", interrupt)
     with pytest.raises(KeyboardInterrupt):
-        ketharmad.balance(SMALL, journal=journal, bots="random", budget=6_000, robustness_bots=None)
+        ketharmad.balance(
+            SMALL, journal=journal, bots="random", budget=6_000, settings={"robustness_bots": None}
+        )
     lines = journal.read_text().splitlines()
     assert len(lines) == 4 and all(json.loads(line) for line in lines)
 
@@ -356,7 +363,10 @@ def test_four_player_start_and_turns_metrics() -> None:
         },
     }
     res = ketharmad.balance(
-        targets, bots="random", budget=8_000, games_2p=10, games_4p=1, robustness_bots=None
+        targets,
+        bots="random",
+        budget=8_000,
+        settings={"games_2p": 10, "games_4p": 1, "robustness_bots": None},
     )
     before = {r["metric"]: r for r in res.before.iter_rows(named=True)}
     shares = [before[f"4p {f}"]["value"] for f in ketharmad.FACTIONS]
@@ -371,7 +381,7 @@ def test_without_optuna_the_search_is_skipped_and_said(monkeypatch) -> None:
     import sys
 
     monkeypatch.setitem(sys.modules, "optuna", None)  # import optuna -> ImportError
-    res = ketharmad.balance(SMALL, bots="random", budget=4_000, robustness_bots=None)
+    res = ketharmad.balance(SMALL, bots="random", budget=4_000, settings={"robustness_bots": None})
     assert any("search skipped: Optuna is not installed" in n for n in res.notes)
     assert (res.history["stage"] == "search").sum() == 0
     assert res.best.height <= 1
@@ -379,7 +389,7 @@ def test_without_optuna_the_search_is_skipped_and_said(monkeypatch) -> None:
 
 def test_report_with_plots(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
-    res = ketharmad.balance(SMALL, bots="random", budget=4_000, robustness_bots=None)
+    res = ketharmad.balance(SMALL, bots="random", budget=4_000, settings={"robustness_bots": None})
     report = res.write_report(tmp_path, plots=True)
     text = report.read_text()
     for png in (
@@ -404,7 +414,9 @@ def test_confirmation_moves_to_fresh_holdout_games_when_the_first_cannot_decide(
 
     monkeypatch.setattr(_balance, "CONFIRM_FIRST", 1)
     monkeypatch.setattr(_balance, "CONFIRM_SECOND", 16)
-    res = ketharmad.balance(SMALL, bots="random", budget=20_000, seed=2, robustness_bots=None)
+    res = ketharmad.balance(
+        SMALL, bots="random", budget=20_000, seed=2, settings={"robustness_bots": None}
+    )
     assert any("fresh holdout games" in n for n in res.notes), res.notes
     conf = res.history.filter(pl.col("stage") == "confirm")
     first = f"{HOLDOUT_BLOCK}-{HOLDOUT_BLOCK + 1}"
@@ -426,7 +438,9 @@ def test_confirmation_moves_to_fresh_holdout_games_when_the_first_cannot_decide(
 def test_confirmation_on_the_first_holdout_when_it_decides(monkeypatch) -> None:
     """Without room for a second holdout the first one decides, as before."""
     monkeypatch.setattr(_balance, "CONFIRM_SECOND", 0)
-    res = ketharmad.balance(SMALL, bots="random", budget=20_000, seed=2, robustness_bots=None)
+    res = ketharmad.balance(
+        SMALL, bots="random", budget=20_000, seed=2, settings={"robustness_bots": None}
+    )
     assert not any("fresh holdout games" in n for n in res.notes)
     conf = res.history.filter(pl.col("stage") == "confirm")
     assert conf["blocks"].n_unique() == 1
@@ -441,7 +455,7 @@ def test_a_bounded_cache_gives_the_same_run(
     back from the journal or played again, and the run is the same."""
     from ketharmad.lab.balance import evaluate as _ev
 
-    kw = dict(bots="random", budget=6_000, seed=5, robustness_bots=None)
+    kw = dict(bots="random", budget=6_000, seed=5, settings={"robustness_bots": None})
     full = ketharmad.balance(SMALL, journal=tmp_path / "a.jsonl" if with_journal else None, **kw)
     monkeypatch.setattr(_ev, "CACHE_BYTES", 1)  # keep one evaluation only
     small = ketharmad.balance(SMALL, journal=tmp_path / "b.jsonl" if with_journal else None, **kw)
@@ -463,7 +477,11 @@ def test_robustness_search_sample(tmp_path: Path) -> None:
     every seat, played on the screen's blocks (the history has both points under that bot)."""
     sb = {"kind": "search", "iterations": 2}
     res = ketharmad.balance(
-        SMALL, bots="random", budget=20_000, seed=2, robustness_bots=None, robustness_search=sb
+        SMALL,
+        bots="random",
+        budget=20_000,
+        seed=2,
+        settings={"robustness_bots": None, "robustness_search": sb},
     )
     assert res.best.height >= 1, res.notes
     t = res.robustness_search
@@ -487,7 +505,7 @@ def test_robustness_search_sample(tmp_path: Path) -> None:
     # "auto" takes no search sample for the random bot, and None skips it
     assert (
         ketharmad.balance(
-            SMALL, bots="random", budget=4_000, robustness_bots=None
+            SMALL, bots="random", budget=4_000, settings={"robustness_bots": None}
         ).robustness_search
         is None
     )

@@ -67,7 +67,7 @@ def test_recovers_a_planted_change_in_schotten_totten_2() -> None:
                "change": {"allow": ["rules.hand_size", "rules.damages_to_win", "rules.max_value",
                                     "rules.cauldrons"]}}  # fmt: skip
     res = ketharmad.balance(targets, game=ST2, params={"rules.hand_size": 5}, budget=100_000,
-                            games_per_block=100, seed=3)  # fmt: skip
+                            settings={"games_per_block": 100}, seed=3)  # fmt: skip
     _recovers(res, "rules.hand_size", 5, 6, 1, seat=0)
     assert res.games <= 100_000 * 1.05
     assert "balance of schotten_totten_2" in res.text()
@@ -80,7 +80,7 @@ def test_recovers_a_planted_change_in_osztrakon() -> None:
                "change": {"allow": ["model.read_noise", "model.m_free", "rules.temple_position",
                                     "rules.days.n5"]}}  # fmt: skip
     res = ketharmad.balance(targets, game=OSZ, params={"model.read_noise": 2.0}, budget=100_000,
-                            games_per_block=100, seed=1)  # fmt: skip
+                            settings={"games_per_block": 100}, seed=1)  # fmt: skip
     _recovers(res, "model.read_noise", 2.0, 0.5, 0.5, seat=4)
 
 
@@ -92,13 +92,13 @@ def test_recovers_planted_changes_on_more_seeds(seed: int) -> None:
                "change": {"allow": ["rules.hand_size", "rules.damages_to_win", "rules.max_value",
                                     "rules.cauldrons"]}}  # fmt: skip
     res = ketharmad.balance(targets, game=ST2, params={"rules.damages_to_win": 5},
-                            budget=300_000, games_per_block=200, seed=seed)  # fmt: skip
+                            budget=300_000, settings={"games_per_block": 200}, seed=seed)  # fmt: skip
     _recovers(res, "rules.damages_to_win", 5, 4, 1, seat=0)
     targets = {"metrics": _bands_at_default(OSZ, OSZ_BOTS, 4, 0.03, 1.0, 20000),
                "change": {"allow": ["model.read_noise", "model.m_free", "rules.temple_position",
                                     "rules.days.n5"]}}  # fmt: skip
     res = ketharmad.balance(targets, game=OSZ, params={"model.read_noise": 2.0},
-                            budget=300_000, games_per_block=200, seed=seed)  # fmt: skip
+                            budget=300_000, settings={"games_per_block": 200}, seed=seed)  # fmt: skip
     _recovers(res, "model.read_noise", 2.0, 0.5, 0.5, seat=4)
 
 
@@ -109,7 +109,7 @@ class _Stop(Exception):
 def test_journal_resume_gives_the_uninterrupted_result(tmp_path: Path, monkeypatch) -> None:
     targets = {"metrics": [{"bots": ST2_BOTS, "seat": "attacker", "low": 0.50, "high": 0.56}],
                "change": {"allow": ["rules.hand_size", "rules.damages_to_win"]}}  # fmt: skip
-    kw: dict[str, Any] = dict(game=ST2, budget=20_000, games_per_block=100, seed=4)
+    kw: dict[str, Any] = dict(game=ST2, budget=20_000, settings={"games_per_block": 100}, seed=4)
     full = ketharmad.balance(targets, **kw)
     journal = tmp_path / "j.jsonl"
 
@@ -140,8 +140,8 @@ def test_optuna_search_and_robustness_run_on_a_harness_game() -> None:
     pytest.importorskip("optuna")
     targets = {"metrics": [{"bots": ST2_BOTS, "seat": "attacker", "low": 0.50, "high": 0.56}],
                "change": {"allow": ["rules.hand_size", "rules.damages_to_win"]}}  # fmt: skip
-    res = ketharmad.balance(targets, game=ST2, budget=30_000, games_per_block=100, seed=2,
-                            robustness_bots="greedy")  # fmt: skip
+    res = ketharmad.balance(targets, game=ST2, budget=30_000, seed=2,
+                            settings={"games_per_block": 100, "robustness_bots": "greedy"})  # fmt: skip
     stages = set(res.history["stage"].to_list())
     assert {"screen", "descend", "search", "confirm"} <= stages
     assert not any("Optuna is not installed" in n for n in res.notes)
@@ -154,7 +154,7 @@ def test_the_example_targets_and_the_result_tables() -> None:
     assert [m.kind for m in tg.metrics] == ["win_rate"] and tg.max_edits_per_card == tg.max_edits
     res = ketharmad.balance({"metrics": [{"bots": ST2_BOTS, "low": 0.35, "high": 0.47}],
                              "change": {"allow": ["rules.hand_size"]}},
-                            game=ST2, budget=5_000, games_per_block=100, seed=1)  # fmt: skip
+                            game=ST2, budget=5_000, settings={"games_per_block": 100}, seed=1)  # fmt: skip
     assert set(res.tables()) >= {"balance_edits", "balance_before", "balance_after",
                                  "balance_proposals", "balance_history", "balance_screen"}  # fmt: skip
     assert res.provenance()["game"] == ST2

@@ -153,7 +153,7 @@ def test_card_stats_counts_on_the_cluster_equal_local(client) -> None:
 
 
 def test_balance_equals_local(client, tmp_path) -> None:
-    kw = dict(bots="random", budget=3000, seed=1, robustness_bots=None)
+    kw = dict(bots="random", budget=3000, seed=1, settings={"robustness_bots": None})
     local = ketharmad.balance(SMALL_TARGETS, journal=tmp_path / "a.jsonl", **kw)
     on = ketharmad.balance(
         SMALL_TARGETS, journal=tmp_path / "b.jsonl", **kw, run=dict(cluster=client)

@@ -261,7 +261,7 @@ def test_sweep_on_an_executor_equals_local() -> None:
 def test_balance_on_an_executor_equals_local() -> None:
     targets = {"metrics": [{"bots": ["random", "random"], "seat": "attacker", "low": 0.50, "high": 0.56}],
                "change": {"allow": ["rules.damages_to_win"]}}  # fmt: skip
-    kw = dict(game=ST2, budget=3000, games_per_block=150, seed=2)
+    kw = dict(game=ST2, budget=3000, settings={"games_per_block": 150}, seed=2)
     local = ketharmad.balance(targets, **kw)
     with ThreadPoolExecutor(2) as ex:
         on = ketharmad.balance(targets, **kw, run=dict(executor=ex))

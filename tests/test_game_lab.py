@@ -155,7 +155,9 @@ TARGETS = {"metrics": [{"bots": ["random", "random"], "seat": "attacker", "low":
 
 @pytest.fixture(scope="module")
 def st2_balance():
-    return ketharmad.balance(TARGETS, game=ST2, budget=100_000, games_per_block=200, seed=2)
+    return ketharmad.balance(
+        TARGETS, game=ST2, budget=100_000, settings={"games_per_block": 200}, seed=2
+    )
 
 
 def test_balance_reaches_a_reachable_band(st2_balance):
@@ -190,7 +192,7 @@ def test_balance_osztrakon_seat_spread():
     bots = ["b1", "b1", "b1", "b1", "random"]
     r = ketharmad.balance({"metrics": [{"kind": "seat_spread", "bots": bots, "high": 0.04}],
                            "change": {"allow": ["model.read_noise"]}},
-                          game="osztrakon", budget=30_000, games_per_block=1000, seed=1)  # fmt: skip
+                          game="osztrakon", budget=30_000, settings={"games_per_block": 1000}, seed=1)  # fmt: skip
     assert r.best_confirmed and list(r.best_point) == ["model.read_noise"]
     direct = simulate_game("osztrakon", bots, games=r.confirm_games, seed=1,
                                      first_game=r.confirm_first_game, params=r.overrides).summary()  # fmt: skip
@@ -223,7 +225,11 @@ def test_balance_osztrakon_seat_spread():
         ({"targets": {"metrics": [{"bots": ["random", "random"], "seat": "besieger"}]}}, "seat"),
         ({"targets": {"metrics": [{"bots": ["random", "random"], "kind": "draws"}]}}, "draws"),
         (
-            {"targets": {"metrics": [{"bots": ["random"] * 2}]}, "card_data": "x", "games_2p": 10},
+            {
+                "targets": {"metrics": [{"bots": ["random"] * 2}]},
+                "card_data": "x",
+                "settings": {"games_2p": 10},
+            },
             "card_data, games_2p",
         ),
         (
@@ -240,7 +246,7 @@ def test_balance_errors_name_the_problem(kwargs, needle):
 
 def test_ketharmad_balance_refuses_games_per_block():
     with pytest.raises(ValueError, match="games_per_block"):
-        ketharmad.balance(None, games_per_block=10)
+        ketharmad.balance(None, settings={"games_per_block": 10})
 
 
 # ---------------------------------------------------------------- CLI
@@ -293,7 +299,7 @@ def test_cli_balance_prints_before_after(capsys, st2_balance):
 def test_balance_start_in_band_needs_no_edit():
     # random vs random: the Attacker wins about 41 %; a band around it needs no edit
     r = ketharmad.balance({"metrics": [{"bots": ["random", "random"], "low": 0.35, "high": 0.47}]},
-                          game=ST2, budget=5_000, games_per_block=500, seed=1)  # fmt: skip
+                          game=ST2, budget=5_000, settings={"games_per_block": 500}, seed=1)  # fmt: skip
     assert r.best_point == {} and r.edits.height == 0 and r.best_confirmed
     assert r.after["value"][0] == r.before["value"][0]
     assert any("already meets every band" in n for n in r.notes)

@@ -268,9 +268,14 @@ def test_sweep_card_stats_and_balance_with_a_spec_are_the_name_based_call():
     targets = {"metrics": [{"bots": ["random", "random"], "seat": "attacker", "low": 0.50, "high": 0.56}],
                "change": {"allow": ["rules.*"]}}  # fmt: skip
     st5 = load_game(ST2, params={"rules.colours": 5})
-    x = ketharmad.balance(targets, game=st5, budget=4000, games_per_block=200, seed=2)
+    x = ketharmad.balance(targets, game=st5, budget=4000, settings={"games_per_block": 200}, seed=2)
     y = ketharmad.balance(
-        targets, game=ST2, params={"rules.colours": 5}, budget=4000, games_per_block=200, seed=2
+        targets,
+        game=ST2,
+        params={"rules.colours": 5},
+        budget=4000,
+        settings={"games_per_block": 200},
+        seed=2,
     )
     assert x.best_point == y.best_point and _same(x.before, y.before) and _same(x.after, y.after)
 

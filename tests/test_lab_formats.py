@@ -108,7 +108,12 @@ def test_tournament_takes_a_format_and_plays_teams_in_coalition():
 
 
 def test_balance_takes_a_format_from_the_call_or_the_targets():
-    kw = dict(bots="random", budget=1_500, seed=1, robustness_bots=None, robustness_search=None)
+    kw = dict(
+        bots="random",
+        budget=1_500,
+        seed=1,
+        settings={"robustness_bots": None, "robustness_search": None},
+    )
     a = ketharmad.balance(SMALL_TARGETS, format="quick", **kw)
     assert a.params["rules.format"] == "quick"
     doc = {"two_player": {"pairs": {"ner-tisza": 0.2}}, "format": "quick",

@@ -28,7 +28,7 @@ def results() -> dict[str, LabResult]:
             ["random", "heuristic"], decks=["ner", "tisza"], games=20, seed=3
         ),
         "balance": ketharmad.balance(
-            str(SMALL), bots="random", budget=3000, seed=1, robustness_bots=None
+            str(SMALL), bots="random", budget=3000, seed=1, settings={"robustness_bots": None}
         ),
     }
 

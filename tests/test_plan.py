@@ -176,7 +176,7 @@ def test_tournament_uses_the_common_seeding() -> None:
 
 def test_balance_with_an_executor_equals_local(tmp_path) -> None:
     small = str(__import__("pathlib").Path(__file__).parent / "test_balance_small.toml")
-    kw = dict(bots="random", budget=3000, seed=1, robustness_bots=None)
+    kw = dict(bots="random", budget=3000, seed=1, settings={"robustness_bots": None})
     local = ketharmad.balance(small, journal=tmp_path / "a.jsonl", **kw)
     with ThreadPoolExecutor(max_workers=2) as ex:
         remote = ketharmad.balance(small, journal=tmp_path / "b.jsonl", **kw, run=dict(executor=ex))

@@ -160,7 +160,7 @@ def _tournament(**kw: Any) -> pl.DataFrame:
 
 def _balance(**kw: Any) -> pl.DataFrame:
     res = ketharmad.balance(SMALL_TARGETS, bots="random", budget=3_000, seed=5,
-                            robustness_bots=None, robustness_search=None, **kw)  # fmt: skip
+                            settings={"robustness_bots": None, "robustness_search": None}, **kw)  # fmt: skip
     return res.history
 
 
@@ -259,8 +259,8 @@ def test_balance_on_a_cluster_keeps_every_argument(client: Any) -> None:
     """balance(run={"cluster": ...}) plays the run on one client by calling itself with the
     executor: the call's own arguments all reach it (robustness_search was once dropped
     there and replaced by "auto", which for random bots means no search sample)."""
-    kw = dict(bots="random", budget=6_000, seed=5, robustness_bots=None,
-              robustness_search="heuristic")  # fmt: skip
+    kw = dict(bots="random", budget=6_000, seed=5, settings={"robustness_bots": None,
+              "robustness_search": "heuristic"})  # fmt: skip
     here = ketharmad.balance(SMALL_TARGETS, **kw)
     there = ketharmad.balance(SMALL_TARGETS, **kw, run={"cluster": client})
     assert here.robustness_search is not None and there.robustness_search is not None
@@ -275,18 +275,16 @@ def test_balance_on_a_cluster_keeps_every_argument(client: Any) -> None:
 #: * simulate_game: deprecated (removed in 0.3.0), kept as it was;
 #: * SimResult, GameStats: result classes the package builds (their fields), not calls a
 #:   user makes;
-#: * sweep, matchups, balance, Game: their Kétharmad setup keywords (``card_data``,
-#:   ``format``, ``start_player``) go into ``**setup`` (``SetupKeywords``, checked by the
-#:   game), as simulate's and card_stats' did; balance also has its search settings
-#:   (``games_2p``, ``games_4p``, ``games_per_block``, ``robustness_*``).
+#: * sweep, matchups: their Kétharmad setup keywords (``card_data``, ``format``,
+#:   ``start_player``) go into ``**setup`` (``SetupKeywords``, checked by the game), as
+#:   simulate's, card_stats' and balance's did (balance's block sizes and robustness
+#:   samples went into ``settings=BalanceSettings(...)``).
 OVER_TEN = {
     "simulate_game": 15,
     "SimResult": 14,
     "GameStats": 14,
-    "balance": 15,
     "matchups": 14,
     "sweep": 12,
-    "Game": 11,
 }
 
 

@@ -31,7 +31,7 @@ from .api import cards, formats, parameters, play, simulate
 from .game import GameSpec, load_game
 from .game.harness_play import HarnessLog
 from .games import GameStats, HarnessGame, games
-from .lab.balance import BalanceResult, balance
+from .lab.balance import BalanceResult, BalanceSettings, balance
 from .lab.card_stats import CardStatsResult, card_stats
 from .lab.harness import GameMatchupResult
 from .lab.matchups import MatchupResult, matchups
@@ -107,6 +107,7 @@ __all__ = [
     "CardStatsResult",
     "SweepResult",
     "BalanceResult",
+    "BalanceSettings",
     "balance",
     "matchups",
     "card_stats",

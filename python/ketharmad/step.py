@@ -17,17 +17,17 @@ set: see :meth:`Game.describe_action` and docs/step_api.md). Stepping a game wit
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple, Optional, Union
+from typing import Any, NamedTuple, Optional, Union, Unpack
 
 import numpy as np
 
 from . import _core
 from ._deprecation import issue_deprecation_warning
-from .game.data import CardDataSource, load_card_data
+from .game.data import load_card_data
 from .game.driver import driver_for, provide
 from .game.formats import apply_format
 from .game.harness import game_state
-from .game.spec import GameSpec, setup_of, spec_of
+from .game.spec import GameSpec, SetupKeywords, setup_of, spec_of, take_setup
 from .game.validate import check_decks, check_params
 
 
@@ -85,7 +85,9 @@ class Game(_core.Game):
         seats: the seat count of another game (default its smallest: Schotten Totten 2 2,
             Osztrakon 5); not for Kétharmad (its seats are its decks).
         params: parameter overrides ``{name: value}`` (see :func:`ketharmad.parameters`).
-        card_data: None for the packaged card set, ``"balanced"``, or a TOML file's path.
+        card_data: None for the packaged card set, ``"balanced"``, or a TOML file's path
+            (a setup keyword, :class:`ketharmad.game.spec.SetupKeywords`, as ``format`` and
+            ``start_player``; or in ``game=load_game(...)``).
         start_player: None draws the start seat from the game's seed; a seat fixes it.
         log: keep the readable log (:attr:`log`); costs a string per action.
         record_plays: keep every card play (for :func:`ketharmad._core.columns_of`).
@@ -106,14 +108,15 @@ class Game(_core.Game):
         seed: int = 0,
         game: Union[str, GameSpec, int] = "ketharmad",
         params: Optional[Mapping[str, Union[int, bool, str]]] = None,
-        card_data: CardDataSource = None,
-        start_player: Optional[int] = None,
         log: bool = False,
         record_plays: bool = False,
-        format: Any = None,
         index: Optional[int] = None,
         seats: Optional[int] = None,
+        **setup: Unpack[SetupKeywords],
     ) -> Game:
+        card_data, format, start_player = take_setup(
+            "Game", setup, ("card_data", "format", "start_player")
+        )
         if isinstance(
             game, GameSpec
         ):  # a game value: its setup, with this call's explicit keywords

@@ -40,16 +40,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from statistics import NormalDist
-from typing import Any, Optional, Union
+from typing import Any, Optional, Union, Unpack
 
 import numpy as np
 import polars as pl
 
 from ... import _core
-from ...game.data import CardDataSource, describe_card_data, load_card_data
+from ...game.data import describe_card_data, load_card_data
 from ...game.driver import driver_for
 from ...game.formats import apply_format
-from ...game.spec import GameSpec, setup_of
+from ...game.spec import GameSpec, SetupKeywords, setup_of, take_setup
 from ...game.validate import (
     _check_bot_spec,
     check_flag,
@@ -89,6 +89,13 @@ from .games import (
 )
 from .metrics import MetricStats, paired, stats
 from .report import balance_markdown, balance_text, write_balance_report
+from .settings import (
+    DEFAULT_GAMES_2P,
+    DEFAULT_GAMES_4P,
+    BalanceSettings,
+    SettingsArg,
+    fold_balance_settings,
+)
 from .targets import DEFAULT_SEARCH_STEPS, Metric, ParamSpace, Targets, load_targets
 
 __all__ = ["balance", "BalanceResult", "write_card_data"]
@@ -97,8 +104,6 @@ _N = NormalDist()
 #: Default budget in games when none is given.
 DEFAULT_BUDGET = 3_000_000
 #: Games per block: per 2-player cell (pair and start side) and per 4-player seating.
-DEFAULT_GAMES_2P = 50
-DEFAULT_GAMES_4P = 6
 #: Share of the budget for each stage (what a stage does not use passes on).
 _SHARE = {"screen": 0.20, "descend": 0.40, "search": 0.10, "race": 0.10, "confirm": 0.20}
 #: Finalists entering the race, parameters in the search space.
@@ -1049,6 +1054,7 @@ def _metric_table(
     return pl.DataFrame(rows, schema_overrides=ev.metric_schema())
 
 
+@fold_balance_settings()
 @fold_run_options("threads", "progress", "executor", "cluster")
 def balance(
     targets: Any = None,
@@ -1057,16 +1063,11 @@ def balance(
     bots: Any = None,
     seed: int = 0,
     budget: Optional[int] = None,
-    card_data: CardDataSource = None,
     params: Optional[Mapping[str, Any]] = None,
     journal: Union[None, str, os.PathLike[str]] = None,
-    robustness_bots: Any = "auto",
-    robustness_search: Any = "auto",
-    games_2p: int = DEFAULT_GAMES_2P,
-    games_4p: int = DEFAULT_GAMES_4P,
-    format: Any = None,
-    games_per_block: Optional[int] = None,
+    settings: SettingsArg = None,
     run: RunArg = None,
+    **setup: Unpack[SetupKeywords],
 ) -> BalanceResult:
     """Find the fewest parameter edits that bring every target metric into its band.
 
@@ -1078,9 +1079,9 @@ def balance(
     metrics (one spec per seat); ``games_per_block`` the games of a lineup per block
     (default 100); the default budget 200,000; ``robustness_bots`` / ``robustness_search``
     a bot spec put on every seat (or one per seat), "auto" none. ``card_data``,
-    ``games_2p``, ``games_4p`` and ``format`` are Kétharmad's (a ``ValueError`` naming them
-    with another game), and ``games_per_block`` the harness games' (a ``ValueError`` with
-    Kétharmad).
+    ``settings.games_2p``, ``settings.games_4p`` and ``format`` are Kétharmad's (a
+    ``ValueError`` naming them with another game), and ``settings.games_per_block`` the
+    harness games' (a ``ValueError`` with Kétharmad).
 
     Args:
         targets: a targets TOML path, a dict of the same shape, or None (every 2-player pair
@@ -1090,17 +1091,22 @@ def balance(
         budget: games in total (default 3,000,000); stages share it 20/40/10/10/20 (screen,
             descend, search, race, confirm with ablation and robustness). The screen always measures
             each allowed parameter once, even when that exceeds a small budget.
-        card_data: the card file to balance (default: the packaged one).
+        card_data: the card file to balance (default: the packaged one); a setup keyword
+            (:class:`ketharmad.game.spec.SetupKeywords`), as ``format``.
         params: fixed overrides that are part of the starting point (not edits).
         journal: a JSON-lines file of finished evaluations; an interrupted run resumed with
             the same file and arguments replays none of them and gives the same result.
-        robustness_bots: the second bot profile of ``.robustness`` ("auto": ``aggro`` for the
-            heuristic family, ``heuristic`` otherwise; None: skip).
-        robustness_search: the search-bot sample of ``.robustness_search`` ("auto": the
-            search bot at 10 iterations on every seat when ``bots`` is of the heuristic
+        settings: how a point is measured: a :class:`ketharmad.BalanceSettings` or a dict of
+            its fields (the older keywords ``games_2p=``, ``games_4p=``,
+            ``games_per_block=``, ``robustness_bots=``, ``robustness_search=`` work until 0.3.0
+            with a DeprecationWarning):
+        settings.robustness_bots: the second bot profile of ``.robustness`` ("auto":
+            ``aggro`` for the heuristic family, ``heuristic`` otherwise; None: skip).
+        settings.robustness_search: the search-bot sample of ``.robustness_search`` ("auto":
+            the search bot at 10 iterations on every seat when ``bots`` is of the heuristic
             family, None otherwise; None: skip; or any bot spec).
-        games_2p, games_4p: games per block of a 2-player cell (pair and start side) and of a
-            4-player seating.
+        settings.games_2p, settings.games_4p: games per block of a 2-player cell (pair and
+            start side) and of a 4-player seating.
         format: the game format every metric is measured in (docs/formats.md), as in
             :func:`ketharmad.simulate`; the targets may name it instead (``format = "quick"``
             at the top of the file; both given and different is a ``ValueError``). It is the
@@ -1121,6 +1127,14 @@ def balance(
     or arguments; ``KeyboardInterrupt`` within about a second of Ctrl-C (the journal stays
     valid).
     """
+    card_data, format = take_setup("balance", setup, ("card_data", "format"))
+    settings = BalanceSettings.of(settings)
+    games_2p, games_4p, games_per_block = (
+        settings.games_2p,
+        settings.games_4p,
+        settings.games_per_block,
+    )
+    robustness_bots, robustness_search = settings.robustness_bots, settings.robustness_search
     run = RunOptions.of(run)
     threads, progress, executor, cluster = run.threads, run.progress, run.executor, run.cluster
     if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
@@ -1135,8 +1149,8 @@ def balance(
         driver.refuse("balance", {name: value != default for name, value, default in (
             ("card_data", card_data, None), ("games_2p", games_2p, DEFAULT_GAMES_2P),
             ("games_4p", games_4p, DEFAULT_GAMES_4P), ("format", format, None))},
-            "targets, bots, seed, budget, params, journal, robustness_bots, robustness_search, "
-            "games_per_block and run")  # fmt: skip
+            "targets, bots, seed, budget, params, journal, settings (its robustness_bots, "
+            "robustness_search and games_per_block) and run")  # fmt: skip
 
         return _balance_harness(
             targets, game=game, bots=bots, seed=seed, budget=budget, executor=executor, cluster=cluster,
@@ -1145,7 +1159,8 @@ def balance(
         )  # fmt: skip
     if games_per_block is not None:
         raise ValueError(
-            "games_per_block is for the harness games; Kétharmad's blocks are games_2p and games_4p"
+            "settings.games_per_block is for the harness games; Kétharmad's blocks are "
+            "settings.games_2p and settings.games_4p"
         )
     if bots is None:
         bots = "heuristic"
@@ -1153,10 +1168,9 @@ def balance(
     if cluster is not None:  # one client for the whole run, closed at its end if made here
         with executor_for(None, cluster) as ex:
             return balance(
-                targets, bots=bots, seed=seed, budget=budget, card_data=card_data, params=params,
-                journal=journal, robustness_bots=robustness_bots, robustness_search=robustness_search,
-                games_2p=games_2p, games_4p=games_4p, format=format,
-                run=run.replace(executor=ex, cluster=None),
+                targets, bots=bots, seed=seed, budget=budget, params=params, journal=journal,
+                settings=settings, run=run.replace(executor=ex, cluster=None), card_data=card_data,
+                format=format,
             )  # fmt: skip
     t0 = time.perf_counter()
     tg = load_targets(targets)
