@@ -32,7 +32,7 @@ def main() -> None:
     for r in t.iter_rows(named=True):
         ci = f"[{r['ci_low']:.4f}, {r['ci_high']:.4f}]"
         print(
-            f"{r['attacker_bot']:>8} {r['defender_bot']:>8} {r['games']:>7} {r['attacker_win_rate']:>18.4f} {ci:>17} {r['games_per_second']:>9.0f}"
+            f"{r['bot']:>8} {r['opponent']:>8} {r['games']:>7} {r['win_rate']:>18.4f} {ci:>17} {r['games_per_second']:>9.0f}"
         )
 
 

@@ -237,3 +237,35 @@ def test_a_ketharmad_spec_with_a_format_and_no_decks_has_that_formats_seats() ->
     assert len(driver_for(coalition).check_bots("random")) == 4
     assert ketharmad.load_game(format="quick").n_seats == 2
     assert ketharmad.load_game().n_seats == 2
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_play_cells_rows_and_reductions_are_the_batch_of_each_block(game: str) -> None:
+    from ketharmad.game.driver import Block, Played
+
+    d = driver_for(game)
+    bots = BOTS[game]
+    kw: dict = {"decks": ("ner", "tisza")} if d.is_ketharmad else {}
+    setup = {"card_text": ketharmad.game.data.load_card_data(None)} if d.is_ketharmad else {}
+    blocks = [Block(tuple(bots), 0, 7, **kw), Block(tuple(reversed(bots)), 5, 4, **kw)]
+    d.check_cells(blocks, 3, {}, **setup)  # playable: no error
+    with_rows = d.play_cells(blocks, 3, {}, rows=True, **setup)
+    reduced = d.play_cells(blocks, 3, {}, rows=False, threads=1, **setup)
+    assert isinstance(with_rows, Played) and len(with_rows.results) == 2
+    assert (with_rows.plan is None) == (not d.is_ketharmad)  # Kétharmad ran one plan
+    assert (with_rows.seconds is None) == d.is_ketharmad  # the harness games: each block timed
+    counts, _ = d.play_blocks(blocks, 3, {}, **setup)
+    for b, r, s, c in zip(blocks, with_rows.results, reduced.results, counts, strict=True):
+        if d.is_ketharmad:
+            batch = ketharmad.simulate(
+                list(b.decks), list(b.bots), b.games, seed=3, first_game=b.first_game
+            )
+        else:
+            batch = d.play(list(b.bots), games=b.games, seed=3, first_game=b.first_game)
+        assert r.games.height == b.games == c.games
+        assert r.games["game"].to_list() == batch.games["game"].to_list()  # the batch's indices
+        wins = s.wins_seat if d.is_ketharmad else s.wins
+        assert tuple(wins) == c.wins  # play_blocks: play_cells reduced to counts
+    bad = [Block((*bots[:-1], "no_such_bot"), 0, 1, **kw)]
+    with pytest.raises(ValueError, match="no_such_bot"):
+        d.check_cells(bad, 0, {}, **setup)

@@ -19,6 +19,7 @@ from ketharmad.games import (  # the harness engine behind simulate(game=...)
     game_state,
     simulate_game,
 )
+from ketharmad.lab.matchups import COMMON_COLUMNS
 from ketharmad.lab.ratings import _bradley_terry, luce_ratings
 
 ST2 = "schotten_totten_2"
@@ -36,25 +37,26 @@ def test_st2_matchups_cells_are_simulate_game_batches():
     m = ketharmad.matchups(
         game=ST2, bots=["random", "greedy"], games=60, seed=5, run=dict(threads=2)
     )
-    assert isinstance(m, ketharmad.GameMatchupResult)
-    assert m.sides == ["attacker", "defender"]
+    assert isinstance(m, ketharmad.MatchupResult) and m.layout == "sided_pairs"
+    assert m.seat_names == ["attacker", "defender"]
+    assert m.sides == ["random", "greedy"]
     assert m.table.height == 4
-    for row in m.table.iter_rows(named=True):
-        r = simulate_game(ST2, [row["attacker_bot"], row["defender_bot"]], games=60, seed=5)
+    for row in m.table.iter_rows(named=True):  # bot: the attacker's, opponent: the defender's
+        r = simulate_game(ST2, [row["bot"], row["opponent"]], games=60, seed=5)
         w0, w1 = wins_by_seat(r)
-        assert (row["games"], row["attacker_wins"], row["defender_wins"]) == (60, w0, w1)
-        assert row["attacker_win_rate"] == pytest.approx(w0 / 60)
-        assert row["ci_low"] <= row["attacker_win_rate"] <= row["ci_high"]
+        assert (row["games"], row["wins"], row["opponent_wins"]) == (60, w0, w1)
+        assert row["win_rate"] == pytest.approx(w0 / 60)
+        assert row["ci_low"] <= row["win_rate"] <= row["ci_high"]
         assert row["turns_mean"] == pytest.approx(r.games["turns"].mean())
     # the same counts as game_matchups (the bench's table), seat 0 = attacker
     g = game_matchups(ST2, ["random", "greedy"], games=60, seed=5)
-    assert m.table["attacker_wins"].to_list() == g["seat0_wins"].to_list()
-    assert m.table["defender_wins"].to_list() == g["seat1_wins"].to_list()
+    assert m.table["wins"].to_list() == g["seat0_wins"].to_list()
+    assert m.table["opponent_wins"].to_list() == g["seat1_wins"].to_list()
     # by_side: each bot's wins on each side summed over its opponents
     t = m.table
     for row in m.by_side.iter_rows(named=True):
-        col = f"{row['side']}_bot"
-        assert row["wins"] == int(t.filter(pl.col(col) == row["bot"])[f"{row['side']}_wins"].sum())
+        col, wins = ("bot", "wins") if row["side"] == "attacker" else ("opponent", "opponent_wins")
+        assert row["wins"] == int(t.filter(pl.col(col) == row["bot"])[wins].sum())
         assert row["games"] == 120
     # the games rows are the batches' rows, labelled by cell
     assert m.games is not None and m.games.height == 240
@@ -66,7 +68,7 @@ def test_st2_matchups_cells_are_simulate_game_batches():
 
 def test_osztrakon_matchups_field_rotation_is_simulate_game_ranges():
     m = ketharmad.matchups(game=OSZ, bots=["b1", "random"], games=23, seed=3, seats=6)
-    assert m.field_table and m.seats == 6
+    assert m.field_table and m.layout == "field" and m.seats == 6
     assert m.table["bot"].to_list() == ["b1", "random"]
     assert m.table["field"].to_list() == ["random", "b1"]
     # by hand: 23 games over 6 seats: shares 4,4,4,4,4,3 at first games 0,4,8,12,16,20
@@ -105,13 +107,60 @@ def test_matchups_report_and_parquet(tmp_path):
     assert set(written) == {"matchups_schotten_totten_2", "matchup_by_side_schotten_totten_2",
                             "matchup_games_schotten_totten_2", "runs"}  # fmt: skip
     back = pl.read_parquet(written["matchups_schotten_totten_2"])
-    assert back["attacker_wins"].to_list() == m.table["attacker_wins"].to_list()
+    assert back["wins"].to_list() == m.table["wins"].to_list()
     assert back["run_kind"].to_list() == ["matchups"] and back["run_seed"].to_list() == [2]
     report = ketharmad.write_report(m, tmp_path, plots=False)
     text = report.read_text()
     assert "# Matchups: schotten_totten_2" in text
     row = m.table.row(0, named=True)
     assert f"| random | random | 30 | {row['no_winner']} |" in text
+
+
+def test_game_matchup_result_is_a_deprecated_alias_of_matchup_result():
+    with pytest.warns(
+        DeprecationWarning, match="GameMatchupResult is deprecated in 0.2.0.*MatchupResult"
+    ):
+        alias = ketharmad.GameMatchupResult
+    assert alias is ketharmad.MatchupResult
+    assert "GameMatchupResult" not in ketharmad.__all__  # import * does not warn
+
+
+@pytest.mark.parametrize(
+    ("game", "layout", "keys"),
+    [
+        ("ketharmad", "pairs", ["faction", "opponent"]),
+        (ST2, "sided_pairs", ["bot", "opponent"]),
+        (OSZ, "field", ["bot", "field"]),
+    ],
+)
+def test_one_matchups_call_gives_one_schema_on_every_game(game, layout, keys, tmp_path):
+    # the same call on every game: each game's default sides (factions, or its bots)
+    spec = ketharmad.load_game(game)
+    m = ketharmad.matchups(game=spec, games=10, seed=4)
+    assert type(m) is ketharmad.MatchupResult
+    assert (m.game, m.layout, m.keys, m.seed) == (game, layout, keys, 4)
+    assert m.table.columns[: len(keys)] == keys
+    for col, dtype in COMMON_COLUMNS.items():
+        assert m.table.schema[col] == dtype, col
+    assert (m.table["wins"] <= m.table["games"]).all()
+    assert m.table.select(pl.col("win_rate") == pl.col("wins") / pl.col("games")).to_series().all()
+    assert (
+        (m.table["ci_low"] <= m.table["win_rate"]) & (m.table["win_rate"] <= m.table["ci_high"])
+    ).all()
+    assert (m.table["no_winner"] >= m.table["unfinished"]).all()
+    # the sides are the matrix's rows, each cell one of the table's win rates
+    sq = m.matrix()
+    assert sq.columns[0] == keys[0] and set(sq[keys[0]]) <= set(m.sides)
+    assert m.n_games > 0 and m.games is not None and m.rows
+    suffix = "" if game == "ketharmad" else f"_{game}"
+    assert f"matchups{suffix}" in m.tables() and f"matchup_games{suffix}" in m.tables()
+    assert m.text().startswith("MatchupResult(")
+    assert m.to_markdown().startswith("# Matchups: ")
+    written = ketharmad.write_run(m, tmp_path)
+    back = pl.read_parquet(written[f"matchups{suffix}"])
+    assert back["run_kind"].to_list()[0] == "matchups" and back["run_seed"].to_list()[0] == 4
+    assert back.select(m.table.columns).equals(m.table)
+    assert [p.name for p in m.plots(tmp_path)] == [f"matchups{suffix}_heatmap.png"]
 
 
 # ---------------------------------------------------------------- tournament
@@ -378,7 +427,7 @@ def test_cli_matchups_prints_the_api_counts(capsys):
     out = capsys.readouterr().out
     m = ketharmad.matchups(game=ST2, bots=["random", "greedy"], games=40, seed=3)
     for r in m.table.iter_rows(named=True):
-        line = rf"\n\s+{r['attacker_bot']}\s+{r['defender_bot']}\s+40\s+{r['attacker_wins']}\s+{r['defender_wins']}\s+{r['no_winner']}\s"
+        line = rf"\n\s+{r['bot']}\s+{r['opponent']}\s+40\s+{r['wins']}\s+{r['opponent_wins']}\s+{r['no_winner']}\s"
         assert re.search(line, out), (line, out)
 
 

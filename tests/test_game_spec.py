@@ -332,9 +332,9 @@ def test_game_matchups_warns_and_is_matchups_with_game():
     ):
         old = ketharmad.game_matchups(ST2, ["random", "greedy"], games=40, seed=5)
     new = ketharmad.matchups(game=ST2, bots=["random", "greedy"], games=40, seed=5).table
-    assert old["seat0_wins"].to_list() == new["attacker_wins"].to_list()
-    assert old["seat1_wins"].to_list() == new["defender_wins"].to_list()
-    assert old["seat0_bot"].to_list() == new["attacker_bot"].to_list()
+    assert old["seat0_wins"].to_list() == new["wins"].to_list()  # the attacker's
+    assert old["seat1_wins"].to_list() == new["opponent_wins"].to_list()
+    assert old["seat0_bot"].to_list() == new["bot"].to_list()
 
 
 def test_game_state_warns_and_is_game_with_game():

@@ -283,7 +283,7 @@ OVER_TEN = {
     "simulate_game": 15,
     "SimResult": 14,
     "GameStats": 14,
-    "matchups": 14,
+    "matchups": 12,
     "sweep": 12,
 }
 

@@ -50,7 +50,72 @@ def _matchups() -> dict[str, dict[str, str]]:
         "matchups_3p": dict(players=3, games=48, bots="random", seed=1),
         "matchups_4p_chunked": dict(players=4, games=72, bots="heuristic", seed=2, chunk_size=2),
     }
-    return {k: _tables(ketharmad.matchups(**kw), names) for k, kw in runs.items()}
+    more = {
+        "matchups_coalition_teams": dict(format="coalition", games=8, bots="random", seed=4),
+        "matchups_coalition_teams_reduced": dict(
+            format="coalition", games=8, bots="random", seed=4, rows=False
+        ),
+        "matchups_2p_decks_reduced": dict(
+            decks=["ner", "tisza+radikalisok", "osszefogas"],
+            games=10,
+            bots="random",
+            seed=5,
+            rows=False,
+        ),
+        "matchups_3p_reduced": dict(players=3, games=48, bots="random", seed=1, rows=False),
+    }
+    names += ["by_seat", "by_deck"]
+    out = {k: _tables(ketharmad.matchups(**kw), names) for k, kw in runs.items()}
+    out.update({k: _tables(ketharmad.matchups(**kw), names) for k, kw in more.items()})
+    return out
+
+
+#: The harness games' matchup columns renamed when matchups became one function for every
+#: game (old name -> new name; a no-op on the new code), so their values are compared.
+HARNESS_RENAMES = {
+    "attacker_bot": "bot",
+    "defender_bot": "opponent",
+    "attacker_wins": "wins",
+    "defender_wins": "opponent_wins",
+    "attacker_win_rate": "win_rate",
+}
+#: Wall-time columns, left out of a fingerprint.
+TIMING_COLUMNS = ("games_per_second",)
+
+
+def _harness_tables(res: Any) -> dict[str, str]:
+    out = {}
+    for n in ("table", "by_side", "games"):
+        df = getattr(res, n, None)
+        if df is None:
+            continue
+        df = df.rename({k: v for k, v in HARNESS_RENAMES.items() if k in df.columns})
+        out[n] = frame_hash(df.drop([c for c in TIMING_COLUMNS if c in df.columns]))
+    return out
+
+
+def _harness_matchups() -> dict[str, dict[str, str]]:
+    st2, osz = "schotten_totten_2", "osztrakon"
+    runs = {
+        "game_matchups_st2": dict(game=st2, bots=["random", "greedy"], games=30, seed=5),
+        "game_matchups_st2_reduced": dict(
+            game=st2, bots=["random", "greedy"], games=30, seed=5, rows=False
+        ),
+        "game_matchups_osz_field": dict(game=osz, bots=["b1", "random"], games=23, seed=3, seats=6),
+        "game_matchups_osz_reduced_capped": dict(
+            game=osz,
+            bots=["b1", "greedy"],
+            field="random",
+            games=20,
+            seed=1,
+            games_for={"greedy": 7},
+            rows=False,
+        ),
+        "game_matchups_st2_chunked": dict(
+            game=st2, bots=["random", "greedy"], games=25, seed=2, chunk_size=7
+        ),
+    }
+    return {k: _harness_tables(ketharmad.matchups(**kw)) for k, kw in runs.items()}
 
 
 def _sweep() -> dict[str, dict[str, str]]:
@@ -108,6 +173,7 @@ def _tournament() -> dict[str, dict[str, str]]:
 
 KINDS: dict[str, Callable[[], dict[str, dict[str, str]]]] = {
     "matchups": _matchups,
+    "game_matchups": _harness_matchups,
     "sweep": _sweep,
     "balance": _balance,
     "tournament": _tournament,

@@ -33,7 +33,6 @@ from .game.harness_play import HarnessLog
 from .games import GameStats, HarnessGame, games
 from .lab.balance import BalanceResult, BalanceSettings, balance
 from .lab.card_stats import CardStatsResult, card_stats
-from .lab.harness import GameMatchupResult
 from .lab.matchups import MatchupResult, matchups
 from .lab.standings import deck_table, seat_table
 from .lab.sweep import SweepResult, sweep
@@ -139,7 +138,6 @@ __all__ = [
     "game_state",
     "HarnessGame",
     "game_env",
-    "GameMatchupResult",
     "HarnessLog",
 ]
 
@@ -148,6 +146,7 @@ def __getattr__(name: str) -> Any:
     """The deprecated names of the package (kept out of ``__all__``, so ``import *`` does
     not warn): ``GameResult`` is :class:`SimResult` (one batch result for every game),
     ``GameTournamentResult`` is :class:`TournamentResult` (one tournament result for every
+    game), ``GameMatchupResult`` is :class:`MatchupResult` (one matchup result for every
     game)."""
     if name == "GameResult":
         issue_deprecation_warning("GameResult", "SimResult")
@@ -155,4 +154,7 @@ def __getattr__(name: str) -> Any:
     if name == "GameTournamentResult":
         issue_deprecation_warning("GameTournamentResult", "TournamentResult")
         return TournamentResult
+    if name == "GameMatchupResult":
+        issue_deprecation_warning("GameMatchupResult", "MatchupResult")
+        return MatchupResult
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -111,11 +111,10 @@ class Game(_core.Game):
         log: bool = False,
         record_plays: bool = False,
         index: Optional[int] = None,
-        seats: Optional[int] = None,
         **setup: Unpack[SetupKeywords],
     ) -> Game:
-        card_data, format, start_player = take_setup(
-            "Game", setup, ("card_data", "format", "start_player")
+        card_data, format, start_player, seats = take_setup(
+            "Game", setup, ("card_data", "format", "start_player", "seats")
         )
         if isinstance(
             game, GameSpec

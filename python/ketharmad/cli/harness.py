@@ -1,5 +1,6 @@
 """The commands of the games on the generic harness (``--game schotten_totten_2 | osztrakon``):
-``matchups``, ``bots``, ``play``, ``games`` and ``params``, and their argument parsing."""
+``bots``, ``play``, ``games`` and ``params``, and their argument parsing (also that of
+``matchups --game``)."""
 
 from __future__ import annotations
 
@@ -12,11 +13,7 @@ from ..api import games
 from ..game.harness import ParamValue, harness_bot_table, harness_info
 from ..game.harness_play import play_game
 from ..game.spec import GameSpec
-from ..lab.harness import (
-    GameMatchupResult,
-    _default_bots,
-    game_lab_matchups,
-)
+from ..lab.harness import _default_bots
 from ..lab.tournament import tournament
 from ..results.report import format_table
 from ..run.options import RunOptions
@@ -63,21 +60,6 @@ def cli_games_for(items: Optional[Sequence[str]]) -> Optional[dict[str, int]]:
             raise ValueError(f"--games-for expects TEXT=N (N >= 1), e.g. search=200, got {item!r}")
         out[key] = n
     return out
-
-
-def cli_matchups(args: Any) -> GameMatchupResult:
-    """``ketharmad matchups --game schotten_totten_2 | osztrakon``."""
-    cli_refuse(args, "matchups", [("--players", "players"), ("--decks", "decks"), ("--games-per-side", "games_per_side"),
-                                  ("--params", "params"), ("--card-data", "card_data"), ("--format", "format"),
-                                  ("--progress", "progress")],
-               "--bots, --games (per cell), --seed, --threads, --param, --seats, --field, --games-for, --rows, "
-               "--scheduler/--workers and --out")  # fmt: skip
-
-    with cluster_for(args) as cluster:
-        return game_lab_matchups(args.game, cli_bot_list(args.bots), games=args.games,
-                                 seed=0 if args.seed is None else args.seed, threads=args.threads,
-                                 params=cli_params(args.param), seats=args.seats, field=args.field,
-                                 games_for=cli_games_for(args.games_for), rows=args.rows, cluster=cluster)  # fmt: skip
 
 
 def cli_tournament(args: Any) -> None:

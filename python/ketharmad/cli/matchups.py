@@ -1,16 +1,15 @@
-"""``ketharmad matchups``: its options and the call of :func:`ketharmad.matchups` (or of the
-harness games' matchups with ``--game``)."""
+"""``ketharmad matchups``: its options and the call of :func:`ketharmad.matchups`, the same
+for every ``--game``."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from ..lab.harness import GameMatchupResult
-from ..lab.matchups import ROWS_AUTO_LIMIT, MatchupResult, matchups
+from ..lab.matchups import ROWS_AUTO_LIMIT, matchups
 from ..run.options import RunOptions
 from .args import _bots, _params
-from .harness import cli_matchups
+from .harness import cli_bot_list, cli_games_for, cli_params
 from .lab import (
     check_out,
     chunk_for,
@@ -26,41 +25,42 @@ from .lab import (
 
 def _cmd_matchups(args: argparse.Namespace) -> None:
     check_out(args)
-    if not driver_of(args).is_ketharmad:
-        finish(cli_matchups(args), args)
-        return
-    cli_refuse(args, "matchups", [("--seats", "seats"), ("--field", "field"), ("--games-for", "games_for")],
-               "a Kétharmad matchup has one seat per deck of --players")  # fmt: skip
-    if args.players in (None, 2) and args.format in (None, "ffa", "quick"):
-        per_call = args.games // 2 if args.games else (args.games_per_side or 2000)
-    else:
-        per_call = (args.games or 1920) // 24 or 1
+    kwargs, run = _matchup_args(
+        args
+    )  # a flag the game does not take: refused before a cluster starts
     with cluster_for(args) as cluster:
-        result = _run_matchups(args, per_call, cluster)
+        result = matchups(**kwargs, run=RunOptions(**run, cluster=cluster))
     finish(result, args)
 
 
-def _run_matchups(
-    args: argparse.Namespace, per_call: int, cluster: Any
-) -> MatchupResult | GameMatchupResult:
-    return matchups(
-        players=args.players,
-        games_per_side=args.games_per_side,
-        games=args.games,
-        bots=_bots(args.bots) if args.bots else "heuristic",
-        seed=0 if args.seed is None else args.seed,
-        params=_params(args.param, args.params, args.card_data),
-        card_data=args.card_data,
-        decks=args.decks,
-        format=args.format,
-        run=RunOptions(
-            threads=args.threads,
-            chunk_size=chunk_for(args, max(1, per_call)),
-            progress=progress_enabled(args),
-            cluster=cluster,
-            rows=args.rows,
-        ),
-    )
+def _matchup_args(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The keywords of the one :func:`ketharmad.matchups` call and its run options: the
+    game's own flags (Kétharmad: players, decks, card data, format, progress; another game:
+    seats, field, games-for), the rest shared."""
+    if driver_of(args).is_ketharmad:
+        cli_refuse(args, "matchups", [("--seats", "seats"), ("--field", "field"), ("--games-for", "games_for")],
+                   "a Kétharmad matchup has one seat per deck of --players")  # fmt: skip
+        if args.players in (None, 2) and args.format in (None, "ffa", "quick"):
+            per_call = args.games // 2 if args.games else (args.games_per_side or 2000)
+        else:
+            per_call = (args.games or 1920) // 24 or 1
+        kwargs: dict[str, Any] = dict(
+            bots=_bots(args.bots) if args.bots else "heuristic", params=_params(args.param, args.params, args.card_data),
+            players=args.players, games_per_side=args.games_per_side, card_data=args.card_data, decks=args.decks,
+            format=args.format,
+        )  # fmt: skip
+        chunk, progress = chunk_for(args, max(1, per_call)), progress_enabled(args)
+    else:
+        cli_refuse(args, "matchups", [("--players", "players"), ("--decks", "decks"),
+                                      ("--games-per-side", "games_per_side"), ("--params", "params"),
+                                      ("--card-data", "card_data"), ("--format", "format"), ("--progress", "progress")],
+                   "--bots, --games (per cell), --seed, --threads, --param, --seats, --field, --games-for, --rows, "
+                   "--scheduler/--workers and --out")  # fmt: skip
+        kwargs = dict(bots=cli_bot_list(args.bots), params=cli_params(args.param), seats=args.seats,
+                      field=args.field, games_for=cli_games_for(args.games_for))  # fmt: skip
+        chunk, progress = None, False
+    kwargs.update(games=args.games, seed=0 if args.seed is None else args.seed, game=args.game)
+    return kwargs, dict(threads=args.threads, chunk_size=chunk, progress=progress, rows=args.rows)
 
 
 def add_command(sub: Any) -> None:

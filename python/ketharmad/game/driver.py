@@ -31,6 +31,7 @@ driver words it for its game ("decks: Kétharmad only; play(game='osztrakon') ta
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Optional, Protocol, Union, runtime_checkable
@@ -50,6 +51,7 @@ __all__ = [
     "GameDriver",
     "Block",
     "BlockCounts",
+    "Played",
     "KetharmadDriver",
     "HarnessDriver",
     "driver_for",
@@ -77,6 +79,8 @@ PROVIDED_BY = {
     "ketharmad_stepper": "ketharmad.step (ketharmad.Game)",
     "harness_simulate": "ketharmad.run.harness (simulate_game)",
     "ketharmad_blocks": "ketharmad.run.plan (blocks of games reduced to counts, on the plan runner)",
+    "ketharmad_cells": "ketharmad.run.plan (blocks of games as rows or reductions, on the plan runner)",
+    "ketharmad_check_cells": "ketharmad.run.plan (the core's check of every distinct cell of a plan)",
 }
 
 
@@ -105,14 +109,20 @@ def _provided(name: str) -> Callable[..., Any]:
 
 @dataclass(frozen=True)
 class Block:
-    """One block of games a lab feature plays: one bot spec per seat, games ``first_game ..
-    first_game + games - 1`` of the batch with the run's seed; ``decks``: Kétharmad's deck
-    of every seat (None for the games on the generic harness)."""
+    """One block of games a lab feature plays (a cell): one bot spec per seat, games
+    ``first_game .. first_game + games - 1`` of the batch with the run's seed; ``decks``:
+    Kétharmad's deck of every seat (None for the games on the generic harness);
+    ``start_player``: Kétharmad's fixed start seat (None: drawn per game); ``params``: the
+    block's own parameters instead of the run's (None: the run's); ``label``: the block's
+    name in error messages."""
 
     bots: tuple[Any, ...]
     first_game: int
     games: int
     decks: Optional[tuple[str, ...]] = None
+    start_player: Optional[int] = None
+    params: Optional[Mapping[str, Any]] = None
+    label: str = ""
 
 
 @dataclass(frozen=True)
@@ -123,6 +133,20 @@ class BlockCounts:
     games: int
     wins: tuple[int, ...]
     no_winner: int
+
+
+@dataclass
+class Played:
+    """What :meth:`GameDriver.play_cells` played: one result per block, in block order (with
+    rows, Kétharmad a :class:`ketharmad.run.plan.Frames`, the harness games a
+    :class:`ketharmad.SimResult`; without, their reductions: a
+    :class:`ketharmad.run.reduce.Stats` or a :class:`ketharmad.GameStats`), ``seconds``: the
+    wall time of each block when the driver plays them one by one (None: one plan for all),
+    ``plan``: the plan the games ran as (Kétharmad, a list of cells) or None."""
+
+    results: list[Any]
+    seconds: Optional[list[float]] = None
+    plan: Optional[list[dict[str, Any]]] = None
 
 
 # -- the protocol ----------------------------------------------------------------------------
@@ -196,6 +220,21 @@ class GameDriver(Protocol):
         """Play ``blocks`` of the batch with ``seed`` reduced to counts (no rows), in order,
         the same for any ``threads`` or ``executor``; with the plan the games ran as (a list of
         cells, Kétharmad) or None. ``setup``: Kétharmad's ``card_text``."""
+        ...
+
+    def play_cells(self, blocks: Sequence[Block], seed: int, params: Mapping[str, Any], rows: bool = False,
+                   threads: Optional[int] = None, executor: Any = None, progress: Any = None,
+                   **setup: Any) -> Played:  # fmt: skip
+        """Play ``blocks`` of the batch with ``seed``, in order, each as rows (``rows``) or
+        reduced to the game's statistics, the same for any ``threads``, ``executor`` or
+        ``setup["chunk_size"]``. ``progress``: a meter the games advance (Kétharmad).
+        ``setup``: Kétharmad's ``card_text``; ``chunk_size`` (games per shard)."""
+        ...
+
+    def check_cells(self, blocks: Sequence[Block], seed: int, params: Mapping[str, Any],
+                    **setup: Any) -> None:  # fmt: skip
+        """A ValueError naming the problem when a block cannot be played, before any of
+        :meth:`play_cells` runs (a bad deck, bot spec or parameter)."""
         ...
 
     def refuse(self, call: str, given: Mapping[str, bool], takes: str = "") -> None:
@@ -296,6 +335,25 @@ class KetharmadDriver:
         )(blocks, seed, card_text=setup["card_text"], params=params, threads=threads,
           executor=executor)  # fmt: skip
         return played
+
+    def play_cells(self, blocks: Sequence[Block], seed: int, params: Mapping[str, Any], rows: bool = False,
+                   threads: Optional[int] = None, executor: Any = None, progress: Any = None,
+                   **setup: Any) -> Played:  # fmt: skip
+        """One plan of the blocks (one cell each: its decks, bots, start player and
+        parameters; ``output="frames"`` with rows, else ``"stats"``) on the plan runner, every
+        cell checked before any game runs; ``setup``: ``card_text`` (the card data, its format
+        applied) and ``chunk_size`` (games per shard)."""
+        played: Played = _provided("ketharmad_cells")(
+            blocks, seed, card_text=setup["card_text"], params=params, rows=rows, threads=threads,
+            executor=executor, progress=progress, shard_size=setup.get("chunk_size"))  # fmt: skip
+        return played
+
+    def check_cells(self, blocks: Sequence[Block], seed: int, params: Mapping[str, Any],
+                    **setup: Any) -> None:  # fmt: skip
+        """The core validates every distinct cell of the plan of the blocks (no game runs)."""
+        _provided("ketharmad_check_cells")(
+            blocks, seed, card_text=setup["card_text"], params=params
+        )
 
     def refuse(self, call: str, given: Mapping[str, bool], takes: str = "") -> None:
         names = _given(given)
@@ -405,16 +463,40 @@ class HarnessDriver:
     def play_blocks(self, blocks: Sequence[Block], seed: int, params: Mapping[str, Any],
                     threads: Optional[int] = None, executor: Any = None,
                     **setup: Any) -> tuple[list[BlockCounts], Optional[list[dict[str, Any]]]]:  # fmt: skip
-        """Every block through ``simulate_game`` (``output="stats"``), one after the other;
-        ``setup``: ``chunk_size``. No plan (None)."""
+        """Every block through ``simulate_game`` (``output="stats"``), one after the other
+        (:meth:`play_cells` reduced to counts); ``setup``: ``chunk_size``. No plan (None)."""
+        played = self.play_cells(blocks, seed, params, threads=threads, executor=executor, **setup)
+        counts = [BlockCounts(int(r.games), tuple(int(w) for w in r.wins), int(r.no_winner))
+                  for r in played.results]  # fmt: skip
+        return counts, None
+
+    def play_cells(self, blocks: Sequence[Block], seed: int, params: Mapping[str, Any], rows: bool = False,
+                   threads: Optional[int] = None, executor: Any = None, progress: Any = None,
+                   **setup: Any) -> Played:  # fmt: skip
+        """Every block through ``simulate_game`` (``output="rows"`` with rows, else
+        ``"stats"``), one after the other, each timed; ``setup``: ``chunk_size``. No plan;
+        ``progress`` is Kétharmad's (ignored)."""
         simulate = _provided("harness_simulate")
-        out = []
+        results, seconds = [], []
         for b in blocks:
-            r = simulate(self.name, bots=list(b.bots), games=b.games, seed=seed, threads=threads,
-                         params=dict(params) or None, first_game=b.first_game, output="stats",
-                         chunk_size=setup.get("chunk_size"), executor=executor)  # fmt: skip
-            out.append(BlockCounts(int(r.games), tuple(int(w) for w in r.wins), int(r.no_winner)))
-        return out, None
+            p = params if b.params is None else b.params
+            t = time.perf_counter()
+            results.append(simulate(self.name, bots=list(b.bots), games=b.games, seed=seed, threads=threads,
+                                    params=dict(p) or None, first_game=b.first_game,
+                                    output="rows" if rows else "stats", chunk_size=setup.get("chunk_size"),
+                                    executor=executor))  # fmt: skip
+            seconds.append(time.perf_counter() - t)
+        return Played(results, seconds, None)
+
+    def check_cells(self, blocks: Sequence[Block], seed: int, params: Mapping[str, Any],
+                    **setup: Any) -> None:  # fmt: skip
+        """One game (game 0 of the batch with ``seed``, one thread) of every bot spec of the
+        blocks, in order of appearance, on every seat (the search bot, slow to play, against
+        the random bot): an error names the bad spec, option or parameter."""
+        for spec in dict.fromkeys(b for block in blocks for b in block.bots):
+            k = len(blocks[0].bots)
+            lineup = [spec] + ["random"] * (k - 1) if spec.startswith("search") else [spec] * k
+            self.play_cells([Block(tuple(lineup), 0, 1)], seed, params, threads=1)
 
     def refuse(self, call: str, given: Mapping[str, bool], takes: str = "") -> None:
         names = _given(given)

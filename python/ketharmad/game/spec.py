@@ -64,12 +64,15 @@ class SetupKeywords(TypedDict, total=False):
     data, a user format as a dict (``{"name": "mine", "base": "coalition", "support": 25}``)
     or the path of a TOML file with one ``[formats.NAME]`` table; it is the parameter
     ``rules.format``. ``start_player``: None = drawn per game from its seed; a seat index
-    fixes the start seat of every game. The same keys may be set in ``game=load_game(...)``
-    instead (a key set in both is a ValueError)."""
+    fixes the start seat of every game. ``seats``: the seat count of a game on the generic
+    harness (in the game's range). The same keys may be set in ``game=load_game(...)``
+    instead (a key set in both is a ValueError). Each entry point takes the keys it uses
+    (:func:`take_setup`)."""
 
     card_data: CardDataSource
     format: Any
     start_player: Optional[int]
+    seats: Optional[int]
 
 
 def take_setup(call: str, setup: Mapping[str, Any], keys: Sequence[str]) -> tuple[Any, ...]:

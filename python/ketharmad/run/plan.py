@@ -35,7 +35,7 @@ import polars as pl
 from .. import _core
 from ..game.agents import has_agents, validation_bots
 from ..game.decks import deck_label
-from ..game.driver import Block, BlockCounts, provide
+from ..game.driver import Block, BlockCounts, Played, provide
 from ..game.validate import bot_label
 from ..results.frames import (
     card_records_frame,
@@ -667,14 +667,56 @@ def play_blocks(
     """Kétharmad's :meth:`~ketharmad.game.driver.GameDriver.play_blocks`: one plan with seed
     ``seed``, one cell per block reduced to :class:`~ketharmad.run.reduce.Stats` in its shards
     (memory does not grow with the games), the counts and the plan's description."""
+    played = play_cells(blocks, seed, card_text=card_text, params=params, threads=threads,
+                        executor=executor)  # fmt: skip
+    counts = [BlockCounts(st.games, tuple(st.wins_seat), st.unfinished) for st in played.results]
+    assert played.plan is not None
+    return counts, played.plan
+
+
+def play_cells(
+    blocks: Sequence[Block],
+    seed: int,
+    *,
+    card_text: str,
+    params: Mapping[str, ParamValue],
+    rows: bool = False,
+    threads: Optional[int] = None,
+    executor: Any = None,
+    progress: Union[None, bool, Meter] = None,
+    shard_size: Optional[int] = None,
+) -> Played:
+    """Kétharmad's :meth:`~ketharmad.game.driver.GameDriver.play_cells`: one plan with seed
+    ``seed``, one cell per block (its decks, bots, start player, parameters, label;
+    ``output="frames"`` with ``rows``, else ``"stats"``: reduced in its shards, memory flat
+    in the games), every cell validated before any game runs; the results (:class:`Frames`
+    or :class:`~ketharmad.run.reduce.Stats`) and the plan's description."""
+    plan = _plan_of(blocks, seed, card_text, params, rows)
+    plan.validate()
+    results = run_plan(
+        plan, threads=threads, shard_size=shard_size, progress=progress, executor=executor
+    )
+    return Played(results, None, plan.describe())
+
+
+def check_cells(
+    blocks: Sequence[Block], seed: int, *, card_text: str, params: Mapping[str, ParamValue]
+) -> None:
+    """Kétharmad's :meth:`~ketharmad.game.driver.GameDriver.check_cells`: the core validates
+    every distinct cell of the blocks' plan (:meth:`Plan.validate`); no game runs."""
+    _plan_of(blocks, seed, card_text, params, False).validate()
+
+
+def _plan_of(
+    blocks: Sequence[Block], seed: int, card_text: str, params: Mapping[str, ParamValue], rows: bool
+) -> Plan:
     plan = Plan(seed)
     for b in blocks:
         assert b.decks is not None, "a Kétharmad block names its decks"
-        plan.add(cell(card_text, b.decks, b.bots, params, b.first_game, b.games, output="stats"))
-    plan.validate()
-    stats = run_plan(plan, threads=threads, executor=executor)
-    counts = [BlockCounts(st.games, tuple(st.wins_seat), st.unfinished) for st in stats]
-    return counts, plan.describe()
+        plan.add(cell(card_text, b.decks, b.bots, params if b.params is None else b.params, b.first_game,
+                      b.games, start_player=b.start_player, output="frames" if rows else "stats",
+                      label=b.label))  # fmt: skip
+    return plan
 
 
-provide(ketharmad_blocks=play_blocks)
+provide(ketharmad_blocks=play_blocks, ketharmad_cells=play_cells, ketharmad_check_cells=check_cells)
