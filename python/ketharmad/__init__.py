@@ -147,8 +147,11 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     """The deprecated names of the package (kept out of ``__all__``, so ``import *`` does
     not warn): ``GameTournamentResult`` is :class:`TournamentResult` (one tournament result
-    for every game)."""
+    for every game), ``GameSweepResult`` is :class:`SweepResult` (one sweep result)."""
     if name == "GameTournamentResult":
         issue_deprecation_warning("GameTournamentResult", "TournamentResult")
         return TournamentResult
+    if name == "GameSweepResult":
+        issue_deprecation_warning("GameSweepResult", "SweepResult")
+        return SweepResult
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
