@@ -670,7 +670,8 @@ def play_blocks(
     plan = Plan(seed)
     for b in blocks:
         assert b.decks is not None, "a Kétharmad block names its decks"
-        plan.add(cell(card_text, b.decks, b.bots, params, b.first_game, b.games, output="stats"))
+        plan.add(cell(card_text, b.decks, b.bots, params, b.first_game, b.games, output="stats",
+                      start_player=b.start_player))  # fmt: skip
     plan.validate()
     stats = run_plan(plan, threads=threads, executor=executor)
     counts = [BlockCounts(st.games, tuple(st.wins_seat), st.unfinished) for st in stats]
