@@ -129,3 +129,28 @@ def test_game_sweep_result_is_a_deprecated_alias_of_sweep_result():
 def test_the_harness_sweep_module_is_gone():
     with pytest.raises(ImportError):
         import ketharmad.lab.game_sweep  # noqa: F401
+
+
+def test_both_drivers_play_points_into_one_kind_of_counts(results):
+    """``GameDriver.play_points`` of each driver: the counts ``sweep`` built its table from."""
+    from ketharmad.game.driver import Block, GameDriver, driver_for
+    from polars.testing import assert_frame_equal
+
+    st2 = driver_for("schotten_totten_2")
+    points = [{"rules.damages_to_win": 3}, {"rules.damages_to_win": 4}]
+    stats, rows, plan = st2.play_points(
+        [Block(("random", "random"), 0, 40)], points, 1, {}, results["schotten_totten_2"].baseline
+    )
+    assert isinstance(st2, GameDriver) and plan is None
+    assert stats == results["schotten_totten_2"].stats
+    assert_frame_equal(rows, results["schotten_totten_2"].games)
+    k = driver_for("ketharmad")
+    r = results["ketharmad"]
+    text = r._card_text
+    block = Block(("random", "random"), 0, 40, ("ner", "tisza"))
+    points = [{"rules.starting_support": 18}, {"rules.starting_support": 20}]
+    for rows_ in (True, False):
+        stats, games, plan = k.play_points([block], points, 1, {}, r.baseline, card_text=text,
+                                           rows=rows_, chunk_size=None, progress=False)  # fmt: skip
+        assert isinstance(k, GameDriver) and stats == r.stats and plan == r.plan
+        assert (games is not None) == rows_

@@ -386,8 +386,8 @@ class _Layout:
     threads: Optional[int]
     report: list[tuple[int, int, dict[str, Any]]]
     row_columns: list[str]  # the columns of a reported row, before the common ones
-    extra_columns: list[str]  # the game's own columns, after ``current`` (a harness game also ends
-    # with ``significant``)
+    extra_columns: list[str]  # the game's own columns, after ``current``
+    significant: bool = False  # a last column ``significant`` (the harness games)
     setup: dict[str, Any] = field(default_factory=dict)  # the driver's play_points setup
     result: dict[str, Any] = field(default_factory=dict)  # what only the game's result has
 
@@ -463,7 +463,7 @@ def _harness_layout(driver: Any, grid: Any, bots: Any, games: int, seed: int, pa
     sides = harness_seat_names(info, seats)
     report = [(0, s, {"seat": s, "side": sides[s], "bot": bots_[s]}) for s in range(seats)]
     return _Layout(points, [Block(tuple(bots_), 0, games_)], seed_, base, base_index, current, threads_, report,
-                   ["seat", "side", "bot"], ["even_share"], setup={"chunk_size": run.chunk_size},
+                   ["seat", "side", "bot"], ["even_share"], True, setup={"chunk_size": run.chunk_size},
                    result={"bots": bots_, "sides": sides, "harness": True})  # fmt: skip
 
 
@@ -842,7 +842,7 @@ def _sweep_table(
         .sort("point", "_key")
     )
     last: list[str] = []
-    if lay.result.get("harness"):  # the even share, and whether the change is significant
+    if lay.significant:  # a harness game: the even share, and whether the change is significant
         low_, high_ = pl.col("diff_ci_low"), pl.col("diff_ci_high")
         table = table.with_columns(
             even_share=pl.lit(1.0 / seats),
