@@ -94,8 +94,9 @@ def test_sweep_text_markdown_and_parquet(st2_sweep, tmp_path):
     text = str(st2_sweep)
     assert "attacker" in text and "rules.damages_to_win=3" in text and "*" in text
     written = ketharmad.write_run(st2_sweep, tmp_path)
-    assert set(written) >= {"game_sweep", "game_sweep_summary", "game_sweep_games", "runs"}
-    back = pl.read_parquet(written["game_sweep"])
+    # one sweep result for every game: the same table names as Kétharmad's
+    assert set(written) >= {"sweep", "sweep_summary", "sweep_points", "sweep_games", "runs"}
+    back = pl.read_parquet(written["sweep"])
     assert back["wins"].to_list() == st2_sweep.table["wins"].to_list()
     assert back["run_card_data_hash"][0] == f"game:{ST2}"
     md = st2_sweep.to_markdown()
@@ -105,7 +106,7 @@ def test_sweep_text_markdown_and_parquet(st2_sweep, tmp_path):
 def test_sweep_plot(st2_sweep, tmp_path):
     pytest.importorskip("matplotlib")
     paths = st2_sweep.plots(tmp_path)
-    assert [p.name for p in paths] == ["game_sweep_rules_damages_to_win.png"]
+    assert [p.name for p in paths] == ["sweep_rules_damages_to_win.png"]
     assert paths[0].stat().st_size > 1000
 
 
@@ -270,7 +271,7 @@ def test_cli_sweep_osztrakon_out(capsys, tmp_path):
     out = capsys.readouterr().out
     assert "seat spread" in out and "seat 4  random" in out
     assert (tmp_path / "report.md").exists()
-    t = pl.read_parquet(next((tmp_path / "game_sweep").glob("*.parquet")))
+    t = pl.read_parquet(next((tmp_path / "sweep").glob("*.parquet")))
     assert t.height == 10 and json.loads(t["run_bots"][0]) == ["b1"] * 4 + ["random"]
 
 

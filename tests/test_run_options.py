@@ -275,16 +275,15 @@ def test_balance_on_a_cluster_keeps_every_argument(client: Any) -> None:
 #: * simulate_game: deprecated (removed in 0.3.0), kept as it was;
 #: * SimResult, GameStats: result classes the package builds (their fields), not calls a
 #:   user makes;
-#: * sweep, matchups: their Kétharmad setup keywords (``card_data``, ``format``,
-#:   ``start_player``) go into ``**setup`` (``SetupKeywords``, checked by the game), as
-#:   simulate's, card_stats' and balance's did (balance's block sizes and robustness
-#:   samples went into ``settings=BalanceSettings(...)``).
+#: * matchups: 12 (11 and ``**setup``): two layouts' own knobs, Kétharmad's ``players`` and
+#:   ``games_per_side`` (factions against factions) and the bot field's ``field`` and
+#:   ``games_for`` (the harness games), besides the common ones; every other entry point
+#:   takes its setup keywords as ``**setup`` (``SetupKeywords``) and is at 10 or fewer.
 OVER_TEN = {
     "simulate_game": 15,
     "SimResult": 14,
     "GameStats": 14,
     "matchups": 12,
-    "sweep": 12,
 }
 
 

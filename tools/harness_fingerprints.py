@@ -24,9 +24,8 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-import polars as pl
-
 import ketharmad
+import polars as pl
 
 ST2 = "schotten_totten_2"
 OSZ = "osztrakon"

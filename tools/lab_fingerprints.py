@@ -8,6 +8,11 @@ value; wall times are left out), for a few small runs of matchups (2, 3 and 4 pl
 and without chunking), sweep (one pairing, all pairings), balance (its tables and its journal
 file) and tournament. ``--only`` limits the check to some kinds (the tournament's numbers
 changed on purpose when it moved to the plan runner's seeding, docs/balance_lab.md).
+``--drop COLUMN ...`` hashes every table without the named columns, so a change that only
+adds a column (the sweep table's ``mean_turns``, issue 23) is checked against the tables
+recorded before it: every other column bit-identical.
+
+    python tools/lab_fingerprints.py --check before.json --only sweep --drop mean_turns
 """
 
 from __future__ import annotations
@@ -36,8 +41,13 @@ def frame_hash(df: pl.DataFrame) -> str:
     return h.hexdigest()[:20]
 
 
+#: Columns left out of every table before it is hashed (``--drop``).
+DROP: list[str] = []
+
+
 def _tables(res: Any, names: list[str]) -> dict[str, str]:
-    return {n: frame_hash(getattr(res, n)) for n in names if getattr(res, n, None) is not None}
+    return {n: frame_hash(getattr(res, n).drop(DROP, strict=False)) for n in names
+            if getattr(res, n, None) is not None}  # fmt: skip
 
 
 def _matchups() -> dict[str, dict[str, str]]:
@@ -188,7 +198,10 @@ def main() -> int:
     g.add_argument("--record", metavar="FILE")
     g.add_argument("--check", metavar="FILE")
     ap.add_argument("--only", nargs="+", choices=sorted(KINDS), default=sorted(KINDS))
+    ap.add_argument("--drop", nargs="+", metavar="COLUMN", default=[],
+                    help="hash every table without these columns (a change that only adds them)")  # fmt: skip
     args = ap.parse_args()
+    DROP[:] = args.drop
     now: dict[str, dict[str, str]] = {}
     for kind in args.only:
         now.update(KINDS[kind]())

@@ -145,9 +145,9 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     """The deprecated names of the package (kept out of ``__all__``, so ``import *`` does
     not warn): ``GameResult`` is :class:`SimResult` (one batch result for every game),
-    ``GameTournamentResult`` is :class:`TournamentResult` (one tournament result for every
-    game), ``GameMatchupResult`` is :class:`MatchupResult` (one matchup result for every
-    game)."""
+    ``GameTournamentResult`` is :class:`TournamentResult`, ``GameMatchupResult`` is
+    :class:`MatchupResult` and ``GameSweepResult`` is :class:`SweepResult` (one result class
+    per lab feature, for every game)."""
     if name == "GameResult":
         issue_deprecation_warning("GameResult", "SimResult")
         return SimResult
@@ -157,4 +157,7 @@ def __getattr__(name: str) -> Any:
     if name == "GameMatchupResult":
         issue_deprecation_warning("GameMatchupResult", "MatchupResult")
         return MatchupResult
+    if name == "GameSweepResult":
+        issue_deprecation_warning("GameSweepResult", "SweepResult")
+        return SweepResult
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -159,7 +159,8 @@ def simulate(
             threads than the machine has cores are not started (results never depend on the
             thread count); pools are built once per size and reused.
         params: parameter overrides ``{name: value}``, see :func:`parameters`.
-        card_data: None for the packaged card file, or the path of a card-data TOML file.
+        card_data: None for the packaged card file, or the path of a card-data TOML file (a
+            setup keyword, as ``format`` and ``start_player``: SetupKeywords).
         start_player: None (default) = the start seat is drawn per game from the game's seed;
             a seat index fixes the start seat of every game.
         record_plays: also record every card played or recruited (``.plays``: game, seat,

@@ -10,8 +10,8 @@ from ..lab.balance.search import balance
 from ..results.files import check_out_folder, write_run
 from ..results.lab import write_report
 from ..run.options import RunOptions
-from .game_sweep import cli_bots, cli_params
 from .lab import cli_refuse, cluster_for, progress_enabled
+from .sweep import cli_bots, cli_params
 
 
 def _band_arg(flag: str, text: str) -> dict[str, float]:

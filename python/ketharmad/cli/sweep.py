@@ -1,14 +1,15 @@
-"""``ketharmad sweep``: its options, GRID.toml and the call of :func:`ketharmad.sweep`
-(``--game`` of a harness game: :mod:`ketharmad.cli.game_sweep`)."""
+"""``ketharmad sweep``: its options, GRID.toml (or ``--grid`` for a game on the harness) and
+the call of :func:`ketharmad.sweep`, the same command for every game."""
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Optional
 
+from ..game.harness import ParamValue
 from ..lab.sweep import ROWS_AUTO_LIMIT, load_sweep_file, sweep
-from .args import _bots, _params
-from .game_sweep import cmd_game_sweep
+from .args import _bots, _generic_value, _params
 from .lab import (
     check_out,
     chunk_for,
@@ -22,16 +23,66 @@ from .lab import (
 )
 
 
+def cli_params(items: Optional[Sequence[str]]) -> dict[str, ParamValue]:
+    """``--param name=value`` of a harness game (int, float, true/false, else a choice name)."""
+    out: dict[str, ParamValue] = {}
+    for item in items or []:
+        name, sep, value = item.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise ValueError(f"--param expects name=value, got {item!r}")
+        if name in out:
+            raise ValueError(f"parameter {name!r} given more than once")
+        out[name] = _generic_value(value.strip())
+    return out
+
+
+def cli_grid(items: Sequence[str]) -> dict[str, list[ParamValue]]:
+    """``--grid name=v1,v2,...`` (repeatable) as a grid dict."""
+    grid: dict[str, list[ParamValue]] = {}
+    for item in items:
+        name, sep, values = item.partition("=")
+        name = name.strip()
+        if not sep or not name or not values.strip():
+            raise ValueError(f"--grid expects name=v1,v2,..., got {item!r}")
+        if name in grid:
+            raise ValueError(f"--grid: parameter {name!r} given more than once")
+        grid[name] = [_generic_value(v.strip()) for v in values.split(",")]
+    return grid
+
+
+def cli_bots(game: str, items: Optional[Sequence[str]]) -> Any:
+    """``--bots A B ...`` of a harness game: one per seat, or one for every seat at the game's
+    smallest count."""
+    if not items:
+        return None
+    return items[0] if len(items) == 1 else list(items)
+
+
 def _cmd_sweep(args: argparse.Namespace) -> None:
-    if not driver_of(args).is_ketharmad:
-        cmd_game_sweep(args)
-        return
-    cli_refuse(
-        args, "sweep", [("--grid", "grid")], "a Kétharmad sweep reads its grid from GRID.toml"
+    """``ketharmad sweep GRID.toml`` (Kétharmad) or ``ketharmad sweep --game schotten_totten_2
+    --grid rules.cauldrons=2,3,4 --bots greedy greedy``: the options every game takes, then
+    the game's own (Kétharmad: decks, card data, format, ``--params``, rows, progress; a game
+    on the harness: ``--grid``, ``--param``), one call of :func:`ketharmad.sweep`."""
+    ketharmad = driver_of(args).is_ketharmad
+    if ketharmad:
+        cli_refuse(
+            args, "sweep", [("--grid", "grid")], "a Kétharmad sweep reads its grid from GRID.toml"
+        )
+        if args.grid_file is None:
+            raise ValueError("the sweep needs its GRID.toml file")
+    else:
+        cli_refuse(args, "sweep", [("--decks", "decks"), ("--card-data", "card_data"), ("--params", "params"),
+                                   ("--format", "format"), ("--rows/--no-rows", "rows"), ("--progress", "progress")],
+                   "GRID.toml or --grid, --bots, --param, --games, --seed, --threads, --baseline, --out and the "
+                   "cluster options")  # fmt: skip
+        if (args.grid_file is None) == (not args.grid):
+            raise ValueError(
+                "give the grid either as a GRID.toml file or as --grid name=v1,v2,... (not both)"
+            )
+    kwargs: dict[str, Any] = (
+        load_sweep_file(args.grid_file) if args.grid_file else {"grid": cli_grid(args.grid)}
     )
-    if args.grid_file is None:
-        raise ValueError("the sweep needs its GRID.toml file")
-    kwargs = load_sweep_file(args.grid_file)
     check_out(args)
     if args.games is not None:
         kwargs["games"] = args.games
@@ -40,12 +91,22 @@ def _cmd_sweep(args: argparse.Namespace) -> None:
     run: dict[str, Any] = {"threads": kwargs.pop("threads")} if "threads" in kwargs else {}
     if args.threads is not None:
         run["threads"] = args.threads
+    if args.baseline is not None:
+        kwargs["baseline"] = args.baseline
+    if not ketharmad:
+        if args.bots:
+            kwargs["bots"] = cli_bots(args.game, args.bots)
+        values = cli_params(args.param)
+        if values:
+            kwargs["params"] = {**kwargs.get("params", {}), **values}
+        with cluster_for(args) as cluster:
+            result = sweep(**kwargs, game=args.game, run={**run, "cluster": cluster})
+        finish(result, args)
+        return
     if args.bots:
         kwargs["bots"] = _bots(args.bots)
     if args.decks:
         kwargs["decks"] = "all" if args.decks == ["all"] else args.decks
-    if args.baseline is not None:
-        kwargs["baseline"] = args.baseline
     if args.card_data:
         kwargs["card_data"] = args.card_data
     if args.format is not None:

@@ -36,6 +36,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Optional, Protocol, Union, runtime_checkable
 
+import numpy as np
 import polars as pl
 
 from .. import _core
@@ -52,6 +53,9 @@ __all__ = [
     "Block",
     "BlockCounts",
     "Played",
+    "SweepStats",
+    "paired_counts",
+    "PointOutcomes",
     "KetharmadDriver",
     "HarnessDriver",
     "driver_for",
@@ -81,6 +85,8 @@ PROVIDED_BY = {
     "ketharmad_blocks": "ketharmad.run.plan (blocks of games reduced to counts, on the plan runner)",
     "ketharmad_cells": "ketharmad.run.plan (blocks of games as rows or reductions, on the plan runner)",
     "ketharmad_check_cells": "ketharmad.run.plan (the core's check of every distinct cell of a plan)",
+    "ketharmad_points": "ketharmad.lab.sweep (every block at every point of a sweep, reduced to "
+    "paired counts, on the plan runner)",
 }
 
 
@@ -147,6 +153,132 @@ class Played:
     results: list[Any]
     seconds: Optional[list[float]] = None
     plan: Optional[list[dict[str, Any]]] = None
+
+
+# -- a sweep's games: every block at every point, reduced to paired counts ---------------------
+
+
+#: The fields of :attr:`SweepStats.turns`: the sum of the turns of a point's games, and the
+#: sums of the per-game differences from the baseline point's turns and of their squares.
+TURN_FIELDS = 3
+
+
+@dataclass(frozen=True, eq=False)
+class SweepStats:
+    """The integer sufficient statistics of a sweep: everything its tables are computed from,
+    for every game (:meth:`GameDriver.play_points`).
+
+    ``counts[i, j]`` holds, for point ``i`` and block ``j`` (Kétharmad: a deck pairing, in
+    ``.decks`` order; a harness game: its one lineup of bots), the int64 counts ``games,
+    unfinished, no_winner``, then the games won by seat ``k`` for ``k < seats``, then for
+    each seat ``k`` the *discordant* games: those where "seat ``k`` won" differs between
+    point ``i`` and the baseline point (the same game index). With ``d = won - base_won`` in
+    {-1, 0, 1} per game, the paired sums against the baseline are ``sum d = wins[i] -
+    wins[baseline]`` and ``sum d² = discordant[i]`` (n = games), so the mean and the sample
+    standard deviation of the per-game differences follow exactly. ``seats`` is the largest
+    seat count of the run's blocks (a smaller one has zeros). ``turns[i, j]`` holds the sum
+    of the games' turns and, against the baseline's turns of the same games, the sums of the
+    differences and of their squares (the paired change of the game length).
+
+    The statistics of a run equal the sum of those of its game ranges (:meth:`merge`), so
+    they are merged exactly in any order and do not grow with the number of games."""
+
+    seats: int
+    counts: np.ndarray  # (points, blocks, 3 + 2 * seats) int64
+    turns: Optional[np.ndarray] = None  # (points, blocks, TURN_FIELDS) int64; None: zeros
+
+    def __post_init__(self) -> None:
+        if self.turns is None:
+            shape = (*self.counts.shape[:2], TURN_FIELDS)
+            object.__setattr__(self, "turns", np.zeros(shape, dtype=np.int64))
+
+    @classmethod
+    def empty(cls, points: int, matchups: int, seats: int) -> SweepStats:
+        return cls(seats, np.zeros((points, matchups, 3 + 2 * seats), dtype=np.int64))
+
+    def merge(self, other: SweepStats) -> SweepStats:
+        """The statistics of both sets of games (exact)."""
+        if not isinstance(other, SweepStats) or other.counts.shape != self.counts.shape:
+            raise ValueError("can only merge the SweepStats of the same points, matchups and seats")
+        return SweepStats(self.seats, self.counts + other.counts, self.turn_sums + other.turn_sums)
+
+    __add__ = merge
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, SweepStats) and other.seats == self.seats
+                and np.array_equal(other.counts, self.counts)
+                and np.array_equal(other.turn_sums, self.turn_sums))  # fmt: skip
+
+    @property
+    def turn_sums(self) -> np.ndarray:
+        """:attr:`turns`, never None (typed)."""
+        assert self.turns is not None  # set in __post_init__
+        return self.turns
+
+    def games(self, i: int, j: int) -> int:
+        return int(self.counts[i, j, 0])
+
+    def unfinished(self, i: int, j: int) -> int:
+        return int(self.counts[i, j, 1])
+
+    def no_winner(self, i: int, j: int) -> int:
+        return int(self.counts[i, j, 2])
+
+    def wins(self, i: int, j: int, seat: int = 0) -> int:
+        return int(self.counts[i, j, 3 + seat])
+
+    def discordant(self, i: int, j: int, seat: int = 0) -> int:
+        return int(self.counts[i, j, 3 + self.seats + seat])
+
+    def turns_total(self, i: int, j: int) -> int:
+        """The sum of the turns of point ``i``'s games of block ``j``."""
+        return int(self.turn_sums[i, j, 0])
+
+    def turns_paired(self, i: int, j: int) -> tuple[int, int]:
+        """``sum d`` and ``sum d²`` of the per-game turn differences from the baseline."""
+        return int(self.turn_sums[i, j, 1]), int(self.turn_sums[i, j, 2])
+
+
+def paired_counts(won: np.ndarray, no_winner: np.ndarray, unfinished: np.ndarray, turns: np.ndarray,
+                  base_won: np.ndarray, base_turns: np.ndarray, seats: int) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """One :class:`SweepStats` count vector and turn vector from a point's games of a range
+    (``won``: games x seats bool, a seat of a smaller game absent; ``no_winner``,
+    ``unfinished`` bool masks; ``turns``) and the baseline point's ``won`` and ``turns`` of
+    the same games."""
+    w = np.asarray(won, dtype=bool)
+    b = np.asarray(base_won, dtype=bool)
+    if w.shape[0] != b.shape[0]:
+        raise RuntimeError(
+            f"sweep: a point played {w.shape[0]} games where the baseline played {b.shape[0]}"
+        )
+    out = np.zeros(3 + 2 * seats, dtype=np.int64)
+    out[0] = w.shape[0]
+    out[1] = np.count_nonzero(unfinished)
+    out[2] = np.count_nonzero(no_winner)
+    for k in range(min(seats, w.shape[1])):
+        out[3 + k] = np.count_nonzero(w[:, k])
+        out[3 + seats + k] = np.count_nonzero(w[:, k] != b[:, k])
+    t = np.asarray(turns).astype(np.int64)
+    d = t - np.asarray(base_turns).astype(np.int64)
+    return out, np.array([t.sum(), d.sum(), (d * d).sum()], dtype=np.int64)
+
+
+class PointOutcomes:
+    """The per-game outcomes of one batch of a harness game (a :class:`GameResult`): ``won``
+    (games x seats bool), ``turns``, ``no_winner``, ``unfinished`` and its ``games`` table,
+    in game order."""
+
+    def __init__(self, result: Any) -> None:
+        g = result.games.sort("game")
+        p = result.players.sort("game", "seat")
+        seats = len(result.bots)
+        self.n = g.height
+        self.seats = seats
+        self.won = p["won"].to_numpy().reshape(self.n, seats).astype(bool)
+        self.turns = g["turns"].to_numpy().astype(np.float64)
+        self.no_winner = (g["winners_mask"] == 0).to_numpy()
+        self.unfinished = g["unfinished"].to_numpy().astype(bool)
+        self.games = g
 
 
 # -- the protocol ----------------------------------------------------------------------------
@@ -235,6 +367,17 @@ class GameDriver(Protocol):
                     **setup: Any) -> None:  # fmt: skip
         """A ValueError naming the problem when a block cannot be played, before any of
         :meth:`play_cells` runs (a bad deck, bot spec or parameter)."""
+
+    def play_points(self, blocks: Sequence[Block], points: Sequence[Mapping[str, Any]], seed: int,
+                    params: Mapping[str, Any], baseline: int, threads: Optional[int] = None,
+                    executor: Any = None, **setup: Any
+                    ) -> tuple[SweepStats, Optional[pl.DataFrame], Optional[list[dict[str, Any]]]]:  # fmt: skip
+        """A sweep's games: every block at every point (``params`` with the point's overrides),
+        the same games at every point (common random numbers), reduced to :class:`SweepStats`
+        against point ``baseline``; with the per-game rows (``setup["rows"]``, or always for
+        the harness games) or None, and the plan (Kétharmad) or None. The same for any
+        ``threads``, ``executor`` or shard size. ``setup``: Kétharmad's ``card_text``,
+        ``rows``, ``chunk_size``, ``progress``; a harness game's ``chunk_size``."""
         ...
 
     def refuse(self, call: str, given: Mapping[str, bool], takes: str = "") -> None:
@@ -354,6 +497,21 @@ class KetharmadDriver:
         _provided("ketharmad_check_cells")(
             blocks, seed, card_text=setup["card_text"], params=params
         )
+
+    def play_points(self, blocks: Sequence[Block], points: Sequence[Mapping[str, Any]], seed: int,
+                    params: Mapping[str, Any], baseline: int, threads: Optional[int] = None,
+                    executor: Any = None, **setup: Any
+                    ) -> tuple[SweepStats, Optional[pl.DataFrame], Optional[list[dict[str, Any]]]]:  # fmt: skip
+        """One plan of a cell per point and block (point major) on the plan runner: with rows
+        (``setup["rows"]``) every cell's games table, else range by range, each range of a
+        block's games at every point reduced to counts where it runs (its fast reduced path);
+        ``setup``: ``card_text``, ``rows``, ``chunk_size``, ``progress``."""
+        played: tuple[SweepStats, Optional[pl.DataFrame], Optional[list[dict[str, Any]]]] = (
+            _provided("ketharmad_points")(
+                blocks, points, seed, params, baseline, threads=threads, executor=executor, **setup
+            )  # fmt: skip
+        )
+        return played
 
     def refuse(self, call: str, given: Mapping[str, bool], takes: str = "") -> None:
         names = _given(given)
@@ -497,6 +655,32 @@ class HarnessDriver:
             k = len(blocks[0].bots)
             lineup = [spec] + ["random"] * (k - 1) if spec.startswith("search") else [spec] * k
             self.play_cells([Block(tuple(lineup), 0, 1)], seed, params, threads=1)
+
+    def play_points(self, blocks: Sequence[Block], points: Sequence[Mapping[str, Any]], seed: int,
+                    params: Mapping[str, Any], baseline: int, threads: Optional[int] = None,
+                    executor: Any = None, **setup: Any
+                    ) -> tuple[SweepStats, Optional[pl.DataFrame], Optional[list[dict[str, Any]]]]:  # fmt: skip
+        """Every block at every point through ``simulate_game`` (rows), the points one after
+        the other, counted against the baseline's games; the per-game rows (``point, game,
+        seed, winner, winners_mask, turns, end_reason, unfinished``; one block) and no plan.
+        ``setup``: ``chunk_size``."""
+        simulate = _provided("harness_simulate")
+        seats = max(len(b.bots) for b in blocks)
+        outs = [[PointOutcomes(simulate(self.name, bots=list(b.bots), games=b.games, seed=seed, threads=threads,
+                                        params={**params, **p}, first_game=b.first_game,
+                                        chunk_size=setup.get("chunk_size"), executor=executor))
+                 for b in blocks] for p in points]  # fmt: skip
+        stats = SweepStats.empty(len(points), len(blocks), seats)
+        for i, row in enumerate(outs):
+            for j, o in enumerate(row):
+                b = outs[baseline][j]
+                stats.counts[i, j], stats.turn_sums[i, j] = paired_counts(
+                    o.won, o.no_winner, o.unfinished, o.turns, b.won, b.turns, seats
+                )
+        rows = pl.concat([o.games.select("game", "seed", "winner", "winners_mask", "turns", "end_reason",
+                                         "unfinished").with_columns(point=pl.lit(i, dtype=pl.Int32))
+                          for i, row in enumerate(outs) for o in row])  # fmt: skip
+        return stats, rows.select("point", pl.exclude("point")), None
 
     def refuse(self, call: str, given: Mapping[str, bool], takes: str = "") -> None:
         names = _given(given)

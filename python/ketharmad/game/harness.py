@@ -19,11 +19,13 @@ lists in :func:`games` (``{"rules.oil_target": "newest", "wall.gate.intact_cards
 
 from __future__ import annotations
 
+import difflib
 import functools
 import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Optional, Union
 
+import numpy as np
 import polars as pl
 
 from .. import _core
@@ -40,6 +42,9 @@ __all__ = [
     "harness_info",
     "harness_bot_table",
     "check_harness_bots",
+    "check_harness_params",
+    "shape_harness_params",
+    "harness_seat_names",
 ]
 
 HarnessGame = _core.HarnessGame
@@ -235,3 +240,65 @@ def check_harness_bots(game: str, bots: object) -> list[str]:
         except ValueError as e:
             raise ValueError(f"bots: {e}") from None
     return bots
+
+
+def _scalar(name: str, value: object, where: str) -> ParamValue:
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        if not math.isfinite(float(value)):
+            raise ValueError(f"{where}: parameter {name!r}: value {value!r} is not a finite number")
+        return float(value)
+    if isinstance(value, str):
+        return value
+    raise ValueError(f"{where}: parameter {name!r}: value must be an int, float, bool or str, "
+                     f"got {type(value).__name__} {value!r}")  # fmt: skip
+
+
+def shape_harness_params(
+    params: object, info: Mapping[str, Any], where: str
+) -> dict[str, ParamValue]:
+    """Names known to the game and values of a plain type (ranges: :func:`check_harness_params`)."""
+    if params is None:
+        return {}
+    if not isinstance(params, Mapping):
+        raise ValueError(f"{where} must be a dict of {{name: value}}, got {type(params).__name__}")
+    known = {p["name"]: p for p in info["parameters"]}
+    out: dict[str, ParamValue] = {}
+    for name, value in params.items():
+        if not isinstance(name, str):
+            raise ValueError(f"{where}: parameter names must be strings, got {name!r}")
+        if name not in known:
+            similar = difflib.get_close_matches(name, sorted(known), n=3, cutoff=0.6)
+            hint = f" (similar: {', '.join(similar)})" if similar else ""
+            raise ValueError(f"{where}: unknown parameter {name!r} of {info['name']}{hint}; "
+                             f"`ketharmad games` lists them")  # fmt: skip
+        v = _scalar(name, value, where)
+        p = known[name]
+        if p["kind"] == "int" and isinstance(v, float) and v.is_integer():
+            v = int(v)
+        out[name] = v
+    return out
+
+
+def check_harness_params(
+    game: str, seats: int, params: object, where: str = "params"
+) -> dict[str, ParamValue]:
+    """``params`` checked against the game's registry (names, kinds, ranges, choices, and the
+    rules' own cross-checks such as a hand that the deck cannot deal): ``ValueError`` naming
+    the parameter, before any game runs."""
+    info = harness_info(game)
+    out = shape_harness_params(params, info, where)
+    try:
+        _core.HarnessGame(game, seats, 0, 0, out or None)
+    except ValueError as e:
+        raise ValueError(f"{where}: {e}") from None
+    return out
+
+
+def harness_seat_names(info: Mapping[str, Any], seats: int) -> list[str]:
+    """Seat names: the game's sides (attacker, defender) or ``seat 0`` ...."""
+    sides = list(info.get("sides") or [])
+    return [sides[s] if s < len(sides) else f"seat {s}" for s in range(seats)]

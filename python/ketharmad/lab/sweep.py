@@ -1,6 +1,13 @@
-"""Parameter sweeps over common random numbers: every point of a grid plays the same games
-(same batch seed, same game indices), and each point is compared with a baseline point game by
-game (paired differences)."""
+"""Parameter sweeps over common random numbers, once for every game: every point of a grid
+plays the same games (same batch seed, same game indices), and each point is compared with a
+baseline point game by game (paired differences).
+
+The game's side of :func:`sweep` decides the blocks of games every point plays (Kétharmad: one
+per deck pairing; a harness game: its lineup of bots) and which rows the table reports (a
+pairing's seat 0; every seat of the lineup); the driver plays them
+(:meth:`~ketharmad.game.driver.GameDriver.play_points`: Kétharmad on the plan runner with its
+fast reduced path, the others through ``simulate_game``) into one :class:`SweepStats`, and one
+function computes the table's common columns (:data:`SWEEP_COLUMNS`) from it."""
 
 from __future__ import annotations
 
@@ -9,10 +16,10 @@ import json
 import math
 import os
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any, Optional, Union, Unpack
 
 import numpy as np
 import polars as pl
@@ -21,7 +28,6 @@ from .. import _core
 from ..game.data import MAX_TOML_DEPTH as MAX_SWEEP_DEPTH
 from ..game.data import MAX_TOML_FILE_BYTES as MAX_SWEEP_FILE_BYTES
 from ..game.data import (
-    CardDataSource,
     describe_card_data,
     flatten_table,
     load_card_data,
@@ -29,9 +35,16 @@ from ..game.data import (
     toml_depth,
 )
 from ..game.decks import deck_factions
-from ..game.driver import driver_for
+from ..game.driver import Block, SweepStats, driver_for, paired_counts, provide
 from ..game.formats import apply_format
-from ..game.spec import GameSpec, setup_of
+from ..game.harness import (
+    check_harness_bots,
+    check_harness_params,
+    harness_info,
+    harness_seat_names,
+    shape_harness_params,
+)
+from ..game.spec import GameSpec, SetupKeywords, setup_of, take_setup
 from ..game.validate import (
     check_bots,
     check_chunk_size,
@@ -44,8 +57,16 @@ from ..game.validate import (
     check_threads,
 )
 from ..results.frames import card_frame, parameter_frame
-from ..results.lab import LabResult
-from ..results.lab_report import _figure, _provenance_md, _save, _slug, md_table, require_matplotlib
+from ..results.lab import LabResult, harness_parquet_provenance, harness_provenance
+from ..results.lab_report import (
+    _figure,
+    _provenance_md,
+    _save,
+    _slug,
+    harness_provenance_md,
+    md_table,
+    require_matplotlib,
+)
 from ..results.report import ci_text, format_table, pct, signed_pct
 from ..run.cluster import check_cluster_arg, executor_for
 from ..run.memory import check_memory
@@ -53,13 +74,20 @@ from ..run.options import RunArg, RunOptions, fold_run_options
 from ..run.plan import Plan, Shard, cell, describe_shard, run_plan, run_shard, run_tasks
 from ..run.progress import Progress
 from ..stats import Z95, wilson_bounds
-from .game_sweep import GameSweepResult, game_sweep
 from .grid import grid_points
 
-__all__ = ["sweep", "SweepResult", "SweepStats", "grid_points", "deck_pairings", "load_sweep_file", "MAX_SWEEP_FILE_BYTES",
-           "MAX_SWEEP_DEPTH", "ROWS_AUTO_LIMIT", "RANGE_GAMES"]  # fmt: skip
+__all__ = ["sweep", "SweepResult", "SweepStats", "SWEEP_COLUMNS", "grid_points", "deck_pairings", "load_sweep_file",
+           "MAX_SWEEP_FILE_BYTES", "MAX_SWEEP_DEPTH", "ROWS_AUTO_LIMIT", "RANGE_GAMES"]  # fmt: skip
 
-ParamValue = Union[int, bool, str]
+ParamValue = Union[int, float, bool, str]  # float: the harness games' parameters
+
+#: The columns of :attr:`SweepResult.table` in every game, in order, after ``point`` and the
+#: swept parameters (each game adds its own: Kétharmad the matchup, ``faction``, ``opponent``
+#: and ``can_affect``; a harness game the ``seat``, ``side``, ``bot``, ``even_share`` and
+#: ``significant``).
+SWEEP_COLUMNS = ("games", "wins", "win_rate", "ci_low", "ci_high", "unfinished", "no_winner", "mean_turns",
+                 "baseline", "current", "diff", "diff_ci_low", "diff_ci_high", "degenerate_ci", "paired_half_width",
+                 "unpaired_half_width")  # fmt: skip
 
 #: ``rows=None``: keep the per-game rows of a sweep of at most this many games (every point
 #: and matchup counted), reductions (integer sums, memory flat in the number of games) above.
@@ -110,80 +138,26 @@ def _param_column(values: list[Any]) -> pl.Series:
         return pl.Series(values, dtype=pl.Boolean)
     if present and all(isinstance(v, int) and not isinstance(v, bool) for v in present):
         return pl.Series(values, dtype=pl.Int64)
+    if present and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in present):
+        return pl.Series([None if v is None else float(v) for v in values], dtype=pl.Float64)
     return pl.Series([None if v is None else str(v) for v in values], dtype=pl.String)
 
 
-@dataclass(frozen=True, eq=False)
-class SweepStats:
-    """The integer sufficient statistics of a sweep: everything its tables are computed from.
-
-    ``counts[i, j]`` holds, for point ``i`` and matchup ``j`` (in ``.decks`` order), the
-    int64 counts ``games, unfinished, no_winner``, then the games won by seat ``k`` for
-    ``k < seats``, then for each seat ``k`` the *discordant* games: those where "seat ``k``
-    won" differs between point ``i`` and the baseline point (the same game index). With
-    ``d = won - base_won`` in {-1, 0, 1} per game, the paired sums against the baseline are
-    ``sum d = wins[i] - wins[baseline]`` and ``sum d² = discordant[i]`` (n = games), so the
-    mean and the sample standard deviation of the per-game differences follow exactly.
-    ``seats`` is the largest seat count of the run's matchups (a smaller one has zeros).
-
-    The statistics of a run equal the sum of those of its game ranges (:meth:`merge`), so
-    they are merged exactly in any order and do not grow with the number of games."""
-
-    seats: int
-    counts: np.ndarray  # (points, matchups, 3 + 2 * seats) int64
-
-    @classmethod
-    def empty(cls, points: int, matchups: int, seats: int) -> SweepStats:
-        return cls(seats, np.zeros((points, matchups, 3 + 2 * seats), dtype=np.int64))
-
-    def merge(self, other: SweepStats) -> SweepStats:
-        """The statistics of both sets of games (exact)."""
-        if not isinstance(other, SweepStats) or other.counts.shape != self.counts.shape:
-            raise ValueError("can only merge the SweepStats of the same points, matchups and seats")
-        return SweepStats(self.seats, self.counts + other.counts)
-
-    __add__ = merge
-
-    def __eq__(self, other: object) -> bool:
-        return (isinstance(other, SweepStats) and other.seats == self.seats
-                and np.array_equal(other.counts, self.counts))  # fmt: skip
-
-    def games(self, i: int, j: int) -> int:
-        return int(self.counts[i, j, 0])
-
-    def unfinished(self, i: int, j: int) -> int:
-        return int(self.counts[i, j, 1])
-
-    def no_winner(self, i: int, j: int) -> int:
-        return int(self.counts[i, j, 2])
-
-    def wins(self, i: int, j: int, seat: int = 0) -> int:
-        return int(self.counts[i, j, 3 + seat])
-
-    def discordant(self, i: int, j: int, seat: int = 0) -> int:
-        return int(self.counts[i, j, 3 + self.seats + seat])
-
-
-def _cell_counts(
-    winner: np.ndarray, unfinished: np.ndarray, base_winner: np.ndarray, seats: int
-) -> np.ndarray:
-    """One :class:`SweepStats` count vector from a point's games of a range (``winner`` -1
-    for none, ``unfinished`` a bool mask) and the baseline point's winners of the same games."""
+def _cell_counts(winner: np.ndarray, unfinished: np.ndarray, turns: np.ndarray, base_winner: np.ndarray,
+                 base_turns: np.ndarray, seats: int) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """One :class:`SweepStats` count vector and turn vector from a Kétharmad point's games of a
+    range (``winner`` -1 for none, ``unfinished`` a bool mask, ``turns``) and the baseline
+    point's winners and turns of the same games."""
     w = np.asarray(winner)
     b = np.asarray(base_winner)
     if w.shape != b.shape:
         raise RuntimeError(
             f"sweep: a point played {w.shape[0]} games where the baseline played {b.shape[0]}"
         )
-    out = np.zeros(3 + 2 * seats, dtype=np.int64)
-    out[0] = w.shape[0]
-    out[1] = np.count_nonzero(unfinished)
-    out[2] = np.count_nonzero(w < 0)
-    for k in range(seats):
-        mine = w == k
-        out[3 + k] = np.count_nonzero(mine)
-        out[3 + seats + k] = np.count_nonzero(mine != (b == k))
-    return out
+    seat = np.arange(seats)
+    return paired_counts(
+        w[:, None] == seat, w < 0, unfinished, turns, b[:, None] == seat, base_turns, seats
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -209,9 +183,10 @@ def _describe_range(r: _Range) -> str:
     )
 
 
-def _reduce_range(r: _Range) -> np.ndarray:
-    """The counts (points x fields) of one range: the baseline point's games first (their
-    winners kept for the range), then every other point's, each reduced and dropped."""
+def _reduce_range(r: _Range) -> tuple[np.ndarray, np.ndarray]:
+    """The counts (points x fields) and turn sums (points x 3) of one range: the baseline
+    point's games first (their winners and turns kept for the range), then every other
+    point's, each reduced and dropped."""
 
     def play(s: Shard) -> dict[str, np.ndarray]:
         try:
@@ -222,12 +197,12 @@ def _reduce_range(r: _Range) -> np.ndarray:
 
     base = play(r.shards[r.base])
     out = np.zeros((len(r.shards), 3 + 2 * r.seats), dtype=np.int64)
+    turns = np.zeros((len(r.shards), 3), dtype=np.int64)
     for i, s in enumerate(r.shards):
         raw = base if i == r.base else play(s)
-        out[i] = _cell_counts(
-            raw["winner"], np.isin(raw["end_reason"], _UNFINISHED), base["winner"], r.seats
-        )
-    return out
+        out[i], turns[i] = _cell_counts(raw["winner"], np.isin(raw["end_reason"], _UNFINISHED), raw["turns"],
+                                        base["winner"], base["turns"], r.seats)  # fmt: skip
+    return out, turns
 
 
 def _mean_sd(n: int, s1: int, s2: int) -> tuple[Optional[float], Optional[float]]:
@@ -243,28 +218,41 @@ def _mean_sd(n: int, s1: int, s2: int) -> tuple[Optional[float], Optional[float]
 
 
 class SweepResult(LabResult):
-    """The result of :func:`ketharmad.sweep`.
+    """The result of :func:`ketharmad.sweep`, for every game.
 
     Attributes:
-        table: one row per point and matchup (see :func:`ketharmad.sweep`).
-        summary: one row per point: its change of win rate against the baseline, averaged
-            over the games of the matchups it can affect (see :func:`ketharmad.sweep`).
-        points: one row per point: ``point``, ``params`` (the point's overrides as JSON) and
-            one column per swept parameter.
-        games: one row per point, matchup and game: ``point, matchup, game, seed,
-            start_player, winner, seat0_won, turns, rounds, end_reason``; the ``seed`` column
-            is the same for every point (common random numbers). None when the run kept
-            reductions instead of rows (``rows``, see :func:`ketharmad.sweep`).
-        stats: the :class:`SweepStats` (integer counts per point and matchup, and the paired
+        game: the game's name.
+        table: one row per point and reported seat of a block: Kétharmad, each deck pairing's
+            seat 0 (one row per point and matchup); a harness game, every seat of its lineup.
+            ``point``, one column per swept parameter, the game's row columns, then the
+            columns of every game (:data:`SWEEP_COLUMNS`), and the game's own (see
+            :func:`ketharmad.sweep`).
+        summary: one row per point. Kétharmad: its change of win rate against the baseline,
+            averaged over the games of the matchups it can affect; a harness game: its games,
+            unfinished games, mean turns and their paired change, and the spread of the
+            seats' win rates (see :func:`ketharmad.sweep`).
+        points: one row per point: ``point``, ``params`` (the point's overrides as JSON), one
+            column per swept parameter and ``current`` (the point holds the current values).
+        games: the per-game rows (the ``seed`` column is the same at every point: common random
+            numbers). Kétharmad: ``point, matchup, game, seed, start_player, winner,
+            seat0_won, turns, rounds, end_reason``, None when the run kept reductions instead
+            of rows (``rows``, see :func:`ketharmad.sweep`); a harness game: ``point, game,
+            seed, winner, winners_mask, turns, end_reason, unfinished``.
+        stats: the :class:`SweepStats` (integer counts per point and block, and the paired
             sums against the baseline) that ``table``, ``summary`` and the plots are computed
             from, with rows or without; the same numbers either way.
         rows: whether the per-game rows were kept.
         baseline: the index of the baseline point.
         parameters: the swept parameter names.
-        decks, bots, seed, params, games_per_point, card_data, elapsed: the run.
+        decks: Kétharmad's deck pairings (None for the other games).
+        sides: a harness game's seat names (Kétharmad: none).
+        bots, seed, params, games_per_point, start_player, card_data, elapsed, plan: the run
+            (``start_player`` and ``plan``: Kétharmad's; None for the other games).
     """
 
     def __init__(self, **kw: Any) -> None:
+        self.game: str = kw.get("game", "ketharmad")
+        self._harness: bool = kw.get("harness", False)
         self.table: pl.DataFrame = kw["table"]
         self.summary: pl.DataFrame = kw["summary"]
         self.points: pl.DataFrame = kw["points"]
@@ -274,15 +262,16 @@ class SweepResult(LabResult):
         self._n_games: int = int(self.stats.counts[:, :, 0].sum())
         self.baseline: int = kw["baseline"]
         self.parameters: list[str] = kw["parameters"]
-        self.decks: list[list[str]] = kw["decks"]
+        self.decks: Optional[list[list[str]]] = kw.get("decks")
+        self.sides: list[str] = kw.get("sides", [])
         self.bots: Any = kw["bots"]
         self.seed: int = kw["seed"]
         self.params: dict[str, ParamValue] = kw["params"]
         self.games_per_point: int = kw["games_per_point"]
-        self.start_player: Optional[int] = kw["start_player"]
-        self.card_data: str = kw["card_data"]
+        self.start_player: Optional[int] = kw.get("start_player")
+        self.card_data: str = kw.get("card_data", self.game)
         self.elapsed: float = kw["elapsed"]
-        self._card_text: str = kw["card_text"]
+        self._card_text: str = kw.get("card_text", "")
         self.plan = kw.get("plan")
 
     kind = "sweep"
@@ -297,22 +286,35 @@ class SweepResult(LabResult):
                "sweep_games": self.games}  # fmt: skip
         return {k: v for k, v in out.items() if v is not None}
 
+    # a harness game's provenance: the game instead of card data
+    def provenance(self) -> dict[str, Any]:
+        return harness_provenance(self, self.kind) if self._harness else super().provenance()
+
+    def _provenance(self) -> dict[str, Any]:
+        return (
+            harness_parquet_provenance(self, self.kind) if self._harness else super()._provenance()
+        )
+
     def text(self) -> str:
-        return sweep_text(self)
+        return "\n".join(_harness_text_lines(self)) if self._harness else sweep_text(self)
 
     def _markdown(self, folder: Optional[Path], plots: bool) -> list[str]:
-        return _sweep_md(self, folder, plots)
+        return (
+            _harness_markdown(self, folder, plots)
+            if self._harness
+            else _sweep_md(self, folder, plots)
+        )
 
     def plots(self, folder: Union[str, os.PathLike[str]]) -> list[Path]:
-        """One plot per swept parameter: the paired difference against the baseline."""
+        """One plot per swept parameter: Kétharmad, the paired difference against the
+        baseline; a harness game, each seat's win rate (Wilson 95 %) against its values."""
         root = Path(folder)
         root.mkdir(parents=True, exist_ok=True)
-        return [
-            plot_sweep_parameter(self, n, root / f"sweep_{_slug(n)}.png") for n in self.parameters
-        ]
+        plot = plot_harness_sweep if self._harness else plot_sweep_parameter
+        return [plot(self, n, root / f"sweep_{_slug(n)}.png") for n in self.parameters]
 
 
-def _current_values(text: str, base: dict[str, ParamValue]) -> dict[str, Any]:
+def _current_values(text: str, base: Mapping[str, ParamValue]) -> dict[str, Any]:
     """Every parameter's value without the grid: the card data's default, or ``params``."""
     info = parameter_frame(_core.parameter_table(text))
     out: dict[str, Any] = {}
@@ -353,18 +355,123 @@ def _owners(text: str) -> dict[str, Optional[str]]:
     }
 
 
-def _baseline_index(
-    baseline: object, points: list[dict[str, ParamValue]], current: Optional[int] = None
-) -> int:
+def _baseline_index(baseline: object, points: list[dict[str, ParamValue]], current: Sequence[bool],
+                    check_point: Callable[[Any], dict[str, Any]]) -> int:  # fmt: skip
+    """The baseline point: an index, a point dict (``check_point`` gives its checked form),
+    or None (the first point holding the current values, else the first point)."""
     if baseline is None:
-        return 0 if current is None else current
+        return list(current).index(True) if any(current) else 0
     if isinstance(baseline, Mapping):
-        want = check_params(baseline)
+        want = check_point(baseline)
         for i, p in enumerate(points):
             if p == want:
                 return i
         raise ValueError(f"baseline {want} is not one of the grid's points")
     return check_int("baseline", baseline, 0, len(points) - 1)
+
+
+@dataclass
+class _Layout:
+    """What the game's side of :func:`sweep` decided: the points and the blocks each plays,
+    the rows the table reports (``report``: block, seat and the row's own columns) and what
+    the driver and the result need."""
+
+    points: list[dict[str, ParamValue]]
+    blocks: list[Block]
+    seed: int
+    params: dict[str, Any]
+    baseline: int
+    current: list[bool]
+    threads: Optional[int]
+    report: list[tuple[int, int, dict[str, Any]]]
+    row_columns: list[str]  # the columns of a reported row, before the common ones
+    extra_columns: list[str]  # the game's own columns, after ``current``
+    significant: bool = False  # a last column ``significant`` (the harness games)
+    setup: dict[str, Any] = field(default_factory=dict)  # the driver's play_points setup
+    result: dict[str, Any] = field(default_factory=dict)  # what only the game's result has
+
+
+def _ketharmad_layout(grid: Any, decks: Any, bots: Any, games: int, seed: int, params: Any, card_data: Any,
+                      baseline: Any, start_player: Any, format: Any, run: RunOptions) -> _Layout:  # fmt: skip
+    """Kétharmad: one block per deck pairing (games ``0 .. games-1`` of the batch at every
+    point), seat 0's row of each; rows or reductions (``run.rows``)."""
+    if decks is None:
+        decks = ("ner", "tisza")
+    if bots is None:
+        bots = "heuristic"
+    points = grid_points(grid)
+    pairings = deck_pairings(decks)
+    games_ = check_int("games", games, 1)
+    seed_ = check_seed(seed)
+    threads_ = check_threads(run.threads)
+    text, base = apply_format(load_card_data(card_data), check_params(params), format)
+    chunk_ = check_chunk_size(run.chunk_size)
+    progress = check_flag("progress", run.progress)
+    check_cluster_arg(run.cluster, run.executor)
+    rows = None if run.rows is None else check_flag("rows", run.rows)
+    current_values = _current_values(text, base)
+    current = [_is_current(p, current_values) for p in points]
+    base_index = _baseline_index(baseline, points, current, check_params)
+    seat_bots = [check_bots(bots, len(d)) for d in pairings]
+    starts = [check_start_player(start_player, len(d)) for d in pairings]
+    total = len(points) * len(pairings) * games_
+    keep_rows = rows if rows is not None else total <= ROWS_AUTO_LIMIT
+    blocks = [
+        Block(tuple(seat_bots[j]), 0, games_, tuple(d), starts[j]) for j, d in enumerate(pairings)
+    ]
+    # which matchups a swept parameter can change: a card of a faction that plays in it
+    owners = _owners(text)
+    names = _names(points)
+    swept_owners = {owners.get(n) for n in names}
+    report = [(j, 0, {"matchup": matchup_label(d), "faction": d[0], "opponent": "+".join(d[1:]),
+                      "can_affect": None in swept_owners or any(_deck_touches(x, swept_owners) for x in d)})
+              for j, d in enumerate(pairings)]  # fmt: skip
+    return _Layout(points, blocks, seed_, base, base_index, current, threads_, report,
+                   ["matchup", "faction", "opponent"], ["can_affect"],
+                   setup={"card_text": text, "rows": keep_rows, "chunk_size": chunk_, "progress": progress},
+                   result={"decks": pairings, "bots": bots if isinstance(bots, (str, Mapping)) else list(bots),
+                           "start_player": start_player, "card_data": describe_card_data(card_data),
+                           "card_text": text, "owners": owners})  # fmt: skip
+
+
+def _harness_layout(driver: Any, grid: Any, bots: Any, games: int, seed: int, params: Any, baseline: Any,
+                    run: RunOptions) -> _Layout:  # fmt: skip
+    """A game on the generic harness: one block (the lineup of bots, games ``0 .. games-1``
+    at every point), a row per seat; every point checked against the game's registry
+    before any game runs."""
+    game = driver.name
+    info = harness_info(game)
+    bots_ = check_harness_bots(game, bots)
+    seats = len(bots_)
+    games_ = check_int("games", games, 1)
+    seed_ = check_seed(seed)
+    threads_ = check_threads(run.threads)
+    base = check_harness_params(game, seats, params, "params")
+    points = grid_points(grid, check=lambda p: shape_harness_params(p, info, "grid"))
+    for i, p in enumerate(points):  # every point checked before any game runs
+        check_harness_params(game, seats, {**base, **p}, f"grid point {i} {p}")
+    defaults = {p["name"]: p["default"] for p in info["parameters"]}
+    values = {**defaults, **base}
+    current = [all(values.get(k) == v for k, v in p.items()) for p in points]
+    base_index = _baseline_index(
+        baseline, points, current, lambda b: shape_harness_params(b, info, "baseline")
+    )
+    if run.chunk_size is not None:
+        check_int("chunk_size", run.chunk_size, 1)
+    check_cluster_arg(run.cluster, run.executor)
+    sides = harness_seat_names(info, seats)
+    report = [(0, s, {"seat": s, "side": sides[s], "bot": bots_[s]}) for s in range(seats)]
+    return _Layout(points, [Block(tuple(bots_), 0, games_)], seed_, base, base_index, current, threads_, report,
+                   ["seat", "side", "bot"], ["even_share"], True, setup={"chunk_size": run.chunk_size},
+                   result={"bots": bots_, "sides": sides, "harness": True})  # fmt: skip
+
+
+def _names(points: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The swept parameter names, in the order the points first name them."""
+    names: list[str] = []
+    for p in points:
+        names += [n for n in p if n not in names]
+    return names
 
 
 @fold_run_options("threads", "chunk_size", "progress", "executor", "cluster", "rows")
@@ -376,24 +483,22 @@ def sweep(
     seed: int = 0,
     *,
     params: Optional[Mapping[str, ParamValue]] = None,
-    card_data: CardDataSource = None,
     baseline: Union[None, int, Mapping[str, ParamValue]] = None,
-    start_player: Optional[int] = None,
-    format: Any = None,
     game: Union[str, GameSpec] = "ketharmad",
     run: RunArg = None,
-) -> SweepResult | GameSweepResult:  # GameSweepResult for another game
+    **setup: Unpack[SetupKeywords],
+) -> SweepResult:
     """Play the same games at every point of a parameter grid and compare with a baseline.
 
-    ``game="schotten_totten_2"`` or ``"osztrakon"`` sweeps a game on the generic harness
-    (:func:`ketharmad.lab.game_sweep.game_sweep`, docs/balance_lab.md): ``grid`` and
-    ``params`` name that game's parameters (:func:`ketharmad.games`), ``bots`` is one bot
-    spec per seat (or one spec for every seat at the game's smallest count), ``games``,
-    ``seed``, ``threads`` and ``baseline`` as below; it returns a
-    :class:`~ketharmad.lab.game_sweep.GameSweepResult`. The Kétharmad-only arguments
-    (``decks``, ``card_data``, ``start_player``, ``progress``, ``rows``, ``format``) are a
-    ``ValueError`` naming them with another game; ``chunk_size``, ``executor`` and ``cluster``
-    run its points' games as :func:`ketharmad.games.simulate_game` runs them (same results).
+    One sweep for every game. ``game="schotten_totten_2"`` or ``"osztrakon"`` sweeps a game on
+    the generic harness (docs/balance_lab.md): ``grid`` and ``params`` name that game's
+    parameters (:func:`ketharmad.games`), ``bots`` is one bot spec per seat (or one spec for
+    every seat at the game's smallest count), ``games``, ``seed``, ``threads`` and
+    ``baseline`` as below; the table has one row per point and seat. The Kétharmad-only
+    arguments (``decks``, ``card_data``, ``start_player``, ``progress``, ``rows``,
+    ``format``) are a ``ValueError`` naming them with another game; ``chunk_size``,
+    ``executor`` and ``cluster`` run its points' games as
+    :func:`ketharmad.games.simulate_game` runs them (same results); its rows are always kept.
 
     Args:
         grid: ``{name: [values]}`` (every combination; the first name varies slowest) or an
@@ -440,13 +545,13 @@ def sweep(
     Every point is validated (``_core.validate``) for every matchup before any game runs, so
     an unknown parameter name or a value out of range fails at once.
 
-    Returns a :class:`SweepResult`; ``.table`` has one row per point and matchup: ``point``,
-    one column per swept parameter, ``matchup`` ("ner vs tisza"), ``faction`` (seat 0),
-    ``opponent``, ``games``, ``wins`` (seat 0), ``win_rate``, ``ci_low``, ``ci_high``
-    (Wilson 95 %), ``unfinished``, ``no_winner``, ``baseline`` (bool), ``current`` (the
-    point holds the current values), ``can_affect`` (False when no swept parameter can
-    change the matchup's games: a card of a faction that does not play in it; such rows are
-    left out of the text and Markdown reports), and versus the
+    Returns a :class:`SweepResult` (the same class for every game); ``.table`` has one row
+    per point and matchup: ``point``, one column per swept parameter, ``matchup`` ("ner vs
+    tisza"), ``faction`` (seat 0), ``opponent``, ``games``, ``wins`` (seat 0), ``win_rate``,
+    ``ci_low``, ``ci_high`` (Wilson 95 %), ``unfinished``, ``no_winner``, ``mean_turns``,
+    ``baseline`` (bool), ``current`` (the point holds the current values), ``can_affect``
+    (False when no swept parameter can change the matchup's games: a card of a faction that
+    does not play in it; such rows are left out of the text and Markdown reports), and versus the
     baseline point: ``diff`` (win-rate difference), ``diff_ci_low``/``diff_ci_high`` (paired
     95 % interval: mean of the per-game differences ± 1.96·sd/√n), ``degenerate_ci`` (True
     when every per-game difference is the same, e.g. all 0 on a small sample, or fewer than
@@ -459,10 +564,21 @@ def sweep(
     ``win_rate`` (of that faction or seat over those games), ``diff`` and its paired 95 %
     interval ``diff_ci_low``/``diff_ci_high`` (null when degenerate).
     ``grid`` must name at least one point (``{}`` and ``[]`` are refused alike).
+
+    A harness game's ``.table`` has one row per point and seat: ``point``, the swept
+    parameters, ``seat``, ``side``, ``bot``, the columns every game has (:data:`SWEEP_COLUMNS`:
+    ``games`` ... ``unpaired_half_width`` as above, of that seat's wins), ``even_share``
+    (1/seats) and ``significant`` (the paired interval excludes 0, or every game changed the
+    same way); its ``.summary`` has one row per point: ``point, params``, the swept
+    parameters, ``baseline, current, games, no_winner, unfinished, mean_turns``,
+    ``turns_diff`` (paired, with its interval ``turns_diff_ci_low``/``turns_diff_ci_high``),
+    ``spread`` (largest minus smallest seat win rate) and ``max_dev_even`` (largest
+    ``|win rate - 1/seats|``).
     """
+    card_data, start_player, format = take_setup(
+        "sweep", setup, ("card_data", "start_player", "format")
+    )
     run = RunOptions.of(run)
-    threads, chunk_size, progress, executor, cluster, rows = (run.threads, run.chunk_size, run.progress,
-                                                              run.executor, run.cluster, run.rows)  # fmt: skip
     if isinstance(game, GameSpec):  # a game value: its setup, with this call's explicit keywords
         spec, decks, card_data, start_player, format, params = setup_of(
             game, "sweep", ("seats",), decks=decks, card_data=card_data, start_player=start_player, format=format,
@@ -471,104 +587,88 @@ def sweep(
     if not isinstance(game, str):
         raise ValueError(f"game must be a name such as 'schotten_totten_2', got {game!r}")
     driver = driver_for(game)
-    if not driver.is_ketharmad:
+    if driver.is_ketharmad:
+        lay = _ketharmad_layout(grid, decks, bots, games, seed, params, card_data, baseline, start_player,
+                                format, run)  # fmt: skip
+    else:
         driver.refuse("sweep", {name: value is not None for name, value in (
             ("decks", decks), ("card_data", card_data), ("start_player", start_player),
-            ("progress", progress or None), ("rows", rows), ("format", format))},
+            ("progress", run.progress or None), ("rows", run.rows), ("format", format))},
             "grid, bots, games, seed, threads, params, baseline, chunk_size, executor and cluster")  # fmt: skip
-
-        return game_sweep(grid, game, bots=bots, games=games, seed=seed, threads=threads, params=params,
-                          baseline=baseline, chunk_size=chunk_size, executor=executor, cluster=cluster)  # fmt: skip
-    if decks is None:
-        decks = ("ner", "tisza")
-    if bots is None:
-        bots = "heuristic"
-    points = grid_points(grid)
-    pairings = deck_pairings(decks)
-    games_ = check_int("games", games, 1)
-    seed_ = check_seed(seed)
-    threads_ = check_threads(threads)
-    text, base = apply_format(load_card_data(card_data), check_params(params), format)
-    chunk_ = check_chunk_size(chunk_size)
-    progress = check_flag("progress", progress)
-    check_cluster_arg(cluster, executor)
-    if rows is not None:
-        rows = check_flag("rows", rows)
-    current_values = _current_values(text, base)
-    current = [_is_current(p, current_values) for p in points]
-    base_index = _baseline_index(baseline, points, current.index(True) if any(current) else None)
-    seat_bots = [check_bots(bots, len(d)) for d in pairings]
-    starts = [check_start_player(start_player, len(d)) for d in pairings]
-
-    # one cell per point and pairing, point-major; every cell plays games 0 .. games-1 of
-    # the batch (common random numbers: the points of a pairing play the same games)
-    total = len(points) * len(pairings) * games_
-    keep_rows = rows if rows is not None else total <= ROWS_AUTO_LIMIT
-    plan = Plan(seed_)
-    for i, point in enumerate(points):
-        for j, deck in enumerate(pairings):
-            merged = {**base, **point}
-            if len(set(deck)) < len(deck):
-                merged.setdefault("rules.allow_mirror", True)
-            plan.add(cell(text, deck, seat_bots[j], merged, 0, games_, start_player=starts[j],
-                          output="games" if keep_rows else "outcomes",
-                          label=f"sweep point {i} {point}, decks {deck}"))  # fmt: skip
-    plan.validate()
-
-    seats = max(len(d) for d in pairings)
-    if keep_rows:  # reductions keep no rows: nothing grows with the games
-        check_memory(f"sweep(games={games_:,}) over {len(plan.cells)} point(s) and matchup(s)", plan.games,
-                     seats, min(chunk_ or games_, games_), tables=("games",),
-                     chunked=chunk_ is not None)  # fmt: skip
-    meter = Progress(plan.games, "sweep", enabled=progress)
+        lay = _harness_layout(driver, grid, bots, games, seed, params, baseline, run)
     start = time.perf_counter()
-    g: Optional[pl.DataFrame] = None
-    with executor_for(executor, cluster) as ex:
-        if keep_rows:
-            results = run_plan(
-                plan, threads=threads_, shard_size=chunk_, progress=meter, executor=ex
-            )
-            stats = _stats_of_frames(results, len(points), len(pairings), base_index, seats)
-            g = _games_frame(plan, results, len(pairings))
-        else:
-            stats = _run_reduced(plan, len(points), len(pairings), base_index, seats, games_, threads_, chunk_,
-                                 meter, ex)  # fmt: skip
+    with executor_for(run.executor, run.cluster) as ex:
+        stats, rows, plan = driver.play_points(lay.blocks, lay.points, lay.seed, lay.params, lay.baseline,
+                                               threads=lay.threads, executor=ex, **lay.setup)  # fmt: skip
     elapsed = time.perf_counter() - start
-    meter.close()
 
-    names: list[str] = []
-    for p in points:
-        names += [n for n in p if n not in names]
+    names = _names(lay.points)
     points_df = pl.DataFrame(
         {
-            "point": pl.Series(range(len(points)), dtype=pl.Int32),
-            "params": [json.dumps(p, sort_keys=True) for p in points],
-            **{n: _param_column([p.get(n) for p in points]) for n in names},
-            "current": pl.Series(current, dtype=pl.Boolean),
+            "point": pl.Series(range(len(lay.points)), dtype=pl.Int32),
+            "params": [json.dumps(p, sort_keys=True) for p in lay.points],
+            **{n: _param_column([p.get(n) for p in lay.points]) for n in names},
+            "current": pl.Series(lay.current, dtype=pl.Boolean),
         }
     )
-    owners = _owners(text)
-    table = _sweep_table(stats, names, pairings, base_index, owners, points_df)
-    summary = _point_summary(stats, points, names, pairings, base_index, owners, points_df)
-    return SweepResult(
-        table=table,
-        summary=summary,
-        points=points_df,
-        games=g,
-        stats=stats,
-        baseline=base_index,
-        parameters=names,
-        decks=pairings,
-        bots=bots if isinstance(bots, (str, Mapping)) else list(bots),
-        seed=seed_,
-        params=base,
-        games_per_point=games_,
-        start_player=start_player,
-        card_data=describe_card_data(card_data),
-        elapsed=elapsed,
-        card_text=text,
-        plan=plan.describe(),
-    )
+    table = _sweep_table(stats, names, lay, points_df)
+    extra = dict(lay.result)
+    if driver.is_ketharmad:
+        owners = extra.pop("owners")
+        summary = _point_summary(
+            stats, lay.points, names, extra["decks"], lay.baseline, owners, points_df
+        )
+    else:
+        summary = _harness_summary(stats, names, lay.baseline, points_df)
+    return SweepResult(game=driver.name, table=table, summary=summary, points=points_df, games=rows, stats=stats,
+                       baseline=lay.baseline, parameters=names, seed=lay.seed, params=lay.params,
+                       games_per_point=lay.blocks[0].games, elapsed=elapsed, plan=plan, **extra)  # fmt: skip
+
+
+# -- Kétharmad's games of a sweep: the plan runner, rows or ranges reduced where they run ------
+
+
+def _ketharmad_points(blocks: Sequence[Block], points: Sequence[Mapping[str, Any]], seed: int,
+                      params: Mapping[str, Any], baseline: int, *, threads: Optional[int], executor: Any,
+                      card_text: str, rows: bool, chunk_size: Optional[int], progress: bool
+                      ) -> tuple[SweepStats, Optional[pl.DataFrame], list[dict[str, Any]]]:  # fmt: skip
+    """Kétharmad's :meth:`~ketharmad.game.driver.GameDriver.play_points`: one cell per point
+    and block, point major; every cell plays games ``0 .. games-1`` of the batch (common
+    random numbers: the points of a pairing play the same games). With ``rows`` the cells'
+    games tables (memory checked first), else range by range (:func:`_run_reduced`)."""
+    plan = Plan(seed)
+    games = blocks[0].games
+    for i, point in enumerate(points):
+        for b in blocks:
+            deck = list(b.decks or ())
+            merged = {**params, **point}
+            if len(set(deck)) < len(deck):
+                merged.setdefault("rules.allow_mirror", True)
+            plan.add(cell(card_text, deck, b.bots, merged, b.first_game, b.games, start_player=b.start_player,
+                          output="games" if rows else "outcomes", label=f"sweep point {i} {point}, decks {deck}"))  # fmt: skip
+    plan.validate()
+
+    seats = max(len(b.bots) for b in blocks)
+    if rows:  # reductions keep no rows: nothing grows with the games
+        check_memory(f"sweep(games={games:,}) over {len(plan.cells)} point(s) and matchup(s)", plan.games,
+                     seats, min(chunk_size or games, games), tables=("games",),
+                     chunked=chunk_size is not None)  # fmt: skip
+    meter = Progress(plan.games, "sweep", enabled=progress)
+    g: Optional[pl.DataFrame] = None
+    if rows:
+        results = run_plan(
+            plan, threads=threads, shard_size=chunk_size, progress=meter, executor=executor
+        )
+        stats = _stats_of_frames(results, len(points), len(blocks), baseline, seats)
+        g = _games_frame(plan, results, len(blocks))
+    else:
+        stats = _run_reduced(plan, len(points), len(blocks), baseline, seats, games, threads, chunk_size,
+                             meter, executor)  # fmt: skip
+    meter.close()
+    return stats, g, plan.describe()
+
+
+provide(ketharmad_points=_ketharmad_points)
 
 
 def _stats_of_frames(
@@ -578,17 +678,19 @@ def _stats_of_frames(
     major), counted by the same function as the ranges of a reduced run."""
     stats = SweepStats.empty(n_points, n_matchups, seats)
 
-    def arrays(frames: Any) -> tuple[np.ndarray, np.ndarray]:
+    def arrays(frames: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         games = frames.games
         winner = games["winner"].fill_null(-1).to_numpy()
         unfinished = games["end_reason"].cast(pl.String).str.starts_with("unfinished").to_numpy()
-        return winner, unfinished
+        return winner, unfinished, games["turns"].to_numpy()
 
     for j in range(n_matchups):
-        base_winner, _ = arrays(results[base_index * n_matchups + j])
+        base_winner, _, base_turns = arrays(results[base_index * n_matchups + j])
         for i in range(n_points):
-            winner, unfinished = arrays(results[i * n_matchups + j])
-            stats.counts[i, j] = _cell_counts(winner, unfinished, base_winner, seats)
+            winner, unfinished, turns = arrays(results[i * n_matchups + j])
+            stats.counts[i, j], stats.turn_sums[i, j] = _cell_counts(
+                winner, unfinished, turns, base_winner, base_turns, seats
+            )
     return stats
 
 
@@ -643,8 +745,9 @@ def _run_reduced(
             tasks.append(_Range(shards, base_index, seats, j))
     stats = SweepStats.empty(n_points, n_matchups, seats)
 
-    def keep(k: int, counts: np.ndarray) -> None:
-        stats.counts[:, tasks[k].matchup] += counts
+    def keep(k: int, counts: tuple[np.ndarray, np.ndarray]) -> None:
+        stats.counts[:, tasks[k].matchup] += counts[0]
+        stats.turn_sums[:, tasks[k].matchup] += counts[1]
 
     run_tasks(
         _reduce_range, tasks, keep, executor=executor, progress=meter, describe=_describe_range
@@ -652,23 +755,30 @@ def _run_reduced(
     return stats
 
 
-def _cells_frame(stats: SweepStats, pairings: list[list[str]], base_index: int) -> pl.DataFrame:
-    """Per point and matchup: the counts and the paired mean / sd of the per-game
-    differences of seat 0's result against the baseline point."""
+# -- the tables, once for every game -----------------------------------------------------------
+
+
+def _cells_frame(stats: SweepStats, lay: _Layout) -> pl.DataFrame:
+    """Per point and reported row (a block's seat): the counts, the sum of the turns and the
+    paired mean / sd of the per-game differences of that seat's result against the
+    baseline point."""
     rows = []
+    base_index = lay.baseline
     for i in range(stats.counts.shape[0]):
-        for j, d in enumerate(pairings):
+        for key, (j, seat, _) in enumerate(lay.report):
             n = stats.games(i, j)
             diff, sd = _mean_sd(
-                n, stats.wins(i, j) - stats.wins(base_index, j), stats.discordant(i, j)
+                n,
+                stats.wins(i, j, seat) - stats.wins(base_index, j, seat),
+                stats.discordant(i, j, seat),
             )
-            rows.append((i, matchup_label(d), n, stats.wins(i, j), stats.unfinished(i, j), stats.no_winner(i, j),
-                         diff, sd, n))  # fmt: skip
+            rows.append((i, key, n, stats.wins(i, j, seat), stats.unfinished(i, j), stats.no_winner(i, j),
+                         diff, sd, n, stats.turns_total(i, j)))  # fmt: skip
     return pl.DataFrame(
         rows,
         schema={
             "point": pl.Int32,
-            "matchup": pl.String,
+            "_key": pl.Int64,
             "games": pl.Int64,
             "wins": pl.Int64,
             "unfinished": pl.Int64,
@@ -676,45 +786,37 @@ def _cells_frame(stats: SweepStats, pairings: list[list[str]], base_index: int) 
             "diff": pl.Float64,
             "sd": pl.Float64,
             "n": pl.Int64,
+            "turns": pl.Int64,
         },  # fmt: skip
         orient="row",
     )
 
 
 def _sweep_table(
-    stats: SweepStats,
-    names: list[str],
-    pairings: list[list[str]],
-    base_index: int,
-    owners: Mapping[str, Optional[str]],
-    points_df: pl.DataFrame,
+    stats: SweepStats, names: list[str], lay: _Layout, points_df: pl.DataFrame
 ) -> pl.DataFrame:
-    """``.table`` from the statistics (the same for rows and reductions)."""
-    swept_owners = {owners.get(n) for n in names}
-    can_affect = [
-        None in swept_owners or any(_deck_touches(x, swept_owners) for x in d) for d in pairings
-    ]
-    matchup_info = pl.DataFrame(
-        {
-            "matchup": [matchup_label(d) for d in pairings],
-            "faction": [d[0] for d in pairings],
-            "opponent": ["+".join(d[1:]) for d in pairings],
-            "matchup_order": list(range(len(pairings))),
-            "can_affect": can_affect,
-        }
-    )
+    """``.table`` from the statistics (the same for rows and reductions), for every game:
+    the reported rows' own columns, the common columns (:data:`SWEEP_COLUMNS`) and the
+    game's own (Kétharmad ``can_affect``; a harness game ``even_share``, ``significant``)."""
+    info = pl.DataFrame([{"_key": k, **cols} for k, (_, _, cols) in enumerate(lay.report)]).with_columns(
+        pl.col("_key").cast(pl.Int64)
+    )  # fmt: skip
+    seats = len(lay.report)
     low, high = wilson_bounds("wins", "games")
-    table = _cells_frame(stats, pairings, base_index).with_columns(
-        win_rate=pl.col("wins") / pl.col("games"), ci_low=low, ci_high=high
+    table = _cells_frame(stats, lay).with_columns(
+        win_rate=pl.col("wins") / pl.col("games"),
+        ci_low=low,
+        ci_high=high,
+        mean_turns=pl.col("turns") / pl.col("games"),
     )
-    base_rates = table.filter(pl.col("point") == base_index).select(
-        "matchup", p0=pl.col("win_rate"), n0=pl.col("games")
+    base_rates = table.filter(pl.col("point") == lay.baseline).select(
+        "_key", p0=pl.col("win_rate"), n0=pl.col("games")
     )
     p, n = pl.col("win_rate"), pl.col("games").cast(pl.Float64)
     p0, n0 = pl.col("p0"), pl.col("n0").cast(pl.Float64)
     # every per-game difference equal (sd 0, e.g. all 0 on a small sample) or fewer than 2
     # games: the normal interval would collapse to a point, so it is flagged and left null
-    is_base = pl.col("point") == base_index
+    is_base = pl.col("point") == lay.baseline
     degenerate = ~is_base & (pl.col("sd").is_null() | (pl.col("sd") == 0))
     paired_half = (
         pl.when(is_base)
@@ -723,9 +825,9 @@ def _sweep_table(
         .then(Z95 * pl.col("sd") / pl.col("n").cast(pl.Float64).sqrt())
         .otherwise(None)
     )
-    return (
-        table.join(base_rates, on="matchup", how="left")
-        .join(matchup_info, on="matchup", how="left")
+    table = (
+        table.join(base_rates, on="_key", how="left")
+        .join(info, on="_key", how="left")
         .join(points_df.drop("params"), on="point", how="left")
         .with_columns(
             baseline=is_base,
@@ -737,30 +839,22 @@ def _sweep_table(
             diff_ci_low=pl.col("diff") - pl.col("paired_half_width"),
             diff_ci_high=pl.col("diff") + pl.col("paired_half_width"),
         )
-        .sort("point", "matchup_order")
-        .select(
-            "point",
-            *names,
-            "matchup",
-            "faction",
-            "opponent",
-            "games",
-            "wins",
-            "win_rate",
-            "ci_low",
-            "ci_high",
-            "unfinished",
-            "no_winner",
-            "baseline",
-            "current",
-            "can_affect",
-            "diff",
-            "diff_ci_low",
-            "diff_ci_high",
-            "degenerate_ci",
-            "paired_half_width",
-            "unpaired_half_width",
+        .sort("point", "_key")
+    )
+    last: list[str] = []
+    if lay.significant:  # a harness game: the even share, and whether the change is significant
+        low_, high_ = pl.col("diff_ci_low"), pl.col("diff_ci_high")
+        table = table.with_columns(
+            even_share=pl.lit(1.0 / seats),
+            significant=~is_base
+            & ((low_.is_not_null() & ((low_ > 0) | (high_ < 0)))
+               | (low_.is_null() & (pl.col("diff") != 0) & (pl.col("games") >= 2))),
         )  # fmt: skip
+        last = ["significant"]
+    common = list(SWEEP_COLUMNS)
+    at = common.index("current") + 1
+    return table.select(
+        "point", *names, *lay.row_columns, *common[:at], *lay.extra_columns, *common[at:], *last
     )
 
 
@@ -1128,6 +1222,210 @@ def _sweep_md(result: Any, folder: Optional[Path], plots: bool) -> list[str]:
         if note:
             out += ["", note]
     return out
+
+
+# -- a harness game's summary, text, Markdown and plots -----------------------------------------
+
+
+def _harness_summary(
+    stats: SweepStats, names: list[str], base_index: int, points_df: pl.DataFrame
+) -> pl.DataFrame:
+    """One row per point of a harness game (its one block): games, games without a winner,
+    unfinished games, mean turns and their paired change against the baseline, and the
+    spread of the seats' win rates and their largest distance from the even share."""
+    seats = stats.seats
+    even = 1.0 / seats
+    rows = []
+    for i in range(stats.counts.shape[0]):
+        n = stats.games(i, 0)
+        rates = [stats.wins(i, 0, s) / n for s in range(seats)]
+        tlo: Optional[float]
+        thi: Optional[float]
+        if i == base_index:
+            tdiff, tlo, thi = 0.0, 0.0, 0.0
+        else:
+            tdiff_, sd = _mean_sd(n, *stats.turns_paired(i, 0))
+            tdiff = float("nan") if tdiff_ is None else tdiff_
+            if sd is None or sd == 0:
+                tlo = thi = None
+            else:
+                h = Z95 * sd / math.sqrt(n)
+                tlo, thi = tdiff - h, tdiff + h
+        rows.append({"point": i, "baseline": i == base_index, "games": n, "no_winner": stats.no_winner(i, 0),
+                     "unfinished": stats.unfinished(i, 0), "mean_turns": stats.turns_total(i, 0) / n,
+                     "turns_diff": tdiff, "turns_diff_ci_low": tlo, "turns_diff_ci_high": thi,
+                     "spread": max(rates) - min(rates), "max_dev_even": max(abs(r - even) for r in rates)})  # fmt: skip
+    schema = {"point": pl.Int32, "turns_diff_ci_low": pl.Float64, "turns_diff_ci_high": pl.Float64}
+    return (
+        pl.DataFrame(rows, schema_overrides=schema)
+        .join(points_df, on="point", how="left")
+        .select(
+            "point",
+            "params",
+            *names,
+            "baseline",
+            "current",
+            "games",
+            "no_winner",
+            "unfinished",
+            "mean_turns",
+            "turns_diff",
+            "turns_diff_ci_low",
+            "turns_diff_ci_high",
+            "spread",
+            "max_dev_even",
+        )  # fmt: skip
+    )
+
+
+def _label(r: Mapping[str, Any], names: Sequence[str]) -> str:
+    return ", ".join(f"{n}={r[n]}" for n in names if r.get(n) is not None) or "(defaults)"
+
+
+def diff_ci_text(low: Optional[float], high: Optional[float]) -> str:
+    """``[+1.2, +3.4] pp`` (``-`` when undefined)."""
+    if low is None or high is None:
+        return "-"
+    return f"[{100 * low:+.1f}, {100 * high:+.1f}] pp"
+
+
+def _harness_rows(res: SweepResult) -> tuple[list[str], list[list[str]], list[bool]]:
+    """Per point and seat (two seats: the seat-0 side only, the other is its complement up
+    to the games without a winner)."""
+    headers = [
+        "point",
+        "parameters",
+        "seat",
+        "bot",
+        "win rate",
+        "95% CI",
+        "vs baseline",
+        "95% CI",
+        "sig",
+    ]
+    rows = []
+    t = res.table if len(res.bots) > 2 else res.table.filter(pl.col("seat") == 0)
+    for r in t.iter_rows(named=True):
+        rows.append([str(r["point"]) + (" (base)" if r["baseline"] else ""), _label(r, res.parameters),
+                     r["side"], r["bot"], pct(r["win_rate"]), ci_text(r["ci_low"], r["ci_high"]),
+                     "" if r["baseline"] else signed_pct(r["diff"]),
+                     "" if r["baseline"] else diff_ci_text(r["diff_ci_low"], r["diff_ci_high"]),
+                     "*" if r["significant"] else ""])  # fmt: skip
+    return headers, rows, [True, False, False, False, True, False, True, False, False]
+
+
+def _harness_point_rows(res: SweepResult) -> tuple[list[str], list[list[str]], list[bool]]:
+    many = len(res.bots) > 2
+    headers = [
+        "point",
+        "parameters",
+        "games",
+        "no winner",
+        "unfinished",
+        "mean turns",
+        "turns vs base",
+    ]
+    headers += ["seat spread", "max |rate - 1/n|"] if many else []
+    rows = []
+    for r in res.summary.iter_rows(named=True):
+        row = [str(r["point"]) + (" (base)" if r["baseline"] else ""), _label(r, res.parameters), f"{r['games']:,}",
+               f"{r['no_winner']:,}", f"{r['unfinished']:,}", f"{r['mean_turns']:.2f}",
+               "" if r["baseline"] else f"{r['turns_diff']:+.2f}"]  # fmt: skip
+        if many:
+            row += [
+                signed_pct(r["spread"]).replace("+", ""),
+                signed_pct(r["max_dev_even"]).replace("+", ""),
+            ]
+        rows.append(row)
+    return (
+        headers,
+        rows,
+        [True, False, True, True, True, True, True] + ([True, True] if many else []),
+    )
+
+
+def _harness_text_lines(res: SweepResult) -> list[str]:
+    seats = len(res.bots)
+    out = [f"sweep of {res.game}: {res.points.height} point(s) × {res.games_per_point:,} games (seed {res.seed}, "
+           f"the same games at every point), {seats} seats: "
+           + ", ".join(f"{s} {b}" for s, b in zip(res.sides, res.bots, strict=True)),
+           f"differences are against point {res.baseline}, game by game (paired 95% interval); * = significant"]  # fmt: skip
+    if res.params:
+        out.append(f"fixed overrides: {json.dumps(res.params, sort_keys=True)}")
+    out.append("")
+    h, r, right = _harness_rows(res)
+    out += format_table(h, r, right)
+    out.append("")
+    h, r, right = _harness_point_rows(res)
+    out += format_table(h, r, right)
+    out.append(f"({res.elapsed:.1f} s)")
+    return out
+
+
+def _harness_markdown(res: SweepResult, folder: Optional[Path], plots: bool) -> list[str]:
+    out = [f"# Parameter sweep of {res.game}: {', '.join(res.parameters) or 'explicit points'}", ""]
+    out += harness_provenance_md(res)
+    out += ["", f"{res.points.height} points × {res.games_per_point:,} games; every point plays the same game "
+            f"seeds (common random numbers). Differences are against point {res.baseline} game by game (paired "
+            "95% interval: mean ± 1.96·sd/√n of the per-game differences).", "", "## Win rates", ""]  # fmt: skip
+    h, r, right = _harness_rows(res)
+    out += [md_table(h, r, right), "", "## Per point", ""]
+    h, r, right = _harness_point_rows(res)
+    out += [md_table(h, r, right), ""]
+    if plots and folder is not None:
+        for name in res.parameters:
+            fname = f"sweep_{_slug(name)}.png"
+            plot_harness_sweep(res, name, folder / fname)
+            out += [f"![win rate vs {name}]({fname})", ""]
+    return out
+
+
+def plot_harness_sweep(res: Any, name: str, path: Path) -> Path:
+    """Each seat's win rate (Wilson 95 %) against the values of ``name``, the other swept
+    parameters at their baseline values; the baseline value and the even share are marked."""
+    require_matplotlib()
+    base = res.points.filter(pl.col("point") == res.baseline).row(0, named=True)
+    keep = res.points
+    for other in res.parameters:
+        if other != name:
+            keep = keep.filter(pl.col(other).eq_missing(base[other]))
+    keep = keep.filter(pl.col(name).is_not_null())
+    t = res.table.filter(pl.col("point").is_in(keep["point"].to_list()))
+    values = sorted(keep[name].unique().to_list(), key=lambda v: (str(type(v)), v))
+    numeric = _is_numeric(values)
+    pos = {v: (float(v) if numeric else float(i)) for i, v in enumerate(values)}
+    fig = _figure(7.5, 4.5)
+    ax = fig.add_subplot(1, 1, 1)
+    seats = len(res.bots) if len(res.bots) > 2 else 1
+    for s in range(seats):
+        part = t.filter(pl.col("seat") == s).sort(name)
+        xs = [pos[v] for v in part[name].to_list()]
+        y = [100 * x for x in part["win_rate"].to_list()]
+        err = [[100 * (a - lo) for a, lo in zip(part["win_rate"].to_list(), part["ci_low"].to_list(), strict=True)],
+               [100 * (hi - a) for a, hi in zip(part["win_rate"].to_list(), part["ci_high"].to_list(), strict=True)]]  # fmt: skip
+        ax.errorbar(
+            xs,
+            y,
+            yerr=err,
+            marker="o",
+            ms=4,
+            capsize=3,
+            lw=1.2,
+            label=f"{res.sides[s]} ({res.bots[s]})",
+        )
+    ax.axhline(100 / len(res.bots), color="grey", ls="--", lw=1, label="even share")
+    if base.get(name) in pos:
+        ax.axvline(pos[base[name]], color="black", ls=":", lw=1.2, label=f"baseline ({base[name]})")
+    if not numeric or all(isinstance(v, int) for v in values):
+        ax.set_xticks([pos[v] for v in values], [str(v) for v in values])
+    ax.set_xlabel(name)
+    ax.set_ylabel("win rate (%)")
+    ax.set_title(
+        f"{res.game}: win rate vs {name} (Wilson 95% CI, {res.games_per_point:,} games a point)",
+        fontsize=9,
+    )
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    return _save(fig, path)
 
 
 _SWEEP_KEYS = {

@@ -18,10 +18,10 @@ import polars as pl
 
 from .. import _core
 from .._version import __version__
-from .files import provenance, write_atomic, write_run
+from .files import _json, provenance, write_atomic, write_run
 from .lab_report import require_matplotlib
 
-__all__ = ["LabResult", "write_report"]
+__all__ = ["LabResult", "write_report", "harness_provenance", "harness_parquet_provenance"]
 
 
 class LabResult:
@@ -157,3 +157,23 @@ def write_report(
 
     text = "\n".join(lines) + "\n"
     return write_atomic(root / "report.md", lambda tmp: tmp.write_text(text, encoding="utf-8"))
+
+
+# -- provenance of the runs of a game on the generic harness (sweep, balance) -------------------
+
+
+def harness_provenance(result: Any, kind: str) -> dict[str, Any]:
+    """The provenance of a harness-game run: the game instead of card data."""
+    return {"kind": kind, "version": __version__, "game": result.game, "card_data": result.game,
+            "card_data_hash": "", "seed": result.seed, "bots": result.bots, "params": dict(result.params),
+            "decks": {"game": result.game, "sides": result.sides}, "games": result._games_played(),
+            "plan": None}  # fmt: skip
+
+
+def harness_parquet_provenance(result: Any, kind: str) -> dict[str, Any]:
+    """The Parquet provenance columns (:data:`ketharmad.results.files.PROVENANCE_COLUMNS`); the card
+    data hash column holds ``game:<name>``, ``run_decks`` the game and its sides."""
+    p = harness_provenance(result, kind)
+    return {"run_kind": kind, "run_version": __version__, "run_card_data_hash": f"game:{result.game}",
+            "run_params": _json(p["params"]), "run_bots": _json(p["bots"]), "run_decks": _json(p["decks"]),
+            "run_seed": int(p["seed"]), "run_games": int(p["games"])}  # fmt: skip

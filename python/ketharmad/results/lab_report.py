@@ -10,10 +10,12 @@ pyplot backend is never touched.
 from __future__ import annotations
 
 import datetime as _dt
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Optional
 
+from .._version import __version__
 from .files import write_atomic
 
 __all__ = ["MissingDependencyError", "require_matplotlib"]
@@ -89,3 +91,17 @@ def _provenance_md(result: Any, run_id: Optional[str]) -> list[str]:
 
 def _slug(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_" else "_" for c in name)
+
+
+def harness_provenance_md(result: Any, run_id: Optional[str] = None) -> list[str]:
+    """The provenance lines of the Markdown report of a harness-game run (its game, no card data)."""
+    lines = [
+        f"* created: {_dt.datetime.now(_dt.UTC).strftime('%Y-%m-%d %H:%M:%S UTC')}",
+        f"* ketharmad {__version__}, game `{result.game}`",
+        f"* bots: `{result.bots}`; seed {result.seed}; games {result._games_played():,}",
+        f"* parameter overrides: `{json.dumps(dict(result.params), sort_keys=True)}`",
+        f"* wall time: {result.elapsed:.1f} s",
+    ]
+    if run_id:
+        lines.append(f"* run id: `{run_id}`")
+    return lines

@@ -15,7 +15,7 @@ import polars as pl
 
 from .. import _core
 from ..game.data import load_card_data
-from ..game.driver import driver_for, provide
+from ..game.driver import PointOutcomes, driver_for, provide
 from ..game.formats import apply_format
 from ..game.harness import ParamValue, _game_info
 from ..game.spec import spec_of
@@ -33,6 +33,8 @@ __all__ = [
     "run_game_shard",
     "describe_game_shard",
     "GAME_OUTPUTS",
+    "play_point",
+    "PointOutcomes",
 ]
 
 
@@ -387,6 +389,15 @@ def game_matchups(
                          "win_rate": wins / played, "ci_low": lo, "ci_high": hi, "even_share": 1 / k,
                          "games_per_second": played / secs})  # fmt: skip
     return pl.DataFrame(rows)
+
+
+def play_point(game: str, bots: list[str], games: int, seed: int, threads: Optional[int],
+               params: Mapping[str, ParamValue], first_game: int = 0,
+               run: Optional[Mapping[str, Any]] = None) -> PointOutcomes:  # fmt: skip
+    """Games ``first_game .. first_game + games - 1`` of the batch ``seed`` at ``params``, as
+    per-game outcomes; ``run``: the ``chunk_size``/``executor`` of :func:`simulate_game`."""
+    return PointOutcomes(simulate_game(game, bots, games=games, seed=seed, threads=threads, params=dict(params),
+                                       first_game=first_game, **(run or {})))  # fmt: skip
 
 
 provide(harness_simulate=simulate_game)

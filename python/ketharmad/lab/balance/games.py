@@ -30,7 +30,11 @@ import numpy as np
 import polars as pl
 
 from ...game.data import read_toml_file
-from ..game_sweep import check_game_bots, check_game_params, harness_info, play_point, sides_of
+from ...game.harness import check_harness_bots as check_game_bots
+from ...game.harness import check_harness_params as check_game_params
+from ...game.harness import harness_info
+from ...game.harness import harness_seat_names as sides_of
+from ...run.harness import play_point
 from .evaluate import BlockCache, Journal, _pack, _unpack, point_key
 from .metrics import MetricStats
 from .targets import Metric, ParamSpace, _band, _int, _num, _patterns, _table

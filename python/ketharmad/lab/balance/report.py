@@ -10,9 +10,8 @@ import polars as pl
 
 from ... import _core
 from ...results.files import write_atomic
-from ...results.lab_report import _figure, _save, require_matplotlib
+from ...results.lab_report import _figure, _save, harness_provenance_md, require_matplotlib
 from ...results.report import format_table
-from ..game_sweep import harness_provenance_md
 
 __all__ = ["balance_text", "write_balance_report"]
 

@@ -49,6 +49,8 @@ from ... import _core
 from ...game.data import describe_card_data, load_card_data
 from ...game.driver import driver_for
 from ...game.formats import apply_format
+from ...game.harness import check_harness_params as check_game_params
+from ...game.harness import harness_info
 from ...game.spec import GameSpec, SetupKeywords, setup_of, take_setup
 from ...game.validate import (
     _check_bot_spec,
@@ -62,15 +64,9 @@ from ...game.validate import (
 from ...results.export import render_card_text
 from ...results.files import write_atomic
 from ...results.frames import parameter_frame
-from ...results.lab import LabResult
+from ...results.lab import LabResult, harness_parquet_provenance, harness_provenance
 from ...run.cluster import check_cluster_arg, executor_for
 from ...run.options import RunArg, RunOptions, fold_run_options
-from ..game_sweep import (
-    check_game_params,
-    harness_info,
-    harness_parquet_provenance,
-    harness_provenance,
-)
 from .evaluate import (
     DESCENT_BLOCK,
     HOLDOUT_BLOCK,
