@@ -48,7 +48,7 @@ import polars as pl
 from ... import _core
 from ...game.data import describe_card_data, load_card_data
 from ...game.driver import driver_for
-from ...game.formats import apply_format
+from ...game.formats import apply_format, format_info
 from ...game.harness import check_harness_params as check_game_params
 from ...game.harness import harness_info
 from ...game.spec import GameSpec, SetupKeywords, setup_of, take_setup
@@ -1175,6 +1175,7 @@ def balance(
     threads_ = check_threads(threads)
     fmt = _balance_format(format, tg.format)
     text, base_params = apply_format(load_card_data(card_data), check_params(params), fmt)
+    tg.check_shares(2 if fmt is not None and format_info(text, base_params).teams else 1)
     progress = check_flag("progress", progress)
     g2 = check_int("games_2p", games_2p, 1, 100_000)
     g4 = check_int("games_4p", games_4p, 1, 100_000)

@@ -8,6 +8,7 @@ field (``targets.two_player.pairs.ner-tisza.tolerance: ...``).
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
 import math
 import os
@@ -173,13 +174,93 @@ class Targets:
     def four_player(self) -> bool:
         return any(m.kind == "4p" for m in self.metrics)
 
+    def check_shares(self, winners_per_game: int) -> None:
+        """A ValueError when the 4-player bands cannot all hold at once: every 4-player game
+        has ``winners_per_game`` winners (1; 2 in a team format) among the four factions, so
+        their shares sum to that (a measured 0 games without a winner in 4,000 heuristic and
+        4,000 random games): the lows may not sum above it, nor (all four named) the highs
+        below it."""
+        four = [m for m in self.metrics if m.kind == "4p"]
+        if not four:
+            return
+        low = sum(m.low for m in four)
+        high = sum(m.high for m in four)
+        bands = ", ".join(f"{m.faction} [{m.low:g}, {m.high:g}]" for m in four)
+        if low > winners_per_game + 1e-9:
+            raise ValueError(
+                f"targets.four_player: the bands cannot all hold: their lows sum to {low:g}, but the four "
+                f"factions' shares sum to {winners_per_game} (every 4-player game has {winners_per_game} "
+                f"winner{'s' if winners_per_game > 1 else ''}); lower them ({bands})"
+            )
+        if len(four) == 4 and high < winners_per_game - 1e-9:
+            raise ValueError(
+                f"targets.four_player: the bands cannot all hold: their highs sum to {high:g}, but the four "
+                f"factions' shares sum to {winners_per_game} (every 4-player game has {winners_per_game} "
+                f"winner{'s' if winners_per_game > 1 else ''}); raise them ({bands})"
+            )
+
+    def _check_patterns(self, names: list[str]) -> None:
+        """Every ``allow`` and ``freeze`` pattern matches a parameter of the card data (a
+        misspelt one would silently allow or freeze nothing); the error names the pattern
+        and the closest names."""
+        for where, patterns, user in (("allow", self.allow, self.allow != list(DEFAULT_ALLOW)),
+                                      ("freeze", self.freeze, self.freeze != list(DEFAULT_FREEZE))):  # fmt: skip
+            if not user:
+                continue
+            for pat in patterns:
+                hit = (
+                    any(_allowed(n, [pat]) for n in names)
+                    if where == "allow"
+                    else any(fnmatch.fnmatchcase(n, pat) for n in names)
+                )
+                if hit:
+                    continue
+                close = difflib.get_close_matches(pat.replace("*", ""), names, n=3, cutoff=0.6)
+                rule = (where == "allow" and not pat.startswith(("rules.", "keyword.", "format."))
+                        and any(fnmatch.fnmatchcase(n, pat) for n in names))  # fmt: skip
+                raise ValueError(
+                    f"targets.change.{where}: {pat!r} matches no parameter"
+                    + (" (rules.*, keyword.* and format.* parameters are allowed only by a pattern "
+                       "that starts with that prefix)" if rule else "")
+                    + (f"; did you mean {', '.join(repr(c) for c in close)}?" if close else "")
+                    + " (see ketharmad.parameters())"
+                )  # fmt: skip
+
+    def _check_kinds(self, rows: list[dict[str, Any]]) -> None:
+        """A kind bound outside the declared range of every parameter of its kind (an
+        Influence minimum of 150) is a ValueError, not a bound that empties (or inverts) the
+        search space."""
+        for kind, cfg in self.kinds.items():
+            of_kind = [r for r in rows if r["kind"] == "int" and param_kind(r["name"]) == kind]
+            if not of_kind:
+                continue
+            lo = min(int(r["min"]) for r in of_kind)
+            hi = max(int(r["max"]) for r in of_kind)
+            where = f"targets.change.kinds.{kind}"
+            for key in ("min", "max"):
+                v = cfg.get(key)
+                if v is not None and not lo <= v <= hi:
+                    raise ValueError(
+                        f"{where}.{key} = {v} is outside the declared range of every {kind} "
+                        f"parameter ({lo} to {hi}; ketharmad.parameters())"
+                    )
+
     def space(
         self, card_data_params: Any, fixed: Union[Mapping[str, Any], tuple[()]] = ()
     ) -> list[ParamSpace]:
         """The allowed parameters (``ketharmad.parameters()`` rows matched by ``allow``, not
-        by ``freeze``, integer kind, not fixed by ``params=``), in registry order."""
+        by ``freeze``, integer kind, not fixed by ``params=``), in registry order.
+
+        Refused by name (ValueError): an ``allow`` or ``freeze`` pattern that matches no
+        parameter, a kind bound outside every declared range of its kind, and an allowed
+        parameter whose printed value (its default) lies outside its kind's ``min``/``max``
+        (the bound would be silently ignored or move the card at once)."""
+        rows = list(card_data_params.iter_rows(named=True))
+        self._check_patterns([r["name"] for r in rows])
+        self._check_kinds(rows)
         out = []
-        for row in card_data_params.iter_rows(named=True):
+        outside: list[str] = []
+        for row in rows:
             name = row["name"]
             if row["kind"] != "int" or name in fixed:
                 continue
@@ -192,12 +273,27 @@ class Targets:
             low = max(int(row["min"]), cfg.get("min", int(row["min"])))
             high = min(int(row["max"]), cfg.get("max", int(row["max"])))
             default = int(row["default"])
+            if not low <= default <= high and ("min" in cfg or "max" in cfg):
+                outside.append(f"{name} = {default}")
+                continue
             if "max_change" in cfg:
                 low = max(low, default - cfg["max_change"])
                 high = min(high, default + cfg["max_change"])
             if low == high:
                 continue
             out.append(ParamSpace(name, row["card"], kind, default, cfg.get("step", 1), low, high))
+        if outside:
+            kinds = sorted({param_kind(o.split(" = ")[0]) for o in outside})
+            bounds = "; ".join(
+                f"{k}: " + ", ".join(f"{b} {self.kinds[k][b]}" for b in ("min", "max") if b in self.kinds[k])
+                for k in kinds
+            )  # fmt: skip
+            raise ValueError(
+                f"targets.change.kinds: {len(outside)} allowed parameter{'s are' if len(outside) > 1 else ' is'} "
+                f"printed outside the kind's bounds ({bounds}): {', '.join(outside[:8])}"
+                + (f" and {len(outside) - 8} more" if len(outside) > 8 else "")
+                + "; widen the bounds to include the printed value, or freeze the parameter"
+            )
         if not out:
             raise ValueError(
                 f"targets.change.allow: no parameter matches {self.allow} "
