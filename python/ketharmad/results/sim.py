@@ -22,7 +22,7 @@ __all__ = ["SimResult", "GameLog"]
 class SimResult:
     """A batch of simulated games, of any game: what :func:`ketharmad.simulate` returns.
 
-    A Kétharmad batch (``game == "ketharmad"``, its fast batch) has the attributes below; a
+    A Kétharmad batch (its fast batch, ``is_harness`` False) has the attributes below; a
     batch of another game (or of Kétharmad on the generic harness,
     ``ketharmad.games.simulate_game``) has ``game``, ``bots``, ``sides`` (the name of each
     seat), ``seed``, ``params``, ``games`` (``game, seed, winner, winners_mask, turns,
