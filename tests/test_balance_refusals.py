@@ -7,9 +7,8 @@ team formats, R16.2)."""
 
 from __future__ import annotations
 
-import pytest
-
 import ketharmad
+import pytest
 
 TWO_P = {"two_player": {"pairs": {"ner-tisza": 0.5}}}
 
@@ -66,14 +65,18 @@ def test_a_printed_value_outside_its_kinds_bounds_is_named():
 
 def test_four_player_bands_that_cannot_sum_to_one_are_refused():
     lows = {
-        "four_player": {"factions": {f: {"target": 0.3, "low": 0.27, "high": 0.4} for f in ketharmad.FACTIONS}}
+        "four_player": {
+            "factions": {f: {"target": 0.3, "low": 0.27, "high": 0.4} for f in ketharmad.FACTIONS}
+        }
     }
     with pytest.raises(
         ValueError, match=r"four_player: the bands cannot all hold: their lows sum to 1.08"
     ):
         _balance(lows)
     highs = {
-        "four_player": {"factions": {f: {"target": 0.2, "low": 0.1, "high": 0.24} for f in ketharmad.FACTIONS}}
+        "four_player": {
+            "factions": {f: {"target": 0.2, "low": 0.1, "high": 0.24} for f in ketharmad.FACTIONS}
+        }
     }
     with pytest.raises(
         ValueError, match=r"their highs sum to 0.96, but the four factions' shares sum to 1"
@@ -89,7 +92,9 @@ def test_team_formats_count_two_winners_per_game():
                             settings={"games_4p": 1, "robustness_bots": None})  # fmt: skip
     assert res.before.height == 4
     over = {
-        "four_player": {"factions": {f: {"target": 0.6, "low": 0.55, "high": 0.9} for f in ketharmad.FACTIONS}}
+        "four_player": {
+            "factions": {f: {"target": 0.6, "low": 0.55, "high": 0.9} for f in ketharmad.FACTIONS}
+        }
     }
     with pytest.raises(
         ValueError, match=r"lows sum to 2.2, but the four factions' shares sum to 2"
