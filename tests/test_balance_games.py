@@ -170,7 +170,10 @@ def test_cli_harness_balance_takes_a_journal(tmp_path: Path, capsys) -> None:
             "--journal", str(tmp_path / "j.jsonl")]  # fmt: skip
     assert main(argv) == 0
     first = capsys.readouterr().out
-    assert first.startswith("balance of schotten_totten_2") and "rules.hand_size: 6 -> 5" in first
+    assert (
+        first.removeprefix("NOT CONFIRMED: ").startswith("balance of schotten_totten_2")
+        and "rules.hand_size: 6 -> 5" in first
+    )
     assert main(argv) == 0  # resumed from the finished journal: nothing played, the same result
     second = capsys.readouterr().out
     assert "(0 played now" in second

@@ -100,3 +100,20 @@ def test_team_formats_count_two_winners_per_game():
         ValueError, match=r"lows sum to 2.2, but the four factions' shares sum to 2"
     ):
         _balance(over, format="coalition")
+
+
+def test_an_unconfirmed_result_says_so_first_everywhere(tmp_path):
+    # a band no single Influence edit on one card reaches, on a budget far too small: the
+    # run cannot confirm, and its summary, report and card file say so in their first line
+    doc = {"two_player": {"pairs": {"ner-tisza": {"target": 0.5, "low": 0.499, "high": 0.501}}},
+           "change": {"allow": ["ner_orban_viktor.influence"]}}  # fmt: skip
+    res = _balance(
+        doc, settings={"games_2p": 4, "robustness_bots": None, "robustness_search": None}
+    )
+    assert not res.best_confirmed
+    assert res.text().splitlines()[0].startswith("NOT CONFIRMED: balance:")
+    report = res.write_report(tmp_path, plots=False)
+    lines = report.read_text().splitlines()
+    assert lines[0].endswith("(NOT CONFIRMED)") and lines[2].startswith("**Not confirmed:**")
+    card_file = (tmp_path / "cards_balanced.toml").read_text().splitlines()
+    assert "NOT CONFIRMED" in card_file[0]

@@ -107,6 +107,8 @@ def balance_text(res: Any) -> str:
     ]
     if res.harness:
         out = _harness_head(res)
+    if not res.best_confirmed:  # said first, everywhere (issue 24 item 3)
+        out[0] = f"NOT CONFIRMED: {out[0]}"
     status = (
         "confirmed on holdout games" if res.best_confirmed else "NOT confirmed on holdout games"
     )
@@ -260,6 +262,11 @@ def balance_markdown(
         if root is not None:
             res.write_card_data(root / "cards_balanced.toml")
         md = [f"# Balance run {run_id or ''}".rstrip(), ""]
+    if not res.best_confirmed:  # said first, everywhere (issue 24 item 3)
+        md[0] += " (NOT CONFIRMED)"
+        md[1:1] = ["", "**Not confirmed:** no candidate met every band on the holdout games; the edits "
+                   "below are the most likely candidate, not a result."]  # fmt: skip
+    if not res.harness:
         md.append(
             f"{res.games:,} games, {res.elapsed:.1f} s, seed {res.seed}, bots `{res.bots}`, card data "
             f"`{res.card_data}`, {len(res.space)} parameters allowed, holdout games per point "

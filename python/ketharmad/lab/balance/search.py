@@ -958,7 +958,7 @@ class BalanceResult(LabResult):
         ``res.overrides`` as ``params=``."""
         if self.harness:
             raise ValueError(f"{self.game} has no card file: use res.overrides as params=")
-        return write_card_data(self._card_text, self.overrides, path)
+        return write_card_data(self._card_text, self.overrides, path, confirmed=self.best_confirmed)
 
     def write_report(
         self,
@@ -1001,7 +1001,10 @@ class BalanceResult(LabResult):
 
 
 def write_card_data(
-    card_text: str, overrides: Mapping[str, Any], path: Union[str, os.PathLike[str]]
+    card_text: str,
+    overrides: Mapping[str, Any],
+    path: Union[str, os.PathLike[str]],
+    confirmed: bool = True,
 ) -> dict[str, Any]:
     """Write ``card_text`` with ``overrides`` applied to ``path``, through the card exporter
     (:func:`ketharmad.export_card_data`): card numbers go into the cards' own fields,
@@ -1011,7 +1014,13 @@ def write_card_data(
     the key stays for callers of the first version)."""
     from pathlib import Path
 
-    text = render_card_text(card_text, check_params(dict(overrides)), "a ketharmad balance run")
+    source = (
+        "a ketharmad balance run"
+        if confirmed
+        else "a ketharmad balance run that was NOT CONFIRMED on its holdout games (the most likely "
+        "candidate, not a result)"
+    )
+    text = render_card_text(card_text, check_params(dict(overrides)), source)
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(out, lambda tmp: tmp.write_text(text, encoding="utf-8"))
