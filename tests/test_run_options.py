@@ -344,3 +344,30 @@ def test_the_old_positional_run_arguments_are_an_error_not_rebound() -> None:
         ketharmad.matchups(None, 4, "random", 1, None, 2)  # type: ignore[misc]
     with pytest.raises(TypeError, match="positional"):
         ketharmad.tournament(["random"], None, 8, 0, 2)  # type: ignore[misc]
+
+
+def test_balance_on_a_cluster_keeps_every_keyword(client: Any, tmp_path: Any) -> None:
+    """Every keyword of balance reaches its run on a cluster (issue 24 item 4: a keyword
+    dropped on the way, as robustness_search once was, would change the result): params,
+    format, card_data, settings (every field), journal, budget, bots and seed, local and on
+    the client, give the same run."""
+    import inspect
+
+    kw: dict[str, Any] = dict(
+        bots="random", budget=2_500, seed=3, params={"rules.hand_limit": 8}, format="quick",
+        card_data="balanced",
+        settings={"games_2p": 6, "games_4p": 1, "robustness_bots": "aggro", "robustness_search": None},
+    )  # fmt: skip
+    here = ketharmad.balance(SMALL_TARGETS, journal=str(tmp_path / "a.jsonl"), **kw)
+    there = ketharmad.balance(SMALL_TARGETS, journal=str(tmp_path / "b.jsonl"), **kw,
+                              run={"cluster": client})  # fmt: skip
+    # the call above names every keyword of balance's signature (so a new one must be added here)
+    named = {"targets", "journal", "run", "setup", *kw, "game", "card_data", "format"}
+    assert set(inspect.signature(ketharmad.balance).parameters) <= named | {"settings"}
+    assert_frame_equal(here.history, there.history)
+    assert_frame_equal(here.before, there.before)
+    assert here.robustness is not None and there.robustness is not None
+    assert_frame_equal(here.robustness, there.robustness)
+    assert here.overrides == there.overrides and here.notes == there.notes
+    assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+    assert here.params["rules.format"] == "quick" and here.card_data == there.card_data
