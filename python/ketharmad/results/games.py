@@ -10,8 +10,7 @@ from typing import Any, Optional
 
 import polars as pl
 
-from ..stats import wilson_interval
-from .sim import SimResult
+from .sim import SimResult, attacker_win_rate, seat_summary
 
 __all__ = ["GameStats"]
 
@@ -157,20 +156,8 @@ class GameStats:
         """Per seat: side, bot, wins, games, win rate and its Wilson 95 % interval (the table
         :meth:`SimResult.summary` gives for the same batch)."""
         n = self.games
-        rows = []
-        for seat, bot in enumerate(self.bots):
-            wins = self.wins[seat]
-            lo, hi = wilson_interval(wins, n)
-            rows.append({"seat": seat, "side": self.sides[seat] if seat < len(self.sides) else str(seat), "bot": bot,
-                         "games": n, "wins": wins, "win_rate": wins / n if n else float("nan"),
-                         "ci_low": lo, "ci_high": hi})  # fmt: skip
-        return pl.DataFrame(rows)
+        return seat_summary(self.bots, self.sides, self.wins, n)
 
     def attacker_win_rate(self) -> tuple[float, float, float]:
         """Schotten Totten 2: the Attacker's (seat 0) win rate and its Wilson 95 % interval."""
-        if self.game != "schotten_totten_2":
-            raise ValueError(
-                f"attacker_win_rate is defined for schotten_totten_2, not {self.game!r}"
-            )
-        s = self.summary().row(0, named=True)
-        return (s["win_rate"], s["ci_low"], s["ci_high"])
+        return attacker_win_rate(self.game, self.summary())

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Optional, Union
 
@@ -176,27 +176,14 @@ class SimResult:
         one seat)."""
         if by not in ("seat", "side", "faction"):
             raise ValueError(f"by must be 'seat' or 'side', got {by!r}")
-        n = self.games.height
-        sides = self.sides
         won = self.players.group_by("seat").agg(pl.col("won").cast(pl.Int64).sum())
-        wins = dict(zip(won["seat"].to_list(), won["won"].to_list(), strict=True))
-        rows = []
-        for seat, bot in enumerate(self.bots):
-            w = int(wins.get(seat, 0))
-            lo, hi = wilson_interval(w, n)
-            rows.append({"seat": seat, "side": sides[seat] if seat < len(sides) else str(seat), "bot": str(bot),
-                         "games": n, "wins": w, "win_rate": w / n if n else float("nan"),
-                         "ci_low": lo, "ci_high": hi})  # fmt: skip
-        return pl.DataFrame(rows)
+        by_seat = dict(zip(won["seat"].to_list(), won["won"].to_list(), strict=True))
+        wins = [int(by_seat.get(seat, 0)) for seat in range(len(self.bots))]
+        return seat_summary(self.bots, self.sides, wins, self.games.height)
 
     def attacker_win_rate(self) -> tuple[float, float, float]:
         """Schotten Totten 2: the Attacker's (seat 0) win rate and its Wilson 95 % interval."""
-        if self.game != "schotten_totten_2":
-            raise ValueError(
-                f"attacker_win_rate is defined for schotten_totten_2, not {self.game!r}"
-            )
-        s = self.summary().row(0, named=True)
-        return (s["win_rate"], s["ci_low"], s["ci_high"])
+        return attacker_win_rate(self.game, self.summary())
 
     def write_parquet(
         self, folder: Any, run_id: Optional[str] = None, overwrite: bool = False
@@ -220,6 +207,31 @@ class SimResult:
 
     def __repr__(self) -> str:
         return sim_result_repr(self)
+
+
+def seat_summary(
+    bots: Sequence[Any], sides: Sequence[str], wins: Sequence[int], n: int
+) -> pl.DataFrame:
+    """The per-seat summary of a harness batch (rows or stats): ``seat, side, bot, games,
+    wins, win_rate, ci_low, ci_high`` (Wilson 95 %); a seat without a side name is named by
+    its number."""
+    rows = []
+    for seat, bot in enumerate(bots):
+        w = wins[seat]
+        lo, hi = wilson_interval(w, n)
+        rows.append({"seat": seat, "side": sides[seat] if seat < len(sides) else str(seat), "bot": str(bot),
+                     "games": n, "wins": w, "win_rate": w / n if n else float("nan"),
+                     "ci_low": lo, "ci_high": hi})  # fmt: skip
+    return pl.DataFrame(rows)
+
+
+def attacker_win_rate(game: str, summary: pl.DataFrame) -> tuple[float, float, float]:
+    """Schotten Totten 2: the Attacker's (seat 0) win rate and its Wilson 95 % interval, from
+    a seat summary; another game is a ValueError."""
+    if game != "schotten_totten_2":
+        raise ValueError(f"attacker_win_rate is defined for schotten_totten_2, not {game!r}")
+    s = summary.row(0, named=True)
+    return (s["win_rate"], s["ci_low"], s["ci_high"])
 
 
 class GameLog:

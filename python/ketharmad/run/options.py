@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Optional, TypeVar, Union
 
 from .._deprecation import fold_keywords
+from .._options import OptionsValue
 from ..game.validate import check_chunk_size, check_flag, check_threads
 from .cluster import check_cluster_arg
 
@@ -33,8 +34,8 @@ __all__ = ["RunOptions", "RunArg", "RUN_FIELDS", "fold_run_options"]
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-@dataclass(frozen=True)
-class RunOptions:
+@dataclass(frozen=True, repr=False)
+class RunOptions(OptionsValue):
     """How a call runs its games (none of it changes a result).
 
     * ``threads``: core threads, 1 to 1024; None = all cores (on a cluster: 1 per shard).
@@ -60,6 +61,9 @@ class RunOptions:
     progress: bool = False
     rows: Optional[bool] = None
 
+    _arg = "run"
+    _item = "option"
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "threads", check_threads(self.threads))
         object.__setattr__(self, "chunk_size", check_chunk_size(self.chunk_size))
@@ -75,30 +79,7 @@ class RunOptions:
         ValueError."""
         if run is None:
             return _DEFAULT
-        if isinstance(run, RunOptions):
-            return run
-        if isinstance(run, Mapping):
-            unknown = [str(k) for k in run if k not in RUN_FIELDS]
-            if unknown:
-                raise ValueError(
-                    f"run: unknown option{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; "
-                    f"RunOptions takes {', '.join(RUN_FIELDS)}"
-                )
-            return cls(**run)
-        raise ValueError(
-            f"run must be None, a ketharmad.RunOptions or a dict of its fields, got {type(run).__name__}"
-        )
-
-    def changed(self) -> dict[str, Any]:
-        """The fields that differ from their defaults, by name (in field order)."""
-        return {f: getattr(self, f) for f in RUN_FIELDS if getattr(self, f) != _DEFAULTS[f]}
-
-    def replace(self, **changes: Any) -> RunOptions:
-        """A copy with ``changes`` (checked as any new value is)."""
-        return dataclasses.replace(self, **changes)
-
-    def __repr__(self) -> str:
-        return f"RunOptions({', '.join(f'{k}={v!r}' for k, v in self.changed().items())})"
+        return super().of(run)
 
 
 #: What ``run=`` takes: None, a RunOptions or a dict of its fields.
@@ -106,7 +87,6 @@ RunArg = Union[RunOptions, Mapping[str, Any], None]
 
 #: The fields of :class:`RunOptions`, in order.
 RUN_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(RunOptions))
-_DEFAULTS: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(RunOptions)}
 _DEFAULT = RunOptions()
 
 

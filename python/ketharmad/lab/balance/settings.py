@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Optional, TypeVar, Union
 
 from ..._deprecation import fold_keywords
+from ..._options import OptionsValue
 from ...game.validate import check_int
 
 __all__ = [
@@ -36,8 +37,8 @@ DEFAULT_GAMES_2P = 50
 DEFAULT_GAMES_4P = 6
 
 
-@dataclass(frozen=True)
-class BalanceSettings:
+@dataclass(frozen=True, repr=False)
+class BalanceSettings(OptionsValue):
     """How :func:`ketharmad.balance` measures a point (the stages and the budget are its
     arguments; these are the sizes of what it plays).
 
@@ -60,6 +61,9 @@ class BalanceSettings:
     robustness_bots: Any = "auto"
     robustness_search: Any = "auto"
 
+    _arg = "settings"
+    _item = "field"
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "games_2p", check_int("games_2p", self.games_2p, 1, 100_000))
         object.__setattr__(self, "games_4p", check_int("games_4p", self.games_4p, 1, 100_000))
@@ -75,31 +79,7 @@ class BalanceSettings:
         else is a ValueError."""
         if settings is None:
             return _DEFAULT
-        if isinstance(settings, BalanceSettings):
-            return settings
-        if isinstance(settings, Mapping):
-            unknown = [str(k) for k in settings if k not in SETTINGS_FIELDS]
-            if unknown:
-                raise ValueError(
-                    f"settings: unknown field{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; "
-                    f"BalanceSettings takes {', '.join(SETTINGS_FIELDS)}"
-                )
-            return cls(**settings)
-        raise ValueError(
-            "settings must be None, a ketharmad.BalanceSettings or a dict of its fields, "
-            f"got {type(settings).__name__}"
-        )
-
-    def changed(self) -> dict[str, Any]:
-        """The fields that differ from their defaults, by name (in field order)."""
-        return {f: getattr(self, f) for f in SETTINGS_FIELDS if getattr(self, f) != _DEFAULTS[f]}
-
-    def replace(self, **changes: Any) -> BalanceSettings:
-        """A copy with ``changes`` (checked as any new value is)."""
-        return dataclasses.replace(self, **changes)
-
-    def __repr__(self) -> str:
-        return f"BalanceSettings({', '.join(f'{k}={v!r}' for k, v in self.changed().items())})"
+        return super().of(settings)
 
 
 #: What ``settings=`` takes: None, a BalanceSettings or a dict of its fields.
@@ -107,7 +87,6 @@ SettingsArg = Union[BalanceSettings, Mapping[str, Any], None]
 
 #: The fields of :class:`BalanceSettings`, in order.
 SETTINGS_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(BalanceSettings))
-_DEFAULTS: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(BalanceSettings)}
 _DEFAULT = BalanceSettings()
 
 
