@@ -113,15 +113,19 @@ def _wilson(w: int, n: int) -> tuple[Optional[float], Optional[float], Optional[
     return w / n, lo, hi
 
 
-class _HarnessLabResult(LabResult):
-    """What the harness games' lab results share: provenance from the game's definition
-    (no card data: ``card_data`` is ``game <name>``, its hash that of the game's name and
-    parameter table)."""
+class GameLabResult(LabResult):
+    """A lab result of any game (the base of :class:`MatchupResult` and
+    :class:`TournamentResult`): a harness game's (``_info``, its definition, set) takes its
+    provenance from the game's definition (no card data: ``card_data`` is ``game <name>``,
+    its hash that of the game's name and parameter table); Kétharmad's (``_info`` None) is
+    :class:`LabResult`'s."""
 
     game: str = ""
-    _info: dict[str, Any] = {}
+    _info: Optional[dict[str, Any]] = None
 
     def provenance(self) -> dict[str, Any]:
+        if self._info is None:
+            return super().provenance()
         return {
             "kind": self.kind,
             "version": __version__,
@@ -137,6 +141,8 @@ class _HarnessLabResult(LabResult):
         }
 
     def _provenance(self) -> dict[str, Any]:
+        if self._info is None:
+            return super()._provenance()
         p = self.provenance()
         return {
             "run_kind": p["kind"],
@@ -150,6 +156,8 @@ class _HarnessLabResult(LabResult):
         }
 
     def _decks(self) -> Any:
+        if self._info is None:
+            return super()._decks()
         return {
             "game": self.game,
             "seats": getattr(self, "seats", None),

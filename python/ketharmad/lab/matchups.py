@@ -40,7 +40,6 @@ from ..game.validate import (
     check_threads,
 )
 from ..results.games import GameStats
-from ..results.lab import LabResult
 from ..results.lab_report import _figure, _provenance_md, _save, md_table
 from ..results.report import _cell_text, _lab_params_label, ci_text, format_table, pct
 from ..results.sim import SimResult
@@ -51,10 +50,10 @@ from ..run.progress import Progress
 from ..run.reduce import TURN_BINS, Stats
 from ..stats import rate, wilson_bounds
 from .harness import (
+    GameLabResult,
     _check_seats,
     _check_whole,
     _default_bots,
-    _HarnessLabResult,
     _params_of,
     _rotation,
     _run_args,
@@ -231,7 +230,7 @@ COMMON_COLUMNS = {"games": pl.Int64, "wins": pl.Int64, "win_rate": pl.Float64, "
                   "ci_high": pl.Float64, "unfinished": pl.Int64, "no_winner": pl.Int64}  # fmt: skip
 
 
-class MatchupResult(LabResult):
+class MatchupResult(GameLabResult):
     """The result of :func:`ketharmad.matchups`, for every game.
 
     Attributes:
@@ -366,17 +365,6 @@ class MatchupResult(LabResult):
             "start_player": self.start_player,
         }
         return {k: v for k, v in out.items() if v is not None}
-
-    # a harness game's provenance: its definition (no card data)
-    def provenance(self) -> dict[str, Any]:
-        if self._info is None:
-            return super().provenance()
-        return _HarnessLabResult.provenance(self)  # type: ignore[arg-type]  # same attributes
-
-    def _provenance(self) -> dict[str, Any]:
-        if self._info is None:
-            return super()._provenance()
-        return _HarnessLabResult._provenance(self)  # type: ignore[arg-type]  # same attributes
 
     def _decks(self) -> Any:
         if self._info is not None:  # the game, its seats and side names

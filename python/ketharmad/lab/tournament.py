@@ -28,16 +28,15 @@ from ..game.validate import (
     check_seed,
     check_threads,
 )
-from ..results.lab import LabResult
 from ..results.lab_report import _provenance_md, md_table
 from ..results.report import _lab_params_label, ci_text, format_table, pct
 from ..run.cluster import check_cluster_arg, executor_for
 from ..run.options import RunArg, RunOptions, fold_run_options
 from ..stats import rate, wilson_bounds
 from .harness import (
+    GameLabResult,
     _check_seats,
     _check_whole,
-    _HarnessLabResult,
     _params_of,
     _rotation,
     _run_args,
@@ -69,7 +68,7 @@ def bots(game: Union[str, GameSpec] = "ketharmad") -> pl.DataFrame:
     return pl.DataFrame(_core.bot_table())
 
 
-class TournamentResult(LabResult):
+class TournamentResult(GameLabResult):
     """The result of :func:`ketharmad.tournament`, for every game.
 
     Attributes:
@@ -128,22 +127,6 @@ class TournamentResult(LabResult):
 
     def tables(self) -> dict[str, pl.DataFrame]:
         return {"tournament_pairs": self.pairs, "tournament_ratings": self.ratings}
-
-    # a harness game's provenance: its definition (no card data)
-    def provenance(self) -> dict[str, Any]:
-        if self._info is None:
-            return super().provenance()
-        return _HarnessLabResult.provenance(self)  # type: ignore[arg-type]  # same attributes
-
-    def _provenance(self) -> dict[str, Any]:
-        if self._info is None:
-            return super()._provenance()
-        return _HarnessLabResult._provenance(self)  # type: ignore[arg-type]  # same attributes
-
-    def _decks(self) -> Any:
-        if self._info is None:
-            return super()._decks()
-        return _HarnessLabResult._decks(self)  # type: ignore[arg-type]  # same attributes
 
     def _how(self) -> str:
         if self._info is None:

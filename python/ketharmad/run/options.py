@@ -72,22 +72,12 @@ class RunOptions(OptionsValue):
             object.__setattr__(self, "rows", check_flag("rows", self.rows))
         check_cluster_arg(self.cluster, self.executor)
 
-    @classmethod
-    def of(cls, run: RunArg) -> RunOptions:
-        """``run`` as a :class:`RunOptions`: None gives the defaults, a RunOptions itself, a
-        dict (or any mapping) of its fields a new one; an unknown key or anything else is a
-        ValueError."""
-        if run is None:
-            return _DEFAULT
-        return super().of(run)
-
 
 #: What ``run=`` takes: None, a RunOptions or a dict of its fields.
 RunArg = Union[RunOptions, Mapping[str, Any], None]
 
 #: The fields of :class:`RunOptions`, in order.
 RUN_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(RunOptions))
-_DEFAULT = RunOptions()
 
 
 def _fold(call: str, takes: tuple[str, ...], run: Any, old: dict[str, Any]) -> RunOptions:

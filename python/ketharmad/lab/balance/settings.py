@@ -72,22 +72,12 @@ class BalanceSettings(OptionsValue):
                 self, "games_per_block", check_int("games_per_block", self.games_per_block, 1)
             )
 
-    @classmethod
-    def of(cls, settings: SettingsArg) -> BalanceSettings:
-        """``settings`` as a :class:`BalanceSettings`: None gives the defaults, a
-        BalanceSettings itself, a dict of its fields a new one; an unknown key or anything
-        else is a ValueError."""
-        if settings is None:
-            return _DEFAULT
-        return super().of(settings)
-
 
 #: What ``settings=`` takes: None, a BalanceSettings or a dict of its fields.
 SettingsArg = Union[BalanceSettings, Mapping[str, Any], None]
 
 #: The fields of :class:`BalanceSettings`, in order.
 SETTINGS_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(BalanceSettings))
-_DEFAULT = BalanceSettings()
 
 
 def _fold(call: str, takes: tuple[str, ...], settings: Any, old: dict[str, Any]) -> BalanceSettings:
