@@ -1,0 +1,169 @@
+"""The planted-damage suite of the balancer (issue 24): does ``ketharmad.balance`` find and
+repair the card a designer broke?
+
+    python benches/planted.py                       # 20 plants, 2,000,000 games each (hours)
+    python benches/planted.py --plants 4 --budget 400000
+    python benches/planted.py --small --plants 2    # the CI size: a few seconds a plant
+
+Each plant is drawn from ``--seed`` (printed): 1 to 3 edits on cards of the four factions
+(every faction gets plants in turn), each 1 to 3 steps on an Influence, Credibility, generic
+cost or a number of the rules text (an effect amount), within its declared range, on the
+shipped balanced set (``card_data="balanced"``). The damaged set is written as a card file
+with every trace of the plant removed (no header, no comments: the exporter's comment lines
+are dropped), so the balancer sees only a card file and the games. It then runs with the
+default bands, a wide allow list (every Influence, Credibility and generic cost: 175
+parameters) and ``--budget`` games. ``--small`` narrows the allow list to the planted
+factions' numbers of the planted kinds and plays small blocks (random bots), for CI.
+
+Per plant the table shows the planted edits, the edits proposed, whether every planted
+parameter is among the edits and moved back toward its printed value, the edits beyond the
+planted ones, whether the result is confirmed, whether a metric in band before is out of
+band after, and the wall time. The summary gives the issue's figures over the plants that put
+at least one metric out of band (a plant that does not is reported, not counted: there is
+nothing to repair): the share repaired, the mean extra edits, the share confirmed, the share
+that pushed a metric out, and the median wall time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import ketharmad
+import polars as pl
+from ketharmad.lab.balance.targets import param_kind
+
+FACTIONS = {"ner": "ner", "tis": "tisza", "rad": "radikalisok", "osz": "osszefogas"}
+KINDS = ("influence", "credibility", "cost_generic", "text")
+WIDE_ALLOW = ["*.influence", "*.credibility", "*.cost_generic"]
+
+
+@dataclass
+class Plant:
+    index: int
+    edits: dict[str, int]  # parameter -> planted value
+    printed: dict[str, int]  # parameter -> value on the balanced set
+
+
+def draw_plants(n: int, seed: int, table: pl.DataFrame) -> list[Plant]:
+    """``n`` plants: plant ``i`` damages faction ``i % 4`` (1-3 edits of 1-3 steps)."""
+    rng = random.Random(seed)
+    rows = [r for r in table.iter_rows(named=True) if r["kind"] == "int" and "." in r["name"]]
+    by_faction: dict[str, list[dict[str, Any]]] = {f: [] for f in FACTIONS}
+    for r in rows:
+        prefix = r["name"].split("_", 1)[0]
+        if prefix in by_faction and param_kind(r["name"]) in KINDS:
+            by_faction[prefix].append(r)
+    plants = []
+    order = list(FACTIONS)
+    for i in range(n):
+        pool = by_faction[order[i % 4]]
+        edits: dict[str, int] = {}
+        printed: dict[str, int] = {}
+        for r in rng.sample(pool, rng.randint(1, 3)):
+            lo, hi, v = int(r["min"]), int(r["max"]), int(r["default"])
+            steps = [d for d in (-3, -2, -1, 1, 2, 3) if lo <= v + d <= hi]
+            if not steps:
+                continue
+            edits[r["name"]] = v + rng.choice(steps)
+            printed[r["name"]] = v
+        if edits:
+            plants.append(Plant(i, edits, printed))
+    return plants
+
+
+def damaged_file(plant: Plant, folder: str) -> str:
+    """The balanced set with the plant applied, every comment line (the exporter's header
+    naming the overrides) removed."""
+    path = os.path.join(folder, f"plant{plant.index}.toml")
+    ketharmad.export_card_data(path, params=plant.edits, card_data="balanced", overwrite=True)
+    with open(path, encoding="utf-8") as f:
+        text = "".join(line for line in f if not line.lstrip().startswith("#"))
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return path
+
+
+def judge(plant: Plant, res: ketharmad.BalanceResult) -> dict[str, Any]:
+    best = {r["parameter"]: r["new"] for r in res.best.iter_rows(named=True)}
+    repaired = all(
+        name in best and (best[name] - planted) * (plant.printed[name] - planted) > 0
+        for name, planted in plant.edits.items()
+    )
+    before = dict(zip(res.before["metric"], res.before["in_band"], strict=True))
+    after = dict(zip(res.after["metric"], res.after["in_band"], strict=True))
+    return {
+        "plant": plant.index,
+        "planted": ", ".join(f"{n} {plant.printed[n]}->{v}" for n, v in plant.edits.items()),
+        "proposed": ", ".join(f"{n} ->{v}" for n, v in best.items()) or "(none)",
+        "damaged": not all(before.values()),
+        "repaired": repaired,
+        "extra_edits": len([n for n in best if n not in plant.edits]),
+        "confirmed": bool(res.best_confirmed),
+        "pushed_out": any(before[m] and not after.get(m, True) for m in before),
+        "games": int(res.games),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--plants", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=2024, help="draws the plants (printed)")
+    ap.add_argument("--budget", type=int, default=2_000_000, help="games per plant")
+    ap.add_argument("--bots", default="heuristic")
+    ap.add_argument(
+        "--small", action="store_true", help="CI size: narrow allow list, small blocks, random bots"
+    )
+    args = ap.parse_args(argv)
+    table = ketharmad.parameters(card_data="balanced")
+    plants = draw_plants(args.plants, args.seed, table)
+    print(f"planted-damage suite: {len(plants)} plants drawn with --seed {args.seed}, budget {args.budget:,} "
+          f"games a plant, bots {'random' if args.small else args.bots}{', small' if args.small else ''}")  # fmt: skip
+    rows = []
+    with tempfile.TemporaryDirectory() as d:
+        for plant in plants:
+            path = damaged_file(plant, d)
+            if args.small:
+                kinds = {param_kind(n).replace("text", "*") for n in plant.edits}
+                factions = {n.split("_", 1)[0] for n in plant.edits}
+                allow = [f"{f}_*.{k}" if k != "*" else f"{f}_*.*" for f in factions for k in kinds]
+                targets: dict[str, Any] = {"two_player": {}, "change": {"allow": allow}}
+                extra: dict[str, Any] = dict(bots="random", settings={"games_2p": 10, "robustness_bots": None,
+                                                                     "robustness_search": None})  # fmt: skip
+            else:
+                targets = {"change": {"allow": WIDE_ALLOW}}
+                extra = dict(bots=args.bots)
+            t0 = time.perf_counter()
+            res = ketharmad.balance(targets, budget=args.budget, seed=args.seed + plant.index, card_data=path,
+                                    **extra)  # fmt: skip
+            row = judge(plant, res)
+            row["seconds"] = round(time.perf_counter() - t0, 1)
+            rows.append(row)
+            print(f"  plant {plant.index}: {row['planted']} | proposed {row['proposed']} | "
+                  f"damaged {row['damaged']}, repaired {row['repaired']}, extra {row['extra_edits']}, "
+                  f"confirmed {row['confirmed']}, pushed out {row['pushed_out']}, {row['seconds']} s",
+                  flush=True)  # fmt: skip
+    t = pl.DataFrame(rows)
+    dmg = t.filter(pl.col("damaged"))
+    print(f"plants that put a metric out of band: {dmg.height} of {t.height}")
+    if dmg.height:
+        print(f"repaired (every planted parameter edited back toward its value): "
+              f"{dmg['repaired'].mean():.0%}; mean edits beyond the planted: {dmg['extra_edits'].mean():.2f}; "
+              f"confirmed: {dmg['confirmed'].mean():.0%}; a metric pushed out of band: {t['pushed_out'].mean():.0%}")  # fmt: skip
+    print(
+        f"median wall time a plant: {statistics.median(t['seconds'].to_list()):.1f} s on {os.cpu_count()} cores"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
