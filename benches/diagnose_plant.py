@@ -25,14 +25,21 @@ def main() -> None:
     ap.add_argument("--value", type=int, default=3)
     ap.add_argument("--games", type=int, nargs="+", default=[2000, 5000, 10000])
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--card-data", default=None, help="a card set or file (default: the packaged set)"
+    )
     ap.add_argument("--unplanted", action="store_true", help="also the rank without the plant")
     a = ap.parse_args()
     plant = {f"{a.card}.{a.param}": a.value}
-    print(f"plant {plant}, faction {a.faction}, seed {a.seed}, heuristic bots")
+    print(
+        f"plant {plant}, faction {a.faction}, seed {a.seed}, card data {a.card_data or 'packaged'}, heuristic bots"
+    )
     for g in a.games:
         for label, params in [("planted", plant)] + ([("unplanted", {})] if a.unplanted else []):
             t = time.perf_counter()
-            r = ketharmad.diagnose([a.faction], games=g, seed=a.seed, params=params)
+            r = ketharmad.diagnose(
+                [a.faction], games=g, seed=a.seed, params=params, card_data=a.card_data
+            )
             wall = time.perf_counter() - t
             row = r.suspects.filter(r.suspects["card"] == a.card).row(0, named=True)
             n = r.suspects.filter(r.suspects["faction"] == a.faction).height
