@@ -33,6 +33,7 @@ from .game.harness_play import HarnessLog
 from .games import GameStats, HarnessGame, games
 from .lab.balance import BalanceResult, BalanceSettings, balance
 from .lab.card_stats import CardStatsResult, card_stats
+from .lab.diagnose import DiagnoseResult, diagnose
 from .lab.matchups import MatchupResult, matchups
 from .lab.standings import deck_table, seat_table
 from .lab.sweep import SweepResult, sweep
@@ -104,12 +105,14 @@ __all__ = [
     "SimResult",
     "MatchupResult",
     "CardStatsResult",
+    "DiagnoseResult",
     "SweepResult",
     "BalanceResult",
     "BalanceSettings",
     "balance",
     "matchups",
     "card_stats",
+    "diagnose",
     "sweep",
     "write_run",
     "write_report",
