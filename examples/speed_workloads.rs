@@ -48,12 +48,22 @@ pub extern "C" fn speed_stop(x: u64) -> u64 {
     black_box(x.wrapping_mul(0x5709))
 }
 
-/// Run `f` between the two markers callgrind zeroes and dumps at.
+/// Run `f` between the two markers callgrind zeroes and dumps at (`KH_SPEED_REPEAT=N`: N
+/// times, printing the seconds, for a wall-clock comparison of two builds).
 fn measured(f: &mut dyn FnMut() -> u64) -> u64 {
+    let repeat: u32 = std::env::var("KH_SPEED_REPEAT").ok().and_then(|s| s.parse().ok()).unwrap_or(1);
+    let t = std::time::Instant::now();
     // distinct bodies: the linker must not fold the two markers into one function
     black_box(speed_start(1));
-    let r = f();
-    black_box(speed_stop(r))
+    let mut r = 0;
+    for _ in 0..repeat {
+        r = f();
+    }
+    let r = black_box(speed_stop(r));
+    if repeat > 1 {
+        println!("seconds {:.4}", t.elapsed().as_secs_f64());
+    }
+    r
 }
 
 fn bot(kind: &str) -> BotSpec {
