@@ -34,6 +34,35 @@ use corosensei::{Coroutine, CoroutineResult, Yielder};
 /// Stack of a driven game's coroutine.
 const STACK_BYTES: usize = 8 << 20;
 
+/// Stacks kept for reuse per thread (each is 8 MiB of address space; only the pages a game
+/// touched stay committed).
+const STACKS_KEPT: usize = 4;
+
+thread_local! {
+    /// Stacks of finished or dropped driven games of this thread, taken by the next ones: a
+    /// fresh stack is a new mapping whose pages fault in again (copies for search and the
+    /// harness start a driven game per copy).
+    static STACKS: std::cell::RefCell<Vec<DefaultStack>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn take_stack() -> DefaultStack {
+    let kept = STACKS.try_with(|s| s.borrow_mut().pop()).ok().flatten();
+    kept.unwrap_or_else(|| DefaultStack::new(STACK_BYTES).expect("could not reserve a stack for a driven game"))
+}
+
+/// End a driven game's coroutine (a suspended one unwinds, as dropping it does) and keep its
+/// stack for the next one.
+fn recycle(mut co: Coroutine<usize, (), Outcome>) {
+    co.force_unwind();
+    let stack = co.into_stack();
+    let _ = STACKS.try_with(|s| {
+        let mut s = s.borrow_mut();
+        if s.len() < STACKS_KEPT {
+            s.push(stack);
+        }
+    });
+}
+
 /// A driven game copies its state at a main-priority decision anyway once this many answers
 /// were given since its last copy (bounds the replay a copy of the game may need).
 const LAZY_MAX: usize = 128;
@@ -482,6 +511,15 @@ pub struct Stepper<'db> {
     outcome: Option<Outcome>,
 }
 
+impl Drop for Stepper<'_> {
+    fn drop(&mut self) {
+        // before the game it points to is dropped
+        if let Some(co) = self.co.take() {
+            recycle(co);
+        }
+    }
+}
+
 impl<'db> Stepper<'db> {
     /// A new game, stopped at its first decision (mulligans come first, R3.3).
     pub fn new(db: &'db CardDb, cfg: &GameConfig) -> Stepper<'db> {
@@ -508,7 +546,7 @@ impl<'db> Stepper<'db> {
         let ptr = &mut *game as *mut Game<'db> as usize;
         // 8 MiB, the main thread's usual size (reserved, only touched pages are committed):
         // rules code and search rollouts recurse as deep here as on any thread
-        let stack = DefaultStack::new(STACK_BYTES).expect("could not reserve a stack for a driven game");
+        let stack = take_stack();
         let co = Coroutine::with_stack(stack, move |y: &Yielder<usize, ()>, _: usize| {
             // SAFETY: `ptr` is the boxed game of the `Stepper` owning this coroutine; the box
             // never moves and is dropped after the coroutine (field order). Lifetimes are
@@ -531,7 +569,9 @@ impl<'db> Stepper<'db> {
             CoroutineResult::Yield(()) => {}
             CoroutineResult::Return(out) => {
                 self.outcome = Some(out);
-                self.co = None;
+                if let Some(co) = self.co.take() {
+                    recycle(co);
+                }
             }
         }
     }
