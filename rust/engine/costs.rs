@@ -176,13 +176,12 @@ impl Game<'_> {
         glog!(self, "  P{p} pays {}", cost.braces());
         let mut src = std::mem::take(&mut self.scratch.sources);
         src.clear();
+        src.reserve(self.state.players[p].play.len());
         for &c in &self.state.players[p].play {
             let i = &self.state.inst[c as usize];
-            // branch-free: push, then keep only a ready source
-            src.push((c, i.source as u8, i.src_rank));
+            // branch-free: write, then keep only a ready source
             let keep = (i.source >= 0) & Self::source_ready(i);
-            let n = src.len() - (!keep) as usize;
-            src.truncate(n);
+            super::turn::push_if(&mut src, (c, i.source as u8, i.src_rank), keep);
         }
         self.pay_from(p, cost, &mut src);
         self.scratch.sources = src;

@@ -4,7 +4,9 @@
 //! Two parts:
 //! - [`Drive`], a game's explicit record of where it is: the rules state at a *checkpoint* (the
 //!   start of the game, or the latest main-priority decision with two or more options) and
-//!   every answer given since. From it the game can be rebuilt at its current decision
+//!   every answer given since. A stepper's game copies its state there only when a copy of
+//!   the game needs it (see [`Drive::lazy`]); the batch's search at every decision copies it
+//!   at once. From it the game can be rebuilt at its current decision
 //!   ([`Stepper::replayed`]), rebuilt with everything one seat cannot see re-dealt
 //!   ([`Stepper::determinized`], [`Game::rollout_from`]) or continued with other answers.
 //!   A nested decision (a target inside a trigger inside a played card) needs no frame of
@@ -32,6 +34,39 @@ use corosensei::{Coroutine, CoroutineResult, Yielder};
 /// Stack of a driven game's coroutine.
 const STACK_BYTES: usize = 8 << 20;
 
+/// Stacks kept for reuse per thread (each is 8 MiB of address space; only the pages a game
+/// touched stay committed).
+const STACKS_KEPT: usize = 4;
+
+thread_local! {
+    /// Stacks of finished or dropped driven games of this thread, taken by the next ones: a
+    /// fresh stack is a new mapping whose pages fault in again (copies for search and the
+    /// harness start a driven game per copy).
+    static STACKS: std::cell::RefCell<Vec<DefaultStack>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn take_stack() -> DefaultStack {
+    let kept = STACKS.try_with(|s| s.borrow_mut().pop()).ok().flatten();
+    kept.unwrap_or_else(|| DefaultStack::new(STACK_BYTES).expect("could not reserve a stack for a driven game"))
+}
+
+/// End a driven game's coroutine (a suspended one unwinds, as dropping it does) and keep its
+/// stack for the next one.
+fn recycle(mut co: Coroutine<usize, (), Outcome>) {
+    co.force_unwind();
+    let stack = co.into_stack();
+    let _ = STACKS.try_with(|s| {
+        let mut s = s.borrow_mut();
+        if s.len() < STACKS_KEPT {
+            s.push(stack);
+        }
+    });
+}
+
+/// A driven game copies its state at a main-priority decision anyway once this many answers
+/// were given since its last copy (bounds the replay a copy of the game may need).
+const LAZY_MAX: usize = 128;
+
 /// One answer given to a decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Answer {
@@ -57,6 +92,19 @@ pub struct Drive {
     pub(crate) entry: Entry,
     /// Every answer given since the checkpoint, in order.
     pub(crate) answers: Vec<Answer>,
+    /// A driven game (on a coroutine) does not copy its state at every main-priority decision
+    /// (the copy was most of the cost of stepping): `answers[..lazy]` lead from `checkpoint`
+    /// to the latest such decision, the game's *logical* checkpoint (0: `checkpoint` is it).
+    /// A copy of the game rebuilds that state once by replaying them
+    /// ([`Game::logical_checkpoint`], kept in `memo`), which gives exactly the state the copy
+    /// would have had, so copies, re-dealt copies and rollouts are the same as with a copy at
+    /// every decision.
+    lazy: usize,
+    /// The state at the logical checkpoint once rebuilt for a copy (until the next one).
+    memo: std::cell::RefCell<Option<Box<State>>>,
+    /// The state is copied at a main-priority decision when this many answers or more were
+    /// given since the checkpoint (`LAZY_MAX`; 0: at every one, as off a coroutine).
+    lazy_max: usize,
     /// `answers[..script]` are replayed before decisions are live; `pos` is the next one.
     pub(crate) script: usize,
     pub(crate) pos: usize,
@@ -92,6 +140,9 @@ impl Drive {
             checkpoint: Box::new(g.state.clone()),
             entry: Entry::Start(fixed_start),
             answers: Vec::with_capacity(64),
+            lazy: 0,
+            memo: Default::default(),
+            lazy_max: LAZY_MAX,
             script: 0,
             pos: 0,
             lenient: false,
@@ -110,11 +161,34 @@ impl Drive {
 
     /// Answers given since the checkpoint.
     pub fn answers(&self) -> &[Answer] {
-        &self.answers
+        &self.answers[self.lazy..]
     }
 
     pub fn entry(&self) -> Entry {
-        self.entry
+        if self.lazy > 0 {
+            Entry::Main
+        } else {
+            self.entry
+        }
+    }
+
+    /// Make `state`, the state at the logical checkpoint, the checkpoint: drop the answers
+    /// that led to it and the reseed they applied.
+    fn promote(&mut self, state: Box<State>) {
+        let k = self.lazy;
+        self.checkpoint = state;
+        self.entry = Entry::Main;
+        self.answers.drain(..k);
+        self.pos -= k.min(self.pos);
+        self.script -= k.min(self.script);
+        // a reseed at or before the logical checkpoint is in its state already
+        self.reseed = match self.reseed {
+            Some((at, _)) if at <= k => None,
+            Some((at, seeds)) => Some((at - k, seeds)),
+            None => None,
+        };
+        self.lazy = 0;
+        *self.memo.get_mut() = None;
     }
 }
 
@@ -202,13 +276,24 @@ impl<'db> Game<'db> {
         }
         let d = self.drive.as_mut().unwrap();
         if kind == DecisionKind::Main && d.record {
-            (*d.checkpoint).clone_from(&self.state);
-            d.entry = Entry::Main;
-            d.answers.clear();
-            d.pos = 0;
-            d.script = 0;
-            if d.reseeded {
-                d.reseed = None;
+            if d.yielder != 0 && d.answers.len() < d.lazy_max {
+                // driven: the copy waits until a copy of the game needs it (`Drive::lazy`);
+                // a state rebuilt since the previous main decision becomes the checkpoint
+                if let Some(m) = d.memo.get_mut().take() {
+                    d.promote(m);
+                }
+                d.lazy = d.answers.len();
+            } else {
+                (*d.checkpoint).clone_from(&self.state);
+                d.entry = Entry::Main;
+                d.answers.clear();
+                d.pos = 0;
+                d.script = 0;
+                d.lazy = 0;
+                *d.memo.get_mut() = None;
+                if d.reseeded {
+                    d.reseed = None;
+                }
             }
         }
         let o = if let Some(f) = d.forced.take() {
@@ -273,9 +358,13 @@ impl<'db> Game<'db> {
     /// `relabel`: re-deal what `seat` cannot see (see `Stepper::determinized`) and catch up
     /// to the decision `target` (deciding seat, kind, turn: the one the original stands at).
     fn rebuilt(&self, relabel: Option<(usize, (u8, DecisionKind), &mut Rng)>) -> Game<'db> {
+        let logical = self.logical_checkpoint();
         let mut g = self.clone();
         // unwrap: only called on driven games
         let d = g.drive.as_mut().unwrap();
+        if let Some(state) = logical {
+            d.promote(state);
+        }
         d.yielder = 0;
         d.pending = None;
         d.pos = 0;
@@ -301,6 +390,44 @@ impl<'db> Game<'db> {
         g.trace.check_invariants = trace.check_invariants;
         g.drive.as_mut().unwrap().after_replay = Some(Box::new(trace));
         g
+    }
+
+    /// The state at the logical checkpoint when it is not `checkpoint` (`Drive::lazy`):
+    /// rebuilt once by replaying the answers that lead to it on a copy of the game, which
+    /// stops at that decision (the first one after its script), then kept in the drive.
+    fn logical_checkpoint(&self) -> Option<Box<State>> {
+        // unwrap: only called on driven games
+        let d = self.drive.as_ref().unwrap();
+        if d.lazy == 0 {
+            return None;
+        }
+        if let Some(m) = d.memo.borrow().as_ref() {
+            return Some(m.clone());
+        }
+        let mut g = self.clone();
+        g.trace = Default::default();
+        g.policies = (0..g.state.n).map(|_| Box::new(NoAgent) as Box<dyn Agent>).collect();
+        let c = g.drive.as_mut().unwrap();
+        c.answers.truncate(d.lazy);
+        c.lazy = 0;
+        c.yielder = 0;
+        c.pending = None;
+        c.pos = 0;
+        c.script = c.answers.len();
+        c.used.clear();
+        c.lenient = false;
+        c.target = None;
+        c.record = true;
+        c.forced = None;
+        c.forced_missed = false;
+        c.reseeded = false;
+        c.after_replay = None;
+        g.state = (*c.checkpoint).clone();
+        g.rebuild_caches();
+        let s = Stepper::launch(Box::new(g));
+        let m = Box::new(s.game.state.clone());
+        *d.memo.borrow_mut() = Some(m.clone());
+        Some(m)
     }
 
     /// A rollout for search: a copy of this (recording) game with everything `seat` cannot
@@ -384,6 +511,15 @@ pub struct Stepper<'db> {
     outcome: Option<Outcome>,
 }
 
+impl Drop for Stepper<'_> {
+    fn drop(&mut self) {
+        // before the game it points to is dropped
+        if let Some(co) = self.co.take() {
+            recycle(co);
+        }
+    }
+}
+
 impl<'db> Stepper<'db> {
     /// A new game, stopped at its first decision (mulligans come first, R3.3).
     pub fn new(db: &'db CardDb, cfg: &GameConfig) -> Stepper<'db> {
@@ -410,7 +546,7 @@ impl<'db> Stepper<'db> {
         let ptr = &mut *game as *mut Game<'db> as usize;
         // 8 MiB, the main thread's usual size (reserved, only touched pages are committed):
         // rules code and search rollouts recurse as deep here as on any thread
-        let stack = DefaultStack::new(STACK_BYTES).expect("could not reserve a stack for a driven game");
+        let stack = take_stack();
         let co = Coroutine::with_stack(stack, move |y: &Yielder<usize, ()>, _: usize| {
             // SAFETY: `ptr` is the boxed game of the `Stepper` owning this coroutine; the box
             // never moves and is dropped after the coroutine (field order). Lifetimes are
@@ -433,9 +569,20 @@ impl<'db> Stepper<'db> {
             CoroutineResult::Yield(()) => {}
             CoroutineResult::Return(out) => {
                 self.outcome = Some(out);
-                self.co = None;
+                if let Some(co) = self.co.take() {
+                    recycle(co);
+                }
             }
         }
+    }
+
+    /// Tests: copy the state at every main-priority decision from now on (what the lazy
+    /// checkpoints of a driven game are compared with).
+    #[cfg(any(test, feature = "scenario"))]
+    pub fn with_eager_checkpoints(mut self) -> Stepper<'db> {
+        // unwrap: a stepper's game always has a drive
+        self.game.drive.as_mut().unwrap().lazy_max = 0;
+        self
     }
 
     /// The decision the game waits for: (seat, kind, options); None once the game is over.

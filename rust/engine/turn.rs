@@ -67,7 +67,16 @@ impl Game<'_> {
     /// Invariant check hook (fuzzer).
     #[inline]
     pub fn check(&mut self) {
-        if self.trace.check_invariants && self.trace.invariant_error.is_none() {
+        if self.trace.check_invariants {
+            self.check_now();
+        }
+    }
+
+    /// The invariant check itself (the fuzzer's; a batch game never checks).
+    #[cold]
+    #[inline(never)]
+    fn check_now(&mut self) {
+        if self.trace.invariant_error.is_none() {
             if let Err(e) = self.invariants() {
                 self.trace.invariant_error = Some(format!("turn {} round {}: {e}", self.state.turn, self.state.round));
             }
@@ -205,6 +214,8 @@ impl Game<'_> {
         // `seen`: a filter of the card names met so far (bit = name mod 64); a hit is
         // confirmed by looking back through the hand (repeats are rare)
         let mut seen: u64 = 0;
+        // room for two options per card (`push_if` writes without a capacity check)
+        self.scratch.opts.reserve(2 * self.state.players[p].hand.len());
         for i in 0..self.state.players[p].hand.len() {
             let c = self.state.players[p].hand[i];
             let it = &self.state.inst[c as usize];
@@ -241,6 +252,7 @@ impl Game<'_> {
             }
         }
         if (self.state.players[p].recruits as i32) < self.db.rules.recruits_per_turn {
+            self.scratch.opts.reserve(self.state.news_row.len());
             for i in 0..self.state.news_row.len() {
                 let c = self.state.news_row[i];
                 let ok = Self::can_pay_from(avail, self.recruit_cost(c)) && self.recruit_extra_ok(p, c);
@@ -250,6 +262,7 @@ impl Game<'_> {
         if (self.state.players[p].exposes as i32) < self.db.rules.exposes_per_turn {
             // every opponent (an enemy still in the game, `seats`), in turn order after p
             let enemies = self.state.seating.enemies(p);
+            self.scratch.opts.reserve(self.state.n);
             let mut q = p;
             for _ in 1..self.state.n {
                 q = if q + 1 == self.state.n { 0 } else { q + 1 };
@@ -369,10 +382,17 @@ impl Game<'_> {
     }
 }
 
-/// Push `o` and keep it only if `ok`, without a branch on `ok`.
+/// Push `o` and keep it only if `ok`, without a branch on `ok` and without a capacity check:
+/// the caller reserved room for every `push_if` of its loop.
 #[inline(always)]
-fn push_if(v: &mut Vec<Opt>, o: Opt, ok: bool) {
-    v.push(o);
-    let n = v.len() - (!ok) as usize;
-    v.truncate(n);
+pub(crate) fn push_if<T: Copy>(v: &mut Vec<T>, o: T, ok: bool) {
+    debug_assert!(v.len() < v.capacity(), "push_if without reserved room");
+    let n = v.len();
+    // SAFETY: the caller reserved room (`Vec::reserve`) for this push, so `n < capacity`: the
+    // write is inside the allocation; `T` is `Copy` (nothing to drop), and the length only
+    // grows over the slot just written
+    unsafe {
+        v.as_mut_ptr().add(n).write(o);
+        v.set_len(n + ok as usize);
+    }
 }
