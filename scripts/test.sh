@@ -4,7 +4,8 @@
 #   the import graph of python/ketharmad has no cycle (tools/import_graph.py);
 #   Rust: cargo fmt --check, cargo clippy -D warnings (with and without the python feature);
 #   Python: ruff check, ruff format --check, mypy, stubtest of _core.pyi (scripts/lint.sh);
-#   the Rust tests (rules, cards, fuzzer at CI size) and the Python suite.
+#   the Rust tests (rules, cards, fuzzer at CI size), the speed history (instruction counts
+#   of fixed workloads no more than 3 % over their record; needs valgrind) and the Python suite.
 # Fails on any finding, any failing test, and when pytest collects no tests (exit code 5).
 # Uses the pip that is installed (23.2.1 or newer) and never upgrades it.
 set -euo pipefail
@@ -22,6 +23,15 @@ cargo clippy --quiet --all-targets --features python -- -D warnings
 KH_FORMAT_STRICT=1 bash scripts/lint.sh
 echo "== cargo test"
 cargo test --release
+echo "== speed history (instruction counts under callgrind: benches/instructions.py, docs/speed.md)"
+if command -v valgrind >/dev/null 2>&1; then
+  python3 benches/instructions.py --check
+elif [ "${KH_REQUIRE_VALGRIND:-0}" = "1" ]; then
+  echo "valgrind is missing (apt-get install valgrind): the speed-history check cannot run" >&2
+  exit 1
+else
+  echo "skipped: valgrind is not installed (apt-get install valgrind)"
+fi
 echo "== pytest"
 set +e
 python3 -m pytest -q tests
