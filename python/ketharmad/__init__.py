@@ -145,22 +145,23 @@ __all__ = [
 ]
 
 
+#: The deprecated names and the classes they stand for (removed in 0.3.0).
+_DEPRECATED_NAMES: dict[str, type] = {
+    "GameResult": SimResult,
+    "GameTournamentResult": TournamentResult,
+    "GameMatchupResult": MatchupResult,
+    "GameSweepResult": SweepResult,
+}
+
+
 def __getattr__(name: str) -> Any:
     """The deprecated names of the package (kept out of ``__all__``, so ``import *`` does
     not warn): ``GameResult`` is :class:`SimResult` (one batch result for every game),
     ``GameTournamentResult`` is :class:`TournamentResult`, ``GameMatchupResult`` is
     :class:`MatchupResult` and ``GameSweepResult`` is :class:`SweepResult` (one result class
     per lab feature, for every game)."""
-    if name == "GameResult":
-        issue_deprecation_warning("GameResult", "SimResult")
-        return SimResult
-    if name == "GameTournamentResult":
-        issue_deprecation_warning("GameTournamentResult", "TournamentResult")
-        return TournamentResult
-    if name == "GameMatchupResult":
-        issue_deprecation_warning("GameMatchupResult", "MatchupResult")
-        return MatchupResult
-    if name == "GameSweepResult":
-        issue_deprecation_warning("GameSweepResult", "SweepResult")
-        return SweepResult
+    new = _DEPRECATED_NAMES.get(name)
+    if new is not None:
+        issue_deprecation_warning(name, new.__name__)
+        return new
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

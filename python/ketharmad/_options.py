@@ -50,6 +50,22 @@ class OptionsValue:
             f"got {type(value).__name__}"
         )
 
+    @classmethod
+    def folded(cls: type[T], call: str, value: Any, old: Mapping[str, Any]) -> T:
+        """The one value of a call from ``value`` (as :meth:`of` takes it) and the deprecated
+        keywords ``old`` that became its fields: a field given both ways is a ValueError."""
+        opts = cls.of(value)
+        if not old:
+            return opts
+        have = opts.changed() if isinstance(value, cls) else dict(value or {})
+        twice = [k for k in old if k in have]
+        if twice:
+            raise ValueError(
+                f"{call}(): {', '.join(twice)} given twice, as a keyword (deprecated) and in {cls._arg}=; "
+                f"give {cls._arg}={cls.__name__}({', '.join(f'{k}=...' for k in twice)}) only"
+            )
+        return opts.replace(**old)
+
     def changed(self) -> dict[str, Any]:
         """The fields that differ from their defaults, by name (in field order)."""
         return {

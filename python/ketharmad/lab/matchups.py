@@ -1422,15 +1422,23 @@ def _free_for_all_stats(
 def matchup_matrix_rows(result: Any) -> tuple[list[str], list[list[str]]]:
     """Headers and rows of the 2-player win-rate matrix (row faction vs column opponent)."""
     factions = [f for f in result.sides if f in set(result.table["faction"].to_list())]
-    cells = {(r["faction"], r["opponent"]): r for r in result.table.iter_rows(named=True)}
-    rows = []
-    for f in factions:
-        row = [f]
-        for o in factions:
-            c = cells.get((f, o))
-            row.append("-" if c is None else _cell_text(c["win_rate"], c["ci_low"], c["ci_high"]))
-        rows.append(row)
-    return ["faction \\ opponent", *factions], rows
+    return ["faction \\ opponent", *factions], _grid_rows(
+        result.table, "faction", "opponent", factions, factions
+    )
+
+
+def _grid_rows(
+    table: pl.DataFrame,
+    rows_key: str,
+    cols_key: str,
+    row_names: Sequence[str],
+    col_names: Sequence[str],
+) -> list[list[str]]:
+    """The cells of a win-rate square: one row per ``row_names`` (its name first), each cell
+    the rate and interval of the table row (rows_key, cols_key), ``-`` where none."""
+    cells = {(r[rows_key], r[cols_key]): r for r in table.iter_rows(named=True)}
+    return [[a, *("-" if (c := cells.get((a, b))) is None else _cell_text(c["win_rate"], c["ci_low"], c["ci_high"])
+                  for b in col_names)] for a in row_names]  # fmt: skip
 
 
 def matchups_text(result: Any) -> str:
@@ -1709,16 +1717,9 @@ def _harness_grid(result: MatchupResult) -> tuple[list[str], list[list[str]]]:
     """Headers and rows of a harness game's win-rate square (row bot against column bot or
     field)."""
     rows_key, cols_key = result.keys
-    cells = {(r[rows_key], r[cols_key]): r for r in result.table.iter_rows(named=True)}
     row_names = list(dict.fromkeys(result.table[rows_key].to_list()))
     col_names = list(dict.fromkeys(result.table[cols_key].to_list()))
-    rows = []
-    for a in row_names:
-        row = [a]
-        for b in col_names:
-            c = cells.get((a, b))
-            row.append("-" if c is None else _cell_text(c["win_rate"], c["ci_low"], c["ci_high"]))
-        rows.append(row)
+    rows = _grid_rows(result.table, rows_key, cols_key, row_names, col_names)
     s0, s1 = (result.seat_names + ["", ""])[:2]
     corner = "bot \\ field" if result.field_table else f"{s0} \\ {s1}"
     return [corner, *col_names], rows

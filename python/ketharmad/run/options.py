@@ -83,16 +83,7 @@ RUN_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(RunOption
 def _fold(call: str, takes: tuple[str, ...], run: Any, old: dict[str, Any]) -> RunOptions:
     """The one ``run=`` of a call from its ``run`` and its deprecated run keywords ``old``:
     a field given both ways is a ValueError, and so is a field the call does not use."""
-    opts = RunOptions.of(run)
-    if old:
-        have = opts.changed() if isinstance(run, RunOptions) else dict(run or {})
-        twice = [k for k in old if k in have]
-        if twice:
-            raise ValueError(
-                f"{call}(): {', '.join(twice)} given twice, as a keyword (deprecated) and in run=; "
-                f"give run=RunOptions({', '.join(f'{k}=...' for k in twice)}) only"
-            )
-        opts = RunOptions.of({**{k: getattr(opts, k) for k in RUN_FIELDS}, **old})
+    opts = RunOptions.folded(call, run, old)
     unused = [k for k in opts.changed() if k not in takes]
     if unused:
         raise ValueError(

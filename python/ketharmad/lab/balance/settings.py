@@ -83,17 +83,7 @@ SETTINGS_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Bala
 def _fold(call: str, takes: tuple[str, ...], settings: Any, old: dict[str, Any]) -> BalanceSettings:
     """The one ``settings=`` of a call from its ``settings`` and its deprecated keywords
     ``old``: a field given both ways is a ValueError."""
-    value = BalanceSettings.of(settings)
-    if old:
-        have = value.changed() if isinstance(settings, BalanceSettings) else dict(settings or {})
-        twice = [k for k in old if k in have]
-        if twice:
-            raise ValueError(
-                f"{call}(): {', '.join(twice)} given twice, as a keyword (deprecated) and in settings=; "
-                f"give settings=BalanceSettings({', '.join(f'{k}=...' for k in twice)}) only"
-            )
-        value = value.replace(**old)
-    return value
+    return BalanceSettings.folded(call, settings, old)
 
 
 def fold_balance_settings() -> Callable[[F], F]:
