@@ -11,8 +11,10 @@ cost or a number of the rules text (an effect amount), within its declared range
 shipped balanced set (``card_data="balanced"``). The damaged set is written as a card file
 with every trace of the plant removed (no header, no comments: the exporter's comment lines
 are dropped), so the balancer sees only a card file and the games. It then runs with the
-default bands, a wide allow list (every Influence, Credibility and generic cost: 175
-parameters) and ``--budget`` games. ``--small`` narrows the allow list to the planted
+default bands, the default allow list (every printed number less copies and coloured pips:
+Influence, Credibility, generic cost and the numbers of the rules text, about 300 parameters,
+so every planted number can be found) and ``--budget`` games; ``--strategy descent`` runs the
+earlier search instead of the card-level repair (the before of a before/after). ``--small`` narrows the allow list to the planted
 factions' numbers of the planted kinds and plays small blocks (random bots), for CI.
 
 Per plant the table shows the planted edits, the edits proposed, whether every planted
@@ -42,7 +44,8 @@ from ketharmad.lab.balance.targets import param_kind
 
 FACTIONS = {"ner": "ner", "tis": "tisza", "rad": "radikalisok", "osz": "osszefogas"}
 KINDS = ("influence", "credibility", "cost_generic", "text")
-WIDE_ALLOW = ["*.influence", "*.credibility", "*.cost_generic"]
+#: The wide allow list: None is the targets' default, every printed number less copies and pips.
+WIDE_ALLOW = None
 
 
 @dataclass
@@ -120,12 +123,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=2024, help="draws the plants (printed)")
     ap.add_argument("--budget", type=int, default=2_000_000, help="games per plant")
     ap.add_argument("--bots", default="heuristic")
+    ap.add_argument("--strategy", default="cards", choices=["cards", "descent"])
+    ap.add_argument("--only", default=None, help="comma-separated plant indices to run (a subset)")
     ap.add_argument(
         "--small", action="store_true", help="CI size: narrow allow list, small blocks, random bots"
     )
     args = ap.parse_args(argv)
     table = ketharmad.parameters(card_data="balanced")
     plants = draw_plants(args.plants, args.seed, table)
+    if args.only:
+        keep = {int(x) for x in args.only.split(",")}
+        plants = [p for p in plants if p.index in keep]
     print(f"planted-damage suite: {len(plants)} plants drawn with --seed {args.seed}, budget {args.budget:,} "
           f"games a plant, bots {'random' if args.small else args.bots}{', small' if args.small else ''}")  # fmt: skip
     rows = []
@@ -140,9 +148,12 @@ def main(argv: list[str] | None = None) -> int:
                 extra: dict[str, Any] = dict(bots="random", settings={"games_2p": 10, "robustness_bots": None,
                                                                      "robustness_search": None})  # fmt: skip
             else:
-                targets = {"change": {"allow": WIDE_ALLOW}}
-                extra = dict(bots=args.bots)
+                targets = {"change": {"allow": WIDE_ALLOW}} if WIDE_ALLOW else {}
+                extra = dict(
+                    bots=args.bots, settings={"robustness_bots": None, "robustness_search": None}
+                )
             t0 = time.perf_counter()
+            extra["settings"] = {**extra["settings"], "strategy": args.strategy}
             res = ketharmad.balance(targets, budget=args.budget, seed=args.seed + plant.index, card_data=path,
                                     **extra)  # fmt: skip
             row = judge(plant, res)

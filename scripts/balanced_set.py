@@ -21,6 +21,7 @@ import ketharmad
 import polars as pl
 
 ROOT = Path(__file__).resolve().parent.parent
+TARGETS = ROOT / "scripts" / "balanced_set_targets.toml"
 
 
 def pct(x: float) -> str:
@@ -56,7 +57,8 @@ def main() -> None:
         "--budget", type=int, default=None, help="games of the balance run (default: its default)"
     )
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--targets", default=None, help="targets TOML (default: the default bands)")
+    ap.add_argument("--targets", default=str(TARGETS.relative_to(ROOT)),
+                    help="targets TOML (default: scripts/balanced_set_targets.toml)")  # fmt: skip
     ap.add_argument("--journal", default=None, help="journal file (resume an interrupted run)")
     ap.add_argument(
         "--check-games",
@@ -113,16 +115,15 @@ def main() -> None:
         "```bash",
         "python scripts/balanced_set.py"
         + (f" --budget {args.budget}" if args.budget else "")
-        + (f" --targets {args.targets}" if args.targets else "")
+        + (f" --targets {args.targets}" if args.targets != str(TARGETS.relative_to(ROOT)) else "")
         + (f" --seed {args.seed}" if args.seed else ""),
         "```",
         "",
-        f"ketharmad {ketharmad.__version__}, heuristic bots on every seat, seed {args.seed}, targets: "
-        + (
-            "the default bands (every 2-player pair 50 ± 5 %, every 4-player share 25 ± 4 %)"
-            if args.targets is None
-            else args.targets
-        )
+        f"ketharmad {ketharmad.__version__}, heuristic bots on every seat, seed {args.seed}, "
+        f"strategy `{res.strategy}` (the card-level repair, docs/balance.md), targets `{args.targets}`: "
+        "the default bands (every 2-player pair 50 ± 5 %, every 4-player share 25 ± 4 %), each number "
+        f"at most {res.targets.max_change} steps from its printed value, the search aiming inside the inner "
+        f"{100 * (1 - res.targets.margin):.0f} % of every band, at most {res.targets.max_edits} edits"
         + (
             f"; {res.games:,} games in {wall / 60:.1f} min on {os.cpu_count()} cores ({platform.machine()})."
             if res.games_played == res.games
@@ -132,9 +133,10 @@ def main() -> None:
         "",
         "## What changed",
         "",
-        f"{res.best.height} numbers on {res.best['card'].n_unique()} cards. The effect is each edit's leave-one-out",
-        "effect on the metric it moves most (the edit removed, the rest kept, paired on the",
-        "holdout games), with its 95 % interval.",
+        f"{res.best.height} numbers on {res.best['card'].n_unique()} cards. The size is the edit in steps and",
+        "relative to the printed (draft) value. The effect is each edit's leave-one-out effect on",
+        "the metric it moves most (the edit removed, the rest kept, paired on the holdout games),",
+        "with its 95 % interval.",
         "",
     ]
     rows = []
@@ -148,11 +150,12 @@ def main() -> None:
                 field,
                 str(r["old"]),
                 str(r["new"]),
+                f"{r['new'] - r['old']:+d} ({abs(r['new'] - r['old']) / max(1, abs(r['old'])):.0%})",
                 r["metric"] if kind else "",
                 eff,
             ]
         )
-    L += md(["card", "number", "draft", "balanced", "moves most", "effect"], rows)
+    L += md(["card", "number", "draft", "balanced", "size", "moves most", "effect"], rows)
     L += [
         "",
         "## The balance run's own measurement (holdout games)",
@@ -174,8 +177,9 @@ def main() -> None:
             f"{pct(b['value'])} [{pct(b['ci_low'])}, {pct(b['ci_high'])}]",
             f"{pct(a['value'])} [{pct(a['ci_low'])}, {pct(a['ci_high'])}]",
             "yes" if a["low"] <= a["value"] <= a["high"] else "**no**",
+            f"{100 * min(a['value'] - a['low'], a['high'] - a['value']):+.1f} pts",
         ])  # fmt: skip
-    L += md(["metric", "band", "draft", "balanced", "in band"], rows)
+    L += md(["metric", "band", "draft", "balanced", "in band", "inside by"], rows)
     if res.notes:
         L += ["", "Run notes:", ""] + [f"* {n}" for n in res.notes]
     L += [

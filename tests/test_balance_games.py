@@ -141,7 +141,8 @@ def test_optuna_search_and_robustness_run_on_a_harness_game() -> None:
     targets = {"metrics": [{"bots": ST2_BOTS, "seat": "attacker", "low": 0.50, "high": 0.56}],
                "change": {"allow": ["rules.hand_size", "rules.damages_to_win"]}}  # fmt: skip
     res = ketharmad.balance(targets, game=ST2, budget=30_000, seed=2,
-                            settings={"games_per_block": 100, "robustness_bots": "greedy"})  # fmt: skip
+                            settings={"games_per_block": 100, "robustness_bots": "greedy",
+                                      "strategy": "descent"})  # fmt: skip
     stages = set(res.history["stage"].to_list())
     assert {"screen", "descend", "search", "confirm"} <= stages
     assert not any("Optuna is not installed" in n for n in res.notes)
@@ -178,3 +179,16 @@ def test_cli_harness_balance_takes_a_journal(tmp_path: Path, capsys) -> None:
     second = capsys.readouterr().out
     assert "(0 played now" in second
     assert first.splitlines()[1:] == second.splitlines()[1:]
+
+
+def test_the_card_level_repair_runs_on_a_harness_game() -> None:
+    """The default strategy on a game without card records: no diagnosis (no suspects), the
+    repair's rounds ordered by the screen, then race and confirmation as for Kétharmad."""
+    targets = {"metrics": [{"bots": ST2_BOTS, "seat": "attacker", "low": 0.50, "high": 0.56}],
+               "change": {"allow": ["rules.hand_size", "rules.damages_to_win"]}}  # fmt: skip
+    res = ketharmad.balance(targets, game=ST2, budget=30_000, seed=2,
+                            settings={"games_per_block": 100, "robustness_bots": None})  # fmt: skip
+    stages = set(res.history["stage"].to_list())
+    assert res.strategy == "cards" and res.suspects is None and res.diagnose_games == 0
+    assert {"screen", "repair", "confirm"} <= stages and "descend" not in stages
+    assert res.before.height == 1 and res.holdout_games > 0

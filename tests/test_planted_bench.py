@@ -46,7 +46,7 @@ def test_plants_are_drawn_per_faction_and_written_without_a_trace(tmp_path):
 
 
 def test_two_small_plants_run_and_are_judged(capsys):
-    assert _bench().main(["--small", "--plants", "2", "--budget", "5000", "--seed", "3"]) == 0
+    assert _bench().main(["--small", "--plants", "2", "--budget", "20000", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "drawn with --seed 3" in out
     assert out.count("  plant ") == 2

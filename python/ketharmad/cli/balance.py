@@ -66,6 +66,7 @@ def _run(args: argparse.Namespace, targets: Any, progress: Any, cluster: Any) ->
         params=_params(args.param),
         journal=args.journal,
         format=args.format,
+        settings={"strategy": args.strategy},
         run=RunOptions(threads=args.threads, progress=bool(progress), cluster=cluster),
     )
 
@@ -110,6 +111,9 @@ def add_balance_command(sub: Any) -> None:
     p.add_argument("--budget", type=int, default=None,
                    help="games in total (default: 3,000,000; harness games: 200,000)")  # fmt: skip
     p.add_argument("--seed", type=int, default=0, help="seed (default: 0)")
+    p.add_argument("--strategy", choices=["cards", "descent"], default="cards",
+                   help="cards: the card-level repair, suspect cards first (default); descent: the "
+                        "earlier search (docs/balance.md)")  # fmt: skip
     p.add_argument(
         "--bots",
         nargs="+",

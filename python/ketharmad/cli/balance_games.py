@@ -93,7 +93,8 @@ def cmd_game_balance(args: Any) -> None:
 
     with cluster_for(args) as cluster:
         res = balance(doc, game=args.game, bots=cli_bots(args.game, args.bots), seed=args.seed,
-                      budget=args.budget, params=cli_params(args.param), settings={"games_per_block": args.games_per_block},
+                      budget=args.budget, params=cli_params(args.param), settings={"games_per_block": args.games_per_block,
+                                                                                "strategy": args.strategy},
                       journal=args.journal,
                       run=RunOptions(threads=args.threads, progress=bool(progress), cluster=cluster))  # fmt: skip
     print(res.text())

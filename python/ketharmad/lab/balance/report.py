@@ -143,9 +143,27 @@ def balance_text(res: Any) -> str:
               "yes" if r["confirmed"] else "", r["point"][:70]] for r in p.head(10).iter_rows(named=True)],
             [True, True, True, True, False, False],
         )  # fmt: skip
+    sus = _suspect_rows(res)
+    if sus:
+        out.append("suspects (the diagnosis; the repair tried the most suspect cards first):")
+        out += format_table(SUSPECT_HEAD, sus, [False, True, False, True, False, False])
     for note in res.notes:
         out.append(f"note: {note}")
     return "\n".join(out)
+
+
+SUSPECT_HEAD = ["faction", "rank", "card", "suspicion", "faction is", "edited"]
+
+
+def _suspect_rows(res: Any, per_faction: int = 5) -> list[list[str]]:
+    """The top suspects of each diagnosed faction, and whether ``best`` edits the card."""
+    t = getattr(res, "suspects", None)
+    if t is None or not t.height:
+        return []
+    edited = {n.rsplit(".", 1)[0] for n in res.best_point}
+    t = t.filter(pl.col("rank") <= per_faction)
+    return [[r["faction"], str(r["rank"]), r["card"], f"{r['suspicion']:.1f}" if r["suspicion"] is not None else "",
+             r["direction"], "yes" if r["card"] in edited else ""] for r in t.iter_rows(named=True)]  # fmt: skip
 
 
 def _md_table(headers: list[str], rows: list[list[str]]) -> list[str]:
@@ -265,7 +283,8 @@ def balance_markdown(
     if not res.best_confirmed:  # said first, everywhere (issue 24 item 3)
         md[0] += " (NOT CONFIRMED)"
         md[1:1] = ["", "**Not confirmed:** no candidate met every band on the holdout games; the edits "
-                   "below are the most likely candidate, not a result."]  # fmt: skip
+                   "below (none when no candidate was better than the start on every metric) are the "
+                   "most likely candidate, not a result."]  # fmt: skip
     if not res.harness:
         md.append(
             f"{res.games:,} games, {res.elapsed:.1f} s, seed {res.seed}, bots `{res.bots}`, card data "
@@ -318,6 +337,10 @@ def balance_markdown(
               _signed(kinds.get(r["metric"], "2p"), r["effect_alt"]), "YES" if r["sign_changed"] else ""]
              for r in res.robustness.iter_rows(named=True)],
         )  # fmt: skip
+    sus = _suspect_rows(res)
+    if sus:
+        md += ["", "## Suspects (the diagnosis; the repair tried the most suspect cards first)", ""]
+        md += _md_table(SUSPECT_HEAD, sus)
     if res.notes:
         md += ["", "## Notes", ""] + [f"* {n}" for n in res.notes]
     return md

@@ -34,10 +34,10 @@ from __future__ import annotations
 import math
 import os
 import sys
+import tempfile
 import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from statistics import NormalDist
 from typing import Any, Optional, Union, Unpack
@@ -67,6 +67,7 @@ from ...results.frames import parameter_frame
 from ...results.lab import LabResult, harness_parquet_provenance, harness_provenance
 from ...run.cluster import check_cluster_arg, executor_for
 from ...run.options import RunArg, RunOptions, fold_run_options
+from .candidate import Candidate, shrunk, z_of
 from .evaluate import (
     DESCENT_BLOCK,
     HOLDOUT_BLOCK,
@@ -84,6 +85,7 @@ from .games import (
     load_game_targets,
 )
 from .metrics import MetricStats, paired, stats
+from .repair import DEFAULT_MARGIN, off_factions, point_cost, repair, suspicions
 from .report import balance_markdown, balance_text, write_balance_report
 from .settings import (
     DEFAULT_GAMES_2P,
@@ -102,6 +104,24 @@ DEFAULT_BUDGET = 3_000_000
 #: Games per block: per 2-player cell (pair and start side) and per 4-player seating.
 #: Share of the budget for each stage (what a stage does not use passes on).
 _SHARE = {"screen": 0.20, "descend": 0.40, "search": 0.10, "race": 0.10, "confirm": 0.20}
+#: The shares of the card-level repair (``settings.strategy="cards"``): screen, diagnosis of
+#: the factions that are off, the repair's rounds, the race, confirmation.
+_CARD_SHARE = {"screen": 0.20, "diagnose": 0.15, "repair": 0.40, "race": 0.05, "confirm": 0.20}
+#: Factions the card-level repair diagnoses (the furthest off first).
+DIAGNOSE_FACTIONS = 2
+#: First block of the race's rounds: games no earlier stage played.
+RACE_BLOCK = 1 << 22
+#: The fewest games per pairing the repair's diagnosis is worth running with.
+DIAGNOSE_MIN_GAMES = 200
+
+
+def minimum_budget(space: Sequence[ParamSpace], games_per_block: int) -> int:
+    """The fewest games of a run that can confirm: the screen's start and one step each way
+    of every parameter on one block, and two points on two holdout blocks."""
+    moves = sum(int(p.contains(p.at(1))) + int(p.contains(p.at(-1))) for p in space)
+    return (1 + moves + 2 * 2) * games_per_block
+
+
 #: Finalists entering the race, parameters in the search space.
 MAX_FINALISTS = 8
 #: The search-bot sample of ``.robustness_search`` ("auto"): cheap search, every seat.
@@ -120,29 +140,15 @@ DESCENT_RESCREENS = 1
 #: that go on to a second, fresh holdout, and its blocks a point (at most).
 CONFIRM_FIRST = 128
 CONFIRM_SURVIVORS = 3
-CONFIRM_SECOND = 512
 
 #: Test hook: called with the number of evaluations played so far after each one is journaled.
 _after_evaluation: Optional[Callable[[int], None]] = None
 
 
-def _z(two_sided_alpha: float) -> float:
-    return _N.inv_cdf(1 - two_sided_alpha / 2)
+_z = z_of
 
 
 # ---------------------------------------------------------------- points and candidates
-
-
-@dataclass
-class Candidate:
-    """A proposed edit set: ``{parameter: new value}``."""
-
-    point: dict[str, int]
-    stage: str
-
-    @property
-    def key(self) -> str:
-        return point_key(self.point)
 
 
 def _edits(point: Mapping[str, int]) -> int:
@@ -163,11 +169,7 @@ def _moved(x: Mapping[str, Any], p: ParamSpace, k: int, names: Sequence[str]) ->
     return {m: y[m] for m in names if m in y}
 
 
-def _shrunk(e: MetricStats) -> float:
-    """An effect shrunk towards 0 by its noise: ``e * max(0, 1 - (se / e)^2)``."""
-    if e.value == 0 or not math.isfinite(e.se):
-        return 0.0
-    return e.value * max(0.0, 1.0 - (e.se / e.value) ** 2)
+_shrunk = shrunk
 
 
 def _p_in_band(m: Metric, s: MetricStats) -> float:
@@ -235,9 +237,16 @@ class _Meter:
 
 class _Run:
     def __init__(
-        self, ev: Any, targets: Any, space: list[ParamSpace], budget: int, meter: _Meter
+        self,
+        ev: Any,
+        targets: Any,
+        space: list[ParamSpace],
+        budget: int,
+        meter: _Meter,
+        shares: Optional[Mapping[str, float]] = None,
     ) -> None:
         self.ev = ev
+        self.shares = dict(_SHARE if shares is None else shares)
         self.targets = targets
         self.metrics = targets.metrics
         self.space = {p.name: p for p in space}
@@ -307,7 +316,7 @@ class _Run:
     def upto(self, stage: str) -> int:
         """Games the run may have used by the end of ``stage``: the shares up to it."""
         upto = 0.0
-        for name, share in _SHARE.items():
+        for name, share in self.shares.items():
             upto += share
             if name == stage:
                 break
@@ -333,7 +342,7 @@ class _Run:
                 if p.contains(v):
                     moves.append((name, d, v))
         n_points = 1 + len(moves)
-        share = _SHARE["screen"] * self.budget
+        share = self.shares["screen"] * self.budget
         s = max(1, min(16, int(share / 2) // max(1, n_points * self.G)))
         self.screen_blocks = s
         rng = [(0, s)]
@@ -810,13 +819,17 @@ class _Run:
         alive = [c for _, c in scored[:MAX_FINALISTS]]
         blocks = s
         limit = self.upto("race")
+        played = 0  # race blocks each finalist has played so far
         while len(alive) > 2:
             nb = blocks * 2
-            if self.used + len(alive) * (nb - blocks) * self.G > limit:
+            if self.used + len(alive) * (nb - played) * self.G > limit:
                 break
-            ranges = [(0, s)] + [
-                (s * 2**i, s * 2 ** (i + 1)) for i in range(int(math.log2(nb // s)))
+            # fresh games: no earlier stage (the screen, the search's trials) played them
+            ranges = [(RACE_BLOCK, RACE_BLOCK + s)] + [
+                (RACE_BLOCK + s * 2**i, RACE_BLOCK + s * 2 ** (i + 1))
+                for i in range(int(math.log2(nb // s)))
             ]
+            played = nb
             results = [(c, self.st(self.vectors(c.point, ranges, "race"))) for c in alive]
             blocks = nb
             # Holm over every (candidate, metric): is a band violation shown?
@@ -875,6 +888,12 @@ class BalanceResult(LabResult):
         overrides: the parameter overrides of the best proposal (with ``params=``), ready for
             ``params=``; ``write_card_data(path)`` writes a card file with them applied.
         screen: each parameter's one-step effect on each metric (with standard errors).
+        suspects: the diagnosis of the card-level repair (``settings.strategy="cards"``,
+            Kétharmad): the ``.suspects`` table of :func:`ketharmad.diagnose` for the factions
+            the metrics said were furthest off, the order in which the repair tried cards;
+            None for the descent strategy, a harness game or a budget too small to diagnose.
+        strategy: the search that ran (``"cards"`` or ``"descent"``); ``diagnose_games`` the
+            games of its diagnosis (in ``games``).
         notes: what was skipped and why.
         game: the game balanced (``"ketharmad"``, ``"schotten_totten_2"``, ``"osztrakon"``).
         used: the games of the run (``games``).
@@ -901,6 +920,9 @@ class BalanceResult(LabResult):
     robustness_search: Optional[pl.DataFrame]
     history: pl.DataFrame
     screen: pl.DataFrame
+    suspects: Optional[pl.DataFrame]
+    strategy: str
+    diagnose_games: int
     overrides: dict[str, Any]
     notes: list[str]
     space: list[str]
@@ -988,6 +1010,7 @@ class BalanceResult(LabResult):
             "balance_history": self.history,
             "balance_screen": self.screen,
             **({"balance_robustness": self.robustness} if self.robustness is not None else {}),
+            **({"balance_suspects": self.suspects} if self.suspects is not None else {}),
         }
 
     def _decks(self) -> Any:
@@ -1161,6 +1184,7 @@ def balance(
             targets, game=game, bots=bots, seed=seed, budget=budget, executor=executor, cluster=cluster,
             params=params, journal=journal, progress=progress, threads=threads, robustness_bots=robustness_bots,
             robustness_search=robustness_search, games_per_block=games_per_block,
+            strategy=settings.strategy,
         )  # fmt: skip
     if games_per_block is not None:
         raise ValueError(
@@ -1232,7 +1256,28 @@ def balance(
         if jr is not None:
             jr.close()
         raise
-    result, stages = _staged(ev, tg, space, budget_, seed_, alt_bots, search_bots, progress, jr)
+
+    def suspects_of(base_st: Mapping[str, MetricStats], allowance: int) -> tuple[Any, int]:
+        """The diagnosis of the factions furthest off, in ``allowance`` games (None: too few)."""
+        from ..diagnose import _pairings, diagnose
+
+        factions = off_factions(tg.metrics, base_st, DIAGNOSE_FACTIONS)
+        # games per pairing, and a quarter of that at each of about 20 restricted points a
+        # faction against each of its 3 opponents
+        per_game = len(_pairings(factions)) + len(factions) * 3 * 20 / 4
+        g = int(allowance / max(per_game, 1))
+        if not factions or g < DIAGNOSE_MIN_GAMES:
+            return None, 0
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "cards.toml")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+            dg = diagnose(factions, bots=spec, games=g, seed=seed_ + 1, params=base_params or None,
+                          card_data=path, run=RunOptions(threads=threads_, executor=executor))  # fmt: skip
+        return dg.suspects, dg.n_games
+
+    result, stages = _staged(ev, tg, space, budget_, seed_, alt_bots, search_bots, progress, jr,
+                             settings.strategy, suspects_of)  # fmt: skip
     result.update(
         bots=spec, seed=seed_, params=base_params, card_data=describe_card_data(card_data), _card_text=text,
         elapsed=time.perf_counter() - t0, budget=budget_, games=stages.used, games_played=ev.games_played,
@@ -1253,16 +1298,26 @@ def _staged(
     search_bots: Any,
     progress: bool,
     jr: Optional[Journal],
+    strategy: str = "cards",
+    diagnose: Any = None,
 ) -> tuple[dict[str, Any], _Run]:
     """The stages over any game's evaluator: the result's fields, and the run (its games)."""
     meter = _Meter(progress, budget)
-    run = _Run(ev, tg, space, budget, meter)
+    run = _Run(ev, tg, space, budget, meter, _CARD_SHARE if strategy == "cards" else _SHARE)
     try:
-        result = _balance(run, tg, space, seed, alt_bots, search_bots)
+        need = minimum_budget(space, run.G)
+        if budget < need:
+            raise ValueError(
+                f"budget {budget:,} is too small for one confirmation: the screen plays the start and "
+                f"one step each way of every allowed parameter on one block ({run.G:,} games a point) "
+                f"and confirmation plays two points on two holdout blocks; the minimum is {need:,} games "
+                "(or allow fewer parameters)"
+            )
+        result = _balance(run, tg, space, seed, alt_bots, search_bots, strategy, diagnose)
         if run.used > budget:
             run.notes.append(
-                f"used {run.used:,} games, more than the budget of {budget:,}: the screen measures every "
-                f"allowed parameter at least once and confirmation needs at least two blocks"
+                f"used {run.used:,} games, more than the budget of {budget:,}: the ablation and the "
+                "pruning measure each edit of the point they keep"
             )
     finally:
         meter.close()
@@ -1287,6 +1342,7 @@ def _balance_harness(
     robustness_bots: Any,
     robustness_search: Any,
     games_per_block: Optional[int],
+    strategy: str = "cards",
 ) -> BalanceResult:
     """:func:`balance` of a game on the generic harness: its targets, space and evaluator
     (:mod:`ketharmad.lab.balance.games`), the same stages as Kétharmad's."""
@@ -1329,7 +1385,8 @@ def _balance_harness(
             if jr is not None:
                 jr.close()
             raise
-        result, stages = _staged(ev, tg, space, budget_, seed_, alt_bots, search_bots, progress, jr)
+        result, stages = _staged(ev, tg, space, budget_, seed_, alt_bots, search_bots, progress, jr,
+                                 strategy)  # fmt: skip
     if robustness_bots == "auto":
         result["notes"] = [
             x.replace(
@@ -1401,6 +1458,24 @@ def _builds(ev: Evaluator, name: str, value: int) -> bool:
     return True
 
 
+def _dominates(
+    metrics: Sequence[Metric], st: Mapping[str, MetricStats], base: Mapping[str, MetricStats]
+) -> bool:
+    """``st`` is better than ``base`` on every metric with its interval: no metric further
+    outside its band (none pushed out), and every metric outside its band at ``base`` closer
+    to its target by more than the 95 % interval of the difference."""
+    z = _z(0.05)
+    for m in metrics:
+        c, b = st[m.name], base[m.name]
+        if m.excess(c.value) > m.excess(b.value) + 1e-12:
+            return False
+        if m.excess(b.value) > 0:
+            gain = abs(b.value - m.target) - abs(c.value - m.target)
+            if not gain > z * math.hypot(c.se, b.se):
+                return False
+    return True
+
+
 def _balance(
     run: _Run,
     tg: Union[Targets, GameTargets],
@@ -1408,13 +1483,35 @@ def _balance(
     seed: int,
     alt_bots: Any,
     search_bots: Any = None,
+    strategy: str = "cards",
+    diagnose: Optional[Callable[[Mapping[str, MetricStats], int], tuple[Any, int]]] = None,
 ) -> dict[str, Any]:
     metrics = tg.metrics
     spc = run.space
     s, base_st, effects = run.screen()
-    proposals = run.propose(base_st, effects)
-    descent = run.descend(base_st, effects)
-    pool = run.search(descent + proposals, effects, base_st, seed)
+    suspects_df = None
+    diagnose_games = 0
+    if strategy == "cards":
+        sus = None
+        if diagnose is not None:
+            run.meter.stage = "diagnose"
+            suspects_df, diagnose_games = diagnose(base_st, max(0, run.left("diagnose")))
+            run.used += diagnose_games
+            run.meter.update(run.used, len(run.seen), force=True)
+            if suspects_df is None:
+                run.notes.append(
+                    "diagnosis skipped: the budget's diagnosis share pays for too few games; the "
+                    "repair orders its moves by the screen alone"
+                )
+            else:
+                sus = suspicions(suspects_df)
+        descent = repair(run, base_st, effects, sus, getattr(tg, "margin", DEFAULT_MARGIN))
+        proposals = []
+        pool = list({c.key: c for c in descent}.values())[-MAX_FINALISTS:]
+    else:
+        proposals = run.propose(base_st, effects)
+        descent = run.descend(base_st, effects)
+        pool = run.search(descent + proposals, effects, base_st, seed)
     finalists = run.race(pool) if pool else []
 
     # ---- confirm on holdout blocks (docs/balance.md, "Confirm")
@@ -1459,11 +1556,9 @@ def _balance(
         [c for c in contending if c.point] if contending and not any(confirmed.values()) else []
     )
     if second:
-        h2 = min(
-            CONFIRM_SECOND * s,
-            max(0, run.budget - run.used - reserve) // ((len(second) + 1) * run.G),
-        )
-        if h2 >= 2 * h:
+        # the budget left goes to this holdout (not to stopping early)
+        h2 = max(0, run.budget - run.used - reserve) // ((len(second) + 1) * run.G)
+        if h2 >= h:
             hold2 = [(HOLDOUT_BLOCK + h, HOLDOUT_BLOCK + h + h2)]
             run.notes.append(
                 f"no candidate was confirmed on the first {h * run.G:,} holdout games a point; "
@@ -1481,7 +1576,7 @@ def _balance(
             confirm_games = h2 * run.G
             hold_used = hold2[0]
             finalists = [Candidate({}, "baseline"), *second]
-    order = sorted(finalists, key=lambda c: (len(c.point), _total_change(c.point, spc), c.key))
+    order = sorted(finalists, key=lambda c: (len(c.point), point_cost(c.point, spc), c.key))
     best = next((c for c in order if confirmed[c.key]), None)
     best_confirmed = best is not None
     if best is not None and not best.point:
@@ -1489,16 +1584,33 @@ def _balance(
             "the starting point already meets every band on the holdout games: no edit needed"
         )
     if best is None and finalists:
-        best = min(
-            finalists,
-            key=lambda c: (
-                -round(_summary(metrics, hold_st[c.key])["p_all_in_band"], 6),
-                _summary(metrics, hold_st[c.key])["loss"], len(c.point), c.key,
-            ),
-        )  # fmt: skip
-        run.notes.append(
-            "no candidate was confirmed on the holdout games: best is the most likely one, unconfirmed"
-        )
+        # unconfirmed: the starting point, unless a candidate is better on every metric
+        base_key = Candidate({}, "baseline").key
+        better = [
+            c
+            for c in finalists
+            if c.point and _dominates(metrics, hold_st[c.key], hold_st[base_key])
+        ]
+        if better:
+            best = min(
+                better,
+                key=lambda c: (
+                    -round(_summary(metrics, hold_st[c.key])["p_all_in_band"], 6),
+                    _summary(metrics, hold_st[c.key])["loss"],
+                    len(c.point),
+                    c.key,
+                ),
+            )
+            run.notes.append(
+                "no candidate was confirmed on the holdout games: best is the most likely candidate "
+                "that is better than the starting point on every metric (with its interval), unconfirmed"
+            )
+        else:
+            best = finalists[0]
+            run.notes.append(
+                "no candidate was confirmed on the holdout games and none is better than the starting "
+                "point on every metric: best is the starting point (no edits), unconfirmed"
+            )  # fmt: skip
     assert best is not None  # finalists always hold the baseline
     best_st = hold_st[best.key]
     # the ablation pairs on the first holdout (every finalist was played there)
@@ -1728,4 +1840,7 @@ def _balance(
         "holdout_games": confirm_games,
         "holdout_blocks": hold_used,
         "screen_games": s * run.G,
+        "suspects": suspects_df,
+        "strategy": strategy,
+        "diagnose_games": diagnose_games,
     }

@@ -51,6 +51,9 @@ class BalanceSettings(OptionsValue):
     * ``robustness_search``: the search-bot sample of ``.robustness_search`` ("auto": the
       search bot at 10 iterations on every seat when ``bots`` is of the heuristic family,
       None otherwise; None: skip; or a bot spec).
+    * ``strategy``: ``"cards"`` (default): the card-level repair, suspect cards first, small
+      steps, fewest edits (:mod:`ketharmad.lab.balance.repair`); ``"descent"``: the earlier
+      search (propose, measured descent, Optuna), kept to compare against.
 
     Frozen; a bad block size is a ValueError when the value is built (a bad bot spec when
     the balancer reads it)."""
@@ -60,6 +63,7 @@ class BalanceSettings(OptionsValue):
     games_per_block: Optional[int] = None
     robustness_bots: Any = "auto"
     robustness_search: Any = "auto"
+    strategy: str = "cards"
 
     _arg = "settings"
     _item = "field"
@@ -71,13 +75,23 @@ class BalanceSettings(OptionsValue):
             object.__setattr__(
                 self, "games_per_block", check_int("games_per_block", self.games_per_block, 1)
             )
+        if self.strategy not in STRATEGIES:
+            raise ValueError(
+                f"settings.strategy must be one of {', '.join(map(repr, STRATEGIES))}, "
+                f"got {self.strategy!r}"
+            )
 
+
+#: The balancer's searches (``settings.strategy``).
+STRATEGIES = ("cards", "descent")
 
 #: What ``settings=`` takes: None, a BalanceSettings or a dict of its fields.
 SettingsArg = Union[BalanceSettings, Mapping[str, Any], None]
 
 #: The fields of :class:`BalanceSettings`, in order.
 SETTINGS_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(BalanceSettings))
+#: The fields that were keywords of :func:`ketharmad.balance` before 0.2 (deprecated forms).
+OLD_KEYWORDS: tuple[str, ...] = SETTINGS_FIELDS[:5]
 
 
 def _fold(call: str, takes: tuple[str, ...], settings: Any, old: dict[str, Any]) -> BalanceSettings:
@@ -91,5 +105,5 @@ def fold_balance_settings() -> Callable[[F], F]:
     0.3.0 with a DeprecationWarning naming ``settings=BalanceSettings(...)``, and reach it
     folded into a checked ``settings=``."""
     return fold_keywords(
-        "settings", SETTINGS_FIELDS, _fold, example="settings=BalanceSettings({fields})"
+        "settings", OLD_KEYWORDS, _fold, example="settings=BalanceSettings({fields})"
     )

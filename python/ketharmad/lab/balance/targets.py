@@ -56,6 +56,12 @@ DEFAULT_MAX_EDITS = 15
 DEFAULT_MAX_EDITS_PER_CARD = 2
 #: How many steps the search may move one parameter when no ``max_change`` is given.
 DEFAULT_SEARCH_STEPS = 5
+#: How far (in steps) a number may move from its printed value when neither
+#: ``change.max_change`` nor the kind's ``max_change`` says otherwise: a tuned card, not a
+#: new one.
+DEFAULT_MAX_CHANGE = 2
+#: The share of each band's half-width the search keeps clear of the band's edges.
+DEFAULT_MARGIN = 0.25
 
 
 @dataclass(frozen=True)
@@ -151,6 +157,10 @@ class Targets:
     max_edits: int
     max_edits_per_card: int
     source: dict[str, Any] = field(default_factory=dict)
+    #: Steps a number may move from its printed value (a kind's ``max_change`` wins).
+    max_change: int = DEFAULT_MAX_CHANGE
+    #: The search aims inside the inner ``1 - margin`` of each band's half-width.
+    margin: float = DEFAULT_MARGIN
     #: The game format the metrics are measured in (``format = "quick"``, a table as
     #: ``format=`` takes a dict, or a format file path); None: the free-for-all.
     format: Any = None
@@ -276,9 +286,9 @@ class Targets:
             if not low <= default <= high and ("min" in cfg or "max" in cfg):
                 outside.append(f"{name} = {default}")
                 continue
-            if "max_change" in cfg:
-                low = max(low, default - cfg["max_change"])
-                high = min(high, default + cfg["max_change"])
+            reach = cfg.get("max_change", self.max_change) * cfg.get("step", 1)
+            low = max(low, default - reach)
+            high = min(high, default + reach)
             if low == high:
                 continue
             out.append(ParamSpace(name, row["card"], kind, default, cfg.get("step", 1), low, high))
@@ -487,7 +497,7 @@ def parse_targets(doc: Mapping[str, Any]) -> Targets:
     ch = _table(
         "targets.change",
         doc.get("change", {}),
-        {"allow", "freeze", "kinds", "max_edits", "max_edits_per_card"},
+        {"allow", "freeze", "kinds", "max_edits", "max_edits_per_card", "max_change", "margin"},
     )
     allow = _patterns("targets.change.allow", ch["allow"]) if "allow" in ch else list(DEFAULT_ALLOW)
     freeze = (
@@ -517,6 +527,8 @@ def parse_targets(doc: Mapping[str, Any]) -> Targets:
         ch.get("max_edits_per_card", DEFAULT_MAX_EDITS_PER_CARD),
         1,
     )
+    max_change = _int("targets.change.max_change", ch.get("max_change", DEFAULT_MAX_CHANGE), 1)
+    margin = _num("targets.change.margin", ch.get("margin", DEFAULT_MARGIN), 0.0, 0.9)
     fmt = doc.get("format")
     if fmt is not None and not isinstance(fmt, (str, Mapping)):
         raise ValueError(
@@ -526,7 +538,8 @@ def parse_targets(doc: Mapping[str, Any]) -> Targets:
         raise ValueError(
             'targets.format as a table needs a name, e.g. { name = "mine", base = "quick" }'
         )
-    return Targets(metrics, allow, freeze, kinds, max_edits, per_card, source=dict(doc), format=fmt)
+    return Targets(metrics, allow, freeze, kinds, max_edits, per_card, source=dict(doc), format=fmt,
+                   max_change=max_change, margin=margin)  # fmt: skip
 
 
 def load_targets(

@@ -1,0 +1,366 @@
+"""Card-level repair (issue 24): the balancer's search when ``settings.strategy="cards"``
+(the default): the suspect cards first, small steps, the fewest edits (docs/balance.md
+"Card-level repair").
+
+A designer who sees a faction off asks which card is off and nudges that card. The repair
+does the same, measured:
+
+1. **Suspects.** The factions the metrics say are off are diagnosed
+   (:func:`ketharmad.diagnose`: per-card evidence and restricted play); each card gets its
+   suspicion, and each parameter of a card the suspicion of its card.
+2. **Rounds.** From the current point, each round measures on *fresh* blocks (common random
+   numbers within the round, new games every round) the current point and a list of single
+   moves: the best move of each of the most suspect cards (its parameter and size chosen by
+   the screen's effects, the direction by the screen or, when the screen shows nothing, by
+   what weakens or strengthens the card), then the moves the screen predicts help most. A
+   move that brings every metric inside the inner part of its band (``margin``) repairs;
+   of the moves that repair, the one on the most suspect card is taken, so the evidence
+   about the card decides between edits the games cannot tell apart. Otherwise the move with
+   the lowest measured score plus cost is taken when it beats the current point. The cost of
+   an edit counts the edit (``EDIT_COST``) and its size relative to the printed value
+   (``SIZE_COST * |new - old| / max(1, |old|)``): a step of 1 on a 1-Influence card costs
+   as much as a step of 5 on a 5-Influence card.
+3. **Pruning.** Each edit is removed in turn and the rest played on fresh blocks: an edit
+   whose removal changes no metric measurably (every paired difference inside its 95 %
+   interval) and does not worsen the score is dropped.
+
+Every point the repair takes is a candidate for the race and the confirmation that follow
+(:mod:`ketharmad.lab.balance.search`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Optional
+
+import numpy as np
+
+from .candidate import Candidate, shrunk, z_of
+from .metrics import MetricStats, paired
+
+__all__ = [
+    "repair",
+    "edit_cost",
+    "point_cost",
+    "Suspicion",
+    "EDIT_COST",
+    "SIZE_COST",
+    "REPAIR_BLOCK",
+    "DEFAULT_MARGIN",
+]
+
+#: First block of the repair's rounds (each round plays fresh blocks from here on).
+REPAIR_BLOCK = 1 << 21
+#: The cost of one edit, in units of the score (the sum of squared band excesses).
+EDIT_COST = 0.02
+#: The cost of an edit's size relative to the printed value.
+SIZE_COST = 0.02
+#: The share of each band's half-width the search keeps clear of its edges by default.
+DEFAULT_MARGIN = 0.25
+#: Suspect cards whose best move each round measures, and further moves by the screen.
+SUSPECT_MOVES = 4
+SCREEN_MOVES = 4
+#: Screen blocks a round plays each point on (fewer when the stage's share is short).
+REPAIR_BLOCKS = 8
+#: Rounds in a row without progress before the repair stops.
+PATIENCE = 2
+
+#: What weakens a card, per parameter kind: the sign of a step that makes it weaker.
+_WEAKER = {"influence": -1, "credibility": -1, "cost_generic": 1}
+
+
+@dataclass(frozen=True)
+class Suspicion:
+    """One card's evidence for the repair: ``score`` (the diagnosis' suspicion: higher is
+    more suspect), ``weaken`` (+1: the evidence says the card should get weaker, -1:
+    stronger, 0: either)."""
+
+    score: float
+    weaken: int
+
+
+def edit_cost(old: Any, new: Any, step: Any = 1) -> float:
+    """The cost of one edit: ``EDIT_COST`` plus ``SIZE_COST`` times its size relative to
+    the printed value (0 when unchanged)."""
+    if new == old:
+        return 0.0
+    return EDIT_COST + SIZE_COST * abs(new - old) / max(abs(old), step, 1)
+
+
+def point_cost(point: Mapping[str, Any], space: Mapping[str, Any]) -> float:
+    """The cost of a point: the sum of its edits' costs."""
+    return sum(edit_cost(space[n].default, v, space[n].step) for n, v in point.items())
+
+
+def _in_inner(run: Any, values: np.ndarray, inner: float) -> bool:
+    return float(run._score(values, inner)) <= 0.0
+
+
+def repair(
+    run: Any,
+    base_st: Mapping[str, MetricStats],
+    effects: Mapping[tuple[str, int], Mapping[str, MetricStats]],
+    suspects: Optional[Mapping[str, Suspicion]],
+    margin: float,
+) -> list[Candidate]:
+    """The measured, suspects-first greedy repair from the starting point (module doc).
+    Returns every point it took, the last (pruned) one last. ``run`` is the balancer's run
+    (``search._Run``): its evaluations, budget shares, space and notes."""
+
+    run.meter.stage = "repair"
+    metrics = run.metrics
+    space = run.space
+    names = run.order
+    inner = 1.0 - margin
+    eff: dict[tuple[str, int], np.ndarray] = {
+        k: np.array([shrunk(v[m.name]) for m in metrics]) for k, v in effects.items()
+    }
+    limit = run.upto("repair")
+    per_round = 1 + SUSPECT_MOVES + SCREEN_MOVES
+    room = max(0, limit - run.used) // (8 * per_round * run.G)
+    nb = max(1, min(REPAIR_BLOCKS * run.screen_blocks, room))
+    K = run.targets.max_edits
+    N = run.targets.max_edits_per_card
+    cursor = REPAIR_BLOCK
+
+    def fresh(n: int) -> list[tuple[int, int]]:
+        nonlocal cursor
+        r = [(cursor, cursor + n)]
+        cursor += n
+        return r
+
+    def values(vec: Mapping[str, np.ndarray]) -> np.ndarray:
+        st = run.st(vec)
+        return np.array([st[m.name].value for m in metrics])
+
+    def score(v: np.ndarray) -> float:
+        return float(run._score(v, inner))
+
+    def card_of(name: str) -> str:
+        return space[name].card or name.rsplit(".", 1)[0]
+
+    def suspicion(name: str) -> float:
+        if suspects is None:
+            return 0.0
+        s = suspects.get(card_of(name))
+        return s.score if s is not None else 0.0
+
+    def allowed(x: Mapping[str, Any], name: str) -> bool:
+        if name in x:
+            return True
+        if len(x) >= K:
+            return False
+        return sum(1 for n in x if card_of(n) == card_of(name)) < N
+
+    def predict(x: Mapping[str, Any], vx: np.ndarray, name: str, v: Any) -> np.ndarray:
+        p = space[name]
+        k0, k1 = p.k_of(x.get(name, p.default)), p.k_of(v)
+        d = 1 if k1 > k0 else -1
+        e = eff.get((name, d))
+        return vx if e is None else vx + abs(k1 - k0) * e
+
+    def best_move(
+        x: Mapping[str, Any], vx: np.ndarray, name: str, sign: int = 0
+    ) -> Optional[tuple[float, Any]]:
+        """The value of ``name`` with the lowest predicted score plus cost (``sign``: only
+        steps in that direction); None when no value differs from the current one."""
+        p = space[name]
+        cur = x.get(name, p.default)
+        best: Optional[tuple[float, Any]] = None
+        for v in p.values(max(abs(p.k_of(p.low)), abs(p.k_of(p.high)))):
+            if v == cur or (sign and (v - cur) * sign <= 0):
+                continue
+            y = {**x, name: v}
+            if v == p.default:
+                y.pop(name)
+            s = score(predict(x, vx, name, v)) + point_cost(y, space)
+            if best is None or s < best[0]:
+                best = (s, v)
+        return best
+
+    def candidates(
+        x: dict[str, Any], vx: np.ndarray, skip: set[tuple[str, Any]]
+    ) -> list[tuple[str, Any, str]]:
+        """This round's moves, in priority order: (name, value, why)."""
+        out: list[tuple[str, Any, str]] = []
+        taken: set[str] = set()
+        if suspects:
+            cards = sorted(
+                {card_of(n) for n in names if card_of(n) in suspects and allowed(x, n)},
+                key=lambda c: (-suspects[c].score, c),
+            )
+            for c in cards:
+                if len(out) >= SUSPECT_MOVES:
+                    break
+                own = [n for n in names if card_of(n) == c and allowed(x, n)]
+                options = []
+                for n in own:
+                    bm = best_move(x, vx, n)
+                    if bm is not None:
+                        options.append((bm[0], n, bm[1]))
+                    # the direction the evidence asks for, when the screen shows nothing
+                    w = _WEAKER.get(space[n].kind)
+                    if w is not None and suspects[c].weaken:
+                        bm = best_move(x, vx, n, w * suspects[c].weaken)
+                        if bm is not None:
+                            options.append((bm[0] + 1e-9, n, bm[1]))
+                options.sort(key=lambda t: (t[0], names.index(t[1]), str(t[2])))
+                for _s, n, v in options:
+                    if (n, v) not in skip:
+                        out.append((n, v, f"suspect {c}"))
+                        taken.add(n)
+                        break
+        screen = []
+        s0 = score(vx) + point_cost(x, space)
+        for n in names:
+            if n in taken or not allowed(x, n):
+                continue
+            bm = best_move(x, vx, n)
+            if bm is not None and bm[0] < s0 and (n, bm[1]) not in skip:
+                screen.append((bm[0], n, bm[1]))
+        screen.sort(key=lambda t: (t[0], names.index(t[1])))
+        out += [(n, v, "screen") for _s, n, v in screen[:SCREEN_MOVES]]
+        return out
+
+    def point_with(x: Mapping[str, Any], name: str, v: Any) -> dict[str, Any]:
+        y = {**x, name: v}
+        if v == space[name].default:
+            y.pop(name)
+        return y
+
+    x: dict[str, Any] = {}
+    path: list[Candidate] = []
+    skip: set[tuple[str, Any]] = set()
+    stale = 0
+    verified = False
+    while run.used + per_round * nb * run.G <= limit:
+        rng = fresh(nb)
+        vx = values(run.vectors(x, rng, "repair"))
+        if _in_inner(run, vx, inner):
+            # in the inner band on this round's games: check once more on twice the games
+            rng2 = fresh(2 * nb)
+            if _in_inner(run, values(run.vectors(x, rng2, "repair")), inner):
+                verified = True
+                break
+        moves = candidates(x, vx, skip)
+        if not moves:
+            break
+        measured = []
+        for n, v, why in moves:
+            y = point_with(x, n, v)
+            if not run.ev.valid(y):
+                skip.add((n, v))
+                continue
+            vy = values(run.vectors(y, rng, "repair"))
+            measured.append((n, v, why, y, vy))
+            # the measured move replaces the model's per-step effect of that direction
+            p = space[n]
+            k = p.k_of(v) - p.k_of(x.get(n, p.default))
+            if k:
+                eff[(n, 1 if k > 0 else -1)] = (vy - vx) / abs(k)
+        if not measured:
+            break
+        repaired = [t for t in measured if _in_inner(run, t[4], inner)]
+        if repaired:  # the first in priority order: the most suspect card
+            choice = repaired[0]
+        else:
+            choice = min(
+                measured, key=lambda t: (score(t[4]) + point_cost(t[3], space), t[0], str(t[1]))
+            )
+            if score(choice[4]) + point_cost(choice[3], space) >= score(vx) + point_cost(x, space):
+                skip.update((t[0], t[1]) for t in measured)
+                stale += 1
+                if stale >= PATIENCE:
+                    break
+                continue
+        stale = 0
+        x = choice[3]
+        skip.add((choice[0], choice[1]))
+        path.append(Candidate(dict(x), "repair"))
+    if not verified and path:
+        run.notes.append(
+            "repair: the last point was not inside the inner part of every band on fresh games "
+            "when the stage ended"
+        )
+    x = _prune(run, x, fresh, 2 * nb, values, score, limit)
+    if x and (not path or path[-1].point != x):
+        path.append(Candidate(dict(x), "repair"))
+    return path
+
+
+def _prune(
+    run: Any,
+    x: dict[str, Any],
+    fresh: Any,
+    nb: int,
+    values: Any,
+    score: Any,
+    limit: int,
+) -> dict[str, Any]:
+    """Drop each edit whose removal changes no metric measurably (every paired difference
+    inside its 95 % interval) and does not worsen the score, on fresh blocks."""
+    z95 = z_of(0.05)
+    for name in sorted(x):
+        if len(x) < 1 or run.used + 2 * nb * run.G > limit + run.budget // 20:
+            break
+        y = {k: v for k, v in x.items() if k != name}
+        if not run.ev.valid(y):
+            continue
+        rng = fresh(nb)
+        vec_x = run.vectors(x, rng, "prune")
+        vec_y = run.vectors(y, rng, "prune")
+        measurable = any(
+            abs(e.value) > z95 * e.se
+            for e in (paired(m, vec_x[m.name], vec_y[m.name]) for m in run.metrics)
+            if math.isfinite(e.se)
+        )
+        if not measurable and score(values(vec_y)) <= score(values(vec_x)):
+            run.notes.append(f"repair: dropped {name} (no measurable effect when removed)")
+            x = y
+    return x
+
+
+def suspicions(table: Any) -> dict[str, Suspicion]:
+    """The repair's evidence from a diagnosis' ``.suspects`` table: per card its suspicion
+    and the direction (``too strong`` faction: weaken the card, ``too weak``: strengthen)."""
+    out: dict[str, Suspicion] = {}
+    for r in table.iter_rows(named=True):
+        s = r["suspicion"]
+        if s is None or not math.isfinite(s):
+            continue
+        weaken = {"too strong": 1, "too weak": -1}.get(r["direction"], 0)
+        out[r["card"]] = Suspicion(float(s), weaken)
+    return out
+
+
+def off_factions(metrics: Sequence[Any], st: Mapping[str, MetricStats], n: int) -> list[str]:
+    """The ``n`` factions the metrics say are furthest off: a strength per faction fitted by
+    least squares to the 2-player win rates (``logit(p_ab) = s_a - s_b``) and the 4-player
+    shares (``logit(share_f) - logit(target) = s_f``), strengths summing to 0; the factions
+    with the largest ``|s|`` first."""
+    rows: list[dict[str, float]] = []
+    ys: list[float] = []
+
+    def logit(p: float) -> float:
+        p = min(max(p, 1e-3), 1 - 1e-3)
+        return math.log(p / (1 - p))
+
+    for m in metrics:
+        if m.kind not in ("2p", "4p") or m.faction is None:
+            continue
+        r = {m.faction: 1.0}
+        if m.kind == "2p" and m.opponent is not None:
+            r[m.opponent] = -1.0
+            ys.append(logit(st[m.name].value))
+        else:
+            ys.append(logit(st[m.name].value) - logit(m.target))
+        rows.append(r)
+    factions = sorted({f for r in rows for f in r})
+    if not factions:
+        return []
+    a = np.array([[r.get(f, 0.0) for f in factions] for r in rows] + [[1.0] * len(factions)])
+    s = np.linalg.lstsq(a, np.array([*ys, 0.0]), rcond=None)[0]
+    strength = dict(zip(factions, np.abs(s).tolist(), strict=True))
+    return sorted(factions, key=lambda f: (-strength[f], f))[:n]
