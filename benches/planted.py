@@ -124,6 +124,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget", type=int, default=2_000_000, help="games per plant")
     ap.add_argument("--bots", default="heuristic")
     ap.add_argument("--strategy", default="cards", choices=["cards", "descent"])
+    ap.add_argument("--margin", type=float, default=None,
+                    help="targets change.margin (default: the targets' default, 0.25)")  # fmt: skip
+    ap.add_argument("--out", default=None, help="write each plant's balance text (plantN.txt) here")
     ap.add_argument("--only", default=None, help="comma-separated plant indices to run (a subset)")
     ap.add_argument(
         "--small", action="store_true", help="CI size: narrow allow list, small blocks, random bots"
@@ -149,6 +152,9 @@ def main(argv: list[str] | None = None) -> int:
                                                                      "robustness_search": None})  # fmt: skip
             else:
                 targets = {"change": {"allow": WIDE_ALLOW}} if WIDE_ALLOW else {}
+                if args.margin is not None:
+                    targets = {"two_player": {}, "four_player": {}, "change": {**targets.get("change", {}),
+                                                                              "margin": args.margin}}  # fmt: skip
                 extra = dict(
                     bots=args.bots, settings={"robustness_bots": None, "robustness_search": None}
                 )
@@ -157,6 +163,12 @@ def main(argv: list[str] | None = None) -> int:
             res = ketharmad.balance(targets, budget=args.budget, seed=args.seed + plant.index, card_data=path,
                                     **extra)  # fmt: skip
             row = judge(plant, res)
+            if args.out:
+                os.makedirs(args.out, exist_ok=True)
+                with open(
+                    os.path.join(args.out, f"plant{plant.index}.txt"), "w", encoding="utf-8"
+                ) as f:
+                    f.write(f"planted: {row['planted']}\n{res.text()}\n")
             row["seconds"] = round(time.perf_counter() - t0, 1)
             rows.append(row)
             print(f"  plant {plant.index}: {row['planted']} | proposed {row['proposed']} | "

@@ -49,6 +49,24 @@ def check_tables(
     return two, four
 
 
+def margin_paragraph(res: ketharmad.BalanceResult) -> str:
+    """Which metrics ended inside the inner band the search aimed for, and the numbers' reach."""
+    m = res.targets.margin
+    outside = []
+    for a in res.after.iter_rows(named=True):
+        half = (a["high"] - a["low"]) / 2
+        lo, hi = a["low"] + m * half, a["high"] - m * half
+        if not lo <= a["value"] <= hi:
+            outside.append(f"{a['metric']} {pct(a['value'])} (inner band {pct(lo)}–{pct(hi)})")
+    reach = max((abs(r["new"] - r["old"]) for r in res.best.iter_rows(named=True)), default=0)
+    head = (f"Margin: the search aimed inside the inner {100 * (1 - m):.0f} % of every band (margin {m:g}). "
+            f"No number is more than {reach} step{'s' if reach != 1 else ''} from its printed value.")  # fmt: skip
+    if not outside:
+        return head + " Every metric ended inside its inner band."
+    return (head + f" {len(outside)} metric{'s' if len(outside) > 1 else ''} ended between the inner band and "
+            "the band's edge (each interval clear of the edge, so confirmed): " + "; ".join(outside) + ".")  # fmt: skip
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -74,6 +92,7 @@ def main() -> None:
     )
     args = ap.parse_args()
 
+    resumed = bool(args.journal) and os.path.exists(args.journal)
     t0 = time.perf_counter()
     res = ketharmad.balance(
         args.targets,
@@ -126,7 +145,7 @@ def main() -> None:
         f"{100 * (1 - res.targets.margin):.0f} % of every band, at most {res.targets.max_edits} edits"
         + (
             f"; {res.games:,} games in {wall / 60:.1f} min on {os.cpu_count()} cores ({platform.machine()})."
-            if res.games_played == res.games
+            if not resumed
             else f"; {res.games:,} games. This page was written from the run's journal (`--journal`), so the"
             ' run\'s time is not measured here: docs/balance.md ("Measured") has it.'
         ),
@@ -180,6 +199,7 @@ def main() -> None:
             f"{100 * min(a['value'] - a['low'], a['high'] - a['value']):+.1f} pts",
         ])  # fmt: skip
     L += md(["metric", "band", "draft", "balanced", "in band", "inside by"], rows)
+    L += ["", margin_paragraph(res)]
     if res.notes:
         L += ["", "Run notes:", ""] + [f"* {n}" for n in res.notes]
     L += [

@@ -88,6 +88,10 @@ def test_unconfirmed_best_is_the_start_unless_a_candidate_is_better_on_every_met
     # better, but not beyond the interval of the difference: not shown
     noise = {m[0].name: MetricStats(0.59, 0.01, 2000), m[1].name: MetricStats(0.52, 0.01, 2000)}
     assert not _balance._dominates(m, noise, base)
+    # a start whose every estimate is in band: nothing to improve, never beaten unconfirmed
+    inband = {m[0].name: MetricStats(0.54, 0.01, 2000), m[1].name: MetricStats(0.53, 0.01, 2000)}
+    closer = {m[0].name: MetricStats(0.50, 0.01, 2000), m[1].name: MetricStats(0.50, 0.01, 2000)}
+    assert not _balance._dominates(m, closer, inband)
 
 
 def _ner_targets() -> dict:

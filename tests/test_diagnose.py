@@ -126,3 +126,30 @@ def test_the_same_seed_gives_the_same_ranking_for_any_thread_count() -> None:
     a = ketharmad.diagnose(["ner"], games=150, seed=5, restricted=50, run={"threads": 1})
     b = ketharmad.diagnose(["ner"], games=150, seed=5, restricted=50, run={"threads": 2})
     assert a.suspects.equals(b.suspects)
+
+
+def test_the_suspects_mark_the_cards_the_file_says_were_edited_last(tmp_path) -> None:
+    """Issue 24 item 2: an exported card file names its overrides in its header; the
+    diagnosis marks those cards (``changed_recently``); the same file with its comments
+    stripped (as benches/planted.py writes it) marks none."""
+    from ketharmad.results.export import edit_history
+
+    path = tmp_path / "edited.toml"
+    ketharmad.export_card_data(path, params={"rad_novak_elod.influence": 0}, overwrite=True)
+    text = path.read_text()
+    assert edit_history(text) == {"rad_novak_elod": ["influence"]}
+    res = ketharmad.diagnose(
+        ["radikalisok"], games=300, restricted=0, bots="random", card_data=path
+    )
+    marked = res.suspects.filter(pl.col("changed_recently"))["card"].to_list()
+    assert marked == ["rad_novak_elod"]
+    assert "changed" in res.text()
+    stripped = tmp_path / "stripped.toml"
+    stripped.write_text(
+        "".join(line + "\n" for line in text.splitlines() if not line.startswith("#"))
+    )
+    assert edit_history(stripped.read_text()) == {}
+    res2 = ketharmad.diagnose(
+        ["radikalisok"], games=300, restricted=0, bots="random", card_data=stripped
+    )
+    assert not res2.suspects["changed_recently"].any()

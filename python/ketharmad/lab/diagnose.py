@@ -25,6 +25,7 @@ from ..api import parameters
 from ..game.driver import driver_for
 from ..game.spec import GameSpec, SetupKeywords, setup_of, take_setup
 from ..game.validate import check_int
+from ..results.export import edit_history
 from ..results.lab import LabResult
 from ..results.lab_report import _provenance_md, md_table
 from ..results.report import format_table, pct, signed_pct
@@ -58,6 +59,7 @@ SUSPECT_COLUMNS = (
     "play_rate", "play_rate_ci_low", "play_rate_ci_high", "z_play_rate",
     "mean_turn_played", "z_timing",
     "restricted_delta", "restricted_ci_low", "restricted_ci_high", "restricted_games", "z_restricted",
+    "changed_recently",
 )  # fmt: skip
 
 
@@ -206,7 +208,7 @@ def diagnose(
                                         "restricted_games": r["games"]})  # fmt: skip
             n_games += len(points) * (len(_core.FACTIONS) - 1) * restricted_
     elapsed = time.perf_counter() - start
-    suspects = suspect_table(cards, restricted_rows)
+    suspects = suspect_table(cards, restricted_rows, edit_history(text))
     return DiagnoseResult(
         suspects, cards, text,
         run=dict(decks=factions, pairings=[list(p) for p in _pairings(factions)], bots=first.bots,
@@ -225,11 +227,14 @@ def _mad(x: str) -> pl.Expr:
 
 
 def suspect_table(
-    cards: pl.DataFrame, restricted_rows: Sequence[Mapping[str, Any]]
+    cards: pl.DataFrame,
+    restricted_rows: Sequence[Mapping[str, Any]],
+    history: Optional[Mapping[str, Sequence[str]]] = None,
 ) -> pl.DataFrame:
-    """``.suspects`` from the merged card-stats table (one faction's own cards) and the
+    """``.suspects`` from the merged card-stats table (one faction's own cards), the
     restricted-play rows (``faction, card, restricted_delta, restricted_ci_low,
-    restricted_ci_high, restricted_games``)."""
+    restricted_ci_high, restricted_games``) and the card file's edit history (card id ->
+    numbers changed: ``changed_recently``)."""
     t = cards.filter(pl.col("card_faction") == pl.col("faction"))
     r_schema = {"faction": pl.String, "card": pl.String, "restricted_delta": pl.Float64,
                 "restricted_ci_low": pl.Float64, "restricted_ci_high": pl.Float64,
@@ -294,7 +299,8 @@ def suspect_table(
     )  # fmt: skip
     t = t.with_columns(
         rank=pl.col("suspicion").fill_null(-math.inf).rank("ordinal", descending=True).over("faction")
-        .cast(pl.Int64)
+        .cast(pl.Int64),
+        changed_recently=pl.col("card").is_in(list(history or {})),
     )  # fmt: skip
     order = pl.col("faction").replace_strict(
         list(_core.FACTIONS), list(range(len(_core.FACTIONS))), default=len(_core.FACTIONS)
@@ -376,14 +382,15 @@ def _rows(part: pl.DataFrame) -> list[list[str]]:
          _z(r["z_iwd"]), signed_pct(r["played_delta"]) if r["played_delta"] is not None else "-", _z(r["z_played"]),
          pct(r["play_rate"]) if r["play_rate"] is not None else "-",
          "-" if r["mean_turn_played"] is None else f"{r['mean_turn_played']:.1f}",
-         signed_pct(r["restricted_delta"]) if r["restricted_delta"] is not None else "-", _z(r["z_restricted"])]
+         signed_pct(r["restricted_delta"]) if r["restricted_delta"] is not None else "-", _z(r["z_restricted"]),
+         "yes" if r["changed_recently"] else ""]
         for r in part.iter_rows(named=True)
     ]  # fmt: skip
 
 
 _HEAD = ["rank", "card", "id", "suspicion", "IWD", "z", "played-not", "z", "play rate", "turn",
-         "restricted", "z"]  # fmt: skip
-_RIGHT = [True, False, False] + [True] * 9
+         "restricted", "z", "changed"]  # fmt: skip
+_RIGHT = [True, False, False] + [True] * 9 + [False]
 
 
 def _text(result: DiagnoseResult, per_faction: int = 5) -> str:
@@ -419,7 +426,8 @@ def _markdown(result: DiagnoseResult) -> list[str]:
         "restricted = the faction's win-rate change when it may not play the card. Each z is the "
         "card's evidence minus the faction's median card, over its standard error (timing: over "
         "1.4826 x the faction's MAD); suspicion = their weighted Stouffer sum in the direction "
-        "the faction is off (docs/diagnose.md).",
+        "the faction is off (docs/diagnose.md). changed = the card file's header names the card "
+        "among its last edits (an exported file's `# with overrides:` line).",
         "",
     ]
     for f in result.decks:

@@ -249,3 +249,23 @@ def export_card_data(
 
 def _version() -> str:
     return __version__
+
+
+#: The header line of an exported card file that lists its overrides (:func:`render_card_text`).
+OVERRIDES_HEADER = "# with overrides: "
+
+
+def edit_history(text: str) -> dict[str, list[str]]:
+    """The edits a card file says it carries: per card id, the numbers changed, read from
+    the exporter's header line ``# with overrides: a.b = 1, ...`` (an empty dict for a file
+    without one, e.g. a hand-written file or one whose comments were stripped)."""
+    out: dict[str, list[str]] = {}
+    for line in text.splitlines()[:8]:
+        if not line.startswith(OVERRIDES_HEADER):
+            continue
+        for item in line[len(OVERRIDES_HEADER) :].split(", "):
+            name = item.split(" = ", 1)[0].strip()
+            if "." in name and not name.startswith(("rules.", "keyword.", "format.")):
+                card, number = name.rsplit(".", 1)
+                out.setdefault(card, []).append(number)
+    return out

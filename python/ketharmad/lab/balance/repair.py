@@ -15,8 +15,9 @@ does the same, measured:
    what weakens or strengthens the card), then the moves the screen predicts help most. A
    move that brings every metric inside the inner part of its band (``margin``) repairs;
    of the moves that repair, the one on the most suspect card is taken, so the evidence
-   about the card decides between edits the games cannot tell apart. Otherwise the move with
-   the lowest measured score plus cost is taken when it beats the current point. The cost of
+   about the card decides between edits the games cannot tell apart. Otherwise the move that
+   lowers the measured score plus cost most is taken, unless a suspect card's move does at
+   least ``SUSPECT_SHARE`` of that improvement (then the most suspect such card's). The cost of
    an edit counts the edit (``EDIT_COST``) and its size relative to the printed value
    (``SIZE_COST * |new - old| / max(1, |old|)``): a step of 1 on a 1-Influence card costs
    as much as a step of 5 on a 5-Influence card.
@@ -64,6 +65,9 @@ SUSPECT_MOVES = 4
 SCREEN_MOVES = 4
 #: Screen blocks a round plays each point on (fewer when the stage's share is short).
 REPAIR_BLOCKS = 8
+#: A suspect card's move is taken over a better-measured one when it does at least this share
+#: of the best measured improvement of its round.
+SUSPECT_SHARE = 0.5
 #: Rounds in a row without progress before the repair stops.
 PATIENCE = 2
 
@@ -235,9 +239,18 @@ def repair(
     skip: set[tuple[str, Any]] = set()
     stale = 0
     verified = False
+
+    def denoised(
+        vec_y: Mapping[str, np.ndarray], vec_x: Mapping[str, np.ndarray], vx: np.ndarray
+    ) -> np.ndarray:
+        """``x``'s values plus each metric's paired difference shrunk by its noise, so a
+        difference the round's games cannot tell from 0 does not look like progress."""
+        return vx + np.array([shrunk(paired(m, vec_y[m.name], vec_x[m.name])) for m in metrics])
+
     while run.used + per_round * nb * run.G <= limit:
         rng = fresh(nb)
-        vx = values(run.vectors(x, rng, "repair"))
+        vec_x = run.vectors(x, rng, "repair")
+        vx = values(vec_x)
         if _in_inner(run, vx, inner):
             # in the inner band on this round's games: check once more on twice the games
             rng2 = fresh(2 * nb)
@@ -253,8 +266,9 @@ def repair(
             if not run.ev.valid(y):
                 skip.add((n, v))
                 continue
-            vy = values(run.vectors(y, rng, "repair"))
-            measured.append((n, v, why, y, vy))
+            vec_y = run.vectors(y, rng, "repair")
+            vy = values(vec_y)
+            measured.append((n, v, why, y, vy, denoised(vec_y, vec_x, vx)))
             # the measured move replaces the model's per-step effect of that direction
             p = space[n]
             k = p.k_of(v) - p.k_of(x.get(n, p.default))
@@ -262,19 +276,26 @@ def repair(
                 eff[(n, 1 if k > 0 else -1)] = (vy - vx) / abs(k)
         if not measured:
             break
-        repaired = [t for t in measured if _in_inner(run, t[4], inner)]
+        now = score(vx) + point_cost(x, space)
+        # each move's improvement of score plus cost, from its noise-shrunk paired differences
+        gains = [(now - score(t[5]) - point_cost(t[3], space), t) for t in measured]
+        repaired = [t for g, t in gains if g > 0 and _in_inner(run, t[4], inner)]
         if repaired:  # the first in priority order: the most suspect card
             choice = repaired[0]
         else:
-            choice = min(
-                measured, key=lambda t: (score(t[4]) + point_cost(t[3], space), t[0], str(t[1]))
-            )
-            if score(choice[4]) + point_cost(choice[3], space) >= score(vx) + point_cost(x, space):
+            best_gain = max(g for g, _t in gains)
+            if best_gain <= 0:
                 skip.update((t[0], t[1]) for t in measured)
                 stale += 1
                 if stale >= PATIENCE:
                     break
                 continue
+            # a suspect card's move that does at least SUSPECT_SHARE of the best measured
+            # improvement wins over the rest (the evidence about the card breaks near-ties)
+            near = [
+                t for g, t in gains if g >= SUSPECT_SHARE * best_gain and t[2].startswith("suspect")
+            ]
+            choice = near[0] if near else max(gains, key=lambda gt: gt[0])[1]
         stale = 0
         x = choice[3]
         skip.add((choice[0], choice[1]))

@@ -146,13 +146,13 @@ def balance_text(res: Any) -> str:
     sus = _suspect_rows(res)
     if sus:
         out.append("suspects (the diagnosis; the repair tried the most suspect cards first):")
-        out += format_table(SUSPECT_HEAD, sus, [False, True, False, True, False, False])
+        out += format_table(SUSPECT_HEAD, sus, [False, True, False, True, False, False, False])
     for note in res.notes:
         out.append(f"note: {note}")
     return "\n".join(out)
 
 
-SUSPECT_HEAD = ["faction", "rank", "card", "suspicion", "faction is", "edited"]
+SUSPECT_HEAD = ["faction", "rank", "card", "suspicion", "faction is", "changed recently", "edited"]
 
 
 def _suspect_rows(res: Any, per_faction: int = 5) -> list[list[str]]:
@@ -163,7 +163,8 @@ def _suspect_rows(res: Any, per_faction: int = 5) -> list[list[str]]:
     edited = {n.rsplit(".", 1)[0] for n in res.best_point}
     t = t.filter(pl.col("rank") <= per_faction)
     return [[r["faction"], str(r["rank"]), r["card"], f"{r['suspicion']:.1f}" if r["suspicion"] is not None else "",
-             r["direction"], "yes" if r["card"] in edited else ""] for r in t.iter_rows(named=True)]  # fmt: skip
+             r["direction"], "yes" if r.get("changed_recently") else "", "yes" if r["card"] in edited else ""]
+            for r in t.iter_rows(named=True)]  # fmt: skip
 
 
 def _md_table(headers: list[str], rows: list[list[str]]) -> list[str]:

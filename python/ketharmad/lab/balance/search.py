@@ -1465,6 +1465,8 @@ def _dominates(
     outside its band (none pushed out), and every metric outside its band at ``base`` closer
     to its target by more than the 95 % interval of the difference."""
     z = _z(0.05)
+    if not any(m.excess(base[m.name].value) > 0 for m in metrics):
+        return False  # nothing to improve: an unconfirmed start in band is never beaten by edits
     for m in metrics:
         c, b = st[m.name], base[m.name]
         if m.excess(c.value) > m.excess(b.value) + 1e-12:
@@ -1595,15 +1597,15 @@ def _balance(
             best = min(
                 better,
                 key=lambda c: (
+                    len(c.point),
                     -round(_summary(metrics, hold_st[c.key])["p_all_in_band"], 6),
                     _summary(metrics, hold_st[c.key])["loss"],
-                    len(c.point),
                     c.key,
                 ),
             )
             run.notes.append(
-                "no candidate was confirmed on the holdout games: best is the most likely candidate "
-                "that is better than the starting point on every metric (with its interval), unconfirmed"
+                "no candidate was confirmed on the holdout games: best is the candidate with the fewest "
+                "edits that is better than the starting point on every metric (with its interval), unconfirmed"
             )
         else:
             best = finalists[0]
