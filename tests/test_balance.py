@@ -486,12 +486,18 @@ def test_robustness_search_sample(tmp_path: Path) -> None:
     """`.robustness_search`: every metric before and after the edits with the search bot on
     every seat, played on the screen's blocks (the history has both points under that bot)."""
     sb = {"kind": "search", "iterations": 2}
+    # Orbán's cost planted at 1 (from 4): NER too strong against both bands, one edit repairs it
+    targets = {"two_player": {"pairs": {"ner-tisza": {"target": 0.14, "tolerance": 0.05},
+                                        "ner-osszefogas": {"target": 0.30, "tolerance": 0.05}}},
+               "change": {"allow": [PLANTED, "tis_magyar_peter.influence", "ner_rogan_antal.influence"],
+                          "max_edits": 1}}  # fmt: skip
     res = ketharmad.balance(
-        SMALL,
+        targets,
         bots="random",
-        budget=20_000,
-        seed=2,
-        settings={"robustness_bots": None, "robustness_search": sb, "strategy": "descent"},
+        budget=60_000,
+        seed=1,
+        params={PLANTED: 1},
+        settings={"robustness_bots": None, "robustness_search": sb},
     )
     assert res.best.height >= 1, res.notes
     t = res.robustness_search

@@ -110,7 +110,7 @@ def test_tournament_takes_a_format_and_plays_teams_in_coalition():
 def test_balance_takes_a_format_from_the_call_or_the_targets():
     kw = dict(
         bots="random",
-        budget=1_500,
+        budget=3_000,
         seed=1,
         settings={"robustness_bots": None, "robustness_search": None},
     )

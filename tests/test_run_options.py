@@ -263,9 +263,13 @@ def test_balance_on_a_cluster_keeps_every_argument(client: Any) -> None:
               "robustness_search": "heuristic"})  # fmt: skip
     here = ketharmad.balance(SMALL_TARGETS, **kw)
     there = ketharmad.balance(SMALL_TARGETS, **kw, run={"cluster": client})
-    assert here.robustness_search is not None and there.robustness_search is not None
+    # the settings that reached the run (best may be the start, with no sample to compare)
+    assert here.settings == there.settings == ketharmad.BalanceSettings.of(kw["settings"])
+    assert here.settings.robustness_search == "heuristic"
     assert_frame_equal(here.history, there.history)
-    assert_frame_equal(here.robustness_search, there.robustness_search)
+    assert (here.robustness_search is None) == (there.robustness_search is None)
+    if here.robustness_search is not None:
+        assert_frame_equal(here.robustness_search, there.robustness_search)
     assert here.notes == there.notes
 
 
@@ -356,7 +360,8 @@ def test_balance_on_a_cluster_keeps_every_keyword(client: Any, tmp_path: Any) ->
     kw: dict[str, Any] = dict(
         bots="random", budget=2_500, seed=3, params={"rules.hand_limit": 8}, format="quick",
         card_data="balanced",
-        settings={"games_2p": 6, "games_4p": 1, "robustness_bots": "aggro", "robustness_search": None},
+        settings={"games_2p": 6, "games_4p": 1, "robustness_bots": "aggro", "robustness_search": None,
+                  "strategy": "cards"},
     )  # fmt: skip
     here = ketharmad.balance(SMALL_TARGETS, journal=str(tmp_path / "a.jsonl"), **kw)
     there = ketharmad.balance(SMALL_TARGETS, journal=str(tmp_path / "b.jsonl"), **kw,
@@ -366,8 +371,11 @@ def test_balance_on_a_cluster_keeps_every_keyword(client: Any, tmp_path: Any) ->
     assert set(inspect.signature(ketharmad.balance).parameters) <= named | {"settings"}
     assert_frame_equal(here.history, there.history)
     assert_frame_equal(here.before, there.before)
-    assert here.robustness is not None and there.robustness is not None
-    assert_frame_equal(here.robustness, there.robustness)
+    # every settings field reached the run on the client
+    assert here.settings == there.settings == ketharmad.BalanceSettings.of(kw["settings"])
+    assert (here.robustness is None) == (there.robustness is None)
+    if here.robustness is not None:
+        assert_frame_equal(here.robustness, there.robustness)
     assert here.overrides == there.overrides and here.notes == there.notes
     assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
     assert here.params["rules.format"] == "quick" and here.card_data == there.card_data

@@ -892,6 +892,7 @@ class BalanceResult(LabResult):
             Kétharmad): the ``.suspects`` table of :func:`ketharmad.diagnose` for the factions
             the metrics said were furthest off, the order in which the repair tried cards;
             None for the descent strategy, a harness game or a budget too small to diagnose.
+        settings: the :class:`ketharmad.BalanceSettings` the run measured with.
         strategy: the search that ran (``"cards"`` or ``"descent"``); ``diagnose_games`` the
             games of its diagnosis (in ``games``).
         notes: what was skipped and why.
@@ -922,6 +923,7 @@ class BalanceResult(LabResult):
     screen: pl.DataFrame
     suspects: Optional[pl.DataFrame]
     strategy: str
+    settings: BalanceSettings
     diagnose_games: int
     overrides: dict[str, Any]
     notes: list[str]
@@ -1282,7 +1284,7 @@ def balance(
         bots=spec, seed=seed_, params=base_params, card_data=describe_card_data(card_data), _card_text=text,
         elapsed=time.perf_counter() - t0, budget=budget_, games=stages.used, games_played=ev.games_played,
         evaluations_played=ev.evaluations, pairs=[list(p) for p in tg.pairs], targets=tg,
-        games_2p=g2, games_4p=g4, game="ketharmad", sides=None, games_per_block=None,
+        games_2p=g2, games_4p=g4, game="ketharmad", sides=None, games_per_block=None, settings=settings,
         confirm_first_game=None, confirm_games=None,
     )  # fmt: skip
     return BalanceResult(**result)
@@ -1402,6 +1404,8 @@ def _balance_harness(
         elapsed=time.perf_counter() - t0, budget=budget_, games=stages.used, games_played=ev.games_played,
         evaluations_played=ev.evaluations, pairs=[], targets=tg, games_2p=None, games_4p=None,
         game=game, sides=list(info["sides"] or []), games_per_block=n,
+        settings=BalanceSettings(games_per_block=games_per_block, robustness_bots=robustness_bots,
+                                 robustness_search=robustness_search, strategy=strategy),
         confirm_first_game=b0 * n, confirm_games=(b1 - b0) * n,
     )  # fmt: skip
     return BalanceResult(**result)
