@@ -49,7 +49,8 @@ __all__ = [
     "EDIT_COST",
     "SIZE_COST",
     "REPAIR_BLOCK",
-    "DEFAULT_MARGIN",
+    "suspicions",
+    "off_factions",
 ]
 
 #: First block of the repair's rounds (each round plays fresh blocks from here on).
@@ -58,8 +59,6 @@ REPAIR_BLOCK = 1 << 21
 EDIT_COST = 0.02
 #: The cost of an edit's size relative to the printed value.
 SIZE_COST = 0.02
-#: The share of each band's half-width the search keeps clear of its edges by default.
-DEFAULT_MARGIN = 0.25
 #: Suspect cards whose best move each round measures, and further moves by the screen.
 SUSPECT_MOVES = 4
 SCREEN_MOVES = 4
@@ -324,7 +323,7 @@ def _prune(
     inside its 95 % interval) and does not worsen the score, on fresh blocks."""
     z95 = z_of(0.05)
     for name in sorted(x):
-        if len(x) < 1 or run.used + 2 * nb * run.G > limit + run.budget // 20:
+        if not x or run.used + 2 * nb * run.G > limit + run.budget // 20:
             break
         y = {k: v for k, v in x.items() if k != name}
         if not run.ev.valid(y):

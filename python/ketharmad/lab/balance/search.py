@@ -85,7 +85,7 @@ from .games import (
     load_game_targets,
 )
 from .metrics import MetricStats, paired, stats
-from .repair import DEFAULT_MARGIN, off_factions, point_cost, repair, suspicions
+from .repair import off_factions, point_cost, repair, suspicions
 from .report import balance_markdown, balance_text, write_balance_report
 from .settings import (
     DEFAULT_GAMES_2P,
@@ -94,7 +94,7 @@ from .settings import (
     SettingsArg,
     fold_balance_settings,
 )
-from .targets import DEFAULT_SEARCH_STEPS, Metric, ParamSpace, Targets, load_targets
+from .targets import DEFAULT_MARGIN, DEFAULT_SEARCH_STEPS, Metric, ParamSpace, Targets, load_targets
 
 __all__ = ["balance", "BalanceResult", "write_card_data"]
 
@@ -136,16 +136,13 @@ DESCENT_INNER = 0.5
 DESCENT_BLOCKS = 8
 DESCENT_REFINE = 2
 DESCENT_RESCREENS = 1
-#: Confirm: the first holdout's blocks a point (at most, in screen blocks), the candidates
-#: that go on to a second, fresh holdout, and its blocks a point (at most).
+#: Confirm: the first holdout's blocks a point (at most, in screen blocks) and the candidates
+#: that go on to a second, fresh holdout (which gets the budget left).
 CONFIRM_FIRST = 128
 CONFIRM_SURVIVORS = 3
 
 #: Test hook: called with the number of evaluations played so far after each one is journaled.
 _after_evaluation: Optional[Callable[[int], None]] = None
-
-
-_z = z_of
 
 
 # ---------------------------------------------------------------- points and candidates
@@ -167,9 +164,6 @@ def _moved(x: Mapping[str, Any], p: ParamSpace, k: int, names: Sequence[str]) ->
     else:
         y[p.name] = p.at(k)
     return {m: y[m] for m in names if m in y}
-
-
-_shrunk = shrunk
 
 
 def _p_in_band(m: Metric, s: MetricStats) -> float:
@@ -388,7 +382,7 @@ class _Run:
                 g = 0.0
                 for m in self.metrics:
                     b = base_st[m.name].value
-                    g += max(0.0, m.scaled(b) - m.scaled(b + _shrunk(e[m.name])))
+                    g += max(0.0, m.scaled(b) - m.scaled(b + shrunk(e[m.name])))
                 best = max(best, g)
             gain[name] = best
         return gain
@@ -414,7 +408,7 @@ class _Run:
                 if e is None:
                     continue
                 opts.append((name, k))
-                deltas.append([abs(k) * _shrunk(e[m.name]) for m in self.metrics])
+                deltas.append([abs(k) * shrunk(e[m.name]) for m in self.metrics])
         if not opts:
             return []
         D = np.array(deltas).reshape(len(opts), M)
@@ -507,7 +501,7 @@ class _Run:
         self.meter.stage = "descend"
         names = self.order
         eff: dict[tuple[str, int], np.ndarray] = {
-            k: np.array([_shrunk(v[m.name]) for m in self.metrics]) for k, v in effects.items()
+            k: np.array([shrunk(v[m.name]) for m in self.metrics]) for k, v in effects.items()
         }
         limit = self.upto("descend")
         # blocks per point: DESCENT_BLOCKS screen blocks, fewer when the stage's share would
@@ -594,7 +588,7 @@ class _Run:
                 y = {m: y[m] for m in names if m in y}
                 vec = self.vectors(y, rng, "descend")
                 eff[(n, d)] = np.array(
-                    [_shrunk(paired(m, vec[m.name], base[m.name])) for m in self.metrics]
+                    [shrunk(paired(m, vec[m.name], base[m.name])) for m in self.metrics]
                 )
             return True
 
@@ -1468,7 +1462,7 @@ def _dominates(
     """``st`` is better than ``base`` on every metric with its interval: no metric further
     outside its band (none pushed out), and every metric outside its band at ``base`` closer
     to its target by more than the 95 % interval of the difference."""
-    z = _z(0.05)
+    z = z_of(0.05)
     if not any(m.excess(base[m.name].value) > 0 for m in metrics):
         return False  # nothing to improve: an unconfirmed start in band is never beaten by edits
     for m in metrics:
@@ -1522,7 +1516,7 @@ def _balance(
 
     # ---- confirm on holdout blocks (docs/balance.md, "Confirm")
     run.meter.stage = "confirm"
-    z_sim = _z(0.05 / len(metrics))  # simultaneous 95 % over the metrics (Bonferroni)
+    z_sim = z_of(0.05 / len(metrics))  # simultaneous 95 % over the metrics (Bonferroni)
     remaining = max(0, run.budget - run.used)
     n_eval = len(finalists) + 1
     per_ablation = max((len(c.point) for c in finalists), default=0)
@@ -1623,7 +1617,7 @@ def _balance(
     best_vec = run.ev.vectors(best.point, hold)
 
     # ---- ablation: each edit removed in turn, paired on the holdout games
-    z95 = _z(0.05)
+    z95 = z_of(0.05)
     rows: list[dict[str, Any]] = []
     ablated: dict[str, dict[str, np.ndarray]] = {}
     for name, new in best.point.items():
