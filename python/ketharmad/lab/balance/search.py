@@ -792,9 +792,13 @@ class _Run:
     def _rank(self, c: Candidate, st: Mapping[str, MetricStats]) -> tuple[Any, ...]:
         s = _summary(self.metrics, st)
         plausible = s["p_all_in_band"] >= 0.5
-        # plausible candidates by fewest edits; the rest by how likely they are in band
+        inner = 1.0 - getattr(self.targets, "margin", DEFAULT_MARGIN)
+        v = np.array([st[m.name].value for m in self.metrics])
+        aimed = plausible and float(self._score(v, inner)) <= 0.0
+        # plausible candidates inside the inner band (the margin) first, then the other
+        # plausible ones, each by fewest edits; the rest by how likely they are in band
         return (
-            not plausible, len(c.point) if plausible else 0, -round(s["p_all_in_band"], 6),
+            not plausible, not aimed, len(c.point) if plausible else 0, -round(s["p_all_in_band"], 6),
             round(s["loss"], 6), len(c.point), _total_change(c.point, self.space), c.key,
         )  # fmt: skip
 
@@ -1546,9 +1550,16 @@ def _balance(
     # a second, fresh holdout when the budget pays for a bigger one: the first holdout only
     # selects the candidates whose every estimate is in band; confirmation is then judged on
     # the new blocks alone (independent of that selection, so still simultaneous 95 %)
+    inner = 1.0 - getattr(tg, "margin", DEFAULT_MARGIN)
+
+    def aimed(c: Candidate) -> bool:
+        """Every estimate of ``c`` inside the inner band the search aimed for (the margin)."""
+        v = np.array([hold_st[c.key][m.name].value for m in metrics])
+        return float(run._score(v, inner)) <= 0.0
+
     contending = sorted(
         (c for c in finalists if all(m.low <= hold_st[c.key][m.name].value <= m.high for m in metrics)),
-        key=lambda c: (-(_summary(metrics, hold_st[c.key])["p_all_in_band"] >= 0.5), len(c.point),
+        key=lambda c: (-(_summary(metrics, hold_st[c.key])["p_all_in_band"] >= 0.5), not aimed(c), len(c.point),
                        -_summary(metrics, hold_st[c.key])["p_all_in_band"], c.key),
     )[:CONFIRM_SURVIVORS]  # fmt: skip
     reserve = (per_ablation * h + (2 + per_ablation) * s) * run.G
@@ -1576,7 +1587,12 @@ def _balance(
             confirm_games = h2 * run.G
             hold_used = hold2[0]
             finalists = [Candidate({}, "baseline"), *second]
-    order = sorted(finalists, key=lambda c: (len(c.point), point_cost(c.point, spc), c.key))
+    # the starting point first (a confirmed start needs no edit); then the candidates whose
+    # every estimate is inside the inner band the search aimed for (the margin), fewest edits
+    order = sorted(
+        finalists,
+        key=lambda c: (bool(c.point), not aimed(c), len(c.point), point_cost(c.point, spc), c.key),
+    )
     best = next((c for c in order if confirmed[c.key]), None)
     best_confirmed = best is not None
     if best is not None and not best.point:
