@@ -100,6 +100,13 @@ def judge(plant: Plant, res: ketharmad.BalanceResult) -> dict[str, Any]:
         name in best and (best[name] - planted) * (plant.printed[name] - planted) > 0
         for name, planted in plant.edits.items()
     )
+    # where the diagnosis ranked each planted card in its faction ("-": its faction was not
+    # among the ones diagnosed, or no diagnosis ran)
+    ranks = []
+    for name in plant.edits:
+        card = name.rsplit(".", 1)[0]
+        hit = None if res.suspects is None else res.suspects.filter(pl.col("card") == card)
+        ranks.append(str(int(hit["rank"][0])) if hit is not None and hit.height else "-")
     before = dict(zip(res.before["metric"], res.before["in_band"], strict=True))
     after = dict(zip(res.after["metric"], res.after["in_band"], strict=True))
     return {
@@ -112,6 +119,7 @@ def judge(plant: Plant, res: ketharmad.BalanceResult) -> dict[str, Any]:
         "confirmed": bool(res.best_confirmed),
         "pushed_out": any(before[m] and not after.get(m, True) for m in before),
         "games": int(res.games),
+        "suspect_rank": ",".join(ranks),
     }
 
 
@@ -173,7 +181,8 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(row)
             print(f"  plant {plant.index}: {row['planted']} | proposed {row['proposed']} | "
                   f"damaged {row['damaged']}, repaired {row['repaired']}, extra {row['extra_edits']}, "
-                  f"confirmed {row['confirmed']}, pushed out {row['pushed_out']}, {row['seconds']} s",
+                  f"confirmed {row['confirmed']}, pushed out {row['pushed_out']}, suspect rank {row['suspect_rank']}, "
+                  f"{row['seconds']} s",
                   flush=True)  # fmt: skip
     t = pl.DataFrame(rows)
     dmg = t.filter(pl.col("damaged"))

@@ -94,6 +94,26 @@ def test_unconfirmed_best_is_the_start_unless_a_candidate_is_better_on_every_met
     assert not _balance._dominates(m, closer, inband)
 
 
+def test_confirmation_prefers_a_candidate_inside_the_inner_band_over_fewer_edits() -> None:
+    """Item 3 ("aim inside each band, not at its edge"): of the confirmed candidates, one
+    whose every estimate is inside the inner band (margin 0.25: 46.25-53.75 %) is taken
+    before one with fewer edits at the band's edge; the start still comes first."""
+    from ketharmad.lab.balance.candidate import Candidate
+
+    m = load_targets({"two_player": {"pairs": {"ner-tisza": 0.5}}}).metrics
+    edge = Candidate({"a.influence": 2}, "repair")
+    inside = Candidate({"a.influence": 2, "b.influence": 3}, "repair")
+    start = Candidate({}, "baseline")
+    hold = {edge.key: {m[0].name: MetricStats(0.545, 0.001, 10**6)},
+            inside.key: {m[0].name: MetricStats(0.51, 0.001, 10**6)},
+            start.key: {m[0].name: MetricStats(0.58, 0.001, 10**6)}}  # fmt: skip
+    order = _balance._confirm_order([edge, inside, start], hold, m, 0.75, lambda x: float(len(x)))
+    assert [c.key for c in order] == [start.key, inside.key, edge.key]
+    # without the margin (inner = the whole band) the fewest edits win
+    order = _balance._confirm_order([edge, inside, start], hold, m, 1.0, lambda x: float(len(x)))
+    assert [c.key for c in order] == [start.key, edge.key, inside.key]
+
+
 def _ner_targets() -> dict:
     return {"two_player": {"pairs": {"ner-tisza": {"target": 0.14, "tolerance": 0.05},
                                      "ner-osszefogas": {"target": 0.30, "tolerance": 0.05}}},

@@ -1460,6 +1460,37 @@ def _builds(ev: Evaluator, name: str, value: int) -> bool:
     return True
 
 
+def _inner_score(metrics: Sequence[Metric], st: Mapping[str, MetricStats], inner: float) -> float:
+    """The squared excess of ``st``'s estimates over the inner ``inner`` part of each band
+    (0: every estimate inside the inner band the search aimed for)."""
+    over = 0.0
+    for m in metrics:
+        v = st[m.name].value
+        half = (m.high - m.target) if v >= m.target else (m.target - m.low)
+        over += max(0.0, abs(v - m.target) / max(half, 1e-9) - inner) ** 2
+    return over
+
+
+def _confirm_order(
+    finalists: Sequence[Candidate],
+    hold_st: Mapping[str, Mapping[str, MetricStats]],
+    metrics: Sequence[Metric],
+    inner: float,
+    cost: Callable[[Mapping[str, Any]], float],
+) -> list[Candidate]:
+    """The order in which confirmed candidates are taken: the starting point first (a
+    confirmed start needs no edit), then the candidates whose every estimate is inside the
+    inner band the search aimed for (the margin), then the rest; each group by fewest edits,
+    then the smallest edits."""
+    return sorted(
+        finalists,
+        key=lambda c: (
+            bool(c.point), _inner_score(metrics, hold_st[c.key], inner) > 0.0, len(c.point),
+            cost(c.point), c.key,
+        ),
+    )  # fmt: skip
+
+
 def _dominates(
     metrics: Sequence[Metric], st: Mapping[str, MetricStats], base: Mapping[str, MetricStats]
 ) -> bool:
@@ -1553,9 +1584,7 @@ def _balance(
     inner = 1.0 - getattr(tg, "margin", DEFAULT_MARGIN)
 
     def aimed(c: Candidate) -> bool:
-        """Every estimate of ``c`` inside the inner band the search aimed for (the margin)."""
-        v = np.array([hold_st[c.key][m.name].value for m in metrics])
-        return float(run._score(v, inner)) <= 0.0
+        return _inner_score(metrics, hold_st[c.key], inner) <= 0.0
 
     contending = sorted(
         (c for c in finalists if all(m.low <= hold_st[c.key][m.name].value <= m.high for m in metrics)),
@@ -1587,12 +1616,7 @@ def _balance(
             confirm_games = h2 * run.G
             hold_used = hold2[0]
             finalists = [Candidate({}, "baseline"), *second]
-    # the starting point first (a confirmed start needs no edit); then the candidates whose
-    # every estimate is inside the inner band the search aimed for (the margin), fewest edits
-    order = sorted(
-        finalists,
-        key=lambda c: (bool(c.point), not aimed(c), len(c.point), point_cost(c.point, spc), c.key),
-    )
+    order = _confirm_order(finalists, hold_st, metrics, inner, lambda x: point_cost(x, spc))
     best = next((c for c in order if confirmed[c.key]), None)
     best_confirmed = best is not None
     if best is not None and not best.point:
