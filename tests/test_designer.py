@@ -91,6 +91,30 @@ def test_export_round_trips_every_kind_and_plays_the_same_games(tmp_path):
     )
 
 
+def test_export_of_every_numbered_keyword_at_zero_plays_the_same_games(tmp_path):
+    """A numbered keyword set to 0 (Scandal, Exposé, ...) exports, also where an ability
+    reads its N (Szél Bernadett's "↷: Exposé N": the balancer proposed Exposé 0 and the
+    export failed), and the file plays the games of params= (the keyword's N in play is 0)."""
+    numbered = ("scandal", "expose", "movement", "sympathy", "defector", "lone")
+    table = ketharmad.parameters()
+    zero = {
+        r["name"]: 0
+        for r in table.iter_rows(named=True)
+        if r["name"].rsplit(".", 1)[-1] in numbered and r["kind"] == "int" and r["default"] > 0
+    }
+    assert "osz_szel_bernadett.expose" in zero and len(zero) > 10
+    out = ketharmad.export_card_data(tmp_path / "zero.toml", params=zero)
+    for decks in (["osszefogas", "ner"], ["tisza", "radikalisok"], ["radikalisok", "osszefogas"]):
+        a = ketharmad.simulate(decks, "heuristic", games=150, seed=5, params=zero)
+        b = ketharmad.simulate(decks, "heuristic", games=150, seed=5, card_data=out)
+        assert a.games.equals(b.games), decks
+    one = ketharmad.export_card_data(
+        tmp_path / "szel.toml", params={"osz_szel_bernadett.expose": 0}
+    )
+    got = {r["name"]: r["default"] for r in ketharmad.parameters(one).iter_rows(named=True)}
+    assert got["osz_szel_bernadett.expose"] == 0
+
+
 def test_export_of_an_export_and_params_file(tmp_path):
     first = ketharmad.export_card_data(tmp_path / "a.toml", params={"rules.hand_limit": 6})
     pfile = tmp_path / "p.toml"

@@ -156,6 +156,14 @@ def _apply(doc: dict[str, Any], params: Mapping[str, ParamValue], info: pl.DataF
                 for k in card["keywords"]:
                     if k["name"] == field:
                         k["n"] = value
+            if value == 0 and (
+                field == "expose"
+                or any(field in (a.get("n"), a.get("m")) for a in card.get("abilities", []))
+            ):
+                # a keyword at N = 0 is no parameter of the card, but an ability that reads
+                # its N (Szél Bernadett's "↷: Exposé N", Márki-Zay Péter's die roll) needs
+                # one: the card's params hold it (Exposé keeps its keyword at 0)
+                card.setdefault("params", {})[field] = 0
         else:
             card.setdefault("params", {})[field] = value
 
