@@ -114,6 +114,25 @@ def test_confirmation_prefers_a_candidate_inside_the_inner_band_over_fewer_edits
     assert [c.key for c in order] == [start.key, edge.key, inside.key]
 
 
+def test_the_aim_holds_a_metric_in_band_where_it_was_and_moves_one_out_of_band_inside() -> None:
+    """Item 3 with "never worse": a metric out of band at the start is aimed inside the
+    inner band (margin 0.25: 0.75 of the half-width); one in band at the start is held where
+    it was (not chased toward the centre: no edit is spent on it), and never aimed past the
+    inner band's edge."""
+    m = load_targets({"two_player": {"pairs": {"ner-tisza": 0.5, "ner-osszefogas": 0.5,
+                                               "tisza-radikalisok": 0.5}}}).metrics  # fmt: skip
+    start = {m[0].name: MetricStats(0.60, 0.01, 2000),  # out of band
+             m[1].name: MetricStats(0.543, 0.01, 2000),  # in band, 0.86 of the half-width
+             m[2].name: MetricStats(0.49, 0.01, 2000)}  # fmt: skip
+    aim = _balance.aim_of(m, start, 0.25)
+    assert aim.tolist() == pytest.approx([0.75, 0.86, 0.75])
+    # the in-band metric staying where it was is inside the aim; moving toward its edge is not
+    held = {**start, m[0].name: MetricStats(0.53, 0.01, 2000)}
+    assert _balance._inner_score(m, held, aim) == 0.0
+    worse = {**held, m[1].name: MetricStats(0.549, 0.01, 2000)}
+    assert _balance._inner_score(m, worse, aim) > 0.0
+
+
 def _ner_targets() -> dict:
     return {"two_player": {"pairs": {"ner-tisza": {"target": 0.14, "tolerance": 0.05},
                                      "ner-osszefogas": {"target": 0.30, "tolerance": 0.05}}},

@@ -13,7 +13,9 @@ does the same, measured:
    moves: the best move of each of the most suspect cards (its parameter and size chosen by
    the screen's effects, the direction by the screen or, when the screen shows nothing, by
    what weakens or strengthens the card), then the moves the screen predicts help most. A
-   move that brings every metric inside the inner part of its band (``margin``) repairs;
+   move that brings every metric inside what is aimed for repairs (the inner part of its
+   band, ``margin``, for a metric outside it at the start; where it was for a metric in
+   band at the start: what is in band is held, not chased toward the centre);
    of the moves that repair, the one on the most suspect card is taken, so the evidence
    about the card decides between edits the games cannot tell apart. Otherwise the move that
    lowers the measured score plus cost most is taken, unless a suspect card's move does at
@@ -97,7 +99,7 @@ def point_cost(point: Mapping[str, Any], space: Mapping[str, Any]) -> float:
     return sum(edit_cost(space[n].default, v, space[n].step) for n, v in point.items())
 
 
-def _in_inner(run: Any, values: np.ndarray, inner: float) -> bool:
+def _in_inner(run: Any, values: np.ndarray, inner: Any) -> bool:
     return float(run._score(values, inner)) <= 0.0
 
 
@@ -106,17 +108,18 @@ def repair(
     base_st: Mapping[str, MetricStats],
     effects: Mapping[tuple[str, int], Mapping[str, MetricStats]],
     suspects: Optional[Mapping[str, Suspicion]],
-    margin: float,
+    aim: Any,
 ) -> list[Candidate]:
     """The measured, suspects-first greedy repair from the starting point (module doc).
     Returns every point it took, the last (pruned) one last. ``run`` is the balancer's run
-    (``search._Run``): its evaluations, budget shares, space and notes."""
+    (``search._Run``): its evaluations, budget shares, space and notes; ``aim`` the part of
+    each band to end inside (one number, or one per metric: ``search.aim_of``)."""
 
     run.meter.stage = "repair"
     metrics = run.metrics
     space = run.space
     names = run.order
-    inner = 1.0 - margin
+    inner = aim
     eff: dict[tuple[str, int], np.ndarray] = {
         k: np.array([shrunk(v[m.name]) for m in metrics]) for k, v in effects.items()
     }

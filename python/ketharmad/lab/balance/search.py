@@ -256,6 +256,9 @@ class _Run:
             str, tuple[int, list[tuple[int, int]]]
         ] = {}  # point -> most games measured
         self.screen_blocks = 1
+        #: what the card-level repair, the race and the confirmation aim for: per metric the
+        #: part of its band to end inside (set from the screen's baseline: ``aim_of``)
+        self.aim: Any = 1.0 - getattr(targets, "margin", DEFAULT_MARGIN)
 
     # every evaluation goes through here: budget accounting, history, hook
     def vectors(
@@ -469,9 +472,10 @@ class _Run:
 
     # ------------------------------------------------------------ descend
 
-    def _score(self, values: np.ndarray, inner: float) -> np.ndarray:
+    def _score(self, values: np.ndarray, inner: Any) -> np.ndarray:
         """Sum over metrics of the squared excess over the inner ``inner`` part of each band
-        (0 when every metric is inside it), for one or many predicted metric vectors."""
+        (0 when every metric is inside it), for one or many predicted metric vectors;
+        ``inner`` one number or one per metric (``aim_of``)."""
         target = np.array([m.target for m in self.metrics])
         lo = np.array([m.target - m.low for m in self.metrics])
         hi = np.array([m.high - m.target for m in self.metrics])
@@ -792,9 +796,8 @@ class _Run:
     def _rank(self, c: Candidate, st: Mapping[str, MetricStats]) -> tuple[Any, ...]:
         s = _summary(self.metrics, st)
         plausible = s["p_all_in_band"] >= 0.5
-        inner = 1.0 - getattr(self.targets, "margin", DEFAULT_MARGIN)
         v = np.array([st[m.name].value for m in self.metrics])
-        aimed = plausible and float(self._score(v, inner)) <= 0.0
+        aimed = plausible and float(self._score(v, self.aim)) <= 0.0
         # plausible candidates inside the inner band (the margin) first, then the other
         # plausible ones, each by fewest edits; the rest by how likely they are in band
         return (
@@ -1460,27 +1463,52 @@ def _builds(ev: Evaluator, name: str, value: int) -> bool:
     return True
 
 
-def _inner_score(metrics: Sequence[Metric], st: Mapping[str, MetricStats], inner: float) -> float:
-    """The squared excess of ``st``'s estimates over the inner ``inner`` part of each band
-    (0: every estimate inside the inner band the search aimed for)."""
-    over = 0.0
+def _deviation(m: Metric, v: float) -> float:
+    """``v``'s distance from the target in units of the band's half-width on its side (1:
+    at the band's edge)."""
+    half = (m.high - m.target) if v >= m.target else (m.target - m.low)
+    return abs(v - m.target) / max(half, 1e-9)
+
+
+def aim_of(
+    metrics: Sequence[Metric], start: Mapping[str, MetricStats], margin: float
+) -> np.ndarray:
+    """Per metric, the part of its band the card-level repair aims to end inside: the inner
+    ``1 - margin`` for a metric outside that at the start (aim inside the band, not at its
+    edge), and where it already is for a metric in band at the start (fix what is off, hold
+    what is in band where it was: a metric in band is never chased toward the centre, so no
+    edit is spent on it; docs/balance.md "Card-level repair")."""
+    inner = 1.0 - margin
+    out = []
     for m in metrics:
-        v = st[m.name].value
-        half = (m.high - m.target) if v >= m.target else (m.target - m.low)
-        over += max(0.0, abs(v - m.target) / max(half, 1e-9) - inner) ** 2
-    return over
+        d = _deviation(m, start[m.name].value)
+        out.append(max(inner, d) if d <= 1.0 else inner)
+    return np.array(out)
+
+
+def _inner_score(metrics: Sequence[Metric], st: Mapping[str, MetricStats], inner: Any) -> float:
+    """The squared excess of ``st``'s estimates over the inner ``inner`` part of each band
+    (one number, or one per metric: ``aim_of``); 0: every estimate inside what was aimed for."""
+    aim = np.broadcast_to(np.asarray(inner, dtype=float), (len(metrics),))
+    return float(
+        sum(
+            max(0.0, _deviation(m, st[m.name].value) - a) ** 2
+            for m, a in zip(metrics, aim, strict=True)
+        )
+    )
 
 
 def _confirm_order(
     finalists: Sequence[Candidate],
     hold_st: Mapping[str, Mapping[str, MetricStats]],
     metrics: Sequence[Metric],
-    inner: float,
+    inner: Any,
     cost: Callable[[Mapping[str, Any]], float],
 ) -> list[Candidate]:
     """The order in which confirmed candidates are taken: the starting point first (a
     confirmed start needs no edit), then the candidates whose every estimate is inside the
-    inner band the search aimed for (the margin), then the rest; each group by fewest edits,
+    inner band the search aimed for (``inner``: the margin, or one number per metric from
+    ``aim_of``), then the rest; each group by fewest edits,
     then the smallest edits."""
     return sorted(
         finalists,
@@ -1540,7 +1568,8 @@ def _balance(
                 )
             else:
                 sus = suspicions(suspects_df)
-        descent = repair(run, base_st, effects, sus, getattr(tg, "margin", DEFAULT_MARGIN))
+        run.aim = aim_of(metrics, base_st, getattr(tg, "margin", DEFAULT_MARGIN))
+        descent = repair(run, base_st, effects, sus, run.aim)
         proposals = []
         pool = list({c.key: c for c in descent}.values())[-MAX_FINALISTS:]
     else:
@@ -1581,7 +1610,7 @@ def _balance(
     # a second, fresh holdout when the budget pays for a bigger one: the first holdout only
     # selects the candidates whose every estimate is in band; confirmation is then judged on
     # the new blocks alone (independent of that selection, so still simultaneous 95 %)
-    inner = 1.0 - getattr(tg, "margin", DEFAULT_MARGIN)
+    inner = run.aim
 
     def aimed(c: Candidate) -> bool:
         return _inner_score(metrics, hold_st[c.key], inner) <= 0.0
