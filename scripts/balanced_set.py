@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import subprocess
 import time
 from pathlib import Path
 
@@ -116,6 +117,11 @@ def main() -> None:
     b2, b4 = check_tables(os.fspath(card_path), args.check_games, args.check_games_4p, check_seed)
 
     names = dict(zip(ketharmad.cards()["id"], ketharmad.cards()["name"], strict=True))
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                                text=True, check=True).stdout.strip()  # fmt: skip
+    except (OSError, subprocess.CalledProcessError):
+        commit = "unknown"
     L: list[str] = []
     L += [
         '# The balanced card set (`card_data="balanced"`)',
@@ -137,6 +143,9 @@ def main() -> None:
         + (f" --targets {args.targets}" if args.targets != str(TARGETS.relative_to(ROOT)) else "")
         + (f" --seed {args.seed}" if args.seed else ""),
         "```",
+        "",
+        f"at commit {commit} (the balancer's search changes between commits: the same command at",
+        "another commit can give another set).",
         "",
         f"ketharmad {ketharmad.__version__}, heuristic bots on every seat, seed {args.seed}, "
         f"strategy `{res.strategy}` (the card-level repair, docs/balance.md), targets `{args.targets}`: "
