@@ -192,6 +192,84 @@ impl Game<'_> {
         }
     }
 
+    /// Card `c` entered play: `board_changed`, and when its controller's board counts were
+    /// valid they take the card in (no recount). `c` must be the last card of the
+    /// controller's play list, so the counts stay what `tally_board` would give.
+    #[inline]
+    pub(crate) fn board_in(&mut self, c: Cid) {
+        let i = self.state.inst[c as usize];
+        let Some((p, was)) = self.board_renewed(&i) else { return };
+        let mut bc = self.cache.board_count[p].get();
+        if bc.gen != was {
+            return;
+        }
+        bc.gen = self.cache.player_gen[p];
+        bc.flags |= i.flags & Inst::F_COUNTED;
+        if i.is(Inst::F_ACTIVATED) && (bc.activated as usize) < bc.with_abilities.len() {
+            bc.with_abilities[bc.activated as usize] = c;
+            bc.activated += 1;
+        }
+        bc.institutions += i.is(Inst::F_INSTITUTION) as u8;
+        bc.figures += i.is(Inst::F_FIGURE) as u8;
+        bc.expose_tax += i.expose_tax;
+        bc.parties |= i.party_bit;
+        self.cache.board_count[p].set(bc);
+    }
+
+    /// Card `c` is about to leave play (still in its controller's play list):
+    /// `board_changed`, and when its controller's board counts were valid they let the card
+    /// go (no recount; a full list of activated cards, which may have left some out, is
+    /// recounted when next needed).
+    #[inline]
+    pub(crate) fn board_out(&mut self, c: Cid) {
+        let i = self.state.inst[c as usize];
+        let Some((p, was)) = self.board_renewed(&i) else { return };
+        let mut bc = self.cache.board_count[p].get();
+        let activated = i.is(Inst::F_ACTIVATED);
+        if bc.gen != was || (activated && bc.activated as usize == bc.with_abilities.len()) {
+            return;
+        }
+        bc.gen = self.cache.player_gen[p];
+        if activated {
+            let n = bc.activated as usize;
+            if let Some(k) = bc.with_abilities[..n].iter().position(|&x| x == c) {
+                bc.with_abilities.copy_within(k + 1..n, k);
+                bc.with_abilities[n - 1] = 0;
+                bc.activated -= 1;
+            }
+        }
+        bc.institutions -= i.is(Inst::F_INSTITUTION) as u8;
+        bc.figures -= i.is(Inst::F_FIGURE) as u8;
+        bc.expose_tax -= i.expose_tax;
+        // the ORs: what the other cards give
+        let (mut flags, mut parties) = (0, 0);
+        for &x in &self.state.players[p].play {
+            let o = &self.state.inst[x as usize];
+            let other = x != c;
+            flags |= o.flags & Inst::F_COUNTED & (0u16.wrapping_sub(other as u16));
+            parties |= o.party_bit & (0u32.wrapping_sub(other as u32));
+        }
+        bc.flags = flags;
+        bc.parties = parties;
+        self.cache.board_count[p].set(bc);
+    }
+
+    /// `board_changed` for card `i` in play: the controller and its generation before the
+    /// change, when the change counts (see `board_changed`).
+    #[inline(always)]
+    fn board_renewed(&mut self, i: &Inst) -> Option<(usize, u32)> {
+        if i.flags & Inst::F_BASE == 0 || i.flags & Inst::F_COUNTED != 0 || i.party_bit != 0 {
+            self.cache.board_gen += 1;
+            if i.controller >= 0 {
+                let p = i.controller as usize;
+                let was = self.cache.player_gen[p];
+                self.cache.player_gen[p] = was + 1;
+                return Some((p, was));
+            }
+        }
+        None
+    }
+
     /// Every board changed (an elimination: opponents, Unity counts, Border Closure).
     pub(crate) fn board_changed_everywhere(&mut self) {
         self.cache.board_gen += 1;

@@ -10,10 +10,37 @@ use crate::cards::{Faction, Static, Trigger};
 impl Game<'_> {
     /// Repeat until nothing changes: destroyed Figures, Newsfeed refill, eliminations, Voter
     /// takeover, end of game; waiting "leaves play" triggers run in between.
+    #[inline]
     pub fn state_check(&mut self) {
         if self.state.outcome.is_some() {
             return;
         }
+        if self.nothing_to_check() {
+            // what the first round of the loop below would do, finding nothing
+            self.cache.damaged = false;
+            self.cache.checked_gen = self.cache.board_gen;
+            return;
+        }
+        self.check_state();
+    }
+
+    /// The state check would find nothing: no Figure can have died (the fast-path test of
+    /// (1) below), the Newsfeed row is full or its deck empty, no seat in the game is at 0
+    /// Support or below (or eliminations wait for the end of the turn), and no "leaves
+    /// play" trigger waits. Most state checks end here.
+    #[inline(always)]
+    fn nothing_to_check(&self) -> bool {
+        let c = &self.cache;
+        let scan = (c.damaged || c.checked_gen != c.board_gen) && (!c.wounded.is_empty() || c.fragile);
+        let row_done = self.state.news_row.len() >= self.db.rules.newsfeed_row_size as usize || self.state.news_deck.is_empty();
+        let deferred = self.db.rules.format.elimination == Elimination::EndOfTurn && !self.state.turn_end_check;
+        let falling = !deferred && (0..self.state.n).any(|p| self.state.players[p].alive && self.state.support_of(p) <= 0);
+        !self.hooks.full_checks && !scan && row_done && !falling && self.state.pending_leave.is_empty()
+    }
+
+    /// `state_check` past its fast path.
+    #[inline(never)]
+    fn check_state(&mut self) {
         loop {
             let mut changed = false;
             // (1) Figures whose damage reaches their Credibility leave play together

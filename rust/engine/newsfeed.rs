@@ -5,7 +5,16 @@ use super::trace::glog;
 
 impl Game<'_> {
     /// Refill the row from the top of the Newsfeed deck (E58, E59).
+    #[inline(always)]
     pub fn refill_row(&mut self) {
+        // usually full: the test inline, the refill (and its log line) out of line
+        if self.state.news_row.len() < self.db.rules.newsfeed_row_size as usize {
+            self.refill_row_now();
+        }
+    }
+
+    #[inline(never)]
+    fn refill_row_now(&mut self) {
         let size = self.db.rules.newsfeed_row_size as usize;
         while self.state.news_row.len() < size {
             let Some(c) = self.state.news_deck.pop() else { break };

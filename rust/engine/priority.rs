@@ -130,10 +130,16 @@ impl Game<'_> {
         self.state_check();
     }
 
+    /// `p` holds a Reaction or controls a card with an ability usable at any time: the
+    /// cheap test before anything is listed (most seats in most windows fail it).
+    #[inline(always)]
+    fn may_respond(&self, p: usize) -> (bool, bool) {
+        (self.cache.reactions[p] > 0, self.board_count(p).flags & Inst::F_INSTANT != 0)
+    }
+
     /// Fill `opts` with `p`'s responses in a window; false if only passing is possible.
     fn respond_options(&mut self, p: usize) -> bool {
-        let has_reaction = self.cache.reactions[p] > 0;
-        let has_instant = self.board_count(p).flags & Inst::F_INSTANT != 0;
+        let (has_reaction, has_instant) = self.may_respond(p);
         if !has_reaction && !has_instant {
             return false;
         }
@@ -184,7 +190,26 @@ impl Game<'_> {
 
     /// A priority window led by `lead` (E37): priority goes round in turn order; when every
     /// player has passed in succession the top of the chain resolves, or the window closes.
+    ///
+    /// With nothing on the chain and no seat in the game able to respond (`may_respond`),
+    /// every seat would pass without being asked (R8.8) and the window close at once, in
+    /// either priority format: that common case is this inlined test, not a call.
+    #[inline(always)]
     pub fn window(&mut self, lead: usize) {
+        if self.state.chain.is_empty() && !(0..self.state.n).any(|q| self.state.players[q].alive && self.may_respond_any(q)) {
+            return;
+        }
+        self.open_window(lead);
+    }
+
+    #[inline(always)]
+    fn may_respond_any(&self, p: usize) -> bool {
+        self.cache.reactions[p] > 0 || self.board_count(p).flags & Inst::F_INSTANT != 0
+    }
+
+    /// `window` when a seat may respond or the chain holds something.
+    #[inline(never)]
+    fn open_window(&mut self, lead: usize) {
         if self.db.rules.format.priority == Priority::Team {
             return self.window_team();
         }

@@ -1263,7 +1263,7 @@ impl<'db> Game<'db> {
             self.cache.fresh_cards.push(c);
         }
         self.ready_in(c);
-        self.board_changed(c);
+        self.board_in(c);
         if d.kw.scandal > 0 {
             self.gain_scandal(p, d.kw.scandal as i32);
         }
@@ -1279,7 +1279,7 @@ impl<'db> Game<'db> {
     /// `to_hand`: Return to hand (R13.6). Leave triggers wait in `pending_leave`.
     pub fn leave_play(&mut self, c: Cid, to_hand: bool) {
         self.ready_out(c);
-        self.board_changed(c);
+        self.board_out(c);
         let ctrl = self.state.inst[c as usize].controller as usize;
         let pl = &mut self.state.players[ctrl].play;
         if let Some(i) = pl.iter().position(|&x| x == c) {

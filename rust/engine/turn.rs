@@ -203,10 +203,20 @@ impl Game<'_> {
     /// Main priority options (E39), in a fixed order: end, hand (in hand order, one per
     /// card name), activations, recruits, Exposés, Campaign.
     pub fn main_options(&mut self, p: usize) {
-        self.scratch.opts.clear();
-        self.scratch.opts.push(Opt::EndPhase);
+        // the list is built in a local (taken from the scratch buffer and put back), so its
+        // pointer and length stay in registers across the checks, which only read the game
+        let mut opts = std::mem::take(&mut self.scratch.opts);
+        self.list_main_options(p, &mut opts);
+        self.scratch.opts = opts;
+    }
+
+    #[inline(always)]
+    fn list_main_options(&self, p: usize, opts: &mut Vec<Opt>) {
+        opts.clear();
+        opts.push(Opt::EndPhase);
         let r = &self.db.rules;
-        let base_ok = (self.state.players[p].bases_played as i32) < r.bases_per_turn;
+        let pl = &self.state.players[p];
+        let base_ok = (pl.bases_played as i32) < r.bases_per_turn;
         let avail = self.available(p);
         let swap_ok = Self::can_pay_from(avail, self.swap_cost());
         // one option per card name; the pushes are branch-free (`push_if`) because whether a
@@ -214,64 +224,63 @@ impl Game<'_> {
         // `seen`: a filter of the card names met so far (bit = name mod 64); a hit is
         // confirmed by looking back through the hand (repeats are rare)
         let mut seen: u64 = 0;
+        let hand = &pl.hand[..];
         // room for two options per card (`push_if` writes without a capacity check)
-        self.scratch.opts.reserve(2 * self.state.players[p].hand.len());
-        for i in 0..self.state.players[p].hand.len() {
-            let c = self.state.players[p].hand[i];
+        opts.reserve(2 * hand.len());
+        for (i, &c) in hand.iter().enumerate() {
             let it = &self.state.inst[c as usize];
             let def = it.def;
             let bit = 1u64 << (def & 63);
             let mut first = seen & bit == 0;
             seen |= bit;
             if !first {
-                let hand = &self.state.players[p].hand[..i];
-                first = !hand.iter().any(|&x| self.state.inst[x as usize].def == def);
+                first = !hand[..i].iter().any(|&x| self.state.inst[x as usize].def == def);
             }
             let base = it.is(Inst::F_BASE);
             let play = !base && self.can_play_from_hand_with(p, c, false, avail);
             // a Base offers PlayBase then Swap, any other card Play
             let (o, ok) = if base { (Opt::PlayBase(c), base_ok) } else { (Opt::Play(c), play) };
-            push_if(&mut self.scratch.opts, o, first & ok);
-            push_if(&mut self.scratch.opts, Opt::Swap(c), first & base & swap_ok);
+            push_if(opts, o, first & ok);
+            push_if(opts, Opt::Swap(c), first & base & swap_ok);
         }
         let bc = self.board_count(p);
         if bc.activated > 0 {
             // a full list may have left cards out: then scan the whole board
             let full = bc.activated as usize == bc.with_abilities.len();
-            let n = if full { self.state.players[p].play.len() } else { bc.activated as usize };
+            let n = if full { pl.play.len() } else { bc.activated as usize };
             for i in 0..n {
-                let c = if full { self.state.players[p].play[i] } else { bc.with_abilities[i] };
+                let c = if full { pl.play[i] } else { bc.with_abilities[i] };
                 if self.state.inst[c as usize].is(Inst::F_ACTIVATED) {
                     let d = self.def(c);
                     for a in 0..d.abilities.len() {
                         if self.can_activate(c, a, false) {
-                            self.scratch.opts.push(Opt::Activate(c, a as u8));
+                            opts.push(Opt::Activate(c, a as u8));
                         }
                     }
                 }
             }
         }
-        if (self.state.players[p].recruits as i32) < self.db.rules.recruits_per_turn {
-            self.scratch.opts.reserve(self.state.news_row.len());
-            for i in 0..self.state.news_row.len() {
-                let c = self.state.news_row[i];
+        if (pl.recruits as i32) < r.recruits_per_turn {
+            let row = &self.state.news_row[..];
+            opts.reserve(row.len());
+            for &c in row {
                 let ok = Self::can_pay_from(avail, self.recruit_cost(c)) && self.recruit_extra_ok(p, c);
-                push_if(&mut self.scratch.opts, Opt::Recruit(c), ok);
+                push_if(opts, Opt::Recruit(c), ok);
             }
         }
-        if (self.state.players[p].exposes as i32) < self.db.rules.exposes_per_turn {
+        if (pl.exposes as i32) < r.exposes_per_turn {
             // every opponent (an enemy still in the game, `seats`), in turn order after p
             let enemies = self.state.seating.enemies(p);
-            self.scratch.opts.reserve(self.state.n);
+            opts.reserve(self.state.n);
             let mut q = p;
             for _ in 1..self.state.n {
                 q = if q + 1 == self.state.n { 0 } else { q + 1 };
                 let ok = self.state.players[q].alive & enemies.contains(q) & Self::can_pay_from(avail, self.expose_cost(q));
-                push_if(&mut self.scratch.opts, Opt::Expose(q as u8), ok);
+                push_if(opts, Opt::Expose(q as u8), ok);
             }
         }
         if self.can_start_campaign(p) {
-            self.scratch.opts.push(Opt::Campaign);
+            opts.push(Opt::Campaign);
         }
     }
 
