@@ -73,6 +73,13 @@ def test_off_factions_fits_a_strength_per_faction() -> None:
     st = {k: MetricStats(v, 0.01, 1000) for k, v in vals.items()}
     assert off_factions(tg.metrics, st, 1) == ["radikalisok"]
     assert len(off_factions(tg.metrics, st, 4)) == 4
+    # one pair out of band (Összefogás-Tisza 56 %): its two factions are diagnosed, although
+    # the fit over every metric puts Radikálisok (4-player 28.4 %) further off than Tisza
+    vals = {"2p ner-osszefogas": 0.522, "2p ner-tisza": 0.496, "2p ner-radikalisok": 0.537,
+            "2p osszefogas-tisza": 0.56, "2p osszefogas-radikalisok": 0.518, "2p tisza-radikalisok": 0.46,
+            "4p ner": 0.226, "4p osszefogas": 0.226, "4p tisza": 0.264, "4p radikalisok": 0.284}  # fmt: skip
+    st = {k: MetricStats(v, 0.01, 1000) for k, v in vals.items()}
+    assert sorted(off_factions(tg.metrics, st, 2)) == ["osszefogas", "tisza"]
 
 
 def test_unconfirmed_best_is_the_start_unless_a_candidate_is_better_on_every_metric() -> None:

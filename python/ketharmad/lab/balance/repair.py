@@ -359,10 +359,13 @@ def suspicions(table: Any) -> dict[str, Suspicion]:
 
 
 def off_factions(metrics: Sequence[Any], st: Mapping[str, MetricStats], n: int) -> list[str]:
-    """The ``n`` factions the metrics say are furthest off: a strength per faction fitted by
-    least squares to the 2-player win rates (``logit(p_ab) = s_a - s_b``) and the 4-player
-    shares (``logit(share_f) - logit(target) = s_f``), strengths summing to 0; the factions
-    with the largest ``|s|`` first."""
+    """The ``n`` factions the metrics say are furthest off: first the factions of the metrics
+    outside their band (the damage is on one of their cards), then the rest; within each, by a
+    strength per faction fitted by least squares to the 2-player win rates (``logit(p_ab) =
+    s_a - s_b``) and the 4-player shares (``logit(share_f) - logit(target) = s_f``),
+    strengths summing to 0, the largest ``|s|`` first. (A faction weakened by one card can
+    leave a single pair out of band while the fit, over every metric, puts two other
+    factions further off.)"""
     rows: list[dict[str, float]] = []
     ys: list[float] = []
 
@@ -386,4 +389,11 @@ def off_factions(metrics: Sequence[Any], st: Mapping[str, MetricStats], n: int) 
     a = np.array([[r.get(f, 0.0) for f in factions] for r in rows] + [[1.0] * len(factions)])
     s = np.linalg.lstsq(a, np.array([*ys, 0.0]), rcond=None)[0]
     strength = dict(zip(factions, np.abs(s).tolist(), strict=True))
-    return sorted(factions, key=lambda f: (-strength[f], f))[:n]
+    out_of_band = {
+        f
+        for m in metrics
+        if m.kind in ("2p", "4p") and m.faction is not None
+        and not m.low <= st[m.name].value <= m.high
+        for f in (m.faction, m.opponent) if f is not None
+    }  # fmt: skip
+    return sorted(factions, key=lambda f: (f not in out_of_band, -strength[f], f))[:n]
