@@ -171,6 +171,11 @@ def test_the_repair_finds_the_planted_card_and_reports_its_suspects(repaired) ->
     assert min(first) >= REPAIR_BLOCK  # fresh games, none of the screen's
     assert "suspects (the diagnosis" in res.text()
     assert "balance_suspects" in res.tables()
+    # the start measured again on fresh blocks, more games than the screen's baseline, before
+    # the factions to diagnose and the aim are chosen
+    base = res.history.filter(pl.col("stage") == "baseline")
+    assert base.height == 1 and int(base["blocks"][0].split("-")[0]) == _balance.BASELINE_BLOCK
+    assert base["games"][0] > res.history.filter(pl.col("stage") == "screen")["games"][0]
     # the diagnosis' games count toward the run (its card records are not block outcomes)
     assert res.diagnose_games > 0
     assert (

@@ -113,6 +113,12 @@ DIAGNOSE_FACTIONS = 2
 RACE_BLOCK = 1 << 22
 #: The fewest games per pairing the repair's diagnosis is worth running with.
 DIAGNOSE_MIN_GAMES = 200
+#: The card-level repair measures the starting point again on fresh blocks from here, with
+#: this share of the budget (from the diagnosis' share), before it chooses the factions to
+#: diagnose and what to aim for: the screen's baseline can be a single block (a wide allow
+#: list at 2,000,000 games: about 100 games a pair), too few to tell which faction is off.
+BASELINE_BLOCK = 3 << 20
+BASELINE_SHARE = 0.03
 
 
 def minimum_budget(space: Sequence[ParamSpace], games_per_block: int) -> int:
@@ -324,6 +330,15 @@ class _Run:
         return self.upto(stage) - self.used
 
     # ------------------------------------------------------------ screen
+
+    def baseline(self, base_st: dict[str, MetricStats]) -> dict[str, MetricStats]:
+        """The starting point on ``BASELINE_SHARE`` of the budget in fresh blocks when that
+        is more than the screen played it on (else the screen's ``base_st``)."""
+        nb = int(BASELINE_SHARE * self.budget) // max(1, self.G)
+        if nb <= self.screen_blocks:
+            return base_st
+        self.meter.stage = "baseline"
+        return self.st(self.vectors({}, [(BASELINE_BLOCK, BASELINE_BLOCK + nb)], "baseline"))
 
     def screen(
         self,
@@ -1555,6 +1570,7 @@ def _balance(
     suspects_df = None
     diagnose_games = 0
     if strategy == "cards":
+        base_st = run.baseline(base_st)
         sus = None
         if diagnose is not None:
             run.meter.stage = "diagnose"
