@@ -95,6 +95,22 @@ pub struct BoardCount {
     pub parties: u32,
 }
 
+impl BoardCount {
+    /// Count card `c` (instance `i`) in, after the cards already counted.
+    #[inline]
+    fn take_in(&mut self, c: Cid, i: &Inst) {
+        self.flags |= i.flags & Inst::F_COUNTED;
+        if i.is(Inst::F_ACTIVATED) && (self.activated as usize) < self.with_abilities.len() {
+            self.with_abilities[self.activated as usize] = c;
+            self.activated += 1;
+        }
+        self.institutions += i.is(Inst::F_INSTITUTION) as u8;
+        self.figures += i.is(Inst::F_FIGURE) as u8;
+        self.expose_tax += i.expose_tax;
+        self.parties |= i.party_bit;
+    }
+}
+
 /// The caches of one game (see the module documentation for the protocol).
 #[derive(Clone, Debug)]
 pub struct Caches {
@@ -204,15 +220,7 @@ impl Game<'_> {
             return;
         }
         bc.gen = self.cache.player_gen[p];
-        bc.flags |= i.flags & Inst::F_COUNTED;
-        if i.is(Inst::F_ACTIVATED) && (bc.activated as usize) < bc.with_abilities.len() {
-            bc.with_abilities[bc.activated as usize] = c;
-            bc.activated += 1;
-        }
-        bc.institutions += i.is(Inst::F_INSTITUTION) as u8;
-        bc.figures += i.is(Inst::F_FIGURE) as u8;
-        bc.expose_tax += i.expose_tax;
-        bc.parties |= i.party_bit;
+        bc.take_in(c, &i);
         self.cache.board_count[p].set(bc);
     }
 
@@ -392,16 +400,7 @@ impl Game<'_> {
     pub fn tally_board(&self, p: usize) -> BoardCount {
         let mut out = BoardCount { gen: self.cache.player_gen[p], ..Default::default() };
         for &c in &self.state.players[p].play {
-            let i = &self.state.inst[c as usize];
-            out.flags |= i.flags & Inst::F_COUNTED;
-            if i.is(Inst::F_ACTIVATED) && (out.activated as usize) < out.with_abilities.len() {
-                out.with_abilities[out.activated as usize] = c;
-                out.activated += 1;
-            }
-            out.institutions += i.is(Inst::F_INSTITUTION) as u8;
-            out.figures += i.is(Inst::F_FIGURE) as u8;
-            out.expose_tax += i.expose_tax;
-            out.parties |= i.party_bit;
+            out.take_in(c, &self.state.inst[c as usize]);
         }
         out
     }

@@ -491,13 +491,7 @@ class _Run:
         """Sum over metrics of the squared excess over the inner ``inner`` part of each band
         (0 when every metric is inside it), for one or many predicted metric vectors;
         ``inner`` one number or one per metric (``aim_of``)."""
-        target = np.array([m.target for m in self.metrics])
-        lo = np.array([m.target - m.low for m in self.metrics])
-        hi = np.array([m.high - m.target for m in self.metrics])
-        dev = values - target
-        half = np.where(dev >= 0, hi, lo)
-        over = np.maximum(0.0, np.abs(dev) / np.maximum(half, 1e-9) - inner)
-        return (over**2).sum(axis=-1)
+        return _excess(self.metrics, values, inner)
 
     def descend(
         self,
@@ -1501,16 +1495,22 @@ def aim_of(
     return np.array(out)
 
 
+def _excess(metrics: Sequence[Metric], values: np.ndarray, inner: Any) -> np.ndarray:
+    """Sum over metrics of the squared excess of ``values`` (one or many metric vectors) over
+    the inner ``inner`` part of each band, in half-widths on the value's side."""
+    target = np.array([m.target for m in metrics])
+    lo = np.array([m.target - m.low for m in metrics])
+    hi = np.array([m.high - m.target for m in metrics])
+    dev = values - target
+    half = np.where(dev >= 0, hi, lo)
+    over = np.maximum(0.0, np.abs(dev) / np.maximum(half, 1e-9) - inner)
+    return (over**2).sum(axis=-1)
+
+
 def _inner_score(metrics: Sequence[Metric], st: Mapping[str, MetricStats], inner: Any) -> float:
     """The squared excess of ``st``'s estimates over the inner ``inner`` part of each band
     (one number, or one per metric: ``aim_of``); 0: every estimate inside what was aimed for."""
-    aim = np.broadcast_to(np.asarray(inner, dtype=float), (len(metrics),))
-    return float(
-        sum(
-            max(0.0, _deviation(m, st[m.name].value) - a) ** 2
-            for m, a in zip(metrics, aim, strict=True)
-        )
-    )
+    return float(_excess(metrics, np.array([st[m.name].value for m in metrics]), inner))
 
 
 def _confirm_order(
