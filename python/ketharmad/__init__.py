@@ -31,6 +31,7 @@ from .api import cards, formats, parameters, play, simulate
 from .game import GameSpec, load_game
 from .game.harness_play import HarnessLog
 from .games import GameStats, HarnessGame, games
+from .lab.ab_test import ABTestResult, ab_test
 from .lab.balance import BalanceResult, BalanceSettings, balance
 from .lab.card_stats import CardStatsResult, card_stats
 from .lab.diagnose import DiagnoseResult, diagnose
@@ -119,6 +120,8 @@ __all__ = [
     "TournamentResult",
     "bots",
     "tournament",
+    "ABTestResult",
+    "ab_test",
     "__version__",
     "env",
     "gym_env",

@@ -24,7 +24,7 @@ from ..run.progress import auto_chunk_size
 from .args import PARAMS_FILE_HELP
 
 __all__ = [
-    "lab_args", "format_arg", "check_out", "finish", "progress_enabled", "chunk_for", "cluster_args",
+    "lab_args", "run_args", "format_arg", "check_out", "finish", "progress_enabled", "chunk_for", "cluster_args",
     "cluster_for",
 ]  # fmt: skip
 
@@ -133,6 +133,12 @@ def lab_args(p: argparse.ArgumentParser, games_help: str, games_default: Optiona
     p.add_argument("--games", type=int, default=games_default, help=games_help)
     p.add_argument("--bots", nargs="+", default=None, metavar="BOT",
                    help="bot spec (name or JSON; default: heuristic)")  # fmt: skip
+    run_args(p)
+
+
+def run_args(p: argparse.ArgumentParser) -> None:
+    """What every lab command takes besides its games and bots: seed, threads, parameters,
+    card data, format, ``--out`` and its options, progress and the cluster."""
     p.add_argument("--seed", type=int, default=None, help="batch seed (default: 0)")
     p.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
     p.add_argument("--param", action="append", metavar="NAME=VALUE",

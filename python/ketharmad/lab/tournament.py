@@ -197,7 +197,9 @@ class TournamentResult(GameLabResult):
         return out
 
 
-def _deck_pairs(decks: Optional[Sequence[Any]], seats: int = 2) -> list[list[str]]:
+def _deck_pairs(
+    decks: Optional[Sequence[Any]], seats: int = 2, call: str = "tournament"
+) -> list[list[str]]:
     """The deck lineups: 2-player pairings, or with ``seats = 4`` (a 2-against-2 format)
     lineups of four decks, partners opposite (default: the three splits of the factions,
     ``[a1, b1, a2, b2]``)."""
@@ -219,7 +221,7 @@ def _deck_pairs(decks: Optional[Sequence[Any]], seats: int = 2) -> list[list[str
                 if seats == 2
                 else "lineups of 4 decks (seats 0 + 2 against 1 + 3)"
             )
-            raise ValueError(f"tournament decks must be {what}, got {d}")
+            raise ValueError(f"{call} decks must be {what}, got {d}")
     return out
 
 
