@@ -51,8 +51,8 @@ def test_llr_sign_follows_the_observed_score():
 def test_llr_matches_the_normal_approximation_for_small_differences():
     counts = [300, 400, 3000, 450, 350]
     n = sum(counts)
-    mean = sum(c * x for c, x in zip(counts, PAIR_SCORES)) / n
-    var = sum(c * (x - mean) ** 2 for c, x in zip(counts, PAIR_SCORES)) / n
+    mean = sum(c * x for c, x in zip(counts, PAIR_SCORES, strict=True)) / n
+    var = sum(c * (x - mean) ** 2 for c, x in zip(counts, PAIR_SCORES, strict=True)) / n
     s0, s1 = score_of_elo(0.0), score_of_elo(5.0)
     approx = n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
     assert llr_pentanomial(counts, 0.0, 5.0) == pytest.approx(approx, rel=0.02)
@@ -149,7 +149,7 @@ def test_same_result_on_any_number_of_threads():
 def test_batches_follow_the_schedule_and_stop_at_the_budget():
     sched = list(_batch_sizes(240, 12, 1500))
     assert sched[0] == 240 and all(n % 12 == 0 for n in sched) and sum(sched) == 1500
-    assert all(b >= a for a, b in zip(sched, sched[1:-1]))  # growing, the last one cut
+    assert all(b >= a for a, b in itertools.pairwise(sched[:-1]))  # growing, the last one cut
     assert max(_batch_sizes(12, 12, 10_000)) == 8 * 12  # at most 8 x the first
     near = {"kind": "heuristic", "reaction_patience": 0.1}  # within 0.2 points of the default
     res = ketharmad.ab_test(near, "heuristic", elo0=-1.0, elo1=1.0, seed=1, max_games=3_000)

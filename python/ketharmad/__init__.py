@@ -35,6 +35,7 @@ from .lab.ab_test import ABTestResult, ab_test
 from .lab.balance import BalanceResult, BalanceSettings, balance
 from .lab.card_stats import CardStatsResult, card_stats
 from .lab.diagnose import DiagnoseResult, diagnose
+from .lab.ladder import LadderResult, ladder
 from .lab.matchups import MatchupResult, matchups
 from .lab.standings import deck_table, seat_table
 from .lab.sweep import SweepResult, sweep
@@ -122,6 +123,8 @@ __all__ = [
     "tournament",
     "ABTestResult",
     "ab_test",
+    "LadderResult",
+    "ladder",
     "__version__",
     "env",
     "gym_env",
