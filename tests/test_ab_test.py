@@ -237,3 +237,19 @@ def test_cli_ab(capsys, tmp_path):
             ["ab", "greedy", "random", "--game", "schotten_totten_2", "--decks", "ner", "tisza"]
         )
     assert stop.value.code == 2 and "--decks: Kétharmad only" in capsys.readouterr().err
+
+
+def test_same_result_on_an_executor_and_from_a_game_spec():
+    from concurrent.futures import ThreadPoolExecutor
+
+    a = {"kind": "heuristic", "expose_priority": 0.5}
+    here = ketharmad.ab_test(a, "heuristic", seed=6)
+    with ThreadPoolExecutor(2) as ex:
+        there = ketharmad.ab_test(a, "heuristic", seed=6, run={"executor": ex})
+    assert here.pentanomial == there.pentanomial and here.trace.equals(there.trace)
+    st2 = ketharmad.load_game("schotten_totten_2", params={"rules.hand_size": 5})
+    spec = ketharmad.ab_test("greedy", "random", game=st2, seed=1)
+    named = ketharmad.ab_test(
+        "greedy", "random", game="schotten_totten_2", params={"rules.hand_size": 5}, seed=1
+    )
+    assert spec.pentanomial == named.pentanomial and spec.params == {"rules.hand_size": 5}

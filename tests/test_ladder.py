@@ -77,3 +77,14 @@ def test_bad_input_is_refused(kw, message):
 def test_cli_ladder(capsys):
     cli_main(["ladder", "random", "heuristic", "--games", "24", "--bootstrap", "10"])
     assert "ordered" in capsys.readouterr().out
+
+
+def test_same_ladder_on_an_executor():
+    from concurrent.futures import ThreadPoolExecutor
+
+    here = ketharmad.ladder(["random", "heuristic"], games=48, seed=2, bootstrap=20)
+    with ThreadPoolExecutor(2) as ex:
+        there = ketharmad.ladder(
+            ["random", "heuristic"], games=48, seed=2, bootstrap=20, run={"executor": ex}
+        )
+    assert here.ratings.equals(there.ratings) and here.order.equals(there.order)
