@@ -40,6 +40,7 @@ from .lab.matchups import MatchupResult, matchups
 from .lab.standings import deck_table, seat_table
 from .lab.sweep import SweepResult, sweep
 from .lab.tournament import TournamentResult, bots, tournament
+from .lab.tune import TuneResult, tune_bot
 from .results.export import export_card_data
 from .results.files import write_run
 from .results.lab import write_report
@@ -125,6 +126,8 @@ __all__ = [
     "ab_test",
     "LadderResult",
     "ladder",
+    "TuneResult",
+    "tune_bot",
     "__version__",
     "env",
     "gym_env",

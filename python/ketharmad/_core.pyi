@@ -58,7 +58,7 @@ END_REASONS: list[str]
 """``["last_player_standing", "simultaneous_elimination", "unfinished_round_cap",
 "unfinished_action_cap"]``; ``end_reason`` codes index into it."""
 BOT_KINDS: list[str]
-"""``["random", "heuristic", "aggro", "control", "search"]``"""
+"""``["random", "heuristic", "aggro", "control", "tuned", "search"]``"""
 MAX_THREADS: int
 """Largest ``threads`` accepted (1024); pools are capped at the machine's cores."""
 AVAILABLE_THREADS: int

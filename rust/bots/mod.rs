@@ -8,7 +8,7 @@ use crate::engine::{Agent, DecisionKind, Opt, SeatView};
 use crate::rng::Rng;
 
 /// Bot kinds and presets a spec may name.
-pub const BOT_KINDS: &[&str] = &["random", "heuristic", "aggro", "control", "search"];
+pub const BOT_KINDS: &[&str] = &["random", "heuristic", "aggro", "control", "tuned", "search"];
 
 /// A bot spec: the kind plus its named numeric knobs.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,7 +29,7 @@ impl BotSpec {
                     return Err(format!("bot 'random' has no knob '{k}' (it has no knobs)"));
                 }
             }
-            "heuristic" | "aggro" | "control" => {
+            "heuristic" | "aggro" | "control" | "tuned" => {
                 for (k, v) in &knobs {
                     if !heuristic::KNOBS.iter().any(|x| x.0 == k) {
                         let names: Vec<&str> = heuristic::KNOBS.iter().map(|x| x.0).collect();
@@ -109,7 +109,7 @@ pub type ProbeFn = fn(&SeatView, DecisionKind, &[Opt]);
 impl Policy {
     pub fn new(spec: &BotSpec, rng: Rng) -> Policy {
         match spec.kind.as_str() {
-            "heuristic" | "aggro" | "control" => Policy::Heuristic(Box::new(heuristic::Knobs::from(&spec.kind, &spec.knobs))),
+            "heuristic" | "aggro" | "control" | "tuned" => Policy::Heuristic(Box::new(heuristic::Knobs::from(&spec.kind, &spec.knobs))),
             "search" => {
                 let get = |n: &str, d: f64| spec.knobs.iter().find(|k| k.0 == n).map_or(d, |k| k.1);
                 let mut s = search::Search::new(get("iterations", 200.0) as u32, get("width", 6.0) as usize, heuristic::Knobs::from("heuristic", &spec.knobs), rng);

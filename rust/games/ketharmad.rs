@@ -37,7 +37,7 @@ pub const NAME: &str = "ketharmad";
 
 /// Kétharmad's built-in bot names as harness agents (`random` and `search` are Kétharmad's
 /// own; the generic ISMCTS is `ismcts`).
-pub const AGENTS: [&str; 6] = ["random", "heuristic", "aggro", "control", "search", "ismcts"];
+pub const AGENTS: [&str; 7] = ["random", "heuristic", "aggro", "control", "tuned", "search", "ismcts"];
 
 /// A compiled card set with its action space.
 #[derive(Clone)]

@@ -665,7 +665,7 @@ fn bot_table_impl<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
     }
     row("search", "bot", "", f64::NAN, f64::NAN, f64::NAN, "determinized Monte-Carlo search over the heuristic; fixed iteration budget".into());
     for (k, d, t) in KNOBS {
-        row(k, "knob", "heuristic, aggro, control, search", *d, 0.0, 1.0, t.to_string());
+        row(k, "knob", "heuristic, aggro, control, tuned, search", *d, 0.0, 1.0, t.to_string());
     }
     row("iterations", "knob", "search", 200.0, 1.0, 1_000_000.0, "rollouts per searched decision (a fixed budget, never a clock)".into());
     row(

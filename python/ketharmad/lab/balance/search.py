@@ -1238,7 +1238,9 @@ def balance(
     alt_bots: Any = None
     if robustness_bots == "auto":
         kind = spec if isinstance(spec, str) else spec.get("kind")
-        alt_bots = "aggro" if kind in ("heuristic", "control", "aggro", "search") else "heuristic"
+        alt_bots = (
+            "aggro" if kind in ("heuristic", "control", "aggro", "tuned", "search") else "heuristic"
+        )
         if alt_bots == spec:
             alt_bots = "control"
     elif robustness_bots is not None:
@@ -1246,7 +1248,7 @@ def balance(
     search_bots: Any = None
     if robustness_search == "auto":
         kind = spec if isinstance(spec, str) else spec.get("kind")
-        if kind in ("heuristic", "control", "aggro"):
+        if kind in ("heuristic", "control", "aggro", "tuned"):
             search_bots = dict(SEARCH_SAMPLE)
     elif robustness_search is not None:
         search_bots = _check_bot_spec(robustness_search, "robustness_search")
