@@ -15,7 +15,7 @@ import time
 import ketharmad
 
 t = time.time()
-res = ketharmad.tune_bot("heuristic", trials=100, games=960, confirm_games=24_000, seed=0)
+res = ketharmad.tune_bot("heuristic", trials=100, games=960, seed=0)
 print(res)
 print("best:", res.best)
 print(f"[tune_bot: {res.n_games:,} games, {time.time() - t:.1f} s]")

@@ -288,6 +288,8 @@ OVER_TEN = {
     "SimResult": 14,
     "GameStats": 14,
     "matchups": 12,
+    # issue 25 names its four test parameters (elo0, elo1, alpha, beta), as Fishtest's SPRT has them
+    "ab_test": 12,
 }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..game.spec import load_game
 from ..lab.ab_test import DEFAULT_MAX_GAMES, ab_test
 from ..run.options import RunOptions
 from .args import _bots, _params
@@ -22,21 +23,24 @@ from .lab import (
 
 def _cmd_ab(args: argparse.Namespace) -> None:
     ketharmad = driver_of(args).is_ketharmad
-    if not ketharmad:  # Kétharmad refuses --seats and --field itself (ab_test)
+    if not ketharmad:  # Kétharmad refuses --seats itself (ab_test)
         cli_refuse(args, "ab", [("--decks", "decks"), ("--card-data", "card_data"), ("--format", "format"),
                             ("--params", "params")],
-                   "A B, --elo0, --elo1, --alpha, --beta, --seats, --field, --batch, --max-games, --seed, "
+                   "A B, --elo0, --elo1, --alpha, --beta, --seats, --max-games, --seed, "
                    "--param and the run options")  # fmt: skip
     check_out(args)
     a, b = (_bots([x]) if ketharmad else x for x in (args.a, args.b))
     with cluster_for(args) as cluster:
+        game: Any = args.game
+        if args.decks:
+            game = load_game(args.game, decks=list(args.decks))
+        setup = {k: v for k, v in (("card_data", args.card_data), ("format", args.format), ("seats", args.seats))
+                 if v is not None}  # fmt: skip
         result = ab_test(
-            a, b, elo0=args.elo0, elo1=args.elo1, alpha=args.alpha, beta=args.beta, game=args.game,
-            decks=[args.decks] if args.decks else None,
+            a, b, elo0=args.elo0, elo1=args.elo1, alpha=args.alpha, beta=args.beta, game=game,
             params=_params(args.param, args.params, args.card_data) if ketharmad else _harness_params(args.param),
-            card_data=args.card_data, format=args.format, seats=args.seats, field=args.field,
-            seed=0 if args.seed is None else args.seed, batch=args.batch, max_games=args.max_games,
-            run=RunOptions(threads=args.threads, progress=progress_enabled(args), cluster=cluster),
+            seed=0 if args.seed is None else args.seed, max_games=args.max_games,
+            run=RunOptions(threads=args.threads, progress=progress_enabled(args), cluster=cluster), **setup,
         )  # fmt: skip
     finish(result, args)
 
@@ -77,15 +81,11 @@ def add_command(sub: Any) -> None:
     )
     p.add_argument("--decks", nargs=2, default=None, metavar="DECK",
                    help="one deck pairing (default: all 12, evenly)")  # fmt: skip
-    p.add_argument("--batch", type=int, default=None, metavar="PAIRS",
-                   help="pairs of games in the first batch (default: 240; schotten_totten_2 250; osztrakon 50 x seats)")  # fmt: skip
     p.add_argument("--max-games", type=int, default=DEFAULT_MAX_GAMES, metavar="N",
                    help=f"game budget; the test is inconclusive when it is spent (default: {DEFAULT_MAX_GAMES:,})")  # fmt: skip
     p.add_argument(
         "--seats", type=int, default=None, metavar="N", help="--game osztrakon: seats (default: 5)"
     )
-    p.add_argument("--field", default=None, metavar="BOT",
-                   help="--game osztrakon: the bot on the other seats (default: B)")  # fmt: skip
     run_args(p)
     game_arg(p)
     p.set_defaults(func=_cmd_ab)

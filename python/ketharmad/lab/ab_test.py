@@ -13,16 +13,16 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any, Optional, Union, Unpack
 
 import numpy as np
 import polars as pl
 
-from ..game.data import CardDataSource, describe_card_data, load_card_data
+from ..game.data import describe_card_data, load_card_data
 from ..game.driver import Block, GameDriver, driver_for
 from ..game.formats import apply_format, format_info
 from ..game.harness import harness_info
-from ..game.spec import GameSpec, setup_of
+from ..game.spec import GameSpec, SetupKeywords, setup_of, take_setup
 from ..game.validate import _check_bot_spec, bot_label, check_params, check_seed
 from ..results.lab_report import _figure, _provenance_md, _save, md_table
 from ..results.report import _lab_params_label, format_table
@@ -345,29 +345,25 @@ def ab_test(
     alpha: float = 0.05,
     beta: float = 0.05,
     game: Union[str, GameSpec] = "ketharmad",
-    decks: Optional[Sequence[Any]] = None,
     params: Optional[Mapping[str, Any]] = None,
-    card_data: CardDataSource = None,
-    format: Any = None,
-    seats: Optional[int] = None,
-    field: Optional[str] = None,
     seed: int = 0,
-    batch: Optional[int] = None,
     max_games: int = DEFAULT_MAX_GAMES,
     run: RunArg = None,
+    **setup: Unpack[SetupKeywords],
 ) -> ABTestResult:
     """Test whether bot ``a`` is stronger than bot ``b`` with a generalized SPRT (Fishtest's):
     H0 "A's logistic Elo over B is ``elo0``" against H1 "it is ``elo1``", with error rates
     ``alpha`` (accepting H1 when H0 holds) and ``beta`` (accepting H0 when H1 holds).
 
     Games come in pairs on the same seed with the seats swapped (Kétharmad: the same deal, A
-    on each side, spread evenly over the deck pairings ``decks``, default all 12; Schotten
+    on each side, spread evenly over all 12 deck pairings, or one given as
+    ``game=ketharmad.load_game(decks=[x, y])``; Schotten
     Totten 2: A as Attacker and as Defender), so the deal's luck cancels within a pair; a
     pair counts by A's points in it (0, ½, 1, 1½, 2: the pentanomial; a game without a winner
     is ½). A game of more seats (Osztrakon) pairs a game with A on a seat against the same
-    game with B on that seat, ``field`` (default ``b``) on every other seat, the seat
-    rotating; the pair's points are 1 + A's win − B's win. Batches of ``batch`` pairs
-    (default: 240 for Kétharmad, 20 per deck pairing; 250 for Schotten Totten 2; 50 x seats
+    game with B on that seat, B on every other seat, the seat
+    rotating; the pair's points are 1 + A's win − B's win. Batches of pairs
+    (the first: 240 for Kétharmad, 20 per deck pairing; 250 for Schotten Totten 2; 50 x seats
     for Osztrakon), each 1.25 x the one before (at most 8 x the first), are played until the
     LLR crosses a bound or ``max_games`` (default 200,000) are played ("inconclusive").
 
@@ -378,38 +374,38 @@ def ab_test(
 
     Refused by name before a game is played: ``elo0 >= elo1``, error rates outside (0, ½),
     an unknown bot, knob or knob value, a bot of another game, a format of more than 2
-    seats, a budget below one batch. Returns an :class:`ABTestResult` (``decision``, ``llr``,
+    seats, a budget below one batch. ``**setup``: ``card_data``, ``format`` (Kétharmad), ``seats``
+    (Osztrakon). Returns an :class:`ABTestResult` (``decision``, ``llr``,
     ``elo`` with its interval, ``pentanomial``, ``trace``; ``write_run`` / ``write_report``
     write its tables, report and the LLR plot).
     """
     run = RunOptions.of(run)
     elo0_, elo1_, alpha_, beta_ = _check_test(elo0, elo1, alpha, beta)
+    card_data, format, seats = take_setup("ab_test", setup, ("card_data", "format", "seats"))
+    decks: Optional[Sequence[Any]] = None
     if isinstance(game, GameSpec):
         spec, decks, card_data, format, params, seats = setup_of(
             game, "ab_test", decks=decks, card_data=card_data, format=format, params=params, seats=seats)  # fmt: skip
         game = spec.name
     driver = driver_for(game)
     if driver.is_ketharmad:
-        driver.refuse("ab_test", {"seats": seats is not None, "field": field is not None})
+        driver.refuse("ab_test", {"seats": seats is not None})
         lay, params_, extra = _ketharmad_layout(driver, a, b, decks, params, card_data, format)
         default_batch = 20 * len(lay.pairings)
     else:
-        driver.refuse("ab_test", {"decks": decks is not None, "card_data": card_data is not None,
-                                  "format": format is not None},
-                      "a, b, elo0, elo1, alpha, beta, params, seats, field, seed, batch, max_games and run")  # fmt: skip
-        lay, params_, extra = _harness_layout(driver, a, b, params, seats, field)
+        driver.refuse("ab_test", {"card_data": card_data is not None, "format": format is not None},
+                      "a, b, elo0, elo1, alpha, beta, params, seats, seed, max_games and run")  # fmt: skip
+        lay, params_, extra = _harness_layout(driver, a, b, params, seats, None)
         default_batch = 250 if lay.seats == 2 else 50 * lay.seats
     seed_ = check_seed(seed)
-    first = default_batch if batch is None else _check_whole("batch", batch, 1)
-    if first % lay.unit:
-        raise ValueError(f"batch must be a multiple of {lay.unit} pairs ({'deck pairings' if lay.pairings else 'seats'}), got {first}")  # fmt: skip
+    first = default_batch
     max_g = _check_whole("max_games", max_games, 2)
     if max_g < 2 * first:
         raise ValueError(f"max_games={max_g:,} is less than one batch of {first:,} pairs ({2 * first:,} games); "
-                         f"give max_games >= {2 * first:,} or a smaller batch")  # fmt: skip
-    setup = lay.setup or {}
+                         f"give max_games >= {2 * first:,}")  # fmt: skip
+    cells = lay.setup or {}
     probe = [blk for f, s, _, _ in lay.blocks(0, lay.unit) for blk in (f, s)]
-    driver.check_cells(probe, seed_, params_, **setup)
+    driver.check_cells(probe, seed_, params_, **cells)
     lower, upper = wald_bounds(alpha_, beta_)
     counts = np.zeros(5, dtype=np.int64)
     trace: list[dict[str, Any]] = []
@@ -421,7 +417,7 @@ def ab_test(
             pairs = lay.blocks(offset, n)
             blocks = [blk for f, s, _, _ in pairs for blk in (f, s)]
             played = driver.play_cells(
-                blocks, seed_, params_, rows=True, threads=run.threads, executor=ex, **setup
+                blocks, seed_, params_, rows=True, threads=run.threads, executor=ex, **cells
             )
             counts += _batch_counts(lay, pairs, played.results)
             offset += n

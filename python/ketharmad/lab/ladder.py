@@ -7,14 +7,13 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any, Optional, Union
+from typing import Any, Optional, Union, Unpack
 
 import numpy as np
 import polars as pl
 
-from ..game.data import CardDataSource
 from ..game.driver import driver_for
-from ..game.spec import GameSpec
+from ..game.spec import GameSpec, SetupKeywords, take_setup
 from ..game.validate import bot_label
 from ..results.lab_report import _provenance_md, md_table
 from ..results.report import ci_text, format_table, pct
@@ -191,16 +190,14 @@ def ladder(
     bootstrap: int = DEFAULT_BOOTSTRAP,
     decks: Optional[Sequence[Any]] = None,
     params: Optional[Mapping[str, Any]] = None,
-    card_data: CardDataSource = None,
-    format: Any = None,
-    seats: Optional[int] = None,
     run: RunArg = None,
+    **setup: Unpack[SetupKeywords],
 ) -> LadderResult:
     """Rate ``bots`` (weakest rung first; None: the game's :data:`DEFAULT_LADDERS`) on common
     seeds and check their order.
 
     Every pair of bots plays as in :func:`ketharmad.tournament` (the same ``games``,
-    ``decks``, ``seats``, ``params``, ``card_data``, ``format`` and ``run``: seats swapped,
+    ``decks``, ``params``, ``run`` and the setup keywords ``card_data``, ``format``, ``seats``: seats swapped,
     decks rotated, common seeds; a harness game of more seats: each bot alone against a field
     of each other). The ratings are the tournament's Bradley–Terry fit (Elo scale) with 95 %
     intervals from ``bootstrap`` parametric resamples (each pair's games redrawn from its
@@ -219,6 +216,7 @@ def ladder(
         )
     if isinstance(bootstrap, bool) or not isinstance(bootstrap, int) or bootstrap < 0:
         raise ValueError(f"bootstrap must be a whole number >= 0, got {bootstrap!r}")
+    card_data, format, seats = take_setup("ladder", setup, ("card_data", "format", "seats"))
     base = tournament(specs, games=games, seed=seed, params=params, game=game, run=run, decks=decks,
                       card_data=card_data, format=format, seats=seats)  # fmt: skip
     labels = [str(x) for x in base.ratings["bot"].to_list()]

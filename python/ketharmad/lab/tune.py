@@ -8,14 +8,14 @@ import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Optional, Union
+from typing import Any, Optional, Union, Unpack
 
 import polars as pl
 
-from ..game.data import CardDataSource, describe_card_data, load_card_data
+from ..game.data import describe_card_data, load_card_data
 from ..game.driver import Block, GameDriver, driver_for
 from ..game.formats import apply_format, format_info
-from ..game.spec import GameSpec, setup_of
+from ..game.spec import GameSpec, SetupKeywords, setup_of, take_setup
 from ..game.validate import _check_bot_spec, bot_label, check_params, check_seed
 from ..results.lab_report import _provenance_md, md_table
 from ..results.report import ci_text, format_table, pct
@@ -41,6 +41,8 @@ NARROW = {"c": (0.05, 5.0)}
 #: Where the selection and the holdout games start (no trial plays them).
 SELECT_OFFSET = 1 << 26
 HOLDOUT_OFFSET = 1 << 27
+#: Holdout games per opponent, in multiples of the trials' games.
+CONFIRM = 8
 #: Trials re-played on the selection games.
 FINALISTS = 3
 
@@ -243,28 +245,24 @@ def tune_bot(
     knobs: Union[None, Sequence[str], Mapping[str, tuple[float, float]]] = None,
     trials: int = 30,
     games: Optional[int] = None,
-    confirm_games: Optional[int] = None,
     game: Union[str, GameSpec] = "ketharmad",
-    decks: Optional[Sequence[Any]] = None,
     params: Optional[Mapping[str, Any]] = None,
-    card_data: CardDataSource = None,
-    format: Any = None,
-    seats: Optional[int] = None,
     seed: int = 0,
     run: RunArg = None,
+    **setup: Unpack[SetupKeywords],
 ) -> TuneResult:
     """Tune ``bot``'s knobs for its mean score against ``against`` (default: the bot as given).
 
     Each of ``trials`` trials (Optuna's multivariate TPE, seeded with ``seed``; the
     ``balance`` extra) plays a candidate against every opponent on the same ``games`` games
     per opponent (common random numbers: only the knobs differ between trials; Kétharmad
-    over every deck pairing of ``decks`` with both seatings, default 480 games; a 2-seat game
+    over every deck pairing (or the one of
+    ``game=ketharmad.load_game(decks=[x, y])``) with both seatings, default 480 games; a 2-seat game
     on both sides, default 200; more seats alone against a field of the opponent, its seat
     rotating, default 50 x seats). The score is the points share (a win 1, a game without a
     winner 1/seats). The best ``3`` trials and the starting bot are played again on fresh
     *selection* games (twice as many); the best there is ``best``. It is then played on
-    *holdout* games no earlier stage used (``confirm_games`` per opponent, default 8 x
-    ``games``): ``confirmed`` when its 95 % interval against every opponent lies above even.
+    *holdout* games no earlier stage used (8 x ``games`` per opponent): ``confirmed`` when its 95 % interval against every opponent lies above even.
 
     ``knobs``: None = every numeric knob of the bot's kind but the cost knobs
     (:data:`COST_KNOBS`) and those the spec fixes, over their declared ranges (the harness
@@ -278,6 +276,8 @@ def tune_bot(
     except ImportError:  # pragma: no cover - the balance extra is in the test extra
         raise ValueError("tune_bot needs Optuna: pip install 'ketharmad[balance]'") from None
     run = RunOptions.of(run)
+    card_data, format, seats = take_setup("tune_bot", setup, ("card_data", "format", "seats"))
+    decks: Optional[Sequence[Any]] = None
     if isinstance(game, GameSpec):
         spec, decks, card_data, format, params, seats = setup_of(
             game, "tune_bot", decks=decks, card_data=card_data, format=format, params=params, seats=seats)  # fmt: skip
@@ -306,7 +306,7 @@ def tune_bot(
 
         driver.refuse("tune_bot", {"decks": decks is not None, "card_data": card_data is not None,
                                    "format": format is not None},
-                      "bot, against, knobs, trials, games, confirm_games, params, seats, seed and run")  # fmt: skip
+                      "bot, against, knobs, trials, games, params, seats, seed and run")  # fmt: skip
         info = harness_info(driver.name)
         start = check_bot_specs([bot], "bot")[0]
         opps = list(check_bot_specs(list(against or [start]), "against"))
@@ -320,9 +320,7 @@ def tune_bot(
     n = default_games if games is None else _check_whole("games", games, 1)
     if n % field.unit:
         raise ValueError(f"games must be a multiple of {field.unit} (the layout: {'2 seatings x deck pairings' if field.pairings else 'sides or seats'}), got {n}")  # fmt: skip
-    holdout_n = 8 * n if confirm_games is None else _check_whole("confirm_games", confirm_games, 1)
-    if holdout_n % field.unit:
-        raise ValueError(f"confirm_games must be a multiple of {field.unit}, got {holdout_n}")
+    holdout_n = CONFIRM * n
     driver.check_cells(
         [b for b, _ in field.blocks(start, 0, field.unit)], seed_, field.params, **field.setup
     )
