@@ -10,7 +10,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional, Union, Unpack
@@ -19,10 +19,10 @@ import numpy as np
 import polars as pl
 
 from ..game.data import describe_card_data, load_card_data
-from ..game.driver import Block, GameDriver, driver_for
+from ..game.driver import Block, GameDriver
 from ..game.formats import apply_format, format_info
 from ..game.harness import harness_info
-from ..game.spec import GameSpec, SetupKeywords, setup_of, take_setup
+from ..game.spec import GameSpec, SetupKeywords
 from ..game.validate import _check_bot_spec, bot_label, check_params, check_seed
 from ..results.lab_report import _figure, _provenance_md, _save, md_table
 from ..results.report import _lab_params_label, format_table
@@ -35,6 +35,7 @@ from .harness import (
     _params_of,
     _rotation,
     check_bot_specs,
+    game_setup,
 )
 from .sprt import elo_of_score, llr_pentanomial, pair_estimate, wald_bounds
 from .tournament import _deck_pairs
@@ -381,13 +382,7 @@ def ab_test(
     """
     run = RunOptions.of(run)
     elo0_, elo1_, alpha_, beta_ = _check_test(elo0, elo1, alpha, beta)
-    card_data, format, seats = take_setup("ab_test", setup, ("card_data", "format", "seats"))
-    decks: Optional[Sequence[Any]] = None
-    if isinstance(game, GameSpec):
-        spec, decks, card_data, format, params, seats = setup_of(
-            game, "ab_test", decks=decks, card_data=card_data, format=format, params=params, seats=seats)  # fmt: skip
-        game = spec.name
-    driver = driver_for(game)
+    driver, decks, card_data, format, params, seats = game_setup("ab_test", game, params, setup)
     if driver.is_ketharmad:
         driver.refuse("ab_test", {"seats": seats is not None})
         lay, params_, extra = _ketharmad_layout(driver, a, b, decks, params, card_data, format)

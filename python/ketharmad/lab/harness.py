@@ -14,7 +14,9 @@ from collections.abc import Mapping
 from typing import Any, Optional, Union
 
 from .._version import __version__
+from ..game.driver import driver_for
 from ..game.harness import harness_info  # re-exported: lab.card_stats imports it from here
+from ..game.spec import GameSpec, setup_of, take_setup
 from ..results.files import _json
 from ..results.lab import LabResult
 from ..run.cluster import check_cluster_arg
@@ -163,3 +165,17 @@ class GameLabResult(LabResult):
             "seats": getattr(self, "seats", None),
             "sides": getattr(self, "sides", None),
         }
+
+
+def game_setup(call: str, game: Any, params: Any, setup: Mapping[str, Any]) -> tuple[Any, ...]:
+    """An entry point's game and its setup: ``(driver, decks, card_data, format, params,
+    seats)`` from ``**setup`` (``card_data``, ``format``, ``seats``; another key is a
+    TypeError) and, when ``game`` is a :class:`GameSpec`, the spec's setup (its ``decks``:
+    one deck pairing)."""
+    card_data, format, seats = take_setup(call, setup, ("card_data", "format", "seats"))
+    decks = None
+    if isinstance(game, GameSpec):
+        spec, decks, card_data, format, params, seats = setup_of(
+            game, call, decks=decks, card_data=card_data, format=format, params=params, seats=seats)  # fmt: skip
+        game = spec.name
+    return driver_for(game), decks, card_data, format, params, seats

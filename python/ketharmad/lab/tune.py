@@ -13,9 +13,9 @@ from typing import Any, Optional, Union, Unpack
 import polars as pl
 
 from ..game.data import describe_card_data, load_card_data
-from ..game.driver import Block, GameDriver, driver_for
+from ..game.driver import Block, GameDriver
 from ..game.formats import apply_format, format_info
-from ..game.spec import GameSpec, SetupKeywords, setup_of, take_setup
+from ..game.spec import GameSpec, SetupKeywords
 from ..game.validate import _check_bot_spec, bot_label, check_params, check_seed
 from ..results.lab_report import _provenance_md, md_table
 from ..results.report import ci_text, format_table, pct
@@ -29,6 +29,7 @@ from .harness import (
     _rotation,
     _wilson,
     check_bot_specs,
+    game_setup,
 )
 from .tournament import _deck_pairs, bots
 
@@ -276,13 +277,7 @@ def tune_bot(
     except ImportError:  # pragma: no cover - the balance extra is in the test extra
         raise ValueError("tune_bot needs Optuna: pip install 'ketharmad[balance]'") from None
     run = RunOptions.of(run)
-    card_data, format, seats = take_setup("tune_bot", setup, ("card_data", "format", "seats"))
-    decks: Optional[Sequence[Any]] = None
-    if isinstance(game, GameSpec):
-        spec, decks, card_data, format, params, seats = setup_of(
-            game, "tune_bot", decks=decks, card_data=card_data, format=format, params=params, seats=seats)  # fmt: skip
-        game = spec.name
-    driver = driver_for(game)
+    driver, decks, card_data, format, params, seats = game_setup("tune_bot", game, params, setup)
     trials_ = _check_whole("trials", trials, 1)
     seed_ = check_seed(seed)
     if driver.is_ketharmad:
