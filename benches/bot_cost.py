@@ -4,7 +4,7 @@
 
 Every bot plays both seats of ner vs tisza on one thread (``run={"threads": 1}``), seed 0;
 a decision is one entry of the games' ``actions`` column (every decision of both seats). The
-cheap bots play 4,000 games, the search bots 40. Prints games/s and decisions/s.
+cheap bots play 4,000 games, the search bots (`search`, `ismcts`) 40. Prints games/s and decisions/s.
 """
 
 from __future__ import annotations
@@ -14,14 +14,15 @@ import time
 import ketharmad
 
 BOTS = [("random", 4000), ("heuristic", 4000), ("tuned", 4000), ({"kind": "search", "iterations": 50}, 40),
-        ({"kind": "search", "iterations": 100}, 40)]  # fmt: skip
+        ({"kind": "search", "iterations": 100}, 40), ({"kind": "ismcts", "iterations": 100}, 40),
+        ({"kind": "ismcts", "iterations": 20}, 40)]  # fmt: skip
 
 for bot, games in BOTS:
     t = time.perf_counter()
     res = ketharmad.simulate(["ner", "tisza"], bot, games=games, seed=0, run={"threads": 1})
     dt = time.perf_counter() - t
     decisions = int(res.games["actions"].sum())
-    label = bot if isinstance(bot, str) else f"search(iterations={bot['iterations']})"
+    label = bot if isinstance(bot, str) else f"{bot['kind']}(iterations={bot['iterations']})"
     print(
         f"{label:24s} {games:6,} games {dt:7.2f} s  {games / dt:10,.1f} games/s  {decisions / dt:12,.0f} decisions/s"
     )

@@ -1,7 +1,7 @@
 """The shipped ladder of every game, rated (issue 25): ``ketharmad.ladder(game=...)`` with its
 default rungs, seed 0, 200 bootstrap resamples.
 
-    python benches/ladders.py          # about 3 minutes on 2 cores (the search rungs cost most)
+    python benches/ladders.py          # about 6 minutes on 2 cores (the search rungs cost most)
 
 Kétharmad plays 480 games per pair of bots (all 12 deck pairings, seats swapped), Schotten
 Totten 2 1,000 (each bot on each side in half), Osztrakon 2,000 (each bot alone against a

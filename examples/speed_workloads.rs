@@ -19,7 +19,7 @@ use ketharmad::games::osztrakon::Osztrakon;
 use ketharmad::games::schotten_totten2::SchottenTotten2;
 use ketharmad::harness::agents::{make_agent, AgentSpec};
 use ketharmad::harness::batch::play_game;
-use ketharmad::harness::{resolve, GameState, Rules};
+use ketharmad::harness::{resolve, GameState, Rules, Stop};
 use ketharmad::rng::{game_seed, Rng, Stream};
 use std::hint::black_box;
 
@@ -142,7 +142,7 @@ where
     let h = measured(&mut || {
         let mut h = 0u64;
         for g in 0..games {
-            let (_, o) = play_game(rules, &v, seats, &specs, SEED, g).unwrap();
+            let (_, o) = play_game(rules, &v, seats, &specs, SEED, g, &Stop::new()).unwrap();
             h = h.wrapping_mul(31).wrapping_add(o.turns as u64 + o.winners.first().map_or(99, |&w| w as u64));
         }
         h

@@ -224,3 +224,55 @@ fn bad_input_is_an_error_naming_it() {
     let e = s.apply(u32::MAX - 1).unwrap_err();
     assert!(e.contains("not legal"), "{e}");
 }
+
+/// The search's evaluation (`games::ketharmad::evaluate`, issue 25): with only Support
+/// weighted, a 2-player start (R1.1, R3.8: 20 against 25 Support) scores tanh(∓5 / scale); the
+/// hand weight adds the hand sizes; an eliminated seat scores −1. The search's clock is the
+/// game's turn.
+#[test]
+fn the_evaluation_scores_support_board_and_hand() {
+    use ketharmad::games::ketharmad::EVAL_KNOBS;
+    let r = rules(&["ner", "tisza"]);
+    let vals = resolve(&r.registry(), &[]).unwrap();
+    let mut s = r.new_game(&vals, 2, 3, 0).unwrap();
+    assert!(s.has_evaluation());
+    // on to the first main-priority decision (after the mulligans)
+    let mut legal = Vec::new();
+    while !s.key_decision() {
+        s.legal_actions(&mut legal);
+        s.apply(legal[0]).unwrap();
+    }
+    assert_eq!(EVAL_KNOBS.iter().map(|k| k.name).collect::<Vec<_>>(), ["eval_board", "eval_credibility", "eval_hand", "eval_scandal", "eval_scale"]);
+    let mut out = [0f64; 2];
+    let v = s.stepper().view(0);
+    let (s0, s1) = (v.support(0), v.support(1));
+    let start = if v.active() == 0 { (20, 25) } else { (25, 20) };
+    assert_eq!((s0, s1), start, "the second player starts with 25 Support (R3.8)");
+    assert!(s.evaluate(&[0.0, 0.0, 0.0, 0.0, 10.0], &mut out));
+    let want = ((s0 - s1) as f64 / 10.0).tanh();
+    assert!((out[0] - want).abs() < 1e-12 && (out[1] + want).abs() < 1e-12, "{out:?} vs {want}");
+    let (h0, h1) = (v.hand_size(0) as f64, v.hand_size(1) as f64);
+    s.evaluate(&[0.0, 0.0, 2.0, 0.0, 10.0], &mut out);
+    let want = ((s0 - s1) as f64 + 2.0 * (h0 - h1)) / 10.0;
+    assert!((out[0] - want.tanh()).abs() < 1e-12);
+    // play on with random answers: the values stay in -1..=1 and opposite for two seats, the
+    // clock counts the turns, and a finished game's rewards are its returns
+    let mut rng = Rng::new(5);
+    let mut last = s.clock();
+    while s.to_move().is_some() {
+        s.legal_actions(&mut legal);
+        s.apply(legal[rng.below(legal.len())]).unwrap();
+        assert!(s.clock() >= last);
+        last = s.clock();
+        s.evaluate(&[1.0, 0.25, 1.0, 0.5, 10.0], &mut out);
+        assert!(out.iter().all(|x| (-1.0..=1.0).contains(x)));
+        assert!((out[0] + out[1]).abs() < 1e-9 || out.contains(&-1.0), "{out:?}");
+    }
+    assert_eq!(last, s.outcome().turns);
+    let mut rew = [9f64; 2];
+    s.rewards(&mut rew);
+    assert_eq!(rew.to_vec(), s.outcome().returns);
+    s.evaluate(&[1.0, 0.25, 1.0, 0.5, 10.0], &mut out);
+    let loser = s.outcome().returns.iter().position(|&x| x < 0.0).unwrap();
+    assert_eq!(out[loser], -1.0, "an eliminated seat scores -1");
+}

@@ -118,6 +118,33 @@ def test_tournament_equals_local(client) -> None:
     assert local.pairs["games"].to_list() == [40, 40, 40]
 
 
+def test_ab_test_ladder_and_tune_bot_equal_local(client) -> None:
+    # issue 25 item 5: the bot-ladder calls give the local result on a Dask cluster
+    ab = dict(a={"kind": "heuristic", "expose_priority": 0.5}, b="heuristic", elo0=0, elo1=40,
+              max_games=2400, seed=3)  # fmt: skip
+    local, on = ketharmad.ab_test(**ab), ketharmad.ab_test(**ab, run=dict(cluster=client))
+    assert (
+        local.trace.equals(on.trace)
+        and local.decision == on.decision
+        and local.n_games == on.n_games
+    )
+    lad = dict(
+        bots=["random", "heuristic", {"kind": "ismcts", "iterations": 4}],
+        games=24,
+        seed=2,
+        bootstrap=20,
+    )
+    local, on = ketharmad.ladder(**lad), ketharmad.ladder(**lad, run=dict(cluster=client))
+    assert local.ratings.equals(on.ratings) and local.order.equals(on.order)
+    tb = dict(bot="heuristic", against=["aggro"], knobs=["aggression"], trials=3, games=48, seed=5)
+    local, on = ketharmad.tune_bot(**tb), ketharmad.tune_bot(**tb, run=dict(cluster=client))
+    assert (
+        local.trials.equals(on.trials)
+        and local.best == on.best
+        and local.holdout.equals(on.holdout)
+    )
+
+
 def test_card_stats_equal_local(client) -> None:
     kw = dict(decks=["ner", "tisza"], bots="heuristic", games=800, seed=5, record_plays=True)
     local = ketharmad.card_stats(ketharmad.simulate(**kw))

@@ -465,9 +465,10 @@ def test_bots_of_a_game_and_the_search_options_it_lists_are_accepted():
         seats = 2 if game == ST2 else 5
         # every listed option, at its listed default, is one the search bot accepts
         knobs = t.filter(pl.col("entry") == "knob")
-        opts = ",".join(f"{n}={'random' if n == 'rollout' else f'{d:g}'}" for n, d in knobs.select("name", "default").rows()
+        opts = ",".join(f"{n}={'random' if n in ('rollout', 'prior') else f'{d:g}'}" for n, d in knobs.select("name", "default").rows()
                         if n != "iterations")  # fmt: skip
-        assert knobs["name"].to_list() == ["iterations", "c", "max_rollout_actions", "rollout"]
+        assert knobs["name"].to_list() == ["iterations", "c", "horizon", "epsilon", "widen", "widen_power",
+                                           "key_only", "own_only", "max_rollout_actions", "rollout", "prior"]  # fmt: skip
         r = simulate_game(
             game, [f"search:iterations=3,{opts}"] + ["random"] * (seats - 1), games=1, seed=1
         )

@@ -88,6 +88,9 @@ _API_CALLS = {
     "simulate_first_call_short": "ketharmad.simulate(games=300_000, threads=2)",
     "simulate_chunked": "ketharmad.simulate(games=10**6, bots='heuristic', chunk_size=10**5)",
     "play_search": "ketharmad.play(['ner', 'tisza'], bots={'kind': 'search', 'iterations': 10**6})",
+    # the harness search: a stop request ends a decision between two iterations
+    "play_ismcts": "ketharmad.play(['ner', 'tisza'], bots={'kind': 'ismcts', 'iterations': 10**7})",
+    "harness_search": "ketharmad.simulate(game='schotten_totten_2', bots=['search:iterations=10000000', 'greedy'], games=4)",
     "matchups": "ketharmad.matchups(games_per_side=10**5)",
     "sweep": "ketharmad.sweep({'rules.starting_support': [20, 25]}, games=10**5)",
     "sweep_reductions": "ketharmad.sweep({'rules.starting_support': [20, 25]}, games=10**6, rows=False)",

@@ -53,7 +53,10 @@ def test_a_fixed_knob_is_not_tuned_and_named_knobs_with_ranges():
 def test_the_harness_search_tunes_its_exploration_constant():
     res = ketharmad.tune_bot("search:iterations=20", game="schotten_totten_2", against=["random"], trials=2,
                              games=10)  # fmt: skip
-    assert set(res.knobs) == {"c"} and res.knobs["c"] == (0.05, 5.0)
+    # every numeric option but the cost knobs and the switches: UCB's c, the horizon, the
+    # rollouts' epsilon and the widening, in their narrowed ranges
+    assert set(res.knobs) == {"c", "horizon", "epsilon", "widen", "widen_power"}
+    assert res.knobs["c"] == (0.05, 5.0) and res.knobs["horizon"] == (1.0, 8.0)
     assert isinstance(res.best, str) and res.best.startswith("search:")
 
 

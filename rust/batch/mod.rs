@@ -120,8 +120,10 @@ pub fn play_one_stoppable<'db>(
     let mut policies = crate::bots::seat_policies(seed, spec.factions.len(), &spec.bots);
     if let Some(stop) = stop {
         for p in policies.iter_mut() {
-            if let Policy::Search(s) = p {
-                s.stop = Some(stop.clone());
+            match p {
+                Policy::Search(s) => s.stop = Some(stop.clone()),
+                Policy::Ismcts(s) => s.stop = Some(stop.clone()),
+                _ => {}
             }
         }
     }

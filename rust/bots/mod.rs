@@ -2,13 +2,14 @@
 //! and answers with the index of one offered option.
 
 pub mod heuristic;
+pub mod ismcts;
 pub mod search;
 
 use crate::engine::{Agent, DecisionKind, Opt, SeatView};
 use crate::rng::Rng;
 
 /// Bot kinds and presets a spec may name.
-pub const BOT_KINDS: &[&str] = &["random", "heuristic", "aggro", "control", "tuned", "search"];
+pub const BOT_KINDS: &[&str] = &["random", "heuristic", "aggro", "control", "tuned", "search", "ismcts"];
 
 /// A bot spec: the kind plus its named numeric knobs.
 #[derive(Clone, Debug, PartialEq)]
@@ -72,6 +73,9 @@ impl BotSpec {
                     }
                 }
             }
+            "ismcts" => {
+                ismcts::config(&knobs)?;
+            }
             other => return Err(format!("unknown bot kind '{other}' (known: {})", BOT_KINDS.join(", "))),
         }
         Ok(BotSpec { kind: kind.into(), knobs })
@@ -96,6 +100,8 @@ pub enum Policy {
     Heuristic(Box<heuristic::Knobs>),
     /// Determinized Monte-Carlo search over the heuristic.
     Search(Box<search::Search>),
+    /// The harness's information-set search at main-priority decisions (`bots::ismcts`).
+    Ismcts(Box<ismcts::Ismcts>),
     /// Tests: call the function at every decision of this seat (more than one option), then
     /// answer as the wrapped policy would.
     #[cfg(any(test, feature = "scenario"))]
@@ -117,6 +123,11 @@ impl Policy {
                 s.every = get("every", 0.0) == 1.0;
                 Policy::Search(Box::new(s))
             }
+            // the spec was checked by `BotSpec::parse`; an unchecked bad one plays the defaults
+            "ismcts" => {
+                let cfg = ismcts::config(&spec.knobs).unwrap_or_else(|_| crate::harness::search::SearchConfig::defaults(crate::games::ketharmad::EVAL_KNOBS));
+                Policy::Ismcts(Box::new(ismcts::Ismcts::new(cfg, rng)))
+            }
             _ => Policy::Random(rng),
         }
     }
@@ -127,6 +138,7 @@ impl Policy {
             Policy::Random(rng) => rng.below(opts.len()),
             Policy::Heuristic(k) => heuristic::choose(k, _view, _kind, opts),
             Policy::Search(s) => s.choose(_view, _kind, opts),
+            Policy::Ismcts(s) => s.choose(_view, _kind, opts),
             Policy::Unset => 0,
             #[cfg(any(test, feature = "scenario"))]
             Policy::Probe(f, inner) => {

@@ -180,6 +180,10 @@ impl<'a, 'db> SeatView<'a, 'db> {
     pub fn chain(&self) -> impl Iterator<Item = (Cid, usize)> + '_ {
         self.g.state.chain.iter().map(|it| (it.card, it.controller as usize))
     }
+    /// The card set the game plays (public: every definition is known to everyone).
+    pub fn db(&self) -> &'db crate::cards::CardDb {
+        self.g.db
+    }
     pub fn rules(&self) -> &'db crate::cards::Rules {
         &self.g.db.rules
     }

@@ -576,6 +576,19 @@ impl<'db> Stepper<'db> {
         }
     }
 
+    /// A driven game at `g`'s main-priority decision: `g` stands at the active player's
+    /// main-priority decision (a seat's re-dealt copy, `SeatView::determinize`), which
+    /// becomes the checkpoint. For search from inside a batch game (`bots::ismcts`).
+    pub fn at_main(mut g: Game<'db>) -> Stepper<'db> {
+        let n = g.state.n;
+        g.policies = (0..n).map(|_| Box::new(NoAgent) as Box<dyn Agent>).collect();
+        g.trace = Default::default();
+        let mut d = Drive::at_start(&g, None);
+        d.entry = Entry::Main;
+        g.drive = Some(Box::new(d));
+        Stepper::launch(Box::new(g))
+    }
+
     /// Tests: copy the state at every main-priority decision from now on (what the lazy
     /// checkpoints of a driven game are compared with).
     #[cfg(any(test, feature = "scenario"))]

@@ -25,8 +25,9 @@ use crate::cards::{build_db, registry as card_registry, CardDb, Deck, ParamKind 
 use crate::engine::actions::ActionSpace;
 use crate::engine::observe;
 use crate::engine::step::Stepper;
-use crate::engine::{EndReason, GameConfig};
+use crate::engine::{DecisionKind, EndReason, GameConfig};
 use crate::harness::agents::AgentSpec;
+use crate::harness::search::Knob;
 use crate::harness::{Agent, GameParam, GameState, Outcome, ParamKind, Rules, Value};
 use crate::rng::{game_seed, Rng};
 use std::borrow::Cow;
@@ -225,16 +226,26 @@ impl Rules for KetharmadRules {
         // (the same owning pattern as the step API's `py::step::PyGame`).
         let db: &'static CardDb = unsafe { &*Arc::as_ptr(&set.db) };
         let st = Stepper::new(db, &cfg);
-        Ok(KetharmadState { st, db: set.db, space: set.space, n: seats })
+        Ok(KetharmadState { st, db: Some(set.db), space: set.space, n: seats })
     }
     fn agent_names(&self) -> Vec<&'static str> {
         AGENTS.to_vec()
+    }
+    fn eval_knobs(&self) -> &'static [Knob] {
+        EVAL_KNOBS
+    }
+    fn search_defaults(&self) -> &'static [(&'static str, f64)] {
+        SEARCH_DEFAULTS
+    }
+    fn search_rollout(&self) -> &'static str {
+        "tuned"
     }
     /// The built-in bots (`BOT_KINDS`) with their knobs as options
     /// (`"search:iterations=50,width=3"`, `"heuristic:aggression=0.8"`); `ismcts` is left to
     /// the generic search.
     fn make_agent(&self, spec: &AgentSpec, _values: &[f64], _seats: usize, _seat: usize) -> Result<Option<Box<dyn Agent<KetharmadState>>>, String> {
-        if !BOT_KINDS.contains(&spec.name.as_str()) {
+        // `ismcts` here is the harness's search itself (string options such as `rollout=`)
+        if !BOT_KINDS.contains(&spec.name.as_str()) || spec.name == "ismcts" {
             return Ok(None);
         }
         let mut knobs = Vec::with_capacity(spec.opts.len());
@@ -260,6 +271,13 @@ pub struct BuiltinAgent {
     policy: Option<Policy>,
 }
 
+impl BuiltinAgent {
+    /// The built-in bot `kind` with its default knobs (a name of `BOT_KINDS` without knobs).
+    pub fn named(kind: &str) -> BuiltinAgent {
+        BuiltinAgent { spec: BotSpec { kind: kind.to_string(), knobs: Vec::new() }, policy: None }
+    }
+}
+
 impl Agent<KetharmadState> for BuiltinAgent {
     fn act(&mut self, s: &KetharmadState, legal: &[u32], rng: &mut Rng) -> u32 {
         let spec = &self.spec;
@@ -268,13 +286,72 @@ impl Agent<KetharmadState> for BuiltinAgent {
         let i = s.st.policy_choice(policy).unwrap_or(0);
         legal[i.min(legal.len() - 1)]
     }
+    /// The policy's option index applied as it is (no ids: search rollouts).
+    fn play(&mut self, s: &mut KetharmadState, rng: &mut Rng) -> Option<Result<(), String>> {
+        let spec = &self.spec;
+        let policy = self.policy.get_or_insert_with(|| Policy::new(spec, rng.clone()));
+        let i = s.st.policy_choice(policy)?;
+        Some(s.st.apply(i))
+    }
+}
+
+/// The weights of Kétharmad's evaluation, options of the `ismcts` bot (`GameState::evaluate`).
+pub const EVAL_KNOBS: &[Knob] = &[
+    Knob { name: "eval_board", default: 1.0, min: 0.0, max: 10.0, integer: false, description: "evaluation: worth of one point of Influence on a Figure in play, in Support" },
+    Knob {
+        name: "eval_credibility",
+        default: 0.25,
+        min: 0.0,
+        max: 10.0,
+        integer: false,
+        description: "evaluation: worth of one point of Credibility on a Figure in play, in Support",
+    },
+    Knob { name: "eval_hand", default: 1.0, min: 0.0, max: 10.0, integer: false, description: "evaluation: worth of one card in hand, in Support" },
+    Knob { name: "eval_scandal", default: 0.5, min: 0.0, max: 10.0, integer: false, description: "evaluation: cost of one Scandal, in Support" },
+    Knob { name: "eval_scale", default: 10.0, min: 0.1, max: 1000.0, integer: false, description: "evaluation: a lead of this much Support-worth scores tanh(1) = 0.76" },
+];
+
+/// Kétharmad's defaults for the `ismcts` bot's options (its rollout bot is `tuned`): rollouts
+/// cut after 2 turns, only main-priority decisions of the searching seat in the tree, the
+/// rollout bot's pick expanded first (docs/bots.md has the measurements behind them).
+pub const SEARCH_DEFAULTS: &[(&str, f64)] = &[("iterations", 100.0), ("horizon", 2.0), ("widen", 1.0), ("key_only", 1.0), ("own_only", 1.0)];
+
+/// Kétharmad's evaluation of an unfinished game: each seat's worth is its Support, plus
+/// `eval_board` per Influence and `eval_credibility` per Credibility of its Figures in play,
+/// plus `eval_hand` per card in hand, minus `eval_scandal` per Scandal (its pool's, in
+/// Coalition); a seat scores tanh((worth − the best enemy's worth) / `eval_scale`); an
+/// eliminated seat scores −1. Everything it reads is public except hand sizes, which are too.
+pub fn evaluate(g: &crate::engine::Game<'_>, w: &[f64], out: &mut [f64]) {
+    let n = g.state.n.min(out.len());
+    let (board, cred, hand, scandal, scale) = (w[0], w[1], w[2], w[3], w[4]);
+    let mut worth = [0f64; observe::SEATS];
+    let v = crate::engine::SeatView::new(g, 0);
+    for (p, x) in worth.iter_mut().enumerate().take(n) {
+        let mut f = v.support(p) as f64 + hand * v.hand_size(p) as f64 - scandal * v.scandal(p) as f64;
+        for &c in v.in_play(p) {
+            if v.is_figure_in_play(c) {
+                f += board * g.influence(c) as f64 + cred * g.credibility(c) as f64;
+            }
+        }
+        *x = f;
+    }
+    for (p, r) in out.iter_mut().enumerate().take(n) {
+        if !v.alive(p) {
+            *r = -1.0;
+            continue;
+        }
+        let best = v.opponents(p).map(|q| worth[q]).fold(f64::NEG_INFINITY, f64::max);
+        *r = if best == f64::NEG_INFINITY { 1.0 } else { ((worth[p] - best) / scale).tanh() };
+    }
 }
 
 /// One Kétharmad game on the harness: a stepper stopped at a decision (or over).
 pub struct KetharmadState {
     // dropped first: it borrows the card set below (see `KetharmadRules::new_game`)
     st: Stepper<'static>,
-    db: Arc<CardDb>,
+    /// The card set the stepper borrows; None for a state that borrows one its maker keeps
+    /// alive for the state's whole life (`borrowed`).
+    db: Option<Arc<CardDb>>,
     space: Arc<ActionSpace>,
     n: usize,
 }
@@ -287,6 +364,12 @@ impl Clone for KetharmadState {
 }
 
 impl KetharmadState {
+    /// A state over a stepper whose card set its caller keeps alive while the state (and
+    /// every copy of it) lives: `bots::ismcts` builds one per decision and drops it there.
+    pub fn borrowed(st: Stepper<'static>, space: Arc<ActionSpace>, n: usize) -> KetharmadState {
+        KetharmadState { st, db: None, space, n }
+    }
+
     /// The stepper (the engine game at its pending decision).
     pub fn stepper(&self) -> &Stepper<'static> {
         &self.st
@@ -333,6 +416,42 @@ impl GameState for KetharmadState {
     }
     fn determinize(&mut self, seat: usize, rng: &mut Rng) {
         self.st = self.st.determinized(seat, rng);
+    }
+    /// One rebuild (`Stepper::determinized`), not a replayed copy re-dealt again.
+    fn determinized(&self, seat: usize, rng: &mut Rng) -> KetharmadState {
+        KetharmadState { st: self.st.determinized(seat, rng), db: self.db.clone(), space: self.space.clone(), n: self.n }
+    }
+    /// Turns taken so far (every seat's; `Outcome::turns`).
+    fn clock(&self) -> u32 {
+        self.st.game().state.turn
+    }
+    fn rewards(&self, out: &mut [f64]) {
+        let Some(o) = self.st.outcome() else {
+            out.iter_mut().for_each(|r| *r = 0.0);
+            return;
+        };
+        let any = (0..self.n).any(|s| o.won(s));
+        for (s, r) in out.iter_mut().enumerate().take(self.n) {
+            *r = if !any {
+                0.0
+            } else if o.won(s) {
+                1.0
+            } else {
+                -1.0
+            };
+        }
+    }
+    /// Main-priority decisions (what to play, Expose, Recruit, attack or pass).
+    fn key_decision(&self) -> bool {
+        matches!(self.st.pending(), Some((_, DecisionKind::Main, _)))
+    }
+    fn has_evaluation(&self) -> bool {
+        true
+    }
+    /// [`evaluate`]: Support, Scandal, board and hand.
+    fn evaluate(&self, weights: &[f64], out: &mut [f64]) -> bool {
+        evaluate(self.st.game(), weights, out);
+        true
     }
     /// Winners (one seat in the free-for-all, a team in a team format), returns +1 for a
     /// winner and −1 for the others (0 for all without a winner), turns (every seat's turns,

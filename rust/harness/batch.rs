@@ -192,13 +192,16 @@ where
 }
 
 /// Play game `game` of batch `batch_seed` with fresh agents; returns its seed and outcome.
-pub fn play_game<R: Rules>(rules: &R, values: &[f64], seats: usize, specs: &[AgentSpec], batch_seed: u64, game: u64) -> Result<(u64, Outcome), String>
+pub fn play_game<R: Rules>(rules: &R, values: &[f64], seats: usize, specs: &[AgentSpec], batch_seed: u64, game: u64, stop: &Stop) -> Result<(u64, Outcome), String>
 where
     R::State: 'static,
 {
     let seed = game_seed(batch_seed, game);
     let mut s = rules.new_game(values, seats, batch_seed, game)?;
     let mut agents = build_agents(rules, specs, values, seats)?;
+    for a in agents.iter_mut() {
+        a.set_stop(stop);
+    }
     let mut rngs: Vec<Rng> = (0..seats).map(|i| Rng::stream(seed, Stream::Policy0 as u64 + i as u64)).collect();
     let o = play_out(&mut s, &mut agents, &mut rngs, MAX_ACTIONS_PER_GAME);
     Ok((seed, o))
@@ -285,7 +288,7 @@ where
         stop,
         |j| (first + j, game_seed(batch_seed, first + j)),
         || (),
-        |_, j| play_game(rules, values, seats, &specs, batch_seed, first + j).map(|(seed, o)| (first + j, seed, o)).map_err(BatchError::Invalid),
+        |_, j| play_game(rules, values, seats, &specs, batch_seed, first + j, stop).map(|(seed, o)| (first + j, seed, o)).map_err(BatchError::Invalid),
         |(g, seed, o)| c.push(g, seed, &o).map_err(BatchError::Invalid),
     )?;
     Ok(c)
@@ -368,6 +371,11 @@ pub(crate) mod tests {
                 seat_columns: vec![("took_last", (0..self.seats).map(|s| (w == Some(s)) as u8 as f64).collect())],
             }
         }
+    }
+
+    /// A game of `left` counters, seat 0 to move.
+    pub(crate) fn nim_pile(left: u32, seats: usize) -> Nim {
+        Nim { left, turn: 0, seats, winner: None, turns: 0 }
     }
 
     pub(crate) struct NimRules;

@@ -21,6 +21,7 @@ pub mod batch;
 pub mod error;
 pub mod pool;
 pub mod reduce;
+pub mod search;
 pub mod stop;
 
 pub use error::{panic_message, BatchError};
@@ -140,6 +141,40 @@ pub trait GameState: Clone {
     fn determinize(&mut self, seat: usize, rng: &mut Rng);
     /// The outcome; meaningful once `to_move()` is None.
     fn outcome(&self) -> Outcome;
+    /// A copy with everything `seat` cannot see re-dealt (`clone` then `determinize`; a game
+    /// whose clone is itself a rebuild overrides it to build once).
+    fn determinized(&self, seat: usize, rng: &mut Rng) -> Self {
+        let mut c = self.clone();
+        c.determinize(seat, rng);
+        c
+    }
+    /// The game's clock in its own unit of `Outcome::turns` (turns, days): the search cuts
+    /// rollouts after `horizon` of them. 0 for a game without one.
+    fn clock(&self) -> u32 {
+        0
+    }
+    /// Each seat's return of a finished game into `out` (one per seat): `outcome().returns`,
+    /// which a game may compute without building the whole outcome.
+    fn rewards(&self, out: &mut [f64]) {
+        let o = self.outcome();
+        for (r, x) in out.iter_mut().zip(o.returns) {
+            *r = x;
+        }
+    }
+    /// Whether the pending decision is one of the game's key decisions (the search's
+    /// `key_only` searches only those); every decision unless the game says otherwise.
+    fn key_decision(&self) -> bool {
+        true
+    }
+    /// Whether the game has an evaluation (`evaluate`), so the search may cut rollouts.
+    fn has_evaluation(&self) -> bool {
+        false
+    }
+    /// Score an unfinished game for every seat in -1..=1 (a guess of its return) into `out`,
+    /// with the evaluation's weights (`Rules::eval_knobs`, in order). False: no evaluation.
+    fn evaluate(&self, _weights: &[f64], _out: &mut [f64]) -> bool {
+        false
+    }
 }
 
 /// A game type: its name, parameters, seat counts and how to deal a game.
@@ -170,6 +205,19 @@ pub trait Rules: Send + Sync {
     fn make_agent(&self, _spec: &agents::AgentSpec, _values: &[f64], _seats: usize, _seat: usize) -> Result<Option<Box<dyn Agent<Self::State>>>, String> {
         Ok(None)
     }
+    /// The weights of the game's evaluation (`GameState::evaluate`), options of its search bot.
+    fn eval_knobs(&self) -> &'static [search::Knob] {
+        &[]
+    }
+    /// The game's own defaults for options of its search bot (name, value), over
+    /// `search::SEARCH_KNOBS`' defaults.
+    fn search_defaults(&self) -> &'static [(&'static str, f64)] {
+        &[]
+    }
+    /// The search bot's default rollout bot in this game.
+    fn search_rollout(&self) -> &'static str {
+        "random"
+    }
 }
 
 /// A policy for one seat of a game: picks one of `legal` (never empty) in state `s`, drawing
@@ -178,6 +226,15 @@ pub trait Rules: Send + Sync {
 /// generic random and search agents all implement it.
 pub trait Agent<S: GameState>: Send {
     fn act(&mut self, s: &S, legal: &[u32], rng: &mut Rng) -> u32;
+    /// The stop token of the batch this agent plays in (a search checks it between iterations).
+    fn set_stop(&mut self, _stop: &Stop) {}
+    /// Play this agent's choice on `s` directly, without a list of legal ids: what a search's
+    /// rollouts call, so a game whose bots answer from the state itself (Kétharmad's built-in
+    /// bots) does not build ids only to decode them again. None: not supported (the caller
+    /// lists the legal ids and calls `act`).
+    fn play(&mut self, _s: &mut S, _rng: &mut Rng) -> Option<Result<(), String>> {
+        None
+    }
 }
 
 /// Play one game to its end with one agent per seat; `rngs[seat]` are the seats' streams.

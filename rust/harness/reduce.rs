@@ -155,7 +155,7 @@ where
         stop,
         |j| (first + j, game_seed(batch_seed, first + j)),
         || (),
-        |_, j| play_game(rules, values, seats, &specs, batch_seed, first + j).map(|(_, o)| (first + j, o)).map_err(BatchError::Invalid),
+        |_, j| play_game(rules, values, seats, &specs, batch_seed, first + j, stop).map(|(_, o)| (first + j, o)).map_err(BatchError::Invalid),
         |(g, o)| st.push(g, &o).map_err(BatchError::Invalid),
     )?;
     Ok(st)

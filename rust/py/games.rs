@@ -275,6 +275,14 @@ fn describe<'py, R: Rules>(py: Python<'py>, rules: &R) -> PyResult<Bound<'py, Py
         ps.append(e)?;
     }
     d.set_item("parameters", ps)?;
+    // the search bot's options: its own, then the game's evaluation weights
+    let ks = PyList::empty(py);
+    for k in crate::harness::search::SEARCH_KNOBS.iter().chain(rules.eval_knobs()) {
+        let default = rules.search_defaults().iter().find(|d| d.0 == k.name).map_or(k.default, |d| d.1);
+        ks.append((k.name, default, k.min, k.max, k.description))?;
+    }
+    d.set_item("search_knobs", ks)?;
+    d.set_item("search_rollout", rules.search_rollout())?;
     Ok(d)
 }
 

@@ -687,6 +687,29 @@ fn bot_table_impl<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         search::MAX_ROLLOUT_ROUNDS as f64,
         "rounds a rollout may play after the decision's round; one cut there is unfinished: scores 1/2 and is counted in the players' unfinished_rollouts".into(),
     );
+    row(
+        "ismcts",
+        "bot",
+        "",
+        f64::NAN,
+        f64::NAN,
+        f64::NAN,
+        "information-set MCTS of the harness (rust/harness/search.rs): one tree over determinizations, cut-off rollouts scored by Kétharmad's evaluation, progressive widening; runs on the driven path (ismcts:iterations=N,...)".into(),
+    );
+    for k in crate::harness::search::SEARCH_KNOBS.iter().chain(crate::games::ketharmad::EVAL_KNOBS) {
+        let default = crate::games::ketharmad::SEARCH_DEFAULTS.iter().find(|d| d.0 == k.name).map_or(k.default, |d| d.1);
+        row(k.name, "knob", "ismcts", default, k.min, k.max, k.description.to_string());
+    }
+    row(
+        "rollout",
+        "knob",
+        "ismcts",
+        f64::NAN,
+        f64::NAN,
+        f64::NAN,
+        "the bot that plays the rollouts: a bot name (default tuned; its knobs after ';': rollout=heuristic;aggression=0.8)".into(),
+    );
+    row("prior", "knob", "ismcts", f64::NAN, f64::NAN, f64::NAN, "the bot whose pick a widened node expands first (default: the rollout bot)".into());
     let d = PyDict::new(py);
     d.set_item("name", name)?;
     d.set_item("entry", entry)?;

@@ -167,32 +167,21 @@ def harness_info(game: object) -> dict[str, Any]:
     return _game_info(game)
 
 
-#: The options of the harness's search bot (``rust/harness/agents.rs``, ``make_agent``):
-#: name, default, min, max, description.
-SEARCH_OPTIONS = (
-    (
-        "iterations",
-        200.0,
-        1.0,
-        1e7,
-        "ISMCTS iterations per decision (each on a fresh determinization)",
-    ),
-    ("c", 0.7, 0.0, 100.0, "UCB exploration constant"),
-    (
-        "max_rollout_actions",
-        1e4,
-        1.0,
-        1e8,
-        "actions a rollout may take; a rollout cut there adds no reward",
-    ),
-    (
-        "rollout",
-        math.nan,
-        math.nan,
-        math.nan,
-        "the bot that plays the rollouts: a bot name of the game (default random)",
-    ),
-)
+#: The search bot's options that name a bot, not a number (the numeric ones come from the
+#: core: ``rust/harness/search.rs``, ``SEARCH_KNOBS``, and the game's evaluation weights).
+BOT_OPTIONS = (
+    ("rollout", math.nan, math.nan, math.nan,
+     "the bot that plays the rollouts: a bot name of the game (default random); its options after ';'"),
+    ("prior", math.nan, math.nan, math.nan,
+     "the bot whose pick a widened node expands first (default: the rollout bot)"),
+)  # fmt: skip
+
+
+def search_options(game: str) -> list[tuple[str, float, float, float, str]]:
+    """The harness search bot's options in ``game``: name, default, min, max, description
+    (its own knobs, the game's evaluation weights, then ``rollout`` and ``prior``)."""
+    info = harness_info(game)
+    return [tuple(k) for k in info["search_knobs"]] + list(BOT_OPTIONS)
 
 
 def harness_bot_table(game: str) -> pl.DataFrame:
@@ -203,7 +192,7 @@ def harness_bot_table(game: str) -> pl.DataFrame:
              "description": "ISMCTS over determinizations (options below): search:iterations=400,c=0.7"
              if b == "search" else f"a bot of {game} (docs/games.md)"} for b in info["agents"]]  # fmt: skip
     rows += [{"name": n, "entry": "knob", "applies_to": "search", "default": d, "min": lo, "max": hi, "description": t}
-             for n, d, lo, hi, t in SEARCH_OPTIONS]  # fmt: skip
+             for n, d, lo, hi, t in search_options(game)]  # fmt: skip
     return pl.DataFrame(rows, schema={"name": pl.String, "entry": pl.String, "applies_to": pl.String,
                                       "default": pl.Float64, "min": pl.Float64, "max": pl.Float64,
                                       "description": pl.String})  # fmt: skip

@@ -72,6 +72,20 @@ impl GameState for State {
     fn determinize(&mut self, seat: usize, rng: &mut Rng) {
         self.determinize_for(seat, rng)
     }
+    fn clock(&self) -> u32 {
+        self.turns
+    }
+    fn rewards(&self, out: &mut [f64]) {
+        for (j, r) in out.iter_mut().enumerate().take(self.n as usize) {
+            *r = if !self.over {
+                0.0
+            } else if j as u8 == self.winner {
+                1.0
+            } else {
+                -1.0
+            };
+        }
+    }
     fn outcome(&self) -> Outcome {
         self.make_outcome()
     }

@@ -100,6 +100,21 @@ impl GameState for State {
     fn determinize(&mut self, seat: usize, rng: &mut Rng) {
         State::determinize(self, seat, rng)
     }
+    fn clock(&self) -> u32 {
+        self.turn
+    }
+    fn rewards(&self, out: &mut [f64]) {
+        let done = self.phase == Phase::Over && !self.unfinished && self.winner < 2;
+        for (s, r) in out.iter_mut().enumerate().take(2) {
+            *r = if !done {
+                0.0
+            } else if s == self.winner as usize {
+                1.0
+            } else {
+                -1.0
+            };
+        }
+    }
     /// R10.4: the winner, the way it was won (`damaged_twice`, `fourth_damage`, `deck_out`,
     /// or `defender_full` under R4.2's alternative), the turn number and each section's damage.
     fn outcome(&self) -> Outcome {

@@ -1,0 +1,640 @@
+//! The harness's search bot (`"search"` in Schotten Totten 2 and Osztrakon, `"ismcts"` in
+//! Kétharmad), written once for every game over [`GameState`] (issue 25 item 1):
+//!
+//! - **One information-set tree** (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012):
+//!   every iteration re-deals what the acting seat cannot see (`GameState::determinized`) and
+//!   walks one shared tree keyed by action ids, choosing by UCB1 among the children legal in
+//!   that deal, with availability counts in place of the parent's visits.
+//! - **Cut-off rollouts**: a rollout plays at most `horizon` turns (the game's own unit,
+//!   `GameState::clock`) and is then scored by the game's evaluation (`GameState::evaluate`,
+//!   with weights that are options of the bot, `Rules::eval_knobs`); `horizon=0` plays out to
+//!   the end. A game without an evaluation always plays out.
+//! - **A rollout policy per game** (`rollout=`, any non-search bot of the game: the heuristic,
+//!   greedy, a B1 policy, random), mixed with uniform choices at rate `epsilon`.
+//! - **Progressive widening** (`widen`, `widen_power`): a node adds children only while it has
+//!   fewer than `widen · visits^widen_power`; the first child added is the rollout policy's
+//!   pick (or the `prior=` bot's), so wide decisions (Kétharmad's main priority) start from
+//!   that bot's favourite.
+//! - **The final choice**: the most visited root child legal now, ties broken by mean reward.
+//!
+//! The budget is a fixed number of iterations per decision, never a clock, so games
+//! reproduce. The batch's stop token (`Agent::set_stop`) is checked before every iteration,
+//! so a Ctrl-C stops a decision after at most one iteration. The tree and every buffer are
+//! kept across decisions: no allocation per iteration beyond what the game's own
+//! `determinized` needs.
+
+use super::{Agent, GameState, Stop};
+use crate::rng::Rng;
+
+/// One named, ranged option of the search bot (and of a game's evaluation).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Knob {
+    pub name: &'static str,
+    pub default: f64,
+    pub min: f64,
+    pub max: f64,
+    /// Whole numbers only.
+    pub integer: bool,
+    pub description: &'static str,
+}
+
+/// The search bot's own options (the rollout bot's name, `rollout=`, is a word and listed
+/// separately by `bots()`); a game adds the weights of its evaluation (`Rules::eval_knobs`).
+pub const SEARCH_KNOBS: &[Knob] = &[
+    Knob { name: "iterations", default: 200.0, min: 1.0, max: 1e7, integer: true, description: "ISMCTS iterations per decision (each on a fresh determinization)" },
+    Knob { name: "c", default: 0.7, min: 0.0, max: 100.0, integer: false, description: "UCB1 exploration constant (rewards in -1..1)" },
+    Knob {
+        name: "horizon",
+        default: 0.0,
+        min: 0.0,
+        max: 10_000.0,
+        integer: true,
+        description: "turns a rollout plays before it is cut and scored by the game's evaluation (0: play out to the end; a game without an evaluation always plays out)",
+    },
+    Knob { name: "epsilon", default: 0.0, min: 0.0, max: 1.0, integer: false, description: "share of rollout decisions taken uniformly at random instead of by the rollout bot" },
+    Knob {
+        name: "widen",
+        default: 0.0,
+        min: 0.0,
+        max: 1000.0,
+        integer: false,
+        description: "progressive widening: a node has at most max(1, widen * visits^widen_power) children, the rollout bot's pick first (0: no widening)",
+    },
+    Knob { name: "widen_power", default: 0.5, min: 0.0, max: 1.0, integer: false, description: "the exponent of progressive widening" },
+    Knob {
+        name: "key_only",
+        default: 0.0,
+        min: 0.0,
+        max: 1.0,
+        integer: true,
+        description: "1: search only the game's key decisions (Kétharmad: main priority; the other games: every decision) and let the rollout bot answer the rest, in the tree too",
+    },
+    Knob {
+        name: "own_only",
+        default: 0.0,
+        min: 0.0,
+        max: 1.0,
+        integer: true,
+        description: "1: only the searching seat's decisions are tree nodes; the other seats' are answered by the rollout bot (0: every seat's, each from its own point of view)",
+    },
+    Knob {
+        name: "max_rollout_actions",
+        default: 10_000.0,
+        min: 1.0,
+        max: 1e8,
+        integer: true,
+        description: "actions a rollout may take; one cut there is scored by the evaluation (0 without one)",
+    },
+];
+
+/// The resolved options of one search bot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchConfig {
+    pub iterations: u32,
+    pub c: f64,
+    pub horizon: u32,
+    pub epsilon: f64,
+    pub widen: f64,
+    pub widen_power: f64,
+    pub max_rollout_actions: u64,
+    pub key_only: bool,
+    pub own_only: bool,
+    /// The game's evaluation weights, in the order of `Rules::eval_knobs`.
+    pub eval: Vec<f64>,
+}
+
+impl SearchConfig {
+    /// The defaults of `SEARCH_KNOBS` and of the game's evaluation knobs.
+    pub fn defaults(eval_knobs: &[Knob]) -> SearchConfig {
+        let d = |n: &str| SEARCH_KNOBS.iter().find(|k| k.name == n).map_or(0.0, |k| k.default);
+        SearchConfig {
+            iterations: d("iterations") as u32,
+            c: d("c"),
+            horizon: d("horizon") as u32,
+            epsilon: d("epsilon"),
+            widen: d("widen"),
+            widen_power: d("widen_power"),
+            max_rollout_actions: d("max_rollout_actions") as u64,
+            key_only: d("key_only") != 0.0,
+            own_only: d("own_only") != 0.0,
+            eval: eval_knobs.iter().map(|k| k.default).collect(),
+        }
+    }
+
+    /// Set option `name` to `x` (checked against its knob's range; the caller checked the name).
+    pub fn set(&mut self, name: &str, x: f64, eval_knobs: &[Knob]) -> Result<(), String> {
+        let knob = SEARCH_KNOBS.iter().chain(eval_knobs).find(|k| k.name == name).ok_or_else(|| format!("the search has no option '{name}'"))?;
+        if !x.is_finite() || x < knob.min || x > knob.max || (knob.integer && x.fract() != 0.0) {
+            let what = if knob.integer { "a whole number" } else { "a number" };
+            return Err(format!("option '{name}' must be {what} in {}..={}, got {x}", knob.min, knob.max));
+        }
+        match name {
+            "iterations" => self.iterations = x as u32,
+            "c" => self.c = x,
+            "horizon" => self.horizon = x as u32,
+            "epsilon" => self.epsilon = x,
+            "widen" => self.widen = x,
+            "widen_power" => self.widen_power = x,
+            "max_rollout_actions" => self.max_rollout_actions = x as u64,
+            "key_only" => self.key_only = x != 0.0,
+            "own_only" => self.own_only = x != 0.0,
+            _ => {
+                // unwrap-free: the name was found among the eval knobs above
+                if let Some(i) = eval_knobs.iter().position(|k| k.name == name) {
+                    self.eval[i] = x;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+const NONE: u32 = u32::MAX;
+
+#[derive(Clone, Debug)]
+struct Node {
+    action: u32,
+    /// The seat that took `action` (rewards are credited from its point of view).
+    mover: u32,
+    first_child: u32,
+    next_sibling: u32,
+    visits: u32,
+    avail: u32,
+    reward: f64,
+}
+
+/// A uniform draw in [0, 1).
+#[inline]
+fn unit(rng: &mut Rng) -> f64 {
+    (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
+/// Single-observer ISMCTS with cut-off rollouts, a rollout bot per seat and progressive
+/// widening (see the module documentation).
+pub struct SearchAgent<S: GameState> {
+    pub cfg: SearchConfig,
+    rollout: Vec<Box<dyn Agent<S>>>,
+    /// The bot whose pick a widened node expands first, per seat (None: the rollout bot).
+    prior: Option<Vec<Box<dyn Agent<S>>>>,
+    stop: Option<Stop>,
+    nodes: Vec<Node>,
+    legal: Vec<u32>,
+    untried: Vec<u32>,
+    path: Vec<u32>,
+    rewards: Vec<f64>,
+    /// mark[action] == stamp: the action is legal in the current node's deal.
+    mark: Vec<u32>,
+    stamp: u32,
+}
+
+impl<S: GameState> SearchAgent<S> {
+    pub fn new(cfg: SearchConfig, rollout: Vec<Box<dyn Agent<S>>>, prior: Option<Vec<Box<dyn Agent<S>>>>) -> SearchAgent<S> {
+        SearchAgent {
+            cfg,
+            rollout,
+            prior,
+            stop: None,
+            nodes: Vec::new(),
+            legal: Vec::with_capacity(256),
+            untried: Vec::with_capacity(256),
+            path: Vec::with_capacity(256),
+            rewards: Vec::with_capacity(8),
+            mark: Vec::new(),
+            stamp: 0,
+        }
+    }
+
+    fn mark_legal(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.mark.iter_mut().for_each(|m| *m = 0);
+            self.stamp = 1;
+        }
+        for &a in &self.legal {
+            let a = a as usize;
+            if a >= self.mark.len() {
+                self.mark.resize(a + 1, 0);
+            }
+            self.mark[a] = self.stamp;
+        }
+    }
+
+    #[inline]
+    fn is_marked(&self, a: u32) -> bool {
+        self.mark.get(a as usize).is_some_and(|&m| m == self.stamp)
+    }
+
+    fn add_child(&mut self, parent: u32, action: u32, mover: usize) -> u32 {
+        let id = self.nodes.len() as u32;
+        let p = &mut self.nodes[parent as usize];
+        let sib = p.first_child;
+        p.first_child = id;
+        self.nodes.push(Node { action, mover: mover as u32, first_child: NONE, next_sibling: sib, visits: 0, avail: 1, reward: 0.0 });
+        id
+    }
+
+    /// Play one decision of `seat` by the rollout bot (directly when it can, `Agent::play`),
+    /// or a uniform one at rate `epsilon`. Err: the game is stuck (no legal action, or an
+    /// illegal answer); the caller stops there.
+    fn step_by_rollout_bot(&mut self, st: &mut S, seat: usize, rng: &mut Rng) -> Result<(), String> {
+        let uniform = self.cfg.epsilon > 0.0 && unit(rng) < self.cfg.epsilon;
+        if !uniform {
+            if let Some(r) = self.rollout[seat].play(st, rng) {
+                return r;
+            }
+        }
+        st.legal_actions(&mut self.legal);
+        if self.legal.is_empty() {
+            return Err("no legal action".into());
+        }
+        let a = if uniform { self.legal[rng.below(self.legal.len())] } else { self.rollout[seat].act(st, &self.legal, rng) };
+        st.apply(a)
+    }
+
+    /// Selection and expansion from the root in the deal `st`; leaves the path in `path`.
+    fn descend(&mut self, st: &mut S, me: usize, rng: &mut Rng) {
+        self.path.clear();
+        self.path.push(0);
+        let mut node = 0u32;
+        while let Some(seat) = st.to_move() {
+            if (self.cfg.key_only && !st.key_decision()) || (self.cfg.own_only && seat != me) {
+                // not searched: the rollout bot answers, the walk stays at this node
+                if self.step_by_rollout_bot(st, seat, rng).is_err() {
+                    return;
+                }
+                continue;
+            }
+            st.legal_actions(&mut self.legal);
+            if self.legal.is_empty() {
+                return;
+            }
+            self.mark_legal();
+            // children already in the tree that are legal in this deal (they are available)
+            let mut tried = 0usize;
+            let mut ch = self.nodes[node as usize].first_child;
+            while ch != NONE {
+                let a = self.nodes[ch as usize].action;
+                if self.is_marked(a) {
+                    tried += 1;
+                }
+                ch = self.nodes[ch as usize].next_sibling;
+            }
+            let allowed = if self.cfg.widen > 0.0 {
+                let v = self.nodes[node as usize].visits as f64 + 1.0;
+                (self.cfg.widen * v.powf(self.cfg.widen_power)).floor().max(1.0) as usize
+            } else {
+                usize::MAX
+            };
+            if tried < self.legal.len() && tried < allowed {
+                let a = self.expansion(st, node, seat, rng);
+                let mut ch = self.nodes[node as usize].first_child;
+                while ch != NONE {
+                    if self.is_marked(self.nodes[ch as usize].action) {
+                        self.nodes[ch as usize].avail += 1;
+                    }
+                    ch = self.nodes[ch as usize].next_sibling;
+                }
+                let child = self.add_child(node, a, seat);
+                if st.apply(a).is_err() {
+                    return;
+                }
+                self.path.push(child);
+                return;
+            }
+            // UCB1 with availability counts over the children legal in this deal
+            let mut best = NONE;
+            let mut best_v = f64::NEG_INFINITY;
+            let c = self.cfg.c;
+            let mut ch = self.nodes[node as usize].first_child;
+            while ch != NONE {
+                let legal_here = self.is_marked(self.nodes[ch as usize].action);
+                let n = &mut self.nodes[ch as usize];
+                if legal_here {
+                    n.avail += 1;
+                    let visits = n.visits.max(1) as f64;
+                    let v = n.reward / visits + c * ((n.avail as f64).ln() / visits).sqrt();
+                    if v > best_v {
+                        best_v = v;
+                        best = ch;
+                    }
+                }
+                ch = n.next_sibling;
+            }
+            if best == NONE || st.apply(self.nodes[best as usize].action).is_err() {
+                return;
+            }
+            node = best;
+            self.path.push(node);
+        }
+    }
+
+    /// The action a node expands: the rollout bot's pick when it is untried, else a uniform
+    /// untried one (`legal` is marked for this deal).
+    fn expansion(&mut self, st: &S, node: u32, seat: usize, rng: &mut Rng) -> u32 {
+        self.untried.clear();
+        self.untried.extend_from_slice(&self.legal);
+        let mut ch = self.nodes[node as usize].first_child;
+        while ch != NONE {
+            let a = self.nodes[ch as usize].action;
+            if self.is_marked(a) {
+                if let Some(i) = self.untried.iter().position(|&x| x == a) {
+                    self.untried.swap_remove(i);
+                }
+            }
+            ch = self.nodes[ch as usize].next_sibling;
+        }
+        if self.cfg.widen > 0.0 {
+            let pick = match self.prior.as_mut() {
+                Some(p) => p[seat].act(st, &self.legal, rng),
+                None => self.rollout[seat].act(st, &self.legal, rng),
+            };
+            if self.untried.contains(&pick) {
+                return pick;
+            }
+        }
+        self.untried[rng.below(self.untried.len())]
+    }
+
+    /// Play `st` on with the rollout bots until the end, the horizon or the action cap, and
+    /// leave every seat's reward in `rewards`.
+    fn roll_out(&mut self, st: &mut S, rng: &mut Rng) {
+        let start = st.clock();
+        let cut = self.cfg.horizon > 0 && st.has_evaluation();
+        let mut n = 0u64;
+        while let Some(seat) = st.to_move() {
+            if n >= self.cfg.max_rollout_actions || (cut && st.clock().saturating_sub(start) >= self.cfg.horizon) {
+                break;
+            }
+            if self.step_by_rollout_bot(st, seat, rng).is_err() {
+                break;
+            }
+            n += 1;
+        }
+        self.rewards.clear();
+        self.rewards.resize(st.seats(), 0.0);
+        if st.to_move().is_none() {
+            st.rewards(&mut self.rewards);
+        } else if !st.evaluate(&self.cfg.eval, &mut self.rewards) {
+            self.rewards.iter_mut().for_each(|r| *r = 0.0);
+        }
+    }
+}
+
+impl<S: GameState> Agent<S> for SearchAgent<S> {
+    fn act(&mut self, s: &S, legal: &[u32], rng: &mut Rng) -> u32 {
+        if legal.len() == 1 {
+            return legal[0];
+        }
+        let Some(me) = s.to_move() else { return legal[0] };
+        if self.cfg.key_only && !s.key_decision() {
+            return self.rollout[me].act(s, legal, rng);
+        }
+        self.nodes.clear();
+        self.nodes.push(Node { action: NONE, mover: NONE, first_child: NONE, next_sibling: NONE, visits: 0, avail: 0, reward: 0.0 });
+        for _ in 0..self.cfg.iterations {
+            if self.stop.as_ref().is_some_and(|s| s.requested()) {
+                break;
+            }
+            let mut st = s.determinized(me, rng);
+            self.descend(&mut st, me, rng);
+            self.roll_out(&mut st, rng);
+            for &p in &self.path {
+                let nd = &mut self.nodes[p as usize];
+                nd.visits += 1;
+                if nd.mover != NONE {
+                    nd.reward += self.rewards.get(nd.mover as usize).copied().unwrap_or(0.0);
+                }
+            }
+        }
+        // the most visited root child that is legal now; ties: the better mean reward
+        self.legal.clear();
+        self.legal.extend_from_slice(legal);
+        self.mark_legal();
+        let mut best = NONE;
+        let mut best_key = (0u32, f64::NEG_INFINITY);
+        let mut ch = self.nodes[0].first_child;
+        while ch != NONE {
+            let nd = &self.nodes[ch as usize];
+            if self.is_marked(nd.action) && nd.visits > 0 {
+                let key = (nd.visits, nd.reward / nd.visits as f64);
+                if key.0 > best_key.0 || (key.0 == best_key.0 && key.1 > best_key.1) {
+                    best_key = key;
+                    best = nd.action;
+                }
+            }
+            ch = nd.next_sibling;
+        }
+        if best == NONE {
+            // stopped before any iteration, or no root child legal now: the rollout bot decides
+            self.legal.clear();
+            self.legal.extend_from_slice(legal);
+            return self.rollout[me].act(s, legal, rng);
+        }
+        best
+    }
+
+    fn set_stop(&mut self, stop: &Stop) {
+        self.stop = Some(stop.clone());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The search on Nim (`harness::batch::tests`): take 1..=3, whoever takes the last counter
+    //! wins; perfect play leaves a multiple of 4.
+    use super::*;
+    use crate::harness::agents;
+    use crate::harness::batch::tests::{nim_pile, vals, Nim, NimRules};
+
+    /// Always takes one counter.
+    struct TakeOne;
+    impl Agent<Nim> for TakeOne {
+        fn act(&mut self, _s: &Nim, legal: &[u32], _rng: &mut Rng) -> u32 {
+            legal[0]
+        }
+    }
+
+    /// Nim with a perfect evaluation: the seat to move wins unless the pile is a multiple of 4.
+    #[derive(Clone)]
+    struct EvalNim(Nim);
+    impl GameState for EvalNim {
+        fn seats(&self) -> usize {
+            self.0.seats()
+        }
+        fn to_move(&self) -> Option<usize> {
+            self.0.to_move()
+        }
+        fn legal_actions(&self, out: &mut Vec<u32>) {
+            self.0.legal_actions(out)
+        }
+        fn apply(&mut self, a: u32) -> Result<(), String> {
+            self.0.apply(a)
+        }
+        fn describe_action(&self, a: u32) -> String {
+            self.0.describe_action(a)
+        }
+        fn observe(&self, seat: usize, out: &mut [f32]) {
+            self.0.observe(seat, out)
+        }
+        fn determinize(&mut self, seat: usize, rng: &mut Rng) {
+            self.0.determinize(seat, rng)
+        }
+        fn outcome(&self) -> crate::harness::Outcome {
+            self.0.outcome()
+        }
+        fn clock(&self) -> u32 {
+            self.0.outcome().turns
+        }
+        fn has_evaluation(&self) -> bool {
+            true
+        }
+        fn evaluate(&self, _w: &[f64], out: &mut [f64]) -> bool {
+            let mut o = [0f32];
+            self.0.observe(0, &mut o);
+            let mover = self.0.to_move().unwrap_or(0);
+            let v = if (o[0] as u32).is_multiple_of(4) { -1.0 } else { 1.0 };
+            for (s, r) in out.iter_mut().enumerate() {
+                *r = if s == mover { v } else { -v };
+            }
+            true
+        }
+    }
+    impl Agent<EvalNim> for TakeOne {
+        fn act(&mut self, _s: &EvalNim, legal: &[u32], _rng: &mut Rng) -> u32 {
+            legal[0]
+        }
+    }
+
+    fn pile(left: u32) -> Nim {
+        nim_pile(left, 2)
+    }
+
+    fn cfg(opts: &[(&str, f64)]) -> SearchConfig {
+        let mut c = SearchConfig::defaults(&[]);
+        for &(k, x) in opts {
+            c.set(k, x, &[]).unwrap();
+        }
+        c
+    }
+
+    fn take_one<S: GameState>() -> Vec<Box<dyn Agent<S>>>
+    where
+        TakeOne: Agent<S>,
+    {
+        vec![Box::new(TakeOne), Box::new(TakeOne)]
+    }
+
+    fn choose<S: GameState>(a: &mut SearchAgent<S>, g: &S, seed: u64) -> u32 {
+        let mut legal = Vec::new();
+        g.legal_actions(&mut legal);
+        a.act(g, &legal, &mut Rng::new(seed))
+    }
+
+    #[test]
+    fn pile_helper_gives_seat_0_the_pile() {
+        for left in [5, 6, 7, 9] {
+            let g = pile(left);
+            let mut o = [0f32];
+            g.observe(0, &mut o);
+            assert_eq!((o[0] as u32, g.to_move()), (left, Some(0)));
+        }
+    }
+
+    #[test]
+    fn the_tree_finds_the_winning_take_and_reproduces() {
+        // from 6 the only winning take is 2 (leaves 4); from 7 it is 3
+        for (left, win) in [(6, 2), (7, 3), (5, 1)] {
+            let mut a = SearchAgent::new(cfg(&[("iterations", 400.0)]), take_one::<Nim>(), None);
+            let g = pile(left);
+            assert_eq!(choose(&mut a, &g, 3), win, "pile {left}");
+            assert_eq!(choose(&mut a, &g, 3), choose(&mut a, &g, 3));
+        }
+    }
+
+    #[test]
+    fn a_cut_off_rollout_is_scored_by_the_evaluation() {
+        // pile 10, one turn of rollout (the take-one bot answers for seat 1), then the perfect
+        // evaluation with seat 0 to move: take 1 leaves 8 (lost), take 2 leaves 7 and take 3
+        // leaves 6 (won). Played out by the take-one bots, take 3 would lose (7 singles).
+        let g = EvalNim(pile(10));
+        // three iterations: each root child expanded once, its rollout scored once
+        let mut cut = SearchAgent::new(cfg(&[("iterations", 3.0), ("horizon", 1.0), ("own_only", 1.0)]), take_one::<EvalNim>(), None);
+        assert_ne!(choose(&mut cut, &g, 1), 1);
+        assert_eq!(cut.nodes[0].visits, 3);
+        let mut ch = cut.nodes[0].first_child;
+        let mut seen = 0;
+        while ch != NONE {
+            let n = &cut.nodes[ch as usize];
+            let want = if n.action == 1 { -1.0 } else { 1.0 };
+            assert_eq!(n.reward / n.visits as f64, want, "take {}", n.action);
+            seen += 1;
+            ch = n.next_sibling;
+        }
+        assert_eq!(seen, 3);
+        // without a horizon the same search plays out: take 3 now scores as a loss
+        let mut full = SearchAgent::new(cfg(&[("iterations", 3.0), ("own_only", 1.0)]), take_one::<EvalNim>(), None);
+        assert_eq!(choose(&mut full, &g, 1), 2);
+    }
+
+    #[test]
+    fn widening_expands_the_prior_pick_first() {
+        // a widening too slow to add a second child keeps only the rollout bot's pick (take 1),
+        // although from 6 the winning take is 2
+        let g = pile(6);
+        let mut narrow = SearchAgent::new(cfg(&[("iterations", 200.0), ("widen", 0.01)]), take_one::<Nim>(), None);
+        assert_eq!(choose(&mut narrow, &g, 2), 1);
+        let mut root_children = 0;
+        let mut ch = narrow.nodes[0].first_child;
+        while ch != NONE {
+            root_children += 1;
+            ch = narrow.nodes[ch as usize].next_sibling;
+        }
+        assert_eq!(root_children, 1);
+        // a faster one adds the others and finds it
+        let mut wide = SearchAgent::new(cfg(&[("iterations", 400.0), ("widen", 1.0)]), take_one::<Nim>(), None);
+        assert_eq!(choose(&mut wide, &g, 2), 2);
+    }
+
+    #[test]
+    fn own_only_keeps_the_other_seats_out_of_the_tree() {
+        let g = pile(9);
+        let mut a = SearchAgent::new(cfg(&[("iterations", 300.0), ("own_only", 1.0)]), take_one::<Nim>(), None);
+        choose(&mut a, &g, 4);
+        assert!(a.nodes.len() > 4);
+        assert!(a.nodes[1..].iter().all(|n| n.mover == 0), "only seat 0 moves in the tree");
+        let mut both = SearchAgent::new(cfg(&[("iterations", 300.0)]), take_one::<Nim>(), None);
+        choose(&mut both, &g, 4);
+        assert!(both.nodes[1..].iter().any(|n| n.mover == 1));
+    }
+
+    #[test]
+    fn a_stop_request_ends_the_search_before_its_next_iteration() {
+        let g = pile(6);
+        let stop = Stop::new();
+        let mut a = SearchAgent::new(cfg(&[("iterations", 1_000_000.0)]), take_one::<Nim>(), None);
+        a.set_stop(&stop);
+        stop.request();
+        // no iteration ran: the rollout bot's pick, at once
+        assert_eq!(choose(&mut a, &g, 5), 1);
+        assert_eq!(a.nodes[0].visits, 0);
+    }
+
+    #[test]
+    fn options_are_named_ranged_and_checked() {
+        let mut c = SearchConfig::defaults(&[]);
+        assert!(c.set("horizon", 2.5, &[]).unwrap_err().contains("'horizon' must be a whole number"));
+        assert!(c.set("epsilon", 1.5, &[]).unwrap_err().contains("0..=1"));
+        assert!(c.set("nonsense", 1.0, &[]).unwrap_err().contains("no option 'nonsense'"));
+        c.set("widen", 2.0, &[]).unwrap();
+        assert_eq!(c.widen, 2.0);
+        // through a spec: unknown options and bad rollout bots are errors naming them
+        let bad = |s: &str| agents::make_agent(&NimRules, &agents::AgentSpec::parse(s).unwrap(), &vals(), 2, 0).err().unwrap();
+        assert!(bad("search:depth=3").contains("unknown option 'depth'"));
+        assert!(bad("search:iterations=0").contains("'iterations' must be"));
+        assert!(bad("search:rollout=search").contains("cannot itself be a search"));
+        assert!(bad("search:prior=nobody").contains("prior bot"));
+        assert!(
+            agents::make_agent(&NimRules, &agents::AgentSpec::parse("search:horizon=2,widen=1,own_only=1,epsilon=0.1,rollout=random,prior=random").unwrap(), &vals(), 2, 0).is_ok()
+        );
+    }
+}
