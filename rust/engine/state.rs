@@ -231,13 +231,50 @@ impl Inst {
 /// The card instances of a game, at most `MAX_INSTS`: a fixed array, so that indexing by a
 /// `Cid` (masked to the array) needs no bounds check.
 pub struct Insts {
-    v: Box<[Inst; MAX_INSTS]>,
+    /// Always a box: `ManuallyDrop` only so that `drop` can hand it back to the pool.
+    v: std::mem::ManuallyDrop<Box<[Inst; MAX_INSTS]>>,
     len: usize,
+}
+
+/// Instance arrays kept for reuse per thread: a game copy (every search iteration, every
+/// checkpoint of a driven game) takes one instead of a new zeroed allocation, whose 25,000
+/// instructions of `memset` were over a third of a search iteration.
+const INSTS_KEPT: usize = 16;
+
+thread_local! {
+    static INSTS_POOL: std::cell::RefCell<Vec<Box<[Inst; MAX_INSTS]>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Insts {
+    /// An array from the pool (its slots hold the instances of an earlier game: valid
+    /// values, never read past `len`) or, when the pool is empty, a zeroed one.
+    fn fresh_array() -> Box<[Inst; MAX_INSTS]> {
+        let kept = INSTS_POOL.try_with(|p| p.borrow_mut().pop()).ok().flatten();
+        // a zeroed allocation, not 512 defaults built and moved to the heap
+        // SAFETY: all-zero bytes are a valid `Inst`, and they are `Inst::default()`: every
+        // field is an integer, a bool, a `Zone` (its default `Deck` is discriminant 0) or a
+        // `Cost` of integers (`tests::a_zeroed_inst_is_the_default`)
+        kept.unwrap_or_else(|| unsafe { Box::<[Inst; MAX_INSTS]>::new_zeroed().assume_init() })
+    }
+}
+
+impl Drop for Insts {
+    fn drop(&mut self) {
+        // SAFETY: `v` is taken once, here, and never used again
+        let v = unsafe { std::mem::ManuallyDrop::take(&mut self.v) };
+        let _ = INSTS_POOL.try_with(|p| {
+            if let Ok(mut p) = p.try_borrow_mut() {
+                if p.len() < INSTS_KEPT {
+                    p.push(v);
+                }
+            }
+        });
+    }
 }
 
 impl Clone for Insts {
     fn clone(&self) -> Insts {
-        let mut n = Insts::default();
+        let mut n = Insts { v: std::mem::ManuallyDrop::new(Insts::fresh_array()), len: 0 };
         n.clone_from(self);
         n
     }
@@ -251,13 +288,7 @@ impl Clone for Insts {
 
 impl Default for Insts {
     fn default() -> Insts {
-        // a zeroed allocation, not 512 defaults built and moved to the heap (25,000
-        // instructions; a state is cloned for every search rollout and re-dealt copy)
-        // SAFETY: all-zero bytes are a valid `Inst`, and they are `Inst::default()`: every
-        // field is an integer, a bool, a `Zone` (its default `Deck` is discriminant 0) or a
-        // `Cost` of integers (`tests::a_zeroed_inst_is_the_default`)
-        let v = unsafe { Box::<[Inst; MAX_INSTS]>::new_zeroed().assume_init() };
-        Insts { v, len: 0 }
+        Insts { v: std::mem::ManuallyDrop::new(Insts::fresh_array()), len: 0 }
     }
 }
 
@@ -811,7 +842,6 @@ impl Clone for State {
 
 /// One game: the rules state and what the engine keeps beside it. Fields are crate-private;
 /// outside the crate a game is read through `state()`, `opts()`, `trace()` and `policies()`.
-#[derive(Clone)]
 pub struct Game<'db> {
     pub(crate) db: &'db CardDb,
     /// The rules state.
@@ -832,6 +862,32 @@ pub struct Game<'db> {
     /// The starting card instances of this game (copied by the next game that reuses this
     /// one's buffers, `Game::new_reusing`).
     proto: Proto,
+}
+
+impl Clone for Game<'_> {
+    fn clone(&self) -> Self {
+        self.copy_with_state(self.state.clone())
+    }
+}
+
+impl<'db> Game<'db> {
+    /// A copy of this game with another rules state (`step`'s rebuilt copies take their
+    /// checkpoint's, so the current state is not copied only to be replaced).
+    pub(crate) fn copy_with_state(&self, state: State) -> Game<'db> {
+        // exhaustive: a new field fails to compile here until it is copied
+        let Game { db, state: _, policies, cache, scratch, trace, hooks, drive, proto } = self;
+        Game {
+            db,
+            state,
+            policies: policies.clone(),
+            cache: cache.clone(),
+            scratch: scratch.clone(),
+            trace: trace.clone(),
+            hooks: hooks.clone(),
+            drive: drive.clone(),
+            proto: proto.clone(),
+        }
+    }
 }
 
 /// Starting card instances kept for reuse, with what they depend on: the card set (by

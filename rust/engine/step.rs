@@ -25,7 +25,7 @@
 
 use super::agent::{passive, Agent, Agents, NoAgent};
 use super::decision::{DecisionKind, Opt, SeatView};
-use super::state::{Cid, Game, GameConfig, Outcome, State, Zone};
+use super::state::{Cid, EndReason, Game, GameConfig, Outcome, State, Zone};
 use crate::cards::CardDb;
 use crate::rng::Rng;
 use corosensei::stack::DefaultStack;
@@ -131,6 +131,11 @@ pub struct Drive {
     pub(crate) pending: Option<(u8, DecisionKind)>,
     /// Address of the running coroutine's `Yielder` (0: not on a coroutine, policies answer).
     yielder: usize,
+    /// The stepper is being dropped at a decision: every decision from here is answered
+    /// passively without suspending and the game is marked over, so that the rules code
+    /// returns to the coroutine's entry by itself (`Stepper::drop`): unwinding a suspended
+    /// coroutine's stack cost about a quarter of a search iteration.
+    abandon: bool,
 }
 
 impl Drive {
@@ -156,6 +161,7 @@ impl Drive {
             after_replay: None,
             pending: None,
             yielder: 0,
+            abandon: false,
         }
     }
 
@@ -199,6 +205,11 @@ impl<'db> Game<'db> {
     pub(crate) fn decide_driven(&mut self, seat: usize, kind: DecisionKind) -> Opt {
         // unwrap: only called when `drive` is set
         let d = self.drive.as_mut().unwrap();
+        if d.abandon {
+            // the stepper is being dropped: end the game where the rules code checks
+            self.state.outcome.get_or_insert(Outcome::no_winner(EndReason::UnfinishedActionCap));
+            return self.scratch.opts[passive(&self.scratch.opts)];
+        }
         if let Some((at, seeds)) = d.reseed {
             if !d.reseeded && d.pos == at {
                 d.reseeded = true;
@@ -359,13 +370,22 @@ impl<'db> Game<'db> {
     /// to the decision `target` (deciding seat, kind, turn: the one the original stands at).
     fn rebuilt(&self, relabel: Option<(usize, (u8, DecisionKind), &mut Rng)>) -> Game<'db> {
         let logical = self.logical_checkpoint();
-        let mut g = self.clone();
+        // two copies of the rules state (the copy's and its checkpoint), not four: the
+        // original's current state is never copied
         // unwrap: only called on driven games
+        let at = logical.as_deref().unwrap_or(&self.drive.as_ref().unwrap().checkpoint);
+        let mut state = at.clone();
+        let mut relabel = relabel;
+        if let Some((seat, _, rng)) = relabel.as_mut() {
+            relabel_hidden(self.db, &self.state, &mut state, *seat, rng);
+        }
+        let mut g = self.copy_with_state(state);
         let d = g.drive.as_mut().unwrap();
         if let Some(state) = logical {
             d.promote(state);
         }
         d.yielder = 0;
+        d.abandon = false;
         d.pending = None;
         d.pos = 0;
         d.script = d.answers.len();
@@ -373,16 +393,13 @@ impl<'db> Game<'db> {
         d.forced = None;
         d.forced_missed = false;
         d.reseeded = false;
-        let mut state = (*d.checkpoint).clone();
-        if let Some((seat, target, rng)) = relabel {
-            relabel_hidden(self.db, &self.state, &mut state, seat, rng);
+        if let Some((_, target, rng)) = relabel {
             d.target = Some((target.0, target.1, self.state.turn));
-            *d.checkpoint = state.clone();
+            (*d.checkpoint).clone_from(&g.state);
             d.lenient = true;
             // reseeded where the copy catches up (the index is known then)
             d.reseed = Some((usize::MAX, [rng.next_u64(), rng.next_u64(), rng.next_u64()]));
         }
-        g.state = state;
         g.rebuild_caches();
         // replaying must not log or record twice: the original's recorders come back once
         // the copy has caught up
@@ -514,9 +531,17 @@ pub struct Stepper<'db> {
 impl Drop for Stepper<'_> {
     fn drop(&mut self) {
         // before the game it points to is dropped
-        if let Some(co) = self.co.take() {
-            recycle(co);
+        let Some(mut co) = self.co.take() else { return };
+        if !co.done() {
+            // a suspended game runs to its end by itself (`Drive::abandon`): much cheaper
+            // than unwinding its stack; `recycle` still unwinds whatever did not return
+            if let Some(d) = self.game.drive.as_mut() {
+                d.abandon = true;
+                d.pending = None;
+            }
+            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| co.resume(0)));
         }
+        recycle(co);
     }
 }
 
