@@ -77,3 +77,23 @@ def test_the_other_games_list_and_take_the_search_options():
         bots = [f"search:iterations=8,widen=1,prior={opp},rollout=random"] + [opp] * (seats - 1)
         r = simulate_game(game, bots, games=2, seed=3)
         assert r.games.height == 2
+
+
+def test_schotten_totten_2_cut_off_rollouts_use_its_evaluation():
+    # Schotten Totten 2 has an evaluation (rust/games/schotten_totten2/evaluate.rs): its
+    # weights are search options, a cut-off search runs, reproduces and differs from full
+    # play-outs (the evaluation decides where the rollout is cut)
+    t = ketharmad.bots(game="schotten_totten_2").filter(pl.col("entry") == "knob")
+    knobs = {r["name"]: r for r in t.iter_rows(named=True)}
+    assert knobs["eval_scale"]["default"] == 25 and knobs["eval_pace"]["default"] == 1
+    assert knobs["horizon"]["default"] == 0
+    cut = "search:iterations=16,horizon=1,eval_scale=10"
+
+    def play(spec):
+        return simulate_game("schotten_totten_2", [spec, "greedy"], games=6, seed=4).games
+
+    first = play(cut)
+    assert first.equals(play(cut))
+    assert not first.equals(play("search:iterations=16"))
+    with pytest.raises(ValueError, match="eval_pace"):
+        play("search:horizon=1,eval_pace=2")

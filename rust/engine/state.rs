@@ -883,7 +883,7 @@ impl<'db> Game<'db> {
             cache: cache.clone(),
             scratch: scratch.clone(),
             trace: trace.clone(),
-            hooks: hooks.clone(),
+            hooks: *hooks,
             drive: drive.clone(),
             proto: proto.clone(),
         }

@@ -89,7 +89,7 @@ fn p_at_least(q: usize, k: usize, n: usize, d: usize) -> f64 {
 /// cards it cannot see (`pool`, n of them), and how many of those it will still get (`d`),
 /// with the hypergeometric odds tabulated once per decision.
 #[derive(Clone, Copy)]
-struct Outlook {
+pub(super) struct Outlook {
     hand: u64,
     pool: u64,
     /// tail[k][q] = P(at least q of k marked pool cards among the d draws), k ≤ 12, q ≤ 4
@@ -99,7 +99,7 @@ struct Outlook {
 }
 
 impl Outlook {
-    fn new(hand: u64, pool: u64, d: usize) -> Outlook {
+    pub(super) fn new(hand: u64, pool: u64, d: usize) -> Outlook {
         let n = pool.count_ones() as usize;
         let d = d.min(n);
         let mut tail = [[0.0; 5]; 13];
@@ -147,7 +147,7 @@ impl Outlook {
 /// The expected strength key of a side (R8.4 scale) of `side` cards at a section of `cap` cards
 /// and condition `cond`: each kind's chance to be reached (hypergeometric draw odds over the
 /// unknown pool, R13.2), the strongest reached kind counting.
-fn expected_key(side: &[u8], cap: usize, cond: Cond, keep: bool, o: &Outlook, colours: u8, max_value: u8) -> f64 {
+pub(super) fn expected_key(side: &[u8], cap: usize, cond: Cond, keep: bool, o: &Outlook, colours: u8, max_value: u8) -> f64 {
     let k = side.len();
     if k == cap {
         return strength(side, cond, keep) as f64;

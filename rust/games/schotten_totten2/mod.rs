@@ -8,11 +8,13 @@
 //!   over unseen cards and the brute-force oracle (R9);
 //! - `state`: setup, turn, preparation, play, draw and last turn, damage and victory (R3–R7,
 //!   R10); `actions`: the action space (R11.3); `observe`: observations (R11.1);
-//! - `bots`: `random` (R13.1) and `greedy` (R13.2); search is the generic ISMCTS agent.
+//! - `bots`: `random` (R13.1) and `greedy` (R13.2); search is the generic ISMCTS agent;
+//!   `evaluate`: the Attacker's chance to win, which cuts the search's rollouts short.
 
 pub mod actions;
 pub mod bots;
 pub mod cards;
+pub mod evaluate;
 pub mod formation;
 pub mod observe;
 pub mod params;
@@ -21,6 +23,7 @@ pub mod state;
 pub mod wall;
 
 use crate::harness::agents::AgentSpec;
+use crate::harness::search::Knob;
 use crate::harness::{Agent, GameParam, GameState, Outcome, Rules};
 use crate::rng::Rng;
 pub use actions::{Action, ACTION_SPACE};
@@ -61,6 +64,10 @@ impl Rules for SchottenTotten2 {
     fn agent_names(&self) -> Vec<&'static str> {
         vec!["random", "greedy"]
     }
+    fn eval_knobs(&self) -> &'static [Knob] {
+        evaluate::EVAL_KNOBS
+    }
+
     fn make_agent(&self, spec: &AgentSpec, _values: &[f64], _seats: usize, _seat: usize) -> Result<Option<Box<dyn Agent<State>>>, String> {
         match spec.name.as_str() {
             "random" => {
@@ -102,6 +109,14 @@ impl GameState for State {
     }
     fn clock(&self) -> u32 {
         self.turn
+    }
+    fn has_evaluation(&self) -> bool {
+        true
+    }
+    /// `evaluate::evaluate`: the Attacker's chance to win, section by section.
+    fn evaluate(&self, weights: &[f64], out: &mut [f64]) -> bool {
+        evaluate::evaluate(self, weights, out);
+        true
     }
     fn rewards(&self, out: &mut [f64]) {
         let done = self.phase == Phase::Over && !self.unfinished && self.winner < 2;
