@@ -54,9 +54,18 @@ def test_the_harness_search_tunes_its_exploration_constant():
     res = ketharmad.tune_bot("search:iterations=20", game="schotten_totten_2", against=["random"], trials=2,
                              games=10)  # fmt: skip
     # every numeric option but the cost knobs and the switches: UCB's c, the horizon, the
-    # rollouts' epsilon and the widening, in their narrowed ranges
-    assert set(res.knobs) == {"c", "horizon", "epsilon", "widen", "widen_power"}
+    # rollouts' epsilon, the widening and the game's evaluation weights, in their ranges
+    assert set(res.knobs) == {
+        "c",
+        "horizon",
+        "epsilon",
+        "widen",
+        "widen_power",
+        "eval_scale",
+        "eval_pace",
+    }
     assert res.knobs["c"] == (0.05, 5.0) and res.knobs["horizon"] == (1.0, 8.0)
+    assert res.knobs["eval_scale"] == (2.0, 40.0) and res.knobs["eval_pace"] == (0.0, 1.0)
     assert isinstance(res.best, str) and res.best.startswith("search:")
 
 

@@ -368,14 +368,13 @@ impl<'db> Game<'db> {
     /// A copy of this driven game rebuilt at its checkpoint, ready to replay its answers.
     /// `relabel`: re-deal what `seat` cannot see (see `Stepper::determinized`) and catch up
     /// to the decision `target` (deciding seat, kind, turn: the one the original stands at).
-    fn rebuilt(&self, relabel: Option<(usize, (u8, DecisionKind), &mut Rng)>) -> Game<'db> {
+    fn rebuilt(&self, mut relabel: Option<(usize, (u8, DecisionKind), &mut Rng)>) -> Game<'db> {
         let logical = self.logical_checkpoint();
         // two copies of the rules state (the copy's and its checkpoint), not four: the
         // original's current state is never copied
         // unwrap: only called on driven games
         let at = logical.as_deref().unwrap_or(&self.drive.as_ref().unwrap().checkpoint);
         let mut state = at.clone();
-        let mut relabel = relabel;
         if let Some((seat, _, rng)) = relabel.as_mut() {
             relabel_hidden(self.db, &self.state, &mut state, *seat, rng);
         }

@@ -6,7 +6,7 @@ use super::actions::{Action, END_TURN, PASS, SKIP};
 use super::cards::{self, colour, value};
 use super::formation::{key, strength, COLOUR, COLOUR_RUN, RUN, SAME, SUM};
 use super::proof::{best_key, claim_succeeds};
-use super::state::{Phase, State, ATTACKER, DEFENDER};
+use super::state::{Phase, Side, State, ATTACKER, DEFENDER};
 use super::wall::Cond;
 use crate::harness::Agent;
 use crate::rng::Rng;
@@ -147,7 +147,7 @@ impl Outlook {
 /// The expected strength key of a side (R8.4 scale) of `side` cards at a section of `cap` cards
 /// and condition `cond`: each kind's chance to be reached (hypergeometric draw odds over the
 /// unknown pool, R13.2), the strongest reached kind counting.
-pub(super) fn expected_key(side: &[u8], cap: usize, cond: Cond, keep: bool, o: &Outlook, colours: u8, max_value: u8) -> f64 {
+fn expected_key(side: &[u8], cap: usize, cond: Cond, keep: bool, o: &Outlook, colours: u8, max_value: u8) -> f64 {
     let k = side.len();
     if k == cap {
         return strength(side, cond, keep) as f64;
@@ -263,6 +263,24 @@ pub(super) fn expected_key(side: &[u8], cap: usize, cond: Cond, keep: bool, o: &
     e
 }
 
+/// P(the Attacker wins section `sec`) with sides `a` and `d`, each side's outlook `oa`, `od`:
+/// exact when both sides are complete (R8.5: a tie goes to the side completed first), else a
+/// logistic over `scale` of the difference of their expected strength keys. The flag is
+/// true for the exact case. Greedy's model of a section, and the evaluation's (`evaluate`).
+pub(super) fn section_chance(s: &State, sec: usize, a: &Side, d: &Side, oa: &Outlook, od: &Outlook, scale: f64) -> (f64, bool) {
+    let f = s.face(sec);
+    let cap = f.cards as usize;
+    let keep = s.p.keep_colour_run;
+    let (att, def) = (a.cards(), d.cards());
+    if att.len() == cap && def.len() == cap {
+        let (ka, kd) = (strength(att, f.cond, keep), strength(def, f.cond, keep));
+        return ((ka > kd || (ka == kd && a.done < d.done)) as u8 as f64, true);
+    }
+    let ea = expected_key(att, cap, f.cond, keep, oa, s.p.colours, s.p.max_value);
+    let ed = expected_key(def, cap, f.cond, keep, od, s.p.colours, s.p.max_value);
+    (1.0 / (1.0 + (-(ea - ed) / scale).exp()), false)
+}
+
 /// R13.2 greedy: per section, the chance that its side ends stronger (hypergeometric draw odds
 /// over the unseen cards); plays where that chance gains most, always claims what it can,
 /// retreats (Attacker) from sections that are lost for sure, pours oil (Defender) where
@@ -291,21 +309,11 @@ impl<'a> View<'a> {
     }
 
     /// P(the Attacker wins section `sec`) with these sides and my hand `hand`.
-    fn p_attacker(&self, sec: usize, att: &[u8], att_done: u32, def: &[u8], def_done: u32, hand: u64) -> f64 {
-        let s = self.s;
-        let f = s.face(sec);
-        let cap = f.cards as usize;
-        let keep = s.p.keep_colour_run;
-        if att.len() == cap && def.len() == cap {
-            let (ka, kd) = (strength(att, f.cond, keep), strength(def, f.cond, keep));
-            return (ka > kd || (ka == kd && att_done < def_done)) as u8 as f64;
-        }
+    fn p_attacker(&self, sec: usize, a: &Side, d: &Side, hand: u64) -> f64 {
         let mine = Outlook { hand, ..self.mine };
         let theirs = self.theirs;
         let (oa, od) = if self.me == ATTACKER { (mine, theirs) } else { (theirs, mine) };
-        let ea = expected_key(att, cap, f.cond, keep, &oa, s.p.colours, s.p.max_value);
-        let ed = expected_key(def, cap, f.cond, keep, &od, s.p.colours, s.p.max_value);
-        1.0 / (1.0 + (-(ea - ed) / SCALE).exp())
+        section_chance(self.s, sec, a, d, &oa, &od, SCALE).0
     }
 
     fn weight(&self, sec: usize) -> f64 {
@@ -337,7 +345,7 @@ impl GreedyBot {
             let sec = section as usize;
             let hand = s.hands[me] & !(1u64 << c);
             let (a0, d0) = (&s.sides[ATTACKER][sec], &s.sides[DEFENDER][sec]);
-            let before = v.p_attacker(sec, a0.cards(), a0.done, d0.cards(), d0.done, hand);
+            let before = v.p_attacker(sec, a0, d0, hand);
             // the side after the play (R6.3 cancels the opponent's partner card instead)
             let mut sides = [*a0, *d0];
             let partner = if value(c) == 0 {
@@ -363,7 +371,7 @@ impl GreedyBot {
                     side.done = u32::MAX - 1; // completes now: after any earlier completion
                 }
             }
-            let after = v.p_attacker(sec, sides[0].cards(), sides[0].done, sides[1].cards(), sides[1].done, hand);
+            let after = v.p_attacker(sec, &sides[0], &sides[1], hand);
             let mut score = v.weight(sec) * (v.mine(after) - v.mine(before));
             if me == ATTACKER && sides[0].n == s.face(sec).cards {
                 // a claim it makes provable at once is worth a section
@@ -418,7 +426,7 @@ impl GreedyBot {
                     if a.n == 0 {
                         continue;
                     }
-                    let p = v.weight(sec) * v.p_attacker(sec, a.cards(), a.done, d.cards(), d.done, s.hands[me]);
+                    let p = v.weight(sec) * v.p_attacker(sec, a, d, s.hands[me]);
                     if p < worst.0 {
                         worst = (p, sec);
                     }
@@ -438,7 +446,7 @@ impl GreedyBot {
             let Some(Action::Oil(sec)) = Action::from_id(id) else { continue };
             let sec = sec as usize;
             let (a, d) = (s.sides[ATTACKER][sec], &s.sides[DEFENDER][sec]);
-            let before = v.p_attacker(sec, a.cards(), a.done, d.cards(), d.done, s.hands[me]);
+            let before = v.p_attacker(sec, &a, d, s.hands[me]);
             let mut a2 = a;
             let i = if s.p.oil_newest { a2.n as usize - 1 } else { 0 };
             for j in i..a2.n as usize - 1 {
@@ -446,7 +454,7 @@ impl GreedyBot {
             }
             a2.n -= 1;
             a2.done = 0;
-            let after = v.p_attacker(sec, a2.cards(), 0, d.cards(), d.done, s.hands[me]);
+            let after = v.p_attacker(sec, &a2, d, s.hands[me]);
             let gain = v.weight(sec) * (before - after);
             if gain > best.0 {
                 best = (gain, id);

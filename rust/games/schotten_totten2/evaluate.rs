@@ -4,19 +4,19 @@
 //!
 //! Per section, the chance that the Attacker's side ends stronger: exact when both sides are
 //! complete (R8.5: a tie goes to the side completed first), otherwise a logistic of the
-//! difference of the two sides' expected strength keys (`bots::expected_key`: each kind's
+//! difference of the two sides' expected strength keys (`bots::section_chance`: each kind's
 //! chance to be reached from the seat's hand and about half of the deck still to come),
 //! over `eval_scale`. The Attacker wins (R10.2) by damaging a damaged section again or by
-//! `rules.damages_to_win − damaged` new damages: the chance of either, the sections taken as independent, each
-//! chance scaled by `eval_pace` ^ (share of the deck already drawn) for the time left (R7).
+//! `rules.damages_to_win − damaged` new damages: the chance of either, the sections taken
+//! as independent, each open chance scaled by `eval_pace` ^ (share of the deck already
+//! drawn) for the time left (R7).
 //! The Attacker scores 2P − 1, the Defender 1 − 2P.
 //!
 //! Opt-in: the search cuts rollouts only with `horizon` > 0 (this game's default is 0, full
 //! play-outs). Measured (issue 25, `examples/st2_games`): with it the search is not yet
 //! better than greedy as the Attacker; see docs/bots.md.
 
-use super::bots::{expected_key, Outlook};
-use super::formation::strength;
+use super::bots::{section_chance, Outlook};
 use super::state::{Phase, State, ATTACKER, DEFENDER};
 use crate::harness::search::Knob;
 
@@ -45,7 +45,6 @@ pub fn attacker_chance(s: &State, scale: f64, pace: f64) -> f64 {
     if s.phase == Phase::Over {
         return if !s.unfinished && s.winner as usize == ATTACKER { 1.0 } else { 0.0 };
     }
-    let keep = s.p.keep_colour_run;
     let left = s.deck_len as usize;
     // one card is drawn a turn (R7.1)
     let drawn = s.turn as f64 / (s.turn as f64 + left as f64).max(1.0);
@@ -58,17 +57,8 @@ pub fn attacker_chance(s: &State, scale: f64, pace: f64) -> f64 {
     let mut new = [0.0f64; 8];
     new[0] = 1.0;
     for sec in 0..7 {
-        let (a, d) = (&s.sides[ATTACKER][sec], &s.sides[DEFENDER][sec]);
-        let f = s.face(sec);
-        let cap = f.cards as usize;
-        let p = if a.n as usize == cap && d.n as usize == cap {
-            let (ka, kd) = (strength(a.cards(), f.cond, keep), strength(d.cards(), f.cond, keep));
-            (ka > kd || (ka == kd && a.done < d.done)) as u8 as f64
-        } else {
-            let ea = expected_key(a.cards(), cap, f.cond, keep, &att, s.p.colours, s.p.max_value);
-            let ed = expected_key(d.cards(), cap, f.cond, keep, &def, s.p.colours, s.p.max_value);
-            clock / (1.0 + (-(ea - ed) / scale).exp())
-        };
+        let (p, exact) = section_chance(s, sec, &s.sides[ATTACKER][sec], &s.sides[DEFENDER][sec], &att, &def, scale);
+        let p = if exact { p } else { clock * p };
         if s.damaged >> sec & 1 == 1 {
             no_repeat *= 1.0 - p;
         } else {
@@ -94,6 +84,7 @@ pub fn evaluate(s: &State, w: &[f64], out: &mut [f64]) {
 mod tests {
     use super::*;
     use crate::games::schotten_totten2::cards::card;
+    use crate::games::schotten_totten2::formation::strength;
     use crate::games::schotten_totten2::wall::GATE;
     use crate::games::schotten_totten2::Params;
 
