@@ -37,6 +37,7 @@ from .harness import (
     check_bot_specs,
     game_setup,
 )
+from .html_views import ab_views
 from .sprt import elo_of_score, llr_pentanomial, pair_estimate, wald_bounds
 from .tournament import _deck_pairs
 
@@ -253,6 +254,10 @@ class ABTestResult(GameLabResult):
             for p in self.plots(folder):
                 out += ["", f"![{p.stem}]({p.name})"]
         return out
+
+    def html_views(self) -> list[Any]:
+        """The report's chart of the LLR after each batch, with the bounds."""
+        return ab_views(self)
 
     def plots(self, folder: Union[str, os.PathLike[str]]) -> list[Path]:
         """The LLR after each batch against the games played, with the two bounds."""

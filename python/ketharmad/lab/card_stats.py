@@ -53,6 +53,7 @@ from ..run.progress import Progress
 from ..run.reduce import N_CARD_BITS, CardCounts, card_sets_frame, count_card_sets, expand_bits
 from ..stats import Z95, rate, wilson_bounds
 from .harness import harness_info
+from .html_views import card_views
 
 __all__ = [
     "card_stats",
@@ -184,6 +185,10 @@ class CardStatsResult(LabResult):
 
     def text(self) -> str:
         return card_stats_text(self)
+
+    def html_views(self) -> list[Any]:
+        """The report's IWD bars per faction, with intervals."""
+        return card_views(self.table)
 
     def _markdown(self, folder: Optional[Path], plots: bool) -> list[str]:
         return _card_stats_md(self, folder, plots)

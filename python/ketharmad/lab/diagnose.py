@@ -33,6 +33,7 @@ from ..run.options import RunArg, RunOptions
 from ..run.reduce import CardCounts
 from ..stats import Z95, wilson_bounds
 from .card_stats import NO_CARD_STATS, card_stats, card_table
+from .html_views import card_views
 from .sweep import sweep
 
 __all__ = ["diagnose", "DiagnoseResult", "WEIGHTS", "DEFAULT_GAMES", "SUSPECT_COLUMNS"]
@@ -366,6 +367,10 @@ class DiagnoseResult(LabResult):
 
     def _markdown(self, folder: Optional[Path], plots: bool) -> list[str]:
         return _markdown(self)
+
+    def html_views(self) -> list[Any]:
+        """The report's IWD bars per faction (the cards' evidence), with intervals."""
+        return card_views(self.cards)
 
 
 def _ci(lo: Any, hi: Any) -> str:

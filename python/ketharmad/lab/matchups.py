@@ -61,6 +61,7 @@ from .harness import (
     _wilson,
     check_bot_specs,
 )
+from .html_views import matchup_views
 from .standings import deck_table, seat_table, stats_tables
 
 __all__ = [
@@ -380,6 +381,11 @@ class MatchupResult(GameLabResult):
 
     def _markdown(self, folder: Optional[Path], plots: bool) -> list[str]:
         return _matchups_md(self, folder, plots)
+
+    def html_views(self) -> list[Any]:
+        """The report's win-rate heatmap (two seats) or faction / team bars and turn-order
+        heatmap (3-4 players), and the win rate per deck or side."""
+        return matchup_views(self)
 
     def plots(self, folder: Union[str, os.PathLike[str]]) -> list[Path]:
         """2 players (and a harness game): the win-rate heatmap; 3-4 players: the faction

@@ -75,6 +75,7 @@ from ..run.plan import Plan, Shard, cell, describe_shard, run_plan, run_shard, r
 from ..run.progress import Progress
 from ..stats import Z95, wilson_bounds
 from .grid import grid_points
+from .html_views import harness_sweep_views, sweep_views
 
 __all__ = ["sweep", "SweepResult", "SweepStats", "SWEEP_COLUMNS", "grid_points", "deck_pairings", "load_sweep_file",
            "MAX_SWEEP_FILE_BYTES", "MAX_SWEEP_DEPTH", "ROWS_AUTO_LIMIT", "RANGE_GAMES"]  # fmt: skip
@@ -304,6 +305,12 @@ class SweepResult(LabResult):
             if self._harness
             else _sweep_md(self, folder, plots)
         )
+
+    def html_views(self) -> list[Any]:
+        """The report's charts, one per swept parameter (as :meth:`plots`)."""
+        if self._harness:
+            return harness_sweep_views(self)
+        return sweep_views(self, {n: sweep_differences(self, n) for n in self.parameters})
 
     def plots(self, folder: Union[str, os.PathLike[str]]) -> list[Path]:
         """One plot per swept parameter: Kétharmad, the paired difference against the

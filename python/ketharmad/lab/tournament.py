@@ -44,6 +44,7 @@ from .harness import (
     _wilson,
     check_bot_specs,
 )
+from .html_views import tournament_views
 from .ratings import luce_ratings
 
 __all__ = ["bots", "tournament", "TournamentResult"]
@@ -127,6 +128,10 @@ class TournamentResult(GameLabResult):
 
     def tables(self) -> dict[str, pl.DataFrame]:
         return {"tournament_pairs": self.pairs, "tournament_ratings": self.ratings}
+
+    def html_views(self) -> list[Any]:
+        """The report's pairs heatmap (and ratings with intervals, for a ladder)."""
+        return tournament_views(self)
 
     def _how(self) -> str:
         if self._info is None:

@@ -14,7 +14,7 @@ import json
 import os
 import tempfile
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Optional, Protocol, Union
 
@@ -24,6 +24,9 @@ from .. import _core
 from .._version import __version__
 from ..game.agents import agent_label, is_agent
 from ..game.data import load_card_data
+from .atomic import discard as _discard
+from .atomic import temp_name, write_atomic
+from .html_report import command_line, write_html_report
 
 __all__ = [
     "PROVENANCE_COLUMNS",
@@ -130,41 +133,14 @@ def check_folder(folder: object, name: str = "folder") -> Path:
     return path
 
 
-def temp_name(path: Path) -> Path:
-    """The temporary name a file is written under before it is renamed to ``path``: in the
-    same folder (so the rename is atomic), dot-prefixed and ending in ``.tmp``, so no
-    ``*.parquet`` / ``*.png`` glob and no reader of the final name ever sees it."""
-    return path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
-
-
-def _discard(path: Path) -> None:
-    try:
-        path.unlink()
-    except FileNotFoundError:
-        pass
-
-
-def write_atomic(path: Path, write: Callable[[Path], Any]) -> Path:
-    """Call ``write(tmp)`` to write the file under a temporary name, then rename it to
-    ``path`` (atomic on POSIX). On any error the temporary file is removed and ``path`` is
-    left as it was."""
-    tmp = temp_name(path)
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        _discard(tmp)
-        raise
-    return path
-
-
 def write_run(
     result: Any,
     folder: Union[str, os.PathLike[str]],
     run_id: Optional[str] = None,
     overwrite: bool = False,
+    report: bool = True,
 ) -> dict[str, Path]:
-    """Write every table of a result as Parquet with provenance columns.
+    """Write every table of a result as Parquet with provenance columns, and its HTML report.
 
     ``result`` is what :func:`ketharmad.simulate`, :func:`ketharmad.matchups`,
     :func:`ketharmad.card_stats` or :func:`ketharmad.sweep` returned. Each table goes to
@@ -187,7 +163,11 @@ def write_run(
     ``run_version``, ``run_card_data_hash``, ``run_params``, ``run_bots``, ``run_decks``,
     ``run_seed``, ``run_games``, ``run_created``) after the table's own columns.
 
-    Returns ``{table: path}`` of the files written (``runs`` included).
+    With ``report`` (the default), ``folder/report.html`` is written last: the run's
+    self-contained HTML report (:func:`ketharmad.results.html_report.write_html_report`;
+    docs/reports.md), atomically, replacing the report of an earlier run in the folder.
+
+    Returns ``{table: path}`` of the Parquet files written (``runs`` included).
     """
     if not (hasattr(result, "_parquet_tables") and hasattr(result, "_provenance")):
         raise ValueError(
@@ -197,6 +177,8 @@ def write_run(
     root = check_folder(folder)
     if not isinstance(overwrite, bool):
         raise ValueError(f"overwrite must be True or False, got {overwrite!r}")
+    if not isinstance(report, bool):
+        raise ValueError(f"report must be True or False, got {report!r}")
     res: _Writable = result
     tables = res._parquet_tables()
     values = dict(res._provenance())
@@ -246,6 +228,8 @@ def write_run(
     for stale in existing:
         if stale not in written.values():
             _discard(stale)
+    if report:
+        write_html_report(result, root, run_id=rid, command=command_line())
     return written
 
 

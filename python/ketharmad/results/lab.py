@@ -50,6 +50,11 @@ class LabResult:
         """Draw the result's plots (PNG, matplotlib) into ``folder``; returns their paths."""
         return []
 
+    def html_views(self) -> list[Any]:
+        """The heatmaps and charts of the result's ``report.html`` (:mod:`ketharmad.lab.html_views`),
+        in page order; none by default."""
+        return []
+
     def _decks(self) -> Any:
         """The decks / deck pairings the run played (provenance)."""
         return getattr(self, "decks", None)

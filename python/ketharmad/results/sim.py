@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any, ClassVar, Optional, Union
 
 import polars as pl
 
@@ -14,6 +14,7 @@ from ..game.decks import deck_label
 from ..game.formats import format_info
 from ..stats import wilson_bounds, wilson_interval
 from .files import harness_provenance, sim_provenance, sim_tables, write_run
+from .html_charts import interval_bars
 from .report import _params_label, _summary_lines, _threads_label, game_stats, pct
 
 __all__ = ["SimResult", "GameLog"]
@@ -53,6 +54,9 @@ class SimResult:
         card_data: ``"packaged"`` or the path of the card-data file used.
         elapsed: wall-clock seconds the run took (``games_per_second`` from it).
     """
+
+    #: The run kind in provenance and run ids.
+    kind: ClassVar[str] = "simulate"
 
     def __init__(
         self,
@@ -200,6 +204,24 @@ class SimResult:
         if self._sides is not None:
             return harness_provenance(self, "simulate")
         return sim_provenance(self)
+
+    def text(self) -> str:
+        """The plain-text summary (what ``ketharmad simulate`` prints for Kétharmad)."""
+        if self.is_harness:
+            with pl.Config(tbl_rows=20, tbl_width_chars=140):
+                return f"{self.game}: {self.n_games:,} games, seed {self.seed}\n{self.summary()}"
+        return sim_report(self)
+
+    def html_views(self) -> list[Any]:
+        """The report's chart: each seat's win rate with its Wilson 95 % interval."""
+        s = self.summary()
+        side = "side" if "side" in s.columns else "faction"
+        d = s.with_columns(
+            pl.format("seat {} · {} · {}", "seat", side, "bot").alias("seat, side and bot")
+        )
+        return [interval_bars("seats", "Win rate per seat (Wilson 95% intervals)", d,
+                              label="seat, side and bot", value="win_rate", low="ci_low", high="ci_high",
+                              value_title="win rate", reference=1 / max(1, s.height))]  # fmt: skip
 
     def joined(self) -> pl.DataFrame:
         """One row per (game, seat): the players table with the game columns joined on."""

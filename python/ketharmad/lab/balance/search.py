@@ -67,6 +67,7 @@ from ...results.frames import parameter_frame
 from ...results.lab import LabResult, harness_parquet_provenance, harness_provenance
 from ...run.cluster import check_cluster_arg, executor_for
 from ...run.options import RunArg, RunOptions, fold_run_options
+from ..html_views import balance_views
 from .candidate import Candidate, shrunk, z_of
 from .evaluate import (
     DESCENT_BLOCK,
@@ -1012,6 +1013,10 @@ class BalanceResult(LabResult):
 
     def _markdown(self, folder: Any, plots: bool) -> list[str]:
         return balance_markdown(self, folder, plots)
+
+    def html_views(self) -> list[Any]:
+        """The report's before/after heatmaps, Pareto plot and sensitivity bars."""
+        return balance_views(self)
 
     def tables(self) -> dict[str, pl.DataFrame]:
         return {
