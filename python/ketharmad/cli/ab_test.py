@@ -16,6 +16,7 @@ from .lab import (
     driver_of,
     finish,
     game_arg,
+    live_for,
     progress_enabled,
     run_args,
 )
@@ -30,7 +31,7 @@ def _cmd_ab(args: argparse.Namespace) -> None:
                    "--param and the run options")  # fmt: skip
     check_out(args)
     a, b = (_bots([x]) if ketharmad else x for x in (args.a, args.b))
-    with cluster_for(args) as cluster:
+    with cluster_for(args) as cluster, live_for(args, "ketharmad ab"):
         game: Any = args.game
         if args.decks:
             game = load_game(args.game, decks=list(args.decks))

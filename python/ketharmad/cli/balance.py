@@ -11,7 +11,6 @@ from ..game.data import CARD_DATA_HELP
 from ..lab.balance.report import write_balance_report
 from ..lab.balance.search import balance
 from ..lab.balance.targets import load_targets
-from ..results.files import check_out_folder, write_run
 from ..run.options import RunOptions
 from .args import _bots, _params
 from .balance_games import cmd_game_balance
@@ -22,8 +21,10 @@ from .lab import (
     driver_of,
     format_arg,
     game_arg,
+    live_for,
     progress_enabled,
 )
+from .out import check_out, write_out
 
 
 def _cmd_balance(args: argparse.Namespace) -> None:
@@ -37,23 +38,18 @@ def _cmd_balance(args: argparse.Namespace) -> None:
     if args.targets is None:
         raise ValueError("the balance needs its TARGETS.toml file")
     targets = load_targets(args.targets)  # a bad file fails before anything else
-    if args.out:
-        check_out_folder(args.out)
+    check_out(args, plots_required=False)  # plots when matplotlib is installed
 
     progress = progress_enabled(args)
 
-    with cluster_for(args) as cluster:
+    with cluster_for(args) as cluster, live_for(args, "ketharmad balance"):
         res = _run(args, targets, progress, cluster)
     print(res.text())
     if args.out:
-        written = write_run(res, args.out)
-        run_id = written["runs"].stem
-        report = write_balance_report(
-            res, args.out, plots=False if args.no_plots else None, run_id=run_id
-        )
-        print(
-            f"wrote run {run_id} to {args.out}: report {report}, card file {report.parent / 'cards_balanced.toml'}"
-        )
+        run_id, md, html = write_out(res, args, lambda rid: write_balance_report(
+            res, args.out, plots=False if args.no_plots else None, run_id=rid))  # fmt: skip
+        print(f"wrote run {run_id} to {args.out}: report {md}, HTML report {html}, card file "
+              f"{md.parent / 'cards_balanced.toml'}")  # fmt: skip
 
 
 def _run(args: argparse.Namespace, targets: Any, progress: Any, cluster: Any) -> Any:
@@ -106,8 +102,11 @@ def add_balance_command(sub: Any) -> None:
     p.add_argument(
         "--out",
         metavar="FOLDER",
-        help="write Parquet tables, report.md, plots and cards_balanced.toml here",
+        help="write Parquet tables, report.html (live while the run goes), report.md, plots and "
+        "cards_balanced.toml here; refused if it holds an earlier run",
     )
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace the earlier run in --out (its tables, reports, plots and replay pages)")  # fmt: skip
     p.add_argument("--budget", type=int, default=None,
                    help="games in total (default: 3,000,000; harness games: 200,000)")  # fmt: skip
     p.add_argument("--seed", type=int, default=0, help="seed (default: 0)")

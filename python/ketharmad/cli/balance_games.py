@@ -7,10 +7,10 @@ from typing import Any
 
 from ..game.data import read_toml_file
 from ..lab.balance.search import balance
-from ..results.files import check_out_folder, write_run
 from ..results.lab import write_report
 from ..run.options import RunOptions
-from .lab import cli_refuse, cluster_for, progress_enabled
+from .lab import cli_refuse, cluster_for, live_for, progress_enabled
+from .out import check_out, write_out
 from .sweep import cli_bots, cli_params
 
 
@@ -86,12 +86,11 @@ def cmd_game_balance(args: Any) -> None:
                "--bots, --target, --spread, --allow, --range, --max-edits, --games-per-block, --param, --seed, "
                "--budget, --journal, --threads, --progress, --out and the cluster options")  # fmt: skip
     doc = cli_targets(args)
-    if args.out:
-        check_out_folder(args.out)
+    check_out(args, plots_required=False)
 
     progress = progress_enabled(args)
 
-    with cluster_for(args) as cluster:
+    with cluster_for(args) as cluster, live_for(args, f"ketharmad balance --game {args.game}"):
         res = balance(doc, game=args.game, bots=cli_bots(args.game, args.bots), seed=args.seed,
                       budget=args.budget, params=cli_params(args.param), settings={"games_per_block": args.games_per_block,
                                                                                 "strategy": args.strategy},
@@ -99,7 +98,5 @@ def cmd_game_balance(args: Any) -> None:
                       run=RunOptions(threads=args.threads, progress=bool(progress), cluster=cluster))  # fmt: skip
     print(res.text())
     if args.out:
-        written = write_run(res, args.out)
-        run_id = written["runs"].stem
-        report = write_report(res, args.out, plots=False, run_id=run_id)
-        print(f"wrote run {run_id} to {args.out}: report {report}")
+        run_id, md, html = write_out(res, args, lambda rid: write_report(res, args.out, plots=False, run_id=rid))
+        print(f"wrote run {run_id} to {args.out}: report {md}, HTML report {html}")

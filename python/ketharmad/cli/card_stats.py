@@ -16,6 +16,7 @@ from .lab import (
     finish,
     game_arg,
     lab_args,
+    live_for,
     progress_enabled,
 )
 
@@ -24,7 +25,7 @@ def _cmd_card_stats(args: argparse.Namespace) -> None:
     if not driver_of(args).is_ketharmad:
         _refuse_game(args.game)
     check_out(args)
-    with cluster_for(args) as cluster:
+    with cluster_for(args) as cluster, live_for(args, "ketharmad card-stats"):
         result = _run_card_stats(args, cluster)
     finish(result, args)
 

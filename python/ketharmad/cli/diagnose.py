@@ -8,12 +8,12 @@ from typing import Any
 from ..lab.diagnose import DEFAULT_GAMES, DiagnoseResult, diagnose
 from ..run.options import RunOptions
 from .args import _bots, _params
-from .lab import check_out, cluster_for, finish, game_arg, lab_args, progress_enabled
+from .lab import check_out, cluster_for, finish, game_arg, lab_args, live_for, progress_enabled
 
 
 def _cmd_diagnose(args: argparse.Namespace) -> None:
     check_out(args)
-    with cluster_for(args) as cluster:
+    with cluster_for(args) as cluster, live_for(args, "ketharmad diagnose"):
         result = _run_diagnose(args, cluster)
     finish(result, args)
 

@@ -15,10 +15,12 @@ from ..game.harness_play import play_game
 from ..game.spec import GameSpec
 from ..lab.harness import _default_bots
 from ..lab.tournament import tournament
+from ..results.lab import write_report
 from ..results.report import format_table
 from ..run.options import RunOptions
 from .args import _generic_value
-from .lab import cli_refuse, cluster_for
+from .lab import cli_refuse, cluster_for, live_for
+from .out import check_out, write_out
 
 
 def cli_params(items: Optional[Sequence[str]]) -> dict[str, ParamValue]:
@@ -81,11 +83,15 @@ def cli_tournament(args: Any) -> None:
         )
         return
 
-    with cluster_for(args) as cluster:
+    check_out(args, plots_required=False)  # a tournament has no plots
+    with cluster_for(args) as cluster, live_for(args, f"ketharmad bots --game {args.game}"):
         res = tournament(cli_bot_list(args.specs) or [], games=args.games, seed=args.seed,
                          params=cli_params(args.param), game=args.game, seats=args.seats,
                          run=RunOptions(threads=args.threads, cluster=cluster))  # fmt: skip
     print(res)
+    if args.out:
+        run_id, md, html = write_out(res, args, lambda rid: write_report(res, args.out, plots=False, run_id=rid))
+        print(f"wrote run {run_id} to {args.out}: report {md}; HTML report {html}")
 
 
 def cli_play(args: Any, name: str, index: int) -> None:

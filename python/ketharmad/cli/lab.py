@@ -2,8 +2,9 @@
 sweep``; each feature module registers its own with ``add_command``).
 
 Each prints a text summary; with ``--out FOLDER`` it also writes the run's Parquet tables
-(``FOLDER/<table>/<run_id>.parquet``, with provenance columns) and ``FOLDER/report.md`` with
-PNG plots (matplotlib, the ``report`` extra; ``--no-plots`` writes the Markdown only).
+(``FOLDER/<table>/<run_id>.parquet``, with provenance columns), ``FOLDER/report.html`` (live
+while the run goes) and ``FOLDER/report.md`` with PNG plots (matplotlib, the ``report``
+extra; ``--no-plots`` writes the Markdown only); :mod:`ketharmad.cli.out`.
 """
 
 from __future__ import annotations
@@ -16,16 +17,14 @@ from typing import Any, Optional
 
 from ..game.data import CARD_DATA_HELP
 from ..game.driver import HarnessDriver, KetharmadDriver, driver_for
-from ..results.files import check_new_run, check_out_folder, write_run
-from ..results.lab import write_report
-from ..results.lab_report import require_matplotlib
 from ..run.cluster import _close, local_client
 from ..run.progress import auto_chunk_size
 from .args import PARAMS_FILE_HELP
+from .out import check_out, finish, live_for
 
 __all__ = [
-    "lab_args", "run_args", "format_arg", "check_out", "finish", "progress_enabled", "chunk_for", "cluster_args",
-    "cluster_for",
+    "lab_args", "run_args", "format_arg", "check_out", "finish", "live_for", "progress_enabled", "chunk_for",
+    "cluster_args", "cluster_for", "out_args",
 ]  # fmt: skip
 
 
@@ -39,11 +38,13 @@ def progress_enabled(args: argparse.Namespace) -> bool:
 
 
 def chunk_for(args: argparse.Namespace, per_call: int) -> Optional[int]:
-    """The chunk size of a progress meter here; None on a cluster (its shards, as they
-    finish, advance the meter)."""
+    """The chunk size of a progress meter or of the live report of ``--out`` here (the
+    results do not depend on it); None on a cluster (its shards, as they finish, advance the
+    meter and the report)."""
     if getattr(args, "scheduler", None) or getattr(args, "workers", None) is not None:
         return None
-    return auto_chunk_size(per_call) if progress_enabled(args) else None
+    live = bool(getattr(args, "out", None))
+    return auto_chunk_size(per_call) if progress_enabled(args) or live else None
 
 
 def cluster_args(p: argparse.ArgumentParser) -> None:
@@ -76,32 +77,6 @@ def cluster_for(args: argparse.Namespace) -> Iterator[Any]:
         yield client
     finally:
         _close(client)
-
-
-def check_out(args: argparse.Namespace) -> None:
-    """Fail before any game runs when the plots cannot be drawn, --out is not a folder that
-    exists or can be made and is writable, or --run-id names a run already in it."""
-    if not args.out:
-        if args.run_id is not None or args.overwrite:
-            raise ValueError("--run-id and --overwrite need --out FOLDER")
-        return
-
-    folder = check_out_folder(args.out)
-    check_new_run(folder, args.run_id, args.overwrite)
-    if not args.no_plots:
-        require_matplotlib()
-
-
-def finish(result: Any, args: argparse.Namespace) -> None:
-    print(result)
-    if not args.out:
-        return
-
-    written = write_run(result, args.out, run_id=args.run_id, overwrite=args.overwrite)
-    run_id = written["runs"].stem
-    report = write_report(result, args.out, plots=not args.no_plots, run_id=run_id)
-    tables = ", ".join(sorted(k for k in written if k != "runs"))
-    print(f"wrote run {run_id} to {args.out}: Parquet tables {tables}; report {report}")
 
 
 FORMAT_HELP = (
@@ -147,18 +122,24 @@ def run_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--params", metavar="FILE", help=PARAMS_FILE_HELP)
     p.add_argument("--card-data", metavar="PATH|SET", help=CARD_DATA_HELP)
     format_arg(p)
-    p.add_argument("--out", metavar="FOLDER",
-                   help="write Parquet tables (with provenance) and report.md + PNG plots here")  # fmt: skip
-    p.add_argument("--run-id", metavar="ID",
-                   help="name of the run's files in --out (default: <command>-<UTC time>-<random>)")  # fmt: skip
-    p.add_argument("--overwrite", action="store_true",
-                   help="replace the files of an existing --run-id in --out")  # fmt: skip
-    p.add_argument(
-        "--no-plots", action="store_true", help="report.md without plots (no matplotlib)"
-    )
+    out_args(p)
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")  # fmt: skip
     cluster_args(p)
+
+
+def out_args(p: argparse.ArgumentParser) -> None:
+    """``--out FOLDER``, ``--run-id``, ``--overwrite`` and ``--no-plots`` (docs/reports.md)."""
+    p.add_argument("--out", metavar="FOLDER",
+                   help="write the run here: Parquet tables (with provenance), report.html (live while "
+                        "the run goes), report.md and PNG plots; refused if it holds an earlier run")  # fmt: skip
+    p.add_argument("--run-id", metavar="ID",
+                   help="name of the run's files in --out (default: <command>-<UTC time>-<random>)")  # fmt: skip
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace the earlier run in --out (its tables, reports, plots and replay pages)")  # fmt: skip
+    p.add_argument(
+        "--no-plots", action="store_true", help="report.md without PNG plots (no matplotlib)"
+    )
 
 
 def driver_of(args: Any) -> KetharmadDriver | HarnessDriver:

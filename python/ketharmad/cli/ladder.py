@@ -9,7 +9,16 @@ from ..lab.ladder import DEFAULT_BOOTSTRAP, ladder
 from ..run.options import RunOptions
 from .args import _bots, _params
 from .harness import cli_params
-from .lab import check_out, cluster_for, driver_of, finish, game_arg, progress_enabled, run_args
+from .lab import (
+    check_out,
+    cluster_for,
+    driver_of,
+    finish,
+    game_arg,
+    live_for,
+    progress_enabled,
+    run_args,
+)
 
 
 def _cmd_ladder(args: argparse.Namespace) -> None:
@@ -21,7 +30,7 @@ def _cmd_ladder(args: argparse.Namespace) -> None:
     params = (
         _params(args.param, args.params, args.card_data) if ketharmad else cli_params(args.param)
     )
-    with cluster_for(args) as cluster:
+    with cluster_for(args) as cluster, live_for(args, "ketharmad ladder"):
         result = ladder(
             specs, game=args.game, games=args.games, seed=0 if args.seed is None else args.seed,
             margin=args.margin, bootstrap=args.bootstrap, decks=[args.decks] if args.decks else None,

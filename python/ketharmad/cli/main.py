@@ -29,6 +29,7 @@ from ..game.driver import driver_for
 from ..game.harness import _game_info
 from ..results.export import export_card_data, match_parameters
 from ..results.files import check_out_file, write_atomic
+from ..results.html_report import command_line, write_html_report
 from ..results.report import format_table
 from ..results.sim import SimResult, sim_report
 from ..run.harness import simulate_game
@@ -37,7 +38,17 @@ from . import ab_test, card_stats, diagnose, ladder, matchups, sweep
 from .args import PARAMS_FILE_HELP, _bots, _params, parse_param
 from .balance import add_balance_command
 from .harness import cli_params, cli_play, cmd_game_params, cmd_games
-from .lab import cli_refuse, cluster_args, cluster_for, driver_of, format_arg, game_arg
+from .lab import (
+    cli_refuse,
+    cluster_args,
+    cluster_for,
+    driver_of,
+    format_arg,
+    game_arg,
+    live_for,
+    out_args,
+)
+from .out import check_sim_report, sim_report_path
 from .tournament import _cmd_bots
 
 
@@ -57,9 +68,10 @@ def _cmd_simulate_game(args: argparse.Namespace) -> None:
         bots = bots * info["min_seats"]
     if args.out:
         check_out_file(args.out, (".parquet", ".csv"), overwrite=args.overwrite)
+        check_sim_report(args.out, args.overwrite)
     t0 = time.perf_counter()
 
-    with cluster_for(args) as cluster:  # --scheduler / --workers: the shards run on Dask
+    with cluster_for(args) as cluster, live_for(args, f"ketharmad simulate --game {args.game}"):
         r = simulate_game(args.game, bots=bots, games=args.games, seed=args.seed, threads=args.threads, params=params,
                           cluster=cluster)  # fmt: skip
     assert isinstance(r, SimResult)  # output="rows"
@@ -84,7 +96,8 @@ def _cmd_simulate_game(args: argparse.Namespace) -> None:
     if args.out:
         df = r.players.join(r.games, on="game", how="left", suffix="_game")
         _write(df, args.out)
-        print(f"wrote {df.height:,} rows (one per game and seat) to {args.out}")
+        html = write_html_report(r, sim_report_path(args.out), command=args.command_line)
+        print(f"wrote {df.height:,} rows (one per game and seat) to {args.out}; HTML report {html}")
 
 
 def _cmd_simulate(args: argparse.Namespace) -> None:
@@ -96,8 +109,9 @@ def _cmd_simulate(args: argparse.Namespace) -> None:
         args.decks = ["ner", "tisza"]
     if args.out:  # before the first game
         check_out_file(args.out, (".parquet", ".csv"), overwrite=args.overwrite)
+        check_sim_report(args.out, args.overwrite)
 
-    with cluster_for(args) as cluster:
+    with cluster_for(args) as cluster, live_for(args, "ketharmad simulate"):
         result = simulate(
             decks=args.decks,
             bots=_bots(args.bots),
@@ -111,7 +125,8 @@ def _cmd_simulate(args: argparse.Namespace) -> None:
     print(sim_report(result))
     if args.out:
         _write(result.joined(), args.out)
-        print(f"wrote {result.players.height:,} rows (one per game and seat) to {args.out}")
+        html = write_html_report(result, sim_report_path(args.out), command=args.command_line)
+        print(f"wrote {result.players.height:,} rows (one per game and seat) to {args.out}; HTML report {html}")
 
 
 def _write(df: pl.DataFrame, path: str) -> None:
@@ -327,9 +342,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=1000, help="number of games (default: 1000)")
     p.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
     p.add_argument(
-        "--out", metavar="FILE", help="write one row per game and seat (.parquet or .csv)"
+        "--out",
+        metavar="FILE",
+        help="write one row per game and seat (.parquet or .csv) and its HTML report next to it "
+        "(FILE's name with .report.html)",
     )
-    p.add_argument("--overwrite", action="store_true", help="replace an existing --out file")
+    p.add_argument(
+        "--overwrite", action="store_true", help="replace an existing --out file and its report"
+    )
 
     cluster_args(p)
     p.set_defaults(func=_cmd_simulate)
@@ -400,6 +420,7 @@ def _parser() -> argparse.ArgumentParser:
 
     format_arg(p)
     cluster_args(p)
+    out_args(p)
 
     p.set_defaults(func=_cmd_bots)
 
@@ -427,7 +448,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the CLI; returns 0 on success, exits with status 2 on invalid input and with 130
     (no traceback) on Ctrl-C."""
     try:
-        args = _parser().parse_args(argv)
+        given = list(sys.argv[1:] if argv is None else argv)
+        args = _parser().parse_args(given)
+        args.command_line = command_line(["ketharmad", *given])
         args.func(args)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)

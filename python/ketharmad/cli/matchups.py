@@ -19,6 +19,7 @@ from .lab import (
     finish,
     game_arg,
     lab_args,
+    live_for,
     progress_enabled,
 )
 
@@ -28,7 +29,7 @@ def _cmd_matchups(args: argparse.Namespace) -> None:
     kwargs, run = _matchup_args(
         args
     )  # a flag the game does not take: refused before a cluster starts
-    with cluster_for(args) as cluster:
+    with cluster_for(args) as cluster, live_for(args, "ketharmad matchups"):
         result = matchups(**kwargs, run=RunOptions(**run, cluster=cluster))
     finish(result, args)
 

@@ -19,6 +19,7 @@ from .lab import (
     finish,
     game_arg,
     lab_args,
+    live_for,
     progress_enabled,
 )
 
@@ -99,7 +100,7 @@ def _cmd_sweep(args: argparse.Namespace) -> None:
         values = cli_params(args.param)
         if values:
             kwargs["params"] = {**kwargs.get("params", {}), **values}
-        with cluster_for(args) as cluster:
+        with cluster_for(args) as cluster, live_for(args, "ketharmad sweep"):
             result = sweep(**kwargs, game=args.game, run={**run, "cluster": cluster})
         finish(result, args)
         return
@@ -119,7 +120,7 @@ def _cmd_sweep(args: argparse.Namespace) -> None:
     per_call = games if isinstance(games, int) and not isinstance(games, bool) and games > 0 else 1
     from_file = kwargs.pop("rows", None)
     rows = from_file if args.rows is None else args.rows
-    with cluster_for(args) as cluster:
+    with cluster_for(args) as cluster, live_for(args, "ketharmad sweep"):
         result = sweep(**kwargs, run={**run, "chunk_size": chunk_for(args, per_call),
                                       "progress": progress_enabled(args), "cluster": cluster, "rows": rows})  # fmt: skip
     finish(result, args)

@@ -4,17 +4,22 @@ given bot specs."""
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 import polars as pl
 
 from ..lab.tournament import TournamentResult, bots, tournament
+from ..results.lab import write_report
 from ..run.options import RunOptions
 from .args import _bots, _params
 from .harness import cli_tournament
-from .lab import cluster_for, driver_of
+from .lab import cluster_for, driver_of, live_for
+from .out import check_out, write_out
 
 
 def _cmd_bots(args: argparse.Namespace) -> None:
+    if args.out and not args.specs:
+        raise ValueError("--out needs a tournament: give two or more bot specs (`ketharmad bots A B --out DIR`)")
     if not driver_of(args).is_ketharmad:
         cli_tournament(args)
         return
@@ -32,8 +37,9 @@ def _cmd_bots(args: argparse.Namespace) -> None:
     if not isinstance(specs, list):
         specs = [specs]
     decks = [args.decks] if args.decks else None
+    check_out(args, plots_required=False)  # a tournament has no plots
 
-    with cluster_for(args) as cluster:
+    with cluster_for(args) as cluster, live_for(args, "ketharmad bots"):
         res = tournament(specs, decks=decks, games=args.games, seed=args.seed,
                          params=_params(args.param, args.params, args.card_data), card_data=args.card_data,
                          format=args.format, run=RunOptions(threads=args.threads, cluster=cluster))  # fmt: skip
@@ -45,3 +51,12 @@ def _cmd_bots(args: argparse.Namespace) -> None:
     with pl.Config(tbl_rows=100, fmt_str_lengths=60, tbl_width_chars=160, float_precision=3):
         print(res.pairs)
         print(res.ratings)
+    write_tournament(res, args)
+
+
+def write_tournament(res: Any, args: argparse.Namespace) -> None:
+    """``bots A B ... --out DIR``: the tournament's tables and reports (no plots)."""
+    if not args.out:
+        return
+    run_id, md, html = write_out(res, args, lambda rid: write_report(res, args.out, plots=False, run_id=rid))
+    print(f"wrote run {run_id} to {args.out}: report {md}; HTML report {html}")

@@ -23,6 +23,7 @@ from ..game.validate import check_decks, check_params, check_start_player
 from ..results.games import GameStats
 from ..results.sim import SimResult
 from ..stats import wilson_interval
+from . import live
 from .cluster import check_cluster_arg, executor_for
 from .plan import _run_on
 
@@ -126,7 +127,9 @@ def _run_batch(game: str, bots: list[str], games: int, seed: int, threads: Optio
                               card_data=ketharmad.get("card_data"), start_player=ketharmad.get("start_player"),
                               decks=tuple(ketharmad["decks"]) if ketharmad.get("decks") else None)  # fmt: skip
     if chunk_size is None and executor is None and cluster is None:
+        live.plan_started(None, games)
         raw = run_game_shard(shard(first_game, games, threads))
+        live.shard_done(None, games, None)
         return {"stats": GameStats.from_core(raw, game, bots, seed)} if output == "stats" else raw
     if isinstance(games, int) and not isinstance(games, bool) and games < 1:
         raise ValueError(f"games must be a positive number, got {games}")
@@ -145,7 +148,10 @@ def _run_batch(game: str, bots: list[str], games: int, seed: int, threads: Optio
         total: list[Any] = []  # stats: the merge of the shards up to done[0]
         done = [0]
 
+        live.plan_started(None, games)
+
         def keep(k: int, raw: dict[str, Any]) -> None:
+            live.shard_done(None, work[k].games, None)
             if output != "stats":
                 parts[k] = raw
                 return

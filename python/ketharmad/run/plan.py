@@ -44,6 +44,7 @@ from ..results.frames import (
     plays_frame,
     seat_factions,
 )
+from . import live
 from .agents import play_games
 from .progress import Meter, Progress
 from .reduce import CardCounts, Stats
@@ -566,6 +567,12 @@ def run_plan(
             threads = getattr(executor, "shard_threads", None)
     work = list(shards(plan, shard_size, threads))
     collected = _Collected(plan, work)
+    live.plan_started(plan.describe, plan.games)
+
+    def keep(k: int, result: Any) -> None:
+        live.shard_done(work[k].index, work[k].games, result)  # before a reduction is merged
+        collected.put(k, result)
+
     try:
         if executor is None:
             k = 0
@@ -584,12 +591,12 @@ def run_plan(
                     )
                     raise
                 for j, r in enumerate(results):
-                    collected.put(k + j, r)
+                    keep(k + j, r)
                 if meter is not None:
                     meter.advance(sum(w.games for w in group))
                 k += len(group)
         else:
-            _run_on(executor, work, meter, collected.put)
+            _run_on(executor, work, meter, keep)
     except KeyboardInterrupt:
         if meter is not None:
             meter.interrupt()  # end the progress line
@@ -618,6 +625,12 @@ def run_tasks(
     Without ``executor`` the tasks run here in order and ``keep`` sees them in order; with
     one, tasks are submitted a window at a time and ``keep`` sees them as they finish (completion
     order). Failures, Ctrl-C and the meter behave as in :func:`run_plan`."""
+    live.plan_started(None, sum(int(getattr(t, "games", 0)) for t in tasks))
+
+    def kept(k: int, got: Any) -> None:
+        live.shard_done(None, int(getattr(tasks[k], "games", 0)), got)
+        keep(k, got)
+
     try:
         if executor is None:
             for k, t in enumerate(tasks):
@@ -626,11 +639,11 @@ def run_tasks(
                 except Exception as e:
                     e.add_note(f"in {describe(t)}")
                     raise
-                keep(k, got)
+                kept(k, got)
                 if progress is not None:
                     progress.advance(t.games)
         else:
-            _run_on(executor, tasks, progress, fn=fn, describe=describe, keep=keep)
+            _run_on(executor, tasks, progress, fn=fn, describe=describe, keep=kept)
     except KeyboardInterrupt:
         if progress is not None:
             progress.interrupt()
