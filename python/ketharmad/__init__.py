@@ -12,7 +12,8 @@ Balance lab (docs/balance_lab.md):
 >>> cs = ketharmad.card_stats(ketharmad.simulate(["ner", "tisza"], "heuristic", 20_000,
 ...                                              record_plays=True))   # 17lands-style card rates
 >>> sw = ketharmad.sweep({"ner_orban_viktor.influence": [4, 5, 6]}, decks="all")
->>> ketharmad.write_run(m, "runs/")                     # Parquet with provenance
+>>> ketharmad.write_run(m, "runs/")                     # Parquet with provenance + report.html
+>>> ketharmad.compare_runs("runs/a", "runs/b")         # the cells that changed beyond noise
 
 Other games (docs/games.md): ``game="schotten_totten_2" | "osztrakon"`` (a name, or a
 :class:`GameSpec` from :func:`load_game`) on simulate, play, matchups, tournament, Game and env;
@@ -41,6 +42,7 @@ from .lab.standings import deck_table, seat_table
 from .lab.sweep import SweepResult, sweep
 from .lab.tournament import TournamentResult, bots, tournament
 from .lab.tune import TuneResult, tune_bot
+from .results.compare import CompareResult, compare_runs
 from .results.export import export_card_data
 from .results.files import write_run
 from .results.lab import write_report
@@ -119,6 +121,8 @@ __all__ = [
     "sweep",
     "write_run",
     "write_report",
+    "compare_runs",
+    "CompareResult",
     "TournamentResult",
     "bots",
     "tournament",

@@ -34,7 +34,7 @@ from ..results.report import format_table
 from ..results.sim import SimResult, sim_report
 from ..run.harness import simulate_game
 from ..run.options import RunOptions
-from . import ab_test, card_stats, diagnose, ladder, matchups, sweep
+from . import ab_test, card_stats, compare, diagnose, ladder, matchups, sweep
 from .args import PARAMS_FILE_HELP, _bots, _params, parse_param
 from .balance import add_balance_command
 from .harness import cli_params, cli_play, cmd_game_params, cmd_games
@@ -487,3 +487,4 @@ def add_lab_commands(sub: Any) -> None:
     sweep.add_command(sub)
     ab_test.add_command(sub)
     ladder.add_command(sub)
+    compare.add_command(sub)
