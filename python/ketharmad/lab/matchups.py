@@ -1555,36 +1555,38 @@ def plot_matchup_heatmap(result: Any, path: Path) -> Path:
 
 
 def plot_faction_bars(result: Any, path: Path) -> Path:
-    """Free-for-all win rate per faction (team-pair table: per team) with Wilson error bars
-    and the even share."""
+    """Free-for-all win rate per faction (team-pair table: per team and pairing) with Wilson
+    error bars and the even share, as horizontal bars: one label per row, so long labels
+    (a team pairing) never overlap."""
     t = result.table
     key = "team" if result.teams else "faction"
-    fig = _figure(6.5 if key == "faction" else 9, 4)
+    labels = (
+        t[key].to_list()
+        if key == "faction"
+        else [f"{a} vs {b}" for a, b in zip(t["team"], t["against"], strict=True)]
+    )
+    longest = max((len(s) for s in labels), default=10)
+    fig = _figure(4.5 + 0.075 * longest, 0.32 * t.height + 1.4)
     ax = fig.add_subplot(1, 1, 1)
-    x = list(range(t.height))
+    y = list(range(t.height))[::-1]  # the table's first row on top
     rate = t["win_rate"].to_list()
     err = [[r - lo for r, lo in zip(rate, t["ci_low"].to_list(), strict=True)],
            [hi - r for r, hi in zip(rate, t["ci_high"].to_list(), strict=True)]]  # fmt: skip
-    ax.bar(x, rate, yerr=err, capsize=4, color="#6a8fbf")
-    ax.axhline(
+    ax.barh(y, rate, xerr=err, capsize=3, color="#6a8fbf", height=0.7)
+    ax.axvline(
         0.5 if result.teams else 1.0 / result.n_players,
         color="grey",
         ls="--",
         lw=1,
         label="even share",
     )
-    labels = (
-        t[key].to_list()
-        if key == "faction"
-        else [f"{a}\nvs {b}" for a, b in zip(t["team"], t["against"], strict=True)]
-    )
-    ax.set_xticks(x, labels, fontsize=7 if result.teams else None)
-    ax.set_ylabel("win rate")
+    ax.set_yticks(y, labels, fontsize=8)
+    ax.set_xlabel("win rate")
     what = (
         f"{result.format} team pairs" if result.teams else f"{result.n_players}-player free-for-all"
     )
     ax.set_title(f"{what} ({result.n_games:,} games, Wilson 95% CI)", fontsize=9)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="lower right")
     return _save(fig, path)
 
 

@@ -383,7 +383,8 @@ class CompareResult:
         order = list(dict.fromkeys(names))
         return Heatmap("compare", f"{name}: change of the row side's win rate (B - A)", order, order, cells, 0.0,
                        0.05, "faction", "opponent",
-                       "Each cell: B - A with its family-wise interval; 'changed' when it excludes 0.")  # fmt: skip
+                       "Each cell: B - A with its family-wise interval; 'changed' when it excludes 0.",
+                       centre_label="no change")  # fmt: skip
 
     def write_html(self, path: RunArg, overwrite: bool = False) -> Path:
         """Write :meth:`html` to ``path`` (a ``.html`` file; an existing one only with

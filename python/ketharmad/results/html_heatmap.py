@@ -49,6 +49,7 @@ class Heatmap:
     col_label: str = ""
     caption: str = ""
     percent: bool = True
+    centre_label: str = "the even share"
     extra: dict[str, str] = field(default_factory=dict)
 
     def scale(self) -> float:
@@ -131,7 +132,7 @@ def heatmap_html(h: Heatmap) -> str:
         f'<div class="legend" id="{hid}-legend"><span>{_pct(h.centre - spread, h.percent)}</span>'
         f'<span class="bar" style="background:linear-gradient(90deg,{lo_c},{mid_c},{hi_c})"></span>'
         f"<span>{_pct(h.centre + spread, h.percent)}</span><span>(centre {_pct(h.centre, h.percent)}: "
-        f'the even share)</span><span class="swatch nodata-swatch" style="background:'
+        f'{esc(h.centre_label)})</span><span class="swatch nodata-swatch" style="background:'
         'repeating-linear-gradient(45deg,#c9cdd2 0 5px,#eceef0 5px 10px)"></span><span>no data</span></div>'
     )
     extra = "".join(attr(f"data-{k}", v) for k, v in h.extra.items())

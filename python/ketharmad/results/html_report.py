@@ -30,10 +30,14 @@ from .html_heatmap import Heatmap, heatmap_html
 from .html_markdown import markdown_html
 from .html_page import command_block, esc, note, page, section, slug
 from .html_table import MAX_ROWS, frame_table
-from .keys import key_columns
+from .keys import is_per_game, key_columns
 from .replay_links import GameRef, listed_games, replay_command, write_replays
 
 __all__ = ["report_html", "write_html_report", "command_line", "View"]
+
+#: Rows shown of a per-game table (games, players, card records, plays): a sample; the Parquet
+#: files hold them all.
+PER_GAME_ROWS = 50
 
 #: What a result's ``html_views()`` returns: heatmaps and charts, in page order.
 View = Union[Heatmap, Chart]
@@ -121,7 +125,8 @@ def _tables_html(tables: dict[str, pl.DataFrame], max_rows: int) -> str:
     parts = []
     for i, (name, df) in enumerate(tables.items()):
         keys = key_columns(df.columns)
-        body = frame_table(df, name, max_rows=max_rows, keys=keys)
+        rows = min(max_rows, PER_GAME_ROWS) if is_per_game(df.columns) else max_rows
+        body = frame_table(df, name, max_rows=rows, keys=keys)
         opened = " open" if i == 0 else ""
         parts.append(
             f'<details id="data-{slug(name)}"{opened}><summary>{esc(name)}: {df.height:,} rows, '

@@ -174,26 +174,45 @@ def _md_table(headers: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def _heatmap(res: Any, table: pl.DataFrame, title: str, path: Path) -> Optional[Path]:
+    """The targeted two-player pairs' win rates (row faction against column faction), each
+    cell with its 95 % interval; a pair that was not measured is hatched grey and says "no
+    data" (a blank cell would read as an even 50 %)."""
     t = table.filter(pl.col("kind") == "2p")
     if not t.height:
         return None
     fac = list(_core.FACTIONS)
     grid = [[math.nan] * 4 for _ in range(4)]
+    ci: dict[tuple[int, int], tuple[float, float]] = {}
     for r in t.iter_rows(named=True):
         i, j = fac.index(r["faction"]), fac.index(r["opponent"])
         grid[i][j] = r["value"]
         grid[j][i] = 1 - r["value"]
-    fig = _figure(6.0, 4.8)
+        if r["ci_low"] is not None and r["ci_high"] is not None:
+            ci[(i, j)] = (r["ci_low"], r["ci_high"])
+            ci[(j, i)] = (1 - r["ci_high"], 1 - r["ci_low"])
+    require_matplotlib()
+    from matplotlib.patches import Rectangle
+
+    fig = _figure(6.4, 5.0)
     ax = fig.add_subplot(1, 1, 1)
-    im = ax.imshow(grid, cmap="RdBu", vmin=0.2, vmax=0.8)
+    masked = [[v if v == v else math.nan for v in row] for row in grid]
+    im = ax.imshow(masked, cmap="RdBu", vmin=0.2, vmax=0.8)
     for i in range(4):
         for j in range(4):
-            if grid[i][j] == grid[i][j]:
-                ax.text(j, i, f"{100 * grid[i][j]:.0f}%", ha="center", va="center", fontsize=9)
+            v = grid[i][j]
+            if v == v:
+                lo, hi = ci.get((i, j), (math.nan, math.nan))
+                label = f"{100 * v:.0f}%" + (f"\n[{100 * lo:.0f}, {100 * hi:.0f}]" if lo == lo else "")
+                ax.text(j, i, label, ha="center", va="center", fontsize=8,
+                        color="white" if abs(v - 0.5) > 0.18 else "black")  # fmt: skip
+            else:
+                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor="#d9d9d9", edgecolor="#9a9a9a",
+                                       hatch="///", lw=0))  # fmt: skip
+                ax.text(j, i, "no data", ha="center", va="center", fontsize=8, color="#444", style="italic")
     ax.set_xticks(range(4), fac, rotation=30)
     ax.set_yticks(range(4), fac)
-    ax.set_title(title)
-    fig.colorbar(im, ax=ax)
+    ax.set_title(title + "\n(only the targeted pairs are measured; grey: no data)", fontsize=9)
+    fig.colorbar(im, ax=ax, label="win rate of the row faction")
     return _save(fig, path)
 
 
@@ -214,6 +233,11 @@ def _pareto_plot(res: Any, path: Path) -> Optional[Path]:
         )
     ax.set_xlabel("edits")
     ax.set_ylabel("worst deviation outside the band (points)")
+    # edits are whole numbers: one tick per count (matplotlib's own ticks are fractional
+    # when the counts span less than a few units)
+    lo, hi = int(p["edits"].min() or 0), int(p["edits"].max() or 0)
+    ax.set_xticks(range(lo, hi + 1))
+    ax.set_xlim(lo - 0.5, hi + 0.5)
     ax.legend()
     return _save(fig, path)
 
