@@ -128,7 +128,6 @@ def _records(df: pl.DataFrame) -> list[dict[str, Any]]:
 
 def _base(title: str) -> dict[str, Any]:
     return {
-        "$schema": "https://vega.github.io/schema/vega-lite/v5.json",
         "title": {"text": title, "fontSize": 12},
         "config": {"view": {"stroke": None}, "axis": {"labelLimit": 260}},
     }

@@ -86,6 +86,7 @@ class LiveReport:
         self.done = 0  # games done in this stage
         self.done_all = 0  # games done in every stage
         self.cells: list[_Cell] = []
+        self.problem = ""  # why the page stopped being written (an OSError), or ""
 
     # -- the watcher -----------------------------------------------------------------------
 
@@ -114,11 +115,21 @@ class LiveReport:
 
     # -- the page --------------------------------------------------------------------------
 
-    def write(self, state: str = "running", message: str = "") -> Path:
-        """Rewrite the page now (atomically)."""
+    def write(self, state: str = "running", message: str = "") -> Optional[Path]:
+        """Rewrite the page now (atomically; its folder is made). A page that cannot be
+        written (a full disk, a folder removed) stops the live report, never the run: the
+        error is kept in ``problem`` and None returned."""
         self.last_write = time.monotonic()
+        if self.problem:
+            return None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            out = write_text_atomic(self.path, self.html(state, message))
+        except OSError as e:
+            self.problem = f"the live report {self.path} could not be written: {e}"
+            return None
         self.writes += 1
-        return write_text_atomic(self.path, self.html(state, message))
+        return out
 
     def close(self, state: str, message: str = "") -> None:
         """The run stopped (``interrupted`` / ``failed``): if a live page was written, say so
