@@ -65,8 +65,10 @@ def test_identical_runs_list_nothing(runs):
     assert res.table.height > 20
     assert (res.table["diff"] == 0).all()
     assert "no cell changed beyond noise" in res.text()
-    paired = res.table.filter(pl.col("measure") == "win_rate")
-    assert set(paired["method"].to_list()) == {"paired"}
+    rates = res.table.filter(pl.col("measure") == "win_rate")
+    # every table with per-game keys is paired; start_player (one row, no keys) is not
+    assert set(rates.filter(pl.col("table") != "start_player")["method"].to_list()) == {"paired"}
+    assert rates.filter(pl.col("table") == "start_player")["method"].to_list() == ["unpaired"]
 
 
 def test_different_seeds_are_unpaired_and_say_so(runs):
@@ -155,7 +157,10 @@ def test_refusals_by_name(runs, tmp_path, capsys):
     # the command line: one error line, status 2
     assert "holds no run" in run_error(["compare", str(empty), str(runs["a"])], capsys)
     assert "only runs of the same kind" in run_error(["compare", str(runs["a"]), str(other)], capsys)
-    assert "not a run folder" in run_error(["compare", str(row), str(runs["a"])], capsys)
+    loose = tmp_path / "loose.parquet"
+    pl.DataFrame({"x": [1]}).write_parquet(loose)
+    assert "not a run folder" in run_error(["compare", str(loose), str(runs["a"])], capsys)
+    assert "lacks the provenance column" in run_error(["compare", str(row), str(runs["a"])], capsys)
     with pytest.raises(ValueError, match="alpha"):
         ketharmad.compare_runs(runs["a"], runs["same"], alpha=2)
 

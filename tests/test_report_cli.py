@@ -32,7 +32,7 @@ COMMANDS = [
                             "random", "--games", "20", "--no-plots"]),
     ("bots-st2", "tournament", ["bots", "--game", ST2, "random", "greedy", "--games", "20"]),
     ("balance-st2", "balance", ["balance", "--game", ST2, "--bots", "random", "random", "--target",
-                                "attacker=0.3:0.7", "--budget", "400", "--games-per-block", "20", "--no-plots"]),
+                                "attacker=0.3:0.7", "--allow", "rules.damages_to_win", "--budget", "800", "--games-per-block", "20", "--no-plots"]),
 ]  # fmt: skip
 
 
