@@ -37,7 +37,9 @@ def main() -> int:
     p.add_argument("--repeat", type=int, default=5)
     args = p.parse_args()
     data = args.page.read_bytes()
-    print(f"{args.page}: {len(data):,} bytes ({len(data) / 1e6:.2f} MB), gzip {len(gzip.compress(data)):,} bytes")
+    print(
+        f"{args.page}: {len(data):,} bytes ({len(data) / 1e6:.2f} MB), gzip {len(gzip.compress(data)):,} bytes"
+    )
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
     from browser import start_driver  # the test harness's Chromium (tests/browser.py)
@@ -64,8 +66,10 @@ def main() -> int:
     finally:
         driver.quit()
     med = [statistics.median(x[i] for x in rows) for i in range(3)]
-    print(f"median of {len(rows)}: DOMContentLoaded {med[0]:.0f} ms, load {med[1]:.0f} ms, "
-          f"charts drawn {med[2]:.0f} ms; console errors: {len(errors)}")
+    print(
+        f"median of {len(rows)}: DOMContentLoaded {med[0]:.0f} ms, load {med[1]:.0f} ms, "
+        f"charts drawn {med[2]:.0f} ms; console errors: {len(errors)}"
+    )
     return 0
 
 

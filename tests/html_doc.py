@@ -11,7 +11,9 @@ VOID = {"meta", "br", "input", "img", "link", "hr", "col", "area", "base", "sour
 
 
 class Element:
-    def __init__(self, tag: str, attrs: dict[str, Optional[str]], parent: Optional[Element]) -> None:
+    def __init__(
+        self, tag: str, attrs: dict[str, Optional[str]], parent: Optional[Element]
+    ) -> None:
         self.tag = tag
         self.attrs = attrs
         self.parent = parent

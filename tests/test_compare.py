@@ -55,7 +55,9 @@ def test_planted_difference_is_listed_paired(runs):
         assert r["a"] == ra["win_rate"] and r["b"] == rb["win_rate"]
         assert r["diff"] == pytest.approx(rb["win_rate"] - ra["win_rate"])
         if "ner" not in (f, o):  # the same deals, untouched cards: exactly the same games
-            assert r["diff"] == 0 and r["diff_low"] == 0 and r["diff_high"] == 0 and not r["changed"]
+            assert (
+                r["diff"] == 0 and r["diff_low"] == 0 and r["diff_high"] == 0 and not r["changed"]
+            )
     assert "ner-tisza" in res.text() or "ner-osszefogas" in res.text()
 
 
@@ -91,7 +93,10 @@ def test_without_rows_unpaired_but_the_planted_change_is_still_found(runs):
     j = res.table.join(paired.table, on=key, suffix="_p").filter(pl.col("method_p") == "paired")
     assert j.height > 0
     width = (pl.col("diff_high") - pl.col("diff_low")).mean()
-    assert j.select(width).item() > j.select((pl.col("diff_high_p") - pl.col("diff_low_p")).mean()).item()
+    assert (
+        j.select(width).item()
+        > j.select((pl.col("diff_high_p") - pl.col("diff_low_p")).mean()).item()
+    )
 
 
 def test_compare_html_and_cli(runs, tmp_path, capsys):
@@ -114,7 +119,9 @@ def test_compare_html_and_cli(runs, tmp_path, capsys):
     # an existing page is refused, --overwrite replaces it
     err = run_error(["compare", str(runs["a"]), str(runs["planted"]), "--html", str(out)], capsys)
     assert "already exists" in err and "--overwrite" in err
-    assert main(["compare", str(runs["a"]), str(runs["planted"]), "--out", str(tmp_path / "o")]) == 0
+    assert (
+        main(["compare", str(runs["a"]), str(runs["planted"]), "--out", str(tmp_path / "o")]) == 0
+    )
     assert pl.read_parquet(tmp_path / "o" / "compare.parquet").height == res.table.height
     assert (tmp_path / "o" / "compare.html").exists()
 
@@ -127,7 +134,9 @@ def test_refusals_by_name(runs, tmp_path, capsys):
     # two runs in one folder: choose one
     two = tmp_path / "two"
     shutil.copytree(runs["a"], two)
-    ketharmad.write_run(ketharmad.matchups(games_per_side=10, seed=1, decks=DECKS3), two, report=False)
+    ketharmad.write_run(
+        ketharmad.matchups(games_per_side=10, seed=1, decks=DECKS3), two, report=False
+    )
     ids = sorted(p.stem for p in (two / "runs").glob("*.parquet"))
     with pytest.raises(ValueError, match="holds 2 runs") as e:
         ketharmad.compare_runs(two, runs["a"])
@@ -151,12 +160,16 @@ def test_refusals_by_name(runs, tmp_path, capsys):
         ketharmad.compare_runs(gone, runs["a"])
     # another kind
     other = tmp_path / "tour"
-    ketharmad.write_run(ketharmad.tournament(["random", "heuristic"], games=48, seed=1), other, report=False)
+    ketharmad.write_run(
+        ketharmad.tournament(["random", "heuristic"], games=48, seed=1), other, report=False
+    )
     with pytest.raises(ValueError, match="matchups run.*tournament run"):
         ketharmad.compare_runs(runs["a"], other)
     # the command line: one error line, status 2
     assert "holds no run" in run_error(["compare", str(empty), str(runs["a"])], capsys)
-    assert "only runs of the same kind" in run_error(["compare", str(runs["a"]), str(other)], capsys)
+    assert "only runs of the same kind" in run_error(
+        ["compare", str(runs["a"]), str(other)], capsys
+    )
     loose = tmp_path / "loose.parquet"
     pl.DataFrame({"x": [1]}).write_parquet(loose)
     assert "not a run folder" in run_error(["compare", str(loose), str(runs["a"])], capsys)

@@ -88,7 +88,9 @@ def test_report_provenance_and_sections(m3, m3_report):
     assert prov["card-data-hash"] == m3.provenance()["card_data_hash"]
     assert doc.by_id("summary-text").text == m3.text()
     # the Markdown report's tables are tables again, a number cell sorts by its value
-    md_tables = [t for t in doc.find_all("table") if (t.get("id") or "").startswith("table-report-")]
+    md_tables = [
+        t for t in doc.find_all("table") if (t.get("id") or "").startswith("table-report-")
+    ]
     assert md_tables
     cell = md_tables[1].find("tbody").find("td", data_value=None)
     assert cell is not None
@@ -176,7 +178,11 @@ def test_balance_heatmaps_say_no_data(tmp_path):
                 assert math.isclose(float(td.get("data-value")), measured[cid])
                 assert "nodata" not in (td.get("class") or "")
             else:  # hatched and labelled, never a blank that reads as 50 %
-                assert td.get("class") == "nodata" and td.text == "no data" and td.get("data-value") == ""
+                assert (
+                    td.get("class") == "nodata"
+                    and td.text == "no data"
+                    and td.get("data-value") == ""
+                )
         assert sum(1 for td in cells.values() if td.text == "no data") == 16 - len(measured) == 12
     if html_charts.chart_library() is not None:
         spec = json.loads(doc.by_id("kh-chart-specs").text)["chart-pareto"]

@@ -77,7 +77,9 @@ def test_a_page_that_cannot_be_written_does_not_stop_the_run(tmp_path):
 def test_interrupted_page_stops_reloading(tmp_path):
     live = LiveReport(tmp_path / "report.html", "m", interval=0)
     with watching(live):
-        ketharmad.matchups(games_per_side=10, seed=1, decks=["ner", "tisza"], run={"chunk_size": 10})
+        ketharmad.matchups(
+            games_per_side=10, seed=1, decks=["ner", "tisza"], run={"chunk_size": 10}
+        )
     live.close("interrupted", "Ctrl-C")
     doc = parse(tmp_path / "report.html")
     assert doc.by_id("live-status").get("data-state") == "interrupted"

@@ -32,13 +32,17 @@ def report(m3, tmp_path_factory) -> Path:
 
 def test_matchup_report_heatmap_and_charts(browser, m3, report):
     browser.open(report, wait_for="#heatmap-matchups")
-    r = m3.table.filter(pl.col("faction") == "ner", pl.col("opponent") == "tisza").row(0, named=True)
+    r = m3.table.filter(pl.col("faction") == "ner", pl.col("opponent") == "tisza").row(
+        0, named=True
+    )
     cell = '#heatmap-matchups td[data-cell="ner-tisza"]'
     assert browser.text(f"{cell} .v") == f"{100 * r['win_rate']:.1f}%"
     assert browser.text(f"{cell} .ci") == f"[{100 * r['ci_low']:.1f}, {100 * r['ci_high']:.1f}]"
     assert float(browser.attr(cell, "data-value")) == r["win_rate"]
     # the cell is coloured (not the page's background), and a darker red below 50 %
-    colour = browser.js(f"return getComputedStyle(document.querySelector('{cell}')).backgroundColor;")
+    colour = browser.js(
+        f"return getComputedStyle(document.querySelector('{cell}')).backgroundColor;"
+    )
     assert colour.startswith("rgb(") and colour != "rgb(255, 255, 255)"
     if html_charts.chart_library() is not None:
         browser.wait_for('#chart-by-deck[data-rendered="1"]', timeout=15)
@@ -75,7 +79,7 @@ def test_balance_report_no_data_cells_and_pareto(browser, tmp_path):
                             budget=4000, seed=1)  # fmt: skip
     page = write_html_report(res, tmp_path)
     browser.open(page, wait_for="#heatmap-balance-before")
-    assert browser.texts('#heatmap-balance-before td.nodata').count("no data") == 12
+    assert browser.texts("#heatmap-balance-before td.nodata").count("no data") == 12
     hatched = browser.js("return getComputedStyle(document.querySelector("
                          "'#heatmap-balance-before td.nodata')).backgroundImage;")  # fmt: skip
     assert "repeating-linear-gradient" in hatched
@@ -113,4 +117,7 @@ def test_compare_page(browser, tmp_path):
     assert browser.attr("#compare-summary", "data-changed") == str(res.changed.height)
     r = res.table.filter(pl.col("table") == "matchups", pl.col("cell") == "tisza-osszefogas",
                          pl.col("measure") == "win_rate").row(0, named=True)  # fmt: skip
-    assert browser.text('#heatmap-compare td[data-cell="tisza-osszefogas"] .v') == f"{100 * r['diff']:.1f}%"
+    assert (
+        browser.text('#heatmap-compare td[data-cell="tisza-osszefogas"] .v')
+        == f"{100 * r['diff']:.1f}%"
+    )

@@ -57,7 +57,9 @@ def test_out_writes_report_html(name, kind, argv, tmp_path, capsys):
     for t in tables:
         el = doc.by_id(f"table-{t}")
         assert el is not None, t
-        assert int(el.get("data-total-rows")) == pl.read_parquet(out / t / f"{run_id}.parquet").height
+        assert (
+            int(el.get("data-total-rows")) == pl.read_parquet(out / t / f"{run_id}.parquet").height
+        )
 
 
 def test_harness_matchup_heatmap(tmp_path, capsys):
@@ -105,7 +107,18 @@ def test_simulate_report_next_to_the_file(tmp_path, capsys):
 
 def test_out_folder_reuse_refused_unless_overwrite(tmp_path, capsys):
     out = tmp_path / "m"
-    argv = ["matchups", "--games-per-side", "2", "--decks", "ner", "tisza", "--bots", "random", "--out", str(out)]
+    argv = [
+        "matchups",
+        "--games-per-side",
+        "2",
+        "--decks",
+        "ner",
+        "tisza",
+        "--bots",
+        "random",
+        "--out",
+        str(out),
+    ]
     assert main(argv) == 0
     first = next((out / "runs").glob("*.parquet")).stem
     (out / "mine.txt").write_text("the designer's own notes")

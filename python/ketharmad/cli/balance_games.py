@@ -98,5 +98,7 @@ def cmd_game_balance(args: Any) -> None:
                       run=RunOptions(threads=args.threads, progress=bool(progress), cluster=cluster))  # fmt: skip
     print(res.text())
     if args.out:
-        run_id, md, html = write_out(res, args, lambda rid: write_report(res, args.out, plots=False, run_id=rid))
+        run_id, md, html = write_out(
+            res, args, lambda rid: write_report(res, args.out, plots=False, run_id=rid)
+        )
         print(f"wrote run {run_id} to {args.out}: report {md}, HTML report {html}")

@@ -19,7 +19,11 @@ __all__ = ["add_command"]
 
 
 def _cmd_compare(args: argparse.Namespace) -> None:
-    html = check_out_file(args.html, (".html",), overwrite=args.overwrite, name="--html") if args.html else None
+    html = (
+        check_out_file(args.html, (".html",), overwrite=args.overwrite, name="--html")
+        if args.html
+        else None
+    )
     folder = None
     if args.out:
         folder = check_out_folder(args.out)
@@ -28,7 +32,9 @@ def _cmd_compare(args: argparse.Namespace) -> None:
                 raise ValueError(
                     f"--out {os.fspath(folder)!r} already holds {name}; choose another folder or pass --overwrite"
                 )
-    res = compare_runs(args.run_a_path, args.run_b_path, run_a=args.run_a, run_b=args.run_b, alpha=args.alpha)
+    res = compare_runs(
+        args.run_a_path, args.run_b_path, run_a=args.run_a, run_b=args.run_b, alpha=args.alpha
+    )
     print(res.text())
     if args.all:
         with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, fmt_str_lengths=40):
@@ -44,16 +50,27 @@ def _cmd_compare(args: argparse.Namespace) -> None:
 
 def add_command(sub: Any) -> None:
     """Register ``ketharmad compare`` on the CLI's subparsers."""
-    p = sub.add_parser("compare", help="the cells whose results changed beyond noise between two runs")
-    p.add_argument("run_a_path", metavar="RUN_A", help="a run folder (--out of a command, or write_run)")
-    p.add_argument("run_b_path", metavar="RUN_B", help="the run it is compared with (B - A is reported)")
-    p.add_argument("--run-a", metavar="ID", default=None, help="the run in RUN_A when it holds several")
-    p.add_argument("--run-b", metavar="ID", default=None, help="the run in RUN_B when it holds several")
+    p = sub.add_parser(
+        "compare", help="the cells whose results changed beyond noise between two runs"
+    )
+    p.add_argument(
+        "run_a_path", metavar="RUN_A", help="a run folder (--out of a command, or write_run)"
+    )
+    p.add_argument(
+        "run_b_path", metavar="RUN_B", help="the run it is compared with (B - A is reported)"
+    )
+    p.add_argument(
+        "--run-a", metavar="ID", default=None, help="the run in RUN_A when it holds several"
+    )
+    p.add_argument(
+        "--run-b", metavar="ID", default=None, help="the run in RUN_B when it holds several"
+    )
     p.add_argument("--alpha", type=float, default=0.05,
                    help="chance of listing any cell when nothing changed (all intervals together; default 0.05)")  # fmt: skip
     p.add_argument("--all", action="store_true", help="also print every comparison, changed or not")
     p.add_argument("--html", metavar="FILE", help="write the comparison as an HTML page (.html)")
     p.add_argument("--out", metavar="FOLDER", help="write compare.html and compare.parquet here")
-    p.add_argument("--overwrite", action="store_true", help="replace an existing --html file or --out files")
+    p.add_argument(
+        "--overwrite", action="store_true", help="replace an existing --html file or --out files"
+    )
     p.set_defaults(func=_cmd_compare)
-

@@ -90,7 +90,9 @@ def cli_tournament(args: Any) -> None:
                          run=RunOptions(threads=args.threads, cluster=cluster))  # fmt: skip
     print(res)
     if args.out:
-        run_id, md, html = write_out(res, args, lambda rid: write_report(res, args.out, plots=False, run_id=rid))
+        run_id, md, html = write_out(
+            res, args, lambda rid: write_report(res, args.out, plots=False, run_id=rid)
+        )
         print(f"wrote run {run_id} to {args.out}: report {md}; HTML report {html}")
 
 

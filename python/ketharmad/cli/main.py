@@ -126,7 +126,9 @@ def _cmd_simulate(args: argparse.Namespace) -> None:
     if args.out:
         _write(result.joined(), args.out)
         html = write_html_report(result, sim_report_path(args.out), command=args.command_line)
-        print(f"wrote {result.players.height:,} rows (one per game and seat) to {args.out}; HTML report {html}")
+        print(
+            f"wrote {result.players.height:,} rows (one per game and seat) to {args.out}; HTML report {html}"
+        )
 
 
 def _write(df: pl.DataFrame, path: str) -> None:

@@ -74,7 +74,9 @@ def finish(result: Any, args: argparse.Namespace) -> None:
         return
     run_id, md, html = write_out(result, args)
     tables = sorted(
-        p.name for p in Path(args.out).iterdir() if p.is_dir() and (p / f"{run_id}.parquet").exists()
+        p.name
+        for p in Path(args.out).iterdir()
+        if p.is_dir() and (p / f"{run_id}.parquet").exists()
     )
     tables = [t for t in tables if t != "runs"]
     print(f"wrote run {run_id} to {args.out}: Parquet tables {', '.join(tables)}; report {md}; "

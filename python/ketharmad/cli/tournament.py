@@ -19,7 +19,9 @@ from .out import check_out, write_out
 
 def _cmd_bots(args: argparse.Namespace) -> None:
     if args.out and not args.specs:
-        raise ValueError("--out needs a tournament: give two or more bot specs (`ketharmad bots A B --out DIR`)")
+        raise ValueError(
+            "--out needs a tournament: give two or more bot specs (`ketharmad bots A B --out DIR`)"
+        )
     if not driver_of(args).is_ketharmad:
         cli_tournament(args)
         return
@@ -58,5 +60,7 @@ def write_tournament(res: Any, args: argparse.Namespace) -> None:
     """``bots A B ... --out DIR``: the tournament's tables and reports (no plots)."""
     if not args.out:
         return
-    run_id, md, html = write_out(res, args, lambda rid: write_report(res, args.out, plots=False, run_id=rid))
+    run_id, md, html = write_out(
+        res, args, lambda rid: write_report(res, args.out, plots=False, run_id=rid)
+    )
     print(f"wrote run {run_id} to {args.out}: report {md}; HTML report {html}")

@@ -84,7 +84,9 @@ def matchup_views(r: Any) -> list[View]:
         if r.by_side is not None:
             key = "seat" if r.layout == "field" else "side"
             d = r.by_side.with_columns(
-                (pl.col("bot") + pl.lit(" · ") + pl.col(key).cast(pl.String)).alias("bot and " + key)
+                (pl.col("bot") + pl.lit(" · ") + pl.col(key).cast(pl.String)).alias(
+                    "bot and " + key
+                )
             )
             views.append(interval_bars("by-side", f"Win rate per bot and {key}", d, label="bot and " + key,
                                        value="win_rate", low="ci_low", high="ci_high", value_title="win rate",
@@ -185,7 +187,9 @@ def harness_sweep_views(r: Any) -> list[View]:
         for other in r.parameters:
             if other != name:
                 keep = keep.filter(pl.col(other).eq_missing(base[other]))
-        t = r.table.filter(pl.col("point").is_in(keep["point"].to_list()) & pl.col(name).is_not_null())
+        t = r.table.filter(
+            pl.col("point").is_in(keep["point"].to_list()) & pl.col(name).is_not_null()
+        )
         if not t.height or "seat" not in t.columns:
             continue
         names = {i: s for i, s in enumerate(r.sides)}
@@ -277,4 +281,3 @@ def balance_views(res: Any) -> list[View]:
                                        ranked, label="parameter", value="scaled",
                                        value_title="effect (band half-widths)", percent=False))  # fmt: skip
     return views
-

@@ -68,7 +68,11 @@ def measures_of(columns: list[str]) -> list[Measure]:
             out.append(m)
 
     if {"ci_low", "ci_high"} <= cols:
-        for value, wins in (("win_rate", ("wins", "start_wins")), ("win_rate_a", ("wins_a",)), ("value", ())):
+        for value, wins in (
+            ("win_rate", ("wins", "start_wins")),
+            ("win_rate_a", ("wins_a",)),
+            ("value", ()),
+        ):
             if value in cols:
                 w = next((x for x in wins if x in cols), None) if "games" in cols else None
                 add(Measure(value, "ci_low", "ci_high", w, "games" if w else None))
@@ -202,11 +206,16 @@ def _compare_table(a: RunData, b: RunData, name: str) -> tuple[list[dict[str, An
         if ta.height != 1 or tb.height != 1:
             notes.append(f"{name}: no key columns to match its rows: not compared")
             return [], notes
-        ta, tb = ta.with_columns(pl.lit("").alias("_row")), tb.with_columns(pl.lit("").alias("_row"))
+        ta, tb = (
+            ta.with_columns(pl.lit("").alias("_row")),
+            tb.with_columns(pl.lit("").alias("_row")),
+        )
         keys = ["_row"]
     dup = ta.select(keys).is_duplicated().any() or tb.select(keys).is_duplicated().any()
     if dup:
-        notes.append(f"{name}: its key columns {', '.join(keys)} do not name one row each: not compared")
+        notes.append(
+            f"{name}: its key columns {', '.join(keys)} do not name one row each: not compared"
+        )
         return [], notes
     joined = ta.join(tb, on=keys, how="inner", suffix="__b")
     only_a = ta.join(tb, on=keys, how="anti").height
@@ -224,15 +233,28 @@ def _compare_table(a: RunData, b: RunData, name: str) -> tuple[list[dict[str, An
             counts = pairing.counts if pairing is not None else None
             interval: Callable[[float], tuple[float, float, float]]
             if counts is not None:
-                c = counts.filter(pl.all_horizontal(pl.col(k) == r[k] for k in keys)).row(0, named=True)
+                c = counts.filter(pl.all_horizontal(pl.col(k) == r[k] for k in keys)).row(
+                    0, named=True
+                )
                 interval = functools.partial(paired_diff, c["n"], c["a_only"], c["b_only"])
                 method, n_a, n_b = "paired", int(c["n"]), int(c["n"])
-            elif m.wins is not None and _num(r[m.wins]) is not None and _num(r[m.wins + "__b"]) is not None:
+            elif (
+                m.wins is not None
+                and _num(r[m.wins]) is not None
+                and _num(r[m.wins + "__b"]) is not None
+            ):
                 n_a, n_b = int(r[m.games or "games"]), int(r[(m.games or "games") + "__b"])
-                interval = functools.partial(newcombe_diff, int(r[m.wins]), n_a, int(r[m.wins + "__b"]), n_b)
+                interval = functools.partial(
+                    newcombe_diff, int(r[m.wins]), n_a, int(r[m.wins + "__b"]), n_b
+                )
                 method = "unpaired"
             else:
-                bounds = (_num(r[m.low]), _num(r[m.high]), _num(r[m.low + "__b"]), _num(r[m.high + "__b"]))
+                bounds = (
+                    _num(r[m.low]),
+                    _num(r[m.high]),
+                    _num(r[m.low + "__b"]),
+                    _num(r[m.high + "__b"]),
+                )
                 la, ha, lb, hb = bounds
                 if la is None or ha is None or lb is None or hb is None:
                     continue
@@ -342,7 +364,11 @@ class CompareResult:
         if heat is not None:
             body.append(heatmap_html(heat))
         changed = (
-            frame_table(ch.with_columns(pl.col("changed")), "compare-changed", keys=["table", "cell", "measure"])
+            frame_table(
+                ch.with_columns(pl.col("changed")),
+                "compare-changed",
+                keys=["table", "cell", "measure"],
+            )
             if ch.height
             else note("No cell changed beyond noise.")
         )
@@ -350,10 +376,18 @@ class CompareResult:
         body.append(section("all", "Every comparison", frame_table(
             self.table, "compare-all", keys=["table", "cell", "measure"], max_rows=5000)))  # fmt: skip
         if self.notes:
-            body.append(section("notes", "Notes", "<ul>" + "".join(f"<li>{esc(n)}</li>" for n in self.notes) + "</ul>"))
+            body.append(
+                section(
+                    "notes",
+                    "Notes",
+                    "<ul>" + "".join(f"<li>{esc(n)}</li>" for n in self.notes) + "</ul>",
+                )
+            )
         prov = []
         for tag, run in (("a", self.a), ("b", self.b)):
-            items = "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in run.provenance.items())
+            items = "".join(
+                f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in run.provenance.items()
+            )
             prov.append(f'<h3>Run {tag.upper()}: {esc(run.run_id)}</h3><dl class="prov" id="run-{tag}">'
                         f"<dt>folder</dt><dd>{esc(os.fspath(run.folder))}</dd>{items}</dl>")  # fmt: skip
         body.append(section("provenance", "The two runs", "".join(prov)))
@@ -379,7 +413,9 @@ class CompareResult:
             row, col = (x.split("=", 1)[1] for x in r["where"].split(", ", 1))
             names += [row, col]
             mark = "changed" if r["changed"] else ""
-            cells[(row, col)] = HeatCell(r["diff"], r["diff_low"], r["diff_high"], r["games_b"], mark)
+            cells[(row, col)] = HeatCell(
+                r["diff"], r["diff_low"], r["diff_high"], r["games_b"], mark
+            )
         order = list(dict.fromkeys(names))
         return Heatmap("compare", f"{name}: change of the row side's win rate (B - A)", order, order, cells, 0.0,
                        0.05, "faction", "opponent",
@@ -391,17 +427,25 @@ class CompareResult:
         ``overwrite``), atomically."""
         out = Path(path)
         if out.suffix.lower() != ".html":
-            raise ValueError(f"the comparison's HTML file must end in .html, got {os.fspath(out)!r}")
+            raise ValueError(
+                f"the comparison's HTML file must end in .html, got {os.fspath(out)!r}"
+            )
         if out.is_dir():
             raise ValueError(f"{os.fspath(out)!r} is a folder; give a file name ending in .html")
         if out.exists() and not overwrite:
-            raise ValueError(f"{os.fspath(out)!r} already exists; choose another name or pass --overwrite")
+            raise ValueError(
+                f"{os.fspath(out)!r} already exists; choose another name or pass --overwrite"
+            )
         out.parent.mkdir(parents=True, exist_ok=True)
         return write_text_atomic(out, self.html())
 
 
 def _pct_like(measure: str) -> bool:
-    return "rate" in measure or measure in ("value", "iwd", "diff", "score") or measure.endswith("_delta")
+    return (
+        "rate" in measure
+        or measure in ("value", "iwd", "diff", "score")
+        or measure.endswith("_delta")
+    )
 
 
 def _fmt(measure: str, v: Optional[float]) -> str:
@@ -441,7 +485,9 @@ def compare_runs(
             "the same kind can be compared"
         )
     if ra.game != rb.game:
-        raise ValueError(f"run A plays {ra.game} and run B {rb.game}: runs of different games cannot be compared")
+        raise ValueError(
+            f"run A plays {ra.game} and run B {rb.game}: runs of different games cannot be compared"
+        )
     common = [t for t in ra.tables if t in rb.tables and t != "runs"]
     if not common:
         raise ValueError(
@@ -459,7 +505,12 @@ def compare_runs(
     z = family_z(len(rows), float(alpha))  # every value of the two runs, together
     for row in rows:
         d, lo, hi = row.pop("_interval")(z)
-        row.update(diff=d, diff_low=lo, diff_high=hi, changed=bool((lo > 0 or hi < 0) and not math.isnan(d)))
+        row.update(
+            diff=d,
+            diff_low=lo,
+            diff_high=hi,
+            changed=bool((lo > 0 or hi < 0) and not math.isnan(d)),
+        )
     only = sorted(set(ra.tables) ^ set(rb.tables))
     if only:
         notes.append(f"tables in one run only (not compared): {', '.join(only)}")

@@ -33,7 +33,9 @@ def paired_diff(n: int, a_only: int, b_only: int, z: float) -> tuple[float, floa
     return d, d - half, d + half
 
 
-def newcombe_diff(wins_a: int, n_a: int, wins_b: int, n_b: int, z: float) -> tuple[float, float, float]:
+def newcombe_diff(
+    wins_a: int, n_a: int, wins_b: int, n_b: int, z: float
+) -> tuple[float, float, float]:
     """B's win rate minus A's from independent samples: Newcombe's hybrid score interval
     (method 10), built from the two Wilson intervals at ``z``; it stays inside [-1, 1] and
     behaves at rates near 0 and 1."""
@@ -43,7 +45,11 @@ def newcombe_diff(wins_a: int, n_a: int, wins_b: int, n_b: int, z: float) -> tup
     la, ua = wilson_interval(wins_a, n_a, z)
     lb, ub = wilson_interval(wins_b, n_b, z)
     d = pb - pa
-    return d, d - math.sqrt((pb - lb) ** 2 + (ua - pa) ** 2), d + math.sqrt((ub - pb) ** 2 + (pa - la) ** 2)
+    return (
+        d,
+        d - math.sqrt((pb - lb) ** 2 + (ua - pa) ** 2),
+        d + math.sqrt((ub - pb) ** 2 + (pa - la) ** 2),
+    )
 
 
 def interval_diff(

@@ -273,7 +273,11 @@ def interval_lines(
                     "mark": {"type": "line", "point": True},
                     "encoding": {
                         "x": xenc,
-                        "y": {"field": "value", "type": "quantitative", "title": value_title + unit},
+                        "y": {
+                            "field": "value",
+                            "type": "quantitative",
+                            "title": value_title + unit,
+                        },
                         "color": colour,
                         "opacity": opacity,
                         "tooltip": tooltip,

@@ -121,10 +121,12 @@ def heatmap_html(h: Heatmap) -> str:
             tds.append(
                 f'<td data-cell="{esc(cid)}" data-row="{esc(r)}" data-col="{esc(c)}" '
                 f'data-value="{_num(cell.value)}"{attr("data-ci-low", _num(cell.ci_low))}'
-                f'{attr("data-ci-high", _num(cell.ci_high))}'
+                f"{attr('data-ci-high', _num(cell.ci_high))}"
                 f'{attr("data-games", cell.games)} style="{style}" title="{esc(tip)}">{inner}</td>'
             )
-        body.append(f'<tr><th scope="row" class="r" data-row="{esc(r)}">{esc(r)}</th>{"".join(tds)}</tr>')
+        body.append(
+            f'<tr><th scope="row" class="r" data-row="{esc(r)}">{esc(r)}</th>{"".join(tds)}</tr>'
+        )
     lo_c, _ = colour(h.centre - spread, h.centre, spread)
     hi_c, _ = colour(h.centre + spread, h.centre, spread)
     mid_c, _ = colour(h.centre, h.centre, spread)

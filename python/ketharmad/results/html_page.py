@@ -51,9 +51,7 @@ def json_script(element_id: str, value: Any) -> str:
 
 def section(section_id: str, title: str, body: str, level: int = 2) -> str:
     """A ``<section id=...>`` with its heading."""
-    return (
-        f'<section id="{esc(section_id)}"><h{level}>{esc(title)}</h{level}>\n{body}\n</section>'
-    )
+    return f'<section id="{esc(section_id)}"><h{level}>{esc(title)}</h{level}>\n{body}\n</section>'
 
 
 def note(text: str, kind: str = "note") -> str:

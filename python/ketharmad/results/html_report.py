@@ -192,7 +192,7 @@ def report_html(
     header = (
         f'<header><h1 id="title">{esc(title)}</h1><p class="sub" id="subtitle">'
         f"{esc(kind)} · ketharmad {esc(__version__)} · "
-        f'{"run " + esc(run_id) + " · " if run_id else ""}written {esc(when)}</p><nav>'
+        f"{'run ' + esc(run_id) + ' · ' if run_id else ''}written {esc(when)}</p><nav>"
         + "".join(f'<a href="#{sid}">{esc(label)}</a>' for sid, label in nav)
         + "</nav></header>"
     )

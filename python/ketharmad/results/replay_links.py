@@ -166,9 +166,17 @@ def listed_games(result: Any) -> list[GameRef]:
     """The games a report of ``result`` lists (at most :data:`MAX_GAMES`), each with its
     ``file`` (``replays/<game>-<index>.html``, unique within the report)."""
     refs: list[GameRef]
-    if getattr(result, "plan", None) and getattr(result, "game", "ketharmad") in ("ketharmad", None, ""):
+    if getattr(result, "plan", None) and getattr(result, "game", "ketharmad") in (
+        "ketharmad",
+        None,
+        "",
+    ):
         refs = _from_plan(result)
-    elif hasattr(result, "_parquet_tables") and not hasattr(result, "tables") and hasattr(result, "games"):
+    elif (
+        hasattr(result, "_parquet_tables")
+        and not hasattr(result, "tables")
+        and hasattr(result, "games")
+    ):
         refs = _from_sim(result)
     elif getattr(result, "kind", "") == "matchups" and getattr(result, "_info", None) is not None:
         refs = _from_harness_matchups(result)

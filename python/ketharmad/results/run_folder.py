@@ -77,7 +77,9 @@ class RunData:
         if name in self._cache:
             return self._cache[name]
         if name not in self.tables:
-            raise ValueError(f"run {self.run_id!r} has no table {name!r} (it has {', '.join(self.tables)})")
+            raise ValueError(
+                f"run {self.run_id!r} has no table {name!r} (it has {', '.join(self.tables)})"
+            )
         path = self.folder / name / f"{self.run_id}.parquet"
         if not path.is_file():
             raise ValueError(
@@ -149,6 +151,10 @@ def read_run(path: Union[str, os.PathLike[str]], run_id: Optional[str] = None) -
         )
     r = row.row(0, named=True)
     if r["run_id"] != row_path.stem:
-        raise ValueError(f"run file {os.fspath(row_path)!r} holds run {r['run_id']!r}, not {row_path.stem!r}")
+        raise ValueError(
+            f"run file {os.fspath(row_path)!r} holds run {r['run_id']!r}, not {row_path.stem!r}"
+        )
     prov = {c: r[c] for c in PROVENANCE_COLUMNS}
-    return RunData(folder, str(r["run_id"]), str(r["run_kind"]), prov, [str(t) for t in r["tables"] or []])
+    return RunData(
+        folder, str(r["run_id"]), str(r["run_kind"]), prov, [str(t) for t in r["tables"] or []]
+    )

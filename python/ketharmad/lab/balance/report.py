@@ -202,13 +202,24 @@ def _heatmap(res: Any, table: pl.DataFrame, title: str, path: Path) -> Optional[
             v = grid[i][j]
             if v == v:
                 lo, hi = ci.get((i, j), (math.nan, math.nan))
-                label = f"{100 * v:.0f}%" + (f"\n[{100 * lo:.0f}, {100 * hi:.0f}]" if lo == lo else "")
+                label = f"{100 * v:.0f}%" + (
+                    f"\n[{100 * lo:.0f}, {100 * hi:.0f}]" if lo == lo else ""
+                )
                 ax.text(j, i, label, ha="center", va="center", fontsize=8,
                         color="white" if abs(v - 0.5) > 0.18 else "black")  # fmt: skip
             else:
                 ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor="#d9d9d9", edgecolor="#9a9a9a",
                                        hatch="///", lw=0))  # fmt: skip
-                ax.text(j, i, "no data", ha="center", va="center", fontsize=8, color="#444", style="italic")
+                ax.text(
+                    j,
+                    i,
+                    "no data",
+                    ha="center",
+                    va="center",
+                    fontsize=8,
+                    color="#444",
+                    style="italic",
+                )
     ax.set_xticks(range(4), fac, rotation=30)
     ax.set_yticks(range(4), fac)
     ax.set_title(title + "\n(only the targeted pairs are measured; grey: no data)", fontsize=9)
