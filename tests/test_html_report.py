@@ -255,3 +255,16 @@ def test_pareto_plot_has_whole_edit_ticks(tmp_path, monkeypatch):
     assert mod._heatmap(res, res.before, "before", tmp_path / "h.png") is not None
     texts = [t.get_text() for t in figs[1].axes[0].texts]
     assert texts.count("no data") == 12  # the 16 cells less the 2 targeted pairs, both ways
+
+
+def test_bad_report_targets_refused_by_name(m3, tmp_path):
+    with pytest.raises(ValueError, match="a folder or an .html file path, got int"):
+        write_html_report(m3, 42)
+    f = tmp_path / "notes.txt"
+    f.write_text("mine")
+    with pytest.raises(ValueError, match="is a file"):
+        write_html_report(m3, f)
+    (tmp_path / "d.html").mkdir()
+    with pytest.raises(ValueError, match="is a folder"):
+        write_html_report(m3, tmp_path / "d.html")
+    assert f.read_text() == "mine" and not list((tmp_path / "d.html").iterdir())

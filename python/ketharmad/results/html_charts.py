@@ -233,7 +233,8 @@ def interval_lines(
 ) -> Chart:
     """``value`` against ``x``, one line per ``series`` with interval error bars; clicking
     a legend entry highlights its line; drag to pan, wheel to zoom. ``integer_x``: whole
-    ticks only; ``nominal_x``: ``x`` holds names (a choice parameter's values)."""
+    ticks only; ``nominal_x``: ``x`` holds names (a choice parameter's values);
+    ``reference``: a horizontal line in the chart's units (per cent with ``percent``)."""
     scale = 100.0 if percent else 1.0
     d = data.select(
         pl.col(x).cast(pl.String).alias("x") if nominal_x else pl.col(x).alias("x"),

@@ -219,7 +219,17 @@ def write_html_report(
     ending in ``.html``; with ``replays``, the replay pages of the listed games into
     ``replays/`` next to it (when the replay writer exists). Written atomically (a temporary
     file renamed into place). Returns the report's path."""
+    if isinstance(target, bytes) or not isinstance(target, (str, os.PathLike)):
+        raise ValueError(
+            f"the report's target must be a folder or an .html file path, got {type(target).__name__}"
+        )
     path = Path(target)
+    if path.is_dir() and path.suffix.lower() == ".html":
+        raise ValueError(
+            f"{os.fspath(path)!r} is a folder; give an .html file path or the folder to write into"
+        )
+    if path.suffix.lower() != ".html" and path.is_file():
+        raise ValueError(f"{os.fspath(path)!r} is a file; give a folder or a path ending in .html")
     if path.suffix.lower() != ".html":
         path.mkdir(parents=True, exist_ok=True)
         path = path / "report.html"

@@ -117,16 +117,18 @@ class LiveReport:
 
     def write(self, state: str = "running", message: str = "") -> Optional[Path]:
         """Rewrite the page now (atomically; its folder is made). A page that cannot be
-        written (a full disk, a folder removed) stops the live report, never the run: the
-        error is kept in ``problem`` and None returned."""
+        written (a full disk, a folder removed, any error) stops the live report, never the
+        run: the error is kept in ``problem`` and None returned."""
         self.last_write = time.monotonic()
         if self.problem:
             return None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             out = write_text_atomic(self.path, self.html(state, message))
-        except OSError as e:
-            self.problem = f"the live report {self.path} could not be written: {e}"
+        except Exception as e:  # noqa: BLE001 - the live page must never stop the run it watches
+            self.problem = (
+                f"the live report {self.path} could not be written: {type(e).__name__}: {e}"
+            )
             return None
         self.writes += 1
         return out
