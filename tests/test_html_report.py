@@ -268,3 +268,21 @@ def test_bad_report_targets_refused_by_name(m3, tmp_path):
     with pytest.raises(ValueError, match="is a folder"):
         write_html_report(m3, tmp_path / "d.html")
     assert f.read_text() == "mine" and not list((tmp_path / "d.html").iterdir())
+
+
+def test_chart_data_without_finite_values_is_null():
+    """An infinite Elo or a NaN rate in a chart's data is written as null (valid JSON)."""
+    d = pl.DataFrame(
+        {"bot": ["a", "b"], "r": [1.0, math.inf], "lo": [0.5, -math.inf], "hi": [2.0, math.nan]}
+    )
+    c = html_charts.interval_bars("r", "ratings", d, label="bot", value="r", low="lo", high="hi",
+                                  value_title="rating", percent=False)  # fmt: skip
+    assert c.spec["data"]["values"][1] == {"label": "b", "value": None, "low": None, "high": None}
+    text = html_charts.charts_html([c])
+    if html_charts.chart_library() is not None:
+        assert (
+            json.loads(parse(text.tail_html).by_id("kh-chart-specs").text)["chart-r"]["data"][
+                "values"
+            ][1]["value"]
+            is None
+        )

@@ -10,6 +10,7 @@ drawing, the element gets ``data-rendered="1"`` (``data-error`` if drawing faile
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Optional
@@ -120,8 +121,10 @@ def charts_html(charts: Sequence[Chart]) -> ChartAssets:
 
 
 def _records(df: pl.DataFrame) -> list[dict[str, Any]]:
+    """The rows as JSON-ready dicts: a value that is not a finite number (NaN, an infinite
+    Elo) becomes null, which Vega-Lite leaves out."""
     return [
-        {k: (v if not isinstance(v, float) or v == v else None) for k, v in r.items()}
+        {k: (v if not isinstance(v, float) or math.isfinite(v) else None) for k, v in r.items()}
         for r in df.iter_rows(named=True)
     ]
 
