@@ -64,7 +64,11 @@ def build(
     config["hooks"] = [str(ROOT / h) for h in config["hooks"]]
     for plugin in config["plugins"]:
         if isinstance(plugin, dict) and "mkdocstrings" in plugin:
-            plugin["mkdocstrings"]["handlers"]["python"]["paths"] = [str(python_dir)]
+            python = plugin["mkdocstrings"]["handlers"]["python"]
+            python["paths"] = [str(python_dir)]
+            python["options"]["extensions"] = [
+                str(ROOT / e) for e in python["options"]["extensions"]
+            ]
     dest.mkdir(parents=True, exist_ok=True)
     cfg = dest.parent / f"{dest.name}-mkdocs.yml"
     cfg.write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
@@ -113,6 +117,12 @@ def test_strict_build_writes_the_pages(site):
     batches = (site / "reference" / "batches" / "index.html").read_text(encoding="utf-8")
     assert 'id="ketharmad.simulate"' in batches
     assert "Play <code>games</code> bot games in parallel" in batches  # simulate's docstring
+    # the docstrings' Sphinx roles (tools/griffe_roles.py): simulate's ":func:`parameters`" is a
+    # link to parameters' entry; no role is left as text on any reference page
+    assert re.search(r'href="#ketharmad\.parameters"><code>parameters\(\)</code></a>', batches)
+    for page in (site / "reference").rglob("index.html"):
+        text = page.read_text(encoding="utf-8")
+        assert not re.search(r":(func|meth|class|mod|attr|data|exc):", text), page
 
 
 def copy_docs(tmp_path: Path) -> Path:
@@ -134,15 +144,19 @@ def test_strict_build_fails_on_a_broken_link(tmp_path):
     assert "Aborted with 2 warnings in strict mode" in out, out
 
 
+def copy_package(tmp_path: Path) -> Path:
+    """A copy of python/ketharmad's source (no extension, no data) under ``tmp_path/python``."""
+    python = tmp_path / "python"
+    shutil.copytree(
+        ROOT / "python", python, ignore=shutil.ignore_patterns("*.so", "__pycache__", "data")
+    )
+    return python
+
+
 def test_strict_build_fails_on_a_renamed_public_function(tmp_path):
     """``simulate`` renamed in the package (api.py and __init__.py), the reference unchanged."""
     need_docs_extra()
-    python = tmp_path / "python"
-    shutil.copytree(
-        ROOT / "python",
-        python,
-        ignore=shutil.ignore_patterns("*.so", "__pycache__", "data"),
-    )
+    python = copy_package(tmp_path)
     pkg = python / "ketharmad"
     api = (pkg / "api.py").read_text(encoding="utf-8")
     assert "\ndef simulate(" in api
@@ -156,6 +170,25 @@ def test_strict_build_fails_on_a_renamed_public_function(tmp_path):
     out = run.stdout + run.stderr
     assert run.returncode != 0, out
     assert "Could not collect 'ketharmad.simulate'" in out, out
+
+
+def test_strict_build_fails_on_a_docstring_naming_what_does_not_exist(tmp_path):
+    """A Sphinx role of a docstring whose target was renamed (``:func:`parameters``` in
+    ``simulate``'s docstring, as if ``parameters`` were now ``parameter_table``)."""
+    need_docs_extra()
+    python = copy_package(tmp_path)
+    api = python / "ketharmad" / "api.py"
+    text = api.read_text(encoding="utf-8")
+    assert text.count("see :func:`parameters`.") == 1
+    api.write_text(text.replace("see :func:`parameters`.", "see :func:`parameter_table`."), "utf-8")
+    run = build(tmp_path / "site", python_dir=python)
+    out = run.stdout + run.stderr
+    assert run.returncode != 0, out
+    assert (
+        ":func:`parameter_table` in the docstring of ketharmad.api.simulate names nothing that "
+        "exists" in out
+    ), out
+    assert "Aborted with 1 warnings in strict mode" in out, out
 
 
 @pytest.mark.parametrize(
