@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
 # Install the package (release build) with its test dependencies, the rl extra (pettingzoo,
 # gymnasium) and the lint extra (ruff, mypy), and, where missing, headless Chromium and its driver
-# (apt-get; for the browser tests, which it makes required), then check and test everything:
+# (apt-get; for the browser tests, which it makes required) and the docs extra (MkDocs), then check
+# and test everything:
 #   the import graph of python/ketharmad has no cycle (tools/import_graph.py);
 #   Rust: cargo fmt --check, cargo clippy -D warnings (with and without the python feature);
 #   Python: ruff check, ruff format --check, mypy, stubtest of _core.pyi (scripts/lint.sh);
+#   the documentation site: mkdocs build --strict into site/ (a broken link or anchor, or a
+#   public name the API reference cannot find, fails it);
 #   the Rust tests (rules, cards, fuzzer at CI size), the speed history (instruction counts
 #   of fixed workloads no more than 3 % over their record; needs valgrind) and the Python suite.
 # Fails on any finding, any failing test, and when pytest collects no tests (exit code 5).
 # Uses the pip that is installed (23.2.1 or newer) and never upgrades it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m pip install --quiet ".[test,rl,lint]"
+python3 -m pip install --quiet ".[test,rl,lint,docs]"
 # the RL environment tests (tests/test_rl.py) must run here, not be skipped for want of the extra
 export KH_REQUIRE_RL=1
+# and the tests of the documentation site (tests/test_docs_site.py) for want of the docs extra
+export KH_REQUIRE_DOCS=1
 # the real-browser tests (tests/browser.py, docs/testing.md) need a headless Chromium and its
 # driver: installed here with apt-get where missing (as root, or with passwordless sudo), and the
 # tests fail rather than skip without them. KH_REQUIRE_BROWSER=0 skips them instead.
@@ -48,6 +53,10 @@ echo "== cargo clippy"
 cargo clippy --quiet --all-targets -- -D warnings
 cargo clippy --quiet --all-targets --features python -- -D warnings
 KH_FORMAT_STRICT=1 bash scripts/lint.sh
+echo "== mkdocs build --strict (the documentation site, warnings as errors: docs/testing.md)"
+# NO_MKDOCS_2_WARNING: the Material theme's notice of its end of life (docs/install.md). Not
+# --quiet: it drops the warnings before --strict counts them, and the build passes
+NO_MKDOCS_2_WARNING=1 python3 -m mkdocs build --strict
 echo "== cargo test"
 cargo test --release
 echo "== speed history (instruction counts under callgrind: benches/instructions.py, docs/speed.md)"

@@ -264,7 +264,7 @@ def paired_counts(won: np.ndarray, no_winner: np.ndarray, unfinished: np.ndarray
 
 
 class PointOutcomes:
-    """The per-game outcomes of one batch of a harness game (a :class:`GameResult`): ``won``
+    """The per-game outcomes of one batch of a harness game (a :class:`SimResult`): ``won``
     (games x seats bool), ``turns``, ``no_winner``, ``unfinished`` and its ``games`` table,
     in game order."""
 

@@ -154,7 +154,8 @@ class ABTestResult(GameLabResult):
         elo, elo_low, elo_high: the same as a logistic Elo difference.
         trace: one row per batch (``batch, pairs, games, llr, score, elo, elo_low, elo_high``).
         a, b: the bots' labels; bots: their specs; elo0, elo1, alpha, beta: the test.
-        game, seed, params, card_data, decks, seats, field, elapsed.
+        game, seed, params, card_data, decks, seats, field, elapsed: the run's arguments and
+            wall time.
     """
 
     kind = "ab_test"

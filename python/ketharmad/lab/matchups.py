@@ -274,9 +274,10 @@ class MatchupResult(GameLabResult):
             defender; a game without sides: seat0, seat1, ...); empty for Kétharmad.
         format: the format's name; teams: True for a team-pair table (a 2-against-2
             format: ``.table`` has one row per team and pairing).
-        bots, seed, params, games_per_side (2 players) / games_per_seating (3-4 players and
-        teams: games per seating / rotation) / games_per_cell (a harness game), field (its
-        field bot, or None), card_data, elapsed: the run's arguments and wall time.
+        bots, seed, params, card_data, elapsed: the run's arguments and wall time.
+        games_per_side, games_per_seating, games_per_cell, field: the run's size: games per
+            side (2 players), per seating / rotation (3-4 players and teams) or per cell (a
+            harness game), and a harness game's field bot (or None).
     """
 
     kind = "matchups"

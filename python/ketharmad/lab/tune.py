@@ -168,7 +168,7 @@ class TuneResult(GameLabResult):
         finalists: the candidates re-played on fresh selection games (``bot, train, select``).
         holdout: the best bot against each opponent on holdout games (``opponent, games,
             points, score, ci_low, ci_high``); confirmed: every holdout interval above even.
-        game, seed, params, card_data, against, elapsed.
+        game, seed, params, card_data, against, elapsed: the run's arguments and wall time.
     """
 
     kind = "tune_bot"
