@@ -41,7 +41,10 @@ def ner_targets() -> dict:
 
 
 def _known_answer_targets(pairs: dict, allow: list[str], k: int) -> dict:
-    return {"two_player": {"pairs": pairs}, "change": {"allow": allow, "max_edits": k}}
+    return {
+        "two_player": {"others": False, "pairs": pairs},
+        "change": {"allow": allow, "max_edits": k},
+    }
 
 
 def test_known_answer_single_edit(ner_targets: dict) -> None:
@@ -123,7 +126,7 @@ def test_bounds_frozen_and_limits_respected(ner_targets: dict) -> None:
     """Frozen parameters never move, kind bounds and max_change hold, K and N hold, and the
     starting point's params= values are the 'old' values."""
     targets = {
-        "two_player": {"pairs": ner_targets},
+        "two_player": {"others": False, "pairs": ner_targets},
         "change": {
             "allow": [
                 "ner_orban_viktor.*",
@@ -238,12 +241,18 @@ def test_keyboard_interrupt_keeps_the_journal_valid(tmp_path: Path, monkeypatch)
     "doc, field",
     [
         ({"two_player": {"tolerance": "wide"}}, "targets.two_player.tolerance"),
-        ({"two_player": {"pairs": {"ner-nobody": 0.5}}}, "targets.two_player.pairs.ner-nobody"),
         (
-            {"two_player": {"pairs": {"ner-tisza": 0.5, "tisza-ner": 0.5}}},
+            {"two_player": {"others": False, "pairs": {"ner-nobody": 0.5}}},
+            "targets.two_player.pairs.ner-nobody",
+        ),
+        (
+            {"two_player": {"others": False, "pairs": {"ner-tisza": 0.5, "tisza-ner": 0.5}}},
             "targets.two_player.pairs.tisza-ner",
         ),
-        ({"two_player": {"pairs": {"ner-tisza": 1.5}}}, "targets.two_player.pairs.ner-tisza"),
+        (
+            {"two_player": {"others": False, "pairs": {"ner-tisza": 1.5}}},
+            "targets.two_player.pairs.ner-tisza",
+        ),
         (
             {"four_player": {"factions": {"osszefogas": {"target": 0.31, "tol": 0.1}}}},
             "targets.four_player.factions.osszefogas",
@@ -487,7 +496,7 @@ def test_robustness_search_sample(tmp_path: Path) -> None:
     every seat, played on the screen's blocks (the history has both points under that bot)."""
     sb = {"kind": "search", "iterations": 2}
     # Orbán's cost planted at 1 (from 4): NER too strong against both bands, one edit repairs it
-    targets = {"two_player": {"pairs": {"ner-tisza": {"target": 0.14, "tolerance": 0.05},
+    targets = {"two_player": {"others": False, "pairs": {"ner-tisza": {"target": 0.14, "tolerance": 0.05},
                                         "ner-osszefogas": {"target": 0.30, "tolerance": 0.05}}},
                "change": {"allow": [PLANTED, "tis_magyar_peter.influence", "ner_rogan_antal.influence"],
                           "max_edits": 1}}  # fmt: skip

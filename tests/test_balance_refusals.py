@@ -10,7 +10,7 @@ from __future__ import annotations
 import ketharmad
 import pytest
 
-TWO_P = {"two_player": {"pairs": {"ner-tisza": 0.5}}}
+TWO_P = {"two_player": {"others": False, "pairs": {"ner-tisza": 0.5}}}
 
 
 def _balance(doc: dict, **kw):
@@ -105,7 +105,7 @@ def test_team_formats_count_two_winners_per_game():
 def test_an_unconfirmed_result_says_so_first_everywhere(tmp_path):
     # a band no single Influence edit on one card reaches, on a budget far too small: the
     # run cannot confirm, and its summary, report and card file say so in their first line
-    doc = {"two_player": {"pairs": {"ner-tisza": {"target": 0.5, "low": 0.499, "high": 0.501}}},
+    doc = {"two_player": {"others": False, "pairs": {"ner-tisza": {"target": 0.5, "low": 0.499, "high": 0.501}}},
            "change": {"allow": ["ner_orban_viktor.influence"]}}  # fmt: skip
     res = _balance(
         doc, settings={"games_2p": 4, "robustness_bots": None, "robustness_search": None}

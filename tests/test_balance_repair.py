@@ -84,7 +84,9 @@ def test_off_factions_fits_a_strength_per_faction() -> None:
 
 def test_unconfirmed_best_is_the_start_unless_a_candidate_is_better_on_every_metric() -> None:
     """Item 3: the dominance rule of an unconfirmed run."""
-    m = load_targets({"two_player": {"pairs": {"ner-tisza": 0.5, "ner-osszefogas": 0.5}}}).metrics
+    m = load_targets(
+        {"two_player": {"others": False, "pairs": {"ner-tisza": 0.5, "ner-osszefogas": 0.5}}}
+    ).metrics
     base = {m[0].name: MetricStats(0.60, 0.01, 2000), m[1].name: MetricStats(0.52, 0.01, 2000)}
     # out-of-band metric much better, the in-band one still in band: better on every metric
     good = {m[0].name: MetricStats(0.555, 0.01, 2000), m[1].name: MetricStats(0.52, 0.01, 2000)}
@@ -107,7 +109,7 @@ def test_confirmation_prefers_a_candidate_inside_the_inner_band_over_fewer_edits
     before one with fewer edits at the band's edge; the start still comes first."""
     from ketharmad.lab.balance.candidate import Candidate
 
-    m = load_targets({"two_player": {"pairs": {"ner-tisza": 0.5}}}).metrics
+    m = load_targets({"two_player": {"others": False, "pairs": {"ner-tisza": 0.5}}}).metrics
     edge = Candidate({"a.influence": 2}, "repair")
     inside = Candidate({"a.influence": 2, "b.influence": 3}, "repair")
     start = Candidate({}, "baseline")
@@ -126,7 +128,7 @@ def test_the_aim_holds_a_metric_in_band_where_it_was_and_moves_one_out_of_band_i
     inner band (margin 0.25: 0.75 of the half-width); one in band at the start is held where
     it was (not chased toward the centre: no edit is spent on it), and never aimed past the
     inner band's edge."""
-    m = load_targets({"two_player": {"pairs": {"ner-tisza": 0.5, "ner-osszefogas": 0.5,
+    m = load_targets({"two_player": {"others": False, "pairs": {"ner-tisza": 0.5, "ner-osszefogas": 0.5,
                                                "tisza-radikalisok": 0.5}}}).metrics  # fmt: skip
     start = {m[0].name: MetricStats(0.60, 0.01, 2000),  # out of band
              m[1].name: MetricStats(0.543, 0.01, 2000),  # in band, 0.86 of the half-width
@@ -141,7 +143,7 @@ def test_the_aim_holds_a_metric_in_band_where_it_was_and_moves_one_out_of_band_i
 
 
 def _ner_targets() -> dict:
-    return {"two_player": {"pairs": {"ner-tisza": {"target": 0.14, "tolerance": 0.05},
+    return {"two_player": {"others": False, "pairs": {"ner-tisza": {"target": 0.14, "tolerance": 0.05},
                                      "ner-osszefogas": {"target": 0.30, "tolerance": 0.05}}},
             "change": {"allow": [PLANTED, "tis_magyar_peter.influence", "ner_rogan_antal.influence"],
                        "max_edits": 1}}  # fmt: skip
@@ -187,7 +189,7 @@ def test_the_repair_finds_the_planted_card_and_reports_its_suspects(repaired) ->
 def test_the_race_plays_games_no_earlier_stage_played(monkeypatch) -> None:
     """Item 3: the race's rounds are fresh blocks (not the screen's, on which the search's
     trials were chosen)."""
-    targets = {"two_player": {"pairs": {"ner-tisza": {"target": 0.14, "tolerance": 0.05}}},
+    targets = {"two_player": {"others": False, "pairs": {"ner-tisza": {"target": 0.14, "tolerance": 0.05}}},
                "change": {"allow": ["ner_*.influence"], "max_edits": 3}}  # fmt: skip
     monkeypatch.setattr(_balance, "MAX_FINALISTS", 8)
     res = ketharmad.balance(targets, bots="random", budget=80_000, seed=3, params={PLANTED: 1},
@@ -207,7 +209,7 @@ def test_a_budget_too_small_for_one_confirmation_is_refused_with_the_minimum() -
     """Item 4: the budget must pay for the screen and one confirmation; the message says the
     minimum."""
     targets = {
-        "two_player": {"pairs": {"ner-tisza": 0.5}},
+        "two_player": {"others": False, "pairs": {"ner-tisza": 0.5}},
         "change": {"allow": ["ner_*.influence"]},
     }
     with pytest.raises(

@@ -116,7 +116,7 @@ def test_balance_takes_a_format_from_the_call_or_the_targets():
     )
     a = ketharmad.balance(SMALL_TARGETS, format="quick", **kw)
     assert a.params["rules.format"] == "quick"
-    doc = {"two_player": {"pairs": {"ner-tisza": 0.2}}, "format": "quick",
+    doc = {"two_player": {"others": False, "pairs": {"ner-tisza": 0.2}}, "format": "quick",
            "change": {"allow": ["ner_rogan_antal.influence"], "max_edits": 1}}  # fmt: skip
     b = ketharmad.balance(doc, **kw)
     assert b.params["rules.format"] == "quick"
@@ -390,7 +390,7 @@ def test_sweep_and_targets_files_name_a_format(tmp_path):
     s = ketharmad.sweep(**kw, games=4, bots="random")
     assert s.params["rules.format"] == "mine"
     (tmp_path / "t.toml").write_text(
-        'format = "mine.toml"\n[two_player]\npairs = { "ner-tisza" = 0.5 }\n'
+        'format = "mine.toml"\n[two_player]\nothers = false\npairs = { "ner-tisza" = 0.5 }\n'
     )
     assert load_targets(str(tmp_path / "t.toml")).format == str(tmp_path / "mine.toml")
     with pytest.raises(ValueError, match="targets.format"):

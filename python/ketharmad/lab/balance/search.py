@@ -190,22 +190,80 @@ def _summary(metrics: Sequence[Metric], st: Mapping[str, MetricStats]) -> dict[s
 
 
 class _Meter:
+    """The balance progress line: stage, evaluations, games, the best worst deviation so far
+    and the time left. The time left covers every stage: the stages played by the run's own
+    bots are timed at their measured rate; the search-bot sample (``slow``: its planned games,
+    set once the screen fixes its size) is timed at its own rate once it runs, and until then
+    the line names it as not yet timed (its games cost far more than the run's own)."""
+
+    #: Stages whose games are played by slower bots than the run's own (timed separately).
+    SLOW = ("search sample",)
+
     def __init__(self, enabled: bool, budget: int, stream: Any = None) -> None:
         self.enabled = enabled
         self.budget = budget
         self.stream = stream if stream is not None else sys.stderr
         self.start = time.perf_counter()
-        self.stage = ""
+        self._stage = ""
         self.best: Optional[float] = None
         self.games = 0
         self.evals = 0
+        #: games of the evaluation in flight (the plan runner's shard callback), not yet in games
+        self.inflight = 0
+        #: planned games of the slow stages (0: none)
+        self.slow = 0
+        self._slow_games = 0
+        self._slow_time = 0.0
+        self._stage_t0 = self.start
+        self._stage_g0 = 0
         self._last = -1e9
         try:
             self._tty = bool(self.stream.isatty())
         except (AttributeError, ValueError):
             self._tty = False
 
+    @property
+    def stage(self) -> str:
+        return self._stage
+
+    @stage.setter
+    def stage(self, name: str) -> None:
+        if name == self._stage:
+            return
+        now = time.perf_counter()
+        if self._stage in self.SLOW:  # close the slow stage's account
+            self._slow_games += self.games - self._stage_g0
+            self._slow_time += now - self._stage_t0
+        self._stage, self._stage_t0, self._stage_g0 = name, now, self.games
+        self.inflight = 0
+
+    def tick(self, games: int) -> None:
+        """A shard of the evaluation in flight finished (``games`` more games)."""
+        self.inflight += games
+        self.update(self.games, self.evals)
+
+    def left(self, now: float) -> str:
+        """The time left, over every stage (class doc)."""
+        games = self.games + self.inflight
+        slow_now = self._stage in self.SLOW
+        slow_done = self._slow_games + (games - self._stage_g0 if slow_now else 0)
+        slow_time = self._slow_time + (now - self._stage_t0 if slow_now else 0.0)
+        fast_games = games - slow_done
+        fast_time = (now - self.start) - slow_time
+        fast_left = max(0, self.budget - max(self.slow, slow_done) - fast_games)
+        if fast_games <= 0 or fast_time <= 0:
+            return "-"
+        secs = fast_left * fast_time / fast_games
+        slow_left = max(0, self.slow - slow_done)
+        if slow_left and slow_done > 0 and slow_time > 0:
+            secs += slow_left * slow_time / slow_done
+        elif slow_left:
+            return f"~{secs:.0f} s left + the search-bot sample ({slow_left:,} games, timed when it starts)"
+        return f"~{secs:.0f} s left"
+
     def update(self, games: int, evals: int, force: bool = False) -> None:
+        if games != self.games:
+            self.inflight = 0
         self.games, self.evals = games, evals
         if not self.enabled:
             return
@@ -213,14 +271,11 @@ class _Meter:
         if not force and now - self._last < (0.2 if self._tty else 5.0):
             return
         self._last = now
-        elapsed = now - self.start
-        left = "-"
-        if self.games and elapsed > 0 and self.budget > self.games:
-            left = f"~{(self.budget - self.games) * elapsed / self.games:.0f} s left"
+        left = self.left(now) if self.budget > self.games + self.inflight else "-"
         best = "-" if self.best is None else f"{100 * self.best:.1f} pts"
         line = (
-            f"balance: {self.stage:<8} {self.evals:,} evaluations  {self.games:,}/{self.budget:,} games  "
-            f"best worst-deviation {best}  {left}"
+            f"balance: {self._stage:<8} {self.evals:,} evaluations  "
+            f"{self.games + self.inflight:,}/{self.budget:,} games  best worst-deviation {best}  {left}"
         )
         self.stream.write(("\r" + line) if self._tty else (line + "\n"))
         self.stream.flush()
@@ -1055,7 +1110,7 @@ def write_card_data(
     from pathlib import Path
 
     source = (
-        "a ketharmad balance run"
+        "a ketharmad balance run, confirmed on its holdout games"
         if confirmed
         else "a ketharmad balance run that was NOT CONFIRMED on its holdout games (the most likely "
         "candidate, not a result)"
@@ -1323,6 +1378,8 @@ def _staged(
     """The stages over any game's evaluator: the result's fields, and the run (its games)."""
     meter = _Meter(progress, budget)
     run = _Run(ev, tg, space, budget, meter, _CARD_SHARE if strategy == "cards" else _SHARE)
+    if progress and hasattr(ev, "on_games"):
+        ev.on_games = meter.tick  # shards of the evaluation in flight move the line
     try:
         need = minimum_budget(space, run.G)
         if budget < need:
@@ -1573,7 +1630,10 @@ def _balance(
 ) -> dict[str, Any]:
     metrics = tg.metrics
     spc = run.space
+    run.notes.extend(getattr(tg, "scope", []))  # how a partial list of pairs was read
     s, base_st, effects = run.screen()
+    if search_bots is not None:  # the search-bot sample's games, timed apart (_Meter)
+        run.meter.slow = 2 * s * run.G
     suspects_df = None
     diagnose_games = 0
     if strategy == "cards":
@@ -1797,6 +1857,8 @@ def _balance(
 
     # ---- a search-bot sample: the starting point and best on the screen's blocks
     robustness_search = None
+    if not (search_bots is not None and best.point):
+        run.meter.slow = 0
     if search_bots is not None and best.point:
         rb = s
         if run.used + 2 * rb * run.G <= run.budget * 1.05:
@@ -1831,6 +1893,7 @@ def _balance(
             except ValueError as err:
                 run.notes.append(f"search sample skipped: {err}")
         else:
+            run.meter.slow = 0
             run.notes.append("search sample skipped: not enough budget left")
 
     # ---- tables

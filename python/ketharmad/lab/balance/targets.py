@@ -164,6 +164,9 @@ class Targets:
     #: The game format the metrics are measured in (``format = "quick"``, a table as
     #: ``format=`` takes a dict, or a format file path); None: the free-for-all.
     format: Any = None
+    #: How the document's partial lists are read (``two_player.pairs`` naming some pairs: what
+    #: happens to the others), one line each; the balance result's notes repeat them.
+    scope: list[str] = field(default_factory=list)
 
     @property
     def pairs(self) -> list[tuple[str, str]]:
@@ -413,14 +416,24 @@ def parse_targets(doc: Mapping[str, Any]) -> Targets:
     if not named:  # nothing named: the defaults, 2 and 4 players
         named = ["two_player", "four_player"]
     metrics: list[Metric] = []
+    scope: list[str] = []
     factions = list(_core.FACTIONS)
     if "two_player" in named:
         sec = _table(
-            "targets.two_player", doc.get("two_player", {}), {"target", "tolerance", "pairs"}
+            "targets.two_player",
+            doc.get("two_player", {}),
+            {"target", "tolerance", "pairs", "others"},
         )
         t = _num("targets.two_player.target", sec.get("target", DEFAULT_2P_TARGET))
         tol = _num("targets.two_player.tolerance", sec.get("tolerance", DEFAULT_2P_TOL))
         pairs = sec.get("pairs")
+        others = sec.get("others", True)
+        if not isinstance(others, bool):
+            raise ValueError(
+                "targets.two_player.others must be true (the pairs that `pairs` does not name keep "
+                "the section's target and tolerance) or false (they are not measured), "
+                f"got {others!r}"
+            )
         cells: dict[tuple[str, str], Any] = {}
         if pairs is None:
             for i, a in enumerate(factions):
@@ -445,9 +458,21 @@ def parse_targets(doc: Mapping[str, Any]) -> Targets:
                     raise ValueError(
                         f"{where}: the pair {a}-{b} is given twice (a-b and b-a are the same games)"
                     )
-                if spec is False:
-                    continue
                 cells[(a, b)] = spec
+            named_pairs = len(cells)
+            for i, a in enumerate(factions):
+                for b in factions[i + 1 :]:
+                    if others and (a, b) not in cells and (b, a) not in cells:
+                        cells[(a, b)] = t
+            rest = 6 - named_pairs
+            if rest:
+                scope.append(
+                    f"targets: two_player.pairs names {named_pairs} pair(s); the other {rest} "
+                    + (f"keep the section's band, {t:.0%} +- {tol:.0%} (two_player.others = false "
+                       "leaves them out)" if others else
+                       "are not measured (two_player.others = false)")
+                )  # fmt: skip
+            cells = {k: v for k, v in cells.items() if v is not False}
         for (a, b), spec in cells.items():
             tgt, low, high = _band(f"targets.two_player.pairs.{a}-{b}", spec, t, tol)
             metrics.append(Metric(f"2p {a}-{b}", "2p", tgt, low, high, a, b))
@@ -539,7 +564,7 @@ def parse_targets(doc: Mapping[str, Any]) -> Targets:
             'targets.format as a table needs a name, e.g. { name = "mine", base = "quick" }'
         )
     return Targets(metrics, allow, freeze, kinds, max_edits, per_card, source=dict(doc), format=fmt,
-                   max_change=max_change, margin=margin)  # fmt: skip
+                   max_change=max_change, margin=margin, scope=scope)  # fmt: skip
 
 
 def load_targets(
