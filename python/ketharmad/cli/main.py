@@ -33,7 +33,7 @@ from ..results.report import format_table
 from ..results.sim import SimResult, sim_report
 from ..run.harness import simulate_game
 from ..run.options import RunOptions
-from . import ab_test, card_stats, diagnose, ladder, matchups, sweep
+from . import ab_test, card_stats, diagnose, ladder, matchups, replay, sweep
 from .args import PARAMS_FILE_HELP, _bots, _params, parse_param
 from .balance import add_balance_command
 from .harness import cli_params, cli_play, cmd_game_params, cmd_games
@@ -412,6 +412,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--index", type=int, default=None, metavar="N",
                    help="the game's index within the batch (default: 0)")  # fmt: skip
     p.set_defaults(func=_cmd_play)
+
+    replay.add_command(sub)
 
     add_lab_commands(sub)
 
