@@ -36,6 +36,7 @@ from .lab.ab_test import ABTestResult, ab_test
 from .lab.balance import BalanceResult, BalanceSettings, balance
 from .lab.card_stats import CardStatsResult, card_stats
 from .lab.diagnose import DiagnoseResult, diagnose
+from .lab.diff import DiffResult, diff
 from .lab.ladder import LadderResult, ladder
 from .lab.matchups import MatchupResult, matchups
 from .lab.standings import deck_table, seat_table
@@ -155,6 +156,8 @@ __all__ = [
     "replay_html",
     "record_game",
     "GameRecord",
+    "diff",
+    "DiffResult",
 ]
 
 
