@@ -119,6 +119,10 @@ def game_of(
         return spec, check_bots(bots, spec.n_seats)
     driver = driver_for(spec)
     n = len(bots) if isinstance(bots, (list, tuple)) and spec.seats is None else spec.n_seats
+    if isinstance(bots, (list, tuple)) and len(bots) != n:
+        raise ValueError(
+            f"{spec.name}: {len(bots)} bot specs for {n} seats; give one for every seat or one per seat"
+        )
     checked = driver.check_bots(bots, n)
     if spec.seats is None and n != spec.n_seats:
         spec = resolve(spec, seats=n)

@@ -140,7 +140,7 @@ def _ketharmad_view(game: Any, seat: Optional[int], names: Names) -> dict[str, A
             int(p["hand_size"]),
         )
         pool = [f"{r} {x}" for r, x in zip("FMU", own["pool"], strict=True)] if own else []
-        zone("pool", s, [s], pool, 3)
+        zone("pool", s, [s], pool)
         zone("deck", s, [], [], int(p["deck_size"]))
         zone("oblivion", s, everyone, [_name(names, c) for c in p["oblivion"]])
     zone("Newsfeed row", None, everyone, [_name(names, c) for c in o["newsfeed_row"]])
