@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install the package (release build) with its test dependencies, the rl extra (pettingzoo,
-# gymnasium) and the lint extra (ruff, mypy), then check and test everything:
+# gymnasium) and the lint extra (ruff, mypy), and, where missing, headless Chromium and its driver
+# (apt-get; for the browser tests, which it makes required), then check and test everything:
 #   the import graph of python/ketharmad has no cycle (tools/import_graph.py);
 #   Rust: cargo fmt --check, cargo clippy -D warnings (with and without the python feature);
 #   Python: ruff check, ruff format --check, mypy, stubtest of _core.pyi (scripts/lint.sh);
@@ -13,6 +14,32 @@ cd "$(dirname "$0")/.."
 python3 -m pip install --quiet ".[test,rl,lint]"
 # the RL environment tests (tests/test_rl.py) must run here, not be skipped for want of the extra
 export KH_REQUIRE_RL=1
+# the real-browser tests (tests/browser.py, docs/testing.md) need a headless Chromium and its
+# driver: installed here with apt-get where missing (as root, or with passwordless sudo), and the
+# tests fail rather than skip without them. KH_REQUIRE_BROWSER=0 skips them instead.
+export KH_REQUIRE_BROWSER="${KH_REQUIRE_BROWSER:-1}"
+have_chromium() {
+  { [ -n "${KH_CHROMIUM:-}" ] || command -v chromium >/dev/null 2>&1 \
+    || command -v chromium-browser >/dev/null 2>&1 || command -v google-chrome >/dev/null 2>&1; } \
+    && { [ -n "${KH_CHROMEDRIVER:-}" ] || command -v chromedriver >/dev/null 2>&1; }
+}
+if [ "$KH_REQUIRE_BROWSER" = "1" ] && ! have_chromium; then
+  echo "== apt-get install chromium chromium-driver (for the browser tests)"
+  sudo=()
+  if [ "$(id -u)" != 0 ]; then
+    if sudo -n true 2>/dev/null; then
+      sudo=(sudo -n)
+    else
+      echo "Chromium or chromedriver is missing and apt-get needs root: run" \
+        "'sudo apt-get install chromium chromium-driver', or KH_REQUIRE_BROWSER=0 to skip" \
+        "the browser tests" >&2
+      exit 1
+    fi
+  fi
+  "${sudo[@]}" apt-get update -qq
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    chromium chromium-driver >/dev/null
+fi
 echo "== import graph"
 python3 tools/import_graph.py --quiet
 echo "== cargo fmt --check"

@@ -8,6 +8,7 @@ import re
 
 import ketharmad
 import pytest
+from browser import browser, browser_driver, pytest_runtest_call  # noqa: F401 (tests/browser.py)
 
 TWO_P = ["ner", "tisza"]
 THREE_P = ["ner", "osszefogas", "tisza"]
