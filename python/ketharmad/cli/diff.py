@@ -13,6 +13,7 @@ from ..api import cards
 from ..game.data import CARD_DATA_HELP, flatten_table, read_toml_file
 from ..lab.diff import diff
 from ..results.files import check_out_file, write_atomic
+from ..run.options import RunOptions
 from .args import _bots, _params
 from .harness import cli_bot_list, cli_params
 from .lab import driver_of, format_arg, game_arg
@@ -118,7 +119,7 @@ def _cmd_diff(args: argparse.Namespace) -> None:
         raise ValueError("nothing differs: give --params or --card-data twice (A, then B), --param-a/--param-b, "
                          "or --bots-a/--bots-b")  # fmt: skip
     res = diff(a, b, game=driver.name, bots=bots, games=args.games, seed=args.seed, first_game=args.first_game,
-               threads=args.threads, params=params or None, **common)  # fmt: skip
+               run=RunOptions(threads=args.threads), params=params or None, **common)  # fmt: skip
     print(res)
     if args.out:
         out = check_out_file(args.out, (".parquet", ".csv"), overwrite=args.overwrite)

@@ -16,17 +16,20 @@ arguments): the same winner, turns and log lines.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Optional, Union
+from dataclasses import dataclass
+from typing import Any, Optional, Union, Unpack
 
 from .data import load_card_data
 from .driver import driver_for
 from .formats import apply_format
-from .spec import GameSpec, resolve
+from .spec import GameSpec, SetupKeywords, resolve, take_setup
 from .validate import bot_label, check_bots, check_int, check_params
 from .view import card_names, view_of
 
-__all__ = ["Decision", "GameRecord", "record_game", "game_of"]
+__all__ = ["Decision", "GameRecord", "record_game", "game_of", "MAX_DECISIONS"]
+
+#: The most decisions a recorded game may have (a replay that large would not open in a browser).
+MAX_DECISIONS = 100_000
 
 
 @dataclass
@@ -56,7 +59,6 @@ class Decision:
         return next(label for i, label in self.options if i == self.chosen)
 
 
-@dataclass
 class GameRecord:
     """One game recorded decision by decision (:func:`record_game`).
 
@@ -66,19 +68,21 @@ class GameRecord:
     the first decision (Kétharmad's setup); ``final_view``: the table at the end; ``winner``
     (None without one), ``winners``, ``end_reason``, ``turns``; :attr:`log`: every log line."""
 
-    game: str
-    spec: GameSpec
-    bots: list[str]
-    seat_names: list[str]
-    seed: int
-    index: int
-    decisions: list[Decision] = field(default_factory=list)
-    start_log: list[str] = field(default_factory=list)
-    final_view: dict[str, Any] = field(default_factory=dict)
-    winner: Optional[int] = None
-    winners: list[int] = field(default_factory=list)
-    end_reason: Optional[str] = None
-    turns: int = 0
+    def __init__(self, spec: GameSpec, bots: list[str], seat_names: list[str], seed: int,
+                 index: int) -> None:  # fmt: skip
+        self.spec = spec
+        self.game: str = spec.name
+        self.bots = bots
+        self.seat_names = seat_names
+        self.seed = seed
+        self.index = index
+        self.decisions: list[Decision] = []
+        self.start_log: list[str] = []
+        self.final_view: dict[str, Any] = {}
+        self.winner: Optional[int] = None
+        self.winners: list[int] = []
+        self.end_reason: Optional[str] = None
+        self.turns = 0
 
     @property
     def log(self) -> list[str]:
@@ -150,18 +154,19 @@ def record_game(
     *,
     decks: Optional[Sequence[str]] = None,
     params: Optional[Mapping[str, Any]] = None,
-    card_data: Any = None,
-    format: Any = None,
-    start_player: Optional[int] = None,
-    seats: Optional[int] = None,
-    max_decisions: int = 100_000,
+    **setup: Unpack[SetupKeywords],
 ) -> GameRecord:
     """Record game ``index`` of the batch with ``seed`` decision by decision (see the module
-    documentation); the arguments are those of ``ketharmad.play`` (:func:`game_of`). A game
-    with more than ``max_decisions`` decisions is a ValueError (a replay that large would not
-    open in a browser)."""
+    documentation); the arguments are those of ``ketharmad.play`` (:func:`game_of`; the setup
+    keywords ``card_data``, ``format``, ``start_player``, ``seats``). A game with more than
+    :data:`MAX_DECISIONS` decisions is a ValueError (a replay that large would not open in a
+    browser)."""
+    card_data, format, start_player, seats = take_setup(
+        "record_game", setup, ("card_data", "format", "start_player", "seats")
+    )
     spec, bot_specs = game_of(game, bots, decks=decks, params=params, card_data=card_data,
                               format=format, start_player=start_player, seats=seats)  # fmt: skip
+    max_decisions = MAX_DECISIONS
     seed = check_int("seed", seed, 0)
     index = check_int("index", index, 0)
     driver = driver_for(spec)
@@ -175,8 +180,7 @@ def record_game(
     else:
         g = driver.stepper(seed=seed, index=index, seats=spec.n_seats)
     labels = [bot_label(b) for b in bot_specs]
-    rec = GameRecord(game=spec.name, spec=spec, bots=labels, seat_names=_seat_names(spec, g),
-                     seed=seed, index=index)  # fmt: skip
+    rec = GameRecord(spec, labels, _seat_names(spec, g), seed, index)
     sides = list(spec.sides) if not spec.is_ketharmad else []
     logged = 0
     if spec.is_ketharmad:

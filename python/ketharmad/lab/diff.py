@@ -32,6 +32,7 @@ from ..game.spec import GameSpec
 from ..game.validate import bot_label, check_int
 from ..results.replay_html import replay_page, write_page
 from ..results.report import format_table
+from ..run.options import RunArg, RunOptions
 
 __all__ = ["diff", "DiffResult", "SIDE_KEYS", "first_split"]
 
@@ -227,7 +228,7 @@ def diff(
     games: int = 100,
     seed: int = 0,
     first_game: int = 0,
-    threads: Optional[int] = None,
+    run: RunArg = None,
     **setup: Any,
 ) -> DiffResult:
     """Play games ``first_game .. first_game + games - 1`` of the batch with ``seed`` under
@@ -237,10 +238,12 @@ def diff(
     ``params`` (merged over the common ``params``), ``card_data``, ``decks``, ``format``,
     ``start_player``, ``seats``; e.g. ``{"params": {"rules.starting_support": 25}}`` against
     ``{}``, two card files, or two bot lineups. ``game``, ``bots`` and ``setup`` (the keywords
-    of :func:`ketharmad.play`) are common to both. Both setups are checked before any game
+    of :func:`ketharmad.play`) are common to both; ``run``: a :class:`ketharmad.RunOptions`
+    (or a dict of its fields) whose ``threads`` the batches use. Both setups are checked before any game
     runs; two equal setups are a ValueError (nothing would differ). Returns a
     :class:`DiffResult` (``.games``, ``.flips``, ``.split(i)``, ``.write_html(path, i)``)."""
     sa, sb = _side("a", a), _side("b", b)
+    threads = RunOptions.of(run).threads
     games = check_int("games", games, 1, 1_000_000)
     seed = check_int("seed", seed, 0)
     first_game = check_int("first_game", first_game, 0)
