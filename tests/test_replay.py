@@ -85,6 +85,7 @@ def test_search_bots_report_their_root_statistics() -> None:
         top = d.scores[0][1]
         chosen = next((v, m) for a, v, m in d.scores if a == d.chosen)
         assert chosen == (top, max(m for _, v, m in d.scores if v == top))
+        assert d.scores[0][0] == d.chosen  # listed first: most visits, then mean reward
 
 
 @pytest.mark.parametrize(("game", "bots", "setup"), CASES[::2], ids=lambda c: str(c)[:40])

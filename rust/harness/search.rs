@@ -458,7 +458,8 @@ impl<S: GameState> Agent<S> for SearchAgent<S> {
 
 impl<S: GameState> SearchAgent<S> {
     /// The root's children of the last search (the tree is kept until the next one), most
-    /// visited first, then by action id; empty before any search or after `forget_root`.
+    /// visited first, then by mean reward, then by action id; empty before any search or
+    /// after `forget_root`.
     pub fn root_stats(&self) -> Vec<RootStat> {
         let mut out = Vec::new();
         let Some(root) = self.nodes.first() else { return out };
@@ -469,7 +470,7 @@ impl<S: GameState> SearchAgent<S> {
             out.push(RootStat { action: n.action, visits: n.visits, mean });
             ch = n.next_sibling;
         }
-        out.sort_by(|a, b| b.visits.cmp(&a.visits).then(a.action.cmp(&b.action)));
+        out.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.mean.total_cmp(&a.mean)).then(a.action.cmp(&b.action)));
         out
     }
 }

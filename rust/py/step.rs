@@ -126,7 +126,7 @@ impl PyGame {
         let stats: Vec<(u32, u32, f64)> = match self.bots[b].2.as_any_mut().downcast_mut::<Policy>() {
             Some(Policy::Search(s)) => {
                 let mut v: Vec<(u32, u32, f64)> = s.root.take().unwrap_or_default().into_iter().map(|(j, n, m)| (self.space.id(g, seat, opts[j]), n, 2.0 * m - 1.0)).collect();
-                v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+                v.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.total_cmp(&a.2)).then(a.0.cmp(&b.0)));
                 v
             }
             Some(Policy::Ismcts(s)) => s.root_stats().into_iter().map(|r| (r.action, r.visits, r.mean)).collect(),
