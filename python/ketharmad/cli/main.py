@@ -417,7 +417,10 @@ def _parser() -> argparse.ArgumentParser:
 
     p.set_defaults(func=_cmd_bots)
 
-    p = sub.add_parser("play", help="replay one game of a batch and print its log")
+    p = sub.add_parser(
+        "play",
+        help="replay one game of a batch and print its log, or play a seat yourself (--human SEAT)",
+    )
     game_args(p)
     p.set_defaults(decks=None)  # ner tisza for Kétharmad; refused with another --game
     p.add_argument("--game", default=None, metavar="GAME|N",
