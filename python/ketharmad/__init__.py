@@ -28,14 +28,16 @@ from . import _core, stats
 from . import games as _games_module
 from ._deprecation import deprecate_function, issue_deprecation_warning
 from ._version import __version__
-from .api import cards, formats, parameters, play, simulate
+from .api import cards, formats, parameters, play, replay_html, simulate
 from .game import GameSpec, load_game
 from .game.harness_play import HarnessLog
+from .game.replay import GameRecord, record_game
 from .games import GameStats, HarnessGame, games
 from .lab.ab_test import ABTestResult, ab_test
 from .lab.balance import BalanceResult, BalanceSettings, balance
 from .lab.card_stats import CardStatsResult, card_stats
 from .lab.diagnose import DiagnoseResult, diagnose
+from .lab.diff import DiffResult, diff
 from .lab.ladder import LadderResult, ladder
 from .lab.matchups import MatchupResult, matchups
 from .lab.standings import deck_table, seat_table
@@ -155,6 +157,11 @@ __all__ = [
     "HarnessGame",
     "game_env",
     "HarnessLog",
+    "replay_html",
+    "record_game",
+    "GameRecord",
+    "diff",
+    "DiffResult",
 ]
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional, Union, Unpack
 
 import polars as pl
@@ -35,6 +37,7 @@ from .results.frames import (
     card_frame,
     parameter_frame,
 )
+from .results.replay_html import write_replay
 from .results.sim import GameLog, SimResult
 from .run.cluster import check_cluster_arg, executor_for
 from .run.harness import simulate_game
@@ -46,7 +49,7 @@ from .run.progress import Progress, auto_chunk_size
 if TYPE_CHECKING:
     from polars._typing import PolarsDataType  # a DataType instance or class
 
-__all__ = ["simulate", "play", "cards", "parameters"]
+__all__ = ["simulate", "play", "cards", "parameters", "replay_html"]
 
 BotsArg = Union[str, Mapping[str, Any], Sequence[Union[str, Mapping[str, Any]]]]
 
@@ -378,6 +381,35 @@ def play(
     start_ = check_start_player(start_player, len(decks_))
     raw = _core.play(text, decks_, bots_, seed_, game_, params_, start_player=start_)
     return GameLog(raw, decks=decks_, bots=bots_, batch_seed=seed_, game=game_, params=params_)
+
+
+def replay_html(
+    path: Union[str, os.PathLike[str]],
+    game: Union[str, GameSpec] = "ketharmad",
+    bots: Any = "random",
+    seed: int = 0,
+    index: int = 0,
+    *,
+    overwrite: bool = False,
+    **setup: Any,
+) -> Path:
+    """Write the replay viewer of one game to ``path``: game ``index`` of the batch with
+    ``seed``, exactly the game :func:`simulate` and :func:`play` give for the same arguments,
+    as one self-contained offline HTML file (docs/replay.md). Returns the path.
+
+    The page steps through the game decision by decision (arrow keys, Home/End): each seat's
+    scores as a chart (Kétharmad: Support and Scandal), the zones on the table, every decision
+    with its legal options, the chosen one and, for a search bot, each option's visits and
+    mean reward at the root; hidden cards behind a switch (off by default).
+
+    ``game``: ``"ketharmad"``, ``"schotten_totten_2"``, ``"osztrakon"`` or a
+    :class:`GameSpec`; ``bots``: one spec for every seat or one per seat; ``setup``: what
+    :func:`play` takes (``decks``, ``params``, ``card_data``, ``format``, ``start_player``;
+    the other games ``params`` and ``seats``). The file is written atomically (never half a
+    file); an existing one is refused unless ``overwrite``. Bad input is a ValueError
+    naming it, before anything is written. The same as
+    :func:`ketharmad.results.replay_html.write_replay`."""
+    return write_replay(path, game, bots, seed, index, overwrite=overwrite, **setup)
 
 
 def cards(

@@ -195,6 +195,16 @@ class Game(_core.Game):
         seat's bot in this game (each call advances it, as in the batch)."""
         return super().bot_action(dict(spec) if isinstance(spec, Mapping) else spec)
 
+    def bot_choice(
+        self, spec: Union[str, Mapping[str, Any]] = "heuristic"
+    ) -> tuple[int, Optional[list[tuple[int, int, float]]]]:
+        """:meth:`bot_action` (the same choice and stream) with the search's root statistics:
+        ``(id, scores)``, ``scores`` one ``(id, visits, mean reward -1..1)`` per option a
+        ``search`` or ``ismcts`` bot tried at this decision, most visited first (``search``:
+        its rollouts per option and 2 x its win rate - 1), or None when the bot did not search
+        it (another bot, or a decision it leaves to its heuristic). For viewers (the replay)."""
+        return super().bot_choice(dict(spec) if isinstance(spec, Mapping) else spec)
+
     def advance(self, bots: Sequence[Union[None, str, Mapping[str, Any]]]) -> None:
         """Let built-in bots play: ``bots`` has one entry per seat, a bot spec or None.
         Seats with a spec are answered in Rust until a None seat must decide (or the game is

@@ -98,6 +98,21 @@ impl Ismcts {
     }
 }
 
+impl Ismcts {
+    /// The root statistics of the last searched decision (action ids of the step API's
+    /// action space), empty when it was not searched since `forget_root` (for viewers).
+    pub fn root_stats(&self) -> Vec<crate::harness::search::RootStat> {
+        self.agent.as_ref().map_or_else(Vec::new, |a| a.root_stats())
+    }
+
+    /// Forget the last decision's root statistics.
+    pub fn forget_root(&mut self) {
+        if let Some(a) = self.agent.as_mut() {
+            a.forget_root();
+        }
+    }
+}
+
 impl Clone for Ismcts {
     /// A fresh bot with the same options, stream and stop token (the search is rebuilt).
     fn clone(&self) -> Ismcts {

@@ -45,12 +45,29 @@ pub struct Search {
     pub longest_rollout: u32,
     /// Search every decision, not only main priority (knob `every`).
     pub every: bool,
+    /// For viewers (the replay's option scores), off in a batch: when Some, each searched
+    /// decision leaves here its candidates as (option index, rollouts, mean score 0..=1).
+    /// The caller empties it before a decision; it stays empty when the decision was not
+    /// searched.
+    pub root: Option<Vec<(usize, u32, f64)>>,
 }
 
 impl Search {
     /// A search policy with the default rollout bound and fresh counters.
     pub fn new(iterations: u32, width: usize, knobs: Knobs, rng: Rng) -> Search {
-        Search { iterations, width, rollout_rounds: DEFAULT_ROLLOUT_ROUNDS, knobs, rng, stop: None, rollouts: 0, unfinished_rollouts: 0, longest_rollout: 0, every: false }
+        Search {
+            iterations,
+            width,
+            rollout_rounds: DEFAULT_ROLLOUT_ROUNDS,
+            knobs,
+            rng,
+            stop: None,
+            rollouts: 0,
+            unfinished_rollouts: 0,
+            longest_rollout: 0,
+            every: false,
+            root: None,
+        }
     }
 
     /// Count one rollout (played `rounds` rounds after the decision's) and score it for
@@ -120,6 +137,10 @@ impl Search {
                 best = j;
             }
         }
+        if let Some(root) = self.root.as_mut() {
+            root.clear();
+            root.extend((0..k).map(|j| (cand[j].0, plays[j], wins[j] / plays[j] as f64)));
+        }
         cand[best].0
     }
 
@@ -159,6 +180,10 @@ impl Search {
             if rate(j) > rate(best) {
                 best = j;
             }
+        }
+        if let Some(root) = self.root.as_mut() {
+            root.clear();
+            root.extend((0..k).map(|j| (cand[j], plays[j], rate(j).max(0.0))));
         }
         cand[best]
     }

@@ -23,10 +23,12 @@ pub mod pool;
 pub mod reduce;
 pub mod search;
 pub mod stop;
+pub mod view;
 
 pub use error::{panic_message, BatchError};
 pub use pool::{available_threads, on_pool, pools_built, thread_pool, MAX_THREADS};
 pub use stop::Stop;
+pub use view::{Score, TableView, Zone};
 
 /// A game's named parameter: every rule number and every model assumption (design rule 2).
 /// Names, choices and descriptions are `Cow`: static for games whose parameters are fixed in
@@ -175,6 +177,12 @@ pub trait GameState: Clone {
     fn evaluate(&self, _weights: &[f64], _out: &mut [f64]) -> bool {
         false
     }
+    /// A readable picture of the whole game for viewers (replay, terminal play; `view`):
+    /// scores to chart, zones marked with the seats that see them, public facts. Empty unless
+    /// the game draws one. Never called by a batch.
+    fn view(&self) -> TableView {
+        TableView::default()
+    }
 }
 
 /// A game type: its name, parameters, seat counts and how to deal a game.
@@ -235,6 +243,15 @@ pub trait Agent<S: GameState>: Send {
     fn play(&mut self, _s: &mut S, _rng: &mut Rng) -> Option<Result<(), String>> {
         None
     }
+    /// The root statistics of this agent's last searched decision, one per option it tried
+    /// (for viewers: the replay shows each option's score); empty for an agent that does not
+    /// search, or when the last decision was not searched. Never called by a batch.
+    fn root_stats(&self) -> Vec<search::RootStat> {
+        Vec::new()
+    }
+    /// Forget the last decision's root statistics (a viewer calls it before asking for a
+    /// decision, so a decision answered without a search reports none).
+    fn forget_root(&mut self) {}
 }
 
 /// Play one game to its end with one agent per seat; `rngs[seat]` are the seats' streams.

@@ -151,6 +151,16 @@ impl SearchConfig {
 
 const NONE: u32 = u32::MAX;
 
+/// One option at the root of a search, after it: its action id, the iterations that went
+/// through it and their mean reward for the searching seat (-1..=1). What a viewer shows as
+/// the option's score (`Agent::root_stats`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RootStat {
+    pub action: u32,
+    pub visits: u32,
+    pub mean: f64,
+}
+
 #[derive(Clone, Debug)]
 struct Node {
     action: u32,
@@ -436,6 +446,33 @@ impl<S: GameState> Agent<S> for SearchAgent<S> {
     fn set_stop(&mut self, stop: &Stop) {
         self.stop = Some(stop.clone());
     }
+
+    fn root_stats(&self) -> Vec<RootStat> {
+        SearchAgent::root_stats(self)
+    }
+
+    fn forget_root(&mut self) {
+        self.nodes.clear();
+    }
+}
+
+impl<S: GameState> SearchAgent<S> {
+    /// The root's children of the last search (the tree is kept until the next one), most
+    /// visited first, then by mean reward, then by action id; empty before any search or
+    /// after `forget_root`.
+    pub fn root_stats(&self) -> Vec<RootStat> {
+        let mut out = Vec::new();
+        let Some(root) = self.nodes.first() else { return out };
+        let mut ch = root.first_child;
+        while ch != NONE {
+            let n = &self.nodes[ch as usize];
+            let mean = if n.visits == 0 { 0.0 } else { n.reward / n.visits as f64 };
+            out.push(RootStat { action: n.action, visits: n.visits, mean });
+            ch = n.next_sibling;
+        }
+        out.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.mean.total_cmp(&a.mean)).then(a.action.cmp(&b.action)));
+        out
+    }
 }
 
 #[cfg(test)]
@@ -605,6 +642,22 @@ mod tests {
         let mut both = SearchAgent::new(cfg(&[("iterations", 300.0)]), take_one::<Nim>(), None);
         choose(&mut both, &g, 4);
         assert!(both.nodes[1..].iter().any(|n| n.mover == 1));
+    }
+
+    #[test]
+    fn root_stats_report_the_searched_options() {
+        let g = pile(6);
+        let mut a = SearchAgent::new(cfg(&[("iterations", 400.0)]), take_one::<Nim>(), None);
+        assert!(a.root_stats().is_empty(), "no search yet");
+        let pick = choose(&mut a, &g, 3);
+        let st = Agent::root_stats(&a);
+        assert_eq!(st.len(), 3, "take 1, 2 or 3");
+        assert_eq!(st.iter().map(|r| r.visits).sum::<u32>(), 400);
+        // the most visited is the pick (the winning take 2), listed first
+        assert_eq!((st[0].action, pick), (2, 2));
+        assert!(st.iter().all(|r| (-1.0..=1.0).contains(&r.mean)));
+        a.forget_root();
+        assert!(a.root_stats().is_empty());
     }
 
     #[test]

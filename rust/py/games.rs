@@ -6,7 +6,7 @@
 //! plays it through the harness (the stepper adapter) with its card data, decks and start
 //! player; `simulate` stays its fast batch.
 
-use super::{cached_raw, check_counts, guarded, make_db, parse_params, run_interruptible, verr};
+use super::{cached_raw, check_counts, guarded, make_db, parse_params, run_interruptible, verr, BotChoice};
 use crate::games::ketharmad::KetharmadRules;
 use crate::games::osztrakon::Osztrakon;
 use crate::games::schotten_totten2::SchottenTotten2;
@@ -424,6 +424,44 @@ where
         }
         Ok(self.agents[i].act(&self.st, &self.legal, &mut self.bots[i].2))
     }
+
+    /// `bot_action` with the search's root statistics (`Agent::root_stats`; None when the
+    /// agent did not search this decision).
+    fn bot_choice(&mut self, spec: &str) -> Result<BotChoice, String> {
+        if let Some(seat) = self.st.to_move() {
+            if let Some(i) = self.bots.iter().position(|b| b.0 == seat && b.1 == spec) {
+                self.agents[i].forget_root();
+            }
+        }
+        let a = self.bot_action(spec)?;
+        let seat = self.st.to_move().unwrap_or(0);
+        let stats: Vec<(u32, u32, f64)> = match self.bots.iter().position(|b| b.0 == seat && b.1 == spec) {
+            Some(i) => self.agents[i].root_stats().into_iter().map(|r| (r.action, r.visits, r.mean)).collect(),
+            None => Vec::new(),
+        };
+        Ok((a, (!stats.is_empty()).then_some(stats)))
+    }
+}
+
+fn zone_to_py<'py>(py: Python<'py>, z: crate::harness::Zone, seats: usize) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("seen_by", (0..seats).filter(|&s| z.seen(s)).collect::<Vec<usize>>())?;
+    d.set_item("name", z.name)?;
+    d.set_item("owner", z.owner)?;
+    d.set_item("items", z.items)?;
+    Ok(d)
+}
+
+fn view_to_py<'py>(py: Python<'py>, v: crate::harness::TableView, seats: usize) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("scores", v.scores.into_iter().map(|s| (s.seat, s.name, s.value)).collect::<Vec<_>>())?;
+    let zones = PyList::empty(py);
+    for z in v.zones {
+        zones.append(zone_to_py(py, z, seats)?)?;
+    }
+    d.set_item("zones", zones)?;
+    d.set_item("facts", v.facts)?;
+    Ok(d)
 }
 
 enum AnyGame {
@@ -591,6 +629,20 @@ impl HarnessGame {
     /// stepping `bot_action(bots[current_player])` plays the batch row of the same seed and index.
     fn bot_action(&mut self, spec: &str) -> PyResult<u32> {
         guarded("HarnessGame.bot_action", || on!(&mut self.g, g => g.bot_action(spec)).map_err(verr))
+    }
+    /// `bot_action` with the search's root statistics (for viewers): the id and, when the
+    /// agent searched this decision, one (id, visits, mean reward -1..=1) per root option,
+    /// most visited first; None otherwise. The same choice and stream as `bot_action`.
+    fn bot_choice(&mut self, spec: &str) -> PyResult<BotChoice> {
+        guarded("HarnessGame.bot_choice", || on!(&mut self.g, g => g.bot_choice(spec)).map_err(verr))
+    }
+    /// A readable picture of the whole game for viewers (`GameState::view`): ``scores``
+    /// (seat, name, value), ``zones`` (name, owner seat or None, ``seen_by`` the seats that
+    /// see its items, items as labels) and ``facts`` (name, value). It shows everything,
+    /// hidden cards too: a viewer keeps to the zones a seat sees.
+    fn view<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let (v, seats) = on!(&self.g, g => (g.st.view(), g.seats));
+        view_to_py(py, v, seats)
     }
     fn __repr__(&self) -> String {
         on!(&self.g, g => format!(

@@ -29,6 +29,10 @@ use std::time::Duration;
 mod games;
 mod step;
 
+/// A bot's answer for viewers: the action id and the root statistics of its search, one
+/// (id, visits, mean reward) per option it tried (None: it did not search the decision).
+type BotChoice = (u32, Option<Vec<(u32, u32, f64)>>);
+
 fn verr(e: String) -> PyErr {
     PyValueError::new_err(e)
 }

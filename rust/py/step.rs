@@ -4,7 +4,7 @@
 //! their choice with the same seeded streams a batch gives them. The Python class
 //! `ketharmad.Game` (python/ketharmad/step.py) wraps it.
 
-use super::{columns_to_py, guarded, make_db, parse_bots, parse_decks, verr};
+use super::{columns_to_py, guarded, make_db, parse_bots, parse_decks, verr, BotChoice};
 use crate::batch::{Columns, GameResult};
 use crate::bots::Policy;
 use crate::cards::{CardDb, FACTIONS};
@@ -99,6 +99,40 @@ impl PyGame {
             n: self.n,
             labels: self.labels.clone(),
         }
+    }
+
+    /// The bot `spec`'s answer to the pending decision (its id) and, with `scores`, the root
+    /// statistics of its search (None: it did not search this decision). Asking for them
+    /// changes no choice: the search bots fill them from what they computed anyway.
+    fn choice(&mut self, spec: &crate::bots::BotSpec, scores: bool) -> PyResult<BotChoice> {
+        let Some((seat, _, _)) = self.st.pending() else {
+            return Err(verr("the game is over: no decision to answer".into()));
+        };
+        let b = self.bot(seat, spec);
+        if scores {
+            match self.bots[b].2.as_any_mut().downcast_mut::<Policy>() {
+                Some(Policy::Search(s)) => s.root = Some(Vec::new()),
+                Some(Policy::Ismcts(s)) => s.forget_root(),
+                _ => {}
+            }
+        }
+        let i = self.st.policy_choice(&mut *self.bots[b].2).unwrap_or(0);
+        let (_, _, opts) = self.st.pending().unwrap();
+        let g = self.st.game();
+        let id = self.space.id(g, seat, opts[i]);
+        if !scores {
+            return Ok((id, None));
+        }
+        let stats: Vec<(u32, u32, f64)> = match self.bots[b].2.as_any_mut().downcast_mut::<Policy>() {
+            Some(Policy::Search(s)) => {
+                let mut v: Vec<(u32, u32, f64)> = s.root.take().unwrap_or_default().into_iter().map(|(j, n, m)| (self.space.id(g, seat, opts[j]), n, 2.0 * m - 1.0)).collect();
+                v.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.total_cmp(&a.2)).then(a.0.cmp(&b.0)));
+                v
+            }
+            Some(Policy::Ismcts(s)) => s.root_stats().into_iter().map(|r| (r.action, r.visits, r.mean)).collect(),
+            _ => Vec::new(),
+        };
+        Ok((id, (!stats.is_empty()).then_some(stats)))
     }
 
     fn illegal(&self, what: String) -> PyErr {
@@ -416,15 +450,16 @@ impl PyGame {
     /// in this game (it advances, as in the batch).
     fn bot_action(&mut self, spec: &Bound<'_, PyAny>) -> PyResult<u32> {
         let specs = parse_bots(&PyList::new(spec.py(), [spec])?)?;
-        guarded("Game.bot_action", || {
-            let Some((seat, _, _)) = self.st.pending() else {
-                return Err(verr("the game is over: no decision to answer".into()));
-            };
-            let b = self.bot(seat, &specs[0]);
-            let i = self.st.policy_choice(&mut *self.bots[b].2).unwrap_or(0);
-            let (_, _, opts) = self.st.pending().unwrap();
-            Ok(self.space.id(self.st.game(), seat, opts[i]))
-        })
+        guarded("Game.bot_action", || self.choice(&specs[0], false).map(|c| c.0))
+    }
+
+    /// `bot_action` with the search's root statistics (for viewers): the id and, when the bot
+    /// searched this decision (`search`, `ismcts`), one (id, visits, mean reward -1..=1) per
+    /// option it tried, most visited first (`search`: rollouts and 2·win rate − 1); None
+    /// otherwise. The same choice and stream as `bot_action`.
+    fn bot_choice(&mut self, spec: &Bound<'_, PyAny>) -> PyResult<BotChoice> {
+        let specs = parse_bots(&PyList::new(spec.py(), [spec])?)?;
+        guarded("Game.bot_choice", || self.choice(&specs[0], true))
     }
 
     /// Play the seats that have a bot spec in `bots` (one entry per seat, None for a seat

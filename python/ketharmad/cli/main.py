@@ -27,6 +27,7 @@ from ..api import cards, formats, parameters, play, simulate
 from ..game.data import CARD_DATA_HELP
 from ..game.driver import driver_for
 from ..game.harness import _game_info
+from ..game.session import PlaySession
 from ..results.export import export_card_data, match_parameters
 from ..results.files import check_out_file, write_atomic
 from ..results.html_report import command_line, write_html_report
@@ -34,10 +35,11 @@ from ..results.report import format_table
 from ..results.sim import SimResult, sim_report
 from ..run.harness import simulate_game
 from ..run.options import RunOptions
-from . import ab_test, card_stats, compare, diagnose, ladder, matchups, sweep
+from . import ab_test, card_stats, compare, diagnose, diff, ladder, matchups, replay, sweep
 from .args import PARAMS_FILE_HELP, _bots, _params, parse_param
 from .balance import add_balance_command
 from .harness import cli_params, cli_play, cmd_game_params, cmd_games
+from .human import play_human
 from .lab import (
     cli_refuse,
     cluster_args,
@@ -49,6 +51,7 @@ from .lab import (
     out_args,
 )
 from .out import check_sim_report, sim_report_path
+from .replay import game_setup
 from .tournament import _cmd_bots
 
 
@@ -280,6 +283,9 @@ def _cmd_games(args: argparse.Namespace) -> None:
 
 def _cmd_play(args: argparse.Namespace) -> None:
     name, index = _play_game_index(args.game, args.index)
+    if args.human is not None:
+        _cmd_play_human(args, name, index)
+        return
     if not driver_for(name).is_ketharmad:
         cli_play(args, name, index)
         return
@@ -295,6 +301,14 @@ def _cmd_play(args: argparse.Namespace) -> None:
         format=args.format,
     )
     print(log)
+
+
+def _cmd_play_human(args: argparse.Namespace, name: str, index: int) -> None:
+    """``play --human SEAT``: the person plays that seat in the terminal (cli/human.py)."""
+    args.game = name
+    args.seats = None
+    game, bots, setup = game_setup(args, "play")
+    play_human(PlaySession(game, bots, human=args.human, seed=args.seed, index=index, **setup))
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -426,7 +440,10 @@ def _parser() -> argparse.ArgumentParser:
 
     p.set_defaults(func=_cmd_bots)
 
-    p = sub.add_parser("play", help="replay one game of a batch and print its log")
+    p = sub.add_parser(
+        "play",
+        help="replay one game of a batch and print its log, or play a seat yourself (--human SEAT)",
+    )
     game_args(p)
     p.set_defaults(decks=None)  # ner tisza for Kétharmad; refused with another --game
     p.add_argument("--game", default=None, metavar="GAME|N",
@@ -434,7 +451,13 @@ def _parser() -> argparse.ArgumentParser:
                         "older meaning, the game's index within the batch (= --index N)")  # fmt: skip
     p.add_argument("--index", type=int, default=None, metavar="N",
                    help="the game's index within the batch (default: 0)")  # fmt: skip
+    p.add_argument("--human", type=int, default=None, metavar="SEAT",
+                   help="play this seat yourself in the terminal against the bots (a number per decision, "
+                        "u to undo, q to quit; docs/replay.md)")  # fmt: skip
     p.set_defaults(func=_cmd_play)
+
+    replay.add_command(sub)
+    diff.add_command(sub)
 
     add_lab_commands(sub)
 

@@ -19,6 +19,7 @@
 //! | `model.rs` | M the voter model and M4 probabilities |
 //! | `observation.rs`, `determinize.rs`, `actions.rs` | what a seat sees, re-deals, action ids |
 //! | `policies.rs` | B1 / M5 policies as agents |
+//! | `view.rs` | the viewers' picture of a game (replay, terminal play) |
 
 pub mod actions;
 pub mod day;
@@ -37,6 +38,7 @@ pub mod special;
 pub mod stacks;
 pub mod state;
 pub mod turn;
+pub mod view;
 
 pub use params::Params;
 pub use policies::{agent, OszAgent, AGENT_NAMES};
@@ -88,6 +90,9 @@ impl GameState for State {
     }
     fn outcome(&self) -> Outcome {
         self.make_outcome()
+    }
+    fn view(&self) -> crate::harness::TableView {
+        view::view(self)
     }
 }
 

@@ -9,7 +9,8 @@
 //! - `state`: setup, turn, preparation, play, draw and last turn, damage and victory (R3–R7,
 //!   R10); `actions`: the action space (R11.3); `observe`: observations (R11.1);
 //! - `bots`: `random` (R13.1) and `greedy` (R13.2); search is the generic ISMCTS agent;
-//!   `evaluate`: the Attacker's chance to win, which cuts the search's rollouts short.
+//!   `evaluate`: the Attacker's chance to win, which cuts the search's rollouts short;
+//!   `view`: the viewers' picture of a game (replay, terminal play).
 
 pub mod actions;
 pub mod bots;
@@ -20,6 +21,7 @@ pub mod observe;
 pub mod params;
 pub mod proof;
 pub mod state;
+pub mod view;
 pub mod wall;
 
 use crate::harness::agents::AgentSpec;
@@ -117,6 +119,9 @@ impl GameState for State {
     fn evaluate(&self, weights: &[f64], out: &mut [f64]) -> bool {
         evaluate::evaluate(self, weights, out);
         true
+    }
+    fn view(&self) -> crate::harness::TableView {
+        view::view(self)
     }
     fn rewards(&self, out: &mut [f64]) {
         let done = self.phase == Phase::Over && !self.unfinished && self.winner < 2;
