@@ -34,6 +34,8 @@ def add_game_args(p: argparse.ArgumentParser, bots_default: Optional[list[str]] 
                    help="parameter override, repeatable (see `ketharmad params`)")  # fmt: skip
     p.add_argument("--params", metavar="FILE", help="Kétharmad: " + PARAMS_FILE_HELP)
     p.add_argument("--card-data", metavar="PATH|SET", help=CARD_DATA_HELP)
+    p.add_argument("--start-player", type=int, default=None, metavar="SEAT",
+                   help="Kétharmad: the seat that starts (default: the batch's own choice, as `play`)")  # fmt: skip
     format_arg(p)
 
 
@@ -49,9 +51,11 @@ def game_setup(args: argparse.Namespace, command: str) -> tuple[str, Any, dict[s
             )
         setup = {"decks": args.decks or ["ner", "tisza"], "card_data": args.card_data, "format": args.format,
                  "params": _params(args.param, args.params, args.card_data)}  # fmt: skip
+        if getattr(args, "start_player", None) is not None:
+            setup["start_player"] = args.start_player
         return driver.name, _bots(bots_given), setup
     cli_refuse(args, command, [("--decks", "decks"), ("--params", "params"), ("--card-data", "card_data"),
-                               ("--format", "format")],
+                               ("--format", "format"), ("--start-player", "start_player")],
                "--bots (one for every seat or one per seat), --seats, --seed, --index and --param")  # fmt: skip
     bots = cli_bot_list(bots_given) or ["random"]
     setup = {"params": cli_params(args.param) or None, "seats": args.seats}

@@ -47,6 +47,15 @@ class GameRef:
     written: bool = False
     problem: str = ""
 
+    def __post_init__(self) -> None:
+        # a run describes its card data as "packaged", "packaged:<set>" or a path
+        # (describe_card_data); the replay takes None, the set's name or the path
+        cd = self.card_data
+        if cd == "packaged" or cd == "":
+            self.card_data = None
+        elif cd is not None and cd.startswith("packaged:"):
+            self.card_data = cd.split(":", 1)[1]
+
     def keywords(self) -> dict[str, Any]:
         return {"game": self.game, "index": self.index, "seed": self.seed, "bots": list(self.bots),
                 "decks": self.decks, "params": dict(self.params), "card_data": self.card_data,
@@ -70,7 +79,7 @@ def replay_command(g: GameRef) -> str:
         argv += ["--start-player", str(g.start_player)]
     for k, v in sorted(g.params.items()):
         argv += ["--param", f"{k}={_param_text(v)}"]
-    if g.card_data and g.card_data != "packaged":
+    if g.card_data:
         argv += ["--card-data", g.card_data]
     if g.format and g.format != "ffa":
         argv += ["--format", g.format]
@@ -210,12 +219,18 @@ def write_replays(games: Sequence[GameRef], folder: Path) -> Optional[str]:
     if writer is None:
         return "replay pages are not available in this version: copy a command to replay a game"
     try:
-        accepted = set(inspect.signature(writer).parameters)
+        sig = inspect.signature(writer).parameters
     except (TypeError, ValueError):
-        accepted = set()
+        sig = {}
+    accepted = set(sig)
+    # a writer with **setup takes every keyword (the game's setup: decks, params, start player)
+    takes_all = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in sig.values())
     for g in games:
         path = folder / g.file
-        kwargs = {k: v for k, v in g.keywords().items() if k in accepted}
+        kwargs = {
+            k: v for k, v in g.keywords().items()
+            if (k in accepted or takes_all) and v is not None and v != {}
+        }  # fmt: skip
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             writer(path, **kwargs)
