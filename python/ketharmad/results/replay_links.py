@@ -18,7 +18,7 @@ import importlib
 import inspect
 import json
 import shlex
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
@@ -218,6 +218,7 @@ def write_replays(games: Sequence[GameRef], folder: Path) -> Optional[str]:
     writer = replay_writer()
     if writer is None:
         return "replay pages are not available in this version: copy a command to replay a game"
+    sig: Mapping[str, inspect.Parameter]
     try:
         sig = inspect.signature(writer).parameters
     except (TypeError, ValueError):
