@@ -233,8 +233,10 @@ def test_cli_rows_flags(tmp_path, capsys) -> None:
     red_out = capsys.readouterr().out
     assert main([*args, "--out", str(tmp_path / "rows")]) == 0  # default: rows for a small run
     rows_out = capsys.readouterr().out
+    # the card-stats table, the run's row and the replay pages of its report: no row tables
     assert sorted(p.name for p in (tmp_path / "red").iterdir() if p.is_dir()) == [
         "card_stats",
+        "replays",
         "runs",
     ]
     assert (tmp_path / "rows" / "card_records").exists() and (tmp_path / "rows" / "plays").exists()

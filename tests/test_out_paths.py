@@ -113,8 +113,13 @@ def test_simulate_makes_a_missing_folder_and_overwrites_when_asked(tmp_path, cap
     assert pl.read_parquet(out).height == 40
     assert main(["simulate", "--games", "10", "--out", str(out), "--overwrite"]) == 0
     assert pl.read_parquet(out).height == 20
-    # no temporary file left; the run's HTML report next to it
-    assert sorted(p.name for p in out.parent.iterdir()) == ["r.parquet", "r.report.html"]
+    # no temporary file left; the run's HTML report and its replay pages next to it
+    assert sorted(p.name for p in out.parent.iterdir()) == [
+        "r.parquet",
+        "r.report.html",
+        "r.report.replays",
+    ]
+    assert sorted(p.name for p in (out.parent / "r.report.replays").iterdir())[0] == "ketharmad-0.html"
     capsys.readouterr()
 
 

@@ -48,7 +48,7 @@ def test_simulate_report_replays_are_the_batch_games(tmp_path, capsys):
           "--seed", "9", "--out", str(out)])  # fmt: skip
     capsys.readouterr()
     rows = pl.read_parquet(out)
-    pages = sorted((tmp_path / "replays").glob("ketharmad-*.html"))
+    pages = sorted((tmp_path / "g.report.replays").glob("ketharmad-*.html"))
     assert pages, list(tmp_path.iterdir())
     for page in pages:
         index = int(re.search(r"-(\d+)\.html$", page.name).group(1))

@@ -31,7 +31,7 @@ from .html_markdown import markdown_html
 from .html_page import command_block, esc, note, page, section, slug
 from .html_table import MAX_ROWS, frame_table
 from .keys import is_per_game, key_columns
-from .replay_links import GameRef, listed_games, replay_command, write_replays
+from .replay_links import GameRef, listed_games, replay_command, replays_folder, write_replays
 
 __all__ = ["report_html", "write_html_report", "command_line", "View"]
 
@@ -217,7 +217,8 @@ def write_html_report(
 ) -> Path:
     """Write ``result``'s report: ``target`` a folder (``target/report.html``) or a file
     ending in ``.html``; with ``replays``, the replay pages of the listed games into
-    ``replays/`` next to it (when the replay writer exists). Written atomically (a temporary
+    ``replays/`` next to a ``report.html`` (``<name>.replays/`` next to another page:
+    :func:`~ketharmad.results.replay_links.replays_folder`; when the replay writer exists). Written atomically (a temporary
     file renamed into place). Returns the report's path."""
     if isinstance(target, bytes) or not isinstance(target, (str, os.PathLike)):
         raise ValueError(
@@ -235,7 +236,7 @@ def write_html_report(
         path = path / "report.html"
     else:
         path.parent.mkdir(parents=True, exist_ok=True)
-    games = listed_games(result)
+    games = listed_games(result, replays_folder(path))
     why = write_replays(games, path.parent) if replays and games else None
     text = report_html(result, run_id=run_id, command=command, games=games, why_no_pages=why,
                        max_rows=max_rows)  # fmt: skip

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-__all__ = ["GameRef", "MAX_GAMES", "listed_games", "replay_command", "write_replays"]
+__all__ = ["GameRef", "MAX_GAMES", "listed_games", "replay_command", "replays_folder", "write_replays"]
 
 #: At most this many games are listed in a report.
 MAX_GAMES = 24
@@ -171,9 +171,16 @@ def _from_harness_matchups(result: Any) -> list[GameRef]:
     return out
 
 
-def listed_games(result: Any) -> list[GameRef]:
+def replays_folder(report: Path) -> str:
+    """The folder, next to a report, of its replay pages: ``replays`` for a ``report.html``
+    (a run folder holds one run), ``<name>.replays`` for any other page (``simulate --out
+    r.parquet`` writes ``r.report.html``: two such files in one folder keep their own pages)."""
+    return "replays" if report.name == "report.html" else f"{report.stem}.replays"
+
+
+def listed_games(result: Any, folder: str = "replays") -> list[GameRef]:
     """The games a report of ``result`` lists (at most :data:`MAX_GAMES`), each with its
-    ``file`` (``replays/<game>-<index>.html``, unique within the report)."""
+    ``file`` (``<folder>/<game>-<index>.html``, unique within the report)."""
     refs: list[GameRef]
     if getattr(result, "plan", None) and getattr(result, "game", "ketharmad") in (
         "ketharmad",
@@ -194,7 +201,7 @@ def listed_games(result: Any) -> list[GameRef]:
     refs = refs[:MAX_GAMES]
     seen: dict[str, int] = {}
     for g in refs:
-        base = f"replays/{g.game}-{g.index}"
+        base = f"{folder}/{g.game}-{g.index}"
         k = seen.get(base, 0)
         seen[base] = k + 1
         g.file = f"{base}.html" if k == 0 else f"{base}-{k}.html"
@@ -228,7 +235,9 @@ def write_replays(games: Sequence[GameRef], folder: Path) -> Optional[str]:
     takes_all = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in sig.values())
     for g in games:
         path = folder / g.file
-        kwargs = {
+        # the report owns its replay pages: a rewritten report rewrites them
+        extra = {"overwrite": True} if "overwrite" in accepted else {}
+        kwargs = extra | {
             k: v for k, v in g.keywords().items()
             if (k in accepted or takes_all) and v is not None and v != {}
         }  # fmt: skip
