@@ -119,7 +119,9 @@ def test_simulate_makes_a_missing_folder_and_overwrites_when_asked(tmp_path, cap
         "r.report.html",
         "r.report.replays",
     ]
-    assert sorted(p.name for p in (out.parent / "r.report.replays").iterdir())[0] == "ketharmad-0.html"
+    assert (
+        sorted(p.name for p in (out.parent / "r.report.replays").iterdir())[0] == "ketharmad-0.html"
+    )
     capsys.readouterr()
 
 

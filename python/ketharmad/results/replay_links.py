@@ -23,7 +23,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-__all__ = ["GameRef", "MAX_GAMES", "listed_games", "replay_command", "replays_folder", "write_replays"]
+__all__ = [
+    "GameRef",
+    "MAX_GAMES",
+    "listed_games",
+    "replay_command",
+    "replays_folder",
+    "write_replays",
+]
 
 #: At most this many games are listed in a report.
 MAX_GAMES = 24
