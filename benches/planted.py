@@ -107,6 +107,10 @@ def judge(plant: Plant, res: ketharmad.BalanceResult) -> dict[str, Any]:
         card = name.rsplit(".", 1)[0]
         hit = None if res.suspects is None else res.suspects.filter(pl.col("card") == card)
         ranks.append(str(int(hit["rank"][0])) if hit is not None and hit.height else "-")
+    # the card-level view the games can support (docs/balance.md, "Why the planted parameters
+    # cannot be found from play"): an edit on a planted card, and every metric in band after
+    planted_cards = {n.rsplit(".", 1)[0] for n in plant.edits}
+    card_hit = any(n.rsplit(".", 1)[0] in planted_cards for n in best)
     before = dict(zip(res.before["metric"], res.before["in_band"], strict=True))
     after = dict(zip(res.after["metric"], res.after["in_band"], strict=True))
     return {
@@ -116,6 +120,8 @@ def judge(plant: Plant, res: ketharmad.BalanceResult) -> dict[str, Any]:
         "damaged": not all(before.values()),
         "repaired": repaired,
         "extra_edits": len([n for n in best if n not in plant.edits]),
+        "planted_card_edited": card_hit,
+        "in_band_after": all(res.after["in_band"].to_list()),
         "confirmed": bool(res.best_confirmed),
         "pushed_out": any(before[m] and not after.get(m, True) for m in before),
         "games": int(res.games),
@@ -180,7 +186,8 @@ def main(argv: list[str] | None = None) -> int:
             row["seconds"] = round(time.perf_counter() - t0, 1)
             rows.append(row)
             print(f"  plant {plant.index}: {row['planted']} | proposed {row['proposed']} | "
-                  f"damaged {row['damaged']}, repaired {row['repaired']}, extra {row['extra_edits']}, "
+                  f"damaged {row['damaged']}, repaired {row['repaired']}, planted card edited {row['planted_card_edited']}, "
+                  f"extra {row['extra_edits']}, "
                   f"confirmed {row['confirmed']}, pushed out {row['pushed_out']}, suspect rank {row['suspect_rank']}, "
                   f"{row['seconds']} s",
                   flush=True)  # fmt: skip
@@ -191,6 +198,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"repaired (every planted parameter edited back toward its value): "
               f"{dmg['repaired'].mean():.0%}; mean edits beyond the planted: {dmg['extra_edits'].mean():.2f}; "
               f"confirmed: {dmg['confirmed'].mean():.0%}; a metric pushed out of band: {t['pushed_out'].mean():.0%}")  # fmt: skip
+        print(f"card level (what play can show): a planted card edited {dmg['planted_card_edited'].mean():.0%}; "
+              f"every metric in band after {dmg['in_band_after'].mean():.0%}")  # fmt: skip
     print(
         f"median wall time a plant: {statistics.median(t['seconds'].to_list()):.1f} s on {os.cpu_count()} cores"
     )
