@@ -301,6 +301,7 @@ impl Game<'_> {
             let v = match zone {
                 0 => {
                     self.cache.reactions[p] = 0;
+                    self.cache.reaction_floor[p] = [i16::MAX; 2];
                     std::mem::take(&mut self.state.players[p].hand)
                 }
                 1 => std::mem::take(&mut self.state.players[p].deck),

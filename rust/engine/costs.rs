@@ -73,6 +73,15 @@ impl Game<'_> {
         ([pl.pool[0] + lane(0), pl.pool[1] + lane(1), pl.pool[2] + lane(2)], lane(3))
     }
 
+    /// Every unit `p` could pay with now (the sum of `available`): its pool and the four
+    /// lanes of its ready units, summed into the top lane by one multiplication.
+    #[inline(always)]
+    pub fn units(&self, p: usize) -> i32 {
+        let pool = self.state.players[p].pool;
+        let acc = if self.hooks.full_checks { self.count_ready(p) } else { self.cache.ready[p] };
+        (acc.wrapping_mul(0x0001_0001_0001_0001) >> 48) as i32 + pool[0] as i32 + pool[1] as i32 + pool[2] as i32
+    }
+
     /// The ready units of `p`'s sources counted afresh (see `Player::ready`): one
     /// branch-free pass, each card adding its ready units to the lane of its resource (a
     /// card without a source has 0 units, so its masked lane gets nothing).
