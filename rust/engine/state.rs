@@ -38,7 +38,10 @@ pub enum Zone {
     Removed,
 }
 
+/// Aligned to 64 bytes (its 47 bytes of fields padded to one cache line): a card's address is
+/// its `Cid` shifted, not multiplied, and one card never straddles two lines.
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(align(64))]
 pub struct Inst {
     pub def: u16,
     /// Owning seat; -1 for ownerless cards (Newsfeed, tokens, Events).
@@ -1443,6 +1446,12 @@ impl<'db> Game<'db> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An instance is one cache line (`Inst`'s alignment).
+    #[test]
+    fn an_inst_is_one_cache_line() {
+        assert_eq!(std::mem::size_of::<Inst>(), 64);
+    }
 
     /// `Insts::default` allocates zeroed instances: all-zero bytes must be `Inst::default()`.
     #[test]
