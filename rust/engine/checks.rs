@@ -10,7 +10,7 @@ use crate::cards::{Faction, Static, Trigger};
 impl Game<'_> {
     /// Repeat until nothing changes: destroyed Figures, Newsfeed refill, eliminations, Voter
     /// takeover, end of game; waiting "leaves play" triggers run in between.
-    #[inline]
+    #[inline(always)]
     pub fn state_check(&mut self) {
         if self.state.outcome.is_some() {
             return;

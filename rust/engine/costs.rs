@@ -64,7 +64,7 @@ impl Game<'_> {
     }
 
     /// Units available: per resource (pool + fixed sources) and "any" units.
-    #[inline]
+    #[inline(always)]
     pub fn available(&self, p: usize) -> ([i16; 3], i16) {
         let pl = &self.state.players[p];
         // scenario tests set readiness by hand: count afresh there

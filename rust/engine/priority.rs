@@ -214,15 +214,21 @@ impl Game<'_> {
     /// either priority format: that common case is this inlined test, not a call.
     #[inline(always)]
     pub fn window(&mut self, lead: usize) {
-        if self.state.chain.is_empty() && !(0..self.state.n).any(|q| self.state.players[q].alive && self.may_respond_any(q)) {
+        if self.state.chain.is_empty() && !self.someone_may_respond() {
             return;
         }
         self.open_window(lead);
     }
 
-    #[inline(always)]
-    fn may_respond_any(&self, p: usize) -> bool {
-        self.reaction_in_reach(p) || self.board_count(p).flags & Inst::F_INSTANT != 0
+    /// Some seat in the game may respond (`may_respond`).
+    #[inline(never)]
+    fn someone_may_respond(&self) -> bool {
+        for q in 0..self.state.n {
+            if self.state.players[q].alive && (self.reaction_in_reach(q) || self.board_count(q).flags & Inst::F_INSTANT != 0) {
+                return true;
+            }
+        }
+        false
     }
 
     /// `window` when a seat may respond or the chain holds something.
