@@ -40,7 +40,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 HISTORY = ROOT / "benches" / "speed_history.csv"
-BINARY = ROOT / "target" / "release" / "examples" / "speed_workloads"
+# cargo's target directory: CARGO_TARGET_DIR when set (relative paths from the checkout), else target/
+TARGET = ROOT / os.environ.get("CARGO_TARGET_DIR", "target")
+BINARY = TARGET / "release" / "examples" / "speed_workloads"
 FIELDS = ["commit", "workload", "instructions", "decisions"]
 THRESHOLD = 0.03
 

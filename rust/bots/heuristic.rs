@@ -1,7 +1,7 @@
 //! The rule-based bot family (`"heuristic"`, presets `"aggro"`, `"control"`, `"tuned"`): greedy scoring of
 //! the offered options, steered by named numeric knobs. It sees only its seat's view.
 
-use crate::cards::{CardDef, CardType, Effect, Static, TargetKind};
+use crate::cards::{CardDef, CardType, Effect, TargetKind};
 use crate::engine::state::Cid;
 use crate::engine::{DecisionKind, Opt, SeatView, MAX_SEATS};
 
@@ -75,10 +75,9 @@ fn value(d: &CardDef) -> f64 {
 }
 
 fn fig_value(v: &SeatView, c: Cid) -> f64 {
-    let i = v.influence(c).unwrap_or(0) as f64;
-    let cr = v.credibility(c).unwrap_or(0) as f64;
+    let (i, cr) = v.stats(c).unwrap_or((0, 0));
     let base = v.def(c).map(value).unwrap_or(0.0);
-    base * 0.5 + i * 1.2 + cr * 0.8
+    base * 0.5 + i as f64 * 1.2 + cr as f64 * 0.8
 }
 
 fn resolve_effects(d: &CardDef) -> impl Iterator<Item = &Effect> {
@@ -146,11 +145,11 @@ fn best(opts: &[Opt], mut score: impl FnMut(&Opt) -> f64) -> usize {
 }
 
 fn bases_in_hand(v: &SeatView) -> usize {
-    v.hand().iter().filter(|&&c| v.def(c).is_some_and(|d| d.ctype == CardType::Base)).count()
+    v.hand().iter().filter(|&&c| v.is_base(c)).count()
 }
 
 fn bases_in_play(v: &SeatView, p: usize) -> usize {
-    v.in_play(p).iter().filter(|&&c| v.def(c).is_some_and(|d| d.ctype == CardType::Base)).count()
+    v.bases_in_play(p)
 }
 
 fn mulligan(k: &Knobs, v: &SeatView, opts: &[Opt]) -> usize {
@@ -193,23 +192,13 @@ fn max_opp_scandal(v: &SeatView) -> i32 {
     opponents(v).map(|q| v.scandal(q)).max().unwrap_or(0)
 }
 
-fn ready_figures<'a>(v: &'a SeatView, p: usize) -> impl Iterator<Item = Cid> + 'a {
-    v.in_play(p).iter().copied().filter(move |&c| v.is_ready_figure(c))
-}
-
 fn my_attack_power(v: &SeatView) -> i32 {
-    v.in_play(v.seat).iter().filter(|&&c| v.can_attack(c)).map(|&c| v.influence(c).unwrap_or(0).max(0) as i32).sum()
+    v.attack_power(v.seat)
 }
 
 /// `q`'s possible blockers: (how many ready Figures, the highest Influence among them).
 fn blockers_of(v: &SeatView, q: usize) -> (usize, i16) {
-    let mut n = 0;
-    let mut max = i16::MIN;
-    for b in ready_figures(v, q) {
-        n += 1;
-        max = max.max(v.influence(b).unwrap_or(0));
-    }
-    (n, max)
+    v.ready_figures(q)
 }
 
 /// An attacker is "safe" against a player whose blockers are `blk` when none of them can
@@ -219,6 +208,11 @@ fn safe_against(v: &SeatView, c: Cid, blk: (usize, i16)) -> bool {
         return true;
     }
     blk.1 < v.credibility(c).unwrap_or(1)
+}
+
+/// `safe_against` with the attacker's Credibility (or 1 out of play) known.
+fn safe_against_with(v: &SeatView, c: Cid, blk: (usize, i16), credibility: i16) -> bool {
+    blk.0 == 0 || v.unblockable(c) || (v.has_propaganda(c) && blk.0 < 2) || blk.1 < credibility
 }
 
 /// The heuristic's score of a main-priority option (higher is better; EndPhase is 0).
@@ -240,7 +234,7 @@ impl Lazy {
     }
     /// Party bits of the Figures the seat controls.
     fn parties(&mut self, v: &SeatView) -> u32 {
-        *self.parties.get_or_insert_with(|| v.in_play(v.seat).iter().fold(0u32, |b, &x| b | v.def(x).map_or(0, |dd| dd.party_bit)))
+        *self.parties.get_or_insert_with(|| v.parties(v.seat))
     }
 }
 
@@ -274,7 +268,7 @@ fn main_score(k: &Knobs, v: &SeatView, o: &Opt, lz: &mut Lazy) -> f64 {
                                 }
                             }
                             Effect::SympathyEach { n } => {
-                                let f = v.in_play(me).iter().filter(|&&x| v.def(x).is_some_and(|dd| dd.ctype.is_figure())).count() as f64;
+                                let f = v.in_play(me).iter().filter(|&&x| v.is_figure(x)).count() as f64;
                                 if f < 2.0 {
                                     -40.0
                                 } else {
@@ -282,11 +276,11 @@ fn main_score(k: &Knobs, v: &SeatView, o: &Opt, lz: &mut Lazy) -> f64 {
                                 }
                             }
                             Effect::SupportPerFigure { per, max } => {
-                                let f = v.in_play(me).iter().filter(|&&x| v.def(x).is_some_and(|dd| dd.ctype.is_figure())).count() as f64;
+                                let f = v.in_play(me).iter().filter(|&&x| v.is_figure(x)).count() as f64;
                                 (f * per as f64).min(max as f64) * 4.0 - 10.0
                             }
                             Effect::Rally { .. } => {
-                                let a = v.in_play(me).iter().filter(|&&x| v.def(x).is_some_and(|dd| dd.ctype.is_figure())).count() as f64;
+                                let a = v.in_play(me).iter().filter(|&&x| v.is_figure(x)).count() as f64;
                                 if a < 2.0 {
                                     -40.0
                                 } else {
@@ -355,7 +349,7 @@ fn main_score(k: &Knobs, v: &SeatView, o: &Opt, lz: &mut Lazy) -> f64 {
                 Effect::ExhaustTarget => {
                     // tap a blocker only to clear the way for a real attack (the tapper then
                     // can't block itself)
-                    let blockers = opponents(v).map(|q| ready_figures(v, q).count()).sum::<usize>();
+                    let blockers = opponents(v).map(|q| v.ready_figures(q).0).sum::<usize>();
                     if blockers > 0 && lz.power(v) - v.influence(c).unwrap_or(0) as i32 >= 3 && k.aggression >= 0.3 {
                         35.0
                     } else {
@@ -434,11 +428,8 @@ fn reaction_value(k: &Knobs, v: &SeatView, _c: Cid, d: &CardDef, main: bool) -> 
             }
             Effect::Damage { n } => {
                 // kill an opposing Figure
-                let kill = opponents(v).any(|q| {
-                    v.in_play(q).iter().any(|&x| {
-                        v.def(x).is_some_and(|dd| dd.ctype.is_figure()) && v.credibility(x).unwrap_or(99) - v.in_play_state(x).map_or(0, |s| s.2) <= n && fig_value(v, x) >= 3.0
-                    })
-                });
+                let kill = opponents(v)
+                    .any(|q| v.in_play(q).iter().any(|&x| v.is_figure(x) && v.credibility(x).unwrap_or(99) - v.in_play_state(x).map_or(0, |s| s.2) <= n && fig_value(v, x) >= 3.0));
                 if kill {
                     80.0
                 } else {
@@ -532,7 +523,7 @@ fn target_score(v: &SeatView, o: &Opt) -> f64 {
                 // a card on the chain (Neutralize): the opponent's
                 return if v.chain().any(|(x, p)| x == c && p != me) { 10.0 } else { -10.0 };
             };
-            let val = if v.def(c).is_some_and(|d| d.ctype.is_figure()) { fig_value(v, c) } else { v.def(c).map(value).unwrap_or(1.0) };
+            let val = if v.is_figure(c) { fig_value(v, c) } else { v.def(c).map(value).unwrap_or(1.0) };
             if harmful {
                 if ctrl == me {
                     -val - 10.0
@@ -560,16 +551,7 @@ fn target_score(v: &SeatView, o: &Opt) -> f64 {
 
 /// Power the opponents could swing back with next turn (their Figures, all readied).
 fn counter_power(v: &SeatView) -> i32 {
-    opponents(v)
-        .map(|q| {
-            v.in_play(q)
-                .iter()
-                .filter(|&&c| v.def(c).is_some_and(|d| d.ctype.is_figure() && !d.statics.iter().any(|s| matches!(s, Static::CantAttack))))
-                .map(|&c| v.influence(c).unwrap_or(0).max(0) as i32)
-                .sum::<i32>()
-        })
-        .max()
-        .unwrap_or(0)
+    opponents(v).map(|q| v.swing_power(q)).max().unwrap_or(0)
 }
 
 fn attackers(k: &Knobs, v: &SeatView, opts: &[Opt]) -> usize {
@@ -589,13 +571,14 @@ fn attackers(k: &Knobs, v: &SeatView, opts: &[Opt]) -> usize {
     for (i, o) in opts.iter().enumerate() {
         if let Opt::Attack(c, q) = *o {
             let q = q as usize;
-            let safe = safe_against(v, c, blk[q]);
-            let inf = v.influence(c).unwrap_or(0) as f64;
+            let st = v.stats(c);
+            let safe = safe_against_with(v, c, blk[q], st.map_or(1, |s| s.1));
+            let inf = st.map_or(0, |s| s.0) as f64;
             if inf <= 0.0 && !lethal_on(q) {
                 continue;
             }
             let lone = v.def(c).map_or(0, |d| d.kw.lone) > 0 && declared.is_empty();
-            let good_blocker = v.credibility(c).unwrap_or(0) >= 3;
+            let good_blocker = st.map_or(0, |s| s.1) >= 3;
             let mut ok = safe || lethal_on(q) || (k.aggression >= 0.6 && inf >= 1.0) || (k.aggression >= 0.85);
             if ok && home_guard && !lethal_on(q) && good_blocker {
                 ok = false;
@@ -640,30 +623,33 @@ fn blocks(k: &Knobs, v: &SeatView, opts: &[Opt]) -> usize {
     let mut bs = f64::MIN;
     for (i, o) in opts.iter().enumerate() {
         if let Opt::Block(b, a) = *o {
-            let a_inf = v.influence(a).unwrap_or(0);
-            let a_cred = v.credibility(a).unwrap_or(1);
+            let (a_inf, a_cred) = v.stats(a).map_or((0, 1), |s| s);
             let already: i16 = blk.iter().filter(|x| x.1 == a).map(|x| v.influence(x.0).unwrap_or(0)).sum();
-            let b_inf = v.influence(b).unwrap_or(0);
-            let b_cred = v.credibility(b).unwrap_or(1);
+            let held = blk.iter().any(|x| x.1 == a);
+            let (b_inf, b_cred) = v.stats(b).map_or((0, 1), |s| s);
             let kills = already + b_inf >= a_cred;
-            let survives = b_cred > a_inf || !blk.iter().all(|x| x.1 != a);
-            let trade = kills && fig_value(v, a) >= fig_value(v, b);
+            let survives = b_cred > a_inf || held;
+            // each Figure's value at most once (the same value every time)
+            let (mut fa, mut fb) = (None, None);
+            let mut value_a = || *fa.get_or_insert_with(|| fig_value(v, a));
+            let mut value_b = || *fb.get_or_insert_with(|| fig_value(v, b));
+            let trade = kills && value_a() >= value_b();
             let s = if kills && survives {
-                30.0 + fig_value(v, a)
+                30.0 + value_a()
             } else if trade {
-                15.0 + fig_value(v, a) - fig_value(v, b)
+                15.0 + value_a() - value_b()
             } else if survives && k.block_caution >= 0.4 {
                 5.0 + a_inf as f64 * k.block_caution
             } else if danger {
-                a_inf as f64 - fig_value(v, b) * 0.1
+                a_inf as f64 - value_b() * 0.1
             } else {
                 continue;
             };
-            if v.has_propaganda(a) && blk.iter().all(|x| x.1 != a) && !kills && !danger {
+            if !held && !kills && !danger && v.has_propaganda(a) {
                 continue;
             }
             // an attacker already held by a blocker needs more only to kill it
-            if blk.iter().any(|x| x.1 == a) && (already >= a_cred || !kills) {
+            if held && (already >= a_cred || !kills) {
                 continue;
             }
             if s > bs {

@@ -35,7 +35,8 @@
 //! - **Sums kept by difference** (`ready`, `able`): every change of what makes a card in play
 //!   a ready resource source or a possible attacker (zone, controller, exhausted, fresh,
 //!   Momentum) is bracketed by `ready_out(c)` before and `ready_in(c)` after. Wake and Close
-//!   recount them outright. `reactions[p]` is kept by every hand move.
+//!   recount them outright. `reactions[p]` and `reaction_floor[p]` are kept by every hand
+//!   move (`hand_push`, `take_from_hand`).
 //! - **Dirty hints** (`damaged`, `checked_gen`, `wounded`, `eot_touched`, `fresh_cards`,
 //!   `fragile`) let the state check and Close skip work. Setting one more than needed
 //!   (`damaged = true`, an extra `wounded` card, `eot_touched = true`) is always safe; only
@@ -133,6 +134,12 @@ pub struct Caches {
     pub able: [u16; MAX_SEATS],
     /// Per seat: Reaction cards in its hand.
     pub reactions: [u8; MAX_SEATS],
+    /// Per seat: the fewest units that could pay for one of the Reactions in its hand (its
+    /// printed cost less its Defector N, a lower bound of its cost with every change but a
+    /// lowered Reaction cost), `[0]` among those it may play with nothing on the chain (no
+    /// required Action target), `[1]` among all; `i16::MAX` when there is none. Kept with
+    /// `reactions` (`Game::recount_reactions`).
+    pub reaction_floor: [[i16; 2]; MAX_SEATS],
     /// Damage was dealt (or an attacker stopped attacking) since the last state check.
     pub damaged: bool,
     /// `board_gen` at the last state check.
@@ -160,6 +167,7 @@ impl Default for Caches {
             ready: [0; MAX_SEATS],
             able: [0; MAX_SEATS],
             reactions: [0; MAX_SEATS],
+            reaction_floor: [[i16::MAX; 2]; MAX_SEATS],
             damaged: false,
             checked_gen: 0,
             wounded: Vec::new(),
@@ -183,6 +191,7 @@ impl Caches {
         self.ready = [0; MAX_SEATS];
         self.able = [0; MAX_SEATS];
         self.reactions = [0; MAX_SEATS];
+        self.reaction_floor = [[i16::MAX; 2]; MAX_SEATS];
         self.damaged = false;
         self.checked_gen = 0;
         self.wounded.clear();
@@ -357,8 +366,7 @@ impl Game<'_> {
         for p in 0..self.state.n {
             self.cache.ready[p] = self.count_ready(p);
             self.cache.able[p] = self.count_able(p);
-            let r = self.state.players[p].hand.iter().filter(|&&c| self.state.inst[c as usize].is(Inst::F_REACTION)).count();
-            self.cache.reactions[p] = r as u8;
+            self.recount_reactions(p);
         }
         self.cache.damaged = true;
         for p in 0..self.state.n {

@@ -10,7 +10,7 @@ use crate::cards::{Faction, Static, Trigger};
 impl Game<'_> {
     /// Repeat until nothing changes: destroyed Figures, Newsfeed refill, eliminations, Voter
     /// takeover, end of game; waiting "leaves play" triggers run in between.
-    #[inline]
+    #[inline(always)]
     pub fn state_check(&mut self) {
         if self.state.outcome.is_some() {
             return;
@@ -301,6 +301,7 @@ impl Game<'_> {
             let v = match zone {
                 0 => {
                     self.cache.reactions[p] = 0;
+                    self.cache.reaction_floor[p] = [i16::MAX; 2];
                     std::mem::take(&mut self.state.players[p].hand)
                 }
                 1 => std::mem::take(&mut self.state.players[p].deck),

@@ -64,13 +64,22 @@ impl Game<'_> {
     }
 
     /// Units available: per resource (pool + fixed sources) and "any" units.
-    #[inline]
+    #[inline(always)]
     pub fn available(&self, p: usize) -> ([i16; 3], i16) {
         let pl = &self.state.players[p];
         // scenario tests set readiness by hand: count afresh there
         let acc = if self.hooks.full_checks { self.count_ready(p) } else { self.cache.ready[p] };
         let lane = |k: u32| (acc >> (16 * k)) as u16 as i16;
         ([pl.pool[0] + lane(0), pl.pool[1] + lane(1), pl.pool[2] + lane(2)], lane(3))
+    }
+
+    /// Every unit `p` could pay with now (the sum of `available`): its pool and the four
+    /// lanes of its ready units, summed into the top lane by one multiplication.
+    #[inline(always)]
+    pub fn units(&self, p: usize) -> i32 {
+        let pool = self.state.players[p].pool;
+        let acc = if self.hooks.full_checks { self.count_ready(p) } else { self.cache.ready[p] };
+        (acc.wrapping_mul(0x0001_0001_0001_0001) >> 48) as i32 + pool[0] as i32 + pool[1] as i32 + pool[2] as i32
     }
 
     /// The ready units of `p`'s sources counted afresh (see `Player::ready`): one
@@ -174,9 +183,23 @@ impl Game<'_> {
             return;
         }
         glog!(self, "  P{p} pays {}", cost.braces());
+        let n = self.state.players[p].play.len();
+        if n <= 64 && !self.hooks.scan_payment {
+            // the ready sources as bit sets over the play list (bit `k`: `play[k]`), by
+            // resource (3: any) and by rank (an "any" source, and only one, has rank 3)
+            let (mut res, mut rank) = ([0u64; 4], [0u64; 4]);
+            for (k, &c) in self.state.players[p].play.iter().enumerate() {
+                let i = &self.state.inst[c as usize];
+                let b = (((i.source >= 0) & Self::source_ready(i)) as u64) << k;
+                res[i.source as usize & 3] |= b;
+                rank[i.src_rank as usize & 3] |= b;
+            }
+            self.pay_from_sets(p, cost, res, rank);
+            return;
+        }
         let mut src = std::mem::take(&mut self.scratch.sources);
         src.clear();
-        src.reserve(self.state.players[p].play.len());
+        src.reserve(n);
         for &c in &self.state.players[p].play {
             let i = &self.state.inst[c as usize];
             // branch-free: write, then keep only a ready source
@@ -185,6 +208,96 @@ impl Game<'_> {
         }
         self.pay_from(p, cost, &mut src);
         self.scratch.sources = src;
+    }
+
+    /// `pay_from` for a board of at most 64 cards, its ready sources held as bit sets over
+    /// the play list (bit `k`: `play[k]`; paying changes no play list), by resource (`res`,
+    /// 3: any) and by rank: each choice is a few mask operations instead of a scan, and picks
+    /// the same source (the first in play order among the best).
+    fn pay_from_sets(&mut self, p: usize, cost: Cost, res: [u64; 4], rank: [u64; 4]) {
+        // the sources not yet exhausted
+        let mut left = res[0] | res[1] | res[2] | res[3];
+        // coloured pips: the pool, then the first source of the lowest rank that gives the
+        // colour or any
+        for r in 0..3 {
+            let mut need = cost.pips[r];
+            while need > 0 {
+                let in_pool = self.state.players[p].pool[r];
+                if in_pool > 0 {
+                    let take = need.min(in_pool);
+                    self.state.players[p].pool[r] -= take;
+                    need -= take;
+                    continue;
+                }
+                let fits = (res[r] | res[3]) & left;
+                let Some(k) = rank.iter().map(|&m| m & fits).find(|&m| m != 0).map(|m| m.trailing_zeros() as usize) else {
+                    debug_assert!(false, "cannot pay pip");
+                    return;
+                };
+                left &= !(1u64 << k);
+                let mut rest = cost.pips;
+                rest[..r].fill(0);
+                rest[r] = need;
+                let c = self.state.players[p].play[k];
+                self.tap_card(p, c, Some(r), rest);
+            }
+        }
+        // generic: pool first (colour with the most units), then Bases before Institutions
+        // before Figures (a Figure tapped for mana can't block), among those the colour with
+        // the most sources left, then "any" sources
+        let mut need = cost.generic;
+        if need <= 0 {
+            return;
+        }
+        // `fixed` = pool + ready single-resource sources, kept up to date as we go
+        let (mut fixed, _) = self.available(p);
+        while need > 0 {
+            let pool = self.state.players[p].pool;
+            // unwrap: the range 0..3 is not empty
+            let r = (0..3).max_by_key(|&r| pool[r]).unwrap();
+            if pool[r] > 0 {
+                self.state.players[p].pool[r] -= 1;
+                fixed[r] -= 1;
+                need -= 1;
+                continue;
+            }
+            // the lowest rank with a source left; in it, the sources of the resource (or
+            // resources, tied) with the most fixed units
+            let mut pick = 0u64;
+            if let Some(m) = rank[..3].iter().map(|&m| m & left).find(|&m| m != 0) {
+                let mut most = i16::MIN;
+                for s in 0..3 {
+                    let g = m & res[s];
+                    if g != 0 {
+                        if fixed[s] > most {
+                            most = fixed[s];
+                            pick = g;
+                        } else if fixed[s] == most {
+                            pick |= g;
+                        }
+                    }
+                }
+            } else {
+                pick = rank[3] & left;
+            }
+            if pick == 0 {
+                debug_assert!(false, "cannot pay generic");
+                return;
+            }
+            let k = pick.trailing_zeros() as usize;
+            left &= !(1u64 << k);
+            let c = self.state.players[p].play[k];
+            let s = self.state.inst[c as usize].source as u8;
+            let want = if s < 3 { Some(s as usize) } else { None };
+            // units of an "any" source now sit in the pool and count as fixed
+            let before = self.state.players[p].pool;
+            self.tap_card(p, c, want, [0; 3]);
+            if s == 3 {
+                for r in 0..3 {
+                    fixed[r] += self.state.players[p].pool[r] - before[r];
+                }
+            }
+        }
     }
 
     fn pay_from(&mut self, p: usize, cost: Cost, src: &mut [(Cid, u8, u8)]) {

@@ -131,20 +131,40 @@ impl<'a, 'db> SeatView<'a, 'db> {
     pub fn round(&self) -> u32 {
         self.g.state.round
     }
-    /// Card id of a card the seat can see; None for hidden cards.
-    pub fn card_id(&self, c: Cid) -> Option<&'db str> {
+    /// Whether the seat can see card `c` (R5.5): not in a deck, not in another seat's hand.
+    #[inline(always)]
+    fn visible(&self, c: Cid) -> bool {
         let i = &self.g.state.inst[c as usize];
-        let visible = match i.zone {
+        match i.zone {
             Zone::Hand => i.owner as usize == self.seat,
             Zone::Deck | Zone::NewsDeck | Zone::EventDeck => false,
             _ => true,
-        };
-        visible.then(|| self.g.def(c).id.as_str())
+        }
+    }
+    /// Card id of a card the seat can see; None for hidden cards.
+    pub fn card_id(&self, c: Cid) -> Option<&'db str> {
+        self.def(c).map(|d| d.id.as_str())
     }
     /// The definition of a card the seat can see.
+    #[inline]
     pub fn def(&self, c: Cid) -> Option<&'db crate::cards::CardDef> {
-        self.card_id(c)?;
-        Some(self.g.def(c))
+        self.visible(c).then(|| self.g.def(c))
+    }
+    /// A Base the seat can see (`def(c)` is a Base).
+    #[inline]
+    pub fn is_base(&self, c: Cid) -> bool {
+        self.visible(c) && self.g.state.inst[c as usize].is(super::state::Inst::F_BASE)
+    }
+    /// A Figure the seat can see (`def(c)` is a Figure).
+    #[inline]
+    pub fn is_figure(&self, c: Cid) -> bool {
+        self.visible(c) && self.g.state.inst[c as usize].is(super::state::Inst::F_FIGURE)
+    }
+    /// A Figure the seat can see that is not barred from attacking by its own statics (Kerítés).
+    #[inline]
+    pub fn is_figure_that_may_attack(&self, c: Cid) -> bool {
+        use super::state::Inst;
+        self.visible(c) && self.g.state.inst[c as usize].flags & (Inst::F_FIGURE | Inst::F_CANT_ATTACK) == Inst::F_FIGURE
     }
     /// State of a card in play: (controller, exhausted, damage, counters).
     pub fn in_play_state(&self, c: Cid) -> Option<(usize, bool, i16, i16)> {
@@ -285,6 +305,58 @@ impl<'a, 'db> SeatView<'a, 'db> {
     }
     pub fn credibility(&self, c: Cid) -> Option<i16> {
         self.g.in_play(c).then(|| self.g.credibility(c))
+    }
+    /// Summaries of `p`'s cards in play (public), each in one pass over its play list.
+    ///
+    /// The total Influence (each at least 0) of `p`'s Figures that could attack now
+    /// (`can_attack`).
+    pub fn attack_power(&self, p: usize) -> i32 {
+        let mut sum = 0;
+        for &c in &self.g.state.players[p].play {
+            if Game::able(&self.g.state.inst[c as usize]) != 0 {
+                sum += self.g.stats(c).0.max(0) as i32;
+            }
+        }
+        sum
+    }
+    /// `p`'s ready Figures (`is_ready_figure`): how many, and the highest Influence among them
+    /// (`i16::MIN` when none).
+    pub fn ready_figures(&self, p: usize) -> (usize, i16) {
+        let mut n = 0;
+        let mut max = i16::MIN;
+        for &c in &self.g.state.players[p].play {
+            let i = &self.g.state.inst[c as usize];
+            if i.is(super::state::Inst::F_FIGURE) && !i.exhausted {
+                n += 1;
+                max = max.max(self.g.stats(c).0);
+            }
+        }
+        (n, max)
+    }
+    /// The total Influence (each at least 0) of `p`'s Figures not barred from attacking by
+    /// their own statics (`is_figure_that_may_attack`), ready or not.
+    pub fn swing_power(&self, p: usize) -> i32 {
+        use super::state::Inst;
+        let mut sum = 0;
+        for &c in &self.g.state.players[p].play {
+            if self.g.state.inst[c as usize].flags & (Inst::F_FIGURE | Inst::F_CANT_ATTACK) == Inst::F_FIGURE {
+                sum += self.g.stats(c).0.max(0) as i32;
+            }
+        }
+        sum
+    }
+    /// The party bits of `p`'s cards in play ORed together (its Figures' parties).
+    pub fn parties(&self, p: usize) -> u32 {
+        self.g.state.players[p].play.iter().fold(0, |b, &c| b | self.g.state.inst[c as usize].party_bit)
+    }
+    /// How many Bases `p` has in play.
+    pub fn bases_in_play(&self, p: usize) -> usize {
+        self.g.state.players[p].play.iter().filter(|&&c| self.g.state.inst[c as usize].is(super::state::Inst::F_BASE)).count()
+    }
+    /// (Influence, Credibility) of a card in play: `influence` and `credibility` at once.
+    #[inline]
+    pub fn stats(&self, c: Cid) -> Option<(i16, i16)> {
+        self.g.in_play(c).then(|| self.g.stats(c))
     }
 }
 

@@ -9,4 +9,7 @@ pub struct TestHooks {
     /// afresh, Close resets every card (scenario tests place cards and set damage by hand,
     /// bypassing the cache-keeping moves of `caches`).
     pub full_checks: bool,
+    /// Pay by scanning a list of the ready sources (`Game::pay_from`, what a board of more
+    /// than 64 cards uses) instead of bit sets (tests compare the two).
+    pub scan_payment: bool,
 }

@@ -2,7 +2,7 @@
 //! every card in exactly one zone (and its zone field agrees), no negative counts, controllers
 //! of cards in play are players still in the game, the Newsfeed row is full when it can be.
 
-use super::state::{Cid, Game, Inst, Zone};
+use super::state::{Cid, Game, Zone};
 use crate::cards::Faction;
 
 impl Game<'_> {
@@ -37,9 +37,12 @@ impl Game<'_> {
             if cached.gen == self.cache.player_gen[p] && !self.hooks.full_checks && cached != self.tally_board(p) {
                 return Err(format!("P{p}'s cached board counts {cached:?} are stale: {:?}", self.tally_board(p)));
             }
-            let reactions = pl.hand.iter().filter(|&&c| self.state.inst[c as usize].is(Inst::F_REACTION)).count();
-            if reactions != self.cache.reactions[p] as usize {
+            let (reactions, floor) = self.tally_reactions(p);
+            if reactions != self.cache.reactions[p] {
                 return Err(format!("P{p} holds {reactions} Reactions but {} are counted", self.cache.reactions[p]));
+            }
+            if floor != self.cache.reaction_floor[p] {
+                return Err(format!("P{p}'s Reactions cost at least {floor:?} but {:?} is kept", self.cache.reaction_floor[p]));
             }
             for &c in &pl.oblivion {
                 mark(c, Zone::Oblivion, "an Oblivion")?;

@@ -130,11 +130,29 @@ impl Game<'_> {
         self.state_check();
     }
 
-    /// `p` holds a Reaction or controls a card with an ability usable at any time: the
-    /// cheap test before anything is listed (most seats in most windows fail it).
+    /// `p` holds a Reaction it might afford and target, or controls a card with an ability
+    /// usable at any time: the cheap test before anything is listed (most seats in most
+    /// windows fail it).
     #[inline(always)]
     fn may_respond(&self, p: usize) -> (bool, bool) {
-        (self.cache.reactions[p] > 0, self.board_count(p).flags & Inst::F_INSTANT != 0)
+        (self.reaction_in_reach(p), self.board_count(p).flags & Inst::F_INSTANT != 0)
+    }
+
+    /// `p` holds a Reaction that it might play now: one it may play with the chain as it is
+    /// (an empty chain offers no Action to target) whose cost's lower bound
+    /// (`Caches::reaction_floor`) its units reach. A Reaction failing this is not playable
+    /// (`can_play_from_hand_with`: its cost, its targets).
+    #[inline(always)]
+    fn reaction_in_reach(&self, p: usize) -> bool {
+        if self.cache.reactions[p] == 0 {
+            return false;
+        }
+        let floor = self.cache.reaction_floor[p][!self.state.chain.is_empty() as usize];
+        // a Reaction cost lowered this round: the floor does not hold
+        if self.state.round_mods.reaction_cost_increase < 0 {
+            return true;
+        }
+        self.units(p) >= floor as i32
     }
 
     /// Fill `opts` with `p`'s responses in a window; false if only passing is possible.
@@ -196,15 +214,21 @@ impl Game<'_> {
     /// either priority format: that common case is this inlined test, not a call.
     #[inline(always)]
     pub fn window(&mut self, lead: usize) {
-        if self.state.chain.is_empty() && !(0..self.state.n).any(|q| self.state.players[q].alive && self.may_respond_any(q)) {
+        if self.state.chain.is_empty() && !self.someone_may_respond() {
             return;
         }
         self.open_window(lead);
     }
 
-    #[inline(always)]
-    fn may_respond_any(&self, p: usize) -> bool {
-        self.cache.reactions[p] > 0 || self.board_count(p).flags & Inst::F_INSTANT != 0
+    /// Some seat in the game may respond (`may_respond`).
+    #[inline(never)]
+    fn someone_may_respond(&self) -> bool {
+        for q in 0..self.state.n {
+            if self.state.players[q].alive && (self.reaction_in_reach(q) || self.board_count(q).flags & Inst::F_INSTANT != 0) {
+                return true;
+            }
+        }
+        false
     }
 
     /// `window` when a seat may respond or the chain holds something.

@@ -83,7 +83,7 @@ impl Game<'_> {
                 self.state.inst[c as usize].zone = Zone::Deck;
                 pl.deck.push(c);
             }
-            self.cache.reactions[p] = 0;
+            self.recount_reactions(p);
             let mut deck = std::mem::take(&mut self.state.players[p].deck);
             self.state.rng_shuffle.shuffle(&mut deck);
             self.state.players[p].deck = deck;

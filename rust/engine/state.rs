@@ -38,7 +38,10 @@ pub enum Zone {
     Removed,
 }
 
+/// Aligned to 64 bytes (its 47 bytes of fields padded to one cache line): a card's address is
+/// its `Cid` shifted, not multiplied, and one card never straddles two lines.
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(align(64))]
 pub struct Inst {
     pub def: u16,
     /// Owning seat; -1 for ownerless cards (Newsfeed, tokens, Events).
@@ -1247,29 +1250,59 @@ impl<'db> Game<'db> {
 
     #[inline]
     pub fn take_from_hand(&mut self, p: usize, c: Cid) {
-        let r = self.state.inst[c as usize].is(Inst::F_REACTION) as u8;
         let pl = &mut self.state.players[p];
         // unwrap: every caller passes an option built from `p`'s hand (play, Base, Swap, bottom, discard)
         let i = pl.hand.iter().position(|&x| x == c).expect("card not in hand");
         pl.hand.remove(i);
-        self.cache.reactions[p] -= r;
+        if self.state.inst[c as usize].is(Inst::F_REACTION) {
+            self.recount_reactions(p);
+        }
     }
 
     /// Add `c` to the end of `p`'s hand (the caller sets its zone).
     #[inline]
     pub fn hand_push(&mut self, p: usize, c: Cid) {
-        let r = self.state.inst[c as usize].is(Inst::F_REACTION) as u8;
-        let pl = &mut self.state.players[p];
-        pl.hand.push(c);
-        self.cache.reactions[p] += r;
+        self.state.players[p].hand.push(c);
+        if self.state.inst[c as usize].is(Inst::F_REACTION) {
+            self.recount_reactions(p);
+        }
     }
 
     /// Recount what is kept in step with the hands (after editing hands directly).
     pub fn recount_hands(&mut self) {
         for p in 0..self.state.n {
-            let n = self.state.players[p].hand.iter().filter(|&&c| self.state.inst[c as usize].is(Inst::F_REACTION)).count();
-            self.cache.reactions[p] = n as u8;
+            self.recount_reactions(p);
         }
+    }
+
+    /// Count `p`'s Reactions in hand afresh (`Caches::reactions`, `Caches::reaction_floor`).
+    #[inline(never)]
+    pub(crate) fn recount_reactions(&mut self, p: usize) {
+        let (n, floor) = self.tally_reactions(p);
+        self.cache.reactions[p] = n;
+        self.cache.reaction_floor[p] = floor;
+    }
+
+    /// `p`'s Reactions in hand: how many, and the fewest units one of them could cost (see
+    /// `Caches::reaction_floor`).
+    pub(crate) fn tally_reactions(&self, p: usize) -> (u8, [i16; 2]) {
+        let mut n = 0u8;
+        let mut floor = [i16::MAX; 2];
+        for &c in &self.state.players[p].hand {
+            let i = &self.state.inst[c as usize];
+            if !i.is(Inst::F_REACTION) {
+                continue;
+            }
+            n += 1;
+            // at least its pips and what Defector leaves of its generic part
+            let low = i.cost.pips.iter().sum::<i16>() + (i.cost.generic - i.defector.max(0) as i16).max(0);
+            let needs_chain = self.def(c).abilities.iter().any(|a| a.trigger == crate::cards::Trigger::Resolve && a.target == crate::cards::TargetKind::Action);
+            if !needs_chain {
+                floor[0] = floor[0].min(low);
+            }
+            floor[1] = floor[1].min(low);
+        }
+        (n, floor)
     }
 
     /// Put a card into a player's Oblivion, a Newsfeed card to the bottom of the Newsfeed
@@ -1413,6 +1446,12 @@ impl<'db> Game<'db> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An instance is one cache line (`Inst`'s alignment).
+    #[test]
+    fn an_inst_is_one_cache_line() {
+        assert_eq!(std::mem::size_of::<Inst>(), 64);
+    }
 
     /// `Insts::default` allocates zeroed instances: all-zero bytes must be `Inst::default()`.
     #[test]

@@ -140,7 +140,7 @@ impl Game<'_> {
     /// board (`board_gen`) for everyone; counters, pumps, attacking and the end of the turn
     /// invalidate the cards they touch. Scenario games (`full_checks`) always recompute, since
     /// tests edit counters by hand; debug builds verify every memoised value.
-    fn stats(&self, c: Cid) -> (i16, i16) {
+    pub(crate) fn stats(&self, c: Cid) -> (i16, i16) {
         if self.hooks.full_checks {
             return self.compute_stats(c);
         }
