@@ -3,6 +3,9 @@
 //! share with a Wilson 95 % interval against the even share 1/n.
 //!
 //!     cargo run --release --example osztrakon_field -- games "search" b1 [seats] [threads] [seed] [name=value ...]
+//!
+//! With `OSZ_BASELINE=b1` the baseline bot also plays the same games on the same seats, and the
+//! paired difference of the two win shares is printed (games only one of them won, ±1.96 SE).
 
 use ketharmad::games::osztrakon::Osztrakon;
 use ketharmad::harness::batch::{run_range, wilson, GenericBatch};
@@ -33,6 +36,7 @@ fn main() {
     let t = Instant::now();
     let (mut wins, mut played) = (0u64, 0u64);
     let mut per_seat = Vec::new();
+    let (mut only_bot, mut only_base) = (0u64, 0u64);
     for s in 0..seats as u64 {
         let share = games / seats as u64 + (s < games % seats as u64) as u64;
         let first = s * (games / seats as u64) + s.min(games % seats as u64);
@@ -43,6 +47,21 @@ fn main() {
         per_seat.push(w);
         wins += w;
         played += share;
+        if let Ok(base) = std::env::var("OSZ_BASELINE") {
+            lineup[s as usize] = base;
+            let b = run_range(&Osztrakon, &GenericBatch { values: &v, seats, agents: &lineup, first, games: share, seed, threads }, &Stop::new()).unwrap();
+            for (x, y) in c.winners_mask.iter().zip(&b.winners_mask) {
+                let (bw, cw) = (x >> s & 1 == 1, y >> s & 1 == 1);
+                only_bot += (bw && !cw) as u64;
+                only_base += (cw && !bw) as u64;
+            }
+        }
+    }
+    if std::env::var("OSZ_BASELINE").is_ok() {
+        let n = played as f64;
+        let d = (only_bot as f64 - only_base as f64) / n;
+        let se = ((only_bot + only_base) as f64 - n * d * d).max(0.0).sqrt() / n;
+        println!("paired: the bot alone won {only_bot} games, the baseline alone {only_base}: share difference {d:+.4} ± {:.4}", 1.96 * se);
     }
     let secs = t.elapsed().as_secs_f64();
     let (lo, hi) = wilson(wins, played, 1.96);
