@@ -958,3 +958,39 @@ fn turn_log_and_day_columns_r114() {
         }
     }
 }
+
+/// Issue 25: the search's key decisions here are a disciple's declaration and the naming of
+/// Corruption and Divination days; the asker's question and votes are its rollout bot's (`b1`),
+/// so the search with this game's defaults answers them exactly as `b1` does.
+#[test]
+fn search_key_decisions_are_disciples_and_namings() {
+    use ketharmad::harness::agents::{make_agent, AgentSpec};
+    let mut p = prm();
+    p.layout = 1; // the placeholder layout: every special day occurs
+    let v: Vec<f64> = {
+        let reg = Osztrakon.registry();
+        resolve(&reg, &[("rules.special_layout".into(), Value::Str("placeholder".into()))]).unwrap()
+    };
+    let n = 5;
+    let mut seen = std::collections::BTreeMap::new();
+    for seed in 0..40u64 {
+        let mut s = new_game_with(p, n, seed).unwrap();
+        let mut b1: Vec<Box<dyn Agent<State>>> = (0..n).map(|_| Box::new(agent("b1").unwrap()) as Box<dyn Agent<State>>).collect();
+        let mut search = make_agent(&Osztrakon, &AgentSpec::parse("search:iterations=20").unwrap(), &v, n, 0).unwrap();
+        let mut l = Vec::new();
+        while let Some(m) = s.to_move() {
+            s.legal_actions(&mut l);
+            let key = s.key_decision();
+            assert_eq!(key, matches!(s.phase, Phase::Disciple | Phase::CorruptName | Phase::DivName), "{:?}", s.phase);
+            *seen.entry(format!("{:?}", s.phase)).or_insert(0) += 1;
+            let a = b1[m].act(&s, &l, &mut seat_rng(seed, m));
+            if !key && m == 0 {
+                assert_eq!(search.act(&s, &l, &mut seat_rng(seed, m)), a, "{:?}", s.phase);
+            }
+            s.apply(a).unwrap();
+        }
+    }
+    for ph in ["ChooseQuestion", "Vote", "Disciple", "CorruptName", "DivName", "DivChange", "BetrayChange"] {
+        assert!(seen.get(ph).copied().unwrap_or(0) > 5, "{ph}: {seen:?}");
+    }
+}

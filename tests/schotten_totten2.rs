@@ -737,9 +737,125 @@ fn bots_are_ordered_r13() {
     let gd = rate("random", "greedy", 400);
     assert!(ga > base + 0.3, "greedy attacker {ga} vs base {base}");
     assert!(gd < base - 0.25, "greedy defender lets random win {gd} vs base {base}");
-    let sa = rate("search:iterations=200", "random", 40);
+    let sa = rate("search:iterations=30", "random", 20);
     assert!(sa > base + 0.1, "search attacker {sa} vs base {base}");
     // the preparation rate of the random bot is an option; retreating at random is ruinous
     let rr = rate("random:prep=0.5", "random", 2000);
     assert!(rr < base - 0.2, "{rr} vs {base}");
+}
+
+/// Greedy's ranking (`Agent::rank`, what the search expands first and compares at its root)
+/// starts with its own pick, holds every play once, and places the Defender's skip where his
+/// cauldron threshold puts it; claims and retreats have none.
+#[test]
+fn greedy_ranking_starts_with_its_pick() {
+    use ketharmad::games::schotten_totten2::bots::GreedyBot;
+    let mut g = GreedyBot;
+    let mut rng = Rng::new(0);
+    let (mut plays, mut oils) = (0, 0);
+    for seed in 0..40 {
+        let mut s = State::from_seed(Params::default(), seed);
+        let mut l = Vec::new();
+        let mut out = Vec::new();
+        while let Some(_m) = s.to_move() {
+            s.legal(&mut l);
+            let pick = g.act(&s, &l, &mut rng);
+            if g.rank(&s, &l, &mut rng, &mut out) {
+                assert_eq!(out[0], pick, "seed {seed} turn {}", s.turn);
+                let mut sorted = out.clone();
+                sorted.sort_unstable();
+                let mut all = l.clone();
+                all.sort_unstable();
+                assert_eq!(sorted, all, "a ranking holds every legal action once");
+                match s.phase {
+                    Phase::Play => plays += 1,
+                    Phase::Prep => oils += 1,
+                    _ => panic!("no ranking expected in {:?}", s.phase),
+                }
+            } else {
+                assert!(
+                    l.iter().any(|&a| matches!(Action::from_id(a), Some(Action::Claim(_)))) || s.phase != Phase::Play || l == [ketharmad::games::schotten_totten2::actions::PASS]
+                );
+            }
+            s.apply(pick).unwrap();
+        }
+    }
+    assert!(plays > 1000 && oils > 20, "{plays} {oils}");
+}
+
+/// Issue 25: the search's key decisions here are the plays without an open claim and the
+/// Defender's cauldrons; a claim (always right, R4.1) and the Attacker's retreat (a set of
+/// sections: 2^k − 1 choices) are the rollout bot's.
+#[test]
+fn search_key_decisions_are_plays_and_cauldrons() {
+    let mut seen = [0u32; 4];
+    for seed in 0..30 {
+        let mut s = State::from_seed(Params::default(), seed);
+        let mut l = Vec::new();
+        let mut g = ketharmad::games::schotten_totten2::bots::GreedyBot;
+        let mut rng = Rng::new(seed);
+        while let Some(m) = s.to_move() {
+            s.legal(&mut l);
+            let claim = l.iter().any(|&a| matches!(Action::from_id(a), Some(Action::Claim(_))));
+            let key = s.key_decision();
+            if claim {
+                assert!(!key);
+                seen[0] += 1;
+            } else if s.phase == Phase::Prep && m == ATTACKER {
+                assert!(!key);
+                seen[1] += 1;
+            } else if s.phase == Phase::Prep {
+                assert!(key);
+                seen[2] += 1;
+            } else if s.phase == Phase::Play {
+                assert!(key);
+                seen[3] += 1;
+            } else {
+                assert!(!key);
+            }
+            let a = g.act(&s, &l, &mut rng);
+            s.apply(a).unwrap();
+        }
+    }
+    assert!(seen.iter().all(|&n| n > 10), "{seen:?}");
+}
+
+/// Issue 25, the Attacker's collapse against greedy: the old search (every decision in the
+/// tree, UCB1 over fresh deals, 1-turn cut-offs) retreated from sections greedy keeps; in the
+/// same positions the search with this game's defaults takes greedy's preparation (it is not a
+/// key decision) and claims at once.
+#[test]
+fn the_default_search_does_not_retreat_where_greedy_keeps_its_cards() {
+    use ketharmad::harness::agents::{make_agent, AgentSpec};
+    let v = resolve(&SchottenTotten2.registry(), &[]).unwrap();
+    let mk = |spec: &str| make_agent(&SchottenTotten2, &AgentSpec::parse(spec).unwrap(), &v, 2, ATTACKER).unwrap();
+    let mut old = mk("search:iterations=100,widen=1,prior=greedy,own_only=1,horizon=1,rollout=greedy,key_only=0,halving=0,width=0");
+    let mut new = mk("search:iterations=20");
+    let mut greedy = mk("greedy");
+    let (mut old_retreats, mut prep, mut claims) = (0, 0, 0);
+    for seed in 0..6 {
+        let mut s = State::from_seed(Params::default(), seed);
+        let mut l = Vec::new();
+        let mut rng = Rng::new(seed);
+        while let Some(m) = s.to_move() {
+            s.legal(&mut l);
+            let a = greedy.act(&s, &l, &mut rng);
+            if m == ATTACKER && l.len() > 1 && s.phase != Phase::Play {
+                let n = new.act(&s, &l, &mut Rng::new(seed));
+                assert_eq!(n, a, "seed {seed} turn {}: {} instead of greedy's {}", s.turn, s.describe(n), s.describe(a));
+                if matches!(Action::from_id(a), Some(Action::Claim(_))) {
+                    claims += 1;
+                }
+                if s.phase == Phase::Prep && a == ketharmad::games::schotten_totten2::actions::SKIP && s.turn % 4 == 1 {
+                    prep += 1;
+                    let o = old.act(&s, &l, &mut Rng::new(seed));
+                    old_retreats += matches!(Action::from_id(o), Some(Action::Retreat(_))) as u32;
+                }
+            }
+            s.apply(a).unwrap();
+        }
+    }
+    assert!(claims > 5 && prep > 10, "{claims} {prep}");
+    // the old search retreated in most of the positions where greedy keeps its cards (34 of 44)
+    assert!(old_retreats * 2 > prep, "{old_retreats} of {prep}");
 }

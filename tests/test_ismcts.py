@@ -13,12 +13,14 @@ def test_bots_lists_ismcts_with_ketharmad_defaults():
     assert "ismcts" in ketharmad.bots().filter(pl.col("entry") == "bot")["name"].to_list()
     # the search's own knobs and Kétharmad's evaluation weights, with Kétharmad's defaults
     for name in ("iterations", "c", "horizon", "epsilon", "widen", "widen_power", "key_only",
-                 "own_only", "eval_board", "eval_hand", "eval_scandal", "eval_scale", "rollout"):  # fmt: skip
+                 "own_only", "halving", "width", "eval_board", "eval_hand", "eval_scandal", "eval_scale",
+                 "rollout"):  # fmt: skip
         assert name in knobs, name
     assert knobs["iterations"]["default"] == 100
     assert knobs["horizon"]["default"] == 2
     assert knobs["own_only"]["default"] == 1
     assert knobs["widen"]["default"] == 1
+    assert knobs["halving"]["default"] == 0
 
 
 def test_ismcts_beats_the_heuristic_and_reproduces_on_any_thread_count():
@@ -77,6 +79,12 @@ def test_the_other_games_list_and_take_the_search_options():
         bots = [f"search:iterations=8,widen=1,prior={opp},rollout=random"] + [opp] * (seats - 1)
         r = simulate_game(game, bots, games=2, seed=3)
         assert r.games.height == 2
+    # Osztrakon's defaults (issue 25): only the key decisions (disciples, the naming of special
+    # days) of its own seat, b1 play-outs, the choices compared on common re-deals
+    t = ketharmad.bots(game="osztrakon").filter(pl.col("entry") == "knob")
+    knobs = {r["name"]: r["default"] for r in t.iter_rows(named=True)}
+    assert knobs["key_only"] == 1 and knobs["own_only"] == 1 and knobs["halving"] == 1
+    assert knobs["iterations"] == 2000
 
 
 def test_schotten_totten_2_cut_off_rollouts_use_its_evaluation():
@@ -86,7 +94,10 @@ def test_schotten_totten_2_cut_off_rollouts_use_its_evaluation():
     t = ketharmad.bots(game="schotten_totten_2").filter(pl.col("entry") == "knob")
     knobs = {r["name"]: r for r in t.iter_rows(named=True)}
     assert knobs["eval_scale"]["default"] == 25 and knobs["eval_pace"]["default"] == 1
-    assert knobs["horizon"]["default"] == 0
+    # this game's defaults (issue 25): greedy rollouts cut after 4 turns, halving over greedy's 6
+    # best candidates, only the key decisions of its own seat
+    assert knobs["horizon"]["default"] == 4 and knobs["halving"]["default"] == 1
+    assert knobs["width"]["default"] == 6 and knobs["key_only"]["default"] == 1
     cut = "search:iterations=16,horizon=1,eval_scale=10"
 
     def play(spec):
@@ -94,6 +105,6 @@ def test_schotten_totten_2_cut_off_rollouts_use_its_evaluation():
 
     first = play(cut)
     assert first.equals(play(cut))
-    assert not first.equals(play("search:iterations=16"))
+    assert not first.equals(play("search:iterations=16,horizon=0"))
     with pytest.raises(ValueError, match="eval_pace"):
         play("search:horizon=1,eval_pace=2")

@@ -252,6 +252,13 @@ pub trait Agent<S: GameState>: Send {
     /// Forget the last decision's root statistics (a viewer calls it before asking for a
     /// decision, so a decision answered without a search reports none).
     fn forget_root(&mut self) {}
+    /// This agent's order of preference over `legal`, best first, into `out` (all of `legal`,
+    /// or a prefix of it when the rest is not worth trying): what the search expands first and
+    /// which candidates its root compares (`width`). The first must be `act`'s pick. False:
+    /// the agent has no ranking (the search uses its pick, then the rest in a random order).
+    fn rank(&mut self, _s: &S, _legal: &[u32], _rng: &mut Rng, _out: &mut Vec<u32>) -> bool {
+        false
+    }
 }
 
 /// Play one game to its end with one agent per seat; `rngs[seat]` are the seats' streams.

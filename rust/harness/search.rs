@@ -78,6 +78,22 @@ pub const SEARCH_KNOBS: &[Knob] = &[
         description: "1: only the searching seat's decisions are tree nodes; the other seats' are answered by the rollout bot (0: every seat's, each from its own point of view)",
     },
     Knob {
+        name: "halving",
+        default: 0.0,
+        min: 0.0,
+        max: 1.0,
+        integer: true,
+        description: "1: the root compares its candidates by sequential halving, every candidate on the same re-deals (common deals), instead of UCB1 over fresh deals",
+    },
+    Knob {
+        name: "width",
+        default: 0.0,
+        min: 0.0,
+        max: 1000.0,
+        integer: true,
+        description: "with halving: the candidates the root compares, the prior bot's best first (its ranking, or its pick and then random others; 0: every legal action)",
+    },
+    Knob {
         name: "max_rollout_actions",
         default: 10_000.0,
         min: 1.0,
@@ -99,6 +115,8 @@ pub struct SearchConfig {
     pub max_rollout_actions: u64,
     pub key_only: bool,
     pub own_only: bool,
+    pub halving: bool,
+    pub width: u32,
     /// The game's evaluation weights, in the order of `Rules::eval_knobs`.
     pub eval: Vec<f64>,
 }
@@ -117,6 +135,8 @@ impl SearchConfig {
             max_rollout_actions: d("max_rollout_actions") as u64,
             key_only: d("key_only") != 0.0,
             own_only: d("own_only") != 0.0,
+            halving: d("halving") != 0.0,
+            width: d("width") as u32,
             eval: eval_knobs.iter().map(|k| k.default).collect(),
         }
     }
@@ -138,6 +158,8 @@ impl SearchConfig {
             "max_rollout_actions" => self.max_rollout_actions = x as u64,
             "key_only" => self.key_only = x != 0.0,
             "own_only" => self.own_only = x != 0.0,
+            "halving" => self.halving = x != 0.0,
+            "width" => self.width = x as u32,
             _ => {
                 // unwrap-free: the name was found among the eval knobs above
                 if let Some(i) = eval_knobs.iter().position(|k| k.name == name) {
@@ -190,6 +212,9 @@ pub struct SearchAgent<S: GameState> {
     nodes: Vec<Node>,
     legal: Vec<u32>,
     untried: Vec<u32>,
+    /// a bot's ranking (`Agent::rank`) and the root's candidates (`halving`)
+    ranked: Vec<u32>,
+    cands: Vec<u32>,
     path: Vec<u32>,
     rewards: Vec<f64>,
     /// mark[action] == stamp: the action is legal in the current node's deal.
@@ -207,6 +232,8 @@ impl<S: GameState> SearchAgent<S> {
             nodes: Vec::new(),
             legal: Vec::with_capacity(256),
             untried: Vec::with_capacity(256),
+            ranked: Vec::with_capacity(256),
+            cands: Vec::with_capacity(256),
             path: Vec::with_capacity(256),
             rewards: Vec::with_capacity(8),
             mark: Vec::new(),
@@ -265,7 +292,12 @@ impl<S: GameState> SearchAgent<S> {
     fn descend(&mut self, st: &mut S, me: usize, rng: &mut Rng) {
         self.path.clear();
         self.path.push(0);
-        let mut node = 0u32;
+        self.descend_from(st, 0, me, rng);
+    }
+
+    /// Selection and expansion from `node` (the last of `path`) in the deal `st`, whose state
+    /// is that node's.
+    fn descend_from(&mut self, st: &mut S, mut node: u32, me: usize, rng: &mut Rng) {
         while let Some(seat) = st.to_move() {
             if (self.cfg.key_only && !st.key_decision()) || (self.cfg.own_only && seat != me) {
                 // not searched: the rollout bot answers, the walk stays at this node
@@ -354,15 +386,115 @@ impl<S: GameState> SearchAgent<S> {
             ch = self.nodes[ch as usize].next_sibling;
         }
         if self.cfg.widen > 0.0 {
-            let pick = match self.prior.as_mut() {
-                Some(p) => p[seat].act(st, &self.legal, rng),
-                None => self.rollout[seat].act(st, &self.legal, rng),
+            // the prior bot's best untried action: by its ranking when it has one, else its pick
+            let bot = match self.prior.as_mut() {
+                Some(p) => &mut p[seat],
+                None => &mut self.rollout[seat],
             };
-            if self.untried.contains(&pick) {
-                return pick;
+            if bot.rank(st, &self.legal, rng, &mut self.ranked) {
+                if let Some(&a) = self.ranked.iter().find(|a| self.untried.contains(a)) {
+                    return a;
+                }
+            } else {
+                let pick = bot.act(st, &self.legal, rng);
+                if self.untried.contains(&pick) {
+                    return pick;
+                }
             }
         }
         self.untried[rng.below(self.untried.len())]
+    }
+
+    /// The root's candidates for `halving` into `cands`: the prior bot's ranking (its pick,
+    /// then the rest in a random order, when it has none), at most `width` of them.
+    fn candidates(&mut self, s: &S, legal: &[u32], me: usize, rng: &mut Rng) {
+        let bot = match self.prior.as_mut() {
+            Some(p) => &mut p[me],
+            None => &mut self.rollout[me],
+        };
+        self.cands.clear();
+        if !bot.rank(s, legal, rng, &mut self.cands) || self.cands.is_empty() {
+            let pick = bot.act(s, legal, rng);
+            self.cands.clear();
+            self.cands.push(pick);
+            let first = self.cands.len();
+            self.cands.extend(legal.iter().copied().filter(|&a| a != pick));
+            rng.shuffle(&mut self.cands[first..]);
+        }
+        if self.cfg.width > 0 {
+            self.cands.truncate(self.cfg.width as usize);
+        }
+    }
+
+    /// One iteration below root child `child` (candidate action `a`) in the deal `st`:
+    /// descend, roll out, back up.
+    fn iterate_child(&mut self, mut st: S, child: u32, a: u32, me: usize, rng: &mut Rng) {
+        if st.apply(a).is_err() {
+            return;
+        }
+        self.path.clear();
+        self.path.push(0);
+        self.path.push(child);
+        self.descend_from(&mut st, child, me, rng);
+        self.roll_out(&mut st, rng);
+        self.back_up();
+    }
+
+    /// Credit the last rollout's rewards along `path`.
+    fn back_up(&mut self) {
+        for &p in &self.path {
+            let nd = &mut self.nodes[p as usize];
+            nd.visits += 1;
+            if nd.mover != NONE {
+                nd.reward += self.rewards.get(nd.mover as usize).copied().unwrap_or(0.0);
+            }
+        }
+    }
+
+    /// The root by sequential halving (Karnin, Koren and Somekh 2013) on common deals: the
+    /// candidates (`candidates`) play rounds; in each, every candidate still in plays one
+    /// iteration on each of the same fresh re-deals, so they are compared on equal terms (in
+    /// a game whose deal decides much of the outcome, a paired comparison needs far fewer
+    /// iterations), and the better half by mean reward goes on. The budget is `iterations`
+    /// iterations, split evenly over ceil(log2(candidates)) rounds. The choice: the best mean
+    /// of the last round, ties to the prior bot's order.
+    fn act_halving(&mut self, s: &S, legal: &[u32], me: usize, rng: &mut Rng) -> u32 {
+        self.candidates(s, legal, me, rng);
+        let m = self.cands.len();
+        if m <= 1 {
+            return self.cands.first().copied().unwrap_or(legal[0]);
+        }
+        self.nodes.clear();
+        self.nodes.push(Node { action: NONE, mover: NONE, first_child: NONE, next_sibling: NONE, visits: 0, avail: 0, reward: 0.0 });
+        let kids: Vec<u32> = (0..m).map(|i| self.add_child(0, self.cands[i], me)).collect();
+        let mut alive: Vec<usize> = (0..m).collect();
+        let rounds = (usize::BITS - (m - 1).leading_zeros()) as usize;
+        let budget = self.cfg.iterations as usize;
+        let mean = |n: &Node| if n.visits == 0 { f64::NEG_INFINITY } else { n.reward / n.visits as f64 };
+        'rounds: for _ in 0..rounds {
+            if alive.len() <= 1 {
+                break;
+            }
+            let per = (budget / (rounds * alive.len())).max(1);
+            for _ in 0..per {
+                if self.stop.as_ref().is_some_and(|s| s.requested()) {
+                    break 'rounds;
+                }
+                let deal = s.determinized(me, rng);
+                for &i in &alive {
+                    self.iterate_child(deal.clone(), kids[i], self.cands[i], me, rng);
+                }
+            }
+            // the better half goes on; equal means keep the prior bot's order
+            alive.sort_by(|&a, &b| mean(&self.nodes[kids[b] as usize]).total_cmp(&mean(&self.nodes[kids[a] as usize])).then(a.cmp(&b)));
+            alive.truncate(alive.len().div_ceil(2));
+        }
+        let best = alive.iter().copied().max_by(|&a, &b| mean(&self.nodes[kids[a] as usize]).total_cmp(&mean(&self.nodes[kids[b] as usize])).then(b.cmp(&a))).unwrap_or(0);
+        if self.nodes[kids[best] as usize].visits == 0 {
+            // stopped before any iteration: the prior bot's choice
+            return self.cands[0];
+        }
+        self.cands[best]
     }
 
     /// Play `st` on with the rollout bots until the end, the horizon or the action cap, and
@@ -399,6 +531,9 @@ impl<S: GameState> Agent<S> for SearchAgent<S> {
         if self.cfg.key_only && !s.key_decision() {
             return self.rollout[me].act(s, legal, rng);
         }
+        if self.cfg.halving {
+            return self.act_halving(s, legal, me, rng);
+        }
         self.nodes.clear();
         self.nodes.push(Node { action: NONE, mover: NONE, first_child: NONE, next_sibling: NONE, visits: 0, avail: 0, reward: 0.0 });
         for _ in 0..self.cfg.iterations {
@@ -408,13 +543,7 @@ impl<S: GameState> Agent<S> for SearchAgent<S> {
             let mut st = s.determinized(me, rng);
             self.descend(&mut st, me, rng);
             self.roll_out(&mut st, rng);
-            for &p in &self.path {
-                let nd = &mut self.nodes[p as usize];
-                nd.visits += 1;
-                if nd.mover != NONE {
-                    nd.reward += self.rewards.get(nd.mover as usize).copied().unwrap_or(0.0);
-                }
-            }
+            self.back_up();
         }
         // the most visited root child that is legal now; ties: the better mean reward
         self.legal.clear();
@@ -670,6 +799,131 @@ mod tests {
         // no iteration ran: the rollout bot's pick, at once
         assert_eq!(choose(&mut a, &g, 5), 1);
         assert_eq!(a.nodes[0].visits, 0);
+    }
+
+    /// One decision by seat 0 among actions 0..6 against a hidden draw `h` in 0..100 that it
+    /// cannot see (re-dealt by `determinize`): it scores (h + 5 × [action == 2] − 50) / 55.
+    /// Action 2 is better by 0.09; the draw decides most of the score (its spread is 0.52).
+    #[derive(Clone)]
+    struct Coin {
+        h: u32,
+        took: Option<u32>,
+    }
+    impl GameState for Coin {
+        fn seats(&self) -> usize {
+            2
+        }
+        fn to_move(&self) -> Option<usize> {
+            self.took.is_none().then_some(0)
+        }
+        fn legal_actions(&self, out: &mut Vec<u32>) {
+            out.clear();
+            if self.took.is_none() {
+                out.extend(0..6);
+            }
+        }
+        fn apply(&mut self, a: u32) -> Result<(), String> {
+            if self.took.is_some() || a >= 6 {
+                return Err(format!("illegal {a}"));
+            }
+            self.took = Some(a);
+            Ok(())
+        }
+        fn describe_action(&self, a: u32) -> String {
+            format!("take {a}")
+        }
+        fn observe(&self, _seat: usize, _out: &mut [f32]) {}
+        fn determinize(&mut self, _seat: usize, rng: &mut Rng) {
+            self.h = rng.below(100) as u32;
+        }
+        fn outcome(&self) -> crate::harness::Outcome {
+            let r = (self.h as f64 + if self.took == Some(2) { 5.0 } else { 0.0 } - 50.0) / 55.0;
+            crate::harness::Outcome { returns: vec![r, -r], ..Default::default() }
+        }
+    }
+    impl Agent<Coin> for TakeOne {
+        fn act(&mut self, _s: &Coin, legal: &[u32], _rng: &mut Rng) -> u32 {
+            legal[0]
+        }
+    }
+
+    /// Issue 25: comparing the root's candidates on the same re-deals finds a small edge that
+    /// UCB1 over fresh deals, at the same budget, misses: the draw's noise cancels out of a
+    /// paired comparison.
+    #[test]
+    fn halving_on_common_deals_finds_a_small_edge_that_fresh_deals_miss() {
+        let g = Coin { h: 0, took: None };
+        let mut paired = 0;
+        let mut fresh = 0;
+        for seed in 0..20 {
+            let mut h = SearchAgent::new(cfg(&[("iterations", 120.0), ("halving", 1.0)]), take_one::<Coin>(), None);
+            paired += (choose(&mut h, &g, seed) == 2) as u32;
+            // every candidate of a round saw the same number of deals
+            let mut ch = h.nodes[0].first_child;
+            let mut visits = Vec::new();
+            while ch != NONE {
+                visits.push(h.nodes[ch as usize].visits);
+                ch = h.nodes[ch as usize].next_sibling;
+            }
+            assert_eq!(visits.len(), 6);
+            assert!(visits.iter().sum::<u32>() <= 120, "{visits:?}");
+            let mut u = SearchAgent::new(cfg(&[("iterations", 120.0)]), take_one::<Coin>(), None);
+            fresh += (choose(&mut u, &g, seed) == 2) as u32;
+        }
+        assert_eq!(paired, 20, "halving on common deals");
+        assert!(fresh < 15, "UCB1 on fresh deals found it {fresh} times of 20");
+    }
+
+    #[test]
+    fn halving_reproduces_keeps_width_candidates_and_stops() {
+        let g = pile(6);
+        let mut a = SearchAgent::new(cfg(&[("iterations", 300.0), ("halving", 1.0)]), take_one::<Nim>(), None);
+        assert_eq!(choose(&mut a, &g, 3), 2, "from 6 the winning take is 2");
+        assert_eq!(choose(&mut a, &g, 3), choose(&mut a, &g, 3));
+        // width 1: the prior bot's pick alone, no iteration
+        let mut one = SearchAgent::new(cfg(&[("iterations", 300.0), ("halving", 1.0), ("width", 1.0)]), take_one::<Nim>(), None);
+        assert_eq!(choose(&mut one, &g, 3), 1);
+        // a stop request before the first deal: the prior bot's pick
+        let stop = Stop::new();
+        let mut s = SearchAgent::new(cfg(&[("iterations", 1_000_000.0), ("halving", 1.0)]), take_one::<Nim>(), None);
+        s.set_stop(&stop);
+        stop.request();
+        assert_eq!(choose(&mut s, &g, 5), 1);
+    }
+
+    /// A bot with a ranking (`Agent::rank`): takes as many as it can, and ranks 3, 2, 1.
+    struct TakeMost;
+    impl Agent<Nim> for TakeMost {
+        fn act(&mut self, _s: &Nim, legal: &[u32], _rng: &mut Rng) -> u32 {
+            *legal.last().unwrap()
+        }
+        fn rank(&mut self, _s: &Nim, legal: &[u32], _rng: &mut Rng, out: &mut Vec<u32>) -> bool {
+            out.clear();
+            out.extend(legal.iter().rev());
+            true
+        }
+    }
+
+    #[test]
+    fn widening_and_halving_follow_the_prior_bots_ranking() {
+        // widening too slow for a third child: the ranking's first two (3, then 2)
+        let g = pile(9);
+        let prior = || Some(vec![Box::new(TakeMost) as Box<dyn Agent<Nim>>, Box::new(TakeMost)]);
+        let mut a = SearchAgent::new(cfg(&[("iterations", 50.0), ("widen", 0.3)]), take_one::<Nim>(), prior());
+        choose(&mut a, &g, 1);
+        let mut kids = Vec::new();
+        let mut ch = a.nodes[0].first_child;
+        while ch != NONE {
+            kids.push(a.nodes[ch as usize].action);
+            ch = a.nodes[ch as usize].next_sibling;
+        }
+        kids.reverse();
+        assert_eq!(kids, vec![3, 2]);
+        // halving's candidates with width 2 are the ranking's first two: from 6 (win: take 2)
+        let mut h = SearchAgent::new(cfg(&[("iterations", 100.0), ("halving", 1.0), ("width", 2.0)]), take_one::<Nim>(), prior());
+        assert_eq!(choose(&mut h, &pile(6), 1), 2);
+        let mut h1 = SearchAgent::new(cfg(&[("iterations", 100.0), ("halving", 1.0), ("width", 1.0)]), take_one::<Nim>(), prior());
+        assert_eq!(choose(&mut h1, &pile(6), 1), 3);
     }
 
     #[test]

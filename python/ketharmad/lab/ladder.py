@@ -26,7 +26,7 @@ __all__ = ["ladder", "LadderResult", "DEFAULT_LADDERS"]
 #: The shipped ladder of each game, weakest rung first (docs/bots.md has their ratings).
 DEFAULT_LADDERS: dict[str, list[Any]] = {
     "ketharmad": ["random", "heuristic", "tuned", {"kind": "ismcts", "iterations": 20}, "ismcts"],
-    "schotten_totten_2": ["random", "search:iterations=200", "greedy"],
+    "schotten_totten_2": ["random", "greedy", "search"],
     "osztrakon": ["random", "greedy+never", "b1"],
 }
 

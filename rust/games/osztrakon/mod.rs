@@ -48,6 +48,11 @@ use crate::harness::agents::AgentSpec;
 use crate::harness::{Agent, GameParam, GameState, Outcome, Rules};
 use crate::rng::{game_seed, Rng, Stream};
 
+/// This game's defaults of the search bot's options (issue 25; docs/bots.md): only the key
+/// decisions (disciples, the naming of special days) in the tree, only its own seat, `b1`
+/// play-outs, the two choices of a declaration compared on 1,000 common re-deals each.
+pub const SEARCH_DEFAULTS: &[(&str, f64)] = &[("iterations", 2000.0), ("key_only", 1.0), ("own_only", 1.0), ("halving", 1.0)];
+
 /// The Osztrakon game type.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Osztrakon;
@@ -76,6 +81,14 @@ impl GameState for State {
     }
     fn clock(&self) -> u32 {
         self.turns
+    }
+    /// The decisions the search searches with `key_only` (this game's default): a disciple's
+    /// declaration (R8) and the naming on Corruption and Divination days (R9.2, R9.3). The
+    /// asker's question and vote (and the keep-or-switch of Divination and Betrayal) are the
+    /// rollout bot's: against a field of `b1`, choosing them by 1,000–2,000 `b1` play-outs on
+    /// common re-deals gained nothing over `b1`'s own choice (docs/bots.md).
+    fn key_decision(&self) -> bool {
+        matches!(self.phase, Phase::Disciple | Phase::CorruptName | Phase::DivName)
     }
     fn rewards(&self, out: &mut [f64]) {
         for (j, r) in out.iter_mut().enumerate().take(self.n as usize) {
@@ -122,6 +135,12 @@ impl Rules for Osztrakon {
     }
     fn agent_names(&self) -> Vec<&'static str> {
         policies::AGENT_NAMES.iter().copied().filter(|&n| n != "random").collect()
+    }
+    fn search_defaults(&self) -> &'static [(&'static str, f64)] {
+        SEARCH_DEFAULTS
+    }
+    fn search_rollout(&self) -> &'static str {
+        "b1"
     }
     fn make_agent(&self, spec: &AgentSpec, _values: &[f64], _seats: usize, _seat: usize) -> Result<Option<Box<dyn Agent<State>>>, String> {
         // "random" and "search" are the generic agents; every other name must be a B1 policy

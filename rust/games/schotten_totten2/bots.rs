@@ -336,62 +336,80 @@ impl<'a> View<'a> {
 
 impl GreedyBot {
     fn best_play(&self, s: &State, legal: &[u32]) -> u32 {
-        let me = s.current as usize;
-        let v = View::new(s, me);
-        let keep = s.p.keep_colour_run;
+        let v = View::new(s, s.current as usize);
         let mut best = (f64::NEG_INFINITY, legal[0]);
         for &id in legal {
-            let Some(Action::Play { card: c, section }) = Action::from_id(id) else { continue };
-            let sec = section as usize;
-            let hand = s.hands[me] & !(1u64 << c);
-            let (a0, d0) = (&s.sides[ATTACKER][sec], &s.sides[DEFENDER][sec]);
-            let before = v.p_attacker(sec, a0, d0, hand);
-            // the side after the play (R6.3 cancels the opponent's partner card instead)
-            let mut sides = [*a0, *d0];
-            let partner = if value(c) == 0 {
-                Some(cards::card(colour(c), s.p.max_value))
-            } else if value(c) == s.p.max_value {
-                Some(cards::card(colour(c), 0))
-            } else {
-                None
-            };
-            let hit = partner.filter(|_| s.p.zero_eleven).and_then(|pc| sides[1 - me].cards().iter().position(|&x| x == pc));
-            if let Some(i) = hit {
-                let side = &mut sides[1 - me];
-                for j in i..side.n as usize - 1 {
-                    side.cards[j] = side.cards[j + 1];
+            if let Some(score) = Self::play_score(&v, id) {
+                if score > best.0 {
+                    best = (score, id);
                 }
-                side.n -= 1;
-                side.done = 0;
-            } else {
-                let side = &mut sides[me];
-                side.cards[side.n as usize] = c;
-                side.n += 1;
-                if side.n == s.face(sec).cards {
-                    side.done = u32::MAX - 1; // completes now: after any earlier completion
-                }
-            }
-            let after = v.p_attacker(sec, &sides[0], &sides[1], hand);
-            let mut score = v.weight(sec) * (v.mine(after) - v.mine(before));
-            if me == ATTACKER && sides[0].n == s.face(sec).cards {
-                // a claim it makes provable at once is worth a section
-                let pool = s.unseen() & !(1u64 << c);
-                let f = s.face(sec);
-                if claim_succeeds(sides[0].cards(), sides[0].done, sides[1].cards(), sides[1].done, pool, f, keep, s.p.colours, s.p.max_value) {
-                    score += 2.0 * v.weight(sec);
-                }
-            }
-            // keep strong cards for later: a small cost for the card spent
-            let cost = match s.face(sec).cond {
-                Cond::Minus => 0.0,
-                _ => value(c) as f64 * 1e-4,
-            };
-            score -= cost;
-            if score > best.0 {
-                best = (score, id);
             }
         }
         best.1
+    }
+
+    /// Greedy's score of every play among `legal` (the other actions are left out), best
+    /// first: what it would play, and how it ranks the rest.
+    pub fn play_scores(&self, s: &State, legal: &[u32]) -> Vec<(f64, u32)> {
+        let v = View::new(s, s.current as usize);
+        let mut out: Vec<(f64, u32)> = legal.iter().filter_map(|&id| Self::play_score(&v, id).map(|x| (x, id))).collect();
+        // stable: equal scores keep the order of `legal`, as `best_play` keeps the first
+        out.sort_by(|a, b| b.0.total_cmp(&a.0));
+        out
+    }
+
+    /// The score of play `id` (None: not a play).
+    fn play_score(v: &View, id: u32) -> Option<f64> {
+        let s = v.s;
+        let me = v.me;
+        let keep = s.p.keep_colour_run;
+        let Some(Action::Play { card: c, section }) = Action::from_id(id) else { return None };
+        let sec = section as usize;
+        let hand = s.hands[me] & !(1u64 << c);
+        let (a0, d0) = (&s.sides[ATTACKER][sec], &s.sides[DEFENDER][sec]);
+        let before = v.p_attacker(sec, a0, d0, hand);
+        // the side after the play (R6.3 cancels the opponent's partner card instead)
+        let mut sides = [*a0, *d0];
+        let partner = if value(c) == 0 {
+            Some(cards::card(colour(c), s.p.max_value))
+        } else if value(c) == s.p.max_value {
+            Some(cards::card(colour(c), 0))
+        } else {
+            None
+        };
+        let hit = partner.filter(|_| s.p.zero_eleven).and_then(|pc| sides[1 - me].cards().iter().position(|&x| x == pc));
+        if let Some(i) = hit {
+            let side = &mut sides[1 - me];
+            for j in i..side.n as usize - 1 {
+                side.cards[j] = side.cards[j + 1];
+            }
+            side.n -= 1;
+            side.done = 0;
+        } else {
+            let side = &mut sides[me];
+            side.cards[side.n as usize] = c;
+            side.n += 1;
+            if side.n == s.face(sec).cards {
+                side.done = u32::MAX - 1; // completes now: after any earlier completion
+            }
+        }
+        let after = v.p_attacker(sec, &sides[0], &sides[1], hand);
+        let mut score = v.weight(sec) * (v.mine(after) - v.mine(before));
+        if me == ATTACKER && sides[0].n == s.face(sec).cards {
+            // a claim it makes provable at once is worth a section
+            let pool = s.unseen() & !(1u64 << c);
+            let f = s.face(sec);
+            if claim_succeeds(sides[0].cards(), sides[0].done, sides[1].cards(), sides[1].done, pool, f, keep, s.p.colours, s.p.max_value) {
+                score += 2.0 * v.weight(sec);
+            }
+        }
+        // keep strong cards for later: a small cost for the card spent
+        let cost = match s.face(sec).cond {
+            Cond::Minus => 0.0,
+            _ => value(c) as f64 * 1e-4,
+        };
+        score -= cost;
+        Some(score)
     }
 
     fn prep(&self, s: &State, legal: &[u32]) -> u32 {
@@ -440,8 +458,21 @@ impl GreedyBot {
             return SKIP;
         }
         // Defender: oil where it lowers the Attacker's chance most
+        let mut best = (OIL_THRESHOLD, SKIP);
+        for (gain, id) in Self::oil_gains(s, legal) {
+            if gain > best.0 {
+                best = (gain, id);
+            }
+        }
+        best.1
+    }
+
+    /// The Defender's gain of each cauldron among `legal`: how much removing its target card
+    /// lowers the Attacker's (weighted) chance at that section, in `legal`'s order.
+    fn oil_gains(s: &State, legal: &[u32]) -> Vec<(f64, u32)> {
+        let me = s.current as usize;
         let v = View::new(s, me);
-        let mut best = (0.15, SKIP);
+        let mut out = Vec::new();
         for &id in legal {
             let Some(Action::Oil(sec)) = Action::from_id(id) else { continue };
             let sec = sec as usize;
@@ -455,16 +486,43 @@ impl GreedyBot {
             a2.n -= 1;
             a2.done = 0;
             let after = v.p_attacker(sec, &a2, d, s.hands[me]);
-            let gain = v.weight(sec) * (before - after);
-            if gain > best.0 {
-                best = (gain, id);
-            }
+            out.push((v.weight(sec) * (before - after), id));
         }
-        best.1
+        out
     }
 }
 
+/// The gain below which the Defender keeps his cauldron.
+const OIL_THRESHOLD: f64 = 0.15;
+
 impl Agent<State> for GreedyBot {
+    /// Greedy's order where it weighs options: the plays by score, and the Defender's
+    /// cauldrons by gain, the skip placed where its threshold puts it. Claims, retreats and
+    /// the end of a turn have no ranking (it claims at once and retreats by its rule).
+    fn rank(&mut self, s: &State, legal: &[u32], _rng: &mut Rng, out: &mut Vec<u32>) -> bool {
+        out.clear();
+        if legal.iter().any(|&a| matches!(Action::from_id(a), Some(Action::Claim(_)))) {
+            return false;
+        }
+        match s.phase {
+            Phase::Play if legal != [PASS] => {
+                out.extend(self.play_scores(s, legal).into_iter().map(|x| x.1));
+                true
+            }
+            Phase::Prep if s.current as usize == DEFENDER => {
+                let mut gains = Self::oil_gains(s, legal);
+                // stable: equal gains keep legal's order, as `prep` keeps the first
+                gains.sort_by(|a, b| b.0.total_cmp(&a.0));
+                let above = gains.iter().take_while(|g| g.0 > OIL_THRESHOLD).count();
+                out.extend(gains[..above].iter().map(|g| g.1));
+                out.push(SKIP);
+                out.extend(gains[above..].iter().map(|g| g.1));
+                true
+            }
+            _ => false,
+        }
+    }
+
     fn act(&mut self, s: &State, legal: &[u32], _rng: &mut Rng) -> u32 {
         if let Some(&c) = legal.iter().find(|&&a| matches!(Action::from_id(a), Some(Action::Claim(_)))) {
             return c;

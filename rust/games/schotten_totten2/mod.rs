@@ -33,6 +33,12 @@ pub use params::Params;
 pub use state::{Phase, State, ATTACKER, DEFENDER};
 use wall::SECTION_IDS;
 
+/// This game's defaults of the search bot's options (issue 25; docs/bots.md): only the key
+/// decisions (plays, the Defender's cauldrons) and only its own seat in the tree, greedy
+/// rollouts cut after 4 turns and scored by the evaluation, and a root that compares greedy's
+/// 6 best candidates by sequential halving on common deals, 100 iterations a decision.
+pub const SEARCH_DEFAULTS: &[(&str, f64)] = &[("iterations", 100.0), ("horizon", 4.0), ("key_only", 1.0), ("own_only", 1.0), ("halving", 1.0), ("width", 6.0)];
+
 /// The game type.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SchottenTotten2;
@@ -68,6 +74,12 @@ impl Rules for SchottenTotten2 {
     }
     fn eval_knobs(&self) -> &'static [Knob] {
         evaluate::EVAL_KNOBS
+    }
+    fn search_defaults(&self) -> &'static [(&'static str, f64)] {
+        SEARCH_DEFAULTS
+    }
+    fn search_rollout(&self) -> &'static str {
+        "greedy"
     }
 
     fn make_agent(&self, spec: &AgentSpec, _values: &[f64], _seats: usize, _seat: usize) -> Result<Option<Box<dyn Agent<State>>>, String> {
@@ -111,6 +123,19 @@ impl GameState for State {
     }
     fn clock(&self) -> u32 {
         self.turn
+    }
+    /// The decisions the search searches with `key_only` (this game's default): a play with no
+    /// claim open, and the Defender's choice of a cauldron. A claim is always taken (R4.1: it
+    /// depends on public cards only, and an open claim can only be lost by waiting: oil, a 0/11
+    /// cancel) and the Attacker's retreat is a set of sections (2^k − 1 of them with k sections
+    /// occupied): both are left to the rollout bot, which claims at once and retreats by its rule.
+    fn key_decision(&self) -> bool {
+        self.claimable == 0
+            && match self.phase {
+                Phase::Play => true,
+                Phase::Prep => self.current as usize == DEFENDER,
+                _ => false,
+            }
     }
     fn has_evaluation(&self) -> bool {
         true
