@@ -71,8 +71,6 @@ REPAIR_BLOCKS = 8
 SUSPECT_SHARE = 0.5
 #: Rounds in a row without progress before the repair stops.
 PATIENCE = 2
-#: Moves of a round checked on fresh games (the preferred first) before the round gives up.
-VERIFY_TRIES = 3
 
 #: What weakens a card, per parameter kind: the sign of a step that makes it weaker.
 _WEAKER = {"influence": -1, "credibility": -1, "cost_generic": 1}
@@ -283,56 +281,26 @@ def repair(
         now = score(vx) + point_cost(x, space)
         # each move's improvement of score plus cost, from its noise-shrunk paired differences
         gains = [(now - score(t[5]) - point_cost(t[3], space), t) for t in measured]
-        best_gain = max(g for g, _t in gains)
-        if best_gain <= 0:
-            skip.update((t[0], t[1]) for t in measured)
-            stale += 1
-            if stale >= PATIENCE:
-                break
-            continue
-
-        def preference(
-            gt: tuple[float, Any], best_gain: float = best_gain
-        ) -> tuple[int, int, float]:
-            g, t = gt
-            # a move that repairs first (in priority order: the most suspect card first), then
+        repaired = [t for g, t in gains if g > 0 and _in_inner(run, t[4], inner)]
+        if repaired:  # the first in priority order: the most suspect card
+            choice = repaired[0]
+        else:
+            best_gain = max(g for g, _t in gains)
+            if best_gain <= 0:
+                skip.update((t[0], t[1]) for t in measured)
+                stale += 1
+                if stale >= PATIENCE:
+                    break
+                continue
             # a suspect card's move that does at least SUSPECT_SHARE of the best measured
-            # improvement (the evidence about the card breaks near-ties), then by improvement
-            repairs = g > 0 and _in_inner(run, t[4], inner)
-            near = g >= SUSPECT_SHARE * best_gain and t[2].startswith("suspect")
-            return (0 if repairs else 1, 0 if near else 1, -g)
-
-        ranked = [t for g, t in sorted(gains, key=preference) if g > 0]
-        # the moves were measured on this round's games and the best of them chosen, so their
-        # gains are biased upward (the winner's curse): a move is taken only when it still helps
-        # on fresh games (paired with the current point, as many as the round's), the
-        # preferred first, at most VERIFY_TRIES of them a round
-        taken = None
-        for choice in ranked[:VERIFY_TRIES]:
-            skip.add((choice[0], choice[1]))
-            if run.used + 2 * nb * run.G > limit:
-                break
-            rng_v = fresh(nb)
-            vec_xv = run.vectors(x, rng_v, "repair")
-            vxv = values(vec_xv)
-            vec_yv = run.vectors(choice[3], rng_v, "repair")
-            gain_v = (score(vxv) + point_cost(x, space)) - (
-                score(denoised(vec_yv, vec_xv, vxv)) + point_cost(choice[3], space)
-            )
-            if gain_v > 0:
-                taken = choice
-                break
-            run.notes.append(
-                f"repair: {choice[0]} -> {choice[1]} helped on the round's games but not on fresh "
-                "games; not taken"
-            )
-        if taken is None:
-            stale += 1
-            if stale >= PATIENCE:
-                break
-            continue
+            # improvement wins over the rest (the evidence about the card breaks near-ties)
+            near = [
+                t for g, t in gains if g >= SUSPECT_SHARE * best_gain and t[2].startswith("suspect")
+            ]
+            choice = near[0] if near else max(gains, key=lambda gt: gt[0])[1]
         stale = 0
-        x = taken[3]
+        x = choice[3]
+        skip.add((choice[0], choice[1]))
         path.append(Candidate(dict(x), "repair"))
     if not verified and path:
         run.notes.append(
