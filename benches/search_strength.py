@@ -1,11 +1,12 @@
 """The harness search (`ismcts`, rust/harness/search.rs) against Kétharmad's `search` at 100
 iterations, and its cost (issue 25 item 1; docs/bots.md).
 
-    python benches/search_strength.py [GAMES_PER_CELL] [CANDIDATE ...]
+    python benches/search_strength.py [GAMES_PER_CELL] [--seed S] [CANDIDATE ...]
 
 Every candidate plays `search:iterations=100` on all 12 ordered 2-player faction pairs, in
 both seats, GAMES_PER_CELL games per (pair, seat) (default 84: 2,016 games a comparison), on
-the driven path (`simulate_game("ketharmad", ...)`, all cores), seed 11. Prints the
+the driven path (`simulate_game("ketharmad", ...)`, all cores), seed 11 (`--seed`: another
+set of games, e.g. to screen candidates on games other than the ones that confirm them). Prints the
 candidate's win rate with a Wilson 95 % interval (a game without a winner counts as half).
 Then each bot's decisions per second on one core: both seats of ner vs tisza, seed 0 (an
 action is one decision of either seat, as in benches/bot_cost.py). Default candidates:
@@ -33,7 +34,7 @@ def wilson(k: float, n: int) -> tuple[float, float]:
     return c - h, c + h
 
 
-def strength(bot: str, per_cell: int) -> None:
+def strength(bot: str, per_cell: int, seed: int = 11) -> None:
     t = time.perf_counter()
     points = 0.0
     games = 0
@@ -43,7 +44,7 @@ def strength(bot: str, per_cell: int) -> None:
                 continue
             for seat in (0, 1):
                 bots = [bot, BASE] if seat == 0 else [BASE, bot]
-                r = simulate_game("ketharmad", bots, decks=[a, b], games=per_cell, seed=11)
+                r = simulate_game("ketharmad", bots, decks=[a, b], games=per_cell, seed=seed)
                 s = r.summary()
                 wins = s["wins"].to_list()
                 draws = per_cell - sum(wins)
@@ -68,10 +69,16 @@ def cost(bot: str, games: int) -> None:
 
 
 def main() -> None:
-    per_cell = int(sys.argv[1]) if len(sys.argv) > 1 else 84
-    bots = sys.argv[2:] or ["ismcts", "ismcts:iterations=20"]
+    args = sys.argv[1:]
+    seed = 11
+    if "--seed" in args:
+        i = args.index("--seed")
+        seed = int(args[i + 1])
+        del args[i : i + 2]
+    per_cell = int(args[0]) if args else 84
+    bots = args[1:] or ["ismcts", "ismcts:iterations=20"]
     for b in bots:
-        strength(b, per_cell)
+        strength(b, per_cell, seed)
     for b in [BASE, *bots]:
         cost(b, 8)
 
