@@ -20,11 +20,16 @@ import ketharmad
 
 BOTS = [("random", 4000), ("heuristic", 4000), ("tuned", 4000), ({"kind": "search", "iterations": 50}, 40),
         ({"kind": "search", "iterations": 100}, 40), ({"kind": "ismcts", "iterations": 100}, 40),
-        ({"kind": "ismcts", "iterations": 20}, 40)]  # fmt: skip
+        ({"kind": "ismcts", "iterations": 20}, 40), ({"kind": "ismcts", "iterations": 10}, 40),
+        ({"kind": "ismcts", "iterations": 225, "halving": 1, "width": 6}, 40)]  # fmt: skip
 
 only = sys.argv[1:]
 for bot, games in BOTS:
-    label = bot if isinstance(bot, str) else f"{bot['kind']}(iterations={bot['iterations']})"
+    label = (
+        bot
+        if isinstance(bot, str)
+        else f"{bot['kind']}(" + ",".join(f"{k}={v}" for k, v in bot.items() if k != "kind") + ")"
+    )
     if only and not any(o in label for o in only):
         continue
     t, c = time.perf_counter(), time.process_time()
@@ -32,6 +37,6 @@ for bot, games in BOTS:
     dt, dc = time.perf_counter() - t, time.process_time() - c
     decisions = int(res.games["actions"].sum())
     print(
-        f"{label:24s} {games:6,} games {dt:7.2f} s  {games / dt:10,.1f} games/s  {decisions / dt:12,.0f} decisions/s"
+        f"{label:44s} {games:6,} games {dt:7.2f} s  {games / dt:10,.1f} games/s  {decisions / dt:12,.0f} decisions/s"
         f"  {decisions / dc:12,.0f} decisions per CPU second"
     )

@@ -276,3 +276,40 @@ fn the_evaluation_scores_support_board_and_hand() {
     let loser = s.outcome().returns.iter().position(|&x| x < 0.0).unwrap();
     assert_eq!(out[loser], -1.0, "an eliminated seat scores -1");
 }
+
+/// The rule-based bots' ranking (`Agent::rank`, issue 25: what the search widens first and the
+/// candidates its paired root compares): at every main-priority decision it lists each legal
+/// action once, the bot's own pick first, and the order is the heuristic's (not the options'
+/// order); at other decisions there is none.
+#[test]
+fn the_heuristic_ranks_main_priority_options_its_pick_first() {
+    use ketharmad::games::ketharmad::BuiltinAgent;
+    let r = rules(&["ner", "tisza"]);
+    let vals = resolve(&r.registry(), &[]).unwrap();
+    let (mut ranked, mut reordered, mut unranked) = (0, 0, 0);
+    for game in 0..6u64 {
+        let mut s = r.new_game(&vals, 2, 5, game).unwrap();
+        let mut bots = [BuiltinAgent::named("tuned"), BuiltinAgent::named("heuristic")];
+        let mut rngs = [Rng::stream(5, 1), Rng::stream(5, 2)];
+        let (mut legal, mut out) = (Vec::new(), Vec::new());
+        while let Some(seat) = s.to_move() {
+            s.legal_actions(&mut legal);
+            let pick = bots[seat].act(&s, &legal, &mut rngs[seat]);
+            if bots[seat].rank(&s, &legal, &mut rngs[seat], &mut out) {
+                ranked += 1;
+                assert!(s.key_decision(), "only main priority is ranked");
+                assert_eq!(out[0], pick, "the pick first");
+                let (mut a, mut b) = (out.clone(), legal.clone());
+                a.sort_unstable();
+                b.sort_unstable();
+                assert_eq!(a, b, "every legal action once");
+                reordered += (out[1..] != legal.iter().copied().filter(|&x| x != pick).collect::<Vec<_>>()[..]) as u32;
+            } else {
+                unranked += 1;
+                assert!(!s.key_decision() || legal.len() == 1, "a main-priority decision without a ranking");
+            }
+            s.apply(pick).unwrap();
+        }
+    }
+    assert!(ranked > 50 && reordered > 10 && unranked > 0, "ranked {ranked}, reordered {reordered}, unranked {unranked}");
+}

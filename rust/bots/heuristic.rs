@@ -215,6 +215,18 @@ fn safe_against_with(v: &SeatView, c: Cid, blk: (usize, i16), credibility: i16) 
     blk.0 == 0 || v.unblockable(c) || (v.has_propaganda(c) && blk.0 < 2) || blk.1 < credibility
 }
 
+/// The heuristic's order of preference over main-priority options `opts` (indices, best
+/// first; equal scores in option order, so the first is `choose`'s pick when no Base play
+/// is offered) into `out`, their scores into `scores` (`Agent::rank` of the harness).
+pub fn rank_main(k: &Knobs, v: &SeatView, opts: &[Opt], out: &mut Vec<usize>, scores: &mut Vec<f64>) {
+    let mut lz = Lazy::default();
+    scores.clear();
+    scores.extend(opts.iter().map(|o| main_score(k, v, o, &mut lz)));
+    out.clear();
+    out.extend(0..opts.len());
+    out.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
+}
+
 /// The heuristic's score of a main-priority option (higher is better; EndPhase is 0).
 pub fn main_score_pub(k: &Knobs, v: &SeatView, o: &Opt) -> f64 {
     main_score(k, v, o, &mut Lazy::default())

@@ -259,7 +259,7 @@ impl Rules for KetharmadRules {
             knobs.push((k.clone(), x));
         }
         let spec = BotSpec::parse(&spec.name, knobs)?;
-        Ok(Some(Box::new(BuiltinAgent { spec, policy: None })))
+        Ok(Some(Box::new(BuiltinAgent { spec, policy: None, order: Vec::new(), scores: Vec::new() })))
     }
 }
 
@@ -269,12 +269,15 @@ impl Rules for KetharmadRules {
 pub struct BuiltinAgent {
     spec: BotSpec,
     policy: Option<Policy>,
+    /// `rank`'s buffers: option indices and their scores.
+    order: Vec<usize>,
+    scores: Vec<f64>,
 }
 
 impl BuiltinAgent {
     /// The built-in bot `kind` with its default knobs (a name of `BOT_KINDS` without knobs).
     pub fn named(kind: &str) -> BuiltinAgent {
-        BuiltinAgent { spec: BotSpec { kind: kind.to_string(), knobs: Vec::new() }, policy: None }
+        BuiltinAgent { spec: BotSpec { kind: kind.to_string(), knobs: Vec::new() }, policy: None, order: Vec::new(), scores: Vec::new() }
     }
 }
 
@@ -285,6 +288,25 @@ impl Agent<KetharmadState> for BuiltinAgent {
         // `legal` is in the order of the pending options (`legal_actions`)
         let i = s.st.policy_choice(policy).unwrap_or(0);
         legal[i.min(legal.len() - 1)]
+    }
+    /// The rule-based bots rank main-priority options by their scores (`heuristic::rank_main`),
+    /// their pick first: the order in which the search widens and the candidates its paired
+    /// root compares (`width`). Other decisions and bots: no ranking.
+    fn rank(&mut self, s: &KetharmadState, legal: &[u32], rng: &mut Rng, out: &mut Vec<u32>) -> bool {
+        let spec = &self.spec;
+        let policy = self.policy.get_or_insert_with(|| Policy::new(spec, rng.clone()));
+        let Some((seat, kind, opts)) = s.st.pending() else { return false };
+        if kind != DecisionKind::Main || opts.len() != legal.len() || !matches!(policy, Policy::Heuristic(_)) {
+            return false;
+        }
+        let Some(pick) = s.st.policy_choice(policy) else { return false };
+        let Policy::Heuristic(k) = policy else { return false };
+        let view = crate::engine::SeatView::new(s.st.game(), seat);
+        crate::bots::heuristic::rank_main(k, &view, opts, &mut self.order, &mut self.scores);
+        out.clear();
+        out.push(legal[pick]);
+        out.extend(self.order.iter().filter(|&&i| i != pick).map(|&i| legal[i]));
+        true
     }
     /// The policy's option index applied as it is (no ids: search rollouts).
     fn play(&mut self, s: &mut KetharmadState, rng: &mut Rng) -> Option<Result<(), String>> {
