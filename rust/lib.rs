@@ -9,6 +9,7 @@ pub mod cards;
 pub mod engine;
 pub mod games;
 pub mod harness;
+pub mod learn;
 pub mod rng;
 
 #[cfg(feature = "python")]

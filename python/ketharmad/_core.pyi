@@ -34,6 +34,9 @@ __all__ = [
     "columns_of",
     "Game",
     "generic_simulate",
+    "learn_positions",
+    "model_info",
+    "model_predict",
     "generic_reduce",
     "game_table",
     "HarnessGame",
@@ -321,6 +324,33 @@ def play(
     params: Optional[dict[str, _ParamValue]] = None,
     start_player: Optional[int] = None,
 ) -> _PlayResult: ...
+def learn_positions(
+    game: str,
+    agents: list[str],
+    games: int,
+    seed: int,
+    threads: Optional[int] = None,
+    params: Optional[dict[str, Union[int, float, bool, str]]] = None,
+    first_game: int = 0,
+    card_data: Optional[str] = None,
+    decks: Optional[list[str]] = None,
+    start_player: Optional[int] = None,
+    rate: float = 1.0,
+) -> dict[str, Any]:
+    """Self-play positions for a value model (``rust/learn/positions.rs``): every seat's
+    features at a ``rate`` sample of the key decisions, labelled with its result; numpy
+    columns ``x`` (flat, rows × ``width``), ``y``, ``game``, ``seat``, ``clock``, ``to_move``
+    and the layout (``width``, ``layout``, ``names``, ``layout_hash``)."""
+    ...
+
+def model_info(path: str) -> dict[str, Any]:
+    """A model file's checked header: game, kind, features, layout, card_hash, dims."""
+    ...
+
+def model_predict(path: str, x: list[float]) -> npt.NDArray[np.float64]:
+    """The model's win chance for each row of ``x`` (flat, rows × its inputs): Rust's inference."""
+    ...
+
 def generic_simulate(
     game: str,
     agents: list[str],

@@ -11,16 +11,18 @@ use crate::rng::Rng;
 /// Bot kinds and presets a spec may name.
 pub const BOT_KINDS: &[&str] = &["random", "heuristic", "aggro", "control", "tuned", "search", "ismcts"];
 
-/// A bot spec: the kind plus its named numeric knobs.
+/// A bot spec: the kind plus its named numeric knobs, and for `ismcts` an optional learned
+/// value model (`value`, a model file: `learn::Mlp`) that scores its cut-off rollouts.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BotSpec {
     pub kind: String,
     pub knobs: Vec<(String, f64)>,
+    pub value: Option<std::sync::Arc<crate::learn::Mlp>>,
 }
 
 impl BotSpec {
     pub fn random() -> BotSpec {
-        BotSpec { kind: "random".into(), knobs: vec![] }
+        BotSpec { kind: "random".into(), knobs: vec![], value: None }
     }
     /// Validate a spec: known kind and knobs.
     pub fn parse(kind: &str, knobs: Vec<(String, f64)>) -> Result<BotSpec, String> {
@@ -78,13 +80,28 @@ impl BotSpec {
             }
             other => return Err(format!("unknown bot kind '{other}' (known: {})", BOT_KINDS.join(", "))),
         }
-        Ok(BotSpec { kind: kind.into(), knobs })
+        Ok(BotSpec { kind: kind.into(), knobs, value: None })
+    }
+    /// This spec with the value model in file `path` (checked: a Kétharmad value model of
+    /// this build's feature layout; `ismcts` only). Errors name the file and what is wrong.
+    pub fn with_value(mut self, path: &str) -> Result<BotSpec, String> {
+        if self.kind != "ismcts" {
+            return Err(format!("bot '{}' has no knob 'value' (a value model is an option of 'ismcts')", self.kind));
+        }
+        let m = crate::learn::mlp::cached(path)?;
+        m.check("ketharmad", "value", &crate::learn::ketharmad_features::NAMES)?;
+        self.value = Some(m);
+        Ok(self)
     }
     pub fn label(&self) -> String {
-        if self.knobs.is_empty() {
+        let mut k: Vec<String> = self.knobs.iter().map(|(n, v)| format!("{n}={v}")).collect();
+        if let Some(m) = &self.value {
+            let file = std::path::Path::new(&m.path).file_name().map_or_else(|| m.path.clone(), |f| f.to_string_lossy().into_owned());
+            k.push(format!("value={file}"));
+        }
+        if k.is_empty() {
             self.kind.clone()
         } else {
-            let k: Vec<String> = self.knobs.iter().map(|(n, v)| format!("{n}={v}")).collect();
             format!("{}({})", self.kind, k.join(","))
         }
     }
@@ -125,7 +142,8 @@ impl Policy {
             }
             // the spec was checked by `BotSpec::parse`; an unchecked bad one plays the defaults
             "ismcts" => {
-                let cfg = ismcts::config(&spec.knobs).unwrap_or_else(|_| crate::harness::search::SearchConfig::defaults(crate::games::ketharmad::EVAL_KNOBS));
+                let mut cfg = ismcts::config(&spec.knobs).unwrap_or_else(|_| crate::harness::search::SearchConfig::defaults(crate::games::ketharmad::EVAL_KNOBS));
+                cfg.value = spec.value.clone();
                 Policy::Ismcts(Box::new(ismcts::Ismcts::new(cfg, rng)))
             }
             _ => Policy::Random(rng),

@@ -240,6 +240,9 @@ impl Rules for KetharmadRules {
     fn search_rollout(&self) -> &'static str {
         "tuned"
     }
+    fn features(&self) -> (&'static str, &'static [&'static str]) {
+        (crate::learn::ketharmad_features::LAYOUT, &crate::learn::ketharmad_features::NAMES)
+    }
     /// The built-in bots (`BOT_KINDS`) with their knobs as options
     /// (`"search:iterations=50,width=3"`, `"heuristic:aggression=0.8"`); `ismcts` is left to
     /// the generic search.
@@ -277,7 +280,7 @@ pub struct BuiltinAgent {
 impl BuiltinAgent {
     /// The built-in bot `kind` with its default knobs (a name of `BOT_KINDS` without knobs).
     pub fn named(kind: &str) -> BuiltinAgent {
-        BuiltinAgent { spec: BotSpec { kind: kind.to_string(), knobs: Vec::new() }, policy: None, order: Vec::new(), scores: Vec::new() }
+        BuiltinAgent { spec: BotSpec { kind: kind.to_string(), knobs: Vec::new(), value: None }, policy: None, order: Vec::new(), scores: Vec::new() }
     }
 }
 
@@ -473,6 +476,11 @@ impl GameState for KetharmadState {
     /// [`evaluate`]: Support, Scandal, board and hand.
     fn evaluate(&self, weights: &[f64], out: &mut [f64]) -> bool {
         evaluate(self.st.game(), weights, out);
+        true
+    }
+    /// `learn::ketharmad_features`: numbers off the cards and the board, `seat`'s own hand.
+    fn features(&self, seat: usize, out: &mut [f32]) -> bool {
+        crate::learn::ketharmad_features::features(self.st.game(), seat, out);
         true
     }
     /// Winners (one seat in the free-for-all, a team in a team format), returns +1 for a

@@ -120,6 +120,7 @@ where
             let mut known: Vec<&str> = SEARCH_KNOBS.iter().chain(eval_knobs).map(|k| k.name).collect();
             known.push("rollout");
             known.push("prior");
+            known.push("value");
             spec.check_opts(&known)?;
             let mut cfg = SearchConfig::defaults(eval_knobs);
             for &(k, x) in rules.search_defaults() {
@@ -131,7 +132,16 @@ where
                 match (k.as_str(), v) {
                     ("rollout", Value::Str(s)) => rollout_name = s.clone(),
                     ("prior", Value::Str(s)) => prior_name = Some(s.clone()),
-                    ("rollout" | "prior", v) => return Err(format!("agent '{}': option '{k}' must be an agent name, got {v:?}", spec.name)),
+                    ("value", Value::Str(path)) => {
+                        let (layout, names) = rules.features();
+                        if names.is_empty() {
+                            return Err(format!("agent '{}': {} has no position features, so no value model", spec.name, rules.name()));
+                        }
+                        let m = crate::learn::mlp::cached(path).map_err(|e| format!("agent '{}': {e}", spec.name))?;
+                        m.check(rules.name(), "value", names).map_err(|e| format!("agent '{}': {e} ({layout})", spec.name))?;
+                        cfg.value = Some(m);
+                    }
+                    ("rollout" | "prior" | "value", v) => return Err(format!("agent '{}': option '{k}' must be an agent name, got {v:?}", spec.name)),
                     (_, Value::Int(i)) => cfg.set(k, *i as f64, eval_knobs).map_err(|e| format!("agent '{}': {e}", spec.name))?,
                     (_, Value::Float(f)) => cfg.set(k, *f, eval_knobs).map_err(|e| format!("agent '{}': {e}", spec.name))?,
                     (_, v) => return Err(format!("agent '{}': option '{k}' must be a number, got {v:?}", spec.name)),

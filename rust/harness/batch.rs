@@ -184,7 +184,7 @@ impl GenericColumns {
 }
 
 /// Build the agents of one game (checked once up front, then once per game).
-fn build_agents<R: Rules>(rules: &R, specs: &[AgentSpec], values: &[f64], seats: usize) -> Result<Vec<Box<dyn Agent<R::State>>>, String>
+pub(crate) fn build_agents<R: Rules>(rules: &R, specs: &[AgentSpec], values: &[f64], seats: usize) -> Result<Vec<Box<dyn Agent<R::State>>>, String>
 where
     R::State: 'static,
 {

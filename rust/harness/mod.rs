@@ -177,6 +177,11 @@ pub trait GameState: Clone {
     fn evaluate(&self, _weights: &[f64], _out: &mut [f64]) -> bool {
         false
     }
+    /// Seat `seat`'s position features for a learned model (`Rules::features`' layout) into
+    /// `out`; false for a game without features.
+    fn features(&self, _seat: usize, _out: &mut [f32]) -> bool {
+        false
+    }
     /// A readable picture of the whole game for viewers (replay, terminal play; `view`):
     /// scores to chart, zones marked with the seats that see them, public facts. Empty unless
     /// the game draws one. Never called by a batch.
@@ -225,6 +230,11 @@ pub trait Rules: Send + Sync {
     /// The search bot's default rollout bot in this game.
     fn search_rollout(&self) -> &'static str {
         "random"
+    }
+    /// The names of the position features of `GameState::features` (empty: none), and the
+    /// layout's name in model files.
+    fn features(&self) -> (&'static str, &'static [&'static str]) {
+        ("", &[])
     }
 }
 

@@ -119,6 +119,9 @@ pub struct SearchConfig {
     pub width: u32,
     /// The game's evaluation weights, in the order of `Rules::eval_knobs`.
     pub eval: Vec<f64>,
+    /// A learned value model (`learn::Mlp`) that scores cut rollouts in place of the game's
+    /// evaluation, from each seat's features (`GameState::features`).
+    pub value: Option<std::sync::Arc<crate::learn::Mlp>>,
 }
 
 impl SearchConfig {
@@ -138,6 +141,7 @@ impl SearchConfig {
             halving: d("halving") != 0.0,
             width: d("width") as u32,
             eval: eval_knobs.iter().map(|k| k.default).collect(),
+            value: None,
         }
     }
 
@@ -501,7 +505,7 @@ impl<S: GameState> SearchAgent<S> {
     /// leave every seat's reward in `rewards`.
     fn roll_out(&mut self, st: &mut S, rng: &mut Rng) {
         let start = st.clock();
-        let cut = self.cfg.horizon > 0 && st.has_evaluation();
+        let cut = self.cfg.horizon > 0 && (st.has_evaluation() || self.cfg.value.is_some());
         let mut n = 0u64;
         while let Some(seat) = st.to_move() {
             if n >= self.cfg.max_rollout_actions || (cut && st.clock().saturating_sub(start) >= self.cfg.horizon) {
@@ -516,6 +520,11 @@ impl<S: GameState> SearchAgent<S> {
         self.rewards.resize(st.seats(), 0.0);
         if st.to_move().is_none() {
             st.rewards(&mut self.rewards);
+        } else if let Some(m) = &self.cfg.value {
+            let mut x = [0f32; crate::learn::mlp::MAX_WIDTH];
+            for (seat, r) in self.rewards.iter_mut().enumerate() {
+                *r = if st.features(seat, &mut x) { m.value(&x) } else { 0.0 };
+            }
         } else if !st.evaluate(&self.cfg.eval, &mut self.rewards) {
             self.rewards.iter_mut().for_each(|r| *r = 0.0);
         }

@@ -113,6 +113,107 @@ where
     }
 }
 
+// too_many_arguments: learn_positions' keyword arguments, passed on
+#[allow(clippy::too_many_arguments)]
+fn positions_with<'py, R: Rules>(
+    py: Python<'py>,
+    rules: &R,
+    agents: Vec<String>,
+    games: i64,
+    seed: u64,
+    threads: Option<i64>,
+    params: Option<&Bound<'py, PyDict>>,
+    first_game: u64,
+    rate: f64,
+) -> PyResult<Bound<'py, PyDict>>
+where
+    R::State: 'static,
+{
+    check_counts(games, threads)?;
+    let values = resolve(&rules.registry(), &parse_values(params)?).map_err(verr)?;
+    let threads = threads.map(|t| t as usize);
+    let batch = GenericBatch { values: &values, seats: agents.len(), agents: &agents, first: first_game, games: games as u64, seed, threads };
+    let res = run_interruptible(py, "learn_positions", |stop| crate::learn::positions::record(rules, &batch, rate, stop))?;
+    py.check_signals()?;
+    let p = res.map_err(|e| verr(e.to_string()))?;
+    let (layout, names) = rules.features();
+    let out = PyDict::new(py);
+    out.set_item("width", p.width)?;
+    out.set_item("layout", layout)?;
+    out.set_item("names", names.to_vec())?;
+    out.set_item("layout_hash", format!("{:016x}", crate::learn::mlp::layout_hash(names)))?;
+    out.set_item("game", p.game.into_pyarray(py))?;
+    out.set_item("seat", p.seat.into_pyarray(py))?;
+    out.set_item("clock", p.clock.into_pyarray(py))?;
+    out.set_item("to_move", p.to_move.into_pyarray(py))?;
+    out.set_item("x", p.x.into_pyarray(py))?;
+    out.set_item("y", p.y.into_pyarray(py))?;
+    Ok(out)
+}
+
+/// Self-play positions for a value model (`learn::positions::record`): the games of a
+/// `generic_simulate` batch with every seat's features at a `rate` sample of the key
+/// decisions, labelled with each seat's result. Returns numpy columns and the layout.
+#[pyfunction]
+#[pyo3(signature = (game, agents, games, seed, threads=None, params=None, first_game=0, card_data=None, decks=None, start_player=None, rate=1.0))]
+#[allow(clippy::too_many_arguments)]
+fn learn_positions<'py>(
+    py: Python<'py>,
+    game: &str,
+    agents: Vec<String>,
+    games: i64,
+    seed: u64,
+    threads: Option<i64>,
+    params: Option<&Bound<'py, PyDict>>,
+    first_game: u64,
+    card_data: Option<&str>,
+    decks: Option<Vec<String>>,
+    start_player: Option<u8>,
+    rate: f64,
+) -> PyResult<Bound<'py, PyDict>> {
+    guarded("learn_positions", || match game {
+        "ketharmad" => {
+            let decks = decks.ok_or_else(|| verr("ketharmad: give decks, one per seat".into()))?;
+            if decks.len() != agents.len() {
+                return Err(verr(format!("ketharmad: got {} bot specs for {} decks", agents.len(), decks.len())));
+            }
+            let rules = ketharmad_rules(card_data, params, &decks, start_player)?;
+            positions_with(py, &rules, agents, games, seed, threads, None, first_game, rate)
+        }
+        "schotten_totten_2" => positions_with(py, &SchottenTotten2, agents, games, seed, threads, params, first_game, rate),
+        "osztrakon" => positions_with(py, &Osztrakon, agents, games, seed, threads, params, first_game, rate),
+        other => Err(verr(format!("unknown game '{other}' (known: ketharmad, {})", GAMES.join(", ")))),
+    })
+}
+
+/// A model file's header, checked (`learn::Mlp::load`): a dict of game, kind, features,
+/// layout, card_hash, dims; a missing, truncated or foreign file is a ValueError naming it.
+#[pyfunction]
+fn model_info<'py>(py: Python<'py>, path: &str) -> PyResult<Bound<'py, PyDict>> {
+    let m = crate::learn::Mlp::load(path).map_err(verr)?;
+    let d = PyDict::new(py);
+    d.set_item("game", &m.game)?;
+    d.set_item("kind", &m.kind)?;
+    d.set_item("features", &m.features)?;
+    d.set_item("layout", format!("{:016x}", m.layout))?;
+    d.set_item("card_hash", format!("{:016x}", m.card_hash))?;
+    d.set_item("dims", m.dims.clone())?;
+    Ok(d)
+}
+
+/// The model at `path`'s predicted win chance (σ of its output) for each row of `x` (rows ×
+/// its inputs, flattened row-major): Rust's inference, for checking a model from Python.
+#[pyfunction]
+fn model_predict<'py>(py: Python<'py>, path: &str, x: Vec<f32>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let m = crate::learn::Mlp::load(path).map_err(verr)?;
+    let w = m.dims[0];
+    if !x.len().is_multiple_of(w) {
+        return Err(verr(format!("model file '{path}' takes rows of {w} features; got {} numbers", x.len())));
+    }
+    let out: Vec<f64> = x.chunks_exact(w).map(|r| (m.value(r) + 1.0) / 2.0).collect();
+    Ok(out.into_pyarray(py))
+}
+
 /// What a batch returns: its rows or its reduction.
 enum Batch {
     Rows(GenericColumns),
@@ -658,6 +759,9 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(generic_simulate, m)?)?;
     m.add_function(wrap_pyfunction!(generic_reduce, m)?)?;
     m.add_function(wrap_pyfunction!(game_table, m)?)?;
+    m.add_function(wrap_pyfunction!(learn_positions, m)?)?;
+    m.add_function(wrap_pyfunction!(model_info, m)?)?;
+    m.add_function(wrap_pyfunction!(model_predict, m)?)?;
     m.add_class::<HarnessGame>()?;
     Ok(())
 }

@@ -133,15 +133,24 @@ fn parse_bots(bots: &Bound<'_, PyList>) -> PyResult<Vec<BotSpec>> {
             let kind: String =
                 d.get_item("kind")?.ok_or_else(|| verr("a bot spec dict needs a 'kind'".into()))?.extract().map_err(|_| verr("bot 'kind' must be a string".into()))?;
             let mut knobs = Vec::new();
+            let mut value: Option<String> = None;
             for (k, v) in d.iter() {
                 let k: String = k.extract()?;
                 if k == "kind" {
                     continue;
                 }
+                if k == "value" {
+                    value = Some(v.extract().map_err(|_| verr("bot knob 'value' must be a model file's path".into()))?);
+                    continue;
+                }
                 let x: f64 = v.extract().map_err(|_| verr(format!("bot knob '{k}' must be a number")))?;
                 knobs.push((k, x));
             }
-            out.push(BotSpec::parse(&kind, knobs).map_err(verr)?);
+            let spec = BotSpec::parse(&kind, knobs).map_err(verr)?;
+            out.push(match value {
+                Some(p) => spec.with_value(&p).map_err(verr)?,
+                None => spec,
+            });
         } else {
             return Err(verr("a bot spec must be a string or a dict with a 'kind'".into()));
         }

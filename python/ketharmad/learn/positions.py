@@ -1,0 +1,93 @@
+"""Self-play positions for a value model (``learn_positions`` in the core): every seat's
+features at a sample of the key decisions of seeded games, labelled with that seat's result."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from collections.abc import Mapping, Sequence
+from typing import Any, Optional
+
+import numpy as np
+
+from .. import _core
+from ..game.data import CardDataSource, load_card_data
+
+
+def card_hash(card_data: CardDataSource = None, params: Optional[Mapping[str, Any]] = None) -> str:
+    """The hash (16 hex digits) of a card set with its parameter overrides: what a model
+    records as the set it was trained on."""
+    text = load_card_data(card_data)
+    h = hashlib.sha256(_core.card_data_hash(text).encode())
+    for k in sorted(params or {}):
+        h.update(f"\n{k}={params[k]!r}".encode())  # type: ignore[index]
+    return h.hexdigest()[:16]
+
+
+def pairings(seats: int) -> list[list[str]]:
+    """The deck lists of a training run: every ordered pair of factions for 2 seats, every
+    rotation of the four factions for 4 seats."""
+    f = list(_core.FACTIONS)
+    if seats == 2:
+        return [list(p) for p in itertools.permutations(f, 2)]
+    if seats == len(f):
+        return [f[i:] + f[:i] for i in range(len(f))]
+    return [list(p) for p in itertools.permutations(f, seats)]
+
+
+def positions(
+    *,
+    game: str = "ketharmad",
+    bots: Sequence[str] | str = "tuned",
+    games: int = 1000,
+    seed: int = 0,
+    rate: float = 0.25,
+    seats: int = 2,
+    card_data: CardDataSource = None,
+    params: Optional[Mapping[str, Any]] = None,
+    threads: Optional[int] = None,
+) -> dict[str, Any]:
+    """Record positions of ``games`` games (Kétharmad: spread over :func:`pairings`, each
+    pairing its own block of game indices). Returns ``x`` (rows × features, float32), ``y``,
+    ``game`` (a global game number), ``seat``, ``clock``, ``to_move`` and the layout."""
+    if isinstance(bots, str):
+        bots = [bots] * seats
+    if len(bots) != seats:
+        raise ValueError(f"got {len(bots)} bots for {seats} seats")
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    parts = []
+    if game == "ketharmad":
+        text = load_card_data(card_data)
+        decks = pairings(seats)
+        per = [games // len(decks) + (i < games % len(decks)) for i in range(len(decks))]
+        first = 0
+        for d, n in zip(decks, per, strict=False):
+            if n == 0:
+                continue
+            r = _core.learn_positions(
+                game,
+                list(bots),
+                n,
+                seed,
+                threads=threads,
+                params=dict(params or {}),
+                first_game=first,
+                card_data=text,
+                decks=d,
+                rate=rate,
+            )
+            parts.append(r)
+            first += n
+    else:
+        parts.append(
+            _core.learn_positions(
+                game, list(bots), games, seed, threads=threads, params=dict(params or {}), rate=rate
+            )
+        )
+    w = parts[0]["width"]
+    out: dict[str, Any] = {k: parts[0][k] for k in ("width", "layout", "names", "layout_hash")}
+    out["x"] = np.concatenate([p["x"] for p in parts]).reshape(-1, w)
+    for k in ("y", "game", "seat", "clock", "to_move"):
+        out[k] = np.concatenate([p[k] for p in parts])
+    return out

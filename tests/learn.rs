@@ -1,0 +1,178 @@
+//! Learned bots (issue 26): the model file format and its errors, the dense network's
+//! arithmetic, Kétharmad's position features, and self-play positions (same games as the
+//! batch, independent of the thread count, labelled with each seat's result).
+
+use ketharmad::cards::{load_raw, RawDb};
+use ketharmad::games::ketharmad::KetharmadRules;
+use ketharmad::games::schotten_totten2::SchottenTotten2;
+use ketharmad::harness::agents::{make_agent, AgentSpec};
+use ketharmad::harness::batch::{run, GenericBatch};
+use ketharmad::harness::{resolve, Rules, Stop};
+use ketharmad::learn::ketharmad_features::{LAYOUT, LEN, NAMES};
+use ketharmad::learn::mlp::{layout_hash, to_bytes, Mlp};
+use ketharmad::learn::positions::record;
+use std::sync::Arc;
+
+fn raw() -> Arc<RawDb> {
+    Arc::new(load_raw(ketharmad::DEFAULT_CARD_DATA).unwrap())
+}
+
+fn rules() -> KetharmadRules {
+    KetharmadRules::new(raw(), Vec::new(), &["ner".into(), "tisza".into()], None).unwrap()
+}
+
+/// A 2-3-1 network with known weights: relu(W1 x + b1), then w2 · h + b2.
+fn tiny() -> Vec<u8> {
+    let w = [1.0f32, 0.0, 0.0, 1.0, 1.0, -1.0, 0.5, 0.5, 0.0, 2.0, -1.0, 3.0, 0.25];
+    to_bytes("ketharmad", "value", "tiny", &["a", "b"], 7, &[2, 3, 1], &w)
+}
+
+#[test]
+fn the_network_computes_relu_layers_and_a_logit() {
+    let m = Mlp::parse(&tiny(), "tiny.khnn").unwrap();
+    assert_eq!(m.dims, vec![2, 3, 1]);
+    assert_eq!(m.card_hash, 7);
+    // h = relu([x0 + .5, x1 + .5, x0 - x1]) ; out = 2 h0 - h1 + 3 h2 + .25
+    let x = [1.0f32, 2.0];
+    let h = [1.5f32, 2.5, 0.0];
+    assert!((m.forward(&x) - (2.0 * h[0] - h[1] + 3.0 * h[2] + 0.25)).abs() < 1e-6);
+    let x = [3.0f32, 1.0];
+    let h = [3.5f32, 1.5, 2.0];
+    assert!((m.forward(&x) - (2.0 * h[0] - h[1] + 3.0 * h[2] + 0.25)).abs() < 1e-6);
+    // the value maps the logit to -1..1: 2 sigma(z) - 1
+    let z = m.forward(&x) as f64;
+    assert!((m.value(&x) - (2.0 / (1.0 + (-z).exp()) - 1.0)).abs() < 1e-12);
+}
+
+#[test]
+fn bad_model_files_are_errors_naming_the_problem() {
+    let good = tiny();
+    let e = Mlp::parse(b"hello world, not a model", "x.khnn").unwrap_err();
+    assert!(e.contains("x.khnn") && e.contains("not a ketharmad model"), "{e}");
+    let e = Mlp::parse(&good[..20], "x.khnn").unwrap_err();
+    assert!(e.contains("truncated in its header"), "{e}");
+    let e = Mlp::parse(&good[..good.len() - 4], "x.khnn").unwrap_err();
+    assert!(e.contains("truncated or corrupt"), "{e}");
+    let bad = to_bytes("ketharmad", "value", "tiny", &["a", "b"], 0, &[2, 3, 2], &[0.0; 17]);
+    assert!(Mlp::parse(&bad, "x").unwrap_err().contains("ending in 1"));
+    let e = Mlp::load("/nonexistent/model.khnn").unwrap_err();
+    assert!(e.contains("/nonexistent/model.khnn"), "{e}");
+    let m = Mlp::parse(&good, "tiny.khnn").unwrap();
+    let e = m.check("schotten_totten_2", "value", &["a", "b"]).unwrap_err();
+    assert!(e.contains("model of game 'ketharmad'"), "{e}");
+    let e = m.check("ketharmad", "policy", &["a", "b"]).unwrap_err();
+    assert!(e.contains("'value' model"), "{e}");
+    let e = m.check("ketharmad", "value", &NAMES).unwrap_err();
+    assert!(e.contains("feature layout") && e.contains("retrain"), "{e}");
+    assert!(m.check("ketharmad", "value", &["a", "b"]).is_ok());
+    assert_ne!(layout_hash(&["a", "b"]), layout_hash(&["b", "a"]));
+}
+
+fn batch<'a>(values: &'a [f64], agents: &'a [String], games: u64, threads: usize) -> GenericBatch<'a> {
+    GenericBatch { values, seats: 2, agents, first: 0, games, seed: 5, threads: Some(threads) }
+}
+
+#[test]
+fn positions_are_the_batch_games_labelled_with_each_seats_result_on_any_thread_count() {
+    let r = rules();
+    let values = resolve(&r.registry(), &[]).unwrap();
+    let agents = vec!["tuned".to_string(), "heuristic".to_string()];
+    let one = record(&r, &batch(&values, &agents, 60, 1), 0.5, &Stop::new()).unwrap();
+    let two = record(&r, &batch(&values, &agents, 60, 2), 0.5, &Stop::new()).unwrap();
+    assert_eq!(one, two);
+    assert_eq!(one.width, LEN);
+    assert_eq!(one.x.len(), one.y.len() * LEN);
+    assert!(one.y.len() > 60 * 4, "{} rows", one.y.len());
+    // the same games as the batch: each row's result is its seat's result there
+    let cols = run(&r, &values, 2, &agents, 60, 5, Some(2)).unwrap();
+    for (i, (&g, &s)) in one.game.iter().zip(&one.seat).enumerate() {
+        let w = cols.winner[g as usize];
+        let want = if w < 0 {
+            0.5
+        } else if w as u8 == s {
+            1.0
+        } else {
+            0.0
+        };
+        assert_eq!(one.y[i], want, "row {i}: game {g} seat {s} winner {w}");
+    }
+    // every sampled decision records both seats, and in 2 seats each one's `me` block is the
+    // other's `foe` block (the same public facts read from both sides)
+    let me = NAMES.iter().position(|n| *n == "me_alive").unwrap();
+    let foe = NAMES.iter().position(|n| *n == "foe_alive").unwrap();
+    let support = NAMES.iter().position(|n| *n == "me_support").unwrap();
+    let mut moved = false;
+    for r2 in (0..one.y.len()).step_by(2) {
+        assert_eq!((one.seat[r2], one.seat[r2 + 1]), (0, 1));
+        assert_eq!(one.game[r2], one.game[r2 + 1]);
+        let a = &one.x[r2 * LEN..(r2 + 1) * LEN];
+        let b = &one.x[(r2 + 1) * LEN..(r2 + 2) * LEN];
+        for k in 0..13 {
+            assert_eq!(a[me + k], b[foe + k], "row {r2}: {}", NAMES[me + k]);
+            assert_eq!(b[me + k], a[foe + k], "row {r2}: {}", NAMES[me + k]);
+        }
+        // exactly one of the two is the seat to move
+        assert_eq!(a[1] + b[1], 1.0);
+        moved |= a[support] != 1.0 && a[support] != b[support];
+    }
+    assert!(moved, "Support never changed in 60 games");
+    // sampling every key decision records more rows
+    let rate = record(&r, &batch(&values, &agents, 60, 2), 1.0, &Stop::new()).unwrap();
+    assert!(rate.y.len() > one.y.len());
+}
+
+#[test]
+fn recording_names_bad_input_before_any_game() {
+    let r = rules();
+    let values = resolve(&r.registry(), &[]).unwrap();
+    let agents = vec!["tuned".to_string(), "tuned".to_string()];
+    let e = record(&r, &batch(&values, &agents, 10, 1), 0.0, &Stop::new()).unwrap_err().to_string();
+    assert!(e.contains("sampling rate"), "{e}");
+    let st2 = SchottenTotten2;
+    let v2 = resolve(&st2.registry(), &[]).unwrap();
+    let a2 = vec!["greedy".to_string(), "greedy".to_string()];
+    let e = record(&st2, &batch(&v2, &a2, 10, 1), 0.5, &Stop::new()).unwrap_err().to_string();
+    assert!(e.contains("no position features"), "{e}");
+}
+
+#[test]
+fn the_search_takes_a_value_model_and_refuses_a_foreign_one() {
+    let dir = std::env::temp_dir().join(format!("kh_learn_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // a model of this layout whose value is (Support difference) * 4: one hidden unit each way
+    let mut w = vec![0f32; LEN * 2 + 2 + 2 + 1];
+    let me = NAMES.iter().position(|n| *n == "me_support").unwrap();
+    let foe = NAMES.iter().position(|n| *n == "foe_support").unwrap();
+    w[me] = 1.0;
+    w[foe] = -1.0;
+    w[LEN + me] = -1.0;
+    w[LEN + foe] = 1.0;
+    w[2 * LEN + 2] = 4.0;
+    w[2 * LEN + 3] = -4.0;
+    let good = dir.join("support.khnn");
+    std::fs::write(&good, to_bytes("ketharmad", "value", LAYOUT, &NAMES, 0, &[LEN, 2, 1], &w)).unwrap();
+    let r = rules();
+    let values = resolve(&r.registry(), &[]).unwrap();
+    let spec = AgentSpec::parse(&format!("ismcts:iterations=20,value={}", good.display())).unwrap();
+    assert!(make_agent(&r, &spec, &values, 2, 0).is_ok());
+    // it plays whole games, the same ones on any thread count
+    let agents = vec![format!("ismcts:iterations=20,value={}", good.display()), "tuned".to_string()];
+    let a = run(&r, &values, 2, &agents, 4, 9, Some(1)).unwrap();
+    let b = run(&r, &values, 2, &agents, 4, 9, Some(2)).unwrap();
+    assert_eq!(a, b);
+    let plain = vec!["ismcts:iterations=20".to_string(), "tuned".to_string()];
+    let c = run(&r, &values, 2, &plain, 4, 9, Some(2)).unwrap();
+    assert_ne!((a.turns.clone(), a.winner.clone()), (c.turns, c.winner), "the value model changed no game");
+    // foreign models are refused by name
+    let other = dir.join("other.khnn");
+    std::fs::write(&other, tiny()).unwrap();
+    let spec = AgentSpec::parse(&format!("ismcts:value={}", other.display())).unwrap();
+    let e = make_agent(&r, &spec, &values, 2, 0).err().unwrap();
+    assert!(e.contains("feature layout"), "{e}");
+    let st2 = SchottenTotten2;
+    let v2 = resolve(&st2.registry(), &[]).unwrap();
+    let spec = AgentSpec::parse(&format!("search:value={}", good.display())).unwrap();
+    let e = make_agent(&st2, &spec, &v2, 2, 0).err().unwrap();
+    assert!(e.contains("no position features"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,100 @@
+"""Learned bots (issue 26): positions, the value model's fit and calibration, its file
+format read identically by Python and Rust, resuming, and bad model files named before any
+game is played."""
+
+from __future__ import annotations
+
+import os
+
+import ketharmad
+import ketharmad.learn as kl
+import numpy as np
+import pytest
+from ketharmad import _core
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory: pytest.TempPathFactory) -> kl.TrainResult:
+    out = tmp_path_factory.mktemp("value")
+    return kl.train(out=out, games=1200, seed=3, epochs=3, rate=0.5)
+
+
+def test_positions_cover_every_pairing_with_both_seats_labelled() -> None:
+    p = kl.positions(games=120, seed=1, rate=0.5)
+    assert p["x"].shape == (len(p["y"]), len(p["names"]))
+    assert p["layout"] == "ketharmad-v1"
+    # 12 ordered pairings of 10 games: 120 distinct games, rows in pairs (both seats)
+    assert len(np.unique(p["game"])) == 120
+    assert (p["seat"][0::2] == 0).all() and (p["seat"][1::2] == 1).all()
+    # one winner per game: the two seats' results at a decision sum to 1
+    assert np.allclose(p["y"][0::2] + p["y"][1::2], 1.0)
+    # the same seed gives the same rows
+    q = kl.positions(games=120, seed=1, rate=0.5, threads=1)
+    assert np.array_equal(p["x"], q["x"]) and np.array_equal(p["y"], q["y"])
+
+
+def test_the_value_model_predicts_held_out_games_better_than_the_base_rate(
+    trained: kl.TrainResult,
+) -> None:
+    c = trained.calibration
+    # a real signal: held-out log-loss and Brier score clearly below a constant prediction
+    assert c["log_loss"] < c["base_log_loss"] - 0.1, c
+    assert c["brier"] < c["base_brier"] - 0.04, c
+    assert sum(r["rows"] for r in c["reliability"]) == c["rows"]
+    assert os.path.getsize(trained.model_path) < 5_000_000
+    info = _core.model_info(trained.model_path)
+    assert info["game"] == "ketharmad" and info["kind"] == "value" and info["dims"][-1] == 1
+
+
+def test_python_and_rust_read_the_same_model(trained: kl.TrainResult) -> None:
+    m = kl.load(trained.model_path)
+    x = kl.positions(games=24, seed=9)["x"][:200]
+    rust = _core.model_predict(trained.model_path, x.ravel().tolist())
+    assert np.allclose(m.win_chance(x), rust, atol=2e-4)
+
+
+def test_training_resumes_and_reproduces(trained: kl.TrainResult) -> None:
+    out = os.path.dirname(trained.model_path)
+    with open(trained.model_path, "rb") as f:
+        before = f.read()
+    again = kl.train(out=out, games=1200, seed=3, epochs=3, rate=0.5)
+    assert again.resumed == ["positions"]
+    with open(again.model_path, "rb") as f:
+        assert f.read() == before
+
+
+def test_the_search_plays_with_a_value_model(trained: kl.TrainResult) -> None:
+    bot = {"kind": "ismcts", "iterations": 10, "value": trained.model_path}
+    res = ketharmad.simulate(["ner", "tisza"], [bot, "heuristic"], games=4, seed=2)
+    assert res.games.height == 4
+    assert (res.games["winner"] >= 0).sum() >= 3
+
+
+def test_bad_model_files_are_named_before_any_game(tmp_path, trained: kl.TrainResult) -> None:
+    with open(trained.model_path, "rb") as f:
+        good = f.read()
+    cases = {
+        "missing.khnn": None,
+        "foreign.khnn": b"PK\x03\x04 a zip file, not a model",
+        "truncated.khnn": good[: len(good) - 10],
+    }
+    for name, data in cases.items():
+        p = tmp_path / name
+        if data is not None:
+            p.write_bytes(data)
+        with pytest.raises(ValueError, match=name):
+            ketharmad.simulate(
+                ["ner", "tisza"], [{"kind": "ismcts", "value": str(p)}, "heuristic"], games=1
+            )
+        with pytest.raises(ValueError, match=name):
+            kl.load(p)
+    with pytest.raises(ValueError, match="an option of 'ismcts'"):
+        ketharmad.simulate(
+            ["ner", "tisza"],
+            [{"kind": "heuristic", "value": trained.model_path}, "heuristic"],
+            games=1,
+        )
+    with pytest.raises(ValueError, match="no position features"):
+        ketharmad.simulate(
+            bots=[f"search:value={trained.model_path}", "greedy"], games=1, game="schotten_totten_2"
+        )
