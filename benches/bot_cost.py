@@ -9,6 +9,7 @@ decisions/s of wall time, and decisions per CPU second (the process's CPU time: 
 that other work shares, wall time counts the waits, CPU time does not).
 
     python benches/bot_cost.py ismcts search     # only the rows whose name contains one of these
+    python benches/bot_cost.py tuned model=models/policy/policy.khnn   # also the learned bot of that model
 """
 
 from __future__ import annotations
@@ -23,7 +24,11 @@ BOTS = [("random", 4000), ("heuristic", 4000), ("tuned", 4000), ({"kind": "searc
         ({"kind": "ismcts", "iterations": 20}, 40), ({"kind": "ismcts", "iterations": 10}, 40),
         ({"kind": "ismcts", "iterations": 225, "halving": 1, "width": 6}, 40)]  # fmt: skip
 
-only = sys.argv[1:]
+only = [a for a in sys.argv[1:] if not a.startswith("model=")]
+for a in sys.argv[1:]:
+    if a.startswith("model="):
+        BOTS.append(({"kind": "learned", "model": a[len("model=") :]}, 4000))
+        only and only.append("learned")
 for bot, games in BOTS:
     label = (
         bot

@@ -176,3 +176,107 @@ fn the_search_takes_a_value_model_and_refuses_a_foreign_one() {
     assert!(e.contains("no position features"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn labelled_decisions_hold_every_option_and_the_teachers_choice() {
+    use ketharmad::learn::choices;
+    use ketharmad::learn::ketharmad_actions as actions;
+    let r = rules();
+    let values = resolve(&r.registry(), &[]).unwrap();
+    let agents = vec!["heuristic".to_string(), "random".to_string()];
+    let b = |threads| GenericBatch { values: &values, seats: 2, agents: &agents, first: 3, games: 30, seed: 8, threads: Some(threads) };
+    // labelled by `tuned` while `heuristic` and `random` play
+    let teachers = vec!["tuned".to_string(), "tuned".to_string()];
+    let one = choices::record(&r, &b(1), Some(&teachers), 1.0, &Stop::new()).unwrap();
+    let two = choices::record(&r, &b(2), Some(&teachers), 1.0, &Stop::new()).unwrap();
+    assert_eq!(one, two);
+    let d = one.choice.len();
+    assert!(d > 30 * 10, "{d} decisions");
+    assert_eq!(one.offsets.len(), d + 1);
+    assert_eq!(one.x.len(), d * LEN);
+    assert_eq!(one.opt_x.len() as u64, one.offsets[d] * actions::LEN as u64);
+    let pick = actions::NAMES.iter().position(|n| *n == "heuristic_pick").unwrap();
+    let kinds = 0..8;
+    for k in 0..d {
+        let (lo, hi) = (one.offsets[k] as usize, one.offsets[k + 1] as usize);
+        assert!(hi - lo >= 2, "decision {k} has {} options", hi - lo);
+        assert!((one.choice[k] as usize) < hi - lo);
+        // every option row is exactly one kind of main-priority option
+        for row in lo..hi {
+            let r = &one.opt_x[row * actions::LEN..(row + 1) * actions::LEN];
+            assert_eq!(r[kinds.clone()].iter().sum::<f32>(), 1.0, "decision {k} row {row}");
+        }
+        // `tuned` chooses the option its own scores rank first (the feature says which)
+        let chosen = lo + one.choice[k] as usize;
+        assert_eq!(one.opt_x[chosen * actions::LEN + pick], 1.0, "decision {k}");
+    }
+    // the games are the playing agents' (heuristic and random), not the teachers'
+    let cols = run(&r, &values, 2, &agents, 33, 8, Some(2)).unwrap();
+    for (k, (&g, &s)) in one.game.iter().zip(&one.seat).enumerate() {
+        let w = cols.winner[g as usize];
+        assert_eq!(
+            one.y[k],
+            if w < 0 {
+                0.5
+            } else if w as u8 == s {
+                1.0
+            } else {
+                0.0
+            }
+        );
+    }
+    let e = choices::record(&r, &b(1), Some(&teachers[..1]), 1.0, &Stop::new()).unwrap_err().to_string();
+    assert!(e.contains("teacher specs"), "{e}");
+}
+
+#[test]
+fn the_learned_bot_plays_its_models_best_option() {
+    use ketharmad::batch::{run_batch, BatchSpec};
+    use ketharmad::bots::BotSpec;
+    use ketharmad::learn::ketharmad_actions as actions;
+    let dir = std::env::temp_dir().join(format!("kh_policy_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let names = actions::policy_names();
+    let n = names.len();
+    // one linear unit: the logit is the heuristic's pick flag (a copy of `tuned` at main
+    // priority) or, negated, the same bot's worst choices
+    let pick = names.iter().position(|x| *x == "heuristic_pick").unwrap();
+    let model = |sign: f32, name: &str| {
+        let mut w = vec![0f32; n + 1];
+        w[pick] = sign;
+        let p = dir.join(name);
+        std::fs::write(&p, to_bytes("ketharmad", "policy", "ketharmad-v1+ketharmad-options-v1", &names, 0, &[n, 1], &w)).unwrap();
+        p.display().to_string()
+    };
+    let (copy, anti) = (model(1.0, "copy.khnn"), model(-1.0, "anti.khnn"));
+    let r = rules();
+    let spec = |kind: &str, path: Option<&str>| {
+        let s = BotSpec::parse(kind, vec![]).unwrap();
+        match path {
+            Some(p) => s.with_model("model", p).unwrap(),
+            None => s,
+        }
+    };
+    let games = |a: BotSpec, b: BotSpec| {
+        let s = BatchSpec { factions: vec![0, 2], bots: vec![a, b], games: 200, seed: 4, threads: Some(2), start_player: None, ..Default::default() };
+        run_batch(r.db(), &s).unwrap()
+    };
+    // the copy plays exactly `tuned`'s games
+    let a = games(spec("learned", Some(&copy)), spec("heuristic", None));
+    let b = games(spec("tuned", None), spec("heuristic", None));
+    assert_eq!(a.games.winner, b.games.winner);
+    assert_eq!(a.games.turns, b.games.turns);
+    // the anti-policy loses far more often against the same opponent
+    let c = games(spec("learned", Some(&anti)), spec("heuristic", None));
+    let wins = |x: &ketharmad::batch::Columns| x.games.winner.iter().filter(|&&w| w == 0).count();
+    assert!(wins(&b) >= 20 && wins(&c) * 3 < wins(&b), "anti {} vs copy {}", wins(&c), wins(&b));
+    // a learned bot needs its model, of the right kind
+    assert!(spec("learned", None).check_model().unwrap_err().contains("needs its model file"));
+    let value = dir.join("value.khnn");
+    std::fs::write(&value, to_bytes("ketharmad", "value", LAYOUT, &NAMES, 0, &[LEN, 1], &[0.0; LEN + 1])).unwrap();
+    let e = BotSpec::parse("learned", vec![]).unwrap().with_model("model", &value.display().to_string()).unwrap_err();
+    assert!(e.contains("'value' model, not a 'policy' model"), "{e}");
+    let e = BotSpec::parse("heuristic", vec![]).unwrap().with_model("model", &copy).unwrap_err();
+    assert!(e.contains("an option of 'learned'"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

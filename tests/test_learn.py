@@ -98,3 +98,57 @@ def test_bad_model_files_are_named_before_any_game(tmp_path, trained: kl.TrainRe
         ketharmad.simulate(
             bots=[f"search:value={trained.model_path}", "greedy"], games=1, game="schotten_totten_2"
         )
+
+
+def test_the_train_command_writes_a_model_and_reports_calibration(tmp_path, capsys) -> None:
+    from ketharmad.cli.main import main as cli_main
+
+    out = tmp_path / "m"
+    assert (
+        cli_main(["train", "--out", str(out), "--games", "240", "--epochs", "1", "--seed", "4"])
+        == 0
+    )
+    text = capsys.readouterr().out
+    assert "held-out log-loss" in text and "reliability" in text
+    assert (out / "value.khnn").exists() and (out / "report.json").exists()
+    assert _core.model_info(str(out / "value.khnn"))["features"] == "ketharmad-v1"
+    assert (
+        cli_main(["train", "--out", str(out), "--games", "240", "--epochs", "1", "--seed", "4"])
+        == 0
+    )
+    assert "resumed: positions" in capsys.readouterr().out
+
+
+def test_expert_iteration_learns_its_teacher_and_resumes(tmp_path, trained: kl.TrainResult) -> None:
+    out = tmp_path / "p"
+    # a teacher the features can express exactly (tuned's pick is an option feature): the
+    # fit must learn to agree with it almost always
+    r = kl.train_policy(
+        out=out, generations=2, games=72, teacher="tuned", epochs=4, eval_games=48, seed=5
+    )
+    g0, g1 = r.generations
+    assert g0["player"] == "tuned" and g1["player"].startswith("learned:model=")
+    assert g1["decisions"] > g0["decisions"] > 1000
+    assert g1["agreement"] > 0.95, g1
+    assert 0.0 <= g1["vs_heuristic"] <= 1.0
+    info = _core.model_info(r.model_path)
+    assert info["kind"] == "policy" and info["dims"][0] == 64
+    again = kl.train_policy(
+        out=out, generations=2, games=72, teacher="tuned", epochs=4, eval_games=48, seed=5
+    )
+    assert again.resumed == ["generation 0", "generation 1"]
+    res = ketharmad.simulate(
+        ["ner", "tisza"],
+        [{"kind": "learned", "model": r.model_path}, "heuristic"],
+        games=24,
+        seed=1,
+    )
+    assert res.games.height == 24
+    with pytest.raises(ValueError, match="needs its model file"):
+        ketharmad.simulate(["ner", "tisza"], ["learned", "heuristic"], games=1)
+    with pytest.raises(ValueError, match="not a 'policy' model"):
+        ketharmad.simulate(
+            ["ner", "tisza"],
+            [{"kind": "learned", "model": trained.model_path}, "heuristic"],
+            games=1,
+        )

@@ -35,6 +35,7 @@ __all__ = [
     "Game",
     "generic_simulate",
     "learn_positions",
+    "learn_choices",
     "model_info",
     "model_predict",
     "generic_reduce",
@@ -341,6 +342,26 @@ def learn_positions(
     features at a ``rate`` sample of the key decisions, labelled with its result; numpy
     columns ``x`` (flat, rows × ``width``), ``y``, ``game``, ``seat``, ``clock``, ``to_move``
     and the layout (``width``, ``layout``, ``names``, ``layout_hash``)."""
+    ...
+
+def learn_choices(
+    game: str,
+    agents: list[str],
+    games: int,
+    seed: int,
+    threads: Optional[int] = None,
+    params: Optional[dict[str, Union[int, float, bool, str]]] = None,
+    first_game: int = 0,
+    card_data: Optional[str] = None,
+    decks: Optional[list[str]] = None,
+    start_player: Optional[int] = None,
+    teachers: Optional[list[str]] = None,
+    rate: float = 1.0,
+) -> dict[str, Any]:
+    """Labelled decisions for a policy (``rust/learn/choices.rs``): at a ``rate`` sample of
+    the key decisions with two or more options, the mover's features ``x``, every option's
+    ``opt_x`` (rows ``offsets[d]:offsets[d + 1]``), the ``teachers``' ``choice`` and the
+    seat's result ``y``; numpy columns, flat, with the layouts."""
     ...
 
 def model_info(path: str) -> dict[str, Any]:

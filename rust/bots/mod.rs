@@ -3,26 +3,28 @@
 
 pub mod heuristic;
 pub mod ismcts;
+pub mod learned;
 pub mod search;
 
 use crate::engine::{Agent, DecisionKind, Opt, SeatView};
 use crate::rng::Rng;
 
 /// Bot kinds and presets a spec may name.
-pub const BOT_KINDS: &[&str] = &["random", "heuristic", "aggro", "control", "tuned", "search", "ismcts"];
+pub const BOT_KINDS: &[&str] = &["random", "heuristic", "aggro", "control", "tuned", "search", "ismcts", "learned"];
 
-/// A bot spec: the kind plus its named numeric knobs, and for `ismcts` an optional learned
-/// value model (`value`, a model file: `learn::Mlp`) that scores its cut-off rollouts.
+/// A bot spec: the kind plus its named numeric knobs, and a model file (`learn::Mlp`): the
+/// value model that scores `ismcts`'s cut-off rollouts (knob `value`, optional) or the
+/// policy of `learned` (knob `model`, required).
 #[derive(Clone, Debug, PartialEq)]
 pub struct BotSpec {
     pub kind: String,
     pub knobs: Vec<(String, f64)>,
-    pub value: Option<std::sync::Arc<crate::learn::Mlp>>,
+    pub model: Option<std::sync::Arc<crate::learn::Mlp>>,
 }
 
 impl BotSpec {
     pub fn random() -> BotSpec {
-        BotSpec { kind: "random".into(), knobs: vec![], value: None }
+        BotSpec { kind: "random".into(), knobs: vec![], model: None }
     }
     /// Validate a spec: known kind and knobs.
     pub fn parse(kind: &str, knobs: Vec<(String, f64)>) -> Result<BotSpec, String> {
@@ -78,26 +80,49 @@ impl BotSpec {
             "ismcts" => {
                 ismcts::config(&knobs)?;
             }
+            "learned" => {
+                if let Some((k, _)) = knobs.first() {
+                    return Err(format!("bot 'learned' has no knob '{k}' (its one option is its model file, 'model')"));
+                }
+            }
             other => return Err(format!("unknown bot kind '{other}' (known: {})", BOT_KINDS.join(", "))),
         }
-        Ok(BotSpec { kind: kind.into(), knobs, value: None })
+        Ok(BotSpec { kind: kind.into(), knobs, model: None })
     }
-    /// This spec with the value model in file `path` (checked: a Kétharmad value model of
-    /// this build's feature layout; `ismcts` only). Errors name the file and what is wrong.
-    pub fn with_value(mut self, path: &str) -> Result<BotSpec, String> {
-        if self.kind != "ismcts" {
-            return Err(format!("bot '{}' has no knob 'value' (a value model is an option of 'ismcts')", self.kind));
+    /// This spec with the model in file `path` given as knob `knob`: `value` (a value model
+    /// of this build's position features; `ismcts` only) or `model` (a policy model of its
+    /// position and option features; `learned` only). Errors name the file and what is wrong.
+    pub fn with_model(mut self, knob: &str, path: &str) -> Result<BotSpec, String> {
+        let (owner, kind) = match knob {
+            "value" => ("ismcts", "value"),
+            "model" => ("learned", "policy"),
+            _ => return Err(format!("bot '{}' has no model knob '{knob}' (value, model)", self.kind)),
+        };
+        if self.kind != owner {
+            return Err(format!("bot '{}' has no knob '{knob}' (a {kind} model is an option of '{owner}')", self.kind));
         }
         let m = crate::learn::mlp::cached(path)?;
-        m.check("ketharmad", "value", &crate::learn::ketharmad_features::NAMES)?;
-        self.value = Some(m);
+        if kind == "value" {
+            m.check("ketharmad", kind, &crate::learn::ketharmad_features::NAMES)?;
+        } else {
+            m.check("ketharmad", kind, &crate::learn::ketharmad_actions::policy_names())?;
+        }
+        self.model = Some(m);
         Ok(self)
+    }
+
+    /// Error when a kind that needs a model file has none (`learned`).
+    pub fn check_model(&self) -> Result<(), String> {
+        if self.kind == "learned" && self.model.is_none() {
+            return Err("bot 'learned' needs its model file: {'kind': 'learned', 'model': PATH} (docs/learning.md)".into());
+        }
+        Ok(())
     }
     pub fn label(&self) -> String {
         let mut k: Vec<String> = self.knobs.iter().map(|(n, v)| format!("{n}={v}")).collect();
-        if let Some(m) = &self.value {
+        if let Some(m) = &self.model {
             let file = std::path::Path::new(&m.path).file_name().map_or_else(|| m.path.clone(), |f| f.to_string_lossy().into_owned());
-            k.push(format!("value={file}"));
+            k.push(format!("{}={file}", if self.kind == "ismcts" { "value" } else { "model" }));
         }
         if k.is_empty() {
             self.kind.clone()
@@ -119,6 +144,8 @@ pub enum Policy {
     Search(Box<search::Search>),
     /// The harness's information-set search at main-priority decisions (`bots::ismcts`).
     Ismcts(Box<ismcts::Ismcts>),
+    /// A policy network at main-priority decisions (`bots::learned`).
+    Learned(Box<learned::Learned>),
     /// Tests: call the function at every decision of this seat (more than one option), then
     /// answer as the wrapped policy would.
     #[cfg(any(test, feature = "scenario"))]
@@ -143,9 +170,14 @@ impl Policy {
             // the spec was checked by `BotSpec::parse`; an unchecked bad one plays the defaults
             "ismcts" => {
                 let mut cfg = ismcts::config(&spec.knobs).unwrap_or_else(|_| crate::harness::search::SearchConfig::defaults(crate::games::ketharmad::EVAL_KNOBS));
-                cfg.value = spec.value.clone();
+                cfg.value = spec.model.clone();
                 Policy::Ismcts(Box::new(ismcts::Ismcts::new(cfg, rng)))
             }
+            // a spec without its model was refused by `check_model`; unchecked, it plays `tuned`
+            "learned" => match &spec.model {
+                Some(m) => Policy::Learned(Box::new(learned::Learned::new(m.clone()))),
+                None => Policy::Heuristic(Box::new(heuristic::Knobs::from("tuned", &[]))),
+            },
             _ => Policy::Random(rng),
         }
     }
@@ -157,6 +189,7 @@ impl Policy {
             Policy::Heuristic(k) => heuristic::choose(k, _view, _kind, opts),
             Policy::Search(s) => s.choose(_view, _kind, opts),
             Policy::Ismcts(s) => s.choose(_view, _kind, opts),
+            Policy::Learned(s) => s.choose(_view, _kind, opts),
             Policy::Unset => 0,
             #[cfg(any(test, feature = "scenario"))]
             Policy::Probe(f, inner) => {

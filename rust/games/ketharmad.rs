@@ -243,6 +243,9 @@ impl Rules for KetharmadRules {
     fn features(&self) -> (&'static str, &'static [&'static str]) {
         (crate::learn::ketharmad_features::LAYOUT, &crate::learn::ketharmad_features::NAMES)
     }
+    fn option_features(&self) -> (&'static str, &'static [&'static str]) {
+        (crate::learn::ketharmad_actions::LAYOUT, &crate::learn::ketharmad_actions::NAMES)
+    }
     /// The built-in bots (`BOT_KINDS`) with their knobs as options
     /// (`"search:iterations=50,width=3"`, `"heuristic:aggression=0.8"`); `ismcts` is left to
     /// the generic search.
@@ -252,7 +255,13 @@ impl Rules for KetharmadRules {
             return Ok(None);
         }
         let mut knobs = Vec::with_capacity(spec.opts.len());
+        let mut model = None;
         for (k, v) in &spec.opts {
+            if k == "model" {
+                let Value::Str(p) = v else { return Err(format!("bot '{}': knob 'model' must be a model file's path", spec.name)) };
+                model = Some(p.clone());
+                continue;
+            }
             let x = match v {
                 Value::Int(i) => *i as f64,
                 Value::Float(f) => *f,
@@ -261,7 +270,11 @@ impl Rules for KetharmadRules {
             };
             knobs.push((k.clone(), x));
         }
-        let spec = BotSpec::parse(&spec.name, knobs)?;
+        let mut spec = BotSpec::parse(&spec.name, knobs)?;
+        if let Some(p) = model {
+            spec = spec.with_model("model", &p)?;
+        }
+        spec.check_model()?;
         Ok(Some(Box::new(BuiltinAgent { spec, policy: None, order: Vec::new(), scores: Vec::new() })))
     }
 }
@@ -280,7 +293,7 @@ pub struct BuiltinAgent {
 impl BuiltinAgent {
     /// The built-in bot `kind` with its default knobs (a name of `BOT_KINDS` without knobs).
     pub fn named(kind: &str) -> BuiltinAgent {
-        BuiltinAgent { spec: BotSpec { kind: kind.to_string(), knobs: Vec::new(), value: None }, policy: None, order: Vec::new(), scores: Vec::new() }
+        BuiltinAgent { spec: BotSpec { kind: kind.to_string(), knobs: Vec::new(), model: None }, policy: None, order: Vec::new(), scores: Vec::new() }
     }
 }
 
@@ -481,6 +494,18 @@ impl GameState for KetharmadState {
     /// `learn::ketharmad_features`: numbers off the cards and the board, `seat`'s own hand.
     fn features(&self, seat: usize, out: &mut [f32]) -> bool {
         crate::learn::ketharmad_features::features(self.st.game(), seat, out);
+        true
+    }
+    /// `learn::ketharmad_actions` of a main-priority decision's options (the heuristic's
+    /// scores by the `tuned` knobs); false at other decisions.
+    fn option_features(&self, out: &mut Vec<f32>) -> bool {
+        use crate::learn::ketharmad_actions as actions;
+        let Some((seat, DecisionKind::Main, opts)) = self.st.pending() else { return false };
+        let knobs = crate::bots::heuristic::Knobs::from("tuned", &[]);
+        let view = crate::engine::SeatView::new(self.st.game(), seat);
+        out.clear();
+        out.resize(opts.len() * actions::LEN, 0.0);
+        actions::features(&knobs, &view, opts, &mut actions::Buffers::default(), out);
         true
     }
     /// Winners (one seat in the free-for-all, a team in a team format), returns +1 for a

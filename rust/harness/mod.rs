@@ -182,6 +182,12 @@ pub trait GameState: Clone {
     fn features(&self, _seat: usize, _out: &mut [f32]) -> bool {
         false
     }
+    /// The features of every legal action of the seat to move, in `legal_actions`' order, one
+    /// row after another (`Rules::option_features`' layout) into `out` (cleared first);
+    /// false for a game (or a decision) without them.
+    fn option_features(&self, _out: &mut Vec<f32>) -> bool {
+        false
+    }
     /// A readable picture of the whole game for viewers (replay, terminal play; `view`):
     /// scores to chart, zones marked with the seats that see them, public facts. Empty unless
     /// the game draws one. Never called by a batch.
@@ -234,6 +240,11 @@ pub trait Rules: Send + Sync {
     /// The names of the position features of `GameState::features` (empty: none), and the
     /// layout's name in model files.
     fn features(&self) -> (&'static str, &'static [&'static str]) {
+        ("", &[])
+    }
+    /// The names of the option features of `GameState::option_features` (empty: none), and
+    /// the layout's name.
+    fn option_features(&self) -> (&'static str, &'static [&'static str]) {
         ("", &[])
     }
 }

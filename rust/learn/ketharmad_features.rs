@@ -63,14 +63,13 @@ pub const NAMES: [&str; 40] = [
 /// The number of features.
 pub const LEN: usize = NAMES.len();
 
-fn seat_block(g: &Game<'_>, v: &SeatView<'_, '_>, p: usize, out: &mut [f32]) {
+fn seat_block(v: &SeatView<'_, '_>, p: usize, out: &mut [f32]) {
     let r = v.rules();
     let s0 = r.starting_support.max(1) as f32;
     let sc = r.scandal_threshold.max(1) as f32;
     let (mut figures, mut infl, mut cred, mut others) = (0f32, 0f32, 0f32, 0f32);
     for &c in v.in_play(p) {
-        if v.is_figure_in_play(c) {
-            let (i, k) = g.stats(c);
+        if let (true, Some((i, k))) = (v.is_figure_in_play(c), v.stats(c)) {
             figures += 1.0;
             infl += i as f32;
             cred += k as f32;
@@ -99,13 +98,18 @@ fn seat_block(g: &Game<'_>, v: &SeatView<'_, '_>, p: usize, out: &mut [f32]) {
 
 /// Seat `seat`'s features of game `g` into `out` (`LEN` of them).
 pub fn features(g: &Game<'_>, seat: usize, out: &mut [f32]) {
+    features_of(&SeatView::new(g, seat), out)
+}
+
+/// The features of the seat of view `v` (what it sees) into `out` (`LEN` of them).
+pub fn features_of(v: &SeatView<'_, '_>, out: &mut [f32]) {
     out[..LEN].fill(0.0);
-    let v = SeatView::new(g, seat);
+    let seat = v.seat;
     let n = v.n_players();
     out[0] = v.round() as f32 / 20.0;
     out[1] = (v.active() == seat) as u8 as f32;
     out[2] = n as f32 / 4.0;
-    seat_block(g, &v, seat, &mut out[3..16]);
+    seat_block(v, seat, &mut out[3..16]);
     // the strongest living opponent: the most Support, the first in seat order after `seat` on ties
     let mut foe = None;
     let (mut alive, mut support, mut power, mut infl) = (0f32, 0f32, 0f32, 0f32);
@@ -121,10 +125,10 @@ pub fn features(g: &Game<'_>, seat: usize, out: &mut [f32]) {
         alive += 1.0;
         support += v.support(q) as f32 / s0;
         power += v.attack_power(q) as f32 / 10.0;
-        infl += v.in_play(q).iter().filter(|&&c| v.is_figure_in_play(c)).map(|&c| g.stats(c).0 as f32).sum::<f32>() / 10.0;
+        infl += v.in_play(q).iter().filter(|&&c| v.is_figure_in_play(c)).filter_map(|&c| v.stats(c)).map(|s| s.0 as f32).sum::<f32>() / 10.0;
     }
     if let Some(q) = foe {
-        seat_block(g, &v, q, &mut out[16..29]);
+        seat_block(v, q, &mut out[16..29]);
     }
     out[29] = alive / 3.0;
     out[30] = support;

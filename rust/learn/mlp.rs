@@ -138,6 +138,64 @@ impl Mlp {
         a[0]
     }
 
+    /// The first layer's pre-activation from the first `prefix.len()` inputs alone (its
+    /// bias included) into `out`: the part of many inputs that share a prefix (a position
+    /// and each of its options) computed once.
+    pub fn first_layer_prefix(&self, prefix: &[f32], out: &mut Vec<f32>) {
+        let (ni, no) = (self.dims[0], self.dims[1]);
+        out.clear();
+        out.resize(no, 0.0);
+        let m = &self.weights[..ni * no];
+        let bias = &self.weights[ni * no..ni * no + no];
+        for o in 0..no {
+            let row = &m[o * ni..o * ni + prefix.len()];
+            let mut s = bias[o];
+            for (w, x) in row.iter().zip(prefix) {
+                s += w * x;
+            }
+            out[o] = s;
+        }
+    }
+
+    /// The output (a logit) for the inputs `prefix ++ rest`, given the prefix's share of the
+    /// first layer (`first_layer_prefix`) and where the rest starts (`at`). No allocation.
+    pub fn forward_with_prefix(&self, pre: &[f32], at: usize, rest: &[f32]) -> f32 {
+        let mut a = [0f32; MAX_WIDTH];
+        let mut b = [0f32; MAX_WIDTH];
+        let (ni, no) = (self.dims[0], self.dims[1]);
+        let m = &self.weights[..ni * no];
+        let single = self.dims.len() == 2;
+        for o in 0..no {
+            let row = &m[o * ni + at..o * ni + at + rest.len().min(ni - at)];
+            let mut s = pre[o];
+            for (w, x) in row.iter().zip(rest) {
+                s += w * x;
+            }
+            a[o] = if single { s } else { s.max(0.0) };
+        }
+        if single {
+            return a[0];
+        }
+        let mut off = ni * no + no;
+        let last = self.dims.len() - 2;
+        for (l, w) in self.dims.windows(2).enumerate().skip(1) {
+            let (ni, no) = (w[0], w[1]);
+            let m = &self.weights[off..off + ni * no];
+            let bias = &self.weights[off + ni * no..off + ni * no + no];
+            off += ni * no + no;
+            for o in 0..no {
+                let row = &m[o * ni..(o + 1) * ni];
+                let mut s = bias[o];
+                for (wi, xi) in row.iter().zip(&a[..ni]) {
+                    s += wi * xi;
+                }
+                b[o] = if l < last { s.max(0.0) } else { s };
+            }
+            std::mem::swap(&mut a, &mut b);
+        }
+        a[0]
+    }
+
     /// The predicted return in -1..=1 (2 σ(logit) − 1): a win chance mapped to the search's scale.
     pub fn value(&self, x: &[f32]) -> f64 {
         let z = self.forward(x) as f64;

@@ -2,6 +2,8 @@
 //! network and its file format, and the recording of self-play positions to train it on.
 //! Training itself is Python (`ketharmad.learn`); inference is here, with no Python in the loop.
 
+pub mod choices;
+pub mod ketharmad_actions;
 pub mod ketharmad_features;
 pub mod mlp;
 pub mod positions;

@@ -186,6 +186,88 @@ fn learn_positions<'py>(
     })
 }
 
+// too_many_arguments: learn_choices' keyword arguments, passed on
+#[allow(clippy::too_many_arguments)]
+fn choices_with<'py, R: Rules>(
+    py: Python<'py>,
+    rules: &R,
+    agents: Vec<String>,
+    teachers: Option<Vec<String>>,
+    games: i64,
+    seed: u64,
+    threads: Option<i64>,
+    params: Option<&Bound<'py, PyDict>>,
+    first_game: u64,
+    rate: f64,
+) -> PyResult<Bound<'py, PyDict>>
+where
+    R::State: 'static,
+{
+    check_counts(games, threads)?;
+    let values = resolve(&rules.registry(), &parse_values(params)?).map_err(verr)?;
+    let threads = threads.map(|t| t as usize);
+    let batch = GenericBatch { values: &values, seats: agents.len(), agents: &agents, first: first_game, games: games as u64, seed, threads };
+    let res = run_interruptible(py, "learn_choices", |stop| crate::learn::choices::record(rules, &batch, teachers.as_deref(), rate, stop))?;
+    py.check_signals()?;
+    let c = res.map_err(|e| verr(e.to_string()))?;
+    let (layout, names) = rules.features();
+    let (opt_layout, opt_names) = rules.option_features();
+    let out = PyDict::new(py);
+    out.set_item("width", c.width)?;
+    out.set_item("opt_width", c.opt_width)?;
+    out.set_item("layout", layout)?;
+    out.set_item("opt_layout", opt_layout)?;
+    let all: Vec<&str> = names.iter().chain(opt_names.iter()).copied().collect();
+    out.set_item("names", all.clone())?;
+    out.set_item("layout_hash", format!("{:016x}", crate::learn::mlp::layout_hash(&all)))?;
+    out.set_item("game", c.game.into_pyarray(py))?;
+    out.set_item("seat", c.seat.into_pyarray(py))?;
+    out.set_item("clock", c.clock.into_pyarray(py))?;
+    out.set_item("x", c.x.into_pyarray(py))?;
+    out.set_item("offsets", c.offsets.into_pyarray(py))?;
+    out.set_item("opt_x", c.opt_x.into_pyarray(py))?;
+    out.set_item("choice", c.choice.into_pyarray(py))?;
+    out.set_item("y", c.y.into_pyarray(py))?;
+    Ok(out)
+}
+
+/// Labelled decisions for a policy (`learn::choices::record`): the games of a
+/// `generic_simulate` batch with, at a `rate` sample of the key decisions with two or more
+/// options, the mover's position features, every option's features and the choice of
+/// `teachers` (one agent spec per seat; None: the playing agents'). Numpy columns.
+#[pyfunction]
+#[pyo3(signature = (game, agents, games, seed, threads=None, params=None, first_game=0, card_data=None, decks=None, start_player=None, teachers=None, rate=1.0))]
+#[allow(clippy::too_many_arguments)]
+fn learn_choices<'py>(
+    py: Python<'py>,
+    game: &str,
+    agents: Vec<String>,
+    games: i64,
+    seed: u64,
+    threads: Option<i64>,
+    params: Option<&Bound<'py, PyDict>>,
+    first_game: u64,
+    card_data: Option<&str>,
+    decks: Option<Vec<String>>,
+    start_player: Option<u8>,
+    teachers: Option<Vec<String>>,
+    rate: f64,
+) -> PyResult<Bound<'py, PyDict>> {
+    guarded("learn_choices", || match game {
+        "ketharmad" => {
+            let decks = decks.ok_or_else(|| verr("ketharmad: give decks, one per seat".into()))?;
+            if decks.len() != agents.len() {
+                return Err(verr(format!("ketharmad: got {} bot specs for {} decks", agents.len(), decks.len())));
+            }
+            let rules = ketharmad_rules(card_data, params, &decks, start_player)?;
+            choices_with(py, &rules, agents, teachers, games, seed, threads, None, first_game, rate)
+        }
+        "schotten_totten_2" => choices_with(py, &SchottenTotten2, agents, teachers, games, seed, threads, params, first_game, rate),
+        "osztrakon" => choices_with(py, &Osztrakon, agents, teachers, games, seed, threads, params, first_game, rate),
+        other => Err(verr(format!("unknown game '{other}' (known: ketharmad, {})", GAMES.join(", ")))),
+    })
+}
+
 /// A model file's header, checked (`learn::Mlp::load`): a dict of game, kind, features,
 /// layout, card_hash, dims; a missing, truncated or foreign file is a ValueError naming it.
 #[pyfunction]
@@ -761,6 +843,7 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game_table, m)?)?;
     m.add_function(wrap_pyfunction!(learn_positions, m)?)?;
     m.add_function(wrap_pyfunction!(model_info, m)?)?;
+    m.add_function(wrap_pyfunction!(learn_choices, m)?)?;
     m.add_function(wrap_pyfunction!(model_predict, m)?)?;
     m.add_class::<HarnessGame>()?;
     Ok(())

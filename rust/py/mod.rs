@@ -128,29 +128,33 @@ fn parse_bots(bots: &Bound<'_, PyList>) -> PyResult<Vec<BotSpec>> {
     let mut out = Vec::new();
     for b in bots.iter() {
         if let Ok(s) = b.extract::<String>() {
-            out.push(BotSpec::parse(&s, vec![]).map_err(verr)?);
+            let spec = BotSpec::parse(&s, vec![]).map_err(verr)?;
+            spec.check_model().map_err(verr)?;
+            out.push(spec);
         } else if let Ok(d) = b.cast::<PyDict>() {
             let kind: String =
                 d.get_item("kind")?.ok_or_else(|| verr("a bot spec dict needs a 'kind'".into()))?.extract().map_err(|_| verr("bot 'kind' must be a string".into()))?;
             let mut knobs = Vec::new();
-            let mut value: Option<String> = None;
+            let mut model: Option<(String, String)> = None;
             for (k, v) in d.iter() {
                 let k: String = k.extract()?;
                 if k == "kind" {
                     continue;
                 }
-                if k == "value" {
-                    value = Some(v.extract().map_err(|_| verr("bot knob 'value' must be a model file's path".into()))?);
+                if k == "value" || k == "model" {
+                    let p: String = v.extract().map_err(|_| verr(format!("bot knob '{k}' must be a model file's path")))?;
+                    model = Some((k, p));
                     continue;
                 }
                 let x: f64 = v.extract().map_err(|_| verr(format!("bot knob '{k}' must be a number")))?;
                 knobs.push((k, x));
             }
-            let spec = BotSpec::parse(&kind, knobs).map_err(verr)?;
-            out.push(match value {
-                Some(p) => spec.with_value(&p).map_err(verr)?,
-                None => spec,
-            });
+            let mut spec = BotSpec::parse(&kind, knobs).map_err(verr)?;
+            if let Some((k, p)) = model {
+                spec = spec.with_model(&k, &p).map_err(verr)?;
+            }
+            spec.check_model().map_err(verr)?;
+            out.push(spec);
         } else {
             return Err(verr("a bot spec must be a string or a dict with a 'kind'".into()));
         }

@@ -35,7 +35,7 @@ from ..results.report import format_table
 from ..results.sim import SimResult, sim_report
 from ..run.harness import simulate_game
 from ..run.options import RunOptions
-from . import ab_test, card_stats, compare, diagnose, diff, ladder, matchups, replay, sweep
+from . import ab_test, card_stats, compare, diagnose, diff, ladder, matchups, replay, sweep, train
 from .args import PARAMS_FILE_HELP, _bots, _params, parse_param
 from .balance import add_balance_command
 from .harness import cli_params, cli_play, cmd_game_params, cmd_games
@@ -458,6 +458,7 @@ def _parser() -> argparse.ArgumentParser:
 
     replay.add_command(sub)
     diff.add_command(sub)
+    train.add_command(sub)
 
     add_lab_commands(sub)
 

@@ -7,11 +7,17 @@ value models trained on self-play positions, their file format and their calibra
 """
 
 from .model_file import Model, load, save
-from .positions import card_hash, pairings, positions
-from .train import TrainResult, train
+from .policy import PolicyReport, fit_policy
+from .positions import card_hash, choices, pairings, positions
+from .train import PolicyTrainResult, TrainResult, train, train_policy
 from .value import FitReport, calibration, fit, split_games
 
 __all__ = [
+    "PolicyReport",
+    "fit_policy",
+    "choices",
+    "PolicyTrainResult",
+    "train_policy",
     "Model",
     "load",
     "save",

@@ -181,3 +181,224 @@ def train(
         secs,
         resumed,
     )
+
+
+@dataclass
+class PolicyTrainResult:
+    """Where the last generation's policy is, and per generation: decisions labelled, the
+    held-out agreement with the teacher, and the win rate against the heuristic."""
+
+    model_path: str
+    report_path: str
+    generations: list[dict[str, Any]]
+    resumed: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        g = self.generations[-1]
+        return (
+            f"policy {self.model_path}: generation {g['generation']}, {g['decisions']} labelled decisions in all, "
+            f"held-out agreement with the teacher {g['agreement']:.1%}, "
+            f"against the heuristic {g['vs_heuristic']:.1%} of {g['eval_games']} games"
+        )
+
+
+TEACHER = "ismcts:iterations=225,halving=1,width=6"
+
+
+def _vs_heuristic(
+    model_path: str,
+    games: int,
+    seed: int,
+    card_data: CardDataSource,
+    params: Optional[Mapping[str, Any]],
+) -> float:
+    """The learned bot's share of points against the heuristic over all 12 ordered pairs, both seats."""
+    from ..api import simulate
+    from .positions import pairings
+
+    pts, n = 0.0, 0
+    per = max(1, games // 24)
+    bot = {"kind": "learned", "model": model_path}
+    for decks in pairings(2):
+        for seat in (0, 1):
+            bots: list[Any] = [bot, "heuristic"] if seat == 0 else ["heuristic", bot]
+            r = simulate(
+                decks,
+                bots,
+                games=per,
+                seed=seed,
+                card_data=card_data,
+                params=dict(params or {}) or None,
+            )
+            w = r.games["winner"].to_numpy()
+            pts += float((w == seat).sum()) + 0.5 * float((w < 0).sum())
+            n += per
+    return pts / n
+
+
+def train_policy(
+    *,
+    out: str | os.PathLike[str] = "models/policy",
+    generations: int = 2,
+    games: int = 720,
+    teacher: str = TEACHER,
+    seed: int = 0,
+    card_data: CardDataSource = None,
+    params: Optional[Mapping[str, Any]] = None,
+    hidden: Sequence[int] = (64, 32),
+    epochs: int = 10,
+    holdout: float = 0.1,
+    eval_games: int = 2016,
+    threads: Optional[int] = None,
+    progress: bool = False,
+) -> PolicyTrainResult:
+    """Train Kétharmad's fast policy by expert iteration into directory ``out``: generation
+    0 plays ``tuned`` and labels each main-priority decision with the ``teacher``'s choice;
+    generation ``k`` plays the policy of generation ``k - 1`` (DAgger: its own positions,
+    the teacher's answers); each generation fits a policy on every label so far
+    (``policy_gK.khnn``, ``policy.khnn`` the last) and plays ``eval_games`` games against the
+    heuristic. A finished generation is kept and skipped when the run is repeated (resume)."""
+    from .policy import fit_policy
+    from .positions import choices
+
+    d = os.fspath(out)
+    os.makedirs(d, exist_ok=True)
+    settings = {
+        "games": games,
+        "teacher": teacher,
+        "seed": seed,
+        "card": card_hash(card_data, params),
+        "hidden": list(hidden),
+        "epochs": epochs,
+    }
+    key = _settings_key(settings)
+    report_path = os.path.join(d, "report.json")
+    gens: list[dict[str, Any]] = []
+    resumed: list[str] = []
+    data: list[dict[str, np.ndarray]] = []
+    model_path = ""
+    for g in range(generations):
+        gpath = os.path.join(d, f"choices_g{g}.npz")
+        mpath = os.path.join(d, f"policy_g{g}.khnn")
+        jpath = os.path.join(d, f"generation_g{g}.json")
+        done = None
+        if os.path.exists(gpath) and os.path.exists(mpath) and os.path.exists(jpath):
+            with open(jpath) as f:
+                done = json.load(f)
+            if done.get("key") != key:
+                done = None
+        if done is not None:
+            with np.load(gpath, allow_pickle=False) as z:
+                data.append({k: z[k] for k in z.files})
+            gens.append(done)
+            resumed.append(f"generation {g}")
+            model_path = mpath
+            continue
+        t = time.perf_counter()
+        player = "tuned" if g == 0 else f"learned:model={model_path}"
+        c = choices(
+            bots=player,
+            teachers=teacher,
+            games=games,
+            seed=seed + 1000 * g,
+            card_data=card_data,
+            params=params,
+            threads=threads,
+        )
+        part = {
+            k: np.asarray(c[k])
+            for k in (
+                "x",
+                "opt_x",
+                "offsets",
+                "choice",
+                "y",
+                "game",
+                "names",
+                "layout",
+                "layout_hash",
+            )
+        }
+        part["game"] = part["game"].astype(np.int64) + g * 10**9
+        np.savez(gpath + ".tmp.npz", **part)  # type: ignore[arg-type]
+        os.replace(gpath + ".tmp.npz", gpath)
+        data.append(part)
+        t_label = time.perf_counter() - t
+        # every generation's labels together
+        xs = np.concatenate([p["x"] for p in data])
+        ox = np.concatenate([p["opt_x"] for p in data])
+        offs, base = [np.zeros(1, dtype=np.int64)], 0
+        for p in data:
+            offs.append(p["offsets"][1:].astype(np.int64) + base)
+            base += int(p["offsets"][-1])
+        offsets = np.concatenate(offs)
+        choice = np.concatenate([p["choice"] for p in data])
+        held = split_games(np.concatenate([p["game"] for p in data]), holdout, seed)
+        meta = {
+            "game": "ketharmad",
+            "features": f"{c['layout']}+{c['opt_layout']}",
+            "layout": str(c["layout_hash"]),
+            "card_hash": str(settings["card"]),
+        }
+
+        def show(e: int, lt: float, lh: float, ah: float, g: int = g) -> None:
+            if progress:
+                print(
+                    f"generation {g} epoch {e + 1}/{epochs}: train {lt:.4f}, held-out {lh:.4f}, agreement {ah:.1%}",
+                    flush=True,
+                )
+
+        t = time.perf_counter()
+        model, rep = fit_policy(
+            xs,
+            offsets,
+            ox,
+            choice,
+            held,
+            hidden=tuple(hidden),
+            epochs=epochs,
+            seed=seed + g,
+            meta=meta,
+            progress=show,
+        )
+        t_fit = time.perf_counter() - t
+        model_file.save(model, mpath)
+        t = time.perf_counter()
+        vs = (
+            _vs_heuristic(mpath, eval_games, seed + 7, card_data, params)
+            if eval_games > 0
+            else float("nan")
+        )
+        info = {
+            "key": key,
+            "generation": g,
+            "player": player,
+            "decisions": int(len(choice)),
+            "new_decisions": int(len(part["choice"])),
+            "agreement": rep.holdout_agreement[rep.best_epoch],
+            "holdout_loss": rep.holdout_loss,
+            "train_loss": rep.train_loss,
+            "vs_heuristic": vs,
+            "eval_games": (eval_games // 24) * 24,
+            "seconds": {"label": t_label, "fit": t_fit, "eval": time.perf_counter() - t},
+        }
+        with open(jpath, "w") as f:
+            json.dump(info, f, indent=1)
+        gens.append(info)
+        model_path = mpath
+        if progress:
+            print(
+                f"generation {g}: {info['decisions']} decisions, agreement {info['agreement']:.1%}, vs heuristic {vs:.1%}",
+                flush=True,
+            )
+    final = os.path.join(d, "policy.khnn")
+    with open(model_path, "rb") as src, open(final + ".tmp", "wb") as dst:
+        dst.write(src.read())
+    os.replace(final + ".tmp", final)
+    with open(report_path, "w") as f:
+        json.dump(
+            {"settings": settings, "generations": gens, "model_bytes": os.path.getsize(final)},
+            f,
+            indent=1,
+        )
+    return PolicyTrainResult(final, report_path, gens, resumed)
