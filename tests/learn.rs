@@ -270,6 +270,27 @@ fn the_learned_bot_plays_its_models_best_option() {
     let c = games(spec("learned", Some(&anti)), spec("heuristic", None));
     let wins = |x: &ketharmad::batch::Columns| x.games.winner.iter().filter(|&&w| w == 0).count();
     assert!(wins(&b) >= 20 && wins(&c) * 3 < wins(&b), "anti {} vs copy {}", wins(&c), wins(&b));
+    // on the harness, the learned bot ranks every option, its own pick first (the search's prior)
+    let values = resolve(&r.registry(), &[]).unwrap();
+    let mut agent = make_agent(&r, &AgentSpec::parse(&format!("learned:model={copy}")).unwrap(), &values, 2, 0).unwrap();
+    let mut st = r.new_game(&values, 2, 6, 0).unwrap();
+    let (mut legal, mut ranked, mut rng, mut seen) = (Vec::new(), Vec::new(), ketharmad::rng::Rng::new(1), 0);
+    use ketharmad::harness::GameState;
+    while let Some(seat) = st.to_move() {
+        st.legal_actions(&mut legal);
+        if seat == 0 && legal.len() >= 2 && agent.rank(&st, &legal, &mut rng, &mut ranked) {
+            let pick = agent.act(&st, &legal, &mut rng);
+            assert_eq!(ranked[0], pick);
+            let (mut a, mut b) = (ranked.clone(), legal.clone());
+            a.sort_unstable();
+            b.sort_unstable();
+            assert_eq!(a, b, "the ranking is a permutation of the legal actions");
+            seen += 1;
+        }
+        let a = legal[rng.below(legal.len())];
+        st.apply(a).unwrap();
+    }
+    assert!(seen > 5, "{seen} ranked decisions");
     // a learned bot needs its model, of the right kind
     assert!(spec("learned", None).check_model().unwrap_err().contains("needs its model file"));
     let value = dir.join("value.khnn");

@@ -152,3 +152,19 @@ def test_expert_iteration_learns_its_teacher_and_resumes(tmp_path, trained: kl.T
             [{"kind": "learned", "model": trained.model_path}, "heuristic"],
             games=1,
         )
+
+
+def test_a_model_warns_when_it_plays_another_card_set(trained: kl.TrainResult) -> None:
+    bot = {"kind": "ismcts", "iterations": 5, "value": trained.model_path}
+    # the set it was trained on: no warning (pytest turns warnings into errors here)
+    ketharmad.simulate(["ner", "tisza"], [bot, "heuristic"], games=1, seed=1)
+    assert _core.model_info(trained.model_path)["card_hash"] == kl.card_hash()
+    with pytest.warns(UserWarning, match="trained on card set"):
+        r = ketharmad.simulate(
+            ["ner", "tisza"],
+            [bot, "heuristic"],
+            games=2,
+            seed=1,
+            params={"rules.starting_support": 22},
+        )
+    assert r.games.height == 2

@@ -18,6 +18,7 @@ from typing_extensions import (
 __all__ = [
     "version",
     "card_data_hash",
+    "card_set_hash",
     "card_table",
     "parameter_table",
     "validate",
@@ -229,6 +230,12 @@ def simulate_cells(
     parameters, seed and seat count in one call: the rows of each cell are those ``simulate``
     gives for it, cell after cell (``lab.plan.run_shards_together`` splits them). Errors as
     ``simulate``; cells with different seat counts raise ``ValueError``."""
+
+def card_set_hash(
+    card_data: str, params: Optional[dict[str, Union[int, float, bool, str]]] = None
+) -> str:
+    """The hash (16 hex digits) of a card set with its overrides that a model records."""
+    ...
 
 def card_data_hash(card_data: str) -> str:
     """FNV-1a hash of the card-data text, 16 hex digits."""

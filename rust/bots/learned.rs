@@ -41,19 +41,35 @@ impl Learned {
         if opts.len() < 2 || kind != DecisionKind::Main {
             return heuristic::choose(&self.knobs, v, kind, opts);
         }
-        position::features_of(v, &mut self.state);
-        self.opts.resize(opts.len() * actions::LEN, 0.0);
-        actions::features(&self.knobs, v, opts, &mut self.buf, &mut self.opts);
-        self.model.first_layer_prefix(&self.state, &mut self.hidden);
         let mut best = 0;
         let mut bs = f32::NEG_INFINITY;
-        for i in 0..opts.len() {
-            let s = self.model.forward_with_prefix(&self.hidden, position::LEN, &self.opts[i * actions::LEN..(i + 1) * actions::LEN]);
+        self.score(v, opts, |i, s| {
             if s > bs {
                 bs = s;
                 best = i;
             }
-        }
+        });
         best
+    }
+
+    /// The model's score (a logit) of every main-priority option, handed to `each` in order.
+    fn score(&mut self, v: &SeatView, opts: &[Opt], mut each: impl FnMut(usize, f32)) {
+        position::features_of(v, &mut self.state);
+        self.opts.resize(opts.len() * actions::LEN, 0.0);
+        actions::features(&self.knobs, v, opts, &mut self.buf, &mut self.opts);
+        self.model.first_layer_prefix(&self.state, &mut self.hidden);
+        for i in 0..opts.len() {
+            each(i, self.model.forward_with_prefix(&self.hidden, position::LEN, &self.opts[i * actions::LEN..(i + 1) * actions::LEN]));
+        }
+    }
+
+    /// The options of a main-priority decision best first by the model's scores (ties in
+    /// option order, so the first is `choose`'s pick): the search's prior (`Agent::rank`).
+    pub fn rank(&mut self, v: &SeatView, opts: &[Opt], out: &mut Vec<usize>, scores: &mut Vec<f64>) {
+        scores.clear();
+        self.score(v, opts, |_, s| scores.push(s as f64));
+        out.clear();
+        out.extend(0..opts.len());
+        out.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
     }
 }

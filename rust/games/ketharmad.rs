@@ -306,14 +306,22 @@ impl Agent<KetharmadState> for BuiltinAgent {
         legal[i.min(legal.len() - 1)]
     }
     /// The rule-based bots rank main-priority options by their scores (`heuristic::rank_main`),
-    /// their pick first: the order in which the search widens and the candidates its paired
+    /// their pick first, and the learned bot by its model's scores: the order in which the search widens and the candidates its paired
     /// root compares (`width`). Other decisions and bots: no ranking.
     fn rank(&mut self, s: &KetharmadState, legal: &[u32], rng: &mut Rng, out: &mut Vec<u32>) -> bool {
         let spec = &self.spec;
         let policy = self.policy.get_or_insert_with(|| Policy::new(spec, rng.clone()));
         let Some((seat, kind, opts)) = s.st.pending() else { return false };
-        if kind != DecisionKind::Main || opts.len() != legal.len() || !matches!(policy, Policy::Heuristic(_)) {
+        if kind != DecisionKind::Main || opts.len() != legal.len() || !matches!(policy, Policy::Heuristic(_) | Policy::Learned(_)) {
             return false;
+        }
+        if let Policy::Learned(l) = policy {
+            // the model's own order (its pick first)
+            let view = crate::engine::SeatView::new(s.st.game(), seat);
+            l.rank(&view, opts, &mut self.order, &mut self.scores);
+            out.clear();
+            out.extend(self.order.iter().map(|&i| legal[i]));
+            return true;
         }
         let Some(pick) = s.st.policy_choice(policy) else { return false };
         let Policy::Heuristic(k) = policy else { return false };

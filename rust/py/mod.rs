@@ -311,6 +311,14 @@ fn version() -> &'static str {
     env!("CARGO_PKG_VERSION")
 }
 
+/// The hash of a card set with its parameter overrides that a model records
+/// (`learn::card_set_hash`), as 16 hex digits.
+#[pyfunction]
+#[pyo3(signature = (card_data, params=None))]
+fn card_set_hash(card_data: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<String> {
+    guarded("card_set_hash", || Ok(format!("{:016x}", crate::learn::card_set_hash(&*make_db(card_data, params)?))))
+}
+
 #[pyfunction]
 fn card_data_hash(card_data: &str) -> PyResult<String> {
     guarded("card_data_hash", || {
@@ -379,9 +387,29 @@ fn parameter_table_impl<'py>(py: Python<'py>, card_data: &str) -> PyResult<Bound
     Ok(d)
 }
 
+/// A `UserWarning` for each model trained on another card set than the one played (issue 26:
+/// a model warns, it does not fail; docs/learning.md).
+fn warn_foreign_models(py: Python<'_>, db: &CardDb, specs: &[BotSpec]) -> PyResult<()> {
+    let here = crate::learn::card_set_hash(db);
+    for m in specs.iter().filter_map(|s| s.model.as_ref()) {
+        if m.card_hash != 0 && m.card_hash != here {
+            let msg = std::ffi::CString::new(format!(
+                "model file '{}' was trained on card set {:016x}; this run plays card set {here:016x} (other numbers): \
+                 its features read the numbers, but check it against the heuristic before trusting it (docs/learning.md)",
+                m.path, m.card_hash
+            ))
+            .unwrap_or_default();
+            pyo3::PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyUserWarning>(), &msg, 1)?;
+        }
+    }
+    Ok(())
+}
+
 fn spec_from(db: &CardDb, decks: Vec<String>, bots: &Bound<'_, PyList>, games: u64, seed: u64, threads: Option<usize>, start_player: Option<u8>) -> PyResult<BatchSpec> {
     let (factions, decks) = parse_decks(db, &decks)?;
-    let bots = parse_bots(bots)?;
+    let specs = parse_bots(bots)?;
+    warn_foreign_models(bots.py(), db, &specs)?;
+    let bots = specs;
     Ok(BatchSpec { factions, decks, bots, games, seed, threads, start_player })
 }
 
@@ -749,6 +777,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     }));
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(card_data_hash, m)?)?;
+    m.add_function(wrap_pyfunction!(card_set_hash, m)?)?;
     m.add_function(wrap_pyfunction!(card_table, m)?)?;
     m.add_function(wrap_pyfunction!(parameter_table, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;

@@ -3,7 +3,6 @@ features at a sample of the key decisions of seeded games, labelled with that se
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any, Optional
@@ -15,13 +14,10 @@ from ..game.data import CardDataSource, load_card_data
 
 
 def card_hash(card_data: CardDataSource = None, params: Optional[Mapping[str, Any]] = None) -> str:
-    """The hash (16 hex digits) of a card set with its parameter overrides: what a model
-    records as the set it was trained on."""
-    text = load_card_data(card_data)
-    h = hashlib.sha256(_core.card_data_hash(text).encode())
-    for k in sorted(params or {}):
-        h.update(f"\n{k}={params[k]!r}".encode())  # type: ignore[index]
-    return h.hexdigest()[:16]
+    """The hash (16 hex digits) of a card set with its parameter overrides, as a model
+    records it (every number of the resolved set): a bot whose model was trained on another
+    set warns when it plays this one."""
+    return str(_core.card_set_hash(load_card_data(card_data), dict(params or {})))
 
 
 def pairings(seats: int) -> list[list[str]]:
