@@ -91,7 +91,8 @@ impl BotSpec {
     }
     /// This spec with the model in file `path` given as knob `knob`: `value` (a value model
     /// of this build's position features; `ismcts` only) or `model` (a policy model of its
-    /// position and option features; `learned` only). Errors name the file and what is wrong.
+    /// position and option features; `learned` only); `path` "shipped" is the model built
+    /// into the library. Errors name the file and what is wrong.
     pub fn with_model(mut self, knob: &str, path: &str) -> Result<BotSpec, String> {
         let (owner, kind) = match knob {
             "value" => ("ismcts", "value"),
@@ -101,7 +102,12 @@ impl BotSpec {
         if self.kind != owner {
             return Err(format!("bot '{}' has no knob '{knob}' (a {kind} model is an option of '{owner}')", self.kind));
         }
-        let m = crate::learn::mlp::cached(path)?;
+        // "shipped": the model built into the library (`learn::shipped`)
+        let m = match (path, kind) {
+            ("shipped", "value") => crate::learn::shipped::value()?,
+            ("shipped", _) => crate::learn::shipped::policy()?,
+            _ => crate::learn::mlp::cached(path)?,
+        };
         if kind == "value" {
             m.check("ketharmad", kind, &crate::learn::ketharmad_features::NAMES)?;
         } else {
@@ -111,10 +117,13 @@ impl BotSpec {
         Ok(self)
     }
 
-    /// Error when a kind that needs a model file has none (`learned`).
-    pub fn check_model(&self) -> Result<(), String> {
+    /// A `learned` spec without a model file gets the shipped policy (`learn::shipped`);
+    /// an error when that cannot be read (a build without it).
+    pub fn check_model(&mut self) -> Result<(), String> {
         if self.kind == "learned" && self.model.is_none() {
-            return Err("bot 'learned' needs its model file: {'kind': 'learned', 'model': PATH} (docs/learning.md)".into());
+            let m = crate::learn::shipped::policy()?;
+            m.check("ketharmad", "policy", &crate::learn::ketharmad_actions::policy_names())?;
+            self.model = Some(m);
         }
         Ok(())
     }
@@ -173,9 +182,9 @@ impl Policy {
                 cfg.value = spec.model.clone();
                 Policy::Ismcts(Box::new(ismcts::Ismcts::new(cfg, rng)))
             }
-            // a spec without its model was refused by `check_model`; unchecked, it plays `tuned`
-            "learned" => match &spec.model {
-                Some(m) => Policy::Learned(Box::new(learned::Learned::new(m.clone()))),
+            // without a model file: the shipped policy (`learn::shipped`)
+            "learned" => match spec.model.clone().or_else(|| crate::learn::shipped::policy().ok()) {
+                Some(m) => Policy::Learned(Box::new(learned::Learned::new(m))),
                 None => Policy::Heuristic(Box::new(heuristic::Knobs::from("tuned", &[]))),
             },
             _ => Policy::Random(rng),

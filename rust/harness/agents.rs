@@ -1,5 +1,7 @@
-//! Generic agents over any [`GameState`]: uniform [`RandomAgent`] and the information-set
-//! search ([`SearchAgent`](super::search::SearchAgent), `harness::search`).
+//! Generic agents over any [`GameState`]: uniform [`RandomAgent`], the information-set
+//! search ([`SearchAgent`](super::search::SearchAgent), `harness::search`) and the learned
+//! policy ([`LearnedAgent`](super::learned::LearnedAgent), `learned:model=PATH`, for a game
+//! with position and option features).
 //!
 //! Agents are named by spec strings: `"random"`, `"search"`, `"search:iterations=200"`,
 //! `"search:iterations=400,c=0.7,rollout=greedy,horizon=2"`, or a game's own bot (`Rules::make_agent`,
@@ -7,6 +9,7 @@
 //! `"random"` that always claims, say); the search agent's rollout policy is resolved the same
 //! way, so `rollout=random` means the game's random bot when it has one.
 
+use super::learned::LearnedAgent;
 use super::search::{SearchAgent, SearchConfig, SEARCH_KNOBS};
 use super::{Agent, GameState, Rules, Value};
 use crate::rng::Rng;
@@ -90,13 +93,17 @@ impl AgentSpec {
 /// The generic agent names (a game adds its own through `Rules::agent_names`).
 pub const GENERIC_AGENTS: [&str; 2] = ["random", "search"];
 
-/// Every agent name a game accepts: its own first, then the generic ones it does not override.
+/// Every agent name a game accepts: its own first, then the generic ones it does not override,
+/// then `learned` when the game has position and option features.
 pub fn agent_names<R: Rules>(rules: &R) -> Vec<&'static str> {
     let mut v = rules.agent_names();
     for g in GENERIC_AGENTS {
         if !v.contains(&g) {
             v.push(g);
         }
+    }
+    if !v.contains(&"learned") && !rules.features().1.is_empty() && !rules.option_features().1.is_empty() {
+        v.push("learned");
     }
     v
 }
@@ -137,7 +144,8 @@ where
                         if names.is_empty() {
                             return Err(format!("agent '{}': {} has no position features, so no value model", spec.name, rules.name()));
                         }
-                        let m = crate::learn::mlp::cached(path).map_err(|e| format!("agent '{}': {e}", spec.name))?;
+                        let m =
+                            if path == "shipped" { crate::learn::shipped::value() } else { crate::learn::mlp::cached(path) }.map_err(|e| format!("agent '{}': {e}", spec.name))?;
                         m.check(rules.name(), "value", names).map_err(|e| format!("agent '{}': {e} ({layout})", spec.name))?;
                         cfg.value = Some(m);
                     }
@@ -159,6 +167,26 @@ where
             let rollout = seat_bots("rollout", &rollout_name)?;
             let prior = prior_name.map(|p| seat_bots("prior", &p)).transpose()?;
             Ok(Box::new(SearchAgent::new(cfg, rollout, prior)))
+        }
+        "learned" => {
+            spec.check_opts(&["model"])?;
+            let path = match spec.opt("model") {
+                Some(Value::Str(p)) => p,
+                Some(v) => return Err(format!("agent '{}': option 'model' must be a model file's path, got {v:?}", spec.name)),
+                None => return Err(format!("agent '{}' needs its model file (learned:model=PATH)", spec.name)),
+            };
+            let (layout, names) = rules.features();
+            let (opt_layout, opt_names) = rules.option_features();
+            if names.is_empty() || opt_names.is_empty() {
+                return Err(format!("agent '{}': {} has no position features or no option features, so no policy model", spec.name, rules.name()));
+            }
+            let m = crate::learn::mlp::cached(path).map_err(|e| format!("agent '{}': {e}", spec.name))?;
+            let all: Vec<&str> = names.iter().chain(opt_names).copied().collect();
+            m.check(rules.name(), "policy", &all).map_err(|e| format!("agent '{}': {e} ({layout}+{opt_layout})", spec.name))?;
+            // the decisions the model does not make: the game's rollout bot
+            let fallback = AgentSpec::parse(rules.search_rollout())?;
+            let fallback = make_agent(rules, &fallback, values, seats, seat).map_err(|e| format!("agent '{}': its fallback bot: {e}", spec.name))?;
+            Ok(Box::new(LearnedAgent::new(m, fallback, names.len(), opt_names.len())))
         }
         other => Err(format!("unknown agent '{other}' for {} (known: {})", rules.name(), agent_names(rules).join(", "))),
     }

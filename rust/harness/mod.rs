@@ -19,6 +19,7 @@ use std::borrow::Cow;
 pub mod agents;
 pub mod batch;
 pub mod error;
+pub mod learned;
 pub mod pool;
 pub mod reduce;
 pub mod search;

@@ -1,12 +1,17 @@
 //! Learned bots (issue 26): position features read off the card numbers, a small dense
 //! network and its file format, and the recording of self-play positions to train it on.
 //! Training itself is Python (`ketharmad.learn`); inference is here, with no Python in the loop.
+//! Features: Kétharmad's (`ketharmad_features`, `ketharmad_actions`) and Schotten Totten 2's
+//! (`st2_features`, `st2_actions`).
 
 pub mod choices;
 pub mod ketharmad_actions;
 pub mod ketharmad_features;
 pub mod mlp;
 pub mod positions;
+pub mod shipped;
+pub mod st2_actions;
+pub mod st2_features;
 
 pub use mlp::Mlp;
 

@@ -128,7 +128,7 @@ fn parse_bots(bots: &Bound<'_, PyList>) -> PyResult<Vec<BotSpec>> {
     let mut out = Vec::new();
     for b in bots.iter() {
         if let Ok(s) = b.extract::<String>() {
-            let spec = BotSpec::parse(&s, vec![]).map_err(verr)?;
+            let mut spec = BotSpec::parse(&s, vec![]).map_err(verr)?;
             spec.check_model().map_err(verr)?;
             out.push(spec);
         } else if let Ok(d) = b.cast::<PyDict>() {
@@ -755,6 +755,33 @@ fn bot_table_impl<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         "the bot that plays the rollouts: a bot name (default tuned; its knobs after ';': rollout=heuristic;aggression=0.8)".into(),
     );
     row("prior", "knob", "ismcts", f64::NAN, f64::NAN, f64::NAN, "the bot whose pick a widened node expands first (default: the rollout bot)".into());
+    row(
+        "value",
+        "knob",
+        "ismcts",
+        f64::NAN,
+        f64::NAN,
+        f64::NAN,
+        "a value model file (.khnn, ketharmad.learn.train) that scores cut rollouts instead of the evaluation; 'shipped': the packaged one (docs/learning.md)".into(),
+    );
+    row(
+        "learned",
+        "bot",
+        "",
+        f64::NAN,
+        f64::NAN,
+        f64::NAN,
+        "a policy network trained by expert iteration (docs/learning.md) scores each main-priority option; the rest is the tuned bot's".into(),
+    );
+    row(
+        "model",
+        "knob",
+        "learned",
+        f64::NAN,
+        f64::NAN,
+        f64::NAN,
+        "the policy model file (.khnn, ketharmad.learn.train_policy); default: the shipped one, trained on the draft set".into(),
+    );
     let d = PyDict::new(py);
     d.set_item("name", name)?;
     d.set_item("entry", entry)?;

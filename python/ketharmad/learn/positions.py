@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import _core
 from ..game.data import CardDataSource, load_card_data
+from ..game.spec import spec_of
 
 
 def card_hash(card_data: CardDataSource = None, params: Optional[Mapping[str, Any]] = None) -> str:
@@ -53,7 +54,7 @@ def positions(
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
     parts = []
-    if game == "ketharmad":
+    if spec_of(game).is_ketharmad:
         text = load_card_data(card_data)
         decks = pairings(seats)
         per = [games // len(decks) + (i < games % len(decks)) for i in range(len(decks))]
@@ -120,7 +121,7 @@ def choices(
         "rate": rate,
         "teachers": None if teachers is None else list(teachers),
     }
-    if game == "ketharmad":
+    if spec_of(game).is_ketharmad:
         text = load_card_data(card_data)
         decks = pairings(seats)
         per = [games // len(decks) + (i < games % len(decks)) for i in range(len(decks))]

@@ -16,6 +16,7 @@ from typing import Any, Optional
 import numpy as np
 
 from ..game.data import CardDataSource
+from ..game.spec import spec_of
 from . import model_file
 from .positions import card_hash, positions
 from .value import calibration, fit, split_games
@@ -69,7 +70,7 @@ def train(
     ``positions.npz``, ``report.json``). ``games`` self-play games of ``bots`` per entry of
     ``seats`` are recorded at a ``rate`` sample of the key decisions; a ``holdout`` share of
     the games is kept out of the fit to measure calibration. Reproducible from ``seed``."""
-    if game != "ketharmad":
+    if not spec_of(game).is_ketharmad:
         raise ValueError(
             f"value models are built for ketharmad only so far, not '{game}' (docs/learning.md)"
         )
@@ -236,12 +237,40 @@ def _vs_heuristic(
     return pts / n
 
 
+def _vs_baseline_roles(
+    game: str, model_path: str, baseline: str, games: int, seed: int
+) -> dict[str, float]:
+    """A two-sided harness game: the learned bot's win rate in each role against ``baseline``,
+    and the baseline's own win rate in each role against itself (what it must beat)."""
+    from ..results.sim import SimResult
+    from ..run.harness import simulate_game
+
+    me = f"learned:model={model_path}"
+    per = max(1, games // 2)
+
+    def rate(bots: list[str], seat: int) -> float:
+        r = simulate_game(game, bots=bots, games=per, seed=seed)
+        assert isinstance(r, SimResult)  # output="rows"
+        w = r.games["winner"].to_numpy()
+        return (float((w == seat).sum()) + 0.5 * float((w < 0).sum())) / per
+
+    base0 = rate([baseline, baseline], 0)
+    return {
+        "seat0": rate([me, baseline], 0),
+        "seat1": rate([baseline, me], 1),
+        "baseline_seat0": base0,
+        "baseline_seat1": 1.0 - base0,
+    }
+
+
 def train_policy(
     *,
+    game: str = "ketharmad",
     out: str | os.PathLike[str] = "models/policy",
     generations: int = 2,
     games: int = 720,
-    teacher: str = TEACHER,
+    teacher: Optional[str] = None,
+    rate: float = 1.0,
     seed: int = 0,
     card_data: CardDataSource = None,
     params: Optional[Mapping[str, Any]] = None,
@@ -257,17 +286,29 @@ def train_policy(
     generation ``k`` plays the policy of generation ``k - 1`` (DAgger: its own positions,
     the teacher's answers); each generation fits a policy on every label so far
     (``policy_gK.khnn``, ``policy.khnn`` the last) and plays ``eval_games`` games against the
-    heuristic. A finished generation is kept and skipped when the run is repeated (resume)."""
+    heuristic. A finished generation is kept and skipped when the run is repeated (resume).
+
+    ``game="schotten_totten_2"`` (any harness game with features): the teacher defaults to
+    the game's ``search``, generation 0 plays the game's search rollout bot (``greedy``), the
+    policy plays as ``learned:model=PATH`` and each generation plays ``eval_games`` games
+    against that bot in each role."""
     from .policy import fit_policy
     from .positions import choices
 
+    ketharmad = spec_of(game).is_ketharmad
+    info_row = spec_of(game).info
+    if teacher is None:
+        teacher = TEACHER if ketharmad else "search"
+    baseline = "tuned" if ketharmad else str(info_row.get("search_rollout", "random"))
     d = os.fspath(out)
     os.makedirs(d, exist_ok=True)
     settings = {
+        "game": game,
         "games": games,
         "teacher": teacher,
+        "rate": rate,
         "seed": seed,
-        "card": card_hash(card_data, params),
+        "card": card_hash(card_data, params) if ketharmad else "0",
         "hidden": list(hidden),
         "epochs": epochs,
     }
@@ -295,13 +336,15 @@ def train_policy(
             model_path = mpath
             continue
         t = time.perf_counter()
-        player = "tuned" if g == 0 else f"learned:model={model_path}"
+        player = baseline if g == 0 else f"learned:model={model_path}"
         c = choices(
+            game=game,
             bots=player,
             teachers=teacher,
             games=games,
             seed=seed + 1000 * g,
-            card_data=card_data,
+            rate=rate,
+            card_data=card_data if ketharmad else None,
             params=params,
             threads=threads,
         )
@@ -335,7 +378,7 @@ def train_policy(
         choice = np.concatenate([p["choice"] for p in data])
         held = split_games(np.concatenate([p["game"] for p in data]), holdout, seed)
         meta = {
-            "game": "ketharmad",
+            "game": game,
             "features": f"{c['layout']}+{c['opt_layout']}",
             "layout": str(c["layout_hash"]),
             "card_hash": str(settings["card"]),
@@ -364,11 +407,14 @@ def train_policy(
         t_fit = time.perf_counter() - t
         model_file.save(model, mpath)
         t = time.perf_counter()
-        vs = (
-            _vs_heuristic(mpath, eval_games, seed + 7, card_data, params)
-            if eval_games > 0
-            else float("nan")
-        )
+        roles: dict[str, float] = {}
+        if eval_games <= 0:
+            vs = float("nan")
+        elif ketharmad:
+            vs = _vs_heuristic(mpath, eval_games, seed + 7, card_data, params)
+        else:
+            roles = _vs_baseline_roles(game, mpath, baseline, eval_games, seed + 7)
+            vs = (roles["seat0"] + roles["seat1"]) / 2
         info = {
             "key": key,
             "generation": g,
@@ -378,8 +424,15 @@ def train_policy(
             "agreement": rep.holdout_agreement[rep.best_epoch],
             "holdout_loss": rep.holdout_loss,
             "train_loss": rep.train_loss,
+            # Kétharmad: against the heuristic; a harness game: against its rollout bot, the
+            # mean of both roles (each role's rate in "roles", with the bot's own against itself)
             "vs_heuristic": vs,
-            "eval_games": (eval_games // 24) * 24,
+            "roles": roles,
+            # the generation's rating against the heuristic's (Elo scale: 400 log10(p / (1 - p)))
+            "elo_over_heuristic": 400 * float(np.log10(vs / (1 - vs)))
+            if 0 < vs < 1
+            else float("nan"),
+            "eval_games": (eval_games // 24) * 24 if ketharmad else 2 * max(1, eval_games // 2),
             "seconds": {"label": t_label, "fit": t_fit, "eval": time.perf_counter() - t},
         }
         with open(jpath, "w") as f:

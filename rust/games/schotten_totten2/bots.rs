@@ -470,25 +470,68 @@ impl GreedyBot {
     /// The Defender's gain of each cauldron among `legal`: how much removing its target card
     /// lowers the Attacker's (weighted) chance at that section, in `legal`'s order.
     fn oil_gains(s: &State, legal: &[u32]) -> Vec<(f64, u32)> {
-        let me = s.current as usize;
-        let v = View::new(s, me);
+        let v = View::new(s, s.current as usize);
         let mut out = Vec::new();
         for &id in legal {
             let Some(Action::Oil(sec)) = Action::from_id(id) else { continue };
-            let sec = sec as usize;
-            let (a, d) = (s.sides[ATTACKER][sec], &s.sides[DEFENDER][sec]);
-            let before = v.p_attacker(sec, &a, d, s.hands[me]);
-            let mut a2 = a;
-            let i = if s.p.oil_newest { a2.n as usize - 1 } else { 0 };
-            for j in i..a2.n as usize - 1 {
-                a2.cards[j] = a2.cards[j + 1];
-            }
-            a2.n -= 1;
-            a2.done = 0;
-            let after = v.p_attacker(sec, &a2, d, s.hands[me]);
-            out.push((v.weight(sec) * (before - after), id));
+            out.push((Self::oil_gain(&v, sec as usize), id));
         }
         out
+    }
+
+    /// The gain of a cauldron on section `sec` (an Attacker card there) for the Defender of `v`.
+    fn oil_gain(v: &View, sec: usize) -> f64 {
+        let s = v.s;
+        let me = v.me;
+        let (a, d) = (s.sides[ATTACKER][sec], &s.sides[DEFENDER][sec]);
+        let before = v.p_attacker(sec, &a, d, s.hands[me]);
+        let mut a2 = a;
+        let i = if s.p.oil_newest { a2.n as usize - 1 } else { 0 };
+        for j in i..a2.n as usize - 1 {
+            a2.cards[j] = a2.cards[j + 1];
+        }
+        a2.n -= 1;
+        a2.done = 0;
+        let after = v.p_attacker(sec, &a2, d, s.hands[me]);
+        v.weight(sec) * (before - after)
+    }
+}
+
+/// Greedy's scores of the actions of a key decision (`GameState::key_decision`: a play, or the
+/// Defender's cauldrons), one action at a time with no allocation, for the learned policy's
+/// option features (`learn::st2_actions`): a play's score (`GreedyBot::play_scores`), a
+/// cauldron's gain (how much it lowers the Attacker's weighted chance at its section), the
+/// skip's threshold (`OIL_THRESHOLD`, the gain a cauldron must beat), 0 for anything else.
+pub struct KeyScores<'a> {
+    v: View<'a>,
+}
+
+impl<'a> KeyScores<'a> {
+    /// The scorer of the decision pending in `s` (its seat to move).
+    pub fn new(s: &'a State) -> KeyScores<'a> {
+        KeyScores { v: View::new(s, s.current as usize) }
+    }
+
+    /// Greedy's score of action `id`.
+    pub fn score(&self, id: u32) -> f64 {
+        match Action::from_id(id) {
+            Some(Action::Play { .. }) => GreedyBot::play_score(&self.v, id).unwrap_or(0.0),
+            Some(Action::Oil(sec)) if self.v.s.sides[ATTACKER][sec as usize].n > 0 => GreedyBot::oil_gain(&self.v, sec as usize),
+            Some(Action::Skip) => OIL_THRESHOLD,
+            _ => 0.0,
+        }
+    }
+
+    /// Greedy's pick rule, seen action by action in `legal`'s order: does action `id` of
+    /// score `x` replace the best so far, of score `best` (NEG_INFINITY before the first)?
+    /// The first best play; the first best cauldron above the threshold, else the skip
+    /// (which `legal` lists after the cauldrons, and which wins a tie with one).
+    pub fn prefers(id: u32, x: f64, best: f64) -> bool {
+        if id == SKIP {
+            x >= best
+        } else {
+            x > best
+        }
     }
 }
 

@@ -10,7 +10,8 @@
 //!   R10); `actions`: the action space (R11.3); `observe`: observations (R11.1);
 //! - `bots`: `random` (R13.1) and `greedy` (R13.2); search is the generic ISMCTS agent;
 //!   `evaluate`: the Attacker's chance to win, which cuts the search's rollouts short;
-//!   `view`: the viewers' picture of a game (replay, terminal play).
+//!   `view`: the viewers' picture of a game (replay, terminal play); the learned policy's
+//!   features are `learn::st2_features` and `learn::st2_actions` (the generic `learned` agent).
 
 pub mod actions;
 pub mod bots;
@@ -81,6 +82,12 @@ impl Rules for SchottenTotten2 {
     fn search_rollout(&self) -> &'static str {
         "greedy"
     }
+    fn features(&self) -> (&'static str, &'static [&'static str]) {
+        (crate::learn::st2_features::LAYOUT, &crate::learn::st2_features::NAMES)
+    }
+    fn option_features(&self) -> (&'static str, &'static [&'static str]) {
+        (crate::learn::st2_actions::LAYOUT, &crate::learn::st2_actions::NAMES)
+    }
 
     fn make_agent(&self, spec: &AgentSpec, _values: &[f64], _seats: usize, _seat: usize) -> Result<Option<Box<dyn Agent<State>>>, String> {
         match spec.name.as_str() {
@@ -144,6 +151,17 @@ impl GameState for State {
     fn evaluate(&self, weights: &[f64], out: &mut [f64]) -> bool {
         evaluate::evaluate(self, weights, out);
         true
+    }
+    /// `learn::st2_features`: the board, the seat's own hand and the counts of hidden cards,
+    /// read off the card numbers and the rule parameters.
+    fn features(&self, seat: usize, out: &mut [f32]) -> bool {
+        crate::learn::st2_features::features(self, seat, out);
+        true
+    }
+    /// `learn::st2_actions` of a key decision's actions (greedy's scores among them); false
+    /// at the other decisions.
+    fn option_features(&self, out: &mut Vec<f32>) -> bool {
+        crate::learn::st2_actions::features(self, out)
     }
     fn view(&self) -> crate::harness::TableView {
         view::view(self)

@@ -449,13 +449,19 @@ impl State {
     /// The legal actions, as ids (claims first).
     pub fn legal(&self, out: &mut Vec<u32>) {
         out.clear();
+        self.for_each_legal(|a| out.push(a));
+    }
+
+    /// Hand every legal action id to `out`, in `legal`'s order, without a list (the learned
+    /// policy's option features read them one by one).
+    pub fn for_each_legal(&self, mut out: impl FnMut(u32)) {
         let seat = self.current as usize;
         if self.phase == Phase::Over {
             return;
         }
         for s in 0..7u8 {
             if self.claimable >> s & 1 == 1 {
-                out.push(Action::Claim(s).id());
+                out(Action::Claim(s).id());
             }
         }
         match self.phase {
@@ -464,33 +470,33 @@ impl State {
                 if seat == ATTACKER {
                     let mut sub = occ;
                     while sub != 0 {
-                        out.push(Action::Retreat(sub).id());
+                        out(Action::Retreat(sub).id());
                         sub = (sub - 1) & occ;
                     }
                 } else if self.cauldrons > 0 && self.oil_this_turn < self.p.cauldrons_per_turn {
                     for s in 0..7u8 {
                         if occ >> s & 1 == 1 {
-                            out.push(Action::Oil(s).id());
+                            out(Action::Oil(s).id());
                         }
                     }
                 }
-                out.push(SKIP);
+                out(SKIP);
             }
             Phase::Play => {
                 let open = self.open_sections(seat);
                 if self.hands[seat] == 0 || open == 0 {
-                    out.push(PASS);
+                    out(PASS);
                 } else {
                     for c in cards::iter(self.hands[seat]) {
                         for s in 0..7u8 {
                             if open >> s & 1 == 1 {
-                                out.push(Action::Play { card: c, section: s }.id());
+                                out(Action::Play { card: c, section: s }.id());
                             }
                         }
                     }
                 }
             }
-            Phase::PostPlay => out.push(END_TURN),
+            Phase::PostPlay => out(END_TURN),
             Phase::Over => {}
         }
     }
