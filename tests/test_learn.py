@@ -16,7 +16,7 @@ from ketharmad import _core
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory: pytest.TempPathFactory) -> kl.TrainResult:
     out = tmp_path_factory.mktemp("value")
-    return kl.train(out=out, games=1200, seed=3, epochs=3, rate=0.5)
+    return kl.train_value(out=out, games=1200, seed=3, epochs=3, rate=0.5)
 
 
 def test_positions_cover_every_pairing_with_both_seats_labelled() -> None:
@@ -57,7 +57,7 @@ def test_training_resumes_and_reproduces(trained: kl.TrainResult) -> None:
     out = os.path.dirname(trained.model_path)
     with open(trained.model_path, "rb") as f:
         before = f.read()
-    again = kl.train(out=out, games=1200, seed=3, epochs=3, rate=0.5)
+    again = kl.train_value(out=out, games=1200, seed=3, epochs=3, rate=0.5)
     assert again.resumed == ["positions"]
     with open(again.model_path, "rb") as f:
         assert f.read() == before
@@ -100,22 +100,19 @@ def test_bad_model_files_are_named_before_any_game(tmp_path, trained: kl.TrainRe
         )
 
 
-def test_the_train_command_writes_a_model_and_reports_calibration(tmp_path, capsys) -> None:
+def test_the_train_command_trains_both_models_and_reports(tmp_path, capsys) -> None:
     from ketharmad.cli.main import main as cli_main
 
     out = tmp_path / "m"
-    assert (
-        cli_main(["train", "--out", str(out), "--games", "240", "--epochs", "1", "--seed", "4"])
-        == 0
-    )
+    argv = ["train", "--out", str(out), "--value-games", "240", "--policy-games", "24", "--generations", "1",
+            "--teacher", "tuned", "--seed", "4"]  # fmt: skip
+    assert cli_main(argv) == 0
     text = capsys.readouterr().out
-    assert "held-out log-loss" in text and "reliability" in text
-    assert (out / "value.khnn").exists() and (out / "report.json").exists()
-    assert _core.model_info(str(out / "value.khnn"))["features"] == "ketharmad-v1"
-    assert (
-        cli_main(["train", "--out", str(out), "--games", "240", "--epochs", "1", "--seed", "4"])
-        == 0
-    )
+    assert "held-out log-loss" in text and "reliability" in text and "generation" in text
+    assert (out / "value" / "value.khnn").exists() and (out / "value" / "report.json").exists()
+    assert _core.model_info(str(out / "value" / "value.khnn"))["features"] == "ketharmad-v1"
+    assert _core.model_info(str(out / "policy" / "policy.khnn"))["kind"] == "policy"
+    assert cli_main(argv) == 0
     assert "resumed: positions" in capsys.readouterr().out
 
 
@@ -170,3 +167,23 @@ def test_a_model_warns_when_it_plays_another_card_set(trained: kl.TrainResult) -
             params={"rules.starting_support": 22},
         )
     assert r.games.height == 2
+
+
+def test_schotten_totten_2_has_a_value_model_and_a_learned_bot(tmp_path) -> None:
+    v = kl.train_value(game="schotten_totten_2", out=tmp_path / "v", games=400, epochs=2, seed=2)
+    assert v.calibration["log_loss"] < v.calibration["base_log_loss"]
+    info = _core.model_info(v.model_path)
+    assert info["game"] == "schotten_totten_2" and info["features"] == "st2-v1"
+    p = kl.train_policy(game="schotten_totten_2", out=tmp_path / "p", generations=1, games=80, teacher="greedy", rate=0.5,
+                        epochs=12, eval_games=40, seed=2)  # fmt: skip
+    g = p.generations[0]
+    assert g["player"] == "greedy" and g["agreement"] > 0.9, g
+    assert set(g["roles"]) == {"seat0", "seat1", "baseline_seat0", "baseline_seat1"}
+    r = ketharmad.simulate(
+        bots=[f"learned:model={p.model_path}", "greedy"], games=10, game="schotten_totten_2"
+    )
+    assert r.games.height == 10
+    with pytest.raises(ValueError, match="model of game 'schotten_totten_2'"):
+        ketharmad.simulate(
+            ["ner", "tisza"], [{"kind": "learned", "model": p.model_path}, "heuristic"], games=1
+        )

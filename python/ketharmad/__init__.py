@@ -44,6 +44,7 @@ from .lab.standings import deck_table, seat_table
 from .lab.sweep import SweepResult, sweep
 from .lab.tournament import TournamentResult, bots, tournament
 from .lab.tune import TuneResult, tune_bot
+from .learn.train import TrainAllResult, train
 from .results.compare import CompareResult, compare_runs
 from .results.export import export_card_data
 from .results.files import write_run
@@ -133,6 +134,8 @@ __all__ = [
     "LadderResult",
     "ladder",
     "TuneResult",
+    "train",
+    "TrainAllResult",
     "tune_bot",
     "__version__",
     "env",

@@ -1,5 +1,6 @@
-"""``ketharmad train``: record self-play positions, fit a value model and report its
-calibration on held-out games (:func:`ketharmad.learn.train`; docs/learning.md)."""
+"""``ketharmad train``: train a game's learned bots — a value model on self-play positions
+and a policy by expert iteration — and report calibration and strength
+(:func:`ketharmad.train`; docs/learning.md)."""
 
 from __future__ import annotations
 
@@ -12,49 +13,78 @@ __all__ = ["add_command"]
 
 
 def _cmd_train(args: argparse.Namespace) -> None:
-    from ..learn import train
+    from ..learn.train import train, train_value
 
-    r = train(game=args.game, out=args.out, games=args.games, bots=args.bots, seats=tuple(args.seats),
-              rate=args.rate, seed=args.seed, card_data=args.card_data, epochs=args.epochs,
-              threads=args.threads, progress=True)  # fmt: skip
-    if r.resumed:
-        print(f"resumed: {', '.join(r.resumed)} reused from {args.out}")
-    print(r.summary())
-    print("reliability (held-out positions): bin, rows, predicted, observed [95 % interval]")
-    for row in r.calibration["reliability"]:
+    if args.value_only:
+        v = train_value(game=args.game, out=f"{args.out}/value", games=args.value_games, seed=args.seed,
+                        card_data=args.card_data, threads=args.threads, progress=True)  # fmt: skip
+        print(v.summary())
+        rows = v.calibration["reliability"]
+    else:
+        r = train(game=args.game, out=args.out, value_games=args.value_games, policy_games=args.policy_games,
+                  generations=args.generations, teacher=args.teacher, rate=args.rate, seed=args.seed,
+                  card_data=args.card_data, threads=args.threads, progress=True)  # fmt: skip
+        v = r.value
+        rows = v.calibration["reliability"]
+        print("generation  decisions  agreement  vs baseline")
+        for g in r.policy.generations:
+            print(
+                f"  {g['generation']:8d}  {g['decisions']:9d}  {g['agreement']:8.1%}  {g['vs_heuristic']:10.1%}"
+            )
+        print(f"policy: {r.policy.model_path}; report: {r.policy.report_path}")
+    if v.resumed:
+        print(f"resumed: {', '.join(v.resumed)} reused from {args.out}")
+    print(
+        "value model reliability (held-out positions): bin, rows, predicted, observed [95 % interval]"
+    )
+    for row in rows:
         print(
             f"  {row['bin']}  {row['rows']:8d}  {row['predicted']:.3f}  {row['observed']:.3f} [{row['lo']:.3f}, {row['hi']:.3f}]"
         )
-    print(f"model: {r.model_path}; report: {r.report_path}; "
-          f"{r.seconds.get('positions', 0):.1f} s positions, {r.seconds.get('fit', 0):.1f} s fit")  # fmt: skip
+    print(f"value model: {v.model_path}; report: {v.report_path}")
 
 
 def add_command(sub: Any) -> None:
     p = sub.add_parser(
         "train",
-        help="train a value model on self-play positions and report its calibration",
-        description="Record every seat's features at a sample of the key decisions of seeded self-play games, "
-        "fit a small network to the results, and write value.khnn, positions.npz and report.json to --out. "
-        "Repeating the command with the same settings reuses the recorded positions (resume). "
-        "The model plays as {'kind': 'ismcts', 'value': 'OUT/value.khnn'}. docs/learning.md",
+        help="train the learned bots (a value model and a policy by expert iteration)",
+        description="Record self-play positions and fit a value model (OUT/value), then train a policy by expert "
+        "iteration (OUT/policy): each generation plays games, labels their decisions with a search's choices and "
+        "fits the policy on every label so far. Prints calibration and each generation's strength. Repeating the "
+        "command with the same settings resumes. The bots play as {'kind': 'learned', 'model': 'OUT/policy/policy.khnn'} "
+        "and {'kind': 'ismcts', 'value': 'OUT/value/value.khnn'}. docs/learning.md",
     )
-    p.add_argument("--game", default="ketharmad", help="the game (value models: ketharmad)")
+    p.add_argument("--game", default="ketharmad", help="the game (ketharmad, schotten_totten_2)")
     p.add_argument("--out", required=True, metavar="DIR", help="the output directory")
     p.add_argument(
-        "--games", type=int, default=20_000, help="self-play games per seat count (default: 20000)"
+        "--value-games",
+        type=int,
+        default=24_000,
+        help="self-play games of the value model (default: 24000)",
     )
     p.add_argument(
-        "--bots", default="tuned", help="the self-play bot of every seat (default: tuned)"
+        "--policy-games", type=int, default=720, help="games per policy generation (default: 720)"
     )
     p.add_argument(
-        "--seats", type=int, nargs="+", default=[2], help="seat counts to record (default: 2)"
+        "--generations", type=int, default=3, help="expert-iteration generations (default: 3)"
     )
     p.add_argument(
-        "--rate", type=float, default=0.25, help="share of key decisions recorded (default: 0.25)"
+        "--teacher",
+        default=None,
+        help="the labelling search (default: the game's strongest affordable one)",
     )
-    p.add_argument("--epochs", type=int, default=12, help="training epochs (default: 12)")
     p.add_argument(
-        "--seed", type=int, default=0, help="seed of the games, the split and the fit (default: 0)"
+        "--rate",
+        type=float,
+        default=1.0,
+        help="share of a generation's decisions labelled (default: 1)",
+    )
+    p.add_argument("--value-only", action="store_true", help="train the value model only")
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=1,
+        help="seed of the games, the splits and the fits (default: 1)",
     )
     p.add_argument("--card-data", default=None, metavar="PATH|SET", help=CARD_DATA_HELP)
     p.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")

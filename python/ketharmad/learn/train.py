@@ -43,18 +43,49 @@ class TrainResult:
         )
 
 
+def reliability_plot(cal: Mapping[str, Any], path: str, title: str = "") -> Optional[str]:
+    """A reliability plot of a calibration (``value.calibration``): the observed win rate with
+    its 95 % interval against the mean prediction, per bin, and the diagonal. Written to
+    ``path`` when matplotlib (the ``plot`` extra) is installed; returns the path or None."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    rows = cal["reliability"]
+    fig, ax = plt.subplots(figsize=(4.5, 4.5))
+    ax.plot([0, 1], [0, 1], color="#999", lw=1, ls="--", label="perfect")
+    px = [r["predicted"] for r in rows]
+    py = [r["observed"] for r in rows]
+    err = [[r["observed"] - r["lo"] for r in rows], [r["hi"] - r["observed"] for r in rows]]
+    ax.errorbar(px, py, yerr=err, fmt="o-", ms=4, capsize=2, label="held-out positions")
+    ax.set_xlabel("predicted win chance")
+    ax.set_ylabel("observed win rate")
+    ax.set_title(
+        f"{title}\nlog-loss {cal['log_loss']:.3f} (base {cal['base_log_loss']:.3f}), Brier {cal['brier']:.3f}",
+        fontsize=9,
+    )
+    ax.legend(loc="upper left", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
 def _settings_key(settings: Mapping[str, Any]) -> str:
     return hashlib.sha256(json.dumps(settings, sort_keys=True, default=str).encode()).hexdigest()[
         :16
     ]
 
 
-def train(
+def train_value(
     *,
     game: str = "ketharmad",
     out: str | os.PathLike[str] = "models/value",
     games: int = 20_000,
-    bots: Sequence[str] | str = "tuned",
+    bots: Sequence[str] | str | None = None,
     seats: Sequence[int] = (2,),
     rate: float = 0.25,
     seed: int = 0,
@@ -69,11 +100,12 @@ def train(
     """Train a value model for ``game`` into directory ``out`` (``value.khnn``,
     ``positions.npz``, ``report.json``). ``games`` self-play games of ``bots`` per entry of
     ``seats`` are recorded at a ``rate`` sample of the key decisions; a ``holdout`` share of
-    the games is kept out of the fit to measure calibration. Reproducible from ``seed``."""
-    if not spec_of(game).is_ketharmad:
-        raise ValueError(
-            f"value models are built for ketharmad only so far, not '{game}' (docs/learning.md)"
-        )
+    the games is kept out of the fit to measure calibration (``reliability.png`` too when
+    matplotlib is installed). ``bots`` default: ``tuned`` (Kétharmad), else the game's search
+    rollout bot. Reproducible from ``seed``."""
+    spec = spec_of(game)
+    if bots is None:
+        bots = "tuned" if spec.is_ketharmad else str(spec.info.get("search_rollout", "random"))
     if not 0 < holdout < 1:
         raise ValueError(f"holdout must be in (0, 1), got {holdout}")
     d = os.fspath(out)
@@ -85,7 +117,7 @@ def train(
         "seats": list(seats),
         "rate": rate,
         "seed": seed,
-        "card": card_hash(card_data, params),
+        "card": card_hash(card_data, params) if spec.is_ketharmad else "0",
     }
     key = _settings_key(settings)
     secs: dict[str, float] = {}
@@ -172,6 +204,9 @@ def train(
     report_path = os.path.join(d, "report.json")
     with open(report_path, "w") as f:
         json.dump(report, f, indent=1)
+    reliability_plot(
+        cal, os.path.join(d, "reliability.png"), title=f"{game} value model, held-out games"
+    )
     return TrainResult(
         model_path,
         report_path,
@@ -455,3 +490,48 @@ def train_policy(
             indent=1,
         )
     return PolicyTrainResult(final, report_path, gens, resumed)
+
+
+@dataclass
+class TrainAllResult:
+    """``train``'s two stages: the value model's result and the policy's."""
+
+    value: TrainResult
+    policy: PolicyTrainResult
+
+    def summary(self) -> str:
+        return self.value.summary() + "\n" + self.policy.summary()
+
+
+def train(
+    *,
+    game: str = "ketharmad",
+    out: str | os.PathLike[str] = "models",
+    value_games: int = 24_000,
+    policy_games: int = 720,
+    generations: int = 3,
+    teacher: Optional[str] = None,
+    rate: float = 1.0,
+    seed: int = 1,
+    card_data: CardDataSource = None,
+    params: Optional[Mapping[str, Any]] = None,
+    threads: Optional[int] = None,
+    progress: bool = False,
+) -> TrainAllResult:
+    """Train ``game``'s learned bots into directory ``out``: a value model on ``value_games``
+    self-play games (``out/value``, :func:`train_value`), then a policy by expert iteration,
+    ``generations`` generations of ``policy_games`` games labelled by ``teacher`` (default:
+    the game's strongest affordable search) at a ``rate`` sample of the decisions
+    (``out/policy``, :func:`train_policy`). Reproducible from ``seed``; a repeated call
+    resumes where the last one stopped. The defaults are the shipped Kétharmad run
+    (``scripts/train_models.py``): about ten minutes on 2 cores."""
+    d = os.fspath(out)
+    v = train_value(game=game, out=os.path.join(d, "value"), games=value_games, seed=seed, epochs=8, card_data=card_data,
+                    params=params, threads=threads, progress=progress)  # fmt: skip
+    if progress:
+        print(v.summary(), flush=True)
+    p = train_policy(game=game, out=os.path.join(d, "policy"), generations=generations, games=policy_games, teacher=teacher,
+                     rate=rate, seed=seed, card_data=card_data, params=params, threads=threads, progress=progress)  # fmt: skip
+    if progress:
+        print(p.summary(), flush=True)
+    return TrainAllResult(v, p)
