@@ -187,3 +187,25 @@ def test_schotten_totten_2_has_a_value_model_and_a_learned_bot(tmp_path) -> None
         ketharmad.simulate(
             ["ner", "tisza"], [{"kind": "learned", "model": p.model_path}, "heuristic"], games=1
         )
+
+
+def test_the_batch_search_takes_the_shipped_value_and_policy_prior() -> None:
+    from ketharmad.run.options import RunOptions
+
+    bot = {"kind": "ismcts", "iterations": 8, "value": "shipped", "prior": "shipped"}
+    a = ketharmad.simulate(
+        ["ner", "tisza"], [bot, "heuristic"], games=6, seed=4, run=RunOptions(threads=1)
+    )
+    b = ketharmad.simulate(
+        ["ner", "tisza"], [bot, "heuristic"], games=6, seed=4, run=RunOptions(threads=2)
+    )
+    assert a.games["winner"].to_list() == b.games["winner"].to_list()
+    assert a.games["turns"].to_list() == b.games["turns"].to_list()
+    plain = ketharmad.simulate(
+        ["ner", "tisza"], [{"kind": "ismcts", "iterations": 8}, "heuristic"], games=6, seed=4
+    )
+    assert a.games["turns"].to_list() != plain.games["turns"].to_list()
+    with pytest.raises(ValueError, match="an option of 'ismcts'"):
+        ketharmad.simulate(
+            ["ner", "tisza"], [{"kind": "tuned", "prior": "shipped"}, "heuristic"], games=1
+        )

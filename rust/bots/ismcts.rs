@@ -49,11 +49,13 @@ pub struct Ismcts {
     space: Option<Arc<ActionSpace>>,
     agent: Option<SearchAgent<KetharmadState>>,
     ids: Vec<u32>,
+    /// A policy model whose ranking is the search's prior (`BotSpec::prior`); None: the rollout bot's.
+    pub prior: Option<Arc<crate::learn::Mlp>>,
 }
 
 impl Ismcts {
     pub fn new(cfg: SearchConfig, rng: Rng) -> Ismcts {
-        Ismcts { cfg, rng, stop: None, rollout_knobs: Knobs::from(ROLLOUT, &[]), space: None, agent: None, ids: Vec::with_capacity(64) }
+        Ismcts { cfg, rng, stop: None, rollout_knobs: Knobs::from(ROLLOUT, &[]), space: None, agent: None, ids: Vec::with_capacity(64), prior: None }
     }
 
     fn stopped(&self) -> bool {
@@ -69,7 +71,11 @@ impl Ismcts {
         let space = self.space.get_or_insert_with(|| Arc::new(ActionSpace::new(db))).clone();
         if self.agent.is_none() {
             let rollout: Vec<Box<dyn Agent<KetharmadState>>> = (0..n).map(|_| Box::new(BuiltinAgent::named(ROLLOUT)) as Box<dyn Agent<KetharmadState>>).collect();
-            let mut a = SearchAgent::new(self.cfg.clone(), rollout, None);
+            let prior = self.prior.as_ref().map(|m| {
+                let spec = crate::bots::BotSpec { kind: "learned".into(), knobs: Vec::new(), model: Some(m.clone()), prior: None };
+                (0..n).map(|_| Box::new(BuiltinAgent::of_spec(spec.clone())) as Box<dyn Agent<KetharmadState>>).collect()
+            });
+            let mut a = SearchAgent::new(self.cfg.clone(), rollout, prior);
             if let Some(s) = &self.stop {
                 a.set_stop(s);
             }
@@ -118,6 +124,7 @@ impl Clone for Ismcts {
     fn clone(&self) -> Ismcts {
         let mut c = Ismcts::new(self.cfg.clone(), self.rng.clone());
         c.stop = self.stop.clone();
+        c.prior = self.prior.clone();
         c
     }
 }

@@ -20,11 +20,14 @@ pub struct BotSpec {
     pub kind: String,
     pub knobs: Vec<(String, f64)>,
     pub model: Option<std::sync::Arc<crate::learn::Mlp>>,
+    /// `ismcts` only: a policy model (knob `prior`) whose ranking the search widens in and
+    /// whose best options its paired root compares, in place of the rollout bot's.
+    pub prior: Option<std::sync::Arc<crate::learn::Mlp>>,
 }
 
 impl BotSpec {
     pub fn random() -> BotSpec {
-        BotSpec { kind: "random".into(), knobs: vec![], model: None }
+        BotSpec { kind: "random".into(), knobs: vec![], model: None, prior: None }
     }
     /// Validate a spec: known kind and knobs.
     pub fn parse(kind: &str, knobs: Vec<(String, f64)>) -> Result<BotSpec, String> {
@@ -87,7 +90,7 @@ impl BotSpec {
             }
             other => return Err(format!("unknown bot kind '{other}' (known: {})", BOT_KINDS.join(", "))),
         }
-        Ok(BotSpec { kind: kind.into(), knobs, model: None })
+        Ok(BotSpec { kind: kind.into(), knobs, model: None, prior: None })
     }
     /// This spec with the model in file `path` given as knob `knob`: `value` (a value model
     /// of this build's position features; `ismcts` only) or `model` (a policy model of its
@@ -96,8 +99,9 @@ impl BotSpec {
     pub fn with_model(mut self, knob: &str, path: &str) -> Result<BotSpec, String> {
         let (owner, kind) = match knob {
             "value" => ("ismcts", "value"),
+            "prior" => ("ismcts", "policy"),
             "model" => ("learned", "policy"),
-            _ => return Err(format!("bot '{}' has no model knob '{knob}' (value, model)", self.kind)),
+            _ => return Err(format!("bot '{}' has no model knob '{knob}' (value, prior, model)", self.kind)),
         };
         if self.kind != owner {
             return Err(format!("bot '{}' has no knob '{knob}' (a {kind} model is an option of '{owner}')", self.kind));
@@ -113,7 +117,11 @@ impl BotSpec {
         } else {
             m.check("ketharmad", kind, &crate::learn::ketharmad_actions::policy_names())?;
         }
-        self.model = Some(m);
+        if knob == "prior" {
+            self.prior = Some(m);
+        } else {
+            self.model = Some(m);
+        }
         Ok(self)
     }
 
@@ -132,6 +140,10 @@ impl BotSpec {
         if let Some(m) = &self.model {
             let file = std::path::Path::new(&m.path).file_name().map_or_else(|| m.path.clone(), |f| f.to_string_lossy().into_owned());
             k.push(format!("{}={file}", if self.kind == "ismcts" { "value" } else { "model" }));
+        }
+        if let Some(m) = &self.prior {
+            let file = std::path::Path::new(&m.path).file_name().map_or_else(|| m.path.clone(), |f| f.to_string_lossy().into_owned());
+            k.push(format!("prior={file}"));
         }
         if k.is_empty() {
             self.kind.clone()
@@ -180,7 +192,9 @@ impl Policy {
             "ismcts" => {
                 let mut cfg = ismcts::config(&spec.knobs).unwrap_or_else(|_| crate::harness::search::SearchConfig::defaults(crate::games::ketharmad::EVAL_KNOBS));
                 cfg.value = spec.model.clone();
-                Policy::Ismcts(Box::new(ismcts::Ismcts::new(cfg, rng)))
+                let mut s = ismcts::Ismcts::new(cfg, rng);
+                s.prior = spec.prior.clone();
+                Policy::Ismcts(Box::new(s))
             }
             // without a model file: the shipped policy (`learn::shipped`)
             "learned" => match spec.model.clone().or_else(|| crate::learn::shipped::policy().ok()) {

@@ -292,8 +292,13 @@ pub struct BuiltinAgent {
 
 impl BuiltinAgent {
     /// The built-in bot `kind` with its default knobs (a name of `BOT_KINDS` without knobs).
+    /// The built-in bot of a checked spec.
+    pub fn of_spec(spec: BotSpec) -> BuiltinAgent {
+        BuiltinAgent { spec, policy: None, order: Vec::new(), scores: Vec::new() }
+    }
+
     pub fn named(kind: &str) -> BuiltinAgent {
-        BuiltinAgent { spec: BotSpec { kind: kind.to_string(), knobs: Vec::new(), model: None }, policy: None, order: Vec::new(), scores: Vec::new() }
+        BuiltinAgent { spec: BotSpec { kind: kind.to_string(), knobs: Vec::new(), model: None, prior: None }, policy: None, order: Vec::new(), scores: Vec::new() }
     }
 }
 

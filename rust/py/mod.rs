@@ -135,22 +135,22 @@ fn parse_bots(bots: &Bound<'_, PyList>) -> PyResult<Vec<BotSpec>> {
             let kind: String =
                 d.get_item("kind")?.ok_or_else(|| verr("a bot spec dict needs a 'kind'".into()))?.extract().map_err(|_| verr("bot 'kind' must be a string".into()))?;
             let mut knobs = Vec::new();
-            let mut model: Option<(String, String)> = None;
+            let mut models: Vec<(String, String)> = Vec::new();
             for (k, v) in d.iter() {
                 let k: String = k.extract()?;
                 if k == "kind" {
                     continue;
                 }
-                if k == "value" || k == "model" {
+                if k == "value" || k == "model" || k == "prior" {
                     let p: String = v.extract().map_err(|_| verr(format!("bot knob '{k}' must be a model file's path")))?;
-                    model = Some((k, p));
+                    models.push((k, p));
                     continue;
                 }
                 let x: f64 = v.extract().map_err(|_| verr(format!("bot knob '{k}' must be a number")))?;
                 knobs.push((k, x));
             }
             let mut spec = BotSpec::parse(&kind, knobs).map_err(verr)?;
-            if let Some((k, p)) = model {
+            for (k, p) in models {
                 spec = spec.with_model(&k, &p).map_err(verr)?;
             }
             spec.check_model().map_err(verr)?;
@@ -391,7 +391,7 @@ fn parameter_table_impl<'py>(py: Python<'py>, card_data: &str) -> PyResult<Bound
 /// a model warns, it does not fail; docs/learning.md).
 fn warn_foreign_models(py: Python<'_>, db: &CardDb, specs: &[BotSpec]) -> PyResult<()> {
     let here = crate::learn::card_set_hash(db);
-    for m in specs.iter().filter_map(|s| s.model.as_ref()) {
+    for m in specs.iter().flat_map(|s| s.model.iter().chain(s.prior.iter())) {
         if m.card_hash != 0 && m.card_hash != here {
             let msg = std::ffi::CString::new(format!(
                 "model file '{}' was trained on card set {:016x}; this run plays card set {here:016x} (other numbers): \
@@ -754,7 +754,15 @@ fn bot_table_impl<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         f64::NAN,
         "the bot that plays the rollouts: a bot name (default tuned; its knobs after ';': rollout=heuristic;aggression=0.8)".into(),
     );
-    row("prior", "knob", "ismcts", f64::NAN, f64::NAN, f64::NAN, "the bot whose pick a widened node expands first (default: the rollout bot)".into());
+    row(
+        "prior",
+        "knob",
+        "ismcts",
+        f64::NAN,
+        f64::NAN,
+        f64::NAN,
+        "the bot whose ranking a widened node expands in and the paired root compares (default: the rollout bot); in Kétharmad's batch a policy model file ('shipped': the packaged one): {'kind': 'ismcts', 'prior': PATH}".into(),
+    );
     row(
         "value",
         "knob",
