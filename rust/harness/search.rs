@@ -94,6 +94,14 @@ pub const SEARCH_KNOBS: &[Knob] = &[
         description: "with halving: the candidates the root compares, the prior bot's best first (its ranking, or its pick and then random others; 0: every legal action)",
     },
     Knob {
+        name: "prior_tree",
+        default: 1.0,
+        min: 0.0,
+        max: 1.0,
+        integer: true,
+        description: "1: the prior bot orders the expansions in the tree too; 0: it ranks the root's candidates only and the rollout bot orders the tree (a costly prior, such as a learned policy, then costs once per decision)",
+    },
+    Knob {
         name: "max_rollout_actions",
         default: 10_000.0,
         min: 1.0,
@@ -117,6 +125,7 @@ pub struct SearchConfig {
     pub own_only: bool,
     pub halving: bool,
     pub width: u32,
+    pub prior_tree: bool,
     /// The game's evaluation weights, in the order of `Rules::eval_knobs`.
     pub eval: Vec<f64>,
     /// A learned value model (`learn::Mlp`) that scores cut rollouts in place of the game's
@@ -140,6 +149,7 @@ impl SearchConfig {
             own_only: d("own_only") != 0.0,
             halving: d("halving") != 0.0,
             width: d("width") as u32,
+            prior_tree: d("prior_tree") != 0.0,
             eval: eval_knobs.iter().map(|k| k.default).collect(),
             value: None,
         }
@@ -164,6 +174,7 @@ impl SearchConfig {
             "own_only" => self.own_only = x != 0.0,
             "halving" => self.halving = x != 0.0,
             "width" => self.width = x as u32,
+            "prior_tree" => self.prior_tree = x != 0.0,
             _ => {
                 // unwrap-free: the name was found among the eval knobs above
                 if let Some(i) = eval_knobs.iter().position(|k| k.name == name) {
@@ -392,8 +403,8 @@ impl<S: GameState> SearchAgent<S> {
         if self.cfg.widen > 0.0 {
             // the prior bot's best untried action: by its ranking when it has one, else its pick
             let bot = match self.prior.as_mut() {
-                Some(p) => &mut p[seat],
-                None => &mut self.rollout[seat],
+                Some(p) if self.cfg.prior_tree => &mut p[seat],
+                _ => &mut self.rollout[seat],
             };
             if bot.rank(st, &self.legal, rng, &mut self.ranked) {
                 if let Some(&a) = self.ranked.iter().find(|a| self.untried.contains(a)) {
@@ -933,6 +944,36 @@ mod tests {
         assert_eq!(choose(&mut h, &pile(6), 1), 2);
         let mut h1 = SearchAgent::new(cfg(&[("iterations", 100.0), ("halving", 1.0), ("width", 1.0)]), take_one::<Nim>(), prior());
         assert_eq!(choose(&mut h1, &pile(6), 1), 3);
+    }
+
+    /// `TakeMost` counting its rankings.
+    struct Counting(std::sync::Arc<std::sync::atomic::AtomicU32>);
+    impl Agent<Nim> for Counting {
+        fn act(&mut self, _s: &Nim, legal: &[u32], _rng: &mut Rng) -> u32 {
+            *legal.last().unwrap()
+        }
+        fn rank(&mut self, s: &Nim, legal: &[u32], rng: &mut Rng, out: &mut Vec<u32>) -> bool {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            TakeMost.rank(s, legal, rng, out)
+        }
+    }
+
+    #[test]
+    fn prior_tree_0_asks_the_prior_for_the_roots_candidates_only() {
+        let calls = |tree: f64| {
+            let n = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
+            let prior = Some(vec![Box::new(Counting(n.clone())) as Box<dyn Agent<Nim>>, Box::new(Counting(n.clone()))]);
+            let c = cfg(&[("iterations", 60.0), ("halving", 1.0), ("width", 3.0), ("widen", 1.0), ("prior_tree", tree)]);
+            let mut a = SearchAgent::new(c, take_one::<Nim>(), prior);
+            let pick = choose(&mut a, &pile(9), 1);
+            (n.load(std::sync::atomic::Ordering::Relaxed), pick)
+        };
+        let (root_only, p0) = calls(0.0);
+        let (everywhere, p1) = calls(1.0);
+        assert_eq!(root_only, 1, "one ranking: the root's candidates");
+        assert!(everywhere > 10, "{everywhere} rankings with the prior in the tree");
+        // the candidates are the prior's either way (from 9 the winning move takes 1: 8 left)
+        assert!([1, 2, 3].contains(&p0) && [1, 2, 3].contains(&p1));
     }
 
     #[test]
