@@ -19,7 +19,7 @@ import ketharmad.learn as kl
 
 out = sys.argv[1] if len(sys.argv) > 1 else "models"
 t0 = time.perf_counter()
-v = kl.train_value(out=f"{out}/value", games=24_000, seed=1, epochs=8, progress=True)
+v = kl.train_value(out=f"{out}/value", games=24_000, seed=1, epochs=8, hidden=(16,), progress=True)
 print(v.summary(), flush=True)
 t1 = time.perf_counter()
 p = kl.train_policy(out=f"{out}/policy", generations=3, games=720, seed=1, progress=True)

@@ -236,3 +236,17 @@ def fold_text(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text)
     plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return " ".join(plain.casefold().replace("_", " ").split())
+
+
+#: The model files shipped in the package (``scripts/train_models.py`` for Kétharmad's, the
+#: same pipeline run once for Schotten Totten 2's policy; docs/learning.md). Kétharmad's are
+#: also built into the library: ``"learned"`` and ``value="shipped"`` / ``prior="shipped"``.
+SHIPPED_MODELS: dict[str, str] = {
+    name: os.path.join(
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+        "data",
+        "models",
+        f"{name}.khnn",
+    )
+    for name in ("ketharmad-policy", "ketharmad-value", "st2-policy")
+}

@@ -12,6 +12,7 @@ from typing import Any, Optional, Union, Unpack
 import numpy as np
 import polars as pl
 
+from ..game.data import SHIPPED_MODELS as SHIPPED
 from ..game.driver import driver_for
 from ..game.spec import GameSpec, SetupKeywords, take_setup
 from ..game.validate import bot_label
@@ -25,8 +26,25 @@ __all__ = ["ladder", "LadderResult", "DEFAULT_LADDERS"]
 
 #: The shipped ladder of each game, weakest rung first (docs/bots.md has their ratings).
 DEFAULT_LADDERS: dict[str, list[Any]] = {
-    "ketharmad": ["random", "heuristic", "tuned", {"kind": "ismcts", "iterations": 20}, "ismcts"],
-    "schotten_totten_2": ["random", "greedy", "search"],
+    "ketharmad": [
+        "random",
+        "heuristic",
+        "tuned",
+        "learned",
+        {"kind": "ismcts", "iterations": 20},
+        "ismcts",
+        # the search with the learned value and the learned policy ranking its root (docs/learning.md)
+        {
+            "kind": "ismcts",
+            "iterations": 190,
+            "halving": 1,
+            "width": 6,
+            "prior_tree": 0,
+            "value": "shipped",
+            "prior": "shipped",
+        },
+    ],
+    "schotten_totten_2": ["random", "greedy", f"learned:model={SHIPPED['st2-policy']}", "search"],
     "osztrakon": ["random", "greedy+never", "b1"],
 }
 

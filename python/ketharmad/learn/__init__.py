@@ -7,6 +7,7 @@ value models trained on self-play positions, their file format and their calibra
 >>> ketharmad.simulate(["ner", "tisza"], [{"kind": "ismcts", "value": res.model_path}, "heuristic"], 100)
 """
 
+from ..game.data import SHIPPED_MODELS as SHIPPED
 from .model_file import Model, load, save
 from .policy import PolicyReport, fit_policy
 from .positions import card_hash, choices, pairings, positions
@@ -22,6 +23,7 @@ from .train import (
 from .value import FitReport, calibration, fit, split_games
 
 __all__ = [
+    "SHIPPED",
     "PolicyReport",
     "fit_policy",
     "choices",

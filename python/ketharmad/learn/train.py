@@ -508,6 +508,7 @@ def train(
     game: str = "ketharmad",
     out: str | os.PathLike[str] = "models",
     value_games: int = 24_000,
+    value_hidden: Sequence[int] = (16,),
     policy_games: int = 720,
     generations: int = 3,
     teacher: Optional[str] = None,
@@ -519,14 +520,15 @@ def train(
     progress: bool = False,
 ) -> TrainAllResult:
     """Train ``game``'s learned bots into directory ``out``: a value model on ``value_games``
-    self-play games (``out/value``, :func:`train_value`), then a policy by expert iteration,
+    self-play games (``out/value``, :func:`train_value`; one hidden layer of 16 by default:
+    the search evaluates it at every cut rollout, so it is kept cheap), then a policy by expert iteration,
     ``generations`` generations of ``policy_games`` games labelled by ``teacher`` (default:
     the game's strongest affordable search) at a ``rate`` sample of the decisions
     (``out/policy``, :func:`train_policy`). Reproducible from ``seed``; a repeated call
     resumes where the last one stopped. The defaults are the shipped Kétharmad run
     (``scripts/train_models.py``): about ten minutes on 2 cores."""
     d = os.fspath(out)
-    v = train_value(game=game, out=os.path.join(d, "value"), games=value_games, seed=seed, epochs=8, card_data=card_data,
+    v = train_value(game=game, out=os.path.join(d, "value"), games=value_games, seed=seed, epochs=8, hidden=value_hidden, card_data=card_data,
                     params=params, threads=threads, progress=progress)  # fmt: skip
     if progress:
         print(v.summary(), flush=True)
