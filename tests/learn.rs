@@ -45,6 +45,31 @@ fn the_network_computes_relu_layers_and_a_logit() {
 }
 
 #[test]
+fn the_prefix_shortcut_computes_the_same_network() {
+    // a 4-layer network with pseudo-random weights: the policy's path (the prefix's share of
+    // the first layer once, then the rest) gives exactly `forward` of the whole input
+    let dims = [12usize, 16, 8, 1];
+    let n: usize = dims.windows(2).map(|w| w[0] * w[1] + w[1]).sum();
+    let mut r = ketharmad::rng::Rng::new(42);
+    let mut rnd = || ((r.next_u64() >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0;
+    let w: Vec<f32> = (0..n).map(|_| rnd()).collect();
+    let names: Vec<String> = (0..12).map(|i| format!("f{i}")).collect();
+    let names: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+    let m = Mlp::parse(&to_bytes("ketharmad", "policy", "t", &names, 0, &dims, &w), "t").unwrap();
+    let mut pre = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..20 {
+        let x: Vec<f32> = (0..12).map(|_| rnd()).collect();
+        m.first_layer_prefix(&x[..7], &mut pre);
+        let a = m.forward(&x);
+        let b = m.forward_with_prefix(&pre, 7, &x[7..]);
+        assert!((a - b).abs() <= 1e-5 * (1.0 + a.abs()), "{a} vs {b}");
+        seen.insert((a * 1000.0) as i64);
+    }
+    assert!(seen.len() > 10, "the network is not constant");
+}
+
+#[test]
 fn bad_model_files_are_errors_naming_the_problem() {
     let good = tiny();
     let e = Mlp::parse(b"hello world, not a model", "x.khnn").unwrap_err();

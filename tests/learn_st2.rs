@@ -12,7 +12,7 @@ use ketharmad::harness::batch::{run, GenericBatch, GenericColumns};
 use ketharmad::harness::{resolve, Agent, GameState, Rules, Stop};
 use ketharmad::learn::mlp::to_bytes;
 use ketharmad::learn::st2_actions as actions;
-use ketharmad::learn::st2_features::{self as features, GLOBAL, LAYOUT, LEN, NAMES, PER_SECTION, SECTION};
+use ketharmad::learn::st2_features::{GLOBAL, LAYOUT, LEN, NAMES, PER_SECTION, SECTION};
 use ketharmad::learn::{choices, positions};
 use ketharmad::rng::Rng;
 use std::path::PathBuf;
@@ -336,9 +336,4 @@ fn foreign_models_and_games_without_features_are_refused_by_name() {
     let ov = resolve(&Osztrakon.registry(), &[]).unwrap();
     let e = make_agent(&Osztrakon, &AgentSpec::parse(&format!("learned:model={good}")).unwrap(), &ov, 4, 0).err().unwrap();
     assert!(e.contains("'learned'"), "{e}");
-    // the features' own helpers agree with the rows
-    let s = r.new_game(&v, 2, 1, 0).unwrap();
-    let mut x = vec![0.0; LEN];
-    features::features(&s, 0, &mut x);
-    assert_eq!(x, feats(&s, 0));
 }

@@ -121,17 +121,18 @@ def test_expert_iteration_learns_its_teacher_and_resumes(tmp_path, trained: kl.T
     # a teacher the features can express exactly (tuned's pick is an option feature): the
     # fit must learn to agree with it almost always
     r = kl.train_policy(
-        out=out, generations=2, games=72, teacher="tuned", epochs=4, eval_games=48, seed=5
+        out=out, generations=2, games=72, teacher="tuned", epochs=4, eval_games=960, seed=5
     )
     g0, g1 = r.generations
     assert g0["player"] == "tuned" and g1["player"].startswith("learned:model=")
     assert g1["decisions"] > g0["decisions"] > 1000
     assert g1["agreement"] > 0.95, g1
-    assert 0.0 <= g1["vs_heuristic"] <= 1.0
+    # a copy of `tuned` beats the heuristic as `tuned` does (about 61 %)
+    assert g1["vs_heuristic"] > 0.5, g1
     info = _core.model_info(r.model_path)
     assert info["kind"] == "policy" and info["dims"][0] == 64
     again = kl.train_policy(
-        out=out, generations=2, games=72, teacher="tuned", epochs=4, eval_games=48, seed=5
+        out=out, generations=2, games=72, teacher="tuned", epochs=4, eval_games=960, seed=5
     )
     assert again.resumed == ["generation 0", "generation 1"]
     res = ketharmad.simulate(

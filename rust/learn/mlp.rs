@@ -203,15 +203,29 @@ impl Mlp {
     }
 }
 
-/// A cached model with the modification time and size of the file it was read from.
+/// A cached model with the modification time, size and (on Unix) inode of the file it was
+/// read from: a model rewritten in place by `os.replace` gets a new inode, so it is re-read
+/// even when its size and a coarse modification time are unchanged.
 type Cached = (Option<std::time::SystemTime>, u64, Arc<Mlp>);
+
+fn identity(meta: &std::fs::Metadata) -> u64 {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        meta.len() ^ meta.ino().rotate_left(32)
+    }
+    #[cfg(not(unix))]
+    {
+        meta.len()
+    }
+}
 
 /// Every model file loaded by this process, by path: a batch's games share one copy, and a
 /// file is read once (re-read when its size or modification time changes).
 pub fn cached(path: &str) -> Result<Arc<Mlp>, String> {
     static CACHE: OnceLock<Mutex<HashMap<String, Cached>>> = OnceLock::new();
     let meta = std::fs::metadata(path).map_err(|e| format!("model file '{path}': {e}"))?;
-    let stamp = (meta.modified().ok(), meta.len());
+    let stamp = (meta.modified().ok(), identity(&meta));
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
     if let Ok(c) = cache.lock() {
         if let Some((t, n, m)) = c.get(path) {

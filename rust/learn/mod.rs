@@ -15,9 +15,11 @@ pub mod st2_features;
 
 pub use mlp::Mlp;
 
-/// The hash a model records of the card set it was trained on: every number and rule of the
-/// resolved card set (`CardDb`, its parameter overrides applied), through its debug form, so
-/// any edit a designer makes changes it. A model playing a set of another hash warns (the
+/// The hash a model records of the card set it was trained on: every card definition (its
+/// numbers, keywords and effects), the rules, the decks and the Newsfeed of the resolved set
+/// (`CardDb`, its parameter overrides applied), through their debug form, so any edit a
+/// designer makes changes it. A change of those structs in a new build changes every hash
+/// (the shipped models then warn until retrained). A model playing a set of another hash warns (the
 /// bindings), it does not fail: its features read the numbers, so it may still play well.
 pub fn card_set_hash(db: &crate::cards::CardDb) -> u64 {
     let text = format!("{:?}|{:?}|{:?}|{:?}", db.cards, db.rules, db.decks, db.newsfeed);

@@ -272,6 +272,10 @@ fn learn_choices<'py>(
 /// layout, card_hash, dims; a missing, truncated or foreign file is a ValueError naming it.
 #[pyfunction]
 fn model_info<'py>(py: Python<'py>, path: &str) -> PyResult<Bound<'py, PyDict>> {
+    guarded("model_info", || model_info_impl(py, path))
+}
+
+fn model_info_impl<'py>(py: Python<'py>, path: &str) -> PyResult<Bound<'py, PyDict>> {
     let m = crate::learn::Mlp::load(path).map_err(verr)?;
     let d = PyDict::new(py);
     d.set_item("game", &m.game)?;
@@ -287,6 +291,10 @@ fn model_info<'py>(py: Python<'py>, path: &str) -> PyResult<Bound<'py, PyDict>> 
 /// its inputs, flattened row-major): Rust's inference, for checking a model from Python.
 #[pyfunction]
 fn model_predict<'py>(py: Python<'py>, path: &str, x: Vec<f32>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    guarded("model_predict", || model_predict_impl(py, path, x))
+}
+
+fn model_predict_impl<'py>(py: Python<'py>, path: &str, x: Vec<f32>) -> PyResult<Bound<'py, PyArray1<f64>>> {
     let m = crate::learn::Mlp::load(path).map_err(verr)?;
     let w = m.dims[0];
     if !x.len().is_multiple_of(w) {

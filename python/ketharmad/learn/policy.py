@@ -12,6 +12,7 @@ from typing import Any, Optional
 import numpy as np
 
 from .model_file import Model
+from .value import check_widths
 
 
 @dataclass
@@ -60,6 +61,7 @@ def fit_policy(
     opt_x = np.asarray(opt_x, dtype=np.float32)
     offsets = np.asarray(offsets, dtype=np.int64)
     choice = np.asarray(choice, dtype=np.int64)
+    check_widths([x.shape[1] + opt_x.shape[1], *hidden])
     tr = np.flatnonzero(~holdout_mask)
     ho = np.flatnonzero(holdout_mask)
     # standardise position and option features on the training rows (folded into layer 1 later)
@@ -155,7 +157,9 @@ def fit_policy(
         rep.holdout_agreement.append(ah)
         if progress is not None:
             progress(epoch, lt, lh, ah)
-        if not lh >= best_loss:  # also keeps the first epoch when nothing is held out (nan)
+        if (
+            not lh >= best_loss
+        ):  # with nothing held out (nan) every epoch replaces the last: the last is kept
             best_loss = lh if lh == lh else best_loss
             bw, bb = [w.copy() for w in ws], [b.copy() for b in bs]
             rep.best_epoch = epoch

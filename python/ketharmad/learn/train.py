@@ -118,6 +118,7 @@ def train_value(
         "rate": rate,
         "seed": seed,
         "card": card_hash(card_data, params) if spec.is_ketharmad else "0",
+        "params": {k: str(v) for k, v in sorted((params or {}).items())},
     }
     key = _settings_key(settings)
     secs: dict[str, float] = {}
@@ -344,8 +345,11 @@ def train_policy(
         "rate": rate,
         "seed": seed,
         "card": card_hash(card_data, params) if ketharmad else "0",
+        "params": {k: str(v) for k, v in sorted((params or {}).items())},
         "hidden": list(hidden),
         "epochs": epochs,
+        "holdout": holdout,
+        "eval_games": eval_games,
     }
     key = _settings_key(settings)
     report_path = os.path.join(d, "report.json")

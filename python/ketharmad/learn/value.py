@@ -65,6 +65,7 @@ def fit(
     t0 = time.perf_counter()
     x = np.asarray(x, dtype=np.float32)
     y = np.asarray(y, dtype=np.float32)
+    check_widths([x.shape[1], *hidden])
     tr, ho = ~holdout_mask, holdout_mask
     mu = x[tr].mean(axis=0)
     sd = x[tr].std(axis=0)
@@ -152,6 +153,19 @@ def fit(
     )
     rep.seconds = time.perf_counter() - t0
     return model, rep
+
+
+#: The widest layer the Rust inference takes (rust/learn/mlp.rs MAX_WIDTH).
+MAX_WIDTH = 256
+
+
+def check_widths(widths: list[int]) -> None:
+    """Error unless every layer width is in 1..=MAX_WIDTH (before any training)."""
+    bad = [w for w in widths if not 1 <= int(w) <= MAX_WIDTH]
+    if bad:
+        raise ValueError(
+            f"layer widths must be in 1..={MAX_WIDTH} (the Rust inference's limit), got {bad}"
+        )
 
 
 def calibration(p: np.ndarray, y: np.ndarray, bins: int = 10) -> dict[str, Any]:
