@@ -322,7 +322,8 @@ fn foreign_models_and_games_without_features_are_refused_by_name() {
     let e = err(&format!("learned:model={short}"));
     assert!(e.contains("feature layout") && e.contains("retrain") && e.contains(actions::LAYOUT), "{e}");
     // no model, a bad option, a missing file
-    assert!(err("learned").contains("needs its model file"));
+    // without a model file: the shipped Schotten Totten 2 policy
+    assert!(make_agent(&r, &AgentSpec::parse("learned").unwrap(), &v, 2, 0).is_ok());
     assert!(err(&format!("learned:model={short},depth=2")).contains("unknown option 'depth'"));
     assert!(err("learned:model=3").contains("must be a model file's path"));
     assert!(err("learned:model=/nonexistent/p.khnn").contains("/nonexistent/p.khnn"));

@@ -171,16 +171,22 @@ where
         "learned" => {
             spec.check_opts(&["model"])?;
             let path = match spec.opt("model") {
-                Some(Value::Str(p)) => p,
+                Some(Value::Str(p)) => Some(p.as_str()),
                 Some(v) => return Err(format!("agent '{}': option 'model' must be a model file's path, got {v:?}", spec.name)),
-                None => return Err(format!("agent '{}' needs its model file (learned:model=PATH)", spec.name)),
+                None => None,
             };
             let (layout, names) = rules.features();
             let (opt_layout, opt_names) = rules.option_features();
             if names.is_empty() || opt_names.is_empty() {
                 return Err(format!("agent '{}': {} has no position features or no option features, so no policy model", spec.name, rules.name()));
             }
-            let m = crate::learn::mlp::cached(path).map_err(|e| format!("agent '{}': {e}", spec.name))?;
+            // no model file: the game's shipped policy, if it has one
+            let m = match path {
+                Some(p) => crate::learn::mlp::cached(p),
+                None => crate::learn::shipped::policy_of(rules.name())
+                    .unwrap_or_else(|| Err(format!("{} has no shipped policy: give its model file (learned:model=PATH)", rules.name()))),
+            }
+            .map_err(|e| format!("agent '{}': {e}", spec.name))?;
             let all: Vec<&str> = names.iter().chain(opt_names).copied().collect();
             m.check(rules.name(), "policy", &all).map_err(|e| format!("agent '{}': {e} ({layout}+{opt_layout})", spec.name))?;
             // the decisions the model does not make: the game's rollout bot

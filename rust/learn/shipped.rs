@@ -15,6 +15,19 @@ fn load(cell: &'static OnceLock<Result<Arc<Mlp>, String>>, bytes: &[u8], name: &
     cell.get_or_init(|| Mlp::parse(bytes, name).map(Arc::new)).clone()
 }
 
+/// Schotten Totten 2's shipped policy (python/ketharmad/data/models/st2-policy.khnn).
+const ST2_POLICY: &[u8] = include_bytes!("../../python/ketharmad/data/models/st2-policy.khnn");
+
+/// The shipped policy of harness game `game` (the generic `learned` agent's default model),
+/// None for a game without one.
+pub fn policy_of(game: &str) -> Option<Result<Arc<Mlp>, String>> {
+    static ST2: OnceLock<Result<Arc<Mlp>, String>> = OnceLock::new();
+    match game {
+        "schotten_totten_2" => Some(load(&ST2, ST2_POLICY, "shipped:st2-policy.khnn")),
+        _ => None,
+    }
+}
+
 /// Kétharmad's shipped policy (the `learned` bot's default model).
 pub fn policy() -> Result<Arc<Mlp>, String> {
     static CELL: OnceLock<Result<Arc<Mlp>, String>> = OnceLock::new();

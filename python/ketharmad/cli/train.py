@@ -13,17 +13,16 @@ __all__ = ["add_command"]
 
 
 def _cmd_train(args: argparse.Namespace) -> None:
-    from ..learn.train import train, train_value
+    from ..learn.train import _train_both, train_value
 
     if args.value_only:
         v = train_value(game=args.game, out=f"{args.out}/value", games=args.value_games, seed=args.seed,
-                        card_data=args.card_data, threads=args.threads, progress=True)  # fmt: skip
+                        card_data=args.card_data, progress=True)  # fmt: skip
         print(v.summary())
         rows = v.calibration["reliability"]
     else:
-        r = train(game=args.game, out=args.out, value_games=args.value_games, policy_games=args.policy_games,
-                  generations=args.generations, teacher=args.teacher, rate=args.rate, seed=args.seed,
-                  card_data=args.card_data, threads=args.threads, progress=True)  # fmt: skip
+        r = _train_both(args.game, args.out, args.value_games, args.policy_games, args.generations, args.teacher,
+                        args.rate, args.seed, args.card_data, None, True)  # fmt: skip
         v = r.value
         rows = v.calibration["reliability"]
         print("generation  decisions  agreement  vs baseline")
@@ -87,5 +86,4 @@ def add_command(sub: Any) -> None:
         help="seed of the games, the splits and the fits (default: 1)",
     )
     p.add_argument("--card-data", default=None, metavar="PATH|SET", help=CARD_DATA_HELP)
-    p.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
     p.set_defaults(func=_cmd_train)

@@ -38,7 +38,7 @@ __all__ = ["tune_bot", "TuneResult", "COST_KNOBS"]
 #: Knobs that buy strength with time, and the switches of what a search searches (left out
 #: unless named in ``knobs``).
 COST_KNOBS = frozenset({"iterations", "every", "width", "rollout_rounds", "max_rollout_actions",
-                        "key_only", "own_only", "halving"})  # fmt: skip
+                        "key_only", "own_only", "halving", "prior_tree"})  # fmt: skip
 #: Search ranges that differ from the declared ones (the declared range is far wider than useful).
 NARROW = {"c": (0.05, 5.0), "horizon": (1.0, 8.0), "widen": (0.25, 4.0), "eval_scale": (2.0, 40.0)}
 #: Where the selection and the holdout games start (no trial plays them).
@@ -155,6 +155,7 @@ def _integer(name: str) -> bool:
         "key_only",
         "own_only",
         "halving",
+        "prior_tree",
     )
 
 

@@ -512,7 +512,6 @@ def train(
     game: str = "ketharmad",
     out: str | os.PathLike[str] = "models",
     value_games: int = 24_000,
-    value_hidden: Sequence[int] = (16,),
     policy_games: int = 720,
     generations: int = 3,
     teacher: Optional[str] = None,
@@ -520,24 +519,52 @@ def train(
     seed: int = 1,
     card_data: CardDataSource = None,
     params: Optional[Mapping[str, Any]] = None,
-    threads: Optional[int] = None,
-    progress: bool = False,
 ) -> TrainAllResult:
     """Train ``game``'s learned bots into directory ``out``: a value model on ``value_games``
-    self-play games (``out/value``, :func:`train_value`; one hidden layer of 16 by default:
-    the search evaluates it at every cut rollout, so it is kept cheap), then a policy by expert iteration,
-    ``generations`` generations of ``policy_games`` games labelled by ``teacher`` (default:
-    the game's strongest affordable search) at a ``rate`` sample of the decisions
-    (``out/policy``, :func:`train_policy`). Reproducible from ``seed``; a repeated call
-    resumes where the last one stopped. The defaults are the shipped Kétharmad run
-    (``scripts/train_models.py``): about ten minutes on 2 cores."""
+    self-play games (``out/value``, :func:`ketharmad.learn.train_value`; one hidden layer of
+    16: the search evaluates it at every cut rollout, so it is kept cheap), then a policy by
+    expert iteration, ``generations`` generations of ``policy_games`` games labelled by
+    ``teacher`` (default: the game's strongest affordable search) at a ``rate`` sample of the
+    decisions (``out/policy``, :func:`ketharmad.learn.train_policy`). Reproducible from
+    ``seed``; a repeated call resumes where the last one stopped. The defaults are the shipped
+    Kétharmad run (``scripts/train_models.py``): about ten minutes on 2 cores. The stage
+    functions take the rest (threads, progress, network sizes)."""
+    return _train_both(
+        game,
+        out,
+        value_games,
+        policy_games,
+        generations,
+        teacher,
+        rate,
+        seed,
+        card_data,
+        params,
+        False,
+    )
+
+
+def _train_both(
+    game: str,
+    out: str | os.PathLike[str],
+    value_games: int,
+    policy_games: int,
+    generations: int,
+    teacher: Optional[str],
+    rate: float,
+    seed: int,
+    card_data: CardDataSource,
+    params: Optional[Mapping[str, Any]],
+    progress: bool,
+) -> TrainAllResult:
+    """``train`` with progress lines (the CLI)."""
     d = os.fspath(out)
-    v = train_value(game=game, out=os.path.join(d, "value"), games=value_games, seed=seed, epochs=8, hidden=value_hidden, card_data=card_data,
-                    params=params, threads=threads, progress=progress)  # fmt: skip
+    v = train_value(game=game, out=os.path.join(d, "value"), games=value_games, seed=seed, epochs=8, hidden=(16,),
+                    card_data=card_data, params=params, progress=progress)  # fmt: skip
     if progress:
         print(v.summary(), flush=True)
     p = train_policy(game=game, out=os.path.join(d, "policy"), generations=generations, games=policy_games, teacher=teacher,
-                     rate=rate, seed=seed, card_data=card_data, params=params, threads=threads, progress=progress)  # fmt: skip
+                     rate=rate, seed=seed, card_data=card_data, params=params, progress=progress)  # fmt: skip
     if progress:
         print(p.summary(), flush=True)
     return TrainAllResult(v, p)
