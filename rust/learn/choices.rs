@@ -15,6 +15,8 @@ use crate::harness::batch::{build_agents, check_batch, run_blocks, Blocks, Gener
 use crate::harness::{available_threads, BatchError, GameState, Rules, Stop};
 use crate::rng::{game_seed, Rng, Stream};
 
+use super::positions::{check_rate, result_of, sampled};
+
 /// Labelled decisions as columns: decision `d` is seat `seat[d]`'s, in game `game[d]`, its
 /// position features `x[d * width ..]`, its options `opt_x[offsets[d] * opt_width ..
 /// offsets[d + 1] * opt_width]` (in legal order), the teacher's option `choice[d]` (an index
@@ -45,9 +47,7 @@ where
     if names.is_empty() || opt_names.is_empty() {
         return Err(BatchError::Invalid(format!("{} has no position or option features to record", rules.name())));
     }
-    if !(rate > 0.0 && rate <= 1.0) {
-        return Err(BatchError::Invalid(format!("the sampling rate must be in (0, 1], got {rate}")));
-    }
+    check_rate(rate)?;
     let specs = check_batch(rules, b)?;
     let GenericBatch { values, seats, first, games, seed: batch_seed, threads, .. } = *b;
     let teacher_specs: Option<Vec<AgentSpec>> = match teachers {
@@ -94,7 +94,7 @@ where
                     break;
                 }
                 s.legal_actions(&mut legal);
-                let sampled = legal.len() >= 2 && s.key_decision() && ((pick.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)) < rate;
+                let sampled = legal.len() >= 2 && s.key_decision() && sampled(&mut pick, rate);
                 let a = agents[seat].act(&s, &legal, &mut rngs[seat]);
                 if sampled && s.option_features(&mut opts) && opts.len() == legal.len() * opt_width {
                     let label = match teach.as_mut() {
@@ -120,15 +120,7 @@ where
             }
             let o = s.outcome();
             let finished = s.to_move().is_none() && !o.unfinished;
-            for &q in &c.seat {
-                c.y.push(if !finished || o.winners.is_empty() {
-                    0.5
-                } else if o.winners.contains(&q) {
-                    1.0
-                } else {
-                    0.0
-                });
-            }
+            c.y.extend(c.seat.iter().map(|&q| result_of(&o, finished, q)));
             c.offsets = sizes;
             Ok(c)
         },

@@ -115,13 +115,23 @@ impl Mlp {
     /// The network's output (a logit) for inputs `x` (`dims[0]` of them). No allocation.
     pub fn forward(&self, x: &[f32]) -> f32 {
         let mut a = [0f32; MAX_WIDTH];
-        let mut b = [0f32; MAX_WIDTH];
         let n0 = self.dims[0].min(x.len());
         a[..n0].copy_from_slice(&x[..n0]);
+        self.layers_from(&mut a, 0)
+    }
+
+    /// Layers `first..` on the activations `a` of layer `first`'s inputs: ReLU after every
+    /// layer but the last; the output (a logit).
+    fn layers_from(&self, a: &mut [f32; MAX_WIDTH], first: usize) -> f32 {
+        let mut b = [0f32; MAX_WIDTH];
         let mut off = 0;
         let last = self.dims.len() - 2;
         for (l, w) in self.dims.windows(2).enumerate() {
             let (ni, no) = (w[0], w[1]);
+            if l < first {
+                off += ni * no + no;
+                continue;
+            }
             let m = &self.weights[off..off + ni * no];
             let bias = &self.weights[off + ni * no..off + ni * no + no];
             off += ni * no + no;
@@ -133,7 +143,7 @@ impl Mlp {
                 }
                 b[o] = if l < last { s.max(0.0) } else { s };
             }
-            std::mem::swap(&mut a, &mut b);
+            std::mem::swap(a, &mut b);
         }
         a[0]
     }
@@ -161,7 +171,6 @@ impl Mlp {
     /// first layer (`first_layer_prefix`) and where the rest starts (`at`). No allocation.
     pub fn forward_with_prefix(&self, pre: &[f32], at: usize, rest: &[f32]) -> f32 {
         let mut a = [0f32; MAX_WIDTH];
-        let mut b = [0f32; MAX_WIDTH];
         let (ni, no) = (self.dims[0], self.dims[1]);
         let m = &self.weights[..ni * no];
         let single = self.dims.len() == 2;
@@ -174,26 +183,10 @@ impl Mlp {
             a[o] = if single { s } else { s.max(0.0) };
         }
         if single {
-            return a[0];
+            a[0]
+        } else {
+            self.layers_from(&mut a, 1)
         }
-        let mut off = ni * no + no;
-        let last = self.dims.len() - 2;
-        for (l, w) in self.dims.windows(2).enumerate().skip(1) {
-            let (ni, no) = (w[0], w[1]);
-            let m = &self.weights[off..off + ni * no];
-            let bias = &self.weights[off + ni * no..off + ni * no + no];
-            off += ni * no + no;
-            for o in 0..no {
-                let row = &m[o * ni..(o + 1) * ni];
-                let mut s = bias[o];
-                for (wi, xi) in row.iter().zip(&a[..ni]) {
-                    s += wi * xi;
-                }
-                b[o] = if l < last { s.max(0.0) } else { s };
-            }
-            std::mem::swap(&mut a, &mut b);
-        }
-        a[0]
     }
 
     /// The predicted return in -1..=1 (2 σ(logit) − 1): a win chance mapped to the search's scale.

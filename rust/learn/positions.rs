@@ -25,6 +25,33 @@ pub struct Positions {
     pub y: Vec<f32>,
 }
 
+/// Error unless `rate` is a sampling rate in (0, 1].
+pub(crate) fn check_rate(rate: f64) -> Result<(), BatchError> {
+    if rate > 0.0 && rate <= 1.0 {
+        Ok(())
+    } else {
+        Err(BatchError::Invalid(format!("the sampling rate must be in (0, 1], got {rate}")))
+    }
+}
+
+/// One draw of the sample's own stream: true with probability `rate`.
+#[inline]
+pub(crate) fn sampled(pick: &mut Rng, rate: f64) -> bool {
+    ((pick.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)) < rate
+}
+
+/// The training target of `seat` in a game that ended with `o`: 1 a win, 0 a loss, ½ a game
+/// without a winner or not `finished`.
+pub(crate) fn result_of(o: &crate::harness::Outcome, finished: bool, seat: u8) -> f32 {
+    if !finished || o.winners.is_empty() {
+        0.5
+    } else if o.winners.contains(&seat) {
+        1.0
+    } else {
+        0.0
+    }
+}
+
 /// Play the games of `b` and record positions: at each key decision with probability `rate`
 /// (0 < rate ≤ 1) every seat's features. Errors name bad input (a game without features, a
 /// bad rate, the batch's own checks) before any game.
@@ -36,9 +63,7 @@ where
     if names.is_empty() {
         return Err(BatchError::Invalid(format!("{} has no position features to record", rules.name())));
     }
-    if !(rate > 0.0 && rate <= 1.0) {
-        return Err(BatchError::Invalid(format!("the sampling rate must be in (0, 1], got {rate}")));
-    }
+    check_rate(rate)?;
     let specs = check_batch(rules, b)?;
     let GenericBatch { values, seats, first, games, seed: batch_seed, threads, .. } = *b;
     let width = names.len();
@@ -69,7 +94,7 @@ where
                 if n >= MAX_ACTIONS_PER_GAME {
                     break;
                 }
-                if s.key_decision() && ((pick.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)) < rate {
+                if s.key_decision() && sampled(&mut pick, rate) {
                     for q in 0..seats {
                         let at = p.x.len();
                         p.x.resize(at + width, 0.0);
@@ -89,16 +114,7 @@ where
             }
             let o = s.outcome();
             let finished = s.to_move().is_none() && !o.unfinished;
-            for &q in &p.seat {
-                let y = if !finished || o.winners.is_empty() {
-                    0.5
-                } else if o.winners.contains(&q) {
-                    1.0
-                } else {
-                    0.0
-                };
-                p.y.push(y);
-            }
+            p.y.extend(p.seat.iter().map(|&q| result_of(&o, finished, q)));
             Ok(p)
         },
         |p| {
