@@ -14,6 +14,7 @@ Balance lab (docs/balance_lab.md):
 >>> sw = ketharmad.sweep({"ner_orban_viktor.influence": [4, 5, 6]}, decks="all")
 >>> ketharmad.write_run(m, "runs/")                     # Parquet with provenance + report.html
 >>> ketharmad.compare_runs("runs/a", "runs/b")         # the cells that changed beyond noise
+>>> ketharmad.health(game="ketharmad", games=2000)    # 12+ game-health metrics (docs/health.md)
 
 Other games (docs/games.md): ``game="schotten_totten_2" | "osztrakon"`` (a name, or a
 :class:`GameSpec` from :func:`load_game`) on simulate, play, matchups, tournament, Game and env;
@@ -38,6 +39,7 @@ from .lab.balance import BalanceResult, BalanceSettings, balance
 from .lab.card_stats import CardStatsResult, card_stats
 from .lab.diagnose import DiagnoseResult, diagnose
 from .lab.diff import DiffResult, diff
+from .lab.health import HealthResult, health
 from .lab.ladder import LadderResult, ladder
 from .lab.matchups import MatchupResult, matchups
 from .lab.standings import deck_table, seat_table
@@ -165,6 +167,8 @@ __all__ = [
     "GameRecord",
     "diff",
     "DiffResult",
+    "health",
+    "HealthResult",
 ]
 
 

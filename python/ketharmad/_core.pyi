@@ -40,6 +40,7 @@ __all__ = [
     "model_info",
     "model_predict",
     "generic_reduce",
+    "trajectories",
     "game_table",
     "HarnessGame",
     "MAX_THREADS",
@@ -415,6 +416,26 @@ def generic_reduce(
     ``game_sums`` / ``seat_sums`` (sums of the extra columns; per seat for the latter),
     ``return_sums``, plus ``game_name``, ``sides``, ``agents``. No rows: memory does not grow
     with ``games``."""
+
+def trajectories(
+    game: str,
+    agents: list[str],
+    games: int,
+    seed: int,
+    threads: Optional[int] = None,
+    params: Optional[dict[str, Union[int, float, bool, str]]] = None,
+    first_game: int = 0,
+    card_data: Optional[str] = None,
+    decks: Optional[list[str]] = None,
+    start_player: Optional[int] = None,
+) -> dict[str, Any]:
+    """The trajectories of the games ``generic_simulate`` plays with the same arguments
+    (``rust/harness/trajectory.rs``): ``games`` (per game: ``game``, ``winners_mask``,
+    ``turns``, ``unfinished``, ``start``, ``samples``), ``samples`` (per sample: ``row``, the
+    game's row, and ``clock``), ``value`` (``seats`` numbers per sample, seat order),
+    ``seats`` and ``source`` (``evaluation``, ``view_score`` or ``none``). A sample is taken
+    each time the game's clock moves on. ``game`` may also be ``coin_flip``, the pure-luck
+    control of the health report (``rust/harness/luck.rs``)."""
 
 def game_table(
     card_data: Optional[str] = None, params: Optional[dict[str, Union[int, bool, str]]] = None

@@ -20,10 +20,12 @@ pub mod agents;
 pub mod batch;
 pub mod error;
 pub mod learned;
+pub mod luck;
 pub mod pool;
 pub mod reduce;
 pub mod search;
 pub mod stop;
+pub mod trajectory;
 pub mod view;
 
 pub use error::{panic_message, BatchError};

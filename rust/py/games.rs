@@ -25,14 +25,14 @@ const GAMES: [&str; 2] = ["schotten_totten_2", "osztrakon"];
 /// Kétharmad's rules for the harness: the card set of `card_data` (None: the packaged file)
 /// with `params` (Kétharmad's parameter overrides, through the card cache), dealing `decks`
 /// (empty: a listing-only rules object).
-fn ketharmad_rules(card_data: Option<&str>, params: Option<&Bound<'_, PyDict>>, decks: &[String], start_player: Option<u8>) -> PyResult<KetharmadRules> {
+pub(super) fn ketharmad_rules(card_data: Option<&str>, params: Option<&Bound<'_, PyDict>>, decks: &[String], start_player: Option<u8>) -> PyResult<KetharmadRules> {
     let text = card_data.unwrap_or(crate::DEFAULT_CARD_DATA);
     let db = make_db(text, params)?;
     let raw = cached_raw(text).map_err(verr)?;
     KetharmadRules::with_db(raw, db, parse_params(params)?, decks, start_player).map_err(verr)
 }
 
-fn parse_values(params: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, Value)>> {
+pub(super) fn parse_values(params: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, Value)>> {
     let mut out = Vec::new();
     if let Some(d) = params {
         for (k, v) in d.iter() {

@@ -27,6 +27,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 mod games;
+mod health;
 mod step;
 
 /// A bot's answer for viewers: the action id and the root statistics of its search, one
@@ -829,6 +830,7 @@ fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(step::columns_of, m)?)?;
     m.add_class::<step::PyGame>()?;
     games::register(m)?;
+    health::register(m)?;
     m.add("MAX_THREADS", MAX_THREADS)?;
     m.add("AVAILABLE_THREADS", available_threads())?;
     // bytes of the raw result columns: per game, per game and seat, per card play

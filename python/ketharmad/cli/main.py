@@ -39,6 +39,7 @@ from . import ab_test, card_stats, compare, diagnose, diff, ladder, matchups, re
 from .args import PARAMS_FILE_HELP, _bots, _params, parse_param
 from .balance import add_balance_command
 from .harness import cli_params, cli_play, cmd_game_params, cmd_games
+from .health import add_command as add_health_command
 from .human import play_human
 from .lab import (
     cli_refuse,
@@ -513,4 +514,5 @@ def add_lab_commands(sub: Any) -> None:
     sweep.add_command(sub)
     ab_test.add_command(sub)
     ladder.add_command(sub)
+    add_health_command(sub)
     compare.add_command(sub)
