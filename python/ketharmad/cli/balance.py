@@ -55,7 +55,8 @@ def _cmd_balance(args: argparse.Namespace) -> None:
 def _run(args: argparse.Namespace, targets: Any, progress: Any, cluster: Any) -> Any:
     return balance(
         targets,
-        bots=_bots(args.bots) if args.bots else "heuristic",
+        # no --bots: the heuristic, or the rungs of the targets' [ladder]
+        bots=_bots(args.bots) if args.bots else None,
         seed=args.seed,
         budget=args.budget,
         card_data=args.card_data,
@@ -118,7 +119,8 @@ def add_balance_command(sub: Any) -> None:
         nargs="+",
         default=None,
         metavar="BOT",
-        help="bot spec (default: heuristic); harness games: one per seat",
+        help="bot spec (default: heuristic, or the rungs of the targets' [ladder]); harness "
+        "games: one per seat",
     )
     p.add_argument(
         "--journal", metavar="FILE", help="JSON-lines journal: resume an interrupted run"

@@ -220,6 +220,10 @@ def ab_views(r: Any) -> list[View]:
 
 def _balance_heatmap(table: pl.DataFrame, name: str, title: str) -> Optional[Heatmap]:
     t = table.filter(pl.col("kind") == "2p")
+    if "rung" in t.columns and t.height:  # a ladder: the first rung's pairs
+        rung = t["rung"][0]
+        t = t.filter(pl.col("rung") == rung)
+        title = f"{title} ({rung})"
     if not t.height:
         return None
     fac = list(_core.FACTIONS)

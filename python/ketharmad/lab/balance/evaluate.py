@@ -37,7 +37,7 @@ from ...run.plan import cell as plan_cell
 from .metrics import MetricStats, paired, stats
 from .targets import Metric, Targets
 
-__all__ = ["Evaluator", "BlockCache", "Journal", "HOLDOUT_BLOCK", "DESCENT_BLOCK", "point_key", "MetricStats",
+__all__ = ["Evaluator", "LadderEvaluator", "BlockCache", "Journal", "HOLDOUT_BLOCK", "DESCENT_BLOCK", "point_key", "MetricStats",
            "paired", "stats"]  # fmt: skip
 
 #: Game-index distance between cells (a cell never reaches the next one's games).
@@ -387,11 +387,176 @@ class Evaluator(BlockCache):
                     if len(c.decks) == 2:
                         vs.append((cell[c.key]["winner"] == c.start).astype(np.float64))
                 out[m.name] = np.concatenate(vs)
+            elif m.kind in ("length", "length_mean"):  # the game's turns, 2- or 4-player games
+                n = getattr(m, "players", 2)
+                out[m.name] = np.concatenate(
+                    [
+                        cell[c.key]["turns"].astype(np.float64)
+                        for c in self.cells
+                        if len(c.decks) == n
+                    ]
+                )
             else:  # turns per player, 2-player games
                 out[m.name] = np.concatenate(
                     [cell[c.key]["turns"] / 2.0 for c in self.cells if len(c.decks) == 2]
                 )
         return out
+
+
+class LadderEvaluator:
+    """Kétharmad's evaluator over a ladder of bots (``[ladder]``): one :class:`Evaluator` per
+    rung, all on the same seeds and blocks (a rung's block ``b`` of cell ``c`` is the same
+    deals as every other rung's: common random numbers across rungs), with every rung's
+    metrics named ``"<rung>: <metric>"``.
+
+    The search stages see the *screen* rungs only (:attr:`metrics`, :meth:`games_per_block`);
+    :meth:`confirm` adds the confirming rungs for the confirmation and what follows it, so a
+    point is confirmed only when every metric is in band under every rung.
+    :attr:`rung_games` counts each rung's games (first sight of a point and block range,
+    as the run's budget does), split into the search stages and the confirmation."""
+
+    def __init__(
+        self,
+        text: str,
+        targets: Targets,
+        seed: int,
+        threads: Optional[int],
+        games_2p: int,
+        games_4p: int,
+        base_params: Mapping[str, Any],
+        journal: Optional[Journal] = None,
+        executor: Any = None,
+    ) -> None:
+        import dataclasses
+
+        assert targets.ladder is not None
+        self.ladder = targets.ladder
+        self.text = text
+        self.targets = targets
+        self.base_params = dict(base_params)
+        self.rungs = list(self.ladder.rungs)
+        self.subs = [
+            Evaluator(text, dataclasses.replace(targets, metrics=list(r.metrics), ladder=None), r.spec, seed,
+                      threads, games_2p, games_4p, base_params, journal=journal, executor=executor)
+            for r in self.rungs
+        ]  # fmt: skip
+        first = next(r for r in self.rungs if r.screen)
+        #: the bots of the checks that need one (the first screening rung)
+        self.bots = first.spec
+        #: metric name -> (rung index, the rung's own metric name)
+        self.source: dict[str, tuple[int, str]] = {}
+        self.all_metrics: list[Metric] = []
+        for i, r in enumerate(self.rungs):
+            for m in r.metrics:
+                lm = dataclasses.replace(m, name=f"{r.name}: {m.name}")
+                self.source[lm.name] = (i, m.name)
+                self.all_metrics.append(lm)
+        self.screen_metrics = [
+            m for m in self.all_metrics if self.rungs[self.source[m.name][0]].screen
+        ]
+        self.phase = "search"
+        #: (rung name, "search" | "confirm") -> games
+        self.rung_games: dict[tuple[str, str], int] = {}
+        self._counted: set[str] = set()
+        self._on_games: Optional[Callable[[int], None]] = None
+
+    # ------------------------------------------------------------ the phases
+
+    @property
+    def active(self) -> list[int]:
+        """The rungs played now: the screening ones, or every rung once confirming."""
+        return [i for i, r in enumerate(self.rungs) if r.screen or self.phase == "confirm"]
+
+    @property
+    def metrics(self) -> list[Metric]:
+        return self.all_metrics if self.phase == "confirm" else self.screen_metrics
+
+    def confirm(self) -> None:
+        """From here on every rung plays (the confirmation, ablation and what follows)."""
+        self.phase = "confirm"
+
+    def rung_of(self, metric_name: str) -> str:
+        return self.rungs[self.source[metric_name][0]].name
+
+    # ------------------------------------------------------------ the evaluator interface
+
+    @property
+    def on_games(self) -> Optional[Callable[[int], None]]:
+        return self._on_games
+
+    @on_games.setter
+    def on_games(self, f: Optional[Callable[[int], None]]) -> None:
+        self._on_games = f
+        for s in self.subs:
+            s.on_games = f
+
+    @property
+    def evaluations(self) -> int:
+        return sum(s.evaluations for s in self.subs)
+
+    @property
+    def games_played(self) -> int:
+        return sum(s.games_played for s in self.subs)
+
+    @property
+    def replayed_games(self) -> int:
+        return sum(s.replayed_games for s in self.subs)
+
+    def games_per_block(self) -> int:
+        return sum(self.subs[i].games_per_block() for i in self.active)
+
+    def valid(self, point: Mapping[str, Any]) -> bool:
+        return True
+
+    def validate(self, point: Mapping[str, Any], bots: Any = None) -> None:
+        """Every rung accepts the point (``ValueError`` naming the rung otherwise)."""
+        for r, s in zip(self.rungs, self.subs, strict=True):
+            try:
+                s.validate(point, bots)
+            except ValueError as e:
+                raise ValueError(f"targets.ladder.rungs ({r.name}): {e}") from None
+
+    def outcomes(
+        self, point: Mapping[str, Any], b0: int, b1: int, bots: Any = None
+    ) -> dict[str, dict[str, np.ndarray]]:
+        """Every active rung's outcomes of blocks ``b0 .. b1 - 1`` (cells ``<rung>/<cell>``)."""
+        if bots is not None:
+            raise ValueError("a [ladder] measures its rungs' bots only (no second bot profile)")
+        out: dict[str, dict[str, np.ndarray]] = {}
+        for i in self.active:
+            r, s = self.rungs[i], self.subs[i]
+            key = point_key({"r": r.name, "p": dict(point), "b": [b0, b1]})
+            if key not in self._counted:
+                self._counted.add(key)
+                k = (r.name, self.phase)
+                self.rung_games[k] = self.rung_games.get(k, 0) + (b1 - b0) * s.games_per_block()
+            for c, v in s.outcomes(point, b0, b1).items():
+                out[f"{r.name}/{c}"] = v
+        return out
+
+    def vectors(
+        self, point: Mapping[str, Any], ranges: Sequence[tuple[int, int]], bots: Any = None
+    ) -> dict[str, np.ndarray]:
+        """Per metric of the active rungs, the per-game values over the block ranges."""
+        if bots is not None:
+            raise ValueError("a [ladder] measures its rungs' bots only (no second bot profile)")
+        out: dict[str, np.ndarray] = {}
+        for i in self.active:
+            r = self.rungs[i]
+            v = self.subs[i].vectors(point, ranges)
+            for m in r.metrics:
+                out[f"{r.name}: {m.name}"] = v[m.name]
+        return out
+
+    def metric_columns(self, m: Metric) -> dict[str, Any]:
+        """The rung, then the faction and opponent as Kétharmad's evaluator names them."""
+        return {"rung": self.rung_of(m.name), "faction": m.faction, "opponent": m.opponent}
+
+    def metric_extra(self, m: Metric, x: MetricStats) -> dict[str, Any]:
+        return {}
+
+    def metric_schema(self) -> dict[str, Any]:
+        return {"rung": pl.String, "faction": pl.String, "opponent": pl.String}
 
 
 def card_text_hash(text: str) -> str:

@@ -9,7 +9,8 @@ standard error (:meth:`MetricKind.paired`). The staged search sees nothing else 
 than its band and these two numbers.
 
 Kinds: a *rate* (``2p``, ``4p``, ``start``, ``win_rate``: the mean of a 0/1 indicator), the
-*median* of turns per player (``turns``), a *mean* (``mean_turns``) and the *seat spread*
+*median* of turns per player (``turns``) or of a game's turns (``length``), a *mean*
+(``mean_turns``, ``length_mean``) and the *seat spread*
 (``seat_spread``: the largest ``|win rate - 1/n|`` over the seats; its array is games x
 seats). :func:`register_kind` adds one.
 """
@@ -133,13 +134,16 @@ def _median_se(v: np.ndarray) -> float:
     return max(float(hi - lo) / 2.0, 0.5 / np.sqrt(n))
 
 
-#: Metric kind name -> plug-in. Kétharmad: 2p, 4p, start, turns; the harness games:
+#: Metric kind name -> plug-in. Kétharmad: 2p, 4p, start, turns, length (the median game
+#: length in turns) and length_mean; the harness games:
 #: win_rate, seat_spread, mean_turns.
 KINDS: dict[str, MetricKind] = {
     "2p": Rate(),
     "4p": Rate(),
     "start": Rate(),
     "turns": Median(),
+    "length": Median(),
+    "length_mean": Mean(),
     "win_rate": Rate(),
     "mean_turns": Mean(),
     "seat_spread": SeatSpread(),

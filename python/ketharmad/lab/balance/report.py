@@ -21,7 +21,7 @@ def _pct(x: Optional[float]) -> str:
 
 
 #: Metric kinds counted in turns (the others are rates, shown in per cent).
-_TURN_KINDS = ("turns", "mean_turns")
+_TURN_KINDS = ("turns", "mean_turns", "length", "length_mean")
 
 
 def _val(kind: str, x: Optional[float]) -> str:
@@ -129,6 +129,7 @@ def balance_text(res: Any) -> str:
         f"-> after: {wa} {_val(av['kind'], av['value'])} (band {_val(av['kind'], av['low'])}..{_val(av['kind'], av['high'])})"
     )
     out.append(f"holdout games per point: {res.holdout_games:,}")
+    out += _ladder_lines(res)
     out += format_table(
         ["metric", "band", "before [95% CI]", "after [95% CI]", "in band"],
         _compare_rows(res),
@@ -154,6 +155,58 @@ def balance_text(res: Any) -> str:
 
 SUSPECT_HEAD = ["faction", "rank", "card", "suspicion", "faction is", "changed recently", "edited"]
 
+LADDER_HEAD = ["rung", "bots", "role", "search games", "confirm games", "games", "skill games",
+               "in band before", "in band after"]  # fmt: skip
+SKILL_HEAD = [
+    "rung",
+    "over the rung below",
+    "point",
+    "games",
+    "win rate [95% CI]",
+    "needed",
+    "holds",
+]
+
+
+def _ladder_rows(res: Any) -> list[list[str]]:
+    return [[r["rung"], r["bots"], r["role"], f"{r['search_games']:,}", f"{r['confirm_games']:,}",
+             f"{r['games']:,}", f"{r['skill_games']:,}", "yes" if r["in_band_before"] else "NO",
+             "yes" if r["in_band_after"] else "NO"] for r in res.ladder.iter_rows(named=True)]  # fmt: skip
+
+
+def _skill_rows(res: Any) -> list[list[str]]:
+    return [[r["upper"], r["lower"], r["point"] + ("" if r["measured"] else " (= start)"), f"{r['games']:,}",
+             f"{_pct(r['win_rate'])} [{_pct(r['ci_low'])}, {_pct(r['ci_high'])}]", f">= {_pct(r['needed'])}",
+             "yes" if r["holds"] else "NO"] for r in res.skill.iter_rows(named=True)]  # fmt: skip
+
+
+def _games_per_rung(res: Any) -> str:
+    """One line: the games each rung played (search + confirmation)."""
+    parts = [f"{r['rung']} ({r['role']}) {r['games']:,} ({r['search_games']:,} search + "
+             f"{r['confirm_games']:,} confirmation)" for r in res.ladder.iter_rows(named=True)]  # fmt: skip
+    return "games per rung: " + "; ".join(parts)
+
+
+def _skill_verdict(res: Any) -> str:
+    return (f"skill band (each rung beats the rung below with at least {_pct(res.skill_margin)}): "
+            + ("holds" if res.skill_holds else "does NOT hold") + " for the proposal")  # fmt: skip
+
+
+def _ladder_lines(res: Any) -> list[str]:
+    """A ladder run's games per rung, per-rung verdict and skill band (nothing without one)."""
+    if getattr(res, "ladder", None) is None:
+        return []
+    out = [_games_per_rung(res)]
+    out += format_table(
+        LADDER_HEAD, _ladder_rows(res), [False, False, False] + [True] * 4 + [False, False]
+    )
+    if res.skill is not None:
+        out.append(_skill_verdict(res) + ":")
+        out += format_table(
+            SKILL_HEAD, _skill_rows(res), [False, False, False, True, False, True, False]
+        )
+    return out
+
 
 def _suspect_rows(res: Any, per_faction: int = 5) -> list[list[str]]:
     """The top suspects of each diagnosed faction, and whether ``best`` edits the card."""
@@ -178,6 +231,10 @@ def _heatmap(res: Any, table: pl.DataFrame, title: str, path: Path) -> Optional[
     cell with its 95 % interval; a pair that was not measured is hatched grey and says "no
     data" (a blank cell would read as an even 50 %)."""
     t = table.filter(pl.col("kind") == "2p")
+    if "rung" in t.columns and t.height:  # a ladder: the first rung's pairs
+        rung = t["rung"][0]
+        t = t.filter(pl.col("rung") == rung)
+        title = f"{title} ({rung})"
     if not t.height:
         return None
     fac = list(_core.FACTIONS)
@@ -343,6 +400,12 @@ def balance_markdown(
         md += ["", "Card file with the edits applied: `cards_balanced.toml`."]
     md += ["", "## Before and after (holdout games, 95 % intervals)", ""]
     md += _md_table(["metric", "band", "before", "after", "in band"], _compare_rows(res))
+    if getattr(res, "ladder", None) is not None:
+        md += ["", "## Ladder (games per rung)", "", _games_per_rung(res) + ".", ""]
+        md += _md_table(LADDER_HEAD, _ladder_rows(res))
+        if res.skill is not None:
+            md += ["", "## Skill band", "", _skill_verdict(res) + ".", ""]
+            md += _md_table(SKILL_HEAD, _skill_rows(res))
     if plots:
         assert root is not None  # plots need the folder (checked above)
         for name, table in (("before", res.before), ("after", res.after)):

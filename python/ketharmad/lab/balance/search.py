@@ -31,6 +31,7 @@ Stages (docs/balance.md has the statistics of each):
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import sys
@@ -54,6 +55,7 @@ from ...game.harness import harness_info
 from ...game.spec import GameSpec, SetupKeywords, setup_of, take_setup
 from ...game.validate import (
     _check_bot_spec,
+    bot_label,
     check_flag,
     check_int,
     check_params,
@@ -74,6 +76,7 @@ from .evaluate import (
     HOLDOUT_BLOCK,
     Evaluator,
     Journal,
+    LadderEvaluator,
     card_text_hash,
     point_key,
 )
@@ -95,7 +98,15 @@ from .settings import (
     SettingsArg,
     fold_balance_settings,
 )
-from .targets import DEFAULT_MARGIN, DEFAULT_SEARCH_STEPS, Metric, ParamSpace, Targets, load_targets
+from .targets import (
+    DEFAULT_MARGIN,
+    DEFAULT_SEARCH_STEPS,
+    Ladder,
+    Metric,
+    ParamSpace,
+    Targets,
+    load_targets,
+)
 
 __all__ = ["balance", "BalanceResult", "write_card_data"]
 
@@ -964,6 +975,18 @@ class BalanceResult(LabResult):
         notes: what was skipped and why.
         game: the game balanced (``"ketharmad"``, ``"schotten_totten_2"``, ``"osztrakon"``).
         used: the games of the run (``games``).
+        in_band: every metric's holdout estimate after the edits inside its band (every rung).
+        ladder: with a ``[ladder]`` in the targets, one row per rung: ``rung, bots, role``
+            (``screen`` or ``confirm``), ``search_games`` (the search stages, the diagnosis
+            counted on the first screening rung), ``confirm_games`` (confirmation and
+            ablation), ``games`` (their sum; the rungs' games sum to ``games``),
+            ``skill_games`` (the skill check's games the rung played, outside the budget),
+            ``metrics``, ``in_band_before`` and ``in_band_after`` (every metric of the rung's
+            holdout estimates in band); None without a ladder. ``rungs``: their names.
+        skill: with ``ladder.skill_margin``, each rung against the rung below at the start
+            and for the best point (``point, lower, upper, games, win_rate, ci_low, ci_high,
+            needed, holds, measured``); ``skill_holds`` whether every rung holds it for the
+            best point, ``skill_margin`` the band; None without one.
 
     A harness game (``game=``) also has: ``sides`` (its side names), ``games_per_block``,
     and ``confirm_first_game`` / ``confirm_games``: the holdout block the confirmation was
@@ -1015,9 +1038,24 @@ class BalanceResult(LabResult):
     confirm_first_game: Optional[int]
     confirm_games: Optional[int]
     holdout_blocks: tuple[int, int]
+    ladder: Optional[pl.DataFrame]
+    rungs: Optional[list[str]]
+    skill: Optional[pl.DataFrame]
+    skill_holds: Optional[bool]
+    skill_margin: Optional[float]
 
     def __init__(self, **kw: Any) -> None:
+        # a run without a [ladder] has none of its fields
+        self.__dict__.update(
+            ladder=None, rungs=None, skill=None, skill_holds=None, skill_margin=None
+        )
         self.__dict__.update(kw)
+
+    @property
+    def in_band(self) -> bool:
+        """Every metric's holdout estimate after the edits is inside its band (with a
+        ``[ladder]``: under every rung); ``best_confirmed`` asks the same of the intervals."""
+        return bool(self.after["in_band"].all())
 
     @property
     def best_point(self) -> dict[str, Any]:
@@ -1083,6 +1121,8 @@ class BalanceResult(LabResult):
             "balance_screen": self.screen,
             **({"balance_robustness": self.robustness} if self.robustness is not None else {}),
             **({"balance_suspects": self.suspects} if self.suspects is not None else {}),
+            **({"balance_ladder": self.ladder} if self.ladder is not None else {}),
+            **({"balance_skill": self.skill} if self.skill is not None else {}),
         }
 
     def _decks(self) -> Any:
@@ -1186,7 +1226,9 @@ def balance(
     Args:
         targets: a targets TOML path, a dict of the same shape, or None (every 2-player pair
             at 50 % +- 5, every 4-player share at 25 % +- 4; docs/balance.md).
-        bots: one bot spec for every seat (default ``"heuristic"``).
+        bots: one bot spec for every seat (default ``"heuristic"``). With a ``[ladder]`` in
+            the targets the ladder names the bots: leave ``bots`` out (the same bots as its
+            rungs are accepted; others are a ``ValueError`` naming both).
         seed: the run's seed: the same seed gives the same proposals, any thread count.
         budget: games in total (default 3,000,000); stages share it 20/40/10/10/20 (screen,
             descend, search, race, confirm with ablation and robustness). The screen always measures
@@ -1263,8 +1305,6 @@ def balance(
             "settings.games_per_block is for the harness games; Kétharmad's blocks are "
             "settings.games_2p and settings.games_4p"
         )
-    if bots is None:
-        bots = "heuristic"
     check_cluster_arg(cluster, executor)
     if cluster is not None:  # one client for the whole run, closed at its end if made here
         with executor_for(None, cluster) as ex:
@@ -1275,7 +1315,17 @@ def balance(
             )  # fmt: skip
     t0 = time.perf_counter()
     tg = load_targets(targets)
-    spec = _check_bot_spec(bots, "bots")
+    lad = tg.ladder
+    if lad is not None:
+        _check_ladder_bots(bots, lad)
+        robustness_bots, robustness_search = _ladder_robustness(robustness_bots, robustness_search)
+    elif bots is None:
+        bots = "heuristic"
+    spec = (
+        _check_bot_spec(bots, "bots")
+        if lad is None
+        else next(r.spec for r in lad.rungs if r.screen)
+    )
     seed_ = check_seed(seed)
     threads_ = check_threads(threads)
     fmt = _balance_format(format, tg.format)
@@ -1315,14 +1365,18 @@ def balance(
 
     jr = None
     if journal is not None:
-        jr = Journal(
-            journal,
-            {"card_data_hash": card_text_hash(text), "seed": seed_, "games_2p": g2, "games_4p": g4,
-             "params": point_key(base_params)},
-        )  # fmt: skip
-    ev = Evaluator(
-        text, tg, spec, seed_, threads_, g2, g4, base_params, journal=jr, executor=executor
-    )
+        header = {"card_data_hash": card_text_hash(text), "seed": seed_, "games_2p": g2, "games_4p": g4,
+                  "params": point_key(base_params)}  # fmt: skip
+        jr = Journal(journal, header)
+    ev: Union[Evaluator, LadderEvaluator]
+    if lad is None:
+        ev = Evaluator(
+            text, tg, spec, seed_, threads_, g2, g4, base_params, journal=jr, executor=executor
+        )
+    else:
+        ev = LadderEvaluator(
+            text, tg, seed_, threads_, g2, g4, base_params, journal=jr, executor=executor
+        )
     try:
         ev.validate({})
         space = _valid_space(space, lambda name, v: _builds(ev, name, v))
@@ -1335,7 +1389,7 @@ def balance(
         """The diagnosis of the factions furthest off, in ``allowance`` games (None: too few)."""
         from ..diagnose import _pairings, diagnose
 
-        factions = off_factions(tg.metrics, base_st, DIAGNOSE_FACTIONS)
+        factions = off_factions(ev.metrics, base_st, DIAGNOSE_FACTIONS)
         # games per pairing, and a quarter of that at each of about 20 restricted points a
         # faction against each of its 3 opponents
         per_game = len(_pairings(factions)) + len(factions) * 3 * 20 / 4
@@ -1350,10 +1404,21 @@ def balance(
                           card_data=path, run=RunOptions(threads=threads_, executor=executor))  # fmt: skip
         return dg.suspects, dg.n_games
 
-    result, stages = _staged(ev, tg, space, budget_, seed_, alt_bots, search_bots, progress, jr,
+    run_tg = tg if lad is None else dataclasses.replace(tg, metrics=list(ev.metrics))
+    result, stages = _staged(ev, run_tg, space, budget_, seed_, alt_bots, search_bots, progress, jr,
                              settings.strategy, suspects_of)  # fmt: skip
+    if isinstance(ev, LadderEvaluator):
+        result["notes"] = [
+            n for n in result["notes"] if n != "robustness skipped (robustness_bots=None)"
+        ]
+        result["notes"].append(
+            "ladder: the robustness profiles are off (every rung is measured); the rungs "
+            f"{', '.join(r.name for r in ev.rungs if r.screen)} screened, every rung confirmed"
+        )
+        result.update(_ladder_fields(ev, result, text, base_params, seed_,
+                                     RunOptions(threads=threads_, executor=executor)))  # fmt: skip
     result.update(
-        bots=spec, seed=seed_, params=base_params, card_data=describe_card_data(card_data), _card_text=text,
+        bots=spec if lad is None else lad.specs, seed=seed_, params=base_params, card_data=describe_card_data(card_data), _card_text=text,
         elapsed=time.perf_counter() - t0, budget=budget_, games=stages.used, games_played=ev.games_played,
         evaluations_played=ev.evaluations, pairs=[list(p) for p in tg.pairs], targets=tg,
         games_2p=g2, games_4p=g4, game="ketharmad", sides=None, games_per_block=None, settings=settings,
@@ -1363,7 +1428,7 @@ def balance(
 
 
 def _staged(
-    ev: Union[Evaluator, HarnessEvaluator],
+    ev: Union[Evaluator, HarnessEvaluator, LadderEvaluator],
     tg: Union[Targets, GameTargets],
     space: list[ParamSpace],
     budget: int,
@@ -1485,6 +1550,127 @@ def _balance_harness(
     return BalanceResult(**result)
 
 
+def _check_ladder_bots(bots: Any, lad: Ladder) -> None:
+    """``bots=`` with a ``[ladder]``: None (the ladder names the bots), or the same bots as its
+    rungs (one spec for a one-rung ladder, else the list of rungs); anything else is a
+    ValueError naming both."""
+    if bots is None:
+        return
+    given = list(bots) if isinstance(bots, (list, tuple)) else [bots]
+    try:
+        labels = [bot_label(_check_bot_spec(b, "bots")) for b in given]
+    except ValueError:
+        labels = []
+    if labels != [bot_label(x) for x in lad.specs]:
+        raise ValueError(
+            f"bots={bots!r} and the targets' [ladder] rungs {lad.names} disagree: name the bots in one "
+            "place (leave bots= out when the targets have a [ladder])"
+        )
+
+
+def _ladder_robustness(robustness_bots: Any, robustness_search: Any) -> tuple[None, None]:
+    """A ladder measures every rung: the second bot profiles are off ("auto"), and one given
+    explicitly is a ValueError (make it a rung)."""
+    for name, value in (
+        ("robustness_bots", robustness_bots),
+        ("robustness_search", robustness_search),
+    ):
+        if value not in ("auto", None):
+            raise ValueError(
+                f"settings.{name}={value!r}: a [ladder] measures every metric under each of its rungs; "
+                "add the bot to ladder.rungs instead"
+            )
+    return None, None
+
+
+def _ladder_fields(
+    ev: LadderEvaluator,
+    result: Mapping[str, Any],
+    text: str,
+    base_params: Mapping[str, Any],
+    seed: int,
+    run: RunOptions,
+) -> dict[str, Any]:
+    """The ladder's part of a result: the games per rung (``ladder``), and the skill band
+    (``skill``, ``skill_holds``) measured at the start and for the best point."""
+    lad = ev.ladder
+    skill = None
+    if lad.skill_margin is not None:
+        skill = _skill_check(lad, text, base_params, result["_best_point"], seed, run)
+    rows = []
+    first = next(r.name for r in ev.rungs if r.screen)
+    for r in ev.rungs:
+        search = ev.rung_games.get((r.name, "search"), 0)
+        if r.name == first:
+            # the diagnosis plays the first screening rung
+            search += int(result.get("diagnose_games", 0))
+        confirm = ev.rung_games.get((r.name, "confirm"), 0)
+        sk = 0
+        if skill is not None:
+            s_ = skill.filter(
+                pl.col("measured") & ((pl.col("lower") == r.name) | (pl.col("upper") == r.name))
+            )
+            sk = int(s_["games"].sum())
+        before = result["before"].filter(pl.col("rung") == r.name)
+        after = result["after"].filter(pl.col("rung") == r.name)
+        rows.append({
+            "rung": r.name, "bots": bot_label(r.spec), "role": "screen" if r.screen else "confirm",
+            "search_games": search, "confirm_games": confirm, "games": search + confirm, "skill_games": sk,
+            "metrics": after.height, "in_band_before": bool(before["in_band"].all()),
+            "in_band_after": bool(after["in_band"].all()),
+        })  # fmt: skip
+    ladder_df = pl.DataFrame(rows)
+    holds = None
+    if skill is not None:
+        holds = bool(skill.filter(pl.col("point") == "best")["holds"].all())
+    return {"ladder": ladder_df, "rungs": lad.names, "skill": skill, "skill_holds": holds,
+            "skill_margin": lad.skill_margin}  # fmt: skip
+
+
+def _skill_check(
+    lad: Ladder,
+    text: str,
+    base_params: Mapping[str, Any],
+    best: Mapping[str, Any],
+    seed: int,
+    run: RunOptions,
+) -> pl.DataFrame:
+    """Each rung against the rung below (:func:`ketharmad.ladder` of the two: common seeds,
+    seats swapped, the 12 deck pairings), at the start and at ``best``: the upper rung's win
+    rate, its 95 % interval, and whether it holds the skill band (at least ``skill_margin``
+    and the interval above even, as the ladder's own check). Without edits the best point is
+    the start: its rows repeat the start's (``measured`` False)."""
+    from ..ladder import ladder
+
+    assert lad.skill_margin is not None
+    rows: list[dict[str, Any]] = []
+    points: list[tuple[str, dict[str, Any]]] = [("start", {})] + (
+        [("best", dict(best))] if best else []
+    )
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "cards.toml")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        for label, point in points:
+            for lower, upper in zip(lad.rungs, lad.rungs[1:], strict=False):
+                res = ladder([lower.spec, upper.spec], games=lad.skill_games, seed=seed, margin=0.0,
+                             bootstrap=0, params={**base_params, **point} or None, card_data=path, run=run)  # fmt: skip
+                o = res.order.row(0, named=True)
+                rate = o["win_rate"]
+                rows.append({
+                    "point": label, "lower": lower.name, "upper": upper.name, "games": int(o["games"]),
+                    "win_rate": rate, "ci_low": o["ci_low"], "ci_high": o["ci_high"], "needed": lad.skill_margin,
+                    "holds": bool(rate is not None and rate >= lad.skill_margin and o["ci_low"] > 0.5),
+                    "measured": True,
+                })  # fmt: skip
+    if not best:
+        rows += [{**r, "point": "best", "measured": False} for r in rows]
+    return pl.DataFrame(rows, schema={
+        "point": pl.String, "lower": pl.String, "upper": pl.String, "games": pl.Int64, "win_rate": pl.Float64,
+        "ci_low": pl.Float64, "ci_high": pl.Float64, "needed": pl.Float64, "holds": pl.Boolean,
+        "measured": pl.Boolean})  # fmt: skip
+
+
 def _balance_format(given: Any, in_targets: Any) -> Any:
     """The run's format: ``format=`` or the targets' ``format``; both and different: error."""
     if given is None or in_targets is None:
@@ -1525,7 +1711,7 @@ def _valid_space(
     return out
 
 
-def _builds(ev: Evaluator, name: str, value: int) -> bool:
+def _builds(ev: Union[Evaluator, LadderEvaluator], name: str, value: int) -> bool:
     """The value builds with all four factions' decks (one core call, not one per cell)."""
     decks = list(_core.FACTIONS)
     bots = [dict(ev.bots) if isinstance(ev.bots, Mapping) else ev.bots for _ in decks]
@@ -1557,6 +1743,21 @@ def aim_of(
         d = _deviation(m, start[m.name].value)
         out.append(max(inner, d) if d <= 1.0 else inner)
     return np.array(out)
+
+
+def _widen_aim(
+    before: Sequence[Metric],
+    aim: np.ndarray,
+    metrics: Sequence[Metric],
+    start: Mapping[str, MetricStats],
+    margin: float,
+) -> np.ndarray:
+    """The aim over ``metrics`` (a ladder's every rung) from the aim over ``before`` (its
+    screening rungs): the confirming rungs' metrics get ``aim_of`` their holdout start."""
+    known = dict(zip([m.name for m in before], aim.tolist(), strict=True))
+    new = [m for m in metrics if m.name not in known]
+    known.update(zip([m.name for m in new], aim_of(new, start, margin).tolist(), strict=True))
+    return np.array([known[m.name] for m in metrics])
 
 
 def _excess(metrics: Sequence[Metric], values: np.ndarray, inner: Any) -> np.ndarray:
@@ -1663,6 +1864,11 @@ def _balance(
 
     # ---- confirm on holdout blocks (docs/balance.md, "Confirm")
     run.meter.stage = "confirm"
+    search_metrics, ladder = list(metrics), hasattr(run.ev, "confirm")
+    if ladder:  # a ladder: the confirming rungs join; a point is judged under every rung
+        run.ev.confirm()
+        run.metrics = metrics = list(run.ev.metrics)
+        run.G = run.ev.games_per_block()
     z_sim = z_of(0.05 / len(metrics))  # simultaneous 95 % over the metrics (Bonferroni)
     remaining = max(0, run.budget - run.used)
     n_eval = len(finalists) + 1
@@ -1672,6 +1878,11 @@ def _balance(
     hold = [(HOLDOUT_BLOCK, HOLDOUT_BLOCK + h)]
     base_vec = run.vectors({}, hold, "confirm")
     base_hold = run.st(base_vec)
+    if ladder and isinstance(run.aim, np.ndarray):
+        # the confirming rungs' aim: from their holdout start
+        run.aim = _widen_aim(
+            search_metrics, run.aim, metrics, base_hold, getattr(tg, "margin", DEFAULT_MARGIN)
+        )
 
     def in_band(st: Mapping[str, MetricStats]) -> bool:
         return all(
@@ -1901,7 +2112,10 @@ def _balance(
     for c in [*descent, *proposals, *pool, *finalists]:
         cands.setdefault(c.key, c)
     prow = []
-    hist = pl.DataFrame(run.history)
+    # a ladder's confirmation adds the confirming rungs' metrics to the rows: read every row
+    hist = (
+        pl.DataFrame(run.history, infer_schema_length=None) if ladder else pl.DataFrame(run.history)
+    )
     for key, c in cands.items():
         h_rows = hist.filter(
             (pl.col("point") == key) & (pl.col("bots") == "") & (pl.col("stage") != "ablation")
@@ -1947,7 +2161,7 @@ def _balance(
         )
     screen_rows = []
     for (name, d), eff in effects.items():
-        for m in metrics:
+        for m in search_metrics:
             e = eff[m.name]
             screen_rows.append(
                 {

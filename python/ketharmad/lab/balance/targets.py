@@ -1,7 +1,9 @@
 """Balance targets as data: what ``ketharmad.balance`` aims for and what it may change.
 
 A targets document is a TOML file or a dict with the sections ``two_player``,
-``four_player``, ``start_player``, ``turns`` (the metrics) and ``change`` (the search space).
+``four_player``, ``start_player``, ``turns``, ``length`` (the metrics), ``change`` (the search
+space) and ``ladder`` (the bots every metric is measured under, per-rung bands and the skill
+band).
 The schema is documented in ``docs/balance.md``; every error is a ``ValueError`` naming the
 field (``targets.two_player.pairs.ner-tisza.tolerance: ...``).
 """
@@ -20,6 +22,9 @@ from ... import _core
 
 __all__ = [
     "Metric",
+    "LengthMetric",
+    "Ladder",
+    "Rung",
     "Targets",
     "ParamSpace",
     "load_targets",
@@ -31,7 +36,18 @@ __all__ = [
 from ...game.data import MAX_TOML_FILE_BYTES as MAX_TARGETS_FILE_BYTES
 from ...game.data import read_toml_file
 
-_SECTIONS = {"two_player", "four_player", "start_player", "turns", "change", "format"}
+_SECTIONS = {
+    "two_player",
+    "four_player",
+    "start_player",
+    "turns",
+    "length",
+    "change",
+    "format",
+    "ladder",
+}
+#: The sections that name metrics (a rung's ``[ladder.bands.<rung>]`` may override each).
+_METRIC_SECTIONS = ("two_player", "four_player", "start_player", "turns", "length")
 _KINDS = (
     "influence",
     "credibility",
@@ -95,6 +111,14 @@ class Metric:
         d = value - self.target
         half = (self.high - self.target) if d >= 0 else (self.target - self.low)
         return abs(d) / half if half > 0 else (0.0 if d == 0 else float("inf"))
+
+
+@dataclass(frozen=True)
+class LengthMetric(Metric):
+    """A game-length band (``[length]``): ``kind`` ``length`` (the median of the games'
+    turns) or ``length_mean`` (their mean), over the ``players``-player games."""
+
+    players: int = 2
 
 
 @dataclass(frozen=True)
@@ -167,6 +191,8 @@ class Targets:
     #: How the document's partial lists are read (``two_player.pairs`` naming some pairs: what
     #: happens to the others), one line each; the balance result's notes repeat them.
     scope: list[str] = field(default_factory=list)
+    #: ``[ladder]``: the rungs (bots) every metric is measured under, or None (one bot, ``bots=``).
+    ladder: Optional[Ladder] = None
 
     @property
     def pairs(self) -> list[tuple[str, str]]:
@@ -179,13 +205,17 @@ class Targets:
                 a, b = sorted((m.faction, m.opponent), key=order.index)
                 if (a, b) not in out:
                     out.append((a, b))
-        if any(m.kind in ("start", "turns") for m in self.metrics) and not out:
+        two = ("start", "turns", "length", "length_mean")
+        if any(m.kind in two and getattr(m, "players", 2) == 2 for m in self.metrics) and not out:
             out = [(a, b) for i, a in enumerate(order) for b in order[i + 1 :]]
         return sorted(out, key=lambda p: (order.index(p[0]), order.index(p[1])))
 
     @property
     def four_player(self) -> bool:
-        return any(m.kind == "4p" for m in self.metrics)
+        return any(
+            m.kind == "4p" or (m.kind in _LENGTH_STATS.values() and getattr(m, "players", 2) == 4)
+            for m in self.metrics
+        )
 
     def check_shares(self, winners_per_game: int) -> None:
         """A ValueError when the 4-player bands cannot all hold at once: every 4-player game
@@ -412,113 +442,9 @@ def parse_targets(doc: Mapping[str, Any]) -> Targets:
     if not isinstance(doc, Mapping):
         raise ValueError(f"targets must be a dict or a TOML file path, got {type(doc).__name__}")
     _table("targets", doc, _SECTIONS)
-    named = [s for s in ("two_player", "four_player", "start_player", "turns") if s in doc]
-    if not named:  # nothing named: the issue's defaults, 2 and 4 players
-        named = ["two_player", "four_player"]
-    metrics: list[Metric] = []
     scope: list[str] = []
-    factions = list(_core.FACTIONS)
-    if "two_player" in named:
-        sec = _table(
-            "targets.two_player",
-            doc.get("two_player", {}),
-            {"target", "tolerance", "pairs", "others"},
-        )
-        t = _num("targets.two_player.target", sec.get("target", DEFAULT_2P_TARGET))
-        tol = _num("targets.two_player.tolerance", sec.get("tolerance", DEFAULT_2P_TOL))
-        pairs = sec.get("pairs")
-        others = sec.get("others", True)
-        if not isinstance(others, bool):
-            raise ValueError(
-                "targets.two_player.others must be true (the pairs that `pairs` does not name keep "
-                "the section's target and tolerance) or false (they are not measured), "
-                f"got {others!r}"
-            )
-        cells: dict[tuple[str, str], Any] = {}
-        if pairs is None:
-            for i, a in enumerate(factions):
-                for b in factions[i + 1 :]:
-                    cells[(a, b)] = t
-        else:
-            if not isinstance(pairs, Mapping) or not pairs:
-                raise ValueError(
-                    'targets.two_player.pairs must be a non-empty table such as { "ner-tisza" = 0.5 }'
-                )
-            for key, spec in pairs.items():
-                where = f"targets.two_player.pairs.{key}"
-                a, sep, b = str(key).partition("-")
-                if not sep:
-                    raise ValueError(
-                        f'{where}: a pair is written faction-opponent, e.g. "ner-tisza"'
-                    )
-                a, b = _faction(where, a), _faction(where, b)
-                if a == b:
-                    raise ValueError(f"{where}: a mirror pair has no balance target")
-                if (a, b) in cells or (b, a) in cells:
-                    raise ValueError(
-                        f"{where}: the pair {a}-{b} is given twice (a-b and b-a are the same games)"
-                    )
-                cells[(a, b)] = spec
-            named_pairs = len(cells)
-            for i, a in enumerate(factions):
-                for b in factions[i + 1 :]:
-                    if others and (a, b) not in cells and (b, a) not in cells:
-                        cells[(a, b)] = t
-            rest = 6 - named_pairs
-            if rest:
-                scope.append(
-                    f"targets: two_player.pairs names {named_pairs} pair(s); the other {rest} "
-                    + (f"keep the section's band, {t:.0%} +- {tol:.0%} (two_player.others = false "
-                       "leaves them out)" if others else
-                       "are not measured (two_player.others = false)")
-                )  # fmt: skip
-            cells = {k: v for k, v in cells.items() if v is not False}
-        for (a, b), spec in cells.items():
-            tgt, low, high = _band(f"targets.two_player.pairs.{a}-{b}", spec, t, tol)
-            metrics.append(Metric(f"2p {a}-{b}", "2p", tgt, low, high, a, b))
-    if "four_player" in named:
-        sec = _table(
-            "targets.four_player", doc.get("four_player", {}), {"target", "tolerance", "factions"}
-        )
-        t = _num("targets.four_player.target", sec.get("target", DEFAULT_4P_TARGET))
-        tol = _num("targets.four_player.tolerance", sec.get("tolerance", DEFAULT_4P_TOL))
-        per = sec.get("factions", {})
-        if not isinstance(per, Mapping):
-            raise ValueError(
-                "targets.four_player.factions must be a table such as { osszefogas = 0.31 }"
-            )
-        for f in per:
-            _faction(f"targets.four_player.factions.{f}", f)
-        for f in factions:
-            spec = per.get(f, t)
-            if spec is False:
-                continue
-            tgt, low, high = _band(f"targets.four_player.factions.{f}", spec, t, tol)
-            metrics.append(Metric(f"4p {f}", "4p", tgt, low, high, f))
-    if "start_player" in named:
-        sec = _table(
-            "targets.start_player", doc["start_player"], {"target", "tolerance", "low", "high"}
-        )
-        if not sec:
-            raise ValueError("targets.start_player needs low and high (or target and tolerance)")
-        tgt, low, high = _band("targets.start_player", sec, 0.5, DEFAULT_2P_TOL)
-        metrics.append(Metric("start player", "start", tgt, low, high))
-    if "turns" in named:
-        sec = _table("targets.turns", doc["turns"], {"target", "tolerance", "low", "high"})
-        if not ({"low", "high"} <= set(sec) or "target" in sec):
-            raise ValueError(
-                "targets.turns needs low and high (or target and tolerance), in turns per player"
-            )
-        mid = sec.get("target")
-        if mid is None:
-            lo = _num("targets.turns.low", sec["low"], 0.0, 1e6)
-            hi = _num("targets.turns.high", sec["high"], 0.0, 1e6)
-            mid = (lo + hi) / 2
-        tgt, low, high = _band("targets.turns", {**sec, "target": mid}, 0.0, 1.0, high_limit=1e6)
-        metrics.append(Metric("median turns per player", "turns", tgt, low, high))
-    if not metrics:
-        raise ValueError("targets: every metric is switched off; name at least one pair or faction")
-
+    metrics = _parse_metrics("targets", doc, scope)
+    ladder = _parse_ladder(doc) if "ladder" in doc else None
     ch = _table(
         "targets.change",
         doc.get("change", {}),
@@ -564,7 +490,324 @@ def parse_targets(doc: Mapping[str, Any]) -> Targets:
             'targets.format as a table needs a name, e.g. { name = "mine", base = "quick" }'
         )
     return Targets(metrics, allow, freeze, kinds, max_edits, per_card, source=dict(doc), format=fmt,
-                   max_change=max_change, margin=margin, scope=scope)  # fmt: skip
+                   max_change=max_change, margin=margin, scope=scope, ladder=ladder)  # fmt: skip
+
+
+def _parse_metrics(p: str, doc: Mapping[str, Any], scope: list[str]) -> list[Metric]:
+    """The metrics of a document's metric sections (``p``: the prefix of every error, e.g.
+    ``targets`` or ``targets.ladder.bands.tuned``)."""
+    named = [s for s in _METRIC_SECTIONS if s in doc]
+    if not named:  # nothing named: the issue's defaults, 2 and 4 players
+        named = ["two_player", "four_player"]
+    metrics: list[Metric] = []
+    factions = list(_core.FACTIONS)
+    if "two_player" in named:
+        sec = _table(
+            f"{p}.two_player",
+            doc.get("two_player", {}),
+            {"target", "tolerance", "pairs", "others"},
+        )
+        t = _num(f"{p}.two_player.target", sec.get("target", DEFAULT_2P_TARGET))
+        tol = _num(f"{p}.two_player.tolerance", sec.get("tolerance", DEFAULT_2P_TOL))
+        pairs = sec.get("pairs")
+        others = sec.get("others", True)
+        if not isinstance(others, bool):
+            raise ValueError(
+                f"{p}.two_player.others must be true (the pairs that `pairs` does not name keep "
+                "the section's target and tolerance) or false (they are not measured), "
+                f"got {others!r}"
+            )
+        cells: dict[tuple[str, str], Any] = {}
+        if pairs is None:
+            for i, a in enumerate(factions):
+                for b in factions[i + 1 :]:
+                    cells[(a, b)] = t
+        else:
+            if not isinstance(pairs, Mapping) or not pairs:
+                raise ValueError(
+                    f'{p}.two_player.pairs must be a non-empty table such as {{ "ner-tisza" = 0.5 }}'
+                )
+            for key, spec in pairs.items():
+                where = f"{p}.two_player.pairs.{key}"
+                a, sep, b = str(key).partition("-")
+                if not sep:
+                    raise ValueError(
+                        f'{where}: a pair is written faction-opponent, e.g. "ner-tisza"'
+                    )
+                a, b = _faction(where, a), _faction(where, b)
+                if a == b:
+                    raise ValueError(f"{where}: a mirror pair has no balance target")
+                if (a, b) in cells or (b, a) in cells:
+                    raise ValueError(
+                        f"{where}: the pair {a}-{b} is given twice (a-b and b-a are the same games)"
+                    )
+                cells[(a, b)] = spec
+            named_pairs = len(cells)
+            for i, a in enumerate(factions):
+                for b in factions[i + 1 :]:
+                    if others and (a, b) not in cells and (b, a) not in cells:
+                        cells[(a, b)] = t
+            rest = 6 - named_pairs
+            if rest:
+                scope.append(
+                    f"targets: two_player.pairs names {named_pairs} pair(s); the other {rest} "
+                    + (f"keep the section's band, {t:.0%} +- {tol:.0%} (two_player.others = false "
+                       "leaves them out)" if others else
+                       "are not measured (two_player.others = false)")
+                )  # fmt: skip
+            cells = {k: v for k, v in cells.items() if v is not False}
+        for (a, b), spec in cells.items():
+            tgt, low, high = _band(f"{p}.two_player.pairs.{a}-{b}", spec, t, tol)
+            metrics.append(Metric(f"2p {a}-{b}", "2p", tgt, low, high, a, b))
+    if "four_player" in named:
+        sec = _table(
+            f"{p}.four_player", doc.get("four_player", {}), {"target", "tolerance", "factions"}
+        )
+        t = _num(f"{p}.four_player.target", sec.get("target", DEFAULT_4P_TARGET))
+        tol = _num(f"{p}.four_player.tolerance", sec.get("tolerance", DEFAULT_4P_TOL))
+        per = sec.get("factions", {})
+        if not isinstance(per, Mapping):
+            raise ValueError(
+                f"{p}.four_player.factions must be a table such as {{ osszefogas = 0.31 }}"
+            )
+        for f in per:
+            _faction(f"{p}.four_player.factions.{f}", f)
+        for f in factions:
+            spec = per.get(f, t)
+            if spec is False:
+                continue
+            tgt, low, high = _band(f"{p}.four_player.factions.{f}", spec, t, tol)
+            metrics.append(Metric(f"4p {f}", "4p", tgt, low, high, f))
+    if "start_player" in named:
+        sec = _table(
+            f"{p}.start_player", doc["start_player"], {"target", "tolerance", "low", "high"}
+        )
+        if not sec:
+            raise ValueError(f"{p}.start_player needs low and high (or target and tolerance)")
+        tgt, low, high = _band(f"{p}.start_player", sec, 0.5, DEFAULT_2P_TOL)
+        metrics.append(Metric("start player", "start", tgt, low, high))
+    if "turns" in named:
+        sec = _table(f"{p}.turns", doc["turns"], {"target", "tolerance", "low", "high"})
+        if not ({"low", "high"} <= set(sec) or "target" in sec):
+            raise ValueError(
+                f"{p}.turns needs low and high (or target and tolerance), in turns per player"
+            )
+        mid = sec.get("target")
+        if mid is None:
+            lo = _num(f"{p}.turns.low", sec["low"], 0.0, 1e6)
+            hi = _num(f"{p}.turns.high", sec["high"], 0.0, 1e6)
+            mid = (lo + hi) / 2
+        tgt, low, high = _band(f"{p}.turns", {**sec, "target": mid}, 0.0, 1.0, high_limit=1e6)
+        metrics.append(Metric("median turns per player", "turns", tgt, low, high))
+    if "length" in named:
+        metrics += _parse_length(f"{p}.length", doc["length"])
+    if not metrics:
+        raise ValueError(f"{p}: every metric is switched off; name at least one pair or faction")
+    return metrics
+
+
+#: ``[length]``: the statistic of the games' turns each key bands, and its metric kind.
+_LENGTH_STATS = {"median": "length", "mean": "length_mean"}
+
+
+def _parse_length(where: str, value: Any) -> list[Metric]:
+    """``[length]``: ``median`` and/or ``mean`` bands in the game's turns (every seat's turns
+    counted) of the 2-player games (``players = 2``, the default) or the 4-player games."""
+    sec = _table(where, value, {"median", "mean", "players"})
+    players = sec.get("players", 2)
+    if isinstance(players, bool) or players not in (2, 4):
+        raise ValueError(f"{where}.players must be 2 or 4 (the games measured), got {players!r}")
+    out: list[Metric] = []
+    for key, kind in _LENGTH_STATS.items():
+        if key not in sec:
+            continue
+        spec = sec[key]
+        w = f"{where}.{key}"
+        if not isinstance(spec, Mapping) or not ({"low", "high"} <= set(spec) or "target" in spec):
+            raise ValueError(
+                f"{w} needs low and high (or target and tolerance), in the game's turns, "
+                f"e.g. {{ low = 14, high = 24 }}; got {spec!r}"
+            )
+        _table(w, spec, {"target", "tolerance", "low", "high"})
+        mid = spec.get("target")
+        if mid is None:
+            lo = _num(f"{w}.low", spec["low"], 0.0, 1e6)
+            hi = _num(f"{w}.high", spec["high"], 0.0, 1e6)
+            if lo > hi:
+                raise ValueError(f"{w}: low {lo:g} is above high {hi:g}")
+            mid = (lo + hi) / 2
+        tgt, low, high = _band(w, {**spec, "target": mid}, 0.0, 1.0, high_limit=1e6)
+        name = f"{key} game length ({players} players)"
+        out.append(LengthMetric(name, kind, tgt, low, high, players=int(players)))
+    if not out:
+        raise ValueError(
+            f"{where} needs a band: median = {{ low = .., high = .. }} and/or mean = {{ .. }}"
+        )
+    return out
+
+
+#: Bot kinds cheap enough to screen candidates when ``ladder.screen`` is not given (the rule
+#: bots; the search bots and the learned bot confirm).
+CHEAP_KINDS = ("random", "heuristic", "aggro", "control", "tuned")
+#: Games per pair of adjacent rungs of the skill check when ``ladder.skill_games`` is not given.
+DEFAULT_SKILL_GAMES = 480
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One rung of a ladder: its name (the key of ``[ladder.bands.<name>]``), its bot spec,
+    its metrics (the top-level bands, with the rung's overrides) and whether it screens."""
+
+    name: str
+    spec: Any
+    metrics: tuple[Metric, ...]
+    screen: bool
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """``[ladder]``: the rungs (weakest first), and the skill band (``skill_margin``: each
+    rung's win rate over the rung below, None: not checked, on ``skill_games`` games a pair)."""
+
+    rungs: tuple[Rung, ...]
+    skill_margin: Optional[float] = None
+    skill_games: int = DEFAULT_SKILL_GAMES
+
+    @property
+    def names(self) -> list[str]:
+        return [r.name for r in self.rungs]
+
+    @property
+    def specs(self) -> list[Any]:
+        return [r.spec for r in self.rungs]
+
+
+def _rung_names(where: str, raw: Any) -> list[tuple[str, Any]]:
+    """(name, checked bot spec) of every rung: a string rung is named by itself, a table by its
+    ``name`` key, else by its kind when no other rung has that kind, else by its label."""
+    from ...game.validate import _check_bot_spec, bot_label
+
+    if not isinstance(raw, list) or not raw:
+        raise ValueError(
+            f"{where} must be a non-empty list of bot specs, weakest first, e.g. "
+            f'["heuristic", "tuned", {{ kind = "ismcts", iterations = 20 }}]; got {raw!r}'
+        )
+    specs: list[tuple[Optional[str], Any]] = []
+    for i, r in enumerate(raw):
+        w = f"{where}[{i}]"
+        given: Optional[str] = None
+        if isinstance(r, Mapping):
+            r = dict(r)
+            given = r.pop("name", None)
+            if given is not None and (not isinstance(given, str) or not given):
+                raise ValueError(f"{w}.name must be a non-empty string, got {given!r}")
+        specs.append((given, _check_bot_spec(r, w)))
+    kinds = [s if isinstance(s, str) else s["kind"] for _, s in specs]
+    out: list[tuple[str, Any]] = []
+    for (given, spec), kind in zip(specs, kinds, strict=True):
+        if given is not None:
+            name = given
+        elif isinstance(spec, str):
+            name = spec
+        else:
+            name = kind if kinds.count(kind) == 1 else bot_label(spec)
+        if any(name == n for n, _ in out):
+            raise ValueError(
+                f"{where}: two rungs are named {name!r}; give one a name, e.g. "
+                f'{{ kind = "{kind}", name = "{kind}-strong", ... }}'
+            )
+        out.append((name, spec))
+    return out
+
+
+def _rung_doc(doc: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    """A rung's metric sections: the top-level ones (the defaults when none is named), each
+    key the rung gives replacing the same key (``pairs`` and ``factions`` entry by entry), a
+    section the rung sets to ``false`` left out."""
+    base = {s: doc[s] for s in _METRIC_SECTIONS if s in doc}
+    if not base:
+        base = {"two_player": {}, "four_player": {}}
+    out: dict[str, Any] = dict(base)
+    for sec, val in over.items():
+        if val is False:
+            out.pop(sec, None)
+            continue
+        top = base.get(sec)
+        if not isinstance(top, Mapping) or not isinstance(val, Mapping):
+            out[sec] = val
+            continue
+        merged = {**top, **val}
+        for key in ("pairs", "factions"):
+            if isinstance(top.get(key), Mapping) and isinstance(val.get(key), Mapping):
+                same = {frozenset(str(k).split("-")) for k in val[key]} if key == "pairs" else set()
+                kept = {k: v for k, v in top[key].items()
+                        if key != "pairs" or frozenset(str(k).split("-")) not in same}  # fmt: skip
+                merged[key] = {**kept, **val[key]}
+        out[sec] = merged
+    return out
+
+
+def _parse_ladder(doc: Mapping[str, Any]) -> Ladder:
+    """``[ladder]``: ``rungs`` (bot specs, weakest first), ``screen`` (the rungs that screen
+    candidates), ``bands.<rung>`` (a rung's own metric sections), ``skill_margin`` and
+    ``skill_games`` (the skill band)."""
+    where = "targets.ladder"
+    sec = _table(where, doc["ladder"], {"rungs", "screen", "bands", "skill_margin", "skill_games"})
+    if "rungs" not in sec:
+        raise ValueError(f"{where}.rungs is missing: the bots of the ladder, weakest first")
+    named = _rung_names(f"{where}.rungs", sec["rungs"])
+    names = [n for n, _ in named]
+    screen_raw = sec.get("screen")
+    if screen_raw is None:
+        kinds = [s if isinstance(s, str) else s["kind"] for _, s in named]
+        screen = [n for n, k in zip(names, kinds, strict=True) if k in CHEAP_KINDS] or list(names)
+    else:
+        if isinstance(screen_raw, str):
+            screen_raw = [screen_raw]
+        if not isinstance(screen_raw, list) or not screen_raw:
+            raise ValueError(
+                f"{where}.screen must be a non-empty list of rung names, got {screen_raw!r}"
+            )
+        for n in screen_raw:
+            if n not in names:
+                raise ValueError(
+                    f"{where}.screen: {n!r} is not among the rungs ({', '.join(map(repr, names))})"
+                )
+        screen = list(screen_raw)
+    bands = sec.get("bands", {})
+    if not isinstance(bands, Mapping):
+        raise ValueError(f"{where}.bands must be a table of rung tables, e.g. [ladder.bands.tuned]")
+    for n in bands:
+        if n not in names:
+            raise ValueError(
+                f"{where}.bands.{n}: unknown rung {n!r}; rungs: {', '.join(map(repr, names))}"
+            )
+    rungs = []
+    for name, spec in named:
+        over = _table(f"{where}.bands.{name}", bands.get(name, {}), set(_METRIC_SECTIONS))
+        for s_, v in over.items():
+            if v is not False and not isinstance(v, Mapping):
+                raise ValueError(
+                    f"{where}.bands.{name}.{s_} must be a table (as the top-level [{s_}]) or false, got {v!r}"
+                )
+        if over:
+            metrics = _parse_metrics(f"{where}.bands.{name}", _rung_doc(doc, over), [])
+        else:
+            metrics = _parse_metrics("targets", doc, [])
+        rungs.append(Rung(name, spec, tuple(metrics), name in screen))
+    margin = sec.get("skill_margin")
+    if margin is not None:
+        margin = _num(f"{where}.skill_margin", margin, 0.5, 1.0)
+        if len(rungs) < 2:
+            raise ValueError(
+                f"{where}.skill_margin needs at least two rungs (each rung against the one below)"
+            )
+    games = _int(f"{where}.skill_games", sec.get("skill_games", DEFAULT_SKILL_GAMES), 24)
+    if games % 24:
+        raise ValueError(
+            f"{where}.skill_games must be a multiple of 24 (2 seatings x 12 deck pairings), got {games}"
+        )
+    return Ladder(tuple(rungs), margin, games)
 
 
 def load_targets(
