@@ -14,9 +14,13 @@ learned value model and prior against `search` at 100 iterations.
   generic cost of random cards, each ±1 or ±2 within its range; drawn by EDIT_SEED and
   printed), on which the model was never trained.
 * **search with the learned value and prior** (with `--value` and `--search-per-cell N`):
-  `ismcts` at 225 iterations, sequential halving over the policy's 6 best options
-  (`prior=learned`), the value model scoring its cut rollouts, against `search` at 100
-  iterations on the harness (`simulate_game`), N games per (pair, seat).
+  the shipped ladder's top rung: `ismcts` at 190 iterations, sequential halving over the
+  policy's 6 best options (`prior=learned`, ranking the root only: `prior_tree=0`), each
+  candidate's mean counting `prior_bonus=0.02` less per place below the policy's first, the
+  value model scoring its cut rollouts, against `search` at 100 iterations on the harness
+  (`simulate_game`), N games per (pair, seat), seed `--search-seed` (11). Then its CPU per
+  decision relative to `search`@100: both seats the same bot, `ner` against `tisza`, one
+  thread, `--cost-rounds` alternating rounds of 8 games (process CPU time).
 """
 
 from __future__ import annotations
@@ -91,6 +95,8 @@ def main() -> None:
     ap.add_argument("--edits", type=int, default=5)
     ap.add_argument("--edit-seed", type=int, default=3)
     ap.add_argument("--search-per-cell", type=int, default=0)
+    ap.add_argument("--search-seed", type=int, default=11)
+    ap.add_argument("--cost-rounds", type=int, default=5)
     a = ap.parse_args()
     bot = {"kind": "learned", "model": a.policy}
     t = time.perf_counter()
@@ -114,7 +120,10 @@ def main() -> None:
         pts, n = versus(bot, "heuristic", a.per_cell, a.seed, params=edits)
         report("learned vs heuristic on the unseen set", pts, n, time.perf_counter() - t)
     if a.value and a.search_per_cell:
-        spec = f"ismcts:iterations=225,halving=1,width=6,value={a.value},prior=learned;model={a.policy}"
+        spec = (
+            "ismcts:iterations=190,halving=1,width=6,prior_tree=0,prior_bonus=0.02,"
+            f"value={a.value},prior=learned;model={a.policy}"
+        )
         t = time.perf_counter()
         pts, n = 0.0, 0
         for x in FACTIONS:
@@ -128,12 +137,24 @@ def main() -> None:
                         else ["search:iterations=100", spec]
                     )
                     s = simulate_game(
-                        "ketharmad", bots, decks=[x, y], games=a.search_per_cell, seed=11
+                        "ketharmad", bots, decks=[x, y], games=a.search_per_cell, seed=a.search_seed
                     ).summary()
                     wins = s["wins"].to_list()
                     pts += wins[seat] + (a.search_per_cell - sum(wins)) / 2
                     n += a.search_per_cell
         report(f"{spec[:40]}… vs search:iterations=100", pts, n, time.perf_counter() - t)
+        cpu = {spec: [0.0, 0], "search:iterations=100": [0.0, 0]}
+        for r in range(a.cost_rounds):
+            for b, acc in cpu.items():
+                c = time.process_time()
+                g = simulate_game(
+                    "ketharmad", [b, b], decks=["ner", "tisza"], games=8, seed=100 + r, threads=1
+                )
+                acc[0] += time.process_time() - c
+                acc[1] += int(g.games["actions"].sum())
+        (sc, sd), (bc, bd) = cpu.values()
+        print(f"its CPU per decision: {(sc / sd) / (bc / bd):.2f}x search:iterations=100's "
+              f"({sd / sc:,.0f} against {bd / bc:,.0f} decisions per CPU second, {a.cost_rounds} rounds of 8 games)", flush=True)  # fmt: skip
 
 
 if __name__ == "__main__":

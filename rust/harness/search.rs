@@ -102,6 +102,14 @@ pub const SEARCH_KNOBS: &[Knob] = &[
         description: "1: the prior bot orders the expansions in the tree too; 0: with halving, it ranks the root's candidates only and the rollout bot orders the tree (a costly prior, such as a learned policy, then costs once per decision; without halving the prior is then unused)",
     },
     Knob {
+        name: "prior_bonus",
+        default: 0.0,
+        min: 0.0,
+        max: 1.0,
+        integer: false,
+        description: "with halving: a candidate's mean reward (-1..1) counts prior_bonus less for each place it stands below the prior bot's first in its ranking, when halving drops candidates and at the choice (0: the means alone; a strong prior, such as a learned policy, then wins the close calls)",
+    },
+    Knob {
         name: "max_rollout_actions",
         default: 10_000.0,
         min: 1.0,
@@ -126,6 +134,7 @@ pub struct SearchConfig {
     pub halving: bool,
     pub width: u32,
     pub prior_tree: bool,
+    pub prior_bonus: f64,
     /// The game's evaluation weights, in the order of `Rules::eval_knobs`.
     pub eval: Vec<f64>,
     /// A learned value model (`learn::Mlp`) that scores cut rollouts in place of the game's
@@ -150,6 +159,7 @@ impl SearchConfig {
             halving: d("halving") != 0.0,
             width: d("width") as u32,
             prior_tree: d("prior_tree") != 0.0,
+            prior_bonus: d("prior_bonus"),
             eval: eval_knobs.iter().map(|k| k.default).collect(),
             value: None,
         }
@@ -175,6 +185,7 @@ impl SearchConfig {
             "halving" => self.halving = x != 0.0,
             "width" => self.width = x as u32,
             "prior_tree" => self.prior_tree = x != 0.0,
+            "prior_bonus" => self.prior_bonus = x,
             _ => {
                 // unwrap-free: the name was found among the eval knobs above
                 if let Some(i) = eval_knobs.iter().position(|k| k.name == name) {
@@ -451,7 +462,7 @@ impl<S: GameState> SearchAgent<S> {
         self.path.push(0);
         self.path.push(child);
         self.descend_from(&mut st, child, me, rng);
-        self.roll_out(&mut st, rng);
+        self.roll_out(&mut st, me, rng);
         self.back_up();
     }
 
@@ -485,7 +496,16 @@ impl<S: GameState> SearchAgent<S> {
         let mut alive: Vec<usize> = (0..m).collect();
         let rounds = (usize::BITS - (m - 1).leading_zeros()) as usize;
         let budget = self.cfg.iterations as usize;
-        let mean = |n: &Node| if n.visits == 0 { f64::NEG_INFINITY } else { n.reward / n.visits as f64 };
+        // candidate i's score: its mean reward less prior_bonus for each place below the first
+        let bonus = self.cfg.prior_bonus;
+        let score = |nodes: &[Node], i: usize| {
+            let n = &nodes[kids[i] as usize];
+            if n.visits == 0 {
+                f64::NEG_INFINITY
+            } else {
+                n.reward / n.visits as f64 - bonus * i as f64
+            }
+        };
         'rounds: for _ in 0..rounds {
             if alive.len() <= 1 {
                 break;
@@ -501,10 +521,10 @@ impl<S: GameState> SearchAgent<S> {
                 }
             }
             // the better half goes on; equal means keep the prior bot's order
-            alive.sort_by(|&a, &b| mean(&self.nodes[kids[b] as usize]).total_cmp(&mean(&self.nodes[kids[a] as usize])).then(a.cmp(&b)));
+            alive.sort_by(|&a, &b| score(&self.nodes, b).total_cmp(&score(&self.nodes, a)).then(a.cmp(&b)));
             alive.truncate(alive.len().div_ceil(2));
         }
-        let best = alive.iter().copied().max_by(|&a, &b| mean(&self.nodes[kids[a] as usize]).total_cmp(&mean(&self.nodes[kids[b] as usize])).then(b.cmp(&a))).unwrap_or(0);
+        let best = alive.iter().copied().max_by(|&a, &b| score(&self.nodes, a).total_cmp(&score(&self.nodes, b)).then(b.cmp(&a))).unwrap_or(0);
         if self.nodes[kids[best] as usize].visits == 0 {
             // stopped before any iteration: the prior bot's choice
             return self.cands[0];
@@ -513,8 +533,10 @@ impl<S: GameState> SearchAgent<S> {
     }
 
     /// Play `st` on with the rollout bots until the end, the horizon or the action cap, and
-    /// leave every seat's reward in `rewards`.
-    fn roll_out(&mut self, st: &mut S, rng: &mut Rng) {
+    /// leave every seat's reward in `rewards`. With `own_only` only the searching seat `me`
+    /// has tree nodes, so a value model scores only `me` at a cut (the others' rewards, which
+    /// nothing reads, stay 0): the same search at about half the network's cost in 2 seats.
+    fn roll_out(&mut self, st: &mut S, me: usize, rng: &mut Rng) {
         let start = st.clock();
         let cut = self.cfg.horizon > 0 && (st.has_evaluation() || self.cfg.value.is_some());
         let mut n = 0u64;
@@ -533,7 +555,11 @@ impl<S: GameState> SearchAgent<S> {
             st.rewards(&mut self.rewards);
         } else if let Some(m) = &self.cfg.value {
             let mut x = [0f32; crate::learn::mlp::MAX_WIDTH];
+            let own_only = self.cfg.own_only;
             for (seat, r) in self.rewards.iter_mut().enumerate() {
+                if own_only && seat != me {
+                    continue;
+                }
                 *r = if st.features(seat, &mut x) { m.value(&x) } else { 0.0 };
             }
         } else if !st.evaluate(&self.cfg.eval, &mut self.rewards) {
@@ -562,7 +588,7 @@ impl<S: GameState> Agent<S> for SearchAgent<S> {
             }
             let mut st = s.determinized(me, rng);
             self.descend(&mut st, me, rng);
-            self.roll_out(&mut st, rng);
+            self.roll_out(&mut st, me, rng);
             self.back_up();
         }
         // the most visited root child that is legal now; ties: the better mean reward
@@ -944,6 +970,29 @@ mod tests {
         assert_eq!(choose(&mut h, &pile(6), 1), 2);
         let mut h1 = SearchAgent::new(cfg(&[("iterations", 100.0), ("halving", 1.0), ("width", 1.0)]), take_one::<Nim>(), prior());
         assert_eq!(choose(&mut h1, &pile(6), 1), 3);
+    }
+
+    #[test]
+    fn prior_bonus_lets_the_priors_first_win_close_calls() {
+        // pile 6, halving over the ranking's first two (take 3, then take 2: the winning
+        // move), random rollouts: both means are noisy, take 2's is the higher. With width 2
+        // both play to the end, so the choice is the larger of mean - prior_bonus * place.
+        let prior = || Some(vec![Box::new(TakeMost) as Box<dyn Agent<Nim>>, Box::new(TakeMost)]);
+        let random = || vec![Box::new(agents::RandomAgent) as Box<dyn Agent<Nim>>, Box::new(agents::RandomAgent)];
+        let mut picks = Vec::new();
+        for bonus in [0.0, 0.1, 0.3, 0.6, 1.0] {
+            let c = cfg(&[("iterations", 400.0), ("halving", 1.0), ("width", 2.0), ("own_only", 1.0), ("prior_bonus", bonus)]);
+            let mut a = SearchAgent::new(c, random(), prior());
+            let pick = choose(&mut a, &pile(6), 7);
+            let mean = |act: u32| a.root_stats().iter().find(|r| r.action == act).unwrap().mean;
+            let (m3, m2) = (mean(3), mean(2));
+            assert!(m2 > m3, "take 2 wins more often: {m2} against {m3}");
+            assert_eq!(pick, if m3 >= m2 - bonus { 3 } else { 2 }, "bonus {bonus}: means {m3} (take 3), {m2} (take 2)");
+            picks.push(pick);
+        }
+        // no bonus: the better mean; the largest: the prior's first (the gap is below 1)
+        assert_eq!((picks[0], picks[4]), (2, 3), "{picks:?}");
+        assert!(SearchConfig::defaults(&[]).set("prior_bonus", 1.5, &[]).unwrap_err().contains("0..=1"));
     }
 
     /// `TakeMost` counting its rankings.

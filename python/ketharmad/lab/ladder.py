@@ -33,7 +33,8 @@ DEFAULT_LADDERS: dict[str, list[Any]] = {
         "learned",
         {"kind": "ismcts", "iterations": 20},
         "ismcts",
-        # the search with the learned value and the learned policy ranking its root (docs/learning.md)
+        # the search with the learned value and the learned policy ranking its root, which wins
+        # the close calls (prior_bonus; docs/learning.md)
         {
             "kind": "ismcts",
             "iterations": 190,
@@ -42,6 +43,7 @@ DEFAULT_LADDERS: dict[str, list[Any]] = {
             "prior_tree": 0,
             "value": "shipped",
             "prior": "shipped",
+            "prior_bonus": 0.02,
         },
     ],
     "schotten_totten_2": ["random", "greedy", f"learned:model={SHIPPED['st2-policy']}", "search"],
