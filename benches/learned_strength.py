@@ -3,7 +3,9 @@ its cost, its strength on a card set it was never trained on, and the search wit
 learned value model and prior against `search` at 100 iterations.
 
     python benches/learned_strength.py POLICY [--value VALUE] [--per-cell 84] [--seed 21]
-        [--edits 5] [--edit-seed 3] [--search-per-cell 0]
+        [--edits 5] [--edit-seed 3] [--search-per-cell 0] [--search-seed 11] [--cost-rounds 5]
+
+(`--per-cell 0`: only the search part.)
 
 * **policy vs heuristic**: the learned bot (`{"kind": "learned", "model": POLICY}`) against
   `heuristic` on all 12 ordered 2-player faction pairs, both seats, PER_CELL games per (pair,
@@ -99,26 +101,29 @@ def main() -> None:
     ap.add_argument("--cost-rounds", type=int, default=5)
     a = ap.parse_args()
     bot = {"kind": "learned", "model": a.policy}
-    t = time.perf_counter()
-    pts, n = versus(bot, "heuristic", a.per_cell, a.seed)
-    report("learned vs heuristic", pts, n, time.perf_counter() - t)
-    t = time.perf_counter()
-    pts, n = versus("tuned", "heuristic", a.per_cell, a.seed)
-    report("tuned vs heuristic (the same games)", pts, n, time.perf_counter() - t)
-    t, c = time.perf_counter(), time.process_time()
-    r = ketharmad.simulate(["ner", "tisza"], bot, games=4000, seed=0, run={"threads": 1})
-    dt, dc = time.perf_counter() - t, time.process_time() - c
-    d = int(r.games["actions"].sum())
-    print(
-        f"learned cost: {d / dt:,.0f} decisions/s on one core ({d / dc:,.0f} per CPU second), {4000 / dt:,.0f} games/s",
-        flush=True,
-    )
-    if a.edits:
-        edits = random_edits(a.edits, a.edit_seed)
-        print(f"unseen card set ({a.edits} random edits, seed {a.edit_seed}): {edits}", flush=True)
+    if a.per_cell:  # 0: only the search part
         t = time.perf_counter()
-        pts, n = versus(bot, "heuristic", a.per_cell, a.seed, params=edits)
-        report("learned vs heuristic on the unseen set", pts, n, time.perf_counter() - t)
+        pts, n = versus(bot, "heuristic", a.per_cell, a.seed)
+        report("learned vs heuristic", pts, n, time.perf_counter() - t)
+        t = time.perf_counter()
+        pts, n = versus("tuned", "heuristic", a.per_cell, a.seed)
+        report("tuned vs heuristic (the same games)", pts, n, time.perf_counter() - t)
+        t, c = time.perf_counter(), time.process_time()
+        r = ketharmad.simulate(["ner", "tisza"], bot, games=4000, seed=0, run={"threads": 1})
+        dt, dc = time.perf_counter() - t, time.process_time() - c
+        d = int(r.games["actions"].sum())
+        print(
+            f"learned cost: {d / dt:,.0f} decisions/s on one core ({d / dc:,.0f} per CPU second), {4000 / dt:,.0f} games/s",
+            flush=True,
+        )
+        if a.edits:
+            edits = random_edits(a.edits, a.edit_seed)
+            print(
+                f"unseen card set ({a.edits} random edits, seed {a.edit_seed}): {edits}", flush=True
+            )
+            t = time.perf_counter()
+            pts, n = versus(bot, "heuristic", a.per_cell, a.seed, params=edits)
+            report("learned vs heuristic on the unseen set", pts, n, time.perf_counter() - t)
     if a.value and a.search_per_cell:
         spec = (
             "ismcts:iterations=190,halving=1,width=6,prior_tree=0,prior_bonus=0.02,"
