@@ -118,6 +118,11 @@ def test_a_document_without_ladder_or_length_reads_as_before() -> None:
          r"targets\.ladder\.bands\.tuned: unknown key\(s\) change"),
         ({"ladder": {"rungs": ["heuristic", "tuned"], "bands": {"tuned": {"turns": 3}}}},
          r"targets\.ladder\.bands\.tuned\.turns must be a table"),
+        ({"two_player": {"others": False, "pairs": {"ner-tisza": 0.5}},
+          "ladder": {"rungs": ["heuristic", "aggro"], "bands": {"aggro": {"two_player": False}}}},
+         r"targets\.ladder\.bands\.aggro: every metric section is false"),
+        ({"ladder": {"rungs": ["heuristic", {"kind": "heuristic", "name": "h2"}], "skill_margin": 0.6}},
+         r"targets\.ladder\.rungs: rungs 'heuristic' and 'h2' are the same bot"),
         ({"length": {"median": {"low": 30, "high": 20}}}, r"targets\.length\.median: low 30 is above high 20"),
         ({"length": {"median": 18}}, r"targets\.length\.median needs low and high"),
         ({"length": {"p90": {"low": 1, "high": 2}}}, r"targets\.length: unknown key\(s\) p90"),
@@ -140,6 +145,11 @@ def test_bots_and_ladder_given_both_must_agree() -> None:
         ketharmad.balance(doc, bots="random", budget=BUDGET)
     with pytest.raises(ValueError, match=r"settings\.robustness_bots='random': a \[ladder\]"):
         ketharmad.balance(doc, budget=BUDGET, settings={"robustness_bots": "random"})
+    # a rung's own 4-player bands that cannot all hold: refused before a game is played
+    four = _doc(ladder={"rungs": ["heuristic", "aggro"], "bands": {"aggro": {"four_player": {
+        "factions": {"ner": {"target": 0.7, "low": 0.6, "high": 0.9}, "tisza": {"target": 0.7, "low": 0.6, "high": 0.9}}}}}})  # fmt: skip
+    with pytest.raises(ValueError, match=r"targets\.ladder\.bands\.aggro: .*lows sum to 1\.62"):
+        ketharmad.balance(four, budget=BUDGET)
     # a knob the rung's bot does not have: refused by name before a game is played
     bad = _doc(ladder={"rungs": ["heuristic", {"kind": "ismcts", "iterz": 20}]})
     with pytest.raises(

@@ -97,6 +97,20 @@ def test_bad_names_raise_value_errors_naming_them() -> None:
         ketharmad.health(game="ketharmad", decks=["ner", "atlantis"], games=24)
     with pytest.raises(ValueError, match="Kétharmad"):
         ketharmad.health(game="osztrakon", decks=["ner", "tisza"])
+    with pytest.raises(ValueError, match="different ones"):
+        ketharmad.health(game="ketharmad", decks=["ner", "tisza", "ner"], games=24)
+    with pytest.raises(ValueError, match="weakest and the strongest bot, got 3"):
+        ketharmad.health(game="osztrakon", bots=["random", "greedy", "b1"], games=10)
+    with pytest.raises(ValueError, match="seed must be >= 0"):
+        ketharmad.health(game="coin_flip", games=10, seed=-1)
+
+
+def test_the_coin_flip_control_is_fair_at_three_seats() -> None:
+    # every seat flips 20 times whatever the seat count: no start-seat advantage at 3 seats
+    luck = ketharmad.health(game="coin_flip", seats=3, games=3000, seed=4)
+    m = luck.metric("first_player_advantage")
+    assert m["lo"] <= 0 <= m["hi"], m
+    assert luck.metric("game_length_median")["value"] == 60
 
 
 def test_nash_of_a_dominant_deck_and_of_rock_paper_scissors() -> None:

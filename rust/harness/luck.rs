@@ -1,6 +1,7 @@
 //! `coin_flip`: the pure-luck control of the game-health report (issue 27 item 5). Each seat
 //! in turn picks one of two actions that do the same thing, then a fair coin gives it a
-//! point or not; after `rules.turns` turns the seat with the most points wins, a tie broken by
+//! point or not; after `rules.turns` rounds (each seat's turn once a round, so every seat
+//! flips equally often) the seat with the most points wins, a tie broken by
 //! a fair draw among the tied seats. No decision matters and no seat is favoured, so every
 //! skill measure must read 0 here (up to noise). Only the health report plays it
 //! (`_core.trajectories(game="coin_flip")`); it is not on the games table.
@@ -55,7 +56,7 @@ impl GameState for CoinFlip {
             self.points[seat] += 1;
         }
         self.turn += 1;
-        if self.turn >= self.turns {
+        if self.turn >= self.turns * self.seats as u32 {
             self.finish();
         }
         Ok(())
@@ -92,7 +93,7 @@ impl GameState for CoinFlip {
     }
     /// A seat's points against the best other seat's, over the turns left (tanh).
     fn evaluate(&self, _w: &[f64], out: &mut [f64]) -> bool {
-        let left = (self.turns.saturating_sub(self.turn) as f64).max(1.0);
+        let left = ((self.turns * self.seats as u32).saturating_sub(self.turn) as f64).max(1.0);
         for (s, r) in out.iter_mut().enumerate().take(self.seats) {
             let best = (0..self.seats).filter(|&q| q != s).map(|q| self.points[q]).max().unwrap_or(0);
             *r = ((self.points[s] as f64 - best as f64) / left.sqrt()).tanh();
@@ -101,7 +102,7 @@ impl GameState for CoinFlip {
     }
 }
 
-/// The coin-flip game's rules: one parameter, `rules.turns` (every seat's turns in all).
+/// The coin-flip game's rules: one parameter, `rules.turns` (rounds: each seat's turns).
 pub struct CoinFlipRules;
 
 impl Rules for CoinFlipRules {
@@ -117,7 +118,7 @@ impl Rules for CoinFlipRules {
             max: 1000.0,
             kind: ParamKind::Int,
             choices: Vec::new(),
-            description: "turns in a game, every seat's".into(),
+            description: "rounds in a game: each seat flips once a round".into(),
         }]
     }
     fn seat_range(&self) -> (usize, usize) {
@@ -153,6 +154,22 @@ mod tests {
         // a search gains nothing over random play, and the first seat nothing over the second
         assert!((w0 - 0.5).abs() < 0.03, "seat 0 (search) won {w0}");
         assert_eq!(c.wins(0) + c.wins(1), 4000);
-        assert!(c.turns.iter().all(|&t| t == 20));
+        assert!(c.turns.iter().all(|&t| t == 40), "20 rounds of 2 seats");
+    }
+
+    #[test]
+    fn every_seat_flips_equally_often_at_any_seat_count() {
+        let v = resolve(&CoinFlipRules.registry(), &[]).unwrap();
+        for seats in [3usize, 7] {
+            let a = vec!["random".to_string(); seats];
+            let n = 14_000u64;
+            let c = run_range(&CoinFlipRules, &GenericBatch { values: &v, seats, agents: &a, first: 0, games: n, seed: 2, threads: Some(2) }, &Stop::new()).unwrap();
+            let fair = 1.0 / seats as f64;
+            for s in 0..seats {
+                let w = c.wins(s) as f64 / n as f64;
+                assert!((w - fair).abs() < 0.02, "{seats} seats: seat {s} won {w}, fair {fair}");
+            }
+            assert!(c.turns.iter().all(|&t| t == 20 * seats as u32));
+        }
     }
 }

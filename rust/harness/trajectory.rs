@@ -193,6 +193,12 @@ where
             if !tr.clock.is_empty() {
                 t.source = Some(tr.source);
             }
+            // the sample columns grow with the games: an allocation failure is an error, not an abort
+            t.value
+                .try_reserve(tr.value.len())
+                .and(t.sample_clock.try_reserve(tr.clock.len()))
+                .and(t.sample_game.try_reserve(tr.clock.len()))
+                .map_err(|_| BatchError::Memory(format!("not enough memory for the samples of game {}", tr.game)))?;
             t.sample_game.extend(std::iter::repeat_n(row, tr.clock.len()));
             t.sample_clock.extend_from_slice(&tr.clock);
             t.value.extend_from_slice(&tr.value);

@@ -17,7 +17,7 @@ batch with seed ``seed`` (main), ``seed + 1`` (skill) or ``seed + 2`` (control):
   control: uniform random play unless the ladder's weakest is another bot);
 * ``game="coin_flip"`` is the pure-luck control (``rust/harness/luck.rs``): each seat in turn
   makes a choice that changes nothing, then a fair coin gives it a point or not; the most
-  points after 20 turns wins, ties drawn by lot;
+  points after 20 rounds (every seat flips 20 times) wins, ties drawn by lot;
 * Kétharmad only: :func:`ketharmad.diagnose`'s restricted-play deltas (each card made
   unplayable for its faction's seat), with a small budget, flagged must-play and dead.
 
@@ -88,6 +88,10 @@ def _check_bots(game: str, bots: object) -> list[str]:
             f"health: bots must be a bot spec or a list of them, weakest first, got {bots!r}"
         )
     names = list(bots)  # the core checks the names (a ValueError naming a bad one)
+    if len(names) > 2:
+        raise ValueError(
+            f"health: bots takes the weakest and the strongest bot, got {len(names)}: {names!r}"
+        )
     return names if len(names) > 1 else [DEFAULT_BOTS[game][0], names[0]]
 
 
@@ -315,7 +319,7 @@ def health(
     restricted_ = check_int("restricted", restricted, 0)
     n = check_int("seats", DEFAULT_SEATS[game_] if seats is None else seats, 2)
     threads = RunOptions.of(run).threads
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_int("seed", seed, 0))
     start = time.perf_counter()
     weak, strong = ladder[0], ladder[-1]
     kw: dict[str, Any] = {"threads": threads}
@@ -329,9 +333,9 @@ def health(
             )
         deck_names = list(_core.FACTIONS) if decks is None else [str(d) for d in decks]
         bad = [d for d in deck_names if d not in _core.FACTIONS]
-        if bad or len(deck_names) < 2:
+        if bad or len(deck_names) < 2 or len(set(deck_names)) != len(deck_names):
             raise ValueError(
-                f"health: decks must be two or more of {', '.join(_core.FACTIONS)}, got {deck_names!r}"
+                f"health: decks must be two or more different ones of {', '.join(_core.FACTIONS)}, got {deck_names!r}"
             )
         card_text = load_card_data(card_data)
         kw.update(card_data=card_text, params=dict(params) if params else None)
@@ -471,8 +475,10 @@ def health(
         for c, part in zip(cells, parts, strict=True):
             a, b = (deck_names.index(d) for d in c["decks"])
             m = part["games"]["winners_mask"]
-            wins[a, b] += int((m == 1).sum())
-            wins[b, a] += int((m == 2).sum())
+            # a game without a winner is half a win for each deck, so the matrix stays zero-sum
+            half = 0.5 * int((m == 0).sum())
+            wins[a, b] += int((m == 1).sum()) + half
+            wins[b, a] += int((m == 2).sum()) + half
             played[a, b] += len(m)
             played[b, a] += len(m)
         nash_table, ns = _nash_table(deck_names, wins, played, rng)

@@ -1330,7 +1330,13 @@ def balance(
     threads_ = check_threads(threads)
     fmt = _balance_format(format, tg.format)
     text, base_params = apply_format(load_card_data(card_data), check_params(params), fmt)
-    tg.check_shares(2 if fmt is not None and format_info(text, base_params).teams else 1)
+    winners = 2 if fmt is not None and format_info(text, base_params).teams else 1
+    tg.check_shares(winners)
+    for rung in tg.ladder.rungs if tg.ladder else ():
+        try:
+            dataclasses.replace(tg, metrics=list(rung.metrics)).check_shares(winners)
+        except ValueError as e:
+            raise ValueError(f"targets.ladder.bands.{rung.name}: {e}") from None
     progress = check_flag("progress", progress)
     g2 = check_int("games_2p", games_2p, 1, 100_000)
     g4 = check_int("games_4p", games_4p, 1, 100_000)

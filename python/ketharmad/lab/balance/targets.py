@@ -791,7 +791,12 @@ def _parse_ladder(doc: Mapping[str, Any]) -> Ladder:
                     f"{where}.bands.{name}.{s_} must be a table (as the top-level [{s_}]) or false, got {v!r}"
                 )
         if over:
-            metrics = _parse_metrics(f"{where}.bands.{name}", _rung_doc(doc, over), [])
+            doc_r = _rung_doc(doc, over)
+            if not any(s_ in doc_r for s_ in _METRIC_SECTIONS):
+                raise ValueError(
+                    f"{where}.bands.{name}: every metric section is false; a rung needs at least one"
+                )
+            metrics = _parse_metrics(f"{where}.bands.{name}", doc_r, [])
         else:
             metrics = _parse_metrics("targets", doc, [])
         rungs.append(Rung(name, spec, tuple(metrics), name in screen))
@@ -802,6 +807,14 @@ def _parse_ladder(doc: Mapping[str, Any]) -> Ladder:
             raise ValueError(
                 f"{where}.skill_margin needs at least two rungs (each rung against the one below)"
             )
+        from ...game.validate import bot_label
+
+        for lo_r, hi_r in zip(rungs[:-1], rungs[1:], strict=True):
+            if bot_label(lo_r.spec) == bot_label(hi_r.spec):
+                raise ValueError(
+                    f"{where}.rungs: rungs {lo_r.name!r} and {hi_r.name!r} are the same bot; the "
+                    "skill band needs different bots"
+                )
     games = _int(f"{where}.skill_games", sec.get("skill_games", DEFAULT_SKILL_GAMES), 24)
     if games % 24:
         raise ValueError(
