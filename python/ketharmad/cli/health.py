@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..lab.health import health
+from ..lab.health import health, is_ketharmad
 from .args import _params
 from .harness import cli_params
 from .lab import check_out, finish, game_arg, out_args
@@ -15,7 +15,7 @@ def _cmd_health(args: argparse.Namespace) -> None:
     check_out(args)
     params: dict[str, Any] = (
         dict(_params(args.param, None, args.card_data))
-        if args.game == "ketharmad"
+        if is_ketharmad(args.game)
         else dict(cli_params(args.param))
     )
     result = health(

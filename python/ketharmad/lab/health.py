@@ -39,6 +39,7 @@ import polars as pl
 
 from .. import _core
 from ..game.data import describe_card_data, load_card_data
+from ..game.spec import spec_of
 from ..game.validate import check_int
 from ..results.html_charts import interval_bars
 from ..results.lab_report import _figure, _save, md_table
@@ -58,6 +59,8 @@ DEFAULT_BOTS: dict[str, list[str]] = {
     "coin_flip": ["random", "search:iterations=50"],
 }
 #: Seats per game when ``seats`` is not given.
+#: The health games that are on the games table (coin_flip, the control, is not).
+_GAMES_WITH_SPEC = ("ketharmad", "schotten_totten_2", "osztrakon")
 DEFAULT_SEATS = {"ketharmad": 2, "schotten_totten_2": 2, "osztrakon": 5, "coin_flip": 2}
 #: The columns of ``.metrics``.
 METRIC_COLUMNS = ("metric", "value", "lo", "hi", "interval", "unit", "games", "meaning")
@@ -70,6 +73,12 @@ DEAD_BAND = 0.02
 BOOT = 400
 #: A deck is in the Nash support when its weight is above this.
 SUPPORT_WEIGHT = 0.02
+
+
+def is_ketharmad(game: str) -> bool:
+    """Whether ``game`` (a checked health game) is Kétharmad, through its game spec
+    (``coin_flip``, the luck control, has none)."""
+    return game in _GAMES_WITH_SPEC and spec_of(game).is_ketharmad
 
 
 def _check_game(game: object) -> str:
@@ -326,7 +335,7 @@ def health(
     cells: list[dict[str, Any]] = [{}]
     deck_names: list[str] = []
     card_text = ""
-    if game_ == "ketharmad":
+    if is_ketharmad(game_):
         if n != 2:
             raise ValueError(
                 f"health: Kétharmad is measured at 2 seats (the deck matrix), got seats={n}"
@@ -558,7 +567,7 @@ def health(
         metrics, {"cards": cards, "nash": nash_table, "curve": curve}, card_text,
         run=dict(game=game_, bots=ladder, seed=seed, seats=n, params=dict(params or {}),
                  n_games=total + skill_n + ctrl_n + diag_games,
-                 card_data=describe_card_data(card_data) if game_ == "ketharmad" else game_,
+                 card_data=describe_card_data(card_data) if is_ketharmad(game_) else game_,
                  source=str(traj["source"]), elapsed=time.perf_counter() - start),
     )  # fmt: skip
 
@@ -588,7 +597,7 @@ class HealthResult(GameLabResult):
         self.source: str = run["source"]
         self.elapsed: float = run["elapsed"]
         self.sides: list[str] = []
-        self._info = None if self.game == "ketharmad" else {"name": self.game, "parameters": []}
+        self._info = None if is_ketharmad(self.game) else {"name": self.game, "parameters": []}
 
     def tables(self) -> dict[str, pl.DataFrame]:
         t = {"metrics": self.metrics, "curve": self.curve}
