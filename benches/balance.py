@@ -66,7 +66,7 @@ def _games_for(res: ketharmad.BalanceResult, row: dict, metric: str) -> int:
     """Games behind one metric in a history row (a 2-player pair: its two cells; a 4-player
     share: every seating)."""
     blocks = sum(int(b) - int(a) for a, b in (x.split("-") for x in row["blocks"].split(",")))
-    kind = metric.split(" ")[0]
+    kind = metric.split(": ")[-1].split(" ")[0]  # a ladder's metrics are "<rung>: 2p ..."
     if kind == "2p":
         return blocks * 2 * res.games_2p
     if kind == "4p":
@@ -79,7 +79,8 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     ap.add_argument("--budget", type=int, default=2_000_000, help="games (default 2,000,000)")
-    ap.add_argument("--bots", default="heuristic")
+    ap.add_argument("--bots", default=None,
+                    help="one bot on every seat (default: heuristic; a targets file with a [ladder] names its own)")  # fmt: skip
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--targets", default=None, help="targets TOML (default: the default bands)")
     ap.add_argument("--journal", default=None)
@@ -98,12 +99,14 @@ def main() -> None:
           f"{res.games_played / max(wall, 1e-9):,.0f} games/s")  # fmt: skip
     print(f"edits: {res.best.height}; confirmed on holdout: {res.best_confirmed}; "
           f"metrics in band after (point estimate): {in_band}/{after.height}")  # fmt: skip
+    if "rung" in after.columns:  # a ladder: the first rung's shares
+        after = after.filter(pl.col("rung") == after["rung"][0])
     four = after.filter(pl.col("kind") == "4p")
     if four.height:
         before4 = dict(
             zip(
-                res.before.filter(pl.col("kind") == "4p")["faction"],
-                res.before.filter(pl.col("kind") == "4p")["value"],
+                res.before.filter(pl.col("metric").is_in(four["metric"]))["faction"],
+                res.before.filter(pl.col("metric").is_in(four["metric"]))["value"],
                 strict=True,
             )
         )

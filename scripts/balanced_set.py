@@ -3,19 +3,30 @@
 
     python scripts/balanced_set.py                       # the shipped run (see docs/balanced_set.md)
     python scripts/balanced_set.py --budget 200000 --out-dir /tmp/bs   # a quick try elsewhere
+    python scripts/balanced_set.py --targets scripts/ladder_targets.toml --seed 5 --budget 5000000 \
+        --polish-targets scripts/ladder_polish.toml --polish-from 10 --polish-budget 4000000 \
+        --check-rung '{"kind": "ismcts", "iterations": 20}' --out-dir runs/ladder_set   # issue 27
 
 The document holds the run's edit list (with each edit's leave-one-out effect), the balance
 run's own before/after table on its holdout games, and an independent check: the draft and
 the balanced file measured again with ``ketharmad.matchups`` on seeds the run never used.
+With a ``[ladder]`` in the targets every table is per rung: the games each rung played, the
+check under each rung (``--check-rung`` adds rungs the run did not play, such as a search
+bot too slow for it), each rung against the rung below (``ketharmad.ladder``) and the health
+report (``ketharmad.health``, the lowest and highest rung of the run) of both sets side by
+side. ``--polish-targets`` runs a second balance from a proposal of the first (its edits kept
+fixed); the card file holds the edits of both.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import ketharmad
@@ -29,43 +40,120 @@ def pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
+def ci_cell(v: float, lo: float, hi: float, fmt: Callable[[float], str] = pct) -> str:
+    return f"{fmt(v)} [{fmt(lo)}, {fmt(hi)}]"
+
+
 def md(headers: list[str], rows: list[list[str]]) -> list[str]:
     out = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
     out += ["| " + " | ".join(r) + " |" for r in rows]
     return out
 
 
+#: Bot kinds that search (their rung is checked on fewer games, --check-games-slow).
+SEARCH_KINDS = ("search", "ismcts")
+
+
+def bot_kind(spec: object) -> str:
+    if isinstance(spec, dict):
+        return str(spec.get("kind", ""))
+    return str(spec).split(":", 1)[0]
+
+
 def check_tables(
-    card_data: object, games_per_side: int, games_4p: int, seed: int
+    card_data: object, games_per_side: int, games_4p: int, seed: int, bots: object = "heuristic"
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """2-player cells (non-mirror, faction order) and 4-player shares of one card set."""
-    two = ketharmad.matchups(games_per_side=games_per_side, seed=seed, card_data=card_data).table
+    two = ketharmad.matchups(
+        games_per_side=games_per_side, seed=seed, card_data=card_data, bots=bots
+    ).table
     order = list(ketharmad.FACTIONS)
     two = two.filter(
         (pl.col("faction") != pl.col("opponent"))
         & (pl.col("faction").replace_strict({f: i for i, f in enumerate(order)}, return_dtype=pl.Int64)
            < pl.col("opponent").replace_strict({f: i for i, f in enumerate(order)}, return_dtype=pl.Int64))
     )  # fmt: skip
-    four = ketharmad.matchups(players=4, games=games_4p, seed=seed, card_data=card_data).table
+    four = ketharmad.matchups(
+        players=4, games=games_4p, seed=seed, card_data=card_data, bots=bots
+    ).table
     return two, four
 
 
-def margin_paragraph(res: ketharmad.BalanceResult) -> str:
+def margin_paragraph(res: ketharmad.BalanceResult, reach: int) -> str:
     """Which metrics ended inside the inner band the search aimed for, and the numbers' reach."""
     m = res.targets.margin
-    outside = []
+    between, out = [], []
     for a in res.after.iter_rows(named=True):
         half = (a["high"] - a["low"]) / 2
         lo, hi = a["low"] + m * half, a["high"] - m * half
-        if not lo <= a["value"] <= hi:
-            outside.append(f"{a['metric']} {pct(a['value'])} (inner band {pct(lo)}–{pct(hi)})")
-    reach = max((abs(r["new"] - r["old"]) for r in res.best.iter_rows(named=True)), default=0)
+        if not a["low"] <= a["value"] <= a["high"]:
+            out.append(a["metric"])
+        elif not lo <= a["value"] <= hi:
+            between.append(f"{a['metric']} {pct(a['value'])} (inner band {pct(lo)}–{pct(hi)})")
     head = (f"Margin: the search aimed inside the inner {100 * (1 - m):.0f} % of every band (margin {m:g}). "
             f"No number is more than {reach} step{'s' if reach != 1 else ''} from its printed value.")  # fmt: skip
-    if not outside:
-        return head + " Every metric ended inside its inner band."
-    return (head + f" {len(outside)} metric{'s' if len(outside) > 1 else ''} ended between the inner band and "
-            "the band's edge (each interval clear of the edge, so confirmed): " + "; ".join(outside) + ".")  # fmt: skip
+    if out:
+        head += (f" {len(out)} of {res.after.height} metrics ended outside their band (the table's **no**).")  # fmt: skip
+    if not between:
+        return head + (" Every other metric ended inside its inner band." if out else
+                       " Every metric ended inside its inner band.")  # fmt: skip
+    return (head + f" {len(between)} metric{'s' if len(between) > 1 else ''} ended in band between the inner band "
+            "and the band's edge" + (" (each interval clear of the edge, so confirmed)" if res.best_confirmed else "")
+            + ": " + "; ".join(between) + ".")  # fmt: skip
+
+
+def first_point(res: ketharmad.BalanceResult, edits: int | None) -> dict[str, int]:
+    """The first run's proposal that starts the polish: its best when it has edits, else the
+    Pareto proposal of ``edits`` edits (default: the smallest worst deviation)."""
+    if edits is None and res.best.height:
+        return {r["parameter"]: r["new"] for r in res.best.iter_rows(named=True)}
+    p = res.proposals.filter(pl.col("edits") > 0)
+    p = (
+        p.filter(pl.col("edits") == edits)
+        if edits is not None
+        else p.sort("worst_deviation", "edits")
+    )
+    if not p.height:
+        raise SystemExit(f"the first run has no proposal of {edits} edits")
+    return {str(k): int(v) for k, v in json.loads(p["point"][0]).items()}
+
+
+def rung_specs(res: ketharmad.BalanceResult) -> list[tuple[str, object]]:
+    """(name, bot spec) of every rung of the run, weakest first (one rung: its bots)."""
+    lad = res.targets.ladder
+    if lad is None:
+        return [("heuristic", "heuristic")]
+    return [(r.name, r.spec) for r in lad.rungs]
+
+
+def band_of(res: ketharmad.BalanceResult, rung: str, metric: str) -> tuple[float, float] | None:
+    """The band of one metric under one rung, from the run's own after-table."""
+    a = res.after
+    if "rung" in a.columns:  # a rung the run did not play (--check-rung): the first rung's bands
+        a = a.filter(pl.col("rung") == (rung if rung in a["rung"].to_list() else a["rung"][0]))
+    hit = a.filter(pl.col("metric").str.ends_with(metric))
+    return (hit["low"][0], hit["high"][0]) if hit.height else None
+
+
+def skill_rows(
+    specs: list[tuple[str, object]], card_data: object, games: int, seed: int
+) -> list[dict]:
+    """Each rung against the rung below on one card set (ketharmad.ladder, common seeds);
+    ``lower``/``upper`` named as the rungs (the ladder's order rows follow the rungs)."""
+    lad = ketharmad.ladder(
+        [s for _, s in specs], games=games, seed=seed, card_data=card_data, bootstrap=0
+    )
+    names = [n for n, _ in specs]
+    return [
+        dict(r, lower=names[i], upper=names[i + 1])
+        for i, r in enumerate(lad.order.iter_rows(named=True))
+    ]
+
+
+HEALTH_KEYS = ("first_player_advantage", "game_length_median", "game_length_iqr", "lead_changes", "drama",
+               "decisiveness", "comeback_rate", "skill_share", "skill_share_control", "skill_gap_elo",
+               "draw_rate", "unfinished_rate", "nash_support", "must_play_cards", "dead_cards",
+               "max_restricted_delta")  # fmt: skip
 
 
 def main() -> None:
@@ -79,18 +167,35 @@ def main() -> None:
     ap.add_argument("--targets", default=str(TARGETS.relative_to(ROOT)),
                     help="targets TOML (default: scripts/balanced_set_targets.toml)")  # fmt: skip
     ap.add_argument("--journal", default=None, help="journal file (resume an interrupted run)")
-    ap.add_argument(
-        "--check-games",
-        type=int,
-        default=10_000,
-        help="games per side of each 2-player pair in the check",
-    )
-    ap.add_argument(
-        "--check-games-4p", type=int, default=24_000, help="4-player games in the check"
-    )
+    ap.add_argument("--check-games", type=int, default=1_000,
+                    help="games per side of each 2-player pair in the check, rule and learned rungs")  # fmt: skip
+    ap.add_argument("--check-games-4p", type=int, default=2_400,
+                    help="4-player games in the check, rule and learned rungs")  # fmt: skip
+    ap.add_argument("--check-games-slow", type=int, default=150,
+                    help="games per side of each 2-player pair in the check, search rungs")  # fmt: skip
+    ap.add_argument("--check-games-4p-slow", type=int, default=480,
+                    help="4-player games in the check, search rungs")  # fmt: skip
+    ap.add_argument("--check-rung", action="append", default=[], metavar="JSON",
+                    help='a further rung of the check (and the skill table), above the run\'s rungs: '
+                         'a bot spec as JSON, e.g. \'{"kind": "ismcts", "iterations": 20}\'')  # fmt: skip
+    ap.add_argument("--skill-games", type=int, default=480, help="games of each skill match (x24)")
+    ap.add_argument("--health-games", type=int, default=2_000, help="games of each health report")
+    ap.add_argument("--name", default="balanced", help="the set's name (card_data=NAME)")
+    ap.add_argument("--card-file", default="cards_balanced.toml", help="the card file's name")
+    ap.add_argument("--doc", default="balanced_set.md", help="the page's name in docs/")
     ap.add_argument(
         "--out-dir", default=None, help="write both files here instead of the package and docs/"
     )
+    ap.add_argument("--polish-targets", default=None,
+                    help="a second balance run (the polish) from a proposal of the first, with these targets")  # fmt: skip
+    ap.add_argument("--polish-from", type=int, default=None,
+                    help="the first run's Pareto proposal of this many edits starts the polish "
+                         "(default: the proposal with the smallest worst deviation)")  # fmt: skip
+    ap.add_argument("--polish-budget", type=int, default=None, help="games of the polish")
+    ap.add_argument(
+        "--polish-seed", type=int, default=None, help="the polish's seed (default: seed + 1)"
+    )
+    ap.add_argument("--polish-journal", default=None, help="the polish's journal file")
     args = ap.parse_args()
 
     resumed = bool(args.journal) and os.path.exists(args.journal)
@@ -104,17 +209,65 @@ def main() -> None:
     )
     wall = time.perf_counter() - t0
     out_dir = Path(args.out_dir) if args.out_dir else None
-    card_path = (out_dir or ROOT / "python" / "ketharmad" / "data") / "cards_balanced.toml"
-    doc_path = (out_dir or ROOT / "docs") / "balanced_set.md"
+    card_path = (out_dir or ROOT / "python" / "ketharmad" / "data") / args.card_file
+    doc_path = (out_dir or ROOT / "docs") / args.doc
     card_path.parent.mkdir(parents=True, exist_ok=True)
     doc_path.parent.mkdir(parents=True, exist_ok=True)
-    res.write_card_data(card_path)
-    print(res.text())
-
-    # independent check on other seeds: the draft and the written file
+    print(res.text(), flush=True)
+    first, point1 = res, {}
+    if args.polish_targets:
+        point1 = first_point(res, args.polish_from)
+        start_file = card_path.with_name(card_path.stem + "_polish_start.toml")
+        ketharmad.export_card_data(start_file, params=point1, overwrite=True)
+        resumed = resumed or (bool(args.polish_journal) and os.path.exists(args.polish_journal))
+        t1 = time.perf_counter()
+        res = ketharmad.balance(
+            args.polish_targets,
+            seed=args.seed + 1 if args.polish_seed is None else args.polish_seed,
+            budget=args.polish_budget,
+            journal=args.polish_journal,
+            card_data=os.fspath(start_file),
+            run=dict(progress=True),
+        )
+        wall += time.perf_counter() - t1
+        start_file.unlink()
+        print(res.text(), flush=True)
+    final = {**point1, **{r["parameter"]: r["new"] for r in res.best.iter_rows(named=True)}}
+    ketharmad.export_card_data(card_path, params=final, overwrite=True)
+    specs = rung_specs(res)
+    run_names = [n for n, _ in specs]
+    for raw in args.check_rung:
+        spec = json.loads(raw)
+        label = bot_kind(spec) + "".join(
+            f"@{v}"
+            for k, v in (spec.items() if isinstance(spec, dict) else [])
+            if k == "iterations"
+        )
+        specs.append((label, spec))
     check_seed = args.seed + 1_000_003
-    d2, d4 = check_tables(None, args.check_games, args.check_games_4p, check_seed)
-    b2, b4 = check_tables(os.fspath(card_path), args.check_games, args.check_games_4p, check_seed)
+
+    # independent check on other seeds, under every rung: the draft and the written file
+    checks = []
+    for name, spec in specs:
+        slow = bot_kind(spec) in SEARCH_KINDS
+        g2 = args.check_games_slow if slow else args.check_games
+        g4 = args.check_games_4p_slow if slow else args.check_games_4p
+        t = time.perf_counter()
+        d2, d4 = check_tables(None, g2, g4, check_seed, spec)
+        b2, b4 = check_tables(os.fspath(card_path), g2, g4, check_seed, spec)
+        checks.append((name, spec, g2, g4, d2, d4, b2, b4, time.perf_counter() - t))
+        print(f"checked {name}: {time.perf_counter() - t:.0f} s", flush=True)
+    skill_draft = skill_rows(specs, None, args.skill_games, check_seed) if len(specs) > 1 else []
+    skill_bal = (
+        skill_rows(specs, os.fspath(card_path), args.skill_games, check_seed)
+        if len(specs) > 1
+        else []
+    )
+    hbots = [str(specs[0][1]), str(specs[len(run_names) - 1][1])] if len(run_names) > 1 else None
+    h_d = ketharmad.health(bots=hbots, games=args.health_games, seed=check_seed)
+    h_b = ketharmad.health(
+        bots=hbots, games=args.health_games, seed=check_seed, card_data=os.fspath(card_path)
+    )
 
     names = dict(zip(ketharmad.cards()["id"], ketharmad.cards()["name"], strict=True))
     try:
@@ -122,17 +275,19 @@ def main() -> None:
                                 text=True, check=True).stdout.strip()  # fmt: skip
     except (OSError, subprocess.CalledProcessError):
         commit = "unknown"
+    tg = res.targets
+    rung_list = ", ".join(f"`{n}`" for n in run_names)
     L: list[str] = []
     L += [
-        '# The balanced card set (`card_data="balanced"`)',
+        f'# The balanced card set (`card_data="{args.name}"`)',
         "",
-        "`python/ketharmad/data/cards_balanced.toml` is the draft set (the reconstruction in",
+        f"`python/ketharmad/data/{args.card_file}` is the draft set (the reconstruction in",
         "`cards.toml`, still the default) with the edits below, found by `ketharmad balance`",
-        '(docs/balance.md). Select it with `card_data="balanced"` in Python or',
-        "`--card-data balanced` on the command line:",
+        f'(docs/balance.md). Select it with `card_data="{args.name}"` in Python or',
+        f"`--card-data {args.name}` on the command line:",
         "",
         "```bash",
-        "ketharmad matchups --card-data balanced --games-per-side 2000",
+        f"ketharmad matchups --card-data {args.name} --games-per-side 2000",
         "```",
         "",
         "It was made by this command (the file and this page are its output):",
@@ -141,55 +296,118 @@ def main() -> None:
         "python scripts/balanced_set.py"
         + (f" --budget {args.budget}" if args.budget else "")
         + (f" --targets {args.targets}" if args.targets != str(TARGETS.relative_to(ROOT)) else "")
-        + (f" --seed {args.seed}" if args.seed else ""),
+        + (f" --seed {args.seed}" if args.seed else "")
+        + (
+            f" --name {args.name} --card-file {args.card_file} --doc {args.doc}"
+            if args.name != "balanced"
+            else ""
+        )
+        + (f" \\\n    --polish-targets {args.polish_targets}" if args.polish_targets else "")
+        + (
+            f" --polish-from {args.polish_from}"
+            if args.polish_targets and args.polish_from is not None
+            else ""
+        )
+        + (
+            f" --polish-budget {args.polish_budget}"
+            if args.polish_targets and args.polish_budget
+            else ""
+        )
+        + (
+            f" --polish-seed {args.polish_seed}"
+            if args.polish_targets and args.polish_seed is not None
+            else ""
+        )
+        + "".join(f" \\\n    --check-rung '{r}'" for r in args.check_rung),
         "```",
         "",
         f"at commit {commit} (the balancer's search changes between commits: the same command at",
         "another commit can give another set).",
         "",
-        f"ketharmad {ketharmad.__version__}, heuristic bots on every seat, seed {args.seed}, "
-        f"strategy `{res.strategy}` (the card-level repair, docs/balance.md), targets `{args.targets}`: "
-        "the default bands (every 2-player pair 50 ± 5 %, every 4-player share 25 ± 4 %), each number "
-        f"at most {res.targets.max_change} steps from its printed value, the search aiming inside the inner "
-        f"{100 * (1 - res.targets.margin):.0f} % of every band, at most {res.targets.max_edits} edits"
+        f"ketharmad {ketharmad.__version__}, seed {args.seed}, strategy `{res.strategy}` (the card-level repair, "
+        f"docs/balance.md), targets `{args.targets}`, every metric measured under each rung of the ladder "
+        f'{rung_list} (docs/balance.md, "Balance over a ladder of bots"); each number at most '
+        f"{first.targets.max_change} steps from its printed value, the search aiming inside the inner "
+        f"{100 * (1 - first.targets.margin):.0f} % of every band, at most {first.targets.max_edits} edits"
         + (
-            f"; {res.games:,} games in {wall / 60:.1f} min on {os.cpu_count()} cores ({platform.machine()})."
+            f". Then the polish: a second run (seed {args.seed + 1 if args.polish_seed is None else args.polish_seed}, "
+            f"targets `{args.polish_targets}`, at most {tg.max_edits} more edits, each at most {tg.max_change} steps) "
+            f"from the first run's proposal of {len(point1)} edits"
+            if args.polish_targets
+            else ""
+        )
+        + (
+            f"; {first.games + (res.games if res is not first else 0):,} games in {wall / 60:.1f} min on "
+            f"{os.cpu_count()} cores ({platform.machine()})."
             if not resumed
-            else f"; {res.games:,} games. This page was written from the run's journal (`--journal`), so the"
-            ' run\'s time is not measured here: docs/balance.md ("Measured") has it.'
+            else f"; {first.games + (res.games if res is not first else 0):,} games. This page was written from "
+            "the runs' journals (`--journal`), so the runs' time is not measured here (docs/balance.md has it)."
         ),
         "",
+    ]
+    for label, r_ in (
+        [("first run", first), ("polish", res)] if res is not first else [("run", res)]
+    ):
+        if r_.ladder is None:
+            continue
+        L += [f"Games per rung of the {label} (the screening rungs play every evaluation of the search, the",
+              "confirming rungs only the holdout):", ""]  # fmt: skip
+        L += md(["rung", "bots", "role", "search games", "confirmation games", "games", "in band before",
+                 "in band after"],
+                [[r["rung"], f"`{r['bots']}`", r["role"], f"{r['search_games']:,}", f"{r['confirm_games']:,}",
+                  f"{r['games']:,}", "yes" if r["in_band_before"] else "no", "yes" if r["in_band_after"] else "**no**"]
+                 for r in r_.ladder.iter_rows(named=True)])  # fmt: skip
+        L += [""]
+    L += [
         "## What changed",
         "",
-        f"{res.best.height} numbers on {res.best['card'].n_unique()} cards. The size is the edit in steps and",
+        f"{len(final)} numbers on {len({n.split('.', 1)[0] for n in final})} cards. The size is the edit in steps and",
         "relative to the printed (draft) value. The effect is each edit's leave-one-out effect on",
         "the metric it moves most (the edit removed, the rest kept, paired on the holdout games),",
-        "with its 95 % interval.",
+        "with its 95 % interval"
+        + (
+            "; the first run's edits (stage 1) have none: the polish kept them fixed."
+            if point1
+            else "."
+        ),
         "",
     ]
+    draft_val = dict(
+        zip(ketharmad.parameters()["name"], ketharmad.parameters()["default"], strict=True)
+    )
+    effects = {r["parameter"]: r for r in res.edits.iter_rows(named=True)}
     rows = []
-    for r in res.edits.iter_rows(named=True):
-        kind = r["metric"].split(" ")[0]
-        eff = f"{100 * r['effect']:+.1f} pts [{100 * r['effect_ci_low']:+.1f}, {100 * r['effect_ci_high']:+.1f}]"
-        field = r["parameter"].split(".", 1)[1]
+    for pname, new_v in final.items():
+        card, field = pname.split(".", 1)
+        old_v = int(draft_val[pname])
+        r = effects.get(pname)
+        eff = (f"{100 * r['effect']:+.1f} pts [{100 * r['effect_ci_low']:+.1f}, {100 * r['effect_ci_high']:+.1f}]"
+               if r is not None else "–")  # fmt: skip
         rows.append(
             [
-                f"{names.get(r['card'], r['card'])} (`{r['card']}`)",
+                f"{names.get(card, card)} (`{card}`)",
                 field,
-                str(r["old"]),
-                str(r["new"]),
-                f"{r['new'] - r['old']:+d} ({abs(r['new'] - r['old']) / max(1, abs(r['old'])):.0%})",
-                r["metric"] if kind else "",
+                str(old_v),
+                str(new_v),
+                f"{new_v - old_v:+d} ({abs(new_v - old_v) / max(1, abs(old_v)):.0%})",
+                ("2" if pname in effects or pname not in point1 else "1") if point1 else "1",
+                r["metric"] if r is not None else "",
                 eff,
             ]
         )
-    L += md(["card", "number", "draft", "balanced", "size", "moves most", "effect"], rows)
+    L += md(["card", "number", "draft", "balanced", "size", "stage", "moves most", "effect"], rows)
     L += [
         "",
         "## The balance run's own measurement (holdout games)",
         "",
-        f"Every metric on {res.holdout_games:,} holdout games per point (games no search stage saw),",
-        "with 95 % intervals. "
+        f"Every metric on {res.holdout_games:,} holdout games per point (games no search stage saw;",
+        "every rung), with 95 % intervals"
+        + (
+            " (the polish's own: its start is the first run's proposal; the draft's figures are in the check "
+            "below). "
+            if point1
+            else ". "
+        )
         + (
             "**Confirmed**: every metric's simultaneous 95 % interval lies inside its band."
             if res.best_confirmed
@@ -207,55 +425,108 @@ def main() -> None:
             "yes" if a["low"] <= a["value"] <= a["high"] else "**no**",
             f"{100 * min(a['value'] - a['low'], a['high'] - a['value']):+.1f} pts",
         ])  # fmt: skip
-    L += md(["metric", "band", "draft", "balanced", "in band", "inside by"], rows)
-    L += ["", margin_paragraph(res)]
+    L += md(
+        [
+            "metric",
+            "band",
+            "polish start" if point1 else "draft",
+            "balanced",
+            "in band",
+            "inside by",
+        ],
+        rows,
+    )
+    reach = max((abs(v - int(draft_val[n])) for n, v in final.items()), default=0)
+    L += ["", margin_paragraph(res, reach)]
     if res.notes:
         L += ["", "Run notes:", ""] + [f"* {n}" for n in res.notes]
     L += [
         "",
-        "## Independent check",
+        "## Independent check, under every rung",
         "",
-        f"`ketharmad.matchups` on seed {check_seed} (never used by the run): {args.check_games:,} games per",
-        f"side of each 2-player pair ({2 * args.check_games:,} per pair, start player balanced) and",
-        f"{args.check_games_4p:,} 4-player games over all 24 seatings, heuristic bots. Win rates with",
-        "Wilson 95 % intervals.",
+        f"`ketharmad.matchups` on seed {check_seed} (never used by the run), the same bot on every seat,",
+        "under each rung of the run"
+        + (
+            " and the further rung(s) "
+            + ", ".join(f"`{n}`" for n, _ in specs[len(run_names) :])
+            + " (not seen by the run; the first rung's bands)"
+            if len(specs) > len(run_names)
+            else ""
+        )
+        + ":",
+        "each 2-player pair with the start player balanced, the 4-player games over all 24",
+        "seatings. Win rates with Wilson 95 % intervals; a value in band is marked ✓ (the run's",
+        "bands), outside ✗.",
         "",
     ]
-    rows = []
-    for d, b in zip(d2.iter_rows(named=True), b2.iter_rows(named=True), strict=True):
-        rows.append([
-            f"{d['faction']} vs {d['opponent']}",
-            f"{pct(d['win_rate'])} [{pct(d['ci_low'])}, {pct(d['ci_high'])}]",
-            f"{pct(b['win_rate'])} [{pct(b['ci_low'])}, {pct(b['ci_high'])}]",
-        ])  # fmt: skip
-    for d, b in zip(d4.iter_rows(named=True), b4.iter_rows(named=True), strict=True):
-        rows.append([
-            f"4 players: {d['faction']}",
-            f"{pct(d['win_rate'])} [{pct(d['ci_low'])}, {pct(d['ci_high'])}]",
-            f"{pct(b['win_rate'])} [{pct(b['ci_low'])}, {pct(b['ci_high'])}]",
-        ])  # fmt: skip
-    L += md(["matchup", "draft", "balanced"], rows)
-    rb = res.robustness
-    if rb is not None and rb.height:
-        flips = rb.filter(pl.col("sign_changed"))["parameter"].to_list()
+    summary = []
+    for name, spec, g2, g4, d2, d4, b2, b4, secs in checks:
+        rows = []
+        worst = {"2p": 0.0, "4p": 0.0}
+        out = 0
+        cells = [
+            (f"2p {d['faction']}-{d['opponent']}", f"{d['faction']} vs {d['opponent']}", 0.5, d, b)
+            for d, b in zip(d2.iter_rows(named=True), b2.iter_rows(named=True), strict=True)
+        ]
+        cells += [(f"4p {d['faction']}", f"4 players: {d['faction']}", 0.25, d, b)
+                  for d, b in zip(d4.iter_rows(named=True), b4.iter_rows(named=True), strict=True)]  # fmt: skip
+        for metric, label, even, d, b in cells:
+            band = band_of(res, name, metric)
+            ok = band is None or band[0] <= b["win_rate"] <= band[1]
+            out += not ok
+            worst[metric[:2]] = max(worst[metric[:2]], abs(b["win_rate"] - even))
+            rows.append([label, ci_cell(d["win_rate"], d["ci_low"], d["ci_high"]),
+                         ci_cell(b["win_rate"], b["ci_low"], b["ci_high"]) + (" ✓" if ok else " ✗")])  # fmt: skip
+        worst2, worst4 = worst["2p"], worst["4p"]
+        summary.append([name, f"{2 * g2:,}", f"{g4:,}", f"{100 * worst2:.1f} pts", f"{100 * worst4:.1f} pts",
+                        "all" if not out else f"**{10 - out} of 10**", f"{secs:.0f} s"])  # fmt: skip
+        L += [f"### {name} (`{spec}`): {2 * g2:,} games a pair, {g4:,} 4-player games", ""]
+        L += md(["matchup", "draft", args.name], rows)
+        L += [""]
+    L += ["Summary (the balanced set; worst distance from 50 % / 25 %):", ""]
+    L += md(["rung", "games a pair", "4-player games", "worst 2p", "worst 4p", "in band", "time (both sets)"],
+            summary)  # fmt: skip
+    if skill_bal:
         L += [
             "",
-            "## Robustness",
+            "## Skill still matters",
             "",
-            f"Each edit's effect under a second bot profile ({rb['bots'][0]}): "
-            + (
-                f"the sign changes for {', '.join(flips)}."
-                if flips
-                else "no edit's effect changes sign."
-            ),
+            f"`ketharmad.ladder` of the rungs on seed {check_seed}, {args.skill_games:,} games a pair of",
+            "rungs (seats swapped, the 12 deck pairings): each rung's win rate over the rung below,",
+            "95 % interval.",
+            "",
         ]
+        rows = []
+        for d, b in zip(skill_draft, skill_bal, strict=True):
+            rows.append([f"{b['upper']} over {b['lower']}", ci_cell(d["win_rate"], d["ci_low"], d["ci_high"]),
+                         ci_cell(b["win_rate"], b["ci_low"], b["ci_high"])])  # fmt: skip
+        L += md(["match", "draft", args.name], rows)
+    L += [
+        "",
+        "## Game health, side by side",
+        "",
+        f"`ketharmad.health(bots={hbots!r}, games={args.health_games}, seed={check_seed})` on each set",
+        "(docs/health.md has what each metric means); 95 % intervals.",
+        "",
+    ]
+    md_, mb = h_d.metrics, h_b.metrics
+    rows = []
+    for key in HEALTH_KEYS:
+        ha = md_.filter(pl.col("metric") == key)
+        hb = mb.filter(pl.col("metric") == key)
+        if not ha.height or not hb.height:
+            continue
+        fmt = (lambda v: f"{v:,.0f}") if key == "skill_gap_elo" else (lambda v: f"{v:.3f}")
+        rows.append([key, ci_cell(ha["value"][0], ha["lo"][0], ha["hi"][0], fmt),
+                     ci_cell(hb["value"][0], hb["lo"][0], hb["hi"][0], fmt)])  # fmt: skip
+    L += md(["metric", "draft", args.name], rows)
     L += [
         "",
         "## Against the rulebook",
         "",
         "The rulebook says its final numbers were tuned over more than 300,000 simulated games until",
         "the matchups were close, with Összefogás the strongest 4-player faction at about 31 %, and",
-        "that its designers changed 53 cards by hand. The default targets ask for 25 ± 4 % for every",
+        "that its designers changed 53 cards by hand. The targets here ask for 25 ± 4 % for every",
         "4-player faction, so this set does not try to reproduce the 31 %; `examples/targets.toml`",
         "asks for it.",
         "",

@@ -1,0 +1,64 @@
+"""scripts/balanced_set.py over a ladder of bots (issue 27, item 3), in a tiny size: the first
+run, the polish from its proposal, the independent check under every rung (and a further
+search rung), the skill table and the health report side by side. The card file it writes
+holds exactly the edits its page lists."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import ketharmad
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_ladder_run_writes_a_card_file_and_a_page_that_agree(tmp_path: Path) -> None:
+    (tmp_path / "a.toml").write_text(
+        '[change]\nallow = ["tis_tisza_sziget.*"]\nmax_edits = 2\nmax_change = 3\n'
+        '[ladder]\nrungs = ["random", "heuristic"]\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "b.toml").write_text(
+        '[change]\nallow = ["ner_kozmedia.*"]\nmax_edits = 1\nmax_change = 3\n'
+        '[ladder]\nrungs = ["random", "heuristic"]\n',
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    search = {"kind": "search", "iterations": 2}
+    proc = subprocess.run(
+        [sys.executable, "-W", "ignore", str(ROOT / "scripts" / "balanced_set.py"),
+         "--targets", str(tmp_path / "a.toml"), "--budget", "40000",
+         "--polish-targets", str(tmp_path / "b.toml"), "--polish-budget", "30000", "--polish-from", "1",
+         "--check-games", "20", "--check-games-4p", "24", "--check-games-slow", "4",
+         "--check-games-4p-slow", "24", "--skill-games", "24", "--health-games", "48",
+         "--check-rung", json.dumps(search), "--out-dir", str(out)],
+        capture_output=True, text=True, cwd=tmp_path,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    page = (out / "balanced_set.md").read_text(encoding="utf-8")
+    card_file = out / "cards_balanced.toml"
+    # the edits of the card file against the draft are exactly the page's rows
+    draft = dict(
+        zip(ketharmad.parameters()["name"], ketharmad.parameters()["default"], strict=True)
+    )
+    mine = dict(zip(*ketharmad.parameters(card_data=str(card_file)).select("name", "default"), strict=True))  # fmt: skip
+    changed = {n: v for n, v in mine.items() if draft[n] != v}
+    rows = re.findall(r"^\| .*\(`(\w+)`\) \| (\w+) \| (-?\d+) \| (-?\d+) \|", page, re.M)
+    assert {f"{c}.{f}": int(new) for c, f, _, new in rows} == changed
+    assert all(int(old) == draft[f"{c}.{f}"] for c, f, old, _ in rows)
+    # the first run's proposal of one edit started the polish: one edit at least, from stage 1
+    assert 1 <= len(changed) <= 2 and re.search(r"\| 1 \| .*\| – \|$", page, re.M)
+    # both rungs' games, the check under every rung plus the search, the skill and health tables
+    assert "Games per rung of the first run" in page and "Games per rung of the polish" in page
+    for rung in ("random", "heuristic", "search@2"):
+        assert re.search(rf"^### {re.escape(rung)} \(", page, re.M), rung
+        assert re.search(rf"^\| {re.escape(rung)} \| \d", page, re.M), rung  # the summary row
+    assert "heuristic over random" in page and "search@2 over heuristic" in page
+    for metric in ("first_player_advantage", "skill_share", "nash_support", "dead_cards"):
+        assert f"| {metric} |" in page
+    # the check's 2-player rows: 6 pairs a rung, each marked in or out of band
+    assert len(re.findall(r"^\| \w+ vs \w+ \| .*[✓✗] \|$", page, re.M)) == 6 * 3
