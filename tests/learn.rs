@@ -69,6 +69,57 @@ fn the_prefix_shortcut_computes_the_same_network() {
     assert!(seen.len() > 10, "the network is not constant");
 }
 
+/// The row-major forward pass as the file stores it (each output a dot product: its bias,
+/// then every input in order), the reference of `Mlp::forward`'s column-wise loop.
+fn reference_forward(dims: &[usize], w: &[f32], x: &[f32]) -> f32 {
+    let mut a = x.to_vec();
+    let mut off = 0;
+    for (l, d) in dims.windows(2).enumerate() {
+        let (ni, no) = (d[0], d[1]);
+        let out: Vec<f32> = (0..no)
+            .map(|o| {
+                let mut s = w[off + ni * no + o];
+                for i in 0..ni {
+                    s += w[off + o * ni + i] * a[i];
+                }
+                if l + 2 < dims.len() {
+                    s.max(0.0)
+                } else {
+                    s
+                }
+            })
+            .collect();
+        off += ni * no + no;
+        a = out;
+    }
+    a[0]
+}
+
+#[test]
+fn the_column_wise_forward_pass_gives_the_same_bits_as_the_row_major_one() {
+    // the shipped policy's shape (64 inputs, 64, 32, 1) and a narrow one: every output's
+    // sum is taken in the same order, so the scores (and so the games) are bit for bit those
+    // of a dot product per row, whole input or prefix shortcut
+    let mut r = ketharmad::rng::Rng::new(7);
+    let mut rnd = || ((r.next_u64() >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0;
+    for dims in [vec![64usize, 64, 32, 1], vec![5, 3, 1], vec![9, 1]] {
+        let n: usize = dims.windows(2).map(|w| w[0] * w[1] + w[1]).sum();
+        let w: Vec<f32> = (0..n).map(|_| rnd()).collect();
+        let names: Vec<String> = (0..dims[0]).map(|i| format!("f{i}")).collect();
+        let names: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+        let m = Mlp::parse(&to_bytes("ketharmad", "policy", "t", &names, 0, &dims, &w), "t").unwrap();
+        let at = dims[0] / 2;
+        let mut pre = Vec::new();
+        for _ in 0..50 {
+            let x: Vec<f32> = (0..dims[0]).map(|_| if rnd() > 0.3 { 0.0 } else { rnd() }).collect();
+            let want = reference_forward(&dims, &w, &x);
+            assert_eq!(m.forward(&x).to_bits(), want.to_bits(), "{dims:?}");
+            m.first_layer_prefix(&x[..at], &mut pre);
+            assert_eq!(m.forward_with_prefix(&pre, at, &x[at..]).to_bits(), m.forward(&x).to_bits(), "{dims:?}");
+        }
+    }
+}
+
 #[test]
 fn bad_model_files_are_errors_naming_the_problem() {
     let good = tiny();

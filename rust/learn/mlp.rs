@@ -30,6 +30,36 @@ pub struct Mlp {
     /// Where it was read from ("" for a model built in memory).
     pub path: String,
     weights: Vec<f32>,
+    /// Each layer's matrix transposed (inputs × outputs, at the same offsets as in
+    /// `weights`; the bias slots unused): the forward pass adds one input's column to every
+    /// output at once, a loop the compiler vectorises, with each output's sum taken in the
+    /// same order as a row's dot product (bias first, then the inputs in order), so the
+    /// results are the same bits.
+    cols: Vec<f32>,
+}
+
+/// `weights` with each layer's matrix transposed (`Mlp::cols`).
+fn transposed(dims: &[usize], weights: &[f32]) -> Vec<f32> {
+    let mut cols = vec![0f32; weights.len()];
+    let mut off = 0;
+    for w in dims.windows(2) {
+        let (ni, no) = (w[0], w[1]);
+        for o in 0..no {
+            for i in 0..ni {
+                cols[off + i * no + o] = weights[off + o * ni + i];
+            }
+        }
+        off += ni * no + no;
+    }
+    cols
+}
+
+/// `acc[o] += col[o] * x` for every output: one input's contribution.
+#[inline(always)]
+fn add_column(acc: &mut [f32], col: &[f32], x: f32) {
+    for (a, w) in acc.iter_mut().zip(col) {
+        *a += w * x;
+    }
 }
 
 /// The hash of a feature layout (FNV-1a over the names joined by newlines).
@@ -81,7 +111,18 @@ impl Mlp {
         if weights.iter().any(|w| !w.is_finite()) {
             return Err(bad("holds a weight that is not finite".into()));
         }
-        Ok(Mlp { game: get("game")?, kind: get("kind")?, features: get("features")?, layout: hex("layout")?, card_hash: hex("card_hash")?, dims, path: path.to_string(), weights })
+        let cols = transposed(&dims, &weights);
+        Ok(Mlp {
+            game: get("game")?,
+            kind: get("kind")?,
+            features: get("features")?,
+            layout: hex("layout")?,
+            card_hash: hex("card_hash")?,
+            dims,
+            path: path.to_string(),
+            weights,
+            cols,
+        })
     }
 
     /// Read and parse the model file at `path`.
@@ -132,16 +173,18 @@ impl Mlp {
                 off += ni * no + no;
                 continue;
             }
-            let m = &self.weights[off..off + ni * no];
+            let cols = &self.cols[off..off + ni * no];
             let bias = &self.weights[off + ni * no..off + ni * no + no];
             off += ni * no + no;
-            for o in 0..no {
-                let row = &m[o * ni..(o + 1) * ni];
-                let mut s = bias[o];
-                for (wi, xi) in row.iter().zip(&a[..ni]) {
-                    s += wi * xi;
+            let acc = &mut b[..no];
+            acc.copy_from_slice(bias);
+            for (i, &x) in a[..ni].iter().enumerate() {
+                add_column(acc, &cols[i * no..(i + 1) * no], x);
+            }
+            if l < last {
+                for v in acc.iter_mut() {
+                    *v = v.max(0.0);
                 }
-                b[o] = if l < last { s.max(0.0) } else { s };
             }
             std::mem::swap(a, &mut b);
         }
@@ -155,15 +198,10 @@ impl Mlp {
         let (ni, no) = (self.dims[0], self.dims[1]);
         out.clear();
         out.resize(no, 0.0);
-        let m = &self.weights[..ni * no];
         let bias = &self.weights[ni * no..ni * no + no];
-        for o in 0..no {
-            let row = &m[o * ni..o * ni + prefix.len()];
-            let mut s = bias[o];
-            for (w, x) in row.iter().zip(prefix) {
-                s += w * x;
-            }
-            out[o] = s;
+        out.copy_from_slice(bias);
+        for (i, &x) in prefix.iter().enumerate().take(ni) {
+            add_column(out, &self.cols[i * no..(i + 1) * no], x);
         }
     }
 
@@ -172,15 +210,16 @@ impl Mlp {
     pub fn forward_with_prefix(&self, pre: &[f32], at: usize, rest: &[f32]) -> f32 {
         let mut a = [0f32; MAX_WIDTH];
         let (ni, no) = (self.dims[0], self.dims[1]);
-        let m = &self.weights[..ni * no];
         let single = self.dims.len() == 2;
-        for o in 0..no {
-            let row = &m[o * ni + at..o * ni + at + rest.len().min(ni - at)];
-            let mut s = pre[o];
-            for (w, x) in row.iter().zip(rest) {
-                s += w * x;
+        let acc = &mut a[..no];
+        acc.copy_from_slice(&pre[..no]);
+        for (j, &x) in rest.iter().enumerate().take(ni - at) {
+            add_column(acc, &self.cols[(at + j) * no..(at + j + 1) * no], x);
+        }
+        if !single {
+            for v in acc.iter_mut() {
+                *v = v.max(0.0);
             }
-            a[o] = if single { s } else { s.max(0.0) };
         }
         if single {
             a[0]
