@@ -31,6 +31,7 @@ from pathlib import Path
 
 import ketharmad
 import polars as pl
+from ketharmad.game.validate import bot_label
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGETS = ROOT / "scripts" / "balanced_set_targets.toml"
@@ -238,12 +239,7 @@ def main() -> None:
     run_names = [n for n, _ in specs]
     for raw in args.check_rung:
         spec = json.loads(raw)
-        label = bot_kind(spec) + "".join(
-            f"@{v}"
-            for k, v in (spec.items() if isinstance(spec, dict) else [])
-            if k == "iterations"
-        )
-        specs.append((label, spec))
+        specs.append((bot_label(spec), spec))
     check_seed = args.seed + 1_000_003
 
     # independent check on other seeds, under every rung: the draft and the written file
@@ -263,7 +259,9 @@ def main() -> None:
         if len(specs) > 1
         else []
     )
-    hbots = [str(specs[0][1]), str(specs[len(run_names) - 1][1])] if len(run_names) > 1 else None
+    # the health report takes bot names: the lowest and highest named rung of the run
+    named = [s for _, s in specs[: len(run_names)] if isinstance(s, str)]
+    hbots = [named[0], named[-1]] if len(set(named)) > 1 else None
     h_d = ketharmad.health(bots=hbots, games=args.health_games, seed=check_seed)
     h_b = ketharmad.health(
         bots=hbots, games=args.health_games, seed=check_seed, card_data=os.fspath(card_path)
@@ -376,6 +374,7 @@ def main() -> None:
         zip(ketharmad.parameters()["name"], ketharmad.parameters()["default"], strict=True)
     )
     effects = {r["parameter"]: r for r in res.edits.iter_rows(named=True)}
+    polished = set(res.best["parameter"]) if point1 else set()  # the polish's own edits
     rows = []
     for pname, new_v in final.items():
         card, field = pname.split(".", 1)
@@ -390,7 +389,7 @@ def main() -> None:
                 str(old_v),
                 str(new_v),
                 f"{new_v - old_v:+d} ({abs(new_v - old_v) / max(1, abs(old_v)):.0%})",
-                ("2" if pname in effects or pname not in point1 else "1") if point1 else "1",
+                "2" if pname in polished else "1",
                 r["metric"] if r is not None else "",
                 eff,
             ]
@@ -486,6 +485,20 @@ def main() -> None:
     L += ["Summary (the balanced set; worst distance from 50 % / 25 %):", ""]
     L += md(["rung", "games a pair", "4-player games", "worst 2p", "worst 4p", "in band", "time (both sets)"],
             summary)  # fmt: skip
+    rb = res.robustness
+    if rb is not None and rb.height:
+        flips = rb.filter(pl.col("sign_changed"))["parameter"].to_list()
+        L += [
+            "",
+            "## Robustness",
+            "",
+            f"Each edit's effect under a second bot profile ({rb['bots'][0]}): "
+            + (
+                f"the sign changes for {', '.join(flips)}."
+                if flips
+                else "no edit's effect changes sign."
+            ),
+        ]
     if skill_bal:
         L += [
             "",

@@ -54,10 +54,10 @@ def test_ladder_run_writes_a_card_file_and_a_page_that_agree(tmp_path: Path) -> 
     assert 1 <= len(changed) <= 2 and re.search(r"\| 1 \| .*\| – \|$", page, re.M)
     # both rungs' games, the check under every rung plus the search, the skill and health tables
     assert "Games per rung of the first run" in page and "Games per rung of the polish" in page
-    for rung in ("random", "heuristic", "search@2"):
+    for rung in ("random", "heuristic", "search(iterations=2)"):
         assert re.search(rf"^### {re.escape(rung)} \(", page, re.M), rung
         assert re.search(rf"^\| {re.escape(rung)} \| \d", page, re.M), rung  # the summary row
-    assert "heuristic over random" in page and "search@2 over heuristic" in page
+    assert "heuristic over random" in page and "search(iterations=2) over heuristic" in page
     for metric in ("first_player_advantage", "skill_share", "nash_support", "dead_cards"):
         assert f"| {metric} |" in page
     # the check's 2-player rows: 6 pairs a rung, each marked in or out of band

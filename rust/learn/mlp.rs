@@ -78,6 +78,12 @@ fn accumulate_plain(acc: &mut [f32], cols: &[f32], xs: &[f32]) {
     }
 }
 
+fn relu(v: &mut [f32]) {
+    for x in v {
+        *x = x.max(0.0);
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx")]
 unsafe fn accumulate_avx(acc: &mut [f32], cols: &[f32], xs: &[f32]) {
@@ -202,9 +208,7 @@ impl Mlp {
             acc.copy_from_slice(bias);
             accumulate(acc, cols, &a[..ni]);
             if l < last {
-                for v in acc.iter_mut() {
-                    *v = v.max(0.0);
-                }
+                relu(acc);
             }
             std::mem::swap(a, &mut b);
         }
@@ -217,9 +221,7 @@ impl Mlp {
     pub fn first_layer_prefix(&self, prefix: &[f32], out: &mut Vec<f32>) {
         let (ni, no) = (self.dims[0], self.dims[1]);
         out.clear();
-        out.resize(no, 0.0);
-        let bias = &self.weights[ni * no..ni * no + no];
-        out.copy_from_slice(bias);
+        out.extend_from_slice(&self.weights[ni * no..ni * no + no]); // the bias
         let n = prefix.len().min(ni);
         accumulate(out, &self.cols[..n * no], &prefix[..n]);
     }
@@ -235,9 +237,7 @@ impl Mlp {
         let n = rest.len().min(ni - at);
         accumulate(acc, &self.cols[at * no..(at + n) * no], &rest[..n]);
         if !single {
-            for v in acc.iter_mut() {
-                *v = v.max(0.0);
-            }
+            relu(acc);
         }
         if single {
             a[0]
