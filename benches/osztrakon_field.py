@@ -10,8 +10,8 @@ with the field bot there on the same deals. Prints:
 - the bot's win share with its Wilson 95 % interval (against the even share 1/n);
 - the paired difference: games only the bot won minus games only the field bot won on its seat,
   over the games, ±1.96 standard errors;
-- the bot's share estimated on the same deals: 1/n + that difference, with the paired interval.
-  A game has exactly one winner (R11.1) and the seat rotates through every seat equally, so
+- the bot's share estimated on the same deals: 1/n + that difference, with the paired interval
+  (when the games are a multiple of the seats, so every seat plays the same number). A game has exactly one winner (R11.1) and the seat rotates through every seat equally, so
   the field bot on the rotating seat wins exactly 1/n of the games in expectation; the deals'
   luck, which the raw share carries, cancels in the difference (a control variate).
 """
@@ -66,8 +66,13 @@ def main() -> None:
           f"(per seat {per_seat}): share {wins / games:.2%} [{lo:.2%}, {hi:.2%}], even share {even:.2%}")  # fmt: skip
     print(f"paired with {a.field} on its seat on the same deals: {a.bot} alone won {only_bot:,} games, "
           f"{a.field} alone {only_field:,}: difference {d:+.2%} ± {half:.2%}")  # fmt: skip
-    print(f"share on the same deals (1/n + difference): {even + d:.2%} [{even + d - half:.2%}, {even + d + half:.2%}]"
-          f" — {'above' if even + d - half > even else 'not above'} 1/n")  # fmt: skip
+    if games % n_seats == 0:
+        print(f"share on the same deals (1/n + difference): {even + d:.2%} [{even + d - half:.2%}, {even + d + half:.2%}]"
+              f" — {'above' if even + d - half > even else 'not above'} 1/n")  # fmt: skip
+    else:
+        print(
+            "(games not a multiple of the seats: the seats play unequal shares, so 1/n + difference is not printed)"
+        )
     print(f"({time.perf_counter() - t:.1f} s)")
 
 

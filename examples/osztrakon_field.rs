@@ -6,8 +6,8 @@
 //!
 //! With `OSZ_BASELINE=b1` the baseline bot also plays the same games on the same seats, and the
 //! paired difference of the two win shares is printed (games only one of them won, ±1.96 SE).
-//! When the baseline is the field bot, it wins 1/n of the games in expectation (one winner a
-//! game, the seat rotating), so 1/n + the paired difference estimates the bot's share on the
+//! When the baseline is the field bot and the games a multiple of the seats, it wins 1/n of
+//! the games in expectation (one winner a game, the seat rotating equally), so 1/n + the paired difference estimates the bot's share on the
 //! same deals with that interval (a control variate: the deals' luck cancels).
 
 use ketharmad::games::osztrakon::Osztrakon;
@@ -66,16 +66,20 @@ fn main() {
         let se = ((only_bot + only_base) as f64 - n * d * d).max(0.0).sqrt() / n;
         println!("paired: the bot alone won {only_bot} games, the baseline alone {only_base}: share difference {d:+.4} ± {:.4}", 1.96 * se);
         // A game has exactly one winner (R11.1) and the bot's seat rotates through every seat
-        // equally, so a baseline that is also the field wins exactly 1/n in expectation: the
-        // bot's share is 1/n + d, estimated on the same deals (a control variate), ± the paired SE.
+        // equally (games a multiple of the seats), so a baseline that is also the field wins
+        // exactly 1/n in expectation: the bot's share is 1/n + d, estimated on the same deals (a
+        // control variate), ± the paired SE. Printed only when both hold.
         let even = 1.0 / seats as f64;
-        println!(
-            "share against the even share, paired on the same deals: {:.4} ± {:.4} = [{:.4}, {:.4}] (even {even:.4})",
-            even + d,
-            1.96 * se,
-            even + d - 1.96 * se,
-            even + d + 1.96 * se
-        );
+        let exact = std::env::var("OSZ_BASELINE").is_ok_and(|b| b == field) && played % seats as u64 == 0;
+        if exact {
+            println!(
+                "share against the even share, paired on the same deals: {:.4} ± {:.4} = [{:.4}, {:.4}] (even {even:.4})",
+                even + d,
+                1.96 * se,
+                even + d - 1.96 * se,
+                even + d + 1.96 * se
+            );
+        }
     }
     let secs = t.elapsed().as_secs_f64();
     let (lo, hi) = wilson(wins, played, 1.96);
