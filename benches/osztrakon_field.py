@@ -19,18 +19,11 @@ with the field bot there on the same deals. Prints:
 from __future__ import annotations
 
 import argparse
-import math
 import time
 
+from ketharmad.results.compare_stats import paired_diff
 from ketharmad.run.harness import simulate_game
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    p = wins / n
-    den = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return mid - half, mid + half
+from ketharmad.stats import Z95, wilson_interval
 
 
 def main() -> None:
@@ -59,9 +52,9 @@ def main() -> None:
         only_bot += int((mine & ~theirs).sum())
         only_field += int((theirs & ~mine).sum())
     even = 1 / n_seats
-    lo, hi = wilson(wins, games)
-    d = (only_bot - only_field) / games
-    half = 1.96 * math.sqrt(max(only_bot + only_field - games * d * d, 0.0)) / games
+    lo, hi = wilson_interval(wins, games)
+    d, low, _ = paired_diff(games, only_field, only_bot, Z95)
+    half = d - low
     print(f"{a.bot} alone against {n_seats - 1} {a.field}, seed {a.seed}: {games:,} games, won {wins:,} "
           f"(per seat {per_seat}): share {wins / games:.2%} [{lo:.2%}, {hi:.2%}], even share {even:.2%}")  # fmt: skip
     print(f"paired with {a.field} on its seat on the same deals: {a.bot} alone won {only_bot:,} games, "
