@@ -2,6 +2,7 @@
 
     python benches/learned_st2.py [MODEL] [--games 4000] [--seed 78]
     python benches/learned_st2.py --bot "search:value=models/value.khnn" --against search --games 400 --seed 31
+    python benches/learned_st2.py --bot "search:value=shipped,value_seats=1" --against search --roles attacker --games 2000 --seed 43
 
 MODEL defaults to the shipped python/ketharmad/data/models/st2-policy.khnn. The learned bot
 (or ``--bot``, any bot spec of the game) plays GAMES games as Attacker against the
@@ -35,12 +36,20 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=78)
     ap.add_argument("--bot", default=None, help="the bot to measure (default: learned with MODEL)")
     ap.add_argument("--against", default="greedy", help="the opponent and baseline bot")
+    ap.add_argument(
+        "--roles", default="Attacker,Defender", help="the roles to measure (comma-separated)"
+    )
     a = ap.parse_args()
     me = a.bot or f"learned:model={a.model}"
     opp = a.against
     t = time.perf_counter()
     base = winners([opp, opp], a.games, a.seed)
+    roles = {r.strip().capitalize() for r in a.roles.split(",")}
+    if not roles <= {"Attacker", "Defender"}:
+        ap.error(f"--roles: Attacker and/or Defender, got {a.roles!r}")
     for role, bots, seat in (("Attacker", [me, opp], 0), ("Defender", [opp, me], 1)):
+        if role not in roles:
+            continue
         x = winners(bots, a.games, a.seed)
         mine, theirs, n = x == seat, base == seat, len(x)
         d = (int(mine.sum()) - int(theirs.sum())) / n

@@ -471,7 +471,7 @@ def test_bots_of_a_game_and_the_search_options_it_lists_are_accepted():
         # between the search's own options and the bot names
         evaluation = ["eval_scale", "eval_pace"] if game == ST2 else []
         assert knobs["name"].to_list() == ["iterations", "c", "horizon", "epsilon", "widen", "widen_power",
-                                           "key_only", "own_only", "halving", "width", "prior_tree", "prior_bonus",
+                                           "key_only", "own_only", "halving", "width", "prior_tree", "prior_bonus", "value_seats",
                                            "max_rollout_actions",
                                            *evaluation, "rollout", "prior"]  # fmt: skip
         r = simulate_game(

@@ -210,3 +210,32 @@ def test_the_batch_search_takes_the_shipped_value_and_policy_prior() -> None:
         ketharmad.simulate(
             ["ner", "tisza"], [{"kind": "tuned", "prior": "shipped"}, "heuristic"], games=1
         )
+
+
+def test_value_seats_limits_the_value_model_to_the_named_seats() -> None:
+    """Schotten Totten 2's shipped value model (`value=shipped`) with `value_seats=1`: the
+    Attacker's (seat 0's) searches score their cuts with it, the Defender's with the game's
+    evaluation, so as Defender the bot plays exactly plain `search`'s games."""
+    from ketharmad.run.harness import simulate_game
+
+    def games(bots: list[str]) -> list[tuple[int, int, int]]:
+        g = simulate_game("schotten_totten_2", bots=bots, games=6, seed=8).games
+        return list(
+            zip(g["winner"].to_list(), g["turns"].to_list(), g["claims"].to_list(), strict=True)
+        )
+
+    plain, greedy = "search:iterations=12", "greedy"
+    attacker_only = f"{plain},value=shipped,value_seats=1"
+    every_seat = f"{plain},value=shipped"
+    # as Defender (seat 1) the value model is off: plain search's games
+    assert games([greedy, attacker_only]) == games([greedy, plain])
+    assert games([greedy, every_seat]) != games([greedy, plain])
+    # as Attacker (seat 0) it is on: the games of the value model at every seat
+    assert games([attacker_only, greedy]) == games([every_seat, greedy])
+    assert games([attacker_only, greedy]) != games([plain, greedy])
+    with pytest.raises(ValueError, match="value_seats.*0..=255"):
+        games([f"{plain},value=shipped,value_seats=256", greedy])
+    with pytest.raises(
+        ValueError, match="osztrakon has no shipped value model|no position features"
+    ):
+        simulate_game("osztrakon", bots=["search:value=shipped"] + ["b1"] * 4, games=1)

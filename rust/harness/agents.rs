@@ -144,8 +144,12 @@ where
                         if names.is_empty() {
                             return Err(format!("agent '{}': {} has no position features, so no value model", spec.name, rules.name()));
                         }
-                        let m =
-                            if path == "shipped" { crate::learn::shipped::value() } else { crate::learn::mlp::cached(path) }.map_err(|e| format!("agent '{}': {e}", spec.name))?;
+                        let m = if path == "shipped" {
+                            crate::learn::shipped::value_of(rules.name()).unwrap_or_else(|| Err(format!("{} has no shipped value model", rules.name())))
+                        } else {
+                            crate::learn::mlp::cached(path)
+                        }
+                        .map_err(|e| format!("agent '{}': {e}", spec.name))?;
                         m.check(rules.name(), "value", names).map_err(|e| format!("agent '{}': {e} ({layout})", spec.name))?;
                         cfg.value = Some(m);
                     }

@@ -110,6 +110,14 @@ pub const SEARCH_KNOBS: &[Knob] = &[
         description: "with halving: a candidate's mean reward (-1..1) counts prior_bonus less for each place it stands below the prior bot's first in its ranking, when halving drops candidates and at the choice (0: the means alone; a strong prior, such as a learned policy, then wins the close calls)",
     },
     Knob {
+        name: "value_seats",
+        default: 255.0,
+        min: 0.0,
+        max: 255.0,
+        integer: true,
+        description: "with a value model: the seats whose searches score their cuts with it, as a bit mask (bit i: seat i; 1: the first seat only, such as Schotten Totten 2's Attacker); the other seats' searches use the game's evaluation (255: every seat)",
+    },
+    Knob {
         name: "max_rollout_actions",
         default: 10_000.0,
         min: 1.0,
@@ -135,6 +143,8 @@ pub struct SearchConfig {
     pub width: u32,
     pub prior_tree: bool,
     pub prior_bonus: f64,
+    /// With `value`: bit i set, seat i's searches score their cuts with it.
+    pub value_seats: u32,
     /// The game's evaluation weights, in the order of `Rules::eval_knobs`.
     pub eval: Vec<f64>,
     /// A learned value model (`learn::Mlp`) that scores cut rollouts in place of the game's
@@ -160,6 +170,7 @@ impl SearchConfig {
             width: d("width") as u32,
             prior_tree: d("prior_tree") != 0.0,
             prior_bonus: d("prior_bonus"),
+            value_seats: d("value_seats") as u32,
             eval: eval_knobs.iter().map(|k| k.default).collect(),
             value: None,
         }
@@ -186,6 +197,7 @@ impl SearchConfig {
             "width" => self.width = x as u32,
             "prior_tree" => self.prior_tree = x != 0.0,
             "prior_bonus" => self.prior_bonus = x,
+            "value_seats" => self.value_seats = x as u32,
             _ => {
                 // unwrap-free: the name was found among the eval knobs above
                 if let Some(i) = eval_knobs.iter().position(|k| k.name == name) {
@@ -536,9 +548,11 @@ impl<S: GameState> SearchAgent<S> {
     /// leave every seat's reward in `rewards`. With `own_only` only the searching seat `me`
     /// has tree nodes, so a value model scores only `me` at a cut (the others' rewards, which
     /// nothing reads, stay 0): the same search at about half the network's cost in 2 seats.
+    /// A seat outside `value_seats` scores its cuts with the game's evaluation instead.
     fn roll_out(&mut self, st: &mut S, me: usize, rng: &mut Rng) {
         let start = st.clock();
-        let cut = self.cfg.horizon > 0 && (st.has_evaluation() || self.cfg.value.is_some());
+        let use_value = self.cfg.value.is_some() && me < 32 && self.cfg.value_seats >> me & 1 == 1;
+        let cut = self.cfg.horizon > 0 && (st.has_evaluation() || use_value);
         let mut n = 0u64;
         while let Some(seat) = st.to_move() {
             if n >= self.cfg.max_rollout_actions || (cut && st.clock().saturating_sub(start) >= self.cfg.horizon) {
@@ -553,7 +567,7 @@ impl<S: GameState> SearchAgent<S> {
         self.rewards.resize(st.seats(), 0.0);
         if st.to_move().is_none() {
             st.rewards(&mut self.rewards);
-        } else if let Some(m) = &self.cfg.value {
+        } else if let Some(m) = self.cfg.value.as_ref().filter(|_| use_value) {
             let mut x = [0f32; crate::learn::mlp::MAX_WIDTH];
             let own_only = self.cfg.own_only;
             for (seat, r) in self.rewards.iter_mut().enumerate() {

@@ -18,6 +18,20 @@ fn load(cell: &'static OnceLock<Result<Arc<Mlp>, String>>, bytes: &[u8], name: &
 /// Schotten Totten 2's shipped policy (python/ketharmad/data/models/st2-policy.khnn).
 const ST2_POLICY: &[u8] = include_bytes!("../../python/ketharmad/data/models/st2-policy.khnn");
 
+/// Schotten Totten 2's shipped value model (python/ketharmad/data/models/st2-value.khnn).
+const ST2_VALUE: &[u8] = include_bytes!("../../python/ketharmad/data/models/st2-value.khnn");
+
+/// The shipped value model of harness game `game` (`value=shipped` on its search), None for a
+/// game without one.
+pub fn value_of(game: &str) -> Option<Result<Arc<Mlp>, String>> {
+    static ST2: OnceLock<Result<Arc<Mlp>, String>> = OnceLock::new();
+    match game {
+        "ketharmad" => Some(value()),
+        "schotten_totten_2" => Some(load(&ST2, ST2_VALUE, "shipped:st2-value.khnn")),
+        _ => None,
+    }
+}
+
 /// The shipped policy of harness game `game` (the generic `learned` agent's default model),
 /// None for a game without one.
 pub fn policy_of(game: &str) -> Option<Result<Arc<Mlp>, String>> {

@@ -248,5 +248,5 @@ SHIPPED_MODELS: dict[str, str] = {
         "models",
         f"{name}.khnn",
     )
-    for name in ("ketharmad-policy", "ketharmad-value", "st2-policy")
+    for name in ("ketharmad-policy", "ketharmad-value", "st2-policy", "st2-value")
 }

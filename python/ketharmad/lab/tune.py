@@ -35,11 +35,13 @@ from .tournament import _deck_pairs, bots
 
 __all__ = ["tune_bot", "TuneResult", "COST_KNOBS"]
 
-#: Knobs that buy strength with time, the switches of what a search searches, and the
-#: halving root's trust in its prior (``prior_bonus``: nothing without ``halving``) (left out
-#: unless named in ``knobs``).
+#: Knobs that buy strength with time, the switches of what a search searches, the halving
+#: root's trust in its prior (``prior_bonus``: nothing without ``halving``) and the seats a
+#: value model serves (``value_seats``: nothing without ``value``) (left out unless named in
+#: ``knobs``).
 COST_KNOBS = frozenset({"iterations", "every", "width", "rollout_rounds", "max_rollout_actions",
-                        "key_only", "own_only", "halving", "prior_tree", "prior_bonus"})  # fmt: skip
+                        "key_only", "own_only", "halving", "prior_tree", "prior_bonus",
+                        "value_seats"})  # fmt: skip
 #: Search ranges that differ from the declared ones (the declared range is far wider than useful).
 NARROW = {"c": (0.05, 5.0), "horizon": (1.0, 8.0), "widen": (0.25, 4.0), "eval_scale": (2.0, 40.0),
           "prior_bonus": (0.0, 0.1)}  # fmt: skip
