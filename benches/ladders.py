@@ -1,7 +1,7 @@
 """The shipped ladder of every game, rated (issue 25): ``ketharmad.ladder(game=...)`` with its
 default rungs, seed 0, 200 bootstrap resamples.
 
-    python benches/ladders.py          # about 15 minutes on 2 cores (the search rungs cost most)
+    python benches/ladders.py          # about an hour on 2 cores (the search rungs cost most)
     python benches/ladders.py schotten_totten_2     # only the games named
 
 Kétharmad plays 480 games per pair of bots (all 12 deck pairings, seats swapped), Schotten
