@@ -11,8 +11,9 @@ with the field bot there on the same deals. Prints:
 - the paired difference: games only the bot won minus games only the field bot won on its seat,
   over the games, ±1.96 standard errors;
 - the bot's share estimated on the same deals: 1/n + that difference, with the paired interval
-  (when the games are a multiple of the seats, so every seat plays the same number). A game has exactly one winner (R11.1) and the seat rotates through every seat equally, so
-  the field bot on the rotating seat wins exactly 1/n of the games in expectation; the deals'
+  (when the games are a multiple of the seats, so every seat plays the same number). A game
+  has exactly one winner (R11.1) and the seat rotates through every seat equally, so the
+  field bot on the rotating seat wins exactly 1/n of the games in expectation; the deals'
   luck, which the raw share carries, cancels in the difference (a control variate).
 """
 
