@@ -15,7 +15,15 @@ check under each rung (``--check-rung`` adds rungs the run did not play, such as
 bot too slow for it), each rung against the rung below (``ketharmad.ladder``) and the health
 report (``ketharmad.health``, the lowest and highest rung of the run) of both sets side by
 side. ``--polish-targets`` runs a second balance from a proposal of the first (its edits kept
-fixed); the card file holds the edits of both.
+fixed); the card file holds the edits of both. ``--start-from FILE`` skips the first run: the
+numbers of FILE (an earlier balanced set) that differ from the draft are the first stage, and
+the polish starts from them. ``--ablation-blocks N`` measures every edit of the written set
+again, on fresh games: each edit removed in turn, the rest kept, paired with the whole set on
+N blocks (the effect column then shows these, for the first stage's edits too).
+
+    python scripts/balanced_set.py --start-from python/ketharmad/data/cards_balanced.toml \
+        --polish-targets scripts/balanced_set_polish.toml --polish-seed 1 --polish-budget 6000000 \
+        --ablation-blocks 80                                                    # issue 24
 """
 
 from __future__ import annotations
@@ -28,6 +36,7 @@ import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import ketharmad
 import polars as pl
@@ -119,6 +128,50 @@ def first_point(res: ketharmad.BalanceResult, edits: int | None) -> dict[str, in
     return {str(k): int(v) for k, v in json.loads(p["point"][0]).items()}
 
 
+def stage_of(card_file: str) -> dict[str, int]:
+    """The numbers of ``card_file`` that differ from the draft (a keyword the file no longer
+    has, its N exported as 0, reads 0)."""
+    draft = ketharmad.parameters()
+    have = ketharmad.parameters(card_data=card_file)
+    new = dict(zip(have["name"], have["default"], strict=True))
+    point = {}
+    for name, old in zip(draft["name"], draft["default"], strict=True):
+        v = int(new.get(name, 0))
+        if v != int(old):
+            point[name] = v
+    return point
+
+
+def ablation(
+    point: dict[str, int], targets: Any, bots: object, blocks: int, seed: int
+) -> tuple[dict[str, dict[str, float | str]], int]:
+    """Each edit of ``point`` removed in turn, the rest kept, paired game by game with the whole
+    point on ``blocks`` blocks of the balancer's cells (seed ``seed``): per edit the metric it
+    moves most (effect over the band's half-width) and that effect with its 95 % interval; and
+    the games a point."""
+    from ketharmad.game.data import load_card_data
+    from ketharmad.lab.balance.evaluate import Evaluator
+    from ketharmad.lab.balance.metrics import paired
+    from ketharmad.lab.balance.settings import DEFAULT_GAMES_2P, DEFAULT_GAMES_4P
+
+    ev = Evaluator(
+        load_card_data(None), targets, bots, seed, None, DEFAULT_GAMES_2P, DEFAULT_GAMES_4P, {}
+    )
+    whole = ev.vectors(point, [(0, blocks)])
+    out: dict[str, dict[str, float | str]] = {}
+    for name in point:
+        rest = {k: v for k, v in point.items() if k != name}
+        vec = ev.vectors(rest, [(0, blocks)])
+        eff = {m.name: paired(m, whole[m.name], vec[m.name]) for m in ev.metrics}
+        top = max(
+            ev.metrics, key=lambda m: (abs(eff[m.name].value) / max(m.tolerance, 1e-9), m.name)
+        )
+        e = eff[top.name]
+        out[name] = {"metric": top.name, "effect": e.value, "effect_ci_low": e.value - 1.959964 * e.se,
+                     "effect_ci_high": e.value + 1.959964 * e.se}  # fmt: skip
+    return out, blocks * ev.games_per_block()
+
+
 def rung_specs(res: ketharmad.BalanceResult) -> list[tuple[str, object]]:
     """(name, bot spec) of every rung of the run, weakest first (one rung: its bots)."""
     lad = res.targets.ladder
@@ -197,26 +250,52 @@ def main() -> None:
         "--polish-seed", type=int, default=None, help="the polish's seed (default: seed + 1)"
     )
     ap.add_argument("--polish-journal", default=None, help="the polish's journal file")
+    ap.add_argument("--start-from", default=None, metavar="FILE",
+                    help="skip the first run: FILE's numbers that differ from the draft are the first "
+                         "stage, the polish (--polish-targets) starts from them")  # fmt: skip
+    ap.add_argument("--ablation-blocks", type=int, default=0,
+                    help="measure every edit of the written set again on this many fresh blocks "
+                         "(leave-one-out, paired); 0: the run's own ablation")  # fmt: skip
     args = ap.parse_args()
+    if args.start_from and not args.polish_targets:
+        raise SystemExit("--start-from needs --polish-targets (the run that starts from it)")
 
     resumed = bool(args.journal) and os.path.exists(args.journal)
     t0 = time.perf_counter()
-    res = ketharmad.balance(
-        args.targets,
-        seed=args.seed,
-        budget=args.budget,
-        journal=args.journal,
-        run=dict(progress=True),
-    )
+    res: ketharmad.BalanceResult | None = None
+    if not args.start_from:
+        res = ketharmad.balance(
+            args.targets,
+            seed=args.seed,
+            budget=args.budget,
+            journal=args.journal,
+            run=dict(progress=True),
+        )
     wall = time.perf_counter() - t0
     out_dir = Path(args.out_dir) if args.out_dir else None
     card_path = (out_dir or ROOT / "python" / "ketharmad" / "data") / args.card_file
     doc_path = (out_dir or ROOT / "docs") / args.doc
     card_path.parent.mkdir(parents=True, exist_ok=True)
     doc_path.parent.mkdir(parents=True, exist_ok=True)
-    print(res.text(), flush=True)
     first, point1 = res, {}
-    if args.polish_targets:
+    if args.start_from:
+        point1 = stage_of(args.start_from)
+        resumed = bool(args.polish_journal) and os.path.exists(args.polish_journal)
+        t1 = time.perf_counter()
+        res = ketharmad.balance(
+            args.polish_targets,
+            seed=args.seed + 1 if args.polish_seed is None else args.polish_seed,
+            budget=args.polish_budget,
+            journal=args.polish_journal,
+            params=point1,
+            run=dict(progress=True),
+        )
+        wall += time.perf_counter() - t1
+        first = res
+        print(res.text(), flush=True)
+    elif args.polish_targets:
+        assert res is not None
+        print(res.text(), flush=True)
         point1 = first_point(res, args.polish_from)
         start_file = card_path.with_name(card_path.stem + "_polish_start.toml")
         ketharmad.export_card_data(start_file, params=point1, overwrite=True)
@@ -233,6 +312,10 @@ def main() -> None:
         wall += time.perf_counter() - t1
         start_file.unlink()
         print(res.text(), flush=True)
+    else:
+        assert res is not None
+        print(res.text(), flush=True)
+    assert res is not None and first is not None
     final = {**point1, **{r["parameter"]: r["new"] for r in res.best.iter_rows(named=True)}}
     ketharmad.export_card_data(card_path, params=final, overwrite=True)
     specs = rung_specs(res)
@@ -241,6 +324,13 @@ def main() -> None:
         spec = json.loads(raw)
         specs.append((bot_label(spec), spec))
     check_seed = args.seed + 1_000_003
+    # every edit measured again on fresh games (the first stage's too): seeds of their own
+    ablation_seed = args.seed + 2_000_003
+    fresh, ablation_games = (
+        ablation(final, res.targets, specs[0][1], args.ablation_blocks, ablation_seed)
+        if args.ablation_blocks
+        else ({}, 0)
+    )
 
     # independent check on other seeds, under every rung: the draft and the written file
     checks = []
@@ -292,6 +382,7 @@ def main() -> None:
         "",
         "```bash",
         "python scripts/balanced_set.py"
+        + (f" --start-from {args.start_from}" if args.start_from else "")
         + (f" --budget {args.budget}" if args.budget else "")
         + (f" --targets {args.targets}" if args.targets != str(TARGETS.relative_to(ROOT)) else "")
         + (f" --seed {args.seed}" if args.seed else "")
@@ -316,13 +407,29 @@ def main() -> None:
             if args.polish_targets and args.polish_seed is not None
             else ""
         )
+        + (f" --ablation-blocks {args.ablation_blocks}" if args.ablation_blocks else "")
         + "".join(f" \\\n    --check-rung '{r}'" for r in args.check_rung),
         "```",
         "",
         f"at commit {commit} (the balancer's search changes between commits: the same command at",
         "another commit can give another set).",
         "",
-        f"ketharmad {ketharmad.__version__}, seed {args.seed}, strategy `{res.strategy}` (the card-level repair, "
+        (
+            f"ketharmad {ketharmad.__version__}. The first stage is the {len(point1)} edits of `{args.start_from}` "
+            "as it was before this run (an earlier balance run of the draft), kept fixed. The polish: seed "
+            f"{args.seed + 1 if args.polish_seed is None else args.polish_seed}, strategy `{res.strategy}` (the "
+            f"card-level repair, docs/balance.md), targets `{args.polish_targets}`, every metric measured under "
+            f"{rung_list}; at most {tg.max_edits} more edits, each at most {tg.max_change} steps from its printed "
+            f"value, the search aiming inside the inner {100 * (1 - tg.margin):.0f} % of every band"
+            + (
+                f"; {res.games:,} games in {wall / 60:.1f} min on {os.cpu_count()} cores ({platform.machine()})."
+                if not resumed
+                else f"; {res.games:,} games. This page was written from the run's journal (`--polish-journal`), "
+                "so the run's time is not measured here (docs/balance.md has it)."
+            )
+        )
+        if args.start_from
+        else f"ketharmad {ketharmad.__version__}, seed {args.seed}, strategy `{res.strategy}` (the card-level repair, "
         f"docs/balance.md), targets `{args.targets}`, every metric measured under each rung of the ladder "
         f'{rung_list} (docs/balance.md, "Balance over a ladder of bots"); each number at most '
         f"{first.targets.max_change} steps from its printed value, the search aiming inside the inner "
@@ -361,19 +468,25 @@ def main() -> None:
         "",
         f"{len(final)} numbers on {len({n.split('.', 1)[0] for n in final})} cards. The size is the edit in steps and",
         "relative to the printed (draft) value. The effect is each edit's leave-one-out effect on",
-        "the metric it moves most (the edit removed, the rest kept, paired on the holdout games),",
-        "with its 95 % interval"
+        "the metric it moves most (the edit removed, the rest kept, paired "
         + (
-            "; the first run's edits (stage 1) have none: the polish kept them fixed."
-            if point1
-            else "."
+            f"game by game with the whole set on {args.ablation_blocks} fresh blocks of the balancer's "
+            f"cells, {ablation_games:,} games a point, seed {ablation_seed}: "
+            "games no run played), with its 95 % interval."
+            if fresh
+            else "on the holdout games), with its 95 % interval"
+            + (
+                "; the first run's edits (stage 1) have none: the polish kept them fixed."
+                if point1
+                else "."
+            )
         ),
         "",
     ]
     draft_val = dict(
         zip(ketharmad.parameters()["name"], ketharmad.parameters()["default"], strict=True)
     )
-    effects = {r["parameter"]: r for r in res.edits.iter_rows(named=True)}
+    effects = fresh or {r["parameter"]: r for r in res.edits.iter_rows(named=True)}
     polished = set(res.best["parameter"]) if point1 else set()  # the polish's own edits
     rows = []
     for pname, new_v in final.items():
@@ -402,8 +515,9 @@ def main() -> None:
         f"Every metric on {res.holdout_games:,} holdout games per point (games no search stage saw;",
         "every rung), with 95 % intervals"
         + (
-            " (the polish's own: its start is the first run's proposal; the draft's figures are in the check "
-            "below). "
+            " (the polish's own: its start is "
+            + ("the earlier set" if args.start_from else "the first run's proposal")
+            + "; the draft's figures are in the check below). "
             if point1
             else ". "
         )

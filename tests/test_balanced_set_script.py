@@ -62,3 +62,48 @@ def test_ladder_run_writes_a_card_file_and_a_page_that_agree(tmp_path: Path) -> 
         assert f"| {metric} |" in page
     # the check's 2-player rows: 6 pairs a rung, each marked in or out of band
     assert len(re.findall(r"^\| \w+ vs \w+ \| .*[✓✗] \|$", page, re.M)) == 6 * 3
+
+
+def test_start_from_an_earlier_set_keeps_its_edits_and_measures_every_edit_again(
+    tmp_path: Path,
+) -> None:
+    """``--start-from``: the earlier set's edits (one of them a keyword set to 0, which the
+    exported file drops) are the first stage, the polish adds at most its own, and
+    ``--ablation-blocks`` gives every edit of the written set, the first stage's too, a
+    leave-one-out effect measured on fresh games (issue 24, item 5)."""
+    start = tmp_path / "start.toml"
+    stage1 = {"tis_tisza_sziget.credibility": 0, "ner_kozmedia.scandal": 0}
+    ketharmad.export_card_data(start, params=stage1, overwrite=True)
+    assert "ner_kozmedia.scandal" not in set(ketharmad.parameters(card_data=str(start))["name"])
+    (tmp_path / "p.toml").write_text(
+        '[change]\nallow = ["ner_rezsicsokkentes.*"]\nmax_edits = 1\nmax_change = 2\n',
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    proc = subprocess.run(
+        [sys.executable, "-W", "ignore", str(ROOT / "scripts" / "balanced_set.py"),
+         "--start-from", str(start), "--polish-targets", str(tmp_path / "p.toml"),
+         "--polish-budget", "30000", "--ablation-blocks", "2",
+         "--check-games", "20", "--check-games-4p", "24", "--health-games", "48", "--out-dir", str(out)],
+        capture_output=True, text=True, cwd=tmp_path,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    page = (out / "balanced_set.md").read_text(encoding="utf-8")
+    rows = re.findall(
+        r"^\| .*\(`(\w+)`\) \| (\w+) \| (-?\d+) \| (-?\d+) \| [^|]+ \| ([12]) \| (.*) \| (.*) \|$",
+        page,
+        re.M,
+    )
+    edits = {f"{c}.{f}": (int(new), stage) for c, f, _, new, stage, _, _ in rows}
+    # the first stage is exactly the earlier set's edits, the keyword dropped to 0 among them
+    assert {n: v for n, (v, s) in edits.items() if s == "1"} == stage1
+    assert all(n.startswith("ner_rezsicsokkentes.") for n, (_, s) in edits.items() if s == "2")
+    # every edit, the first stage's too, has a measured effect on a named metric
+    for _, _, _, _, _, metric, effect in rows:
+        assert re.fullmatch(r"(2p|4p) [\w-]+", metric.strip()), metric
+        assert re.fullmatch(r"[+-]\d+\.\d pts \[[+-]\d+\.\d, [+-]\d+\.\d\]", effect.strip()), effect
+    # the card file holds the stage-1 edits and the polish's
+    written = ketharmad.parameters(card_data=str(out / "cards_balanced.toml"))
+    mine = dict(zip(written["name"], written["default"], strict=True))
+    assert mine["tis_tisza_sziget.credibility"] == 0 and "ner_kozmedia.scandal" not in mine
+    assert "--start-from" in page and "The first stage is the 2 edits" in page
