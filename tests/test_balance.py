@@ -453,6 +453,32 @@ def test_confirmation_moves_to_fresh_holdout_games_when_the_first_cannot_decide(
             assert r["value"] == pytest.approx(row[f"m:{r['metric']}"], abs=1e-12)
 
 
+def test_a_further_holdout_spends_the_budget_when_no_candidate_is_in_band(monkeypatch) -> None:
+    """Issue 24, item 3: when no candidate confirms and none even has every estimate in band on
+    the first holdout (here a band no allowed edit reaches: NER-Tisza, about 16 % with random
+    bots, asked at 35 % +- 1), the budget left still goes to a further, fresh holdout of the
+    candidates likeliest to be in band instead of the run stopping with it unspent."""
+    monkeypatch.setattr(_balance, "CONFIRM_FIRST", 1)
+    targets = {
+        "two_player": {"tolerance": 0.01, "others": False, "pairs": {"ner-tisza": 0.35}},
+        "change": {"allow": ["ner_orban_viktor.cost_generic", "ner_rogan_antal.influence",
+                             "tis_magyar_peter.influence"], "max_edits": 2, "max_change": 3},
+    }  # fmt: skip
+    res = ketharmad.balance(
+        targets, bots="random", budget=60_000, seed=3, settings={"robustness_bots": None}
+    )
+    assert not res.best_confirmed, res
+    note = next(n for n in res.notes if "fresh holdout games" in n)
+    assert "likeliest to be in band (none had every estimate in band)" in note, note
+    conf = res.history.filter(pl.col("stage") == "confirm")
+    assert conf["blocks"].n_unique() == 2
+    second = conf.filter(pl.col("blocks") != conf["blocks"][0])
+    assert second.height >= 2 and "{}" in set(second["point"])  # the start and a candidate
+    assert all(v < 0.34 for v in second["m:2p ner-tisza"])  # none reached the band
+    # the further holdout spent the budget left (the ablation's share kept)
+    assert res.games >= 0.9 * 60_000, res.games
+
+
 def test_confirmation_on_the_first_holdout_when_it_decides() -> None:
     """When the first holdout confirms (here the starting point meets every band), there is
     no second holdout."""

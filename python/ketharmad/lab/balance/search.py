@@ -1921,17 +1921,32 @@ def _balance(
                        -_summary(metrics, hold_st[c.key])["p_all_in_band"], c.key),
     )[:CONFIRM_SURVIVORS]  # fmt: skip
     reserve = (per_ablation * h + (2 + per_ablation) * s) * run.G
-    second = (
-        [c for c in contending if c.point] if contending and not any(confirmed.values()) else []
-    )
+    second: list[Candidate] = []
+    likeliest = False
+    if not any(confirmed.values()):
+        second = [c for c in contending if c.point]
+        if not second:
+            # none has every estimate in band: the budget left still goes to a further
+            # holdout (not to stopping), of the candidates likeliest to be in band
+            second = sorted(
+                (c for c in finalists if c.point),
+                key=lambda c: (-_summary(metrics, hold_st[c.key])["p_all_in_band"],
+                               _inner_score(metrics, hold_st[c.key], inner), len(c.point), c.key),
+            )[:CONFIRM_SURVIVORS]  # fmt: skip
+            likeliest = True
     if second:
         # the budget left goes to this holdout (not to stopping early)
         h2 = max(0, run.budget - run.used - reserve) // ((len(second) + 1) * run.G)
         if h2 >= h:
             hold2 = [(HOLDOUT_BLOCK + h, HOLDOUT_BLOCK + h + h2)]
+            which = (
+                "likeliest to be in band (none had every estimate in band)"
+                if likeliest
+                else "with every estimate in band"
+            )
             run.notes.append(
                 f"no candidate was confirmed on the first {h * run.G:,} holdout games a point; "
-                f"{len(second)} candidate(s) with every estimate in band played on {h2 * run.G:,} "
+                f"{len(second)} candidate(s) {which} played on {h2 * run.G:,} "
                 "fresh holdout games a point and judged on those alone"
             )
             base_vec = run.vectors({}, hold2, "confirm")
