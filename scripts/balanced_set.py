@@ -278,43 +278,37 @@ def main() -> None:
     card_path.parent.mkdir(parents=True, exist_ok=True)
     doc_path.parent.mkdir(parents=True, exist_ok=True)
     first, point1 = res, {}
-    if args.start_from:
-        point1 = stage_of(args.start_from)
-        resumed = bool(args.polish_journal) and os.path.exists(args.polish_journal)
+
+    def polish(**start: Any) -> ketharmad.BalanceResult:
+        """The polish run (seed --polish-seed, default seed + 1) from ``start`` (a setup keyword)."""
+        nonlocal wall
         t1 = time.perf_counter()
-        res = ketharmad.balance(
+        r = ketharmad.balance(
             args.polish_targets,
             seed=args.seed + 1 if args.polish_seed is None else args.polish_seed,
             budget=args.polish_budget,
             journal=args.polish_journal,
-            params=point1,
             run=dict(progress=True),
+            **start,
         )
         wall += time.perf_counter() - t1
-        first = res
-        print(res.text(), flush=True)
-    elif args.polish_targets:
+        print(r.text(), flush=True)
+        return r
+
+    if args.start_from:
+        point1 = stage_of(args.start_from)
+        resumed = bool(args.polish_journal) and os.path.exists(args.polish_journal)
+        res = first = polish(params=point1)
+    else:
         assert res is not None
         print(res.text(), flush=True)
+    if args.polish_targets and not args.start_from:
         point1 = first_point(res, args.polish_from)
         start_file = card_path.with_name(card_path.stem + "_polish_start.toml")
         ketharmad.export_card_data(start_file, params=point1, overwrite=True)
         resumed = resumed or (bool(args.polish_journal) and os.path.exists(args.polish_journal))
-        t1 = time.perf_counter()
-        res = ketharmad.balance(
-            args.polish_targets,
-            seed=args.seed + 1 if args.polish_seed is None else args.polish_seed,
-            budget=args.polish_budget,
-            journal=args.polish_journal,
-            card_data=os.fspath(start_file),
-            run=dict(progress=True),
-        )
-        wall += time.perf_counter() - t1
+        res = polish(card_data=os.fspath(start_file))
         start_file.unlink()
-        print(res.text(), flush=True)
-    else:
-        assert res is not None
-        print(res.text(), flush=True)
     assert res is not None and first is not None
     final = {**point1, **{r["parameter"]: r["new"] for r in res.best.iter_rows(named=True)}}
     ketharmad.export_card_data(card_path, params=final, overwrite=True)
