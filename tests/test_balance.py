@@ -469,7 +469,9 @@ def test_a_further_holdout_spends_the_budget_when_no_candidate_is_in_band(monkey
     )
     assert not res.best_confirmed, res
     note = next(n for n in res.notes if "fresh holdout games" in n)
-    assert "likeliest to be in band (none had every estimate in band)" in note, note
+    assert "likeliest to be in band (no candidate with edits had every estimate in band)" in note, (
+        note
+    )
     conf = res.history.filter(pl.col("stage") == "confirm")
     assert conf["blocks"].n_unique() == 2
     second = conf.filter(pl.col("blocks") != conf["blocks"][0])

@@ -1926,8 +1926,9 @@ def _balance(
     if not any(confirmed.values()):
         second = [c for c in contending if c.point]
         if not second:
-            # none has every estimate in band: the budget left still goes to a further
-            # holdout (not to stopping), of the candidates likeliest to be in band
+            # no candidate with edits has every estimate in band (the start may): the budget
+            # left still goes to a further holdout (not to stopping), of the candidates
+            # likeliest to be in band, and the start plays it too
             second = sorted(
                 (c for c in finalists if c.point),
                 key=lambda c: (-_summary(metrics, hold_st[c.key])["p_all_in_band"],
@@ -1940,7 +1941,7 @@ def _balance(
         if h2 >= h:
             hold2 = [(HOLDOUT_BLOCK + h, HOLDOUT_BLOCK + h + h2)]
             which = (
-                "likeliest to be in band (none had every estimate in band)"
+                "likeliest to be in band (no candidate with edits had every estimate in band)"
                 if likeliest
                 else "with every estimate in band"
             )
