@@ -150,8 +150,9 @@ def ablation(
     moves most (effect over the band's half-width) and that effect with its 95 % interval; and
     the games a point."""
     from ketharmad.game.data import load_card_data
+    from ketharmad.lab.balance.candidate import z_of
     from ketharmad.lab.balance.evaluate import Evaluator
-    from ketharmad.lab.balance.metrics import paired
+    from ketharmad.lab.balance.metrics import moves_most, paired
     from ketharmad.lab.balance.settings import DEFAULT_GAMES_2P, DEFAULT_GAMES_4P
 
     ev = Evaluator(
@@ -163,12 +164,9 @@ def ablation(
         rest = {k: v for k, v in point.items() if k != name}
         vec = ev.vectors(rest, [(0, blocks)])
         eff = {m.name: paired(m, whole[m.name], vec[m.name]) for m in ev.metrics}
-        top = max(
-            ev.metrics, key=lambda m: (abs(eff[m.name].value) / max(m.tolerance, 1e-9), m.name)
-        )
-        e = eff[top.name]
-        out[name] = {"metric": top.name, "effect": e.value, "effect_ci_low": e.value - 1.959964 * e.se,
-                     "effect_ci_high": e.value + 1.959964 * e.se}  # fmt: skip
+        top, e = moves_most(ev.metrics, eff)
+        out[name] = {"metric": top.name, "effect": e.value, "effect_ci_low": e.value - z_of(0.05) * e.se,
+                     "effect_ci_high": e.value + z_of(0.05) * e.se}  # fmt: skip
     return out, blocks * ev.games_per_block()
 
 

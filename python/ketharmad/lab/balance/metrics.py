@@ -17,12 +17,13 @@ seats). :func:`register_kind` adds one.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
 
-__all__ = ["MetricStats", "MetricKind", "KINDS", "register_kind", "stats", "paired"]
+__all__ = ["MetricStats", "MetricKind", "KINDS", "register_kind", "stats", "paired", "moves_most"]
 
 
 @dataclass
@@ -172,3 +173,12 @@ def stats(metric: Any, v: np.ndarray) -> MetricStats:
 def paired(metric: Any, v: np.ndarray, base: np.ndarray) -> MetricStats:
     """The difference of two paired per-game arrays of one metric, with its standard error."""
     return _kind(metric).paired(v, base)
+
+
+def moves_most(
+    metrics: Sequence[Any], effects: Mapping[str, MetricStats]
+) -> tuple[Any, MetricStats]:
+    """The metric an edit moves most, its effect measured against the metric's band
+    (``effects``: the edit's paired effect on each metric), and that effect."""
+    top = max(metrics, key=lambda m: (abs(effects[m.name].value) / max(m.tolerance, 1e-9), m.name))
+    return top, effects[top.name]

@@ -88,7 +88,7 @@ from .games import (
     harness_space,
     load_game_targets,
 )
-from .metrics import MetricStats, paired, stats
+from .metrics import MetricStats, moves_most, paired, stats
 from .repair import off_factions, point_cost, repair, suspicions
 from .report import balance_markdown, balance_text, write_balance_report
 from .settings import (
@@ -2013,8 +2013,7 @@ def _balance(
         vec = run.vectors(rest, hold, "ablation")
         ablated[name] = vec
         eff = {m.name: paired(m, best_vec[m.name], vec[m.name]) for m in metrics}
-        top = max(metrics, key=lambda m: (abs(eff[m.name].value) / max(m.tolerance, 1e-9), m.name))
-        e = eff[top.name]
+        top, e = moves_most(metrics, eff)
         loss_with = _summary(metrics, run.st(best_vec))["loss"]
         loss_without = _summary(metrics, run.st(vec))["loss"]
         rows.append(
