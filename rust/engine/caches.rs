@@ -28,8 +28,14 @@
 //! - **Generations.** `board_gen` (everyone) and `player_gen[p]` (seat `p`) change whenever
 //!   a card that carries stats, statics, a party, an ability or an Institution enters or
 //!   leaves play or changes sides (`board_changed`; a plain Base changes nothing cached).
-//!   `stat_cache[p]` is valid while its `gen` equals `board_gen`, `board_count[p]` while its
-//!   `gen` equals `player_gen[p]`, `stat_memo[c]` while its key equals `board_gen`.
+//!   `stat_gen[p]` changes with `player_gen[p]`, and for every seat with an elimination or a
+//!   card raising the Supermajority (`Static::SupermajorityIncrease`) entering, leaving or
+//!   changing sides: a Figure's stats depend on its controller's board, its opponents and
+//!   their Supermajority increases, nothing else of the other seats. Its values come from
+//!   one clock (`stat_clock`), so no two seats, and no seat at two times, share one.
+//!   `stat_cache[p]` is valid while its `gen` equals `stat_gen[p]`, `board_count[p]` while
+//!   its `gen` equals `player_gen[p]`, `stat_memo[c]` while its key equals the `stat_gen` of
+//!   `c`'s controller.
 //! - **Per-card stats** (`stat_memo`) also depend on the card's own counters, pumps and
 //!   whether it attacks: each such change calls `forget_stats(c)` (key 0 = not valid).
 //! - **Sums kept by difference** (`ready`, `able`): every change of what makes a card in play
@@ -49,8 +55,8 @@
 use super::seats::MAX_SEATS;
 use super::state::{Cid, Game, Inst, MAX_INSTS};
 
-/// Per card instance: (`board_gen` when computed, Influence, Credibility); key 0 = not
-/// valid. A fixed array like `Insts`.
+/// Per card instance: (its controller's `stat_gen` when computed, Influence, Credibility);
+/// key 0 = not valid. A fixed array like `Insts`.
 #[derive(Clone, Debug)]
 pub struct StatMemo(pub Box<[std::cell::Cell<(u32, i16, i16)>; MAX_INSTS]>);
 
@@ -68,7 +74,7 @@ impl std::ops::Index<usize> for StatMemo {
     }
 }
 
-/// A player's board-wide static stat bonuses, valid while `gen` equals `Caches::board_gen`.
+/// A player's board-wide static stat bonuses, valid while `gen` equals its `Caches::stat_gen`.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct StatCache {
     pub gen: u32,
@@ -120,8 +126,14 @@ pub struct Caches {
     pub board_gen: u32,
     /// Generation of each seat's board (the cards it controls).
     pub player_gen: [u32; MAX_SEATS],
-    /// Per card: (`board_gen` when computed, Influence, Credibility); recomputed by
-    /// `Game::compute_stats`.
+    /// Generation of what the stats of each seat's Figures depend on: its board, its
+    /// opponents, their Supermajority increases (`Game::stats_changed`). Every value is
+    /// unique (drawn from `stat_clock`) and never 0.
+    pub stat_gen: [u32; MAX_SEATS],
+    /// The last value handed out to a `stat_gen`.
+    pub stat_clock: u32,
+    /// Per card: (its controller's `stat_gen` when computed, Influence, Credibility);
+    /// recomputed by `Game::compute_stats`.
     pub stat_memo: StatMemo,
     /// Per seat: board-wide static bonuses (`Game::board_bonus`).
     pub stat_cache: [std::cell::Cell<StatCache>; MAX_SEATS],
@@ -161,6 +173,8 @@ impl Default for Caches {
         Caches {
             board_gen: 1,
             player_gen: [0; MAX_SEATS],
+            stat_gen: FIRST_STAT_GEN,
+            stat_clock: MAX_SEATS as u32,
             stat_memo: StatMemo::default(),
             stat_cache: Default::default(),
             board_count: Default::default(),
@@ -178,6 +192,17 @@ impl Default for Caches {
     }
 }
 
+/// Each seat's first `stat_gen` (1, 2, …: distinct, and below the clock's first value).
+const FIRST_STAT_GEN: [u32; MAX_SEATS] = {
+    let mut g = [0; MAX_SEATS];
+    let mut p = 0;
+    while p < MAX_SEATS {
+        g[p] = p as u32 + 1;
+        p += 1;
+    }
+    g
+};
+
 impl Caches {
     /// The caches of a new game of `insts` card instances, keeping the buffers
     /// (`stat_memo`, `wounded`, `fresh_cards`) of a finished one. Only the memo entries of
@@ -185,6 +210,8 @@ impl Caches {
     pub(crate) fn reset(&mut self, insts: usize) {
         self.board_gen = 1;
         self.player_gen = [0; MAX_SEATS];
+        self.stat_gen = FIRST_STAT_GEN;
+        self.stat_clock = MAX_SEATS as u32;
         self.stat_memo.0[..insts.min(MAX_INSTS)].fill(std::cell::Cell::new((0, 0, 0)));
         self.stat_cache = Default::default();
         self.board_count = Default::default();
@@ -210,10 +237,32 @@ impl Game<'_> {
         let i = &self.state.inst[c as usize];
         if i.flags & Inst::F_BASE == 0 || i.flags & Inst::F_COUNTED != 0 || i.party_bit != 0 {
             self.cache.board_gen += 1;
-            let ctl = self.state.inst[c as usize].controller;
+            let i = self.state.inst[c as usize];
+            self.stats_changed(&i);
+            let ctl = i.controller;
             if ctl >= 0 {
                 self.cache.player_gen[ctl as usize] += 1;
             }
+        }
+    }
+
+    /// Counted card `i` (in play) enters, leaves or changes sides: new `stat_gen`s for its
+    /// controller, and for every seat when it raises the Supermajority of its opponents.
+    #[inline(always)]
+    fn stats_changed(&mut self, i: &Inst) {
+        if i.is(Inst::F_STATIC) && self.db.def(i.def).statics.iter().any(|s| matches!(s, crate::cards::Static::SupermajorityIncrease { .. })) {
+            self.stats_changed_everywhere();
+        } else if i.controller >= 0 {
+            self.cache.stat_clock += 1;
+            self.cache.stat_gen[i.controller as usize] = self.cache.stat_clock;
+        }
+    }
+
+    /// New `stat_gen`s for every seat.
+    pub(crate) fn stats_changed_everywhere(&mut self) {
+        for q in 0..MAX_SEATS {
+            self.cache.stat_clock += 1;
+            self.cache.stat_gen[q] = self.cache.stat_clock;
         }
     }
 
@@ -277,6 +326,7 @@ impl Game<'_> {
     fn board_renewed(&mut self, i: &Inst) -> Option<(usize, u32)> {
         if i.flags & Inst::F_BASE == 0 || i.flags & Inst::F_COUNTED != 0 || i.party_bit != 0 {
             self.cache.board_gen += 1;
+            self.stats_changed(i);
             if i.controller >= 0 {
                 let p = i.controller as usize;
                 let was = self.cache.player_gen[p];
@@ -290,6 +340,7 @@ impl Game<'_> {
     /// Every board changed (an elimination: opponents, Unity counts, Border Closure).
     pub(crate) fn board_changed_everywhere(&mut self) {
         self.cache.board_gen += 1;
+        self.stats_changed_everywhere();
         for q in 0..self.state.n {
             self.cache.player_gen[q] += 1;
         }

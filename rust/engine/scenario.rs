@@ -148,6 +148,7 @@ impl Game<'_> {
         self.ready_in(c);
         self.cache.board_gen += 1;
         self.cache.player_gen[seat] += 1;
+        self.stats_changed_everywhere();
     }
 
     /// Play a card into play the real way (enters play: Scandal N and triggers), free.

@@ -63,13 +63,14 @@ impl Game<'_> {
         }
     }
 
-    /// `p`'s board-wide static bonuses, cached until the board changes (`board_gen`).
+    /// `p`'s board-wide static bonuses, cached until what they depend on changes
+    /// (`stat_gen[p]`).
     fn board_bonus(&self, p: usize) -> StatCache {
         let cached = self.cache.stat_cache[p].get();
-        if cached.gen == self.cache.board_gen {
+        if cached.gen == self.cache.stat_gen[p] {
             return cached;
         }
-        let mut out = StatCache { gen: self.cache.board_gen, ..Default::default() };
+        let mut out = StatCache { gen: self.cache.stat_gen[p], ..Default::default() };
         let mut unity: Option<bool> = None;
         for &s in &self.state.players[p].play {
             if !self.state.inst[s as usize].is(Inst::F_STATIC) {
@@ -136,15 +137,18 @@ impl Game<'_> {
         self.stats(c).1
     }
 
-    /// (Influence, Credibility), memoised per card until anything they depend on changes: the
-    /// board (`board_gen`) for everyone; counters, pumps, attacking and the end of the turn
-    /// invalidate the cards they touch. Scenario games (`full_checks`) always recompute, since
+    /// (Influence, Credibility), memoised per card until anything they depend on changes: its
+    /// controller's board, opponents and their Supermajority increases (`stat_gen`) for
+    /// everyone; counters, pumps, attacking and the end of the turn invalidate the cards they
+    /// touch. Scenario games (`full_checks`) always recompute, since
     /// tests edit counters by hand; debug builds verify every memoised value.
     pub(crate) fn stats(&self, c: Cid) -> (i16, i16) {
         if self.hooks.full_checks {
             return self.compute_stats(c);
         }
-        let key = self.cache.board_gen;
+        // a card out of play has no controller: no key (u32::MAX is never handed out)
+        let ctl = self.state.inst[c as usize].controller as usize;
+        let key = self.cache.stat_gen.get(ctl).copied().unwrap_or(u32::MAX);
         let m = self.cache.stat_memo[c as usize].get();
         if m.0 == key {
             #[cfg(debug_assertions)]
