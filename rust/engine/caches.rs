@@ -484,9 +484,10 @@ impl Game<'_> {
         } else {
             for q in 0..self.state.n {
                 let (mut ready, mut able) = (0u64, 0u16);
-                for i in 0..self.state.players[q].play.len() {
-                    let c = self.state.players[q].play[i];
-                    let it = &mut self.state.inst[c as usize];
+                // the play list and the instances borrowed apart (as in Wake)
+                let st = &mut self.state;
+                for &c in &st.players[q].play {
+                    let it = &mut st.inst[c as usize];
                     if it.eot_influence != 0 || it.eot_credibility != 0 {
                         self.cache.stat_memo[c as usize].set((0, 0, 0));
                     }

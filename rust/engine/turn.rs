@@ -144,9 +144,11 @@ impl Game<'_> {
         // Exposé) begins the next round with its next turn (R12.1, R12.9, E66)
         let starts_round = p == self.state.start_player;
         let (mut ready, mut able) = (0u64, 0u16);
-        for i in 0..self.state.players[p].play.len() {
-            let c = self.state.players[p].play[i];
-            let it = &mut self.state.inst[c as usize];
+        // the play list and the instances borrowed apart, so the list is read once, not
+        // reloaded (with its bounds checks) after every write to an instance
+        let st = &mut self.state;
+        for &c in &st.players[p].play {
+            let it = &mut st.inst[c as usize];
             it.exhausted = false;
             ready = ready.wrapping_add(Self::ready_word(it));
             able += Self::able(it);
@@ -155,12 +157,14 @@ impl Game<'_> {
         self.cache.able[p] = able;
         let per = self.db.rules.movement_per_turn as i16;
         let mut i = 0;
-        while i < self.state.players[p].play.len() {
-            let c = self.state.players[p].play[i];
-            if !self.state.inst[c as usize].is(Inst::F_WAKE) {
-                i += 1;
-                continue;
-            }
+        loop {
+            // the next card with something to do at Wake, from `i` on (a scan of the list as
+            // it is now: the work below may change it)
+            let st = &self.state;
+            let play = &st.players[p].play;
+            let Some(k) = play[i.min(play.len())..].iter().position(|&c| st.inst[c as usize].is(Inst::F_WAKE)) else { break };
+            i += k;
+            let c = play[i];
             let d = self.def(c);
             if d.kw.movement > 0 && self.state.inst[c as usize].counters < d.kw.movement {
                 self.add_counters(c, per);
