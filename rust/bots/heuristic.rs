@@ -561,23 +561,23 @@ fn target_score(v: &SeatView, o: &Opt) -> f64 {
     }
 }
 
-/// Power the opponents could swing back with next turn (their Figures, all readied).
-fn counter_power(v: &SeatView) -> i32 {
-    opponents(v).map(|q| v.swing_power(q)).max().unwrap_or(0)
-}
-
 fn attackers(k: &Knobs, v: &SeatView, opts: &[Opt]) -> usize {
     let power = my_attack_power(v);
     let lethal_on = |q: usize| power >= v.support(q);
     let (declared, _) = v.campaign();
     let me = v.seat;
-    // keep blockers home when the swing back would hurt too much
-    let threat = counter_power(v);
-    let home_guard = threat as f64 >= v.support(me) as f64 * (0.35 + 0.6 * k.aggression);
+    // keep blockers home when the swing back would hurt too much: the power the opponents
+    // could swing back with next turn (their Figures, all readied, `swing_power`); each
+    // opponent's possible blockers (`blockers_of`): both from one pass over its board
+    let mut threat = None;
     let mut blk = [(0usize, 0i16); MAX_SEATS];
     for q in opponents(v) {
-        blk[q] = blockers_of(v, q);
+        let (swing, ready) = v.swing_and_ready(q);
+        threat = threat.max(Some(swing));
+        blk[q] = ready;
     }
+    let threat = threat.unwrap_or(0);
+    let home_guard = threat as f64 >= v.support(me) as f64 * (0.35 + 0.6 * k.aggression);
     let mut bi: Option<usize> = None;
     let mut bs = f64::MIN;
     for (i, o) in opts.iter().enumerate() {

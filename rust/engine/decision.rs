@@ -345,6 +345,31 @@ impl<'a, 'db> SeatView<'a, 'db> {
         }
         sum
     }
+    /// `swing_power(p)` and `ready_figures(p)` in one pass over `p`'s play list (each
+    /// Figure's stats read once).
+    pub fn swing_and_ready(&self, p: usize) -> (i32, (usize, i16)) {
+        use super::state::Inst;
+        let (mut sum, mut n, mut max) = (0, 0, i16::MIN);
+        for &c in &self.g.state.players[p].play {
+            let i = &self.g.state.inst[c as usize];
+            if !i.is(Inst::F_FIGURE) {
+                continue;
+            }
+            let may_attack = !i.is(Inst::F_CANT_ATTACK);
+            let ready = !i.exhausted;
+            if may_attack | ready {
+                let inf = self.g.stats(c).0;
+                if may_attack {
+                    sum += inf.max(0) as i32;
+                }
+                if ready {
+                    n += 1;
+                    max = max.max(inf);
+                }
+            }
+        }
+        (sum, (n, max))
+    }
     /// The party bits of `p`'s cards in play ORed together (its Figures' parties).
     pub fn parties(&self, p: usize) -> u32 {
         self.g.state.players[p].play.iter().fold(0, |b, &c| b | self.g.state.inst[c as usize].party_bit)
