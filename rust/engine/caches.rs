@@ -448,6 +448,24 @@ impl Game<'_> {
         self.count_board(p)
     }
 
+    /// `f(&board_count(p))`, with `f` applied in each branch, so that a caller reading one
+    /// count reads just that field of valid counts (`board_count` returns them whole, and
+    /// the two branches meeting made the compiler copy all 32 bytes out to read one).
+    #[inline(always)]
+    pub fn board_count_with<R>(&self, p: usize, f: impl Fn(&BoardCount) -> R) -> R {
+        let cached = self.cache.board_count[p].get();
+        if cached.gen == self.cache.player_gen[p] && !self.hooks.full_checks {
+            return f(&cached);
+        }
+        f(&self.count_board(p))
+    }
+
+    /// `board_count(p).flags` (`board_count_with`).
+    #[inline(always)]
+    pub fn board_flags(&self, p: usize) -> u16 {
+        self.board_count_with(p, |b| b.flags)
+    }
+
     #[cold]
     fn count_board(&self, p: usize) -> BoardCount {
         let out = self.tally_board(p);

@@ -19,7 +19,7 @@ impl Game<'_> {
         let i = &self.state.inst[c as usize];
         let mut red = 0;
         let mut inc = 0;
-        if i.defector > 0 && self.opponents(p).any(|q| self.board_count(q).institutions > 0) {
+        if i.defector > 0 && self.opponents(p).any(|q| self.board_count_with(q, |b| b.institutions) > 0) {
             red += i.defector as i16;
         }
         if i.is(Inst::F_INSTITUTION) {
@@ -42,7 +42,7 @@ impl Game<'_> {
 
     /// Cost of `p`'s basic Exposé against `target` (R10.3.1, Médiatörvény, Közmédia).
     pub fn expose_cost(&self, target: usize) -> Cost {
-        let inc = self.state.round_mods.expose_cost_increase + self.board_count(target).expose_tax;
+        let inc = self.state.round_mods.expose_cost_increase + self.board_count_with(target, |b| b.expose_tax);
         adjust(self.db.rules.expose_cost, inc, 0)
     }
 

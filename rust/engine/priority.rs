@@ -135,7 +135,7 @@ impl Game<'_> {
     /// windows fail it).
     #[inline(always)]
     fn may_respond(&self, p: usize) -> (bool, bool) {
-        (self.reaction_in_reach(p), self.board_count(p).flags & Inst::F_INSTANT != 0)
+        (self.reaction_in_reach(p), self.board_flags(p) & Inst::F_INSTANT != 0)
     }
 
     /// `p` holds a Reaction that it might play now: one it may play with the chain as it is
@@ -224,7 +224,7 @@ impl Game<'_> {
     #[inline(never)]
     fn someone_may_respond(&self) -> bool {
         for q in 0..self.state.n {
-            if self.state.players[q].alive && (self.reaction_in_reach(q) || self.board_count(q).flags & Inst::F_INSTANT != 0) {
+            if self.state.players[q].alive && (self.reaction_in_reach(q) || self.board_flags(q) & Inst::F_INSTANT != 0) {
                 return true;
             }
         }

@@ -9,11 +9,11 @@ use crate::cards::{Condition, Static, Who};
 impl Game<'_> {
     /// Unity (cards.md §2): the Figures `p` controls show at least N different parties.
     pub fn unity(&self, p: usize) -> bool {
-        self.board_count(p).parties.count_ones() as i32 >= self.db.rules.unity_parties
+        self.board_count_with(p, |b| b.parties).count_ones() as i32 >= self.db.rules.unity_parties
     }
 
     pub fn institutions(&self, p: usize) -> i32 {
-        self.board_count(p).institutions as i32
+        self.board_count_with(p, |b| b.institutions) as i32
     }
 
     /// Supermajority (cards.md §2): 2 Institutions, 1 more while an opponent controls
@@ -39,7 +39,7 @@ impl Game<'_> {
 
     /// Some opponent of `p` controls a card with Border Closure.
     pub fn border_closed_for(&self, p: usize) -> bool {
-        self.opponents(p).any(|q| self.board_count(q).flags & Inst::F_BORDER != 0)
+        self.opponents(p).any(|q| self.board_flags(q) & Inst::F_BORDER != 0)
     }
 
     pub fn condition(&self, p: usize, cond: Condition) -> bool {
@@ -215,7 +215,7 @@ impl Game<'_> {
     }
 
     pub fn figure_count(&self, p: usize) -> i32 {
-        self.board_count(p).figures as i32
+        self.board_count_with(p, |b| b.figures) as i32
     }
 
     /// Put `n` Sympathy counters on a Figure.
