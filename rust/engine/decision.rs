@@ -311,9 +311,17 @@ impl<'a, 'db> SeatView<'a, 'db> {
     /// The total Influence (each at least 0) of `p`'s Figures that could attack now
     /// (`can_attack`).
     pub fn attack_power(&self, p: usize) -> i32 {
+        // from the newest card back (Figures tend to come after the Bases), stopping at the
+        // last of them (`Caches::able` counts them; scenario games, whose readiness tests set
+        // by hand, count afresh): a sum, so the order does not matter
+        let mut left = if self.g.hooks.full_checks { self.g.count_able(p) } else { self.g.cache.able[p] };
         let mut sum = 0;
-        for &c in &self.g.state.players[p].play {
+        for &c in self.g.state.players[p].play.iter().rev() {
+            if left == 0 {
+                break;
+            }
             if Game::able(&self.g.state.inst[c as usize]) != 0 {
+                left -= 1;
                 sum += self.g.stats(c).0.max(0) as i32;
             }
         }
@@ -324,8 +332,14 @@ impl<'a, 'db> SeatView<'a, 'db> {
     pub fn ready_figures(&self, p: usize) -> (usize, i16) {
         let mut n = 0;
         let mut max = i16::MIN;
-        for &c in &self.g.state.players[p].play {
+        // from the newest card back, stopping at the last Figure (as `attack_power`)
+        let mut figures = self.g.figure_count(p);
+        for &c in self.g.state.players[p].play.iter().rev() {
+            if figures == 0 {
+                break;
+            }
             let i = &self.g.state.inst[c as usize];
+            figures -= i.is(super::state::Inst::F_FIGURE) as i32;
             if i.is(super::state::Inst::F_FIGURE) && !i.exhausted {
                 n += 1;
                 max = max.max(self.g.stats(c).0);
@@ -350,11 +364,17 @@ impl<'a, 'db> SeatView<'a, 'db> {
     pub fn swing_and_ready(&self, p: usize) -> (i32, (usize, i16)) {
         use super::state::Inst;
         let (mut sum, mut n, mut max) = (0, 0, i16::MIN);
-        for &c in &self.g.state.players[p].play {
+        // from the newest card back, stopping at the last Figure (as `attack_power`)
+        let mut figures = self.g.figure_count(p);
+        for &c in self.g.state.players[p].play.iter().rev() {
+            if figures == 0 {
+                break;
+            }
             let i = &self.g.state.inst[c as usize];
             if !i.is(Inst::F_FIGURE) {
                 continue;
             }
+            figures -= 1;
             let may_attack = !i.is(Inst::F_CANT_ATTACK);
             let ready = !i.exhausted;
             if may_attack | ready {
@@ -372,7 +392,8 @@ impl<'a, 'db> SeatView<'a, 'db> {
     }
     /// The party bits of `p`'s cards in play ORed together (its Figures' parties).
     pub fn parties(&self, p: usize) -> u32 {
-        self.g.state.players[p].play.iter().fold(0, |b, &c| b | self.g.state.inst[c as usize].party_bit)
+        // the board counts keep this OR (`BoardCount::parties`)
+        self.g.board_count_with(p, |b| b.parties)
     }
     /// How many Bases `p` has in play.
     pub fn bases_in_play(&self, p: usize) -> usize {
