@@ -414,15 +414,23 @@ impl Game<'_> {
         if self.scratch.opts.len() == 1 {
             return self.scratch.opts[0];
         }
-        if self.drive.is_some() {
-            return self.decide_driven(seat, kind);
-        }
         // an agent that needs no view (the random bot) answers in place; with pacts in the
-        // format it looks (the bots honour pacts: `bots::Policy`)
-        if self.db.rules.format.pacts.is_empty() {
+        // format it looks (the bots honour pacts: `bots::Policy`); a driven game asks its
+        // driver (`decide_asked`)
+        if self.drive.is_none() && self.db.rules.format.pacts.is_empty() {
             if let Some(i) = self.policies[seat].choose_blind(self.scratch.opts.len()) {
                 return self.scratch.opts[i.min(self.scratch.opts.len() - 1)];
             }
+        }
+        self.decide_asked(seat, kind)
+    }
+
+    /// `decide` for a decision put to the driver or to a policy with the seat's view: out of
+    /// line, so that the answers above pay neither its frame nor its saved registers.
+    #[inline(never)]
+    fn decide_asked(&mut self, seat: usize, kind: DecisionKind) -> Opt {
+        if self.drive.is_some() {
+            return self.decide_driven(seat, kind);
         }
         if let Some(d) = self.trace.decisions.as_mut() {
             d.push((seat as u8, kind, self.scratch.opts.clone()));
