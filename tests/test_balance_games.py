@@ -66,10 +66,10 @@ def test_recovers_a_planted_change_in_schotten_totten_2() -> None:
     targets = {"metrics": _bands_at_default(ST2, ST2_BOTS, 0, 0.04, 1.5, 6000),
                "change": {"allow": ["rules.hand_size", "rules.damages_to_win", "rules.max_value",
                                     "rules.cauldrons"]}}  # fmt: skip
-    res = ketharmad.balance(targets, game=ST2, params={"rules.hand_size": 5}, budget=100_000,
+    res = ketharmad.balance(targets, game=ST2, params={"rules.hand_size": 5}, budget=200_000,
                             settings={"games_per_block": 100}, seed=3)  # fmt: skip
     _recovers(res, "rules.hand_size", 5, 6, 1, seat=0)
-    assert res.games <= 100_000 * 1.05
+    assert res.games <= 200_000 * 1.05
     assert "balance of schotten_totten_2" in res.text()
 
 

@@ -12,7 +12,12 @@ does the same, measured:
    numbers within the round, new games every round) the current point and a list of single
    moves: the best move of each of the most suspect cards (its parameter and size chosen by
    the screen's effects, the direction by the screen or, when the screen shows nothing, by
-   what weakens or strengthens the card), then the moves the screen predicts help most. A
+   what weakens or strengthens the card), then the moves the screen predicts help most, then
+   the pairs of moves the screen predicts do better than any single move (a point boxed in:
+   every single move that brings one metric in pushes another out). The share is planned
+   for ``REPAIR_ROUNDS`` rounds, each on as many games as that leaves; every point's values
+   are the start (played every round and pooled with the baseline) plus the point's paired
+   difference from the start on the round's games. A
    move that brings every metric inside what is aimed for repairs (the inner part of its
    band, ``margin``, for a metric outside it at the start; where it was for a metric in
    band at the start: what is in band is held, not chased toward the centre);
@@ -23,9 +28,11 @@ does the same, measured:
    an edit counts the edit (``EDIT_COST``) and its size relative to the printed value
    (``SIZE_COST * |new - old| / max(1, |old|)``): a step of 1 on a 1-Influence card costs
    as much as a step of 5 on a 5-Influence card.
-3. **Pruning.** Each edit is removed in turn and the rest played on fresh blocks: an edit
-   whose removal changes no metric measurably (every paired difference inside its 95 %
-   interval) and does not worsen the score is dropped.
+3. **Pruning.** The fewest changes first: while the point without one of its edits is
+   inside the aim on fresh games (twice), the best such edit goes. Then each edit is removed
+   in turn and the rest played on fresh blocks: an edit whose removal changes no metric
+   measurably (every paired difference inside its 95 % interval) and does not worsen the
+   score is dropped.
 
 Every point the repair takes is a candidate for the race and the confirmation that follow
 (:mod:`ketharmad.lab.balance.search`).
@@ -41,7 +48,7 @@ from typing import Any, Optional
 import numpy as np
 
 from .candidate import Candidate, shrunk, z_of
-from .metrics import MetricStats, paired
+from .metrics import MetricStats, paired, stats
 
 __all__ = [
     "repair",
@@ -64,8 +71,12 @@ SIZE_COST = 0.02
 #: Suspect cards whose best move each round measures, and further moves by the screen.
 SUSPECT_MOVES = 4
 SCREEN_MOVES = 4
-#: Screen blocks a round plays each point on (fewer when the stage's share is short).
-REPAIR_BLOCKS = 8
+#: Pairs of moves a round measures when the screen's effects predict a pair does better than
+#: any single move (a point boxed in: every single move that lowers one metric pushes another).
+PAIR_MOVES = 2
+#: The rounds the repair's share is planned for: each round plays its points on the blocks
+#: the share pays for divided by this (docs/balance.md "Card-level repair").
+REPAIR_ROUNDS = 8
 #: A suspect card's move is taken over a better-measured one when it does at least this share
 #: of the best measured improvement of its round.
 SUSPECT_SHARE = 0.5
@@ -124,9 +135,12 @@ def repair(
         k: np.array([shrunk(v[m.name]) for m in metrics]) for k, v in effects.items()
     }
     limit = run.upto("repair")
-    per_round = 1 + SUSPECT_MOVES + SCREEN_MOVES
-    room = max(0, limit - run.used) // (8 * per_round * run.G)
-    nb = max(1, min(REPAIR_BLOCKS * run.screen_blocks, room))
+    per_round = 1 + SUSPECT_MOVES + SCREEN_MOVES + PAIR_MOVES
+    # the share pays for REPAIR_ROUNDS rounds: each as many blocks as that allows, so a
+    # round's decisions rest on as many games as the share can give them (few big rounds,
+    # not many noisy ones whose noise the greedy would chase with edits)
+    room = max(0, limit - run.used) // (REPAIR_ROUNDS * per_round * run.G)
+    nb = max(1, room)
     K = run.targets.max_edits
     N = run.targets.max_edits_per_card
     cursor = REPAIR_BLOCK
@@ -230,7 +244,70 @@ def repair(
         out += [(n, v, "screen") for _s, n, v in screen[:SCREEN_MOVES]]
         return out
 
-    def point_with(x: Mapping[str, Any], name: str, v: Any) -> dict[str, Any]:
+    def pair_moves(
+        x: dict[str, Any], vx: np.ndarray, skip: set[tuple[Any, Any]]
+    ) -> list[tuple[tuple[str, str], tuple[Any, Any], str]]:
+        """When no single move is predicted to lower the score plus cost (the point is boxed
+        in: every single move that brings one metric in pushes another out), up to
+        ``PAIR_MOVES`` pairs of moves (two parameters at once) predicted to lower it: two moves
+        can cancel each other's side effects. (Pairs are not measured otherwise: predicted
+        from the screen's noisy effects, a pair of large moves often looks better than the
+        single move that is right.)"""
+        opts: list[tuple[str, Any]] = []
+        deltas: list[np.ndarray] = []
+        costs: list[float] = []
+        base_cost = point_cost(x, space)
+        for n in names:
+            if not allowed(x, n):
+                continue
+            p = space[n]
+            cur = x.get(n, p.default)
+            for v in p.values(max(abs(p.k_of(p.low)), abs(p.k_of(p.high)))):
+                if v == cur or (p.k_of(v) - p.k_of(cur)) * (1 if v > cur else -1) > 2:
+                    continue
+                opts.append((n, v))
+                deltas.append(predict(x, vx, n, v) - vx)
+                costs.append(point_cost(point_with(x, n, v), space) - base_cost)
+        if len(opts) < 2:
+            return []
+        D, C = np.array(deltas), np.array(costs)
+        single = run._score(vx[None, :] + D, inner) + C
+        bar = score(vx) + base_cost
+        if float(single.min()) + base_cost < bar:
+            return []  # a single move is predicted to help: not boxed in
+        free = K - len(x)
+        names_o = [o[0] for o in opts]
+        cards_o = [card_of(o[0]) for o in opts]
+        per_card = {c: sum(1 for n in x if card_of(n) == c) for c in set(cards_o)}
+        found: list[tuple[float, int, int]] = []
+        for i in range(len(opts) - 1):
+            j = np.arange(i + 1, len(opts))
+            sc = run._score(vx[None, :] + D[i] + D[j], inner) + C[i] + C[j] + base_cost
+            for jj in np.argsort(sc, kind="stable")[:4]:
+                k = int(j[jj])
+                if sc[jj] >= bar or names_o[k] == names_o[i]:
+                    continue
+                new = {names_o[i], names_o[k]} - set(x)
+                if len(new) > free or (
+                    len(new) == 2 and cards_o[i] == cards_o[k] and per_card[cards_o[i]] + 2 > N
+                ):
+                    continue
+                found.append((float(sc[jj]), i, k))
+        found.sort()
+        out: list[tuple[tuple[str, str], tuple[Any, Any], str]] = []
+        for _s, i, k in found:
+            key = ((opts[i][0], opts[k][0]), (opts[i][1], opts[k][1]))
+            if key in skip or any(set(key[0]) == set(o[0]) for o in out):
+                continue
+            out.append((key[0], key[1], "pair"))
+            if len(out) >= PAIR_MOVES:
+                break
+        return out
+
+    def point_with(x: Mapping[str, Any], name: Any, v: Any) -> dict[str, Any]:
+        """``x`` with ``name`` set to ``v`` (or each of a pair's names to its value)."""
+        if isinstance(name, tuple):
+            return point_with(point_with(x, name[0], v[0]), name[1], v[1])
         y = {**x, name: v}
         if v == space[name].default:
             y.pop(name)
@@ -241,6 +318,23 @@ def repair(
     skip: set[tuple[str, Any]] = set()
     stale = 0
     verified = False
+    # the start, played on every round's blocks too, pooled with the baseline: each point's
+    # values are this pooled start plus its paired difference from the start on the round's
+    # games (common random numbers), far less noisy than the round's own estimate
+    pool: dict[str, list[np.ndarray]] = {m.name: [] for m in metrics}
+
+    def shift_of(rng: Sequence[tuple[int, int]]) -> np.ndarray:
+        """Play the start on ``rng``, pool it, and return what to add to a point's values on
+        ``rng`` to anchor them on the pooled start (``pooled start - start on rng``)."""
+        vec_s = run.vectors({}, rng, "repair")
+        out = []
+        for m in metrics:
+            pool[m.name].append(vec_s[m.name])
+            b = base_st[m.name]
+            p = stats(m, np.concatenate(pool[m.name]))
+            pooled = (b.value * b.n + p.value * p.n) / max(1, b.n + p.n)
+            out.append(pooled - stats(m, vec_s[m.name]).value)
+        return np.array(out)
 
     def denoised(
         vec_y: Mapping[str, np.ndarray], vec_x: Mapping[str, np.ndarray], vx: np.ndarray
@@ -249,17 +343,20 @@ def repair(
         difference the round's games cannot tell from 0 does not look like progress."""
         return vx + np.array([shrunk(paired(m, vec_y[m.name], vec_x[m.name])) for m in metrics])
 
-    while run.used + per_round * nb * run.G <= limit:
+    while run.used + (per_round + 1) * nb * run.G <= limit:
         rng = fresh(nb)
+        shift = shift_of(rng)
         vec_x = run.vectors(x, rng, "repair")
-        vx = values(vec_x)
+        vx = values(vec_x) + shift
         if _in_inner(run, vx, inner):
             # in the inner band on this round's games: check once more on twice the games
             rng2 = fresh(2 * nb)
-            if _in_inner(run, values(run.vectors(x, rng2, "repair")), inner):
+            shift2 = shift_of(rng2)
+            if _in_inner(run, values(run.vectors(x, rng2, "repair")) + shift2, inner):
                 verified = True
                 break
-        moves = candidates(x, vx, skip)
+        # single moves (name, value, why), then pairs ((name, name), (value, value), "pair")
+        moves: list[tuple[Any, Any, str]] = [*candidates(x, vx, skip), *pair_moves(x, vx, skip)]
         if not moves:
             break
         measured = []
@@ -269,8 +366,10 @@ def repair(
                 skip.add((n, v))
                 continue
             vec_y = run.vectors(y, rng, "repair")
-            vy = values(vec_y)
+            vy = values(vec_y) + shift
             measured.append((n, v, why, y, vy, denoised(vec_y, vec_x, vx)))
+            if isinstance(n, tuple):
+                continue
             # the measured move replaces the model's per-step effect of that direction
             p = space[n]
             k = p.k_of(v) - p.k_of(x.get(n, p.default))
@@ -307,7 +406,7 @@ def repair(
             "repair: the last point was not inside the inner part of every band on fresh games "
             "when the stage ended"
         )
-    x = _prune(run, x, fresh, 2 * nb, values, score, limit)
+    x = _prune(run, x, fresh, nb, values, score, limit, shift_of)
     if x and (not path or path[-1].point != x):
         path.append(Candidate(dict(x), "repair"))
     return path
@@ -321,12 +420,54 @@ def _prune(
     values: Any,
     score: Any,
     limit: int,
+    shift_of: Any = None,
 ) -> dict[str, Any]:
-    """Drop each edit whose removal changes no metric measurably (every paired difference
-    inside its 95 % interval) and does not worsen the score, on fresh blocks."""
+    """Fewest changes, then no unmeasurable edit, on fresh blocks (``shift_of(blocks)``, when
+    given, plays the start on the blocks and returns what anchors a point's values there on
+    the pooled start).
+
+    1. **Backward elimination.** The point without each edit in turn is played on common
+       fresh blocks; of those inside the aim on these games and again on as many further
+       fresh games, the one with the lowest score is taken (the edit it drops is not needed:
+       the greedy rounds can take a move that a later move makes redundant). Repeated until
+       no edit can go.
+    2. **Unmeasurable edits.** Each edit whose removal changes no metric measurably (every
+       paired difference inside its 95 % interval) and does not worsen the score is
+       dropped."""
     z95 = z_of(0.05)
+    slack = limit + run.budget // 20
+
+    def shift(rng: Any) -> Any:
+        return 0.0 if shift_of is None else shift_of(rng)
+
+    while x and run.used + (len(x) + 2) * nb * run.G <= slack:
+        rng = fresh(nb)
+        sh = shift(rng)
+        fewer = []
+        for name in sorted(x):
+            y = {k: v for k, v in x.items() if k != name}
+            if not run.ev.valid(y):
+                continue
+            vy = values(run.vectors(y, rng, "prune")) + sh
+            if score(vy) <= 0.0:
+                fewer.append((score(vy), name, y))
+        dropped = False
+        for _s, name, y in sorted(fewer, key=lambda t: (t[0], t[1])):
+            if run.used + 2 * nb * run.G > slack:
+                break
+            rng2 = fresh(nb)
+            sh2 = shift(rng2)
+            if score(values(run.vectors(y, rng2, "prune")) + sh2) <= 0.0:
+                run.notes.append(
+                    f"repair: dropped {name} (the point without it is inside the aim on fresh games)"
+                )
+                x = y
+                dropped = True
+                break
+        if not dropped:
+            break
     for name in sorted(x):
-        if not x or run.used + 2 * nb * run.G > limit + run.budget // 20:
+        if not x or run.used + 2 * nb * run.G > slack:
             break
         y = {k: v for k, v in x.items() if k != name}
         if not run.ev.valid(y):
