@@ -12,9 +12,9 @@ does the same, measured:
    numbers within the round, new games every round) the current point and a list of single
    moves: the best move of each of the most suspect cards (its parameter and size chosen by
    the screen's effects, the direction by the screen or, when the screen shows nothing, by
-   what weakens or strengthens the card), then the moves the screen predicts help most, then
-   the pairs of moves the screen predicts do better than any single move (a point boxed in:
-   every single move that brings one metric in pushes another out). The share is planned
+   what weakens or strengthens the card), then the moves the screen predicts help most, and,
+   when no single move is predicted to help (a point boxed in: every single move that brings
+   one metric in pushes another out), the pairs of moves predicted to. The share is planned
    for ``REPAIR_ROUNDS`` rounds, each on as many games as that leaves; every point's values
    are the start (played every round and pooled with the baseline) plus the point's paired
    difference from the start on the round's games. A
@@ -71,8 +71,8 @@ SIZE_COST = 0.02
 #: Suspect cards whose best move each round measures, and further moves by the screen.
 SUSPECT_MOVES = 4
 SCREEN_MOVES = 4
-#: Pairs of moves a round measures when the screen's effects predict a pair does better than
-#: any single move (a point boxed in: every single move that lowers one metric pushes another).
+#: Pairs of moves a round measures when no single move is predicted to help (a point boxed in:
+#: every single move that brings one metric in pushes another out).
 PAIR_MOVES = 2
 #: The rounds the repair's share is planned for: each round plays its points on the blocks
 #: the share pays for divided by this (docs/balance.md "Card-level repair").
@@ -325,7 +325,9 @@ def repair(
 
     def shift_of(rng: Sequence[tuple[int, int]]) -> np.ndarray:
         """Play the start on ``rng``, pool it, and return what to add to a point's values on
-        ``rng`` to anchor them on the pooled start (``pooled start - start on rng``)."""
+        ``rng`` to anchor them on the pooled start (``pooled start - start on rng``; the pooled
+        start is the games-weighted mean of the baseline's estimate and the pooled games'
+        estimate: exact for a rate, an approximation for a median)."""
         vec_s = run.vectors({}, rng, "repair")
         out = []
         for m in metrics:
