@@ -48,7 +48,7 @@ from typing import Any, Optional
 import numpy as np
 
 from .candidate import Candidate, shrunk, z_of
-from .metrics import MetricStats, paired, stats
+from .metrics import KINDS, Mean, MetricStats, Rate, paired, stats
 
 __all__ = [
     "repair",
@@ -327,10 +327,15 @@ def repair(
         """Play the start on ``rng``, pool it, and return what to add to a point's values on
         ``rng`` to anchor them on the pooled start (``pooled start - start on rng``; the pooled
         start is the games-weighted mean of the baseline's estimate and the pooled games'
-        estimate: exact for a rate, an approximation for a median)."""
+        estimate). Only a metric that is a mean of per-game values (a rate, a mean) is
+        anchored: for a median or a maximum (``seat_spread``) the start plus a difference is
+        not the point's value, and its shift is 0."""
         vec_s = run.vectors({}, rng, "repair")
         out = []
         for m in metrics:
+            if not isinstance(KINDS.get(m.kind), (Rate, Mean)):
+                out.append(0.0)  # a median or a maximum: not a mean of per-game values
+                continue
             pool[m.name].append(vec_s[m.name])
             b = base_st[m.name]
             p = stats(m, np.concatenate(pool[m.name]))
