@@ -567,7 +567,7 @@ fn attackers(k: &Knobs, v: &SeatView, opts: &[Opt]) -> usize {
     let (declared, _) = v.campaign();
     let me = v.seat;
     // keep blockers home when the swing back would hurt too much: the power the opponents
-    // could swing back with next turn (their Figures, all readied, `swing_power`); each
+    // could swing back with next turn (their Figures, all readied); each
     // opponent's possible blockers (`blockers_of`): both from one pass over its board
     let mut threat = None;
     let mut blk = [(0usize, 0i16); MAX_SEATS];

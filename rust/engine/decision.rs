@@ -347,20 +347,9 @@ impl<'a, 'db> SeatView<'a, 'db> {
         }
         (n, max)
     }
-    /// The total Influence (each at least 0) of `p`'s Figures not barred from attacking by
-    /// their own statics (`is_figure_that_may_attack`), ready or not.
-    pub fn swing_power(&self, p: usize) -> i32 {
-        use super::state::Inst;
-        let mut sum = 0;
-        for &c in &self.g.state.players[p].play {
-            if self.g.state.inst[c as usize].flags & (Inst::F_FIGURE | Inst::F_CANT_ATTACK) == Inst::F_FIGURE {
-                sum += self.g.stats(c).0.max(0) as i32;
-            }
-        }
-        sum
-    }
-    /// `swing_power(p)` and `ready_figures(p)` in one pass over `p`'s play list (each
-    /// Figure's stats read once).
+    /// In one pass over `p`'s play list (each Figure's stats read once): the total Influence
+    /// (each at least 0) of `p`'s Figures not barred from attacking by their own statics,
+    /// ready or not (the power it could swing back with), and `ready_figures(p)`.
     pub fn swing_and_ready(&self, p: usize) -> (i32, (usize, i16)) {
         use super::state::Inst;
         let (mut sum, mut n, mut max) = (0, 0, i16::MIN);
