@@ -209,6 +209,56 @@ def test_a_point_boxed_in_for_single_moves_is_repaired_by_a_pair() -> None:
     assert _balance._excess(m, truth(path[-1].point), aim) == 0.0
 
 
+def test_a_start_that_needs_many_edits_gets_the_rounds_for_them() -> None:
+    """Item 5 (a far-off set such as the draft needs many edits, docs/balance.md "Card-level
+    repair"): the rounds are planned from the edits the screen predicts the start needs, not
+    fixed at REPAIR_ROUNDS (8), which took at most about 9 moves. A fake game with linear
+    effects: NER-Tisza at 85 % (band 45-55 %, aim at most 53.75 %), each Tisza or Összefogás
+    Influence one step up takes 1.5 points off (at most 2 steps: 3 points an edit), so 11
+    edits are needed; each card is a suspect (so a round measures 10 points, as on the real
+    game). The rounds find all of them and the point ends inside the aim (the fixed 8 rounds
+    stopped at 8 edits, 61 %)."""
+    from types import SimpleNamespace
+
+    from ketharmad.lab.balance.repair import REPAIR_ROUNDS, Suspicion, repair
+
+    params = ketharmad.parameters()
+    tis = sorted(
+        n for n in params["name"] if n.endswith(".influence") and n[:4] in ("tis_", "osz_")
+    )
+    assert len(tis) >= 16
+    tg = load_targets({"two_player": {"others": False, "pairs": {"ner-tisza": 0.5}},
+                       "change": {"allow": tis, "max_edits": 20}})  # fmt: skip
+    m, space = tg.metrics, {p.name: p for p in tg.space(params)}
+
+    def truth(point: dict) -> float:
+        return 0.85 - sum(0.015 * (v - space[k].default) for k, v in point.items())
+
+    def vectors(point: dict, rng: list, stage: str) -> dict:
+        n = sum(b - a for a, b in rng)
+        run.used += n
+        return {m[0].name: (np.arange(n) < round(truth(point) * n)).astype(float)}
+
+    run = SimpleNamespace(
+        meter=SimpleNamespace(stage=""), metrics=m, space=space, order=sorted(space), used=0, G=1,
+        budget=10**7, targets=tg, notes=[], vectors=vectors, upto=lambda stage: 2_000_000,
+        st=lambda vec: {mm.name: MetricStats(float(vec[mm.name].mean()), 0.005, len(vec[mm.name])) for mm in m},
+        _score=lambda v, inner: _balance._excess(m, v, inner), ev=SimpleNamespace(valid=lambda y: True),
+    )  # fmt: skip
+    effects = {
+        (k, d): {m[0].name: MetricStats(-0.015 * d, 0.002, 4000)} for k in tis for d in (1, -1)
+    }
+    start = {m[0].name: MetricStats(0.85, 0.005, 4000)}
+    aim = _balance.aim_of(m, start, 0.25)
+    suspects = {space[n].card: Suspicion(float(len(tis) - i), 1) for i, n in enumerate(tis)}
+    path = repair(run, start, effects, suspects, aim)
+    planned = next(n for n in run.notes if n.startswith("repair: planned"))
+    assert int(planned.split()[2]) > REPAIR_ROUNDS, planned
+    best = path[-1].point
+    assert len(best) >= 10 and truth(best) <= 0.5375 + 1e-9, (best, truth(best), run.notes)
+    assert all(v > space[k].default for k, v in best.items())
+
+
 def test_the_aim_holds_a_metric_in_band_where_it_was_and_moves_one_out_of_band_inside() -> None:
     """Item 3 with "never worse": a metric out of band at the start is aimed inside the
     inner band (margin 0.25: 0.75 of the half-width); one in band at the start is held where

@@ -15,7 +15,8 @@ does the same, measured:
    what weakens or strengthens the card), then the moves the screen predicts help most, and,
    when no single move is predicted to help (a point boxed in: every single move that brings
    one metric in pushes another out), the pairs of moves predicted to. The share is planned
-   for ``REPAIR_ROUNDS`` rounds, each on as many games as that leaves; every point's values
+   for ``REPAIR_ROUNDS`` rounds (or ``ROUNDS_PER_EDIT`` per edit the screen's effects predict
+   the start needs, when that is more), each on as many games as that leaves; every point's values
    are the start (played every round and pooled with the baseline) plus the point's paired
    difference from the start on the round's games. A
    move that brings every metric inside what is aimed for repairs (the inner part of its
@@ -77,6 +78,9 @@ PAIR_MOVES = 2
 #: The rounds the repair's share is planned for: each round plays its points on the blocks
 #: the share pays for divided by this (docs/balance.md "Card-level repair").
 REPAIR_ROUNDS = 8
+#: When the screen predicts the start needs more edits than ``REPAIR_ROUNDS``, the rounds
+#: planned per predicted edit (the measured greedy takes more moves than the predictions).
+ROUNDS_PER_EDIT = 1.5
 #: A suspect card's move is taken over a better-measured one when it does at least this share
 #: of the best measured improvement of its round.
 SUSPECT_SHARE = 0.5
@@ -136,11 +140,6 @@ def repair(
     }
     limit = run.upto("repair")
     per_round = 1 + SUSPECT_MOVES + SCREEN_MOVES + PAIR_MOVES
-    # the share pays for REPAIR_ROUNDS rounds: each as many blocks as that allows, so a
-    # round's decisions rest on as many games as the share can give them (few big rounds,
-    # not many noisy ones whose noise the greedy would chase with edits)
-    room = max(0, limit - run.used) // (REPAIR_ROUNDS * per_round * run.G)
-    nb = max(1, room)
     K = run.targets.max_edits
     N = run.targets.max_edits_per_card
     cursor = REPAIR_BLOCK
@@ -312,6 +311,36 @@ def repair(
         if v == space[name].default:
             y.pop(name)
         return y
+
+    def predicted_edits() -> int:
+        """The single moves the screen's effects predict the start needs: a greedy on the
+        predictions alone (the best predicted move while it lowers the score plus cost),
+        counted until the point is predicted inside the aim."""
+        x: dict[str, Any] = {}
+        vx = np.array([base_st[m.name].value for m in metrics])
+        while len(x) < K and score(vx) > 0.0:
+            now = score(vx) + point_cost(x, space)
+            best: Optional[tuple[float, str, Any]] = None
+            for n in names:
+                if n in x or not allowed(x, n):
+                    continue
+                bm = best_move(x, vx, n)
+                if bm is not None and bm[0] < now and (best is None or bm[0] < best[0]):
+                    best = (bm[0], n, bm[1])
+            if best is None:
+                break
+            vx = predict(x, vx, best[1], best[2])
+            x = point_with(x, best[1], best[2])
+        return len(x)
+
+    # the share pays for ROUNDS rounds: each as many blocks as that allows, so a round's
+    # decisions rest on as many games as the share can give them (few big rounds, not many
+    # noisy ones whose noise the greedy would chase with edits); at least REPAIR_ROUNDS, and
+    # more when the screen predicts the start needs more edits (a far-off set such as the
+    # draft needs one round per edit and some to spare)
+    rounds = max(REPAIR_ROUNDS, math.ceil(ROUNDS_PER_EDIT * predicted_edits()))
+    nb = max(1, max(0, limit - run.used) // (rounds * per_round * run.G))
+    run.notes.append(f"repair: planned {rounds} rounds of {nb * run.G:,} games a point")
 
     x: dict[str, Any] = {}
     path: list[Candidate] = []
