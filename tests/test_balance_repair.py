@@ -160,6 +160,30 @@ def test_pruning_drops_the_edits_the_other_edits_make_redundant() -> None:
     assert out == {"p": 1, "q": 1, "r": 1} and run.notes == []
 
 
+def _linear_run(tg, space: dict, truth, upto: int):
+    """A fake balancer run for :func:`repair` over a game whose metrics are ``truth(point)``
+    exactly (each game a 0/1 outcome; a block is one game)."""
+    from types import SimpleNamespace
+
+    m = tg.metrics
+
+    def vectors(point: dict, rng: list, stage: str) -> dict:
+        n = sum(b - a for a, b in rng)
+        run.used += n
+        return {
+            mm.name: (np.arange(n) < round(v * n)).astype(float)
+            for mm, v in zip(m, np.atleast_1d(truth(point)), strict=True)
+        }
+
+    run = SimpleNamespace(
+        meter=SimpleNamespace(stage=""), metrics=m, space=space, order=sorted(space), used=0, G=1,
+        budget=10 * upto, targets=tg, notes=[], vectors=vectors, upto=lambda stage: upto,
+        st=lambda vec: {mm.name: MetricStats(float(vec[mm.name].mean()), 0.005, len(vec[mm.name])) for mm in m},
+        _score=lambda v, inner: _balance._excess(m, v, inner), ev=SimpleNamespace(valid=lambda y: True),
+    )  # fmt: skip
+    return run
+
+
 def test_a_point_boxed_in_for_single_moves_is_repaired_by_a_pair() -> None:
     """Item 1-2 (the repair, docs/balance.md "Card-level repair"): when every single move
     that brings one metric in pushes another out, the round also measures the pairs of moves
@@ -168,7 +192,6 @@ def test_a_point_boxed_in_for_single_moves_is_repaired_by_a_pair() -> None:
     6 points off the first and adds 6 to the second, Rogán Antal's Influence one step up
     takes 7 off the second, Magyar Péter's does nothing. No single move lowers the score
     (Orbán alone pushes NER-Összefogás to 60 %); the pair repairs both."""
-    from types import SimpleNamespace
 
     from ketharmad.lab.balance.repair import repair
 
@@ -186,20 +209,7 @@ def test_a_point_boxed_in_for_single_moves_is_repaired_by_a_pair() -> None:
             (per_step[k] * (v - space[k].default) for k, v in point.items()), np.zeros(2)
         )
 
-    def vectors(point: dict, rng: list, stage: str) -> dict:
-        n = sum(b - a for a, b in rng)
-        run.used += n
-        return {
-            mm.name: (np.arange(n) < round(v * n)).astype(float)
-            for mm, v in zip(m, truth(point), strict=True)
-        }
-
-    run = SimpleNamespace(
-        meter=SimpleNamespace(stage=""), metrics=m, space=space, order=sorted(space), used=0, G=1,
-        budget=10**6, targets=tg, notes=[], vectors=vectors, upto=lambda stage: 400_000,
-        st=lambda vec: {mm.name: MetricStats(float(vec[mm.name].mean()), 0.005, len(vec[mm.name])) for mm in m},
-        _score=lambda v, inner: _balance._excess(m, v, inner), ev=SimpleNamespace(valid=lambda y: True),
-    )  # fmt: skip
+    run = _linear_run(tg, space, truth, 400_000)
     effects = {(k, d): {mm.name: MetricStats(float(d * e[i]), 0.002, 4000) for i, mm in enumerate(m)}
                for k, e in per_step.items() for d in (1, -1)}  # fmt: skip
     start = {mm.name: MetricStats(float(v), 0.005, 4000) for mm, v in zip(m, base, strict=True)}
@@ -218,7 +228,6 @@ def test_a_start_that_needs_many_edits_gets_the_rounds_for_them() -> None:
     edits are needed; each card is a suspect (so a round measures 10 points, as on the real
     game). The rounds find all of them and the point ends inside the aim (the fixed 8 rounds
     stopped at 8 edits, 61 %)."""
-    from types import SimpleNamespace
 
     from ketharmad.lab.balance.repair import REPAIR_ROUNDS, Suspicion, repair
 
@@ -234,17 +243,7 @@ def test_a_start_that_needs_many_edits_gets_the_rounds_for_them() -> None:
     def truth(point: dict) -> float:
         return 0.85 - sum(0.015 * (v - space[k].default) for k, v in point.items())
 
-    def vectors(point: dict, rng: list, stage: str) -> dict:
-        n = sum(b - a for a, b in rng)
-        run.used += n
-        return {m[0].name: (np.arange(n) < round(truth(point) * n)).astype(float)}
-
-    run = SimpleNamespace(
-        meter=SimpleNamespace(stage=""), metrics=m, space=space, order=sorted(space), used=0, G=1,
-        budget=10**7, targets=tg, notes=[], vectors=vectors, upto=lambda stage: 2_000_000,
-        st=lambda vec: {mm.name: MetricStats(float(vec[mm.name].mean()), 0.005, len(vec[mm.name])) for mm in m},
-        _score=lambda v, inner: _balance._excess(m, v, inner), ev=SimpleNamespace(valid=lambda y: True),
-    )  # fmt: skip
+    run = _linear_run(tg, space, truth, 2_000_000)
     effects = {
         (k, d): {m[0].name: MetricStats(-0.015 * d, 0.002, 4000)} for k in tis for d in (1, -1)
     }
