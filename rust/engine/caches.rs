@@ -53,7 +53,7 @@
 //! Close resets every card).
 
 use super::seats::MAX_SEATS;
-use super::state::{Cid, Game, Inst, MAX_INSTS};
+use super::state::{Cid, GameData, Inst, MAX_INSTS};
 
 /// Per card instance: (its controller's `stat_gen` when computed, Influence, Credibility);
 /// key 0 = not valid. A fixed array like `Insts`.
@@ -228,7 +228,7 @@ impl Caches {
     }
 }
 
-impl Game<'_> {
+impl GameData<'_> {
     /// Card `c` entered, left or changed sides: renew what depends on the board. A plain
     /// Base carries no stats, statics, party, abilities or Institution count, so it changes
     /// nothing cached.

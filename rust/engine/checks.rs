@@ -1,13 +1,14 @@
 //! State checks (R14.1, E72), elimination (R15.3.1, E76), Voter takeover (R15.4.1, E77),
 //! simultaneous elimination (R14.5.1, E74) and the end of the game.
 
+use super::mode::Mode;
 use super::seats::{Seats, MAX_SEATS};
 use super::state::{Cid, EndReason, Game, Inst, Outcome, Zone};
 use super::trace::glog;
 use crate::cards::formats::Elimination;
 use crate::cards::{Faction, Static, Trigger};
 
-impl Game<'_> {
+impl<M: Mode> Game<'_, M> {
     /// Repeat until nothing changes: destroyed Figures, Newsfeed refill, eliminations, Voter
     /// takeover, end of game; waiting "leaves play" triggers run in between.
     #[inline(always)]
@@ -151,7 +152,7 @@ impl Game<'_> {
                 for (p, &gain) in gains.iter().enumerate().take(self.state.n) {
                     if gain > 0 && self.state.players[p].alive {
                         // Border Closure stops the gain: then there is no Voter takeover to log
-                        if self.trace.log.is_some() && !self.border_closed_for(p) {
+                        if self.logs() && !self.border_closed_for(p) {
                             glog!(self, "  Voter takeover: P{p}");
                         }
                         self.gain_support(p, gain);
@@ -243,7 +244,7 @@ impl Game<'_> {
         self.state.players[p].eliminated_round = self.state.round as i32;
         self.state.players[p].eliminated_order = self.state.eliminations;
         self.state.eliminations += 1;
-        if self.trace.log.is_some() {
+        if self.logs() {
             let pl = &self.state.players[p];
             let own: Vec<Cid> = pl.play.iter().copied().filter(|&c| self.state.inst[c as usize].owner as usize == p).collect();
             let mut lines = vec![format!(

@@ -2,12 +2,13 @@
 //! legality (R9.3, E46, E47), the Campaign window (R9.4) and simultaneous damage (R9.5, E48).
 
 use super::decision::{DecisionKind, Opt};
+use super::mode::Mode;
 use super::seats::MAX_SEATS;
-use super::state::{Cid, Game, Inst};
+use super::state::{Cid, Game, GameData, Inst};
 use super::trace::glog;
 use crate::cards::Static;
 
-impl Game<'_> {
+impl GameData<'_> {
     pub fn can_start_campaign(&self, p: usize) -> bool {
         // scenario tests set readiness by hand: look at the board there
         self.state.players[p].campaigns < self.db.rules.campaigns_per_turn as u8
@@ -56,6 +57,15 @@ impl Game<'_> {
         (n, solo)
     }
 
+    /// Forget the memoised stats of every current attacker.
+    pub(crate) fn invalidate_attackers(&self) {
+        for &(a, _) in &self.state.campaign.attackers {
+            self.forget_stats(a);
+        }
+    }
+}
+
+impl<M: Mode> Game<'_, M> {
     /// Run the whole Campaign for the active player.
     pub fn campaign(&mut self) {
         let p = self.state.active;
@@ -82,10 +92,11 @@ impl Game<'_> {
             }
             self.scratch.opts.clear();
             let only = if one { self.state.campaign.attackers.first().map(|x| x.1 as usize) } else { None };
+            let g: &mut GameData = self; // the state and the option list borrowed apart
             for &c in &able {
-                for q in self.state.attack_targets(p) {
+                for q in g.state.attack_targets(p) {
                     if only.is_none_or(|o| o == q) {
-                        self.scratch.opts.push(Opt::Attack(c, q as u8));
+                        g.scratch.opts.push(Opt::Attack(c, q as u8));
                     }
                 }
             }
@@ -134,13 +145,6 @@ impl Game<'_> {
         self.state_check();
     }
 
-    /// Forget the memoised stats of every current attacker.
-    pub(crate) fn invalidate_attackers(&self) {
-        for &(a, _) in &self.state.campaign.attackers {
-            self.forget_stats(a);
-        }
-    }
-
     fn end_campaign(&mut self) {
         // attackers lose "while attacking" bonuses: recheck Credibility
         self.cache.damaged = true;
@@ -177,8 +181,9 @@ impl Game<'_> {
                     }
                 }
             }
-            for &(a, q) in self.state.campaign.attackers.iter() {
-                if !self.defends(d, q as usize) || self.unblockable(a) {
+            let g: &mut GameData = self; // the state and the option list borrowed apart
+            for &(a, q) in g.state.campaign.attackers.iter() {
+                if !g.defends(d, q as usize) || g.unblockable(a) {
                     continue;
                 }
                 if let Some(f) = forced {
@@ -186,12 +191,12 @@ impl Game<'_> {
                         continue;
                     }
                 }
-                let prop = self.has_propaganda(a) && self.blockers_of(a).0 == 0;
+                let prop = g.has_propaganda(a) && g.blockers_of(a).0 == 0;
                 for &b in &free {
-                    if prop && !self.solo_blocker(b) && free.len() < need {
+                    if prop && !g.solo_blocker(b) && free.len() < need {
                         continue;
                     }
-                    self.scratch.opts.push(Opt::Block(b, a));
+                    g.scratch.opts.push(Opt::Block(b, a));
                 }
             }
             if forced.is_none() {

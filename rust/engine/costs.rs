@@ -2,7 +2,8 @@
 //! abilities (E22, E25). Payment is automatic: the payer uses the pool first, then Bases,
 //! then resource abilities of Institutions and Figures, keeping flexible sources for last.
 
-use super::state::{Cid, Game, Inst};
+use super::mode::Mode;
+use super::state::{Cid, Game, GameData, Inst};
 use super::trace::glog;
 use crate::cards::Cost;
 
@@ -12,7 +13,7 @@ fn adjust(mut c: Cost, inc: i16, red: i16) -> Cost {
     c
 }
 
-impl Game<'_> {
+impl GameData<'_> {
     /// Cost to play card `c` from `p`'s hand (Defector, Alaptörvény, Pegasus-botrány).
     #[inline(always)]
     pub fn play_cost(&self, p: usize, c: Cid) -> Cost {
@@ -141,6 +142,15 @@ impl Game<'_> {
         (deficit <= any) & (fixed[0] + fixed[1] + fixed[2] + any >= cost.total())
     }
 
+    /// For "any" resources used for generic costs: the colour `p` has fewest sources of.
+    fn generic_choice(&self, p: usize) -> usize {
+        let (fixed, _) = self.available(p);
+        // unwrap: the range 0..3 is not empty
+        (0..3).min_by_key(|&r| fixed[r]).unwrap()
+    }
+}
+
+impl<M: Mode> Game<'_, M> {
     /// Exhaust source `c` for `want` (None: generic), adding its units to the pool.
     fn tap_card(&mut self, p: usize, c: Cid, want: Option<usize>, rest: [i16; 3]) {
         // unwrap: pay_from taps only sources listed as ready (source >= 0, source_ready), exactly
@@ -166,13 +176,6 @@ impl Game<'_> {
         }
     }
 
-    /// For "any" resources used for generic costs: the colour `p` has fewest sources of.
-    fn generic_choice(&self, p: usize) -> usize {
-        let (fixed, _) = self.available(p);
-        // unwrap: the range 0..3 is not empty
-        (0..3).min_by_key(|&r| fixed[r]).unwrap()
-    }
-
     /// Pay `cost` for `p` (the caller checked `can_pay`).
     ///
     /// The ready sources are listed once, in play order, with their rank (Base 0,
@@ -190,7 +193,7 @@ impl Game<'_> {
             let (mut res, mut rank) = ([0u64; 4], [0u64; 4]);
             for (k, &c) in self.state.players[p].play.iter().enumerate() {
                 let i = &self.state.inst[c as usize];
-                let b = (((i.source >= 0) & Self::source_ready(i)) as u64) << k;
+                let b = (((i.source >= 0) & GameData::source_ready(i)) as u64) << k;
                 res[i.source as usize & 3] |= b;
                 rank[i.src_rank as usize & 3] |= b;
             }
@@ -203,7 +206,7 @@ impl Game<'_> {
         for &c in &self.state.players[p].play {
             let i = &self.state.inst[c as usize];
             // branch-free: write, then keep only a ready source
-            let keep = (i.source >= 0) & Self::source_ready(i);
+            let keep = (i.source >= 0) & GameData::source_ready(i);
             super::turn::push_if(&mut src, (c, i.source as u8, i.src_rank), keep);
         }
         self.pay_from(p, cost, &mut src);

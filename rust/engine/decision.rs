@@ -1,7 +1,7 @@
 //! The one decision interface: at every choice the engine lists the legal options in
 //! `Game::opts` and asks the seat's policy, which sees only a `SeatView`.
 
-use super::state::{Cid, Game, Zone};
+use super::state::{Cid, Game, GameData, Zone};
 
 /// The Campaign in progress as a policy sees it: (attacker, attacked seat) and
 /// (blocker, attacker).
@@ -260,7 +260,8 @@ impl<'a, 'db> SeatView<'a, 'db> {
             }
         }
         g.recount_hands();
-        for deck in [&mut g.state.news_deck, &mut g.state.event_deck] {
+        let st = &mut g.state; // borrowed apart
+        for deck in [&mut st.news_deck, &mut st.event_deck] {
             deck.sort_unstable();
             rng.shuffle(deck);
         }
@@ -320,7 +321,7 @@ impl<'a, 'db> SeatView<'a, 'db> {
             if left == 0 {
                 break;
             }
-            if Game::able(&self.g.state.inst[c as usize]) != 0 {
+            if GameData::able(&self.g.state.inst[c as usize]) != 0 {
                 left -= 1;
                 sum += self.g.stats(c).0.max(0) as i32;
             }
@@ -395,7 +396,7 @@ impl<'a, 'db> SeatView<'a, 'db> {
     }
 }
 
-impl Game<'_> {
+impl GameData<'_> {
     /// Ask `seat`'s policy to choose among `self.scratch.opts`. A single option is taken without
     /// asking (R8.8, automatic pass).
     pub fn decide(&mut self, seat: usize, kind: DecisionKind) -> Opt {
@@ -426,7 +427,7 @@ impl Game<'_> {
         }
         let mut pol = std::mem::replace(&mut self.policies[seat], Box::new(super::agent::NoAgent));
         let i = {
-            let view = SeatView::new(self, seat);
+            let view = SeatView::new(self.as_game(), seat);
             pol.choose(&view, kind, &self.scratch.opts)
         };
         self.policies[seat] = pol;

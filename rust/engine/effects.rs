@@ -2,11 +2,12 @@
 //! abilities, and every `Effect` of the vocabulary.
 
 use super::decision::{DecisionKind, Opt};
+use super::mode::Mode;
 use super::state::{Cid, Game, Inst, Tgt, Zone};
 use super::trace::glog;
 use crate::cards::{Ability, ActivationCost, Effect, TargetKind, Trigger};
 
-impl Game<'_> {
+impl<M: Mode> Game<'_, M> {
     /// Call `f` with every legal target of `kind` for `p`'s `source` (R13.3).
     pub fn for_each_target(&self, p: usize, kind: TargetKind, source: Cid, mut f: impl FnMut(Opt)) {
         match kind {

@@ -1,16 +1,17 @@
 //! Events (R12): the procedure in the start player's Wake (E63, E64) and Event effects (E65).
 
 use super::decision::{DecisionKind, Opt};
+use super::mode::Mode;
 use super::seats::MAX_SEATS;
-use super::state::{Game, RoundMods, Zone};
+use super::state::{Game, GameData, RoundMods, Zone};
 use super::trace::glog;
 use crate::cards::{Effect, RoundMod, Trigger};
 
-impl Game<'_> {
+impl<M: Mode> Game<'_, M> {
     /// R12.6: flip an Event, rotate the Newsfeed, apply the Event.
     pub fn event_procedure(&mut self) {
         // one Event a round (R12.1): a second flip in the same round breaks an invariant
-        if self.trace.check_invariants && self.trace.invariant_error.is_none() && self.state.event_round == self.state.round {
+        if self.checks() && self.trace.invariant_error.is_none() && self.state.event_round == self.state.round {
             self.trace.invariant_error = Some(format!("turn {}: a second Event procedure in round {}", self.state.turn, self.state.round));
         }
         self.state.event_round = self.state.round;
@@ -114,10 +115,11 @@ impl Game<'_> {
             }
             Effect::AllSympathy { n } => {
                 for q in order {
-                    self.scratch.opts.clear();
-                    for &c in &self.state.players[q].play {
-                        if self.db.def(self.state.inst[c as usize].def).ctype.is_figure() {
-                            self.scratch.opts.push(Opt::Card(c));
+                    let g: &mut GameData = self; // the state and the option list borrowed apart
+                    g.scratch.opts.clear();
+                    for &c in &g.state.players[q].play {
+                        if g.db.def(g.state.inst[c as usize].def).ctype.is_figure() {
+                            g.scratch.opts.push(Opt::Card(c));
                         }
                     }
                     if !self.scratch.opts.is_empty() {

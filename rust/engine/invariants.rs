@@ -2,10 +2,10 @@
 //! every card in exactly one zone (and its zone field agrees), no negative counts, controllers
 //! of cards in play are players still in the game, the Newsfeed row is full when it can be.
 
-use super::state::{Cid, Game, Zone};
+use super::state::{Cid, GameData, Zone};
 use crate::cards::Faction;
 
-impl Game<'_> {
+impl GameData<'_> {
     pub fn invariants(&self) -> Result<(), String> {
         let n = self.state.inst.len();
         let mut seen = vec![0u8; n];

@@ -11,6 +11,8 @@
 //! - `scratch::Scratch`: reusable buffers (decision options, attacker lists, payments),
 //!   meaningless between actions.
 //! - `trace::Trace`: recorders (log, decisions, plays, invariant checking); `glog!`.
+//! - `mode`: the rules code compiled with the log and invariant checks (`Traced`) and without
+//!   (`Untraced`, a game that records neither): `Game<'db, M>` runs a `GameData`.
 //! - `hooks::TestHooks`: test switches (a fixed die, full checks).
 //! - the seats' agents (`agent::Agent`, the one interface; the bots implement it outside).
 //!
@@ -53,6 +55,7 @@ pub mod effects;
 pub mod events;
 pub mod hooks;
 pub mod invariants;
+pub mod mode;
 pub mod newsfeed;
 pub mod observe;
 pub mod pacts;
@@ -74,4 +77,4 @@ pub use crate::cards::FormatSpec;
 pub use agent::{Agent, Agents, IntoAgents, NoAgent};
 pub use decision::{DecisionKind, Opt, SeatView};
 pub use seats::{Seating, Seats, MAX_SEATS};
-pub use state::{Cid, EndReason, Game, GameConfig, Inst, Outcome, Player, State, Zone, MAX_INSTS};
+pub use state::{Cid, EndReason, Game, GameConfig, GameData, Inst, Outcome, Player, State, Zone, MAX_INSTS};

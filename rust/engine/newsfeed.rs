@@ -1,9 +1,10 @@
 //! The Newsfeed row and Recruit (R11).
 
+use super::mode::Mode;
 use super::state::{Cid, Game, Inst, Zone};
 use super::trace::glog;
 
-impl Game<'_> {
+impl<M: Mode> Game<'_, M> {
     /// Refill the row from the top of the Newsfeed deck (E58, E59).
     #[inline(always)]
     pub fn refill_row(&mut self) {

@@ -15,12 +15,13 @@
 //! `pact_until_players` seats are in the game, and (with `pact_rounds` R > 0) the game is in
 //! its first R rounds.
 
+use super::mode::Mode;
 use super::seats::Seats;
-use super::state::Game;
+use super::state::{Game, GameData};
 use super::trace::glog;
 use crate::cards::FormatSpec;
 
-impl Game<'_> {
+impl GameData<'_> {
     /// Whether a pact between `p` and `q` holds now.
     #[inline]
     pub fn pact_holds(&self, p: usize, q: usize) -> bool {
@@ -80,7 +81,9 @@ impl Game<'_> {
     pub fn any_pact_of(&self, p: usize) -> bool {
         !self.pact_partners(p).is_empty()
     }
+}
 
+impl<M: Mode> Game<'_, M> {
     /// `p` breaks its pact with `q` (a Campaign attacking `q` or an Exposé against `q` while
     /// the pact holds): counted, sanctioned, and the pact is void. The state check after the
     /// action finds a breaker the sanction took to 0.

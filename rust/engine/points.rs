@@ -14,12 +14,13 @@
 //!   last standing, as R14.5 makes it the winner); the seats with most points win, a tie
 //!   going to the last seat standing if it is tied (`tie_break = "survivor"`), else shared.
 
+use super::mode::Mode;
 use super::seats::{Seating, Seats, MAX_SEATS};
-use super::state::{EndReason, Game, Outcome};
+use super::state::{EndReason, Game, GameData, Outcome};
 use super::trace::glog;
 use crate::cards::formats::{Attack, Enemies, Scoring, TieBreak};
 
-impl Game<'_> {
+impl GameData<'_> {
     /// Whether this game's seating depends on who is still in (rebuilt by `reseat`).
     #[inline]
     pub(crate) fn seating_follows_eliminations(&self) -> bool {
@@ -27,6 +28,14 @@ impl Game<'_> {
         f.enemies != Enemies::All || f.attack == Attack::Left
     }
 
+    /// Whether the game scores victory points (V3).
+    #[inline]
+    pub fn scores_points(&self) -> bool {
+        self.db.rules.format.scoring == Scoring::VictoryPoints
+    }
+}
+
+impl<M: Mode> Game<'_, M> {
     /// Rebuild the seating among the seats still in (after an elimination).
     #[cold]
     pub(crate) fn reseat(&mut self) {
@@ -38,12 +47,6 @@ impl Game<'_> {
         if let Ok(s) = Seating::of_format_among(&self.db.rules.format, self.state.n, alive) {
             self.state.seating = s;
         }
-    }
-
-    /// Whether the game scores victory points (V3).
-    #[inline]
-    pub fn scores_points(&self) -> bool {
-        self.db.rules.format.scoring == Scoring::VictoryPoints
     }
 
     /// The seats `out` are eliminated in one state check: credit each one's right neighbour

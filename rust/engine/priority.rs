@@ -2,13 +2,14 @@
 //! automatic passing (E43).
 
 use super::decision::{DecisionKind, Opt};
+use super::mode::Mode;
 use super::seats::{Seats, MAX_SEATS};
-use super::state::{ChainItem, Cid, Game, Inst, Tgt, Zone};
+use super::state::{ChainItem, Cid, Game, GameData, Inst, Tgt, Zone};
 use super::trace::glog;
 use crate::cards::formats::Priority;
 use crate::cards::{TargetKind, Trigger};
 
-impl Game<'_> {
+impl<M: Mode> Game<'_, M> {
     /// Card `c` in `p`'s hand can be played now (`in_window`: only Reactions).
     pub fn can_play_from_hand(&self, p: usize, c: Cid, in_window: bool) -> bool {
         self.can_play_from_hand_with(p, c, in_window, self.available(p))
@@ -22,7 +23,7 @@ impl Game<'_> {
         let it = &self.state.inst[c as usize];
         // Bases are played as Bases; Events and tokens are never in hand
         let kind = (it.flags & (Inst::F_FIGURE | Inst::F_INSTITUTION | Inst::F_ACTION) != 0) & !it.is(Inst::F_BASE) & (!in_window | it.is(Inst::F_REACTION));
-        let ok = kind & Self::can_pay_from(avail, self.play_cost(p, c));
+        let ok = kind & GameData::can_pay_from(avail, self.play_cost(p, c));
         if ok & (it.flags & (Inst::F_SACRIFICE_CAST | Inst::F_NEEDS_TARGET) != 0) {
             return self.can_play_extra(p, c);
         }
@@ -280,7 +281,7 @@ impl Game<'_> {
     }
 }
 
-impl Game<'_> {
+impl<M: Mode> Game<'_, M> {
     /// `p` answers one priority decision: plays a Reaction or uses an ability (true), or
     /// passes (false, also when it has nothing to play: R8.8).
     fn respond_once(&mut self, p: usize) -> bool {

@@ -2,11 +2,12 @@
 //! every Exposé (basic and cards'), Outrage, Border Closure's cuts.
 
 use super::decision::{DecisionKind, Opt};
+use super::mode::Mode;
 use super::state::{Game, Inst};
 use super::trace::glog;
 use crate::cards::Static;
 
-impl Game<'_> {
+impl<M: Mode> Game<'_, M> {
     /// `p` gains `n` Scandal (nothing stops a gain). Triggers Outrage of `p`'s opponents.
     pub fn gain_scandal(&mut self, p: usize, n: i32) {
         if n <= 0 || !self.state.players[p].alive {

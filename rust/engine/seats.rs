@@ -15,7 +15,7 @@
 //! A `Seats` is a bitmask over at most `MAX_SEATS` seats: copying it borrows nothing, so a
 //! loop that changes the game can walk a snapshot (`Seats::after`).
 
-use super::state::{Game, Player, State};
+use super::state::{GameData, Player, State};
 use crate::cards::formats::{Attack, Enemies, FormatSpec, GraphReading, NoEnemyLeft, Pools, Teams};
 
 /// Most seats a game's arrays hold (war of the gods, V4, seats up to nine). The rules
@@ -445,7 +445,7 @@ impl Iterator for InGame<'_> {
     }
 }
 
-impl Game<'_> {
+impl GameData<'_> {
     /// Opponents of `p` that are still in the game, in turn order after `p`.
     #[inline]
     pub fn opponents(&self, p: usize) -> InGame<'_> {

@@ -2,10 +2,11 @@
 //! Randomness is consumed in the order of R3.11 (E12).
 
 use super::decision::{DecisionKind, Opt};
-use super::state::{Game, Zone};
+use super::mode::Mode;
+use super::state::{Game, GameData, Zone};
 use super::trace::glog;
 
-impl Game<'_> {
+impl<M: Mode> Game<'_, M> {
     pub fn setup(&mut self, fixed_start: Option<u8>) {
         let r = &self.db.rules;
         let hand = r.opening_hand;
@@ -21,13 +22,15 @@ impl Game<'_> {
             self.mulligan(p);
         }
         // Newsfeed and Event decks
-        self.state.rng_events.shuffle(&mut self.state.news_deck);
+        let st = &mut self.state; // borrowed apart
+        st.rng_events.shuffle(&mut st.news_deck);
         self.refill_row();
-        self.state.rng_events.shuffle(&mut self.state.event_deck);
+        let st = &mut self.state;
+        st.rng_events.shuffle(&mut st.event_deck);
         // start player (E9)
-        self.state.start_player = match fixed_start {
-            Some(s) => s as usize % self.state.n,
-            None => self.state.rng_shuffle.below(self.state.n),
+        st.start_player = match fixed_start {
+            Some(s) => s as usize % st.n,
+            None => st.rng_shuffle.below(st.n),
         };
         // TF 169.2.10 (`format.decline_to_start`): the start player may decline; then the
         // next seat in turn order starts (in pairs play an opponent) and cannot decline
@@ -78,9 +81,10 @@ impl Game<'_> {
             k += 1;
             self.state.players[p].mulligans += 1;
             glog!(self, "P{p} mulligans ({k}): shuffles the hand ({}) into the deck", crate::engine::trace::cards(self.state.players[p].hand.len()));
-            let pl = &mut self.state.players[p];
+            let st = &mut self.state; // borrowed apart
+            let pl = &mut st.players[p];
             while let Some(c) = pl.hand.pop() {
-                self.state.inst[c as usize].zone = Zone::Deck;
+                st.inst[c as usize].zone = Zone::Deck;
                 pl.deck.push(c);
             }
             self.recount_reactions(p);
@@ -92,9 +96,10 @@ impl Game<'_> {
                 if self.state.players[p].hand.is_empty() {
                     break;
                 }
-                self.scratch.opts.clear();
-                for &c in &self.state.players[p].hand {
-                    self.scratch.opts.push(Opt::Card(c));
+                let g: &mut GameData = self; // the state and the option list borrowed apart
+                g.scratch.opts.clear();
+                for &c in &g.state.players[p].hand {
+                    g.scratch.opts.push(Opt::Card(c));
                 }
                 if let Opt::Card(c) = self.decide(p, DecisionKind::Bottom) {
                     self.take_from_hand(p, c);

@@ -6,10 +6,13 @@ use crate::cards::{CardDb, CardDef, CardType, Faction};
 use crate::engine::agent::{Agent, Agents, IntoAgents};
 use crate::engine::caches::Caches;
 use crate::engine::hooks::TestHooks;
+use crate::engine::mode::{Mode, Traced};
 use crate::engine::scratch::Scratch;
 use crate::engine::seats::{Seating, Seats, MAX_SEATS};
 use crate::engine::trace::Trace;
 use crate::rng::{Rng, Stream};
+use std::marker::PhantomData;
+use std::ops::{Deref, DerefMut};
 
 /// A card instance in one game: at most `MAX_INSTS` (512) per game, enough for nine seats of
 /// 31-card decks with the Newsfeed, Events and tokens (war of the gods, V4).
@@ -843,9 +846,10 @@ impl Clone for State {
     }
 }
 
-/// One game: the rules state and what the engine keeps beside it. Fields are crate-private;
-/// outside the crate a game is read through `state()`, `opts()`, `trace()` and `policies()`.
-pub struct Game<'db> {
+/// What a game holds: the rules state and what the engine keeps beside it. Fields are
+/// crate-private; outside the crate a game is read through `state()`, `opts()`, `trace()` and
+/// `policies()`. The rules code runs it as a `Game` (below).
+pub struct GameData<'db> {
     pub(crate) db: &'db CardDb,
     /// The rules state.
     pub(crate) state: State,
@@ -867,19 +871,76 @@ pub struct Game<'db> {
     proto: Proto,
 }
 
-impl Clone for Game<'_> {
+/// One game, run by the rules code compiled for mode `M` (`mode`): `Traced` (the default:
+/// the log and the invariant checks as the recorders say) or `Untraced` (both compiled out).
+/// The rules functions are methods of `Game<'db, M>`; everything else (the fields, the stats,
+/// costs and caches, `decide`) is reached through `GameData`, which a `Game` dereferences
+/// to. Only the entry points (`GameData::run`, `run_loop`, `continue_with`, a driven game's
+/// run) choose the mode, so agents, views and callers see a plain `Game` (`Traced`).
+#[repr(transparent)]
+pub struct Game<'db, M: Mode = Traced> {
+    data: GameData<'db>,
+    mode: PhantomData<M>,
+}
+
+impl<'db, M: Mode> Game<'db, M> {
+    /// `data` as a game run in mode `M`.
+    pub(crate) fn wrap(data: GameData<'db>) -> Game<'db, M> {
+        Game { data, mode: PhantomData }
+    }
+
+    /// `data` run in mode `M`.
+    #[inline(always)]
+    pub(crate) fn of<'a>(data: &'a mut GameData<'db>) -> &'a mut Game<'db, M> {
+        // SAFETY: `Game` is `repr(transparent)` over `GameData` (its other field is a
+        // zero-sized marker), so both have the same layout; the borrow is carried over.
+        unsafe { &mut *(data as *mut GameData<'db> as *mut Game<'db, M>) }
+    }
+}
+
+impl<'db> GameData<'db> {
+    /// This game as the plain (`Traced`) `Game` that views and agents read.
+    #[inline(always)]
+    pub(crate) fn as_game(&self) -> &Game<'db> {
+        // SAFETY: as in `Game::of`, for a shared borrow.
+        unsafe { &*(self as *const GameData<'db> as *const Game<'db>) }
+    }
+}
+
+impl<'db, M: Mode> Deref for Game<'db, M> {
+    type Target = GameData<'db>;
+    #[inline(always)]
+    fn deref(&self) -> &GameData<'db> {
+        &self.data
+    }
+}
+
+impl<'db, M: Mode> DerefMut for Game<'db, M> {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut GameData<'db> {
+        &mut self.data
+    }
+}
+
+impl<M: Mode> Clone for Game<'_, M> {
+    fn clone(&self) -> Self {
+        Game::wrap(self.data.clone())
+    }
+}
+
+impl Clone for GameData<'_> {
     fn clone(&self) -> Self {
         self.copy_with_state(self.state.clone())
     }
 }
 
-impl<'db> Game<'db> {
+impl<'db> GameData<'db> {
     /// A copy of this game with another rules state (`step`'s rebuilt copies take their
     /// checkpoint's, so the current state is not copied only to be replaced).
-    pub(crate) fn copy_with_state(&self, state: State) -> Game<'db> {
+    pub(crate) fn copy_with_state(&self, state: State) -> GameData<'db> {
         // exhaustive: a new field fails to compile here until it is copied
-        let Game { db, state: _, policies, cache, scratch, trace, hooks, drive, proto } = self;
-        Game {
+        let GameData { db, state: _, policies, cache, scratch, trace, hooks, drive, proto } = self;
+        GameData {
             db,
             state,
             policies: policies.clone(),
@@ -928,8 +989,8 @@ struct Buffers {
     proto: Proto,
 }
 
-impl From<Game<'_>> for Buffers {
-    fn from(g: Game<'_>) -> Buffers {
+impl From<GameData<'_>> for Buffers {
+    fn from(g: GameData<'_>) -> Buffers {
         fn clear<T>(mut v: Vec<T>) -> Vec<T> {
             v.clear();
             v
@@ -975,7 +1036,7 @@ impl<'db> Game<'db> {
     pub fn new_reusing(db: &'db CardDb, cfg: &GameConfig, policies: impl IntoAgents, donor: Option<Game<'db>>) -> Game<'db> {
         let policies = policies.into_agents();
         let n = cfg.factions.len();
-        let b = donor.map(Buffers::from).unwrap_or_default();
+        let b = donor.map(|g| Buffers::from(g.data)).unwrap_or_default();
         let mut players = b.players;
         players.truncate(n);
         for pl in players.iter_mut() {
@@ -1027,7 +1088,7 @@ impl<'db> Game<'db> {
             turn_end_check: false,
             pacts_void: 0,
         };
-        let mut g = Game {
+        let mut g = GameData {
             db,
             state,
             policies,
@@ -1056,7 +1117,7 @@ impl<'db> Game<'db> {
             g.state.inst.extend_from_slice(&proto.insts);
         }
         let mut next: usize = 0;
-        let mut make = |g: &mut Game<'db>, d: u16, owner: i8, zone: Zone| -> Cid {
+        let mut make = |g: &mut GameData<'db>, d: u16, owner: i8, zone: Zone| -> Cid {
             if !copy {
                 g.state.inst.push(Inst::for_def(d, db.def(d), owner, zone));
             }
@@ -1115,9 +1176,11 @@ impl<'db> Game<'db> {
         g.proto = proto;
         g.cache.reset(g.state.inst.len());
         g.cache.fragile = g.state.inst.iter().any(|i| i.is(Inst::F_FIGURE) && i.base_credibility <= 0);
-        g
+        Game::wrap(g)
     }
+}
 
+impl<'db> GameData<'db> {
     /// The card set.
     #[inline]
     pub fn db(&self) -> &'db CardDb {
@@ -1205,35 +1268,6 @@ impl<'db> Game<'db> {
 
     // ----- primitive moves -------------------------------------------------------------
 
-    /// Draw `n` cards; each card that cannot be drawn costs `empty_deck_loss` Support (R7.6.1).
-    /// The log names the cards drawn in parentheses: those names are private to `p` (the log
-    /// is one omniscient view; a seat's own view would show only the count to the others).
-    pub fn draw(&mut self, p: usize, n: i32) {
-        let mut k = 0;
-        for _ in 0..n {
-            if let Some(c) = self.state.players[p].deck.pop() {
-                self.state.inst[c as usize].zone = Zone::Hand;
-                self.hand_push(p, c);
-                k += 1;
-                if self.state.turn > 0 {
-                    self.state.players[p].drawn |= 1u128 << (self.state.inst[c as usize].def & 127);
-                }
-            } else {
-                // the deck stays empty: the cards drawn are all drawn before the first loss
-                if k > 0 {
-                    glog!(self, "  P{p} draws {} ({})", cards(k), self.names(&self.state.players[p].hand[self.state.players[p].hand.len() - k..]));
-                    k = 0;
-                }
-                let loss = self.db.rules.empty_deck_loss;
-                glog!(self, "  P{p} cannot draw from an empty deck: loses {loss} Support");
-                self.lose_support(p, loss, -1);
-            }
-        }
-        if k > 0 {
-            glog!(self, "  P{p} draws {} ({})", cards(k), self.names(&self.state.players[p].hand[self.state.players[p].hand.len() - k..]));
-        }
-    }
-
     /// The names of `cs`, comma-separated (for the log).
     pub fn names(&self, cs: &[Cid]) -> String {
         cs.iter().map(|&c| self.name(c)).collect::<Vec<_>>().join(", ")
@@ -1304,12 +1338,44 @@ impl<'db> Game<'db> {
         }
         (n, floor)
     }
+}
+
+impl<M: Mode> Game<'_, M> {
+    /// Draw `n` cards; each card that cannot be drawn costs `empty_deck_loss` Support (R7.6.1).
+    /// The log names the cards drawn in parentheses: those names are private to `p` (the log
+    /// is one omniscient view; a seat's own view would show only the count to the others).
+    pub fn draw(&mut self, p: usize, n: i32) {
+        let mut k = 0;
+        for _ in 0..n {
+            if let Some(c) = self.state.players[p].deck.pop() {
+                self.state.inst[c as usize].zone = Zone::Hand;
+                self.hand_push(p, c);
+                k += 1;
+                if self.state.turn > 0 {
+                    self.state.players[p].drawn |= 1u128 << (self.state.inst[c as usize].def & 127);
+                }
+            } else {
+                // the deck stays empty: the cards drawn are all drawn before the first loss
+                if k > 0 {
+                    glog!(self, "  P{p} draws {} ({})", cards(k), self.names(&self.state.players[p].hand[self.state.players[p].hand.len() - k..]));
+                    k = 0;
+                }
+                let loss = self.db.rules.empty_deck_loss;
+                glog!(self, "  P{p} cannot draw from an empty deck: loses {loss} Support");
+                self.lose_support(p, loss, -1);
+            }
+        }
+        if k > 0 {
+            glog!(self, "  P{p} draws {} ({})", cards(k), self.names(&self.state.players[p].hand[self.state.players[p].hand.len() - k..]));
+        }
+    }
 
     /// Put a card into a player's Oblivion, a Newsfeed card to the bottom of the Newsfeed
     /// deck, a token card back to the box (R5.2.1).
     pub fn to_graveyard(&mut self, c: Cid) {
+        let db = self.db;
         let i = &mut self.state.inst[c as usize];
-        let f = self.db.def(i.def).faction;
+        let f = db.def(i.def).faction;
         i.controller = -1;
         match f {
             Faction::Newsfeed => {
@@ -1399,7 +1465,9 @@ impl<'db> Game<'db> {
             self.state.pending_leave.push((c, ctrl as u8));
         }
     }
+}
 
+impl<'db> GameData<'db> {
     /// A card leaves the game for good (an eliminated player's card, R15.3.1).
     pub fn remove_from_game(&mut self, c: Cid) {
         self.ready_out(c);

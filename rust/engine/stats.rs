@@ -2,11 +2,12 @@
 //! Joint Candidate, lords, Lone, Events), and the board conditions cards test.
 
 use super::caches::StatCache;
-use super::state::{Cid, Game, Inst};
+use super::mode::Mode;
+use super::state::{Cid, Game, GameData, Inst};
 use super::trace::glog;
 use crate::cards::{Condition, Static, Who};
 
-impl Game<'_> {
+impl GameData<'_> {
     /// Unity (cards.md §2): the Figures `p` controls show at least N different parties.
     pub fn unity(&self, p: usize) -> bool {
         self.board_count_with(p, |b| b.parties).count_ones() as i32 >= self.db.rules.unity_parties
@@ -217,7 +218,9 @@ impl Game<'_> {
     pub fn figure_count(&self, p: usize) -> i32 {
         self.board_count_with(p, |b| b.figures) as i32
     }
+}
 
+impl<M: Mode> Game<'_, M> {
     /// Put `n` Sympathy counters on a Figure.
     pub fn add_counters(&mut self, c: Cid, n: i16) {
         if n > 0 && self.in_play(c) && self.ctype(c).is_figure() {

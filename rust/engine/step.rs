@@ -25,7 +25,8 @@
 
 use super::agent::{passive, Agent, Agents, NoAgent};
 use super::decision::{DecisionKind, Opt, SeatView};
-use super::state::{Cid, EndReason, Game, GameConfig, Outcome, State, Zone};
+use super::mode::{in_mode, Mode};
+use super::state::{Cid, EndReason, Game, GameConfig, GameData, Outcome, State, Zone};
 use crate::cards::CardDb;
 use crate::rng::Rng;
 use corosensei::stack::DefaultStack;
@@ -139,8 +140,14 @@ pub struct Drive {
 }
 
 impl Drive {
+    /// Whether the recorders this copy takes back once it has caught up (`after_replay`)
+    /// include one the rules code consults (see `GameData::traced`).
+    pub(crate) fn traced_after_replay(&self) -> bool {
+        self.after_replay.as_ref().is_some_and(|t| t.log.is_some() || t.check_invariants)
+    }
+
     /// A record starting at `g`'s current state, which must be the state before setup.
-    pub fn at_start(g: &Game<'_>, fixed_start: Option<u8>) -> Drive {
+    pub fn at_start(g: &GameData<'_>, fixed_start: Option<u8>) -> Drive {
         Drive {
             checkpoint: Box::new(g.state.clone()),
             entry: Entry::Start(fixed_start),
@@ -198,7 +205,7 @@ impl Drive {
     }
 }
 
-impl<'db> Game<'db> {
+impl<'db> GameData<'db> {
     /// `decide` for a game with a `Drive` (cold: the batch path never comes here).
     #[cold]
     #[inline(never)]
@@ -343,26 +350,17 @@ impl<'db> Game<'db> {
     fn ask_policy(&mut self, seat: usize, kind: DecisionKind) -> Opt {
         let mut pol = std::mem::replace(&mut self.policies[seat], Box::new(NoAgent));
         let i = {
-            let view = SeatView::new(self, seat);
+            let view = SeatView::new(self.as_game(), seat);
             pol.choose(&view, kind, &self.scratch.opts)
         };
         self.policies[seat] = pol;
         self.scratch.opts[i.min(self.scratch.opts.len() - 1)]
     }
 
-    /// Run from the checkpoint of the `Drive` (replaying its answers first) to the end.
+    /// Run from the checkpoint of the `Drive` (replaying its answers first) to the end, in
+    /// the mode the recorders need (`mode`).
     pub(crate) fn run_from_checkpoint(&mut self) -> Outcome {
-        // unwrap: only called on driven games
-        let entry = self.drive.as_ref().unwrap().entry;
-        match entry {
-            Entry::Start(fixed) => self.run(fixed),
-            Entry::Main => {
-                let p = self.state.active;
-                self.main_options(p);
-                let choice = self.decide(p, DecisionKind::Main);
-                self.continue_with(choice)
-            }
-        }
+        in_mode!(self, |g| g.play_from_checkpoint())
     }
 
     /// A copy of this driven game rebuilt at its checkpoint, ready to replay its answers.
@@ -405,7 +403,7 @@ impl<'db> Game<'db> {
         let trace = std::mem::take(&mut g.trace);
         g.trace.check_invariants = trace.check_invariants;
         g.drive.as_mut().unwrap().after_replay = Some(Box::new(trace));
-        g
+        Game::wrap(g)
     }
 
     /// The state at the logical checkpoint when it is not `checkpoint` (`Drive::lazy`):
@@ -420,7 +418,7 @@ impl<'db> Game<'db> {
         if let Some(m) = d.memo.borrow().as_ref() {
             return Some(m.clone());
         }
-        let mut g = self.clone();
+        let mut g: Game<'_> = Game::wrap(self.clone());
         g.trace = Default::default();
         g.policies = (0..g.state.n).map(|_| Box::new(NoAgent) as Box<dyn Agent>).collect();
         let c = g.drive.as_mut().unwrap();
@@ -475,6 +473,23 @@ impl<'db> Game<'db> {
     /// Start recording checkpoints and answers (search at every decision needs them).
     pub fn record_from_start(&mut self, fixed_start: Option<u8>) {
         self.drive = Some(Box::new(Drive::at_start(self, fixed_start)));
+    }
+}
+
+impl<M: Mode> Game<'_, M> {
+    /// `GameData::run_from_checkpoint` in mode `M`.
+    fn play_from_checkpoint(&mut self) -> Outcome {
+        // unwrap: only called on driven games
+        let entry = self.drive.as_ref().unwrap().entry;
+        match entry {
+            Entry::Start(fixed) => self.play(fixed),
+            Entry::Main => {
+                let p = self.state.active;
+                self.main_options(p);
+                let choice = self.decide(p, DecisionKind::Main);
+                self.play_on(choice)
+            }
+        }
     }
 }
 

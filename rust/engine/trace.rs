@@ -24,10 +24,11 @@ pub struct Trace {
     pub invariant_error: Option<String>,
 }
 
-/// Append a line to the game log when it is recorded (the format runs only then).
+/// Append a line to the game log when it is recorded (the format runs only then; in a game
+/// run `Untraced`, `mode`, the line is compiled out).
 macro_rules! glog {
     ($g:expr, $($arg:tt)*) => {
-        if $g.trace.log.is_some() {
+        if $g.logs() {
             let s = format!($($arg)*);
             if let Some(log) = $g.trace.log.as_mut() {
                 log.push(s);

@@ -1,20 +1,42 @@
 //! Running a game: the turn loop, the four steps of a turn (R7) and main priority (E39).
 
 use super::decision::{DecisionKind, Opt};
-use super::state::{EndReason, Game, Inst, Outcome, Zone};
+use super::mode::{in_mode, Mode};
+use super::state::{EndReason, Game, GameData, Inst, Outcome, Zone};
 use super::trace::glog;
 use crate::cards::Trigger;
 
-impl Game<'_> {
-    /// Play the game from setup to the end (or the safety cap, E35).
+impl GameData<'_> {
+    /// Play the game from setup to the end (or the safety cap, E35): `Game::play` in the
+    /// mode the recorders need (`mode`).
     pub fn run(&mut self, fixed_start: Option<u8>) -> Outcome {
-        self.setup(fixed_start);
-        self.check();
-        self.run_loop()
+        in_mode!(self, |g| g.play(fixed_start))
     }
 
-    /// Play turns from the beginning of the active player's turn until the game ends.
+    /// Play turns from the beginning of the active player's turn until the game ends:
+    /// `Game::play_turns` in the mode the recorders need.
     pub fn run_loop(&mut self) -> Outcome {
+        in_mode!(self, |g| g.play_turns())
+    }
+
+    /// Continue a game stopped at the active player's main-priority decision with `choice`
+    /// (used by search bots on a copy of the game): `Game::play_on` in the mode the
+    /// recorders need.
+    pub fn continue_with(&mut self, choice: Opt) -> Outcome {
+        in_mode!(self, |g| g.play_on(choice))
+    }
+}
+
+impl<M: Mode> Game<'_, M> {
+    /// `GameData::run` in mode `M`.
+    pub(crate) fn play(&mut self, fixed_start: Option<u8>) -> Outcome {
+        self.setup(fixed_start);
+        self.check();
+        self.play_turns()
+    }
+
+    /// `GameData::run_loop` in mode `M`.
+    pub(crate) fn play_turns(&mut self) -> Outcome {
         loop {
             let p = self.state.active;
             if p == self.state.start_player {
@@ -36,9 +58,8 @@ impl Game<'_> {
         self.state.outcome.unwrap()
     }
 
-    /// Continue a game stopped at the active player's main-priority decision with `choice`
-    /// (used by search bots on a copy of the game): the rest of the turn, then the game.
-    pub fn continue_with(&mut self, choice: Opt) -> Outcome {
+    /// `GameData::continue_with` in mode `M`.
+    pub(crate) fn play_on(&mut self, choice: Opt) -> Outcome {
         let p = self.state.active;
         self.count_action();
         if self.state.outcome.is_none() && self.apply_main(p, choice) {
@@ -48,7 +69,7 @@ impl Game<'_> {
         self.state.first_turn_done = true;
         if self.state.outcome.is_none() {
             self.state.active = self.next_alive(self.state.active);
-            self.run_loop();
+            self.play_turns();
         }
         // unwrap: run_loop returns only once an outcome is set (game end or safety cap)
         self.state.outcome.unwrap()
@@ -67,7 +88,7 @@ impl Game<'_> {
     /// Invariant check hook (fuzzer).
     #[inline]
     pub fn check(&mut self) {
-        if self.trace.check_invariants {
+        if self.checks() {
             self.check_now();
         }
     }
@@ -85,10 +106,10 @@ impl Game<'_> {
 
     pub fn take_turn(&mut self) {
         let p = self.state.active;
-        if self.trace.check_invariants && self.trace.invariant_error.is_none() && self.state.players.iter().any(|q| q.pool != [0; 3]) {
+        if self.checks() && self.trace.invariant_error.is_none() && self.state.players.iter().any(|q| q.pool != [0; 3]) {
             self.trace.invariant_error = Some(format!("turn {}: resources did not vanish at the end of the turn", self.state.turn));
         }
-        if self.trace.check_invariants && self.trace.invariant_error.is_none() {
+        if self.checks() && self.trace.invariant_error.is_none() {
             let lasting = self.state.players.iter().flat_map(|q| q.play.iter()).find(|&&c| {
                 let i = &self.state.inst[c as usize];
                 i.fresh || i.damage != 0 || i.eot_influence != 0 || i.eot_credibility != 0 || i.eot_propaganda || i.eot_momentum
@@ -97,7 +118,7 @@ impl Game<'_> {
                 self.trace.invariant_error = Some(format!("turn {}: {} kept damage, Freshness or an end-of-turn change", self.state.turn, self.name(c)));
             }
         }
-        if self.trace.check_invariants && self.trace.invariant_error.is_none() && self.state.outcome.is_none() {
+        if self.checks() && self.trace.invariant_error.is_none() && self.state.outcome.is_none() {
             // every format: a seat in the game starts a turn above 0 (end-of-turn elimination
             // lets a pool sit at 0 only within a turn, TF 169.2.7)
             if let Some(q) = (0..self.state.n).find(|&q| self.state.players[q].alive && self.state.support_of(q) <= 0) {
@@ -150,8 +171,8 @@ impl Game<'_> {
         for &c in &st.players[p].play {
             let it = &mut st.inst[c as usize];
             it.exhausted = false;
-            ready = ready.wrapping_add(Self::ready_word(it));
-            able += Self::able(it);
+            ready = ready.wrapping_add(GameData::ready_word(it));
+            able += GameData::able(it);
         }
         self.cache.ready[p] = ready;
         self.cache.able[p] = able;
@@ -222,7 +243,7 @@ impl Game<'_> {
         let pl = &self.state.players[p];
         let base_ok = (pl.bases_played as i32) < r.bases_per_turn;
         let avail = self.available(p);
-        let swap_ok = Self::can_pay_from(avail, self.swap_cost());
+        let swap_ok = GameData::can_pay_from(avail, self.swap_cost());
         // one option per card name; the pushes are branch-free (`push_if`) because whether a
         // card is a Base, a repeat or affordable is anyone's guess for the branch predictor
         // `seen`: a filter of the card names met so far (bit = name mod 64); a hit is
@@ -268,7 +289,7 @@ impl Game<'_> {
             let row = &self.state.news_row[..];
             opts.reserve(row.len());
             for &c in row {
-                let ok = Self::can_pay_from(avail, self.recruit_cost(c)) && self.recruit_extra_ok(p, c);
+                let ok = GameData::can_pay_from(avail, self.recruit_cost(c)) && self.recruit_extra_ok(p, c);
                 push_if(opts, Opt::Recruit(c), ok);
             }
         }
@@ -279,7 +300,7 @@ impl Game<'_> {
             let mut q = p;
             for _ in 1..self.state.n {
                 q = if q + 1 == self.state.n { 0 } else { q + 1 };
-                let ok = self.state.players[q].alive & enemies.contains(q) & Self::can_pay_from(avail, self.expose_cost(q));
+                let ok = self.state.players[q].alive & enemies.contains(q) & GameData::can_pay_from(avail, self.expose_cost(q));
                 push_if(opts, Opt::Expose(q as u8), ok);
             }
         }
@@ -377,9 +398,10 @@ impl Game<'_> {
         // the end of "until end of turn" toughness can't kill (damage is gone too)
         let limit = self.db.rules.hand_limit as usize;
         while self.state.players[p].hand.len() > limit {
-            self.scratch.opts.clear();
-            for &c in &self.state.players[p].hand {
-                self.scratch.opts.push(Opt::Card(c));
+            let g: &mut GameData = self; // the state and the option list borrowed apart
+            g.scratch.opts.clear();
+            for &c in &g.state.players[p].hand {
+                g.scratch.opts.push(Opt::Card(c));
             }
             if let Opt::Card(c) = self.decide(p, DecisionKind::Discard) {
                 self.take_from_hand(p, c);
