@@ -251,8 +251,8 @@ def test_a_start_that_needs_many_edits_gets_the_rounds_for_them() -> None:
     aim = _balance.aim_of(m, start, 0.25)
     suspects = {space[n].card: Suspicion(float(len(tis) - i), 1) for i, n in enumerate(tis)}
     path = repair(run, start, effects, suspects, aim)
-    planned = next(n for n in run.notes if n.startswith("repair: planned"))
-    assert int(planned.split()[2]) > REPAIR_ROUNDS, planned
+    rounds = next(n for n in run.notes if " rounds (" in n)
+    assert int(rounds.split("(")[1].split()[0]) > REPAIR_ROUNDS, rounds
     best = path[-1].point
     assert len(best) >= 10 and truth(best) <= 0.5375 + 1e-9, (best, truth(best), run.notes)
     assert all(v > space[k].default for k, v in best.items())

@@ -312,12 +312,11 @@ def repair(
             y.pop(name)
         return y
 
-    def predicted_edits() -> int:
-        """The single moves the screen's effects predict the start needs: a greedy on the
-        predictions alone (the best predicted move while it lowers the score plus cost),
-        counted until the point is predicted inside the aim."""
-        x: dict[str, Any] = {}
-        vx = np.array([base_st[m.name].value for m in metrics])
+    def predicted_edits(x: dict[str, Any], vx: np.ndarray) -> int:
+        """The single moves the screen's effects predict ``x`` (at values ``vx``) still needs:
+        a greedy on the predictions alone (the best predicted move while it lowers the score
+        plus cost), counted until the point is predicted inside the aim."""
+        start = len(x)
         while len(x) < K and score(vx) > 0.0:
             now = score(vx) + point_cost(x, space)
             best: Optional[tuple[float, str, Any]] = None
@@ -331,16 +330,19 @@ def repair(
                 break
             vx = predict(x, vx, best[1], best[2])
             x = point_with(x, best[1], best[2])
-        return len(x)
+        return len(x) - start
 
-    # the share pays for ROUNDS rounds: each as many blocks as that allows, so a round's
-    # decisions rest on as many games as the share can give them (few big rounds, not many
-    # noisy ones whose noise the greedy would chase with edits); at least REPAIR_ROUNDS, and
-    # more when the screen predicts the start needs more edits (a far-off set such as the
-    # draft needs one round per edit and some to spare)
-    rounds = max(REPAIR_ROUNDS, math.ceil(ROUNDS_PER_EDIT * predicted_edits()))
-    nb = max(1, max(0, limit - run.used) // (rounds * per_round * run.G))
-    run.notes.append(f"repair: planned {rounds} rounds of {nb * run.G:,} games a point")
+    def plan(x: dict[str, Any], vx: np.ndarray, done: int) -> tuple[int, int]:
+        """(blocks a point, rounds left) for the next round: the share left pays for the rounds
+        left, each as many blocks as that allows, so a round's decisions rest on as many games
+        as the share can give them (few big rounds, not many noisy ones whose noise the greedy
+        would chase with edits). The rounds left: what is left of REPAIR_ROUNDS, or
+        ROUNDS_PER_EDIT per edit the screen predicts the point still needs when that is more
+        (a far-off set such as the draft needs one round per edit and some to spare; the plan
+        is renewed every round, so a repair that progresses slower than predicted plans more,
+        smaller rounds)."""
+        left = max(REPAIR_ROUNDS - done, math.ceil(ROUNDS_PER_EDIT * predicted_edits(x, vx)), 1)
+        return max(1, max(0, limit - run.used) // (left * per_round * run.G)), left
 
     x: dict[str, Any] = {}
     path: list[Candidate] = []
@@ -379,11 +381,20 @@ def repair(
         difference the round's games cannot tell from 0 does not look like progress."""
         return vx + np.array([shrunk(paired(m, vec_y[m.name], vec_x[m.name])) for m in metrics])
 
-    while run.used + (per_round + 1) * nb * run.G <= limit:
+    v_now = np.array([base_st[m.name].value for m in metrics])
+    nb, planned = plan(x, v_now, 0)
+    nb0, done = nb, 0
+    while True:
+        if done:
+            nb, _left = plan(x, v_now, done)
+        if run.used + (per_round + 1) * nb * run.G > limit:
+            break
+        done += 1
         rng = fresh(nb)
         shift = shift_of(rng)
         vec_x = run.vectors(x, rng, "repair")
         vx = values(vec_x) + shift
+        v_now = vx
         if _in_inner(run, vx, inner):
             # in the inner band on this round's games: check once more on twice the games
             rng2 = fresh(2 * nb)
@@ -435,8 +446,13 @@ def repair(
             choice = near[0] if near else max(gains, key=lambda gt: gt[0])[1]
         stale = 0
         x = choice[3]
+        v_now = choice[5]
         skip.add((choice[0], choice[1]))
         path.append(Candidate(dict(x), "repair"))
+    run.notes.append(
+        f"repair: {done} rounds ({planned} planned at the start), {nb0 * run.G:,} games a point "
+        f"in the first, {nb * run.G:,} in the last"
+    )
     if not verified and path:
         run.notes.append(
             "repair: the last point was not inside the inner part of every band on fresh games "
