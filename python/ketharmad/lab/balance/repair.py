@@ -81,6 +81,8 @@ REPAIR_ROUNDS = 8
 #: When the screen predicts the start needs more edits than ``REPAIR_ROUNDS``, the rounds
 #: planned per predicted edit (the measured greedy takes more moves than the predictions).
 ROUNDS_PER_EDIT = 1.5
+#: The smallest round the renewed plan makes, as a share of the first round's games.
+MIN_ROUND_SHARE = 0.25
 #: A suspect card's move is taken over a better-measured one when it does at least this share
 #: of the best measured improvement of its round.
 SUSPECT_SHARE = 0.5
@@ -340,7 +342,7 @@ def repair(
         ROUNDS_PER_EDIT per edit the screen predicts the point still needs when that is more
         (a far-off set such as the draft needs one round per edit and some to spare; the plan
         is renewed every round, so a repair that progresses slower than predicted plans more,
-        smaller rounds)."""
+        smaller rounds, down to ``MIN_ROUND_SHARE`` of the first round's games)."""
         left = max(REPAIR_ROUNDS - done, math.ceil(ROUNDS_PER_EDIT * predicted_edits(x, vx)), 1)
         return max(1, max(0, limit - run.used) // (left * per_round * run.G)), left
 
@@ -386,7 +388,9 @@ def repair(
     nb0, done = nb, 0
     while True:
         if done:
-            nb, _left = plan(x, v_now, done)
+            # never below MIN_ROUND_SHARE of the first round's games: rounds of a few hundred
+            # games a point only feed the greedy noise (a run stops earlier instead)
+            nb = max(plan(x, v_now, done)[0], math.ceil(MIN_ROUND_SHARE * nb0))
         if run.used + (per_round + 1) * nb * run.G > limit:
             break
         done += 1
