@@ -15,8 +15,8 @@ does the same, measured:
    what weakens or strengthens the card), then the moves the screen predicts help most, and,
    when no single move is predicted to help (a point boxed in: every single move that brings
    one metric in pushes another out), the pairs of moves predicted to. The share is planned
-   for ``REPAIR_ROUNDS`` rounds (or ``ROUNDS_PER_EDIT`` per edit the screen's effects predict
-   the start needs, when that is more), each on as many games as that leaves; every point's values
+   for ``REPAIR_ROUNDS`` rounds (or, for a far-off start, ``ROUNDS_PER_EDIT`` per edit the
+   screen's effects predict it needs, renewed every round), each on as many games as that leaves; every point's values
    are the start (played every round and pooled with the baseline) plus the point's paired
    difference from the start on the round's games. A
    move that brings every metric inside what is aimed for repairs (the inner part of its
@@ -340,9 +340,9 @@ def repair(
         as the share can give them (few big rounds, not many noisy ones whose noise the greedy
         would chase with edits). The rounds left: what is left of REPAIR_ROUNDS, or
         ROUNDS_PER_EDIT per edit the screen predicts the point still needs when that is more
-        (a far-off set such as the draft needs one round per edit and some to spare; the plan
-        is renewed every round, so a repair that progresses slower than predicted plans more,
-        smaller rounds, down to ``MIN_ROUND_SHARE`` of the first round's games)."""
+        (a far-off set such as the draft needs one round per edit and some to spare): the plan
+        of a far-off start, renewed every round, so a repair that progresses slower than
+        predicted plans more, smaller rounds."""
         left = max(REPAIR_ROUNDS - done, math.ceil(ROUNDS_PER_EDIT * predicted_edits(x, vx)), 1)
         return max(1, max(0, limit - run.used) // (left * per_round * run.G)), left
 
@@ -384,12 +384,20 @@ def repair(
         return vx + np.array([shrunk(paired(m, vec_y[m.name], vec_x[m.name])) for m in metrics])
 
     v_now = np.array([base_st[m.name].value for m in metrics])
-    nb, planned = plan(x, v_now, 0)
+    # a far-off start (the screen predicts more edits than REPAIR_ROUNDS rounds can make):
+    # ROUNDS_PER_EDIT rounds a predicted edit, the plan renewed every round; else the
+    # REPAIR_ROUNDS rounds as planned
+    pred0 = predicted_edits(x, v_now)
+    far = pred0 > REPAIR_ROUNDS
+    planned = math.ceil(ROUNDS_PER_EDIT * pred0) if far else REPAIR_ROUNDS
+    nb = max(1, max(0, limit - run.used) // (planned * per_round * run.G))
     nb0, done = nb, 0
     while True:
-        if done:
-            # never below MIN_ROUND_SHARE of the first round's games: rounds of a few hundred
-            # games a point only feed the greedy noise (a run stops earlier instead)
+        if done and far:
+            # the plan renewed from the point reached, never below MIN_ROUND_SHARE of the first
+            # round's games (rounds of a few hundred games a point only feed the greedy noise;
+            # a run stops earlier instead). A start near its bands keeps its rounds: renewed,
+            # such starts planned ever smaller rounds and chased their noise (docs/balance.md)
             nb = max(plan(x, v_now, done)[0], math.ceil(MIN_ROUND_SHARE * nb0))
         if run.used + (per_round + 1) * nb * run.G > limit:
             break
