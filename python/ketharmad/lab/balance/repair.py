@@ -16,9 +16,9 @@ does the same, measured:
    when no single move is predicted to help (a point boxed in: every single move that brings
    one metric in pushes another out), the pairs of moves predicted to. The share is planned
    for ``REPAIR_ROUNDS`` rounds (or, for a far-off start, ``ROUNDS_PER_EDIT`` per edit the
-   screen's effects predict it needs, renewed every round), each on as many games as that leaves; every point's values
-   are the start (played every round and pooled with the baseline) plus the point's paired
-   difference from the start on the round's games. A
+   screen's effects predict it needs, renewed every round), each on as many games as that
+   leaves; every point's values are the start (played every round and pooled with the
+   baseline) plus the point's paired difference from the start on the round's games. A
    move that brings every metric inside what is aimed for repairs (the inner part of its
    band, ``margin``, for a metric outside it at the start; where it was for a metric in
    band at the start: what is in band is held, not chased toward the centre);
@@ -334,8 +334,8 @@ def repair(
             x = point_with(x, best[1], best[2])
         return len(x) - start
 
-    def plan(x: dict[str, Any], vx: np.ndarray, done: int) -> tuple[int, int]:
-        """(blocks a point, rounds left) for the next round: the share left pays for the rounds
+    def plan(x: dict[str, Any], vx: np.ndarray, done: int) -> int:
+        """The blocks a point of the next round: the share left pays for the rounds
         left, each as many blocks as that allows, so a round's decisions rest on as many games
         as the share can give them (few big rounds, not many noisy ones whose noise the greedy
         would chase with edits). The rounds left: what is left of REPAIR_ROUNDS, or
@@ -344,7 +344,7 @@ def repair(
         of a far-off start, renewed every round, so a repair that progresses slower than
         predicted plans more, smaller rounds."""
         left = max(REPAIR_ROUNDS - done, math.ceil(ROUNDS_PER_EDIT * predicted_edits(x, vx)), 1)
-        return max(1, max(0, limit - run.used) // (left * per_round * run.G)), left
+        return max(1, max(0, limit - run.used) // (left * per_round * run.G))
 
     x: dict[str, Any] = {}
     path: list[Candidate] = []
@@ -398,7 +398,7 @@ def repair(
             # round's games (rounds of a few hundred games a point only feed the greedy noise;
             # a run stops earlier instead). A start near its bands keeps its rounds: renewed,
             # such starts planned ever smaller rounds and chased their noise (docs/balance.md)
-            nb = max(plan(x, v_now, done)[0], math.ceil(MIN_ROUND_SHARE * nb0))
+            nb = max(plan(x, v_now, done), math.ceil(MIN_ROUND_SHARE * nb0))
         if run.used + (per_round + 1) * nb * run.G > limit:
             break
         done += 1
