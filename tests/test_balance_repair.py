@@ -192,7 +192,6 @@ def test_a_point_boxed_in_for_single_moves_is_repaired_by_a_pair() -> None:
     6 points off the first and adds 6 to the second, Rogán Antal's Influence one step up
     takes 7 off the second, Magyar Péter's does nothing. No single move lowers the score
     (Orbán alone pushes NER-Összefogás to 60 %); the pair repairs both."""
-
     from ketharmad.lab.balance.repair import repair
 
     orban, rogan, magyar = (
@@ -221,23 +220,22 @@ def test_a_point_boxed_in_for_single_moves_is_repaired_by_a_pair() -> None:
 
 def test_a_start_that_needs_many_edits_gets_the_rounds_for_them() -> None:
     """Item 5 (a far-off set such as the draft needs many edits, docs/balance.md "Card-level
-    repair"): the rounds are planned from the edits the screen predicts the start needs, not
-    fixed at REPAIR_ROUNDS (8), which took at most about 9 moves. A fake game with linear
-    effects: NER-Tisza at 85 % (band 45-55 %, aim at most 53.75 %), each Tisza or Összefogás
-    Influence one step up takes 1.5 points off (at most 2 steps: 3 points an edit), so 11
-    edits are needed; each card is a suspect (so a round measures 10 points, as on the real
-    game). The rounds find all of them and the point ends inside the aim (the fixed 8 rounds
-    stopped at 8 edits, 61 %)."""
-
+    repair"): the rounds of a far-off start are planned from the edits the screen predicts it
+    needs, not fixed at REPAIR_ROUNDS (8). A fake game with linear effects: NER-Tisza at
+    85 % (band 45-55 %, aim at most 53.75 %), each Tisza or Összefogás Influence one step up
+    takes 1.5 points off (at most 2 steps: 3 points an edit), so 11 edits are needed; each
+    card is a suspect (so a round measures 10 points, as on the real game). The rounds find
+    all of them and the point ends inside the aim (the fixed 8 rounds stopped at 8 edits,
+    61 %)."""
     from ketharmad.lab.balance.repair import REPAIR_ROUNDS, Suspicion, repair
 
     params = ketharmad.parameters()
-    tis = sorted(
+    movers = sorted(
         n for n in params["name"] if n.endswith(".influence") and n[:4] in ("tis_", "osz_")
     )
-    assert len(tis) >= 16
+    assert len(movers) >= 16
     tg = load_targets({"two_player": {"others": False, "pairs": {"ner-tisza": 0.5}},
-                       "change": {"allow": tis, "max_edits": 20}})  # fmt: skip
+                       "change": {"allow": movers, "max_edits": 20}})  # fmt: skip
     m, space = tg.metrics, {p.name: p for p in tg.space(params)}
 
     def truth(point: dict) -> float:
@@ -245,11 +243,11 @@ def test_a_start_that_needs_many_edits_gets_the_rounds_for_them() -> None:
 
     run = _linear_run(tg, space, truth, 2_000_000)
     effects = {
-        (k, d): {m[0].name: MetricStats(-0.015 * d, 0.002, 4000)} for k in tis for d in (1, -1)
+        (k, d): {m[0].name: MetricStats(-0.015 * d, 0.002, 4000)} for k in movers for d in (1, -1)
     }
     start = {m[0].name: MetricStats(0.85, 0.005, 4000)}
     aim = _balance.aim_of(m, start, 0.25)
-    suspects = {space[n].card: Suspicion(float(len(tis) - i), 1) for i, n in enumerate(tis)}
+    suspects = {space[n].card: Suspicion(float(len(movers) - i), 1) for i, n in enumerate(movers)}
     path = repair(run, start, effects, suspects, aim)
     rounds = next(n for n in run.notes if " rounds (" in n)
     assert int(rounds.split("(")[1].split()[0]) > REPAIR_ROUNDS, rounds
