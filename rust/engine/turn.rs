@@ -71,7 +71,7 @@ impl<M: Mode> Game<'_, M> {
             self.state.active = self.next_alive(self.state.active);
             self.play_turns();
         }
-        // unwrap: run_loop returns only once an outcome is set (game end or safety cap)
+        // unwrap: play_turns returns only once an outcome is set (game end or safety cap)
         self.state.outcome.unwrap()
     }
 
