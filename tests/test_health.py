@@ -41,6 +41,40 @@ def test_every_game_has_at_least_12_metrics_with_intervals(st2: ketharmad.Health
     assert k.cards.height > 20  # every faction's cards with a cost
 
 
+def test_the_decks_table_splits_the_ladder_by_deck() -> None:
+    # two decks: each game has one deck in each seat, so the two decks' win rates add up to the
+    # decided share of the games, in the weak mirror (control) and the strong one (main games)
+    h = ketharmad.health(game="ketharmad", bots=["random", "heuristic"], decks=["ner", "tisza"],
+                         games=400, seed=4, restricted=0)  # fmt: skip
+    d = h.decks
+    assert d["deck"].to_list() == ["ner", "tisza"]
+    main_games = h.metric("game_length_median")["games"]
+    decided = 1 - h.metric("draw_rate")["value"] - h.metric("unfinished_rate")["value"]
+    assert d["strong_games"].to_list() == [main_games, main_games]
+    assert abs(d["strong_win_rate"].sum() - decided) < 1e-9
+    # the control counts each deck on games of its own (another seat rotated), so their sum is
+    # 1 (draws are rare) up to the noise of two independent shares
+    w, wn = d["weak_win_rate"].to_numpy(), d["weak_games"].to_numpy()
+    assert abs(w.sum() - 1) < 4 * np.sqrt((w * (1 - w) / wn).sum())
+    # every skill and control game is counted once, for the deck of the counted seat
+    assert d["skill_games"].sum() == h.metric("skill_share")["games"]
+    assert d["weak_games"].sum() == h.metric("skill_share_control")["games"]
+    for r in d.iter_rows(named=True):
+        assert r["shift"] == pytest.approx(r["strong_win_rate"] - r["weak_win_rate"])
+        assert r["uplift"] == pytest.approx(r["skill_win_rate"] - r["weak_win_rate"])
+        for k in ("weak", "strong", "skill"):
+            assert r[f"{k}_lo"] <= r[f"{k}_win_rate"] <= r[f"{k}_hi"]
+        assert r["shift_lo"] <= r["shift"] <= r["shift_hi"]
+        assert r["uplift_lo"] > 0  # the heuristic gains over random with either deck
+    top = d.row(int(np.argmax(np.abs(d["shift"].to_numpy()))), named=True)
+    m = h.metric("deck_shift_max")
+    assert m["value"] == pytest.approx(abs(top["shift"])) and top["deck"] in m["meaning"]
+    spread = h.metric("skill_uplift_spread")["value"]
+    assert spread == pytest.approx(d["uplift"].max() - d["uplift"].min())
+    assert "## Decks across the ladder" in h.to_markdown()
+    assert "decks" in h.tables()
+
+
 def test_a_stronger_bot_shows_skill_and_the_luck_control_none(st2: ketharmad.HealthResult) -> None:
     skill, control = st2.metric("skill_share"), st2.metric("skill_share_control")
     # greedy beats random far beyond the control, whose interval holds 0

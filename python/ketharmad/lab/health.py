@@ -290,6 +290,103 @@ def _nash_table(
     return table, {"value": support, "lo": min(float(lo), support), "hi": max(float(hi), support)}
 
 
+# ------------------------------------------------------------------ decks across the ladder
+
+
+def _deck_wins(cells: list[dict[str, Any]], parts: list[dict[str, Any]], deck: str) -> list[int]:
+    """The main games ``deck`` won, per cell it plays in (a game without a winner is no win)."""
+    out = []
+    for c, part in zip(cells, parts, strict=True):
+        m = part["games"]["winners_mask"].astype(np.uint64)
+        for seat, d in enumerate(c["decks"]):
+            if d == deck:
+                out.append(int(((m >> np.uint64(seat)) & np.uint64(1)).sum()))
+    return out
+
+
+def _newcombe(
+    a: float, a_lo: float, a_hi: float, b: float, b_lo: float, b_hi: float
+) -> tuple[float, float]:
+    """Newcombe's 95 % interval of ``a - b``, two independent shares, from their Wilson
+    intervals."""
+    return (
+        a - b - math.sqrt((a - a_lo) ** 2 + (b_hi - b) ** 2),
+        a - b + math.sqrt((a_hi - a) ** 2 + (b - b_lo) ** 2),
+    )
+
+
+def _decks_table(
+    decks: list[str],
+    main_k: np.ndarray,
+    main_n: np.ndarray,
+    by_deck: Mapping[str, np.ndarray],
+    weak: str,
+    strong: str,
+    n: int,
+    rng: np.random.Generator,
+) -> tuple[pl.DataFrame, list[dict[str, Any]]]:
+    """Each deck under the two ends of the ladder: its win rate with the weakest bot in every
+    seat (the control games), with the strongest in every seat (the main games), the shift
+    between them, and the strongest bot's win rate with that deck against the weakest (the
+    skill games) with its uplift: that win rate minus the deck's in the weak mirror (the same
+    opponents, played by the weakest bot, so the deck's own strength cancels). A deck whose
+    win rate shifts with the players' skill is balanced for one rung and not for another: no
+    card edit that acts alike under both rungs can make both fair. Two metrics summarise it:
+    the largest shift and the spread of the uplifts, each with a parametric-bootstrap
+    interval (the largest of several estimates, so both lean high)."""
+    cols: dict[str, list[Any]] = {k: [] for k in (
+        "deck", "weak_win_rate", "weak_lo", "weak_hi", "weak_games",
+        "strong_win_rate", "strong_lo", "strong_hi", "strong_games",
+        "shift", "shift_lo", "shift_hi",
+        "skill_win_rate", "skill_lo", "skill_hi", "skill_games", "uplift", "uplift_lo", "uplift_hi")}  # fmt: skip
+    z = 1.959963984540054
+    sk = np.array([by_deck[d][0] for d in decks])
+    sn = np.array([by_deck[d][1] for d in decks])
+    ck = np.array([by_deck[d][2] for d in decks])
+    cn = np.array([by_deck[d][3] for d in decks])
+    for i, d in enumerate(decks):
+        pw, ps = ck[i] / max(1, cn[i]), main_k[i] / max(1, main_n[i])
+        wl, wh = wilson_interval(int(ck[i]), int(max(1, cn[i])))
+        sl, sh = wilson_interval(int(main_k[i]), int(max(1, main_n[i])))
+        dlo, dhi = _newcombe(ps, sl, sh, pw, wl, wh)
+        pk = sk[i] / max(1, sn[i])
+        kl, kh = wilson_interval(int(sk[i]), int(max(1, sn[i])))
+        ulo, uhi = _newcombe(pk, kl, kh, pw, wl, wh)
+        for key, v in (("deck", d), ("weak_win_rate", pw), ("weak_lo", wl), ("weak_hi", wh),
+                       ("weak_games", int(cn[i])), ("strong_win_rate", ps), ("strong_lo", sl),
+                       ("strong_hi", sh), ("strong_games", int(main_n[i])), ("shift", ps - pw),
+                       ("shift_lo", dlo), ("shift_hi", dhi), ("skill_win_rate", pk), ("skill_lo", kl),
+                       ("skill_hi", kh), ("skill_games", int(sn[i])), ("uplift", pk - pw), ("uplift_lo", ulo),
+                       ("uplift_hi", uhi)):  # fmt: skip
+            cols[key].append(v)
+    table = pl.DataFrame(cols)
+    shift = table["shift"].to_numpy()
+    uplift = table["uplift"].to_numpy()
+    # parametric resamples of every count (binomial with its games)
+    draw = lambda k, m: rng.binomial(
+        np.maximum(m, 0), k / np.maximum(m, 1), size=(BOOT, len(decks))
+    )  # noqa: E731
+    s_weak = draw(ck, cn) / np.maximum(cn, 1)
+    s_shift = draw(main_k, main_n) / np.maximum(main_n, 1) - s_weak
+    s_uplift = draw(sk, sn) / np.maximum(sn, 1) - s_weak
+    top = int(np.argmax(np.abs(shift)))
+    rep_max = np.abs(s_shift).max(axis=1)
+    rep_spread = s_uplift.max(axis=1) - s_uplift.min(axis=1)
+    v_max, v_spread = float(abs(shift[top])), float(uplift.max() - uplift.min())
+    lo1, hi1 = np.percentile(rep_max, [2.5, 97.5])
+    lo2, hi2 = np.percentile(rep_spread, [2.5, 97.5])
+    games = int(main_n.sum() + cn.sum())
+    rows = [
+        _row("deck_shift_max", v_max, min(lo1, v_max), max(hi1, v_max), "bootstrap", "share", games,
+             f"the largest change of a deck's win rate from {weak} to {strong} in every seat "
+             f"({decks[top]} {shift[top]:+.3f}): balance under one bot is not balance under the other"),
+        _row("skill_uplift_spread", v_spread, min(lo2, v_spread), max(hi2, v_spread), "bootstrap", "share",
+             int(sn.sum() + cn.sum()), f"max minus min over the decks of the win rate {strong} adds to a deck "
+             f"against {weak} (0: skill pays alike with every deck)"),
+    ]  # fmt: skip
+    return table, rows
+
+
 # ------------------------------------------------------------------ the report
 
 
@@ -364,6 +461,8 @@ def health(
     # 2. skill and control: the strong (weak) bot in seat r, the weak bot elsewhere, deals apart
     per_rot = max(1, per_cell // n)
     skill_k = skill_n = ctrl_k = ctrl_n = 0
+    # Kétharmad: the same counts per deck the counted seat played (the decks table)
+    by_deck = {d: np.zeros(4, dtype=np.int64) for d in deck_names}  # skill k, n; control k, n
     for i, c in enumerate(cells):
         for r in range(n):
             for agent, is_ctrl in ((strong, False), (weak, True)):
@@ -376,6 +475,8 @@ def health(
                     ctrl_k, ctrl_n = ctrl_k + won, ctrl_n + per_rot
                 else:
                     skill_k, skill_n = skill_k + won, skill_n + per_rot
+                if deck_names:
+                    by_deck[c["decks"][r]][2 * is_ctrl : 2 * is_ctrl + 2] += (won, per_rot)
 
     rows: list[dict[str, Any]] = []
     g = traj["games"]
@@ -476,7 +577,7 @@ def health(
         )
     )
 
-    nash_table = pl.DataFrame()
+    nash_table = decks_table = pl.DataFrame()
     if deck_names:
         k = len(deck_names)
         wins = np.zeros((k, k))
@@ -493,6 +594,12 @@ def health(
         nash_table, ns = _nash_table(deck_names, wins, played, rng)
         rows.append(_row("nash_support", ns["value"], ns["lo"], ns["hi"], "bootstrap", "decks", total,
                          f"decks with weight in the Nash mix of the deck matchup matrix (of {k}; 1: one dominant deck)"))  # fmt: skip
+        main_k = np.array([int(sum(_deck_wins(cells, parts, d))) for d in deck_names])
+        main_n = played.sum(axis=1).astype(np.int64)
+        decks_table, deck_rows = _decks_table(
+            deck_names, main_k, main_n, by_deck, weak, strong, n, rng
+        )
+        rows += deck_rows
 
     cards = pl.DataFrame()
     diag_games = 0
@@ -564,7 +671,7 @@ def health(
                           "winner_leads": ts.get("tenth_k", np.zeros(10))}).with_columns(
         share=pl.col("winner_leads") / pl.col("games"))  # fmt: skip
     return HealthResult(
-        metrics, {"cards": cards, "nash": nash_table, "curve": curve}, card_text,
+        metrics, {"cards": cards, "nash": nash_table, "curve": curve, "decks": decks_table}, card_text,
         run=dict(game=game_, bots=ladder, seed=seed, seats=n, params=dict(params or {}),
                  n_games=total + skill_n + ctrl_n + diag_games,
                  card_data=describe_card_data(card_data) if is_ketharmad(game_) else game_,
@@ -575,7 +682,9 @@ def health(
 class HealthResult(GameLabResult):
     """The result of :func:`ketharmad.health`: ``.metrics`` (one row per metric:
     :data:`METRIC_COLUMNS`), ``.cards`` (Kétharmad: restricted play per card with its
-    must-play and dead flags), ``.nash`` (Kétharmad: each deck's Nash weight) and ``.curve``
+    must-play and dead flags), ``.nash`` (Kétharmad: each deck's Nash weight), ``.decks``
+    (Kétharmad: each deck's win rate under the weakest and the strongest bot, the shift and the
+    strongest bot's win rate with it against the weakest) and ``.curve``
     (the share of sampled turns the eventual winner leads, per tenth of the game)."""
 
     kind = "health"
@@ -586,6 +695,7 @@ class HealthResult(GameLabResult):
     ) -> None:  # fmt: skip
         self.metrics = metrics
         self.cards, self.nash, self.curve = tables["cards"], tables["nash"], tables["curve"]
+        self.decks = tables.get("decks", pl.DataFrame())
         self._card_text = card_text
         self.game: str = run["game"]
         self.bots: list[str] = run["bots"]
@@ -605,6 +715,8 @@ class HealthResult(GameLabResult):
             t["cards"] = self.cards
         if self.nash.height:
             t["nash"] = self.nash
+        if self.decks.height:
+            t["decks"] = self.decks
         return t
 
     def metric(self, name: str) -> dict[str, Any]:
@@ -640,6 +752,17 @@ class HealthResult(GameLabResult):
                       md_table(["deck", "Nash weight", "in support", "support share (resamples)", "mean win rate"],
                                [[r["deck"], f"{r['nash_weight']:.3f}", r["in_support"], f"{r['support_share']:.2f}",
                                  f"{r['mean_win_rate']:.3f}"] for r in self.nash.iter_rows(named=True)])]  # fmt: skip
+        if self.decks.height:
+            w, s_ = self.bots[0], self.bots[-1]
+            iv = lambda r, k: f"{r[k + '_win_rate']:.3f} [{r[k + '_lo']:.3f}, {r[k + '_hi']:.3f}]"  # noqa: E731
+            dv = lambda r, k: f"{r[k]:+.3f} [{r[k + '_lo']:+.3f}, {r[k + '_hi']:+.3f}]"  # noqa: E731
+            lines += ["", "## Decks across the ladder", "",
+                      f"Each deck's win rate with `{w}` in every seat, with `{s_}` in every seat, the shift, "
+                      f"`{s_}`'s win rate with the deck against `{w}`, and the uplift: that minus the "
+                      f"deck's `{w}` mirror (95 % intervals).", "",
+                      md_table(["deck", f"{w} mirror", f"{s_} mirror", "shift", f"{s_} vs {w}", "uplift"],
+                               [[r["deck"], iv(r, "weak"), iv(r, "strong"), dv(r, "shift"), iv(r, "skill"),
+                                 dv(r, "uplift")] for r in self.decks.iter_rows(named=True)])]  # fmt: skip
         if self.cards.height:
             flagged = self.cards.filter(pl.col("must_play") | pl.col("dead"))
             lines += ["", "## Cards: restricted play (flagged cards)", "",
