@@ -97,12 +97,13 @@ fn reference_forward(dims: &[usize], w: &[f32], x: &[f32]) -> f32 {
 
 #[test]
 fn the_column_wise_forward_pass_gives_the_same_bits_as_the_row_major_one() {
-    // the shipped policy's shape (64 inputs, 64, 32, 1) and a narrow one: every output's
-    // sum is taken in the same order, so the scores (and so the games) are bit for bit those
-    // of a dot product per row, whole input or prefix shortcut
+    // the shipped policy's shape (64 inputs, 64, 32, 1), narrow ones and one wider than the
+    // narrow scratch (100 inputs, 80): every output's sum is taken in the same order, so the
+    // scores (and so the games) are bit for bit those of a dot product per row, whole input
+    // or prefix shortcut
     let mut r = ketharmad::rng::Rng::new(7);
     let mut rnd = || ((r.next_u64() >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0;
-    for dims in [vec![64usize, 64, 32, 1], vec![5, 3, 1], vec![9, 1]] {
+    for dims in [vec![64usize, 64, 32, 1], vec![5, 3, 1], vec![9, 1], vec![100, 80, 1], vec![70, 16, 1]] {
         let n: usize = dims.windows(2).map(|w| w[0] * w[1] + w[1]).sum();
         let w: Vec<f32> = (0..n).map(|_| rnd()).collect();
         let names: Vec<String> = (0..dims[0]).map(|i| format!("f{i}")).collect();
