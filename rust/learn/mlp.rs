@@ -78,12 +78,34 @@ fn accumulate(acc: &mut [f32], cols: &[f32], xs: &[f32]) {
 
 #[inline(always)]
 fn accumulate_plain(acc: &mut [f32], cols: &[f32], xs: &[f32]) {
+    // the usual widths with the outputs held in registers across every input (a fixed-size
+    // copy the compiler keeps in vector registers) instead of loaded and stored per input
+    match acc.len() {
+        64 => return accumulate_fixed::<64>(acc, cols, xs),
+        32 => return accumulate_fixed::<32>(acc, cols, xs),
+        16 => return accumulate_fixed::<16>(acc, cols, xs),
+        _ => {}
+    }
     let no = acc.len();
     for (col, &x) in cols.chunks_exact(no).zip(xs) {
         for (a, w) in acc.iter_mut().zip(col) {
             *a += w * x;
         }
     }
+}
+
+/// `accumulate_plain` for `N` outputs: the same sums in the same order.
+#[inline(always)]
+fn accumulate_fixed<const N: usize>(acc: &mut [f32], cols: &[f32], xs: &[f32]) {
+    // unwrap: the caller matched acc.len() == N
+    let out: &mut [f32; N] = acc.try_into().unwrap();
+    let mut r = *out;
+    for (col, &x) in cols.chunks_exact(N).zip(xs) {
+        for (a, w) in r.iter_mut().zip(col) {
+            *a += w * x;
+        }
+    }
+    *out = r;
 }
 
 fn relu(v: &mut [f32]) {
