@@ -41,7 +41,7 @@ def test_every_game_has_at_least_12_metrics_with_intervals(st2: ketharmad.Health
     assert k.cards.height > 20  # every faction's cards with a cost
 
 
-def test_the_decks_table_splits_the_ladder_by_deck() -> None:
+def test_the_decks_table_splits_the_ladder_by_deck(tmp_path: Path) -> None:
     # two decks: each game has one deck in each seat, so the two decks' win rates add up to the
     # decided share of the games, in the weak mirror (control) and the strong one (main games)
     h = ketharmad.health(game="ketharmad", bots=["random", "heuristic"], decks=["ner", "tisza"],
@@ -73,6 +73,15 @@ def test_the_decks_table_splits_the_ladder_by_deck() -> None:
     assert spread == pytest.approx(d["uplift"].max() - d["uplift"].min())
     assert "## Decks across the ladder" in h.to_markdown()
     assert "decks" in h.tables()
+    assert "decks" in h.write_parquet(tmp_path / "p")
+    # the command: the decks table in the HTML report (its shift chart) and as Parquet
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "run"
+    argv = ["health", "--game", "ketharmad", "--decks", "ner", "tisza", "--games", "40"]
+    assert main([*argv, "--restricted", "0", "--out", str(out)]) in (0, None)
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert "health_deck_shift" in html and "win rate from random to heuristic" in html
+    assert list(out.glob("decks/*.parquet"))
 
 
 def test_a_stronger_bot_shows_skill_and_the_luck_control_none(st2: ketharmad.HealthResult) -> None:

@@ -799,9 +799,16 @@ class HealthResult(GameLabResult):
 
     def html_views(self) -> list[Any]:
         shares = self.metrics.filter(pl.col("unit") == "share")
-        return [interval_bars("health_shares", f"{self.game}: shares with 95 % intervals", shares,
-                              label="metric", value="value", value_title="value", low="lo", high="hi",
-                              reference=0.0, reference_label="zero")]  # fmt: skip
+        views = [interval_bars("health_shares", f"{self.game}: shares with 95 % intervals", shares,
+                               label="metric", value="value", value_title="value", low="lo", high="hi",
+                               reference=0.0, reference_label="zero")]  # fmt: skip
+        if self.decks.height:
+            w, s_ = self.bots[0], self.bots[-1]
+            views.append(interval_bars("health_deck_shift", f"each deck's win rate from {w} to {s_} in every seat",
+                                       self.decks, label="deck", value="shift", value_title="shift (points)",
+                                       low="shift_lo", high="shift_hi", reference=0.0, reference_label="no shift",
+                                       caption="a deck with a shift is balanced for one bot and not for the other"))  # fmt: skip
+        return views
 
 
 def _fmt(x: Any) -> str:
