@@ -84,6 +84,7 @@ fn accumulate_plain(acc: &mut [f32], cols: &[f32], xs: &[f32]) {
         64 => return accumulate_fixed::<64>(acc, cols, xs),
         32 => return accumulate_fixed::<32>(acc, cols, xs),
         16 => return accumulate_fixed::<16>(acc, cols, xs),
+        1 => return accumulate_fixed::<1>(acc, cols, xs),
         _ => {}
     }
     let no = acc.len();
