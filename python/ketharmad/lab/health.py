@@ -339,7 +339,6 @@ def _decks_table(
         "strong_win_rate", "strong_lo", "strong_hi", "strong_games",
         "shift", "shift_lo", "shift_hi",
         "skill_win_rate", "skill_lo", "skill_hi", "skill_games", "uplift", "uplift_lo", "uplift_hi")}  # fmt: skip
-    z = 1.959963984540054
     sk = np.array([by_deck[d][0] for d in decks])
     sn = np.array([by_deck[d][1] for d in decks])
     ck = np.array([by_deck[d][2] for d in decks])
@@ -362,10 +361,11 @@ def _decks_table(
     table = pl.DataFrame(cols)
     shift = table["shift"].to_numpy()
     uplift = table["uplift"].to_numpy()
-    # parametric resamples of every count (binomial with its games)
-    draw = lambda k, m: rng.binomial(
-        np.maximum(m, 0), k / np.maximum(m, 1), size=(BOOT, len(decks))
-    )  # noqa: E731
+
+    def draw(k: np.ndarray, m: np.ndarray) -> np.ndarray:
+        """Parametric resamples of counts ``k`` of ``m`` games (binomial)."""
+        return rng.binomial(np.maximum(m, 0), k / np.maximum(m, 1), size=(BOOT, len(decks)))
+
     s_weak = draw(ck, cn) / np.maximum(cn, 1)
     s_shift = draw(main_k, main_n) / np.maximum(main_n, 1) - s_weak
     s_uplift = draw(sk, sn) / np.maximum(sn, 1) - s_weak
