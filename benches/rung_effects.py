@@ -40,7 +40,7 @@ def wins(
     return np.concatenate(out)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pair", default="osszefogas,radikalisok")
     ap.add_argument("--rungs", default="heuristic,learned")
@@ -52,7 +52,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=777)
     ap.add_argument("--top", type=int, default=25)
     ap.add_argument("--out", help="write every move's row to this Parquet file")
-    a = ap.parse_args()
+    ap.add_argument("--match", help="only the parameters whose name contains this")
+    a = ap.parse_args(argv)
 
     warnings.filterwarnings("ignore", message="model file")
     pair = tuple(a.pair.split(","))
@@ -68,6 +69,8 @@ def main() -> None:
         field=pl.col("name").str.split(".").list.get(-1),
     )
     par = par.filter(pl.col("card_id").is_in(list(ids)) & pl.col("field").is_in(list(FIELDS)))
+    if a.match:
+        par = par.filter(pl.col("name").str.contains(a.match, literal=True))
     base = {r: wins(pair, r, a.games, a.seed, card, {}) for r in rungs}
     print(
         f"{pair[0]} vs {pair[1]}, card set {a.card_data}, {a.games:,} games a point a rung, seed {a.seed}"
