@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import gc
 import importlib.resources
+import importlib.util
 import re
+import sys
+from pathlib import Path
+from types import ModuleType
 
 import ketharmad
 import pytest
@@ -27,6 +31,19 @@ def run_error(argv, capsys) -> str:
     assert "error:" in err
     assert "Traceback" not in err
     return err
+
+
+def load_script(relpath: str, name: str) -> ModuleType:
+    """A script of the checkout that is not a package module (``benches/``, ``tools/``),
+    loaded from ``relpath`` (from the checkout's root) as module ``name`` (registered in
+    ``sys.modules``, where a dataclass of the script looks its module up)."""
+    path = Path(__file__).resolve().parents[1] / relpath
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
 
 
 def packaged_card_text() -> str:

@@ -8,7 +8,6 @@ doc edited by hand) fails here.
 
 from __future__ import annotations
 
-import importlib.util
 import inspect
 from pathlib import Path
 
@@ -16,7 +15,7 @@ import ketharmad
 import numpy as np
 import polars as pl
 import pytest
-from conftest import FOUR_P, TWO_P, packaged_card_text
+from conftest import FOUR_P, TWO_P, load_script, packaged_card_text
 from ketharmad import _core
 from ketharmad.results import frames as _frames
 
@@ -24,12 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _generator():
-    spec = importlib.util.spec_from_file_location(
-        "gen_columns_doc", ROOT / "tools" / "gen_columns_doc.py"
-    )
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)  # type: ignore[union-attr]  # a file spec has a loader
-    return mod
+    return load_script("tools/gen_columns_doc.py", "gen_columns_doc")
 
 
 @pytest.fixture(scope="module")

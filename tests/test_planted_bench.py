@@ -3,23 +3,15 @@ drawn from the seed, written as card files with no trace of the plant, and judge
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import ketharmad
 import polars as pl
-
-BENCH = Path(__file__).resolve().parents[1] / "benches" / "planted.py"
+from conftest import load_script
 
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("planted_bench", BENCH)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["planted_bench"] = mod  # its dataclass looks its module up
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("benches/planted.py", "planted_bench")
 
 
 def test_plants_are_drawn_per_faction_and_written_without_a_trace(tmp_path):

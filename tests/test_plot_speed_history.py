@@ -3,22 +3,12 @@ drawn, a workload that joined later starting at its own first record."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
-
-BENCH = Path(__file__).resolve().parents[1] / "benches" / "plot_speed_history.py"
+from conftest import load_script
 
 
 def _mod():
-    spec = importlib.util.spec_from_file_location("plot_speed_history", BENCH)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["plot_speed_history"] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("benches/plot_speed_history.py", "plot_speed_history")
 
 
 def test_history_is_read_in_record_order_and_plotted(tmp_path):

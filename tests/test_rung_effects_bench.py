@@ -3,25 +3,15 @@ rungs, on the start's games (common random numbers), and their difference."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import ketharmad
 import numpy as np
 import polars as pl
 import pytest
-
-BENCH = Path(__file__).resolve().parents[1] / "benches" / "rung_effects.py"
+from conftest import load_script
 
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("rung_effects_bench", BENCH)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["rung_effects_bench"] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("benches/rung_effects.py", "rung_effects_bench")
 
 
 def test_each_move_is_played_on_the_start_games_under_both_rungs(tmp_path, capsys) -> None:

@@ -5,7 +5,6 @@ also plants a slowdown into a real measurement."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 import subprocess
@@ -13,18 +12,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "benches" / "instructions.py"
 
 
 def _module():
-    spec = importlib.util.spec_from_file_location("kh_bench_instructions", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    m = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = m
-    spec.loader.exec_module(m)
-    return m
+    return load_script("benches/instructions.py", "kh_bench_instructions")
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:

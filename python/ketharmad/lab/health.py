@@ -293,17 +293,6 @@ def _nash_table(
 # ------------------------------------------------------------------ decks across the ladder
 
 
-def _deck_wins(cells: list[dict[str, Any]], parts: list[dict[str, Any]], deck: str) -> list[int]:
-    """The main games ``deck`` won, per cell it plays in (a game without a winner is no win)."""
-    out = []
-    for c, part in zip(cells, parts, strict=True):
-        m = part["games"]["winners_mask"].astype(np.uint64)
-        for seat, d in enumerate(c["decks"]):
-            if d == deck:
-                out.append(int(((m >> np.uint64(seat)) & np.uint64(1)).sum()))
-    return out
-
-
 def _newcombe(
     a: float, a_lo: float, a_hi: float, b: float, b_lo: float, b_hi: float
 ) -> tuple[float, float]:
@@ -582,9 +571,13 @@ def health(
         k = len(deck_names)
         wins = np.zeros((k, k))
         played = np.zeros((k, k))
+        main_k = np.zeros(k, dtype=np.int64)  # the main games each deck won (the decks table)
         for c, part in zip(cells, parts, strict=True):
             a, b = (deck_names.index(d) for d in c["decks"])
             m = part["games"]["winners_mask"]
+            bits = m.astype(np.uint64)
+            main_k[a] += int((bits & np.uint64(1)).astype(bool).sum())
+            main_k[b] += int((bits & np.uint64(2)).astype(bool).sum())
             # a game without a winner is half a win for each deck, so the matrix stays zero-sum
             half = 0.5 * int((m == 0).sum())
             wins[a, b] += int((m == 1).sum()) + half
@@ -594,7 +587,6 @@ def health(
         nash_table, ns = _nash_table(deck_names, wins, played, rng)
         rows.append(_row("nash_support", ns["value"], ns["lo"], ns["hi"], "bootstrap", "decks", total,
                          f"decks with weight in the Nash mix of the deck matchup matrix (of {k}; 1: one dominant deck)"))  # fmt: skip
-        main_k = np.array([int(sum(_deck_wins(cells, parts, d))) for d in deck_names])
         main_n = played.sum(axis=1).astype(np.int64)
         decks_table, deck_rows = _decks_table(
             deck_names, main_k, main_n, by_deck, weak, strong, n, rng

@@ -334,6 +334,10 @@ def repair(
             x = point_with(x, best[1], best[2])
         return len(x) - start
 
+    def blocks_for(rounds: int) -> int:
+        """The blocks a point when the share left pays for ``rounds`` rounds."""
+        return max(1, max(0, limit - run.used) // (rounds * per_round * run.G))
+
     def plan(x: dict[str, Any], vx: np.ndarray, done: int) -> int:
         """The blocks a point of the next round: the share left pays for the rounds
         left, each as many blocks as that allows, so a round's decisions rest on as many games
@@ -344,7 +348,7 @@ def repair(
         of a far-off start, renewed every round, so a repair that progresses slower than
         predicted plans more, smaller rounds."""
         left = max(REPAIR_ROUNDS - done, math.ceil(ROUNDS_PER_EDIT * predicted_edits(x, vx)), 1)
-        return max(1, max(0, limit - run.used) // (left * per_round * run.G))
+        return blocks_for(left)
 
     x: dict[str, Any] = {}
     path: list[Candidate] = []
@@ -390,7 +394,7 @@ def repair(
     pred0 = predicted_edits(x, v_now)
     far = pred0 > REPAIR_ROUNDS
     planned = math.ceil(ROUNDS_PER_EDIT * pred0) if far else REPAIR_ROUNDS
-    nb = max(1, max(0, limit - run.used) // (planned * per_round * run.G))
+    nb = blocks_for(planned)
     nb0, done = nb, 0
     while True:
         if done and far:
