@@ -1,12 +1,15 @@
 """Kétharmad batch speed of two builds in one run, and whether they play the same games.
 
     pip install --no-deps --target /tmp/base .   # in a checkout of the older commit
-    python benches/compare_builds.py /tmp/base [games] [repeats]
+    python benches/compare_builds.py /tmp/base [games] [repeats] [workloads] [threads]
 
 Imports the build installed under the given folder beside the installed ``ketharmad`` in
-one process and alternates them: ``_core.simulate`` over all 12 faction pairs × ``games``
-games (default 2,000), random and heuristic bots, 1 and 2 threads, ``repeats`` rounds
-(default 4; the order flips every round). Prints the median games/s of each build, their
+one process and alternates them: ``_core.simulate`` over all 12 ordered faction pairs ×
+``games`` games (default 2,000) with random and with heuristic bots, and the 4-player
+free-for-all with heuristic bots over the 4 rotations of the factions × ``games`` / 2 games
+(``heuristic4p``), on 1 and 2 threads, ``repeats`` rounds (default 4; the order flips every
+round). ``workloads`` (comma-separated, default ``random,heuristic,heuristic4p``) and
+``threads`` (default ``1,2``) pick a part. Prints the median games/s of each build, their
 ratio, and hashes of the winner and turns columns (equal hashes: the same games).
 """
 
@@ -35,20 +38,31 @@ def load(directory: str, name: str):
     return m
 
 
-def run(km, bots: str, threads: int, games: int) -> tuple[float, str]:
+def seatings(km, workload: str) -> list[list[str]]:
+    """The decks of each call: the 12 ordered 2-player pairs, or the 4 rotations of 4 seats."""
+    f = list(km.FACTIONS)
+    if workload.endswith("4p"):
+        return [f[i:] + f[:i] for i in range(len(f))]
+    return [[a, b] for a in f for b in f if a != b]
+
+
+def run(km, workload: str, threads: int, games: int) -> tuple[float, str]:
     try:  # the layout of 0.2.0 (game.data); an older baseline has _data
         data = importlib.import_module(f"{km.__name__}.game.data")
     except ModuleNotFoundError:
         data = importlib.import_module(f"{km.__name__}._data")
     text = data.load_card_data(None)
-    pairs = [(a, b) for a in km.FACTIONS for b in km.FACTIONS if a != b]
+    bots = workload.removesuffix("4p")
+    decks = seatings(km, workload)
+    if len(decks[0]) > 2:
+        games = max(1, games // 2)
     h = hashlib.sha256()
     t = time.perf_counter()
-    for a, b in pairs:
-        raw = km._core.simulate(text, [a, b], [bots, bots], games, 7, threads, {})
+    for seats in decks:
+        raw = km._core.simulate(text, seats, [bots] * len(seats), games, 7, threads, {})
         h.update(np.ascontiguousarray(raw["games"]["winner"]).tobytes())
         h.update(np.ascontiguousarray(raw["games"]["turns"]).tobytes())
-    return len(pairs) * games / (time.perf_counter() - t), h.hexdigest()[:16]
+    return len(decks) * games / (time.perf_counter() - t), h.hexdigest()[:16]
 
 
 def main() -> None:
@@ -57,10 +71,12 @@ def main() -> None:
     before = load(sys.argv[1], "ketharmad_before")
     games = int(sys.argv[2]) if len(sys.argv) > 2 else 2000
     repeats = int(sys.argv[3]) if len(sys.argv) > 3 else 4
+    workloads = (sys.argv[4] if len(sys.argv) > 4 else "random,heuristic,heuristic4p").split(",")
+    thread_counts = [int(t) for t in (sys.argv[5] if len(sys.argv) > 5 else "1,2").split(",")]
     builds = [("before", before), ("after", after)]
     print(f"load average {os.getloadavg()}")
-    for bots in ("random", "heuristic"):
-        for threads in (1, 2):
+    for bots in workloads:
+        for threads in thread_counts:
             rates: dict[str, list[float]] = {"before": [], "after": []}
             hashes = {}
             for rep in range(repeats):
@@ -70,7 +86,7 @@ def main() -> None:
                     hashes[label] = h
             b, a = statistics.median(rates["before"]), statistics.median(rates["after"])
             same = "same games" if hashes["before"] == hashes["after"] else "GAMES DIFFER"
-            print(f"{bots:9} threads={threads}: before {b:,.0f} games/s, after {a:,.0f} games/s, "
+            print(f"{bots:11} threads={threads}: before {b:,.0f} games/s, after {a:,.0f} games/s, "
                   f"after/before {a / b:.3f}; {same} ({hashes['before']} {hashes['after']})", flush=True)  # fmt: skip
     print(f"load average {os.getloadavg()}")
 
