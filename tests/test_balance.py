@@ -481,6 +481,30 @@ def test_a_further_holdout_spends_the_budget_when_no_candidate_is_in_band(monkey
     assert res.games >= 0.9 * 60_000, res.games
 
 
+def test_a_further_holdout_of_the_start_when_no_candidate_has_edits(monkeypatch) -> None:
+    """Issue 24, item 3: when the repair takes no edit (here the only allowed number is a
+    Radikálisok card's, which a NER-Tisza game never deals, so no move changes a game) and the
+    start is not confirmed (NER-Tisza, about 16 % with random bots, asked at 35 % +- 1), the
+    budget left goes to a further holdout of the start, so the answer "no edit, out of band"
+    rests on it, instead of the run stopping with the budget unspent."""
+    monkeypatch.setattr(_balance, "CONFIRM_FIRST", 1)
+    targets = {
+        "two_player": {"tolerance": 0.01, "others": False, "pairs": {"ner-tisza": 0.35}},
+        "change": {"allow": ["rad_sneider_tamas.cost_generic"]},
+    }
+    res = ketharmad.balance(
+        targets, bots="random", budget=60_000, seed=3, settings={"robustness_bots": None}
+    )
+    assert not res.best_confirmed and res.best_point == {}, res
+    note = next(n for n in res.notes if "fresh holdout games" in n)
+    assert "the starting point (no candidate has edits)" in note, note
+    conf = res.history.filter(pl.col("stage") == "confirm")
+    assert conf["blocks"].n_unique() == 2 and set(conf["point"]) == {"{}"}
+    second = conf.filter(pl.col("blocks") != conf["blocks"][0])
+    assert res.holdout_games == second["games"][0] and second["m:2p ner-tisza"][0] < 0.34
+    assert res.games >= 0.9 * 60_000, res.games
+
+
 def test_confirmation_on_the_first_holdout_when_it_decides() -> None:
     """When the first holdout confirms (here the starting point meets every band), there is
     no second holdout."""

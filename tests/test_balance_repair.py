@@ -265,6 +265,40 @@ def test_a_start_that_needs_many_edits_gets_the_rounds_for_them() -> None:
     assert all(v > space[k].default for k, v in best.items())
 
 
+def test_a_repair_without_progress_measures_finer_instead_of_stopping(monkeypatch) -> None:
+    """Item 3 ("spend the budget left instead of stopping"): when no measured move helps (each
+    paired difference shrunk to nothing by the round's noise), the repair doubles its rounds'
+    games and measures those moves again, at most FINER times, instead of ending with its share
+    unspent. A fake game: NER-Tisza at 55.5 % (aim at most 53.75 %), Orbán Viktor's generic
+    cost one step up takes 1 point off; a round of 45 games a point cannot tell its two steps
+    from 0, one of 90 can. Without the finer rounds (FINER = 0) the repair stops after two
+    rounds with no edit and 225 of its 4,000 games spent."""
+    import ketharmad.lab.balance.repair as rp
+
+    orban, magyar = "ner_orban_viktor.cost_generic", "tis_magyar_peter.influence"
+    tg = load_targets({"two_player": {"others": False, "pairs": {"ner-tisza": 0.5}},
+                       "change": {"allow": [orban, magyar]}})  # fmt: skip
+    m, space = tg.metrics, {p.name: p for p in tg.space(ketharmad.parameters())}
+
+    def truth(point: dict) -> float:
+        return 0.555 - 0.01 * (point.get(orban, space[orban].default) - space[orban].default)
+
+    effects = {(k, d): {m[0].name: MetricStats(-0.01 * d if k == orban else 0.0, 0.004, 100)}
+               for k in (orban, magyar) for d in (1, -1)}  # fmt: skip
+    start = {m[0].name: MetricStats(0.555, 0.005, 4000)}
+    aim = _balance.aim_of(m, start, 0.25)
+    results = {}
+    for finer in (0, rp.FINER):
+        monkeypatch.setattr(rp, "FINER", finer)
+        run = _linear_run(tg, space, truth, 4000)
+        path = rp.repair(run, start, effects, None, aim)
+        results[finer] = (path[-1].point if path else {}, run.used, run.notes[0])
+    assert results[0][0] == {} and results[0][1] < 300, results[0]
+    best, _used, note = results[rp.FINER]
+    assert best == {orban: space[orban].default + 2}, results
+    assert truth(best) <= 0.5375 and "games were doubled" in note, note
+
+
 def test_the_aim_holds_a_metric_in_band_where_it_was_and_moves_one_out_of_band_inside() -> None:
     """Item 3 with "never worse": a metric out of band at the start is aimed inside the
     inner band (margin 0.25: 0.75 of the half-width); one in band at the start is held where

@@ -93,8 +93,11 @@ SUSPECT_SHARE = 0.5
 #: The most moves a round of a far-off start takes (the chosen move and the next best measured
 #: ones, added), while the point is predicted to need more than this many further edits.
 MULTI_MOVES = 3
-#: Rounds in a row without progress before the repair stops.
+#: Rounds in a row without progress before the repair measures finer (or stops).
 PATIENCE = 2
+#: How often a repair without progress doubles its rounds' games (and measures the moves of
+#: its stale rounds again) before it stops, while its share pays for such rounds.
+FINER = 2
 
 #: What weakens a card, per parameter kind: the sign of a step that makes it weaker.
 _WEAKER = {"influence": -1, "credibility": -1, "cost_generic": 1}
@@ -386,7 +389,9 @@ def repair(
     x: dict[str, Any] = {}
     path: list[Candidate] = []
     skip: set[tuple[str, Any]] = set()
-    stale = 0
+    stale = finer = 0
+    boost = 1  # a round's games a point as a multiple of the plan's (doubled by measure_finer)
+    stale_skip: set[tuple[Any, Any]] = set()  # moves skipped because a stale round measured them
     verified = False
     # the start, played on every round's blocks too, pooled with the baseline: each point's
     # values are this pooled start plus its paired difference from the start on the round's
@@ -420,6 +425,18 @@ def repair(
         difference the round's games cannot tell from 0 does not look like progress."""
         return vx + np.array([shrunk(paired(m, vec_y[m.name], vec_x[m.name])) for m in metrics])
 
+    def measure_finer(nbr: int) -> bool:
+        """No measured move helps: rather than stop with the share left, the next rounds play
+        twice the games a point and measure the stale rounds' moves again (an effect the
+        rounds' noise shrank to nothing can show), at most ``FINER`` times. False: stop."""
+        nonlocal finer, boost, stale
+        if finer >= FINER or run.used + (per_round + 1) * 2 * nbr * run.G > limit:
+            return False
+        finer, boost, stale = finer + 1, 2 * boost, 0
+        skip.difference_update(stale_skip)
+        stale_skip.clear()
+        return True
+
     v_now = np.array([base_st[m.name].value for m in metrics])
     # a far-off start (the screen predicts more edits than REPAIR_ROUNDS rounds can make):
     # ROUNDS_PER_EDIT rounds a predicted edit, the plan renewed every round; else the
@@ -437,17 +454,18 @@ def repair(
             # such starts planned ever smaller rounds and chased their noise (docs/balance.md)
             need = predicted_edits(x, v_now)
             nb = max(plan(need, done), math.ceil(MIN_ROUND_SHARE * nb0))
-        if run.used + (per_round + 1) * nb * run.G > limit:
+        nbr = nb * boost  # a round's blocks a point (more after rounds without progress)
+        if run.used + (per_round + 1) * nbr * run.G > limit:
             break
         done += 1
-        rng = fresh(nb)
+        rng = fresh(nbr)
         shift = shift_of(rng)
         vec_x = run.vectors(x, rng, "repair")
         vx = values(vec_x) + shift
         v_now = vx
         if _in_inner(run, vx, inner):
             # in the inner band on this round's games: check once more on twice the games
-            rng2 = fresh(2 * nb)
+            rng2 = fresh(2 * nbr)
             shift2 = shift_of(rng2)
             if _in_inner(run, values(run.vectors(x, rng2, "repair")) + shift2, inner):
                 verified = True
@@ -455,6 +473,8 @@ def repair(
         # single moves (name, value, why), then pairs ((name, name), (value, value), "pair")
         moves: list[tuple[Any, Any, str]] = [*candidates(x, vx, skip), *pair_moves(x, vx, skip)]
         if not moves:
+            if stale_skip and measure_finer(nbr):
+                continue  # the moves left were skipped by rounds without progress
             break
         measured = []
         for n, v, why in moves:
@@ -484,8 +504,9 @@ def repair(
             best_gain = max(g for g, _t in gains)
             if best_gain <= 0:
                 skip.update((t[0], t[1]) for t in measured)
+                stale_skip.update((t[0], t[1]) for t in measured)
                 stale += 1
-                if stale >= PATIENCE:
+                if stale >= PATIENCE and not measure_finer(nbr):
                     break
                 continue
             # a suspect card's move that does at least SUSPECT_SHARE of the best measured
@@ -506,8 +527,13 @@ def repair(
         path.append(Candidate(dict(x), "repair"))
     run.notes.append(
         f"repair: {done} rounds ({planned} planned at the start), {nb0 * run.G:,} games a point "
-        f"in the first, {nb * run.G:,} in the last"
+        f"in the first, {nb * boost * run.G:,} in the last"
         + (f"; {multi} rounds took more than one move" if multi else "")
+        + (
+            f"; {finer} time(s) no measured move helped and the rounds' games were doubled"
+            if finer
+            else ""
+        )
     )
     if not verified and path:
         run.notes.append(

@@ -1922,7 +1922,7 @@ def _balance(
     )[:CONFIRM_SURVIVORS]  # fmt: skip
     reserve = (per_ablation * h + (2 + per_ablation) * s) * run.G
     second: list[Candidate] = []
-    likeliest = False
+    likeliest = start_only = False
     if not any(confirmed.values()):
         second = [c for c in contending if c.point]
         if not second:
@@ -1935,7 +1935,10 @@ def _balance(
                                _inner_score(metrics, hold_st[c.key], inner), len(c.point), c.key),
             )[:CONFIRM_SURVIVORS]  # fmt: skip
             likeliest = True
-    if second:
+        # no candidate has edits at all (the repair took none): the start alone plays the
+        # further holdout, so the answer "in band or not, with no edit" rests on the budget left
+        start_only = not second
+    if second or start_only:
         # the budget left goes to this holdout (not to stopping early)
         h2 = max(0, run.budget - run.used - reserve) // ((len(second) + 1) * run.G)
         if h2 >= h:
@@ -1947,8 +1950,13 @@ def _balance(
             )
             run.notes.append(
                 f"no candidate was confirmed on the first {h * run.G:,} holdout games a point; "
-                f"{len(second)} candidate(s) {which} played on {h2 * run.G:,} "
-                "fresh holdout games a point and judged on those alone"
+                + (
+                    f"the starting point (no candidate has edits) played on {h2 * run.G:,} fresh "
+                    "holdout games and is judged on those alone"
+                    if start_only
+                    else f"{len(second)} candidate(s) {which} played on {h2 * run.G:,} "
+                    "fresh holdout games a point and judged on those alone"
+                )
             )
             base_vec = run.vectors({}, hold2, "confirm")
             base_hold = run.st(base_vec)
