@@ -226,11 +226,8 @@ def test_a_start_that_needs_many_edits_gets_the_rounds_for_them() -> None:
     takes 1.5 points off (at most 2 steps: 3 points an edit), so 11 edits are needed; each
     card is a suspect (so a round measures 10 points, as on the real game). The rounds find
     all of them and the point ends inside the aim (the fixed 8 rounds stopped at 8 edits,
-    61 %). While more than MULTI_MOVES edits are predicted to be needed, a round takes up to
-    MULTI_MOVES of its measured moves, so fewer rounds than edits are played (one move a
-    round played 11 rounds for the 11 edits and spent the share before its check on fresh
-    games)."""
-    from ketharmad.lab.balance.repair import MULTI_MOVES, REPAIR_ROUNDS, Suspicion, repair
+    61 %)."""
+    from ketharmad.lab.balance.repair import REPAIR_ROUNDS, Suspicion, repair
 
     params = ketharmad.parameters()
     movers = sorted(
@@ -256,12 +253,6 @@ def test_a_start_that_needs_many_edits_gets_the_rounds_for_them() -> None:
     assert int(rounds.split("(")[1].split()[0]) > REPAIR_ROUNDS, rounds
     best = path[-1].point
     assert len(best) >= 10 and truth(best) <= 0.5375 + 1e-9, (best, truth(best), run.notes)
-    played = int(rounds.split("repair: ")[1].split()[0])
-    assert played < len(best) and "took more than one move" in rounds, rounds
-    assert (
-        max(len(b.point) - len(a.point) for a, b in zip(path, path[1:], strict=False))
-        <= MULTI_MOVES
-    )
     assert all(v > space[k].default for k, v in best.items())
 
 

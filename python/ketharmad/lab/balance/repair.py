@@ -25,11 +25,7 @@ does the same, measured:
    of the moves that repair, the one on the most suspect card is taken, so the evidence
    about the card decides between edits the games cannot tell apart. Otherwise the move that
    lowers the measured score plus cost most is taken, unless a suspect card's move does at
-   least ``SUSPECT_SHARE`` of that improvement (then the most suspect such card's). While a
-   far-off start is predicted to need more than ``MULTI_MOVES`` further edits, a round takes
-   up to ``MULTI_MOVES`` of its measured moves: after the chosen one, the next best measured
-   moves on other parameters, each added on its own paired difference, while that lowers the
-   score plus cost (the next round measures the point reached on fresh games). The cost of
+   least ``SUSPECT_SHARE`` of that improvement (then the most suspect such card's). The cost of
    an edit counts the edit (``EDIT_COST``) and its size relative to the printed value
    (``SIZE_COST * |new - old| / max(1, |old|)``): a step of 1 on a 1-Influence card costs
    as much as a step of 5 on a 5-Influence card.
@@ -90,9 +86,6 @@ MIN_ROUND_SHARE = 0.25
 #: A suspect card's move is taken over a better-measured one when it does at least this share
 #: of the best measured improvement of its round.
 SUSPECT_SHARE = 0.5
-#: The most moves a round of a far-off start takes (the chosen move and the next best measured
-#: ones, added), while the point is predicted to need more than this many further edits.
-MULTI_MOVES = 3
 #: Rounds in a row without progress before the repair measures finer (or stops).
 PATIENCE = 2
 #: How often a repair without progress doubles its rounds' games (and measures the moves of
@@ -348,43 +341,17 @@ def repair(
         """The blocks a point when the share left pays for ``rounds`` rounds."""
         return max(1, max(0, limit - run.used) // (rounds * per_round * run.G))
 
-    def plan(need: int, done: int) -> int:
+    def plan(x: dict[str, Any], vx: np.ndarray, done: int) -> int:
         """The blocks a point of the next round: the share left pays for the rounds
         left, each as many blocks as that allows, so a round's decisions rest on as many games
         as the share can give them (few big rounds, not many noisy ones whose noise the greedy
         would chase with edits). The rounds left: what is left of REPAIR_ROUNDS, or
-        ROUNDS_PER_EDIT per edit the screen predicts the point still needs (``need``) when
-        that is more (a far-off set such as the draft needs one round per edit and some to
-        spare): the plan of a far-off start, renewed every round, so a repair that progresses
-        slower than predicted plans more, smaller rounds."""
-        left = max(REPAIR_ROUNDS - done, math.ceil(ROUNDS_PER_EDIT * need), 1)
+        ROUNDS_PER_EDIT per edit the screen predicts the point still needs when that is more
+        (a far-off set such as the draft needs one round per edit and some to spare): the plan
+        of a far-off start, renewed every round, so a repair that progresses slower than
+        predicted plans more, smaller rounds."""
+        left = max(REPAIR_ROUNDS - done, math.ceil(ROUNDS_PER_EDIT * predicted_edits(x, vx)), 1)
         return blocks_for(left)
-
-    def more_moves(
-        x: dict[str, Any], vx: np.ndarray, choice: Any, gains: Sequence[tuple[float, Any]]
-    ) -> tuple[dict[str, Any], np.ndarray, list[Any]]:
-        """A far-off start's round: the chosen move, then the next best measured single moves
-        on parameters the round has not moved, each added on its own paired difference from
-        ``x`` (its noise-shrunk values minus ``x``'s), while that lowers the score plus cost,
-        up to ``MULTI_MOVES`` moves. Returns the point, its predicted values and the moves."""
-        z, vz, taken = choice[3], choice[5], [choice]
-        moved = set(choice[0]) if isinstance(choice[0], tuple) else {choice[0]}
-        for g, t in sorted(gains, key=lambda gt: -gt[0]):
-            if len(taken) >= MULTI_MOVES or g <= 0:
-                break
-            n = t[0]
-            if isinstance(n, tuple) or n in moved or not allowed(z, n):
-                continue
-            zc = point_with(z, n, t[1])
-            vc = vz + (t[5] - vx)
-            if score(vc) + point_cost(zc, space) >= score(vz) + point_cost(z, space):
-                continue
-            if not run.ev.valid(zc):
-                continue
-            z, vz = zc, vc
-            taken.append(t)
-            moved.add(n)
-        return z, vz, taken
 
     x: dict[str, Any] = {}
     path: list[Candidate] = []
@@ -445,15 +412,14 @@ def repair(
     far = pred0 > REPAIR_ROUNDS
     planned = math.ceil(ROUNDS_PER_EDIT * pred0) if far else REPAIR_ROUNDS
     nb = blocks_for(planned)
-    nb0, done, need, multi = nb, 0, pred0, 0
+    nb0, done = nb, 0
     while True:
         if done and far:
             # the plan renewed from the point reached, never below MIN_ROUND_SHARE of the first
             # round's games (rounds of a few hundred games a point only feed the greedy noise;
             # a run stops earlier instead). A start near its bands keeps its rounds: renewed,
             # such starts planned ever smaller rounds and chased their noise (docs/balance.md)
-            need = predicted_edits(x, v_now)
-            nb = max(plan(need, done), math.ceil(MIN_ROUND_SHARE * nb0))
+            nb = max(plan(x, v_now, done), math.ceil(MIN_ROUND_SHARE * nb0))
         nbr = nb * boost  # a round's blocks a point (more after rounds without progress)
         if run.used + (per_round + 1) * nbr * run.G > limit:
             break
@@ -516,19 +482,13 @@ def repair(
             ]
             choice = near[0] if near else max(gains, key=lambda gt: gt[0])[1]
         stale = 0
-        if far and need > MULTI_MOVES:
-            # a far-off start takes more of the round's measured moves (the next round
-            # measures the point reached)
-            x, v_now, taken = more_moves(x, vx, choice, gains)
-            multi += len(taken) > 1
-        else:
-            x, v_now, taken = choice[3], choice[5], [choice]
-        skip.update((t[0], t[1]) for t in taken)
+        x = choice[3]
+        v_now = choice[5]
+        skip.add((choice[0], choice[1]))
         path.append(Candidate(dict(x), "repair"))
     run.notes.append(
         f"repair: {done} rounds ({planned} planned at the start), {nb0 * run.G:,} games a point "
         f"in the first, {nb * boost * run.G:,} in the last"
-        + (f"; {multi} rounds took more than one move" if multi else "")
         + (
             f"; {finer} time(s) no measured move helped and the rounds' games were doubled"
             if finer
