@@ -356,8 +356,7 @@ def repair(
     x: dict[str, Any] = {}
     path: list[Candidate] = []
     skip: set[tuple[str, Any]] = set()
-    stale = finer = 0
-    boost = 1  # a round's games a point as a multiple of the plan's (doubled by measure_finer)
+    stale = finer = 0  # finer: how often measure_finer doubled the rounds' games
     stale_skip: set[tuple[Any, Any]] = set()  # moves skipped because a stale round measured them
     verified = False
     # the start, played on every round's blocks too, pooled with the baseline: each point's
@@ -396,10 +395,10 @@ def repair(
         """No measured move helps: rather than stop with the share left, the next rounds play
         twice the games a point and measure the stale rounds' moves again (an effect the
         rounds' noise shrank to nothing can show), at most ``FINER`` times. False: stop."""
-        nonlocal finer, boost, stale
+        nonlocal finer, stale
         if finer >= FINER or run.used + (per_round + 1) * 2 * nbr * run.G > limit:
             return False
-        finer, boost, stale = finer + 1, 2 * boost, 0
+        finer, stale = finer + 1, 0
         skip.difference_update(stale_skip)
         stale_skip.clear()
         return True
@@ -420,7 +419,7 @@ def repair(
             # a run stops earlier instead). A start near its bands keeps its rounds: renewed,
             # such starts planned ever smaller rounds and chased their noise (docs/balance.md)
             nb = max(plan(x, v_now, done), math.ceil(MIN_ROUND_SHARE * nb0))
-        nbr = nb * boost  # a round's blocks a point (more after rounds without progress)
+        nbr = nb << finer  # a round's blocks a point (doubled after rounds without progress)
         if run.used + (per_round + 1) * nbr * run.G > limit:
             break
         done += 1
@@ -488,7 +487,7 @@ def repair(
         path.append(Candidate(dict(x), "repair"))
     run.notes.append(
         f"repair: {done} rounds ({planned} planned at the start), {nb0 * run.G:,} games a point "
-        f"in the first, {nb * boost * run.G:,} in the last"
+        f"in the first, {(nb << finer) * run.G:,} in the last"
         + (
             f"; {finer} time(s) no measured move helped and the rounds' games were doubled"
             if finer
