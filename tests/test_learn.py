@@ -5,6 +5,7 @@ game is played."""
 from __future__ import annotations
 
 import os
+import warnings
 
 import ketharmad
 import ketharmad.learn as kl
@@ -168,6 +169,14 @@ def test_a_model_warns_when_it_plays_another_card_set(trained: kl.TrainResult) -
             params={"rules.starting_support": 22},
         )
     assert r.games.height == 2
+    # a sweep plays many card sets: the warning's text names no played set, so Python's
+    # registry shows it once per call site (807 copies in one ladder run before)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("default")
+        for support in (21, 22, 23):
+            ketharmad.simulate(["ner", "tisza"], [bot, "heuristic"], games=1, seed=1,
+                               params={"rules.starting_support": support})  # fmt: skip
+    assert len([w for w in seen if "trained on card set" in str(w.message)]) == 1
 
 
 def test_schotten_totten_2_has_a_value_model_and_a_learned_bot(tmp_path) -> None:

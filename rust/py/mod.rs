@@ -391,11 +391,14 @@ fn parameter_table_impl<'py>(py: Python<'py>, card_data: &str) -> PyResult<Bound
 /// A `UserWarning` for each model trained on another card set than the one played (issue 26:
 /// a model warns, it does not fail; docs/learning.md).
 fn warn_foreign_models(py: Python<'_>, db: &CardDb, specs: &[BotSpec]) -> PyResult<()> {
+    // The message names the model and the set it was trained on, not the set played: a
+    // balance run plays thousands of card sets, and Python's warning registry shows one
+    // message once per call site only when its text repeats.
     let here = crate::learn::card_set_hash(db);
     for m in specs.iter().flat_map(|s| s.model.iter().chain(s.prior.iter())) {
         if m.card_hash != 0 && m.card_hash != here {
             let msg = std::ffi::CString::new(format!(
-                "model file '{}' was trained on card set {:016x}; this run plays card set {here:016x} (other numbers): \
+                "model file '{}' was trained on card set {:016x}; this run plays other card numbers: \
                  its features read the numbers, but check it against the heuristic before trusting it (docs/learning.md)",
                 m.path, m.card_hash
             ))
