@@ -238,6 +238,8 @@ def main() -> None:
     ap.add_argument(
         "--out-dir", default=None, help="write both files here instead of the package and docs/"
     )
+    ap.add_argument("--report", default=None, metavar="DIR",
+                    help="write each balance run's report (every Pareto proposal in full) to DIR/first, DIR/polish")  # fmt: skip
     ap.add_argument("--polish-targets", default=None,
                     help="a second balance run (the polish) from a proposal of the first, with these targets")  # fmt: skip
     ap.add_argument("--polish-from", type=int, default=None,
@@ -269,6 +271,8 @@ def main() -> None:
             journal=args.journal,
             run=dict(progress=True),
         )
+        if args.report:
+            res.write_report(Path(args.report) / "first", plots=False)
     wall = time.perf_counter() - t0
     out_dir = Path(args.out_dir) if args.out_dir else None
     card_path = (out_dir or ROOT / "python" / "ketharmad" / "data") / args.card_file
@@ -291,6 +295,8 @@ def main() -> None:
         )
         wall += time.perf_counter() - t1
         print(r.text(), flush=True)
+        if args.report:
+            r.write_report(Path(args.report) / "polish", plots=False)
         return r
 
     if args.start_from:
