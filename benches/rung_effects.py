@@ -106,9 +106,13 @@ def main(argv: list[str] | None = None) -> None:
         tbl_rows=a.top, tbl_cols=-1, tbl_width_chars=250, float_precision=3, fmt_str_lengths=60
     ):
         print(t.sort(pl.col("differential").abs(), descending=True).head(a.top))
+    # a move that changes no game under either rung has no z (0 / 0): left out, and counted
     z = t["z"].to_numpy()
+    idle = int((~np.isfinite(z)).sum())
+    z = z[np.isfinite(z)]
     print(f"|z| > 3: {(np.abs(z) > 3).sum()} of {len(z)} (about {len(z) * 0.0027:.1f} by chance); "
-          f"sd of z {z.std():.2f} (1 if no move differs between the rungs)")  # fmt: skip
+          f"sd of z {z.std():.2f} (1 if no move differs between the rungs)"
+          + (f"; {idle} move(s) changed no game under either rung" if idle else ""))  # fmt: skip
     closing = t.filter(pl.col("differential") * np.sign(gap) < 0).sort(
         "differential", descending=bool(gap < 0)
     )

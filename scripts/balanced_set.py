@@ -239,7 +239,8 @@ def main() -> None:
         "--out-dir", default=None, help="write both files here instead of the package and docs/"
     )
     ap.add_argument("--report", default=None, metavar="DIR",
-                    help="write each balance run's report (every Pareto proposal in full) to DIR/first, DIR/polish")  # fmt: skip
+                    help="write each balance run's report and tables to DIR/first, DIR/polish (every Pareto "
+                         "proposal in full: scripts/check_proposals.py checks them on fresh seeds)")  # fmt: skip
     ap.add_argument("--polish-targets", default=None,
                     help="a second balance run (the polish) from a proposal of the first, with these targets")  # fmt: skip
     ap.add_argument("--polish-from", type=int, default=None,
@@ -273,6 +274,7 @@ def main() -> None:
         )
         if args.report:
             res.write_report(Path(args.report) / "first", plots=False)
+            res.write_parquet(Path(args.report) / "first", run_id="run", overwrite=True)
     wall = time.perf_counter() - t0
     out_dir = Path(args.out_dir) if args.out_dir else None
     card_path = (out_dir or ROOT / "python" / "ketharmad" / "data") / args.card_file
@@ -297,6 +299,7 @@ def main() -> None:
         print(r.text(), flush=True)
         if args.report:
             r.write_report(Path(args.report) / "polish", plots=False)
+            r.write_parquet(Path(args.report) / "polish", run_id="run", overwrite=True)
         return r
 
     if args.start_from:

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import ketharmad
+import polars as pl
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -35,11 +36,34 @@ def test_ladder_run_writes_a_card_file_and_a_page_that_agree(tmp_path: Path) -> 
          "--polish-targets", str(tmp_path / "b.toml"), "--polish-budget", "30000", "--polish-from", "1",
          "--check-games", "20", "--check-games-4p", "24", "--check-games-slow", "4",
          "--check-games-4p-slow", "24", "--skill-games", "24", "--health-games", "48",
-         "--check-rung", json.dumps(search), "--out-dir", str(out)],
+         "--check-rung", json.dumps(search), "--out-dir", str(out), "--report", str(tmp_path / "rep")],
         capture_output=True, text=True, cwd=tmp_path,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-3000:]
     page = (out / "balanced_set.md").read_text(encoding="utf-8")
+    # --report: each run's report and tables; scripts/check_proposals.py plays the first run's
+    # one-edit proposal again under both rungs on fresh seeds
+    assert (tmp_path / "rep" / "first" / "report.md").exists()
+    assert (tmp_path / "rep" / "polish" / "report.md").exists()
+    props = tmp_path / "rep" / "first" / "balance_proposals" / "run.parquet"
+    one = json.loads(
+        pl.read_parquet(props).filter(pl.col("edits") == 1).sort("worst_deviation")["point"][0]
+    )
+    chk = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "check_proposals.py"), str(props),
+         "--targets", str(tmp_path / "a.toml"), "--edits", "1", "--games-per-side", "10",
+         "--games-4p", "24", "--skill-games", "24"],
+        capture_output=True, text=True, cwd=tmp_path,
+    )  # fmt: skip
+    assert chk.returncode == 0, chk.stderr[-3000:]
+    assert f"1 edits: {json.dumps(one, sort_keys=True)}" in chk.stdout
+    rung_rows = re.findall(
+        r"^  (random|heuristic) +ner-oss ([\d.]+) .* worst .* ([\d.]+) pts out$", chk.stdout, re.M
+    )
+    assert [r[0] for r in rung_rows] == ["random", "heuristic"], chk.stdout
+    assert "worst over the rungs:" in chk.stdout and "skill: heuristic over random" in chk.stdout
+    # the check plays 20 games a pair: a win rate is a multiple of 1/20
+    assert all(round(float(r[1]) * 20 / 100, 6).is_integer() for r in rung_rows)
     card_file = out / "cards_balanced.toml"
     # the edits of the card file against the draft are exactly the page's rows
     draft = dict(

@@ -1,0 +1,100 @@
+"""Check a balance run's proposals under every rung on seeds the run never used (issue 27).
+
+A ladder run's proposals are judged on the run's own games; this plays chosen proposals
+again, each on the draft set with its edits, under every rung of the targets' ladder:
+every 2-player pair (``--games-per-side`` games a seating, both seatings) and every
+4-player share (``--games-4p``), on ``--seed`` (1000008, the seed of the checks in
+docs/balance.md). It prints each rung's pairs and shares, how far the worst is outside its
+band, the worst over the rungs, and (``--skill-games``) each rung against the rung below.
+
+    python scripts/balanced_set.py --targets scripts/ladder_targets.toml --seed 7 \\
+        --budget 10000000 --report runs/lad/report --out-dir runs/lad
+    python scripts/check_proposals.py runs/lad/report/first/balance_proposals/run.parquet \\
+        --targets scripts/ladder_targets.toml --edits 9 14
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import tomllib
+import warnings
+from pathlib import Path
+
+import ketharmad
+import polars as pl
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from balanced_set import check_tables, skill_rows
+
+
+def proposals(path: str) -> dict[int, dict[str, int]]:
+    """Edits -> point: per number of edits the proposal with the smallest worst deviation
+    (a run's ``balance_proposals`` Parquet, or a JSON file ``{edits: point}``)."""
+    if path.endswith(".json"):
+        return {int(k): v for k, v in json.loads(Path(path).read_text()).items()}
+    t = pl.read_parquet(path).sort("edits", "worst_deviation")
+    out: dict[int, dict[str, int]] = {}
+    for r in t.iter_rows(named=True):
+        out.setdefault(int(r["edits"]), json.loads(r["point"]))
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "proposals",
+        help="a run's balance_proposals Parquet (balanced_set.py --report), or JSON {edits: point}",
+    )
+    ap.add_argument("--targets", default="scripts/ladder_targets.toml", help="bands and ladder")
+    ap.add_argument(
+        "--edits", type=int, nargs="+", required=True, help="the proposals to check, by edits"
+    )
+    ap.add_argument("--card-data", default="draft", help="the set the run started from")
+    ap.add_argument("--games-per-side", type=int, default=1_000)
+    ap.add_argument("--games-4p", type=int, default=2_400)
+    ap.add_argument("--seed", type=int, default=1_000_008)
+    ap.add_argument(
+        "--skill-games", type=int, default=0, help="games of each skill match (x24); 0: none"
+    )
+    a = ap.parse_args()  # fmt: skip
+    warnings.simplefilter("ignore", UserWarning)  # the learned model's "other card numbers"
+    t = tomllib.loads(Path(a.targets).read_text())
+    two, four = t.get("two_player", {}), t.get("four_player", {})
+    c2, w2 = 100 * two.get("target", 0.5), 100 * two.get("tolerance", 0.05)
+    c4, w4 = 100 * four.get("target", 0.25), 100 * four.get("tolerance", 0.05)
+    rungs = t.get("ladder", {}).get("rungs", ["heuristic"])
+    pts = proposals(a.proposals)
+    with tempfile.TemporaryDirectory() as tmp:
+        for k in a.edits:
+            if k not in pts:
+                raise SystemExit(f"no proposal of {k} edits (there are: {sorted(pts)})")
+            card = str(Path(tmp) / f"p{k}.toml")
+            ketharmad.export_card_data(card, card_data=a.card_data, params=pts[k], overwrite=True)
+            print(f"{k} edits: {json.dumps(pts[k], sort_keys=True)}")
+            worst = []
+            for rung in rungs:
+                tw, fo = check_tables(card, a.games_per_side, a.games_4p, a.seed, bots=rung)
+                cells = [(f"{r['faction'][:3]}-{r['opponent'][:3]}", 100 * r["win_rate"], abs(100 * r["win_rate"] - c2) - w2)
+                         for r in tw.iter_rows(named=True)]  # fmt: skip
+                cells += [(f"4p {r['faction'][:3]}", 100 * r["win_rate"], abs(100 * r["win_rate"] - c4) - w4)
+                          for r in fo.iter_rows(named=True)]  # fmt: skip
+                out = max(cells, key=lambda c: c[2])
+                worst.append((out[2], rung, out[0]))
+                print(f"  {rung:10s} " + " ".join(f"{n} {v:.1f}" for n, v, _ in cells)
+                      + f"   worst {out[0]} {max(0.0, out[2]):.1f} pts out")  # fmt: skip
+            w = max(worst)
+            print(f"  worst over the rungs: {max(0.0, w[0]):.1f} pts out ({w[1]}: {w[2]})")
+            if a.skill_games:
+                for r in skill_rows([(n, n) for n in rungs], card, a.skill_games, a.seed):
+                    print(f"  skill: {r['upper']} over {r['lower']} {100 * r['win_rate']:.1f} % "
+                          f"[{100 * r['ci_low']:.1f}, {100 * r['ci_high']:.1f}]")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
