@@ -292,3 +292,20 @@ def test_cli_balance_with_a_ladder(tmp_path: Path, capsys) -> None:
     assert main(["balance", str(targets), "--budget", str(BUDGET), "--threads", "2"]) == 0
     out = capsys.readouterr().out
     assert "games per rung: heuristic (screen)" in out and "aggro (screen)" in out
+
+
+@pytest.mark.parametrize(
+    "name, max_change", [("ladder_targets.toml", 3), ("ladder_targets_wide.toml", 5)]
+)
+def test_the_shipped_ladder_targets_files_load_with_their_reach(name: str, max_change: int) -> None:
+    """scripts/ladder_targets.toml and its wider-reach sibling (docs/balance.md, the ladder runs):
+    the same bands, rungs and edit cap; only how far a number may move differs."""
+    t = load_targets(HERE.parent / "scripts" / name)
+    assert t.max_edits == 15 and t.max_change == max_change
+    assert t.ladder is not None and [r.name for r in t.ladder.rungs] == [
+        "heuristic",
+        "tuned",
+        "learned",
+    ]
+    bands = {(m.kind, m.low, m.high) for r in t.ladder.rungs for m in r.metrics}
+    assert bands == {("2p", 0.47, 0.53), ("4p", 0.21, 0.29)}
