@@ -167,8 +167,10 @@ def test_ctrl_c_exits_every_cli_command_with_130_and_no_traceback(command: str, 
         """
     )
     assert rc is not None, f"{command}: still running {took:.1f} s after SIGINT"
-    assert rc == 130, (rc, out[-2000:], err[-2000:])
-    assert "Traceback" not in err and "PanicException" not in err, err[-2000:]
+    if rc != 130 or "Traceback" in err or "PanicException" in err:
+        # pytest.fail prints the whole text (an assert's message is cut short without -vv): a
+        # failure seen once on a loaded CI machine (card-stats, exit 1) left no exception name
+        pytest.fail(f"{command}: exit {rc}\nstdout: {out[-2000:]}\nstderr: {err[-6000:]}")
     assert took < EXIT_WITHIN, f"{command}: took {took:.1f} s to stop"
 
 
