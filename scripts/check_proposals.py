@@ -5,7 +5,7 @@ again, each on the draft set with its edits, under every rung of the targets' la
 every 2-player pair (``--games-per-side`` games a seating, both seatings) and every
 4-player share (``--games-4p``), on ``--seed`` (1000008, the seed of the checks in
 docs/balance.md). It prints each rung's pairs and shares, how far the worst is outside its
-band, the worst over the rungs, and (``--skill-games``) each rung against the rung below.
+band (the targets' own bands, per rung, as ``load_targets`` reads them), the worst over the rungs, and (``--skill-games``) each rung against the rung below.
 
     python scripts/balanced_set.py --targets scripts/ladder_targets.toml --seed 7 \\
         --budget 10000000 --report runs/lad/report --out-dir runs/lad
@@ -19,12 +19,12 @@ import argparse
 import json
 import sys
 import tempfile
-import tomllib
 import warnings
 from pathlib import Path
 
 import ketharmad
 import polars as pl
+from ketharmad.lab.balance.targets import load_targets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from balanced_set import check_tables, skill_rows
@@ -61,13 +61,15 @@ def main() -> int:
     ap.add_argument(
         "--skill-games", type=int, default=0, help="games of each skill match (x24); 0: none"
     )
-    a = ap.parse_args()  # fmt: skip
+    a = ap.parse_args()
     warnings.simplefilter("ignore", UserWarning)  # the learned model's "other card numbers"
-    t = tomllib.loads(Path(a.targets).read_text())
-    two, four = t.get("two_player", {}), t.get("four_player", {})
-    c2, w2 = 100 * two.get("target", 0.5), 100 * two.get("tolerance", 0.05)
-    c4, w4 = 100 * four.get("target", 0.25), 100 * four.get("tolerance", 0.05)
-    rungs = t.get("ladder", {}).get("rungs", ["heuristic"])
+    t = load_targets(a.targets)
+    # per rung: its bot and its bands, by (faction, opponent) (None for a 4-player share)
+    rungs = (
+        [(r.name, r.spec, r.metrics) for r in t.ladder.rungs]
+        if t.ladder is not None
+        else [("heuristic", "heuristic", t.metrics)]
+    )
     pts = proposals(a.proposals)
     with tempfile.TemporaryDirectory() as tmp:
         for k in a.edits:
@@ -77,12 +79,18 @@ def main() -> int:
             ketharmad.export_card_data(card, card_data=a.card_data, params=pts[k], overwrite=True)
             print(f"{k} edits: {json.dumps(pts[k], sort_keys=True)}")
             worst = []
-            for rung in rungs:
-                tw, fo = check_tables(card, a.games_per_side, a.games_4p, a.seed, bots=rung)
-                cells = [(f"{r['faction'][:3]}-{r['opponent'][:3]}", 100 * r["win_rate"], abs(100 * r["win_rate"] - c2) - w2)
-                         for r in tw.iter_rows(named=True)]  # fmt: skip
-                cells += [(f"4p {r['faction'][:3]}", 100 * r["win_rate"], abs(100 * r["win_rate"] - c4) - w4)
-                          for r in fo.iter_rows(named=True)]  # fmt: skip
+            for rung, spec, metrics in rungs:
+                band = {(m.faction, m.opponent): (100 * m.low, 100 * m.high) for m in metrics
+                        if m.kind in ("2p", "4p")}  # fmt: skip
+                tw, fo = check_tables(card, a.games_per_side, a.games_4p, a.seed, bots=spec)
+                cells = []
+                for r in [*tw.iter_rows(named=True), *fo.iter_rows(named=True)]:
+                    key = (r["faction"], r.get("opponent"))
+                    if key not in band:
+                        continue  # a pair or share the targets do not bound
+                    v, (lo, hi) = 100 * r["win_rate"], band[key]
+                    name = f"{key[0][:3]}-{key[1][:3]}" if key[1] else f"4p {key[0][:3]}"
+                    cells.append((name, v, max(lo - v, v - hi)))
                 out = max(cells, key=lambda c: c[2])
                 worst.append((out[2], rung, out[0]))
                 print(f"  {rung:10s} " + " ".join(f"{n} {v:.1f}" for n, v, _ in cells)
@@ -90,7 +98,7 @@ def main() -> int:
             w = max(worst)
             print(f"  worst over the rungs: {max(0.0, w[0]):.1f} pts out ({w[1]}: {w[2]})")
             if a.skill_games:
-                for r in skill_rows([(n, n) for n in rungs], card, a.skill_games, a.seed):
+                for r in skill_rows([(n, b) for n, b, _ in rungs], card, a.skill_games, a.seed):
                     print(f"  skill: {r['upper']} over {r['lower']} {100 * r['win_rate']:.1f} % "
                           f"[{100 * r['ci_low']:.1f}, {100 * r['ci_high']:.1f}]")  # fmt: skip
     return 0
