@@ -21,6 +21,10 @@ the polish starts from them. ``--ablation-blocks N`` measures every edit of the 
 again, on fresh games: each edit removed in turn, the rest kept, paired with the whole set on
 N blocks (the effect column then shows these, for the first stage's edits too).
 
+    python scripts/balanced_set.py --targets scripts/ladder_targets_wide.toml --seed 8 \
+        --budget 10000000 --repair-from P14.json --report runs/p/report --out-dir runs/p
+        # issue 27: a ladder run whose repair continues an earlier proposal (P14.json: {name: value})
+
     python scripts/balanced_set.py --start-from python/ketharmad/data/cards_balanced.toml \
         --polish-targets scripts/balanced_set_polish.toml --polish-seed 1 --polish-budget 6000000 \
         --ablation-blocks 80                                                    # issue 24
@@ -254,6 +258,10 @@ def main() -> None:
     ap.add_argument("--start-from", default=None, metavar="FILE",
                     help="skip the first run: FILE's numbers that differ from the draft are the first "
                          "stage, the polish (--polish-targets) starts from them")  # fmt: skip
+    ap.add_argument("--repair-from", default=None, metavar="JSON",
+                    help="the first run's repair starts from this point (a JSON file {parameter: value}, "
+                         "e.g. an earlier run's proposal): settings.repair_from, every edit counted and "
+                         "free to move, be reverted or swapped")  # fmt: skip
     ap.add_argument("--ablation-blocks", type=int, default=0,
                     help="measure every edit of the written set again on this many fresh blocks "
                          "(leave-one-out, paired); 0: the run's own ablation")  # fmt: skip
@@ -271,6 +279,9 @@ def main() -> None:
             budget=args.budget,
             journal=args.journal,
             run=dict(progress=True),
+            settings={"repair_from": json.loads(Path(args.repair_from).read_text())}
+            if args.repair_from
+            else None,
         )
         if args.report:
             res.write_report(Path(args.report) / "first", plots=False)

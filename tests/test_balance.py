@@ -359,6 +359,13 @@ def test_cli_balance_smoke(tmp_path: Path, capsys) -> None:
         main(["balance", str(tmp_path / "missing.toml")])
     assert e.value.code == 2
     assert "targets file not found" in capsys.readouterr().err
+    # --repair-from NAME=VALUE reaches settings.repair_from: a name the targets do not allow
+    # is refused by name, before any game
+    with pytest.raises(SystemExit) as e:
+        main(["balance", str(SMALL), "--bots", "random", "--budget", "4000",
+              "--repair-from", "ner_nope.influence=2"])  # fmt: skip
+    assert e.value.code == 2
+    assert "'ner_nope.influence' is not a parameter the targets" in capsys.readouterr().err
 
 
 def test_four_player_start_and_turns_metrics() -> None:

@@ -218,6 +218,55 @@ def test_a_point_boxed_in_for_single_moves_is_repaired_by_a_pair() -> None:
     assert _balance._excess(m, truth(path[-1].point), aim) == 0.0
 
 
+@pytest.mark.parametrize("swaps, from_", [(2, False), (0, False), (2, True)])
+def test_at_the_edit_cap_a_weak_early_edit_is_swapped_for_a_better_number(
+    monkeypatch, swaps, from_
+) -> None:
+    """Issue 27 (docs/balance.md "Card-level repair"): once the point holds ``max_edits``
+    edits no number can be added, so each round also measures swaps: one edit reverted and a
+    number not yet edited moved instead. A fake game with linear effects, at most 1 edit:
+    NER-Tisza at 60 % (band 45-55 %, aim at most 53.75 %). The screen says four 1-Influence
+    Tisza cards take 8 points off a step (really: Tisza-sziget 3, the other three nothing) and
+    Magyar Péter 4 (really 4). The first round measures the four (a step on them is cheaper
+    than Magyar Péter's two) and takes Tisza-sziget (57 %), which two steps bring only to 54 %.
+    The swap to Magyar Péter's two steps (52 %) repairs; without swaps (``SWAP_MOVES = 0``)
+    the repair is stuck at Tisza-sziget. Started from Tisza-sziget's two steps
+    (``settings.repair_from``: an earlier proposal), the repair swaps it the same way."""
+    from ketharmad.lab.balance import repair as _repair
+
+    monkeypatch.setattr(_repair, "SWAP_MOVES", swaps)
+    sziget, magyar = "tis_tisza_sziget.influence", "tis_magyar_peter.influence"
+    decoys = ["tis_forsthoffer_agnes.influence", "tis_orban_anita.influence",
+              "tis_vitezy_david.influence"]  # fmt: skip
+    movers = [sziget, magyar, *decoys]
+    tg = load_targets({"two_player": {"others": False, "pairs": {"ner-tisza": 0.5}},
+                       "change": {"allow": movers, "max_edits": 1}})  # fmt: skip
+    m, space = tg.metrics, {p.name: p for p in tg.space(ketharmad.parameters())}
+    assert all(space[n].default == 1 for n in movers)
+    truth_step = {sziget: -0.03, magyar: -0.04, **{d: 0.0 for d in decoys}}
+    screen_step = {sziget: -0.08, magyar: -0.04, **{d: -0.08 for d in decoys}}
+
+    def truth(point: dict) -> float:
+        return 0.60 + sum(truth_step[k] * (v - space[k].default) for k, v in point.items())
+
+    run = _linear_run(tg, space, truth, 400_000)
+    effects = {(k, d): {m[0].name: MetricStats(d * e, 0.002, 4000)}
+               for k, e in screen_step.items() for d in (1, -1)}  # fmt: skip
+    start = {m[0].name: MetricStats(0.60, 0.005, 4000)}
+    aim = _balance.aim_of(m, start, 0.25)
+    path = _repair.repair(run, start, effects, None, aim, {sziget: 3} if from_ else None)
+    # the first round's choice (or the given start, itself a candidate): Tisza-sziget
+    assert path[0].point == ({sziget: 3} if from_ else {sziget: 2}), path
+    if swaps:
+        assert path[-1].point == {magyar: 3}, (path, run.notes)
+        assert truth(path[-1].point) == pytest.approx(0.52)
+    else:
+        assert path[-1].point == {sziget: 3}, (path, run.notes)
+        assert truth(path[-1].point) == pytest.approx(0.54)  # in band, not inside the aim
+    excess = float(_balance._excess(m, np.array([truth(path[-1].point)]), aim))
+    assert (excess == 0.0) if swaps else (excess > 0.0)
+
+
 def test_a_start_that_needs_many_edits_gets_the_rounds_for_them() -> None:
     """Item 5 (a far-off set such as the draft needs many edits, docs/balance.md "Card-level
     repair"): the rounds of a far-off start are planned from the edits the screen predicts it
@@ -357,6 +406,50 @@ def test_the_repair_finds_the_planted_card_and_reports_its_suspects(repaired) ->
         res.games
         >= res.diagnose_games + res.history.filter(pl.col("stage") == "screen")["games"].sum()
     )
+
+
+def test_a_repair_from_an_earlier_proposal_may_undo_its_edits() -> None:
+    """``settings.repair_from`` (issue 27: continue an earlier run's proposal with every edit
+    free to move): the repair starts from a wrong edit (Magyar Péter's Influence 1 -> 3, at
+    the cap of 1 edit) on the set with Orbán Viktor's cost planted 4 -> 1, and ends on the
+    planted card, as the run from the start does; the given point is a candidate, played in
+    the repair's rounds."""
+    wrong = {"tis_magyar_peter.influence": 3}
+    res = ketharmad.balance(_ner_targets(), bots="random", budget=150_000, seed=1,
+                            params={PLANTED: 1},
+                            settings={"robustness_bots": None, "repair_from": wrong})  # fmt: skip
+    assert res.settings.repair_from == wrong
+    assert list(res.best_point) == [PLANTED] and res.best_point[PLANTED] in (2, 3), res
+    rep = res.history.filter(pl.col("stage") == "repair")
+    assert '{"tis_magyar_peter.influence":3}' in set(rep["point"])
+    assert any("started from settings.repair_from (1 edit(s))" in n for n in res.notes)
+
+
+def test_a_bad_repair_from_is_refused_by_name() -> None:
+    targets = _ner_targets()
+
+    def run(point: object, **kw: object) -> None:
+        ketharmad.balance(targets, bots="random", budget=150_000, seed=1,
+                          settings={"robustness_bots": None, "repair_from": point, **kw})  # fmt: skip
+
+    with pytest.raises(ValueError, match=r"'ner_nope.influence' is not a parameter the targets"):
+        run({"ner_nope.influence": 2})
+    with pytest.raises(ValueError, match=r"'ner_orban_viktor.influence' is not a parameter"):
+        run({"ner_orban_viktor.influence": 2})  # a real parameter the allow list leaves out
+    with pytest.raises(
+        ValueError, match=r"repair_from\['tis_magyar_peter.influence'\] = 9 is outside"
+    ):
+        run({"tis_magyar_peter.influence": 9})
+    with pytest.raises(ValueError, match="has 2 edits, more than change.max_edits = 1"):
+        run({"tis_magyar_peter.influence": 2, PLANTED: 3})
+    with pytest.raises(ValueError, match=r"repair_from\['x'\] must be a number, got str"):
+        ketharmad.BalanceSettings(repair_from={"x": "3"})
+    with pytest.raises(ValueError, match="must be a mapping"):
+        ketharmad.BalanceSettings(repair_from=[("x", 1)])
+    with pytest.raises(ValueError, match='needs strategy="cards"'):
+        ketharmad.BalanceSettings(repair_from={"x": 1}, strategy="descent")
+    # the printed values are no edits
+    assert ketharmad.BalanceSettings(repair_from={"b": 1, "a": 2}).repair_from == {"a": 2, "b": 1}
 
 
 def test_the_race_plays_games_no_earlier_stage_played(monkeypatch) -> None:

@@ -13,7 +13,7 @@ from ..lab.balance.search import balance
 from ..lab.balance.targets import load_targets
 from ..run.options import RunOptions
 from .args import _bots, _params
-from .balance_games import cmd_game_balance
+from .balance_games import cmd_game_balance, repair_from_arg
 from .lab import (
     cli_refuse,
     cluster_args,
@@ -63,7 +63,7 @@ def _run(args: argparse.Namespace, targets: Any, progress: Any, cluster: Any) ->
         params=_params(args.param),
         journal=args.journal,
         format=args.format,
-        settings={"strategy": args.strategy},
+        settings={"strategy": args.strategy, "repair_from": repair_from_arg(args)},
         run=RunOptions(threads=args.threads, progress=bool(progress), cluster=cluster),
     )
 
@@ -114,6 +114,10 @@ def add_balance_command(sub: Any) -> None:
     p.add_argument("--strategy", choices=["cards", "descent"], default="cards",
                    help="cards: the card-level repair, suspect cards first (default); descent: the "
                         "earlier search (docs/balance.md)")  # fmt: skip
+    p.add_argument("--repair-from", action="append", default=None, metavar="NAME=VALUE",
+                   help="start the card-level repair from this point (repeatable: an earlier run's "
+                        "proposal); each edit counts against max_edits and may move, be reverted or "
+                        "swapped (settings.repair_from, docs/balance.md)")  # fmt: skip
     p.add_argument(
         "--bots",
         nargs="+",

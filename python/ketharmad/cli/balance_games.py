@@ -14,6 +14,11 @@ from .out import check_out, write_out
 from .sweep import cli_bots, cli_params
 
 
+def repair_from_arg(args: Any) -> Any:
+    """``--repair-from NAME=VALUE ...`` as ``settings.repair_from`` (None when not given)."""
+    return cli_params(args.repair_from) if args.repair_from else None
+
+
 def _band_arg(flag: str, text: str) -> dict[str, float]:
     """``LOW:HIGH`` or ``TARGET`` (with the default tolerance) of a command-line band."""
     lo, sep, hi = text.partition(":")
@@ -93,7 +98,8 @@ def cmd_game_balance(args: Any) -> None:
     with cluster_for(args) as cluster, live_for(args, f"ketharmad balance --game {args.game}"):
         res = balance(doc, game=args.game, bots=cli_bots(args.game, args.bots), seed=args.seed,
                       budget=args.budget, params=cli_params(args.param), settings={"games_per_block": args.games_per_block,
-                                                                                "strategy": args.strategy},
+                                                                                "strategy": args.strategy,
+                                                                                "repair_from": repair_from_arg(args)},
                       journal=args.journal,
                       run=RunOptions(threads=args.threads, progress=bool(progress), cluster=cluster))  # fmt: skip
     print(res.text())

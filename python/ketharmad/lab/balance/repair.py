@@ -14,7 +14,8 @@ does the same, measured:
    the screen's effects, the direction by the screen or, when the screen shows nothing, by
    what weakens or strengthens the card), then the moves the screen predicts help most, and,
    when no single move is predicted to help (a point boxed in: every single move that brings
-   one metric in pushes another out), the pairs of moves predicted to. The share is planned
+   one metric in pushes another out), the pairs of moves predicted to; at the edit cap also
+   the swaps predicted best (an edit reverted, a number not yet edited moved). The share is planned
    for ``REPAIR_ROUNDS`` rounds (or, for a far-off start, ``ROUNDS_PER_EDIT`` per edit the
    screen's effects predict it needs, renewed every round), each on as many games as that
    leaves; every point's values are the start (played every round and pooled with the
@@ -75,6 +76,10 @@ SCREEN_MOVES = 4
 #: Pairs of moves a round measures when no single move is predicted to help (a point boxed in:
 #: every single move that brings one metric in pushes another out).
 PAIR_MOVES = 2
+#: Swaps a round measures once the point holds ``max_edits`` edits: one edit reverted to its
+#: printed value and a number not yet edited moved instead (at the cap no new number can be
+#: added, so without swaps a repair that took a weaker edit early is stuck with it).
+SWAP_MOVES = 2
 #: The rounds the repair's share is planned for: each round plays its points on the blocks
 #: the share pays for divided by this (docs/balance.md "Card-level repair").
 REPAIR_ROUNDS = 8
@@ -129,11 +134,15 @@ def repair(
     effects: Mapping[tuple[str, int], Mapping[str, MetricStats]],
     suspects: Optional[Mapping[str, Suspicion]],
     aim: Any,
+    start: Optional[Mapping[str, Any]] = None,
 ) -> list[Candidate]:
     """The measured, suspects-first greedy repair from the starting point (module doc).
     Returns every point it took, the last (pruned) one last. ``run`` is the balancer's run
     (``search._Run``): its evaluations, budget shares, space and notes; ``aim`` the part of
-    each band to end inside (one number, or one per metric: ``search.aim_of``)."""
+    each band to end inside (one number, or one per metric: ``search.aim_of``); ``start``
+    (``settings.repair_from``, checked) the edits the rounds start from instead of none:
+    each counts against ``max_edits`` and may move, be reverted or swapped, and the point
+    is itself a candidate."""
 
     run.meter.stage = "repair"
     metrics = run.metrics
@@ -308,6 +317,84 @@ def repair(
                 break
         return out
 
+    # edit -> its value when a round measured the point without it (the revert's effect is
+    # then eff[(edit, the revert's direction)], measured, not predicted)
+    revert_known: dict[str, Any] = {}
+
+    def reverted(x: Mapping[str, Any], vx: np.ndarray, a: str) -> np.ndarray:
+        """``x``'s values with its edit of ``a`` undone: measured when a round measured the
+        revert at this value; else predicted by the effect of the direction the edit took
+        (measured when a round took it, else the screen's), reversed."""
+        p = space[a]
+        k = p.k_of(x[a]) - p.k_of(p.default)
+        if not k:
+            return vx
+        d = 1 if k > 0 else -1
+        if revert_known.get(a) == x[a] and (a, -d) in eff:
+            return vx + abs(k) * eff[(a, -d)]
+        e = eff.get((a, d))
+        return vx if e is None else vx - abs(k) * e
+
+    def revert_moves(x: Mapping[str, Any]) -> list[tuple[str, Any, str]]:
+        """At the edit cap, each edit whose revert no round has measured at its value: the
+        point without it (a candidate with one edit fewer, and what the swaps' predictions
+        rest on)."""
+        if len(x) < K:
+            return []
+        return [
+            (a, space[a].default, "revert")
+            for a in sorted(x)
+            if revert_known.get(a) != x[a] and (a, space[a].default) not in skip
+        ]
+
+    def swap_moves(
+        x: dict[str, Any], vx: np.ndarray, skip: set[tuple[Any, Any]]
+    ) -> list[tuple[tuple[str, str], tuple[Any, Any], str]]:
+        """At the edit cap (``len(x) == max_edits``: no number can be added), up to
+        ``SWAP_MOVES`` swaps predicted to lower the score plus cost: an edit ``a`` reverted to
+        its printed value and a number ``b`` not edited moved to its best predicted value,
+        measured as one point. Without them the rounds at the cap can only move the numbers
+        already edited, however weak the edit taken early turned out to be."""
+        if len(x) < K or not x:
+            return []
+        opts: list[tuple[str, Any]] = []
+        deltas: list[np.ndarray] = []
+        costs: list[float] = []
+        for n in names:
+            if n in x:
+                continue
+            p = space[n]
+            for v in p.values(max(abs(p.k_of(p.low)), abs(p.k_of(p.high)))):
+                if v == p.default:
+                    continue
+                opts.append((n, v))
+                deltas.append(predict(x, vx, n, v) - vx)
+                costs.append(edit_cost(p.default, v, p.step))
+        if not opts:
+            return []
+        D, C = np.array(deltas), np.array(costs)
+        bar = score(vx) + point_cost(x, space)
+        found: list[tuple[float, str, int]] = []
+        for a in sorted(x):
+            ya = point_with(x, a, space[a].default)
+            va = reverted(x, vx, a)
+            ok = np.array([allowed(ya, n) for n, _v in opts])
+            sc = run._score(va[None, :] + D, inner) + C + point_cost(ya, space)
+            sc = np.where(ok, sc, np.inf)
+            for j in np.argsort(sc, kind="stable")[:SWAP_MOVES]:
+                if sc[j] < bar:
+                    found.append((float(sc[j]), a, int(j)))
+        found.sort(key=lambda t: (t[0], t[1], t[2]))
+        out: list[tuple[tuple[str, str], tuple[Any, Any], str]] = []
+        for _s, a, j in found:
+            key = ((a, opts[j][0]), (space[a].default, opts[j][1]))
+            if key in skip:
+                continue
+            out.append((key[0], key[1], "swap"))
+            if len(out) >= SWAP_MOVES:
+                break
+        return out
+
     def point_with(x: Mapping[str, Any], name: Any, v: Any) -> dict[str, Any]:
         """``x`` with ``name`` set to ``v`` (or each of a pair's names to its value)."""
         if isinstance(name, tuple):
@@ -353,8 +440,8 @@ def repair(
         left = max(REPAIR_ROUNDS - done, math.ceil(ROUNDS_PER_EDIT * predicted_edits(x, vx)), 1)
         return blocks_for(left)
 
-    x: dict[str, Any] = {}
-    path: list[Candidate] = []
+    x: dict[str, Any] = dict(start or {})
+    path: list[Candidate] = [Candidate(dict(x), "repair")] if x else []
     skip: set[tuple[str, Any]] = set()
     stale = finer = 0  # finer: how often measure_finer doubled the rounds' games
     stale_skip: set[tuple[Any, Any]] = set()  # moves skipped because a stale round measured them
@@ -404,6 +491,11 @@ def repair(
         return True
 
     v_now = np.array([base_st[m.name].value for m in metrics])
+    if x:  # a given start: its values predicted by the screen's effects until a round plays it
+        y: dict[str, Any] = {}
+        for n in sorted(x):
+            v_now = predict(y, v_now, n, x[n])
+            y[n] = x[n]
     # a far-off start (the screen predicts more edits than REPAIR_ROUNDS rounds can make):
     # ROUNDS_PER_EDIT rounds a predicted edit, the plan renewed every round; else the
     # REPAIR_ROUNDS rounds as planned
@@ -436,7 +528,20 @@ def repair(
                 verified = True
                 break
         # single moves (name, value, why), then pairs ((name, name), (value, value), "pair")
-        moves: list[tuple[Any, Any, str]] = [*candidates(x, vx, skip), *pair_moves(x, vx, skip)]
+        # and, at the edit cap, swaps ((reverted, moved), (printed value, value), "swap")
+        # (the swaps take the places of the last single moves: a round measures at most
+        # per_round - 1 moves, as planned)
+        # (at the cap: the reverts not measured yet take up to half the room left, then the
+        # single moves, then more reverts)
+        extra: list[tuple[Any, Any, str]] = [*pair_moves(x, vx, skip), *swap_moves(x, vx, skip)]
+        room = max(0, per_round - 1 - len(extra))
+        singles = candidates(x, vx, skip)
+        reverts = revert_moves(x)
+        seen_moves = {(n, v) for n, v, _w in reverts}
+        singles = [t for t in singles if (t[0], t[1]) not in seen_moves]
+        first = reverts[: room // 2]
+        rest = [*singles, *reverts[room // 2 :]][: room - len(first)]
+        moves: list[tuple[Any, Any, str]] = [*first, *rest, *extra]
         if not moves:
             if stale_skip and measure_finer(nbr):
                 continue  # the moves left were skipped by rounds without progress
@@ -451,12 +556,21 @@ def repair(
             vy = values(vec_y) + shift
             measured.append((n, v, why, y, vy, denoised(vec_y, vec_x, vx)))
             if isinstance(n, tuple):
+                a, b = n
+                if why == "swap" and revert_known.get(a) == x[a]:
+                    # the revert measured: the rest of the swap is the new number's effect
+                    pb = space[b]
+                    kb = pb.k_of(v[1]) - pb.k_of(pb.default)
+                    if kb:
+                        eff[(b, 1 if kb > 0 else -1)] = (vy - reverted(x, vx, a)) / abs(kb)
                 continue
             # the measured move replaces the model's per-step effect of that direction
             p = space[n]
             k = p.k_of(v) - p.k_of(x.get(n, p.default))
             if k:
                 eff[(n, 1 if k > 0 else -1)] = (vy - vx) / abs(k)
+                if v == p.default and n in x:
+                    revert_known[n] = x[n]
         if not measured:
             break
         now = score(vx) + point_cost(x, space)
@@ -485,6 +599,10 @@ def repair(
         v_now = choice[5]
         skip.add((choice[0], choice[1]))
         path.append(Candidate(dict(x), "repair"))
+    if start:
+        run.notes.append(
+            f"repair: started from settings.repair_from ({len(start)} edit(s)), not from the start"
+        )
     run.notes.append(
         f"repair: {done} rounds ({planned} planned at the start), {nb0 * run.G:,} games a point "
         f"in the first, {(nb << finer) * run.G:,} in the last"

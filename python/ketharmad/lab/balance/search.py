@@ -1298,7 +1298,7 @@ def balance(
             targets, game=game, bots=bots, seed=seed, budget=budget, executor=executor, cluster=cluster,
             params=params, journal=journal, progress=progress, threads=threads, robustness_bots=robustness_bots,
             robustness_search=robustness_search, games_per_block=games_per_block,
-            strategy=settings.strategy,
+            strategy=settings.strategy, repair_from=settings.repair_from,
         )  # fmt: skip
     if games_per_block is not None:
         raise ValueError(
@@ -1412,7 +1412,7 @@ def balance(
 
     run_tg = tg if lad is None else dataclasses.replace(tg, metrics=list(ev.metrics))
     result, stages = _staged(ev, run_tg, space, budget_, seed_, alt_bots, search_bots, progress, jr,
-                             settings.strategy, suspects_of)  # fmt: skip
+                             settings.strategy, suspects_of, settings.repair_from)  # fmt: skip
     if isinstance(ev, LadderEvaluator):
         result["notes"] = [
             n for n in result["notes"] if n != "robustness skipped (robustness_bots=None)"
@@ -1445,6 +1445,7 @@ def _staged(
     jr: Optional[Journal],
     strategy: str = "cards",
     diagnose: Any = None,
+    repair_from: Optional[Mapping[str, Any]] = None,
 ) -> tuple[dict[str, Any], _Run]:
     """The stages over any game's evaluator: the result's fields, and the run (its games)."""
     meter = _Meter(progress, budget)
@@ -1460,7 +1461,9 @@ def _staged(
                 f"and confirmation plays two points on two holdout blocks; the minimum is {need:,} games "
                 "(or allow fewer parameters)"
             )
-        result = _balance(run, tg, space, seed, alt_bots, search_bots, strategy, diagnose)
+        result = _balance(
+            run, tg, space, seed, alt_bots, search_bots, strategy, diagnose, repair_from
+        )
         if run.used > budget:
             run.notes.append(
                 f"used {run.used:,} games, more than the budget of {budget:,}: the ablation and the "
@@ -1490,6 +1493,7 @@ def _balance_harness(
     robustness_search: Any,
     games_per_block: Optional[int],
     strategy: str = "cards",
+    repair_from: Optional[Mapping[str, Any]] = None,
 ) -> BalanceResult:
     """:func:`balance` of a game on the generic harness: its targets, space and evaluator
     (:mod:`ketharmad.lab.balance.games`), the same stages as Kétharmad's."""
@@ -1533,7 +1537,7 @@ def _balance_harness(
                 jr.close()
             raise
         result, stages = _staged(ev, tg, space, budget_, seed_, alt_bots, search_bots, progress, jr,
-                                 strategy)  # fmt: skip
+                                 strategy, None, repair_from)  # fmt: skip
     if robustness_bots == "auto":
         result["notes"] = [
             x.replace(
@@ -1550,7 +1554,8 @@ def _balance_harness(
         evaluations_played=ev.evaluations, pairs=[], targets=tg, games_2p=None, games_4p=None,
         game=game, sides=list(info["sides"] or []), games_per_block=n,
         settings=BalanceSettings(games_per_block=games_per_block, robustness_bots=robustness_bots,
-                                 robustness_search=robustness_search, strategy=strategy),
+                                 robustness_search=robustness_search, strategy=strategy,
+                                 repair_from=repair_from),
         confirm_first_game=b0 * n, confirm_games=(b1 - b0) * n,
     )  # fmt: skip
     return BalanceResult(**result)
@@ -1825,6 +1830,55 @@ def _dominates(
     return True
 
 
+def _check_repair_from(run: _Run, point: Mapping[str, Any]) -> dict[str, Any]:
+    """``settings.repair_from`` checked against the run's space: every name a parameter the
+    targets allow, every value inside its bounds, no more edits than ``max_edits`` (and
+    ``max_edits_per_card``), a point the game builds. Returns its edits (values that differ
+    from the start's)."""
+    spc, tg = run.space, run.targets
+    out: dict[str, int] = {}
+    for name, v in point.items():
+        p = spc.get(name)
+        if p is None:
+            raise ValueError(
+                f"settings.repair_from: {name!r} is not a parameter the targets let the balancer "
+                "edit (see change.allow, change.freeze and ketharmad.parameters())"
+            )
+        if isinstance(p.default, int) and not float(v).is_integer():
+            raise ValueError(f"settings.repair_from[{name!r}] must be an integer, got {v!r}")
+        if isinstance(p.default, int):
+            v = int(v)
+        if not p.contains(v):
+            raise ValueError(
+                f"settings.repair_from[{name!r}] = {v} is outside its bounds {p.low}..{p.high} "
+                f"(printed value {p.default}; change.max_change and the kind's bounds set them)"
+            )
+        if v != p.default:
+            out[name] = v
+    if len(out) > tg.max_edits:
+        raise ValueError(
+            f"settings.repair_from has {len(out)} edits, more than change.max_edits = {tg.max_edits}"
+        )
+    per_card: dict[str, int] = {}
+    for name in out:
+        card = spc[name].card or name.rsplit(".", 1)[0]
+        per_card[card] = per_card.get(card, 0) + 1
+        if per_card[card] > tg.max_edits_per_card:
+            raise ValueError(
+                f"settings.repair_from edits {per_card[card]} numbers of {card}, more than "
+                f"change.max_edits_per_card = {tg.max_edits_per_card}"
+            )
+    try:
+        if hasattr(run.ev, "validate"):
+            run.ev.validate(out)
+        ok = run.ev.valid(out)
+    except ValueError as e:
+        raise ValueError(f"settings.repair_from: the game does not build with {out}: {e}") from None
+    if not ok:
+        raise ValueError(f"settings.repair_from: the game does not build with {out}")
+    return out
+
+
 def _balance(
     run: _Run,
     tg: Union[Targets, GameTargets],
@@ -1834,9 +1888,11 @@ def _balance(
     search_bots: Any = None,
     strategy: str = "cards",
     diagnose: Optional[Callable[[Mapping[str, MetricStats], int], tuple[Any, int]]] = None,
+    repair_from: Optional[Mapping[str, Any]] = None,
 ) -> dict[str, Any]:
     metrics = tg.metrics
     spc = run.space
+    start = _check_repair_from(run, repair_from) if repair_from is not None else None
     run.notes.extend(getattr(tg, "scope", []))  # how a partial list of pairs was read
     s, base_st, effects = run.screen()
     if search_bots is not None:  # the search-bot sample's games, timed apart (_Meter)
@@ -1859,7 +1915,7 @@ def _balance(
             else:
                 sus = suspicions(suspects_df)
         run.aim = aim_of(metrics, base_st, getattr(tg, "margin", DEFAULT_MARGIN))
-        descent = repair(run, base_st, effects, sus, run.aim)
+        descent = repair(run, base_st, effects, sus, run.aim, start)
         proposals = []
         pool = list({c.key: c for c in descent}.values())[-MAX_FINALISTS:]
     else:

@@ -54,6 +54,14 @@ class BalanceSettings(OptionsValue):
     * ``strategy``: ``"cards"`` (default): the card-level repair, suspect cards first, small
       steps, fewest edits (:mod:`ketharmad.lab.balance.repair`); ``"descent"``: the earlier
       search (propose, measured descent, Optuna), kept to compare against.
+    * ``repair_from``: a point (``{parameter: value}``, edits of the card data the run starts
+      from) where the card-level repair starts instead of the start itself: an earlier run's
+      proposal, continued with every one of its edits counted against ``max_edits`` and free
+      to move, be reverted or be swapped for another number (docs/balance.md "Card-level
+      repair"). The screen, the diagnosis and the confirmation still measure against the start;
+      the point itself is a candidate. None (default): the repair starts at the start. A name
+      the targets do not allow, a value outside its bounds or more edits than ``max_edits``
+      is a ValueError naming it.
 
     Frozen; a bad block size is a ValueError when the value is built (a bad bot spec when
     the balancer reads it)."""
@@ -64,6 +72,7 @@ class BalanceSettings(OptionsValue):
     robustness_bots: Any = "auto"
     robustness_search: Any = "auto"
     strategy: str = "cards"
+    repair_from: Optional[Mapping[str, Union[int, float]]] = None
 
     _arg = "settings"
     _item = "field"
@@ -80,6 +89,29 @@ class BalanceSettings(OptionsValue):
                 f"settings.strategy must be one of {', '.join(map(repr, STRATEGIES))}, "
                 f"got {self.strategy!r}"
             )
+        if self.repair_from is not None:
+            if not isinstance(self.repair_from, Mapping):
+                raise ValueError(
+                    "settings.repair_from must be a mapping {parameter: value}, got "
+                    f"{type(self.repair_from).__name__}"
+                )
+            point = {}
+            for k, v in self.repair_from.items():
+                if not isinstance(k, str):
+                    raise ValueError(
+                        f"settings.repair_from: parameter names are strings, got {k!r}"
+                    )
+                if isinstance(v, bool) or not isinstance(v, (int, float)):
+                    raise ValueError(
+                        f"settings.repair_from[{k!r}] must be a number, got {type(v).__name__} {v!r}"
+                    )
+                point[k] = v
+            object.__setattr__(self, "repair_from", dict(sorted(point.items())))
+            if self.strategy != "cards":
+                raise ValueError(
+                    "settings.repair_from is where the card-level repair starts: it needs "
+                    f'strategy="cards", got {self.strategy!r}'
+                )
 
 
 #: The balancer's searches (``settings.strategy``).
