@@ -34,7 +34,10 @@ def proposals(path: str) -> dict[int, dict[str, int]]:
     """Edits -> point: per number of edits the proposal with the smallest worst deviation
     (a run's ``balance_proposals`` Parquet, or a JSON file ``{edits: point}``)."""
     if path.endswith(".json"):
-        return {int(k): v for k, v in json.loads(Path(path).read_text()).items()}
+        d = json.loads(Path(path).read_text())
+        if all(str(k).isdigit() for k in d):
+            return {int(k): v for k, v in d.items()}
+        return {len(d): d}  # one point {parameter: value} (a --repair-from file)
     t = pl.read_parquet(path).sort("edits", "worst_deviation")
     out: dict[int, dict[str, int]] = {}
     for r in t.iter_rows(named=True):
@@ -48,7 +51,8 @@ def main() -> int:
     )
     ap.add_argument(
         "proposals",
-        help="a run's balance_proposals Parquet (balanced_set.py --report), or JSON {edits: point}",
+        help="a run's balance_proposals Parquet (balanced_set.py --report), JSON {edits: point}, "
+        "or JSON of one point {parameter: value}",
     )
     ap.add_argument("--targets", default="scripts/ladder_targets.toml", help="bands and ladder")
     ap.add_argument(

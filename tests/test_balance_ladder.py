@@ -309,3 +309,22 @@ def test_the_shipped_ladder_targets_files_load_with_their_reach(name: str, max_c
     ]
     bands = {(m.kind, m.low, m.high) for r in t.ladder.rungs for m in r.metrics}
     assert bands == {("2p", 0.47, 0.53), ("4p", 0.21, 0.29)}
+
+
+def test_the_ladder_points_are_valid_starts_for_the_wide_targets() -> None:
+    """scripts/ladder_points/*.json (docs/balance.md, the fifth try: the proposals each
+    continuation started from, ``--repair-from``): each a point the wide targets allow, every
+    value inside its bounds, at most 15 edits, and the check reads it as one proposal."""
+    import json
+
+    t = load_targets(HERE.parent / "scripts" / "ladder_targets_wide.toml")
+    space = {p.name: p for p in t.space(ketharmad.parameters())}
+    files = sorted((HERE.parent / "scripts" / "ladder_points").glob("*.json"))
+    assert len(files) >= 4
+    for f in files:
+        point = json.loads(f.read_text(encoding="utf-8"))
+        assert 1 <= len(point) <= t.max_edits, f
+        for name, v in point.items():
+            assert name in space and space[name].contains(v) and v != space[name].default, (f, name)
+        # the card data builds with it
+        ketharmad.simulate(["ner", "tisza"], "random", 2, seed=1, params=point)

@@ -64,6 +64,18 @@ def test_ladder_run_writes_a_card_file_and_a_page_that_agree(tmp_path: Path) -> 
     assert "worst over the rungs:" in chk.stdout and "skill: heuristic over random" in chk.stdout
     # the check plays 20 games a pair: a win rate is a multiple of 1/20
     assert all(round(float(r[1]) * 20 / 100, 6).is_integer() for r in rung_rows)
+    # one point as JSON (a --repair-from file) is checked the same, on the same games
+    (tmp_path / "one.json").write_text(json.dumps(one), encoding="utf-8")
+    chk1 = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "check_proposals.py"), str(tmp_path / "one.json"),
+         "--targets", str(tmp_path / "a.toml"), "--edits", "1", "--games-per-side", "10",
+         "--games-4p", "24"],
+        capture_output=True, text=True, cwd=tmp_path,
+    )  # fmt: skip
+    assert chk1.returncode == 0, chk1.stderr[-3000:]
+    assert [ln for ln in chk1.stdout.splitlines() if "pts out" in ln] == [
+        ln for ln in chk.stdout.splitlines() if "pts out" in ln
+    ]
     card_file = out / "cards_balanced.toml"
     # the edits of the card file against the draft are exactly the page's rows
     draft = dict(
