@@ -527,12 +527,10 @@ def repair(
             if _in_inner(run, values(run.vectors(x, rng2, "repair")) + shift2, inner):
                 verified = True
                 break
-        # single moves (name, value, why), then pairs ((name, name), (value, value), "pair")
-        # and, at the edit cap, swaps ((reverted, moved), (printed value, value), "swap")
-        # (the swaps take the places of the last single moves: a round measures at most
-        # per_round - 1 moves, as planned)
-        # (at the cap: the reverts not measured yet take up to half the room left, then the
-        # single moves, then more reverts)
+        # single moves (name, value, why), pairs ((name, name), (value, value), "pair") and,
+        # at the edit cap, swaps ((reverted, moved), (printed value, value), "swap") and the
+        # reverts not measured yet (up to half the room the pairs and swaps leave, then the
+        # single moves, then more reverts): at most per_round - 1 moves a round, as planned
         extra: list[tuple[Any, Any, str]] = [*pair_moves(x, vx, skip), *swap_moves(x, vx, skip)]
         room = max(0, per_round - 1 - len(extra))
         singles = candidates(x, vx, skip)
