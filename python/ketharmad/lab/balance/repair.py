@@ -56,6 +56,7 @@ __all__ = [
     "repair",
     "edit_cost",
     "point_cost",
+    "card_of_param",
     "Suspicion",
     "EDIT_COST",
     "SIZE_COST",
@@ -119,6 +120,12 @@ def edit_cost(old: Any, new: Any, step: Any = 1) -> float:
     return EDIT_COST + SIZE_COST * abs(new - old) / max(abs(old), step, 1)
 
 
+def card_of_param(space: Mapping[str, Any], name: str) -> str:
+    """The card a parameter of the space belongs to (its name's stem when the space names
+    none: the harness games' numbers)."""
+    return space[name].card or name.rsplit(".", 1)[0]
+
+
 def point_cost(point: Mapping[str, Any], space: Mapping[str, Any]) -> float:
     """The cost of a point: the sum of its edits' costs."""
     return sum(edit_cost(space[n].default, v, space[n].step) for n, v in point.items())
@@ -172,7 +179,7 @@ def repair(
         return float(run._score(v, inner))
 
     def card_of(name: str) -> str:
-        return space[name].card or name.rsplit(".", 1)[0]
+        return card_of_param(space, name)
 
     def suspicion(name: str) -> float:
         if suspects is None:
@@ -257,6 +264,27 @@ def repair(
         out += [(n, v, "screen") for _s, n, v in screen[:SCREEN_MOVES]]
         return out
 
+    def move_table(
+        x: Mapping[str, Any], vx: np.ndarray, ns: Sequence[str], reach: Optional[int] = None
+    ) -> tuple[list[tuple[str, Any]], np.ndarray, np.ndarray]:
+        """Every single move of the numbers ``ns`` from ``x`` (within ``reach`` steps of the
+        current value when given): the moves ``(name, value)``, their predicted changes of
+        the values (one row each) and of the cost."""
+        opts: list[tuple[str, Any]] = []
+        deltas: list[np.ndarray] = []
+        costs: list[float] = []
+        base_cost = point_cost(x, space)
+        for n in ns:
+            p = space[n]
+            cur = x.get(n, p.default)
+            for v in p.values(max(abs(p.k_of(p.low)), abs(p.k_of(p.high)))):
+                if v == cur or (reach is not None and abs(p.k_of(v) - p.k_of(cur)) > reach):
+                    continue
+                opts.append((n, v))
+                deltas.append(predict(x, vx, n, v) - vx)
+                costs.append(point_cost(point_with(x, n, v), space) - base_cost)
+        return opts, np.array(deltas), np.array(costs)
+
     def pair_moves(
         x: dict[str, Any], vx: np.ndarray, skip: set[tuple[Any, Any]]
     ) -> list[tuple[tuple[str, str], tuple[Any, Any], str]]:
@@ -266,24 +294,10 @@ def repair(
         can cancel each other's side effects. (Pairs are not measured otherwise: predicted
         from the screen's noisy effects, a pair of large moves often looks better than the
         single move that is right.)"""
-        opts: list[tuple[str, Any]] = []
-        deltas: list[np.ndarray] = []
-        costs: list[float] = []
         base_cost = point_cost(x, space)
-        for n in names:
-            if not allowed(x, n):
-                continue
-            p = space[n]
-            cur = x.get(n, p.default)
-            for v in p.values(max(abs(p.k_of(p.low)), abs(p.k_of(p.high)))):
-                if v == cur or (p.k_of(v) - p.k_of(cur)) * (1 if v > cur else -1) > 2:
-                    continue
-                opts.append((n, v))
-                deltas.append(predict(x, vx, n, v) - vx)
-                costs.append(point_cost(point_with(x, n, v), space) - base_cost)
+        opts, D, C = move_table(x, vx, [n for n in names if allowed(x, n)], reach=2)
         if len(opts) < 2:
             return []
-        D, C = np.array(deltas), np.array(costs)
         single = run._score(vx[None, :] + D, inner) + C
         bar = score(vx) + base_cost
         if float(single.min()) + base_cost < bar:
@@ -357,22 +371,9 @@ def repair(
         already edited, however weak the edit taken early turned out to be."""
         if len(x) < K or not x:
             return []
-        opts: list[tuple[str, Any]] = []
-        deltas: list[np.ndarray] = []
-        costs: list[float] = []
-        for n in names:
-            if n in x:
-                continue
-            p = space[n]
-            for v in p.values(max(abs(p.k_of(p.low)), abs(p.k_of(p.high)))):
-                if v == p.default:
-                    continue
-                opts.append((n, v))
-                deltas.append(predict(x, vx, n, v) - vx)
-                costs.append(edit_cost(p.default, v, p.step))
+        opts, D, C = move_table(x, vx, [n for n in names if n not in x])
         if not opts:
             return []
-        D, C = np.array(deltas), np.array(costs)
         bar = score(vx) + point_cost(x, space)
         found: list[tuple[float, str, int]] = []
         for a in sorted(x):

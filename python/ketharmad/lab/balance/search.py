@@ -89,7 +89,7 @@ from .games import (
     load_game_targets,
 )
 from .metrics import MetricStats, moves_most, paired, stats
-from .repair import off_factions, point_cost, repair, suspicions
+from .repair import card_of_param, off_factions, point_cost, repair, suspicions
 from .report import balance_markdown, balance_text, write_balance_report
 from .settings import (
     DEFAULT_GAMES_2P,
@@ -1861,7 +1861,7 @@ def _check_repair_from(run: _Run, point: Mapping[str, Any]) -> dict[str, Any]:
         )
     per_card: dict[str, int] = {}
     for name in out:
-        card = spc[name].card or name.rsplit(".", 1)[0]
+        card = card_of_param(spc, name)
         per_card[card] = per_card.get(card, 0) + 1
         if per_card[card] > tg.max_edits_per_card:
             raise ValueError(
