@@ -21,6 +21,7 @@ import sys
 import tempfile
 import warnings
 from pathlib import Path
+from typing import Any
 
 import ketharmad
 import polars as pl
@@ -42,6 +43,64 @@ def proposals(path: str) -> dict[int, dict[str, int]]:
     out: dict[int, dict[str, int]] = {}
     for r in t.iter_rows(named=True):
         out.setdefault(int(r["edits"]), json.loads(r["point"]))
+    return out
+
+
+def check_point(
+    card: str,
+    rungs: list[tuple[str, Any, Any]],
+    games_per_side: int,
+    games_4p: int,
+    seed: int,
+    skill_games: int = 0,
+    echo: bool = True,
+) -> dict[str, Any]:
+    """One card file under every rung ``(name, bot spec, metrics)``: each rung's 2-player pairs
+    and 4-player shares the metrics bound, and how far its worst is outside its band; the
+    worst over the rungs; with ``skill_games``, each rung against the rung below. Printed
+    (``echo``) and returned: ``{"rungs": {rung: {"cells": {name: value %}, "worst": (name,
+    points out)}}, "worst": (points out, rung, name), "skill": [(upper, lower, %, low, high)]}``."""
+    out: dict[str, Any] = {"rungs": {}, "skill": []}
+    worst = []
+    for rung, spec, metrics in rungs:
+        band = {(m.faction, m.opponent): (100 * m.low, 100 * m.high) for m in metrics
+                if m.kind in ("2p", "4p")}  # fmt: skip
+        tw, fo = check_tables(card, games_per_side, games_4p, seed, bots=spec)
+        cells = []
+        for r in [*tw.iter_rows(named=True), *fo.iter_rows(named=True)]:
+            key = (r["faction"], r.get("opponent"))
+            if key not in band:
+                continue  # a pair or share the targets do not bound
+            v, (lo, hi) = 100 * r["win_rate"], band[key]
+            name = f"{key[0][:3]}-{key[1][:3]}" if key[1] else f"4p {key[0][:3]}"
+            cells.append((name, v, max(lo - v, v - hi)))
+        top = max(cells, key=lambda c: c[2])
+        worst.append((top[2], rung, top[0]))
+        out["rungs"][rung] = {
+            "cells": {n: v for n, v, _ in cells},
+            "worst": (top[0], max(0.0, top[2])),
+        }
+        if echo:
+            print(f"  {rung:10s} " + " ".join(f"{n} {v:.1f}" for n, v, _ in cells)
+                  + f"   worst {top[0]} {max(0.0, top[2]):.1f} pts out", flush=True)  # fmt: skip
+    w = max(worst)
+    w = (max(0.0, w[0]), w[1], w[2])
+    out["worst"] = w
+    if echo:
+        print(f"  worst over the rungs: {w[0]:.1f} pts out ({w[1]}: {w[2]})", flush=True)
+    if skill_games:
+        for r in skill_rows([(n, b) for n, b, _ in rungs], card, skill_games, seed):
+            row = (
+                r["upper"],
+                r["lower"],
+                100 * r["win_rate"],
+                100 * r["ci_low"],
+                100 * r["ci_high"],
+            )
+            out["skill"].append(row)
+            if echo:
+                print(f"  skill: {row[0]} over {row[1]} {row[2]:.1f} % [{row[3]:.1f}, {row[4]:.1f}]",
+                      flush=True)  # fmt: skip
     return out
 
 
@@ -82,29 +141,7 @@ def main() -> int:
             card = str(Path(tmp) / f"p{k}.toml")
             ketharmad.export_card_data(card, card_data=a.card_data, params=pts[k], overwrite=True)
             print(f"{k} edits: {json.dumps(pts[k], sort_keys=True)}")
-            worst = []
-            for rung, spec, metrics in rungs:
-                band = {(m.faction, m.opponent): (100 * m.low, 100 * m.high) for m in metrics
-                        if m.kind in ("2p", "4p")}  # fmt: skip
-                tw, fo = check_tables(card, a.games_per_side, a.games_4p, a.seed, bots=spec)
-                cells = []
-                for r in [*tw.iter_rows(named=True), *fo.iter_rows(named=True)]:
-                    key = (r["faction"], r.get("opponent"))
-                    if key not in band:
-                        continue  # a pair or share the targets do not bound
-                    v, (lo, hi) = 100 * r["win_rate"], band[key]
-                    name = f"{key[0][:3]}-{key[1][:3]}" if key[1] else f"4p {key[0][:3]}"
-                    cells.append((name, v, max(lo - v, v - hi)))
-                out = max(cells, key=lambda c: c[2])
-                worst.append((out[2], rung, out[0]))
-                print(f"  {rung:10s} " + " ".join(f"{n} {v:.1f}" for n, v, _ in cells)
-                      + f"   worst {out[0]} {max(0.0, out[2]):.1f} pts out")  # fmt: skip
-            w = max(worst)
-            print(f"  worst over the rungs: {max(0.0, w[0]):.1f} pts out ({w[1]}: {w[2]})")
-            if a.skill_games:
-                for r in skill_rows([(n, b) for n, b, _ in rungs], card, a.skill_games, a.seed):
-                    print(f"  skill: {r['upper']} over {r['lower']} {100 * r['win_rate']:.1f} % "
-                          f"[{100 * r['ci_low']:.1f}, {100 * r['ci_high']:.1f}]")  # fmt: skip
+            check_point(card, rungs, a.games_per_side, a.games_4p, a.seed, a.skill_games)
     return 0
 
 

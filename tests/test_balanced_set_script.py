@@ -143,3 +143,50 @@ def test_start_from_an_earlier_set_keeps_its_edits_and_measures_every_edit_again
     mine = dict(zip(written["name"], written["default"], strict=True))
     assert mine["tis_tisza_sziget.credibility"] == 0 and "ner_kozmedia.scandal" not in mine
     assert "--start-from" in page and "The first stage is the 2 edits" in page
+
+
+def test_ladder_retrain_trains_the_learned_rung_on_each_round_s_point(tmp_path: Path) -> None:
+    """``scripts/ladder_retrain.py`` (issue 27): each round trains the learned rung's policy
+    on the round's starting point, balances from that point with that policy as the rung, and
+    the next round starts from the point the round chose; both checks of each round are in
+    ``rounds.json``, measured on card files holding exactly those points."""
+    (tmp_path / "t.toml").write_text(
+        '[change]\nallow = ["ner_kozmedia.*"]\nmax_edits = 1\nmax_change = 2\n'
+        '[ladder]\nrungs = ["heuristic", "learned"]\nskill_margin = 0.6\n',
+        encoding="utf-8",
+    )
+    start = {"ner_kozmedia.scandal": 0}
+    (tmp_path / "start.json").write_text(json.dumps(start), encoding="utf-8")
+    out = tmp_path / "out"
+    proc = subprocess.run(
+        [sys.executable, "-W", "ignore", str(ROOT / "scripts" / "ladder_retrain.py"),
+         "--targets", str(tmp_path / "t.toml"), "--start", str(tmp_path / "start.json"),
+         "--rounds", "2", "--budget", "30000", "--generations", "1", "--train-games", "24",
+         "--games-per-side", "20", "--games-4p", "24", "--skill-games", "24", "--out-dir", str(out)],
+        capture_output=True, text=True, cwd=tmp_path,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    rounds = json.loads((out / "rounds.json").read_text())
+    assert [r["round"] for r in rounds] == list(range(1, len(rounds) + 1))
+    if len(rounds) == 1:  # stopped early: only when every rung is in band and skill holds
+        assert rounds[0]["after"]["worst"][0] == 0.0 and rounds[0]["skill_holds"]
+    point = start
+    for r in rounds:
+        rd = out / f"round{r['round']}"
+        # the policy was trained on this round's start, and the run played it as the rung
+        assert r["start"] == point
+        assert r["model"] == str(rd / "policy" / "policy.khnn") and Path(r["model"]).is_file()
+        gen = json.loads((rd / "policy" / "report.json").read_text())
+        assert {k: int(v) for k, v in gen["settings"]["params"].items()} == point
+        rung = json.loads((rd / "targets.json").read_text())["ladder"]["rungs"][1]
+        assert rung == {"kind": "learned", "model": r["model"], "name": "learned"}
+        # "before" measured the start, "after" the chosen point, which only moves allowed numbers
+        for tag, pt in (("before", point), ("after", r["point"])):
+            have = ketharmad.parameters(card_data=str(rd / f"{tag}.toml"))
+            mine = dict(zip(have["name"], have["default"], strict=True))
+            assert all(mine.get(k, 0) == v for k, v in pt.items())
+        assert all(k.startswith("ner_kozmedia.") for k in r["point"])
+        assert json.loads((rd / "point.json").read_text()) == r["point"]
+        assert set(r["before"]["rungs"]) == set(r["after"]["rungs"]) == {"heuristic", "learned"}
+        assert [s[:2] for s in r["after"]["skill"]] == [["learned", "heuristic"]]
+        point = r["point"]
