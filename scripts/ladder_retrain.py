@@ -6,7 +6,9 @@ new set reads it differently (docs/balance.md, "Fifth try": 2.8 points out under
 model, 6.4 under a policy trained on the set). So each round here:
 
 1. trains the learned rung's policy on the current point (``ketharmad.learn.train_policy``
-   with ``params=point``; ``--model`` gives round 1's instead);
+   with ``params=point``; ``--model`` gives round 1's instead); with ``--policies K``, K
+   policies of K training seeds, played as one ensemble (``model = [..]``: the mean of their
+   scores), since a single policy's reading of a set hangs on its training seed;
 2. checks the point under every rung with that policy, on fresh seeds (``before``: how far the
    retraining moved the target);
 3. rebalances from the point (``settings.repair_from``: each edit may move, be undone or be
@@ -41,8 +43,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from check_proposals import check_point
 
 
-def with_model(doc: dict[str, Any], model: str) -> dict[str, Any]:
-    """The targets document with its ``learned`` rung playing ``model``."""
+def with_model(doc: dict[str, Any], model: str | list[str]) -> dict[str, Any]:
+    """The targets document with its ``learned`` rung playing ``model`` (a file, or a list of
+    files: an ensemble)."""
     lad = doc.get("ladder")
     if not isinstance(lad, dict) or "rungs" not in lad:
         raise SystemExit("the targets need a [ladder] with a learned rung")
@@ -73,7 +76,12 @@ def main() -> int:
     )
     ap.add_argument("--targets", default="scripts/ladder_targets_wide.toml")
     ap.add_argument("--start", required=True, help="JSON {parameter: value}: the first point")
-    ap.add_argument("--model", default=None, help="round 1's learned policy (else trained)")
+    ap.add_argument(
+        "--model", nargs="+", default=None, help="round 1's learned policy file(s) (else trained)"
+    )
+    ap.add_argument(
+        "--policies", type=int, default=1, help="policies trained a round, played as an ensemble"
+    )
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--budget", type=int, default=5_000_000, help="games of each balance run")
     ap.add_argument("--seed", type=int, default=11, help="round K: balance seed + K - 1")
@@ -111,18 +119,27 @@ def main() -> int:
         rd = out / f"round{k}"
         rd.mkdir(exist_ok=True)
         t0 = time.perf_counter()
+        model: str | list[str]
         if k == 1 and a.model:
-            model, train_s = a.model, 0.0
+            model, train_s = (a.model[0] if len(a.model) == 1 else a.model), 0.0
         else:
-            tr = ketharmad.learn.train_policy(
-                out=rd / "policy",
-                generations=a.generations,
-                games=a.train_games,
-                seed=a.seed + k - 1,
-                params=point,
-            )
-            model, train_s = str(rd / "policy" / "policy.khnn"), time.perf_counter() - t0
-            print(f"round {k}: trained {model} in {train_s:.0f} s ({tr})", flush=True)
+            files = []
+            for j in range(a.policies):
+                # policy j of round k: its own directory and training seed
+                sub = rd / ("policy" if j == 0 else f"policy{j + 1}")
+                tr = ketharmad.learn.train_policy(
+                    out=sub,
+                    generations=a.generations,
+                    games=a.train_games,
+                    seed=a.seed + k - 1 + 1000 * j,
+                    params=point,
+                )
+                files.append(str(sub / "policy.khnn"))
+                vs = tr.generations[-1]["vs_heuristic"]
+                print(f"round {k}: trained {files[-1]}, {100 * vs:.1f} % against the heuristic",
+                      flush=True)  # fmt: skip
+            model = files[0] if len(files) == 1 else files
+            train_s = time.perf_counter() - t0
         doc = with_model(base, model)
         (rd / "targets.json").write_text(json.dumps(doc, indent=1))
         before = check(point, doc, "before", rd)

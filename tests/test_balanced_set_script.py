@@ -146,8 +146,8 @@ def test_start_from_an_earlier_set_keeps_its_edits_and_measures_every_edit_again
 
 
 def test_ladder_retrain_trains_the_learned_rung_on_each_round_s_point(tmp_path: Path) -> None:
-    """``scripts/ladder_retrain.py`` (issue 27): each round trains the learned rung's policy
-    on the round's starting point, balances from that point with that policy as the rung, and
+    """``scripts/ladder_retrain.py`` (issue 27): each round trains the learned rung's policies
+    on the round's starting point, balances from that point with them as the rung, and
     the next round starts from the point the round chose; both checks of each round are in
     ``rounds.json``, measured on card files holding exactly those points."""
     (tmp_path / "t.toml").write_text(
@@ -161,7 +161,7 @@ def test_ladder_retrain_trains_the_learned_rung_on_each_round_s_point(tmp_path: 
     proc = subprocess.run(
         [sys.executable, "-W", "ignore", str(ROOT / "scripts" / "ladder_retrain.py"),
          "--targets", str(tmp_path / "t.toml"), "--start", str(tmp_path / "start.json"),
-         "--rounds", "2", "--budget", "30000", "--generations", "1", "--train-games", "24",
+         "--rounds", "2", "--policies", "2", "--budget", "30000", "--generations", "1", "--train-games", "24",
          "--games-per-side", "20", "--games-4p", "24", "--skill-games", "24", "--out-dir", str(out)],
         capture_output=True, text=True, cwd=tmp_path,
     )  # fmt: skip
@@ -173,11 +173,15 @@ def test_ladder_retrain_trains_the_learned_rung_on_each_round_s_point(tmp_path: 
     point = start
     for r in rounds:
         rd = out / f"round{r['round']}"
-        # the policy was trained on this round's start, and the run played it as the rung
+        # two policies of two seeds trained on this round's start, played as one ensemble rung
         assert r["start"] == point
-        assert r["model"] == str(rd / "policy" / "policy.khnn") and Path(r["model"]).is_file()
-        gen = json.loads((rd / "policy" / "report.json").read_text())
-        assert {k: int(v) for k, v in gen["settings"]["params"].items()} == point
+        assert r["model"] == [str(rd / d / "policy.khnn") for d in ("policy", "policy2")]
+        seeds = set()
+        for f in r["model"]:
+            gen = json.loads((Path(f).parent / "report.json").read_text())
+            assert {k: int(v) for k, v in gen["settings"]["params"].items()} == point
+            seeds.add(gen["settings"]["seed"])
+        assert len(seeds) == 2
         rung = json.loads((rd / "targets.json").read_text())["ladder"]["rungs"][1]
         assert rung == {"kind": "learned", "model": r["model"], "name": "learned"}
         # "before" measured the start, "after" the chosen point, which only moves allowed numbers

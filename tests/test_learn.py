@@ -246,3 +246,32 @@ def test_value_seats_limits_the_value_model_to_the_named_seats() -> None:
         games([f"{plain},value=shipped,value_seats=256", greedy])
     with pytest.raises(ValueError, match="osztrakon has no position features, so no value model"):
         simulate_game("osztrakon", bots=["search:value=shipped"] + ["b1"] * 4, games=1)
+
+
+def test_a_learned_bot_of_several_models_plays_their_mean_score(tmp_path) -> None:
+    """``model = [a, b]``: an ensemble whose score of each option is the mean of the models'
+    scores (issue 27: a learned rung whose reading does not hang on one training seed)."""
+    from ketharmad.game.data import SHIPPED_MODELS
+
+    shipped = SHIPPED_MODELS["ketharmad-policy"]
+    other = kl.train_policy(
+        out=tmp_path / "p", generations=1, games=24, teacher="tuned", epochs=2, eval_games=0, seed=2
+    ).model_path
+
+    def games(model: object) -> object:
+        bot = {"kind": "learned", "model": model}
+        return ketharmad.simulate(["ner", "tisza"], [bot, "heuristic"], games=120, seed=1).games
+
+    one = games(shipped)
+    # the mean of a model with itself is the model: the same games, decision for decision
+    assert games([shipped, shipped]).equals(one)
+    # two models: the order does not matter (the mean of two is exact either way), and the
+    # ensemble plays neither model's games
+    both = games([shipped, other])
+    assert both.equals(games([other, shipped]))
+    assert not both.equals(one) and not both.equals(games(other))
+    for bad, msg in (([], "empty list"), ([1], "list must hold model files")):
+        with pytest.raises(ValueError, match=msg):
+            games(bad)
+    with pytest.raises(ValueError, match="missing.khnn"):
+        games([shipped, str(tmp_path / "missing.khnn")])

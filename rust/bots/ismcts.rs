@@ -72,7 +72,7 @@ impl Ismcts {
         if self.agent.is_none() {
             let rollout: Vec<Box<dyn Agent<KetharmadState>>> = (0..n).map(|_| Box::new(BuiltinAgent::named(ROLLOUT)) as Box<dyn Agent<KetharmadState>>).collect();
             let prior = self.prior.as_ref().map(|m| {
-                let spec = crate::bots::BotSpec { kind: "learned".into(), knobs: Vec::new(), model: Some(m.clone()), prior: None };
+                let spec = crate::bots::BotSpec { kind: "learned".into(), knobs: Vec::new(), model: Some(m.clone()), prior: None, ensemble: Vec::new() };
                 (0..n).map(|_| Box::new(BuiltinAgent::of_spec(spec.clone())) as Box<dyn Agent<KetharmadState>>).collect()
             });
             let mut a = SearchAgent::new(self.cfg.clone(), rollout, prior);

@@ -3,7 +3,8 @@
 //! (`learn::ketharmad_features`, `learn::ketharmad_actions`) and plays the best; its other
 //! decisions (targets, blocks, reactions …) are the `tuned` bot's. It runs inside the batch
 //! with no Python and no allocation per decision: the position's share of the first layer is
-//! computed once per decision, each option adds its own.
+//! computed once per decision, each option adds its own. Given several model files (an
+//! ensemble, `model = [..]`), an option's score is the mean of the models' scores.
 
 use super::heuristic::{self, Knobs};
 use crate::engine::{DecisionKind, Opt, SeatView};
@@ -18,6 +19,8 @@ const OTHERS: &str = "tuned";
 #[derive(Clone, Debug)]
 pub struct Learned {
     model: Arc<Mlp>,
+    /// Further models of an ensemble (empty: one model), each with its first-layer prefix.
+    more: Vec<(Arc<Mlp>, Vec<f32>)>,
     knobs: Knobs,
     buf: Buffers,
     state: Vec<f32>,
@@ -27,8 +30,14 @@ pub struct Learned {
 
 impl Learned {
     pub fn new(model: Arc<Mlp>) -> Learned {
+        Learned::ensemble(model, &[])
+    }
+
+    /// `model` and `more` as one policy: each option's score the mean of their scores.
+    pub fn ensemble(model: Arc<Mlp>, more: &[Arc<Mlp>]) -> Learned {
         Learned {
             model,
+            more: more.iter().map(|m| (m.clone(), Vec::new())).collect(),
             knobs: Knobs::from(OTHERS, &[]),
             buf: Buffers::default(),
             state: vec![0.0; position::LEN],
@@ -58,8 +67,23 @@ impl Learned {
         self.opts.resize(opts.len() * actions::LEN, 0.0);
         actions::features(&self.knobs, v, opts, &mut self.buf, &mut self.opts);
         self.model.first_layer_prefix(&self.state, &mut self.hidden);
+        if self.more.is_empty() {
+            for i in 0..opts.len() {
+                each(i, self.model.forward_with_prefix(&self.hidden, position::LEN, &self.opts[i * actions::LEN..(i + 1) * actions::LEN]));
+            }
+            return;
+        }
+        for (m, pre) in &mut self.more {
+            m.first_layer_prefix(&self.state, pre);
+        }
+        let k = (1 + self.more.len()) as f32;
         for i in 0..opts.len() {
-            each(i, self.model.forward_with_prefix(&self.hidden, position::LEN, &self.opts[i * actions::LEN..(i + 1) * actions::LEN]));
+            let o = &self.opts[i * actions::LEN..(i + 1) * actions::LEN];
+            let mut s = self.model.forward_with_prefix(&self.hidden, position::LEN, o);
+            for (m, pre) in &self.more {
+                s += m.forward_with_prefix(pre, position::LEN, o);
+            }
+            each(i, s / k);
         }
     }
 

@@ -23,11 +23,14 @@ pub struct BotSpec {
     /// `ismcts` only: a policy model (knob `prior`) whose ranking the search widens in and
     /// whose best options its paired root compares, in place of the rollout bot's.
     pub prior: Option<std::sync::Arc<crate::learn::Mlp>>,
+    /// `learned` only: further policies of the same features whose scores are averaged with
+    /// `model`'s (an ensemble: `model` given as a list of files).
+    pub ensemble: Vec<std::sync::Arc<crate::learn::Mlp>>,
 }
 
 impl BotSpec {
     pub fn random() -> BotSpec {
-        BotSpec { kind: "random".into(), knobs: vec![], model: None, prior: None }
+        BotSpec { kind: "random".into(), knobs: vec![], model: None, prior: None, ensemble: Vec::new() }
     }
     /// Validate a spec: known kind and knobs.
     pub fn parse(kind: &str, knobs: Vec<(String, f64)>) -> Result<BotSpec, String> {
@@ -90,7 +93,7 @@ impl BotSpec {
             }
             other => return Err(format!("unknown bot kind '{other}' (known: {})", BOT_KINDS.join(", "))),
         }
-        Ok(BotSpec { kind: kind.into(), knobs, model: None, prior: None })
+        Ok(BotSpec { kind: kind.into(), knobs, model: None, prior: None, ensemble: Vec::new() })
     }
     /// This spec with the model in file `path` given as knob `knob`: `value` (a value model
     /// of this build's position features; `ismcts` only) or `model` (a policy model of its
@@ -119,6 +122,8 @@ impl BotSpec {
         }
         if knob == "prior" {
             self.prior = Some(m);
+        } else if kind == "policy" && self.model.is_some() {
+            self.ensemble.push(m); // `learned`'s second and later files: an ensemble
         } else {
             self.model = Some(m);
         }
@@ -137,9 +142,13 @@ impl BotSpec {
     }
     pub fn label(&self) -> String {
         let mut k: Vec<String> = self.knobs.iter().map(|(n, v)| format!("{n}={v}")).collect();
+        let file_of = |m: &crate::learn::Mlp| std::path::Path::new(&m.path).file_name().map_or_else(|| m.path.clone(), |f| f.to_string_lossy().into_owned());
         if let Some(m) = &self.model {
-            let file = std::path::Path::new(&m.path).file_name().map_or_else(|| m.path.clone(), |f| f.to_string_lossy().into_owned());
-            k.push(format!("{}={file}", if self.kind == "ismcts" { "value" } else { "model" }));
+            let mut files = file_of(m);
+            for e in &self.ensemble {
+                files = format!("{files}+{}", file_of(e));
+            }
+            k.push(format!("{}={files}", if self.kind == "ismcts" { "value" } else { "model" }));
         }
         if let Some(m) = &self.prior {
             let file = std::path::Path::new(&m.path).file_name().map_or_else(|| m.path.clone(), |f| f.to_string_lossy().into_owned());
@@ -198,7 +207,7 @@ impl Policy {
             }
             // without a model file: the shipped policy (`learn::shipped`)
             "learned" => match spec.model.clone().or_else(|| crate::learn::shipped::policy().ok()) {
-                Some(m) => Policy::Learned(Box::new(learned::Learned::new(m))),
+                Some(m) => Policy::Learned(Box::new(learned::Learned::ensemble(m, &spec.ensemble))),
                 None => Policy::Heuristic(Box::new(heuristic::Knobs::from("tuned", &[]))),
             },
             _ => Policy::Random(rng),

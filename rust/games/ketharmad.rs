@@ -298,7 +298,12 @@ impl BuiltinAgent {
     }
 
     pub fn named(kind: &str) -> BuiltinAgent {
-        BuiltinAgent { spec: BotSpec { kind: kind.to_string(), knobs: Vec::new(), model: None, prior: None }, policy: None, order: Vec::new(), scores: Vec::new() }
+        BuiltinAgent {
+            spec: BotSpec { kind: kind.to_string(), knobs: Vec::new(), model: None, prior: None, ensemble: Vec::new() },
+            policy: None,
+            order: Vec::new(),
+            scores: Vec::new(),
+        }
     }
 }
 

@@ -142,6 +142,15 @@ fn parse_bots(bots: &Bound<'_, PyList>) -> PyResult<Vec<BotSpec>> {
                 if k == "kind" {
                     continue;
                 }
+                if k == "model" && v.cast::<PyList>().is_ok() {
+                    // `learned` with several policy files: their scores averaged (an ensemble)
+                    let files: Vec<String> = v.extract().map_err(|_| verr("bot knob 'model' as a list must hold model files' paths".into()))?;
+                    if files.is_empty() {
+                        return Err(verr("bot knob 'model' is an empty list: name at least one model file".into()));
+                    }
+                    models.extend(files.into_iter().map(|p| (k.clone(), p)));
+                    continue;
+                }
                 if k == "value" || k == "model" || k == "prior" {
                     let p: String = v.extract().map_err(|_| verr(format!("bot knob '{k}' must be a model file's path")))?;
                     models.push((k, p));
@@ -395,7 +404,7 @@ fn warn_foreign_models(py: Python<'_>, db: &CardDb, specs: &[BotSpec]) -> PyResu
     // balance run plays thousands of card sets, and Python's warning registry shows one
     // message once per call site only when its text repeats.
     let here = crate::learn::card_set_hash(db);
-    for m in specs.iter().flat_map(|s| s.model.iter().chain(s.prior.iter())) {
+    for m in specs.iter().flat_map(|s| s.model.iter().chain(s.prior.iter()).chain(s.ensemble.iter())) {
         if m.card_hash != 0 && m.card_hash != here {
             let msg = std::ffi::CString::new(format!(
                 "model file '{}' was trained on card set {:016x}; this run plays other card numbers: \
