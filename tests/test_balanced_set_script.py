@@ -194,3 +194,36 @@ def test_ladder_retrain_trains_the_learned_rung_on_each_round_s_point(tmp_path: 
         assert set(r["before"]["rungs"]) == set(r["after"]["rungs"]) == {"heuristic", "learned"}
         assert [s[:2] for s in r["after"]["skill"]] == [["learned", "heuristic"]]
         point = r["point"]
+
+
+def test_ladder_retrain_continues_from_the_best_holdout_proposal() -> None:
+    """The next round starts from the confirmed best, else from the finalist with the smallest
+    worst deviation on the holdout games, not from a proposal measured only on the search's
+    games (those favour the luckiest point)."""
+    import importlib.util
+    from types import SimpleNamespace
+
+    spec = importlib.util.spec_from_file_location(
+        "ladder_retrain", ROOT / "scripts" / "ladder_retrain.py"
+    )
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    rows = [  # (worst deviation, measured on, edits, point)
+        (0.030, "search", 2, {"a": 1, "b": 2}),
+        (0.045, "holdout", 2, {"a": 1, "c": 3}),
+        (0.040, "holdout", 3, {"a": 2, "b": 1, "c": 1}),
+        (0.040, "holdout", 1, {"c": 4}),
+        (0.380, "holdout", 0, {}),
+    ]
+    props = pl.DataFrame(
+        [
+            {"worst_deviation": w, "measured_on": m, "edits": e, "point": json.dumps(p)}
+            for w, m, e, p in rows
+        ]
+    )
+    res = SimpleNamespace(best_confirmed=False, best_point={"z": 9}, proposals=props)
+    assert mod.next_point(res) == {"c": 4}  # the holdout's smallest, fewer edits on the tie
+    assert mod.next_point(SimpleNamespace(**(res.__dict__ | {"best_confirmed": True}))) == {"z": 9}
+    only_search = SimpleNamespace(**(res.__dict__ | {"proposals": props.head(1)}))
+    assert mod.next_point(only_search) == {"a": 1, "b": 2}
