@@ -20,8 +20,8 @@ It stops when a proposal is in band under every rung with the skill band held, o
 point (``roundK/point.json``), and ``rounds.json`` with both checks of every round.
 
     python scripts/ladder_retrain.py --targets scripts/ladder_targets_wide.toml \\
-        --start scripts/ladder_points/cont2_s15.json --rounds 3 --budget 5000000 \\
-        --seed 11 --out-dir runs/retrain
+        --start scripts/ladder_points/cont2_s15.json --rounds 3 --budget 10000000 \\
+        --seed 11 --policies 2 --out-dir runs/retrain
 """
 
 from __future__ import annotations
