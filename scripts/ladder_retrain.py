@@ -96,6 +96,14 @@ def main() -> int:
     ap.add_argument("--check-seed", type=int, default=1_000_008)
     ap.add_argument("--out-dir", required=True)
     a = ap.parse_args()
+    for name in ("policies", "rounds", "budget", "generations", "train_games"):
+        if getattr(a, name) < 1:
+            raise SystemExit(
+                f"--{name.replace('_', '-')} must be at least 1, got {getattr(a, name)}"
+            )
+    for f in [a.targets, a.start, *(a.model or [])]:
+        if not Path(f).is_file():
+            raise SystemExit(f"no such file: {f}")
     warnings.simplefilter("ignore", UserWarning)  # the learned model's "other card numbers"
     base = tomllib.loads(Path(a.targets).read_text())
     out = Path(a.out_dir)

@@ -227,3 +227,18 @@ def test_ladder_retrain_continues_from_the_best_holdout_proposal() -> None:
     assert mod.next_point(SimpleNamespace(**(res.__dict__ | {"best_confirmed": True}))) == {"z": 9}
     only_search = SimpleNamespace(**(res.__dict__ | {"proposals": props.head(1)}))
     assert mod.next_point(only_search) == {"a": 1, "b": 2}
+
+
+def test_ladder_retrain_refuses_bad_arguments_by_name(tmp_path: Path) -> None:
+    """Before any training or game: a missing file and a count below 1 are named."""
+    script = str(ROOT / "scripts" / "ladder_retrain.py")
+    start = str(ROOT / "scripts" / "ladder_points" / "cont2_s15.json")
+    for extra, msg in (
+        (["--start", str(tmp_path / "nope.json")], "no such file: .*nope.json"),
+        (["--start", start, "--policies", "0"], "--policies must be at least 1, got 0"),
+        (["--start", start, "--model", str(tmp_path / "m.khnn")], "no such file: .*m.khnn"),
+    ):
+        proc = subprocess.run([sys.executable, script, *extra, "--out-dir", str(tmp_path / "o")],
+                              capture_output=True, text=True, cwd=ROOT)  # fmt: skip
+        assert proc.returncode == 1 and re.search(msg, proc.stderr), proc.stderr
+        assert not (tmp_path / "o").exists()
