@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import tempfile
 import time
 import warnings
@@ -27,25 +28,22 @@ from pathlib import Path
 import ketharmad
 import polars as pl
 
-ORDER = list(ketharmad.FACTIONS)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+from balanced_set import check_tables
 
 
 def reading(
     card: str, model: str | list[str], games_per_side: int, games_4p: int, seed: int
 ) -> dict[str, float]:
-    """Win rate (%) per 2-player pairing (first faction in ``ORDER`` first) and 4-player share."""
+    """Win rate (%) per 2-player pairing (the factions in ``ketharmad.FACTIONS`` order) and
+    per 4-player share, as ``scripts/check_proposals.py`` reads them."""
     bot = {"kind": "learned", "model": model}
-    out: dict[str, float] = {}
-    two = ketharmad.matchups(
-        games_per_side=games_per_side, seed=seed, card_data=card, bots=bot
-    ).table
-    for r in two.iter_rows(named=True):
-        a, b = r["faction"], r["opponent"]
-        if a != b and ORDER.index(a) < ORDER.index(b):
-            out[f"{a[:3]}-{b[:3]}"] = 100 * r["win_rate"]
-    four = ketharmad.matchups(players=4, games=games_4p, seed=seed, card_data=card, bots=bot).table
-    for r in four.iter_rows(named=True):
-        out[f"4p {r['faction'][:3]}"] = 100 * r["win_rate"]
+    two, four = check_tables(card, games_per_side, games_4p, seed, bots=bot)
+    out = {
+        f"{r['faction'][:3]}-{r['opponent'][:3]}": 100 * r["win_rate"]
+        for r in two.iter_rows(named=True)
+    }
+    out |= {f"4p {r['faction'][:3]}": 100 * r["win_rate"] for r in four.iter_rows(named=True)}
     return out
 
 

@@ -151,8 +151,7 @@ impl BotSpec {
             k.push(format!("{}={files}", if self.kind == "ismcts" { "value" } else { "model" }));
         }
         if let Some(m) = &self.prior {
-            let file = std::path::Path::new(&m.path).file_name().map_or_else(|| m.path.clone(), |f| f.to_string_lossy().into_owned());
-            k.push(format!("prior={file}"));
+            k.push(format!("prior={}", file_of(m)));
         }
         if k.is_empty() {
             self.kind.clone()
