@@ -242,3 +242,55 @@ def test_ladder_retrain_refuses_bad_arguments_by_name(tmp_path: Path) -> None:
                               capture_output=True, text=True, cwd=ROOT)  # fmt: skip
         assert proc.returncode == 1 and re.search(msg, proc.stderr), proc.stderr
         assert not (tmp_path / "o").exists()
+
+
+def test_ladder_fit_measures_every_move_and_keeps_the_edit_cap(tmp_path: Path) -> None:
+    """scripts/ladder_fit.py in a tiny size (issue 27, the seventh try): every one-step move
+    of the allow list (and the start's edit undone) measured under both rungs on the start's
+    games, fits at the edit cap (the start holds max_edits numbers, so a new number needs an
+    edit undone), the fits' moves measured again on fresh blocks, and the finalists and the
+    start played on the holdout blocks; point.json is the holdout's best."""
+    (tmp_path / "t.toml").write_text(
+        '[change]\nallow = ["tis_tisza_sziget.credibility", "ner_kozmedia.cost_generic"]\n'
+        "max_edits = 1\nmax_change = 3\n"
+        '[ladder]\nrungs = ["random", "heuristic"]\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "start.json").write_text('{"tis_tisza_sziget.credibility": 3}', encoding="utf-8")
+    out = tmp_path / "out"
+    proc = subprocess.run(
+        [sys.executable, "-W", "ignore", str(ROOT / "scripts" / "ladder_fit.py"),
+         "--targets", str(tmp_path / "t.toml"), "--start", str(tmp_path / "start.json"),
+         "--games-2p", "10", "--games-4p", "1", "--blocks", "1", "--start-blocks", "2",
+         "--holdout-blocks", "1", "--max-moves", "2", "--finalists", "2", "--out", str(out)],
+        capture_output=True, text=True, cwd=tmp_path,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    eff = pl.read_parquet(out / "effects.parquet")
+    # credibility 3: 2, 4 and the printed 1 (two steps away); Közmédia's cost 2: 1 and 3
+    moves = set(zip(eff["parameter"], eff["value"], strict=True))
+    assert moves == {
+        ("tis_tisza_sziget.credibility", 2),
+        ("tis_tisza_sziget.credibility", 4),
+        ("tis_tisza_sziget.credibility", 1),
+        ("ner_kozmedia.cost_generic", 1),
+        ("ner_kozmedia.cost_generic", 3),
+    }
+    # every move measured under both rungs on all 10 metrics, with a standard error
+    cols = [c for c in eff.columns if ": " in c and not c.startswith("se ")]
+    assert len(cols) == 20 and {c.split(": ")[0] for c in cols} == {"random", "heuristic"}
+    assert eff.select(cols).null_count().sum_horizontal()[0] == 0
+    held = json.loads((out / "holdout.json").read_text())
+    assert held[0]["moves"] == [] and held[0]["point"] == {"tis_tisza_sziget.credibility": 3}
+    # the start is far out (Tisza wins most 4-player games): the fits move something
+    assert any(h["moves"] for h in held[1:])
+    for h in held:
+        assert h["edits"] == len(h["point"]) <= 1  # the edit cap
+        assert len(h["values"]) == 20
+    # a finalist that moves Közmédia's cost undoes the credibility edit (the cap)
+    for h in held:
+        if any(m[0] == "ner_kozmedia.cost_generic" for m in h["moves"]):
+            assert "tis_tisza_sziget.credibility" not in h["point"]
+    best = min(held, key=lambda h: (h["worst"], h["edits"]))
+    assert json.loads((out / "point.json").read_text()) == best["point"]
+    assert "refine 1" in proc.stdout and (out / "effects_refined.parquet").exists()
