@@ -105,6 +105,9 @@ def main() -> int:
     ap.add_argument("--move-cost", type=float, default=0.02, help="in band half-widths")
     ap.add_argument("--finalists", type=int, default=3)
     ap.add_argument("--refine", type=int, default=1, help="rounds of re-measuring the fits' moves")
+    ap.add_argument(
+        "--refine-top", type=int, default=0, help="and the N moves best alone, measured again too"
+    )
     ap.add_argument("--holdout-blocks", type=int, default=4)
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
@@ -306,8 +309,12 @@ def main() -> int:
     # their effects are measured again on fresh blocks (``--refine`` rounds, each
     # 2 x --blocks blocks from 100 r on) and the fit is made again on those moves alone
     usable = full
+    # with --refine-top N, the N moves best alone (every metric) are measured again too, so
+    # the refit chooses among more than the moves the first fit favoured
+    alone_x = x0[None, :] + shrink(eff[full], se[full])
+    ranked = [int(full[i]) for i in np.argsort((excess(alone_x, ilo, ihi) ** 2).sum(axis=1))]
     for r in range(1, a.refine + 1):
-        chosen = sorted({i for s_ in found for i in s_})
+        chosen = sorted({i for s_ in found for i in s_} | set(ranked[: a.refine_top]))
         b0, b1 = 100 * r, 100 * r + 2 * B
         print(f"{time.perf_counter() - t0:.0f} s; refine {r}: the {len(chosen)} moves of the fits "
               f"again on blocks {b0}..{b1 - 1}", flush=True)  # fmt: skip

@@ -262,7 +262,8 @@ def test_ladder_fit_measures_every_move_and_keeps_the_edit_cap(tmp_path: Path) -
         [sys.executable, "-W", "ignore", str(ROOT / "scripts" / "ladder_fit.py"),
          "--targets", str(tmp_path / "t.toml"), "--start", str(tmp_path / "start.json"),
          "--games-2p", "10", "--games-4p", "1", "--blocks", "1", "--start-blocks", "2",
-         "--holdout-blocks", "1", "--max-moves", "2", "--finalists", "2", "--out", str(out)],
+         "--holdout-blocks", "1", "--max-moves", "2", "--finalists", "2", "--refine-top", "2",
+         "--out", str(out)],
         capture_output=True, text=True, cwd=tmp_path,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-3000:]
