@@ -18,9 +18,15 @@ band (the targets' margin), and plays the best fits on fresh blocks no fit used.
 3. **Fit**: for each size 1 .. ``--max-moves``, the ``--finalists`` sets of moves (one a
    number; the edit cap counted against the draft, so at the cap a new number needs an
    edit undone) whose predicted metrics have the smallest worst excess over the inner
-   bands, plus ``--move-cost`` a move: a mixed-integer program (SciPy's HiGHS; each
-   effect shrunk towards 0 by its noise, ``e * e^2 / (e^2 + se^2)``; effects added).
-4. **Holdout**: the ``--finalists`` best fits of each size and the start, on
+   bands, then the smallest mean excess, plus ``--move-cost`` a move: a mixed-integer
+   program (SciPy's HiGHS; each effect shrunk towards 0 by its noise,
+   ``e * e^2 / (e^2 + se^2)``; effects added).
+4. **Refine** (``--refine`` rounds): the moves the fits use (and with ``--refine-top N``
+   the N moves best alone) measured again on fresh blocks under every rung, and the fits
+   made again on those moves alone: a fit among hundreds of noisy effects favours the
+   moves whose games were luckiest (measured at ``cont2_s15``: predicted 0.9 points out,
+   5.1 on fresh seeds; docs/balance.md, "Seventh try").
+5. **Holdout**: the ``--finalists`` best fits of each size and the start, on
    ``--holdout-blocks`` fresh blocks under every rung; each one's worst excess over the
    bands themselves. The best lands in ``OUT/point.json``.
 
@@ -121,11 +127,21 @@ def main() -> int:
     if a.model:
         doc = with_model(doc, a.model[0] if len(a.model) == 1 else a.model)
     tg = load_targets(doc)
-    assert tg.ladder is not None, "the targets need a [ladder]"
+    if tg.ladder is None:
+        raise SystemExit(f"{a.targets}: the targets need a [ladder] (the rungs to fit under)")
     text = load_card_data(None)
     space = tg.space(parameter_frame(_core.parameter_table(text)))
     default = {p.name: int(p.default) for p in space}
-    start = {k: int(v) for k, v in json.loads(Path(a.start).read_text()).items()}
+    try:
+        start = {k: int(v) for k, v in json.loads(Path(a.start).read_text()).items()}
+    except (OSError, ValueError, TypeError, AttributeError) as e:
+        raise SystemExit(
+            f"--start {a.start}: not a JSON object of parameter values ({e})"
+        ) from None
+    known = set(parameter_frame(_core.parameter_table(text))["name"].to_list())
+    unknown = sorted(set(start) - known)
+    if unknown:
+        raise SystemExit(f"--start {a.start}: no such parameter: {', '.join(unknown)}")
     header = {"card_data_hash": card_text_hash(text), "seed": a.seed, "games_2p": a.games_2p,
               "games_4p": a.games_4p, "params": "{}", "fit": 1}  # fmt: skip
     jr = Journal(out / "journal.jsonl", header)

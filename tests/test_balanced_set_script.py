@@ -295,3 +295,24 @@ def test_ladder_fit_measures_every_move_and_keeps_the_edit_cap(tmp_path: Path) -
     best = min(held, key=lambda h: (h["worst"], h["edits"]))
     assert json.loads((out / "point.json").read_text()) == best["point"]
     assert "refine 1" in proc.stdout and (out / "effects_refined.parquet").exists()
+
+
+def test_ladder_fit_refuses_bad_arguments_by_name(tmp_path: Path) -> None:
+    (tmp_path / "flat.toml").write_text("[two_player]\ntarget = 0.5\n", encoding="utf-8")
+    (tmp_path / "bad.json").write_text('{"no_such_card.influence": 2}', encoding="utf-8")
+    (tmp_path / "ok.json").write_text("{}", encoding="utf-8")
+    script = str(ROOT / "scripts" / "ladder_fit.py")
+    cases = [
+        (["--start", str(tmp_path / "missing.json")], "missing.json: not a JSON object"),
+        (["--start", str(tmp_path / "bad.json")], "no such parameter: no_such_card.influence"),
+        (["--targets", str(tmp_path / "flat.toml"), "--start", str(tmp_path / "ok.json")],
+         "flat.toml: the targets need a [ladder]"),
+    ]  # fmt: skip
+    for args, message in cases:
+        proc = subprocess.run(
+            [sys.executable, "-W", "ignore", script, *args, "--out", str(tmp_path / "out")],
+            capture_output=True, text=True, cwd=ROOT,
+        )  # fmt: skip
+        assert proc.returncode != 0
+        assert message in proc.stderr, proc.stderr[-2000:]
+        assert "Traceback" not in proc.stderr
