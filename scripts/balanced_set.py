@@ -212,6 +212,25 @@ HEALTH_KEYS = ("first_player_advantage", "game_length_median", "game_length_iqr"
                "max_restricted_delta")  # fmt: skip
 
 
+def refuse_bad_arguments(args: argparse.Namespace) -> None:
+    """Before any game: a count below its minimum or a missing input file, by name (a run of
+    many minutes must not end in a traceback when it comes to write its check)."""
+    counts = ("check_games", "check_games_4p", "check_games_slow", "check_games_4p_slow",
+              "skill_games", "health_games", "budget", "polish_budget")  # fmt: skip
+    for name in counts:
+        value = getattr(args, name)
+        if value is not None and value < 1:
+            raise SystemExit(f"--{name.replace('_', '-')} must be at least 1, got {value}")
+    if args.ablation_blocks < 0:
+        raise SystemExit(f"--ablation-blocks must be at least 0, got {args.ablation_blocks}")
+    for name in ("targets", "polish_targets", "start_from", "repair_from"):
+        value = getattr(args, name)
+        if value is not None and not (Path(value).is_file() or (ROOT / value).is_file()):
+            raise SystemExit(f"--{name.replace('_', '-')}: no such file: {value}")
+    if args.start_from and not args.polish_targets:
+        raise SystemExit("--start-from needs --polish-targets (the run that starts from it)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -266,15 +285,14 @@ def main() -> None:
                     help="measure every edit of the written set again on this many fresh blocks "
                          "(leave-one-out, paired); 0: the run's own ablation")  # fmt: skip
     args = ap.parse_args()
-    if args.start_from and not args.polish_targets:
-        raise SystemExit("--start-from needs --polish-targets (the run that starts from it)")
+    refuse_bad_arguments(args)
 
     resumed = bool(args.journal) and os.path.exists(args.journal)
     t0 = time.perf_counter()
     res: ketharmad.BalanceResult | None = None
     if not args.start_from:
         res = ketharmad.balance(
-            args.targets,
+            args.targets if Path(args.targets).is_file() else ROOT / args.targets,
             seed=args.seed,
             budget=args.budget,
             journal=args.journal,

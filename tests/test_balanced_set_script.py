@@ -244,6 +244,25 @@ def test_ladder_retrain_refuses_bad_arguments_by_name(tmp_path: Path) -> None:
         assert not (tmp_path / "o").exists()
 
 
+def test_balanced_set_refuses_bad_arguments_before_any_game(tmp_path: Path) -> None:
+    """A count below 1 (which used to fail only when the check ran, after the whole balance
+    run) and a missing input file are named before any game is played."""
+    script = str(ROOT / "scripts" / "balanced_set.py")
+    for extra, msg in (
+        (["--health-games", "0"], "--health-games must be at least 1, got 0"),
+        (["--skill-games", "-3"], "--skill-games must be at least 1, got -3"),
+        (["--check-games-4p", "0"], "--check-games-4p must be at least 1, got 0"),
+        (["--budget", "0"], "--budget must be at least 1, got 0"),
+        (["--targets", str(tmp_path / "nope.toml")], "--targets: no such file: .*nope.toml"),
+        (["--repair-from", str(tmp_path / "p.json")], "--repair-from: no such file: .*p.json"),
+    ):
+        proc = subprocess.run([sys.executable, script, *extra, "--out-dir", str(tmp_path / "o")],
+                              capture_output=True, text=True, cwd=tmp_path)  # fmt: skip
+        assert proc.returncode == 1 and re.search(msg, proc.stderr), proc.stderr[-2000:]
+        assert "Traceback" not in proc.stderr and "balance:" not in proc.stdout
+        assert not (tmp_path / "o").exists()
+
+
 def test_ladder_fit_measures_every_move_and_keeps_the_edit_cap(tmp_path: Path) -> None:
     """scripts/ladder_fit.py in a tiny size (issue 27, the seventh try): every one-step move
     of the allow list (and the start's edit undone) measured under both rungs on the start's
