@@ -37,6 +37,14 @@ def test_every_game_has_at_least_12_metrics_with_intervals(st2: ketharmad.Health
     names = set(k.metrics["metric"])
     assert {"nash_support", "must_play_cards", "dead_cards", "max_restricted_delta"} <= names
     assert k.nash.height == 4 and abs(k.nash["nash_weight"].sum() - 1) < 1e-9
+    # the deck matchups split into strength and cycle (ketharmad.lab.cycles): the strengths
+    # sum to 0, a deck's strength is its mean win rate's distance from 50 % times (k - 1) / k,
+    # the cyclic share is a share and the floor is not negative (tests/test_cycles.py: the math)
+    assert {"cyclic_share", "cycle_floor"} <= names
+    assert abs(k.nash["strength_pts"].sum()) < 1e-9
+    mean = k.nash["mean_win_rate"].to_numpy()
+    assert np.allclose(k.nash["strength_pts"].to_numpy(), 100 * (mean - 0.5) * 3 / 4)
+    assert 0 <= k.metric("cyclic_share")["value"] <= 1 and k.metric("cycle_floor")["value"] >= 0
     assert {"must_play", "dead", "restricted_delta"} <= set(k.cards.columns)
     assert k.cards.height > 20  # every faction's cards with a cost
 

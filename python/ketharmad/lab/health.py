@@ -45,6 +45,7 @@ from ..results.html_charts import interval_bars
 from ..results.lab_report import _figure, _save, md_table
 from ..run.options import RunArg, RunOptions
 from ..stats import wilson_interval
+from .cycles import split_cycles
 from .diagnose import diagnose
 from .harness import GameLabResult
 
@@ -270,7 +271,8 @@ def _nash_table(
     p = np.where(games > 0, wins / np.maximum(games, 1), 0.5)
     np.fill_diagonal(p, 0.5)
     w = nash(p - 0.5)
-    sizes = []
+    cyc = split_cycles(p)
+    sizes, shares, floors = [], [], []
     inside = np.zeros(k)
     reps = 100
     for _ in range(reps):
@@ -282,12 +284,24 @@ def _nash_table(
         s = wr > SUPPORT_WEIGHT
         inside += s
         sizes.append(int(s.sum()))
+        cr = split_cycles(pr)
+        shares.append(cr.cyclic_share)
+        floors.append(cr.floor)
     table = pl.DataFrame({"deck": decks, "nash_weight": w, "in_support": w > SUPPORT_WEIGHT,
                           "support_share": inside / reps,
-                          "mean_win_rate": [float(np.mean([p[i, j] for j in range(k) if j != i])) for i in range(k)]})  # fmt: skip
+                          "mean_win_rate": [float(np.mean([p[i, j] for j in range(k) if j != i])) for i in range(k)],
+                          "strength_pts": cyc.strength})  # fmt: skip
     support = int((w > SUPPORT_WEIGHT).sum())
-    lo, hi = np.percentile(sizes, [2.5, 97.5])
-    return table, {"value": support, "lo": min(float(lo), support), "hi": max(float(hi), support)}
+
+    def around(value: float, draws: Sequence[float]) -> dict[str, float]:
+        lo, hi = np.percentile(draws, [2.5, 97.5])
+        return {"value": value, "lo": min(float(lo), value), "hi": max(float(hi), value)}
+
+    return table, {
+        "nash_support": around(support, sizes),
+        "cyclic_share": around(cyc.cyclic_share, shares),
+        "cycle_floor": around(cyc.floor, floors),
+    }
 
 
 # ------------------------------------------------------------------ decks across the ladder
@@ -584,9 +598,14 @@ def health(
             wins[b, a] += int((m == 2).sum()) + half
             played[a, b] += len(m)
             played[b, a] += len(m)
-        nash_table, ns = _nash_table(deck_names, wins, played, rng)
+        nash_table, nt = _nash_table(deck_names, wins, played, rng)
+        ns, cs, cf = nt["nash_support"], nt["cyclic_share"], nt["cycle_floor"]
         rows.append(_row("nash_support", ns["value"], ns["lo"], ns["hi"], "bootstrap", "decks", total,
                          f"decks with weight in the Nash mix of the deck matchup matrix (of {k}; 1: one dominant deck)"))  # fmt: skip
+        rows.append(_row("cyclic_share", cs["value"], cs["lo"], cs["hi"], "bootstrap", "share", total,
+                         "share of the deck matchups' imbalance that is rock-paper-scissors, not deck strength (0: all strength)"))  # fmt: skip
+        rows.append(_row("cycle_floor", cf["value"], cf["lo"], cf["hi"], "bootstrap", "points", total,
+                         "smallest worst pair deviation from 50 % that changing deck strengths alone can reach"))  # fmt: skip
         main_n = played.sum(axis=1).astype(np.int64)
         decks_table, deck_rows = _decks_table(
             deck_names, main_k, main_n, by_deck, weak, strong, n, rng

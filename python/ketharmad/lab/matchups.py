@@ -49,6 +49,7 @@ from ..run.options import RunArg, RunOptions, fold_run_options
 from ..run.progress import Progress
 from ..run.reduce import TURN_BINS, Stats
 from ..stats import rate, wilson_bounds
+from .cycles import split_cycles
 from .harness import (
     GameLabResult,
     _check_seats,
@@ -346,6 +347,28 @@ class MatchupResult(GameLabResult):
             row, col = self.keys
             return self.table.pivot(on=col, index=row, values=value)
         raise ValueError("matrix() is for 2-player matchups; use .table for 3-4 players")
+
+    def cycles(self) -> pl.DataFrame:
+        """The ``pairs`` matrix split into deck strength and cycle (``ketharmad.lab.cycles``):
+        one row per deck with its ``strength`` (win-rate points, summing to 0), the cycle's
+        share of the imbalance (``cyclic_share``) and the ``floor``: the smallest worst pair
+        deviation from 50 % (points) any change of the decks' strengths alone can reach;
+        ``cycle`` names the decks of the cycle that sets it (docs/balance.md, "Cycles")."""
+        if self.layout != "pairs":
+            raise ValueError("cycles() is for 2-player matchups of decks (layout 'pairs')")
+        m = self.matrix()
+        decks = m["faction"].to_list()
+        missing = [d for d in decks if d not in m.columns]
+        if missing:
+            raise ValueError(
+                f"cycles() needs every deck against every other; no games against {missing}"
+            )
+        c = split_cycles(m.select(decks).to_numpy())
+        loop = " > ".join(decks[i] for i in (*c.cycle, *c.cycle[:1]))
+        return pl.DataFrame({
+            "deck": decks, "strength": c.strength, "cyclic_share": [c.cyclic_share] * len(decks),
+            "floor": [c.floor] * len(decks), "cycle": [loop] * len(decks),
+        })  # fmt: skip
 
     def tables(self) -> dict[str, pl.DataFrame]:
         """The tables by name; ``matchup_games``/``matchup_players`` only when rows were kept

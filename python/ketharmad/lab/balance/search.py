@@ -69,6 +69,7 @@ from ...results.frames import parameter_frame
 from ...results.lab import LabResult, harness_parquet_provenance, harness_provenance
 from ...run.cluster import check_cluster_arg, executor_for
 from ...run.options import RunArg, RunOptions, fold_run_options
+from ..cycles import cycle_notes
 from ..html_views import balance_views
 from .candidate import Candidate, shrunk, z_of
 from .evaluate import (
@@ -2276,14 +2277,19 @@ def _balance(
         ],
         schema={"parameter": pl.String, "card": pl.String, "old": num, "new": num},
     )
+    before_df = _metric_table(metrics, base_hold, z95, run.ev)
+    after_df = _metric_table(metrics, best_st, z95, run.ev)
+    run.notes += cycle_notes(before_df, "start")
+    if best.point:
+        run.notes += cycle_notes(after_df, "best")
     return {
         "best": best_df,
         "best_confirmed": best_confirmed,
         "_best_point": dict(best.point),
         "proposals": proposals_df,
         "edits": edits,
-        "before": _metric_table(metrics, base_hold, z95, run.ev),
-        "after": _metric_table(metrics, best_st, z95, run.ev),
+        "before": before_df,
+        "after": after_df,
         "robustness": robustness,
         "robustness_search": robustness_search,
         "history": hist,
