@@ -225,8 +225,11 @@ def refuse_bad_arguments(args: argparse.Namespace) -> None:
         raise SystemExit(f"--ablation-blocks must be at least 0, got {args.ablation_blocks}")
     for name in ("targets", "polish_targets", "start_from", "repair_from"):
         value = getattr(args, name)
-        if value is not None and not (Path(value).is_file() or (ROOT / value).is_file()):
+        if value is None or Path(value).is_file():
+            continue
+        if not (ROOT / value).is_file():
             raise SystemExit(f"--{name.replace('_', '-')}: no such file: {value}")
+        setattr(args, name, os.fspath(ROOT / value))  # the repository's file, from any directory
     if args.start_from and not args.polish_targets:
         raise SystemExit("--start-from needs --polish-targets (the run that starts from it)")
 
@@ -292,7 +295,7 @@ def main() -> None:
     res: ketharmad.BalanceResult | None = None
     if not args.start_from:
         res = ketharmad.balance(
-            args.targets if Path(args.targets).is_file() else ROOT / args.targets,
+            args.targets,
             seed=args.seed,
             budget=args.budget,
             journal=args.journal,
@@ -414,7 +417,11 @@ def main() -> None:
         "python scripts/balanced_set.py"
         + (f" --start-from {args.start_from}" if args.start_from else "")
         + (f" --budget {args.budget}" if args.budget else "")
-        + (f" --targets {args.targets}" if args.targets != str(TARGETS.relative_to(ROOT)) else "")
+        + (
+            f" --targets {args.targets}"
+            if Path(args.targets).resolve() != TARGETS.resolve()
+            else ""
+        )
         + (f" --seed {args.seed}" if args.seed else "")
         + (
             f" --name {args.name} --card-file {args.card_file} --doc {args.doc}"
