@@ -4,6 +4,9 @@ says when its pairs cannot all be put in band by strength alone."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import numpy as np
 import polars as pl
 import pytest
@@ -147,3 +150,29 @@ def test_matchups_split_their_matrix_into_strength_and_cycle() -> None:
     assert loop == [] or (loop[0] == loop[-1] and len(loop) >= 4 and set(loop) <= set(c["deck"]))
     with pytest.raises(ValueError, match="2-player matchups"):
         ketharmad.matchups(players=4, games=24, seed=1).cycles()
+
+
+def test_a_balance_run_on_the_draft_says_its_pairs_have_a_cycle(tmp_path: Path) -> None:
+    """End to end: the draft's pairs have a cycle of about 3.4 points under the heuristic
+    (docs/balance.md, "Cycles"); with 2-player bands of 50 +- 1 % no change of strengths can
+    put them in, and the run's notes say so, naming the cycle."""
+    import ketharmad
+
+    t = tmp_path / "t.toml"
+    t.write_text('[two_player]\ntarget = 0.5\ntolerance = 0.01\n[four_player]\ntarget = 0.25\n'
+                 'tolerance = 0.3\n[change]\nallow = ["ner_kozmedia.*"]\nmax_edits = 1\nmax_change = 2\n',
+                 encoding="utf-8")  # fmt: skip
+    r = ketharmad.balance(str(t), seed=1, budget=40_000)
+    notes = [n for n in r.notes if n.startswith("cycle (start)")]
+    assert len(notes) == 1, r.notes
+    m = re.search(r"the cycle ((?:\w+ > )+\w+) needs every band (\d+\.\d) points wider", notes[0])
+    assert m is not None, notes[0]
+    loop = m.group(1).split(" > ")
+    assert loop[0] == loop[-1] and len(set(loop)) >= 3 and set(loop) <= set(ketharmad.FACTIONS)
+    # the widening is the cycle's mean over the +-1 band: the start's pairs have it
+    b = r.before.filter(pl.col("kind") == "2p")
+    pairs = [
+        (x["faction"], x["opponent"], x["value"], x["low"], x["high"])
+        for x in b.iter_rows(named=True)
+    ]
+    assert band_gap(pairs)[0] == pytest.approx(float(m.group(2)), abs=0.051)
