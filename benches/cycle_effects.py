@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 import warnings
 from pathlib import Path
@@ -29,17 +30,8 @@ import ketharmad
 import numpy as np
 import polars as pl
 
-
-def wins(a: str, b: str, bots: str, games: int, seed: int, params: dict) -> np.ndarray:
-    """Per game (a first, then b first): 1 when ``a`` won."""
-    half = games // 2
-    out = []
-    for seating, d in enumerate(((a, b), (b, a))):
-        r = ketharmad.simulate(decks=list(d), bots=bots, games=half, seed=seed + seating,
-                               params=params or None)  # fmt: skip
-        w = r.games["winner"].to_numpy()
-        out.append((w == (0 if seating == 0 else 1)).astype(np.float64))
-    return np.concatenate(out)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from rung_effects import wins  # the same paired games: one pairing, both seatings
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -86,7 +78,7 @@ def main(argv: list[str] | None = None) -> None:
     if par.height == 0:
         raise SystemExit(f"no parameter of the cycle's factions' cards matches {a.match!r}")
     base = {
-        (r, pr): wins(*pr, r, a.games, a.seed + 10 * k, start)
+        (r, pr): wins(pr, r, a.games, a.seed + 10 * k, None, start)
         for r in rungs
         for k, pr in enumerate(pairs)
     }
@@ -108,7 +100,7 @@ def main(argv: list[str] | None = None) -> None:
             for r in rungs:
                 diffs = []
                 for k, pr in enumerate(pairs):
-                    d = wins(*pr, r, a.games, a.seed + 10 * k, point) - base[r, pr]
+                    d = wins(pr, r, a.games, a.seed + 10 * k, None, point) - base[r, pr]
                     diffs.append(d)
                     row[f"{r}:{pr[0][:4]}-{pr[1][:4]}"] = 100 * d.mean()
                 cyc_d = np.mean(

@@ -140,7 +140,7 @@ def _worst_cycle(a: np.ndarray, shortest: int = 3) -> tuple[int, ...]:
     for n in range(shortest, k + 1):
         for rest in permutations(range(1, k), n - 1):
             for first in range(k):
-                if first >= min(rest) or first in rest:
+                if first >= min(rest):  # the smallest vertex first: each cycle once
                     continue
                 cyc = (first, *rest)
                 m = sum(a[cyc[i], cyc[(i + 1) % n]] for i in range(n)) / n
