@@ -14,6 +14,10 @@
 # Uses the pip that is installed (23.2.1 or newer) and never upgrades it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# each stage's line says when it started (seconds since this script began), so a slow CI run
+# shows which stage grew
+stage() { echo "== $* (at ${SECONDS} s)"; }
+stage "pip install .[test,rl,lint,docs]"
 python3 -m pip install --quiet ".[test,rl,lint,docs]"
 # the RL environment tests (tests/test_rl.py) must run here, not be skipped for want of the extra
 export KH_REQUIRE_RL=1
@@ -29,7 +33,7 @@ have_chromium() {
     && { [ -n "${KH_CHROMEDRIVER:-}" ] || command -v chromedriver >/dev/null 2>&1; }
 }
 if [ "$KH_REQUIRE_BROWSER" = "1" ] && ! have_chromium; then
-  echo "== apt-get install chromium chromium-driver (for the browser tests)"
+  stage "apt-get install chromium chromium-driver (for the browser tests)"
   sudo=()
   if [ "$(id -u)" != 0 ]; then
     if sudo -n true 2>/dev/null; then
@@ -45,21 +49,21 @@ if [ "$KH_REQUIRE_BROWSER" = "1" ] && ! have_chromium; then
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
     chromium chromium-driver >/dev/null
 fi
-echo "== import graph"
+stage "import graph"
 python3 tools/import_graph.py --quiet
-echo "== cargo fmt --check"
+stage "cargo fmt --check"
 cargo fmt --check
-echo "== cargo clippy"
+stage "cargo clippy"
 cargo clippy --quiet --all-targets -- -D warnings
 cargo clippy --quiet --all-targets --features python -- -D warnings
 KH_FORMAT_STRICT=1 bash scripts/lint.sh
-echo "== mkdocs build --strict (the documentation site, warnings as errors: docs/testing.md)"
+stage "mkdocs build --strict (the documentation site, warnings as errors: docs/testing.md)"
 # NO_MKDOCS_2_WARNING: the Material theme's notice of its end of life (docs/install.md). Not
 # --quiet: it drops the warnings before --strict counts them, and the build passes
 NO_MKDOCS_2_WARNING=1 python3 -m mkdocs build --strict
-echo "== cargo test"
+stage "cargo test"
 cargo test --release
-echo "== speed history (instruction counts under callgrind: benches/instructions.py, docs/speed.md)"
+stage "speed history (instruction counts under callgrind: benches/instructions.py, docs/speed.md)"
 if command -v valgrind >/dev/null 2>&1; then
   python3 benches/instructions.py --check
 elif [ "${KH_REQUIRE_VALGRIND:-0}" = "1" ]; then
@@ -68,11 +72,19 @@ elif [ "${KH_REQUIRE_VALGRIND:-0}" = "1" ]; then
 else
   echo "skipped: valgrind is not installed (apt-get install valgrind)"
 fi
-echo "== pytest"
+# two workers (pytest-xdist), each taking whole test files (a file's tests share fixtures and
+# folders): 706 s instead of 943 s on the 2-core machine; KH_TEST_WORKERS=0 runs in one process
+workers="${KH_TEST_WORKERS:-2}"
+stage "pytest (${workers} workers)"
 set +e
-python3 -m pytest -q tests
+if [ "$workers" = "0" ]; then
+  python3 -m pytest -q tests
+else
+  python3 -m pytest -q -n "$workers" --dist loadfile tests
+fi
 rc=$?
 set -e
+stage "pytest exit status ${rc}"
 if [ "$rc" -eq 5 ]; then
   echo "pytest collected no tests: failing" >&2
   exit 1
